@@ -1,0 +1,50 @@
+#!/bin/bash
+# Check (and, as root, install) the Debian packages logdev needs to build the
+# module, the static reader, and to run the QEMU tests.
+#   tools/deps.sh [--rt]
+# Root: apt-get update once, then apt-get install what is missing.
+# Not root: print the one apt-get install line needed and exit 1.
+set -eu
+rt=
+case "${1:-}" in
+--rt) rt=1 ;;
+"") ;;
+*) echo "usage: $0 [--rt]" >&2; exit 2 ;;
+esac
+
+pkgs="build-essential gcc make libc6-dev busybox-static cpio qemu-system-x86 linux-image-cloud-amd64 linux-headers-cloud-amd64"
+[ -n "$rt" ] && pkgs="$pkgs linux-image-rt-amd64 linux-headers-rt-amd64"
+
+installed() {
+	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
+}
+
+missing=
+for p in $pkgs; do
+	installed "$p" || missing="$missing $p"
+done
+# The meta packages may be installed while the kernel they point to is not
+# fully there (e.g. headers removed): kver.sh is the real test.
+if [ -z "$missing" ] && ! "$(dirname "$0")/kver.sh" ${rt:+--rt} >/dev/null 2>&1; then
+	missing=" linux-image-cloud-amd64 linux-headers-cloud-amd64"
+	[ -n "$rt" ] && missing="$missing linux-image-rt-amd64 linux-headers-rt-amd64"
+fi
+
+if [ -z "$missing" ]; then
+	echo "deps: all present (kernel $("$(dirname "$0")/kver.sh" ${rt:+--rt}))"
+	exit 0
+fi
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing:$missing" >&2
+	echo "apt-get install -y --no-install-recommends$missing"
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+echo "deps: installing:$missing"
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing
+"$(dirname "$0")/kver.sh" ${rt:+--rt} >/dev/null
+echo "deps: installed (kernel $("$(dirname "$0")/kver.sh" ${rt:+--rt}))"

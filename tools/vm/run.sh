@@ -1,0 +1,156 @@
+#!/bin/bash
+# Boot the Debian VM kernel under QEMU (TCG) with a busybox initramfs, run a
+# guest script, and bring its results dir back to the host byte for byte.
+#
+#   tools/vm/run.sh [--kver V] [--smp N] [--mem MB] [--timeout S] [--append "k=v"]
+#                   [--args "a b"] [--verbose]
+#                   --script GUEST_SCRIPT [--files "a.ko b.ko logdev.static"] --out HOSTDIR
+#
+# Guest side: the files are copied to /logdev/, the script to /logdev/guest.sh;
+# /init mounts proc, sysfs, debugfs, devtmpfs, runs
+#   cd /logdev && RESULTS=/results sh /logdev/guest.sh ARGS...
+# with its output on the console and in /results/guest.log, its exit status in
+# /results/guest.rc, then streams `tar czf - -C /results . | base64` between
+# two marker lines unique to this run, prints the SHA-256 of the tarball and
+# powers off.
+#
+# Host side: HOSTDIR/console.log is the whole serial console; the tarball is
+# decoded, checked against the guest's SHA-256 and unpacked into HOSTDIR.
+#
+# Exit status: 0 ok; 1 usage/setup error; 2 kernel BUG/Oops/WARNING/panic on
+# the console; 3 timeout (QEMU killed); 4 results missing or corrupt;
+# 5 guest script exited non-zero (results still unpacked).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+kver= smp=2 mem=512 tmo=120 script= files= out= append= args= verbose=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kver) kver=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--timeout) tmo=$2; shift 2 ;;
+	--script) script=$2; shift 2 ;;
+	--files) files=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--args) args=$2; shift 2 ;;
+	--verbose|-v) verbose=1; shift ;;
+	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+	*) echo "run.sh: unknown argument '$1'" >&2; exit 1 ;;
+	esac
+done
+die() { echo "run.sh: $*" >&2; exit 1; }
+[ -n "$script" ] && [ -f "$script" ] || die "--script GUEST_SCRIPT required (got '$script')"
+[ -n "$out" ] || die "--out HOSTDIR required"
+[ -n "$kver" ] || kver=$("$here/../kver.sh") || die "no VM kernel (run tools/deps.sh)"
+kimg=/boot/vmlinuz-$kver
+[ -r "$kimg" ] || die "cannot read $kimg"
+busybox=$(command -v busybox || true)
+[ -n "$busybox" ] || die "busybox not found (apt-get install busybox-static)"
+file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+	[ -x /bin/busybox ] || die "busybox is not static"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found"
+command -v cpio >/dev/null || die "cpio not found"
+
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+stage=$(mktemp -d /tmp/logdev-vm.XXXXXX)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,tmp,results,logdev,root,usr/bin,usr/sbin}
+cp "$busybox" "$stage/bin/busybox"
+for f in $files; do
+	[ -f "$f" ] || die "no such file: $f"
+	cp "$f" "$stage/logdev/"
+done
+cp "$script" "$stage/logdev/guest.sh"
+printf '%s\n' "$args" > "$stage/logdev/args"
+token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+begin="LOGDEV-RESULTS-BEGIN-$token"
+end="LOGDEV-RESULTS-END-$token"
+sumtag="LOGDEV-RESULTS-SHA256-$token"
+
+cat > "$stage/init" <<INIT
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tmpfs tmpfs /tmp
+echo "logdev-vm: guest up, \$(nproc) cpus, kernel \$(uname -r)"
+cd /logdev
+RESULTS=/results
+export RESULTS
+set -- \$(cat /logdev/args)
+( sh /logdev/guest.sh "\$@" 2>&1; echo \$? > /results/guest.rc ) | tee /results/guest.log
+dmesg > /results/dmesg.txt 2>/dev/null
+# Keep printk off the console while the results stream.
+dmesg -n 1 2>/dev/null
+tar czf /tmp/results.tgz -C /results .
+echo "$begin"
+base64 /tmp/results.tgz
+echo "$end"
+echo "$sumtag \$(sha256sum /tmp/results.tgz | cut -d' ' -f1)"
+sync
+poweroff -f
+sleep 2
+reboot -f
+INIT
+chmod +x "$stage/init"
+(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) > "$stage.initrd.gz"
+trap 'rm -rf "$stage" "$stage.initrd.gz"' EXIT
+
+rm -f "$out/console.log"
+t0=$(date +%s.%N)
+set +e
+qemu_cmd=(qemu-system-x86_64 -m "$mem" -smp "$smp" -nographic -no-reboot
+	-accel tcg -kernel "$kimg" -initrd "$stage.initrd.gz"
+	-append "console=ttyS0 panic=-1 oops=panic quiet $append")
+if [ -n "$verbose" ]; then
+	timeout -k 5 "$tmo" "${qemu_cmd[@]}" < /dev/null 2>&1 | tee "$out/console.log"
+	qrc=${PIPESTATUS[0]}
+else
+	timeout -k 5 "$tmo" "${qemu_cmd[@]}" < /dev/null > "$out/console.log" 2>&1
+	qrc=$?
+fi
+set -e
+t1=$(date +%s.%N)
+secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+
+# Kernel trouble on the console: report it first, whatever else happened.
+bad=$(tr -d '\r' < "$out/console.log" |
+	grep -E 'BUG:|Oops|WARNING:|Kernel panic|general protection|Call Trace:' | head -n 5 || true)
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	echo "run.sh: TIMEOUT after ${tmo}s: QEMU killed (console: $out/console.log)" >&2
+	[ -n "$bad" ] && printf 'run.sh: kernel trouble:\n%s\n' "$bad" >&2
+	exit 3
+fi
+if [ -n "$bad" ]; then
+	printf 'run.sh: KERNEL TROUBLE on the console (%s):\n%s\n' "$out/console.log" "$bad" >&2
+	exit 2
+fi
+[ "$qrc" = 0 ] || echo "run.sh: qemu exited with status $qrc" >&2
+
+tr -d '\r' < "$out/console.log" |
+	awk -v b="$begin" -v e="$end" '$0 == e { on = 0 } on { print } $0 == b { on = 1 }' |
+	grep -E '^[A-Za-z0-9+/=]+$' > "$out/.results.b64" || true
+want=$(tr -d '\r' < "$out/console.log" | awk -v t="$sumtag" '$1 == t { print $2 }' | tail -n 1)
+if [ -z "$want" ] || ! grep -q "^$end" <(tr -d '\r' < "$out/console.log"); then
+	echo "run.sh: no results on the console (guest died or hung?) see $out/console.log" >&2
+	tail -n 20 "$out/console.log" >&2
+	exit 4
+fi
+base64 -d < "$out/.results.b64" > "$out/.results.tgz" || { echo "run.sh: bad base64" >&2; exit 4; }
+got=$(sha256sum < "$out/.results.tgz" | cut -d' ' -f1)
+if [ "$got" != "$want" ]; then
+	echo "run.sh: results corrupt in transfer: sha256 $got, guest said $want" >&2
+	exit 4
+fi
+tar xzf "$out/.results.tgz" -C "$out"
+rm -f "$out/.results.b64" "$out/.results.tgz"
+grc=$(cat "$out/guest.rc" 2>/dev/null || echo missing)
+echo "run.sh: kernel $kver, smp $smp, ${secs}s, results in $out (sha256 ok, guest rc $grc)" >&2
+[ "$grc" = 0 ] || exit 5
+exit 0
