@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev_test.ko: drives edprint() from every context for the VM tests.
+ *
+ * debugfs logdev_test/:
+ *   run       write N: on every online CPU a bound kthread makes N process-
+ *             context edprint() calls and, in the middle of them, raises
+ *             irq_work (hardirq), a tasklet (softirq), an NMI self-IPI (NMI)
+ *             while a pinned hrtimer (hardirq) ticks.  Every record is
+ *             edprint("ctx=%d seq=%u", ctx, seq) with a per-CPU per-context
+ *             sequence number counting from 0.  The write returns when every
+ *             writer, timer, tasklet, irq_work and NMI is finished.
+ *   counts    per CPU per context, how many edprint() calls the last run made:
+ *             "cpu=N ctx=N written=N" lines; then "nmi_sent=N nmi_seen=N".
+ *   printf    write anything: one edprint() per entry of a table of formats,
+ *             all on one CPU, in table order.
+ *   printf_ref the kernel's own rendering of the same binary arguments
+ *             (vbin_printf() then bstr_printf()), one line per entry:
+ *             "INDEX<TAB>TEXT" with '\\', newline, tab and other control
+ *             characters escaped as \\, \n, \t, \xHH.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/debugfs.h>
+#include <linux/kthread.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/interrupt.h>
+#include <linux/percpu.h>
+#include <linux/cpumask.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/limits.h>
+#include <linux/seq_file.h>
+#include <linux/mutex.h>
+#include <linux/cpu.h>
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#include <linux/edprint.h>
+
+#define LT_NCTX		4	/* enum logdev_ctx: task, softirq, hardirq, nmi */
+#define LT_CTX_TASK	0
+#define LT_CTX_SOFTIRQ	1
+#define LT_CTX_HARDIRQ	2
+#define LT_CTX_NMI	3
+
+#define LT_TIMER_NS	(200 * NSEC_PER_USEC)
+
+struct lt_cpu {
+	unsigned int seq[LT_NCTX];	/* edprint() calls made, per context */
+	struct irq_work work;
+	struct tasklet_struct tasklet;
+	struct hrtimer timer;
+	int nmi_pending;
+	bool timer_on;
+	struct task_struct *thread;
+	struct completion done;
+};
+
+static DEFINE_PER_CPU(struct lt_cpu, lt_cpu);
+static DEFINE_MUTEX(lt_lock);
+static struct dentry *lt_dir;
+static unsigned long lt_iters;
+static atomic_t lt_nmi_sent, lt_nmi_seen;
+static bool lt_nmi_registered;
+
+/* One record; seq is taken and used without leaving the context. */
+static void lt_record(int ctx)
+{
+	struct lt_cpu *c = this_cpu_ptr(&lt_cpu);
+	unsigned int seq = c->seq[ctx]++;
+
+	edprint("ctx=%d seq=%u", ctx, seq);
+}
+
+static void lt_irq_work(struct irq_work *w)
+{
+	lt_record(LT_CTX_HARDIRQ);
+}
+
+static void lt_tasklet(unsigned long data)
+{
+	lt_record(LT_CTX_SOFTIRQ);
+}
+
+static enum hrtimer_restart lt_timer(struct hrtimer *t)
+{
+	lt_record(LT_CTX_HARDIRQ);
+	if (!READ_ONCE(this_cpu_ptr(&lt_cpu)->timer_on))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(LT_TIMER_NS));
+	return HRTIMER_RESTART;
+}
+
+static int lt_nmi(unsigned int type, struct pt_regs *regs)
+{
+	struct lt_cpu *c = this_cpu_ptr(&lt_cpu);
+
+	/* Only our own self-NMIs: anything else belongs to someone else. */
+	if (!READ_ONCE(c->nmi_pending))
+		return NMI_DONE;
+	lt_record(LT_CTX_NMI);
+	atomic_inc(&lt_nmi_seen);
+	WRITE_ONCE(c->nmi_pending, 0);
+	return NMI_HANDLED;
+}
+
+static int lt_thread(void *arg)
+{
+	struct lt_cpu *c = arg;
+	unsigned long i;
+
+	hrtimer_start(&c->timer, ns_to_ktime(LT_TIMER_NS), HRTIMER_MODE_REL_PINNED);
+	for (i = 0; i < lt_iters; i++) {
+		/*
+		 * Preemption off so the seq counter and the record stay on one
+		 * CPU; interrupts stay on so they land inside our edprint().
+		 */
+		preempt_disable();
+		lt_record(LT_CTX_TASK);
+		if (i % 4 == 1)
+			irq_work_queue(&c->work);
+		if (i % 8 == 3)
+			tasklet_schedule(&c->tasklet);
+		if (lt_nmi_registered && i % 16 == 5 && !READ_ONCE(c->nmi_pending)) {
+			WRITE_ONCE(c->nmi_pending, 1);
+			atomic_inc(&lt_nmi_sent);
+			apic->send_IPI_self(NMI_VECTOR);
+		}
+		preempt_enable();
+		if (i % 64 == 63)
+			cond_resched();
+	}
+	WRITE_ONCE(c->timer_on, false);
+	hrtimer_cancel(&c->timer);
+	complete(&c->done);
+	/* Stay alive until kthread_stop() so the task_struct stays valid. */
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static int lt_run(unsigned long iters)
+{
+	unsigned int cpu;
+	int err = 0, waited;
+
+	lt_iters = iters;
+	atomic_set(&lt_nmi_sent, 0);
+	atomic_set(&lt_nmi_seen, 0);
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		struct lt_cpu *c = per_cpu_ptr(&lt_cpu, cpu);
+
+		memset(c->seq, 0, sizeof(c->seq));
+		c->nmi_pending = 0;
+		c->thread = NULL;
+	}
+	for_each_online_cpu(cpu) {
+		struct lt_cpu *c = per_cpu_ptr(&lt_cpu, cpu);
+		struct task_struct *t;
+
+		init_completion(&c->done);
+		c->timer_on = true;
+		t = kthread_create_on_cpu(lt_thread, c, cpu, "logdev_test/%u");
+		if (IS_ERR(t)) {
+			err = PTR_ERR(t);
+			break;
+		}
+		c->thread = t;
+	}
+	for_each_online_cpu(cpu) {
+		struct lt_cpu *c = per_cpu_ptr(&lt_cpu, cpu);
+
+		if (c->thread && !err)
+			wake_up_process(c->thread);
+	}
+	for_each_online_cpu(cpu) {
+		struct lt_cpu *c = per_cpu_ptr(&lt_cpu, cpu);
+
+		if (!c->thread)
+			continue;
+		if (!err)
+			wait_for_completion(&c->done);
+		kthread_stop(c->thread);
+		c->thread = NULL;
+	}
+	/* Let every deferred piece of work finish before counts are read. */
+	for_each_online_cpu(cpu) {
+		struct lt_cpu *c = per_cpu_ptr(&lt_cpu, cpu);
+
+		hrtimer_cancel(&c->timer);
+		irq_work_sync(&c->work);
+		tasklet_kill(&c->tasklet);
+		for (waited = 0; READ_ONCE(c->nmi_pending) && waited < 1000; waited++)
+			msleep(1);
+		if (READ_ONCE(c->nmi_pending)) {
+			pr_warn("logdev_test: cpu %u: self-NMI never arrived\n", cpu);
+			c->nmi_pending = 0;
+		}
+	}
+	cpus_read_unlock();
+	return err;
+}
+
+static ssize_t lt_run_write(struct file *f, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	unsigned long iters;
+	int err;
+
+	err = kstrtoul_from_user(ubuf, len, 0, &iters);
+	if (err)
+		return err;
+	if (!iters || iters > 100000000UL)
+		return -EINVAL;
+	mutex_lock(&lt_lock);
+	err = lt_run(iters);
+	mutex_unlock(&lt_lock);
+	return err ? err : len;
+}
+
+static const struct file_operations lt_run_fops = {
+	.owner = THIS_MODULE,
+	.write = lt_run_write,
+	.llseek = noop_llseek,
+};
+
+static int lt_counts_show(struct seq_file *m, void *v)
+{
+	unsigned int cpu;
+	int ctx;
+
+	mutex_lock(&lt_lock);
+	for_each_online_cpu(cpu)
+		for (ctx = 0; ctx < LT_NCTX; ctx++)
+			seq_printf(m, "cpu=%u ctx=%d written=%u\n", cpu, ctx,
+				   per_cpu_ptr(&lt_cpu, cpu)->seq[ctx]);
+	seq_printf(m, "nmi_sent=%d nmi_seen=%d\n", atomic_read(&lt_nmi_sent),
+		   atomic_read(&lt_nmi_seen));
+	mutex_unlock(&lt_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lt_counts);
+
+/* ---- printf table ---------------------------------------------------- */
+
+#define LT_PF_MAX	48
+#define LT_PF_LINE	256
+static char *lt_pf_ref;		/* LT_PF_MAX lines of LT_PF_LINE bytes */
+static int lt_pf_count;
+
+static void lt_escape(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+
+	for (; *src && n + 5 < size; src++) {
+		unsigned char ch = *src;
+
+		if (ch == '\\') {
+			dst[n++] = '\\';
+			dst[n++] = '\\';
+		} else if (ch == '\n') {
+			dst[n++] = '\\';
+			dst[n++] = 'n';
+		} else if (ch == '\t') {
+			dst[n++] = '\\';
+			dst[n++] = 't';
+		} else if (ch < 0x20 || ch == 0x7f) {
+			n += scnprintf(dst + n, size - n, "\\x%02x", ch);
+		} else {
+			dst[n++] = ch;
+		}
+	}
+	dst[n] = '\0';
+}
+
+/* The kernel's own rendering of fmt+args through the binary path. */
+static __printf(1, 2) void lt_pf_ref_add(const char *fmt, ...)
+{
+	u32 bin[512 / 4];	/* LOGDEV_MAX_PAYLOAD */
+	char text[LT_PF_LINE];
+	va_list ap;
+
+	if (lt_pf_count >= LT_PF_MAX)
+		return;
+	va_start(ap, fmt);
+	vbin_printf(bin, ARRAY_SIZE(bin), fmt, ap);
+	va_end(ap);
+	bstr_printf(text, sizeof(text), fmt, bin);
+	lt_escape(lt_pf_ref + lt_pf_count * LT_PF_LINE, LT_PF_LINE, text);
+	lt_pf_count++;
+}
+
+/* Each entry: one edprint() call site with a literal format, same args. */
+#define LT_PF(fmt, ...) do {				\
+	edprint(fmt, ##__VA_ARGS__);			\
+	lt_pf_ref_add(fmt, ##__VA_ARGS__);		\
+} while (0)
+
+static noinline void lt_printf_table(void)
+{
+	static const char *const nullstr;
+	static const u8 ip[4] = { 192, 168, 7, 42 };
+	void *ptr = (void *)0xffff888012345678UL;
+
+	lt_pf_count = 0;
+	LT_PF("plain text, no args");
+	LT_PF("%d %d %d", 0, 1, -1);
+	LT_PF("int min %d max %d", INT_MIN, INT_MAX);
+	LT_PF("%u %u", 0U, UINT_MAX);
+	LT_PF("hh %hhd %hhu %hhx", (signed char)-5, (unsigned char)250, (unsigned char)0xab);
+	LT_PF("h %hd %hu %hx", (short)-12345, (unsigned short)65535, (unsigned short)0xbeef);
+	LT_PF("l %ld %lu %lx", LONG_MIN, ULONG_MAX, 0xdeadbeefcafeUL);
+	LT_PF("ll %lld %llu %llx", LLONG_MIN, ULLONG_MAX, 0x0123456789abcdefULL);
+	LT_PF("z %zu %zd t %td", (size_t)4096, (ssize_t)-4096, (ptrdiff_t)-77);
+	LT_PF("width [%5d] [%-5d] [%05d]", 42, 42, 42);
+	LT_PF("sign [%+d] [% d] [%+d]", 7, 7, -7);
+	LT_PF("prec [%.3d] [%8.3d] [%-8.3d|]", 5, 5, -5);
+	LT_PF("star [%*d] [%-*d] [%.*d]", 6, 3, 6, 3, 4, 9);
+	LT_PF("hex %x %X %#x %#X %08x", 0xabcdefU, 0xabcdefU, 255U, 255U, 0x1fU);
+	LT_PF("oct %o %#o %lo", 8U, 8U, 0777UL);
+	LT_PF("llhex %016llx %#llx", 0xfedcba9876543210ULL, 1ULL);
+	LT_PF("neg as hex %x %lx %hx", -1, -1L, (short)-1);
+	LT_PF("char [%c] [%3c] [%-3c]", 'A', 'b', 'c');
+	LT_PF("str [%s] [%10s] [%-10s]", "abc", "right", "left");
+	LT_PF("str prec [%.2s] [%8.3s] [%-8.1s]", "abcdef", "xyzw", "qq");
+	LT_PF("str null [%s]", nullstr);
+	LT_PF("str empty [%s] then %d", "", 5);
+	LT_PF("%s=%d, %s=%u, %s=%llx", "a", -1, "b", 2U, "c", 3ULL);
+	LT_PF("escapes: tab\there \\ back newline\nend");
+	LT_PF("string with newline [%s]", "two\nlines");
+	LT_PF("percent 100%% and %d%%", 50);
+	LT_PF("ptr %px", ptr);
+	LT_PF("ptr null %px", (void *)NULL);
+	LT_PF("ipv4 %pI4", ip);
+	LT_PF("mix %c%c%c %d %s %lu", 'x', 'y', 'z', 123, "mid", 456UL);
+	LT_PF("many %d %d %d %d %d %d %d %d %d %d", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+	LT_PF("long string [%s]",
+	      "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+}
+
+static ssize_t lt_printf_write(struct file *f, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	mutex_lock(&lt_lock);
+	preempt_disable();	/* one CPU, table order */
+	lt_printf_table();
+	preempt_enable();
+	mutex_unlock(&lt_lock);
+	return len;
+}
+
+static const struct file_operations lt_printf_fops = {
+	.owner = THIS_MODULE,
+	.write = lt_printf_write,
+	.llseek = noop_llseek,
+};
+
+static int lt_printf_ref_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	mutex_lock(&lt_lock);
+	for (i = 0; i < lt_pf_count; i++)
+		seq_printf(m, "%d\t%s\n", i, lt_pf_ref + i * LT_PF_LINE);
+	mutex_unlock(&lt_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(lt_printf_ref);
+
+static int __init lt_init(void)
+{
+	unsigned int cpu;
+	int err;
+
+	lt_pf_ref = kcalloc(LT_PF_MAX, LT_PF_LINE, GFP_KERNEL);
+	if (!lt_pf_ref)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct lt_cpu *c = per_cpu_ptr(&lt_cpu, cpu);
+
+		init_irq_work(&c->work, lt_irq_work);
+		tasklet_init(&c->tasklet, lt_tasklet, 0);
+		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+		c->timer.function = lt_timer;
+	}
+	err = register_nmi_handler(NMI_LOCAL, lt_nmi, 0, "logdev_test");
+	if (err)
+		pr_warn("logdev_test: no NMI handler (%d): NMI context not tested\n", err);
+	else
+		lt_nmi_registered = true;
+
+	lt_dir = debugfs_create_dir("logdev_test", NULL);
+	if (IS_ERR(lt_dir)) {
+		err = PTR_ERR(lt_dir);
+		goto err_nmi;
+	}
+	debugfs_create_file("run", 0200, lt_dir, NULL, &lt_run_fops);
+	debugfs_create_file("counts", 0444, lt_dir, NULL, &lt_counts_fops);
+	debugfs_create_file("printf", 0200, lt_dir, NULL, &lt_printf_fops);
+	debugfs_create_file("printf_ref", 0444, lt_dir, NULL, &lt_printf_ref_fops);
+	return 0;
+
+err_nmi:
+	if (lt_nmi_registered)
+		unregister_nmi_handler(NMI_LOCAL, "logdev_test");
+	kfree(lt_pf_ref);
+	return err;
+}
+
+static void __exit lt_exit(void)
+{
+	unsigned int cpu;
+
+	debugfs_remove_recursive(lt_dir);
+	mutex_lock(&lt_lock);	/* no run in flight */
+	mutex_unlock(&lt_lock);
+	if (lt_nmi_registered)
+		unregister_nmi_handler(NMI_LOCAL, "logdev_test");
+	for_each_possible_cpu(cpu) {
+		struct lt_cpu *c = per_cpu_ptr(&lt_cpu, cpu);
+
+		hrtimer_cancel(&c->timer);
+		irq_work_sync(&c->work);
+		tasklet_kill(&c->tasklet);
+	}
+	kfree(lt_pf_ref);
+}
+
+module_init(lt_init);
+module_exit(lt_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("logdev test driver: edprint from task, softirq, hardirq and NMI context");
