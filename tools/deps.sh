@@ -43,7 +43,7 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 echo "deps: installing:$missing"
-apt-get update -q
+[ -n "${LOGDEV_APT_UPDATED:-}" ] || apt-get update -q
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing
 "$(dirname "$0")/kver.sh" ${rt:+--rt} >/dev/null

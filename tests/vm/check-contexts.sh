@@ -1,0 +1,115 @@
+#!/bin/bash
+# Host side of the contexts test.
+#   check-contexts.sh DIR NAME
+# DIR holds what guest-contexts.sh saved (ctx.cap, counts.txt, stats.txt,
+# config.txt).  Decodes ctx.cap with `userspace/logdev report --raw` and checks,
+# per CPU and per context, the records logdev_test wrote:
+#   - seq numbers strictly increase (ring order = write order, no duplicates)
+#   - the record's ctx field equals the ctx in its message
+#   - records read + records lost (LOST lines) == edprint() calls made
+#   - lost in the capture == overwritten + dropped + nesting_lost in stats
+#   - stats' written == calls made
+#   - the decoder warned about nothing; every record has a known site
+#   - loss really happened (the buffer is small on purpose) and NMIs landed
+set -uo pipefail
+dir=$1 name=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+logdev=${LOGDEV:-$top/userspace/logdev}
+
+if [ ! -s "$dir/ctx.cap" ] || [ ! -s "$dir/counts.txt" ]; then
+	echo "FAIL: $name: no capture or counts came back ($(ls "$dir" | tr '\n' ' '))"
+	exit 1
+fi
+"$logdev" report --raw "$dir/ctx.cap" > "$dir/ctx.raw" 2> "$dir/ctx.err"
+rc=$?
+if [ $rc != 0 ]; then
+	echo "FAIL: $name: logdev report --raw exited $rc: $(head -c 300 "$dir/ctx.err")"
+	exit 1
+fi
+if [ -s "$dir/ctx.err" ]; then
+	echo "FAIL: $name: decoder warnings: $(head -n 3 "$dir/ctx.err" | tr '\n' '|')"
+else
+	echo "PASS: $name: decoded without warnings"
+fi
+
+awk -v name="$name" -v cfg="$(tr '\n' ' ' < "$dir/config.txt")" '
+FILENAME == ARGV[1] {			# counts.txt: cpu=N ctx=N written=N
+	if ($1 ~ /^cpu=/) {
+		split($1, a, "="); split($2, b, "="); split($3, c, "=")
+		w[a[2], b[2]] = c[2]; wcpu[a[2]] += c[2]; cpus[a[2]] = 1
+	} else if ($1 ~ /^nmi_sent=/) {
+		split($1, a, "="); split($2, b, "="); nmi_sent = a[2]; nmi_seen = b[2]
+	}
+	next
+}
+FILENAME == ARGV[2] {			# stats.txt: cpu=N written=N read=N ...
+	delete kv
+	for (i = 1; i <= NF; i++) { split($i, p, "="); kv[p[1]] = p[2] }
+	if ("cpu" in kv) {
+		c = kv["cpu"]
+		sw[c] = kv["written"]; sr[c] = kv["read"]
+		slost[c] = kv["overwritten"] + kv["dropped"] + kv["nesting_lost"]
+		sline[c] = $0
+	}
+	next
+}
+{					# report --raw
+	if ($1 == "LOST") {
+		split($0, f, /[ \t]+/)
+		lost[f[2]] += f[3]; nlostlines++
+		next
+	}
+	n = split($0, f, "\t")
+	if (n < 8) { bad++; if (!badex) badex = $0; next }
+	cpu = f[2]; rctx = f[4]; site = f[5]; func = f[6]; msg = f[8]
+	for (i = 9; i <= n; i++) msg = msg "\t" f[i]
+	if (site == 0 || func == "" || func == "?" || func ~ /unknown/) {
+		unk++; if (!unkex) unkex = $0
+	}
+	if (func != "lt_record") { other++; next }
+	if (match(msg, /^ctx=[0-9]+ seq=[0-9]+$/) == 0) { badmsg++; if (!badmsgex) badmsgex = msg; next }
+	split(msg, m, /[= ]/); mctx = m[2]; seq = m[4] + 0
+	got[cpu, mctx]++; rcpu[cpu]++
+	if (rctx != mctx) { ctxbad++; if (!ctxex) ctxex = $0 }
+	if ((cpu, mctx) in last && seq <= last[cpu, mctx]) {
+		order++; if (!orderex) orderex = "cpu " cpu " ctx " mctx ": seq " seq " after " last[cpu, mctx]
+	}
+	last[cpu, mctx] = seq
+	if (seq >= w[cpu, mctx]) { beyond++; if (!beyondex) beyondex = $0 }
+}
+function check(ok, what, why) {
+	if (ok) print "PASS: " name ": " what
+	else { print "FAIL: " name ": " what ": " why; failed++ }
+}
+END {
+	check(bad == 0, "raw lines well-formed", bad " malformed, e.g. " badex)
+	check(unk == 0, "every record has a known site", unk " unknown, e.g. " unkex)
+	check(badmsg == 0 && other == 0, "only logdev_test records with ctx=/seq= messages",
+	      badmsg " bad messages (e.g. " badmsgex "), " other " records from elsewhere")
+	check(ctxbad == 0, "record ctx field matches the writer context", ctxbad " differ, e.g. " ctxex)
+	check(order == 0, "seq strictly increasing per CPU per context", order " out of order, e.g. " orderex)
+	check(beyond == 0, "no seq beyond the calls made", beyond ", e.g. " beyondex)
+	totw = 0; totr = 0; totl = 0; totsl = 0
+	for (c in cpus) {
+		totw += wcpu[c]; totr += rcpu[c]; totl += lost[c]; totsl += slost[c]
+		detail = sprintf("cpu %s: written %d read %d lost %d (stats: %s)", c, wcpu[c], rcpu[c], lost[c], sline[c])
+		check(rcpu[c] + lost[c] == wcpu[c], "cpu " c ": read + lost == written", detail)
+		check(sw[c] == wcpu[c], "cpu " c ": stats written == calls made", detail)
+		check(sr[c] == rcpu[c], "cpu " c ": stats read == records in capture", detail)
+		check(lost[c] == slost[c], "cpu " c ": capture lost == stats overwritten+dropped+nesting_lost", detail)
+		for (x = 0; x < 4; x++)
+			if (got[c, x] + 0 > w[c, x] + 0) { over++ }
+	}
+	check(over == 0, "per context: read <= written", over " contexts read more than written")
+	check(totl > 0, "loss exercised (small buffer)", "nothing lost: the test did not stress the buffer")
+	nmi = 0; for (c in cpus) nmi += got[c, 3]
+	check(nmi_seen > 0 && nmi_sent == nmi_seen, "NMIs delivered (" nmi_seen "/" nmi_sent ")", "sent " nmi_sent " seen " nmi_seen)
+	check(nmi > 0 && got_any_irq() , "records from all 4 contexts read", "nmi records " nmi)
+	printf("INFO: %s: %s written %d read %d lost %d (stats lost %d)\n", name, cfg, totw, totr, totl, totsl)
+	exit failed ? 1 : 0
+}
+function got_any_irq(   c, s, h) {
+	for (c in cpus) { s += got[c, 1]; h += got[c, 2] }
+	return s > 0 && h > 0
+}
+' "$dir/counts.txt" "$dir/stats.txt" "$dir/ctx.raw"

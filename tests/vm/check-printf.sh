@@ -1,0 +1,46 @@
+#!/bin/bash
+# Host side of the printf test.
+#   check-printf.sh DIR NAME
+# DIR/printf.cap holds one edprint() per entry of logdev_test's printf table,
+# DIR/printf_ref.txt the kernel's own bstr_printf() rendering of the same
+# binary arguments ("INDEX<TAB>TEXT", escaped).  The messages of
+# `logdev report --raw` for those records must equal the kernel's text, entry
+# by entry, in order.
+set -uo pipefail
+dir=$1 name=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+logdev=${LOGDEV:-$top/userspace/logdev}
+
+if [ ! -s "$dir/printf.cap" ] || [ ! -s "$dir/printf_ref.txt" ]; then
+	echo "FAIL: $name: no printf capture or reference came back"
+	exit 1
+fi
+if ! "$logdev" report --raw "$dir/printf.cap" > "$dir/printf.raw" 2> "$dir/printf.err"; then
+	echo "FAIL: $name: logdev report --raw failed: $(head -c 300 "$dir/printf.err")"
+	exit 1
+fi
+[ -s "$dir/printf.err" ] && echo "FAIL: $name: decoder warnings: $(head -n 3 "$dir/printf.err" | tr '\n' '|')"
+
+awk -v name="$name" '
+FILENAME == ARGV[1] {
+	i = index($0, "\t"); ref[n_ref++] = substr($0, i + 1); next
+}
+$1 == "LOST" { lost++; next }
+{
+	n = split($0, f, "\t")
+	if (f[6] != "lt_printf_table") next
+	msg = f[8]; for (i = 9; i <= n; i++) msg = msg "\t" f[i]
+	got[n_got++] = msg
+}
+END {
+	failed = 0
+	if (n_got != n_ref) {
+		print "FAIL: " name ": " n_got " records for " n_ref " table entries (" lost + 0 " LOST lines)"
+		failed++
+	}
+	for (i = 0; i < n_ref && i < n_got; i++) {
+		if (got[i] == ref[i]) print "PASS: " name ": entry " i ": " ref[i]
+		else { print "FAIL: " name ": entry " i ": logdev [" got[i] "] kernel [" ref[i] "]"; failed++ }
+	}
+	exit failed ? 1 : 0
+}' "$dir/printf_ref.txt" "$dir/printf.raw"

@@ -1,0 +1,114 @@
+#!/bin/sh
+# Guest side of the control-file test (busybox sh, run by tools/vm/run.sh).
+# For every debugfs control file of logdev: malformed writes are refused with
+# EINVAL and the value read back is unchanged; refused-while-enabled writes are
+# refused and change nothing; good writes take effect.
+# Prints PASS:/FAIL: lines; the host collects them from guest.log.
+D=/sys/kernel/debug/logdev
+P=vm-control
+fails=0
+
+pass() { echo "PASS: $P: $*"; }
+fail() { echo "FAIL: $P: $*"; fails=$((fails + 1)); }
+
+insmod /logdev/logdev.ko || { fail "insmod logdev.ko"; exit 1; }
+[ -d $D ] || { fail "no $D"; exit 1; }
+
+# The selected value of a file: "[x] y z" style -> x, else the content.
+sel() {
+	v=$(cat "$D/$1" 2>/dev/null)
+	case "$v" in
+	*\[*\]*) v=${v#*[}; v=${v%%]*} ;;
+	esac
+	echo "$v"
+}
+
+# bad FILE DATA ERRNO_TEXT: the write of DATA (printf %b) must fail with
+# ERRNO_TEXT and leave the file's content unchanged.
+bad() {
+	f=$1 data=$2 want=${3:-Invalid argument}
+	before=$(cat "$D/$f")
+	err=$( (printf "%b" "$data" > "$D/$f") 2>&1 )
+	rc=$?
+	after=$(cat "$D/$f")
+	shown=$(printf '%s' "$data" | sed 's/\\n/\\\\n/g')
+	if [ $rc = 0 ]; then
+		fail "$f: write '$shown' accepted (now '$after')"
+	elif ! echo "$err" | grep -q "$want"; then
+		fail "$f: write '$shown' refused with '$err', want '$want'"
+	elif [ "$before" != "$after" ]; then
+		fail "$f: write '$shown' refused but value changed '$before' -> '$after'"
+	else
+		pass "$f: refuses '$shown' ($want), value kept"
+	fi
+}
+
+# good FILE DATA EXPECT: the write succeeds and sel FILE reads back EXPECT.
+good() {
+	f=$1 data=$2 want=$3
+	err=$( (printf "%b" "$data" > "$D/$f") 2>&1 )
+	rc=$?
+	got=$(sel "$f")
+	if [ $rc != 0 ]; then
+		fail "$f: good write '$want' refused: $err"
+	elif [ "$got" != "$want" ]; then
+		fail "$f: wrote '$want', reads back '$got'"
+	else
+		pass "$f: '$want' takes effect"
+	fi
+}
+
+for f in enable mode buffer_size_kb subbuf_size clock clear flush formats header stats; do
+	if [ -e $D/$f ]; then pass "file $f exists"; else fail "file $f missing"; fi
+done
+if [ -e $D/per_cpu/cpu0/trace_pipe_raw ]; then pass "per_cpu/cpu0/trace_pipe_raw exists"
+else fail "per_cpu/cpu0/trace_pipe_raw missing"; fi
+
+good enable '0\n' 0
+for v in '\n' '2\n' '-1\n' 'yes\n' 'on\n' '1x\n' '01 1\n' 'garbage'; do bad enable "$v"; done
+
+good mode 'overwrite\n' overwrite
+for v in '\n' 'bogus\n' 'overwrite discard\n' 'Discard\n' 'over\n'; do bad mode "$v"; done
+good mode 'discard\n' discard
+good mode 'overwrite\n' overwrite
+
+good clock 'global\n' global
+for v in '\n' 'bogus\n' 'loc\n' 'local global\n' '0\n'; do bad clock "$v"; done
+good clock 'mono\n' mono
+good clock 'local\n' local
+
+good buffer_size_kb '64\n' 64
+for v in '\n' '0\n' '-1\n' 'abc\n' '12abc\n' '99999999999999999999\n' '4294967296\n'; do
+	bad buffer_size_kb "$v"
+done
+good buffer_size_kb '1024\n' 1024
+
+good subbuf_size '8192\n' 8192
+for v in '\n' '0\n' '1000\n' '3000\n' '512\n' '131072\n' '-4096\n' 'big\n'; do
+	bad subbuf_size "$v"
+done
+good subbuf_size '4096\n' 4096
+
+# While recording: mode, clock, sizes refused (EBUSY or EINVAL), nothing changes.
+good enable '1\n' 1
+for v in 'discard\n' 'overwrite\n'; do bad mode "$v" 'Device or resource busy\|Invalid argument'; done
+bad clock 'global\n' 'Device or resource busy\|Invalid argument'
+bad buffer_size_kb '128\n' 'Device or resource busy\|Invalid argument'
+bad subbuf_size '8192\n' 'Device or resource busy\|Invalid argument'
+bad enable 'bogus\n'
+good enable '1\n' 1
+good enable '0\n' 0
+
+# clear and flush take a write and act; they have no value to read back.
+for f in clear flush; do
+	if (echo 1 > $D/$f) 2>/dev/null; then pass "$f: write accepted"
+	else fail "$f: write '1' refused"; fi
+done
+
+# stats: one well-formed line per online CPU.
+n=$(grep -c '^cpu=[0-9]* written=[0-9]* read=[0-9]* overwritten=[0-9]* dropped=[0-9]* nesting_lost=[0-9]* bytes=[0-9]*' $D/stats)
+if [ "$n" = "$(nproc)" ]; then pass "stats: $n well-formed lines"
+else fail "stats: $n well-formed lines for $(nproc) CPUs: $(head -n 2 $D/stats)"; fi
+
+rmmod logdev || fail "rmmod logdev"
+[ $fails = 0 ]

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Guest side of the demo: record logdev_demo's probes around N iterations of
+# its allocator, skb and paravirt paths.   guest-demo.sh [N]
+n=${1:-200}
+R=${RESULTS:-/results}
+insmod /logdev/logdev.ko || exit 1
+insmod /logdev/logdev_demo.ko || exit 1
+echo "$n" > $R/iterations.txt
+/logdev/logdev.static record -o $R/demo.cap -- sh -c "echo $n > /sys/kernel/debug/logdev_demo/run"
+rc=$?
+cat /sys/kernel/debug/logdev/stats > $R/stats.txt
+rmmod logdev_demo
+rmmod logdev
+exit $rc
