@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * edprint.h - the logdev kernel API: cheap binary print probes.
+ *
+ *	edprint("in");
+ *	edprint("got %d bytes from %s", len, name);
+ *
+ * A disabled edprint() costs one patched-out jump (a static key).  An enabled
+ * one stores a binary record (timestamp, call-site id, vbin_printf() arguments)
+ * in the per-CPU buffer of the logdev module; formatting happens in userspace.
+ * See docs/DEBUGFS.md for the control files.
+ */
+#ifndef _LINUX_EDPRINT_H
+#define _LINUX_EDPRINT_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/jump_label.h>
+
+/**
+ * struct logdev_site - one edprint() call site
+ * @fmt:  the printf format (a string literal)
+ * @file: source file (__FILE__)
+ * @func: function (__func__)
+ * @line: source line (__LINE__)
+ * @id:   call-site id written into records; 0 until the site first records,
+ *        then assigned once by logdev_site_id() and never changed
+ *
+ * One static instance per call site, placed in the ELF section
+ * "__logdev_sites".  The debugfs "formats" file maps ids to these fields.
+ */
+struct logdev_site {
+	const char *fmt;
+	const char *file;
+	const char *func;
+	u32 line;
+	u32 id;
+} __aligned(8);
+
+/*
+ * logdev_key - static key, true while logdev records; exported GPL by the
+ * logdev module.  Only edprint() should test it.
+ */
+DECLARE_STATIC_KEY_FALSE(logdev_key);
+
+/**
+ * __logdev_print() - record one edprint() hit; use edprint() instead
+ * @site: the call site (assigned an id on first use)
+ * @fmt:  the site's format, the same pointer as @site->fmt
+ *
+ * Packs the arguments with vbin_printf() and stores a LOGDEV_REC_PRINT
+ * record in this CPU's buffer.  Callable from any context, NMI included;
+ * never sleeps, locks or allocates.  Does nothing while recording is off.
+ */
+__printf(2, 3) void __logdev_print(struct logdev_site *site, const char *fmt, ...);
+
+/**
+ * logdev_write_raw() - store an opaque record in this CPU's buffer
+ * @site_id: call-site id for the record (from logdev_site_id(), or 0)
+ * @payload: bytes to store
+ * @bytes:   length of @payload in bytes
+ *
+ * Stores a LOGDEV_REC_RAW record.  Callable from any context, NMI included.
+ *
+ * Return: 0 on success, -ENODATA if recording is off, or the negative errno
+ * of the ring core (buffer full in discard mode, nesting too deep, record
+ * larger than a sub-buffer).
+ */
+int logdev_write_raw(u32 site_id, const void *payload, u32 bytes);
+
+/**
+ * logdev_site_id() - the id of a call site, registering it if needed
+ * @site: the call site
+ *
+ * Assigns an id on the first call, lock-free and NMI-safe; later calls
+ * return the same id.  The site then appears in the debugfs "formats" file.
+ *
+ * Return: the id (>= 1), or 0 (unknown) if the site table is full.
+ */
+u32 logdev_site_id(struct logdev_site *site);
+
+/* Compile error unless @fmt is a string literal. */
+#define __edprint_literal(fmt)	("" fmt "")
+
+/**
+ * edprint() - record a binary print probe when logdev is enabled
+ * @_fmt: printf format, must be a string literal (checked by the compiler,
+ *        like the arguments)
+ * @...: arguments for @fmt
+ *
+ * Declares a static struct logdev_site in section "__logdev_sites"; when the
+ * logdev_key static key is off the whole statement is one patched nop.
+ */
+#define edprint(_fmt, ...)						\
+do {									\
+	static struct logdev_site __used				\
+	__section("__logdev_sites") __edprint_site = {			\
+		.fmt = __edprint_literal(_fmt),				\
+		.file = __FILE__,					\
+		.func = __func__,					\
+		.line = __LINE__,					\
+	};								\
+	if (static_branch_unlikely(&logdev_key))			\
+		__logdev_print(&__edprint_site, _fmt, ##__VA_ARGS__);	\
+} while (0)
+
+#endif /* _LINUX_EDPRINT_H */

@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev_debugfs.c - /sys/kernel/debug/logdev/: control files, formats,
+ * header, stats and the per-CPU consuming trace_pipe_raw files.
+ * docs/DEBUGFS.md describes every file as implemented here.
+ *
+ * Every control write is parsed whole: one optional trailing newline, no
+ * other junk; a malformed write returns -EINVAL and changes nothing.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/ctype.h>
+#include <linux/stddef.h>
+#include "logdev_internal.h"
+
+static struct dentry *ld_dir;
+
+/* ------------------------------------------------------------ write parse */
+
+/*
+ * Copy a control write into @buf as a NUL-terminated word, dropping one
+ * trailing newline.  Empty, too long or embedded NUL: -EINVAL.
+ */
+static int ld_get_word(const char __user *ubuf, size_t count, char *buf,
+		       size_t size)
+{
+	if (!count || count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (buf[count - 1] == '\n')
+		buf[--count] = '\0';
+	if (!count || strlen(buf) != count)
+		return -EINVAL;
+	return 0;
+}
+
+/* A decimal number, digits only (no sign, no spaces). */
+static int ld_get_u64(const char __user *ubuf, size_t count, u64 *val)
+{
+	char buf[24];
+	int i, ret;
+
+	ret = ld_get_word(ubuf, count, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	for (i = 0; buf[i]; i++)
+		if (!isdigit(buf[i]))
+			return -EINVAL;
+	return kstrtou64(buf, 10, val) ? -EINVAL : 0;
+}
+
+/* Index of @word in @names, or -EINVAL. */
+static int ld_get_name(const char __user *ubuf, size_t count,
+		       const char * const *names, int nr)
+{
+	char buf[16];
+	int i, ret;
+
+	ret = ld_get_word(ubuf, count, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	for (i = 0; i < nr; i++)
+		if (!strcmp(buf, names[i]))
+			return i;
+	return -EINVAL;
+}
+
+static ssize_t ld_read_text(char __user *ubuf, size_t count, loff_t *ppos,
+			    const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vscnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/* "[cur] other other\n" */
+static ssize_t ld_read_choice(char __user *ubuf, size_t count, loff_t *ppos,
+			      const char * const *names, int nr, int cur)
+{
+	char buf[64];
+	int i, len = 0;
+
+	for (i = 0; i < nr; i++)
+		len += scnprintf(buf + len, sizeof(buf) - len,
+				 i == cur ? "%s[%s]" : "%s%s",
+				 i ? " " : "", names[i]);
+	len += scnprintf(buf + len, sizeof(buf) - len, "\n");
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/* ----------------------------------------------------------------- enable */
+
+static ssize_t enable_read(struct file *f, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	return ld_read_text(ubuf, count, ppos, "%d\n", READ_ONCE(ld_cfg.enabled));
+}
+
+static ssize_t enable_write(struct file *f, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	u64 val;
+	int ret;
+
+	ret = ld_get_u64(ubuf, count, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -EINVAL;
+	mutex_lock(&ld_cfg_mutex);
+	ret = ld_set_enabled(val);
+	mutex_unlock(&ld_cfg_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations enable_fops = {
+	.owner = THIS_MODULE,
+	.read = enable_read,
+	.write = enable_write,
+	.llseek = default_llseek,
+};
+
+/* ------------------------------------------------------------------- mode */
+
+static ssize_t mode_read(struct file *f, char __user *ubuf, size_t count,
+			 loff_t *ppos)
+{
+	return ld_read_choice(ubuf, count, ppos, ld_mode_names,
+			      ARRAY_SIZE(ld_mode_names), READ_ONCE(ld_cfg.mode));
+}
+
+static ssize_t mode_write(struct file *f, const char __user *ubuf,
+			  size_t count, loff_t *ppos)
+{
+	int ret;
+
+	ret = ld_get_name(ubuf, count, ld_mode_names, ARRAY_SIZE(ld_mode_names));
+	if (ret < 0)
+		return ret;
+	mutex_lock(&ld_cfg_mutex);
+	ret = ld_set_mode(ret);
+	mutex_unlock(&ld_cfg_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations mode_fops = {
+	.owner = THIS_MODULE,
+	.read = mode_read,
+	.write = mode_write,
+	.llseek = default_llseek,
+};
+
+/* ------------------------------------------------------------------ clock */
+
+static ssize_t clock_read(struct file *f, char __user *ubuf, size_t count,
+			  loff_t *ppos)
+{
+	return ld_read_choice(ubuf, count, ppos, ld_clock_names, LD_NR_CLOCKS,
+			      READ_ONCE(ld_cfg.clock));
+}
+
+static ssize_t clock_write(struct file *f, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	int ret;
+
+	ret = ld_get_name(ubuf, count, ld_clock_names, LD_NR_CLOCKS);
+	if (ret < 0)
+		return ret;
+	mutex_lock(&ld_cfg_mutex);
+	ret = ld_set_clock(ret);
+	mutex_unlock(&ld_cfg_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations clock_fops = {
+	.owner = THIS_MODULE,
+	.read = clock_read,
+	.write = clock_write,
+	.llseek = default_llseek,
+};
+
+/* --------------------------------------------------------- buffer_size_kb */
+
+static ssize_t size_kb_read(struct file *f, char __user *ubuf, size_t count,
+			    loff_t *ppos)
+{
+	u64 kb;
+
+	mutex_lock(&ld_cfg_mutex);
+	kb = (u64)ld_cfg.subbuf_size * ld_cfg.nr_subbufs / 1024;
+	mutex_unlock(&ld_cfg_mutex);
+	return ld_read_text(ubuf, count, ppos, "%llu\n", kb);
+}
+
+static ssize_t size_kb_write(struct file *f, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	u64 kb;
+	u32 sb_kb;
+	int ret;
+
+	ret = ld_get_u64(ubuf, count, &kb);
+	if (ret)
+		return ret;
+	mutex_lock(&ld_cfg_mutex);
+	sb_kb = ld_cfg.subbuf_size / 1024;
+	if (kb > LD_BUF_KB_MAX || kb % sb_kb || kb / sb_kb < 2)
+		ret = -EINVAL;
+	else if (ld_cfg.enabled)
+		ret = -EBUSY;
+	else
+		ret = ld_resize(ld_cfg.subbuf_size, kb / sb_kb);
+	mutex_unlock(&ld_cfg_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations size_kb_fops = {
+	.owner = THIS_MODULE,
+	.read = size_kb_read,
+	.write = size_kb_write,
+	.llseek = default_llseek,
+};
+
+/* ------------------------------------------------------------ subbuf_size */
+
+static ssize_t subbuf_read(struct file *f, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	return ld_read_text(ubuf, count, ppos, "%u\n", READ_ONCE(ld_cfg.subbuf_size));
+}
+
+static ssize_t subbuf_write(struct file *f, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	u64 size, total;
+	int ret;
+
+	ret = ld_get_u64(ubuf, count, &size);
+	if (ret)
+		return ret;
+	if (size < LD_SUBBUF_MIN || size > LD_SUBBUF_MAX || !is_power_of_2(size))
+		return -EINVAL;
+	mutex_lock(&ld_cfg_mutex);
+	/* keep buffer_size_kb, rounded down to whole sub-buffers */
+	total = (u64)ld_cfg.subbuf_size * ld_cfg.nr_subbufs;
+	if (total / size < 2)
+		ret = -EINVAL;
+	else if (ld_cfg.enabled)
+		ret = -EBUSY;
+	else
+		ret = ld_resize(size, total / size);
+	mutex_unlock(&ld_cfg_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations subbuf_fops = {
+	.owner = THIS_MODULE,
+	.read = subbuf_read,
+	.write = subbuf_write,
+	.llseek = default_llseek,
+};
+
+/* ---------------------------------------------------------- clear, flush */
+
+static ssize_t clear_write(struct file *f, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char buf[64];
+	int ret;
+
+	/* anything non-empty */
+	ret = ld_get_word(ubuf, count, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	mutex_lock(&ld_cfg_mutex);
+	ld_clear_all();
+	mutex_unlock(&ld_cfg_mutex);
+	return count;
+}
+
+static const struct file_operations clear_fops = {
+	.owner = THIS_MODULE,
+	.write = clear_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t flush_write(struct file *f, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	u64 val;
+	int ret;
+
+	ret = ld_get_u64(ubuf, count, &val);
+	if (ret)
+		return ret;
+	if (val != 1)
+		return -EINVAL;
+	mutex_lock(&ld_cfg_mutex);
+	ld_flush_all();
+	mutex_unlock(&ld_cfg_mutex);
+	return count;
+}
+
+static const struct file_operations flush_fops = {
+	.owner = THIS_MODULE,
+	.write = flush_write,
+	.llseek = default_llseek,
+};
+
+/* ---------------------------------------------------------------- formats */
+
+/*
+ * Iterator value: site id + 1, so that it never equals SEQ_START_TOKEN (1)
+ * or NULL; *pos is the site id.
+ */
+static void *fmt_find(loff_t *pos)
+{
+	u32 n = ld_nr_sites();
+
+	for (; *pos <= n; (*pos)++)
+		if (ld_site_get(*pos))
+			return (void *)(uintptr_t)(*pos + 1);
+	return NULL;
+}
+
+static void *fmt_start(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&ld_sites_mutex);
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	return fmt_find(pos);
+}
+
+static void *fmt_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	(*pos)++;
+	return fmt_find(pos);
+}
+
+static void fmt_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&ld_sites_mutex);
+}
+
+static void ld_put_escaped(struct seq_file *m, const char *s)
+{
+	unsigned char c;
+
+	for (; (c = *s); s++) {
+		switch (c) {
+		case '\\':
+			seq_puts(m, "\\\\");
+			break;
+		case '\n':
+			seq_puts(m, "\\n");
+			break;
+		case '\t':
+			seq_puts(m, "\\t");
+			break;
+		case '"':
+			seq_puts(m, "\\\"");
+			break;
+		default:
+			if (c < 0x20 || c >= 0x7f)
+				seq_printf(m, "\\%03o", c);
+			else
+				seq_putc(m, c);
+		}
+	}
+}
+
+static int fmt_show(struct seq_file *m, void *v)
+{
+	struct logdev_site *s;
+	u32 id;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "# id\tfile\tline\tfunc\tformat\n");
+		return 0;
+	}
+	id = (uintptr_t)v - 1;
+	s = ld_site_get(id);
+	if (!s)
+		return 0;
+	seq_printf(m, "%u\t%s\t%u\t%s\t", id, s->file, s->line, s->func);
+	ld_put_escaped(m, s->fmt);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const struct seq_operations fmt_seq_ops = {
+	.start = fmt_start,
+	.next = fmt_next,
+	.stop = fmt_stop,
+	.show = fmt_show,
+};
+
+static int formats_open(struct inode *inode, struct file *f)
+{
+	return seq_open(f, &fmt_seq_ops);
+}
+
+static const struct file_operations formats_fops = {
+	.owner = THIS_MODULE,
+	.open = formats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+/* ----------------------------------------------------------------- header */
+
+#define LD_FIELD(m, st, name, f)					\
+	seq_printf(m, "field: %s.%s offset:%zu size:%zu\n", name, #f,	\
+		   offsetof(struct st, f), sizeof(((struct st *)0)->f))
+
+static int header_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&ld_cfg_mutex);
+	seq_printf(m, "version: %d\n", LOGDEV_FORMAT_VERSION);
+	seq_printf(m, "endian: %s\n",
+		   IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? "big" : "little");
+	seq_printf(m, "subbuf_size: %u\n", ld_cfg.subbuf_size);
+	seq_printf(m, "nr_subbufs: %u\n", ld_cfg.nr_subbufs);
+	seq_printf(m, "subbuf_hdr_size: %zu\n", sizeof(struct logdev_subbuf_hdr));
+	seq_printf(m, "rec_hdr_size: %zu\n", sizeof(struct logdev_rec_hdr));
+	seq_printf(m, "clock: %s\n", ld_clock_names[ld_cfg.clock]);
+	seq_printf(m, "mode: %s\n", ld_mode_names[ld_cfg.mode]);
+	mutex_unlock(&ld_cfg_mutex);
+
+	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", magic);
+	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", version);
+	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", cpu);
+	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", seq);
+	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", first_ts);
+	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", data_bytes);
+	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", flags);
+	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", dropped_before);
+	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", overrun_before);
+	LD_FIELD(m, logdev_rec_hdr, "rec", ts);
+	LD_FIELD(m, logdev_rec_hdr, "rec", site);
+	LD_FIELD(m, logdev_rec_hdr, "rec", len);
+	LD_FIELD(m, logdev_rec_hdr, "rec", type);
+	LD_FIELD(m, logdev_rec_hdr, "rec", ctx);
+	LD_FIELD(m, logdev_rec_hdr, "rec", pid);
+	LD_FIELD(m, logdev_rec_hdr, "rec", arg_bytes);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(header);
+
+static_assert(sizeof(struct logdev_subbuf_hdr) == LOGDEV_SUBBUF_HDR_SIZE);
+static_assert(sizeof(struct logdev_rec_hdr) == LOGDEV_REC_HDR_SIZE);
+
+/* ------------------------------------------------------------------ stats */
+
+static int stats_show(struct seq_file *m, void *v)
+{
+	struct ld_stats st;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		ld_cpu_stats(cpu, &st);
+		seq_printf(m, "cpu=%d written=%llu read=%llu overwritten=%llu dropped=%llu nesting_lost=%llu bytes=%llu\n",
+			   cpu, st.written, st.read, st.overrun, st.dropped,
+			   st.nest_lost, st.bytes);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+/* --------------------------------------------------------- trace_pipe_raw */
+
+static int pipe_open(struct inode *inode, struct file *f)
+{
+	int cpu = (long)inode->i_private;
+	struct ld_reader *r = &ld_readers[cpu];
+	int ret = 0;
+
+	f->private_data = r;
+	mutex_lock(&r->lock);
+	if (!r->bounce) {
+		r->bounce = kvmalloc(LD_SUBBUF_MAX, GFP_KERNEL);
+		if (!r->bounce)
+			ret = -ENOMEM;
+	}
+	mutex_unlock(&r->lock);
+	return ret ? ret : nonseekable_open(inode, f);
+}
+
+/*
+ * Copy out as many whole sub-buffers as fit in @count.  A sub-buffer that
+ * was consumed but could not be copied stays in the bounce buffer for the
+ * next read.  Returns bytes copied, 0 if none available, or -errno.
+ */
+static ssize_t pipe_copy(struct ld_reader *r, int cpu, char __user *ubuf,
+			 size_t count)
+{
+	struct ld_cpu_buf *cb;
+	ssize_t copied = 0;
+	u32 size;
+
+	down_read(&ld_buf_rwsem);
+	cb = rcu_dereference_protected(per_cpu_ptr(ld_pcpu, cpu)->cb, true);
+	size = cb->subbuf_size;
+	if (count < size) {
+		copied = -EINVAL;
+		goto out;
+	}
+	while (copied + size <= count) {
+		if (!r->have) {
+			if (ld_consume(cb, r->bounce) != 1)
+				break;
+			r->have = true;
+		}
+		if (copy_to_user(ubuf + copied, r->bounce, size)) {
+			if (!copied)
+				copied = -EFAULT;
+			break;
+		}
+		r->have = false;
+		copied += size;
+	}
+out:
+	up_read(&ld_buf_rwsem);
+	return copied;
+}
+
+static ssize_t pipe_read(struct file *f, char __user *ubuf, size_t count,
+			 loff_t *ppos)
+{
+	struct ld_reader *r = f->private_data;
+	int cpu = r - ld_readers;
+	ssize_t ret;
+
+	if (mutex_lock_interruptible(&r->lock))
+		return -ERESTARTSYS;
+	for (;;) {
+		ret = pipe_copy(r, cpu, ubuf, count);
+		if (ret)
+			break;
+		if (!READ_ONCE(logdev_recording))
+			break;		/* 0: EOF */
+		if (f->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			break;
+		}
+		ld_reader_arm(cpu);
+		if (wait_event_interruptible(r->wq, !READ_ONCE(logdev_recording) ||
+					     ld_cpu_readable(cpu))) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+	}
+	mutex_unlock(&r->lock);
+	return ret;
+}
+
+static __poll_t pipe_poll(struct file *f, poll_table *wait)
+{
+	struct ld_reader *r = f->private_data;
+	int cpu = r - ld_readers;
+
+	poll_wait(f, &r->wq, wait);
+	if (READ_ONCE(r->have) || ld_cpu_readable(cpu))
+		return EPOLLIN | EPOLLRDNORM;
+	if (!READ_ONCE(logdev_recording))
+		return EPOLLHUP;	/* a read returns 0 */
+	ld_reader_arm(cpu);
+	return 0;
+}
+
+static const struct file_operations pipe_fops = {
+	.owner = THIS_MODULE,
+	.open = pipe_open,
+	.read = pipe_read,
+	.poll = pipe_poll,
+	.llseek = no_llseek,
+};
+
+/* ------------------------------------------------------------------- init */
+
+int ld_debugfs_init(void)
+{
+	struct dentry *pcpu, *d;
+	char name[16];
+	int cpu;
+
+	ld_dir = debugfs_create_dir("logdev", NULL);
+	if (IS_ERR(ld_dir))
+		return PTR_ERR(ld_dir);
+	debugfs_create_file("enable", 0644, ld_dir, NULL, &enable_fops);
+	debugfs_create_file("mode", 0644, ld_dir, NULL, &mode_fops);
+	debugfs_create_file("clock", 0644, ld_dir, NULL, &clock_fops);
+	debugfs_create_file("buffer_size_kb", 0644, ld_dir, NULL, &size_kb_fops);
+	debugfs_create_file("subbuf_size", 0644, ld_dir, NULL, &subbuf_fops);
+	debugfs_create_file("clear", 0200, ld_dir, NULL, &clear_fops);
+	debugfs_create_file("flush", 0200, ld_dir, NULL, &flush_fops);
+	debugfs_create_file("formats", 0444, ld_dir, NULL, &formats_fops);
+	debugfs_create_file("header", 0444, ld_dir, NULL, &header_fops);
+	debugfs_create_file("stats", 0444, ld_dir, NULL, &stats_fops);
+	pcpu = debugfs_create_dir("per_cpu", ld_dir);
+	for_each_possible_cpu(cpu) {
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		d = debugfs_create_dir(name, pcpu);
+		debugfs_create_file("trace_pipe_raw", 0444, d,
+				    (void *)(long)cpu, &pipe_fops);
+	}
+	return 0;
+}
+
+void ld_debugfs_exit(void)
+{
+	debugfs_remove_recursive(ld_dir);
+}

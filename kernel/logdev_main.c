@@ -1,0 +1,644 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev_main.c - the logdev module: per-CPU buffers, the edprint() back
+ * end, the call-site table, the trace clock and the control operations
+ * behind the debugfs files (logdev_debugfs.c).
+ *
+ * Recording path (__logdev_print, logdev_write_raw): preemption disabled,
+ * no locks, no allocation, no text formatting; safe in NMI and on PREEMPT_RT.
+ * Buffers are only replaced or reset while recording is off and after
+ * synchronize_rcu(), so a writer never sees a buffer change under it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/mm.h>
+#include <linux/cpu.h>
+#include <linux/smp.h>
+#include <linux/sched.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/timer.h>
+#include <linux/string.h>
+#include <linux/trace_clock.h>
+#include <linux/timekeeping.h>
+#include <linux/jump_label.h>
+#include <linux/bitmap.h>
+#include <linux/irq_work.h>
+#include "logdev_internal.h"
+
+DEFINE_STATIC_KEY_FALSE(logdev_key);
+EXPORT_SYMBOL_GPL(logdev_key);
+
+struct ld_config ld_cfg = {
+	.subbuf_size = LD_SUBBUF_DEFAULT,
+	.nr_subbufs = LD_BUF_KB_DEFAULT * 1024 / LD_SUBBUF_DEFAULT,
+	.mode = LD_MODE_OVERWRITE,
+	.clock = LD_CLOCK_LOCAL,
+};
+DEFINE_MUTEX(ld_cfg_mutex);
+DECLARE_RWSEM(ld_buf_rwsem);	/* write: buffers reset or replaced; read: consume */
+DEFINE_MUTEX(ld_sites_mutex);	/* site table entries repointed / printed */
+
+struct ld_pcpu __percpu *ld_pcpu;
+struct ld_reader *ld_readers;
+bool logdev_recording;		/* writers record only while true */
+static int ld_clock_sel;	/* enum ld_clock_id, read by ld_clock_now() */
+
+const char * const ld_clock_names[LD_NR_CLOCKS] = {
+	[LD_CLOCK_LOCAL] = "local",
+	[LD_CLOCK_GLOBAL] = "global",
+	[LD_CLOCK_MONO] = "mono",
+};
+
+const char * const ld_mode_names[2] = {
+	[LD_MODE_OVERWRITE] = "overwrite",
+	[LD_MODE_DISCARD] = "discard",
+};
+
+/* ------------------------------------------------------------------ clock */
+
+/**
+ * ld_clock_now() - the selected trace clock, for the ring core
+ *
+ * Return: nanoseconds of trace_clock_local(), trace_clock_global() or
+ * ktime_get_mono_fast_ns(), as selected by the debugfs "clock" file.
+ */
+u64 notrace ld_clock_now(void)
+{
+	switch (READ_ONCE(ld_clock_sel)) {
+	case LD_CLOCK_GLOBAL:
+		return trace_clock_global();
+	case LD_CLOCK_MONO:
+		return ktime_get_mono_fast_ns();
+	default:
+		return trace_clock_local();
+	}
+}
+
+/* ------------------------------------------------------------- call sites */
+
+static struct logdev_site *ld_sites[LD_MAX_SITES];
+static DECLARE_BITMAP(ld_site_owned, LD_MAX_SITES);	/* entry is our copy */
+static atomic_t ld_next_site = ATOMIC_INIT(0);
+
+/**
+ * logdev_site_id() - the id of a call site, registering it if needed
+ * @site: the call site
+ *
+ * Lock-free and NMI-safe: a new id comes from an atomic counter and is
+ * installed with cmpxchg(); if two CPUs race, the loser's id stays a hole.
+ *
+ * Return: the id (>= 1), or 0 if the site table is full.
+ */
+u32 notrace logdev_site_id(struct logdev_site *site)
+{
+	u32 id = READ_ONCE(site->id);
+	u32 old;
+	int new;
+
+	if (likely(id))
+		return id;
+	if (atomic_read(&ld_next_site) >= LD_MAX_SITES - 1)
+		return 0;
+	new = atomic_inc_return(&ld_next_site);
+	if (new >= LD_MAX_SITES)
+		return 0;
+	old = cmpxchg(&site->id, 0, (u32)new);
+	if (old)
+		return old;
+	WRITE_ONCE(ld_sites[new], site);
+	return new;
+}
+EXPORT_SYMBOL_GPL(logdev_site_id);
+
+/* Highest id handed out so far. */
+u32 ld_nr_sites(void)
+{
+	return min_t(u32, atomic_read(&ld_next_site), LD_MAX_SITES - 1);
+}
+
+/* Entry @id of the table, or NULL; call with ld_sites_mutex held. */
+struct logdev_site *ld_site_get(u32 id)
+{
+	if (!id || id >= LD_MAX_SITES)
+		return NULL;
+	return READ_ONCE(ld_sites[id]);
+}
+
+static void ld_site_free(struct logdev_site *s)
+{
+	kfree(s->fmt);
+	kfree(s->file);
+	kfree(s->func);
+	kfree(s);
+}
+
+static struct logdev_site *ld_site_copy(const struct logdev_site *s)
+{
+	struct logdev_site *c = kzalloc(sizeof(*c), GFP_KERNEL);
+
+	if (!c)
+		return NULL;
+	c->fmt = kstrdup(s->fmt, GFP_KERNEL);
+	c->file = kstrdup(s->file, GFP_KERNEL);
+	c->func = kstrdup(s->func, GFP_KERNEL);
+	c->line = s->line;
+	c->id = s->id;
+	if (!c->fmt || !c->file || !c->func) {
+		ld_site_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* A module goes away: keep its sites' strings readable in "formats". */
+static int ld_module_notify(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	struct module *mod = data;
+	struct logdev_site *s, *c;
+	u32 i, n;
+
+	if (action != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+
+	mutex_lock(&ld_sites_mutex);
+	n = ld_nr_sites();
+	for (i = 1; i <= n; i++) {
+		s = READ_ONCE(ld_sites[i]);
+		if (!s || test_bit(i, ld_site_owned) ||
+		    !within_module((unsigned long)s, mod))
+			continue;
+		c = ld_site_copy(s);
+		WRITE_ONCE(ld_sites[i], c);	/* NULL: out of memory, site lost */
+		if (c)
+			__set_bit(i, ld_site_owned);
+		else
+			pr_warn("site %u of %s: out of memory, format lost\n",
+				i, mod->name);
+	}
+	mutex_unlock(&ld_sites_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block ld_module_nb = {
+	.notifier_call = ld_module_notify,
+};
+
+static void ld_sites_free(void)
+{
+	u32 i;
+
+	for_each_set_bit(i, ld_site_owned, LD_MAX_SITES) {
+		ld_site_free(ld_sites[i]);
+		ld_sites[i] = NULL;
+	}
+}
+
+/* -------------------------------------------------------------- recording */
+
+static __always_inline u8 ld_ctx(void)
+{
+	if (in_nmi())
+		return LOGDEV_CTX_NMI;
+	if (in_hardirq())
+		return LOGDEV_CTX_HARDIRQ;
+	if (in_serving_softirq())
+		return LOGDEV_CTX_SOFTIRQ;
+	return LOGDEV_CTX_TASK;
+}
+
+/*
+ * A sub-buffer of this CPU just became complete: if its reader sleeps, wake
+ * it through this CPU's irq_work (writers may be in NMI, so they never call
+ * wake_up themselves).
+ */
+static __always_inline void ld_kick_reader(struct ld_pcpu *pc)
+{
+	if (READ_ONCE(ld_readers[smp_processor_id()].waiting))
+		irq_work_queue(&pc->wake_work);
+}
+
+/**
+ * __logdev_print() - record one edprint() hit; use edprint() instead
+ * @site: the call site (assigned an id on first use)
+ * @fmt:  the site's format
+ *
+ * Packs the arguments with vbin_printf() into a per-CPU scratch buffer of
+ * the current nesting level and stores a LOGDEV_REC_PRINT record (payload
+ * truncated to LOGDEV_MAX_PAYLOAD bytes).  Any context, NMI included.
+ */
+void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
+{
+	struct ld_cpu_buf *cb;
+	struct ld_pcpu *pc;
+	struct ld_resv r;
+	va_list ap;
+	int depth, words;
+	u32 id, bytes, pad;
+
+	preempt_disable_notrace();
+	if (unlikely(!READ_ONCE(logdev_recording)))
+		goto out;
+	pc = this_cpu_ptr(ld_pcpu);
+	cb = rcu_dereference_sched(pc->cb);
+	id = logdev_site_id(site);
+
+	depth = pc->depth;
+	if (unlikely(depth >= LD_MAX_NESTING)) {
+		ld_lost_nesting(cb);
+		goto out;
+	}
+	pc->depth = depth + 1;
+	barrier();	/* an interrupt now sees our level taken */
+
+	va_start(ap, fmt);
+	words = vbin_printf(pc->scratch[depth], ARRAY_SIZE(pc->scratch[0]), fmt, ap);
+	va_end(ap);
+	if (words < 0)
+		words = 0;
+	bytes = min_t(u32, (u32)words * sizeof(u32), LOGDEV_MAX_PAYLOAD);
+
+	if (likely(!ld_reserve(cb, bytes, &r))) {
+		r.rec->site = id;
+		r.rec->type = LOGDEV_REC_PRINT;
+		r.rec->ctx = ld_ctx();
+		r.rec->pid = current->pid;
+		r.rec->arg_bytes = bytes;
+		memcpy(r.rec + 1, pc->scratch[depth], bytes);
+		pad = r.rec->len - LOGDEV_REC_HDR_SIZE - bytes;
+		if (pad)
+			memset((char *)(r.rec + 1) + bytes, 0, pad);
+		if (ld_commit(cb, &r))
+			ld_kick_reader(pc);
+	}
+
+	barrier();
+	pc->depth = depth;
+out:
+	preempt_enable_notrace();
+}
+EXPORT_SYMBOL_GPL(__logdev_print);
+
+/**
+ * logdev_write_raw() - store an opaque record in this CPU's buffer
+ * @site_id: call-site id for the record (from logdev_site_id(), or 0)
+ * @payload: bytes to store
+ * @bytes:   length of @payload in bytes
+ *
+ * Return: 0 on success, -ENODATA if recording is off, or the negative
+ * errno of the ring core.
+ */
+int notrace logdev_write_raw(u32 site_id, const void *payload, u32 bytes)
+{
+	struct ld_cpu_buf *cb;
+	int ret = -ENODATA;
+
+	preempt_disable_notrace();
+	if (likely(READ_ONCE(logdev_recording))) {
+		cb = rcu_dereference_sched(this_cpu_ptr(ld_pcpu)->cb);
+		ret = ld_write(cb, site_id, LOGDEV_REC_RAW, ld_ctx(),
+			       current->pid, payload, bytes);
+		if (ret > 0) {
+			ld_kick_reader(this_cpu_ptr(ld_pcpu));
+			ret = 0;
+		}
+	}
+	preempt_enable_notrace();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(logdev_write_raw);
+
+/* ---------------------------------------------------------------- buffers */
+
+static struct ld_cpu_buf *ld_cb(int cpu)
+{
+	/* callers hold ld_cfg_mutex or ld_buf_rwsem: no replacement can run */
+	return rcu_dereference_protected(per_cpu_ptr(ld_pcpu, cpu)->cb, true);
+}
+
+static void ld_buf_free(struct ld_cpu_buf *cb)
+{
+	if (!cb)
+		return;
+	vfree(cb->mem);
+	kvfree(cb->commit);
+	kfree(cb);
+}
+
+static struct ld_cpu_buf *ld_buf_alloc(int cpu, u32 subbuf_size, u32 nr,
+				       enum ld_mode mode)
+{
+	int node = cpu_to_node(cpu);
+	struct ld_cpu_buf *cb;
+	void *mem;
+	ld_local_t *commit;
+
+	cb = kzalloc_node(sizeof(*cb), GFP_KERNEL, node);
+	if (!cb)
+		goto err;
+	mem = vzalloc_node((size_t)subbuf_size * nr, node);
+	if (!mem)
+		goto err_cb;
+	commit = kvcalloc(nr, sizeof(*commit), GFP_KERNEL);
+	if (!commit)
+		goto err_mem;
+	if (ld_cpu_buf_init(cb, mem, commit, cpu, subbuf_size, nr, mode))
+		goto err_commit;
+	return cb;
+
+err_commit:
+	kvfree(commit);
+err_mem:
+	vfree(mem);
+err_cb:
+	kfree(cb);
+err:
+	return NULL;
+}
+
+/*
+ * Replace every CPU's buffer by a new one of @nr_subbufs sub-buffers of
+ * @subbuf_size bytes.  All new buffers are allocated first: on failure the
+ * old ones stay in place.  Recording must be off.
+ */
+int ld_resize(u32 subbuf_size, u32 nr_subbufs)
+{
+	struct ld_cpu_buf **tmp;
+	int cpu, ret = -ENOMEM;
+
+	lockdep_assert_held(&ld_cfg_mutex);
+	if (ld_cfg.enabled)
+		return -EBUSY;
+	tmp = kcalloc(nr_cpu_ids, sizeof(*tmp), GFP_KERNEL);
+	if (!tmp)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		tmp[cpu] = ld_buf_alloc(cpu, subbuf_size, nr_subbufs, ld_cfg.mode);
+		if (!tmp[cpu])
+			goto out;
+	}
+
+	down_write(&ld_buf_rwsem);
+	for_each_possible_cpu(cpu) {
+		tmp[cpu] = rcu_replace_pointer(per_cpu_ptr(ld_pcpu, cpu)->cb,
+					       tmp[cpu], true);
+		ld_readers[cpu].have = false;
+	}
+	ld_cfg.subbuf_size = subbuf_size;
+	ld_cfg.nr_subbufs = nr_subbufs;
+	up_write(&ld_buf_rwsem);
+	synchronize_rcu();	/* pollers may still look at the old rings */
+	ret = 0;
+out:
+	for_each_possible_cpu(cpu)
+		ld_buf_free(tmp[cpu]);
+	kfree(tmp);
+	return ret;
+}
+
+/* Empty every buffer in @mode; writers must be stopped. */
+static void ld_reset_all(enum ld_mode mode)
+{
+	int cpu;
+
+	down_write(&ld_buf_rwsem);
+	for_each_possible_cpu(cpu) {
+		ld_cpu_buf_reset(ld_cb(cpu), mode);
+		ld_readers[cpu].have = false;
+	}
+	up_write(&ld_buf_rwsem);
+}
+
+int ld_set_mode(enum ld_mode mode)
+{
+	lockdep_assert_held(&ld_cfg_mutex);
+	if (ld_cfg.enabled)
+		return -EBUSY;
+	ld_reset_all(mode);
+	ld_cfg.mode = mode;
+	return 0;
+}
+
+int ld_set_clock(enum ld_clock_id clock)
+{
+	lockdep_assert_held(&ld_cfg_mutex);
+	if (ld_cfg.enabled)
+		return -EBUSY;
+	WRITE_ONCE(ld_clock_sel, clock);
+	ld_cfg.clock = clock;
+	ld_reset_all(ld_cfg.mode);
+	return 0;
+}
+
+void ld_clear_all(void)
+{
+	lockdep_assert_held(&ld_cfg_mutex);
+	if (ld_cfg.enabled) {
+		WRITE_ONCE(logdev_recording, false);
+		synchronize_rcu();
+	}
+	ld_reset_all(ld_cfg.mode);
+	if (ld_cfg.enabled)
+		WRITE_ONCE(logdev_recording, true);
+}
+
+static void ld_flush_ipi(void *info)
+{
+	ld_flush(info);
+}
+
+/* Close every CPU's partial sub-buffer, on its own CPU if it is online. */
+void ld_flush_all(void)
+{
+	int cpu;
+
+	lockdep_assert_held(&ld_cfg_mutex);
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		if (cpu_online(cpu))
+			smp_call_function_single(cpu, ld_flush_ipi, ld_cb(cpu), 1);
+		else
+			ld_flush(ld_cb(cpu));
+	}
+	cpus_read_unlock();
+	ld_wake_readers();
+}
+
+int ld_set_enabled(bool on)
+{
+	lockdep_assert_held(&ld_cfg_mutex);
+	if (on == ld_cfg.enabled)
+		return 0;
+	if (on) {
+		ld_cfg.enabled = true;
+		WRITE_ONCE(logdev_recording, true);
+		static_branch_enable(&logdev_key);
+		return 0;
+	}
+	WRITE_ONCE(logdev_recording, false);
+	static_branch_disable(&logdev_key);
+	synchronize_rcu();	/* no writer is inside a record any more */
+	ld_cfg.enabled = false;
+	ld_flush_all();		/* also wakes readers: they drain, then EOF */
+	return 0;
+}
+
+void ld_cpu_stats(int cpu, struct ld_stats *st)
+{
+	down_read(&ld_buf_rwsem);
+	ld_get_stats(ld_cb(cpu), st);
+	up_read(&ld_buf_rwsem);
+}
+
+/* ---------------------------------------------------------------- readers */
+
+#define LD_WAKE_JIFFIES	max(1, HZ / 20)	/* 50 ms */
+
+static struct timer_list ld_wake_timer;
+
+/* Whether @cpu has a complete sub-buffer; any context but NMI. */
+bool ld_cpu_readable(int cpu)
+{
+	struct ld_cpu_buf *cb;
+	bool ret;
+
+	rcu_read_lock();
+	cb = rcu_dereference(per_cpu_ptr(ld_pcpu, cpu)->cb);
+	ret = cb && ld_readable(cb);
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * Writers never wake readers (they may run in NMI).  A sleeping reader sets
+ * its waiting flag and arms this timer, which polls every 50 ms.
+ */
+static void ld_wake_fn(struct timer_list *t)
+{
+	bool again = false;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct ld_reader *r = &ld_readers[cpu];
+
+		if (!READ_ONCE(r->waiting))
+			continue;
+		if (!READ_ONCE(logdev_recording) || ld_cpu_readable(cpu)) {
+			WRITE_ONCE(r->waiting, false);
+			wake_up_interruptible_all(&r->wq);
+		} else {
+			again = true;
+		}
+	}
+	if (again)
+		mod_timer(&ld_wake_timer, jiffies + LD_WAKE_JIFFIES);
+}
+
+static void ld_wake_work_fn(struct irq_work *w)
+{
+	struct ld_reader *r = &ld_readers[container_of(w, struct ld_pcpu, wake_work)->cpu];
+
+	WRITE_ONCE(r->waiting, false);
+	wake_up_interruptible_all(&r->wq);
+}
+
+void ld_reader_arm(int cpu)
+{
+	WRITE_ONCE(ld_readers[cpu].waiting, true);
+	if (!timer_pending(&ld_wake_timer))
+		mod_timer(&ld_wake_timer, jiffies + LD_WAKE_JIFFIES);
+}
+
+void ld_wake_readers(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		WRITE_ONCE(ld_readers[cpu].waiting, false);
+		wake_up_interruptible_all(&ld_readers[cpu].wq);
+	}
+}
+
+/* ------------------------------------------------------------ module init */
+
+static void ld_free_all(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		irq_work_sync(&per_cpu_ptr(ld_pcpu, cpu)->wake_work);
+		ld_buf_free(ld_cb(cpu));
+		RCU_INIT_POINTER(per_cpu_ptr(ld_pcpu, cpu)->cb, NULL);
+		kvfree(ld_readers[cpu].bounce);
+	}
+}
+
+static int __init logdev_init(void)
+{
+	struct ld_cpu_buf *cb;
+	int cpu, ret = -ENOMEM;
+
+	ld_pcpu = alloc_percpu(struct ld_pcpu);
+	if (!ld_pcpu)
+		goto err;
+	ld_readers = kcalloc(nr_cpu_ids, sizeof(*ld_readers), GFP_KERNEL);
+	if (!ld_readers)
+		goto err_pcpu;
+	for_each_possible_cpu(cpu) {
+		per_cpu_ptr(ld_pcpu, cpu)->cpu = cpu;
+		init_irq_work(&per_cpu_ptr(ld_pcpu, cpu)->wake_work, ld_wake_work_fn);
+		mutex_init(&ld_readers[cpu].lock);
+		init_waitqueue_head(&ld_readers[cpu].wq);
+		cb = ld_buf_alloc(cpu, ld_cfg.subbuf_size, ld_cfg.nr_subbufs,
+				  ld_cfg.mode);
+		if (!cb)
+			goto err_bufs;
+		RCU_INIT_POINTER(per_cpu_ptr(ld_pcpu, cpu)->cb, cb);
+	}
+	timer_setup(&ld_wake_timer, ld_wake_fn, 0);
+
+	ret = register_module_notifier(&ld_module_nb);
+	if (ret)
+		goto err_bufs;
+	ret = ld_debugfs_init();
+	if (ret)
+		goto err_notifier;
+	return 0;
+
+err_notifier:
+	unregister_module_notifier(&ld_module_nb);
+err_bufs:
+	ld_free_all();
+	kfree(ld_readers);
+err_pcpu:
+	free_percpu(ld_pcpu);
+err:
+	return ret;
+}
+
+static void __exit logdev_exit(void)
+{
+	/* no file can be open: each holds a module reference */
+	ld_debugfs_exit();
+	mutex_lock(&ld_cfg_mutex);
+	ld_set_enabled(false);
+	mutex_unlock(&ld_cfg_mutex);
+	unregister_module_notifier(&ld_module_nb);
+	del_timer_sync(&ld_wake_timer);
+	synchronize_rcu();
+	ld_free_all();
+	ld_sites_free();
+	kfree(ld_readers);
+	free_percpu(ld_pcpu);
+}
+
+module_init(logdev_init);
+module_exit(logdev_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("logdev: binary per-CPU print probes (edprint)");
