@@ -56,12 +56,14 @@ FILENAME == ARGV[2] {			# stats.txt: cpu=N written=N read=N ...
 {					# report --raw
 	if ($1 == "LOST") {
 		split($0, f, /[ \t]+/)
-		lost[f[2]] += f[3]; nlostlines++
+		if (f[4] == "overwritten" || f[4] == "dropped") lost[f[2]] += f[3]
+		else { badlost++; if (!badlostex) badlostex = $0 }
 		next
 	}
 	n = split($0, f, "\t")
 	if (n < 8) { bad++; if (!badex) badex = $0; next }
-	cpu = f[2]; rctx = f[4]; site = f[5]; func = f[6]; msg = f[8]
+	cpu = f[2]; site = f[5]; func = f[6]; msg = f[8]
+	rctx = f[4] == "task" ? 0 : f[4] == "softirq" ? 1 : f[4] == "hardirq" ? 2 : f[4] == "nmi" ? 3 : f[4]
 	for (i = 9; i <= n; i++) msg = msg "\t" f[i]
 	if (site == 0 || func == "" || func == "?" || func ~ /unknown/) {
 		unk++; if (!unkex) unkex = $0
@@ -82,6 +84,7 @@ function check(ok, what, why) {
 	else { print "FAIL: " name ": " what ": " why; failed++ }
 }
 END {
+	check(badlost == 0, "every loss counted in records", badlost " LOST lines without a record count, e.g. " badlostex)
 	check(bad == 0, "raw lines well-formed", bad " malformed, e.g. " badex)
 	check(unk == 0, "every record has a known site", unk " unknown, e.g. " unkex)
 	check(badmsg == 0 && other == 0, "only logdev_test records with ctx=/seq= messages",

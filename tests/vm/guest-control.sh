@@ -23,15 +23,25 @@ sel() {
 	echo "$v"
 }
 
+# put FILE DATA: one write(2) of DATA (printf %b); prints dd's error (with
+# the errno text) and returns non-zero if the write failed.
+put() {
+	o=$(printf "%b" "$2" | dd of="$D/$1" 2>&1)
+	case "$o" in
+	*error*) echo "$o" | grep error; return 1 ;;
+	esac
+	return 0
+}
+
 # bad FILE DATA ERRNO_TEXT: the write of DATA (printf %b) must fail with
 # ERRNO_TEXT and leave the file's content unchanged.
 bad() {
 	f=$1 data=$2 want=${3:-Invalid argument}
 	before=$(cat "$D/$f")
-	err=$( (printf "%b" "$data" > "$D/$f") 2>&1 )
+	err=$(put "$f" "$data")
 	rc=$?
 	after=$(cat "$D/$f")
-	shown=$(printf '%s' "$data" | sed 's/\\n/\\\\n/g')
+	shown=$data
 	if [ $rc = 0 ]; then
 		fail "$f: write '$shown' accepted (now '$after')"
 	elif ! echo "$err" | grep -q "$want"; then
@@ -46,7 +56,7 @@ bad() {
 # good FILE DATA EXPECT: the write succeeds and sel FILE reads back EXPECT.
 good() {
 	f=$1 data=$2 want=$3
-	err=$( (printf "%b" "$data" > "$D/$f") 2>&1 )
+	err=$(put "$f" "$data")
 	rc=$?
 	got=$(sel "$f")
 	if [ $rc != 0 ]; then
