@@ -1,0 +1,845 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_decode.c: golden tests for liblogdev and the logdev CLI.
+ *
+ * Captures are built byte by byte with the helpers below (sub-buffers,
+ * records, vbin_printf-style payloads), written to temporary files, and
+ * decoded by the library in-process and by the CLI binary given as argv[1]
+ * (its stdout/stderr compared with expected text).
+ * Output: "PASS: name" / "FAIL: name: why"; exit 1 if anything failed.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <errno.h>
+#include <sys/wait.h>
+#include "liblogdev.h"
+
+#define SBS 256
+
+static int failures, passes;
+static const char *cli;
+static char tmpdir[] = "/tmp/logdev-decode-XXXXXX";
+
+static void pass(const char *name)
+{
+	printf("PASS: %s\n", name);
+	passes++;
+}
+
+static void fail(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("FAIL: %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	failures++;
+}
+
+/* ---- byte builders ------------------------------------------------- */
+
+struct buf {
+	uint8_t *p;
+	size_t n, cap;
+};
+
+static void b_put(struct buf *b, const void *d, size_t n)
+{
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2 + 64;
+		b->p = realloc(b->p, b->cap);
+	}
+	if (n)
+		memcpy(b->p + b->n, d, n);
+	b->n += n;
+}
+
+static void cap_start(struct buf *b)
+{
+	uint8_t h[16];
+
+	memcpy(h, "LOGDEVCP", 8);
+	ld_cap_put_u32(h + 8, 1);
+	ld_cap_put_u32(h + 12, 16);
+	b_put(b, h, 16);
+}
+
+/* append a section; returns the file offset of its data */
+static size_t cap_sect(struct buf *b, uint32_t type, uint32_t cpu, const void *d, size_t n)
+{
+	uint8_t h[16];
+
+	ld_cap_put_u32(h, type);
+	ld_cap_put_u32(h + 4, cpu);
+	ld_cap_put_u64(h + 8, n);
+	b_put(b, h, 16);
+	b_put(b, d, n);
+	return b->n - n;
+}
+
+static const char header_text[] =
+	"version: 1\nendian: little\nsubbuf_size: 256\nnr_subbufs: 4\n"
+	"subbuf_hdr_size: 40\nrec_hdr_size: 24\nclock: local\nmode: overwrite\n"
+	"field: subbuf.seq offset:8 size:8\nfield: rec.len offset:12 size:2\n";
+
+static const char formats_text[] =
+	"# id\tfile\tline\tfunc\tformat\n"
+	"1\tnet/core/skbuff.c\t291\tkfree_skbmem\tin\n"
+	"2\tnet/core/skbuff.c\t295\tkfree_skbmem\t1\n"
+	"3\tnet/core/skbuff.c\t320\tkfree_skbmem\tout\n"
+	"4\tdrivers/net/x.c\t10\tfoo_xmit\tval=%d name=%s\\n\n"
+	"5\tdrivers/net/x.c\t12\tfoo_xmit\tq\\t%lld \\\"%c\\\"\\101\n";
+
+static void cap_meta(struct buf *b)
+{
+	cap_start(b);
+	cap_sect(b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
+	cap_sect(b, LD_SECT_FORMATS, LD_CAP_NO_CPU, formats_text, strlen(formats_text));
+}
+
+struct sbuf {
+	uint8_t b[SBS];
+	uint32_t pos;
+};
+
+static void sb_begin(struct sbuf *s, uint16_t cpu, uint64_t seq, uint64_t ts0,
+		     uint32_t dropped, uint32_t overrun)
+{
+	memset(s->b, 0xee, SBS);	/* unused bytes are undefined */
+	ld_cap_put_u32(s->b, LOGDEV_SUBBUF_MAGIC);
+	s->b[4] = 1;
+	s->b[5] = 0;
+	s->b[6] = (uint8_t)cpu;
+	s->b[7] = (uint8_t)(cpu >> 8);
+	ld_cap_put_u64(s->b + 8, seq);
+	ld_cap_put_u64(s->b + 16, ts0);
+	ld_cap_put_u32(s->b + 24, 0);
+	ld_cap_put_u32(s->b + 28, 0);
+	ld_cap_put_u32(s->b + 32, dropped);
+	ld_cap_put_u32(s->b + 36, overrun);
+	s->pos = LOGDEV_SUBBUF_HDR_SIZE;
+}
+
+/* append a record; returns its offset in the sub-buffer */
+static uint32_t sb_rec(struct sbuf *s, uint64_t ts, uint32_t site, uint8_t type,
+		       uint8_t ctx, uint32_t pid, const void *pl, uint32_t plen)
+{
+	uint32_t len = (LOGDEV_REC_HDR_SIZE + plen + 7) & ~7u, at = s->pos;
+	uint8_t *r = s->b + at;
+
+	ld_cap_put_u64(r, ts);
+	ld_cap_put_u32(r + 8, site);
+	r[12] = (uint8_t)len;
+	r[13] = (uint8_t)(len >> 8);
+	r[14] = type;
+	r[15] = ctx;
+	ld_cap_put_u32(r + 16, pid);
+	ld_cap_put_u32(r + 20, plen);
+	memset(r + 24, 0, len - 24);
+	if (plen)
+		memcpy(r + 24, pl, plen);
+	s->pos += len;
+	ld_cap_put_u32(s->b + 24, s->pos - LOGDEV_SUBBUF_HDR_SIZE);
+	return at;
+}
+
+/* vbin_printf-style payload */
+struct pl {
+	uint8_t b[512];
+	uint32_t n;
+};
+
+static void pl_raw(struct pl *p, unsigned align, uint64_t v, unsigned size)
+{
+	while (p->n % align)
+		p->b[p->n++] = 0xaa;	/* padding content is not meaningful */
+	for (unsigned i = 0; i < size; i++)
+		p->b[p->n++] = (uint8_t)(v >> (8 * i));
+}
+
+/*
+ * enc() - encode arguments as vbin_printf() lays them out.  types:
+ * c (int stored as 1 byte), h (2 bytes), i (int, 4), l (long, 8),
+ * L (long long, 8), z (size_t, 8), p (void *, 8), s (char *, text).
+ */
+static void enc(struct pl *p, const char *types, ...)
+{
+	va_list ap;
+
+	p->n = 0;
+	va_start(ap, types);
+	for (const char *t = types; *t; t++) {
+		switch (*t) {
+		case 'c': pl_raw(p, 1, (uint64_t)va_arg(ap, int), 1); break;
+		case 'h': pl_raw(p, 2, (uint64_t)va_arg(ap, int), 2); break;
+		case 'i': pl_raw(p, 4, (uint64_t)va_arg(ap, int), 4); break;
+		case 'l': pl_raw(p, 4, (uint64_t)va_arg(ap, long), 8); break;
+		case 'L': pl_raw(p, 4, (uint64_t)va_arg(ap, long long), 8); break;
+		case 'z': pl_raw(p, 4, (uint64_t)va_arg(ap, size_t), 8); break;
+		case 'p': pl_raw(p, 4, (uint64_t)(uintptr_t)va_arg(ap, void *), 8); break;
+		case 's': {
+			const char *s = va_arg(ap, const char *);
+			size_t n = strlen(s) + 1;
+
+			memcpy(p->b + p->n, s, n);
+			p->n += (uint32_t)n;
+			break;
+		}
+		}
+	}
+	va_end(ap);
+	while (p->n % 4)	/* vbin_printf returns whole u32 words */
+		p->b[p->n++] = 0;
+}
+
+/* ---- helpers to run things ----------------------------------------- */
+
+static char *write_tmp(const char *name, const void *d, size_t n)
+{
+	static char path[8][512];
+	static int k;
+	char *p = path[k++ % 8];
+	FILE *f;
+
+	snprintf(p, 512, "%s/%s", tmpdir, name);
+	f = fopen(p, "wb");
+	fwrite(d, 1, n, f);
+	fclose(f);
+	return p;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *s;
+	long n;
+
+	if (!f)
+		return strdup("");
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	s = calloc(1, (size_t)n + 1);
+	if (fread(s, 1, (size_t)n, f) != (size_t)n)
+		s[0] = 0;
+	fclose(f);
+	return s;
+}
+
+/* run "cli ARGS"; returns exit status, *out / *err malloc'd */
+static int run_cli(const char *args, char **out, char **err)
+{
+	char cmd[2048], o[600], e[600];
+	int st;
+
+	snprintf(o, sizeof(o), "%s/out", tmpdir);
+	snprintf(e, sizeof(e), "%s/err", tmpdir);
+	snprintf(cmd, sizeof(cmd), "%s %s >%s 2>%s", cli, args, o, e);
+	st = system(cmd);
+	*out = slurp(o);
+	*err = slurp(e);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 255;
+}
+
+static void expect_text(const char *name, const char *got, const char *exp)
+{
+	if (!strcmp(got, exp)) {
+		pass(name);
+		return;
+	}
+	fail(name, "output differs");
+	fprintf(stdout, "--- expected\n%s--- got\n%s---\n", exp, got);
+}
+
+/* ---- golden report / deltas ---------------------------------------- */
+
+static void test_report_deltas(void)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	struct pl p;
+	char *out, *err, *path;
+	int st;
+
+	cap_meta(&b);
+	/* CPU 0 */
+	sb_begin(&s, 0, 0, 789171773000ull, 0, 0);
+	sb_rec(&s, 789171773000ull, 1, LOGDEV_REC_PRINT, 0, 1234, NULL, 0);
+	sb_rec(&s, 789171773101ull, 2, LOGDEV_REC_PRINT, 0, 1234, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	/* CPU 1, interleaved in the file */
+	sb_begin(&s, 1, 0, 789171773050ull, 0, 0);
+	enc(&p, "is", 42, "eth0");
+	sb_rec(&s, 789171773050ull, 4, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 0, p.b, p.n);
+	sb_rec(&s, 789171774000ull, 1, LOGDEV_REC_PRINT, LOGDEV_CTX_SOFTIRQ, 77, NULL, 0);
+	enc(&p, "Lc", -5ll, 'x');
+	sb_rec(&s, 789172300000ull, 5, LOGDEV_REC_PRINT, LOGDEV_CTX_NMI, 0, p.b, p.n);
+	cap_sect(&b, LD_SECT_CPU_DATA, 1, s.b, SBS);
+	/* CPU 0, second sub-buffer */
+	sb_begin(&s, 0, 1, 789172257101ull, 0, 0);
+	sb_rec(&s, 789172257101ull, 3, LOGDEV_REC_PRINT, 0, 1234, NULL, 0);
+	sb_rec(&s, 789172257102ull, 9, LOGDEV_REC_PRINT, 0, 1234, "\1\2\3\4", 4);
+	sb_rec(&s, 789172257200ull, 1, LOGDEV_REC_RAW, 0, 1234, "\xde\xad", 2);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LD_SECT_STATS, LD_CAP_NO_CPU, "cpu=0 written=5\n", 16);
+	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("golden.cap", b.p, b.n);
+
+	char args[700];
+
+	snprintf(args, sizeof(args), "report %s", path);
+	st = run_cli(args, &out, &err);
+	expect_text("report golden text",
+		out,
+		"[   789.171773] cpu:0 pid:1234 kfree_skbmem:291 in\n"
+		"[   789.171773] cpu:1 pid:0 hardirq foo_xmit:10 val=42 name=eth0\n"
+		"[   789.171773] cpu:0 pid:1234 kfree_skbmem:295 1  +0.101 us\n"
+		"[   789.171774] cpu:1 pid:77 softirq kfree_skbmem:291 in  +0.950 us\n"
+		"[   789.172257] cpu:0 pid:1234 kfree_skbmem:320 out  +484.000 us\n"
+		"[   789.172257] cpu:0 pid:1234 site#9:? <unknown site 9: 4 arg bytes>  +0.001 us\n"
+		"[   789.172257] cpu:0 pid:1234 kfree_skbmem:291 <raw 2 bytes: de ad>  +0.098 us\n"
+		"[   789.172300] cpu:1 pid:0 nmi foo_xmit:12 q\t-5 \"x\"A  +526.000 us\n");
+	if (st == 0 && err[0] == 0)
+		pass("report golden exit 0, no warnings");
+	else
+		fail("report golden exit 0, no warnings", "status %d stderr '%s'", st, err);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "report --raw %s", path);
+	run_cli(args, &out, &err);
+	expect_text("report --raw golden text", out,
+		"789171773000\t0\t1234\ttask\t1\tkfree_skbmem\t291\tin\n"
+		"789171773050\t1\t0\thardirq\t4\tfoo_xmit\t10\tval=42 name=eth0\n"
+		"789171773101\t0\t1234\ttask\t2\tkfree_skbmem\t295\t1\n"
+		"789171774000\t1\t77\tsoftirq\t1\tkfree_skbmem\t291\tin\n"
+		"789172257101\t0\t1234\ttask\t3\tkfree_skbmem\t320\tout\n"
+		"789172257102\t0\t1234\ttask\t9\t?\t0\t<unknown site 9: 4 arg bytes>\n"
+		"789172257200\t0\t1234\ttask\t1\tkfree_skbmem\t291\t<raw 2 bytes: de ad>\n"
+		"789172300000\t1\t0\tnmi\t5\tfoo_xmit\t12\tq\\t-5 \"x\"A\n");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "deltas %s", path);
+	st = run_cli(args, &out, &err);
+	expect_text("deltas golden text (sorted by total)", out,
+		"from                     to                            count        min     median        p99        max        total\n"
+		"kfree_skbmem:291         foo_xmit:12                       1    526.000    526.000    526.000    526.000      526.000\n"
+		"kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000      484.000\n"
+		"foo_xmit:10              kfree_skbmem:291                  1      0.950      0.950      0.950      0.950        0.950\n"
+		"kfree_skbmem:291         kfree_skbmem:295                  1      0.101      0.101      0.101      0.101        0.101\n"
+		"site#9:?                 kfree_skbmem:291                  1      0.098      0.098      0.098      0.098        0.098\n"
+		"kfree_skbmem:320         site#9:?                          1      0.001      0.001      0.001      0.001        0.001\n");
+	if (st != 0)
+		fail("deltas exit 0", "status %d", st);
+	else
+		pass("deltas exit 0");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "deltas --sort=count %s", path);
+	st = run_cli(args, &out, &err);
+	if (st == 0 && strstr(out, "kfree_skbmem:291         kfree_skbmem:295"))
+		pass("deltas --sort=count accepted");
+	else
+		fail("deltas --sort=count accepted", "status %d", st);
+	free(out);
+	free(err);
+	st = run_cli("deltas --sort=bogus x", &out, &err);
+	if (st == 2)
+		pass("usage error exits 2");
+	else
+		fail("usage error exits 2", "status %d", st);
+	free(out);
+	free(err);
+	st = run_cli("frobnicate", &out, &err);
+	if (st == 2)
+		pass("unknown command exits 2");
+	else
+		fail("unknown command exits 2", "status %d", st);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "report %s/does-not-exist", tmpdir);
+	st = run_cli(args, &out, &err);
+	if (st == 1)
+		pass("missing file exits 1");
+	else
+		fail("missing file exits 1", "status %d", st);
+	free(out);
+	free(err);
+	free(b.p);
+}
+
+/* ---- lost events --------------------------------------------------- */
+
+static void test_gaps(void)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	char *out, *err, *path, args[700];
+
+	cap_meta(&b);
+	sb_begin(&s, 0, 0, 1000000000ull, 0, 0);
+	sb_rec(&s, 1000000000ull, 1, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+	sb_rec(&s, 1000001000ull, 2, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	/* seq 1: 5 records dropped before it */
+	sb_begin(&s, 0, 1, 1000002000ull, 5, 0);
+	sb_rec(&s, 1000002500ull, 3, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	/* seq 4: sub-buffers 2, 3 overwritten, 123 records */
+	sb_begin(&s, 0, 4, 1000900000ull, 0, 123);
+	sb_rec(&s, 1000900000ull, 1, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+	sb_rec(&s, 1000900100ull, 2, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	/* seq 6: seq jump with no count */
+	sb_begin(&s, 0, 6, 1001000000ull, 0, 0);
+	sb_rec(&s, 1001000000ull, 3, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("gaps.cap", b.p, b.n);
+
+	snprintf(args, sizeof(args), "report %s", path);
+	run_cli(args, &out, &err);
+	expect_text("lost events: LOST lines, no delta across", out,
+		"[     1.000000] cpu:0 pid:10 kfree_skbmem:291 in\n"
+		"[     1.000001] cpu:0 pid:10 kfree_skbmem:295 1  +1.000 us\n"
+		"[     1.000002] cpu:0 *** LOST 5 events (dropped) ***\n"
+		"[     1.000002] cpu:0 pid:10 kfree_skbmem:320 out\n"
+		"[     1.000900] cpu:0 *** LOST 123 events (overwritten) ***\n"
+		"[     1.000900] cpu:0 pid:10 kfree_skbmem:291 in\n"
+		"[     1.000900] cpu:0 pid:10 kfree_skbmem:295 1  +0.100 us\n"
+		"[     1.001000] cpu:0 *** LOST 1 sub-buffers (overwritten) ***\n"
+		"[     1.001000] cpu:0 pid:10 kfree_skbmem:320 out\n");
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "report --raw %s", path);
+	run_cli(args, &out, &err);
+	if (strstr(out, "LOST\t0\t5\tdropped\n") && strstr(out, "LOST\t0\t123\toverwritten\n") &&
+	    strstr(out, "LOST\t0\t1\tsubbufs\n"))
+		pass("lost events: raw LOST lines");
+	else
+		fail("lost events: raw LOST lines", "got:\n%s", out);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "deltas %s", path);
+	run_cli(args, &out, &err);
+	/* only 291->295 twice (1000 and 100 ns); nothing across a gap */
+	expect_text("lost events: deltas never span a gap", out,
+		"from                     to                            count        min     median        p99        max        total\n"
+		"kfree_skbmem:291         kfree_skbmem:295                  2      0.100      0.100      1.000      1.000        1.100\n");
+	free(out);
+	free(err);
+	free(b.p);
+}
+
+/* ---- printf rendering ---------------------------------------------- */
+
+static struct ld_ksyms test_ksyms;
+
+static void check_render(const char *name, const char *fmt, const struct pl *p,
+			 const char *exp, const struct ld_ksyms *ks)
+{
+	char got[512];
+	int n = ld_bprintf(got, sizeof(got), fmt, p->b, p->n, ks);
+
+	if (!strcmp(got, exp) && n == (int)strlen(exp))
+		pass(name);
+	else
+		fail(name, "fmt \"%s\": expected \"%s\" got \"%s\" (ret %d)", fmt, exp, got, n);
+}
+
+/* expected string from the host's snprintf where kernel and glibc agree */
+#define HOST(fmt, types, ...) do {					\
+	char exp_[512], nm_[600];					\
+	struct pl p_;							\
+	snprintf(exp_, sizeof(exp_), fmt, __VA_ARGS__);			\
+	enc(&p_, types, __VA_ARGS__);					\
+	snprintf(nm_, sizeof(nm_), "bprintf host-agrees \"%s\"", fmt);	\
+	check_render(nm_, fmt, &p_, exp_, NULL);			\
+} while (0)
+
+#define KERN(fmt, exp, types, ...) do {					\
+	char nm_[600];							\
+	struct pl p_;							\
+	enc(&p_, types, __VA_ARGS__);					\
+	snprintf(nm_, sizeof(nm_), "bprintf kernel \"%s\"", fmt);	\
+	check_render(nm_, fmt, &p_, exp, &test_ksyms);			\
+} while (0)
+
+static void test_bprintf(void)
+{
+	static const char ks[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000100 T kfree_skbmem\n"
+		"ffffffff81000140 t skb_free_head\n"
+		"ffffffffc0001000 t foo_xmit\t[foo]\n"
+		"ffffffffc0001080 t foo_rx\t[foo]\n";
+	struct pl p;
+
+	ld_ksyms_parse(&test_ksyms, ks, strlen(ks));
+
+	HOST("%d", "i", 42);
+	HOST("%d|%i|%u", "iii", -7, 2147483647, 3000000000u);
+	HOST("%5d|%-5d|%05d|%+d|% d", "iiiii", 42, 42, 42, 42, 42);
+	HOST("%x %X %#x %#X %o %#o", "iiiiii", 255, 255, 255, 255, 8, 8);
+	HOST("%08x|%-8x|%.3x", "iii", 0xbeef, 0xbeef, 0xa);
+	HOST("%hhd %hhu %hd %hu", "cchh", -1, 255, -2, 65535);
+	HOST("%c%hhd%hd%d", "cchi", 'A', 5, -300, 70000);
+	HOST("%ld %lu %lx", "lll", -1234567890123L, 1234567890123UL, 0xdeadbeefcafeUL);
+	HOST("%lld %llu %llx", "LLL", -1LL, 18446744073709551615ULL, 0x123456789abcdefULL);
+	HOST("%c%lld", "cL", 'z', 1LL << 40);
+	HOST("%zu %zd %zx", "zzz", (size_t)12345, (size_t)-3, (size_t)0xabc);
+	HOST("%s|%10s|%-10s|%.2s|%5.1s", "sssss", "eth0", "eth0", "eth0", "eth0", "eth0");
+	HOST("%s%d %s%hd", "sish", "ab", 7, "xyz", 3);
+	HOST("%c|%3c|%-3c|", "ccc", 'a', 'b', 'c');
+	HOST("%*d|%-*d|%.*d", "iiiiii", 6, 42, 6, 42, 4, 7);
+	HOST("100%% %d%%", "i", 5);
+	HOST("%s", "s", "");
+	HOST("%d %d %d %d", "iiii", 0, 1, -2147483647 - 1, 99);
+
+	/* kernel-specific behaviour (differs from C printf) */
+	KERN("%.0d", "0", "i", 0);
+	KERN("%#x", "0x0", "i", 0);
+	KERN("%05.3d", "00007", "i", 7);
+	KERN("%*d", "7   ", "ii", -4, 7);
+	KERN("%.*d", "3", "ii", -1, 3);
+	KERN("%p", "0000000000000000", "p", (void *)0);
+	KERN("%px", "ffff888012345678", "p", (void *)0xffff888012345678ull);
+	KERN("%p|", "ffff888012345678|", "p", (void *)0xffff888012345678ull);
+	KERN("%pS", "kfree_skbmem+0x10/0x40", "p", (void *)0xffffffff81000110ull);
+	KERN("%ps", "kfree_skbmem", "p", (void *)0xffffffff81000110ull);
+	KERN("%pS", "foo_xmit+0x4/0x80 [foo]", "p", (void *)0xffffffffc0001004ull);
+	KERN("%pSR", "skb_free_head+0x0/0x3f000ec0", "p", (void *)0xffffffff81000140ull);
+	KERN("%pS", "0x1234", "p", (void *)0x1234);
+	KERN("%20ps|", "        kfree_skbmem|", "p", (void *)0xffffffff81000100ull);
+	KERN("%pI4 up", "10.0.0.1 up", "s", "10.0.0.1");
+	KERN("%pI4%d", "10.0.0.1!5", "si", "10.0.0.1!", 5);
+	KERN("%pe", "-ENOMEM", "p", (void *)(intptr_t)-12);
+	KERN("%pe", "-EPROBE_DEFER", "p", (void *)(intptr_t)-517);
+	KERN("%d %jd %d", "1 ", "iLi", 1, 2LL, 3);
+	KERN("%d %n", "1 ", "ii", 1, 2);
+	KERN("end%", "end", "i", 0);
+	/* without kallsyms: hex like a kernel without CONFIG_KALLSYMS */
+	enc(&p, "p", (void *)0xffffffff81000110ull);
+	check_render("bprintf %pS without kallsyms", "%pS", &p, "0xffffffff81000110", NULL);
+	/* reading past the payload never reads out of bounds */
+	enc(&p, "i", 1);
+	check_render("bprintf missing args read as 0/empty", "%d %d %s|%lld", &p, "1 0 |0", NULL);
+	p.n = 2;
+	memcpy(p.b, "ab", 2);	/* string without NUL at the end */
+	check_render("bprintf unterminated string bounded", "%s|", &p, "ab|", NULL);
+	{
+		char small[8];
+		int n;
+
+		enc(&p, "s", "abcdefghijkl");
+		n = ld_bprintf(small, sizeof(small), "%s", p.b, p.n, NULL);
+		if (n == 12 && !strcmp(small, "abcdefg"))
+			pass("bprintf truncates output, returns full length");
+		else
+			fail("bprintf truncates output, returns full length", "n=%d '%s'", n, small);
+	}
+	{
+		const struct ld_ksym *k;
+		uint64_t off, size;
+
+		k = ld_ksyms_lookup(&test_ksyms, 0xffffffffc0001090ull, &off, &size);
+		if (!k)
+			pass("ksyms: last symbol has no size, no match");
+		else
+			fail("ksyms: last symbol has no size, no match", "matched %s", k->name);
+	}
+	ld_ksyms_free(&test_ksyms);
+}
+
+/* ---- corruption ---------------------------------------------------- */
+
+struct decode_res {
+	int opened;
+	int records;
+	int gaps;
+	int warnings;
+	char warn_text[4096];
+};
+
+static void count_warn(void *arg, const struct ld_diag *d)
+{
+	struct decode_res *r = arg;
+	size_t n = strlen(r->warn_text);
+
+	r->warnings++;
+	if (n + 200 < sizeof(r->warn_text))
+		snprintf(r->warn_text + n, sizeof(r->warn_text) - n, "off=%lld %s\n",
+			 (long long)d->offset, d->msg);
+}
+
+static void decode_file(const char *path, struct decode_res *res)
+{
+	struct ld_reader r;
+	struct ld_merge m;
+	struct ld_item it;
+	struct ld_diag d;
+
+	memset(res, 0, sizeof(*res));
+	if (ld_reader_open(&r, path, count_warn, res, &d))
+		return;
+	res->opened = 1;
+	if (ld_merge_init(&m, &r)) {
+		ld_reader_close(&r);
+		return;
+	}
+	while (ld_merge_next(&m, &it) > 0) {
+		if (it.kind == LD_ITEM_REC) {
+			const struct ld_site *s = ld_sites_get(&r.sites, it.rec.site);
+			char msg[256];
+
+			if (s)
+				ld_bprintf(msg, sizeof(msg), s->fmt, it.payload,
+					   it.rec.arg_bytes, NULL);
+			res->records++;
+		} else {
+			res->gaps++;
+		}
+	}
+	ld_merge_free(&m);
+	ld_reader_close(&r);
+}
+
+/* three sub-buffers on CPU 0 with 2 records each; returns capture */
+static void build_three(struct buf *b, size_t sb_off[3], uint32_t rec_off[3][2])
+{
+	struct sbuf s;
+	struct pl p;
+
+	cap_meta(b);
+	for (int k = 0; k < 3; k++) {
+		sb_begin(&s, 0, (uint64_t)k, 1000 + 100 * (uint64_t)k, 0, 0);
+		enc(&p, "is", k, "abc");
+		rec_off[k][0] = sb_rec(&s, 1000 + 100 * (uint64_t)k, 4, LOGDEV_REC_PRINT, 0, 1,
+				       p.b, p.n);
+		rec_off[k][1] = sb_rec(&s, 1010 + 100 * (uint64_t)k, 1, LOGDEV_REC_PRINT, 0, 1,
+				       NULL, 0);
+		sb_off[k] = cap_sect(b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	}
+	cap_sect(b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+}
+
+static void corrupt_case(const char *name, size_t patch_off, const void *patch,
+			 size_t plen, int exp_records, size_t exp_warn_off,
+			 const char *marker)
+{
+	struct buf b = { 0 };
+	size_t sb_off[3];
+	uint32_t rec_off[3][2];
+	struct decode_res res;
+	char want[64], args[700], *out, *err, *path;
+	int st;
+
+	build_three(&b, sb_off, rec_off);
+	(void)rec_off;
+	memcpy(b.p + patch_off, patch, plen);
+	path = write_tmp("corrupt.cap", b.p, b.n);
+	decode_file(path, &res);
+	snprintf(want, sizeof(want), "off=%zu ", exp_warn_off);
+	if (res.opened && res.records == exp_records && strstr(res.warn_text, want))
+		pass(name);
+	else
+		fail(name, "opened %d records %d (want %d) warnings:\n%s(want offset %zu)",
+		     res.opened, res.records, exp_records, res.warn_text, exp_warn_off);
+
+	/* and through the CLI: status 0, warning names the offset */
+	snprintf(args, sizeof(args), "report %s", path);
+	st = run_cli(args, &out, &err);
+	snprintf(want, sizeof(want), "offset %zu", exp_warn_off);
+	{
+		int lines = 0;
+		char nm[300];
+
+		for (char *q = out; *q; q++)
+			lines += *q == '\n';
+		snprintf(nm, sizeof(nm), "%s (CLI)", name);
+		if (st == 0 && strstr(err, want) && strstr(out, marker) &&
+		    lines >= exp_records)
+			pass(nm);
+		else
+			fail(nm, "status %d stderr:\n%sstdout:\n%s", st, err, out);
+	}
+	free(out);
+	free(err);
+	free(b.p);
+}
+
+static void test_corruption(void)
+{
+	struct buf b = { 0 };
+	size_t sb_off[3];
+	uint32_t rec_off[3][2];
+	uint8_t v[4];
+	struct decode_res full, res;
+	char *path;
+	int prev, mono = 1, crash_free = 1;
+
+	build_three(&b, sb_off, rec_off);
+	path = write_tmp("good.cap", b.p, b.n);
+	decode_file(path, &full);
+	if (full.records == 6 && full.warnings == 0)
+		pass("corruption baseline: 6 records, no warnings");
+	else
+		fail("corruption baseline", "records %d warnings %d\n%s", full.records,
+		     full.warnings, full.warn_text);
+
+	/* bad magic in the middle sub-buffer: skip it, keep the others */
+	ld_cap_put_u32(v, 0x12345678);
+	corrupt_case("bad sub-buffer magic", sb_off[1], v, 4, 4, sb_off[1], "val=2 name=abc");
+	/* record len not a multiple of 8 (second record of sub-buffer 1) */
+	v[0] = 30;
+	v[1] = 0;
+	corrupt_case("record len not multiple of 8", sb_off[1] + rec_off[1][1] + 12, v, 2, 5,
+		     sb_off[1] + rec_off[1][1] + 12, "val=2 name=abc");
+	/* record len beyond data_bytes (first record of sub-buffer 1) */
+	v[0] = 200;
+	corrupt_case("record len beyond data_bytes", sb_off[1] + rec_off[1][0] + 12, v, 2, 4,
+		     sb_off[1] + rec_off[1][0] + 12, "val=2 name=abc");
+	/* data_bytes beyond the sub-buffer */
+	ld_cap_put_u32(v, 5000);
+	corrupt_case("data_bytes beyond sub-buffer", sb_off[2] + 24, v, 4, 4, sb_off[2] + 24,
+		     "val=1 name=abc");
+	/* arg_bytes beyond the record */
+	ld_cap_put_u32(v, 100);
+	corrupt_case("arg_bytes beyond record", sb_off[0] + rec_off[0][0] + 20, v, 4, 5,
+		     sb_off[0] + rec_off[0][0] + 20, "val=2 name=abc");
+	/* record len < 24 */
+	v[0] = 8;
+	v[1] = 0;
+	corrupt_case("record len below header size", sb_off[2] + rec_off[2][1] + 12, v, 2, 5,
+		     sb_off[2] + rec_off[2][1] + 12, "val=2 name=abc");
+
+	/* truncation at every byte offset */
+	prev = 0;
+	for (size_t k = 0; k < b.n; k++) {
+		char *tp = write_tmp("trunc.cap", b.p, k);
+
+		decode_file(tp, &res);
+		if (res.records < prev)
+			mono = 0;
+		prev = res.records;
+		if (res.opened && res.warnings == 0)
+			crash_free = 0;	/* a cut file must warn */
+		/* every record entirely before the cut must be decoded */
+		int want = 0;
+
+		for (int s = 0; s < 3; s++)
+			for (int r = 0; r < 2; r++) {
+				uint32_t len = r == 0 ? rec_off[s][1] - rec_off[s][0] : 24;
+
+				if (sb_off[s] + rec_off[s][r] + len <= k)
+					want++;
+			}
+		if (res.records != want) {
+			fail("truncation: all complete records decoded",
+			     "cut at %zu: %d records, expected %d\n%s", k, res.records, want,
+			     res.warn_text);
+			mono = -1;
+			break;
+		}
+	}
+	if (mono == 1)
+		pass("truncation at every byte: complete records all decoded, monotonic");
+	else if (mono == 0)
+		fail("truncation monotonic", "record count went down");
+	if (crash_free)
+		pass("truncation at every byte: always warned");
+	else
+		fail("truncation: always warned", "a truncated capture decoded silently");
+
+	/* not a capture at all, and an empty file */
+	path = write_tmp("junk.cap", "hello world, not a capture", 26);
+	decode_file(path, &res);
+	if (!res.opened)
+		pass("bad capture magic refused");
+	else
+		fail("bad capture magic refused", "opened");
+	{
+		char args[700], *out, *err;
+		int st;
+
+		snprintf(args, sizeof(args), "report %s", path);
+		st = run_cli(args, &out, &err);
+		if (st == 1 && strstr(err, "not a logdev capture"))
+			pass("unusable file exits 1 with message");
+		else
+			fail("unusable file exits 1 with message", "status %d err %s", st, err);
+		free(out);
+		free(err);
+	}
+	free(b.p);
+
+	/* header with a wrong version is refused */
+	{
+		struct buf c = { 0 };
+		const char *h = "version: 2\nendian: little\nsubbuf_size: 256\n";
+
+		cap_start(&c);
+		cap_sect(&c, LD_SECT_HEADER, LD_CAP_NO_CPU, h, strlen(h));
+		path = write_tmp("v2.cap", c.p, c.n);
+		decode_file(path, &res);
+		if (!res.opened)
+			pass("unsupported format version refused");
+		else
+			fail("unsupported format version refused", "opened");
+		free(c.p);
+	}
+}
+
+static void test_header_parse(void)
+{
+	struct ld_header h;
+	struct ld_diag d;
+	const char *bad = "version: 1\nendian: little\nsubbuf_size: 4096\n"
+			  "field: subbuf.seq offset:16 size:8\n";
+
+	if (!ld_header_parse(&h, header_text, strlen(header_text), &d) &&
+	    h.subbuf_size == 256 && h.nr_subbufs == 4 && !strcmp(h.clock, "local") &&
+	    !strcmp(h.mode, "overwrite"))
+		pass("header parse");
+	else
+		fail("header parse", "%s", d.msg);
+	if (ld_header_parse(&h, bad, strlen(bad), &d) == -EPROTO)
+		pass("header field layout mismatch refused");
+	else
+		fail("header field layout mismatch refused", "accepted");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_decode PATH-TO-logdev\n");
+		return 2;
+	}
+	cli = argv[1];
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_header_parse();
+	test_bprintf();
+	test_report_deltas();
+	test_gaps();
+	test_corruption();
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		if (system(cmd))
+			fprintf(stderr, "could not remove %s\n", tmpdir);
+	}
+	printf("decode: %d passed, %d failed\n", passes, failures);
+	return failures ? 1 : 0;
+}

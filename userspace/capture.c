@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capture.c: capture file writer and little-endian helpers (see capture.h).
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include "capture.h"
+
+void ld_cap_put_u32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+void ld_cap_put_u64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+uint32_t ld_cap_get_u32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+uint64_t ld_cap_get_u64(const uint8_t *p)
+{
+	return (uint64_t)ld_cap_get_u32(p) | (uint64_t)ld_cap_get_u32(p + 4) << 32;
+}
+
+/* write(2) all of @len bytes; 0 or negative errno */
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int ld_cap_writer_start(struct ld_cap_writer *w, int fd)
+{
+	uint8_t h[LD_CAP_FILE_HDR_BYTES];
+	int ret;
+
+	w->fd = fd;
+	w->bytes = 0;
+	memcpy(h, LD_CAP_MAGIC, 8);
+	ld_cap_put_u32(h + 8, LD_CAP_VERSION);
+	ld_cap_put_u32(h + 12, LD_CAP_FILE_HDR_BYTES);
+	ret = write_all(fd, h, sizeof(h));
+	if (!ret)
+		w->bytes += sizeof(h);
+	return ret;
+}
+
+int ld_cap_write_section(struct ld_cap_writer *w, uint32_t type, uint32_t cpu,
+			 const void *data, uint64_t len)
+{
+	uint8_t h[LD_CAP_SECT_HDR_BYTES];
+	int ret;
+
+	ld_cap_put_u32(h, type);
+	ld_cap_put_u32(h + 4, cpu);
+	ld_cap_put_u64(h + 8, len);
+	ret = write_all(w->fd, h, sizeof(h));
+	if (ret)
+		return ret;
+	w->bytes += sizeof(h);
+	if (len) {
+		ret = write_all(w->fd, data, (size_t)len);
+		if (ret)
+			return ret;
+		w->bytes += len;
+	}
+	return 0;
+}
+
+int ld_cap_write_end(struct ld_cap_writer *w)
+{
+	return ld_cap_write_section(w, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+}

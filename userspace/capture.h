@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * logdev capture file: a self-contained, streamable recording.
+ *
+ * Everything is little-endian and fixed width; no padding anywhere.
+ *
+ *   offset 0   char magic[8]    "LOGDEVCP"
+ *   offset 8   u32  version     LD_CAP_VERSION (1)
+ *   offset 12  u32  hdr_bytes   16: bytes before the first section
+ *   offset 16  sections, back to back, until an END section or end of file:
+ *
+ *     u32 type     enum ld_cap_sect
+ *     u32 cpu      CPU number for CPU_DATA, LD_CAP_NO_CPU (0xffffffff) else
+ *     u64 length   bytes of data following this 16-byte section header
+ *     u8  data[length]
+ *
+ * Section types:
+ *   HEADER    text of debugfs logdev/header (exactly one, before CPU_DATA)
+ *   FORMATS   text of debugfs logdev/formats; may appear again later (the
+ *             recorder re-reads it at the end so that call sites registered
+ *             during the run are known); a reader merges all of them, a
+ *             later line for the same id wins
+ *   STATS     text of debugfs logdev/stats, taken when recording ended
+ *   KALLSYMS  text of /proc/kallsyms; only present when a format uses a
+ *             symbol pointer (%pS %ps %pB %pF %pf)
+ *   CPU_DATA  raw bytes read from per_cpu/cpuN/trace_pipe_raw: whole
+ *             sub-buffers of subbuf_size bytes (see the header), in the
+ *             order they were consumed; any number of these per CPU,
+ *             interleaved across CPUs in the order the recorder drained them
+ *   END       length 0; marks a complete recording (a file without END was
+ *             cut short: readers decode what is there and warn)
+ *
+ * Unknown section types are skipped by readers (forward compatible).
+ * The writer only appends, so a capture can be written to a pipe; readers
+ * need a seekable file (they read each CPU's sections lazily by offset).
+ */
+#ifndef LOGDEV_CAPTURE_H
+#define LOGDEV_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LD_CAP_MAGIC		"LOGDEVCP"
+#define LD_CAP_VERSION		1
+#define LD_CAP_FILE_HDR_BYTES	16
+#define LD_CAP_SECT_HDR_BYTES	16
+#define LD_CAP_NO_CPU		0xffffffffU
+
+enum ld_cap_sect {
+	LD_SECT_HEADER = 1,
+	LD_SECT_FORMATS = 2,
+	LD_SECT_STATS = 3,
+	LD_SECT_KALLSYMS = 4,
+	LD_SECT_CPU_DATA = 5,
+	LD_SECT_END = 6,
+};
+
+/**
+ * struct ld_cap_writer - appends a capture to a file descriptor
+ * @fd:     destination (file or pipe), not owned
+ * @bytes:  bytes written so far (file header included)
+ */
+struct ld_cap_writer {
+	int fd;
+	uint64_t bytes;
+};
+
+/**
+ * ld_cap_writer_start() - write the 16-byte file header to @fd.
+ * Return: 0, or negative errno from write(2).
+ */
+int ld_cap_writer_start(struct ld_cap_writer *w, int fd);
+
+/**
+ * ld_cap_write_section() - append one section of @len bytes.
+ * @type: enum ld_cap_sect; @cpu: CPU or LD_CAP_NO_CPU.
+ * Return: 0, or negative errno (-EIO on short write).
+ */
+int ld_cap_write_section(struct ld_cap_writer *w, uint32_t type, uint32_t cpu,
+			 const void *data, uint64_t len);
+
+/** ld_cap_write_end() - append the END section. Return: 0 or negative errno. */
+int ld_cap_write_end(struct ld_cap_writer *w);
+
+/**
+ * ld_cap_put_u32()/ld_cap_put_u64() - store little-endian values; helpers
+ * for code that builds capture bytes in memory (tests).
+ */
+void ld_cap_put_u32(uint8_t *p, uint32_t v);
+void ld_cap_put_u64(uint8_t *p, uint64_t v);
+uint32_t ld_cap_get_u32(const uint8_t *p);
+uint64_t ld_cap_get_u64(const uint8_t *p);
+
+#endif /* LOGDEV_CAPTURE_H */

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * deltas.c: statistics of the time between consecutive records on one CPU,
+ * grouped by (from site, to site).  A pair never spans a lost-events gap.
+ * Memory: 8 bytes per record (every delta is kept for median/p99).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "liblogdev.h"
+
+static int grow_cpu(struct ld_deltas *ds, uint32_t cpu)
+{
+	uint32_t n = cpu + 1;
+	uint32_t *ps;
+	uint64_t *pt;
+	uint8_t *pv;
+
+	if (cpu < ds->nr_cpu)
+		return 0;
+	ps = realloc(ds->prev_site, n * sizeof(*ps));
+	if (!ps)
+		return -ENOMEM;
+	ds->prev_site = ps;
+	pt = realloc(ds->prev_ts, n * sizeof(*pt));
+	if (!pt)
+		return -ENOMEM;
+	ds->prev_ts = pt;
+	pv = realloc(ds->prev_valid, n);
+	if (!pv)
+		return -ENOMEM;
+	ds->prev_valid = pv;
+	memset(pv + ds->nr_cpu, 0, n - ds->nr_cpu);
+	ds->nr_cpu = n;
+	return 0;
+}
+
+static struct ld_pair *find_pair(struct ld_deltas *ds, uint32_t from, uint32_t to)
+{
+	/* linear search from the end: few distinct pairs in practice */
+	for (size_t i = ds->nr; i-- > 0;)
+		if (ds->pairs[i].from == from && ds->pairs[i].to == to)
+			return &ds->pairs[i];
+	if (ds->nr == ds->cap) {
+		size_t nc = ds->cap ? ds->cap * 2 : 64;
+		struct ld_pair *np = realloc(ds->pairs, nc * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		ds->pairs = np;
+		ds->cap = nc;
+	}
+	memset(&ds->pairs[ds->nr], 0, sizeof(ds->pairs[0]));
+	ds->pairs[ds->nr].from = from;
+	ds->pairs[ds->nr].to = to;
+	return &ds->pairs[ds->nr++];
+}
+
+int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it)
+{
+	struct ld_pair *p;
+
+	if (it->cpu > (1u << 20))
+		return 0;
+	if (grow_cpu(ds, it->cpu))
+		return -ENOMEM;
+	if (it->kind == LD_ITEM_GAP) {
+		ds->prev_valid[it->cpu] = 0;
+		return 0;
+	}
+	if (ds->prev_valid[it->cpu] && it->ts >= ds->prev_ts[it->cpu]) {
+		p = find_pair(ds, ds->prev_site[it->cpu], it->rec.site);
+		if (!p)
+			return -ENOMEM;
+		if (p->count == p->cap) {
+			uint64_t nc = p->cap ? p->cap * 2 : 16;
+			uint64_t *nd = realloc(p->d, nc * sizeof(*nd));
+
+			if (!nd)
+				return -ENOMEM;
+			p->d = nd;
+			p->cap = nc;
+		}
+		p->d[p->count++] = it->ts - ds->prev_ts[it->cpu];
+	}
+	ds->prev_valid[it->cpu] = 1;
+	ds->prev_site[it->cpu] = it->rec.site;
+	ds->prev_ts[it->cpu] = it->ts;
+	return 0;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static enum ld_sort sort_key;
+
+static uint64_t key_of(const struct ld_pair *p)
+{
+	switch (sort_key) {
+	case LD_SORT_MAX: return p->max;
+	case LD_SORT_P99: return p->p99;
+	case LD_SORT_MEDIAN: return p->median;
+	case LD_SORT_COUNT: return p->count;
+	default: return p->total;
+	}
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+	const struct ld_pair *x = a, *y = b;
+	uint64_t kx = key_of(x), ky = key_of(y);
+
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return x->to < y->to ? -1 : x->to > y->to;
+}
+
+/* nearest-rank percentile q/100 of n sorted values */
+static uint64_t rank(const uint64_t *d, uint64_t n, unsigned q)
+{
+	uint64_t k = (n * q + 99) / 100;
+
+	return d[k ? k - 1 : 0];
+}
+
+void ld_deltas_finish(struct ld_deltas *ds, enum ld_sort key)
+{
+	for (size_t i = 0; i < ds->nr; i++) {
+		struct ld_pair *p = &ds->pairs[i];
+
+		qsort(p->d, p->count, sizeof(*p->d), u64_cmp);
+		p->total = 0;
+		for (uint64_t j = 0; j < p->count; j++)
+			p->total += p->d[j];
+		p->min = p->d[0];
+		p->max = p->d[p->count - 1];
+		p->median = rank(p->d, p->count, 50);
+		p->p99 = rank(p->d, p->count, 99);
+	}
+	sort_key = key;
+	qsort(ds->pairs, ds->nr, sizeof(*ds->pairs), pair_cmp);
+}
+
+void ld_deltas_free(struct ld_deltas *ds)
+{
+	for (size_t i = 0; i < ds->nr; i++)
+		free(ds->pairs[i].d);
+	free(ds->pairs);
+	free(ds->prev_site);
+	free(ds->prev_ts);
+	free(ds->prev_valid);
+	memset(ds, 0, sizeof(*ds));
+}

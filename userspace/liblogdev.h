@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * liblogdev: read logdev captures and render records.
+ *
+ * Shapes:
+ *   ld_reader       an open capture file: metadata (header, call sites,
+ *                   kallsyms, stats) loaded at open; CPU data read lazily.
+ *   ld_merge        streaming k-way merge of every CPU of a reader by
+ *                   timestamp; yields struct ld_item one at a time.  Memory:
+ *                   one sub-buffer (subbuf_size bytes) per CPU, independent
+ *                   of the capture size.
+ *   ld_deltas       per (from site, to site) statistics of the time between
+ *                   consecutive records on one CPU (keeps every delta: 8
+ *                   bytes per record).
+ *
+ * Nothing here prints or exits.  Errors are negative errno values; problems
+ * in the data (corruption, truncation) are reported to an optional warning
+ * callback as struct ld_diag and decoding goes on.
+ *
+ * Units: timestamps and deltas in ns; sizes and offsets in bytes.
+ */
+#ifndef LIBLOGDEV_H
+#define LIBLOGDEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <uapi/linux/logdev.h>
+#include "capture.h"
+
+/**
+ * struct ld_diag - one problem found in the input
+ * @err:      negative errno class (-EINVAL corrupt, -ENODATA truncated, ...)
+ * @offset:   file offset (bytes) of the bad byte/structure, or -1
+ * @cpu:      CPU concerned, or -1
+ * @seq:      sub-buffer seq concerned (from its header), or -1 if unknown
+ * @msg:      human readable text without position (the caller adds it)
+ */
+struct ld_diag {
+	int err;
+	int64_t offset;
+	int64_t cpu;
+	int64_t seq;
+	char msg[200];
+};
+
+typedef void (*ld_warn_fn)(void *arg, const struct ld_diag *d);
+
+/* ---- header ---------------------------------------------------------- */
+
+/**
+ * struct ld_header - parsed debugfs "header" text
+ * All sizes in bytes.  @clock and @mode are "" when absent.
+ */
+struct ld_header {
+	uint32_t version;
+	uint32_t subbuf_size;
+	uint32_t nr_subbufs;
+	uint32_t subbuf_hdr_size;
+	uint32_t rec_hdr_size;
+	char clock[32];
+	char mode[32];
+};
+
+/**
+ * ld_header_parse() - parse and check header text (@len bytes, need not be
+ * NUL-terminated).  Checks version == LOGDEV_FORMAT_VERSION, endian little,
+ * header sizes 40/24, subbuf_size a power of two in [256, 64 MiB], and any
+ * "field:" lines against struct logdev_subbuf_hdr / logdev_rec_hdr.
+ * Return: 0, or -EINVAL / -EPROTO with @d->msg saying why.
+ */
+int ld_header_parse(struct ld_header *h, const char *text, size_t len,
+		    struct ld_diag *d);
+
+/* ---- call sites ------------------------------------------------------ */
+
+/** struct ld_site - one line of debugfs "formats"; @fmt unescaped. */
+struct ld_site {
+	uint32_t id;
+	uint32_t line;
+	char *file;
+	char *func;
+	char *fmt;
+};
+
+/** struct ld_sites - call sites indexed by id (@by_id[id] may be NULL). */
+struct ld_sites {
+	struct ld_site **by_id;
+	uint32_t nr;		/* size of by_id */
+};
+
+/**
+ * ld_sites_parse() - add the lines of a "formats" text to @s (a later line
+ * for an id replaces an earlier one).  Malformed lines are skipped and
+ * counted.  Return: number of malformed lines (>= 0) or -ENOMEM.
+ */
+int ld_sites_parse(struct ld_sites *s, const char *text, size_t len);
+/** ld_sites_get() - site @id or NULL. */
+const struct ld_site *ld_sites_get(const struct ld_sites *s, uint32_t id);
+void ld_sites_free(struct ld_sites *s);
+/** ld_fmt_has_symptr() - does @fmt use %pS %ps %pB %pF or %pf? */
+int ld_fmt_has_symptr(const char *fmt);
+
+/* ---- kallsyms -------------------------------------------------------- */
+
+struct ld_ksym {
+	uint64_t addr;
+	char *name;
+	char *mod;		/* NULL for the core kernel */
+};
+
+/** struct ld_ksyms - symbols sorted by address. */
+struct ld_ksyms {
+	struct ld_ksym *syms;
+	size_t nr;
+};
+
+/**
+ * ld_ksyms_parse() - parse /proc/kallsyms text ("addr type name [mod]").
+ * Return: number of symbols (0 if all addresses are 0, i.e. hidden), or
+ * -ENOMEM.
+ */
+int ld_ksyms_parse(struct ld_ksyms *k, const char *text, size_t len);
+/**
+ * ld_ksyms_lookup() - symbol containing @addr: the last symbol at or below
+ * @addr, size = distance to the next higher address (the last symbol has no
+ * size and never matches).  Return: symbol or NULL; *@off, *@size in bytes.
+ */
+const struct ld_ksym *ld_ksyms_lookup(const struct ld_ksyms *k, uint64_t addr,
+				      uint64_t *off, uint64_t *size);
+void ld_ksyms_free(struct ld_ksyms *k);
+
+/* ---- binary printf --------------------------------------------------- */
+
+/**
+ * ld_bprintf() - render @fmt with the vbin_printf() argument buffer @args
+ * (@nargs bytes) as the kernel's bstr_printf() would, for a 64-bit
+ * little-endian kernel.  @ks may be NULL (symbol pointers print as hex).
+ * Reading past @nargs yields zeros / empty strings (never out of bounds).
+ * Output is NUL-terminated and truncated to @size - 1 bytes.
+ * Return: length the full output has (like snprintf).
+ * See bprintf.c for the choices where the kernel's output cannot be
+ * reproduced (plain %p).
+ */
+int ld_bprintf(char *out, size_t size, const char *fmt, const void *args,
+	       size_t nargs, const struct ld_ksyms *ks);
+
+/* ---- reader ---------------------------------------------------------- */
+
+/**
+ * struct ld_reader - an open capture
+ * @fd:         file, owned (closed by ld_reader_close)
+ * @file_size:  bytes
+ * @hdr:        parsed header
+ * @sites:      merged FORMATS sections
+ * @ksyms:      KALLSYMS section (nr == 0 if none)
+ * @has_ksyms:  a KALLSYMS section was present
+ * @stats:      text of the last STATS section (NUL-terminated) or NULL
+ * @cpus:       distinct CPUs with CPU_DATA, ascending; @nr_cpus of them
+ * @complete:   an END section was seen
+ * @warn, @warn_arg: warning callback (may be NULL)
+ */
+struct ld_reader {
+	int fd;
+	uint64_t file_size;
+	struct ld_header hdr;
+	struct ld_sites sites;
+	struct ld_ksyms ksyms;
+	int has_ksyms;
+	char *stats;
+	uint32_t *cpus;
+	uint32_t nr_cpus;
+	int complete;
+	uint64_t first_sect_off;
+	ld_warn_fn warn;
+	void *warn_arg;
+};
+
+/**
+ * ld_reader_open_fd() - take ownership of @fd (a seekable capture), check
+ * the file header, scan section headers (payloads of CPU_DATA are not read)
+ * and load metadata.  Truncation and bad sections are warned and the scan
+ * stops there.
+ * Return: 0, or negative errno (-EINVAL not a capture / no usable header,
+ * -EPROTO unsupported version, -ENOMEM, or from pread) with @d filled.
+ * On error @fd is closed.
+ */
+int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn warn,
+		      void *warn_arg, struct ld_diag *d);
+/** ld_reader_open() - open @path and call ld_reader_open_fd(). */
+int ld_reader_open(struct ld_reader *r, const char *path, ld_warn_fn warn,
+		   void *warn_arg, struct ld_diag *d);
+void ld_reader_close(struct ld_reader *r);
+
+/* ---- items and merge ------------------------------------------------- */
+
+enum ld_item_kind {
+	LD_ITEM_REC = 1,
+	LD_ITEM_GAP = 2,
+};
+
+enum ld_gap_kind {
+	LD_GAP_DROPPED = 1,	/* dropped_before: buffer full / nesting */
+	LD_GAP_OVERWRITTEN = 2,	/* overrun_before: overwritten records */
+	LD_GAP_SUBBUFS = 3,	/* seq jump not explained by overrun_before:
+				 * @count is sub-buffers, not records */
+	LD_GAP_CORRUPT = 4,	/* rest of a sub-buffer skipped as corrupt;
+				 * @count is bytes skipped */
+};
+
+/** ld_gap_kind_name() - "dropped", "overwritten", "subbufs", "corrupt". */
+const char *ld_gap_kind_name(int kind);
+/** ld_ctx_name() - "task", "softirq", "hardirq", "nmi" or "ctx?". */
+const char *ld_ctx_name(int ctx);
+
+/**
+ * struct ld_item - one record or one lost-events gap, in stream position
+ * @kind:     enum ld_item_kind
+ * @cpu:      CPU the item belongs to
+ * @ts:       ns; for gaps the sub-buffer's first_ts (never less than the
+ *            previous item's ts on that CPU)
+ * @rec:      record header (copy) for LD_ITEM_REC
+ * @payload:  @rec.arg_bytes bytes, valid until the next call on the merge
+ * @gap_kind, @gap_count: for LD_ITEM_GAP (see enum ld_gap_kind)
+ * @seq:      seq of the sub-buffer the item came from
+ * @file_off: file offset of the record / sub-buffer (bytes)
+ */
+struct ld_item {
+	int kind;
+	uint32_t cpu;
+	uint64_t ts;
+	struct logdev_rec_hdr rec;
+	const uint8_t *payload;
+	int gap_kind;
+	uint64_t gap_count;
+	uint64_t seq;
+	uint64_t file_off;
+};
+
+struct ld_cpu_stream;
+
+/** struct ld_merge - k-way merge state (heap of CPU streams). */
+struct ld_merge {
+	struct ld_reader *r;
+	struct ld_cpu_stream **heap;
+	uint32_t nr;
+	struct ld_cpu_stream *last;	/* stream of the item last returned */
+	struct ld_cpu_stream **all;
+	uint32_t nr_all;
+};
+
+/**
+ * ld_merge_init() - one stream per CPU of @r, merged by (ts, cpu).
+ * Return: 0 or -ENOMEM.
+ */
+int ld_merge_init(struct ld_merge *m, struct ld_reader *r);
+/**
+ * ld_merge_next() - next item in time order (within a CPU: stream order).
+ * Return: 1 with *@it filled, 0 at the end.  Data problems go to the
+ * reader's warning callback; -ENOMEM/-EIO only for system failures.
+ */
+int ld_merge_next(struct ld_merge *m, struct ld_item *it);
+void ld_merge_free(struct ld_merge *m);
+
+/* ---- deltas ---------------------------------------------------------- */
+
+/** struct ld_pair - deltas between site @from and the next record @to. */
+struct ld_pair {
+	uint32_t from, to;
+	uint64_t count;
+	uint64_t *d;		/* ns, count of them (sorted by ld_deltas_finish) */
+	uint64_t cap;
+	uint64_t min, max, median, p99, total;	/* ns, after finish */
+};
+
+struct ld_deltas {
+	struct ld_pair *pairs;
+	size_t nr, cap;
+	/* per-CPU previous record: site and ts; valid flag */
+	uint32_t nr_cpu;
+	uint32_t *prev_site;
+	uint64_t *prev_ts;
+	uint8_t *prev_valid;
+};
+
+enum ld_sort { LD_SORT_TOTAL, LD_SORT_MAX, LD_SORT_P99, LD_SORT_MEDIAN,
+	       LD_SORT_COUNT };
+
+/** ld_deltas_add() - feed items in merge order. Return: 0 or -ENOMEM. */
+int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it);
+/**
+ * ld_deltas_finish() - compute min/median/p99/max/total per pair and sort
+ * pairs by @key descending (ties: count desc, then from, to ascending).
+ * median and p99 are nearest-rank: sorted[ceil(q*n)-1].
+ */
+void ld_deltas_finish(struct ld_deltas *ds, enum ld_sort key);
+void ld_deltas_free(struct ld_deltas *ds);
+
+#endif /* LIBLOGDEV_H */

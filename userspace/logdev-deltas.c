@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev-deltas.c: "logdev deltas [--sort=KEY] [FILE]": for every pair of
+ * consecutive records on one CPU (never across a lost-events gap), grouped
+ * by (from site, to site): count, min, median, p99, max, total of the time
+ * between them, in us with 3 decimals.  Sorted slowest first, by total
+ * time unless --sort=max|p99|median|total|count (descending; ties by count
+ * then site ids).  median/p99: nearest rank.
+ *
+ *   from                     to                            count        min     median        p99        max      total
+ *   kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000    484.000
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+static void us(char *b, size_t n, uint64_t ns)
+{
+	snprintf(b, n, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
+}
+
+int cmd_deltas(int argc, char **argv)
+{
+	struct ld_reader r;
+	struct ld_merge m;
+	struct ld_item it;
+	struct ld_deltas ds = { 0 };
+	const char *file = NULL;
+	enum ld_sort key = LD_SORT_TOTAL;
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strncmp(a, "--sort=", 7)) {
+			const char *k = a + 7;
+
+			if (!strcmp(k, "total"))
+				key = LD_SORT_TOTAL;
+			else if (!strcmp(k, "max"))
+				key = LD_SORT_MAX;
+			else if (!strcmp(k, "p99"))
+				key = LD_SORT_P99;
+			else if (!strcmp(k, "median"))
+				key = LD_SORT_MEDIAN;
+			else if (!strcmp(k, "count"))
+				key = LD_SORT_COUNT;
+			else {
+				fprintf(stderr, "logdev deltas: bad sort key %s\n", k);
+				return 2;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "logdev deltas: unknown option %s\n", a);
+			return 2;
+		} else if (file) {
+			fprintf(stderr, "logdev deltas: one FILE only\n");
+			return 2;
+		} else
+			file = a;
+	}
+	if (cli_open_input(file, &r))
+		return 1;
+	if (ld_merge_init(&m, &r)) {
+		fprintf(stderr, "logdev: out of memory\n");
+		ld_reader_close(&r);
+		return 1;
+	}
+	while ((ret = ld_merge_next(&m, &it)) > 0)
+		if (ld_deltas_add(&ds, &it)) {
+			fprintf(stderr, "logdev: out of memory\n");
+			ret = -1;
+			break;
+		}
+	ld_deltas_finish(&ds, key);
+	printf("%-24s %-24s %10s %10s %10s %10s %10s %12s\n", "from", "to", "count",
+	       "min", "median", "p99", "max", "total");
+	for (size_t i = 0; i < ds.nr; i++) {
+		const struct ld_pair *p = &ds.pairs[i];
+		char f[300], t[300], a[5][32];
+
+		cli_site_name(&r, p->from, f, sizeof(f));
+		cli_site_name(&r, p->to, t, sizeof(t));
+		us(a[0], 32, p->min);
+		us(a[1], 32, p->median);
+		us(a[2], 32, p->p99);
+		us(a[3], 32, p->max);
+		us(a[4], 32, p->total);
+		printf("%-24s %-24s %10" PRIu64 " %10s %10s %10s %10s %12s\n", f, t,
+		       p->count, a[0], a[1], a[2], a[3], a[4]);
+	}
+	ld_deltas_free(&ds);
+	ld_merge_free(&m);
+	ld_reader_close(&r);
+	if (fflush(stdout))
+		return 1;
+	return ret < 0 ? 1 : 0;
+}

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev-record.c: "logdev record [-o FILE] [-d DIR] [--no-enable]
+ *                   [--duration S | -- COMMAND [ARGS]]"
+ *
+ * Writes HEADER and FORMATS (and KALLSYMS if a format prints symbols),
+ * writes 1 to DIR/enable (unless --no-enable), then drains every CPU's
+ * per_cpu/cpuN/trace_pipe_raw with poll() into CPU_DATA sections until S
+ * seconds passed, COMMAND exited, or SIGINT/SIGTERM.  Then writes 0 to
+ * enable (stop + flush; with --no-enable: 1 to flush), drains each CPU until
+ * read returns 0 (or, with --no-enable, EAGAIN), re-reads formats, and
+ * writes STATS and END.  FILE "-" is stdout.
+ * Exit: COMMAND's exit status (128+signal if killed) when everything else
+ * worked; 0 without COMMAND; 1 on errors; 2 on usage errors.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli.h"
+
+static volatile sig_atomic_t stop_req;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_req = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int record_usage(void)
+{
+	fprintf(stderr, "usage: logdev record [-o FILE] [-d DIR] [--no-enable] "
+			"[--duration S | -- COMMAND [ARGS]]\n");
+	return 2;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	const char *out = "logdev.cap", *dir = cli_debugfs();
+	double duration = -1, t0, last_progress = 0;
+	char **command = NULL;
+	int no_enable = 0, ksyms = 0, ncpu, *fds, ret, status = 0, rc = 0;
+	int outfd, tty = isatty(2);
+	unsigned *cpus = NULL;
+	uint32_t sbs;
+	struct ld_cap_writer w;
+	struct sigaction sa;
+	pid_t child = -1;
+	uint8_t *buf;
+	size_t bufsz;
+	uint64_t bytes = 0, recs = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			if (i + 1 >= argc)
+				return record_usage();
+			command = argv + i + 1;
+			break;
+		} else if (!strcmp(a, "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (!strcmp(a, "-d") && i + 1 < argc) {
+			dir = argv[++i];
+		} else if (!strcmp(a, "--duration") && i + 1 < argc) {
+			char *e;
+
+			duration = strtod(argv[++i], &e);
+			if (*e || duration < 0)
+				return record_usage();
+		} else if (!strcmp(a, "--no-enable")) {
+			no_enable = 1;
+		} else {
+			return record_usage();
+		}
+	}
+	if (command && duration >= 0) {
+		fprintf(stderr, "logdev record: --duration and COMMAND exclude each other\n");
+		return 2;
+	}
+
+	outfd = strcmp(out, "-") ? open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : 1;
+	if (outfd < 0) {
+		fprintf(stderr, "logdev: %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	if (ld_cap_writer_start(&w, outfd)) {
+		fprintf(stderr, "logdev: %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	if (cli_write_meta(&w, dir, &sbs, &ksyms))
+		return 1;
+	ncpu = cli_list_cpus(dir, &cpus);
+	if (ncpu <= 0) {
+		fprintf(stderr, "logdev: %s/per_cpu: %s\n", dir,
+			ncpu ? strerror(-ncpu) : "no CPUs");
+		return 1;
+	}
+	fds = calloc((size_t)ncpu, sizeof(*fds));
+	bufsz = (size_t)sbs * 16;
+	buf = malloc(bufsz);
+	if (!fds || !buf) {
+		fprintf(stderr, "logdev: out of memory\n");
+		return 1;
+	}
+	for (int i = 0; i < ncpu; i++) {
+		char name[4200];
+
+		snprintf(name, sizeof(name), "%s/per_cpu/cpu%u/trace_pipe_raw", dir, cpus[i]);
+		fds[i] = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fds[i] < 0) {
+			fprintf(stderr, "logdev: %s: %s\n", name, strerror(errno));
+			return 1;
+		}
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (!no_enable) {
+		ret = cli_write_str(dir, "enable", "1");
+		if (ret) {
+			fprintf(stderr, "logdev: %s/enable: %s\n", dir, strerror(-ret));
+			return 1;
+		}
+	}
+	if (command) {
+		child = fork();
+		if (child < 0) {
+			perror("logdev: fork");
+			rc = 1;
+			stop_req = 1;
+		} else if (child == 0) {
+			signal(SIGINT, SIG_DFL);
+			signal(SIGTERM, SIG_DFL);
+			execvp(command[0], command);
+			fprintf(stderr, "logdev: %s: %s\n", command[0], strerror(errno));
+			_exit(127);
+		}
+	}
+
+	t0 = now_s();
+	struct pollfd *pfd = calloc((size_t)ncpu, sizeof(*pfd));
+
+	if (!pfd) {
+		rc = 1;
+		stop_req = 1;
+	}
+	while (!stop_req) {
+		int timeout = 200;
+
+		if (duration >= 0) {
+			double left = duration - (now_s() - t0);
+
+			if (left <= 0)
+				break;
+			if (left * 1000 < timeout)
+				timeout = (int)(left * 1000) + 1;
+		}
+		for (int i = 0; i < ncpu; i++) {
+			pfd[i].fd = fds[i];
+			pfd[i].events = POLLIN;
+		}
+		poll(pfd, (nfds_t)ncpu, timeout);
+		for (int i = 0; i < ncpu; i++) {
+			int eof;
+
+			ret = cli_drain(&w, fds[i], cpus[i], buf, bufsz, sbs, &eof,
+					&bytes, &recs);
+			if (ret) {
+				fprintf(stderr, "logdev: cpu%u: %s\n", cpus[i], strerror(-ret));
+				rc = 1;
+				stop_req = 1;
+			}
+		}
+		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+			child = 0;
+			break;
+		}
+		if (tty && now_s() - last_progress > 0.5) {
+			last_progress = now_s();
+			fprintf(stderr, "\rlogdev: %" PRIu64 " records, %" PRIu64 " bytes ",
+				recs, bytes);
+		}
+	}
+	if (child > 0) {	/* stopped by a signal or error: reap the command */
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+		child = 0;
+	}
+
+	/* stop (or just flush), then drain to the end */
+	ret = cli_write_str(dir, no_enable ? "flush" : "enable", no_enable ? "1" : "0");
+	if (ret) {
+		fprintf(stderr, "logdev: %s/%s: %s\n", dir, no_enable ? "flush" : "enable",
+			strerror(-ret));
+		rc = 1;
+	}
+	for (int i = 0; i < ncpu; i++) {
+		int eof = 0, tries = 0;
+
+		while (!eof) {
+			ret = cli_drain(&w, fds[i], cpus[i], buf, bufsz, sbs, &eof,
+					&bytes, &recs);
+			if (ret) {
+				fprintf(stderr, "logdev: cpu%u: %s\n", cpus[i], strerror(-ret));
+				rc = 1;
+				break;
+			}
+			/* EAGAIN: empty; with --no-enable that is the end; after
+			 * disabling, 0 should follow; do not wait forever */
+			if (!eof && (no_enable || ++tries > 100))
+				break;
+			if (!eof)
+				usleep(10000);
+		}
+		close(fds[i]);
+	}
+	if (tty)
+		fprintf(stderr, "\rlogdev: %" PRIu64 " records, %" PRIu64 " bytes -> %s\n",
+			recs, bytes, out);
+
+	{
+		size_t fl, sl;
+		char *ft = cli_read_text(dir, "formats", &fl);
+		char *st = cli_read_text(dir, "stats", &sl);
+
+		if (ft) {
+			if (ld_cap_write_section(&w, LD_SECT_FORMATS, LD_CAP_NO_CPU, ft, fl) ||
+			    cli_maybe_kallsyms(&w, ft, fl, &ksyms))
+				rc = 1;
+			free(ft);
+		}
+		if (st) {
+			if (ld_cap_write_section(&w, LD_SECT_STATS, LD_CAP_NO_CPU, st, sl))
+				rc = 1;
+			free(st);
+		}
+	}
+	if (ld_cap_write_end(&w))
+		rc = 1;
+	if (outfd != 1 && close(outfd))
+		rc = 1;
+	if (rc)
+		fprintf(stderr, "logdev: recording to %s failed\n", out);
+	free(pfd);
+	free(fds);
+	free(buf);
+	free(cpus);
+	if (rc)
+		return rc;
+	if (command) {
+		if (WIFEXITED(status))
+			return WEXITSTATUS(status);
+		if (WIFSIGNALED(status))
+			return 128 + WTERMSIG(status);
+	}
+	return 0;
+}

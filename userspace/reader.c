@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reader.c: open a capture, load its metadata, and decode each CPU's
+ * sub-buffers lazily into items (records and lost-events gaps), merged
+ * across CPUs by timestamp with a binary heap.
+ *
+ * Memory: per CPU one sub-buffer (subbuf_size bytes) and a cursor; the
+ * sections of a CPU are found by walking the 16-byte section headers from
+ * the cursor's offset, so nothing grows with the capture size except the
+ * metadata (formats, kallsyms).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "liblogdev.h"
+
+const char *ld_gap_kind_name(int kind)
+{
+	switch (kind) {
+	case LD_GAP_DROPPED: return "dropped";
+	case LD_GAP_OVERWRITTEN: return "overwritten";
+	case LD_GAP_SUBBUFS: return "subbufs";
+	case LD_GAP_CORRUPT: return "corrupt";
+	}
+	return "?";
+}
+
+const char *ld_ctx_name(int ctx)
+{
+	switch (ctx) {
+	case LOGDEV_CTX_TASK: return "task";
+	case LOGDEV_CTX_SOFTIRQ: return "softirq";
+	case LOGDEV_CTX_HARDIRQ: return "hardirq";
+	case LOGDEV_CTX_NMI: return "nmi";
+	}
+	return "ctx?";
+}
+
+static void warn(struct ld_reader *r, int err, int64_t off, int64_t cpu,
+		 int64_t seq, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static void warn(struct ld_reader *r, int err, int64_t off, int64_t cpu,
+		 int64_t seq, const char *fmt, ...)
+{
+	struct ld_diag d = { err, off, cpu, seq, "" };
+	va_list ap;
+
+	if (!r->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d.msg, sizeof(d.msg), fmt, ap);
+	va_end(ap);
+	r->warn(r->warn_arg, &d);
+}
+
+/* pread exactly @len bytes at @off; returns bytes read (short at EOF) or -errno */
+static ssize_t pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+/* read a whole metadata section into a NUL-terminated malloc'd buffer */
+static char *read_text(struct ld_reader *r, uint64_t off, uint64_t len)
+{
+	char *t;
+	ssize_t n;
+
+	if (len > (256u << 20))
+		return NULL;
+	t = malloc(len + 1);
+	if (!t)
+		return NULL;
+	n = pread_full(r->fd, t, len, off);
+	if (n < 0) {
+		free(t);
+		return NULL;
+	}
+	t[n] = 0;
+	return t;
+}
+
+static int add_cpu(struct ld_reader *r, uint32_t cpu)
+{
+	uint32_t i, *n;
+
+	for (i = 0; i < r->nr_cpus; i++)
+		if (r->cpus[i] == cpu)
+			return 0;
+	n = realloc(r->cpus, (r->nr_cpus + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	r->cpus = n;
+	for (i = r->nr_cpus; i > 0 && n[i - 1] > cpu; i--)
+		n[i] = n[i - 1];
+	n[i] = cpu;
+	r->nr_cpus++;
+	return 0;
+}
+
+static void set_diag(struct ld_diag *d, int err, int64_t off, const char *msg)
+{
+	if (!d)
+		return;
+	d->err = err;
+	d->offset = off;
+	d->cpu = d->seq = -1;
+	snprintf(d->msg, sizeof(d->msg), "%s", msg);
+}
+
+int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
+		      void *warn_arg, struct ld_diag *d)
+{
+	uint8_t fh[LD_CAP_FILE_HDR_BYTES];
+	struct stat st;
+	uint64_t off;
+	int have_hdr = 0, ret;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->warn = wfn;
+	r->warn_arg = warn_arg;
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		set_diag(d, ret, -1, "cannot stat capture");
+		goto err;
+	}
+	r->file_size = (uint64_t)st.st_size;
+	if (pread_full(fd, fh, sizeof(fh), 0) != (ssize_t)sizeof(fh) ||
+	    memcmp(fh, LD_CAP_MAGIC, 8)) {
+		ret = -EINVAL;
+		set_diag(d, ret, 0, "not a logdev capture (bad magic or too short)");
+		goto err;
+	}
+	if (ld_cap_get_u32(fh + 8) != LD_CAP_VERSION) {
+		ret = -EPROTO;
+		set_diag(d, ret, 8, "unsupported capture version");
+		goto err;
+	}
+	off = ld_cap_get_u32(fh + 12);
+	if (off < LD_CAP_FILE_HDR_BYTES)
+		off = LD_CAP_FILE_HDR_BYTES;
+	r->first_sect_off = off;
+
+	for (;;) {
+		uint8_t sh[LD_CAP_SECT_HDR_BYTES];
+		ssize_t n = pread_full(fd, sh, sizeof(sh), off);
+		uint32_t type, cpu;
+		uint64_t len, data;
+		char *t;
+
+		if (n < 0) {
+			ret = (int)n;
+			set_diag(d, ret, (int64_t)off, "read error");
+			goto err;
+		}
+		if (n == 0)
+			break;
+		if (n < (ssize_t)sizeof(sh)) {
+			warn(r, -ENODATA, (int64_t)off, -1, -1,
+			     "truncated section header (%zd of 16 bytes)", n);
+			break;
+		}
+		type = ld_cap_get_u32(sh);
+		cpu = ld_cap_get_u32(sh + 4);
+		len = ld_cap_get_u64(sh + 8);
+		data = off + sizeof(sh);
+		if (type == LD_SECT_END) {
+			r->complete = 1;
+			break;
+		}
+		if (len > r->file_size - data) {
+			warn(r, -ENODATA, (int64_t)off, type == LD_SECT_CPU_DATA ? (int64_t)cpu : -1, -1,
+			     "section type %u is truncated: %llu of %llu bytes present",
+			     type, (unsigned long long)(r->file_size - data),
+			     (unsigned long long)len);
+			len = r->file_size - data;
+		}
+		switch (type) {
+		case LD_SECT_HEADER:
+			t = read_text(r, data, len);
+			if (!t) {
+				ret = -ENOMEM;
+				goto err;
+			}
+			if (have_hdr) {
+				free(t);
+				break;
+			}
+			ret = ld_header_parse(&r->hdr, t, len, d);
+			free(t);
+			if (ret) {
+				if (d)
+					d->offset = (int64_t)data;
+				goto err;
+			}
+			have_hdr = 1;
+			break;
+		case LD_SECT_FORMATS:
+			t = read_text(r, data, len);
+			if (!t) {
+				ret = -ENOMEM;
+				goto err;
+			}
+			ret = ld_sites_parse(&r->sites, t, len);
+			free(t);
+			if (ret < 0)
+				goto err;
+			if (ret > 0)
+				warn(r, -EINVAL, (int64_t)data, -1, -1,
+				     "%d malformed formats lines skipped", ret);
+			break;
+		case LD_SECT_STATS:
+			free(r->stats);
+			r->stats = read_text(r, data, len);
+			break;
+		case LD_SECT_KALLSYMS:
+			t = read_text(r, data, len);
+			if (!t) {
+				ret = -ENOMEM;
+				goto err;
+			}
+			ld_ksyms_free(&r->ksyms);
+			ret = ld_ksyms_parse(&r->ksyms, t, len);
+			free(t);
+			if (ret < 0)
+				goto err;
+			r->has_ksyms = 1;
+			break;
+		case LD_SECT_CPU_DATA:
+			if (!have_hdr) {
+				ret = -EINVAL;
+				set_diag(d, ret, (int64_t)off, "CPU data before the header section");
+				goto err;
+			}
+			if (add_cpu(r, cpu)) {
+				ret = -ENOMEM;
+				goto err;
+			}
+			break;
+		default:
+			break;	/* unknown: skip */
+		}
+		off = data + len;
+	}
+	if (!have_hdr) {
+		ret = -EINVAL;
+		set_diag(d, ret, -1, "capture has no header section");
+		goto err;
+	}
+	if (!r->complete)
+		warn(r, -ENODATA, (int64_t)r->file_size, -1, -1,
+		     "capture has no END section (recording cut short?)");
+	return 0;
+err:
+	ld_reader_close(r);
+	return ret;
+}
+
+int ld_reader_open(struct ld_reader *r, const char *path, ld_warn_fn wfn,
+		   void *warn_arg, struct ld_diag *d)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		int e = -errno;
+
+		memset(r, 0, sizeof(*r));
+		r->fd = -1;
+		set_diag(d, e, -1, strerror(-e));
+		return e;
+	}
+	return ld_reader_open_fd(r, fd, wfn, warn_arg, d);
+}
+
+void ld_reader_close(struct ld_reader *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+	ld_sites_free(&r->sites);
+	ld_ksyms_free(&r->ksyms);
+	free(r->stats);
+	r->stats = NULL;
+	free(r->cpus);
+	r->cpus = NULL;
+	r->nr_cpus = 0;
+}
+
+/* ---- per-CPU stream ------------------------------------------------ */
+
+struct ld_cpu_stream {
+	struct ld_reader *r;
+	uint32_t cpu;
+	uint64_t scan_off;	/* next section header to look at */
+	uint64_t sect_off;	/* next unread byte of the current section */
+	uint64_t sect_left;	/* bytes left in the current section */
+	int eof;
+
+	uint8_t *sb;		/* current sub-buffer */
+	uint64_t sb_off;	/* its file offset */
+	uint32_t sb_avail;	/* bytes of it present */
+	uint32_t pos, end;	/* record walk within sb */
+	uint64_t seq;
+	int have_prev_seq;
+	uint64_t prev_seq;
+	uint64_t last_ts;
+
+	struct ld_item pending[4];	/* gaps waiting before the records */
+	int npending, ipending;
+
+	struct ld_item head;	/* next item to hand out (valid if has_head) */
+	int has_head;
+	uint8_t *payload;	/* copy of head's payload */
+};
+
+/* next chunk of up to subbuf_size bytes of this CPU's data; 0 at the end */
+static int next_subbuf(struct ld_cpu_stream *s)
+{
+	struct ld_reader *r = s->r;
+	uint32_t sbs = r->hdr.subbuf_size;
+	ssize_t n;
+	size_t want;
+
+	while (!s->sect_left) {
+		uint8_t sh[LD_CAP_SECT_HDR_BYTES];
+		uint64_t len;
+
+		if (s->eof)
+			return 0;
+		n = pread_full(r->fd, sh, sizeof(sh), s->scan_off);
+		if (n < (ssize_t)sizeof(sh) || ld_cap_get_u32(sh) == LD_SECT_END) {
+			s->eof = 1;
+			return 0;
+		}
+		len = ld_cap_get_u64(sh + 8);
+		s->sect_off = s->scan_off + sizeof(sh);
+		if (len > r->file_size - s->sect_off)
+			len = r->file_size - s->sect_off;	/* warned at open */
+		s->scan_off = s->sect_off + len;
+		if (ld_cap_get_u32(sh) == LD_SECT_CPU_DATA &&
+		    ld_cap_get_u32(sh + 4) == s->cpu) {
+			s->sect_left = len;
+			if (len % sbs)
+				warn(r, -EINVAL, (int64_t)s->sect_off, s->cpu, -1,
+				     "CPU data section of %llu bytes is not a multiple of the sub-buffer size %u",
+				     (unsigned long long)len, sbs);
+		}
+	}
+	want = s->sect_left < sbs ? (size_t)s->sect_left : sbs;
+	n = pread_full(r->fd, s->sb, want, s->sect_off);
+	if (n < 0) {
+		warn(r, (int)n, (int64_t)s->sect_off, s->cpu, -1, "read error");
+		s->eof = 1;
+		return 0;
+	}
+	s->sb_off = s->sect_off;
+	s->sb_avail = (uint32_t)n;
+	s->sect_off += want;
+	s->sect_left -= want;
+	return 1;
+}
+
+static void push_gap(struct ld_cpu_stream *s, int kind, uint64_t count, uint64_t ts)
+{
+	struct ld_item *g = &s->pending[s->npending++];
+
+	memset(g, 0, sizeof(*g));
+	g->kind = LD_ITEM_GAP;
+	g->cpu = s->cpu;
+	g->ts = ts < s->last_ts ? s->last_ts : ts;
+	g->gap_kind = kind;
+	g->gap_count = count;
+	g->seq = s->seq;
+	g->file_off = s->sb_off;
+}
+
+/*
+ * Load the next sub-buffer: check its header, queue its gaps and set up the
+ * record walk.  Return 0 at the end of the CPU's data.
+ */
+static int load_subbuf(struct ld_cpu_stream *s)
+{
+	struct ld_reader *r = s->r;
+	uint32_t sbs = r->hdr.subbuf_size;
+
+	s->npending = s->ipending = 0;
+	while (next_subbuf(s)) {
+		const uint8_t *h = s->sb;
+		uint32_t magic, db, dropped, overrun;
+		uint16_t ver;
+		uint64_t ts0;
+
+		if (s->sb_avail < LOGDEV_SUBBUF_HDR_SIZE) {
+			warn(r, -ENODATA, (int64_t)s->sb_off, s->cpu, -1,
+			     "truncated sub-buffer: %u bytes, header needs 40", s->sb_avail);
+			continue;
+		}
+		magic = ld_cap_get_u32(h);
+		ver = (uint16_t)(h[4] | h[5] << 8);
+		s->seq = ld_cap_get_u64(h + 8);
+		ts0 = ld_cap_get_u64(h + 16);
+		db = ld_cap_get_u32(h + 24);
+		dropped = ld_cap_get_u32(h + 32);
+		overrun = ld_cap_get_u32(h + 36);
+		if (magic != LOGDEV_SUBBUF_MAGIC) {
+			warn(r, -EINVAL, (int64_t)s->sb_off, s->cpu, -1,
+			     "bad sub-buffer magic 0x%08x, sub-buffer skipped", magic);
+			s->npending = 0;
+			push_gap(s, LD_GAP_CORRUPT, s->sb_avail, s->last_ts);
+			s->prev_seq++;	/* assume it was the next one */
+			s->pos = s->end = 0;
+			return 1;
+		}
+		if (ver != LOGDEV_FORMAT_VERSION) {
+			warn(r, -EPROTO, (int64_t)s->sb_off + 4, s->cpu, (int64_t)s->seq,
+			     "sub-buffer version %u unsupported, sub-buffer skipped", ver);
+			push_gap(s, LD_GAP_CORRUPT, s->sb_avail, s->last_ts);
+			s->prev_seq++;	/* assume it was the next one */
+			s->pos = s->end = 0;
+			return 1;
+		}
+		if ((uint32_t)(h[6] | h[7] << 8) != (s->cpu & 0xffff))
+			warn(r, -EINVAL, (int64_t)s->sb_off + 6, s->cpu, (int64_t)s->seq,
+			     "sub-buffer says cpu %u, section says %u",
+			     (unsigned)(h[6] | h[7] << 8), s->cpu);
+		if (db > sbs - LOGDEV_SUBBUF_HDR_SIZE) {
+			warn(r, -EINVAL, (int64_t)s->sb_off + 24, s->cpu, (int64_t)s->seq,
+			     "data_bytes %u exceeds sub-buffer size %u, sub-buffer skipped",
+			     db, sbs);
+			push_gap(s, LD_GAP_CORRUPT, s->sb_avail, s->last_ts);
+			s->prev_seq++;	/* assume it was the next one */
+			s->pos = s->end = 0;
+			return 1;
+		}
+		/* gaps: seq jump, then overwritten, then dropped */
+		if (s->have_prev_seq && s->seq != s->prev_seq + 1) {
+			if (s->seq <= s->prev_seq)
+				warn(r, -EINVAL, (int64_t)s->sb_off + 8, s->cpu, (int64_t)s->seq,
+				     "sub-buffer seq %llu after %llu goes backwards",
+				     (unsigned long long)s->seq,
+				     (unsigned long long)s->prev_seq);
+			else if (!overrun)
+				push_gap(s, LD_GAP_SUBBUFS, s->seq - s->prev_seq - 1, ts0);
+		}
+		if (overrun)
+			push_gap(s, LD_GAP_OVERWRITTEN, overrun, ts0);
+		if (dropped)
+			push_gap(s, LD_GAP_DROPPED, dropped, ts0);
+		s->have_prev_seq = 1;
+		s->prev_seq = s->seq;
+		s->pos = LOGDEV_SUBBUF_HDR_SIZE;
+		s->end = LOGDEV_SUBBUF_HDR_SIZE + db;
+		if (s->end > s->sb_avail) {
+			warn(r, -ENODATA, (int64_t)(s->sb_off + s->sb_avail), s->cpu,
+			     (int64_t)s->seq,
+			     "truncated sub-buffer: %u of %u data bytes present",
+			     s->sb_avail - LOGDEV_SUBBUF_HDR_SIZE, db);
+			s->end = s->sb_avail;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* produce s->head; 0 if the stream is finished */
+static int stream_advance(struct ld_cpu_stream *s)
+{
+	struct ld_reader *r = s->r;
+
+	for (;;) {
+		if (s->ipending < s->npending) {
+			s->head = s->pending[s->ipending++];
+			return 1;
+		}
+		if (s->pos + LOGDEV_REC_HDR_SIZE <= s->end) {
+			const uint8_t *p = s->sb + s->pos;
+			struct logdev_rec_hdr h;
+			uint64_t foff = s->sb_off + s->pos;
+
+			h.ts = ld_cap_get_u64(p);
+			h.site = ld_cap_get_u32(p + 8);
+			h.len = (uint16_t)(p[12] | p[13] << 8);
+			h.type = p[14];
+			h.ctx = p[15];
+			h.pid = ld_cap_get_u32(p + 16);
+			h.arg_bytes = ld_cap_get_u32(p + 20);
+			if (h.len < LOGDEV_REC_HDR_SIZE || h.len % LOGDEV_REC_ALIGN ||
+			    s->pos + h.len > s->end) {
+				warn(r, -EINVAL, (int64_t)foff + 12, s->cpu, (int64_t)s->seq,
+				     "bad record length %u (%u bytes left in sub-buffer), rest of sub-buffer skipped",
+				     h.len, s->end - s->pos);
+				s->npending = s->ipending = 0;
+				push_gap(s, LD_GAP_CORRUPT, s->end - s->pos, s->last_ts);
+				s->pos = s->end;
+				continue;
+			}
+			s->pos += h.len;
+			if (h.arg_bytes > (uint32_t)h.len - LOGDEV_REC_HDR_SIZE) {
+				warn(r, -EINVAL, (int64_t)foff + 20, s->cpu, (int64_t)s->seq,
+				     "record arg_bytes %u exceeds its length %u, record skipped",
+				     h.arg_bytes, h.len);
+				continue;
+			}
+			if (h.ts < s->last_ts)
+				warn(r, -EINVAL, (int64_t)foff, s->cpu, (int64_t)s->seq,
+				     "timestamp goes backwards on this CPU");
+			else
+				s->last_ts = h.ts;
+			memset(&s->head, 0, sizeof(s->head));
+			s->head.kind = LD_ITEM_REC;
+			s->head.cpu = s->cpu;
+			s->head.ts = h.ts;
+			s->head.rec = h;
+			memcpy(s->payload, p + LOGDEV_REC_HDR_SIZE, h.arg_bytes);
+			s->head.payload = s->payload;
+			s->head.seq = s->seq;
+			s->head.file_off = foff;
+			return 1;
+		}
+		if (s->pos < s->end) {
+			warn(r, -ENODATA, (int64_t)(s->sb_off + s->pos), s->cpu,
+			     (int64_t)s->seq, "%u trailing bytes too short for a record",
+			     s->end - s->pos);
+			s->pos = s->end;
+		}
+		if (!load_subbuf(s))
+			return 0;
+	}
+}
+
+/* ---- merge ----------------------------------------------------------- */
+
+static int before(const struct ld_cpu_stream *a, const struct ld_cpu_stream *b)
+{
+	if (a->head.ts != b->head.ts)
+		return a->head.ts < b->head.ts;
+	return a->cpu < b->cpu;
+}
+
+static void sift_down(struct ld_merge *m, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, rr = l + 1, min = i;
+		struct ld_cpu_stream *t;
+
+		if (l < m->nr && before(m->heap[l], m->heap[min]))
+			min = l;
+		if (rr < m->nr && before(m->heap[rr], m->heap[min]))
+			min = rr;
+		if (min == i)
+			return;
+		t = m->heap[i];
+		m->heap[i] = m->heap[min];
+		m->heap[min] = t;
+		i = min;
+	}
+}
+
+int ld_merge_init(struct ld_merge *m, struct ld_reader *r)
+{
+	memset(m, 0, sizeof(*m));
+	m->r = r;
+	m->all = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->all));
+	m->heap = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->heap));
+	if (!m->all || !m->heap)
+		goto nomem;
+	for (uint32_t i = 0; i < r->nr_cpus; i++) {
+		struct ld_cpu_stream *s = calloc(1, sizeof(*s));
+
+		if (!s)
+			goto nomem;
+		m->all[m->nr_all++] = s;
+		s->r = r;
+		s->cpu = r->cpus[i];
+		s->scan_off = r->first_sect_off;
+		s->sb = malloc(r->hdr.subbuf_size);
+		s->payload = malloc(r->hdr.subbuf_size);
+		if (!s->sb || !s->payload)
+			goto nomem;
+		if (stream_advance(s))
+			m->heap[m->nr++] = s;
+	}
+	for (uint32_t i = m->nr; i-- > 0;)
+		sift_down(m, i);
+	return 0;
+nomem:
+	ld_merge_free(m);
+	return -ENOMEM;
+}
+
+int ld_merge_next(struct ld_merge *m, struct ld_item *it)
+{
+	struct ld_cpu_stream *s;
+
+	/* refill the stream whose head was handed out last time */
+	if (m->last) {
+		s = m->last;
+		m->last = NULL;
+		if (stream_advance(s)) {
+			m->heap[m->nr++] = s;
+			/* sift up */
+			for (uint32_t i = m->nr - 1; i > 0;) {
+				uint32_t p = (i - 1) / 2;
+				struct ld_cpu_stream *t;
+
+				if (!before(m->heap[i], m->heap[p]))
+					break;
+				t = m->heap[i];
+				m->heap[i] = m->heap[p];
+				m->heap[p] = t;
+				i = p;
+			}
+		}
+	}
+	if (!m->nr)
+		return 0;
+	s = m->heap[0];
+	m->heap[0] = m->heap[--m->nr];
+	sift_down(m, 0);
+	*it = s->head;
+	m->last = s;
+	return 1;
+}
+
+void ld_merge_free(struct ld_merge *m)
+{
+	for (uint32_t i = 0; i < m->nr_all; i++) {
+		free(m->all[i]->sb);
+		free(m->all[i]->payload);
+		free(m->all[i]);
+	}
+	free(m->all);
+	free(m->heap);
+	memset(m, 0, sizeof(*m));
+}
