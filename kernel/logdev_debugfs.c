@@ -73,8 +73,9 @@ static int ld_get_name(const char __user *ubuf, size_t count,
 	return -EINVAL;
 }
 
-static ssize_t ld_read_text(char __user *ubuf, size_t count, loff_t *ppos,
-			    const char *fmt, ...)
+static __printf(4, 5)
+ssize_t ld_read_text(char __user *ubuf, size_t count, loff_t *ppos,
+		     const char *fmt, ...)
 {
 	char buf[128];
 	va_list ap;
