@@ -179,6 +179,18 @@ int cli_maybe_kallsyms(struct ld_cap_writer *w, const char *formats,
 		*ksyms_done = 1;
 		return 0;
 	}
+	{
+		struct ld_ksyms ks = { 0 };
+
+		if (ld_ksyms_parse(&ks, k, klen) <= 0) {
+			fprintf(stderr, "logdev: warning: /proc/kallsyms shows no addresses "
+					"(not root, or kptr_restrict): %%pS will print as hex\n");
+			free(k);
+			*ksyms_done = 1;
+			return 0;
+		}
+		ld_ksyms_free(&ks);
+	}
 	ret = ld_cap_write_section(w, LD_SECT_KALLSYMS, LD_CAP_NO_CPU, k, klen);
 	free(k);
 	*ksyms_done = 1;

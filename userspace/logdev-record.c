@@ -179,7 +179,9 @@ int cmd_record(int argc, char **argv)
 			pfd[i].fd = fds[i];
 			pfd[i].events = POLLIN;
 		}
-		poll(pfd, (nfds_t)ncpu, timeout);
+		int ready = poll(pfd, (nfds_t)ncpu, timeout);
+		uint64_t before = bytes;
+
 		for (int i = 0; i < ncpu; i++) {
 			int eof;
 
@@ -191,6 +193,10 @@ int cmd_record(int argc, char **argv)
 				stop_req = 1;
 			}
 		}
+		/* readable but nothing read (EPOLLHUP while recording is
+		 * off with --no-enable): do not spin */
+		if (ready > 0 && bytes == before)
+			usleep(20000);
 		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
 			child = 0;
 			break;
