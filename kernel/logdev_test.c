@@ -66,13 +66,20 @@ static unsigned long lt_iters;
 static atomic_t lt_nmi_sent, lt_nmi_seen;
 static bool lt_nmi_registered;
 
-/* One record; seq is taken and used without leaving the context. */
+/*
+ * One record; seq is taken and used without leaving the context.  Records
+ * are 32 or 40 bytes (a pseudo-random half carry a u64 more) so that some
+ * sub-buffers fill to their very last byte.
+ */
 static void lt_record(int ctx)
 {
 	struct lt_cpu *c = this_cpu_ptr(&lt_cpu);
 	unsigned int seq = c->seq[ctx]++;
 
-	edprint("ctx=%d seq=%u", ctx, seq);
+	if ((seq * 2654435761U) & 0x10000)
+		edprint("ctx=%d seq=%u pad=%llx", ctx, seq, 0x5a5a5a5a5a5a5a5aULL);
+	else
+		edprint("ctx=%d seq=%u", ctx, seq);
 }
 
 static void lt_irq_work(struct irq_work *w)

@@ -35,8 +35,8 @@ fi
 awk -v name="$name" -v cfg="$(tr '\n' ' ' < "$dir/config.txt")" '
 FILENAME == ARGV[1] {			# counts.txt: cpu=N ctx=N written=N
 	if ($1 ~ /^cpu=/) {
-		split($1, a, "="); split($2, b, "="); split($3, c, "=")
-		w[a[2], b[2]] = c[2]; wcpu[a[2]] += c[2]; cpus[a[2]] = 1
+		split($1, a, "="); split($2, b, "="); split($3, wc, "=")
+		w[a[2], b[2]] = wc[2]; wcpu[a[2]] += wc[2]; cpus[a[2]] = 1
 	} else if ($1 ~ /^nmi_sent=/) {
 		split($1, a, "="); split($2, b, "="); nmi_sent = a[2]; nmi_seen = b[2]
 	}
@@ -69,7 +69,9 @@ FILENAME == ARGV[2] {			# stats.txt: cpu=N written=N read=N ...
 		unk++; if (!unkex) unkex = $0
 	}
 	if (func != "lt_record") { other++; next }
-	if (match(msg, /^ctx=[0-9]+ seq=[0-9]+$/) == 0) { badmsg++; if (!badmsgex) badmsgex = msg; next }
+	if (match(msg, /^ctx=[0-9]+ seq=[0-9]+( pad=5a5a5a5a5a5a5a5a)?$/) == 0) {
+		badmsg++; if (!badmsgex) badmsgex = msg; next
+	}
 	split(msg, m, /[= ]/); mctx = m[2]; seq = m[4] + 0
 	got[cpu, mctx]++; rcpu[cpu]++
 	if (rctx != mctx) { ctxbad++; if (!ctxex) ctxex = $0 }
