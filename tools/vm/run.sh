@@ -88,6 +88,7 @@ set -- \$(cat /logdev/args)
 dmesg > /results/dmesg.txt 2>/dev/null
 # Keep printk off the console while the results stream.
 dmesg -n 1 2>/dev/null
+(cd /results && find . -type f ! -name .sha256sums | xargs sha256sum > .sha256sums)
 tar czf /tmp/results.tgz -C /results .
 echo "$begin"
 base64 /tmp/results.tgz
@@ -150,6 +151,11 @@ if [ "$got" != "$want" ]; then
 fi
 tar xzf "$out/.results.tgz" -C "$out"
 rm -f "$out/.results.b64" "$out/.results.tgz"
+# Every file as the guest saw it (guest-side sha256 of each file).
+if ! (cd "$out" && sha256sum -c --quiet .sha256sums >&2); then
+	echo "run.sh: a result file differs from the guest's checksum" >&2
+	exit 4
+fi
 grc=$(cat "$out/guest.rc" 2>/dev/null || echo missing)
 echo "run.sh: kernel $kver, smp $smp, ${secs}s, results in $out (sha256 ok, guest rc $grc)" >&2
 [ "$grc" = 0 ] || exit 5
