@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * logdev record format: the only contract between the logdev kernel module
+ * and userspace readers.
+ *
+ * A per-CPU buffer is a ring of sub-buffers of LOGDEV sub-buffer size bytes
+ * (a power of two, 4096 by default; see the debugfs "header" file for the
+ * value in force).  A consuming read of per_cpu/cpuN/trace_pipe_raw returns
+ * whole sub-buffers, each exactly subbuf_size bytes long:
+ *
+ *   +---------------------------+  offset 0
+ *   | struct logdev_subbuf_hdr  |  40 bytes
+ *   +---------------------------+  LOGDEV_SUBBUF_HDR_SIZE
+ *   | record | record | ...     |  data_bytes bytes of records
+ *   +---------------------------+  LOGDEV_SUBBUF_HDR_SIZE + data_bytes
+ *   | unused (undefined bytes)  |
+ *   +---------------------------+  subbuf_size
+ *
+ * Every record starts with struct logdev_rec_hdr, is rec.len bytes long
+ * (header included), and rec.len is a multiple of 8, so every record is
+ * 8-byte aligned; a record never straddles a sub-buffer boundary.
+ *
+ * Timestamps are absolute (not delta-encoded): every record carries the full
+ * 64-bit trace-clock value in ns.  See docs/FORMAT.md for why.
+ *
+ * All fields are little-endian on the machines logdev supports (the host
+ * byte order of the traced kernel; "header" names it).  No field is a long
+ * or a pointer.
+ */
+#ifndef _UAPI_LINUX_LOGDEV_H
+#define _UAPI_LINUX_LOGDEV_H
+
+#include <linux/types.h>
+
+/* "LDSB" read as a little-endian u32: marks the start of every sub-buffer */
+#define LOGDEV_SUBBUF_MAGIC	0x4253444cU
+/* Record format version; a reader refuses versions it does not know. */
+#define LOGDEV_FORMAT_VERSION	1
+
+/**
+ * struct logdev_subbuf_hdr - header at the start of every sub-buffer
+ * @magic:          LOGDEV_SUBBUF_MAGIC
+ * @version:        LOGDEV_FORMAT_VERSION
+ * @cpu:            CPU whose buffer this sub-buffer belongs to
+ * @seq:            sequence number of this sub-buffer on its CPU, 0, 1, 2...
+ *                  counting every sub-buffer ever opened, so a jump between
+ *                  two consumed sub-buffers shows sub-buffers that were
+ *                  overwritten before they could be read
+ * @first_ts:       timestamp (ns, trace clock) of the first record, or of the
+ *                  moment the sub-buffer was opened
+ * @data_bytes:     bytes of records after the header (<= subbuf_size - 40)
+ * @flags:          LOGDEV_SB_* flags
+ * @dropped_before: records lost on this CPU just before this sub-buffer and
+ *                  after the previous one: dropped in discard mode because
+ *                  the buffer was full, or refused because the nesting depth
+ *                  was exceeded or the sub-buffer to enter was still being
+ *                  written (written by the writer that opened this one)
+ * @overrun_before: records lost because the sub-buffers that held them were
+ *                  overwritten (overwrite mode) after the previously consumed
+ *                  sub-buffer and before this one (filled in by the consuming
+ *                  read; 0 in the live buffer)
+ */
+struct logdev_subbuf_hdr {
+	__u32 magic;
+	__u16 version;
+	__u16 cpu;
+	__u64 seq;
+	__u64 first_ts;
+	__u32 data_bytes;
+	__u32 flags;
+	__u32 dropped_before;
+	__u32 overrun_before;
+};
+
+#define LOGDEV_SUBBUF_HDR_SIZE	40
+
+/* The sub-buffer was closed early by a flush (stop, or a read that asked for it). */
+#define LOGDEV_SB_FLUSHED	0x1
+
+/* Record types (logdev_rec_hdr.type) */
+enum logdev_rec_type {
+	LOGDEV_REC_PRINT = 1,	/* edprint(): payload is binary printf args */
+	LOGDEV_REC_RAW = 2,	/* opaque payload (tests, probes without args) */
+};
+
+/* Interrupt context a record was written in (logdev_rec_hdr.ctx) */
+enum logdev_ctx {
+	LOGDEV_CTX_TASK = 0,
+	LOGDEV_CTX_SOFTIRQ = 1,
+	LOGDEV_CTX_HARDIRQ = 2,
+	LOGDEV_CTX_NMI = 3,
+};
+
+/**
+ * struct logdev_rec_hdr - header of every record (24 bytes)
+ * @ts:    timestamp in ns of the selected trace clock; on one CPU, records
+ *         appear in non-decreasing @ts order (taken inside the reservation)
+ * @site:  call-site id: index in the debugfs "formats" table (0 = unknown)
+ * @len:   total record length in bytes, header included, multiple of 8
+ * @type:  enum logdev_rec_type
+ * @ctx:   enum logdev_ctx
+ * @pid:   pid of the task that was current (for NMI/irq: the interrupted one)
+ * @arg_bytes: bytes of payload that are meaningful (<= len - 24); the rest
+ *         is padding to 8 bytes
+ *
+ * Payload for LOGDEV_REC_PRINT: the binary argument buffer made by the
+ * kernel's vbin_printf() for the site's format, laid out as lib/vsprintf.c
+ * lays it out (each argument aligned to min(its size, 4) from the start of
+ * the payload; strings, and pointer formats that must be resolved at record
+ * time such as %pI4, copied as NUL-terminated text); bstr_printf() renders
+ * it.  Userspace readers decode it themselves (userspace/bprintf.c).
+ */
+struct logdev_rec_hdr {
+	__u64 ts;
+	__u32 site;
+	__u16 len;
+	__u8 type;
+	__u8 ctx;
+	__u32 pid;
+	__u32 arg_bytes;
+};
+
+#define LOGDEV_REC_HDR_SIZE	24
+/* Largest record payload edprint() stores (bytes); longer is truncated. */
+#define LOGDEV_MAX_PAYLOAD	512
+#define LOGDEV_REC_ALIGN	8
+
+#endif /* _UAPI_LINUX_LOGDEV_H */

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * logdev ring core: one lockless per-CPU buffer of sub-buffers.
+ *
+ * Portable C: built into the module (logdev_shim.h maps to local_t, atomics,
+ * barriers of the kernel) and into the userspace test harness (the same
+ * header maps to C11/GCC atomics).  Nothing here allocates, sleeps or locks.
+ *
+ * Writers (any context, nesting like a stack; in the kernel with preemption
+ * disabled on the buffer's own CPU):
+ *     ld_reserve() -> fill the record -> ld_commit()
+ * Reader (any other CPU or thread, one consumer per buffer at a time):
+ *     ld_consume() copies the oldest whole, fully committed sub-buffer.
+ * Flush (on the buffer's CPU, or when no writer can run): ld_flush() closes
+ * the partly filled sub-buffer so that the reader can consume it.
+ *
+ * Design and proof sketch: docs/RING.md.
+ */
+#ifndef _LOGDEV_RING_H
+#define _LOGDEV_RING_H
+
+#include "logdev_shim.h"
+#include <uapi/linux/logdev.h>
+
+/* Deepest nesting of writers on one CPU (task, softirq, hardirq, NMI). */
+#define LD_MAX_NESTING		4
+
+enum ld_mode {
+	LD_MODE_OVERWRITE = 0,	/* flight recorder: newest data wins */
+	LD_MODE_DISCARD = 1,	/* producer/consumer: drop new data when full */
+};
+
+/**
+ * struct ld_stats - per-CPU counters, all in records except @bytes
+ * @written:     records writers tried to store while recording
+ * @read:        records handed to the consumer by ld_consume()
+ * @overrun:     records lost because their sub-buffer was overwritten
+ * @dropped:     records refused because the buffer was full (discard mode)
+ * @nest_lost:   records refused because nesting was deeper than
+ *               LD_MAX_NESTING or the sub-buffer to enter still had an
+ *               uncommitted writer
+ * @bytes:       bytes of committed records (headers included)
+ *
+ * Once writers are quiet and everything is consumed:
+ *     read + overrun + dropped + nest_lost == written
+ */
+struct ld_stats {
+	u64 written;
+	u64 read;
+	u64 overrun;
+	u64 dropped;
+	u64 nest_lost;
+	u64 bytes;
+};
+
+/**
+ * struct ld_cpu_buf - one CPU's ring
+ * @mem:        nr_subbufs * subbuf_size bytes, sub-buffer k at mem + k * size
+ * @subbuf_size: bytes per sub-buffer, a power of two >= 256
+ * @subbuf_shift: log2(subbuf_size)
+ * @nr_subbufs: number of sub-buffers in use, a power of two >= 2 (the
+ *              largest that fits the memory given to ld_cpu_buf_init())
+ * @cpu:        CPU number written into sub-buffer headers
+ * @mode:       enum ld_mode; only changed through ld_cpu_buf_reset()
+ *
+ * The rest is private to logdev_ring.c.
+ */
+struct ld_cpu_buf {
+	void *mem;
+	u32 subbuf_size;
+	u32 subbuf_shift;
+	u32 nr_subbufs;
+	u32 nr_shift;
+	u32 cpu;
+	u32 mode;
+
+	/* writer side: changed only by writers of this CPU */
+	ld_local_t write_off;		/* next free byte, global position */
+	ld_local_t *commit;		/* per sub-buffer: bytes committed, cumulative */
+	ld_local_t written;
+	ld_local_t dropped;
+	ld_local_t nest_lost;
+	ld_local_t bytes;
+	ld_local_t pending_dropped;	/* lost since last open, not yet in a header */
+	int nesting;			/* kernel: writer depth on this CPU */
+
+	/* shared between writers and the reader */
+	ld_atomic_t read_sb;		/* oldest sub-buffer not yet consumed */
+	ld_atomic_t overrun;
+	ld_atomic_t overrun_pending;	/* overwritten, not yet in a header */
+
+	/* reader side */
+	ld_atomic_t read;
+};
+
+/* Bytes of ld_local_t commit counters ld_cpu_buf_init() needs for @nr_subbufs. */
+#define LD_COMMIT_ARRAY_BYTES(nr)	((nr) * sizeof(ld_local_t))
+
+int ld_cpu_buf_init(struct ld_cpu_buf *cb, void *mem, ld_local_t *commit,
+		    u32 cpu, u32 subbuf_size, u32 nr_subbufs, enum ld_mode mode);
+void ld_cpu_buf_reset(struct ld_cpu_buf *cb, enum ld_mode mode);
+
+/**
+ * struct ld_resv - a reservation between ld_reserve() and ld_commit()
+ * @rec:  the record header; ts and len are filled in, the caller fills the
+ *        rest and the payload at (rec + 1)
+ * @sb:   global sub-buffer number the record lives in
+ * @closed_prev: this reservation closed the previous sub-buffer (so it may
+ *        have become complete: ld_commit() reports it)
+ */
+struct ld_resv {
+	struct logdev_rec_hdr *rec;
+	u64 sb;
+	bool closed_prev;
+};
+
+int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r);
+bool ld_commit(struct ld_cpu_buf *cb, struct ld_resv *r);
+void ld_lost_nesting(struct ld_cpu_buf *cb);
+int ld_write(struct ld_cpu_buf *cb, u32 site, u8 type, u8 ctx, u32 pid,
+	     const void *payload, u32 payload_bytes);
+
+int ld_consume(struct ld_cpu_buf *cb, void *dst);
+bool ld_readable(struct ld_cpu_buf *cb);
+bool ld_flush(struct ld_cpu_buf *cb);
+void ld_get_stats(struct ld_cpu_buf *cb, struct ld_stats *st);
+u32 ld_subbuf_records(const void *subbuf, u32 subbuf_size);
+
+#endif /* _LOGDEV_RING_H */

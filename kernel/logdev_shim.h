@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * logdev_shim.h - the few primitives the portable ring core needs, for the
+ * kernel and for the userspace test harness.
+ *
+ * ld_local_t:  a counter changed only by the writers of one CPU (which nest
+ *              like a stack there); kernel local_t.  In userspace several
+ *              threads may share a simulated CPU, so it is a real atomic.
+ * ld_atomic_t: a counter shared between a CPU's writers and the reader on
+ *              another CPU; kernel atomic64_t, fully ordered RMW ops.
+ * ld_clock_now(): the trace clock in ns, provided by the user of the core
+ *              (logdev_main.c in the kernel, the harness in userspace).
+ */
+#ifndef _LOGDEV_SHIM_H
+#define _LOGDEV_SHIM_H
+
+#ifdef __KERNEL__
+
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/compiler.h>
+#include <linux/atomic.h>
+#include <asm/local.h>
+#include <asm/barrier.h>
+
+typedef local_t ld_local_t;
+typedef atomic64_t ld_atomic_t;
+
+#define ld_local_read(l)		((u64)local_read(l))
+#define ld_local_set(l, v)		local_set(l, v)
+#define ld_local_add(l, v)		local_add(v, l)
+#define ld_local_add_return(l, v)	((u64)local_add_return(v, l))
+#define ld_local_inc(l)			local_inc(l)
+#define ld_local_cmpxchg(l, o, n)	((u64)local_cmpxchg(l, o, n))
+#define ld_local_xchg(l, v)		((u64)local_xchg(l, v))
+/* A remote (reader-side) read of a writer's local counter */
+#define ld_local_read_remote(l)		((u64)local_read(l))
+
+#define ld_atomic_read(a)		((u64)atomic64_read(a))
+#define ld_atomic_read_acquire(a)	((u64)atomic64_read_acquire(a))
+#define ld_atomic_set(a, v)		atomic64_set(a, v)
+#define ld_atomic_add(a, v)		atomic64_add(v, a)
+#define ld_atomic_cmpxchg(a, o, n)	((u64)atomic64_cmpxchg(a, o, n))
+#define ld_atomic_xchg(a, v)		((u64)atomic64_xchg(a, v))
+
+#define ld_smp_wmb()			smp_wmb()
+#define ld_smp_rmb()			smp_rmb()
+#define ld_smp_mb()			smp_mb()
+
+/* Writer nesting depth lives in the per-CPU buffer: one CPU, one stack. */
+#define LD_NESTING(cb)			(&(cb)->nesting)
+
+/* Test hook points; nothing in the kernel. */
+#define LD_TEST_HOOK(where)		do { } while (0)
+
+u64 ld_clock_now(void);
+
+#else /* userspace test harness */
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include <errno.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int64_t s64;
+
+typedef struct { u64 v; } ld_local_t;
+typedef struct { u64 v; } ld_atomic_t;
+
+#define ld_local_read(l)		__atomic_load_n(&(l)->v, __ATOMIC_RELAXED)
+#define ld_local_set(l, x)		__atomic_store_n(&(l)->v, (x), __ATOMIC_RELAXED)
+#define ld_local_add(l, x)		((void)__atomic_fetch_add(&(l)->v, (x), __ATOMIC_RELAXED))
+#define ld_local_inc(l)			ld_local_add(l, 1)
+#define ld_local_add_return(l, x)	__atomic_add_fetch(&(l)->v, (x), __ATOMIC_RELAXED)
+static inline u64 ld_local_cmpxchg_fn(ld_local_t *l, u64 o, u64 n)
+{
+	__atomic_compare_exchange_n(&l->v, &o, n, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	return o;
+}
+#define ld_local_cmpxchg(l, o, n)	ld_local_cmpxchg_fn(l, o, n)
+#define ld_local_xchg(l, x)		__atomic_exchange_n(&(l)->v, (x), __ATOMIC_SEQ_CST)
+#define ld_local_read_remote(l)		__atomic_load_n(&(l)->v, __ATOMIC_ACQUIRE)
+
+#define ld_atomic_read(a)		__atomic_load_n(&(a)->v, __ATOMIC_SEQ_CST)
+#define ld_atomic_read_acquire(a)	__atomic_load_n(&(a)->v, __ATOMIC_ACQUIRE)
+#define ld_atomic_set(a, x)		__atomic_store_n(&(a)->v, (x), __ATOMIC_SEQ_CST)
+#define ld_atomic_add(a, x)		((void)__atomic_fetch_add(&(a)->v, (x), __ATOMIC_SEQ_CST))
+static inline u64 ld_atomic_cmpxchg_fn(ld_atomic_t *a, u64 o, u64 n)
+{
+	__atomic_compare_exchange_n(&a->v, &o, n, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	return o;
+}
+#define ld_atomic_cmpxchg(a, o, n)	ld_atomic_cmpxchg_fn(a, o, n)
+#define ld_atomic_xchg(a, x)		__atomic_exchange_n(&(a)->v, (x), __ATOMIC_SEQ_CST)
+
+#define ld_smp_wmb()			__atomic_thread_fence(__ATOMIC_RELEASE)
+#define ld_smp_rmb()			__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define ld_smp_mb()			__atomic_thread_fence(__ATOMIC_SEQ_CST)
+
+#ifndef READ_ONCE
+#define READ_ONCE(x)			__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)		__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#endif
+#ifndef likely
+#define likely(x)			__builtin_expect(!!(x), 1)
+#define unlikely(x)			__builtin_expect(!!(x), 0)
+#endif
+
+/*
+ * Writer nesting depth: in the harness several threads share one simulated
+ * CPU, and a signal handler nests on its own thread, so depth is per thread.
+ */
+extern __thread int ld_thread_nesting;
+#define LD_NESTING(cb)			(&ld_thread_nesting)
+
+/*
+ * Test hook: the harness may raise a signal here so that a nested writer
+ * runs in the middle of a reservation.  Points: 0 = inside the reserve loop
+ * before the cmpxchg, 1 = between reserve and commit.
+ */
+void ld_test_hook(int where);
+#define LD_TEST_HOOK(where)		ld_test_hook(where)
+
+u64 ld_clock_now(void);
+
+#endif /* __KERNEL__ */
+#endif /* _LOGDEV_SHIM_H */

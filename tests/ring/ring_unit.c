@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ring_unit.c - deterministic single-threaded tests of the ring core with
+ * exact expected counts: validation, flush, discard-mode drops, overwrite
+ * overruns, nesting beyond LD_MAX_NESTING, a pending writer blocking
+ * overwrite, and lost-event positions in sub-buffer headers.
+ *
+ * Record arithmetic used below: with 256-byte sub-buffers the header takes
+ * 40 bytes, a record with an 8-byte payload is 24 + 8 = 32 bytes, so one
+ * sub-buffer holds (256 - 40) / 32 = 6 records.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "harness.h"
+
+static int failures;
+
+#define CHECK(cond, ...) do { if (cond) T_PASS(__VA_ARGS__); else T_FAIL(__VA_ARGS__); } while (0)
+
+struct ring {
+	struct ld_cpu_buf cb;
+	void *mem;
+	ld_local_t *commit;
+};
+
+static int ring_new(struct ring *r, u32 size, u32 nr, enum ld_mode mode)
+{
+	r->mem = calloc(nr, size);
+	r->commit = calloc(nr, sizeof(ld_local_t));
+	return ld_cpu_buf_init(&r->cb, r->mem, r->commit, 0, size, nr, mode);
+}
+
+static void ring_free(struct ring *r)
+{
+	free(r->mem);
+	free(r->commit);
+}
+
+static int put(struct ring *r, u32 v)
+{
+	u64 p = v;
+
+	return ld_write(&r->cb, v, LOGDEV_REC_RAW, 0, 1, &p, sizeof(p));
+}
+
+/* consume all; return records seen, checking payloads increase */
+static u32 drain(struct ring *r, u64 *first_seq, u32 *first_ov, u32 *first_drop,
+		 u32 *last_val)
+{
+	static unsigned char buf[65536];
+	u32 n = 0, first = 1;
+
+	while (ld_consume(&r->cb, buf) == 1) {
+		struct logdev_subbuf_hdr *h = (void *)buf;
+		u32 off = 0;
+
+		if (first) {
+			if (first_seq)
+				*first_seq = h->seq;
+			if (first_ov)
+				*first_ov = h->overrun_before;
+			if (first_drop)
+				*first_drop = h->dropped_before;
+			first = 0;
+		}
+		while (off < h->data_bytes) {
+			struct logdev_rec_hdr *rec = (void *)(buf + 40 + off);
+
+			if (last_val)
+				*last_val = (u32)*(u64 *)(rec + 1);
+			off += rec->len;
+			n++;
+		}
+	}
+	return n;
+}
+
+static void test_init(void)
+{
+	struct ring r;
+
+	CHECK(ring_new(&r, 100, 4, LD_MODE_OVERWRITE) == -EINVAL, "init refuses non-power-of-two sub-buffer size");
+	ring_free(&r);
+	CHECK(ring_new(&r, 4096, 1, LD_MODE_OVERWRITE) == -EINVAL, "init refuses a single sub-buffer");
+	ring_free(&r);
+	CHECK(ring_new(&r, 4096, 5, LD_MODE_OVERWRITE) == 0 && r.cb.nr_subbufs == 4,
+	      "init uses the largest power of two of sub-buffers (5 -> %u)", r.cb.nr_subbufs);
+	ring_free(&r);
+}
+
+static void test_flush_and_read(void)
+{
+	struct ring r;
+	static unsigned char buf[4096];
+	struct logdev_subbuf_hdr *h = (void *)buf;
+	struct logdev_rec_hdr *rec;
+	struct ld_stats st;
+
+	ring_new(&r, 4096, 4, LD_MODE_OVERWRITE);
+	put(&r, 7); put(&r, 8); put(&r, 9);
+	CHECK(!ld_readable(&r.cb), "an open sub-buffer is not readable");
+	CHECK(ld_flush(&r.cb), "flush completes the open sub-buffer");
+	CHECK(ld_consume(&r.cb, buf) == 1, "flushed sub-buffer is consumed");
+	CHECK(h->magic == LOGDEV_SUBBUF_MAGIC && h->version == LOGDEV_FORMAT_VERSION &&
+	      h->seq == 0 && h->data_bytes == 3 * 32 && (h->flags & LOGDEV_SB_FLUSHED),
+	      "sub-buffer header: magic, version, seq 0, 96 data bytes, flushed flag");
+	rec = (void *)(buf + 40);
+	CHECK(rec->len == 32 && rec->site == 7 && rec->arg_bytes == 8 &&
+	      *(u64 *)(rec + 1) == 7 && h->first_ts == rec->ts,
+	      "first record: len 32, site 7, payload, first_ts = its ts");
+	CHECK(ld_consume(&r.cb, buf) == 0, "nothing more to consume");
+	CHECK(!ld_flush(&r.cb), "flush of an empty position does nothing");
+	ld_get_stats(&r.cb, &st);
+	CHECK(st.written == 3 && st.read == 3 && st.bytes == 96, "stats written 3 read 3 bytes 96");
+	put(&r, 10);
+	ld_flush(&r.cb);
+	ld_consume(&r.cb, buf);
+	CHECK(h->seq == 1, "next sub-buffer after a flush has seq 1");
+	ring_free(&r);
+}
+
+static void test_discard(void)
+{
+	struct ring r;
+	struct ld_stats st;
+	u32 i, n, drop = 0, last = 0;
+	int err = 0, nerr = 0;
+	u64 seq = 0;
+
+	ring_new(&r, 256, 2, LD_MODE_DISCARD);
+	for (i = 0; i < 100; i++)
+		if (put(&r, i) < 0) {
+			err = put(&r, 1000) ;
+			nerr++;
+			(void)err;
+		}
+	ld_get_stats(&r.cb, &st);
+	/* 12 fit; each failing put also tried a second one: 88 + 88 dropped */
+	CHECK(st.dropped == 176 && st.written == 188, "discard: 12 stored, 176 dropped of 188 (got %llu of %llu)",
+	      (unsigned long long)st.dropped, (unsigned long long)st.written);
+	ld_flush(&r.cb);
+	n = drain(&r, &seq, NULL, NULL, &last);
+	CHECK(n == 12 && last == 11, "discard keeps the oldest 12 records (read %u, last %u)", n, last);
+	put(&r, 500);
+	ld_flush(&r.cb);
+	n = drain(&r, &seq, NULL, &drop, &last);
+	CHECK(n == 1 && drop == 176 && seq == 2,
+	      "next sub-buffer reports 176 dropped before it (got %u, seq %llu)", drop, (unsigned long long)seq);
+	ld_get_stats(&r.cb, &st);
+	CHECK(st.read + st.overrun + st.dropped + st.nest_lost == st.written,
+	      "discard: read + lost == written");
+	ring_free(&r);
+}
+
+static void test_overwrite(void)
+{
+	struct ring r;
+	struct ld_stats st;
+	u32 i, n, ov = 0, last = 0;
+	u64 seq = 0;
+
+	ring_new(&r, 256, 2, LD_MODE_OVERWRITE);
+	for (i = 0; i < 100; i++)
+		put(&r, i);
+	ld_flush(&r.cb);
+	n = drain(&r, &seq, &ov, NULL, &last);
+	ld_get_stats(&r.cb, &st);
+	/* 100 records: sub-buffers 0..16, the last holding 4: 15 and 16 remain */
+	CHECK(n == 10 && seq == 15 && ov == 90 && last == 99,
+	      "overwrite keeps the newest 10 (read %u, first seq %llu, overrun_before %u, last %u)",
+	      n, (unsigned long long)seq, ov, last);
+	CHECK(st.overrun == 90 && st.read + st.overrun == st.written, "overwrite: read + overrun == written (90 overrun)");
+	ring_free(&r);
+}
+
+/* nesting: a "handler" run at the reserve hook writes nested records */
+static struct ring *nest_ring;
+static int nest_levels, nest_results[8];
+
+static void nest_hook(int where)
+{
+	static __thread int depth, fired[8];
+
+	/* one interruption per level, at its first reserve attempt */
+	if (where != 0 || depth >= nest_levels || fired[depth])
+		return;
+	fired[depth] = 1;
+	depth++;
+	nest_results[depth] = put(nest_ring, 100 + depth);
+	depth--;
+}
+
+static void test_nesting(void)
+{
+	struct ring r;
+	struct ld_stats st;
+	static unsigned char buf[4096];
+	struct logdev_subbuf_hdr *h = (void *)buf;
+	u32 off, vals[8], n = 0;
+	u64 prev_ts = 0;
+	int mono = 1;
+
+	ring_new(&r, 4096, 4, LD_MODE_OVERWRITE);
+	nest_ring = &r;
+	nest_levels = 4;
+	ld_hook_fn = nest_hook;
+	put(&r, 1);
+	ld_hook_fn = NULL;
+	ld_get_stats(&r.cb, &st);
+	/* the outer writer and 3 nested ones fit LD_MAX_NESTING (4); a 4th nested one does not */
+	CHECK(st.written == 5 && st.nest_lost == 1 && nest_results[3] == 0 && nest_results[4] == -EBUSY,
+	      "nesting: 4 levels record, the 5th is counted as nesting-lost");
+	ld_flush(&r.cb);
+	ld_consume(&r.cb, buf);
+	for (off = 0; off < h->data_bytes && n < 8; n++) {
+		struct logdev_rec_hdr *rec = (void *)(buf + 40 + off);
+
+		vals[n] = rec->site;
+		if (rec->ts < prev_ts)
+			mono = 0;
+		prev_ts = rec->ts;
+		off += rec->len;
+	}
+	/* the innermost writer reserves first: its outer ones retry after it */
+	CHECK(n == 4 && vals[0] == 103 && vals[1] == 102 && vals[3] == 1 && mono,
+	      "nested records laid out innermost first, timestamps non-decreasing");
+	ring_free(&r);
+}
+
+static void test_pending_writer(void)
+{
+	struct ring r;
+	struct ld_resv held;
+	struct ld_stats st;
+	u32 i;
+	int err = 0;
+
+	ring_new(&r, 256, 2, LD_MODE_OVERWRITE);
+	ld_reserve(&r.cb, 8, &held);	/* an "interrupted" writer in sb 0 */
+	held.rec->site = 77; held.rec->type = LOGDEV_REC_RAW; held.rec->arg_bytes = 0;
+	for (i = 0; i < 20 && !err; i++)
+		err = put(&r, i) < 0 ? put(&r, i) : 0;
+	/* sb 0 holds held + 5, sb 1 holds 6: the 12th write needs sb 0 again */
+	CHECK(err == -EBUSY, "overwrite refuses to enter a sub-buffer with an uncommitted writer");
+	ld_get_stats(&r.cb, &st);
+	CHECK(st.nest_lost == 2 && st.overrun == 0, "those refusals count as nesting-lost, nothing overrun");
+	ld_commit(&r.cb, &held);
+	CHECK(put(&r, 99) >= 0, "after the commit the writer moves on");
+	ld_get_stats(&r.cb, &st);
+	CHECK(st.overrun == 6, "and overwrites sub-buffer 0 (6 records overrun)");
+	ring_free(&r);
+}
+
+static void test_e2big(void)
+{
+	struct ring r;
+	struct ld_stats st;
+	static char big[300];
+
+	ring_new(&r, 256, 2, LD_MODE_OVERWRITE);
+	CHECK(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, sizeof(big)) == -E2BIG,
+	      "a record larger than a sub-buffer is refused with -E2BIG");
+	ld_get_stats(&r.cb, &st);
+	CHECK(st.written == 0, "and not counted as written");
+	ring_free(&r);
+}
+
+int main(void)
+{
+	test_init();
+	test_flush_and_read();
+	test_discard();
+	test_overwrite();
+	test_nesting();
+	test_pending_writer();
+	test_e2big();
+	return failures ? 1 : 0;
+}
