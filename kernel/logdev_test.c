@@ -119,7 +119,7 @@ static int lt_thread(void *arg)
 	struct lt_cpu *c = arg;
 	unsigned long i;
 
-	hrtimer_start(&c->timer, ns_to_ktime(LT_TIMER_NS), HRTIMER_MODE_REL_PINNED);
+	hrtimer_start(&c->timer, ns_to_ktime(LT_TIMER_NS), HRTIMER_MODE_REL_PINNED_HARD);
 	for (i = 0; i < lt_iters; i++) {
 		/*
 		 * Preemption off so the seq counter and the record stay on one
@@ -394,9 +394,10 @@ static int __init lt_init(void)
 	for_each_possible_cpu(cpu) {
 		struct lt_cpu *c = per_cpu_ptr(&lt_cpu, cpu);
 
-		init_irq_work(&c->work, lt_irq_work);
+		/* _HARD: on PREEMPT_RT both would otherwise run in a thread */
+		c->work = IRQ_WORK_INIT_HARD(lt_irq_work);
 		tasklet_init(&c->tasklet, lt_tasklet, 0);
-		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		c->timer.function = lt_timer;
 	}
 	err = register_nmi_handler(NMI_LOCAL, lt_nmi, 0, "logdev_test");

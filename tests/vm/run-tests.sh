@@ -25,7 +25,9 @@ if [ -n "$missing" ]; then
 	fail "vm: missing build products:$missing (build kernel/ and userspace/ first)"
 	exit 1
 fi
-if ! kver=$("$top/tools/kver.sh"); then
+# VM_KVER=V picks another kernel, e.g. VM_KVER=$(tools/kver.sh --rt) with
+# modules built against it (make -C kernel KDIR=/lib/modules/V/build).
+if ! kver=${VM_KVER:-$("$top/tools/kver.sh")}; then
 	fail "vm: no VM kernel (run tools/deps.sh)"
 	exit 1
 fi

@@ -17,6 +17,10 @@
 # Host side: HOSTDIR/console.log is the whole serial console; the tarball is
 # decoded, checked against the guest's SHA-256 and unpacked into HOSTDIR.
 #
+# Kernel command line: console=ttyS0 panic=-1 oops=panic noirqdebug quiet
+# (noirqdebug: the PREEMPT_RT kernel otherwise disables the serial IRQ
+# "nobody cared" in the middle of a large result stream).
+#
 # Exit status: 0 ok; 1 usage/setup error; 2 kernel BUG/Oops/WARNING/panic on
 # the console; 3 timeout (QEMU killed); 4 results missing or corrupt;
 # 5 guest script exited non-zero (results still unpacked).
@@ -108,7 +112,7 @@ t0=$(date +%s.%N)
 set +e
 qemu_cmd=(qemu-system-x86_64 -m "$mem" -smp "$smp" -nographic -no-reboot
 	-accel tcg -kernel "$kimg" -initrd "$stage.initrd.gz"
-	-append "console=ttyS0 panic=-1 oops=panic quiet $append")
+	-append "console=ttyS0 panic=-1 oops=panic noirqdebug quiet $append")
 if [ -n "$verbose" ]; then
 	timeout -k 5 "$tmo" "${qemu_cmd[@]}" < /dev/null 2>&1 | tee "$out/console.log"
 	qrc=${PIPESTATUS[0]}
