@@ -20,6 +20,11 @@ if [ ! -s "$dir/ctx.cap" ] || [ ! -s "$dir/counts.txt" ]; then
 	echo "FAIL: $name: no capture or counts came back ($(ls "$dir" | tr '\n' ' '))"
 	exit 1
 fi
+if grep -q '^record_rc=0$' "$dir/config.txt"; then
+	echo "PASS: $name: logdev.static record exited 0"
+else
+	echo "FAIL: $name: logdev.static record: $(grep record_rc "$dir/config.txt")"
+fi
 "$logdev" report --raw "$dir/ctx.cap" > "$dir/ctx.raw" 2> "$dir/ctx.err"
 rc=$?
 if [ $rc != 0 ]; then
