@@ -25,10 +25,11 @@ if [ -n "$missing" ]; then
 	fail "vm: missing build products:$missing (build kernel/ and userspace/ first)"
 	exit 1
 fi
-# VM_KVER=V picks another kernel, e.g. VM_KVER=$(tools/kver.sh --rt) with
-# modules built against it (make -C kernel KDIR=/lib/modules/V/build).
-if ! kver=${VM_KVER:-$("$top/tools/kver.sh")}; then
-	fail "vm: no VM kernel (run tools/deps.sh)"
+# The kernel the modules were built for (vermagic of logdev.ko), so a tree
+# built against e.g. the -rt headers boots the -rt kernel.
+kver=$(grep -ao 'vermagic=[^ ]*' "$K/logdev.ko" | head -n 1 | cut -d= -f2)
+if [ -z "$kver" ] || [ ! -r "/boot/vmlinuz-$kver" ]; then
+	fail "vm: kernel/logdev.ko is built for '$kver', which has no /boot/vmlinuz-$kver"
 	exit 1
 fi
 rm -rf "$out"

@@ -6,6 +6,9 @@
 #                   [--args "a b"] [--verbose]
 #                   --script GUEST_SCRIPT [--files "a.ko b.ko logdev.static"] --out HOSTDIR
 #
+# The kernel: --kver V, else the one the first .ko in --files was built for
+# (vermagic), else tools/kver.sh's.  Every .ko must match it.
+#
 # Guest side: the files are copied to /logdev/, the script to /logdev/guest.sh;
 # /init mounts proc, sysfs, debugfs, devtmpfs, runs
 #   cd /logdev && RESULTS=/results sh /logdev/guest.sh ARGS...
@@ -47,7 +50,26 @@ done
 die() { echo "run.sh: $*" >&2; exit 1; }
 [ -n "$script" ] && [ -f "$script" ] || die "--script GUEST_SCRIPT required (got '$script')"
 [ -n "$out" ] || die "--out HOSTDIR required"
+# Without --kver: the kernel the first .ko was built for (its vermagic),
+# else tools/kver.sh's choice.
+if [ -z "$kver" ]; then
+	for f in $files; do
+		case "$f" in
+		*.ko)
+			kver=$(grep -ao 'vermagic=[^ ]*' "$f" | head -n 1 | cut -d= -f2)
+			[ -n "$kver" ] && [ -r "/boot/vmlinuz-$kver" ] && break
+			kver= ;;
+		esac
+	done
+fi
 [ -n "$kver" ] || kver=$("$here/../kver.sh") || die "no VM kernel (run tools/deps.sh)"
+for f in $files; do
+	case "$f" in
+	*.ko)
+		v=$(grep -ao 'vermagic=[^ ]*' "$f" | head -n 1 | cut -d= -f2)
+		[ "$v" = "$kver" ] || die "$f is built for '$v', the VM boots $kver (make -C kernel KDIR=/lib/modules/$kver/build)" ;;
+	esac
+done
 kimg=/boot/vmlinuz-$kver
 [ -r "$kimg" ] || die "cannot read $kimg"
 busybox=$(command -v busybox || true)
