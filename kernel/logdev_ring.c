@@ -167,20 +167,25 @@ void ld_cpu_buf_reset(struct ld_cpu_buf *cb, enum ld_mode mode)
 	ld_atomic_set(&cb->read_sb, 0);
 	ld_atomic_set(&cb->overrun, 0);
 	ld_atomic_set(&cb->overrun_pending, 0);
+	ld_atomic_set(&cb->dropped_carry, 0);
 	ld_atomic_set(&cb->read, 0);
 	ld_smp_mb();
 }
 
 /*
  * Make sure sub-buffer @sb can be opened: its slot's previous lap must be
- * fully committed and consumed (or, in overwrite mode, pushed out).
- * Return: 0, -ENOSPC (discard mode, full) or -EBUSY (previous lap still has
- * an uncommitted writer).
+ * fully committed and consumed (or, in overwrite mode, pushed out).  @old is
+ * the write position the caller decided on; an error is only returned if it
+ * is still current, so a writer whose view went stale (a nested writer moved
+ * on meanwhile) retries instead of failing.
+ * Return: 0, -EAGAIN (stale: retry), -ENOSPC (discard mode, full) or -EBUSY
+ * (the previous lap still has an uncommitted writer).
  */
-static int ld_prepare_open(struct ld_cpu_buf *cb, u64 sb)
+static int ld_prepare_open(struct ld_cpu_buf *cb, u64 sb, u64 old)
 {
-	u64 prev, lap, rs;
-	u32 slot, cnt;
+	u64 prev, lap, rs, c;
+	u32 slot, cnt, carried;
+	int err;
 
 	if (sb < cb->nr_subbufs)
 		return 0;
@@ -191,22 +196,36 @@ static int ld_prepare_open(struct ld_cpu_buf *cb, u64 sb)
 	rs = ld_atomic_read_acquire(&cb->read_sb);
 	if (rs > prev)
 		goto check_commit;
-	if (cb->mode == LD_MODE_DISCARD)
-		return -ENOSPC;
-	if (ld_local_read(&cb->commit[slot]) != ld_lap_end(cb, lap - 1))
-		return -EBUSY;
+	if (cb->mode == LD_MODE_DISCARD) {
+		err = -ENOSPC;
+		goto fail;
+	}
+	c = ld_local_read(&cb->commit[slot]);
+	if (c != ld_lap_end(cb, lap - 1)) {
+		err = c < ld_lap_end(cb, lap - 1) ? -EBUSY : -EAGAIN;
+		goto fail;
+	}
 	ld_smp_rmb();
 	cnt = ld_subbuf_records(ld_sb_addr(cb, prev), cb->subbuf_size);
+	carried = READ_ONCE(((struct logdev_subbuf_hdr *)ld_sb_addr(cb, prev))->dropped_before);
 	if (ld_atomic_cmpxchg(&cb->read_sb, prev, prev + 1) == prev) {
 		ld_atomic_add(&cb->overrun, cnt);
 		ld_atomic_add(&cb->overrun_pending, cnt);
+		/* losses reported in the header we overwrite move on */
+		if (carried)
+			ld_atomic_add(&cb->dropped_carry, carried);
 	}
 	/* order the push (or the failed one) before any write to the slot */
 	ld_smp_mb();
 check_commit:
-	if (ld_local_read(&cb->commit[slot]) != ld_lap_end(cb, lap - 1))
-		return -EBUSY;
-	return 0;
+	c = ld_local_read(&cb->commit[slot]);
+	if (c == ld_lap_end(cb, lap - 1))
+		return 0;
+	err = c < ld_lap_end(cb, lap - 1) ? -EBUSY : -EAGAIN;
+fail:
+	if (err != -EAGAIN && ld_local_read(&cb->write_off) != old)
+		err = -EAGAIN;
+	return err;
 }
 
 /* Close sub-buffer containing @old (not at a boundary): record its size and
@@ -218,9 +237,9 @@ static bool ld_close(struct ld_cpu_buf *cb, u64 old, u32 flags)
 	u32 off = ld_off_in(cb, old);
 	struct logdev_subbuf_hdr *h = ld_sb_addr(cb, sb);
 
+	/* only the closer writes these two: the opener may run after it */
 	WRITE_ONCE(h->data_bytes, off - HDR);
-	if (flags)
-		WRITE_ONCE(h->flags, flags);
+	WRITE_ONCE(h->flags, flags);
 	ld_smp_wmb();
 	return (ld_local_add_return(&cb->commit[ld_slot(cb, sb)],
 				    cb->subbuf_size - off) &
@@ -233,15 +252,14 @@ static void ld_open(struct ld_cpu_buf *cb, u64 sb, u64 ts)
 	struct logdev_subbuf_hdr *h = ld_sb_addr(cb, sb);
 	u64 lost = ld_local_xchg(&cb->pending_dropped, 0);
 
-	h->magic = LOGDEV_SUBBUF_MAGIC;
-	h->version = LOGDEV_FORMAT_VERSION;
-	h->cpu = (u16)cb->cpu;
-	h->seq = sb;
-	h->first_ts = ts;
-	h->data_bytes = 0;
-	h->flags = 0;
-	h->dropped_before = lost > 0xffffffffULL ? 0xffffffffU : (u32)lost;
-	h->overrun_before = 0;
+	/* a stale pusher may still be counting the previous lap: *_ONCE */
+	WRITE_ONCE(h->magic, LOGDEV_SUBBUF_MAGIC);
+	WRITE_ONCE(h->version, LOGDEV_FORMAT_VERSION);
+	WRITE_ONCE(h->cpu, (u16)cb->cpu);
+	WRITE_ONCE(h->seq, sb);
+	WRITE_ONCE(h->first_ts, ts);
+	WRITE_ONCE(h->dropped_before, lost > 0xffffffffULL ? 0xffffffffU : (u32)lost);
+	WRITE_ONCE(h->overrun_before, 0);
 	ld_smp_wmb();
 	ld_local_add(&cb->commit[ld_slot(cb, sb)], HDR);
 }
@@ -287,7 +305,6 @@ int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 {
 	u32 len = (LOGDEV_REC_HDR_SIZE + payload_bytes + LOGDEV_REC_ALIGN - 1) &
 		  ~(u32)(LOGDEV_REC_ALIGN - 1);
-	int *nest = LD_NESTING(cb);
 	u64 old, new, ts, start, sb = 0;
 	u32 off;
 	bool open;
@@ -297,8 +314,8 @@ int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 		     len > cb->subbuf_size - HDR || len > 0xfff8))
 		return -E2BIG;
 	ld_local_inc(&cb->written);
-	if (unlikely(++(*nest) > LD_MAX_NESTING)) {
-		(*nest)--;
+	if (unlikely(++LD_NESTING(cb) > LD_MAX_NESTING)) {
+		LD_NESTING(cb)--;
 		ld_count_lost(cb, -EBUSY);
 		return -EBUSY;
 	}
@@ -312,9 +329,11 @@ int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 			open = false;
 		} else {
 			sb = ld_sb_of(cb, old) + (off != 0);
-			err = ld_prepare_open(cb, sb);
+			err = ld_prepare_open(cb, sb, old);
+			if (err == -EAGAIN)
+				continue;
 			if (unlikely(err)) {
-				(*nest)--;
+				LD_NESTING(cb)--;
 				ld_count_lost(cb, err);
 				return err;
 			}
@@ -333,9 +352,16 @@ int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 			r->closed_prev = ld_close(cb, old, 0);
 		ld_open(cb, sb, ts);
 	}
+	if (unlikely(ld_off_in(cb, new) == 0)) {
+		/* this record fills its sub-buffer exactly: we are its closer */
+		struct logdev_subbuf_hdr *h = ld_sb_addr(cb, ld_sb_of(cb, start));
+
+		WRITE_ONCE(h->data_bytes, cb->subbuf_size - HDR);
+		WRITE_ONCE(h->flags, 0);
+	}
 	r->rec = ld_pos_addr(cb, start);
 	r->rec->ts = ts;
-	r->rec->len = (u16)len;
+	WRITE_ONCE(r->rec->len, (u16)len);
 	r->sb = ld_sb_of(cb, start);
 	return 0;
 }
@@ -358,7 +384,7 @@ bool ld_commit(struct ld_cpu_buf *cb, struct ld_resv *r)
 	ld_smp_wmb();
 	done = (ld_local_add_return(&cb->commit[ld_slot(cb, r->sb)], len) &
 		(cb->subbuf_size - 1)) == 0;
-	(*LD_NESTING(cb))--;
+	LD_NESTING(cb)--;
 	return done || r->closed_prev;
 }
 
@@ -471,7 +497,7 @@ bool ld_readable(struct ld_cpu_buf *cb)
 int ld_consume(struct ld_cpu_buf *cb, void *dst)
 {
 	struct logdev_subbuf_hdr *h = dst;
-	u64 r, ov;
+	u64 r, ov, dc;
 	int ret;
 
 	for (;;) {
@@ -483,13 +509,18 @@ int ld_consume(struct ld_cpu_buf *cb, void *dst)
 		ld_smp_rmb();
 		memcpy(dst, ld_sb_addr(cb, r), cb->subbuf_size);
 		ov = ld_atomic_xchg(&cb->overrun_pending, 0);
+		dc = ld_atomic_xchg(&cb->dropped_carry, 0);
 		if (ld_atomic_cmpxchg(&cb->read_sb, r, r + 1) != r) {
 			/* a writer pushed r out while we copied: its loss */
 			if (ov)
 				ld_atomic_add(&cb->overrun_pending, ov);
+			if (dc)
+				ld_atomic_add(&cb->dropped_carry, dc);
 			continue;
 		}
 		h->overrun_before = ov > 0xffffffffULL ? 0xffffffffU : (u32)ov;
+		dc += h->dropped_before;
+		h->dropped_before = dc > 0xffffffffULL ? 0xffffffffU : (u32)dc;
 		ld_atomic_add(&cb->read, ld_subbuf_records(dst, cb->subbuf_size));
 		return 1;
 	}

@@ -88,6 +88,7 @@ struct ld_cpu_buf {
 	ld_atomic_t read_sb;		/* oldest sub-buffer not yet consumed */
 	ld_atomic_t overrun;
 	ld_atomic_t overrun_pending;	/* overwritten, not yet in a header */
+	ld_atomic_t dropped_carry;	/* dropped_before of overwritten headers */
 
 	/* reader side */
 	ld_atomic_t read;

@@ -49,7 +49,7 @@ typedef atomic64_t ld_atomic_t;
 #define ld_smp_mb()			smp_mb()
 
 /* Writer nesting depth lives in the per-CPU buffer: one CPU, one stack. */
-#define LD_NESTING(cb)			(&(cb)->nesting)
+#define LD_NESTING(cb)			((cb)->nesting)
 
 /* Test hook points; nothing in the kernel. */
 #define LD_TEST_HOOK(where)		do { } while (0)
@@ -73,11 +73,16 @@ typedef int64_t s64;
 typedef struct { u64 v; } ld_local_t;
 typedef struct { u64 v; } ld_atomic_t;
 
-#define ld_local_read(l)		__atomic_load_n(&(l)->v, __ATOMIC_RELAXED)
-#define ld_local_set(l, x)		__atomic_store_n(&(l)->v, (x), __ATOMIC_RELAXED)
-#define ld_local_add(l, x)		((void)__atomic_fetch_add(&(l)->v, (x), __ATOMIC_RELAXED))
+/*
+ * Orders are stronger than the kernel's local_t needs: threads sharing a
+ * simulated CPU really are concurrent, and acquire/release on the counters
+ * lets ThreadSanitizer see the same happens-before the fences give.
+ */
+#define ld_local_read(l)		__atomic_load_n(&(l)->v, __ATOMIC_ACQUIRE)
+#define ld_local_set(l, x)		__atomic_store_n(&(l)->v, (x), __ATOMIC_RELEASE)
+#define ld_local_add(l, x)		((void)__atomic_fetch_add(&(l)->v, (x), __ATOMIC_ACQ_REL))
 #define ld_local_inc(l)			ld_local_add(l, 1)
-#define ld_local_add_return(l, x)	__atomic_add_fetch(&(l)->v, (x), __ATOMIC_RELAXED)
+#define ld_local_add_return(l, x)	__atomic_add_fetch(&(l)->v, (x), __ATOMIC_ACQ_REL)
 static inline u64 ld_local_cmpxchg_fn(ld_local_t *l, u64 o, u64 n)
 {
 	__atomic_compare_exchange_n(&l->v, &o, n, false, __ATOMIC_SEQ_CST,
@@ -119,7 +124,7 @@ static inline u64 ld_atomic_cmpxchg_fn(ld_atomic_t *a, u64 o, u64 n)
  * CPU, and a signal handler nests on its own thread, so depth is per thread.
  */
 extern __thread int ld_thread_nesting;
-#define LD_NESTING(cb)			(&ld_thread_nesting)
+#define LD_NESTING(cb)			(ld_thread_nesting)
 
 /*
  * Test hook: the harness may raise a signal here so that a nested writer

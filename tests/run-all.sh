@@ -21,7 +21,7 @@ suite() {
 	fi
 }
 
-if [ -f "$top/tests/ring/Makefile" ]; then
+if true; then
 	suite ring make -s -C "$top/tests/ring" check
 else
 	echo "== ring: tests/ring/Makefile not there yet, skipped"

@@ -1,0 +1,64 @@
+# logdev: top-level build.
+#
+#   make            module (kernel/) and reader (userspace/)
+#   make demo       boot the Debian kernel in QEMU, record the demo module, print report + deltas
+#   make check      every test: ring core (userspace, sanitizers), decoder goldens, VM tests
+#   make bench      benchmarks (see docs/PERFORMANCE.md)
+#   make install    reader to $(PREFIX)/bin, headers to $(PREFIX)/include, modules for KDIR
+#   make clean
+#
+# KDIR selects the kernel build tree for `make`/`make install`: default the
+# running kernel's /lib/modules/$(uname -r)/build, else the Debian kernel
+# installed for the VM.  `demo` and `check` always build against the VM
+# kernel (tools/kver.sh), since that is the kernel they boot.
+# `demo` and `check` install missing Debian packages when run as root, and
+# otherwise print the apt-get line needed (tools/deps.sh).
+
+PREFIX     ?= /usr/local
+KVER_RUNNING := $(shell uname -r)
+VM_KVER     = $(shell tools/kver.sh 2>/dev/null)
+ifneq ($(wildcard /lib/modules/$(KVER_RUNNING)/build),)
+KDIR ?= /lib/modules/$(KVER_RUNNING)/build
+else
+KDIR ?= /lib/modules/$(shell tools/kver.sh 2>/dev/null)/build
+endif
+
+all: kernel userspace
+
+kernel:
+	$(MAKE) -C kernel KDIR=$(KDIR)
+
+userspace:
+	$(MAKE) -C userspace
+
+deps:
+	tools/deps.sh
+
+# Modules for the kernel the VM boots.
+vm-kernel: deps
+	$(MAKE) -C kernel KDIR=/lib/modules/$(VM_KVER)/build
+
+demo: deps userspace vm-kernel
+	tools/demo.sh
+
+check: deps userspace vm-kernel
+	tests/run-all.sh
+
+bench: userspace
+	$(MAKE) -C bench run
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/uapi/linux $(DESTDIR)$(PREFIX)/include/linux
+	install -m 0755 userspace/logdev $(DESTDIR)$(PREFIX)/bin/logdev
+	install -m 0644 include/uapi/linux/logdev.h $(DESTDIR)$(PREFIX)/include/uapi/linux/logdev.h
+	install -m 0644 include/linux/edprint.h $(DESTDIR)$(PREFIX)/include/linux/edprint.h
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel modules_install
+
+clean:
+	$(MAKE) -C userspace clean
+	-$(MAKE) -C kernel clean KDIR=$(KDIR)
+	$(MAKE) -C tests/ring clean
+	-$(MAKE) -C tests/decode clean
+	-$(MAKE) -C bench clean
+
+.PHONY: all kernel userspace deps vm-kernel demo check bench install clean
