@@ -553,8 +553,12 @@ static ssize_t pipe_read(struct file *f, char __user *ubuf, size_t count,
 		ret = pipe_copy(r, cpu, ubuf, count);
 		if (ret)
 			break;
-		if (!READ_ONCE(logdev_recording))
+		if (!READ_ONCE(logdev_recording)) {
+			/* losses still pending become an empty sub-buffer */
+			if (ld_flush_stopped(cpu))
+				continue;
 			break;		/* 0: EOF */
+		}
 		if (f->f_flags & O_NONBLOCK) {
 			ret = -EAGAIN;
 			break;

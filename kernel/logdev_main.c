@@ -469,6 +469,30 @@ void ld_flush_all(void)
 	ld_wake_readers();
 }
 
+/**
+ * ld_flush_stopped() - flush one CPU's buffer if recording is stopped
+ * @cpu: the CPU
+ *
+ * For a consumer at the end of its data: with recording stopped no writer
+ * can run, so the flush may run here; it also emits losses still pending
+ * once the consumer has made room (discard mode).
+ *
+ * Return: true if it flushed.
+ */
+bool ld_flush_stopped(int cpu)
+{
+	bool done = false;
+
+	mutex_lock(&ld_cfg_mutex);
+	if (!ld_cfg.enabled) {
+		down_read(&ld_buf_rwsem);
+		done = ld_flush(ld_cb(cpu));
+		up_read(&ld_buf_rwsem);
+	}
+	mutex_unlock(&ld_cfg_mutex);
+	return done;
+}
+
 int ld_set_enabled(bool on)
 {
 	lockdep_assert_held(&ld_cfg_mutex);

@@ -428,21 +428,47 @@ int ld_write(struct ld_cpu_buf *cb, u32 site, u8 type, u8 ctx, u32 pid,
  * @cb: the buffer; call on its own CPU (it nests like a writer) or while no
  *      writer can run on it
  *
+ * If records were lost after the last sub-buffer was opened, and there is
+ * room, an empty sub-buffer is opened and closed to carry that count in its
+ * dropped_before, so the consumer sees every gap in the stream itself (in
+ * discard mode with a full buffer the count waits for a later flush).
+ *
  * Return: true if a sub-buffer became complete.
  */
 bool ld_flush(struct ld_cpu_buf *cb)
 {
-	u64 old, new;
+	bool done = false;
+	u64 old, new, sb;
+	int err;
 
 	for (;;) {
 		old = ld_local_read(&cb->write_off);
 		if (ld_off_in(cb, old) == 0)
-			return false;
+			break;
 		new = (ld_sb_of(cb, old) + 1) << cb->subbuf_shift;
+		if (ld_local_cmpxchg(&cb->write_off, old, new) == old) {
+			done = ld_close(cb, old, LOGDEV_SB_FLUSHED);
+			break;
+		}
+	}
+	if (!ld_local_read(&cb->pending_dropped))
+		return done;
+	for (;;) {
+		old = ld_local_read(&cb->write_off);
+		if (ld_off_in(cb, old) != 0)
+			return done;	/* a writer opened one: it carries them */
+		sb = ld_sb_of(cb, old);
+		err = ld_prepare_open(cb, sb, old);
+		if (err == -EAGAIN)
+			continue;
+		if (err)
+			return done;
+		new = (sb + 1) << cb->subbuf_shift;
 		if (ld_local_cmpxchg(&cb->write_off, old, new) == old)
 			break;
 	}
-	return ld_close(cb, old, LOGDEV_SB_FLUSHED);
+	ld_open(cb, sb, ld_clock_now());
+	return ld_close(cb, (sb << cb->subbuf_shift) + HDR, LOGDEV_SB_FLUSHED) || done;
 }
 
 /*

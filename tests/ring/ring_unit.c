@@ -265,6 +265,28 @@ static void test_e2big(void)
 	ring_free(&r);
 }
 
+static void test_flush_carries_losses(void)
+{
+	struct ring r;
+	static unsigned char buf[256];
+	struct logdev_subbuf_hdr *h = (void *)buf;
+	u32 i, n;
+
+	ring_new(&r, 256, 2, LD_MODE_DISCARD);
+	for (i = 0; i < 17; i++)
+		put(&r, i);		/* 12 stored, 5 dropped */
+	ld_flush(&r.cb);		/* full: the 5 cannot be carried yet */
+	n = drain(&r, NULL, NULL, NULL, NULL);
+	CHECK(n == 12, "discard: 12 records read before the losses");
+	CHECK(ld_flush(&r.cb), "a flush with room opens an empty sub-buffer for pending losses");
+	CHECK(ld_consume(&r.cb, buf) == 1 && h->data_bytes == 0 && h->dropped_before == 5 &&
+	      h->seq == 2 && (h->flags & LOGDEV_SB_FLUSHED),
+	      "it has no records, dropped_before 5, seq 2 (got %u, %llu)", h->dropped_before,
+	      (unsigned long long)h->seq);
+	CHECK(!ld_flush(&r.cb), "nothing left to flush afterwards");
+	ring_free(&r);
+}
+
 int main(void)
 {
 	test_init();
@@ -274,5 +296,6 @@ int main(void)
 	test_nesting();
 	test_pending_writer();
 	test_e2big();
+	test_flush_carries_losses();
 	return failures ? 1 : 0;
 }

@@ -147,8 +147,10 @@ t1=$(date +%s.%N)
 secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 
 # Kernel trouble on the console: report it first, whatever else happened.
+# Every pattern holds a ':' or a space, which base64 lines of the results
+# never do ("...VOops..." once matched inside the data).
 bad=$(tr -d '\r' < "$out/console.log" |
-	grep -E 'BUG:|Oops|WARNING:|Kernel panic|general protection|Call Trace:' | head -n 5 || true)
+	grep -E 'BUG:|Oops:|Oops -|WARNING:|Kernel panic|general protection|Call Trace:' | head -n 5 || true)
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	echo "run.sh: TIMEOUT after ${tmo}s: QEMU killed (console: $out/console.log)" >&2
 	[ -n "$bad" ] && printf 'run.sh: kernel trouble:\n%s\n' "$bad" >&2
