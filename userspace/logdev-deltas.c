@@ -28,7 +28,7 @@ int cmd_deltas(int argc, char **argv)
 	struct ld_deltas ds = { 0 };
 	const char *file = NULL;
 	enum ld_sort key = LD_SORT_TOTAL;
-	int ret;
+	int ret, wf = 24, wt = 24;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -73,7 +73,18 @@ int cmd_deltas(int argc, char **argv)
 			break;
 		}
 	ld_deltas_finish(&ds, key);
-	printf("%-24s %-24s %10s %10s %10s %10s %10s %12s\n", "from", "to", "count",
+	/* site columns: at least 24 wide, wider if a name needs it */
+	for (size_t i = 0; i < ds.nr; i++) {
+		char f[300], t[300];
+
+		cli_site_name(&r, ds.pairs[i].from, f, sizeof(f));
+		cli_site_name(&r, ds.pairs[i].to, t, sizeof(t));
+		if ((int)strlen(f) > wf)
+			wf = (int)strlen(f);
+		if ((int)strlen(t) > wt)
+			wt = (int)strlen(t);
+	}
+	printf("%-*s %-*s %10s %10s %10s %10s %10s %12s\n", wf, "from", wt, "to", "count",
 	       "min", "median", "p99", "max", "total");
 	for (size_t i = 0; i < ds.nr; i++) {
 		const struct ld_pair *p = &ds.pairs[i];
@@ -86,7 +97,7 @@ int cmd_deltas(int argc, char **argv)
 		us(a[2], 32, p->p99);
 		us(a[3], 32, p->max);
 		us(a[4], 32, p->total);
-		printf("%-24s %-24s %10" PRIu64 " %10s %10s %10s %10s %12s\n", f, t,
+		printf("%-*s %-*s %10" PRIu64 " %10s %10s %10s %10s %12s\n", wf, f, wt, t,
 		       p->count, a[0], a[1], a[2], a[3], a[4]);
 	}
 	ld_deltas_free(&ds);
