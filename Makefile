@@ -52,7 +52,7 @@ install: all
 	install -m 0755 userspace/logdev $(DESTDIR)$(PREFIX)/bin/logdev
 	install -m 0644 include/uapi/linux/logdev.h $(DESTDIR)$(PREFIX)/include/uapi/linux/logdev.h
 	install -m 0644 include/linux/edprint.h $(DESTDIR)$(PREFIX)/include/linux/edprint.h
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
 
 clean:
 	$(MAKE) -C userspace clean
