@@ -13,6 +13,16 @@ if ! "$logdev" report --raw "$dir/demo.cap" > "$dir/demo.raw" 2> "$dir/demo.err"
 	echo "FAIL: $name: logdev report --raw failed: $(head -c 300 "$dir/demo.err")"; exit 1
 fi
 n=$(cat "$dir/iterations.txt")
+# formats after rmmod logdev_demo: every demo site still listed, strings intact
+if [ -f "$dir/formats-after-rmmod.txt" ] &&
+   grep -q $'\tdemo_kfree_skbmem\t' "$dir/formats-after-rmmod.txt" &&
+   grep -q 'logdev_demo.c' "$dir/formats-after-rmmod.txt" &&
+   [ "$(grep -c $'\tdemo_' "$dir/formats-after-rmmod.txt")" -ge 20 ]; then
+	echo "PASS: $name: formats of the unloaded demo module stay readable"
+else
+	echo "FAIL: $name: formats after rmmod logdev_demo lost the demo sites"
+	fail_formats=1
+fi
 awk -v name="$name" -v n="$n" '
 $1 == "LOST" { lost += $3; next }
 {
@@ -40,4 +50,5 @@ END {
 	check(mmbad == 0, "user page touched via copy_to_user (err=0)", mmbad " failures")
 	check(kmbad == 0, "kmalloc size argument decoded", kmbad " bad")
 	exit failed ? 1 : 0
-}' "$dir/demo.raw"
+}' "$dir/demo.raw" || exit 1
+[ -z "${fail_formats:-}" ]

@@ -10,5 +10,7 @@ echo "$n" > $R/iterations.txt
 rc=$?
 cat /sys/kernel/debug/logdev/stats > $R/stats.txt
 rmmod logdev_demo
+# the call sites of an unloaded module must stay readable
+cat /sys/kernel/debug/logdev/formats > $R/formats-after-rmmod.txt
 rmmod logdev
 exit $rc
