@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev_bench.c - cost per record of edprint() against trace_printk(), a
+ * raw write to the kernel's own ring buffer, and no call at all, from one
+ * kthread per online CPU, all CPUs at once.
+ *
+ *   echo SCENARIO > /sys/kernel/debug/logdev_bench/run   (blocks until done)
+ *   cat /sys/kernel/debug/logdev_bench/last              "SCENARIO NS CPUS NR"
+ *
+ * SCENARIO: nocall, edprint0, edprint2, edprint2s, tp0, tp2, tp2s, rb0, rb2,
+ * rb2s.  Payload suffix: 0 = "bench", 2 = "bench %d %d", 2s = "bench %d %d
+ * %s" with a 16-byte string.  edprint* records only while logdev's "enable"
+ * is 1 (the guest script also runs them with 0: the static key off).
+ * rbN: ring_buffer_lock_reserve()/ring_buffer_unlock_commit() of the bytes
+ * edprint stores for the same payload minus its 8-byte timestamp (the ring
+ * buffer keeps its own), on a private buffer of @rb_kb KiB per CPU.
+ * NS is the mean over CPUs of (loop time / nr), in ns of the guest's clock.
+ * Module parameter nr: records per CPU per run (default 20000).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
+#include <linux/debugfs.h>
+#include <linux/uaccess.h>
+#include <linux/ring_buffer.h>
+#include <linux/timekeeping.h>
+#include <linux/cpumask.h>
+#include <linux/cpu.h>
+#include <linux/slab.h>
+#include <linux/edprint.h>
+
+static unsigned int nr = 20000;
+module_param(nr, uint, 0644);
+MODULE_PARM_DESC(nr, "records per CPU per run");
+static unsigned int rb_kb = 4096;
+module_param(rb_kb, uint, 0444);
+MODULE_PARM_DESC(rb_kb, "KiB per CPU of the private ring buffer (rb* scenarios)");
+
+enum scen { S_NOCALL, S_ED0, S_ED2, S_ED2S, S_TP0, S_TP2, S_TP2S, S_RB0, S_RB2, S_RB2S, NR_SCEN };
+static const char *const scen_name[NR_SCEN] = {
+	"nocall", "edprint0", "edprint2", "edprint2s", "tp0", "tp2", "tp2s", "rb0", "rb2", "rb2s",
+};
+/* bytes edprint stores (header + vbin_printf payload, 8-aligned) minus ts */
+static const u32 rb_bytes[3] = { 24 - 8, 32 - 8, 56 - 8 };
+
+static const char *bench_str = "eth0-rx-queue-07";	/* 16 chars */
+static struct trace_buffer *rb;
+static struct dentry *dir;
+static DEFINE_MUTEX(run_mutex);
+static char last[128];
+
+struct worker {
+	enum scen s;
+	u32 n;
+	u64 ns;
+	atomic_t *ready;
+	int nthreads;
+	struct completion done;
+};
+
+static noinline void rb_write(u32 bytes, u32 a, u32 b, const char *s)
+{
+	struct ring_buffer_event *ev = ring_buffer_lock_reserve(rb, bytes);
+	u32 *p;
+
+	if (!ev)
+		return;
+	p = ring_buffer_event_data(ev);
+	memset(p, 0, bytes);
+	if (bytes >= 24) {
+		p[4] = a;
+		p[5] = b;
+	}
+	if (bytes >= 48)
+		memcpy(&p[6], s, 17);
+	ring_buffer_unlock_commit(rb, ev);
+}
+
+static noinline void run_loop(enum scen s, u32 n)
+{
+	const char *str = READ_ONCE(bench_str);
+	u32 i;
+
+	switch (s) {
+	case S_NOCALL:
+		for (i = 0; i < n; i++)
+			asm volatile("" : : "r"(i), "r"(i ^ 0x55) : "memory");
+		break;
+	case S_ED0:
+		for (i = 0; i < n; i++)
+			edprint("bench");
+		break;
+	case S_ED2:
+		for (i = 0; i < n; i++)
+			edprint("bench %d %d", (int)i, (int)(i ^ 0x55));
+		break;
+	case S_ED2S:
+		for (i = 0; i < n; i++)
+			edprint("bench %d %d %s", (int)i, (int)(i ^ 0x55), str);
+		break;
+	case S_TP0:
+		for (i = 0; i < n; i++)
+			trace_printk("bench");
+		break;
+	case S_TP2:
+		for (i = 0; i < n; i++)
+			trace_printk("bench %d %d", (int)i, (int)(i ^ 0x55));
+		break;
+	case S_TP2S:
+		for (i = 0; i < n; i++)
+			trace_printk("bench %d %d %s", (int)i, (int)(i ^ 0x55), str);
+		break;
+	case S_RB0:
+	case S_RB2:
+	case S_RB2S:
+		for (i = 0; i < n; i++)
+			rb_write(rb_bytes[s - S_RB0], i, i ^ 0x55, str);
+		break;
+	default:
+		break;
+	}
+}
+
+static int worker_fn(void *arg)
+{
+	struct worker *w = arg;
+	u64 t0;
+
+	/* start together: every CPU's writer runs at the same time */
+	atomic_inc(w->ready);
+	while (atomic_read(w->ready) < w->nthreads)
+		cpu_relax();
+	t0 = ktime_get_ns();
+	run_loop(w->s, w->n);
+	w->ns = ktime_get_ns() - t0;
+	complete(&w->done);
+	return 0;
+}
+
+static int run_scenario(enum scen s, u64 *mean_ns, int *ncpu)
+{
+	int cpus = num_online_cpus(), i = 0, cpu, started = 0;
+	struct worker *ws;
+	atomic_t ready = ATOMIC_INIT(0);
+	u64 sum = 0;
+
+	ws = kcalloc(cpus, sizeof(*ws), GFP_KERNEL);
+	if (!ws)
+		return -ENOMEM;
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct task_struct *t;
+
+		if (i >= cpus)
+			break;
+		ws[i].s = s;
+		ws[i].n = nr;
+		ws[i].ready = &ready;
+		ws[i].nthreads = cpus;
+		init_completion(&ws[i].done);
+		t = kthread_create_on_cpu(worker_fn, &ws[i], cpu, "ldbench/%u");
+		if (IS_ERR(t)) {
+			/* the ones started wait for a count that never comes: count it */
+			atomic_add(cpus - i, &ready);
+			break;
+		}
+		wake_up_process(t);
+		i++;
+	}
+	cpus_read_unlock();
+	started = i;
+	for (i = 0; i < started; i++) {
+		wait_for_completion(&ws[i].done);
+		sum += div_u64(ws[i].ns, nr);
+	}
+	*ncpu = started;
+	*mean_ns = started ? div_u64(sum, started) : 0;
+	kfree(ws);
+	return started == cpus ? 0 : -ENOMEM;
+}
+
+static ssize_t run_write(struct file *f, const char __user *ubuf, size_t len, loff_t *ppos)
+{
+	char buf[32];
+	size_t n = min(len, sizeof(buf) - 1);
+	int s, ncpu, ret;
+	u64 ns;
+
+	if (copy_from_user(buf, ubuf, n))
+		return -EFAULT;
+	buf[n] = 0;
+	strim(buf);
+	for (s = 0; s < NR_SCEN; s++)
+		if (!strcmp(buf, scen_name[s]))
+			break;
+	if (s == NR_SCEN || !nr)
+		return -EINVAL;
+	mutex_lock(&run_mutex);
+	ret = run_scenario(s, &ns, &ncpu);
+	if (!ret)
+		snprintf(last, sizeof(last), "%s %llu %d %u\n", scen_name[s], ns, ncpu, nr);
+	mutex_unlock(&run_mutex);
+	return ret ? ret : len;
+}
+
+static ssize_t last_read(struct file *f, char __user *ubuf, size_t len, loff_t *ppos)
+{
+	char buf[128];
+	size_t n;
+
+	mutex_lock(&run_mutex);
+	n = strscpy(buf, last, sizeof(buf)) < 0 ? 0 : strlen(buf);
+	mutex_unlock(&run_mutex);
+	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
+}
+
+static const struct file_operations run_fops = {
+	.owner = THIS_MODULE,
+	.write = run_write,
+	.llseek = noop_llseek,
+};
+
+static const struct file_operations last_fops = {
+	.owner = THIS_MODULE,
+	.read = last_read,
+	.llseek = default_llseek,
+};
+
+static int __init logdev_bench_init(void)
+{
+	rb = ring_buffer_alloc((unsigned long)rb_kb * 1024, RB_FL_OVERWRITE);
+	if (!rb)
+		return -ENOMEM;
+	dir = debugfs_create_dir("logdev_bench", NULL);
+	debugfs_create_file("run", 0200, dir, NULL, &run_fops);
+	debugfs_create_file("last", 0444, dir, NULL, &last_fops);
+	return 0;
+}
+
+static void __exit logdev_bench_exit(void)
+{
+	debugfs_remove_recursive(dir);
+	ring_buffer_free(rb);
+}
+
+module_init(logdev_bench_init);
+module_exit(logdev_bench_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("logdev benchmark: edprint vs trace_printk vs ring_buffer");

@@ -1,0 +1,75 @@
+#!/bin/bash
+# bench/kernel/run.sh [NR [RUNS]]: build logdev.ko and logdev_bench.ko for the
+# VM kernel, boot it once (QEMU TCG, 2 CPUs), run every scenario RUNS times
+# and print the table: ns/record of the guest clock (TCG: only the ratios
+# mean anything), ratio to trace_printk, bytes/record.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+nr=${1:-20000}
+runs=${2:-5}
+out=${BENCH_KOUT:-$top/bench/out/kernel}
+kver=$("$top/tools/kver.sh")
+kdir=/lib/modules/$kver/build
+# a private copy of the module sources, so that a concurrent build in
+# kernel/ (make check) cannot race with ours
+kb=$top/bench/out/kbuild
+rm -rf "$kb" "$out"
+mkdir -p "$kb/kernel" "$kb/bench"
+cp -r "$top/include" "$kb/"
+cp "$top"/kernel/*.[ch] "$top/kernel/Kbuild" "$top/kernel/Makefile" "$kb/kernel/"
+cp "$here"/logdev_bench.c "$here/Kbuild" "$kb/bench/"
+make -s -C "$kdir" M="$kb/kernel" modules >/dev/null 2>&1 || { echo "bench: building logdev.ko failed" >&2; exit 1; }
+make -s -C "$kdir" M="$kb/bench" KBUILD_EXTRA_SYMBOLS="$kb/kernel/Module.symvers" \
+	ccflags-y="-I$kb/include" modules >/dev/null 2>&1 || { echo "bench: building logdev_bench.ko failed" >&2; exit 1; }
+"$top/tools/vm/run.sh" --smp 2 --mem 1024 --timeout 900 --script "$here/guest-bench.sh" \
+	--files "$kb/kernel/logdev.ko $kb/bench/logdev_bench.ko" --args "$nr $runs" --out "$out" >&2
+
+# bytes/record: ours from stats (bytes / written); ftrace from the event
+# format (size of the fields + the buffer's 4-byte event header) and from
+# the per-CPU stats (bytes / entries).
+ours_bytes() {	# stats file
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "written") w += kv[2]; if (kv[1] == "bytes") b += kv[2] } }
+	     END { if (w) printf "%.1f", b / w; else printf "-" }' "$1"
+}
+ft_bytes() {	# per-cpu stats concatenated
+	awk '$1 == "entries:" { e += $2 } $1 == "bytes:" { b += $2 } END { if (e) printf "%.1f", b / e; else printf "-" }' "$1"
+}
+fmt_size() {	# format file, payload bytes -> fixed fields + payload + 4
+	awk -v pl="$2" '/field:/ { for (i = 1; i <= NF; i++) if ($i ~ /^size:/) { split($i, a, ":"); sub(";", "", a[2]); s += a[2] } }
+	     END { printf "%d", s + pl + 4 }' "$1"
+}
+# vbin_printf payload bytes, as trace_printk stores them: 0, 8, 8 + 20
+declare -A pl=( [0]=0 [2]=8 [2s]=28 )
+med() {	# LABEL -> median ns
+	awk -v l="$1" '$2 == l { print $4 }' "$out/results.txt" | sort -n |
+		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+range() {	# LABEL -> max - min
+	awk -v l="$1" '$2 == l { if (n++ == 0 || $4 < lo) lo = $4; if ($4 > hi) hi = $4 } END { print hi - lo }' "$out/results.txt"
+}
+echo "Kernel: $kver in QEMU TCG, $(cat "$out/nproc.txt") CPUs, one kthread per CPU, $nr records per CPU, median of $runs runs"
+echo "(ns of the guest clock under TCG: compare ratios only; host: $(lscpu | sed -n 's/^Model name: *//p'))"
+nc=$(med nocall); ncr=$(range nocall)
+for p in 0 2 2s; do
+	case $p in 0) d='0 args: "bench"' ;; 2) d='2 ints: "bench %d %d"' ;; 2s) d='2 ints + 16-byte %s: "bench %d %d %s"' ;; esac
+	tp=$(med tp$p)
+	if [ "$p" = 0 ]; then ff=$out/bputs.format; else ff=$out/bprint.format; fi
+	ftfmt=$(fmt_size "$ff" "${pl[$p]}")
+	ftmeas=$(ft_bytes "$out/ftstats-tp$p.txt")
+	ours=$(ours_bytes "$out/stats-edprint$p.txt")
+	ed=$(med edprint$p); off=$(med off$p); offr=$(range off$p); rbm=$(med rb$p)
+	echo
+	echo "Kernel, $d"
+	printf '  %-34s %12s %14s %14s  %s\n' method "ns/rec (TCG)" "x trace_printk" "bytes/record" target
+	row() { printf '  %-34s %12s %14s %14s  %s\n' "$1" "$2" "$(awk -v a="$2" -v b="$tp" 'BEGIN { printf "%.3f", a / b }')" "$3" "$4"; }
+	row "no call" "$nc" "-" ""
+	noise=$(awk -v a="$off" -v b="$nc" -v r1="$ncr" -v r2="$offr" 'BEGIN { d = a - b; if (d < 0) d = -d; m = r1 > r2 ? r1 : r2; if (m < 1) m = 1;
+		printf "within noise of no call (|%.0f| <= %.0f ns spread): %s", a - b, m, d <= m ? "MET" : "MISSED" }')
+	row "edprint, static key off" "$off" "-" "$noise"
+	t1=$(awk -v a="$ed" -v b="$tp" -v o="$ours" -v f="$ftfmt" 'BEGIN { printf "<= 0.5x trace_printk: %s; bytes <= ftrace (%s): %s",
+		a / b <= 0.5 ? "MET" : "MISSED", f, o + 0 <= f + 0 ? "MET" : "MISSED" }')
+	row "edprint (vbin_printf)" "$ed" "$ours" "$t1"
+	row "trace_printk" "$tp" "$ftfmt fmt, $ftmeas meas" ""
+	row "ring_buffer reserve+commit raw" "$rbm" "-" ""
+done
