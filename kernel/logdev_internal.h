@@ -96,6 +96,13 @@ void ld_cpu_stats(int cpu, struct ld_stats *st);
 u32 ld_nr_sites(void);
 struct logdev_site *ld_site_get(u32 id);
 
+int ld_write_print(u32 site_id, const void *payload, u32 bytes);
+void ld_site_adopt(struct logdev_site *s);
+
+/* Run-time probes (logdev_probes.c): the debugfs "probes" file. */
+extern const struct file_operations ld_probes_fops;
+void ld_probes_exit(void);
+
 int ld_debugfs_init(void);
 void ld_debugfs_exit(void);
 

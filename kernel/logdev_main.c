@@ -189,6 +189,28 @@ static struct notifier_block ld_module_nb = {
 	.notifier_call = ld_module_notify,
 };
 
+/**
+ * ld_site_adopt() - hand a kmalloc'd call site over to the site table
+ * @s: site whose fmt, file and func are kmalloc'd strings
+ *
+ * For a site that is going away (a removed probe) but whose id records may
+ * still refer to: the table keeps it listed in "formats" and frees it at
+ * module exit.  A site that never got an id is freed now.
+ */
+void ld_site_adopt(struct logdev_site *s)
+{
+	u32 id = READ_ONCE(s->id);
+
+	mutex_lock(&ld_sites_mutex);
+	if (id && id < LD_MAX_SITES && ld_sites[id] == s) {
+		__set_bit(id, ld_site_owned);
+		s = NULL;
+	}
+	mutex_unlock(&ld_sites_mutex);
+	if (s)
+		ld_site_free(s);
+}
+
 static void ld_sites_free(void)
 {
 	u32 i;
@@ -312,6 +334,36 @@ int notrace logdev_write_raw(u32 site_id, const void *payload, u32 bytes)
 	return ret;
 }
 EXPORT_SYMBOL_GPL(logdev_write_raw);
+
+/**
+ * ld_write_print() - store a LOGDEV_REC_PRINT record with a ready payload
+ * @site_id: call-site id (0: unknown)
+ * @payload: vbin_printf()-compatible argument words for the site's format
+ * @bytes:   length of @payload in bytes (<= LOGDEV_MAX_PAYLOAD)
+ *
+ * For the run-time probes (logdev_probes.c): any context, NMI included,
+ * never sleeps, locks or allocates.
+ *
+ * Return: 0, -ENODATA if recording is off, or the ring core's errno.
+ */
+int notrace ld_write_print(u32 site_id, const void *payload, u32 bytes)
+{
+	struct ld_cpu_buf *cb;
+	int ret = -ENODATA;
+
+	preempt_disable_notrace();
+	if (likely(READ_ONCE(logdev_recording))) {
+		cb = rcu_dereference_sched(this_cpu_ptr(ld_pcpu)->cb);
+		ret = ld_write(cb, site_id, LOGDEV_REC_PRINT, ld_ctx(),
+			       current->pid, payload, bytes);
+		if (ret > 0) {
+			ld_kick_reader(this_cpu_ptr(ld_pcpu));
+			ret = 0;
+		}
+	}
+	preempt_enable_notrace();
+	return ret;
+}
 
 /* ---------------------------------------------------------------- buffers */
 
@@ -649,6 +701,7 @@ static void __exit logdev_exit(void)
 {
 	/* no file can be open: each holds a module reference */
 	ld_debugfs_exit();
+	ld_probes_exit();
 	mutex_lock(&ld_cfg_mutex);
 	ld_set_enabled(false);
 	mutex_unlock(&ld_cfg_mutex);

@@ -18,6 +18,8 @@
  *             (vbin_printf() then bstr_printf()), one line per entry:
  *             "INDEX<TAB>TEXT" with '\\', newline, tab and other control
  *             characters escaped as \\, \n, \t, \xHH.
+ *   probe_work write "N US D": a known workload for the run-time probes
+ *             test (tests/vm/guest-probes.sh), see lt_probe_work_write().
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
@@ -30,6 +32,7 @@
 #include <linux/cpumask.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/trace_clock.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/limits.h>
@@ -383,6 +386,90 @@ static int lt_printf_ref_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(lt_printf_ref);
 
+/* ---- probe workload (tests/vm/guest-probes.sh) ------------------------ */
+
+static struct kmem_cache *lt_probe_cache;
+static unsigned long lt_probe_sink;
+
+/* Probe targets: kept out of line and unchanged in signature. */
+static noinline __noclone unsigned long lt_probe_target(unsigned long i,
+							unsigned long magic)
+{
+	barrier();
+	return i * 2 + magic;
+}
+
+/*
+ * Busy-wait @us microseconds of trace_clock_local(), logdev's default clock
+ * (call with migration disabled).  Not udelay(): under QEMU TCG the delay
+ * loop calibration is off (udelay(500) measured 203 us on a secondary CPU).
+ */
+static noinline __noclone unsigned long lt_probe_delay(unsigned long us)
+{
+	u64 t0 = trace_clock_local();
+
+	while (trace_clock_local() - t0 < us * NSEC_PER_USEC)
+		cpu_relax();
+	return us;
+}
+
+/*
+ * "N US D": between two edprint() markers, in this task, without migrating:
+ * N calls of lt_probe_target(i, 0xabcd), N kmem_cache_alloc() then N
+ * kmem_cache_free() on our own cache, and D calls of lt_probe_delay(US)
+ * (returns US after US microseconds of trace_clock_local()).
+ */
+static ssize_t lt_probe_work_write(struct file *f, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	unsigned long n, us, d, i;
+	char buf[64];
+	void **objs;
+	int ret = 0;
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%lu %lu %lu", &n, &us, &d) != 3 || n > 100000 ||
+	    us > 100000 || d > 10000)
+		return -EINVAL;
+	objs = kcalloc(n ?: 1, sizeof(*objs), GFP_KERNEL);
+	if (!objs)
+		return -ENOMEM;
+	mutex_lock(&lt_lock);
+	if (!lt_probe_cache)
+		lt_probe_cache = kmem_cache_create("logdev_test_probe", 64, 0, 0, NULL);
+	if (!lt_probe_cache) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	migrate_disable();
+	edprint("probe_work begin n=%lu us=%lu d=%lu", n, us, d);
+	for (i = 0; i < n; i++)
+		lt_probe_sink += lt_probe_target(i, 0xabcd);
+	for (i = 0; i < n; i++)
+		objs[i] = kmem_cache_alloc(lt_probe_cache, GFP_KERNEL);
+	for (i = 0; i < n; i++)
+		if (objs[i])
+			kmem_cache_free(lt_probe_cache, objs[i]);
+	for (i = 0; i < d; i++)
+		lt_probe_sink += lt_probe_delay(us);
+	edprint("probe_work end");
+	migrate_enable();
+out:
+	mutex_unlock(&lt_lock);
+	kfree(objs);
+	return ret ? ret : len;
+}
+
+static const struct file_operations lt_probe_work_fops = {
+	.owner = THIS_MODULE,
+	.write = lt_probe_work_write,
+	.llseek = noop_llseek,
+};
+
 static int __init lt_init(void)
 {
 	unsigned int cpu;
@@ -415,6 +502,7 @@ static int __init lt_init(void)
 	debugfs_create_file("counts", 0444, lt_dir, NULL, &lt_counts_fops);
 	debugfs_create_file("printf", 0200, lt_dir, NULL, &lt_printf_fops);
 	debugfs_create_file("printf_ref", 0444, lt_dir, NULL, &lt_printf_ref_fops);
+	debugfs_create_file("probe_work", 0200, lt_dir, NULL, &lt_probe_work_fops);
 	return 0;
 
 err_nmi:
@@ -440,6 +528,7 @@ static void __exit lt_exit(void)
 		irq_work_sync(&c->work);
 		tasklet_kill(&c->tasklet);
 	}
+	kmem_cache_destroy(lt_probe_cache);
 	kfree(lt_pf_ref);
 }
 

@@ -296,4 +296,41 @@ int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it);
 void ld_deltas_finish(struct ld_deltas *ds, enum ld_sort key);
 void ld_deltas_free(struct ld_deltas *ds);
 
+/* ---- return-probe durations ------------------------------------------ */
+
+#define LD_DUR_DEPTH	32	/* open entries kept per key (recursion) */
+
+enum { LD_DUR_NONE = 0, LD_DUR_ENTRY = 1, LD_DUR_RETURN = 2 };
+
+/** struct ld_dur_slot - open entries of one probe for one task/context. */
+struct ld_dur_slot {
+	uint32_t pid, ctx;
+	int64_t cpu;		/* -1: any CPU (a task) */
+	const char *name;	/* interned probe name */
+	uint32_t depth;
+	uint64_t ts[LD_DUR_DEPTH];
+};
+
+/**
+ * struct ld_durations - pairs return-probe records with their entries
+ * (durations.c: sites of file "probe" named NAME and NAME%return).
+ */
+struct ld_durations {
+	uint32_t nr_sites;
+	uint8_t *role;		/* per site id: LD_DUR_* */
+	char **name;		/* per site id: probe name, or NULL */
+	struct ld_dur_slot *slots;
+	size_t nr, cap;
+};
+
+/** ld_dur_init() - classify the sites of @s.  Return: 0 or -ENOMEM. */
+int ld_dur_init(struct ld_durations *du, const struct ld_sites *s);
+/**
+ * ld_dur_add() - feed items in merge order.
+ * Return: 1 if @it is a return record paired with its entry (*@ns: the
+ * duration in ns), 0 otherwise, -ENOMEM.
+ */
+int ld_dur_add(struct ld_durations *du, const struct ld_item *it, uint64_t *ns);
+void ld_dur_free(struct ld_durations *du);
+
 #endif /* LIBLOGDEV_H */

@@ -19,6 +19,10 @@
  *   message with \\ \t \n escaped; func "?" and line 0 for unknown sites)
  *   LOST cpu n kind                                (kind: dropped
  *   overwritten subbufs corrupt)
+ * Return-probe records (logdev probes "r:", sites NAME and NAME%return of
+ * file "probe") paired with their entry (same task and context; durations.c)
+ * get " duration=D us" (3 decimals) appended to their message, in both
+ * forms.
  * Exit: 0 if the capture opened (warnings on stderr), 1 if unusable.
  */
 #include <inttypes.h>
@@ -50,6 +54,15 @@ static void raw_escape(FILE *f, const char *s)
 	}
 }
 
+/* Return-probe record paired with its entry: " duration=D us" (3 decimals). */
+static void add_duration(char *msg, size_t size, uint64_t ns)
+{
+	size_t n = strlen(msg);
+
+	snprintf(msg + n, size - n, "%sduration=%" PRIu64 ".%03" PRIu64 " us",
+		 n ? " " : "", ns / 1000, ns % 1000);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct ld_reader r;
@@ -60,6 +73,8 @@ int cmd_report(int argc, char **argv)
 	uint64_t *prev = NULL;
 	uint8_t *valid = NULL;
 	uint32_t maxcpu = 0;
+	struct ld_durations du;
+	uint64_t dur;
 	static char msg[8192];
 
 	for (int i = 1; i < argc; i++) {
@@ -76,8 +91,14 @@ int cmd_report(int argc, char **argv)
 	}
 	if (cli_open_input(file, &r))
 		return 1;
+	if (ld_dur_init(&du, &r.sites)) {
+		fprintf(stderr, "logdev: out of memory\n");
+		ld_reader_close(&r);
+		return 1;
+	}
 	if (ld_merge_init(&m, &r)) {
 		fprintf(stderr, "logdev: out of memory\n");
+		ld_dur_free(&du);
 		ld_reader_close(&r);
 		return 1;
 	}
@@ -88,7 +109,13 @@ int cmd_report(int argc, char **argv)
 	valid = calloc(maxcpu + 1, 1);
 	while ((ret = ld_merge_next(&m, &it)) > 0) {
 		char ts[64];
+		int paired = ld_dur_add(&du, &it, &dur);
 
+		if (paired < 0) {
+			fprintf(stderr, "logdev: out of memory\n");
+			ret = -1;
+			break;
+		}
 		if (raw) {
 			if (it.kind == LD_ITEM_GAP) {
 				printf("LOST\t%u\t%" PRIu64 "\t%s\n", it.cpu, it.gap_count,
@@ -98,6 +125,8 @@ int cmd_report(int argc, char **argv)
 			const struct ld_site *s = ld_sites_get(&r.sites, it.rec.site);
 
 			cli_render(&r, &it, msg, sizeof(msg));
+			if (paired)
+				add_duration(msg, sizeof(msg), dur);
 			printf("%" PRIu64 "\t%u\t%u\t%s\t%u\t%s\t%u\t", it.ts, it.cpu,
 			       it.rec.pid, ld_ctx_name(it.rec.ctx), it.rec.site,
 			       s ? s->func : "?", s ? s->line : 0);
@@ -127,6 +156,8 @@ int cmd_report(int argc, char **argv)
 
 		cli_site_name(&r, it.rec.site, site, sizeof(site));
 		cli_render(&r, &it, msg, sizeof(msg));
+		if (paired)
+			add_duration(msg, sizeof(msg), dur);
 		printf("[ %s] cpu:%u pid:%u%s%s %s %s", ts, it.cpu, it.rec.pid,
 		       it.rec.ctx ? " " : "", it.rec.ctx ? ld_ctx_name(it.rec.ctx) : "",
 		       site, msg);
@@ -143,6 +174,7 @@ int cmd_report(int argc, char **argv)
 	}
 	free(prev);
 	free(valid);
+	ld_dur_free(&du);
 	ld_merge_free(&m);
 	ld_reader_close(&r);
 	if (fflush(stdout)) {

@@ -87,4 +87,11 @@ if boot vm-demo 2 "$vm/guest-demo.sh" "$K/logdev.ko $K/logdev_demo.ko $U/logdev.
 	"$vm/check-demo.sh" "$out/vm-demo" vm-demo || failed=$((failed + 1))
 fi
 
+# 4. run-time probes: every kind fires the known number of times
+if boot vm-probes 2 "$vm/guest-probes.sh" \
+	"$K/logdev.ko $K/logdev_test.ko $U/logdev.static" "1000 500 20"; then
+	guest_lines "$out/vm-probes"
+	"$vm/check-probes.sh" "$out/vm-probes" vm-probes || failed=$((failed + 1))
+fi
+
 [ $failed = 0 ]

@@ -1,0 +1,91 @@
+#!/bin/bash
+# Host side of the probes test.   check-probes.sh DIR NAME
+# In probes.cap (guest-probes.sh), between logdev_test's "probe_work begin"
+# and "probe_work end" markers, the workload's own task records, per probe:
+#   lt_probe_target (p:, $arg1 $arg2)  N, arg1 = 0..N-1 in order, arg2 = abcd
+#   tgt_off (p:, FUNC+OFFSET)          N
+#   tgt_ret / tgt_ret%return (r:)      N / N, retval = 2 * arg1 + 0xabcd
+#   kmem_cache_free (p:, $arg1)        N with the test cache's pointer
+#   tp_kcf (t:kmem:kmem_cache_free)    N with the same pointer as $arg3
+#   lt_probe_delay / %return (r:)      D / D, every duration (report's
+#                                      "duration=") >= US, median <= US + slack
+set -uo pipefail
+dir=$1 name=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+logdev=${LOGDEV:-$top/userspace/logdev}
+if [ ! -s "$dir/probes.cap" ]; then
+	echo "FAIL: $name: no probes.cap came back"; exit 1
+fi
+if ! "$logdev" report --raw "$dir/probes.cap" > "$dir/probes.raw" 2> "$dir/probes.err"; then
+	echo "FAIL: $name: logdev report --raw failed: $(head -c 300 "$dir/probes.err")"; exit 1
+fi
+read -r n us d < "$dir/params.txt"
+# slack for a return probe's own cost under TCG (entry + return handlers,
+# trampoline): generous, the lower bound is the exact one
+slack_us=${PROBE_SLACK_US:-$((us / 2 + 300))}
+awk -v name="$name" -v n="$n" -v us="$us" -v d="$d" -v slack="$slack_us" '
+function hex(s,   i, v) {
+	v = 0
+	for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}
+function arg(msg, k,   a) {
+	if (match(msg, k "=[0-9a-f]+")) return substr(msg, RSTART + length(k) + 1, RLENGTH - length(k) - 1)
+	return ""
+}
+$1 == "LOST" { lost += $3; next }
+{
+	split($0, f, "\t"); cpu = f[2]; pid = f[3]; ctx = f[4]; fn = f[6]; msg = f[8]
+	if (fn == "lt_probe_work_write" && msg ~ /^probe_work begin/) { on = 1; wcpu = cpu; wpid = pid; next }
+	if (fn == "lt_probe_work_write" && msg ~ /^probe_work end/) { on = 0; ended = 1; next }
+	if (!on || cpu != wcpu || pid != wpid || ctx != "task") next
+	cnt[fn]++
+	if (fn == "lt_probe_target") {
+		if (hex(arg(msg, "arg1")) != cnt[fn] - 1 || arg(msg, "arg2") != "abcd") badt++
+	}
+	if (fn == "tgt_ret") last_a1 = hex(arg(msg, "arg1"))
+	if (fn == "tgt_ret%return" && hex(arg(msg, "retval")) != 2 * last_a1 + 43981) badr++
+	if (fn == "kmem_cache_free") kcf[arg(msg, "arg1")]++
+	if (fn == "tp_kcf") tpk[arg(msg, "arg3")]++
+	if (fn == "lt_probe_delay%return") {
+		if (!match(msg, /duration=[0-9.]+ us/)) { nodur++; next }
+		v = substr(msg, RSTART + 9, RLENGTH - 12) + 0
+		ndur++; dsum += v; dv[ndur] = v
+		if (ndur == 1 || v < dmin) dmin = v
+		if (v > dmax) dmax = v
+		if (hex(arg(msg, "retval")) != us) badret++
+	}
+}
+function check(ok, what, why) {
+	if (ok) print "PASS: " name ": " what
+	else { print "FAIL: " name ": " what ": " why; failed++ }
+}
+END {
+	check(ended, "workload markers found", "no begin/end markers")
+	check(lost == 0, "nothing lost", lost " records lost")
+	check(cnt["lt_probe_target"] == n && !badt, "p:lt_probe_target: " n " records, args 0.." n - 1 " and abcd",
+	      cnt["lt_probe_target"] + 0 " records, " badt + 0 " bad args")
+	check(cnt["tgt_off"] == n, "p:tgt_off (FUNC+OFFSET): " n " records", cnt["tgt_off"] + 0)
+	check(cnt["tgt_ret"] == n && cnt["tgt_ret%return"] == n && !badr,
+	      "r:tgt_ret: " n " entries, " n " returns, retval = 2*arg1+0xabcd",
+	      cnt["tgt_ret"] + 0 " / " cnt["tgt_ret%return"] + 0 ", " badr + 0 " bad retvals")
+	best = ""; for (k in kcf) if (best == "" || kcf[k] > kcf[best]) best = k
+	check(kcf[best] == n, "p:kmem_cache_free: " n " records on the test cache " best,
+	      kcf[best] + 0 " (of " cnt["kmem_cache_free"] + 0 " in the window)")
+	check(tpk[best] == n, "t:kmem:kmem_cache_free: " n " records, arg3 = the same cache",
+	      tpk[best] + 0 " (of " cnt["tp_kcf"] + 0 " in the window)")
+	check(cnt["lt_probe_delay"] == d && cnt["lt_probe_delay%return"] == d && !badret,
+	      "r:lt_probe_delay: " d " entries, " d " returns, retval " us,
+	      cnt["lt_probe_delay"] + 0 " / " cnt["lt_probe_delay%return"] + 0 ", " badret + 0 " bad")
+	check(ndur == d && !nodur, "report pairs every return with its entry (" ndur + 0 " durations)",
+	      nodur + 0 " returns without duration")
+	# median (insertion sort, D is small): TCG vCPUs get descheduled on a
+	# busy host, so single durations may be late; none may be early
+	for (i = 2; i <= ndur; i++) { v = dv[i]; for (j = i - 1; j >= 1 && dv[j] > v; j--) dv[j + 1] = dv[j]; dv[j + 1] = v }
+	med = ndur ? dv[int((ndur + 1) / 2)] : 0
+	check(ndur && dmin >= us && med <= us + slack,
+	      sprintf("durations bracket the %d us busy-wait: min %.3f median %.3f max %.3f us (all >= %d, median <= %d)",
+		      us, dmin, med, dmax, us, us + slack),
+	      sprintf("min %.3f median %.3f max %.3f us, want min >= %d, median <= %d", dmin, med, dmax, us, us + slack))
+	exit failed ? 1 : 0
+}' "$dir/probes.raw"

@@ -1,0 +1,145 @@
+#!/bin/sh
+# Guest side of the probes test (busybox sh, run by tools/vm/run.sh).
+#   guest-probes.sh N US D
+# Attaches one probe of each kind through logdev's debugfs "probes" file,
+# records logdev_test's probe_work (N calls of lt_probe_target, N
+# kmem_cache_free on its own cache, D calls of lt_probe_delay(US)), and saves
+# the capture and the probes listing for check-probes.sh.  Then: bad
+# definitions are refused with the right errno and the probe list unchanged;
+# removal of one, of all (empty write, O_TRUNC); rmmod with probes attached.
+# Prints PASS:/FAIL: lines; the host checks the records.
+n=${1:-1000} us=${2:-500} d=${3:-20}
+R=${RESULTS:-/results}
+D=/sys/kernel/debug/logdev
+PF=$D/probes
+P=vm-probes
+fails=0
+
+pass() { echo "PASS: $P: $*"; }
+fail() { echo "FAIL: $P: $*"; fails=$((fails + 1)); }
+
+insmod /logdev/logdev.ko || { fail "insmod logdev.ko"; exit 1; }
+insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
+[ -e $PF ] && pass "probes file exists" || { fail "no $PF"; exit 1; }
+
+# add DEF: one write(2) appending DEF; prints dd's error text on failure.
+add() {
+	o=$(printf '%s\n' "$1" | dd of=$PF conv=notrunc 2>&1)
+	case "$o" in
+	*error*|*rror*) echo "$o" | grep -i error; return 1 ;;
+	esac
+	return 0
+}
+# The listing without the counters (they move while probes fire).
+shape() { sed 's/ hits=.*//' $PF; }
+
+ok_add() {
+	if err=$(add "$1"); then pass "accepts '$1'"; else fail "refuses '$1': $err"; fi
+}
+
+ok_add 'lt_probe_target $arg1 $arg2'
+# FUNC+OFFSET: the first offset that is an instruction boundary past the
+# function's first instruction.
+off_ok=
+for off in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+	if add "tgt_off=lt_probe_target+$off" > /dev/null; then off_ok=$off; break; fi
+done
+[ -n "$off_ok" ] && pass "accepts lt_probe_target+$off_ok" || fail "no offset 1..16 accepted"
+echo "$off_ok" > $R/offset.txt
+ok_add 'r:tgt_ret=lt_probe_target $arg1 $retval'
+ok_add 'r:lt_probe_delay $arg1 $retval'
+ok_add 'kmem_cache_free $arg1'
+ok_add 't:tp_kcf=kmem:kmem_cache_free $arg3'
+cat $PF > $R/probes-before.txt
+
+/logdev/logdev.static record -o $R/probes.cap -- \
+	sh -c "echo '$n $us $d' > /sys/kernel/debug/logdev_test/probe_work"
+rc=$?
+[ $rc = 0 ] && pass "record ran" || fail "logdev record exit $rc"
+cat $PF > $R/probes-after.txt
+cat $D/formats > $R/formats.txt
+cat $D/stats > $R/stats.txt
+echo "$n $us $d" > $R/params.txt
+
+# hits as the probes file counts them
+hits() { grep "^$1 " $R/probes-after.txt | sed -n 's/.* hits=\([0-9]*\).*/\1/p'; }
+rets() { grep "^$1 " $R/probes-after.txt | sed -n 's/.* returns=\([0-9]*\).*/\1/p'; }
+h=$(hits p:lt_probe_target); [ "$h" = "$n" ] && pass "p:lt_probe_target hits=$n" ||
+	fail "p:lt_probe_target hits '$h', want $n"
+h=$(hits p:tgt_off); [ "$h" = "$n" ] && pass "p:tgt_off hits=$n" ||
+	fail "p:tgt_off hits '$h', want $n"
+h=$(hits r:tgt_ret); r=$(rets r:tgt_ret)
+[ "$h" = "$n" ] && [ "$r" = "$n" ] && pass "r:tgt_ret hits=$n returns=$n" ||
+	fail "r:tgt_ret hits '$h' returns '$r', want $n"
+h=$(hits r:lt_probe_delay); r=$(rets r:lt_probe_delay)
+[ "$h" = "$d" ] && [ "$r" = "$d" ] && pass "r:lt_probe_delay hits=$d returns=$d" ||
+	fail "r:lt_probe_delay hits '$h' returns '$r', want $d"
+for p in p:kmem_cache_free t:tp_kcf; do
+	h=$(hits $p)
+	[ -n "$h" ] && [ "$h" -ge "$n" ] && pass "$p hits=$h >= $n" || fail "$p hits '$h', want >= $n"
+done
+
+# bad DEF ERRNO_TEXT: refused with that error, probe list unchanged.
+bad() {
+	before=$(shape)
+	err=$(add "$1")
+	rc=$?
+	after=$(shape)
+	if [ $rc = 0 ]; then
+		fail "accepted bad '$1'"
+	elif ! echo "$err" | grep -q "$2"; then
+		fail "'$1' refused with '$err', want '$2'"
+	elif [ "$before" != "$after" ]; then
+		fail "'$1' refused but the probe list changed"
+	else
+		pass "refuses '$1' ($2), list kept"
+	fi
+}
+bad 'no_such_function_logdev' 'No such file'
+bad 'r:no_such_function_logdev' 'No such file'
+bad 't:kmem:no_such_tracepoint_logdev' 'No such file'
+grep -q '	kprobe_int3_handler$' /sys/kernel/debug/kprobes/blacklist ||
+	fail "kprobe_int3_handler not in the kprobes blacklist"
+bad 'kprobe_int3_handler' 'Invalid argument'
+bad 'lt_probe_target $arg7' 'Invalid argument'
+bad 'lt_probe_target $retval' 'Invalid argument'
+bad 'lt_probe_target $bogus' 'Invalid argument'
+bad 'r:lt_probe_target+4' 'Invalid argument'
+bad 'lt_probe_target+x' 'Invalid argument'
+bad 't:kmem_cache_free' 'Invalid argument'
+bad '9bad=lt_probe_target' 'Invalid argument'
+bad 'bad-name=lt_probe_target' 'Invalid argument'
+bad 'lt_probe_target' 'File exists'
+bad '-no_such_probe' 'No such file'
+o=$(printf 'a\nb\n' | dd of=$PF conv=notrunc 2>&1)
+case "$o" in *Invalid*) pass "refuses two lines in one write" ;; *) fail "two lines: '$o'" ;; esac
+
+# removal: one, then all by an empty write, then all by O_TRUNC
+if add '-tgt_off' > /dev/null && ! grep -q '^p:tgt_off ' $PF &&
+	[ "$(wc -l < $PF)" = 5 ]; then pass "-tgt_off removes one, 5 left"
+else fail "-tgt_off: $(cat $PF | tr '\n' '|')"; fi
+printf '' | dd of=$PF conv=notrunc 2>/dev/null
+printf '\n' | dd of=$PF conv=notrunc 2>/dev/null
+[ ! -s $PF ] && pass "empty write removes all" || fail "after empty write: $(cat $PF | tr '\n' '|')"
+add 'lt_probe_target' > /dev/null; add 'r:lt_probe_delay' > /dev/null
+[ "$(wc -l < $PF)" = 2 ] || fail "re-adding two probes: $(cat $PF | tr '\n' '|')"
+: > $PF
+[ ! -s $PF ] && pass "O_TRUNC removes all" || fail "after O_TRUNC: $(cat $PF | tr '\n' '|')"
+grep -q "	probe	0	lt_probe_target	arg1=%llx arg2=%llx" $R/formats.txt &&
+	pass "formats lists the probe site (file probe, line 0)" ||
+	fail "no probe site in formats"
+grep -q "	probe	$off_ok	tgt_off	" $D/formats &&
+	pass "formats keeps a removed probe's site (line $off_ok)" ||
+	fail "removed probe's site missing from formats"
+
+# probes attached while the module goes away
+add 'kmem_cache_free' > /dev/null && add 'r:lt_probe_delay' > /dev/null &&
+	add 't:sched:sched_switch' > /dev/null || fail "attach before rmmod"
+echo 1 > $D/enable
+echo '10 10 2' > /sys/kernel/debug/logdev_test/probe_work
+rmmod logdev_test
+if rmmod logdev; then pass "rmmod logdev with 3 probes attached"; else fail "rmmod logdev"; fi
+insmod /logdev/logdev.ko && [ -e $PF ] && [ ! -s $PF ] &&
+	pass "reloaded: no probes" || fail "reload after rmmod"
+rmmod logdev
+[ $fails = 0 ]
