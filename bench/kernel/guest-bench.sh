@@ -27,9 +27,9 @@ one() {	# LABEL SCENARIO
 }
 round=1
 while [ "$round" -le "$runs" ]; do
-	for s in nocall edprint0 edprint2 edprint2s off0 off2 off2s tp0 tp2 tp2s rb0 rb2 rb2s; do
+	for s in nocall edprint0 edprint2 edprint2s edct0 edct2 edct2s off0 off2 off2s tp0 tp2 tp2s rb0 rb2 rb2s; do
 		case $s in
-		edprint*)
+		edprint*|edct*)
 			echo 1 > $L/clear
 			echo 1 > $L/enable
 			one "$s" "$s"
