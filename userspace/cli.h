@@ -19,6 +19,7 @@ struct cli_cmd {
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_deltas(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 void cli_usage(FILE *f);
 
 /** cli_warn() - ld_warn_fn printing "logdev: warning: ..." to stderr. */

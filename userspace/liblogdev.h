@@ -296,6 +296,10 @@ int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it);
 void ld_deltas_finish(struct ld_deltas *ds, enum ld_sort key);
 void ld_deltas_free(struct ld_deltas *ds);
 
+/** ld_site_label() - "func:line" of site @id in @s, or "site#ID:?". */
+void ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
+		   size_t size);
+
 /* ---- return-probe durations ------------------------------------------ */
 
 #define LD_DUR_DEPTH	32	/* open entries kept per key (recursion) */
@@ -332,5 +336,48 @@ int ld_dur_init(struct ld_durations *du, const struct ld_sites *s);
  */
 int ld_dur_add(struct ld_durations *du, const struct ld_item *it, uint64_t *ns);
 void ld_dur_free(struct ld_durations *du);
+
+/* ---- diff of two captures' delta tables ------------------------------ */
+
+/** struct ld_diff_side - one capture's numbers for a pair (ns, records). */
+struct ld_diff_side {
+	uint64_t count, median, p99;
+};
+
+enum { LD_DIFF_IN_A = 1, LD_DIFF_IN_B = 2, LD_DIFF_BOTH = 3 };
+
+/**
+ * struct ld_diff_row - one call-site pair, matched by "func:line" text
+ * @from, @to:  the pair's labels (ld_site_label())
+ * @present:    LD_DIFF_IN_A, LD_DIFF_IN_B or LD_DIFF_BOTH
+ * @a, @b:      each side's numbers (zero where absent); pairs of one
+ *              capture with the same labels are merged
+ * @ratio:      b.median / a.median (both sides only; INFINITY if
+ *              a.median is 0 and b.median is not, 1 if both are 0)
+ * @change_pct: (b.median - a.median) / a.median * 100, same cases
+ */
+struct ld_diff_row {
+	char *from, *to;
+	int present;
+	struct ld_diff_side a, b;
+	double ratio, change_pct;
+};
+
+struct ld_diff {
+	struct ld_diff_row *rows;
+	size_t nr;
+};
+
+/**
+ * ld_diff_build() - match the pairs of two finished delta tables (@a with
+ * sites @sa, @b with @sb) by label.  Rows: pairs of both sides first,
+ * largest median increase (b - a, ns) first, so the worst regressions lead
+ * and improvements come last; then pairs only in A, then only in B (each
+ * by label).  Return: 0 or -ENOMEM.
+ */
+int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
+		  const struct ld_sites *sa, const struct ld_deltas *b,
+		  const struct ld_sites *sb);
+void ld_diff_free(struct ld_diff *df);
 
 #endif /* LIBLOGDEV_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * logdev.c: the logdev CLI entry point: a table of subcommands.
- *   logdev record|report|deltas|help ...
+ *   logdev record|report|deltas|diff|help ...
  * Exit codes: 0 ok, 1 runtime error, 2 usage error.
  */
 #include <stdio.h>
@@ -21,6 +21,7 @@ static const struct cli_cmd cmds[] = {
 	  "record [-o FILE] [-d DIR] [--no-enable] [--duration S | -- COMMAND [ARGS]]" },
 	{ "report", cmd_report, "report [--raw] [FILE]" },
 	{ "deltas", cmd_deltas, "deltas [--sort=total|max|p99|median|count] [FILE]" },
+	{ "diff", cmd_diff, "diff [--format text|csv|json] A.cap B.cap" },
 	{ "help", cmd_help, "help" },
 };
 

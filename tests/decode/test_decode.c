@@ -817,6 +817,206 @@ static void test_header_parse(void)
 		fail("header field layout mismatch refused", "accepted");
 }
 
+/* ---- diff and return-probe durations ------------------------------- */
+
+static const char formats_b[] =
+	"# id\tfile\tline\tfunc\tformat\n"
+	"1\tnet/core/skbuff.c\t320\tkfree_skbmem\tout\n"
+	"2\tnet/core/skbuff.c\t291\tkfree_skbmem\tin\n"
+	"3\tnet/core/skbuff.c\t295\tkfree_skbmem\t1\n"
+	"7\tdrivers/net/y.c\t50\tnew_func\tnew\n";
+
+/* records (ts, site) on CPU 0, pid 1, 9 per sub-buffer, into a capture */
+static char *build_seq(const char *name, const char *formats,
+		       const uint64_t (*rec)[2], int nr)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	uint64_t seq = 0;
+	char *path;
+
+	cap_start(&b);
+	cap_sect(&b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
+	cap_sect(&b, LD_SECT_FORMATS, LD_CAP_NO_CPU, formats, strlen(formats));
+	for (int i = 0; i < nr; i++) {
+		if (i % 9 == 0) {
+			if (i)
+				cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+			sb_begin(&s, 0, seq++, rec[i][0], 0, 0);
+		}
+		sb_rec(&s, rec[i][0], (uint32_t)rec[i][1], LOGDEV_REC_PRINT, 0, 1, NULL, 0);
+	}
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp(name, b.p, b.n);
+	free(b.p);
+	return path;
+}
+
+/*
+ * A: three times in -> 1 (1 us) -> out (2 us), 97 us apart, then foo_xmit:10.
+ * B: the same sites under other ids: in -> 1 takes 484 us, 1 -> out 1 us,
+ *    out -> in 515 us; ends with new_func:50 instead of foo_xmit:10.
+ */
+static void test_diff(void)
+{
+	const uint64_t T = 1000000000ull;
+	uint64_t ra[10][2], rb[10][2];
+	char *pa, *pb, *out, *err, args[1400];
+	int n = 0, st;
+
+	for (int k = 0; k < 3; k++) {
+		ra[n][0] = T + k * 100000ull; ra[n++][1] = 1;
+		ra[n][0] = T + k * 100000ull + 1000; ra[n++][1] = 2;
+		ra[n][0] = T + k * 100000ull + 3000; ra[n++][1] = 3;
+	}
+	ra[n][0] = T + 300000; ra[n++][1] = 4;
+	pa = build_seq("a.cap", formats_text, (const uint64_t (*)[2])ra, n);
+	n = 0;
+	for (int k = 0; k < 3; k++) {
+		rb[n][0] = T + k * 1000000ull; rb[n++][1] = 2;
+		rb[n][0] = T + k * 1000000ull + 484000; rb[n++][1] = 3;
+		rb[n][0] = T + k * 1000000ull + 485000; rb[n++][1] = 1;
+	}
+	rb[n][0] = T + 3000000; rb[n++][1] = 7;
+	pb = build_seq("b.cap", formats_b, (const uint64_t (*)[2])rb, n);
+
+	snprintf(args, sizeof(args), "diff %s %s", pa, pb);
+	st = run_cli(args, &out, &err);
+	expect_text("diff golden text (matched by func:line, worst first, one-sided last)", out,
+		"from                     to                         count_A    median_A       p99_A   count_B    median_B       p99_B      ratio      change\n"
+		"kfree_skbmem:291         kfree_skbmem:295                 3       1.000       1.000         3     484.000     484.000    484.00x   +48300.0%\n"
+		"kfree_skbmem:320         kfree_skbmem:291                 2      97.000      97.000         2     515.000     515.000      5.31x     +430.9%\n"
+		"kfree_skbmem:295         kfree_skbmem:320                 3       2.000       2.000         3       1.000       1.000      0.50x      -50.0%\n"
+		"kfree_skbmem:320         foo_xmit:10                      1      97.000      97.000         -           -           -          -   only in A\n"
+		"kfree_skbmem:320         new_func:50                      -           -           -         1     515.000     515.000          -   only in B\n");
+	if (st == 0 && !err[0])
+		pass("diff exit 0, no warnings");
+	else
+		fail("diff exit 0, no warnings", "status %d stderr '%s'", st, err);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format csv %s %s", pa, pb);
+	run_cli(args, &out, &err);
+	expect_text("diff --format csv golden", out,
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
+		"kfree_skbmem:291,kfree_skbmem:295,both,3,1000,1000,3,484000,484000,484.0000,48300.0000\n"
+		"kfree_skbmem:320,kfree_skbmem:291,both,2,97000,97000,2,515000,515000,5.3093,430.9278\n"
+		"kfree_skbmem:295,kfree_skbmem:320,both,3,2000,2000,3,1000,1000,0.5000,-50.0000\n"
+		"kfree_skbmem:320,foo_xmit:10,only_a,1,97000,97000,,,,,\n"
+		"kfree_skbmem:320,new_func:50,only_b,,,,1,515000,515000,,\n");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format=json %s %s", pa, pb);
+	run_cli(args, &out, &err);
+	{
+		char exp[2400];
+
+		snprintf(exp, sizeof(exp),
+			"{\"a\": \"%s\", \"b\": \"%s\", \"pairs\": [\n"
+			"  {\"from\": \"kfree_skbmem:291\", \"to\": \"kfree_skbmem:295\", \"status\": \"both\", "
+			"\"a\": {\"count\": 3, \"median_ns\": 1000, \"p99_ns\": 1000}, "
+			"\"b\": {\"count\": 3, \"median_ns\": 484000, \"p99_ns\": 484000}, "
+			"\"ratio\": 484.0000, \"change_pct\": 48300.0000},\n"
+			"  {\"from\": \"kfree_skbmem:320\", \"to\": \"kfree_skbmem:291\", \"status\": \"both\", "
+			"\"a\": {\"count\": 2, \"median_ns\": 97000, \"p99_ns\": 97000}, "
+			"\"b\": {\"count\": 2, \"median_ns\": 515000, \"p99_ns\": 515000}, "
+			"\"ratio\": 5.3093, \"change_pct\": 430.9278},\n"
+			"  {\"from\": \"kfree_skbmem:295\", \"to\": \"kfree_skbmem:320\", \"status\": \"both\", "
+			"\"a\": {\"count\": 3, \"median_ns\": 2000, \"p99_ns\": 2000}, "
+			"\"b\": {\"count\": 3, \"median_ns\": 1000, \"p99_ns\": 1000}, "
+			"\"ratio\": 0.5000, \"change_pct\": -50.0000},\n"
+			"  {\"from\": \"kfree_skbmem:320\", \"to\": \"foo_xmit:10\", \"status\": \"only_a\", "
+			"\"a\": {\"count\": 1, \"median_ns\": 97000, \"p99_ns\": 97000}, \"b\": null, "
+			"\"ratio\": null, \"change_pct\": null},\n"
+			"  {\"from\": \"kfree_skbmem:320\", \"to\": \"new_func:50\", \"status\": \"only_b\", "
+			"\"a\": null, \"b\": {\"count\": 1, \"median_ns\": 515000, \"p99_ns\": 515000}, "
+			"\"ratio\": null, \"change_pct\": null}\n"
+			"]}\n", pa, pb);
+		expect_text("diff --format=json golden", out, exp);
+	}
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format xml %s %s", pa, pb);
+	st = run_cli(args, &out, &err);
+	if (st == 2 && !out[0])
+		pass("diff: unknown format is a usage error (2)");
+	else
+		fail("diff: unknown format is a usage error (2)", "status %d", st);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "diff %s", pa);
+	st = run_cli(args, &out, &err);
+	if (st == 2)
+		pass("diff: one FILE is a usage error (2)");
+	else
+		fail("diff: one FILE is a usage error (2)", "status %d", st);
+	free(out);
+	free(err);
+}
+
+/*
+ * Return probes: sites "probe" f and f%return.  Task 10 nests f twice
+ * (recursion); task 20 calls f on CPU 1 meanwhile, and its return comes
+ * on CPU 0 (migrated); an interrupt on CPU 0 (pid 10, hardirq) runs f
+ * inside task 10's call.  A return without an entry gets no duration.
+ */
+static void test_durations(void)
+{
+	static const char fmts[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tprobe\t0\tf\targ1=%llx\n"
+		"2\tprobe\t0\tf%return\tretval=%llx\n"
+		"3\tprobe\t0\tg\t\n";
+	struct buf b = { 0 };
+	struct sbuf s;
+	struct pl p;
+	char *path, *out, *err, args[700];
+
+	cap_start(&b);
+	cap_sect(&b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
+	cap_sect(&b, LD_SECT_FORMATS, LD_CAP_NO_CPU, fmts, strlen(fmts));
+	sb_begin(&s, 0, 0, 1000, 0, 0);
+	enc(&p, "L", 0x11ll);
+	sb_rec(&s, 1000, 1, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);		/* f outer */
+	sb_rec(&s, 2000, 1, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);		/* f inner */
+	sb_rec(&s, 2500, 1, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 10, p.b, p.n);
+	sb_rec(&s, 2600, 2, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 10, p.b, p.n);
+	sb_rec(&s, 5000, 2, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);		/* inner: 3 us */
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);	/* 6 records of 32 bytes fill one */
+	sb_begin(&s, 0, 1, 9000, 0, 0);
+	sb_rec(&s, 9000, 2, LOGDEV_REC_PRINT, 0, 20, p.b, p.n);		/* task 20 */
+	sb_rec(&s, 11000, 2, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);	/* outer: 10 us */
+	sb_rec(&s, 12000, 2, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);	/* no entry */
+	sb_rec(&s, 13000, 3, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	sb_begin(&s, 1, 0, 3000, 0, 0);
+	sb_rec(&s, 3000, 1, LOGDEV_REC_PRINT, 0, 20, p.b, p.n);
+	cap_sect(&b, LD_SECT_CPU_DATA, 1, s.b, SBS);
+	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("dur.cap", b.p, b.n);
+	free(b.p);
+
+	snprintf(args, sizeof(args), "report --raw %s", path);
+	run_cli(args, &out, &err);
+	expect_text("report pairs return probes with entries (task, ctx, nesting, migration)", out,
+		"1000\t0\t10\ttask\t1\tf\t0\targ1=11\n"
+		"2000\t0\t10\ttask\t1\tf\t0\targ1=11\n"
+		"2500\t0\t10\thardirq\t1\tf\t0\targ1=11\n"
+		"2600\t0\t10\thardirq\t2\tf%return\t0\tretval=11 duration=0.100 us\n"
+		"3000\t1\t20\ttask\t1\tf\t0\targ1=11\n"
+		"5000\t0\t10\ttask\t2\tf%return\t0\tretval=11 duration=3.000 us\n"
+		"9000\t0\t20\ttask\t2\tf%return\t0\tretval=11 duration=6.000 us\n"
+		"11000\t0\t10\ttask\t2\tf%return\t0\tretval=11 duration=10.000 us\n"
+		"12000\t0\t10\ttask\t2\tf%return\t0\tretval=11\n"
+		"13000\t0\t10\ttask\t3\tg\t0\t\n");
+	free(out);
+	free(err);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -833,6 +1033,8 @@ int main(int argc, char **argv)
 	test_report_deltas();
 	test_gaps();
 	test_corruption();
+	test_diff();
+	test_durations();
 	{
 		char cmd[600];
 

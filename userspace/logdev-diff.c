@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev-diff.c: "logdev diff [--format text|csv|json] A.cap B.cap": the
+ * delta tables of two captures side by side, pairs matched by their call
+ * sites' func:line text (ld_diff_build()): count, median and p99 on each
+ * side, the ratio B/A of the medians and the change in percent
+ * ((B - A) / A * 100: 1 us -> 484 us is 484.00x, +48300.0%).  Pairs of both
+ * captures first, largest median increase first; then pairs found in only
+ * one capture ("only in A" / "only in B").
+ *
+ * text (times in us, 3 decimals; site columns as wide as the longest name):
+ *   from  to  count_A  median_A  p99_A  count_B  median_B  p99_B  ratio  change
+ * csv: a header line, then one line per pair; times in ns; fields of an
+ *   absent side empty; status both|only_a|only_b; ratio and change_pct
+ *   with 4 decimals or "inf".
+ * json: {"a": FILE, "b": FILE, "pairs": [{"from", "to", "status",
+ *   "a": {"count", "median_ns", "p99_ns"} or null, "b": ..., "ratio",
+ *   "change_pct"}]}, ratio/change_pct null when not both or infinite.
+ * Exit: 0, 1 if a capture is unusable, 2 usage.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+enum fmt { F_TEXT, F_CSV, F_JSON };
+
+/* Open @file and fill @ds (finished).  Prints errors.  0 or 1. */
+static int load(const char *file, struct ld_reader *r, struct ld_deltas *ds)
+{
+	struct ld_merge m;
+	struct ld_item it;
+	int ret;
+
+	if (cli_open_input(file, r))
+		return 1;
+	if (ld_merge_init(&m, r)) {
+		fprintf(stderr, "logdev: out of memory\n");
+		ld_reader_close(r);
+		return 1;
+	}
+	while ((ret = ld_merge_next(&m, &it)) > 0)
+		if (ld_deltas_add(ds, &it)) {
+			ret = -1;
+			break;
+		}
+	ld_merge_free(&m);
+	if (ret < 0) {
+		fprintf(stderr, "logdev: %s: out of memory or read error\n", file);
+		ld_deltas_free(ds);
+		ld_reader_close(r);
+		return 1;
+	}
+	ld_deltas_finish(ds, LD_SORT_TOTAL);
+	return 0;
+}
+
+static void us(char *b, size_t n, uint64_t ns)
+{
+	snprintf(b, n, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
+}
+
+static void print_text(const struct ld_diff *df)
+{
+	int wf = 24, wt = 24;
+
+	for (size_t i = 0; i < df->nr; i++) {
+		if ((int)strlen(df->rows[i].from) > wf)
+			wf = (int)strlen(df->rows[i].from);
+		if ((int)strlen(df->rows[i].to) > wt)
+			wt = (int)strlen(df->rows[i].to);
+	}
+	printf("%-*s %-*s %9s %11s %11s %9s %11s %11s %10s %11s\n", wf, "from", wt, "to",
+	       "count_A", "median_A", "p99_A", "count_B", "median_B", "p99_B",
+	       "ratio", "change");
+	for (size_t i = 0; i < df->nr; i++) {
+		const struct ld_diff_row *r = &df->rows[i];
+		char c[2][24], m[2][32], p[2][32], ra[32], ch[32];
+		const struct ld_diff_side *sd[2] = { &r->a, &r->b };
+
+		for (int k = 0; k < 2; k++) {
+			if (r->present & (1 << k)) {
+				snprintf(c[k], sizeof(c[k]), "%" PRIu64, sd[k]->count);
+				us(m[k], sizeof(m[k]), sd[k]->median);
+				us(p[k], sizeof(p[k]), sd[k]->p99);
+			} else {
+				strcpy(c[k], "-");
+				strcpy(m[k], "-");
+				strcpy(p[k], "-");
+			}
+		}
+		if (r->present != LD_DIFF_BOTH) {
+			strcpy(ra, "-");
+			strcpy(ch, r->present == LD_DIFF_IN_A ? "only in A" : "only in B");
+		} else if (isinf(r->ratio)) {
+			strcpy(ra, "inf");
+			strcpy(ch, "+inf%");
+		} else {
+			snprintf(ra, sizeof(ra), "%.2fx", r->ratio);
+			snprintf(ch, sizeof(ch), "%+.1f%%", r->change_pct);
+		}
+		printf("%-*s %-*s %9s %11s %11s %9s %11s %11s %10s %11s\n", wf, r->from,
+		       wt, r->to, c[0], m[0], p[0], c[1], m[1], p[1], ra, ch);
+	}
+}
+
+static void csv_field(const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+static void csv_num(double v)
+{
+	if (isinf(v))
+		fputs("inf", stdout);
+	else
+		printf("%.4f", v);
+}
+
+static void print_csv(const struct ld_diff *df)
+{
+	puts("from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct");
+	for (size_t i = 0; i < df->nr; i++) {
+		const struct ld_diff_row *r = &df->rows[i];
+		const struct ld_diff_side *sd[2] = { &r->a, &r->b };
+
+		csv_field(r->from);
+		putchar(',');
+		csv_field(r->to);
+		printf(",%s", r->present == LD_DIFF_BOTH ? "both" :
+		       r->present == LD_DIFF_IN_A ? "only_a" : "only_b");
+		for (int k = 0; k < 2; k++) {
+			if (r->present & (1 << k))
+				printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64, sd[k]->count,
+				       sd[k]->median, sd[k]->p99);
+			else
+				fputs(",,,", stdout);
+		}
+		putchar(',');
+		if (r->present == LD_DIFF_BOTH)
+			csv_num(r->ratio);
+		putchar(',');
+		if (r->present == LD_DIFF_BOTH)
+			csv_num(r->change_pct);
+		putchar('\n');
+	}
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void json_num(double v)
+{
+	if (isinf(v) || isnan(v))
+		fputs("null", stdout);
+	else
+		printf("%.4f", v);
+}
+
+static void print_json(const struct ld_diff *df, const char *fa, const char *fb)
+{
+	fputs("{\"a\": ", stdout);
+	json_str(fa);
+	fputs(", \"b\": ", stdout);
+	json_str(fb);
+	fputs(", \"pairs\": [", stdout);
+	for (size_t i = 0; i < df->nr; i++) {
+		const struct ld_diff_row *r = &df->rows[i];
+		const struct ld_diff_side *sd[2] = { &r->a, &r->b };
+
+		fputs(i ? ",\n  {\"from\": " : "\n  {\"from\": ", stdout);
+		json_str(r->from);
+		fputs(", \"to\": ", stdout);
+		json_str(r->to);
+		printf(", \"status\": \"%s\"", r->present == LD_DIFF_BOTH ? "both" :
+		       r->present == LD_DIFF_IN_A ? "only_a" : "only_b");
+		for (int k = 0; k < 2; k++) {
+			printf(", \"%c\": ", k ? 'b' : 'a');
+			if (r->present & (1 << k))
+				printf("{\"count\": %" PRIu64 ", \"median_ns\": %" PRIu64
+				       ", \"p99_ns\": %" PRIu64 "}", sd[k]->count,
+				       sd[k]->median, sd[k]->p99);
+			else
+				fputs("null", stdout);
+		}
+		fputs(", \"ratio\": ", stdout);
+		if (r->present == LD_DIFF_BOTH)
+			json_num(r->ratio);
+		else
+			fputs("null", stdout);
+		fputs(", \"change_pct\": ", stdout);
+		if (r->present == LD_DIFF_BOTH)
+			json_num(r->change_pct);
+		else
+			fputs("null", stdout);
+		putchar('}');
+	}
+	puts(df->nr ? "\n]}" : "]}");
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	const char *files[2] = { NULL, NULL };
+	struct ld_reader r[2];
+	struct ld_deltas ds[2] = { { 0 }, { 0 } };
+	struct ld_diff df;
+	enum fmt fmt = F_TEXT;
+	int nf = 0, ret = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+
+		if (!strcmp(a, "--format") && i + 1 < argc)
+			v = argv[++i];
+		else if (!strncmp(a, "--format=", 9))
+			v = a + 9;
+		if (v) {
+			if (!strcmp(v, "text"))
+				fmt = F_TEXT;
+			else if (!strcmp(v, "csv"))
+				fmt = F_CSV;
+			else if (!strcmp(v, "json"))
+				fmt = F_JSON;
+			else {
+				fprintf(stderr, "logdev diff: bad format %s\n", v);
+				return 2;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "logdev diff: unknown option %s\n", a);
+			return 2;
+		} else if (nf == 2) {
+			fprintf(stderr, "logdev diff: two FILEs only\n");
+			return 2;
+		} else {
+			files[nf++] = a;
+		}
+	}
+	if (nf != 2) {
+		fprintf(stderr, "usage: logdev diff [--format text|csv|json] A.cap B.cap\n");
+		return 2;
+	}
+	if (load(files[0], &r[0], &ds[0]))
+		return 1;
+	if (load(files[1], &r[1], &ds[1])) {
+		ld_deltas_free(&ds[0]);
+		ld_reader_close(&r[0]);
+		return 1;
+	}
+	if (ld_diff_build(&df, &ds[0], &r[0].sites, &ds[1], &r[1].sites)) {
+		fprintf(stderr, "logdev: out of memory\n");
+		ret = 1;
+	} else {
+		if (fmt == F_CSV)
+			print_csv(&df);
+		else if (fmt == F_JSON)
+			print_json(&df, files[0], files[1]);
+		else
+			print_text(&df);
+		ld_diff_free(&df);
+	}
+	for (int k = 0; k < 2; k++) {
+		ld_deltas_free(&ds[k]);
+		ld_reader_close(&r[k]);
+	}
+	if (fflush(stdout))
+		return 1;
+	return ret;
+}
