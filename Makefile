@@ -62,3 +62,9 @@ clean:
 	-$(MAKE) -C bench clean
 
 .PHONY: all kernel userspace deps vm-kernel demo check bench install clean
+
+# Cloud vs PREEMPT_RT kernel, same workload through logdev probes, then
+# `logdev diff` (tools/demo-compare.sh; about 2.5 min, not part of check).
+demo-compare: userspace
+	tools/demo-compare.sh
+.PHONY: demo-compare

@@ -1,0 +1,53 @@
+#!/bin/bash
+# make demo-compare: the same workload on the Debian cloud kernel and on the
+# PREEMPT_RT kernel, recorded through logdev probes, then `logdev diff`.
+#
+#   tools/demo-compare.sh [MMAPS [WCHANS [KBYTES]]]      (default 2000 2000 4096)
+# Env DIFF_MIN_COUNT (default 100): passed to logdev diff --min-count.
+#
+# Installs the -rt kernel if missing (tools/deps.sh --rt, as root), builds
+# the logdev module once per kernel in build/demo-compare/KVER/ (sources
+# copied, so kernel/ keeps its own build), builds tools/demo-workload.c
+# static, boots each kernel (tools/vm/run.sh, -smp 2) running
+# tools/demo-compare-guest.sh, and prints
+#   logdev diff cloud.cap rt.cap
+# Results: build/demo-compare/{cloud,rt}/ (run.cap, probes.txt, stats.txt).
+# Timings are TCG-emulated: compare the two kernels, not absolute numbers.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+mmaps=${1:-2000} wchans=${2:-2000} kbytes=${3:-4096}
+out=$top/build/demo-compare
+U=$top/userspace
+
+"$top/tools/deps.sh" >/dev/null
+"$top/tools/deps.sh" --rt >/dev/null
+make -s -C "$U" logdev logdev.static
+mkdir -p "$out"
+cc -O2 -Wall -static -o "$out/demo-workload" "$top/tools/demo-workload.c"
+
+for flavour in cloud rt; do
+	if [ $flavour = rt ]; then kver=$("$top/tools/kver.sh" --rt); else kver=$("$top/tools/kver.sh"); fi
+	b=$out/$kver
+	rm -rf "$b"
+	mkdir -p "$b/kernel"
+	cp -r "$top/include" "$b/"
+	cp "$top"/kernel/*.c "$top"/kernel/*.h "$top/kernel/Kbuild" "$top/kernel/Makefile" "$b/kernel/"
+	echo "demo-compare: building logdev.ko for $kver"
+	make -s -C "$b/kernel" KDIR="/lib/modules/$kver/build" > "$b/build.log" 2>&1 ||
+		{ cat "$b/build.log" >&2; exit 1; }
+	echo "demo-compare: booting $kver ($mmaps mmaps, $wchans wchan reads, $kbytes KiB over loopback)"
+	rm -rf "$out/$flavour"
+	"$top/tools/vm/run.sh" --kver "$kver" --smp 2 --mem 1024 --timeout 600 \
+		--script "$top/tools/demo-compare-guest.sh" \
+		--files "$b/kernel/logdev.ko $U/logdev.static $out/demo-workload" \
+		--args "$mmaps $wchans $kbytes" --out "$out/$flavour"
+	grep '^demo-compare:' "$out/$flavour/guest.log" || true
+	sed 's/^/  /' "$out/$flavour/probes.txt"
+done
+echo
+echo "logdev diff $out/cloud/run.cap (A: $(cat "$out/cloud/kernel.txt")) $out/rt/run.cap (B: $(cat "$out/rt/kernel.txt"))"
+"$U/logdev" diff --min-count "${DIFF_MIN_COUNT:-100}" "$out/cloud/run.cap" "$out/rt/run.cap"
+echo
+echo "function durations, entry -> return of the r: probes (from the same diff):"
+"$U/logdev" diff "$out/cloud/run.cap" "$out/rt/run.cap" |
+	awk 'NR == 1 { print; next } { f = $1; sub(/:[0-9]+$/, "", f) } $2 == f "%return:0"'
