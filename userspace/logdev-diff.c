@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * logdev-diff.c: "logdev diff [--format text|csv|json] A.cap B.cap": the
- * delta tables of two captures side by side, pairs matched by their call
- * sites' func:line text (ld_diff_build()): count, median and p99 on each
- * side, the ratio B/A of the medians and the change in percent
+ * logdev-diff.c: "logdev diff [--format text|csv|json] [--min-count N]
+ * A.cap B.cap": the delta tables of two captures side by side, pairs
+ * matched by their call sites' func:line text (ld_diff_build()): count,
+ * median and p99 on each side, the ratio B/A of the medians and the change in percent
  * ((B - A) / A * 100: 1 us -> 484 us is 484.00x, +48300.0%).  Pairs of both
  * captures first, largest median increase first; then pairs found in only
- * one capture ("only in A" / "only in B").
+ * one capture ("only in A" / "only in B").  --min-count N leaves out pairs
+ * with fewer than N deltas on a side where they are present (rare pairs
+ * are noise at the top of a median ordering).
  *
  * text (times in us, 3 decimals; site columns as wide as the longest name):
  *   from  to  count_A  median_A  p99_A  count_B  median_B  p99_B  ratio  change
@@ -21,6 +23,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -59,6 +62,25 @@ static int load(const char *file, struct ld_reader *r, struct ld_deltas *ds)
 static void us(char *b, size_t n, uint64_t ns)
 {
 	snprintf(b, n, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
+}
+
+/* Drop the rows below @min deltas on a side where they are present. */
+static void filter_rows(struct ld_diff *df, uint64_t min)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < df->nr; i++) {
+		struct ld_diff_row *r = &df->rows[i];
+
+		if (((r->present & LD_DIFF_IN_A) && r->a.count < min) ||
+		    ((r->present & LD_DIFF_IN_B) && r->b.count < min)) {
+			free(r->from);
+			free(r->to);
+			continue;
+		}
+		df->rows[k++] = *r;
+	}
+	df->nr = k;
 }
 
 static void print_text(const struct ld_diff *df)
@@ -229,6 +251,7 @@ int cmd_diff(int argc, char **argv)
 	struct ld_deltas ds[2] = { { 0 }, { 0 } };
 	struct ld_diff df;
 	enum fmt fmt = F_TEXT;
+	unsigned long long min = 1;
 	int nf = 0, ret = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -238,6 +261,19 @@ int cmd_diff(int argc, char **argv)
 			v = argv[++i];
 		else if (!strncmp(a, "--format=", 9))
 			v = a + 9;
+		if (!strncmp(a, "--min-count", 11)) {
+			const char *m = a[11] == '=' ? a + 12 : NULL;
+			char *end;
+
+			if (!a[11] && i + 1 < argc)
+				m = argv[++i];
+			if (!m || !*m || *m == '-' ||
+			    (min = strtoull(m, &end, 10), *end)) {
+				fprintf(stderr, "logdev diff: bad --min-count\n");
+				return 2;
+			}
+			continue;
+		}
 		if (v) {
 			if (!strcmp(v, "text"))
 				fmt = F_TEXT;
@@ -260,7 +296,7 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 	if (nf != 2) {
-		fprintf(stderr, "usage: logdev diff [--format text|csv|json] A.cap B.cap\n");
+		fprintf(stderr, "usage: logdev diff [--format text|csv|json] [--min-count N] A.cap B.cap\n");
 		return 2;
 	}
 	if (load(files[0], &r[0], &ds[0]))
@@ -274,6 +310,7 @@ int cmd_diff(int argc, char **argv)
 		fprintf(stderr, "logdev: out of memory\n");
 		ret = 1;
 	} else {
+		filter_rows(&df, min);
 		if (fmt == F_CSV)
 			print_csv(&df);
 		else if (fmt == F_JSON)

@@ -21,7 +21,7 @@ static const struct cli_cmd cmds[] = {
 	  "record [-o FILE] [-d DIR] [--no-enable] [--duration S | -- COMMAND [ARGS]]" },
 	{ "report", cmd_report, "report [--raw] [FILE]" },
 	{ "deltas", cmd_deltas, "deltas [--sort=total|max|p99|median|count] [FILE]" },
-	{ "diff", cmd_diff, "diff [--format text|csv|json] A.cap B.cap" },
+	{ "diff", cmd_diff, "diff [--format text|csv|json] [--min-count N] A.cap B.cap" },
 	{ "help", cmd_help, "help" },
 };
 

@@ -940,6 +940,15 @@ static void test_diff(void)
 	free(out);
 	free(err);
 
+	snprintf(args, sizeof(args), "diff --min-count 3 --format csv %s %s", pa, pb);
+	run_cli(args, &out, &err);
+	expect_text("diff --min-count 3 keeps pairs with >= 3 deltas on each side", out,
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
+		"kfree_skbmem:291,kfree_skbmem:295,both,3,1000,1000,3,484000,484000,484.0000,48300.0000\n"
+		"kfree_skbmem:295,kfree_skbmem:320,both,3,2000,2000,3,1000,1000,0.5000,-50.0000\n");
+	free(out);
+	free(err);
+
 	snprintf(args, sizeof(args), "diff --format xml %s %s", pa, pb);
 	st = run_cli(args, &out, &err);
 	if (st == 2 && !out[0])
