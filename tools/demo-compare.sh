@@ -8,8 +8,9 @@
 # Installs the -rt kernel if missing (tools/deps.sh --rt, as root), builds
 # the logdev module once per kernel in build/demo-compare/KVER/ (sources
 # copied, so kernel/ keeps its own build), builds tools/demo-workload.c
-# static, boots each kernel (tools/vm/run.sh, -smp 2) running
-# tools/demo-compare-guest.sh, and prints
+# static, boots both kernels at the same time (tools/vm/run.sh, -smp 2 each,
+# so that both see the same host load) running tools/demo-compare-guest.sh,
+# and prints
 #   logdev diff cloud.cap rt.cap
 # Results: build/demo-compare/{cloud,rt}/ (run.cap, probes.txt, stats.txt).
 # Timings are TCG-emulated: compare the two kernels, not absolute numbers.
@@ -25,8 +26,10 @@ make -s -C "$U" logdev logdev.static
 mkdir -p "$out"
 cc -O2 -Wall -static -o "$out/demo-workload" "$top/tools/demo-workload.c"
 
+declare -A kv
 for flavour in cloud rt; do
 	if [ $flavour = rt ]; then kver=$("$top/tools/kver.sh" --rt); else kver=$("$top/tools/kver.sh"); fi
+	kv[$flavour]=$kver
 	b=$out/$kver
 	rm -rf "$b"
 	mkdir -p "$b/kernel"
@@ -35,12 +38,26 @@ for flavour in cloud rt; do
 	echo "demo-compare: building logdev.ko for $kver"
 	make -s -C "$b/kernel" KDIR="/lib/modules/$kver/build" > "$b/build.log" 2>&1 ||
 		{ cat "$b/build.log" >&2; exit 1; }
-	echo "demo-compare: booting $kver ($mmaps mmaps, $wchans wchan reads, $kbytes KiB over loopback)"
-	rm -rf "$out/$flavour"
-	"$top/tools/vm/run.sh" --kver "$kver" --smp 2 --mem 1024 --timeout 600 \
+done
+# Both VMs at once: TCG timings follow the host's load, so the two kernels
+# should run under the same conditions.
+echo "demo-compare: booting ${kv[cloud]} and ${kv[rt]} together ($mmaps mmaps, $wchans wchan reads, $kbytes KiB over loopback)"
+pids=()
+for flavour in cloud rt; do
+	rm -rf "${out:?}/$flavour"
+	"$top/tools/vm/run.sh" --kver "${kv[$flavour]}" --smp 2 --mem 1024 --timeout 900 \
 		--script "$top/tools/demo-compare-guest.sh" \
-		--files "$b/kernel/logdev.ko $U/logdev.static $out/demo-workload" \
-		--args "$mmaps $wchans $kbytes" --out "$out/$flavour"
+		--files "$out/${kv[$flavour]}/kernel/logdev.ko $U/logdev.static $out/demo-workload" \
+		--args "$mmaps $wchans $kbytes" --out "$out/$flavour" &
+	pids+=($!)
+done
+bad=0
+for p in "${pids[@]}"; do
+	wait "$p" || bad=1
+done
+[ $bad = 0 ] || { echo "demo-compare: a VM run failed" >&2; exit 1; }
+for flavour in cloud rt; do
+	echo "${kv[$flavour]}:"
 	grep '^demo-compare:' "$out/$flavour/guest.log" || true
 	sed 's/^/  /' "$out/$flavour/probes.txt"
 done
