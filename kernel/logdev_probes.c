@@ -581,8 +581,10 @@ static ssize_t ld_probes_write(struct file *f, const char __user *ubuf,
 		goto out;
 	}
 	if (*cmd == '-') {
-		p = ld_probe_find(cmd + 1);
-		if (p) {
+		if (!ld_good_name(cmd + 1)) {
+			pr_info("probes: malformed removal '%s'\n", cmd);
+			ret = -EINVAL;
+		} else if ((p = ld_probe_find(cmd + 1))) {
 			ld_probe_remove(p);
 			ret = 0;
 		} else {

@@ -111,6 +111,7 @@ bad '9bad=lt_probe_target' 'Invalid argument'
 bad 'bad-name=lt_probe_target' 'Invalid argument'
 bad 'lt_probe_target' 'File exists'
 bad '-no_such_probe' 'No such file'
+bad '-lt_probe_target junk' 'Invalid argument'
 o=$(printf 'a\nb\n' | dd of=$PF conv=notrunc 2>&1)
 case "$o" in *Invalid*) pass "refuses two lines in one write" ;; *) fail "two lines: '$o'" ;; esac
 
