@@ -1,8 +1,8 @@
 #!/bin/sh
 # Guest side of bench/kernel/run.sh: guest-bench.sh NR RUNS
-# Every scenario of logdev_bench, RUNS rounds, each round all scenarios in
-# turn; one line per measurement in $RESULTS/results.txt:
-#   ROUND LABEL SCENARIO NS CPUS NR
+# logdev_bench: bytes per record from each scenario alone, then RUNS rounds
+# of the interleaved runs; one line per measurement in $RESULTS/results.txt:
+#   ROUND LABEL SCENARIO NS CPUS NR   (LABEL offN: edprintN, static key off)
 nr=${1:-20000}
 runs=${2:-5}
 R=${RESULTS:-/results}
@@ -21,31 +21,40 @@ cat $L/header > $R/logdev.header
 uname -r > $R/uname.txt
 nproc > $R/nproc.txt
 : > $R/results.txt
-one() {	# LABEL SCENARIO
-	echo "$2" > $B/run || { echo "run $2 failed"; exit 1; }
-	echo "$round $1 $(cat $B/last)" >> $R/results.txt
-}
+P=/sys/module/logdev_bench/parameters/nr
+# bytes/record: each scenario alone, a few records, logdev and ftrace stats
+echo 2000 > $P
+for s in edprint0 edprint2 edprint2s edct0 edct2 edct2s tp0 tp2 tp2s; do
+	case $s in
+	tp*)
+		echo > $T/trace
+		echo "$s" > $B/run || exit 1
+		cat $T/per_cpu/cpu*/stats > $R/ftstats-$s.txt ;;
+	*)
+		echo 1 > $L/clear
+		echo 1 > $L/enable
+		echo "$s" > $B/run || exit 1
+		echo 0 > $L/enable
+		cat $L/stats > $R/stats-$s.txt ;;
+	esac
+done
+echo "$nr" > $P
+# timings: per round, every recording scenario interleaved in blocks of 64
+# records with logdev on ("mix"), then no call against edprint with the
+# static key off, interleaved in blocks of 4096 ("mixoff")
 round=1
 while [ "$round" -le "$runs" ]; do
-	for s in nocall edprint0 edprint2 edprint2s edct0 edct2 edct2s off0 off2 off2s tp0 tp2 tp2s rb0 rb2 rb2s; do
-		case $s in
-		edprint*|edct*)
-			echo 1 > $L/clear
-			echo 1 > $L/enable
-			one "$s" "$s"
-			echo 0 > $L/enable
-			cat $L/stats > $R/stats-$s.txt ;;
-		off*)
-			echo 0 > $L/enable
-			one "$s" "edprint${s#off}" ;;
-		tp*)
-			echo > $T/trace
-			one "$s" "$s"
-			cat $T/per_cpu/cpu*/stats > $R/ftstats-$s.txt ;;
-		*)
-			one "$s" "$s" ;;
-		esac
-	done
+	echo 1 > $L/clear
+	echo 1 > $L/enable
+	echo mix > $B/run || { echo "mix failed"; exit 1; }
+	cat $B/last | while read -r s ns c n; do echo "$round $s $s $ns $c $n"; done >> $R/results.txt
+	echo 0 > $L/enable
+	echo mixoff > $B/run || { echo "mixoff failed"; exit 1; }
+	cat $B/last | while read -r s ns c n; do
+		l=$s
+		case $s in edprint*) l=off${s#edprint} ;; esac
+		echo "$round $l $s $ns $c $n"
+	done >> $R/results.txt
 	round=$((round + 1))
 done
 cat $R/results.txt

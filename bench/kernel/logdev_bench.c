@@ -5,7 +5,9 @@
  * kthread per online CPU, all CPUs at once.
  *
  *   echo SCENARIO > /sys/kernel/debug/logdev_bench/run   (blocks until done)
- *   cat /sys/kernel/debug/logdev_bench/last              "SCENARIO NS CPUS NR"
+ *   echo mix > /sys/kernel/debug/logdev_bench/run        (all but nocall, interleaved)
+ *   echo mixoff > /sys/kernel/debug/logdev_bench/run     (nocall, edprint*, interleaved)
+ *   cat /sys/kernel/debug/logdev_bench/last              "SCENARIO NS CPUS NR" lines
  *
  * SCENARIO: nocall, edprint0, edprint2, edprint2s, edct0, edct2, edct2s, tp0,
  * tp2, tp2s, rb0, rb2, rb2s.  Payload suffix: 0 = "bench", 2 = "bench %d %d", 2s = "bench %d %d
@@ -76,16 +78,7 @@ static const char *bench_str = "eth0-rx-queue-07";	/* 16 chars */
 static struct trace_buffer *rb;
 static struct dentry *dir;
 static DEFINE_MUTEX(run_mutex);
-static char last[128];
-
-struct worker {
-	enum scen s;
-	u32 n;
-	u64 ns;
-	atomic_t *ready;
-	int nthreads;
-	struct completion done;
-};
+static char last[1024];
 
 static noinline void rb_write(u32 bytes, u32 a, u32 b, const char *s)
 {
@@ -162,28 +155,54 @@ static noinline void run_loop(enum scen s, u32 n)
 	}
 }
 
+/*
+ * A run: every scenario whose bit is set in @mask, interleaved in blocks of
+ * @blk records (A, B, C, A, B, C, ...) until each has done @n, so that all
+ * of them see the same interference (TCG on a shared host is noisy: a
+ * vCPU thread preempted on the host stretches whatever runs at the time).
+ */
+struct worker {
+	u32 mask;
+	u32 n;
+	u32 blk;
+	u64 ns[NR_SCEN];
+	atomic_t *ready;
+	int nthreads;
+	struct completion done;
+};
+
 static int worker_fn(void *arg)
 {
 	struct worker *w = arg;
+	u32 done, chunk;
+	int s;
 	u64 t0;
 
 	/* start together: every CPU's writer runs at the same time */
 	atomic_inc(w->ready);
 	while (atomic_read(w->ready) < w->nthreads)
 		cpu_relax();
-	t0 = ktime_get_ns();
-	run_loop(w->s, w->n);
-	w->ns = ktime_get_ns() - t0;
+	for (done = 0; done < w->n; done += chunk) {
+		chunk = min(w->blk, w->n - done);
+		for (s = 0; s < NR_SCEN; s++) {
+			if (!(w->mask & BIT(s)))
+				continue;
+			t0 = ktime_get_ns();
+			run_loop(s, chunk);
+			w->ns[s] += ktime_get_ns() - t0;
+		}
+		cond_resched();
+	}
 	complete(&w->done);
 	return 0;
 }
 
-static int run_scenario(enum scen s, u64 *mean_ns, int *ncpu)
+/* mean over CPUs of ns/record per scenario into @mean_ns[] */
+static int run_scenarios(u32 mask, u32 blk, u64 *mean_ns, int *ncpu)
 {
-	int cpus = num_online_cpus(), i = 0, cpu, started = 0;
+	int cpus = num_online_cpus(), i = 0, cpu, started = 0, s;
 	struct worker *ws;
 	atomic_t ready = ATOMIC_INIT(0);
-	u64 sum = 0;
 
 	ws = kcalloc(cpus, sizeof(*ws), GFP_KERNEL);
 	if (!ws)
@@ -194,8 +213,9 @@ static int run_scenario(enum scen s, u64 *mean_ns, int *ncpu)
 
 		if (i >= cpus)
 			break;
-		ws[i].s = s;
+		ws[i].mask = mask;
 		ws[i].n = nr;
+		ws[i].blk = blk;
 		ws[i].ready = &ready;
 		ws[i].nthreads = cpus;
 		init_completion(&ws[i].done);
@@ -210,49 +230,80 @@ static int run_scenario(enum scen s, u64 *mean_ns, int *ncpu)
 	}
 	cpus_read_unlock();
 	started = i;
+	for (s = 0; s < NR_SCEN; s++)
+		mean_ns[s] = 0;
 	for (i = 0; i < started; i++) {
 		wait_for_completion(&ws[i].done);
-		sum += div_u64(ws[i].ns, nr);
+		for (s = 0; s < NR_SCEN; s++)
+			mean_ns[s] += ws[i].ns[s];
 	}
+	for (s = 0; s < NR_SCEN; s++)
+		mean_ns[s] = started ? div_u64(mean_ns[s], (u64)started * nr) : 0;
 	*ncpu = started;
-	*mean_ns = started ? div_u64(sum, started) : 0;
 	kfree(ws);
 	return started == cpus ? 0 : -ENOMEM;
 }
 
+/*
+ * "run" accepts one scenario name (blocks of nr: one after the other), or
+ * "mix" (every scenario but nocall, blocks of 64) or "mixoff" (nocall and
+ * edprint0/2/2s, blocks of 4096: meant for recording off, static key off).
+ */
 static ssize_t run_write(struct file *f, const char __user *ubuf, size_t len, loff_t *ppos)
 {
 	char buf[32];
-	size_t n = min(len, sizeof(buf) - 1);
+	size_t n = min(len, sizeof(buf) - 1), o = 0;
 	int s, ncpu, ret;
-	u64 ns;
+	u64 ns[NR_SCEN];
+	u32 mask, blk;
 
 	if (copy_from_user(buf, ubuf, n))
 		return -EFAULT;
 	buf[n] = 0;
 	strim(buf);
-	for (s = 0; s < NR_SCEN; s++)
-		if (!strcmp(buf, scen_name[s]))
-			break;
-	if (s == NR_SCEN || !nr)
+	if (!strcmp(buf, "mix")) {
+		mask = GENMASK(NR_SCEN - 1, 0) & ~BIT(S_NOCALL);
+		blk = 64;
+	} else if (!strcmp(buf, "mixoff")) {
+		mask = BIT(S_NOCALL) | BIT(S_ED0) | BIT(S_ED2) | BIT(S_ED2S);
+		blk = 4096;
+	} else {
+		for (s = 0; s < NR_SCEN; s++)
+			if (!strcmp(buf, scen_name[s]))
+				break;
+		if (s == NR_SCEN)
+			return -EINVAL;
+		mask = BIT(s);
+		blk = nr;
+	}
+	if (!nr)
 		return -EINVAL;
 	mutex_lock(&run_mutex);
-	ret = run_scenario(s, &ns, &ncpu);
-	if (!ret)
-		snprintf(last, sizeof(last), "%s %llu %d %u\n", scen_name[s], ns, ncpu, nr);
+	ret = run_scenarios(mask, blk, ns, &ncpu);
+	if (!ret) {
+		last[0] = 0;
+		for (s = 0; s < NR_SCEN; s++)
+			if (mask & BIT(s))
+				o += scnprintf(last + o, sizeof(last) - o, "%s %llu %d %u\n",
+					       scen_name[s], ns[s], ncpu, nr);
+	}
 	mutex_unlock(&run_mutex);
 	return ret ? ret : len;
 }
 
 static ssize_t last_read(struct file *f, char __user *ubuf, size_t len, loff_t *ppos)
 {
-	char buf[128];
-	size_t n;
+	char *buf = kmalloc(sizeof(last), GFP_KERNEL);
+	ssize_t ret;
 
+	if (!buf)
+		return -ENOMEM;
 	mutex_lock(&run_mutex);
-	n = strscpy(buf, last, sizeof(buf)) < 0 ? 0 : strlen(buf);
+	strscpy(buf, last, sizeof(last));
 	mutex_unlock(&run_mutex);
-	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
+	ret = simple_read_from_buffer(ubuf, len, ppos, buf, strlen(buf));
+	kfree(buf);
+	return ret;
 }
 
 static const struct file_operations run_fops = {

@@ -49,7 +49,8 @@ med() {	# LABEL -> median ns
 range() {	# LABEL -> max - min
 	awk -v l="$1" '$2 == l { if (n++ == 0 || $4 < lo) lo = $4; if ($4 > hi) hi = $4 } END { print hi - lo }' "$out/results.txt"
 }
-echo "Kernel: $kver in QEMU TCG, $(cat "$out/nproc.txt") CPUs, one kthread per CPU, $nr records per CPU, median of $runs runs"
+echo "Kernel: $kver in QEMU TCG, $(cat "$out/nproc.txt") CPUs, one kthread per CPU, $nr records per CPU and scenario,"
+echo "  all recording scenarios interleaved in blocks of 64 records (no call / static key off: blocks of 4096), median of $runs runs"
 echo "(ns of the guest clock under TCG: compare ratios only; host: $(lscpu | sed -n 's/^Model name: *//p'))"
 nc=$(med nocall); ncr=$(range nocall)
 for p in 0 2 2s; do
