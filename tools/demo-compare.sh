@@ -65,6 +65,5 @@ echo
 echo "logdev diff $out/cloud/run.cap (A: $(cat "$out/cloud/kernel.txt")) $out/rt/run.cap (B: $(cat "$out/rt/kernel.txt"))"
 "$U/logdev" diff --min-count "${DIFF_MIN_COUNT:-100}" "$out/cloud/run.cap" "$out/rt/run.cap"
 echo
-echo "function durations, entry -> return of the r: probes (from the same diff):"
-"$U/logdev" diff "$out/cloud/run.cap" "$out/rt/run.cap" |
-	awk 'NR == 1 { print; next } { f = $1; sub(/:[0-9]+$/, "", f) } $2 == f "%return:0"'
+echo "function durations of the r: probes, each return paired with its entry (diff --durations):"
+"$U/logdev" diff --durations "$out/cloud/run.cap" "$out/rt/run.cap"

@@ -411,3 +411,41 @@ void cli_render(const struct ld_reader *r, const struct ld_item *it,
 				 it->rec.arg_bytes > 32 ? " ..." : "");
 	}
 }
+
+int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations)
+{
+	struct ld_durations du;
+	struct ld_merge m;
+	struct ld_item it;
+	uint32_t from;
+	uint64_t ns;
+	int ret;
+
+	if (ld_dur_init(&du, &r->sites))
+		goto oom;
+	if (ld_merge_init(&m, r)) {
+		ld_dur_free(&du);
+		goto oom;
+	}
+	while ((ret = ld_merge_next(&m, &it)) > 0) {
+		if (!durations) {
+			ret = ld_deltas_add(ds, &it);
+		} else {
+			ret = ld_dur_add(&du, &it, &ns, &from);
+			if (ret > 0)
+				ret = ld_deltas_add_value(ds, from, it.rec.site, ns);
+		}
+		if (ret < 0)
+			break;
+	}
+	ld_merge_free(&m);
+	ld_dur_free(&du);
+	if (ret < 0) {
+		fprintf(stderr, "logdev: %s\n", strerror(-ret));
+		return 1;
+	}
+	return 0;
+oom:
+	fprintf(stderr, "logdev: out of memory\n");
+	return 1;
+}

@@ -70,6 +70,13 @@ int cli_open_input(const char *file, struct ld_reader *r);
  */
 void cli_render(const struct ld_reader *r, const struct ld_item *it,
 		char *buf, size_t size);
+/**
+ * cli_collect() - merge every record of @r into @ds: the time between
+ * consecutive records per CPU, or with @durations only return-probe
+ * durations (pair: entry site, return site).  Prints errors.
+ * Return: 0, or 1 (out of memory / read error).
+ */
+int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations);
 /** cli_site_name() - "func:line" of site @id, or "site#ID:?" if unknown. */
 void cli_site_name(const struct ld_reader *r, uint32_t id, char *buf,
 		   size_t size);

@@ -56,6 +56,29 @@ static struct ld_pair *find_pair(struct ld_deltas *ds, uint32_t from, uint32_t t
 	return &ds->pairs[ds->nr++];
 }
 
+static int pair_push(struct ld_pair *p, uint64_t v)
+{
+	if (p->count == p->cap) {
+		uint64_t nc = p->cap ? p->cap * 2 : 16;
+		uint64_t *nd = realloc(p->d, nc * sizeof(*nd));
+
+		if (!nd)
+			return -ENOMEM;
+		p->d = nd;
+		p->cap = nc;
+	}
+	p->d[p->count++] = v;
+	return 0;
+}
+
+int ld_deltas_add_value(struct ld_deltas *ds, uint32_t from, uint32_t to,
+			uint64_t ns)
+{
+	struct ld_pair *p = find_pair(ds, from, to);
+
+	return p ? pair_push(p, ns) : -ENOMEM;
+}
+
 int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it)
 {
 	struct ld_pair *p;

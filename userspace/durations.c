@@ -136,7 +136,8 @@ static const char *intern(struct ld_durations *du, const char *name)
 	return NULL;
 }
 
-int ld_dur_add(struct ld_durations *du, const struct ld_item *it, uint64_t *ns)
+int ld_dur_add(struct ld_durations *du, const struct ld_item *it, uint64_t *ns,
+	       uint32_t *entry_site)
 {
 	struct ld_dur_slot *sl;
 	const char *name;
@@ -161,8 +162,10 @@ int ld_dur_add(struct ld_durations *du, const struct ld_item *it, uint64_t *ns)
 			return -ENOMEM;
 		if (sl->depth == LD_DUR_DEPTH) {	/* lost returns: keep the newest */
 			memmove(sl->ts, sl->ts + 1, (LD_DUR_DEPTH - 1) * sizeof(sl->ts[0]));
+			memmove(sl->site, sl->site + 1, (LD_DUR_DEPTH - 1) * sizeof(sl->site[0]));
 			sl->depth--;
 		}
+		sl->site[sl->depth] = it->rec.site;
 		sl->ts[sl->depth++] = it->ts;
 		return 0;
 	}
@@ -173,6 +176,8 @@ int ld_dur_add(struct ld_durations *du, const struct ld_item *it, uint64_t *ns)
 	if (it->ts < sl->ts[sl->depth])
 		return 0;
 	*ns = it->ts - sl->ts[sl->depth];
+	if (entry_site)
+		*entry_site = sl->site[sl->depth];
 	return 1;
 }
 

@@ -289,6 +289,12 @@ enum ld_sort { LD_SORT_TOTAL, LD_SORT_MAX, LD_SORT_P99, LD_SORT_MEDIAN,
 /** ld_deltas_add() - feed items in merge order. Return: 0 or -ENOMEM. */
 int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it);
 /**
+ * ld_deltas_add_value() - add one value of @ns to pair (@from, @to), e.g. a
+ * return-probe duration (entry site, return site).  Return: 0 or -ENOMEM.
+ */
+int ld_deltas_add_value(struct ld_deltas *ds, uint32_t from, uint32_t to,
+			uint64_t ns);
+/**
  * ld_deltas_finish() - compute min/median/p99/max/total per pair and sort
  * pairs by @key descending (ties: count desc, then from, to ascending).
  * median and p99 are nearest-rank: sorted[ceil(q*n)-1].
@@ -313,6 +319,7 @@ struct ld_dur_slot {
 	const char *name;	/* interned probe name */
 	uint32_t depth;
 	uint64_t ts[LD_DUR_DEPTH];
+	uint32_t site[LD_DUR_DEPTH];	/* entry record's site id */
 };
 
 /**
@@ -332,9 +339,11 @@ int ld_dur_init(struct ld_durations *du, const struct ld_sites *s);
 /**
  * ld_dur_add() - feed items in merge order.
  * Return: 1 if @it is a return record paired with its entry (*@ns: the
- * duration in ns), 0 otherwise, -ENOMEM.
+ * duration in ns; *@entry_site, if not NULL: the entry record's site id),
+ * 0 otherwise, -ENOMEM.
  */
-int ld_dur_add(struct ld_durations *du, const struct ld_item *it, uint64_t *ns);
+int ld_dur_add(struct ld_durations *du, const struct ld_item *it, uint64_t *ns,
+	       uint32_t *entry_site);
 void ld_dur_free(struct ld_durations *du);
 
 /* ---- diff of two captures' delta tables ------------------------------ */

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * logdev-deltas.c: "logdev deltas [--sort=KEY] [FILE]": for every pair of
+ * logdev-deltas.c: "logdev deltas [--durations] [--sort=KEY] [FILE]": for every pair of
  * consecutive records on one CPU (never across a lost-events gap), grouped
  * by (from site, to site): count, min, median, p99, max, total of the time
  * between them, in us with 3 decimals.  Sorted slowest first, by total
  * time unless --sort=max|p99|median|total|count (descending; ties by count
  * then site ids).  median/p99: nearest rank.
+ * --durations: instead, the durations of return probes (logdev probes "r:"),
+ * each return paired with its entry (durations.c), as pairs NAME:0 ->
+ * NAME%return:0; exact even when other records come in between.
  *
  *   from                     to                            count        min     median        p99        max      total
  *   kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000    484.000
@@ -23,9 +26,8 @@ static void us(char *b, size_t n, uint64_t ns)
 int cmd_deltas(int argc, char **argv)
 {
 	struct ld_reader r;
-	struct ld_merge m;
-	struct ld_item it;
 	struct ld_deltas ds = { 0 };
+	int durations = 0;
 	const char *file = NULL;
 	enum ld_sort key = LD_SORT_TOTAL;
 	int ret, wf = 24, wt = 24;
@@ -33,7 +35,9 @@ int cmd_deltas(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!strncmp(a, "--sort=", 7)) {
+		if (!strcmp(a, "--durations")) {
+			durations = 1;
+		} else if (!strncmp(a, "--sort=", 7)) {
 			const char *k = a + 7;
 
 			if (!strcmp(k, "total"))
@@ -61,17 +65,7 @@ int cmd_deltas(int argc, char **argv)
 	}
 	if (cli_open_input(file, &r))
 		return 1;
-	if (ld_merge_init(&m, &r)) {
-		fprintf(stderr, "logdev: out of memory\n");
-		ld_reader_close(&r);
-		return 1;
-	}
-	while ((ret = ld_merge_next(&m, &it)) > 0)
-		if (ld_deltas_add(&ds, &it)) {
-			fprintf(stderr, "logdev: out of memory\n");
-			ret = -1;
-			break;
-		}
+	ret = cli_collect(&r, &ds, durations) ? -1 : 0;
 	ld_deltas_finish(&ds, key);
 	/* site columns: at least 24 wide, wider if a name needs it */
 	for (size_t i = 0; i < ds.nr; i++) {
@@ -101,7 +95,6 @@ int cmd_deltas(int argc, char **argv)
 		       p->count, a[0], a[1], a[2], a[3], a[4]);
 	}
 	ld_deltas_free(&ds);
-	ld_merge_free(&m);
 	ld_reader_close(&r);
 	if (fflush(stdout))
 		return 1;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * logdev-diff.c: "logdev diff [--format text|csv|json] [--min-count N]
+ * logdev-diff.c: "logdev diff [--durations] [--format text|csv|json] [--min-count N]
  * A.cap B.cap": the delta tables of two captures side by side, pairs
  * matched by their call sites' func:line text (ld_diff_build()): count,
  * median and p99 on each side, the ratio B/A of the medians and the change in percent
@@ -8,7 +8,8 @@
  * captures first, largest median increase first; then pairs found in only
  * one capture ("only in A" / "only in B").  --min-count N leaves out pairs
  * with fewer than N deltas on a side where they are present (rare pairs
- * are noise at the top of a median ordering).
+ * are noise at the top of a median ordering).  --durations: compare the
+ * return-probe durations instead (logdev deltas --durations).
  *
  * text (times in us, 3 decimals; site columns as wide as the longest name):
  *   from  to  count_A  median_A  p99_A  count_B  median_B  p99_B  ratio  change
@@ -30,27 +31,12 @@
 enum fmt { F_TEXT, F_CSV, F_JSON };
 
 /* Open @file and fill @ds (finished).  Prints errors.  0 or 1. */
-static int load(const char *file, struct ld_reader *r, struct ld_deltas *ds)
+static int load(const char *file, struct ld_reader *r, struct ld_deltas *ds,
+		int durations)
 {
-	struct ld_merge m;
-	struct ld_item it;
-	int ret;
-
 	if (cli_open_input(file, r))
 		return 1;
-	if (ld_merge_init(&m, r)) {
-		fprintf(stderr, "logdev: out of memory\n");
-		ld_reader_close(r);
-		return 1;
-	}
-	while ((ret = ld_merge_next(&m, &it)) > 0)
-		if (ld_deltas_add(ds, &it)) {
-			ret = -1;
-			break;
-		}
-	ld_merge_free(&m);
-	if (ret < 0) {
-		fprintf(stderr, "logdev: %s: out of memory or read error\n", file);
+	if (cli_collect(r, ds, durations)) {
 		ld_deltas_free(ds);
 		ld_reader_close(r);
 		return 1;
@@ -252,7 +238,7 @@ int cmd_diff(int argc, char **argv)
 	struct ld_diff df;
 	enum fmt fmt = F_TEXT;
 	unsigned long long min = 1;
-	int nf = 0, ret = 0;
+	int nf = 0, ret = 0, durations = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
@@ -261,6 +247,10 @@ int cmd_diff(int argc, char **argv)
 			v = argv[++i];
 		else if (!strncmp(a, "--format=", 9))
 			v = a + 9;
+		if (!strcmp(a, "--durations")) {
+			durations = 1;
+			continue;
+		}
 		if (!strncmp(a, "--min-count", 11)) {
 			const char *m = a[11] == '=' ? a + 12 : NULL;
 			char *end;
@@ -296,12 +286,12 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 	if (nf != 2) {
-		fprintf(stderr, "usage: logdev diff [--format text|csv|json] [--min-count N] A.cap B.cap\n");
+		fprintf(stderr, "usage: logdev diff [--durations] [--format text|csv|json] [--min-count N] A.cap B.cap\n");
 		return 2;
 	}
-	if (load(files[0], &r[0], &ds[0]))
+	if (load(files[0], &r[0], &ds[0], durations))
 		return 1;
-	if (load(files[1], &r[1], &ds[1])) {
+	if (load(files[1], &r[1], &ds[1], durations)) {
 		ld_deltas_free(&ds[0]);
 		ld_reader_close(&r[0]);
 		return 1;

@@ -109,7 +109,7 @@ int cmd_report(int argc, char **argv)
 	valid = calloc(maxcpu + 1, 1);
 	while ((ret = ld_merge_next(&m, &it)) > 0) {
 		char ts[64];
-		int paired = ld_dur_add(&du, &it, &dur);
+		int paired = ld_dur_add(&du, &it, &dur, NULL);
 
 		if (paired < 0) {
 			fprintf(stderr, "logdev: out of memory\n");

@@ -20,8 +20,8 @@ static const struct cli_cmd cmds[] = {
 	{ "record", cmd_record,
 	  "record [-o FILE] [-d DIR] [--no-enable] [--duration S | -- COMMAND [ARGS]]" },
 	{ "report", cmd_report, "report [--raw] [FILE]" },
-	{ "deltas", cmd_deltas, "deltas [--sort=total|max|p99|median|count] [FILE]" },
-	{ "diff", cmd_diff, "diff [--format text|csv|json] [--min-count N] A.cap B.cap" },
+	{ "deltas", cmd_deltas, "deltas [--durations] [--sort=total|max|p99|median|count] [FILE]" },
+	{ "diff", cmd_diff, "diff [--durations] [--format text|csv|json] [--min-count N] A.cap B.cap" },
 	{ "help", cmd_help, "help" },
 };
 

@@ -1024,6 +1024,22 @@ static void test_durations(void)
 		"13000\t0\t10\ttask\t3\tg\t0\t\n");
 	free(out);
 	free(err);
+
+	snprintf(args, sizeof(args), "deltas --durations %s", path);
+	run_cli(args, &out, &err);
+	expect_text("deltas --durations: paired return-probe durations only", out,
+		"from                     to                            count        min     median        p99        max        total\n"
+		"f:0                      f%return:0                        4      0.100      3.000     10.000     10.000       19.100\n");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --durations --format csv %s %s", path, path);
+	run_cli(args, &out, &err);
+	expect_text("diff --durations of a capture with itself", out,
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
+		"f:0,f%return:0,both,4,3000,10000,4,3000,10000,1.0000,0.0000\n");
+	free(out);
+	free(err);
 }
 
 int main(int argc, char **argv)
