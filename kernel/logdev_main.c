@@ -15,6 +15,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/cpu.h>
 #include <linux/smp.h>
@@ -393,7 +394,9 @@ static struct ld_cpu_buf *ld_buf_alloc(int cpu, u32 subbuf_size, u32 nr,
 	cb = kzalloc_node(sizeof(*cb), GFP_KERNEL, node);
 	if (!cb)
 		goto err;
-	mem = vzalloc_node((size_t)subbuf_size * nr, node);
+	/* fail rather than wake the OOM killer: a too-big size is -ENOMEM */
+	mem = __vmalloc((size_t)subbuf_size * nr,
+			GFP_KERNEL | __GFP_ZERO | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!mem)
 		goto err_cb;
 	commit = kvcalloc(nr, sizeof(*commit), GFP_KERNEL);
@@ -426,6 +429,12 @@ int ld_resize(u32 subbuf_size, u32 nr_subbufs)
 	lockdep_assert_held(&ld_cfg_mutex);
 	if (ld_cfg.enabled)
 		return -EBUSY;
+	/* the ring uses a power of two of sub-buffers: allocate what it uses */
+	nr_subbufs = rounddown_pow_of_two(nr_subbufs);
+	/* like ftrace's resize: never take more than half of what is free */
+	if ((u64)subbuf_size * nr_subbufs * num_possible_cpus() / PAGE_SIZE >
+	    si_mem_available() / 2)
+		return -ENOMEM;
 	tmp = kcalloc(nr_cpu_ids, sizeof(*tmp), GFP_KERNEL);
 	if (!tmp)
 		return -ENOMEM;

@@ -91,6 +91,8 @@ good buffer_size_kb '64\n' 64
 for v in '\n' '0\n' '-1\n' 'abc\n' '12abc\n' '99999999999999999999\n' '4294967296\n'; do
 	bad buffer_size_kb "$v"
 done
+good buffer_size_kb '12\n' 8		# 3 sub-buffers: the ring uses a power of two
+bad buffer_size_kb '262144\n' 'Cannot allocate memory'	# 2 x 256 MiB in a 512 MiB guest
 good buffer_size_kb '1024\n' 1024
 
 good subbuf_size '8192\n' 8192

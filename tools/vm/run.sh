@@ -184,6 +184,16 @@ if ! (cd "$out" && sha256sum -c --quiet .sha256sums >&2); then
 	echo "run.sh: a result file differs from the guest's checksum" >&2
 	exit 4
 fi
+# The console runs with `quiet`: WARN()s and lockdep reports reach only the
+# kernel log, which the guest saved.  Same patterns as for the console.
+if [ -f "$out/dmesg.txt" ]; then
+	bad=$(grep -E 'BUG:|Oops:|Oops -|WARNING:|Kernel panic|general protection|Call Trace:|possible recursive locking|circular locking|inconsistent lock state|blocked for more than' \
+		"$out/dmesg.txt" | head -n 5 || true)
+	if [ -n "$bad" ]; then
+		printf 'run.sh: KERNEL TROUBLE in the kernel log (%s):\n%s\n' "$out/dmesg.txt" "$bad" >&2
+		exit 2
+	fi
+fi
 grc=$(cat "$out/guest.rc" 2>/dev/null || echo missing)
 echo "run.sh: kernel $kver, smp $smp, ${secs}s, results in $out (sha256 ok, guest rc $grc)" >&2
 [ "$grc" = 0 ] || exit 5
