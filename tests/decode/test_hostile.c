@@ -1,0 +1,891 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_hostile.c: hostile and broken inputs found by a tester: huge printf
+ * widths, out-of-range section CPUs, record into an existing file, formats
+ * of cut-short captures, warning floods, error messages, build flags.
+ *
+ * Usage: test_hostile PATH-TO-logdev USERSPACE-DIR
+ * Captures are built byte by byte (helpers as in test_decode.c).  Checks
+ * that could hang or crash run in a forked child with an alarm(), so a
+ * failure is reported as FAIL and the other checks still run.
+ * Output: "PASS: name" / "FAIL: name: why"; exit 1 if anything failed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "liblogdev.h"
+
+#define SBS 256
+
+static int failures, passes;
+static const char *cli, *usdir;
+static char tmpdir[] = "/tmp/logdev-hostile-XXXXXX";
+
+static void pass(const char *name)
+{
+	printf("PASS: %s\n", name);
+	fflush(stdout);
+	passes++;
+}
+
+static void fail(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("FAIL: %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	failures++;
+}
+
+static void check(const char *name, int ok, const char *fmt, ...)
+{
+	va_list ap;
+	char why[4096];
+
+	if (ok) {
+		pass(name);
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	fail(name, "%s", why);
+}
+
+/* ---- byte builders (as test_decode.c) ------------------------------ */
+
+struct buf {
+	uint8_t *p;
+	size_t n, cap;
+};
+
+static void b_put(struct buf *b, const void *d, size_t n)
+{
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2 + 64;
+		b->p = realloc(b->p, b->cap);
+	}
+	if (n)
+		memcpy(b->p + b->n, d, n);
+	b->n += n;
+}
+
+static void cap_start(struct buf *b)
+{
+	uint8_t h[16];
+
+	memcpy(h, "LOGDEVCP", 8);
+	ld_cap_put_u32(h + 8, 1);
+	ld_cap_put_u32(h + 12, 16);
+	b_put(b, h, 16);
+}
+
+static size_t cap_sect(struct buf *b, uint32_t type, uint32_t cpu, const void *d, size_t n)
+{
+	uint8_t h[16];
+
+	ld_cap_put_u32(h, type);
+	ld_cap_put_u32(h + 4, cpu);
+	ld_cap_put_u64(h + 8, n);
+	b_put(b, h, 16);
+	b_put(b, d, n);
+	return b->n - n;
+}
+
+static const char header_text[] =
+	"version: 1\nendian: little\nsubbuf_size: 256\nnr_subbufs: 4\n"
+	"subbuf_hdr_size: 40\nrec_hdr_size: 24\nclock: local\nmode: overwrite\n"
+	"field: subbuf.seq offset:8 size:8\nfield: rec.len offset:12 size:2\n";
+
+static const char formats_text[] =
+	"# id\tfile\tline\tfunc\tformat\n"
+	"1\tnet/core/skbuff.c\t291\tkfree_skbmem\tin\n"
+	"2\tx.c\t2\twide_star\t[%*d]\n"
+	"3\tx.c\t3\twide_lit\t[%999999999d]\n"
+	"4\tx.c\t4\twide_max\t[%2147483647d]\n"
+	"5\tx.c\t5\tprec_max\t[%.2147483647d]\n"
+	"6\tx.c\t6\twide_str\t[%99999999s]\n"
+	"7\tx.c\t7\twide_left\t[%-999999999s]\n";
+
+static void cap_meta(struct buf *b, const char *formats)
+{
+	cap_start(b);
+	cap_sect(b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
+	cap_sect(b, LD_SECT_FORMATS, LD_CAP_NO_CPU, formats, strlen(formats));
+}
+
+struct sbuf {
+	uint8_t b[SBS];
+	uint32_t pos;
+};
+
+static void sb_begin(struct sbuf *s, uint16_t cpu, uint64_t seq, uint64_t ts0)
+{
+	memset(s->b, 0xee, SBS);
+	ld_cap_put_u32(s->b, LOGDEV_SUBBUF_MAGIC);
+	s->b[4] = 1;
+	s->b[5] = 0;
+	s->b[6] = (uint8_t)cpu;
+	s->b[7] = (uint8_t)(cpu >> 8);
+	ld_cap_put_u64(s->b + 8, seq);
+	ld_cap_put_u64(s->b + 16, ts0);
+	ld_cap_put_u32(s->b + 24, 0);
+	ld_cap_put_u32(s->b + 28, 0);
+	ld_cap_put_u32(s->b + 32, 0);
+	ld_cap_put_u32(s->b + 36, 0);
+	s->pos = LOGDEV_SUBBUF_HDR_SIZE;
+}
+
+/* append a record; 0 if it does not fit */
+static int sb_rec(struct sbuf *s, uint64_t ts, uint32_t site, const void *pl, uint32_t plen)
+{
+	uint32_t len = (LOGDEV_REC_HDR_SIZE + plen + 7) & ~7u;
+	uint8_t *r = s->b + s->pos;
+
+	if (s->pos + len > SBS)
+		return 0;
+	ld_cap_put_u64(r, ts);
+	ld_cap_put_u32(r + 8, site);
+	r[12] = (uint8_t)len;
+	r[13] = (uint8_t)(len >> 8);
+	r[14] = LOGDEV_REC_PRINT;
+	r[15] = 0;
+	ld_cap_put_u32(r + 16, 1);
+	ld_cap_put_u32(r + 20, plen);
+	memset(r + 24, 0, len - 24);
+	if (plen)
+		memcpy(r + 24, pl, plen);
+	s->pos += len;
+	ld_cap_put_u32(s->b + 24, s->pos - LOGDEV_SUBBUF_HDR_SIZE);
+	return 1;
+}
+
+/* ---- running things ------------------------------------------------ */
+
+static char *tmp_path(const char *name)
+{
+	static char path[16][512];
+	static int k;
+	char *p = path[k++ % 16];
+
+	snprintf(p, 512, "%s/%s", tmpdir, name);
+	return p;
+}
+
+static char *write_tmp(const char *name, const void *d, size_t n)
+{
+	char *p = tmp_path(name);
+	FILE *f = fopen(p, "wb");
+
+	fwrite(d, 1, n, f);
+	fclose(f);
+	return p;
+}
+
+static char *slurp_n(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *s;
+	long n;
+
+	if (len)
+		*len = 0;
+	if (!f)
+		return strdup("");
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	s = calloc(1, (size_t)n + 1);
+	if (fread(s, 1, (size_t)n, f) != (size_t)n)
+		s[0] = 0;
+	else if (len)
+		*len = (size_t)n;
+	fclose(f);
+	return s;
+}
+
+/* run "[ENV] cli ARGS" in the shell; status (255: killed), *out/*err malloc'd */
+static int run_cli_env(const char *env, const char *args, char **out, char **err)
+{
+	char cmd[4096], o[600], e[600];
+	int st;
+
+	snprintf(o, sizeof(o), "%s/out", tmpdir);
+	snprintf(e, sizeof(e), "%s/err", tmpdir);
+	snprintf(cmd, sizeof(cmd), "%s timeout 60 %s %s >%s 2>%s", env ? env : "", cli, args,
+		 o, e);
+	st = system(cmd);
+	*out = slurp_n(o, NULL);
+	*err = slurp_n(e, NULL);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 255;
+}
+
+static int run_cli(const char *args, char **out, char **err)
+{
+	return run_cli_env(NULL, args, out, err);
+}
+
+static int count_str(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* run @fn in a child with an alarm: a hang or a crash is a FAIL */
+static void isolated(const char *name, int secs, int (*fn)(char *why, size_t n))
+{
+	int pfd[2], st;
+	pid_t pid;
+	char why[2048] = "";
+
+	fflush(stdout);
+	if (pipe(pfd))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		close(pfd[0]);
+		alarm((unsigned)secs);
+		int ok = fn(why, sizeof(why));
+
+		if (write(pfd[1], why, strlen(why)) < 0)
+			_exit(3);
+		_exit(ok ? 0 : 1);
+	}
+	close(pfd[1]);
+	ssize_t n = read(pfd[0], why, sizeof(why) - 1);
+
+	why[n > 0 ? n : 0] = 0;
+	close(pfd[0]);
+	waitpid(pid, &st, 0);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		pass(name);
+	else if (WIFSIGNALED(st))
+		fail(name, "child killed by signal %d%s %s", WTERMSIG(st),
+		     WTERMSIG(st) == SIGALRM ? " (timed out)" : "", why);
+	else
+		fail(name, "%s", why);
+}
+
+/* ---- 1. huge printf widths and precisions -------------------------- */
+
+struct huge {
+	const char *fmt;
+	int32_t arg;		/* '*' argument (if the format has one) */
+	int star;
+	const char *str;	/* %s argument */
+};
+
+static const struct huge huge_cases[] = {
+	{ "[%*d]", 2147483647, 1, NULL },
+	{ "[%*d]", (int32_t)0x80000000, 1, NULL },	/* INT_MIN: -width overflows */
+	{ "[%.*d]", 2147483647, 1, NULL },
+	{ "[%*c]", 2147483647, 1, NULL },
+	{ "[%999999999d]", 0, 0, NULL },
+	{ "[%2147483647d]", 0, 0, NULL },
+	{ "[%99999999999999999999d]", 0, 0, NULL },	/* overflows int */
+	{ "[%.2147483647d]", 0, 0, NULL },
+	{ "[%.99999999999999999999d]", 0, 0, NULL },
+	{ "[%99999999s]", 0, 0, "abc" },
+	{ "[%-999999999s]", 0, 0, "abc" },
+	{ "[%#-2147483647llx]", 0, 0, NULL },
+	{ "%999999999d%999999999d%999999999d%999999999d%999999999d%999999999d", 0, 0, NULL },
+};
+
+static int huge_widths(char *why, size_t wn)
+{
+	static char out[8192];
+
+	for (size_t c = 0; c < sizeof(huge_cases) / sizeof(huge_cases[0]); c++) {
+		const struct huge *h = &huge_cases[c];
+		uint8_t pl[64];
+		size_t n = 0;
+
+		memset(pl, 0, sizeof(pl));
+		if (h->star) {
+			ld_cap_put_u32(pl, (uint32_t)h->arg);
+			n = 4;
+		}
+		if (h->str) {
+			memcpy(pl + n, h->str, strlen(h->str) + 1);
+			n += strlen(h->str) + 1;
+		} else {
+			ld_cap_put_u32(pl + n, 42);
+			n += 8;
+		}
+		for (int i = 0; i < 1000; i++) {
+			int len = ld_bprintf(out, sizeof(out), h->fmt, pl, n, NULL);
+			size_t sl = strlen(out);
+
+			/* the full length is bounded (clamped), output truncated */
+			if (len < 0 || len > 64 * (1 << 23) ||
+			    sl != ((size_t)len < sizeof(out) ? (size_t)len : sizeof(out) - 1)) {
+				snprintf(why, wn, "%s: returned %d, strlen %zu", h->fmt, len, sl);
+				return 0;
+			}
+		}
+	}
+	/* ordinary widths unchanged */
+	{
+		uint8_t pl[8];
+
+		ld_cap_put_u32(pl, 7);
+		ld_cap_put_u32(pl + 4, 42);
+		ld_bprintf(out, sizeof(out), "[%*d|%-4d|%05d|%.3d]", pl, 8, NULL);
+		if (strcmp(out, "[     42|42  |00042|042]")) {
+			ld_cap_put_u32(pl, 42);
+			ld_bprintf(out, sizeof(out), "[%-4d|%05d|%.3d]", pl, 4, NULL);
+			snprintf(why, wn, "small widths: got '%s'", out);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void test_huge_widths(void)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	int recs = 0, st, lines = 0;
+	char *out, *err, args[700], *path;
+	size_t olen;
+
+	isolated("bprintf: 1000 renderings of each huge width/precision return quickly, bounded",
+		 120, huge_widths);
+
+	/* CLI: 1000 records with such formats */
+	cap_meta(&b, formats_text);
+	for (uint64_t seq = 0; recs < 1000; seq++) {
+		sb_begin(&s, 0, seq, 1000 + seq * 100);
+		for (;;) {
+			uint8_t pl[8] = { 0 };
+			uint32_t site = 2 + (uint32_t)(recs % 6);
+
+			if (site == 2)
+				ld_cap_put_u32(pl, 999999999);
+			else if (site >= 6)
+				memcpy(pl, "abc", 4);
+			else
+				ld_cap_put_u32(pl, 7);
+			if (recs >= 1000 || !sb_rec(&s, 1000 + seq * 100 + (uint64_t)recs, site, pl, 8))
+				break;
+			recs++;
+		}
+		cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	}
+	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("huge.cap", b.p, b.n);
+	free(b.p);
+	snprintf(args, sizeof(args), "report --raw %s", path);
+	st = run_cli(args, &out, &err);
+	olen = strlen(out);
+	for (char *q = out; *q; q++)
+		lines += *q == '\n';
+	check("report: 1000 records with huge widths finish (exit 0, 1000 lines, bounded output)",
+	      st == 0 && lines == 1000 && olen < 1000 * 8300, "status %d lines %d bytes %zu err %.300s",
+	      st, lines, olen, err);
+	free(out);
+	free(err);
+}
+
+/* ---- 2. section CPU numbers out of range --------------------------- */
+
+struct warns {
+	int n;
+	char text[16384];
+};
+
+static void collect_warn(void *arg, const struct ld_diag *d)
+{
+	struct warns *w = arg;
+	size_t n = strlen(w->text);
+
+	w->n++;
+	if (n + 300 < sizeof(w->text))
+		snprintf(w->text + n, sizeof(w->text) - n, "off=%lld cpu=%lld %s\n",
+			 (long long)d->offset, (long long)d->cpu, d->msg);
+}
+
+static char *cpu_range_cap(void)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	char *path;
+
+	cap_meta(&b, formats_text);
+	sb_begin(&s, 0, 0, 1000);
+	sb_rec(&s, 1000, 1, NULL, 0);
+	sb_rec(&s, 1100, 1, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	sb_begin(&s, 0xfffe, 0, 1000);
+	sb_rec(&s, 1050, 1, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0xfffffffeu, s.b, SBS);
+	sb_begin(&s, 1, 0, 1000);
+	sb_rec(&s, 1060, 1, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0xc4000001u, s.b, SBS);
+	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("cpus.cap", b.p, b.n);
+	free(b.p);
+	return path;
+}
+
+static int cpu_range_lib(char *why, size_t wn)
+{
+	struct ld_reader r;
+	struct ld_merge m;
+	struct ld_item it;
+	struct ld_diag d;
+	static struct warns w;
+	int recs = 0;
+
+	if (ld_reader_open(&r, tmp_path("cpus.cap"), collect_warn, &w, &d)) {
+		snprintf(why, wn, "open: %s", d.msg);
+		return 0;
+	}
+	if (r.nr_cpus != 1 || r.cpus[0] != 0 || !strstr(w.text, "out of range")) {
+		snprintf(why, wn, "nr_cpus %u warnings:\n%s", r.nr_cpus, w.text);
+		ld_reader_close(&r);
+		return 0;
+	}
+	if (ld_merge_init(&m, &r)) {
+		ld_reader_close(&r);
+		return 0;
+	}
+	while (ld_merge_next(&m, &it) > 0)
+		recs++;
+	ld_merge_free(&m);
+	ld_reader_close(&r);
+	snprintf(why, wn, "records %d", recs);
+	return recs == 2;
+}
+
+static void test_cpu_range(void)
+{
+	char *path = cpu_range_cap(), args[700], *out, *err;
+	int st;
+
+	isolated("reader: section CPUs 0xfffffffe and 0xc4000001 skipped with a warning",
+		 60, cpu_range_lib);
+	snprintf(args, sizeof(args), "report %s", path);
+	st = run_cli(args, &out, &err);
+	check("report: section CPU 0xfffffffe does not crash (exit 0, CPU 0 records, warning)",
+	      st == 0 && count_str(out, "cpu:0 ") == 2 && strstr(err, "out of range") &&
+	      strstr(err, "4294967294"),
+	      "status %d out:\n%s err:\n%s", st, out, err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "deltas %s", path);
+	st = run_cli(args, &out, &err);
+	check("deltas: out-of-range section CPUs skipped (exit 0)", st == 0,
+	      "status %d err:\n%s", st, err);
+	free(out);
+	free(err);
+}
+
+/* ---- 3/4. record: fake debugfs ------------------------------------- */
+
+static void put_file(const char *dir, const char *name, const void *d, size_t n)
+{
+	char p[1024];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "wb");
+	if (f) {
+		if (n)
+			fwrite(d, 1, n, f);
+		fclose(f);
+	}
+}
+
+/* a directory that looks like debugfs logdev: header, formats, one CPU */
+static char *fake_debugfs(const char *name, int with_cpus, const void *raw, size_t rawlen)
+{
+	char *dir = tmp_path(name), p[1024];
+
+	mkdir(dir, 0755);
+	put_file(dir, "header", header_text, strlen(header_text));
+	put_file(dir, "formats", formats_text, strlen(formats_text));
+	put_file(dir, "enable", "0\n", 2);
+	put_file(dir, "flush", "0\n", 2);
+	put_file(dir, "stats", "cpu0 written=1\n", 15);
+	if (with_cpus) {
+		snprintf(p, sizeof(p), "%s/per_cpu", dir);
+		mkdir(p, 0755);
+		snprintf(p, sizeof(p), "%s/per_cpu/cpu0", dir);
+		mkdir(p, 0755);
+		put_file(p, "trace_pipe_raw", raw, rawlen);
+	}
+	return dir;
+}
+
+static void test_record_existing(void)
+{
+	static const char old[] = "precious old capture";
+	char *capp = tmp_path("existing.cap"), tmpn[600], env[700], args[1400];
+	char *out, *err, *got, *dir;
+	struct stat st_;
+	size_t glen;
+	int st;
+
+	snprintf(tmpn, sizeof(tmpn), "%s.tmp", capp);
+
+	/* no debugfs at all */
+	write_tmp("existing.cap", old, sizeof(old));
+	snprintf(env, sizeof(env), "LOGDEV_DEBUGFS=%s/nonexistent", tmpdir);
+	snprintf(args, sizeof(args), "record -o %s --duration 0", capp);
+	st = run_cli_env(env, args, &out, &err);
+	got = slurp_n(capp, &glen);
+	check("record: debugfs missing leaves an existing FILE untouched (exit 1)",
+	      st == 1 && glen == sizeof(old) && !memcmp(got, old, sizeof(old)) &&
+	      stat(tmpn, &st_) < 0,
+	      "status %d file now '%.40s' err %s", st, got, err);
+	check("record: debugfs missing hints at logdev.ko and mounting debugfs",
+	      strstr(err, "is logdev.ko loaded") && strstr(err, "mount -t debugfs"),
+	      "err: %s", err);
+	free(got);
+	free(out);
+	free(err);
+
+	/* debugfs there but no per_cpu directory */
+	dir = fake_debugfs("fakedbg-nocpu", 0, NULL, 0);
+	snprintf(env, sizeof(env), "LOGDEV_DEBUGFS=%s", dir);
+	st = run_cli_env(env, args, &out, &err);
+	got = slurp_n(capp, &glen);
+	check("record: per_cpu missing leaves an existing FILE untouched (exit 1)",
+	      st == 1 && glen == sizeof(old) && !memcmp(got, old, sizeof(old)) &&
+	      stat(tmpn, &st_) < 0,
+	      "status %d file now '%.40s' err %s", st, got, err);
+	free(got);
+	free(out);
+	free(err);
+
+	/* working (fake) debugfs: FILE replaced by a capture, no FILE.tmp left */
+	dir = fake_debugfs("fakedbg", 1, NULL, 0);
+	snprintf(env, sizeof(env), "LOGDEV_DEBUGFS=%s", dir);
+	snprintf(args, sizeof(args), "record -o %s --duration 0.2", capp);
+	st = run_cli_env(env, args, &out, &err);
+	{
+		struct ld_reader r;
+		struct ld_diag d;
+		int ok = !ld_reader_open(&r, capp, NULL, NULL, &d);
+
+		check("record: success replaces FILE with a complete capture, no FILE.tmp left",
+		      st == 0 && ok && r.complete && stat(tmpn, &st_) < 0,
+		      "status %d open %d err %s", st, ok, err);
+		if (ok)
+			ld_reader_close(&r);
+	}
+	free(out);
+	free(err);
+}
+
+static const char formats_late[] =
+	"# id\tfile\tline\tfunc\tformat\n"
+	"1\tnet/core/skbuff.c\t291\tkfree_skbmem\tin\n"
+	"20\tdrivers/late.c\t77\tlate_func\tlate %d\n";
+
+/* offsets of the capture's FORMATS sections; returns count */
+static int formats_sections(const uint8_t *p, size_t n, size_t *offs, int max)
+{
+	size_t off = 16;
+	int k = 0;
+
+	while (off + 16 <= n) {
+		uint32_t type = ld_cap_get_u32(p + off);
+		uint64_t len = ld_cap_get_u64(p + off + 8);
+
+		if (type == LD_SECT_FORMATS && k < max)
+			offs[k++] = off;
+		if (type == LD_SECT_END || len > n - off - 16)
+			break;
+		off += 16 + len;
+	}
+	return k;
+}
+
+static void test_formats_refresh(void)
+{
+	struct sbuf s;
+	uint8_t pl[4];
+	char *dir, env[700], args[2400], *out, *err, *cap, *data, *late, *cut;
+	size_t dlen, offs[16];
+	int st, nf;
+
+	sb_begin(&s, 0, 0, 1000);
+	ld_cap_put_u32(pl, 5);
+	sb_rec(&s, 1000, 20, pl, 4);
+	dir = fake_debugfs("fakedbg-late", 1, s.b, SBS);
+	late = write_tmp("formats-late", formats_late, strlen(formats_late));
+	cap = tmp_path("late.cap");
+	snprintf(env, sizeof(env), "LOGDEV_DEBUGFS=%s", dir);
+	snprintf(args, sizeof(args), "record -o %s -- sh -c 'sleep 1.5; cp %s %s/formats; sleep 1.7'",
+		 cap, late, dir);
+	st = run_cli_env(env, args, &out, &err);
+	free(out);
+	free(err);
+	data = slurp_n(cap, &dlen);
+	nf = formats_sections((uint8_t *)data, dlen, offs, 16);
+	check("record: FORMATS rewritten while recording when it changed (>= 3 sections)",
+	      st == 0 && nf >= 3, "status %d, %d FORMATS sections", st, nf);
+	/* cut the capture before its final FORMATS: the site is still named */
+	cut = write_tmp("late-cut.cap", data, nf ? offs[nf - 1] : dlen);
+	snprintf(args, sizeof(args), "report --raw %s", cut);
+	st = run_cli(args, &out, &err);
+	check("record: a capture cut before the final FORMATS still names late sites",
+	      st == 0 && strstr(out, "late_func\t77\tlate 5"), "status %d out %s err %s", st, out,
+	      err);
+	free(out);
+	free(err);
+	free(data);
+
+	/* reader: a cut-short capture with unnamed sites warns once, with a count */
+	{
+		struct buf b = { 0 };
+		char *path;
+
+		cap_meta(&b, formats_text);
+		sb_begin(&s, 0, 0, 1000);
+		for (int i = 0; i < 5; i++)
+			sb_rec(&s, 1000 + (uint64_t)i, 20, pl, 4);
+		sb_rec(&s, 1010, 1, NULL, 0);
+		cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+		sb_begin(&s, 1, 0, 1000);
+		sb_rec(&s, 1003, 21, pl, 4);
+		cap_sect(&b, LD_SECT_CPU_DATA, 1, s.b, SBS);
+		path = write_tmp("unnamed.cap", b.p, b.n);	/* no END */
+		free(b.p);
+		snprintf(args, sizeof(args), "report %s", path);
+		st = run_cli(args, &out, &err);
+		check("report: cut-short capture warns once: 6 records use missing call sites",
+		      st == 0 && count_str(err, "missing from the capture's formats") == 1 &&
+		      strstr(err, "6 records use call sites missing"), "status %d err %s", st, err);
+		free(out);
+		free(err);
+	}
+}
+
+/* ---- 5. warning floods --------------------------------------------- */
+
+static int flood_lib(char *why, size_t wn)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	struct ld_reader r;
+	struct ld_merge m;
+	struct ld_item it;
+	struct ld_diag d;
+	static struct warns w;
+	int recs = 0, ts_w, cpu_w;
+	uint64_t ts = 1000;
+	char *path;
+
+	cap_meta(&b, formats_text);
+	/* CPU 0: one record at ts ~0, then 200 increasing ones */
+	sb_begin(&s, 0, 0, 1000);
+	sb_rec(&s, 1000, 1, NULL, 0);
+	sb_rec(&s, UINT64_MAX, 1, NULL, 0);
+	for (uint64_t seq = 0; recs < 200; seq++) {
+		if (seq)
+			sb_begin(&s, 0, seq, ts);
+		while (recs < 200 && sb_rec(&s, ts, 1, NULL, 0)) {
+			ts += 10;
+			recs++;
+		}
+		cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	}
+	/* CPU 2: 30 sub-buffers whose header says CPU 3 */
+	for (uint64_t seq = 0; seq < 30; seq++) {
+		sb_begin(&s, 3, seq, 1000 + seq);
+		sb_rec(&s, 1000 + seq, 1, NULL, 0);
+		cap_sect(&b, LD_SECT_CPU_DATA, 2, s.b, SBS);
+	}
+	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("flood.cap", b.p, b.n);
+	free(b.p);
+	if (ld_reader_open(&r, path, collect_warn, &w, &d)) {
+		snprintf(why, wn, "open: %s", d.msg);
+		return 0;
+	}
+	if (ld_merge_init(&m, &r))
+		return 0;
+	recs = 0;
+	while (ld_merge_next(&m, &it) > 0)
+		recs++;
+	ld_merge_free(&m);
+	ld_reader_close(&r);
+	ts_w = count_str(w.text, "timestamp goes backwards");
+	cpu_w = count_str(w.text, "sub-buffer says cpu");
+	snprintf(why, wn, "records %d, %d timestamp warnings, %d cpu warnings, all:\n%.3000s",
+		 recs, ts_w, cpu_w, w.text);
+	return recs == 232 && ts_w == 1 && cpu_w == 10 && strstr(w.text, "and 20 more") &&
+	       w.n == 12;
+}
+
+static void test_floods(void)
+{
+	isolated("reader: one bad timestamp warns once; 30 CPU mismatches: 10 + '... and 20 more'",
+		 60, flood_lib);
+}
+
+/* ---- 6. messages and options --------------------------------------- */
+
+static int header_err(const char *text, struct ld_diag *d)
+{
+	struct ld_header h;
+
+	memset(d, 0, sizeof(*d));
+	return ld_header_parse(&h, text, strlen(text), d);
+}
+
+static void test_messages(void)
+{
+	char args[1400], *out, *err, *good, *o2, *e2;
+	struct ld_diag d;
+	int st;
+
+	snprintf(args, sizeof(args), "report %s", tmpdir);
+	st = run_cli(args, &out, &err);
+	check("report DIR: 'is a directory' (exit 1)", st == 1 && strstr(err, "is a directory") &&
+	      !strstr(err, "magic"), "status %d err %s", st, err);
+	free(out);
+	free(err);
+
+	good = cpu_range_cap();
+	snprintf(args, sizeof(args), "report /dev/stdin < %s", good);
+	{
+		char cmd[2000], o[600], e[600];
+
+		snprintf(o, sizeof(o), "%s/out", tmpdir);
+		snprintf(e, sizeof(e), "%s/err", tmpdir);
+		snprintf(cmd, sizeof(cmd), "cat %s | %s report /dev/stdin >%s 2>%s", good, cli, o, e);
+		st = system(cmd);
+		st = WIFEXITED(st) ? WEXITSTATUS(st) : 255;
+		err = slurp_n(e, NULL);
+		check("report on a pipe: 'must be a seekable file (a pipe was given)' (exit 1)",
+		      st == 1 && strstr(err, "must be a seekable file (a pipe was given)"),
+		      "status %d err %s", st, err);
+		free(err);
+	}
+
+	/* header errors name the line */
+	{
+		static const char h[] = "version: 1\nendian: little\nsubbuf_size: 256\n"
+					"field: rec.ts offset:0 size:8\n"
+					"field: rec.site offset:9 size:4\n";
+		struct buf b = { 0 };
+		struct ld_reader r;
+		size_t data;
+		int64_t line5 = (int64_t)(strstr(h, "field: rec.site") - h);
+
+		cap_start(&b);
+		data = cap_sect(&b, LD_SECT_HEADER, LD_CAP_NO_CPU, h, strlen(h));
+		write_tmp("badfield.cap", b.p, b.n);
+		free(b.p);
+		st = ld_reader_open(&r, tmp_path("badfield.cap"), NULL, NULL, &d);
+		check("header error: offset of the offending line, message names line 5",
+		      st && d.offset == (int64_t)data + line5 && strstr(d.msg, "line 5"),
+		      "ret %d offset %lld (line at %lld) msg %s", st, (long long)d.offset,
+		      (long long)data + line5, d.msg);
+		if (!st)
+			ld_reader_close(&r);
+	}
+	st = header_err("version: 1\nendian: little\nsubbuf_size: 256\n", &d);
+	check("header without field: lines refused", st != 0 && strstr(d.msg, "field"),
+	      "ret %d msg %s", st, d.msg);
+	st = header_err("version: 1\nendian: little\nsubbuf_size: 4096x\n"
+			"field: rec.ts offset:0 size:8\n", &d);
+	check("header 'subbuf_size: 4096x' refused (trailing junk)",
+	      st != 0 && strstr(d.msg, "subbuf_size"), "ret %d msg %s", st, d.msg);
+	st = header_err("version: 1x\nendian: little\nsubbuf_size: 4096\n"
+			"field: rec.ts offset:0 size:8\n", &d);
+	check("header 'version: 1x' refused", st != 0, "ret %d", st);
+	st = header_err("version: 1\nendian: little\nsubbuf_size: 4096\n"
+			"field: rec.ts offset:0 size:8 junk\n", &d);
+	check("header field line with trailing junk refused", st != 0, "ret %d", st);
+
+	static const char *const cmds[] = { "report", "deltas", "record", "diff" };
+
+	for (size_t i = 0; i < 4; i++) {
+		char nm[200];
+
+		snprintf(args, sizeof(args), "%s --help", cmds[i]);
+		st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", args, &out, &err);
+		snprintf(nm, sizeof(nm), "%s --help: usage on stdout, exit 0", cmds[i]);
+		check(nm, st == 0 && strstr(out, "usage") && strstr(out, cmds[i]),
+		      "status %d out %s err %s", st, out, err);
+		free(out);
+		free(err);
+	}
+
+	snprintf(args, sizeof(args), "report -- %s", good);
+	st = run_cli(args, &out, &err);
+	snprintf(args, sizeof(args), "report %s", good);
+	run_cli(args, &o2, &e2);
+	check("report -- FILE accepted", st == 0 && out[0] && !strcmp(out, o2),
+	      "status %d out %s err %s", st, out, err);
+	free(out);
+	free(err);
+	free(o2);
+	free(e2);
+}
+
+/* ---- 7. build flags ------------------------------------------------ */
+
+static void test_build_flags(void)
+{
+	char cmd[1200], *out;
+	int st;
+
+	snprintf(cmd, sizeof(cmd),
+		 "make -s -n -B -C %s CFLAGS='-g -fsanitize=address,undefined' logdev >%s/make.out 2>&1",
+		 usdir, tmpdir);
+	st = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/make.out", tmpdir);
+	out = slurp_n(cmd, NULL);
+	check("make -C userspace CFLAGS=...: includes and -std kept, CFLAGS used",
+	      st == 0 && strstr(out, "-I../include") && strstr(out, "-std=c11") &&
+	      strstr(out, "-fsanitize=address,undefined"), "status %d:\n%.1500s", st, out);
+	free(out);
+}
+
+int main(int argc, char **argv)
+{
+	char cmd[600];
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: test_hostile PATH-TO-logdev USERSPACE-DIR\n");
+		return 2;
+	}
+	cli = argv[1];
+	usdir = argv[2];
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_huge_widths();
+	test_cpu_range();
+	test_record_existing();
+	test_formats_refresh();
+	test_floods();
+	test_messages();
+	test_build_flags();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	printf("hostile: %d passed, %d failed\n", passes, failures);
+	return failures ? 1 : 0;
+}
