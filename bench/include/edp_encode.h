@@ -104,6 +104,8 @@ static inline char *edp_put_s(char *p, const char *s, unsigned int len)
 #define EDP_MAP6(M, a, b, c, d, e, f)	M(0, a) M(1, b) M(2, c) M(3, d) M(4, e) M(5, f)
 
 #define EDP_DECL(i, x)	__auto_type _edv##i = (x); unsigned int _edl##i = EDP_LEN(_edv##i);
+/* compile-time upper bound of one argument's slot */
+#define EDP_BOUND(i, x)	+ (EDP_ISSTR(x) ? EDP_STR_MAX + 4 : 8)
 #define EDP_SIZE(i, x)	+ EDP_SLOT(_edv##i, _edl##i)
 #define EDP_STORE(i, x)	EDP_PUT(_edp, _edv##i, _edl##i);
 

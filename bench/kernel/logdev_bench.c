@@ -20,7 +20,8 @@
  * compile time (bench/include/edp_encode.h: _Generic/sizeof slots, strings
  * copied), stored through logdev_write_raw() as a LOGDEV_REC_RAW record: the
  * cost the proposed LOGDEV_REC_PRINT_SLOTS path would have, plus one copy of
- * the payload from the stack.
+ * the payload from a stack buffer (sized at compile time from the argument
+ * types, and exempt from CONFIG_INIT_STACK_ALL_ZERO's zeroing).
  * NS is the mean over CPUs of (loop time / nr), in ns of the guest's clock.
  * Module parameter nr: records per CPU per run (default 20000).
  */
@@ -51,9 +52,11 @@ do {									\
 		.func = __func__, .line = __LINE__,			\
 	};								\
 	if (static_branch_unlikely(&logdev_key)) {			\
-		u32 _edb[LOGDEV_MAX_PAYLOAD / 4];			\
-		char *_edp = (char *)_edb;				\
 		EDP_MAP(EDP_DECL, ##__VA_ARGS__)			\
+		/* sized at compile time, not zeroed (INIT_STACK_ALL_ZERO) */ \
+		u32 _edb[(0 EDP_MAP(EDP_BOUND, ##__VA_ARGS__)) / 4 + 1]	\
+			__attribute__((__uninitialized__));		\
+		char *_edp = (char *)_edb;				\
 		EDP_MAP(EDP_STORE, ##__VA_ARGS__)			\
 		logdev_write_raw(logdev_site_id(&__edct_site), _edb,	\
 				 (u32)(_edp - (char *)_edb));		\
