@@ -24,6 +24,11 @@
  *     kallsyms; with no symbol table "0x" and 16 hex digits (the kernel
  *     without CONFIG_KALLSYMS), an address in no symbol "0x%lx";
  *   - %pe of an error pointer: "-ENOMEM" etc. (decimal if unknown).
+ *   - widths are clamped to 8388607 and precisions to 32767 (the kernel's
+ *     FIELD_WIDTH_MAX and PRECISION_MAX, which it applies to '*' arguments;
+ *     we clamp digits in the format too, where the kernel truncates them
+ *     to its bit fields); padding stops being written once the output
+ *     buffer is full (only counted), so huge widths cost no time.
  * Our choice where the kernel cannot be reproduced: plain %p (and %pK, and
  * %pe of a non-error pointer) prints a siphash of the pointer with a boot
  * secret in the kernel; we print the raw stored value exactly as %px does
@@ -55,6 +60,34 @@ static void puts_n(struct out *o, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		put(o, s[i]);
+}
+
+/* @n copies of @c (none if n <= 0): written while they fit, then counted */
+static void pad(struct out *o, char c, long n)
+{
+	if (n <= 0)
+		return;
+	while (n > 0 && o->len + 1 < o->size) {
+		o->buf[o->len++] = c;
+		n--;
+	}
+	o->len += (size_t)n;
+}
+
+#define WIDTH_MAX	((1 << 23) - 1)	/* the kernel's FIELD_WIDTH_MAX */
+#define PREC_MAX	((1 << 15) - 1)	/* the kernel's PRECISION_MAX */
+
+/* decimal digits at *@fmt, saturating at @max (no overflow) */
+static int atoi_clamp(const char **fmt, int max)
+{
+	int v = 0;
+
+	while (isdigit((unsigned char)**fmt)) {
+		int d = *(*fmt)++ - '0';
+
+		v = v > (max - d) / 10 ? max : v * 10 + d;
+	}
+	return v;
 }
 
 /* argument reader over the binary buffer, bounds-checked */
@@ -146,9 +179,10 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 	if (i > prec)
 		prec = i;
 	width -= prec;
-	if (!(sp.flags & (F_ZEROPAD | F_LEFT)))
-		while (--width >= 0)
-			put(o, ' ');
+	if (!(sp.flags & (F_ZEROPAD | F_LEFT))) {
+		pad(o, ' ', width);
+		width = 0;
+	}
 	if (sign)
 		put(o, sign);
 	if (pfx) {
@@ -158,34 +192,30 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 			put(o, (sp.flags & F_SMALL) ? 'x' : 'X');
 	}
 	if (!(sp.flags & F_LEFT)) {
-		char c = (sp.flags & F_ZEROPAD) ? '0' : ' ';
-
-		while (--width >= 0)
-			put(o, c);
+		pad(o, (sp.flags & F_ZEROPAD) ? '0' : ' ', width);
+		width = 0;
 	}
-	while (i <= --prec)
-		put(o, '0');
+	pad(o, '0', prec - i);
 	while (--i >= 0)
 		put(o, tmp[i]);
-	while (--width >= 0)
-		put(o, ' ');
+	pad(o, ' ', width);
 }
 
 /* string with precision (max chars) and width, as the kernel's string() */
 static void string(struct out *o, const char *s, size_t n, struct spec sp)
 {
 	size_t len = n;
-	int pad;
+	long npad;
 
 	if (sp.prec >= 0 && (size_t)sp.prec < len)
 		len = (size_t)sp.prec;
-	pad = sp.width > (int)len ? sp.width - (int)len : 0;
-	if (!(sp.flags & F_LEFT))
-		while (pad-- > 0)
-			put(o, ' ');
+	npad = (size_t)sp.width > len && sp.width > 0 ? sp.width - (long)len : 0;
+	if (!(sp.flags & F_LEFT)) {
+		pad(o, ' ', npad);
+		npad = 0;
+	}
 	puts_n(o, s, len);
-	while (pad-- > 0)
-		put(o, ' ');
+	pad(o, ' ', npad);
 }
 
 /* pointer_string(): hex, default width 16 zero-padded */
@@ -317,28 +347,27 @@ int ld_bprintf(char *buf, size_t size, const char *fmt, const void *argbuf,
 				break;
 		}
 		if (isdigit((unsigned char)*fmt)) {
-			sp.width = 0;
-			while (isdigit((unsigned char)*fmt))
-				sp.width = sp.width * 10 + (*fmt++ - '0');
+			sp.width = atoi_clamp(&fmt, WIDTH_MAX);
 		} else if (*fmt == '*') {
+			int32_t w = (int32_t)get_arg(&a, 4);
+
 			fmt++;
-			sp.width = (int)(int32_t)get_arg(&a, 4);
-			if (sp.width < 0) {
-				sp.width = -sp.width;
+			if (w < 0) {
 				sp.flags |= F_LEFT;
+				sp.width = w < -WIDTH_MAX ? WIDTH_MAX : -w;
+			} else {
+				sp.width = w > WIDTH_MAX ? WIDTH_MAX : w;
 			}
 		}
 		if (*fmt == '.') {
 			fmt++;
 			if (isdigit((unsigned char)*fmt)) {
-				sp.prec = 0;
-				while (isdigit((unsigned char)*fmt))
-					sp.prec = sp.prec * 10 + (*fmt++ - '0');
+				sp.prec = atoi_clamp(&fmt, PREC_MAX);
 			} else if (*fmt == '*') {
+				int32_t p = (int32_t)get_arg(&a, 4);
+
 				fmt++;
-				sp.prec = (int)(int32_t)get_arg(&a, 4);
-				if (sp.prec < 0)
-					sp.prec = 0;
+				sp.prec = p < 0 ? 0 : p > PREC_MAX ? PREC_MAX : p;
 			}
 		}
 		if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' ||
@@ -354,12 +383,12 @@ int ld_bprintf(char *buf, size_t size, const char *fmt, const void *argbuf,
 			fmt++;
 			char c = (char)get_arg(&a, 1);
 
-			if (!(sp.flags & F_LEFT))
-				while (--sp.width > 0)
-					put(&o, ' ');
+			if (!(sp.flags & F_LEFT)) {
+				pad(&o, ' ', (long)sp.width - 1);
+				sp.width = 0;
+			}
 			put(&o, c);
-			while (--sp.width > 0)
-				put(&o, ' ');
+			pad(&o, ' ', (long)sp.width - 1);
 			continue;
 		}
 		case 's': {
@@ -440,5 +469,5 @@ int ld_bprintf(char *buf, size_t size, const char *fmt, const void *argbuf,
 out:
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = 0;
-	return (int)o.len;
+	return o.len > 0x7fffffff ? 0x7fffffff : (int)o.len;
 }

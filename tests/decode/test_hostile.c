@@ -215,7 +215,7 @@ static char *slurp_n(const char *path, size_t *len)
 	return s;
 }
 
-/* run "[ENV] cli ARGS" in the shell; status (255: killed), *out/*err malloc'd */
+/* run "[ENV] cli ARGS" in the shell; status (255: killed); out, err malloc'd */
 static int run_cli_env(const char *env, const char *args, char **out, char **err)
 {
 	char cmd[4096], o[600], e[600];
@@ -296,7 +296,7 @@ static const struct huge huge_cases[] = {
 	{ "[%*c]", 2147483647, 1, NULL },
 	{ "[%999999999d]", 0, 0, NULL },
 	{ "[%2147483647d]", 0, 0, NULL },
-	{ "[%99999999999999999999d]", 0, 0, NULL },	/* overflows int */
+	{ "[%99999999999999999999d]", 0, 0, NULL },	/* int overflow */
 	{ "[%.2147483647d]", 0, 0, NULL },
 	{ "[%.99999999999999999999d]", 0, 0, NULL },
 	{ "[%99999999s]", 0, 0, "abc" },
@@ -340,14 +340,15 @@ static int huge_widths(char *why, size_t wn)
 	}
 	/* ordinary widths unchanged */
 	{
-		uint8_t pl[8];
+		uint8_t pl[28];
 
 		ld_cap_put_u32(pl, 7);
-		ld_cap_put_u32(pl + 4, 42);
-		ld_bprintf(out, sizeof(out), "[%*d|%-4d|%05d|%.3d]", pl, 8, NULL);
-		if (strcmp(out, "[     42|42  |00042|042]")) {
-			ld_cap_put_u32(pl, 42);
-			ld_bprintf(out, sizeof(out), "[%-4d|%05d|%.3d]", pl, 4, NULL);
+		for (int i = 1; i < 5; i++)
+			ld_cap_put_u32(pl + 4 * i, 42);
+		ld_cap_put_u32(pl + 20, 4);
+		ld_cap_put_u32(pl + 24, '*');
+		ld_bprintf(out, sizeof(out), "[%*d|%-4d|%05d|%.3d|%-*c]", pl, 25, NULL);
+		if (strcmp(out, "[     42|42  |00042|042|*   ]")) {
 			snprintf(why, wn, "small widths: got '%s'", out);
 			return 0;
 		}
