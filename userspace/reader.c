@@ -8,6 +8,16 @@
  * sections of a CPU are found by walking the 16-byte section headers from
  * the cursor's offset, so nothing grows with the capture size except the
  * metadata (formats, kallsyms).
+ *
+ * Hostile input: section CPU numbers must be below LD_MAX_CPU (others are
+ * skipped with a warning); warnings that can repeat for every record or
+ * sub-buffer (timestamp going backwards, sub-buffer CPU or seq mismatch,
+ * out-of-range section CPUs) are given LD_WARN_BURST times per kind, then
+ * summed up in one "... and N more" warning at the end of the merge (or of
+ * the open).  A timestamp is compared with the previous record of its CPU,
+ * so one bad stamp costs one warning.  At the end of the merge of a capture
+ * without END, records whose site is missing from the formats are counted
+ * in one warning (a capture cut short lacks the final FORMATS section).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,6 +29,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "liblogdev.h"
+
+#define LD_MAX_CPU	4096	/* section CPU numbers accepted: 0..4095 */
+#define LD_WARN_BURST	10	/* warnings of one kind before summing up */
+
+enum { RL_TS_BACK, RL_CPU_MISMATCH, RL_SEQ_BACK, RL_NR };
+static const char *const rl_name[RL_NR] = {
+	"timestamp goes backwards", "sub-buffer CPU mismatch",
+	"sub-buffer seq goes backwards",
+};
+
+/* state shared by the CPU streams of one merge */
+struct ld_merge_shared {
+	uint64_t nwarn[RL_NR];
+	uint64_t missing_sites;	/* records whose site is not in the formats */
+	int summed_up;
+};
 
 const char *ld_gap_kind_name(int kind)
 {
@@ -46,18 +72,25 @@ static void warn(struct ld_reader *r, int err, int64_t off, int64_t cpu,
 		 int64_t seq, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
-static void warn(struct ld_reader *r, int err, int64_t off, int64_t cpu,
-		 int64_t seq, const char *fmt, ...)
+static void vwarn(struct ld_reader *r, int err, int64_t off, int64_t cpu,
+		  int64_t seq, const char *fmt, va_list ap)
 {
 	struct ld_diag d = { err, off, cpu, seq, "" };
-	va_list ap;
 
 	if (!r->warn)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(d.msg, sizeof(d.msg), fmt, ap);
-	va_end(ap);
 	r->warn(r->warn_arg, &d);
+}
+
+static void warn(struct ld_reader *r, int err, int64_t off, int64_t cpu,
+		 int64_t seq, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(r, err, off, cpu, seq, fmt, ap);
+	va_end(ap);
 }
 
 /* pread exactly @len bytes at @off; returns bytes read (short at EOF) or -errno */
@@ -133,7 +166,7 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 {
 	uint8_t fh[LD_CAP_FILE_HDR_BYTES];
 	struct stat st;
-	uint64_t off;
+	uint64_t off, bad_cpus = 0;
 	int have_hdr = 0, ret;
 
 	memset(r, 0, sizeof(*r));
@@ -143,6 +176,19 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 	if (fstat(fd, &st) < 0) {
 		ret = -errno;
 		set_diag(d, ret, -1, "cannot stat capture");
+		goto err;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
+		set_diag(d, ret, -1, "is a directory");
+		goto err;
+	}
+	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
+	    lseek(fd, 0, SEEK_CUR) < 0) {
+		ret = -ESPIPE;
+		set_diag(d, ret, -1, S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) ?
+			 "must be a seekable file" :
+			 "must be a seekable file (a pipe was given)");
 		goto err;
 	}
 	r->file_size = (uint64_t)st.st_size;
@@ -210,8 +256,10 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 			ret = ld_header_parse(&r->hdr, t, len, d);
 			free(t);
 			if (ret) {
+				/* offset of the offending line, else the text */
 				if (d)
-					d->offset = (int64_t)data;
+					d->offset = (int64_t)data +
+						    (d->offset >= 0 ? d->offset : 0);
 				goto err;
 			}
 			have_hdr = 1;
@@ -253,6 +301,13 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 				set_diag(d, ret, (int64_t)off, "CPU data before the header section");
 				goto err;
 			}
+			if (cpu >= LD_MAX_CPU) {
+				if (++bad_cpus <= LD_WARN_BURST)
+					warn(r, -EINVAL, (int64_t)off, -1, -1,
+					     "section CPU %u out of range (>= %u) at offset %llu, section skipped",
+					     cpu, LD_MAX_CPU, (unsigned long long)off);
+				break;
+			}
 			if (add_cpu(r, cpu)) {
 				ret = -ENOMEM;
 				goto err;
@@ -268,6 +323,10 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 		set_diag(d, ret, -1, "capture has no header section");
 		goto err;
 	}
+	if (bad_cpus > LD_WARN_BURST)
+		warn(r, -EINVAL, -1, -1, -1,
+		     "... and %llu more sections with an out-of-range CPU skipped",
+		     (unsigned long long)(bad_cpus - LD_WARN_BURST));
 	if (!r->complete)
 		warn(r, -ENODATA, (int64_t)r->file_size, -1, -1,
 		     "capture has no END section (recording cut short?)");
@@ -311,6 +370,7 @@ void ld_reader_close(struct ld_reader *r)
 
 struct ld_cpu_stream {
 	struct ld_reader *r;
+	struct ld_merge_shared *sh;
 	uint32_t cpu;
 	uint64_t scan_off;	/* next section header to look at */
 	uint64_t sect_off;	/* next unread byte of the current section */
@@ -324,7 +384,7 @@ struct ld_cpu_stream {
 	uint64_t seq;
 	int have_prev_seq;
 	uint64_t prev_seq;
-	uint64_t last_ts;
+	uint64_t last_ts;	/* ts of the CPU's previous record */
 
 	struct ld_item pending[4];	/* gaps waiting before the records */
 	int npending, ipending;
@@ -333,6 +393,23 @@ struct ld_cpu_stream {
 	int has_head;
 	uint8_t *payload;	/* copy of head's payload */
 };
+
+/* warning of kind @kind: the first LD_WARN_BURST, then only counted */
+static void rl_warn(struct ld_cpu_stream *s, int kind, int err, int64_t off,
+		    int64_t seq, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static void rl_warn(struct ld_cpu_stream *s, int kind, int err, int64_t off,
+		    int64_t seq, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (++s->sh->nwarn[kind] > LD_WARN_BURST)
+		return;
+	va_start(ap, fmt);
+	vwarn(s->r, err, off, s->cpu, seq, fmt, ap);
+	va_end(ap);
+}
 
 /* next chunk of up to subbuf_size bytes of this CPU's data; 0 at the end */
 static int next_subbuf(struct ld_cpu_stream *s)
@@ -441,8 +518,8 @@ static int load_subbuf(struct ld_cpu_stream *s)
 			return 1;
 		}
 		if ((uint32_t)(h[6] | h[7] << 8) != (s->cpu & 0xffff))
-			warn(r, -EINVAL, (int64_t)s->sb_off + 6, s->cpu, (int64_t)s->seq,
-			     "sub-buffer says cpu %u, section says %u",
+			rl_warn(s, RL_CPU_MISMATCH, -EINVAL, (int64_t)s->sb_off + 6,
+				(int64_t)s->seq, "sub-buffer says cpu %u, section says %u",
 			     (unsigned)(h[6] | h[7] << 8), s->cpu);
 		if (db > sbs - LOGDEV_SUBBUF_HDR_SIZE) {
 			warn(r, -EINVAL, (int64_t)s->sb_off + 24, s->cpu, (int64_t)s->seq,
@@ -456,8 +533,8 @@ static int load_subbuf(struct ld_cpu_stream *s)
 		/* gaps: seq jump, then overwritten, then dropped */
 		if (s->have_prev_seq && s->seq != s->prev_seq + 1) {
 			if (s->seq <= s->prev_seq)
-				warn(r, -EINVAL, (int64_t)s->sb_off + 8, s->cpu, (int64_t)s->seq,
-				     "sub-buffer seq %llu after %llu goes backwards",
+				rl_warn(s, RL_SEQ_BACK, -EINVAL, (int64_t)s->sb_off + 8,
+					(int64_t)s->seq, "sub-buffer seq %llu after %llu goes backwards",
 				     (unsigned long long)s->seq,
 				     (unsigned long long)s->prev_seq);
 			else if (!overrun)
@@ -523,10 +600,13 @@ static int stream_advance(struct ld_cpu_stream *s)
 				continue;
 			}
 			if (h.ts < s->last_ts)
-				warn(r, -EINVAL, (int64_t)foff, s->cpu, (int64_t)s->seq,
-				     "timestamp goes backwards on this CPU");
-			else
-				s->last_ts = h.ts;
+				rl_warn(s, RL_TS_BACK, -EINVAL, (int64_t)foff, (int64_t)s->seq,
+					"timestamp goes backwards on this CPU (%llu after %llu)",
+					(unsigned long long)h.ts,
+					(unsigned long long)s->last_ts);
+			s->last_ts = h.ts;	/* compare the next with this one */
+			if (!ld_sites_get(&r->sites, h.site))
+				s->sh->missing_sites++;
 			memset(&s->head, 0, sizeof(s->head));
 			s->head.kind = LD_ITEM_REC;
 			s->head.cpu = s->cpu;
@@ -579,18 +659,28 @@ static void sift_down(struct ld_merge *m, uint32_t i)
 
 int ld_merge_init(struct ld_merge *m, struct ld_reader *r)
 {
+	struct ld_merge_shared *sh = NULL;
+
 	memset(m, 0, sizeof(*m));
 	m->r = r;
 	m->all = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->all));
 	m->heap = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->heap));
-	if (!m->all || !m->heap)
+	if (r->nr_cpus)
+		sh = calloc(1, sizeof(*sh));
+	if (!m->all || !m->heap || (r->nr_cpus && !sh)) {
+		free(sh);
 		goto nomem;
+	}
 	for (uint32_t i = 0; i < r->nr_cpus; i++) {
 		struct ld_cpu_stream *s = calloc(1, sizeof(*s));
 
-		if (!s)
+		if (!s) {
+			if (!i)
+				free(sh);	/* owned by the first stream */
 			goto nomem;
+		}
 		m->all[m->nr_all++] = s;
+		s->sh = sh;
 		s->r = r;
 		s->cpu = r->cpus[i];
 		s->scan_off = r->first_sect_off;
@@ -607,6 +697,26 @@ int ld_merge_init(struct ld_merge *m, struct ld_reader *r)
 nomem:
 	ld_merge_free(m);
 	return -ENOMEM;
+}
+
+/* at the end of the merge: the warnings left out, unnamed sites */
+static void sum_up(struct ld_reader *r, struct ld_merge_shared *sh)
+{
+	if (sh->summed_up)
+		return;
+	sh->summed_up = 1;
+	for (int k = 0; k < RL_NR; k++)
+		if (sh->nwarn[k] > LD_WARN_BURST)
+			warn(r, -EINVAL, -1, -1, -1, "... and %llu more \"%s\" warnings",
+			     (unsigned long long)(sh->nwarn[k] - LD_WARN_BURST), rl_name[k]);
+	/*
+	 * Only for a capture cut short: a complete one has the formats read
+	 * at the end, and a site missing there is simply unknown (site 0).
+	 */
+	if (sh->missing_sites && !r->complete)
+		warn(r, -ENODATA, -1, -1, -1,
+		     "%llu records use call sites missing from the capture's formats (cut short before the final FORMATS section?)",
+		     (unsigned long long)sh->missing_sites);
 }
 
 int ld_merge_next(struct ld_merge *m, struct ld_item *it)
@@ -633,8 +743,11 @@ int ld_merge_next(struct ld_merge *m, struct ld_item *it)
 			}
 		}
 	}
-	if (!m->nr)
+	if (!m->nr) {
+		if (m->nr_all)
+			sum_up(m->r, m->all[0]->sh);
 		return 0;
+	}
 	s = m->heap[0];
 	m->heap[0] = m->heap[--m->nr];
 	sift_down(m, 0);
@@ -645,6 +758,8 @@ int ld_merge_next(struct ld_merge *m, struct ld_item *it)
 
 void ld_merge_free(struct ld_merge *m)
 {
+	if (m->nr_all)
+		free(m->all[0]->sh);
 	for (uint32_t i = 0; i < m->nr_all; i++) {
 		free(m->all[i]->sb);
 		free(m->all[i]->payload);
