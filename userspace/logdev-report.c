@@ -23,6 +23,7 @@
  * file "probe") paired with their entry (same task and context; durations.c)
  * get " duration=D us" (3 decimals) appended to their message, in both
  * forms.
+ * "--" ends the options (report -- FILE).
  * Exit: 0 if the capture opened (warnings on stderr), 1 if unusable.
  */
 #include <inttypes.h>
@@ -72,15 +73,18 @@ int cmd_report(int argc, char **argv)
 	int raw = 0, ret;
 	uint64_t *prev = NULL;
 	uint8_t *valid = NULL;
-	uint32_t maxcpu = 0;
+	size_t ncpu = 0;		/* entries of prev/valid: max CPU + 1 */
+	int opts = 1;
 	struct ld_durations du;
 	uint64_t dur;
 	static char msg[8192];
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--raw"))
+		if (opts && !strcmp(argv[i], "--"))
+			opts = 0;
+		else if (opts && !strcmp(argv[i], "--raw"))
 			raw = 1;
-		else if (argv[i][0] == '-' && argv[i][1]) {
+		else if (opts && argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "logdev report: unknown option %s\n", argv[i]);
 			return 2;
 		} else if (file) {
@@ -102,11 +106,21 @@ int cmd_report(int argc, char **argv)
 		ld_reader_close(&r);
 		return 1;
 	}
+	/* CPU numbers are bounded by the reader (< 4096); size_t: no wrap */
 	for (uint32_t i = 0; i < r.nr_cpus; i++)
-		if (r.cpus[i] + 1 > maxcpu)
-			maxcpu = r.cpus[i] + 1;
-	prev = calloc(maxcpu + 1, sizeof(*prev));
-	valid = calloc(maxcpu + 1, 1);
+		if ((size_t)r.cpus[i] + 1 > ncpu)
+			ncpu = (size_t)r.cpus[i] + 1;
+	prev = calloc(ncpu ? ncpu : 1, sizeof(*prev));
+	valid = calloc(ncpu ? ncpu : 1, 1);
+	if (!prev || !valid) {
+		fprintf(stderr, "logdev: out of memory\n");
+		free(prev);
+		free(valid);
+		ld_dur_free(&du);
+		ld_merge_free(&m);
+		ld_reader_close(&r);
+		return 1;
+	}
 	while ((ret = ld_merge_next(&m, &it)) > 0) {
 		char ts[64];
 		int paired = ld_dur_add(&du, &it, &dur, NULL);
@@ -136,7 +150,8 @@ int cmd_report(int argc, char **argv)
 		}
 		fmt_ts(ts, sizeof(ts), it.ts);
 		if (it.kind == LD_ITEM_GAP) {
-			valid[it.cpu] = 0;
+			if (it.cpu < ncpu)
+				valid[it.cpu] = 0;
 			switch (it.gap_kind) {
 			case LD_GAP_SUBBUFS:
 				printf("[ %s] cpu:%u *** LOST %" PRIu64 " sub-buffers (overwritten) ***\n",
@@ -161,13 +176,13 @@ int cmd_report(int argc, char **argv)
 		printf("[ %s] cpu:%u pid:%u%s%s %s %s", ts, it.cpu, it.rec.pid,
 		       it.rec.ctx ? " " : "", it.rec.ctx ? ld_ctx_name(it.rec.ctx) : "",
 		       site, msg);
-		if (it.cpu <= maxcpu && valid[it.cpu] && it.ts >= prev[it.cpu]) {
+		if (it.cpu < ncpu && valid[it.cpu] && it.ts >= prev[it.cpu]) {
 			uint64_t d = it.ts - prev[it.cpu];
 
 			printf("  +%" PRIu64 ".%03" PRIu64 " us", d / 1000, d % 1000);
 		}
 		putchar('\n');
-		if (it.cpu <= maxcpu) {
+		if (it.cpu < ncpu) {
 			valid[it.cpu] = 1;
 			prev[it.cpu] = it.ts;
 		}

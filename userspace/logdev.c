@@ -43,9 +43,23 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return cmd_help(0, NULL);
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		/* "CMD --help" / "CMD -h" (before a "--"): usage, exit 0 */
+		for (int a = 2; a < argc && strcmp(argv[a], "--"); a++) {
+			if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
+				printf("usage: logdev %s\n", cmds[i].usage);
+				return 0;
+			}
+			/* record: option values (-o FILE, -d DIR, --duration S) */
+			if (!strcmp(argv[1], "record") && a + 1 < argc &&
+			    (!strcmp(argv[a], "-o") || !strcmp(argv[a], "-d") ||
+			     !strcmp(argv[a], "--duration")))
+				a++;
+		}
+		return cmds[i].fn(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "logdev: unknown command '%s'\n", argv[1]);
 	cli_usage(stderr);
 	return 2;
