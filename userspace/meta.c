@@ -22,6 +22,20 @@ static void diag(struct ld_diag *d, int err, const char *msg, const char *arg)
 		 arg ? arg : "");
 }
 
+/* the same for line @lineno starting at byte @off of the text */
+static void diag_at(struct ld_diag *d, int err, size_t off, unsigned lineno,
+		    const char *msg, const char *arg)
+{
+	if (!d)
+		return;
+	memset(d, 0, sizeof(*d));
+	d->err = err;
+	d->offset = (int64_t)off;
+	d->cpu = d->seq = -1;
+	snprintf(d->msg, sizeof(d->msg), "line %u: %s%s%s", lineno, msg,
+		 arg ? ": " : "", arg ? arg : "");
+}
+
 /* next line of [*p, end): returns its start, sets *llen (without \n) */
 static const char *next_line(const char **p, const char *end, size_t *llen)
 {
@@ -42,7 +56,11 @@ static int parse_u32(const char *s, uint32_t *v)
 
 	errno = 0;
 	x = strtoull(s, &e, 0);
-	if (errno || e == s || x > 0xffffffffULL)
+	if (errno || e == s || x > 0xffffffffULL || *s == '-')
+		return -1;
+	while (*e == ' ' || *e == '\t' || *e == '\r')
+		e++;
+	if (*e)		/* trailing junk: "4096x" */
 		return -1;
 	*v = (uint32_t)x;
 	return 0;
@@ -73,20 +91,24 @@ static const struct field_def known_fields[] = {
 };
 
 /* "field: NAME offset:N size:N"; unknown names are accepted (new fields) */
-static int check_field(const char *v, struct ld_diag *d)
+static int check_field(const char *v, struct ld_diag *d, size_t loff,
+		       unsigned lineno)
 {
 	char name[64];
 	unsigned off, size;
+	int end = -1;
 
-	if (sscanf(v, "%63s offset:%u size:%u", name, &off, &size) != 3) {
-		diag(d, -EINVAL, "malformed field line", v);
+	if (sscanf(v, "%63s offset:%u size:%u%n", name, &off, &size, &end) != 3 ||
+	    end < 0 || v[end + strspn(v + end, " \t\r")]) {
+		diag_at(d, -EINVAL, loff, lineno, "malformed field line", v);
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < sizeof(known_fields) / sizeof(known_fields[0]); i++) {
 		if (strcmp(known_fields[i].name, name))
 			continue;
 		if (known_fields[i].off != off || known_fields[i].size != size) {
-			diag(d, -EPROTO, "field layout differs from this reader", v);
+			diag_at(d, -EPROTO, loff, lineno,
+				"field layout differs from this reader", v);
 			return -EPROTO;
 		}
 	}
@@ -98,14 +120,18 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
 {
 	const char *p = text, *end = text + len, *l;
 	size_t ll;
-	int have_ver = 0, have_sbs = 0, ret;
+	int have_ver = 0, have_sbs = 0, nfields = 0, ret;
+	unsigned lineno = 0;
 
 	memset(h, 0, sizeof(*h));
 	h->subbuf_hdr_size = LOGDEV_SUBBUF_HDR_SIZE;
 	h->rec_hdr_size = LOGDEV_REC_HDR_SIZE;
 	while ((l = next_line(&p, end, &ll))) {
 		char line[256], *colon, *v;
+		size_t loff = (size_t)(l - text);
+		uint32_t *num = NULL;
 
+		lineno++;
 		if (ll == 0 || ll >= sizeof(line))
 			continue;
 		memcpy(line, l, ll);
@@ -118,28 +144,38 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
 		while (*v == ' ' || *v == '\t')
 			v++;
 		if (!strcmp(line, "version")) {
-			have_ver = !parse_u32(v, &h->version);
+			num = &h->version;
+			have_ver = 1;
 		} else if (!strcmp(line, "endian")) {
 			if (strncmp(v, "little", 6)) {
-				diag(d, -EPROTO, "unsupported byte order", v);
+				diag_at(d, -EPROTO, loff, lineno, "unsupported byte order", v);
 				return -EPROTO;
 			}
 		} else if (!strcmp(line, "subbuf_size")) {
-			have_sbs = !parse_u32(v, &h->subbuf_size);
+			num = &h->subbuf_size;
+			have_sbs = 1;
 		} else if (!strcmp(line, "nr_subbufs")) {
-			parse_u32(v, &h->nr_subbufs);
+			num = &h->nr_subbufs;
 		} else if (!strcmp(line, "subbuf_hdr_size")) {
-			parse_u32(v, &h->subbuf_hdr_size);
+			num = &h->subbuf_hdr_size;
 		} else if (!strcmp(line, "rec_hdr_size")) {
-			parse_u32(v, &h->rec_hdr_size);
+			num = &h->rec_hdr_size;
 		} else if (!strcmp(line, "clock")) {
 			snprintf(h->clock, sizeof(h->clock), "%s", v);
 		} else if (!strcmp(line, "mode")) {
 			snprintf(h->mode, sizeof(h->mode), "%s", v);
 		} else if (!strcmp(line, "field")) {
-			ret = check_field(v, d);
+			ret = check_field(v, d, loff, lineno);
 			if (ret)
 				return ret;
+			nfields++;
+		}
+		if (num && parse_u32(v, num)) {
+			char what[300];
+
+			snprintf(what, sizeof(what), "bad %s value", line);
+			diag_at(d, -EINVAL, loff, lineno, what, v);
+			return -EINVAL;
 		}
 	}
 	if (!have_ver) {
@@ -162,6 +198,11 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
 	    h->rec_hdr_size != LOGDEV_REC_HDR_SIZE) {
 		diag(d, -EPROTO, "header: unexpected subbuf_hdr_size/rec_hdr_size", NULL);
 		return -EPROTO;
+	}
+	if (!nfields) {	/* the module prints them: the layout must be checked */
+		diag(d, -EINVAL, "header has no field: lines (record layout cannot be checked)",
+		     NULL);
+		return -EINVAL;
 	}
 	return 0;
 }
