@@ -10,6 +10,13 @@
  * enable (stop + flush; with --no-enable: 1 to flush), drains each CPU until
  * read returns 0 (or, with --no-enable, EAGAIN), re-reads formats, and
  * writes STATS and END.  FILE "-" is stdout.
+ * While recording, formats is re-read at most once a second and written
+ * again as a FORMATS section when it changed (call sites register when they
+ * first fire), so a capture cut short still names its sites.
+ * Nothing is written before debugfs checked out (header readable and valid,
+ * CPUs listed, trace_pipe_raw opened); the capture goes to FILE.tmp, renamed
+ * to FILE when recording worked: a failure leaves an existing FILE as it was
+ * (a partial capture stays in FILE.tmp if recording had started).
  * Exit: COMMAND's exit status (128+signal if killed) when everything else
  * worked; 0 without COMMAND; 1 on errors; 2 on usage errors.
  */
@@ -43,6 +50,16 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+#define HINT "is logdev.ko loaded and debugfs mounted (mount -t debugfs none /sys/kernel/debug)?"
+
+/* write FORMATS (and KALLSYMS if newly needed); 0 or negative errno */
+static int write_formats(struct ld_cap_writer *w, const char *ft, size_t fl, int *ksyms)
+{
+	int ret = ld_cap_write_section(w, LD_SECT_FORMATS, LD_CAP_NO_CPU, ft, fl);
+
+	return ret ? ret : cli_maybe_kallsyms(w, ft, fl, ksyms);
+}
+
 static int record_usage(void)
 {
 	fprintf(stderr, "usage: logdev record [-o FILE] [-d DIR] [--no-enable] "
@@ -59,6 +76,11 @@ int cmd_record(int argc, char **argv)
 	int outfd, tty = isatty(2);
 	unsigned *cpus = NULL;
 	uint32_t sbs;
+	char *tmp = NULL, *ht, *ft;
+	size_t hl, fl;
+	double last_fmt = 0;
+	struct ld_header hdr;
+	struct ld_diag d;
 	struct ld_cap_writer w;
 	struct sigaction sa;
 	pid_t child = -1;
@@ -95,20 +117,27 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	}
 
-	outfd = strcmp(out, "-") ? open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : 1;
-	if (outfd < 0) {
-		fprintf(stderr, "logdev: %s: %s\n", out, strerror(errno));
+	/* debugfs first: nothing is written unless it works */
+	ht = cli_read_text(dir, "header", &hl);
+	if (!ht) {
+		fprintf(stderr, "logdev: cannot read %s/header: %s; " HINT "\n", dir,
+			strerror(errno));
 		return 1;
 	}
-	if (ld_cap_writer_start(&w, outfd)) {
-		fprintf(stderr, "logdev: %s: %s\n", out, strerror(errno));
+	if (ld_header_parse(&hdr, ht, hl, &d)) {
+		fprintf(stderr, "logdev: %s/header: %s\n", dir, d.msg);
 		return 1;
 	}
-	if (cli_write_meta(&w, dir, &sbs, &ksyms))
+	sbs = hdr.subbuf_size;
+	ft = cli_read_text(dir, "formats", &fl);
+	if (!ft) {
+		fprintf(stderr, "logdev: cannot read %s/formats: %s; " HINT "\n", dir,
+			strerror(errno));
 		return 1;
+	}
 	ncpu = cli_list_cpus(dir, &cpus);
 	if (ncpu <= 0) {
-		fprintf(stderr, "logdev: %s/per_cpu: %s\n", dir,
+		fprintf(stderr, "logdev: %s/per_cpu: %s; " HINT "\n", dir,
 			ncpu ? strerror(-ncpu) : "no CPUs");
 		return 1;
 	}
@@ -130,6 +159,36 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 
+	/* FILE.tmp in FILE's directory, renamed over FILE at the end */
+	if (strcmp(out, "-")) {
+		tmp = malloc(strlen(out) + 5);
+		if (!tmp) {
+			fprintf(stderr, "logdev: out of memory\n");
+			return 1;
+		}
+		strcpy(tmp, out);
+		strcat(tmp, ".tmp");
+		outfd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (outfd < 0) {
+			fprintf(stderr, "logdev: %s: %s\n", tmp, strerror(errno));
+			return 1;
+		}
+	} else {
+		outfd = 1;
+	}
+	ret = ld_cap_writer_start(&w, outfd);
+	if (!ret)
+		ret = ld_cap_write_section(&w, LD_SECT_HEADER, LD_CAP_NO_CPU, ht, hl);
+	if (!ret)
+		ret = write_formats(&w, ft, fl, &ksyms);
+	free(ht);
+	if (ret) {
+		fprintf(stderr, "logdev: %s: %s\n", tmp ? tmp : "stdout", strerror(-ret));
+		if (tmp)
+			unlink(tmp);
+		return 1;
+	}
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -139,6 +198,8 @@ int cmd_record(int argc, char **argv)
 		ret = cli_write_str(dir, "enable", "1");
 		if (ret) {
 			fprintf(stderr, "logdev: %s/enable: %s\n", dir, strerror(-ret));
+			if (tmp)
+				unlink(tmp);
 			return 1;
 		}
 	}
@@ -157,7 +218,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 
-	t0 = now_s();
+	t0 = last_fmt = now_s();
 	struct pollfd *pfd = calloc((size_t)ncpu, sizeof(*pfd));
 
 	if (!pfd) {
@@ -200,6 +261,27 @@ int cmd_record(int argc, char **argv)
 		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
 			child = 0;
 			break;
+		}
+		/* sites registered meanwhile: FORMATS again if it changed */
+		if (now_s() - last_fmt >= 1.0) {
+			size_t nl;
+			char *nt = cli_read_text(dir, "formats", &nl);
+
+			last_fmt = now_s();
+			if (nt && (nl != fl || memcmp(nt, ft, nl))) {
+				ret = write_formats(&w, nt, nl, &ksyms);
+				if (ret) {
+					fprintf(stderr, "logdev: writing capture: %s\n",
+						strerror(-ret));
+					rc = 1;
+					stop_req = 1;
+				}
+				free(ft);
+				ft = nt;
+				fl = nl;
+			} else {
+				free(nt);
+			}
 		}
 		if (tty && now_s() - last_progress > 0.5) {
 			last_progress = now_s();
@@ -244,14 +326,14 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "\rlogdev: %" PRIu64 " records, %" PRIu64 " bytes -> %s\n",
 			recs, bytes, out);
 
+	free(ft);
 	{
-		size_t fl, sl;
-		char *ft = cli_read_text(dir, "formats", &fl);
+		size_t sl;
 		char *st = cli_read_text(dir, "stats", &sl);
 
+		ft = cli_read_text(dir, "formats", &fl);
 		if (ft) {
-			if (ld_cap_write_section(&w, LD_SECT_FORMATS, LD_CAP_NO_CPU, ft, fl) ||
-			    cli_maybe_kallsyms(&w, ft, fl, &ksyms))
+			if (write_formats(&w, ft, fl, &ksyms))
 				rc = 1;
 			free(ft);
 		}
@@ -265,8 +347,16 @@ int cmd_record(int argc, char **argv)
 		rc = 1;
 	if (outfd != 1 && close(outfd))
 		rc = 1;
-	if (rc)
+	if (!rc && tmp && rename(tmp, out)) {
+		fprintf(stderr, "logdev: rename %s to %s: %s\n", tmp, out, strerror(errno));
+		rc = 1;
+	}
+	if (rc && tmp)
+		fprintf(stderr, "logdev: recording to %s failed; what was recorded is in %s\n",
+			out, tmp);
+	else if (rc)
 		fprintf(stderr, "logdev: recording to %s failed\n", out);
+	free(tmp);
 	free(pfd);
 	free(fds);
 	free(buf);
