@@ -32,7 +32,7 @@ static void diag_at(struct ld_diag *d, int err, size_t off, unsigned lineno,
 	d->err = err;
 	d->offset = (int64_t)off;
 	d->cpu = d->seq = -1;
-	snprintf(d->msg, sizeof(d->msg), "line %u: %s%s%s", lineno, msg,
+	snprintf(d->msg, sizeof(d->msg), "line %u: %.100s%s%.80s", lineno, msg,
 		 arg ? ": " : "", arg ? arg : "");
 }
 
@@ -171,9 +171,9 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
 			nfields++;
 		}
 		if (num && parse_u32(v, num)) {
-			char what[300];
+			char what[100];
 
-			snprintf(what, sizeof(what), "bad %s value", line);
+			snprintf(what, sizeof(what), "bad %.80s value", line);
 			diag_at(d, -EINVAL, loff, lineno, what, v);
 			return -EINVAL;
 		}
