@@ -10,16 +10,20 @@
  *   offset 16  sections, back to back, until an END section or end of file:
  *
  *     u32 type     enum ld_cap_sect
- *     u32 cpu      CPU number for CPU_DATA, LD_CAP_NO_CPU (0xffffffff) else
+ *     u32 cpu      CPU number for CPU_DATA (readers skip CPU_DATA of CPU
+ *                  4096 or above, with a warning), LD_CAP_NO_CPU
+ *                  (0xffffffff) else
  *     u64 length   bytes of data following this 16-byte section header
  *     u8  data[length]
  *
  * Section types:
  *   HEADER    text of debugfs logdev/header (exactly one, before CPU_DATA)
  *   FORMATS   text of debugfs logdev/formats; may appear again later (the
- *             recorder re-reads it at the end so that call sites registered
- *             during the run are known); a reader merges all of them, a
- *             later line for the same id wins
+ *             recorder writes it again, at most once a second, whenever it
+ *             changed during the run, and once more at the end, so that call
+ *             sites registered during the run are known even in a capture
+ *             cut short); a reader merges all of them, a later line for the
+ *             same id wins
  *   STATS     text of debugfs logdev/stats, taken when recording ended
  *   KALLSYMS  text of /proc/kallsyms; only present when a format uses a
  *             symbol pointer (%pS %ps %pB %pF %pf)
