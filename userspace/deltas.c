@@ -169,7 +169,8 @@ void ld_deltas_finish(struct ld_deltas *ds, enum ld_sort key)
 		p->p99 = rank(p->d, p->count, 99);
 	}
 	sort_key = key;
-	qsort(ds->pairs, ds->nr, sizeof(*ds->pairs), pair_cmp);
+	if (ds->nr)
+		qsort(ds->pairs, ds->nr, sizeof(*ds->pairs), pair_cmp);
 }
 
 void ld_deltas_free(struct ld_deltas *ds)

@@ -229,7 +229,8 @@ int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
 		ld_diff_free(df);
 		return ret;
 	}
-	qsort(df->rows, df->nr, sizeof(*df->rows), row_cmp);
+	if (df->nr)
+		qsort(df->rows, df->nr, sizeof(*df->rows), row_cmp);
 	return 0;
 }
 
