@@ -308,6 +308,64 @@ out:
 EXPORT_SYMBOL_GPL(__logdev_print);
 
 /**
+ * __logdev_reserve() - reserve a LOGDEV_REC_PRINT_SLOTS record; edprint() only
+ * @site:  the call site (assigned an id on first use)
+ * @bytes: payload bytes
+ * @res:   filled in for __logdev_commit()
+ *
+ * Fills in the record header; the caller stores the payload and calls
+ * __logdev_commit().  Preemption stays disabled in between.  Any context,
+ * NMI included (the ring core nests).
+ *
+ * Return: the payload address, or NULL if recording is off or the record
+ * was lost (counted by the ring core).
+ */
+void *notrace __logdev_reserve(struct logdev_site *site, u32 bytes, struct logdev_resv *res)
+{
+	struct ld_resv *r = (struct ld_resv *)res;
+	struct ld_cpu_buf *cb;
+	u32 id;
+
+	BUILD_BUG_ON(sizeof(struct ld_resv) > sizeof(struct logdev_resv));
+	BUILD_BUG_ON(__EDPRINT_SLOTS_MAX != LOGDEV_MAX_PAYLOAD);
+	preempt_disable_notrace();
+	if (unlikely(!READ_ONCE(logdev_recording)))
+		goto out;
+	cb = rcu_dereference_sched(this_cpu_ptr(ld_pcpu)->cb);
+	id = logdev_site_id(site);
+	if (unlikely(ld_reserve(cb, bytes, r)))
+		goto out;
+	r->rec->site = id;
+	r->rec->type = LOGDEV_REC_PRINT_SLOTS;
+	r->rec->ctx = ld_ctx();
+	r->rec->pid = current->pid;
+	r->rec->arg_bytes = bytes;
+	return r->rec + 1;
+out:
+	preempt_enable_notrace();
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(__logdev_reserve);
+
+/**
+ * __logdev_commit() - commit a record reserved by __logdev_reserve()
+ * @res: the reservation
+ */
+void notrace __logdev_commit(struct logdev_resv *res)
+{
+	struct ld_resv *r = (struct ld_resv *)res;
+	struct ld_pcpu *pc = this_cpu_ptr(ld_pcpu);
+	u32 pad = r->rec->len - LOGDEV_REC_HDR_SIZE - r->rec->arg_bytes;
+
+	if (pad)
+		memset((char *)(r->rec + 1) + r->rec->arg_bytes, 0, pad);
+	if (ld_commit(rcu_dereference_sched(pc->cb), r))
+		ld_kick_reader(pc);
+	preempt_enable_notrace();
+}
+EXPORT_SYMBOL_GPL(__logdev_commit);
+
+/**
  * logdev_write_raw() - store an opaque record in this CPU's buffer
  * @site_id: call-site id for the record (from logdev_site_id(), or 0)
  * @payload: bytes to store

@@ -13,6 +13,9 @@
  *   - %s, and %p with an alphanumeric extension other than S s x K e, are
  *     NUL-terminated text (the pointer was formatted at record time); the
  *     next argument just gets its own alignment.
+ * LOGDEV_REC_PRINT_SLOTS (ld_bprintf_slots(), edprint()'s compile-time
+ * encoding): the same, except that 1- and 2-byte values take 4 bytes at
+ * 4-byte alignment and strings are padded with NULs to a multiple of 4.
  *
  * Kernel behaviour reproduced (differs from C99 printf):
  *   - %.0d of 0 prints "0"; %#x of 0 prints "0x0";
@@ -95,18 +98,25 @@ struct args {
 	const uint8_t *p;
 	size_t n;
 	size_t off;
+	int slots;	/* LOGDEV_REC_PRINT_SLOTS: 1- and 2-byte values take 4 */
 };
 
 static uint64_t get_arg(struct args *a, unsigned size)
 {
-	unsigned align = size == 8 ? 4 : size;
+	unsigned want = size, align;
 	uint64_t v = 0;
+
+	if (a->slots && size < 4)
+		size = 4;
+	align = size == 8 ? 4 : size;
 
 	a->off = (a->off + align - 1) & ~(size_t)(align - 1);
 	for (unsigned i = 0; i < size; i++)
 		if (a->off + i < a->n)
 			v |= (uint64_t)a->p[a->off + i] << (8 * i);
 	a->off += size;
+	if (want < size)
+		v &= (1ULL << (8 * want)) - 1;
 	return v;
 }
 
@@ -125,6 +135,8 @@ static const char *get_str(struct args *a, size_t *len)
 	nul = memchr(s, 0, a->n - a->off);
 	*len = nul ? (size_t)((const char *)nul - s) : a->n - a->off;
 	a->off += *len + 1;
+	if (a->slots)	/* slots: strings are padded to 4 bytes */
+		a->off = (a->off + 3) & ~(size_t)3;
 	return s;
 }
 
@@ -314,11 +326,11 @@ static void pointer(struct out *o, const char *fmt, uint64_t v,
 	ptr_hex(o, v, sp);
 }
 
-int ld_bprintf(char *buf, size_t size, const char *fmt, const void *argbuf,
-	       size_t nargs, const struct ld_ksyms *ks)
+static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
+		  size_t nargs, const struct ld_ksyms *ks, int slots)
 {
 	struct out o = { buf, size, 0 };
-	struct args a = { argbuf, nargs, 0 };
+	struct args a = { argbuf, nargs, 0, slots };
 
 	while (*fmt) {
 		struct spec sp = { 0, -1, -1, 10 };
@@ -470,4 +482,16 @@ out:
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = 0;
 	return o.len > 0x7fffffff ? 0x7fffffff : (int)o.len;
+}
+
+int ld_bprintf(char *buf, size_t size, const char *fmt, const void *argbuf,
+	       size_t nargs, const struct ld_ksyms *ks)
+{
+	return render(buf, size, fmt, argbuf, nargs, ks, 0);
+}
+
+int ld_bprintf_slots(char *buf, size_t size, const char *fmt, const void *argbuf,
+		     size_t nargs, const struct ld_ksyms *ks)
+{
+	return render(buf, size, fmt, argbuf, nargs, ks, 1);
 }

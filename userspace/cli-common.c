@@ -389,13 +389,14 @@ void cli_render(const struct ld_reader *r, const struct ld_item *it,
 	const struct ld_site *s = ld_sites_get(&r->sites, it->rec.site);
 	size_t n;
 
-	if (it->rec.type == LOGDEV_REC_PRINT && s) {
-		ld_bprintf(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
-			   r->has_ksyms ? &r->ksyms : NULL);
+	if ((it->rec.type == LOGDEV_REC_PRINT || it->rec.type == LOGDEV_REC_PRINT_SLOTS) && s) {
+		(it->rec.type == LOGDEV_REC_PRINT ? ld_bprintf : ld_bprintf_slots)
+			(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
+			 r->has_ksyms ? &r->ksyms : NULL);
 		n = strlen(buf);
 		if (n && buf[n - 1] == '\n')
 			buf[n - 1] = 0;
-	} else if (it->rec.type == LOGDEV_REC_PRINT) {
+	} else if (it->rec.type == LOGDEV_REC_PRINT || it->rec.type == LOGDEV_REC_PRINT_SLOTS) {
 		snprintf(buf, size, "<unknown site %u: %u arg bytes>", it->rec.site,
 			 it->rec.arg_bytes);
 	} else {

@@ -145,6 +145,14 @@ void ld_ksyms_free(struct ld_ksyms *k);
 int ld_bprintf(char *out, size_t size, const char *fmt, const void *args,
 	       size_t nargs, const struct ld_ksyms *ks);
 
+/**
+ * ld_bprintf_slots() - ld_bprintf() for a LOGDEV_REC_PRINT_SLOTS payload
+ * (compile-time encoding, include/linux/edprint_slots.h): the same layout
+ * except that %c, %hh and %h arguments take 4 bytes.
+ */
+int ld_bprintf_slots(char *out, size_t size, const char *fmt, const void *args,
+		     size_t nargs, const struct ld_ksyms *ks);
+
 /* ---- reader ---------------------------------------------------------- */
 
 /**

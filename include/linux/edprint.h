@@ -6,8 +6,9 @@
  *	edprint("got %d bytes from %s", len, name);
  *
  * A disabled edprint() costs one patched-out jump (a static key).  An enabled
- * one stores a binary record (timestamp, call-site id, vbin_printf() arguments)
- * in the per-CPU buffer of the logdev module; formatting happens in userspace.
+ * one stores a binary record (timestamp, call-site id, arguments encoded at
+ * compile time, or by vbin_printf() for %p formats) in the per-CPU buffer of
+ * the logdev module; formatting happens in userspace.
  * See docs/DEBUGFS.md for the control files.
  */
 #ifndef _LINUX_EDPRINT_H
@@ -16,6 +17,8 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
+#include <linux/string.h>
+#include <linux/edprint_slots.h>
 
 /**
  * struct logdev_site - one edprint() call site
@@ -79,6 +82,58 @@ int logdev_write_raw(u32 site_id, const void *payload, u32 bytes);
  */
 u32 logdev_site_id(struct logdev_site *site);
 
+/**
+ * struct logdev_resv - a record reserved by __logdev_reserve(); opaque
+ * @priv: the ring core's reservation
+ */
+struct logdev_resv {
+	void *priv[4];
+};
+
+/**
+ * __logdev_reserve() - reserve a LOGDEV_REC_PRINT_SLOTS record; edprint() only
+ * @site:  the call site (assigned an id on first use)
+ * @bytes: payload bytes (the slots of edprint_slots.h)
+ * @r:     filled in for __logdev_commit()
+ *
+ * On success preemption stays disabled until __logdev_commit().
+ *
+ * Return: where the payload goes, or NULL (recording off, record lost).
+ */
+void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logdev_resv *r);
+
+/**
+ * __logdev_commit() - commit a record reserved by __logdev_reserve()
+ * @r: the reservation
+ */
+void __logdev_commit(struct logdev_resv *r);
+
+/* Largest slots payload edprint() builds inline (LOGDEV_MAX_PAYLOAD). */
+#define __EDPRINT_SLOTS_MAX	512
+
+/*
+ * Arguments are encoded at compile time (edprint_slots.h) unless the format
+ * has a %p conversion (extensions such as %pI4 must be resolved at record
+ * time by vbin_printf()) or the arguments could exceed the payload limit;
+ * both tests are compile-time constants, so each call site compiles to one
+ * of the two paths.
+ */
+#define __edprint_slots_ok(_fmt, ...)					\
+	(!__builtin_strstr(_fmt, "%p") &&				\
+	 (0 EDP_MAP(EDP_BOUND, ##__VA_ARGS__)) <= __EDPRINT_SLOTS_MAX)
+
+#define __edprint_slots(_site, ...)					\
+do {									\
+	struct logdev_resv __edr;					\
+	EDP_MAP(EDP_DECL, ##__VA_ARGS__)				\
+	char *_edp = __logdev_reserve(_site,				\
+			0 EDP_MAP(EDP_SIZE, ##__VA_ARGS__), &__edr);	\
+	if (_edp) {							\
+		EDP_MAP(EDP_STORE, ##__VA_ARGS__)			\
+		__logdev_commit(&__edr);				\
+	}								\
+} while (0)
+
 /* Compile error unless @fmt is a string literal. */
 #define __edprint_literal(fmt)	("" fmt "")
 
@@ -90,6 +145,9 @@ u32 logdev_site_id(struct logdev_site *site);
  *
  * Declares a static struct logdev_site in section "__logdev_sites"; when the
  * logdev_key static key is off the whole statement is one patched nop.
+ * When on, the arguments are stored as LOGDEV_REC_PRINT_SLOTS (encoding
+ * chosen at compile time, see edprint_slots.h) or, for formats with %p, as
+ * LOGDEV_REC_PRINT through vbin_printf().  At most 16 arguments.
  */
 #define edprint(_fmt, ...)						\
 do {									\
@@ -100,8 +158,12 @@ do {									\
 		.func = __func__,					\
 		.line = __LINE__,					\
 	};								\
-	if (static_branch_unlikely(&logdev_key))			\
-		__logdev_print(&__edprint_site, _fmt, ##__VA_ARGS__);	\
+	if (static_branch_unlikely(&logdev_key)) {			\
+		if (__edprint_slots_ok(_fmt, ##__VA_ARGS__))		\
+			__edprint_slots(&__edprint_site, ##__VA_ARGS__); \
+		else							\
+			__logdev_print(&__edprint_site, _fmt, ##__VA_ARGS__); \
+	}								\
 } while (0)
 
 #endif /* _LINUX_EDPRINT_H */

@@ -16,7 +16,13 @@
 #include <unistd.h>
 #include <errno.h>
 #include <sys/wait.h>
+#include <limits.h>
 #include "liblogdev.h"
+
+/* the kernel's edprint() encoder, for LOGDEV_REC_PRINT_SLOTS goldens */
+typedef uint32_t u32;
+typedef uint64_t u64;
+#include <linux/edprint_slots.h>
 
 #define SBS 256
 
@@ -1042,6 +1048,62 @@ static void test_durations(void)
 	free(err);
 }
 
+/* ---- LOGDEV_REC_PRINT_SLOTS: edprint()'s compile-time encoding ------- */
+
+/*
+ * Encode the arguments with include/linux/edprint_slots.h (the code the
+ * kernel's edprint() expands to), render with ld_bprintf_slots(), compare
+ * with @exp; also check the size edprint() reserves equals what it stores.
+ */
+#define SLOTS(fmt, exp, ...) do {					\
+	struct pl p_;							\
+	char got_[512], nm_[600];					\
+	EDP_MAP(EDP_DECL, ##__VA_ARGS__)				\
+	u32 want_ = 0 EDP_MAP(EDP_SIZE, ##__VA_ARGS__);			\
+	char *_edp = (char *)p_.b;					\
+	EDP_MAP(EDP_STORE, ##__VA_ARGS__)				\
+	p_.n = (uint32_t)(_edp - (char *)p_.b);				\
+	int n_ = ld_bprintf_slots(got_, sizeof(got_), fmt, p_.b, p_.n, NULL); \
+	snprintf(nm_, sizeof(nm_), "slots \"%s\"", fmt);		\
+	if (!strcmp(got_, exp) && n_ == (int)strlen(exp) && p_.n == want_ && \
+	    p_.n % 4 == 0)						\
+		pass(nm_);						\
+	else								\
+		fail(nm_, "expected \"%s\" got \"%s\" (ret %d, %u bytes stored, %u reserved)", \
+		     exp, got_, n_, p_.n, want_);				\
+} while (0)
+
+static void test_slots(void)
+{
+	const char *nullstr = NULL;
+	const unsigned char ustr[] = "uchar";
+	char buf[8] = "arr";
+
+	/* (no arguments: an empty payload; not expressible here, the tests
+	 * build with -std=c11, where `, ##__VA_ARGS__` keeps its comma) */
+	SLOTS("%d %d %d", "0 1 -1", 0, 1, -1);
+	SLOTS("int min %d max %d", "int min -2147483648 max 2147483647", INT_MIN, INT_MAX);
+	SLOTS("hh %hhd %hhu %hhx", "hh -5 250 ab", (signed char)-5, (unsigned char)250,
+	      (unsigned char)0xab);
+	SLOTS("h %hd %hu %hx", "h -12345 65535 beef", (short)-12345, (unsigned short)65535,
+	      (unsigned short)0xbeef);
+	SLOTS("l %ld %lu %lx", "l -9223372036854775808 18446744073709551615 deadbeefcafe",
+	      LONG_MIN, ULONG_MAX, 0xdeadbeefcafeUL);
+	SLOTS("ll %lld %llx", "ll -1 123456789abcdef", -1LL, 0x0123456789abcdefULL);
+	SLOTS("z %zu %zd", "z 4096 -4096", (size_t)4096, (ssize_t)-4096);
+	SLOTS("star [%*d] [%-*d] [%.*d]", "star [     3] [3     ] [0009]", 6, 3, 6, 3, 4, 9);
+	SLOTS("char [%c] [%3c] [%-3c]", "char [A] [  b] [c  ]", 'A', 'b', 'c');
+	SLOTS("str [%s] [%10s] [%-5s|]", "str [abc] [     right] [left |]", "abc", "right",
+	      "left");
+	SLOTS("str null [%s]", "str null [(null)]", nullstr);
+	SLOTS("str empty [%s] then %d", "str empty [] then 5", "", 5);
+	SLOTS("%s=%d, %s=%u, %s=%llx", "a=-1, b=2, c=3", "a", -1, "b", 2U, "c", 3ULL);
+	SLOTS("after str %s %c %hd %lld", "after str xyz q -2 -3", "xyz", 'q', (short)-2, -3LL);
+	SLOTS("uchar %s array %s", "uchar uchar array arr", ustr, buf);
+	SLOTS("many %d %d %d %d %d %d %d %d %d %d", "many 1 2 3 4 5 6 7 8 9 10",
+	      1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -1055,6 +1117,7 @@ int main(int argc, char **argv)
 	}
 	test_header_parse();
 	test_bprintf();
+	test_slots();
 	test_report_deltas();
 	test_gaps();
 	test_corruption();

@@ -81,6 +81,7 @@ struct logdev_subbuf_hdr {
 enum logdev_rec_type {
 	LOGDEV_REC_PRINT = 1,	/* edprint(): payload is binary printf args */
 	LOGDEV_REC_RAW = 2,	/* opaque payload (tests, probes without args) */
+	LOGDEV_REC_PRINT_SLOTS = 3, /* edprint(): args encoded at compile time */
 };
 
 /* Interrupt context a record was written in (logdev_rec_hdr.ctx) */
@@ -109,6 +110,13 @@ enum logdev_ctx {
  * the payload; strings, and pointer formats that must be resolved at record
  * time such as %pI4, copied as NUL-terminated text); bstr_printf() renders
  * it.  Userspace readers decode it themselves (userspace/bprintf.c).
+ *
+ * Payload for LOGDEV_REC_PRINT_SLOTS: the arguments in order, laid out as
+ * for LOGDEV_REC_PRINT except that every argument smaller than 4 bytes
+ * (char, short: %c, %hh, %h) takes 4 bytes at 4-byte alignment: integers
+ * and pointers of 4 bytes or less in 4 bytes, 8-byte ones in 8 bytes at
+ * 4-byte alignment, strings NUL-terminated and padded to 4 (see
+ * include/linux/edprint_slots.h).  Rendered from the site's format.
  */
 struct logdev_rec_hdr {
 	__u64 ts;

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * edprint_slots.h - compile-time argument encoding of edprint() records
+ * (LOGDEV_REC_PRINT_SLOTS).  Portable: used by edprint.h in the kernel and
+ * by the userspace benchmark (bench/host); the includer provides u32, u64,
+ * memcpy, memset and strnlen.
+ *
+ * Payload ("slots"): the arguments in order, each
+ *   - an integer or pointer of sizeof <= 4: 4 bytes (value converted to u32)
+ *   - an integer or pointer of sizeof 8:    8 bytes (4-byte aligned)
+ *   - a double:                             8 bytes (its bits; userspace only)
+ *   - char *, signed/unsigned char * (const or not): the string,
+ *     NUL-terminated, padded to 4, at most EDP_STR_MAX characters; a NULL
+ *     pointer stores "(null)", an error or near-NULL one "(efault)", as
+ *     vbin_printf() does
+ * How each argument is stored is chosen by _Generic and sizeof, so the
+ * compiler emits straight-line stores; the format is not parsed when
+ * recording.  This is vbin_printf()'s layout (8-byte values at 4-byte
+ * alignment, strings NUL-terminated) except that 1- and 2-byte values take a
+ * whole 4-byte slot: a reader renders it from the site's format, which the
+ * compiler checked against the arguments (__printf), reading %c, %hh and %h
+ * arguments as 4 bytes (userspace/bprintf.c, ld_bprintf_slots()).
+ *
+ *	EDP_MAP(EDP_DECL, args...)		evaluate each argument once
+ *	n = 0 EDP_MAP(EDP_SIZE, args...);	payload bytes
+ *	EDP_MAP(EDP_STORE, args...)		store at char *_edp
+ *	0 EDP_MAP(EDP_BOUND, args...)		compile-time bound of n
+ */
+#ifndef _LINUX_EDPRINT_SLOTS_H
+#define _LINUX_EDPRINT_SLOTS_H
+
+#ifndef EDP_STR_MAX
+#define EDP_STR_MAX		255
+#endif
+
+/* what vbin_printf() stores for a %s pointer it must not read */
+static inline const char *edp_str_src(const char *s)
+{
+	if (!s)
+		return "(null)";
+	if ((unsigned long)s < 4096 || (unsigned long)s >= (unsigned long)-4095)
+		return "(efault)";
+	return s;
+}
+
+static inline u32 edp_strlen(const char *s)
+{
+	return (u32)strnlen(edp_str_src(s), EDP_STR_MAX);
+}
+
+static inline char *edp_put_u(char *p, u64 v, unsigned int sz)
+{
+	u32 w = (u32)v;
+
+	if (sz > 4) {
+		memcpy(p, &v, 8);
+		return p + 8;
+	}
+	memcpy(p, &w, 4);
+	return p + 4;
+}
+
+#ifndef __KERNEL__
+static inline char *edp_put_d(char *p, double v, unsigned int sz)
+{
+	(void)sz;
+	memcpy(p, &v, 8);
+	return p + 8;
+}
+#define EDP_FP_SLOT	float: 8u, double: 8u,
+#define EDP_FP_PUT	float: edp_put_d, double: edp_put_d,
+#define EDP_FP_NUM(x)	float: (x), double: (x),
+#else	/* no floating point in the kernel */
+#define EDP_FP_SLOT
+#define EDP_FP_PUT
+#define EDP_FP_NUM(x)
+#endif
+
+/* @sz is the string length here (computed once, before the reservation) */
+static inline char *edp_put_s(char *p, const char *s, unsigned int len)
+{
+	unsigned int slot = (len + 4) & ~3u;
+
+	memcpy(p, edp_str_src(s), len);
+	memset(p + len, 0, slot - len);
+	return p + slot;
+}
+
+#define EDP_ISSTR(x)	_Generic((x), char *: 1, const char *: 1, signed char *: 1,	\
+				 const signed char *: 1, unsigned char *: 1,		\
+				 const unsigned char *: 1, default: 0)
+#define EDP_ASSTR(x)	_Generic((x), char *: (x), const char *: (x),		\
+				 signed char *: (const char *)(unsigned long)(x),			\
+				 const signed char *: (const char *)(unsigned long)(x),		\
+				 unsigned char *: (const char *)(unsigned long)(x),			\
+				 const unsigned char *: (const char *)(unsigned long)(x),		\
+				 default: (const char *)0)
+/* the argument for the non-string stores: integers and pointers as u64 */
+#define EDP_ASNUM(x)	_Generic((x), EDP_FP_NUM(x) char *: 0, const char *: 0,	\
+				 signed char *: 0, const signed char *: 0,		\
+				 unsigned char *: 0, const unsigned char *: 0,		\
+				 default: (u64)(unsigned long)(x))
+/* string length if a string, else 0: a constant for non-strings */
+#define EDP_LEN(x)	(EDP_ISSTR(x) ? edp_strlen(EDP_ASSTR(x)) : 0u)
+/* payload bytes of one argument, given its string length */
+#define EDP_SLOT(x, l)	(EDP_ISSTR(x) ? (((l) + 4) & ~3u) : \
+			 _Generic((x), EDP_FP_SLOT default: (sizeof(x) > 4 ? 8u : 4u)))
+#define EDP_PUTFN(x)	_Generic((x), EDP_FP_PUT default: edp_put_u)
+#define EDP_PUT(p, x, l) ((p) = EDP_ISSTR(x) ? edp_put_s((p), EDP_ASSTR(x), (l)) :	\
+			 EDP_PUTFN(x)((p), EDP_ASNUM(x), (unsigned int)sizeof(x)))
+
+/* argument counting and an indexed map, up to 16 arguments */
+#define EDP_N(...)		EDP_N_(0, ##__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define EDP_N_(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, ...) N
+#define EDP_CAT(a, b)		EDP_CAT_(a, b)
+#define EDP_CAT_(a, b)		a##b
+#define EDP_MAP(M, ...)		EDP_CAT(EDP_MAP, EDP_N(__VA_ARGS__))(M, ##__VA_ARGS__)
+#define EDP_MAP0(M)
+#define EDP_MAP1(M, a0)	EDP_MAP0(M) M(0, a0)
+#define EDP_MAP2(M, a0, a1)	EDP_MAP1(M, a0) M(1, a1)
+#define EDP_MAP3(M, a0, a1, a2)	EDP_MAP2(M, a0, a1) M(2, a2)
+#define EDP_MAP4(M, a0, a1, a2, a3)	EDP_MAP3(M, a0, a1, a2) M(3, a3)
+#define EDP_MAP5(M, a0, a1, a2, a3, a4)	EDP_MAP4(M, a0, a1, a2, a3) M(4, a4)
+#define EDP_MAP6(M, a0, a1, a2, a3, a4, a5)	EDP_MAP5(M, a0, a1, a2, a3, a4) M(5, a5)
+#define EDP_MAP7(M, a0, a1, a2, a3, a4, a5, a6)	EDP_MAP6(M, a0, a1, a2, a3, a4, a5) M(6, a6)
+#define EDP_MAP8(M, a0, a1, a2, a3, a4, a5, a6, a7)	EDP_MAP7(M, a0, a1, a2, a3, a4, a5, a6) M(7, a7)
+#define EDP_MAP9(M, a0, a1, a2, a3, a4, a5, a6, a7, a8)	EDP_MAP8(M, a0, a1, a2, a3, a4, a5, a6, a7) M(8, a8)
+#define EDP_MAP10(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9)	EDP_MAP9(M, a0, a1, a2, a3, a4, a5, a6, a7, a8) M(9, a9)
+#define EDP_MAP11(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)	EDP_MAP10(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) M(10, a10)
+#define EDP_MAP12(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)	EDP_MAP11(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) M(11, a11)
+#define EDP_MAP13(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)	EDP_MAP12(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) M(12, a12)
+#define EDP_MAP14(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13)	EDP_MAP13(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) M(13, a13)
+#define EDP_MAP15(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14)	EDP_MAP14(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) M(14, a14)
+#define EDP_MAP16(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)	EDP_MAP15(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) M(15, a15)
+
+#define EDP_DECL(i, x)	__auto_type _edv##i = (x); unsigned int _edl##i = EDP_LEN(_edv##i);
+/* compile-time upper bound of one argument's slot */
+#define EDP_BOUND(i, x)	+ (EDP_ISSTR(x) ? EDP_STR_MAX + 4 : 8)
+#define EDP_SIZE(i, x)	+ EDP_SLOT(_edv##i, _edl##i)
+#define EDP_STORE(i, x)	EDP_PUT(_edp, _edv##i, _edl##i);
+
+#endif /* _LINUX_EDPRINT_SLOTS_H */
