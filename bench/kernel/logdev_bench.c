@@ -9,19 +9,16 @@
  *   echo mixoff > /sys/kernel/debug/logdev_bench/run     (nocall, edprint*, interleaved)
  *   cat /sys/kernel/debug/logdev_bench/last              "SCENARIO NS CPUS NR" lines
  *
- * SCENARIO: nocall, edprint0, edprint2, edprint2s, edct0, edct2, edct2s, tp0,
+ * SCENARIO: nocall, edprint0, edprint2, edprint2s, edvb0, edvb2, edvb2s, tp0,
  * tp2, tp2s, rb0, rb2, rb2s.  Payload suffix: 0 = "bench", 2 = "bench %d %d", 2s = "bench %d %d
  * %s" with a 16-byte string.  edprint* records only while logdev's "enable"
  * is 1 (the guest script also runs them with 0: the static key off).
  * rbN: ring_buffer_lock_reserve()/ring_buffer_unlock_commit() of the bytes
  * edprint stores for the same payload minus its 8-byte timestamp (the ring
  * buffer keeps its own), on a private buffer of @rb_kb KiB per CPU.
- * edct*: a prototype of edprint() with the argument encoding decided at
- * compile time (bench/include/edp_encode.h: _Generic/sizeof slots, strings
- * copied), stored through logdev_write_raw() as a LOGDEV_REC_RAW record: the
- * cost the proposed LOGDEV_REC_PRINT_SLOTS path would have, plus one copy of
- * the payload from a stack buffer (sized at compile time from the argument
- * types, and exempt from CONFIG_INIT_STACK_ALL_ZERO's zeroing).
+ * edprint*: edprint() as built, which encodes arguments at compile time
+ * (LOGDEV_REC_PRINT_SLOTS) for these formats; edvb*: the vbin_printf() path
+ * (__logdev_print(), what edprint() did before and still does for %p).
  * NS is the mean over CPUs of (loop time / nr), in ns of the guest's clock.
  * Module parameter nr: records per CPU per run (default 20000).
  */
@@ -41,26 +38,15 @@
 #include <linux/edprint.h>
 #include <uapi/linux/logdev.h>
 
-#define EDP_STR_MAX	80	/* 6 arguments fit LOGDEV_MAX_PAYLOAD */
-#include "edp_encode.h"
-
-/* edprint() with compile-time argument encoding (prototype, see above) */
-#define edprint_ct(_fmt, ...)						\
+/* edprint() as it was before compile-time encoding: always vbin_printf() */
+#define edprint_vb(_fmt, ...)						\
 do {									\
-	static struct logdev_site __edct_site = {			\
+	static struct logdev_site __edvb_site = {			\
 		.fmt = "" _fmt "", .file = __FILE__,			\
 		.func = __func__, .line = __LINE__,			\
 	};								\
-	if (static_branch_unlikely(&logdev_key)) {			\
-		EDP_MAP(EDP_DECL, ##__VA_ARGS__)			\
-		/* sized at compile time, not zeroed (INIT_STACK_ALL_ZERO) */ \
-		u32 _edb[(0 EDP_MAP(EDP_BOUND, ##__VA_ARGS__)) / 4 + 1]	\
-			__attribute__((__uninitialized__));		\
-		char *_edp = (char *)_edb;				\
-		EDP_MAP(EDP_STORE, ##__VA_ARGS__)			\
-		logdev_write_raw(logdev_site_id(&__edct_site), _edb,	\
-				 (u32)(_edp - (char *)_edb));		\
-	}								\
+	if (static_branch_unlikely(&logdev_key))			\
+		__logdev_print(&__edvb_site, _fmt, ##__VA_ARGS__);	\
 } while (0)
 
 static unsigned int nr = 20000;
@@ -72,7 +58,7 @@ MODULE_PARM_DESC(rb_kb, "KiB per CPU of the private ring buffer (rb* scenarios)"
 
 enum scen { S_NOCALL, S_ED0, S_ED2, S_ED2S, S_CT0, S_CT2, S_CT2S, S_TP0, S_TP2, S_TP2S, S_RB0, S_RB2, S_RB2S, NR_SCEN };
 static const char *const scen_name[NR_SCEN] = {
-	"nocall", "edprint0", "edprint2", "edprint2s", "edct0", "edct2", "edct2s", "tp0", "tp2", "tp2s", "rb0", "rb2", "rb2s",
+	"nocall", "edprint0", "edprint2", "edprint2s", "edvb0", "edvb2", "edvb2s", "tp0", "tp2", "tp2s", "rb0", "rb2", "rb2s",
 };
 /* bytes edprint stores (header + vbin_printf payload, 8-aligned) minus ts */
 static const u32 rb_bytes[3] = { 24 - 8, 32 - 8, 56 - 8 };
@@ -125,15 +111,15 @@ static noinline void run_loop(enum scen s, u32 n)
 		break;
 	case S_CT0:
 		for (i = 0; i < n; i++)
-			edprint_ct("bench");
+			edprint_vb("bench");
 		break;
 	case S_CT2:
 		for (i = 0; i < n; i++)
-			edprint_ct("bench %d %d", (int)i, (int)(i ^ 0x55));
+			edprint_vb("bench %d %d", (int)i, (int)(i ^ 0x55));
 		break;
 	case S_CT2S:
 		for (i = 0; i < n; i++)
-			edprint_ct("bench %d %d %s", (int)i, (int)(i ^ 0x55), str);
+			edprint_vb("bench %d %d %s", (int)i, (int)(i ^ 0x55), str);
 		break;
 	case S_TP0:
 		for (i = 0; i < n; i++)

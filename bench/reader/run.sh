@@ -32,7 +32,6 @@ if [ ! -s "$tc" ] || [ "$(cat "$out/trace.dat.records" 2>/dev/null)" != "$small"
 	cp -r "$top/include" "$kb/"
 	cp "$top"/kernel/*.[ch] "$top/kernel/Kbuild" "$top/kernel/Makefile" "$kb/kernel/"
 	cp "$top/bench/kernel/logdev_bench.c" "$top/bench/kernel/Kbuild" "$kb/bench/"
-	cp "$top/bench/include/edp_encode.h" "$kb/include/"
 	make -s -C "$kdir" M="$kb/kernel" modules >/dev/null 2>&1
 	make -s -C "$kdir" M="$kb/bench" KBUILD_EXTRA_SYMBOLS="$kb/kernel/Module.symvers" \
 		ccflags-y="-I$kb/include" modules >/dev/null 2>&1
