@@ -365,16 +365,9 @@ void notrace __logdev_commit(struct logdev_resv *res)
 }
 EXPORT_SYMBOL_GPL(__logdev_commit);
 
-/**
- * logdev_write_raw() - store an opaque record in this CPU's buffer
- * @site_id: call-site id for the record (from logdev_site_id(), or 0)
- * @payload: bytes to store
- * @bytes:   length of @payload in bytes
- *
- * Return: 0 on success, -ENODATA if recording is off, or the negative
- * errno of the ring core.
- */
-int notrace logdev_write_raw(u32 site_id, const void *payload, u32 bytes)
+/* One whole record of @type with a ready payload; see the two callers. */
+static int notrace ld_write_ready(u8 type, u32 site_id, const void *payload,
+				  u32 bytes)
 {
 	struct ld_cpu_buf *cb;
 	int ret = -ENODATA;
@@ -382,8 +375,8 @@ int notrace logdev_write_raw(u32 site_id, const void *payload, u32 bytes)
 	preempt_disable_notrace();
 	if (likely(READ_ONCE(logdev_recording))) {
 		cb = rcu_dereference_sched(this_cpu_ptr(ld_pcpu)->cb);
-		ret = ld_write(cb, site_id, LOGDEV_REC_RAW, ld_ctx(),
-			       current->pid, payload, bytes);
+		ret = ld_write(cb, site_id, type, ld_ctx(), current->pid,
+			       payload, bytes);
 		if (ret > 0) {
 			ld_kick_reader(this_cpu_ptr(ld_pcpu));
 			ret = 0;
@@ -391,6 +384,22 @@ int notrace logdev_write_raw(u32 site_id, const void *payload, u32 bytes)
 	}
 	preempt_enable_notrace();
 	return ret;
+}
+
+/**
+ * logdev_write_raw() - store an opaque record in this CPU's buffer
+ * @site_id: call-site id for the record (from logdev_site_id(), or 0)
+ * @payload: bytes to store
+ * @bytes:   length of @payload in bytes
+ *
+ * Any context, NMI included; never sleeps, locks or allocates.
+ *
+ * Return: 0 on success, -ENODATA if recording is off, or the negative
+ * errno of the ring core.
+ */
+int notrace logdev_write_raw(u32 site_id, const void *payload, u32 bytes)
+{
+	return ld_write_ready(LOGDEV_REC_RAW, site_id, payload, bytes);
 }
 EXPORT_SYMBOL_GPL(logdev_write_raw);
 
@@ -407,21 +416,7 @@ EXPORT_SYMBOL_GPL(logdev_write_raw);
  */
 int notrace ld_write_print(u32 site_id, const void *payload, u32 bytes)
 {
-	struct ld_cpu_buf *cb;
-	int ret = -ENODATA;
-
-	preempt_disable_notrace();
-	if (likely(READ_ONCE(logdev_recording))) {
-		cb = rcu_dereference_sched(this_cpu_ptr(ld_pcpu)->cb);
-		ret = ld_write(cb, site_id, LOGDEV_REC_PRINT, ld_ctx(),
-			       current->pid, payload, bytes);
-		if (ret > 0) {
-			ld_kick_reader(this_cpu_ptr(ld_pcpu));
-			ret = 0;
-		}
-	}
-	preempt_enable_notrace();
-	return ret;
+	return ld_write_ready(LOGDEV_REC_PRINT, site_id, payload, bytes);
 }
 
 /* ---------------------------------------------------------------- buffers */
