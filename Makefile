@@ -45,6 +45,7 @@ check: deps userspace vm-kernel
 	tests/run-all.sh
 
 bench: userspace
+	tools/deps.sh --bench
 	$(MAKE) -C bench run
 
 install: all

@@ -1,19 +1,24 @@
 #!/bin/bash
 # Check (and, as root, install) the Debian packages logdev needs to build the
 # module, the static reader, and to run the QEMU tests.
-#   tools/deps.sh [--rt]
+#   tools/deps.sh [--rt | --bench]
+# --rt: also the PREEMPT_RT kernel; --bench: also what `make bench` compares
+# against (trace-cmd, LTTng-UST and lttng-tools, valgrind for instruction counts).
 # Root: apt-get update once, then apt-get install what is missing.
 # Not root: print the one apt-get install line needed and exit 1.
 set -eu
 rt=
+bench=
 case "${1:-}" in
 --rt) rt=1 ;;
+--bench) bench=1 ;;
 "") ;;
-*) echo "usage: $0 [--rt]" >&2; exit 2 ;;
+*) echo "usage: $0 [--rt | --bench]" >&2; exit 2 ;;
 esac
 
 pkgs="build-essential gcc make libc6-dev busybox-static cpio qemu-system-x86 linux-image-cloud-amd64 linux-headers-cloud-amd64"
 [ -n "$rt" ] && pkgs="$pkgs linux-image-rt-amd64 linux-headers-rt-amd64"
+[ -n "$bench" ] && pkgs="$pkgs trace-cmd liblttng-ust-dev lttng-tools valgrind"
 
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
