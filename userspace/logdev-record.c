@@ -73,6 +73,7 @@ int cmd_record(int argc, char **argv)
 	double duration = -1, t0, last_progress = 0;
 	char **command = NULL;
 	int no_enable = 0, ksyms = 0, ncpu, *fds, ret, status = 0, rc = 0;
+	int was_on = 0;
 	int outfd, tty = isatty(2);
 	unsigned *cpus = NULL;
 	uint32_t sbs;
@@ -195,6 +196,16 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 
 	if (!no_enable) {
+		size_t cl;
+		char *cur = cli_read_text(dir, "enable", &cl);
+
+		/* someone else is recording: say so, and leave it on at the end */
+		was_on = cur && cur[0] == '1';
+		free(cur);
+		if (was_on)
+			fprintf(stderr, "logdev: recording was already enabled (another "
+				"logdev record?): the buffers are shared and consumed "
+				"by whoever reads first; it is re-enabled when we stop\n");
 		ret = cli_write_str(dir, "enable", "1");
 		if (ret) {
 			fprintf(stderr, "logdev: %s/enable: %s\n", dir, strerror(-ret));
@@ -322,6 +333,8 @@ int cmd_record(int argc, char **argv)
 		}
 		close(fds[i]);
 	}
+	if (was_on && cli_write_str(dir, "enable", "1"))
+		fprintf(stderr, "logdev: could not re-enable recording\n");
 	if (tty)
 		fprintf(stderr, "\rlogdev: %" PRIu64 " records, %" PRIu64 " bytes -> %s\n",
 			recs, bytes, out);

@@ -594,6 +594,32 @@ static void test_record_existing(void)
 	free(err);
 }
 
+/* recording already on (another recorder): warn, and leave it on at the end */
+static void test_record_already_enabled(void)
+{
+	char *capp = tmp_path("shared.cap"), env[700], args[1400], *out, *err, *dir, *en;
+	size_t elen;
+	int st;
+
+	dir = fake_debugfs("fakedbg-on", 1, NULL, 0);
+	put_file(dir, "enable", "1\n", 2);
+	snprintf(env, sizeof(env), "LOGDEV_DEBUGFS=%s", dir);
+	snprintf(args, sizeof(args), "record -o %s --duration 0.1", capp);
+	st = run_cli_env(env, args, &out, &err);
+	{
+		char p[1024];
+
+		snprintf(p, sizeof(p), "%s/enable", dir);
+		en = slurp_n(p, &elen);
+	}
+	check("record: recording already enabled is warned about and re-enabled at the end",
+	      st == 0 && strstr(err, "already enabled") && en && en[0] == '1',
+	      "status %d enable '%.8s' err %s", st, en ? en : "", err);
+	free(en);
+	free(out);
+	free(err);
+}
+
 static const char formats_late[] =
 	"# id\tfile\tline\tfunc\tformat\n"
 	"1\tnet/core/skbuff.c\t291\tkfree_skbmem\tin\n"
@@ -880,6 +906,7 @@ int main(int argc, char **argv)
 	test_huge_widths();
 	test_cpu_range();
 	test_record_existing();
+	test_record_already_enabled();
 	test_formats_refresh();
 	test_floods();
 	test_messages();
