@@ -4,7 +4,9 @@
 #   make demo       boot the Debian kernel in QEMU, record the demo module, print report + deltas
 #   make check      every test: ring core (userspace, sanitizers), decoder goldens, VM tests
 #   make bench      benchmarks (see docs/PERFORMANCE.md)
-#   make install    reader to $(PREFIX)/bin, headers to $(PREFIX)/include, modules for KDIR
+#   make install    reader to $(PREFIX)/bin, headers to $(PREFIX)/include, modules for KDIR,
+#                   Module.symvers to $(PREFIX)/share/logdev (KBUILD_EXTRA_SYMBOLS for
+#                   modules that call edprint)
 #   make clean
 #
 # KDIR selects the kernel build tree for `make`/`make install`: default the
@@ -52,7 +54,9 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/uapi/linux $(DESTDIR)$(PREFIX)/include/linux
 	install -m 0755 userspace/logdev $(DESTDIR)$(PREFIX)/bin/logdev
 	install -m 0644 include/uapi/linux/logdev.h $(DESTDIR)$(PREFIX)/include/uapi/linux/logdev.h
-	install -m 0644 include/linux/edprint.h $(DESTDIR)$(PREFIX)/include/linux/edprint.h
+	install -m 0644 include/linux/edprint.h include/linux/edprint_slots.h $(DESTDIR)$(PREFIX)/include/linux/
+	install -d $(DESTDIR)$(PREFIX)/share/logdev
+	install -m 0644 kernel/Module.symvers $(DESTDIR)$(PREFIX)/share/logdev/Module.symvers
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
 
 clean:
@@ -61,6 +65,7 @@ clean:
 	$(MAKE) -C tests/ring clean
 	-$(MAKE) -C tests/decode clean
 	-$(MAKE) -C bench clean
+	rm -rf demo-out tests/vm/out build
 
 .PHONY: all kernel userspace deps vm-kernel demo check bench install clean
 
