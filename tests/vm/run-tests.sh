@@ -6,6 +6,8 @@
 # Prints PASS:/FAIL: lines; exits non-zero if any check failed.
 #   tests/vm/run-tests.sh [--quick]     (--quick: -smp 2 only)
 # Results stay in $VM_OUT (default tests/vm/out/) for a post-mortem.
+# LOGDEV_VM_KERNEL=path/bzImage: boot that kernel (tools/vm/run.sh), e.g. the
+# debug kernel of tools/debug-kernel.sh, with modules built against its tree.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tests/vm
@@ -28,8 +30,9 @@ fi
 # The kernel the modules were built for (vermagic of logdev.ko), so a tree
 # built against e.g. the -rt headers boots the -rt kernel.
 kver=$(grep -ao 'vermagic=[^ ]*' "$K/logdev.ko" | head -n 1 | cut -d= -f2)
-if [ -z "$kver" ] || [ ! -r "/boot/vmlinuz-$kver" ]; then
-	fail "vm: kernel/logdev.ko is built for '$kver', which has no /boot/vmlinuz-$kver"
+kimg=${LOGDEV_VM_KERNEL:-/boot/vmlinuz-$kver}
+if [ -z "$kver" ] || [ ! -r "$kimg" ]; then
+	fail "vm: kernel/logdev.ko is built for '$kver', which has no $kimg"
 	exit 1
 fi
 rm -rf "$out"

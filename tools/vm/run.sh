@@ -8,6 +8,9 @@
 #
 # The kernel: --kver V, else the one the first .ko in --files was built for
 # (vermagic), else tools/kver.sh's.  Every .ko must match it.
+# LOGDEV_VM_KERNEL=path/bzImage boots that image instead of /boot/vmlinuz-V
+# (e.g. a debug kernel, see tools/debug-kernel.sh); V is then only checked
+# against the modules' vermagic.
 #
 # Guest side: the files are copied to /logdev/, the script to /logdev/guest.sh;
 # /init mounts proc, sysfs, debugfs, devtmpfs, runs
@@ -57,7 +60,7 @@ if [ -z "$kver" ]; then
 		case "$f" in
 		*.ko)
 			kver=$(grep -ao 'vermagic=[^ ]*' "$f" | head -n 1 | cut -d= -f2)
-			[ -n "$kver" ] && [ -r "/boot/vmlinuz-$kver" ] && break
+			[ -n "$kver" ] && [ -r "${LOGDEV_VM_KERNEL:-/boot/vmlinuz-$kver}" ] && break
 			kver= ;;
 		esac
 	done
@@ -70,7 +73,7 @@ for f in $files; do
 		[ "$v" = "$kver" ] || die "$f is built for '$v', the VM boots $kver (make -C kernel KDIR=/lib/modules/$kver/build)" ;;
 	esac
 done
-kimg=/boot/vmlinuz-$kver
+kimg=${LOGDEV_VM_KERNEL:-/boot/vmlinuz-$kver}
 [ -r "$kimg" ] || die "cannot read $kimg"
 busybox=$(command -v busybox || true)
 [ -n "$busybox" ] || die "busybox not found (apt-get install busybox-static)"
@@ -96,6 +99,11 @@ begin="LOGDEV-RESULTS-BEGIN-$token"
 end="LOGDEV-RESULTS-END-$token"
 sumtag="LOGDEV-RESULTS-SHA256-$token"
 
+# A kernel without ACPI (e.g. LOGDEV_VM_KERNEL's debug kernel) only halts on
+# poweroff -f, and QEMU would wait for the timeout: reboot -f with
+# -no-reboot makes QEMU exit.
+halt_cmd="poweroff -f"
+[ -n "${LOGDEV_VM_KERNEL:-}" ] && halt_cmd="reboot -f"
 cat > "$stage/init" <<INIT
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -121,7 +129,7 @@ base64 /tmp/results.tgz
 echo "$end"
 echo "$sumtag \$(sha256sum /tmp/results.tgz | cut -d' ' -f1)"
 sync
-poweroff -f
+$halt_cmd
 sleep 2
 reboot -f
 INIT
