@@ -93,18 +93,8 @@ int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it)
 	}
 	if (ds->prev_valid[it->cpu] && it->ts >= ds->prev_ts[it->cpu]) {
 		p = find_pair(ds, ds->prev_site[it->cpu], it->rec.site);
-		if (!p)
+		if (!p || pair_push(p, it->ts - ds->prev_ts[it->cpu]))
 			return -ENOMEM;
-		if (p->count == p->cap) {
-			uint64_t nc = p->cap ? p->cap * 2 : 16;
-			uint64_t *nd = realloc(p->d, nc * sizeof(*nd));
-
-			if (!nd)
-				return -ENOMEM;
-			p->d = nd;
-			p->cap = nc;
-		}
-		p->d[p->count++] = it->ts - ds->prev_ts[it->cpu];
 	}
 	ds->prev_valid[it->cpu] = 1;
 	ds->prev_site[it->cpu] = it->rec.site;
