@@ -134,63 +134,76 @@ static const struct file_operations enable_fops = {
 	.llseek = default_llseek,
 };
 
-/* ------------------------------------------------------------------- mode */
+/* ------------------------------------------------------ mode, clock */
 
-static ssize_t mode_read(struct file *f, char __user *ubuf, size_t count,
-			 loff_t *ppos)
-{
-	return ld_read_choice(ubuf, count, ppos, ld_mode_names,
-			      ARRAY_SIZE(ld_mode_names), READ_ONCE(ld_cfg.mode));
-}
-
-static ssize_t mode_write(struct file *f, const char __user *ubuf,
-			  size_t count, loff_t *ppos)
-{
-	int ret;
-
-	ret = ld_get_name(ubuf, count, ld_mode_names, ARRAY_SIZE(ld_mode_names));
-	if (ret < 0)
-		return ret;
-	mutex_lock(&ld_cfg_mutex);
-	ret = ld_set_mode(ret);
-	mutex_unlock(&ld_cfg_mutex);
-	return ret ? ret : count;
-}
-
-static const struct file_operations mode_fops = {
-	.owner = THIS_MODULE,
-	.read = mode_read,
-	.write = mode_write,
-	.llseek = default_llseek,
+/*
+ * A control file that selects one of a few names (mode, clock): reads
+ * "[cur] other ...", writes one name; @set runs under ld_cfg_mutex and
+ * refuses (-EBUSY) while recording.
+ */
+struct ld_choice {
+	const char * const *names;
+	int nr;
+	int (*get)(void);
+	int (*set)(int idx);
 };
 
-/* ------------------------------------------------------------------ clock */
-
-static ssize_t clock_read(struct file *f, char __user *ubuf, size_t count,
-			  loff_t *ppos)
+static int mode_get(void)
 {
-	return ld_read_choice(ubuf, count, ppos, ld_clock_names, LD_NR_CLOCKS,
-			      READ_ONCE(ld_cfg.clock));
+	return READ_ONCE(ld_cfg.mode);
 }
 
-static ssize_t clock_write(struct file *f, const char __user *ubuf,
-			   size_t count, loff_t *ppos)
+static int mode_set(int idx)
 {
+	return ld_set_mode(idx);
+}
+
+static int clock_get(void)
+{
+	return READ_ONCE(ld_cfg.clock);
+}
+
+static int clock_set(int idx)
+{
+	return ld_set_clock(idx);
+}
+
+static const struct ld_choice ld_mode_choice = {
+	ld_mode_names, ARRAY_SIZE(ld_mode_names), mode_get, mode_set,
+};
+
+static const struct ld_choice ld_clock_choice = {
+	ld_clock_names, LD_NR_CLOCKS, clock_get, clock_set,
+};
+
+static ssize_t choice_read(struct file *f, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	const struct ld_choice *c = f->private_data;
+
+	return ld_read_choice(ubuf, count, ppos, c->names, c->nr, c->get());
+}
+
+static ssize_t choice_write(struct file *f, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	const struct ld_choice *c = f->private_data;
 	int ret;
 
-	ret = ld_get_name(ubuf, count, ld_clock_names, LD_NR_CLOCKS);
+	ret = ld_get_name(ubuf, count, c->names, c->nr);
 	if (ret < 0)
 		return ret;
 	mutex_lock(&ld_cfg_mutex);
-	ret = ld_set_clock(ret);
+	ret = c->set(ret);
 	mutex_unlock(&ld_cfg_mutex);
 	return ret ? ret : count;
 }
 
-static const struct file_operations clock_fops = {
+static const struct file_operations choice_fops = {
 	.owner = THIS_MODULE,
-	.read = clock_read,
-	.write = clock_write,
+	.open = simple_open,
+	.read = choice_read,
+	.write = choice_write,
 	.llseek = default_llseek,
 };
 
@@ -608,8 +621,10 @@ int ld_debugfs_init(void)
 	if (IS_ERR(ld_dir))
 		return PTR_ERR(ld_dir);
 	debugfs_create_file("enable", 0644, ld_dir, NULL, &enable_fops);
-	debugfs_create_file("mode", 0644, ld_dir, NULL, &mode_fops);
-	debugfs_create_file("clock", 0644, ld_dir, NULL, &clock_fops);
+	debugfs_create_file("mode", 0644, ld_dir, (void *)&ld_mode_choice,
+			    &choice_fops);
+	debugfs_create_file("clock", 0644, ld_dir, (void *)&ld_clock_choice,
+			    &choice_fops);
 	debugfs_create_file("buffer_size_kb", 0644, ld_dir, NULL, &size_kb_fops);
 	debugfs_create_file("subbuf_size", 0644, ld_dir, NULL, &subbuf_fops);
 	debugfs_create_file("clear", 0200, ld_dir, NULL, &clear_fops);
