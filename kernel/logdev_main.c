@@ -320,7 +320,7 @@ EXPORT_SYMBOL_GPL(__logdev_print);
  * Return: the payload address, or NULL if recording is off or the record
  * was lost (counted by the ring core).
  */
-void *notrace __logdev_reserve(struct logdev_site *site, u32 bytes, struct logdev_resv *res)
+notrace void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logdev_resv *res)
 {
 	struct ld_resv *r = (struct ld_resv *)res;
 	struct ld_cpu_buf *cb;
