@@ -18,81 +18,16 @@
 #include <sys/wait.h>
 #include <limits.h>
 #include "liblogdev.h"
+#include "testlib.h"
 
 /* the kernel's edprint() encoder, for LOGDEV_REC_PRINT_SLOTS goldens */
 typedef uint32_t u32;
 typedef uint64_t u64;
 #include <linux/edprint_slots.h>
 
-#define SBS 256
+char tmpdir[] = "/tmp/logdev-decode-XXXXXX";
 
-static int failures, passes;
-static const char *cli;
-static char tmpdir[] = "/tmp/logdev-decode-XXXXXX";
-
-static void pass(const char *name)
-{
-	printf("PASS: %s\n", name);
-	passes++;
-}
-
-static void fail(const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("FAIL: %s: ", name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	failures++;
-}
-
-/* ---- byte builders ------------------------------------------------- */
-
-struct buf {
-	uint8_t *p;
-	size_t n, cap;
-};
-
-static void b_put(struct buf *b, const void *d, size_t n)
-{
-	if (b->n + n > b->cap) {
-		b->cap = (b->n + n) * 2 + 64;
-		b->p = realloc(b->p, b->cap);
-	}
-	if (n)
-		memcpy(b->p + b->n, d, n);
-	b->n += n;
-}
-
-static void cap_start(struct buf *b)
-{
-	uint8_t h[16];
-
-	memcpy(h, "LOGDEVCP", 8);
-	ld_cap_put_u32(h + 8, 1);
-	ld_cap_put_u32(h + 12, 16);
-	b_put(b, h, 16);
-}
-
-/* append a section; returns the file offset of its data */
-static size_t cap_sect(struct buf *b, uint32_t type, uint32_t cpu, const void *d, size_t n)
-{
-	uint8_t h[16];
-
-	ld_cap_put_u32(h, type);
-	ld_cap_put_u32(h + 4, cpu);
-	ld_cap_put_u64(h + 8, n);
-	b_put(b, h, 16);
-	b_put(b, d, n);
-	return b->n - n;
-}
-
-static const char header_text[] =
-	"version: 1\nendian: little\nsubbuf_size: 256\nnr_subbufs: 4\n"
-	"subbuf_hdr_size: 40\nrec_hdr_size: 24\nclock: local\nmode: overwrite\n"
-	"field: subbuf.seq offset:8 size:8\nfield: rec.len offset:12 size:2\n";
+/* ---- formats and payloads (capture builders: testlib.h) ------------ */
 
 static const char formats_text[] =
 	"# id\tfile\tline\tfunc\tformat\n"
@@ -101,59 +36,6 @@ static const char formats_text[] =
 	"3\tnet/core/skbuff.c\t320\tkfree_skbmem\tout\n"
 	"4\tdrivers/net/x.c\t10\tfoo_xmit\tval=%d name=%s\\n\n"
 	"5\tdrivers/net/x.c\t12\tfoo_xmit\tq\\t%lld \\\"%c\\\"\\101\n";
-
-static void cap_meta(struct buf *b)
-{
-	cap_start(b);
-	cap_sect(b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
-	cap_sect(b, LD_SECT_FORMATS, LD_CAP_NO_CPU, formats_text, strlen(formats_text));
-}
-
-struct sbuf {
-	uint8_t b[SBS];
-	uint32_t pos;
-};
-
-static void sb_begin(struct sbuf *s, uint16_t cpu, uint64_t seq, uint64_t ts0,
-		     uint32_t dropped, uint32_t overrun)
-{
-	memset(s->b, 0xee, SBS);	/* unused bytes are undefined */
-	ld_cap_put_u32(s->b, LOGDEV_SUBBUF_MAGIC);
-	s->b[4] = 1;
-	s->b[5] = 0;
-	s->b[6] = (uint8_t)cpu;
-	s->b[7] = (uint8_t)(cpu >> 8);
-	ld_cap_put_u64(s->b + 8, seq);
-	ld_cap_put_u64(s->b + 16, ts0);
-	ld_cap_put_u32(s->b + 24, 0);
-	ld_cap_put_u32(s->b + 28, 0);
-	ld_cap_put_u32(s->b + 32, dropped);
-	ld_cap_put_u32(s->b + 36, overrun);
-	s->pos = LOGDEV_SUBBUF_HDR_SIZE;
-}
-
-/* append a record; returns its offset in the sub-buffer */
-static uint32_t sb_rec(struct sbuf *s, uint64_t ts, uint32_t site, uint8_t type,
-		       uint8_t ctx, uint32_t pid, const void *pl, uint32_t plen)
-{
-	uint32_t len = (LOGDEV_REC_HDR_SIZE + plen + 7) & ~7u, at = s->pos;
-	uint8_t *r = s->b + at;
-
-	ld_cap_put_u64(r, ts);
-	ld_cap_put_u32(r + 8, site);
-	r[12] = (uint8_t)len;
-	r[13] = (uint8_t)(len >> 8);
-	r[14] = type;
-	r[15] = ctx;
-	ld_cap_put_u32(r + 16, pid);
-	ld_cap_put_u32(r + 20, plen);
-	memset(r + 24, 0, len - 24);
-	if (plen)
-		memcpy(r + 24, pl, plen);
-	s->pos += len;
-	ld_cap_put_u32(s->b + 24, s->pos - LOGDEV_SUBBUF_HDR_SIZE);
-	return at;
-}
 
 /* vbin_printf-style payload */
 struct pl {
@@ -204,54 +86,7 @@ static void enc(struct pl *p, const char *types, ...)
 		p->b[p->n++] = 0;
 }
 
-/* ---- helpers to run things ----------------------------------------- */
-
-static char *write_tmp(const char *name, const void *d, size_t n)
-{
-	static char path[8][512];
-	static int k;
-	char *p = path[k++ % 8];
-	FILE *f;
-
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	f = fopen(p, "wb");
-	fwrite(d, 1, n, f);
-	fclose(f);
-	return p;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *s;
-	long n;
-
-	if (!f)
-		return strdup("");
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	s = calloc(1, (size_t)n + 1);
-	if (fread(s, 1, (size_t)n, f) != (size_t)n)
-		s[0] = 0;
-	fclose(f);
-	return s;
-}
-
-/* run "cli ARGS"; returns exit status, *out / *err malloc'd */
-static int run_cli(const char *args, char **out, char **err)
-{
-	char cmd[2048], o[600], e[600];
-	int st;
-
-	snprintf(o, sizeof(o), "%s/out", tmpdir);
-	snprintf(e, sizeof(e), "%s/err", tmpdir);
-	snprintf(cmd, sizeof(cmd), "%s %s >%s 2>%s", cli, args, o, e);
-	st = system(cmd);
-	*out = slurp(o);
-	*err = slurp(e);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 255;
-}
+/* ---- comparing output ---------------------------------------------- */
 
 static void expect_text(const char *name, const char *got, const char *exp)
 {
@@ -273,7 +108,7 @@ static void test_report_deltas(void)
 	char *out, *err, *path;
 	int st;
 
-	cap_meta(&b);
+	cap_meta(&b, formats_text);
 	/* CPU 0 */
 	sb_begin(&s, 0, 0, 789171773000ull, 0, 0);
 	sb_rec(&s, 789171773000ull, 1, LOGDEV_REC_PRINT, 0, 1234, NULL, 0);
@@ -390,7 +225,7 @@ static void test_gaps(void)
 	struct sbuf s;
 	char *out, *err, *path, args[700];
 
-	cap_meta(&b);
+	cap_meta(&b, formats_text);
 	sb_begin(&s, 0, 0, 1000000000ull, 0, 0);
 	sb_rec(&s, 1000000000ull, 1, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
 	sb_rec(&s, 1000001000ull, 2, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
@@ -624,7 +459,7 @@ static void build_three(struct buf *b, size_t sb_off[3], uint32_t rec_off[3][2])
 	struct sbuf s;
 	struct pl p;
 
-	cap_meta(b);
+	cap_meta(b, formats_text);
 	for (int k = 0; k < 3; k++) {
 		sb_begin(&s, 0, (uint64_t)k, 1000 + 100 * (uint64_t)k, 0, 0);
 		enc(&p, "is", k, "abc");

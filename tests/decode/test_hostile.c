@@ -21,92 +21,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "liblogdev.h"
+#include "testlib.h"
 
-#define SBS 256
+static const char *usdir;
+char tmpdir[] = "/tmp/logdev-hostile-XXXXXX";
 
-static int failures, passes;
-static const char *cli, *usdir;
-static char tmpdir[] = "/tmp/logdev-hostile-XXXXXX";
-
-static void pass(const char *name)
-{
-	printf("PASS: %s\n", name);
-	fflush(stdout);
-	passes++;
-}
-
-static void fail(const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("FAIL: %s: ", name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	failures++;
-}
-
-static void check(const char *name, int ok, const char *fmt, ...)
-{
-	va_list ap;
-	char why[4096];
-
-	if (ok) {
-		pass(name);
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	fail(name, "%s", why);
-}
-
-/* ---- byte builders (as test_decode.c) ------------------------------ */
-
-struct buf {
-	uint8_t *p;
-	size_t n, cap;
-};
-
-static void b_put(struct buf *b, const void *d, size_t n)
-{
-	if (b->n + n > b->cap) {
-		b->cap = (b->n + n) * 2 + 64;
-		b->p = realloc(b->p, b->cap);
-	}
-	if (n)
-		memcpy(b->p + b->n, d, n);
-	b->n += n;
-}
-
-static void cap_start(struct buf *b)
-{
-	uint8_t h[16];
-
-	memcpy(h, "LOGDEVCP", 8);
-	ld_cap_put_u32(h + 8, 1);
-	ld_cap_put_u32(h + 12, 16);
-	b_put(b, h, 16);
-}
-
-static size_t cap_sect(struct buf *b, uint32_t type, uint32_t cpu, const void *d, size_t n)
-{
-	uint8_t h[16];
-
-	ld_cap_put_u32(h, type);
-	ld_cap_put_u32(h + 4, cpu);
-	ld_cap_put_u64(h + 8, n);
-	b_put(b, h, 16);
-	b_put(b, d, n);
-	return b->n - n;
-}
-
-static const char header_text[] =
-	"version: 1\nendian: little\nsubbuf_size: 256\nnr_subbufs: 4\n"
-	"subbuf_hdr_size: 40\nrec_hdr_size: 24\nclock: local\nmode: overwrite\n"
-	"field: subbuf.seq offset:8 size:8\nfield: rec.len offset:12 size:2\n";
+/* ---- formats of the hand-made captures (builders: testlib.h) ------- */
 
 static const char formats_text[] =
 	"# id\tfile\tline\tfunc\tformat\n"
@@ -118,123 +38,7 @@ static const char formats_text[] =
 	"6\tx.c\t6\twide_str\t[%99999999s]\n"
 	"7\tx.c\t7\twide_left\t[%-999999999s]\n";
 
-static void cap_meta(struct buf *b, const char *formats)
-{
-	cap_start(b);
-	cap_sect(b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
-	cap_sect(b, LD_SECT_FORMATS, LD_CAP_NO_CPU, formats, strlen(formats));
-}
-
-struct sbuf {
-	uint8_t b[SBS];
-	uint32_t pos;
-};
-
-static void sb_begin(struct sbuf *s, uint16_t cpu, uint64_t seq, uint64_t ts0)
-{
-	memset(s->b, 0xee, SBS);
-	ld_cap_put_u32(s->b, LOGDEV_SUBBUF_MAGIC);
-	s->b[4] = 1;
-	s->b[5] = 0;
-	s->b[6] = (uint8_t)cpu;
-	s->b[7] = (uint8_t)(cpu >> 8);
-	ld_cap_put_u64(s->b + 8, seq);
-	ld_cap_put_u64(s->b + 16, ts0);
-	ld_cap_put_u32(s->b + 24, 0);
-	ld_cap_put_u32(s->b + 28, 0);
-	ld_cap_put_u32(s->b + 32, 0);
-	ld_cap_put_u32(s->b + 36, 0);
-	s->pos = LOGDEV_SUBBUF_HDR_SIZE;
-}
-
-/* append a record; 0 if it does not fit */
-static int sb_rec(struct sbuf *s, uint64_t ts, uint32_t site, const void *pl, uint32_t plen)
-{
-	uint32_t len = (LOGDEV_REC_HDR_SIZE + plen + 7) & ~7u;
-	uint8_t *r = s->b + s->pos;
-
-	if (s->pos + len > SBS)
-		return 0;
-	ld_cap_put_u64(r, ts);
-	ld_cap_put_u32(r + 8, site);
-	r[12] = (uint8_t)len;
-	r[13] = (uint8_t)(len >> 8);
-	r[14] = LOGDEV_REC_PRINT;
-	r[15] = 0;
-	ld_cap_put_u32(r + 16, 1);
-	ld_cap_put_u32(r + 20, plen);
-	memset(r + 24, 0, len - 24);
-	if (plen)
-		memcpy(r + 24, pl, plen);
-	s->pos += len;
-	ld_cap_put_u32(s->b + 24, s->pos - LOGDEV_SUBBUF_HDR_SIZE);
-	return 1;
-}
-
 /* ---- running things ------------------------------------------------ */
-
-static char *tmp_path(const char *name)
-{
-	static char path[16][512];
-	static int k;
-	char *p = path[k++ % 16];
-
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	return p;
-}
-
-static char *write_tmp(const char *name, const void *d, size_t n)
-{
-	char *p = tmp_path(name);
-	FILE *f = fopen(p, "wb");
-
-	fwrite(d, 1, n, f);
-	fclose(f);
-	return p;
-}
-
-static char *slurp_n(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *s;
-	long n;
-
-	if (len)
-		*len = 0;
-	if (!f)
-		return strdup("");
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	s = calloc(1, (size_t)n + 1);
-	if (fread(s, 1, (size_t)n, f) != (size_t)n)
-		s[0] = 0;
-	else if (len)
-		*len = (size_t)n;
-	fclose(f);
-	return s;
-}
-
-/* run "[ENV] cli ARGS" in the shell; status (255: killed); out, err malloc'd */
-static int run_cli_env(const char *env, const char *args, char **out, char **err)
-{
-	char cmd[4096], o[600], e[600];
-	int st;
-
-	snprintf(o, sizeof(o), "%s/out", tmpdir);
-	snprintf(e, sizeof(e), "%s/err", tmpdir);
-	snprintf(cmd, sizeof(cmd), "%s timeout 60 %s %s >%s 2>%s", env ? env : "", cli, args,
-		 o, e);
-	st = system(cmd);
-	*out = slurp_n(o, NULL);
-	*err = slurp_n(e, NULL);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 255;
-}
-
-static int run_cli(const char *args, char **out, char **err)
-{
-	return run_cli_env(NULL, args, out, err);
-}
 
 static int count_str(const char *hay, const char *needle)
 {
@@ -370,7 +174,7 @@ static void test_huge_widths(void)
 	/* CLI: 1000 records with such formats */
 	cap_meta(&b, formats_text);
 	for (uint64_t seq = 0; recs < 1000; seq++) {
-		sb_begin(&s, 0, seq, 1000 + seq * 100);
+		sb_begin(&s, 0, seq, 1000 + seq * 100, 0, 0);
 		for (;;) {
 			uint8_t pl[8] = { 0 };
 			uint32_t site = 2 + (uint32_t)(recs % 6);
@@ -381,7 +185,7 @@ static void test_huge_widths(void)
 				memcpy(pl, "abc", 4);
 			else
 				ld_cap_put_u32(pl, 7);
-			if (recs >= 1000 || !sb_rec(&s, 1000 + seq * 100 + (uint64_t)recs, site, pl, 8))
+			if (recs >= 1000 || !sb_rec(&s, 1000 + seq * 100 + (uint64_t)recs, site, LOGDEV_REC_PRINT, 0, 1, pl, 8))
 				break;
 			recs++;
 		}
@@ -427,15 +231,15 @@ static char *cpu_range_cap(void)
 	char *path;
 
 	cap_meta(&b, formats_text);
-	sb_begin(&s, 0, 0, 1000);
-	sb_rec(&s, 1000, 1, NULL, 0);
-	sb_rec(&s, 1100, 1, NULL, 0);
+	sb_begin(&s, 0, 0, 1000, 0, 0);
+	sb_rec(&s, 1000, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
+	sb_rec(&s, 1100, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
 	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
-	sb_begin(&s, 0xfffe, 0, 1000);
-	sb_rec(&s, 1050, 1, NULL, 0);
+	sb_begin(&s, 0xfffe, 0, 1000, 0, 0);
+	sb_rec(&s, 1050, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
 	cap_sect(&b, LD_SECT_CPU_DATA, 0xfffffffeu, s.b, SBS);
-	sb_begin(&s, 1, 0, 1000);
-	sb_rec(&s, 1060, 1, NULL, 0);
+	sb_begin(&s, 1, 0, 1000, 0, 0);
+	sb_rec(&s, 1060, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
 	cap_sect(&b, LD_SECT_CPU_DATA, 0xc4000001u, s.b, SBS);
 	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp("cpus.cap", b.p, b.n);
@@ -652,9 +456,9 @@ static void test_formats_refresh(void)
 	size_t dlen, offs[16];
 	int st, nf;
 
-	sb_begin(&s, 0, 0, 1000);
+	sb_begin(&s, 0, 0, 1000, 0, 0);
 	ld_cap_put_u32(pl, 5);
-	sb_rec(&s, 1000, 20, pl, 4);
+	sb_rec(&s, 1000, 20, LOGDEV_REC_PRINT, 0, 1, pl, 4);
 	dir = fake_debugfs("fakedbg-late", 1, s.b, SBS);
 	late = write_tmp("formats-late", formats_late, strlen(formats_late));
 	cap = tmp_path("late.cap");
@@ -685,13 +489,13 @@ static void test_formats_refresh(void)
 		char *path;
 
 		cap_meta(&b, formats_text);
-		sb_begin(&s, 0, 0, 1000);
+		sb_begin(&s, 0, 0, 1000, 0, 0);
 		for (int i = 0; i < 5; i++)
-			sb_rec(&s, 1000 + (uint64_t)i, 20, pl, 4);
-		sb_rec(&s, 1010, 1, NULL, 0);
+			sb_rec(&s, 1000 + (uint64_t)i, 20, LOGDEV_REC_PRINT, 0, 1, pl, 4);
+		sb_rec(&s, 1010, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
 		cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
-		sb_begin(&s, 1, 0, 1000);
-		sb_rec(&s, 1003, 21, pl, 4);
+		sb_begin(&s, 1, 0, 1000, 0, 0);
+		sb_rec(&s, 1003, 21, LOGDEV_REC_PRINT, 0, 1, pl, 4);
 		cap_sect(&b, LD_SECT_CPU_DATA, 1, s.b, SBS);
 		path = write_tmp("unnamed.cap", b.p, b.n);	/* no END */
 		free(b.p);
@@ -722,13 +526,13 @@ static int flood_lib(char *why, size_t wn)
 
 	cap_meta(&b, formats_text);
 	/* CPU 0: one record at ts ~0, then 200 increasing ones */
-	sb_begin(&s, 0, 0, 1000);
-	sb_rec(&s, 1000, 1, NULL, 0);
-	sb_rec(&s, UINT64_MAX, 1, NULL, 0);
+	sb_begin(&s, 0, 0, 1000, 0, 0);
+	sb_rec(&s, 1000, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
+	sb_rec(&s, UINT64_MAX, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
 	for (uint64_t seq = 0; recs < 200; seq++) {
 		if (seq)
-			sb_begin(&s, 0, seq, ts);
-		while (recs < 200 && sb_rec(&s, ts, 1, NULL, 0)) {
+			sb_begin(&s, 0, seq, ts, 0, 0);
+		while (recs < 200 && sb_rec(&s, ts, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0)) {
 			ts += 10;
 			recs++;
 		}
@@ -736,8 +540,8 @@ static int flood_lib(char *why, size_t wn)
 	}
 	/* CPU 2: 30 sub-buffers whose header says CPU 3 */
 	for (uint64_t seq = 0; seq < 30; seq++) {
-		sb_begin(&s, 3, seq, 1000 + seq);
-		sb_rec(&s, 1000 + seq, 1, NULL, 0);
+		sb_begin(&s, 3, seq, 1000 + seq, 0, 0);
+		sb_rec(&s, 1000 + seq, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
 		cap_sect(&b, LD_SECT_CPU_DATA, 2, s.b, SBS);
 	}
 	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);

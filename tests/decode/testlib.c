@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/* testlib.c - see testlib.h. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "liblogdev.h"
+#include "testlib.h"
+
+int failures, passes;
+const char *cli;
+
+void pass(const char *name)
+{
+	printf("PASS: %s\n", name);
+	fflush(stdout);
+	passes++;
+}
+
+void fail(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("FAIL: %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	failures++;
+}
+
+void check(const char *name, int ok, const char *fmt, ...)
+{
+	va_list ap;
+	char why[4096];
+
+	if (ok) {
+		pass(name);
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	fail(name, "%s", why);
+}
+
+void b_put(struct buf *b, const void *d, size_t n)
+{
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2 + 64;
+		b->p = realloc(b->p, b->cap);
+	}
+	if (n)
+		memcpy(b->p + b->n, d, n);
+	b->n += n;
+}
+
+void cap_start(struct buf *b)
+{
+	uint8_t h[16];
+
+	memcpy(h, "LOGDEVCP", 8);
+	ld_cap_put_u32(h + 8, 1);
+	ld_cap_put_u32(h + 12, 16);
+	b_put(b, h, 16);
+}
+
+size_t cap_sect(struct buf *b, uint32_t type, uint32_t cpu, const void *d, size_t n)
+{
+	uint8_t h[16];
+
+	ld_cap_put_u32(h, type);
+	ld_cap_put_u32(h + 4, cpu);
+	ld_cap_put_u64(h + 8, n);
+	b_put(b, h, 16);
+	b_put(b, d, n);
+	return b->n - n;
+}
+
+const char header_text[] =
+	"version: 1\nendian: little\nsubbuf_size: 256\nnr_subbufs: 4\n"
+	"subbuf_hdr_size: 40\nrec_hdr_size: 24\nclock: local\nmode: overwrite\n"
+	"field: subbuf.seq offset:8 size:8\nfield: rec.len offset:12 size:2\n";
+
+void cap_meta(struct buf *b, const char *formats)
+{
+	cap_start(b);
+	cap_sect(b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
+	cap_sect(b, LD_SECT_FORMATS, LD_CAP_NO_CPU, formats, strlen(formats));
+}
+
+void sb_begin(struct sbuf *s, uint16_t cpu, uint64_t seq, uint64_t ts0,
+	      uint32_t dropped, uint32_t overrun)
+{
+	memset(s->b, 0xee, SBS);	/* unused bytes are undefined */
+	ld_cap_put_u32(s->b, LOGDEV_SUBBUF_MAGIC);
+	s->b[4] = 1;
+	s->b[5] = 0;
+	s->b[6] = (uint8_t)cpu;
+	s->b[7] = (uint8_t)(cpu >> 8);
+	ld_cap_put_u64(s->b + 8, seq);
+	ld_cap_put_u64(s->b + 16, ts0);
+	ld_cap_put_u32(s->b + 24, 0);
+	ld_cap_put_u32(s->b + 28, 0);
+	ld_cap_put_u32(s->b + 32, dropped);
+	ld_cap_put_u32(s->b + 36, overrun);
+	s->pos = LOGDEV_SUBBUF_HDR_SIZE;
+}
+
+uint32_t sb_rec(struct sbuf *s, uint64_t ts, uint32_t site, uint8_t type,
+		uint8_t ctx, uint32_t pid, const void *pl, uint32_t plen)
+{
+	uint32_t len = (LOGDEV_REC_HDR_SIZE + plen + 7) & ~7u, at = s->pos;
+	uint8_t *r = s->b + at;
+
+	if (at + len > SBS)
+		return 0;
+	ld_cap_put_u64(r, ts);
+	ld_cap_put_u32(r + 8, site);
+	r[12] = (uint8_t)len;
+	r[13] = (uint8_t)(len >> 8);
+	r[14] = type;
+	r[15] = ctx;
+	ld_cap_put_u32(r + 16, pid);
+	ld_cap_put_u32(r + 20, plen);
+	memset(r + 24, 0, len - 24);
+	if (plen)
+		memcpy(r + 24, pl, plen);
+	s->pos += len;
+	ld_cap_put_u32(s->b + 24, s->pos - LOGDEV_SUBBUF_HDR_SIZE);
+	return at;
+}
+
+char *tmp_path(const char *name)
+{
+	static char path[16][512];
+	static int k;
+	char *p = path[k++ % 16];
+
+	snprintf(p, 512, "%s/%s", tmpdir, name);
+	return p;
+}
+
+char *write_tmp(const char *name, const void *d, size_t n)
+{
+	char *p = tmp_path(name);
+	FILE *f = fopen(p, "wb");
+
+	fwrite(d, 1, n, f);
+	fclose(f);
+	return p;
+}
+
+char *slurp_n(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *s;
+	long n;
+
+	if (len)
+		*len = 0;
+	if (!f)
+		return strdup("");
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	s = calloc(1, (size_t)n + 1);
+	if (fread(s, 1, (size_t)n, f) != (size_t)n)
+		s[0] = 0;
+	else if (len)
+		*len = (size_t)n;
+	fclose(f);
+	return s;
+}
+
+char *slurp(const char *path)
+{
+	return slurp_n(path, NULL);
+}
+
+int run_cli_env(const char *env, const char *args, char **out, char **err)
+{
+	char cmd[4096], o[600], e[600];
+	int st;
+
+	snprintf(o, sizeof(o), "%s/out", tmpdir);
+	snprintf(e, sizeof(e), "%s/err", tmpdir);
+	snprintf(cmd, sizeof(cmd), "%s timeout 60 %s %s >%s 2>%s", env ? env : "", cli, args,
+		 o, e);
+	st = system(cmd);
+	*out = slurp_n(o, NULL);
+	*err = slurp_n(e, NULL);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 255;
+}
+
+int run_cli(const char *args, char **out, char **err)
+{
+	return run_cli_env(NULL, args, out, err);
+}

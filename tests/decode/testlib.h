@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * testlib.h - what the decoder tests share: PASS/FAIL lines, byte builders
+ * for hand-made captures (capture sections, 256-byte sub-buffers, records),
+ * and running the CLI with its output captured.
+ *
+ * Each test program defines `char tmpdir[]` (a mkdtemp() template it fills
+ * in) and sets `cli` to the logdev binary under test.
+ */
+#ifndef LD_TESTLIB_H
+#define LD_TESTLIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SBS 256		/* sub-buffer size of the hand-made captures */
+
+extern int failures, passes;
+extern const char *cli;
+extern char tmpdir[];
+
+void pass(const char *name);
+void fail(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void check(const char *name, int ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* a growing byte buffer */
+struct buf {
+	uint8_t *p;
+	size_t n, cap;
+};
+
+void b_put(struct buf *b, const void *d, size_t n);
+/* capture file header */
+void cap_start(struct buf *b);
+/* append a section; returns the file offset of its data */
+size_t cap_sect(struct buf *b, uint32_t type, uint32_t cpu, const void *d, size_t n);
+/* file header, HEADER (header_text) and FORMATS (@formats) sections */
+void cap_meta(struct buf *b, const char *formats);
+
+/* the debugfs "header" text of the hand-made captures (SBS sub-buffers) */
+extern const char header_text[];
+
+/* one sub-buffer being built */
+struct sbuf {
+	uint8_t b[SBS];
+	uint32_t pos;
+};
+
+void sb_begin(struct sbuf *s, uint16_t cpu, uint64_t seq, uint64_t ts0,
+	      uint32_t dropped, uint32_t overrun);
+/* append a record; returns its offset in the sub-buffer, 0 if it does not fit */
+uint32_t sb_rec(struct sbuf *s, uint64_t ts, uint32_t site, uint8_t type,
+		uint8_t ctx, uint32_t pid, const void *pl, uint32_t plen);
+
+/* tmpdir/NAME (one of 16 rotating static buffers) */
+char *tmp_path(const char *name);
+/* write @n bytes to tmpdir/NAME; returns the path */
+char *write_tmp(const char *name, const void *d, size_t n);
+/* whole file, NUL-terminated, malloc'd ("" if missing); *len its size if @len */
+char *slurp_n(const char *path, size_t *len);
+char *slurp(const char *path);
+/* run "[ENV] timeout 60 cli ARGS"; exit status (255: killed); out, err malloc'd */
+int run_cli_env(const char *env, const char *args, char **out, char **err);
+int run_cli(const char *args, char **out, char **err);
+
+#endif
