@@ -83,13 +83,14 @@ typedef struct { u64 v; } ld_atomic_t;
 #define ld_local_add(l, x)		((void)__atomic_fetch_add(&(l)->v, (x), __ATOMIC_ACQ_REL))
 #define ld_local_inc(l)			ld_local_add(l, 1)
 #define ld_local_add_return(l, x)	__atomic_add_fetch(&(l)->v, (x), __ATOMIC_ACQ_REL)
-static inline u64 ld_local_cmpxchg_fn(ld_local_t *l, u64 o, u64 n)
+/* cmpxchg returning the value found, as the kernel's does */
+static inline u64 ld_u64_cmpxchg(u64 *p, u64 o, u64 n)
 {
-	__atomic_compare_exchange_n(&l->v, &o, n, false, __ATOMIC_SEQ_CST,
+	__atomic_compare_exchange_n(p, &o, n, false, __ATOMIC_SEQ_CST,
 				    __ATOMIC_SEQ_CST);
 	return o;
 }
-#define ld_local_cmpxchg(l, o, n)	ld_local_cmpxchg_fn(l, o, n)
+#define ld_local_cmpxchg(l, o, n)	ld_u64_cmpxchg(&(l)->v, o, n)
 #define ld_local_xchg(l, x)		__atomic_exchange_n(&(l)->v, (x), __ATOMIC_SEQ_CST)
 #define ld_local_read_remote(l)		__atomic_load_n(&(l)->v, __ATOMIC_ACQUIRE)
 
@@ -97,13 +98,7 @@ static inline u64 ld_local_cmpxchg_fn(ld_local_t *l, u64 o, u64 n)
 #define ld_atomic_read_acquire(a)	__atomic_load_n(&(a)->v, __ATOMIC_ACQUIRE)
 #define ld_atomic_set(a, x)		__atomic_store_n(&(a)->v, (x), __ATOMIC_SEQ_CST)
 #define ld_atomic_add(a, x)		((void)__atomic_fetch_add(&(a)->v, (x), __ATOMIC_SEQ_CST))
-static inline u64 ld_atomic_cmpxchg_fn(ld_atomic_t *a, u64 o, u64 n)
-{
-	__atomic_compare_exchange_n(&a->v, &o, n, false, __ATOMIC_SEQ_CST,
-				    __ATOMIC_SEQ_CST);
-	return o;
-}
-#define ld_atomic_cmpxchg(a, o, n)	ld_atomic_cmpxchg_fn(a, o, n)
+#define ld_atomic_cmpxchg(a, o, n)	ld_u64_cmpxchg(&(a)->v, o, n)
 #define ld_atomic_xchg(a, x)		__atomic_exchange_n(&(a)->v, (x), __ATOMIC_SEQ_CST)
 
 #define ld_smp_wmb()			__atomic_thread_fence(__ATOMIC_RELEASE)
