@@ -24,7 +24,9 @@ void cli_warn(void *arg, const struct ld_diag *d)
 		fprintf(stderr, " cpu %" PRId64, d->cpu);
 	if (d->seq >= 0)
 		fprintf(stderr, " seq %" PRId64, d->seq);
-	fprintf(stderr, ": %s\n", d->msg);
+	/* "warning: offset 12 cpu 0: what", or "warning: what" with no position */
+	fprintf(stderr, "%s %s\n",
+		d->offset >= 0 || d->cpu >= 0 || d->seq >= 0 ? ":" : "", d->msg);
 }
 
 const char *cli_debugfs(void)
