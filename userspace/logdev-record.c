@@ -10,7 +10,8 @@
  * enable (stop + flush; with --no-enable: 1 to flush), drains each CPU until
  * read returns 0 (or, with --no-enable, EAGAIN), re-reads formats, and
  * writes STATS and END.  FILE "-" is stdout.
- * While recording, formats is re-read at most once a second and written
+ * While recording, formats is re-read once a second (ten times a second
+ * while new data arrives) and written
  * again as a FORMATS section when it changed (call sites register when they
  * first fire), so a capture cut short still names its sites.
  * Nothing is written before debugfs checked out (header readable and valid,
@@ -80,6 +81,7 @@ int cmd_record(int argc, char **argv)
 	char *tmp = NULL, *ht, *ft;
 	size_t hl, fl;
 	double last_fmt = 0;
+	uint64_t fmt_bytes = 0;		/* bytes written when formats was last read */
 	struct ld_header hdr;
 	struct ld_diag d;
 	struct ld_cap_writer w;
@@ -273,12 +275,17 @@ int cmd_record(int argc, char **argv)
 			child = 0;
 			break;
 		}
-		/* sites registered meanwhile: FORMATS again if it changed */
-		if (now_s() - last_fmt >= 1.0) {
+		/*
+		 * Sites registered meanwhile: FORMATS again if it changed, once
+		 * a second, and soon after new data (at most ten times a
+		 * second) so that a capture cut short names its records.
+		 */
+		if (now_s() - last_fmt >= (bytes != fmt_bytes ? 0.1 : 1.0)) {
 			size_t nl;
 			char *nt = cli_read_text(dir, "formats", &nl);
 
 			last_fmt = now_s();
+			fmt_bytes = bytes;
 			if (nt && (nl != fl || memcmp(nt, ft, nl))) {
 				ret = write_formats(&w, nt, nl, &ksyms);
 				if (ret) {
