@@ -61,6 +61,29 @@ static int write_formats(struct ld_cap_writer *w, const char *ft, size_t fl, int
 	return ret ? ret : cli_maybe_kallsyms(w, ft, fl, ksyms);
 }
 
+/*
+ * Re-read DIR/formats; if it differs from *@ft (*@fl bytes), write it as a
+ * new FORMATS section and keep it as the current one.
+ * Return: 0, or the capture writer's negative errno.
+ */
+static int refresh_formats(struct ld_cap_writer *w, const char *dir, char **ft,
+			   size_t *fl, int *ksyms)
+{
+	size_t nl;
+	char *nt = cli_read_text(dir, "formats", &nl);
+	int ret;
+
+	if (!nt || (nl == *fl && *ft && !memcmp(nt, *ft, nl))) {
+		free(nt);
+		return 0;
+	}
+	ret = write_formats(w, nt, nl, ksyms);
+	free(*ft);
+	*ft = nt;
+	*fl = nl;
+	return ret;
+}
+
 static int record_usage(void)
 {
 	fprintf(stderr, "usage: logdev record [-o FILE] [-d DIR] [--no-enable] "
@@ -281,24 +304,14 @@ int cmd_record(int argc, char **argv)
 		 * second) so that a capture cut short names its records.
 		 */
 		if (now_s() - last_fmt >= (bytes != fmt_bytes ? 0.1 : 1.0)) {
-			size_t nl;
-			char *nt = cli_read_text(dir, "formats", &nl);
-
 			last_fmt = now_s();
 			fmt_bytes = bytes;
-			if (nt && (nl != fl || memcmp(nt, ft, nl))) {
-				ret = write_formats(&w, nt, nl, &ksyms);
-				if (ret) {
-					fprintf(stderr, "logdev: writing capture: %s\n",
-						strerror(-ret));
-					rc = 1;
-					stop_req = 1;
-				}
-				free(ft);
-				ft = nt;
-				fl = nl;
-			} else {
-				free(nt);
+			ret = refresh_formats(&w, dir, &ft, &fl, &ksyms);
+			if (ret) {
+				fprintf(stderr, "logdev: writing capture: %s\n",
+					strerror(-ret));
+				rc = 1;
+				stop_req = 1;
 			}
 		}
 		if (tty && now_s() - last_progress > 0.5) {
@@ -320,6 +333,9 @@ int cmd_record(int argc, char **argv)
 			strerror(-ret));
 		rc = 1;
 	}
+	/* every site that fired is registered now: name them before the data */
+	if (refresh_formats(&w, dir, &ft, &fl, &ksyms))
+		rc = 1;
 	for (int i = 0; i < ncpu; i++) {
 		int eof = 0, tries = 0;
 
