@@ -10,8 +10,8 @@
  * enable (stop + flush; with --no-enable: 1 to flush), drains each CPU until
  * read returns 0 (or, with --no-enable, EAGAIN), re-reads formats, and
  * writes STATS and END.  FILE "-" is stdout.
- * While recording, formats is re-read once a second (ten times a second
- * while new data arrives) and written
+ * While recording, formats is re-read before draining new data (at most
+ * ten times a second; once a second when idle) and written
  * again as a FORMATS section when it changed (call sites register when they
  * first fire), so a capture cut short still names its sites.
  * Nothing is written before debugfs checked out (header readable and valid,
@@ -104,7 +104,6 @@ int cmd_record(int argc, char **argv)
 	char *tmp = NULL, *ht, *ft;
 	size_t hl, fl;
 	double last_fmt = 0;
-	uint64_t fmt_bytes = 0;		/* bytes written when formats was last read */
 	struct ld_header hdr;
 	struct ld_diag d;
 	struct ld_cap_writer w;
@@ -254,7 +253,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 
-	t0 = last_fmt = now_s();
+	t0 = now_s();
 	struct pollfd *pfd = calloc((size_t)ncpu, sizeof(*pfd));
 
 	if (!pfd) {
@@ -279,6 +278,23 @@ int cmd_record(int argc, char **argv)
 		int ready = poll(pfd, (nfds_t)ncpu, timeout);
 		uint64_t before = bytes;
 
+		/*
+		 * Sites registered meanwhile: FORMATS again if it changed,
+		 * before the data that may use them (a capture cut short then
+		 * names its records); at most ten times a second while data
+		 * arrives, once a second otherwise.
+		 */
+		if (now_s() - last_fmt >= (ready > 0 ? 0.1 : 1.0)) {
+			last_fmt = now_s();
+			ret = refresh_formats(&w, dir, &ft, &fl, &ksyms);
+			if (ret) {
+				fprintf(stderr, "logdev: writing capture: %s\n",
+					strerror(-ret));
+				rc = 1;
+				stop_req = 1;
+			}
+		}
+
 		for (int i = 0; i < ncpu; i++) {
 			int eof;
 
@@ -297,22 +313,6 @@ int cmd_record(int argc, char **argv)
 		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
 			child = 0;
 			break;
-		}
-		/*
-		 * Sites registered meanwhile: FORMATS again if it changed, once
-		 * a second, and soon after new data (at most ten times a
-		 * second) so that a capture cut short names its records.
-		 */
-		if (now_s() - last_fmt >= (bytes != fmt_bytes ? 0.1 : 1.0)) {
-			last_fmt = now_s();
-			fmt_bytes = bytes;
-			ret = refresh_formats(&w, dir, &ft, &fl, &ksyms);
-			if (ret) {
-				fprintf(stderr, "logdev: writing capture: %s\n",
-					strerror(-ret));
-				rc = 1;
-				stop_req = 1;
-			}
 		}
 		if (tty && now_s() - last_progress > 0.5) {
 			last_progress = now_s();
