@@ -13,6 +13,16 @@ if ! "$logdev" report --raw "$dir/demo.cap" > "$dir/demo.raw" 2> "$dir/demo.err"
 	echo "FAIL: $name: logdev report --raw failed: $(head -c 300 "$dir/demo.err")"; exit 1
 fi
 n=$(cat "$dir/iterations.txt")
+# a capture cut in half (a recorder killed midway) still names its records
+head -c $(( $(stat -c %s "$dir/demo.cap") / 2 )) "$dir/demo.cap" > "$dir/demo-half.cap"
+half=$("$logdev" report --raw "$dir/demo-half.cap" 2>/dev/null | awk -F'\t' '$1 != "LOST"' | wc -l)
+unnamed=$("$logdev" report --raw "$dir/demo-half.cap" 2>/dev/null | awk -F'\t' '$1 != "LOST" && $6 == "?"' | wc -l)
+if [ "$half" -gt 0 ] && [ "$unnamed" = 0 ]; then
+	echo "PASS: $name: a capture cut in half names all its $half records"
+else
+	echo "FAIL: $name: capture cut in half: $unnamed of $half records have no call-site name"
+	fail_formats=1
+fi
 # formats after rmmod logdev_demo: every demo site still listed, strings intact
 if [ -f "$dir/formats-after-rmmod.txt" ] &&
    grep -q $'\tdemo_kfree_skbmem\t' "$dir/formats-after-rmmod.txt" &&
