@@ -452,3 +452,85 @@ oom:
 	fprintf(stderr, "logdev: out of memory\n");
 	return 1;
 }
+
+/*
+ * Length of the valid UTF-8 sequence at @s (1-4), or 0 if the bytes there
+ * are not one (stray continuation, overlong form, surrogate, above
+ * U+10FFFF, cut short).
+ */
+static int utf8_seq(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	int n;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void cli_json_str(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	fputc('"', f);
+	while (*s) {
+		int n = utf8_seq(s);
+
+		if (!n) {
+			fputs("\\ufffd", f);
+			s++;
+		} else if (*s == '"' || *s == '\\') {
+			fputc('\\', f);
+			fputc(*s++, f);
+		} else if (*s < 0x20) {
+			fprintf(f, "\\u%04x", *s++);
+		} else {
+			fwrite(s, 1, (size_t)n, f);
+			s += n;
+		}
+	}
+	fputc('"', f);
+}
+
+void cli_csv_field(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	int quote = 0;
+
+	for (const unsigned char *p = s; *p && !quote; p++)
+		quote = *p == ',' || *p == '"' || *p < 0x20 || *p == 0x7f;
+	if (quote)
+		fputc('"', f);
+	while (*s) {
+		int n = utf8_seq(s);
+
+		if (!n) {
+			fputs("\xef\xbf\xbd", f);	/* U+FFFD */
+			s++;
+			continue;
+		}
+		if (*s == '"')
+			fputc('"', f);
+		fwrite(s, 1, (size_t)n, f);
+		s += n;
+	}
+	if (quote)
+		fputc('"', f);
+}

@@ -80,5 +80,20 @@ int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations);
 /** cli_site_name() - "func:line" of site @id, or "site#ID:?" if unknown. */
 void cli_site_name(const struct ld_reader *r, uint32_t id, char *buf,
 		   size_t size);
+/**
+ * cli_json_str() - @s as a JSON string (quotes included) on @f: valid
+ * UTF-8 kept as is; '"' and '\\' backslash-escaped; bytes below 0x20 as
+ * \u00XX; every byte that is not part of a valid UTF-8 sequence (stray
+ * continuation, overlong, surrogate, above U+10FFFF, cut short) as \ufffd,
+ * one per byte.  The one JSON string writer: every JSON output uses it.
+ */
+void cli_json_str(FILE *f, const char *s);
+/**
+ * cli_csv_field() - @s as one RFC 4180 field on @f: quoted ("" for a
+ * quote) when it holds a comma, a quote, CR, LF or any other control byte;
+ * bytes not part of valid UTF-8 written as U+FFFD (EF BF BD), one per byte,
+ * so the file is UTF-8.  The one CSV field writer.
+ */
+void cli_csv_field(FILE *f, const char *s);
 
 #endif /* LOGDEV_CLI_H */

@@ -19,6 +19,9 @@
  * json: {"a": FILE, "b": FILE, "pairs": [{"from", "to", "status",
  *   "a": {"count", "median_ns", "p99_ns"} or null, "b": ..., "ratio",
  *   "change_pct"}]}, ratio/change_pct null when not both or infinite.
+ * Both machine formats are valid for strict parsers whatever bytes a name
+ * holds: strings through cli_json_str() / cli_csv_field() (UTF-8, invalid
+ * bytes as U+FFFD, RFC 4180 quoting; cli.h).
  * Exit: 0, 1 if a capture is unusable, 2 usage.
  */
 #include <inttypes.h>
@@ -113,21 +116,6 @@ static void print_text(const struct ld_diff *df)
 	}
 }
 
-static void csv_field(const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
 static void csv_num(double v)
 {
 	if (isinf(v))
@@ -143,9 +131,9 @@ static void print_csv(const struct ld_diff *df)
 		const struct ld_diff_row *r = &df->rows[i];
 		const struct ld_diff_side *sd[2] = { &r->a, &r->b };
 
-		csv_field(r->from);
+		cli_csv_field(stdout, r->from);
 		putchar(',');
-		csv_field(r->to);
+		cli_csv_field(stdout, r->to);
 		printf(",%s", r->present == LD_DIFF_BOTH ? "both" :
 		       r->present == LD_DIFF_IN_A ? "only_a" : "only_b");
 		for (int k = 0; k < 2; k++) {
@@ -165,22 +153,6 @@ static void print_csv(const struct ld_diff *df)
 	}
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void json_num(double v)
 {
 	if (isinf(v) || isnan(v))
@@ -192,18 +164,18 @@ static void json_num(double v)
 static void print_json(const struct ld_diff *df, const char *fa, const char *fb)
 {
 	fputs("{\"a\": ", stdout);
-	json_str(fa);
+	cli_json_str(stdout, fa);
 	fputs(", \"b\": ", stdout);
-	json_str(fb);
+	cli_json_str(stdout, fb);
 	fputs(", \"pairs\": [", stdout);
 	for (size_t i = 0; i < df->nr; i++) {
 		const struct ld_diff_row *r = &df->rows[i];
 		const struct ld_diff_side *sd[2] = { &r->a, &r->b };
 
 		fputs(i ? ",\n  {\"from\": " : "\n  {\"from\": ", stdout);
-		json_str(r->from);
+		cli_json_str(stdout, r->from);
 		fputs(", \"to\": ", stdout);
-		json_str(r->to);
+		cli_json_str(stdout, r->to);
 		printf(", \"status\": \"%s\"", r->present == LD_DIFF_BOTH ? "both" :
 		       r->present == LD_DIFF_IN_A ? "only_a" : "only_b");
 		for (int k = 0; k < 2; k++) {

@@ -883,6 +883,124 @@ static void test_durations(void)
 	free(err);
 }
 
+/* ---- machine-readable output with hostile names (issue 7, fault 9) --- */
+
+/*
+ * run python3 on @script with @arg; returns its stdout (malloc'd), "" if it
+ * printed nothing.
+ */
+static char *run_py(const char *script, const char *arg)
+{
+	char cmd[1600], *sp = write_tmp("check.py", script, strlen(script));
+	char *op = tmp_path("py.out");
+
+	snprintf(cmd, sizeof(cmd), "python3 %s '%s' >%s 2>&1", sp, arg, op);
+	if (system(cmd) == -1)
+		return strdup("could not run python3");
+	return slurp(op);
+}
+
+/* the labels the hostile sites must have in JSON/CSV (Python escapes) */
+#define HOSTILE_LABELS_PY \
+	"exp = ['a\\rb:5', 'q\"uote,comma:6', 'back\\\\slash:7', '\\x01ctl\\x1f\\x7f:8',\n" \
+	"       'hi\\ufffd\\ufffd\\ufffd:9', 'caf\\u00e9:10', 'sur\\ufffd\\ufffd\\ufffd:11',\n" \
+	"       'ov\\ufffd\\ufffd:12', '\\U0001f600:13', 'x\\ufffd\\ufffd\\ufffd\\ufffd:14',\n" \
+	"       'semi;colon:16']\n" \
+	"want = sorted(zip(exp, exp[1:]))\n"
+
+static const char json_check_py[] =
+	"import json, sys\n"
+	HOSTILE_LABELS_PY
+	"data = open(sys.argv[1], 'rb').read()\n"
+	"try:\n"
+	"    text = data.decode('utf-8')\n"
+	"except UnicodeDecodeError as e:\n"
+	"    print('not UTF-8:', e); sys.exit(0)\n"
+	"try:\n"
+	"    doc = json.loads(text)\n"
+	"except ValueError as e:\n"
+	"    print('json refuses it:', e); sys.exit(0)\n"
+	"got = sorted((p['from'], p['to']) for p in doc['pairs'])\n"
+	"if got != want:\n"
+	"    print('labels differ: got', ascii(got)); sys.exit(0)\n"
+	"if not doc['a'].endswith('h\\ufffdst.cap'):\n"
+	"    print('file name:', ascii(doc['a'])); sys.exit(0)\n"
+	"print('ok')\n";
+
+static const char csv_check_py[] =
+	"import csv, io, sys\n"
+	HOSTILE_LABELS_PY
+	"data = open(sys.argv[1], 'rb').read()\n"
+	"try:\n"
+	"    text = data.decode('utf-8')\n"
+	"except UnicodeDecodeError as e:\n"
+	"    print('not UTF-8:', e); sys.exit(0)\n"
+	"try:\n"
+	"    rows = list(csv.reader(io.StringIO(text, newline=''), strict=True))\n"
+	"except csv.Error as e:\n"
+	"    print('csv refuses it:', e); sys.exit(0)\n"
+	"bad = [r for r in rows if len(r) != 11]\n"
+	"if bad:\n"
+	"    print(len(bad), 'rows without 11 fields, e.g.', ascii(bad[0])); sys.exit(0)\n"
+	"got = sorted((r[0], r[1]) for r in rows[1:])\n"
+	"if got != want:\n"
+	"    print('labels differ: got', ascii(got)); sys.exit(0)\n"
+	"print('ok')\n";
+
+/*
+ * Sites whose names hold CR, quotes, commas, backslashes, control bytes,
+ * bytes 0x80-0xff that are not UTF-8 (lone, overlong, surrogate, above
+ * U+10FFFF, cut short) and valid UTF-8; records walk them in order, so
+ * every site is in a "from" and a "to".  diff A A in json and csv must
+ * parse strictly (UTF-8, json strict, csv strict) and give the labels
+ * back (invalid bytes as U+FFFD, one per byte).
+ */
+static void test_hostile_names(void)
+{
+	static const char fmts[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tx.c\t5\ta\rb\tm\n"
+		"2\tx.c\t6\tq\"uote,comma\tm\n"
+		"3\tx.c\t7\tback\\slash\tm\n"
+		"4\tx.c\t8\t\x01" "ctl\x1f\x7f\tm\n"
+		"5\tx.c\t9\thi\x80\xff\xc3\tm\n"
+		"6\tx.c\t10\tcaf\xc3\xa9\tm\n"
+		"7\tx.c\t11\tsur\xed\xa0\x80\tm\n"
+		"8\tx.c\t12\tov\xc0\xaf\tm\n"
+		"9\tx.c\t13\t\xf0\x9f\x98\x80\tm\n"
+		"10\tx.c\t14\tx\xf4\x90\x80\x80\tm\n"
+		"11\tx.c\t16\tsemi;colon\tm\n";
+	uint64_t rec[11][2];
+	char *path, *out, *err, args[1400], *res;
+	int st;
+
+	for (int i = 0; i < 11; i++) {
+		rec[i][0] = 1000000ull + (uint64_t)i * 1000 * (i + 1);
+		rec[i][1] = (uint64_t)i + 1;
+	}
+	path = build_seq("h\xe9st.cap", fmts, (const uint64_t (*)[2])rec, 11);
+
+	snprintf(args, sizeof(args), "diff --format json %s %s", path, path);
+	st = run_cli(args, &out, &err);
+	write_tmp("hostile.json", out, strlen(out));
+	res = run_py(json_check_py, tmp_path("hostile.json"));
+	check("diff --format json: strict UTF-8 JSON whatever bytes the names hold", st == 0 &&
+	      !strcmp(res, "ok\n"), "status %d, python: %s", st, res);
+	free(res);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format csv %s %s", path, path);
+	st = run_cli(args, &out, &err);
+	write_tmp("hostile.csv", out, strlen(out));
+	res = run_py(csv_check_py, tmp_path("hostile.csv"));
+	check("diff --format csv: RFC 4180, UTF-8, whatever bytes the names hold", st == 0 &&
+	      !strcmp(res, "ok\n"), "status %d, python: %s", st, res);
+	free(res);
+	free(out);
+	free(err);
+}
+
 /* ---- LOGDEV_REC_PRINT_SLOTS: edprint()'s compile-time encoding ------- */
 
 /*
@@ -958,6 +1076,7 @@ int main(int argc, char **argv)
 	test_corruption();
 	test_diff();
 	test_durations();
+	test_hostile_names();
 	{
 		char cmd[600];
 
