@@ -374,15 +374,21 @@ int cli_open_input(const char *file, struct ld_reader *r)
 	return 0;
 }
 
-void cli_site_name(const struct ld_reader *r, uint32_t id, char *buf,
-		   size_t size)
+const char *cli_site_label(const struct ld_reader *r, uint32_t id, char **buf,
+			   size_t *cap)
 {
-	const struct ld_site *s = ld_sites_get(&r->sites, id);
+	int n = ld_site_label(&r->sites, id, *buf, *cap);
 
-	if (s)
-		snprintf(buf, size, "%s:%u", s->func, s->line);
-	else
-		snprintf(buf, size, "site#%u:?", id);
+	if (n >= 0 && (size_t)n >= *cap) {
+		char *nb = realloc(*buf, (size_t)n + 1);
+
+		if (!nb)	/* cut, but still a string */
+			return *buf ? *buf : "?";
+		*buf = nb;
+		*cap = (size_t)n + 1;
+		ld_site_label(&r->sites, id, *buf, *cap);
+	}
+	return *buf ? *buf : "?";
 }
 
 void cli_render(const struct ld_reader *r, const struct ld_item *it,

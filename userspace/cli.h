@@ -77,9 +77,14 @@ void cli_render(const struct ld_reader *r, const struct ld_item *it,
  * Return: 0, or 1 (out of memory / read error).
  */
 int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations);
-/** cli_site_name() - "func:line" of site @id, or "site#ID:?" if unknown. */
-void cli_site_name(const struct ld_reader *r, uint32_t id, char *buf,
-		   size_t size);
+/**
+ * cli_site_label() - the whole label of site @id (ld_site_label(): func:line,
+ * file:func:line where func:line is in two files, site#ID:?) in *@buf,
+ * grown with realloc as needed (*@buf may start NULL with *@cap 0; the
+ * caller frees it).  Return: the label (never cut unless out of memory).
+ */
+const char *cli_site_label(const struct ld_reader *r, uint32_t id, char **buf,
+			   size_t *cap);
 /**
  * cli_json_str() - @s as a JSON string (quotes included) on @f: valid
  * UTF-8 kept as is; '"' and '\\' backslash-escaped; bytes below 0x20 as

@@ -74,13 +74,18 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
 
 /* ---- call sites ------------------------------------------------------ */
 
-/** struct ld_site - one line of debugfs "formats"; @fmt unescaped. */
+/**
+ * struct ld_site - one line of debugfs "formats"; @fmt unescaped.
+ * @label_file: another site of the capture has the same @func and @line in
+ *              another @file, so its label names the file (ld_site_label())
+ */
 struct ld_site {
 	uint32_t id;
 	uint32_t line;
 	char *file;
 	char *func;
 	char *fmt;
+	int label_file;
 };
 
 /** struct ld_sites - call sites indexed by id (@by_id[id] may be NULL). */
@@ -310,9 +315,21 @@ int ld_deltas_add_value(struct ld_deltas *ds, uint32_t from, uint32_t to,
 void ld_deltas_finish(struct ld_deltas *ds, enum ld_sort key);
 void ld_deltas_free(struct ld_deltas *ds);
 
-/** ld_site_label() - "func:line" of site @id in @s, or "site#ID:?". */
-void ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
-		   size_t size);
+/**
+ * ld_site_label() - the label of site @id in @s: "func:line", or
+ * "file:func:line" when another site of @s has the same func and line in
+ * another file (@label_file), or "site#ID:?" for an unknown id.  Labels are
+ * unique within a capture, except for one place registered under two ids.
+ * Written like snprintf() into @buf (@size bytes, NUL-terminated).
+ * Return: the length of the whole label (>= @size: it was cut).
+ */
+int ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
+		  size_t size);
+/**
+ * ld_sites_mark_labels() - set every site's @label_file (ld_sites_parse()
+ * does it after each text).  Return: 0 or -ENOMEM.
+ */
+int ld_sites_mark_labels(struct ld_sites *s);
 
 /* ---- return-probe durations ------------------------------------------ */
 
@@ -364,11 +381,12 @@ struct ld_diff_side {
 enum { LD_DIFF_IN_A = 1, LD_DIFF_IN_B = 2, LD_DIFF_BOTH = 3 };
 
 /**
- * struct ld_diff_row - one call-site pair, matched by "func:line" text
- * @from, @to:  the pair's labels (ld_site_label())
+ * struct ld_diff_row - one call-site pair, matched by file, func and line
+ * @from, @to:  the pair's labels: "func:line", or "file:func:line" where
+ *              the two captures hold that func:line in two files
  * @present:    LD_DIFF_IN_A, LD_DIFF_IN_B or LD_DIFF_BOTH
  * @a, @b:      each side's numbers (zero where absent); pairs of one
- *              capture with the same labels are merged
+ *              capture at the same places are merged
  * @ratio:      b.median / a.median (both sides only; INFINITY if
  *              a.median is 0 and b.median is not, 1 if both are 0)
  * @change_pct: (b.median - a.median) / a.median * 100, same cases
@@ -387,7 +405,9 @@ struct ld_diff {
 
 /**
  * ld_diff_build() - match the pairs of two finished delta tables (@a with
- * sites @sa, @b with @sb) by label.  Rows: pairs of both sides first,
+ * sites @sa, @b with @sb) by the file, function and line of their sites
+ * (a site with an empty file matches that func:line in any file when no
+ * exact match is left).  Rows: pairs of both sides first,
  * largest median increase (b - a, ns) first, so the worst regressions lead
  * and improvements come last; then pairs only in A, then only in B (each
  * by label).  Return: 0 or -ENOMEM.

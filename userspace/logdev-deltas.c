@@ -15,6 +15,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -31,6 +32,8 @@ int cmd_deltas(int argc, char **argv)
 	const char *file = NULL;
 	enum ld_sort key = LD_SORT_TOTAL;
 	int ret, wf = 24, wt = 24;
+	char *fb = NULL, *tb = NULL;
+	size_t fcap = 0, tcap = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -67,25 +70,24 @@ int cmd_deltas(int argc, char **argv)
 		return 1;
 	ret = cli_collect(&r, &ds, durations) ? -1 : 0;
 	ld_deltas_finish(&ds, key);
-	/* site columns: at least 24 wide, wider if a name needs it */
+	/* site columns: at least 24 wide, wider if a label needs it (never cut) */
 	for (size_t i = 0; i < ds.nr; i++) {
-		char f[300], t[300];
+		int lf = (int)strlen(cli_site_label(&r, ds.pairs[i].from, &fb, &fcap));
+		int lt = (int)strlen(cli_site_label(&r, ds.pairs[i].to, &tb, &tcap));
 
-		cli_site_name(&r, ds.pairs[i].from, f, sizeof(f));
-		cli_site_name(&r, ds.pairs[i].to, t, sizeof(t));
-		if ((int)strlen(f) > wf)
-			wf = (int)strlen(f);
-		if ((int)strlen(t) > wt)
-			wt = (int)strlen(t);
+		if (lf > wf)
+			wf = lf;
+		if (lt > wt)
+			wt = lt;
 	}
 	printf("%-*s %-*s %10s %10s %10s %10s %10s %12s\n", wf, "from", wt, "to", "count",
 	       "min", "median", "p99", "max", "total");
 	for (size_t i = 0; i < ds.nr; i++) {
 		const struct ld_pair *p = &ds.pairs[i];
-		char f[300], t[300], a[5][32];
+		const char *f = cli_site_label(&r, p->from, &fb, &fcap);
+		const char *t = cli_site_label(&r, p->to, &tb, &tcap);
+		char a[5][32];
 
-		cli_site_name(&r, p->from, f, sizeof(f));
-		cli_site_name(&r, p->to, t, sizeof(t));
 		us(a[0], 32, p->min);
 		us(a[1], 32, p->median);
 		us(a[2], 32, p->p99);
@@ -94,6 +96,8 @@ int cmd_deltas(int argc, char **argv)
 		printf("%-*s %-*s %10" PRIu64 " %10s %10s %10s %10s %12s\n", wf, f, wt, t,
 		       p->count, a[0], a[1], a[2], a[3], a[4]);
 	}
+	free(fb);
+	free(tb);
 	ld_deltas_free(&ds);
 	ld_reader_close(&r);
 	if (fflush(stdout))

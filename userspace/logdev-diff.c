@@ -2,7 +2,7 @@
 /*
  * logdev-diff.c: "logdev diff [--durations] [--format text|csv|json] [--min-count N]
  * A.cap B.cap": the delta tables of two captures side by side, pairs
- * matched by their call sites' func:line text (ld_diff_build()): count,
+ * matched by their call sites' file, func and line (ld_diff_build()): count,
  * median and p99 on each side, the ratio B/A of the medians and the change in percent
  * ((B - A) / A * 100: 1 us -> 484 us is 484.00x, +48300.0%).  Pairs of both
  * captures first, largest median increase first; then pairs found in only

@@ -78,6 +78,8 @@ int cmd_report(int argc, char **argv)
 	struct ld_durations du;
 	uint64_t dur;
 	static char msg[8192];
+	char *sbuf = NULL;
+	size_t scap = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (opts && !strcmp(argv[i], "--"))
@@ -167,9 +169,8 @@ int cmd_report(int argc, char **argv)
 			}
 			continue;
 		}
-		char site[300];
+		const char *site = cli_site_label(&r, it.rec.site, &sbuf, &scap);
 
-		cli_site_name(&r, it.rec.site, site, sizeof(site));
 		cli_render(&r, &it, msg, sizeof(msg));
 		if (paired)
 			add_duration(msg, sizeof(msg), dur);
@@ -187,6 +188,7 @@ int cmd_report(int argc, char **argv)
 			prev[it.cpu] = it.ts;
 		}
 	}
+	free(sbuf);
 	free(prev);
 	free(valid);
 	ld_dur_free(&du);

@@ -1001,6 +1001,201 @@ static void test_hostile_names(void)
 	free(err);
 }
 
+/* ---- two sites with the same func:line (issue 7, fault 10) ---------- */
+
+/* does every line of @text after the header have distinct first @ncols columns? */
+static int rows_distinct(const char *text, int ncols, char *dup, size_t dsz)
+{
+	char keys[64][700];
+	int nk = 0;
+	const char *l = strchr(text, '\n');
+
+	dup[0] = 0;
+	while (l && l[1] && nk < 64) {
+		const char *p = l + 1, *e = strchr(p, '\n');
+		char w[3][300];
+		int n = 0;
+
+		if (!e)
+			break;
+		while (n < ncols && p < e) {
+			int k = 0;
+
+			while (p < e && *p == ' ')
+				p++;
+			while (p < e && *p != ' ' && k < 299)
+				w[n][k++] = *p++;
+			w[n++][k] = 0;
+		}
+		snprintf(keys[nk], sizeof(keys[nk]), "%s|%s", w[0], ncols > 1 ? w[1] : "");
+		for (int i = 0; i < nk; i++)
+			if (!strcmp(keys[i], keys[nk])) {
+				snprintf(dup, dsz, "%s", keys[nk]);
+				return 0;
+			}
+		nk++;
+		l = e;
+	}
+	return 1;
+}
+
+/*
+ * a.c and b.c both have "static void probe()" with its edprint() on line
+ * 10, called from main_loop:20: main_loop, a's probe, main_loop, b's probe,
+ * ...  A: both 1 us after main_loop; B: b's probe takes 7 us, a's 1 us.
+ * C: only a.c's probe (so its own labels need no file).
+ */
+static void test_same_func_line(void)
+{
+	static const char fa[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\ta.c\t10\tprobe\tin a\n"
+		"2\tb.c\t10\tprobe\tin b\n"
+		"3\tmain.c\t20\tmain_loop\tloop\n";
+	static const char fb[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"5\tmain.c\t20\tmain_loop\tloop\n"
+		"6\tb.c\t10\tprobe\tin b\n"
+		"7\ta.c\t10\tprobe\tin a\n";
+	static const char fc[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tmain.c\t20\tmain_loop\tloop\n"
+		"2\ta.c\t10\tprobe\tin a\n";
+	static const char fd[] =	/* C with no file for the probe */
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tmain.c\t20\tmain_loop\tloop\n"
+		"2\t\t10\tprobe\tin a\n";
+	uint64_t ra[12][2], rb[12][2], rc[12][2];
+	char *pa, *pb, *pc, *pd, *out, *err, args[1400], dup[700];
+	int st;
+
+	for (int k = 0; k < 3; k++) {
+		uint64_t t = 1000000ull + (uint64_t)k * 100000;
+
+		ra[4 * k][0] = t;		ra[4 * k][1] = 3;
+		ra[4 * k + 1][0] = t + 1000;	ra[4 * k + 1][1] = 1;
+		ra[4 * k + 2][0] = t + 50000;	ra[4 * k + 2][1] = 3;
+		ra[4 * k + 3][0] = t + 51000;	ra[4 * k + 3][1] = 2;
+		rb[4 * k][0] = t;		rb[4 * k][1] = 5;
+		rb[4 * k + 1][0] = t + 1000;	rb[4 * k + 1][1] = 7;
+		rb[4 * k + 2][0] = t + 50000;	rb[4 * k + 2][1] = 5;
+		rb[4 * k + 3][0] = t + 57000;	rb[4 * k + 3][1] = 6;
+		rc[4 * k][0] = t;		rc[4 * k][1] = 1;
+		rc[4 * k + 1][0] = t + 1000;	rc[4 * k + 1][1] = 2;
+		rc[4 * k + 2][0] = t + 50000;	rc[4 * k + 2][1] = 1;
+		rc[4 * k + 3][0] = t + 51000;	rc[4 * k + 3][1] = 2;
+	}
+	pa = build_seq("dupa.cap", fa, (const uint64_t (*)[2])ra, 12);
+	pb = build_seq("dupb.cap", fb, (const uint64_t (*)[2])rb, 12);
+	pc = build_seq("dupc.cap", fc, (const uint64_t (*)[2])rc, 12);
+	pd = build_seq("dupd.cap", fd, (const uint64_t (*)[2])rc, 12);
+
+	snprintf(args, sizeof(args), "deltas %s", pa);
+	st = run_cli(args, &out, &err);
+	check("deltas: two sites of one func:line in two files have distinct labels",
+	      st == 0 && rows_distinct(out, 2, dup, sizeof(dup)) && strstr(out, "a.c:probe:10") &&
+	      strstr(out, "b.c:probe:10") && strstr(out, "main_loop:20 ") &&
+	      !strstr(out, "main.c:main_loop"),
+	      "status %d, duplicate row '%s':\n%s", st, dup, out);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "report %s", pa);
+	st = run_cli(args, &out, &err);
+	check("report: the label of a func:line shared by two files names the file",
+	      st == 0 && strstr(out, "pid:1 a.c:probe:10 in a") &&
+	      strstr(out, "pid:1 b.c:probe:10 in b") && strstr(out, "pid:1 main_loop:20 loop"),
+	      "status %d:\n%s", st, out);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format csv %s %s", pa, pb);
+	st = run_cli(args, &out, &err);
+	expect_text("diff matches sites by file, func and line (ids and order differ)", out,
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
+		"main_loop:20,b.c:probe:10,both,3,1000,1000,3,7000,7000,7.0000,600.0000\n"
+		"a.c:probe:10,main_loop:20,both,3,49000,49000,3,49000,49000,1.0000,0.0000\n"
+		"main_loop:20,a.c:probe:10,both,3,1000,1000,3,1000,1000,1.0000,0.0000\n"
+		"b.c:probe:10,main_loop:20,both,2,49000,49000,2,43000,43000,0.8776,-12.2449\n");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format csv %s %s", pa, pc);
+	st = run_cli(args, &out, &err);
+	expect_text("diff: a capture with only a.c's probe matches a.c's rows, not b.c's", out,
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
+		"a.c:probe:10,main_loop:20,both,3,49000,49000,5,49000,49000,1.0000,0.0000\n"
+		"main_loop:20,a.c:probe:10,both,3,1000,1000,6,1000,1000,1.0000,0.0000\n"
+		"b.c:probe:10,main_loop:20,only_a,2,49000,49000,,,,,\n"
+		"main_loop:20,b.c:probe:10,only_a,3,1000,1000,,,,,\n");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format csv %s %s", pc, pd);
+	st = run_cli(args, &out, &err);
+	expect_text("diff: a site without a file matches the one of that func:line", out,
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
+		"main_loop:20,probe:10,both,6,1000,1000,6,1000,1000,1.0000,0.0000\n"
+		"probe:10,main_loop:20,both,5,49000,49000,5,49000,49000,1.0000,0.0000\n");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format csv %s %s", pa, pd);
+	st = run_cli(args, &out, &err);
+	expect_text("diff: a site without a file is not matched where two files could be meant",
+		out,
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
+		"a.c:probe:10,main_loop:20,only_a,3,49000,49000,,,,,\n"
+		"b.c:probe:10,main_loop:20,only_a,2,49000,49000,,,,,\n"
+		"main_loop:20,a.c:probe:10,only_a,3,1000,1000,,,,,\n"
+		"main_loop:20,b.c:probe:10,only_a,3,1000,1000,,,,,\n"
+		"main_loop:20,probe:10,only_b,,,,6,1000,1000,,\n"
+		"probe:10,main_loop:20,only_b,,,,5,49000,49000,,\n");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff %s %s", pa, pb);
+	st = run_cli(args, &out, &err);
+	check("diff text: no two rows with the same from and to",
+	      st == 0 && rows_distinct(out, 2, dup, sizeof(dup)), "status %d, duplicate '%s':\n%s",
+	      st, dup, out);
+	free(out);
+	free(err);
+}
+
+/* a site name of 400 characters keeps its :line in report and deltas */
+static void test_long_site_name(void)
+{
+	char fmts[1200], name[401], want[420], *path, *out, *err, args[1400];
+	uint64_t rec[3][2] = { { 1000, 1 }, { 2000, 1 }, { 4000, 1 } };
+	int st;
+
+	memset(name, 'n', 400);
+	name[0] = 'F';
+	name[400] = 0;
+	snprintf(fmts, sizeof(fmts), "# id\tfile\tline\tfunc\tformat\n1\tx.c\t4321\t%s\tm\n", name);
+	path = build_seq("long.cap", fmts, (const uint64_t (*)[2])rec, 3);
+	snprintf(want, sizeof(want), "%s:4321", name);
+
+	snprintf(args, sizeof(args), "report %s", path);
+	st = run_cli(args, &out, &err);
+	check("report: a 400-character site name is printed whole with its :line",
+	      st == 0 && strstr(out, want) != NULL, "status %d, got %.80s...", st, out);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "deltas %s", path);
+	st = run_cli(args, &out, &err);
+	{
+		char row[900];
+
+		snprintf(row, sizeof(row), "\n%s %s ", want, want);
+		check("deltas: a 400-character site name is printed whole with its :line",
+		      st == 0 && strstr(out, row) != NULL, "status %d", st);
+	}
+	free(out);
+	free(err);
+}
+
 /* ---- LOGDEV_REC_PRINT_SLOTS: edprint()'s compile-time encoding ------- */
 
 /*
@@ -1077,6 +1272,8 @@ int main(int argc, char **argv)
 	test_diff();
 	test_durations();
 	test_hostile_names();
+	test_same_func_line();
+	test_long_site_name();
 	{
 		char cmd[600];
 
