@@ -421,13 +421,13 @@ void cli_render(const struct ld_reader *r, const struct ld_item *it,
 	}
 }
 
-int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations)
+int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations,
+		struct ld_dur_stats *st)
 {
 	struct ld_durations du;
+	struct ld_dur_pair dp;
 	struct ld_merge m;
 	struct ld_item it;
-	uint32_t from;
-	uint64_t ns;
 	int ret;
 
 	if (ld_dur_init(&du, &r->sites))
@@ -440,13 +440,16 @@ int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations)
 		if (!durations) {
 			ret = ld_deltas_add(ds, &it);
 		} else {
-			ret = ld_dur_add(&du, &it, &ns, &from);
+			ret = ld_dur_add(&du, &it, &dp);
 			if (ret > 0)
-				ret = ld_deltas_add_value(ds, from, it.rec.site, ns);
+				ret = ld_deltas_add_value(ds, dp.entry_site, dp.ret_site, dp.ns);
 		}
 		if (ret < 0)
 			break;
 	}
+	ld_dur_finish(&du);
+	if (st)
+		*st = du.stats;
 	ld_merge_free(&m);
 	ld_dur_free(&du);
 	if (ret < 0) {
@@ -539,4 +542,20 @@ void cli_csv_field(FILE *f, const char *str)
 	}
 	if (quote)
 		fputc('"', f);
+}
+
+void cli_us(char *b, size_t n, int64_t ns)
+{
+	uint64_t m = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	snprintf(b, n, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", m / 1000, m % 1000);
+}
+
+void cli_dur_summary(FILE *f, const struct ld_dur_stats *st)
+{
+	fprintf(f, "durations: %" PRIu64 " paired (%" PRIu64 " negative), %" PRIu64
+		" %s without return, %" PRIu64 " %s without entry\n", st->paired,
+		st->negative, st->entries_unmatched,
+		st->entries_unmatched == 1 ? "entry" : "entries", st->returns_unmatched,
+		st->returns_unmatched == 1 ? "return" : "returns");
 }

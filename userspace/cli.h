@@ -73,10 +73,19 @@ void cli_render(const struct ld_reader *r, const struct ld_item *it,
 /**
  * cli_collect() - merge every record of @r into @ds: the time between
  * consecutive records per CPU, or with @durations only return-probe
- * durations (pair: entry site, return site).  Prints errors.
- * Return: 0, or 1 (out of memory / read error).
+ * durations (pair: entry site, return site; signed).  *@st (if not NULL):
+ * how many entries and returns were paired, negative, unmatched.  Prints
+ * errors.  Return: 0, or 1 (out of memory / read error).
  */
-int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations);
+int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations,
+		struct ld_dur_stats *st);
+/** cli_us() - @ns as microseconds with 3 decimals, "-" when negative. */
+void cli_us(char *b, size_t n, int64_t ns);
+/**
+ * cli_dur_summary() - the line "durations: P paired (N negative), E entries
+ * without return, R returns without entry" on @f.
+ */
+void cli_dur_summary(FILE *f, const struct ld_dur_stats *st);
 /**
  * cli_site_label() - the whole label of site @id (ld_site_label(): func:line,
  * file:func:line where func:line is in two files, site#ID:?) in *@buf,

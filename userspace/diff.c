@@ -110,7 +110,8 @@ static int end_eq(const struct end *x, const struct end *y, int wild)
 /* One capture's pairs by place, samples merged. */
 struct named {
 	struct end from, to;
-	uint64_t *d, n;
+	int64_t *d;
+	uint64_t n;
 	int matched;
 };
 
@@ -126,14 +127,14 @@ static void named_free(struct named_set *ns)
 	free(ns->v);
 }
 
-static int u64_cmp(const void *a, const void *b)
+static int i64_cmp(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-static uint64_t rank(const uint64_t *d, uint64_t n, unsigned int q)
+static int64_t rank(const int64_t *d, uint64_t n, unsigned int q)
 {
 	uint64_t k = (n * q + 99) / 100;
 
@@ -149,7 +150,7 @@ static int named_build(struct named_set *ns, const struct ld_deltas *ds,
 		struct end f = { ld_sites_get(s, p->from), p->from };
 		struct end t = { ld_sites_get(s, p->to), p->to };
 		struct named *x = NULL;
-		uint64_t *nd;
+		int64_t *nd;
 
 		for (size_t j = 0; j < ns->nr; j++)
 			if (end_eq(&ns->v[j].from, &f, 0) && end_eq(&ns->v[j].to, &t, 0)) {
@@ -181,7 +182,7 @@ static int named_build(struct named_set *ns, const struct ld_deltas *ds,
 		x->n += p->count;
 	}
 	for (size_t i = 0; i < ns->nr; i++)
-		qsort(ns->v[i].d, ns->v[i].n, sizeof(uint64_t), u64_cmp);
+		qsort(ns->v[i].d, ns->v[i].n, sizeof(int64_t), i64_cmp);
 	return 0;
 }
 

@@ -277,13 +277,17 @@ void ld_merge_free(struct ld_merge *m);
 
 /* ---- deltas ---------------------------------------------------------- */
 
-/** struct ld_pair - deltas between site @from and the next record @to. */
+/**
+ * struct ld_pair - deltas between site @from and the next record @to.
+ * Values are signed: a return-probe duration (ld_deltas_add_value()) is
+ * negative when the CPUs' clocks disagree; deltas between records are not.
+ */
 struct ld_pair {
 	uint32_t from, to;
 	uint64_t count;
-	uint64_t *d;		/* ns, count of them (sorted by ld_deltas_finish) */
+	int64_t *d;		/* ns, count of them (sorted by ld_deltas_finish) */
 	uint64_t cap;
-	uint64_t min, max, median, p99, total;	/* ns, after finish */
+	int64_t min, max, median, p99, total;	/* ns, after finish */
 };
 
 struct ld_deltas {
@@ -302,11 +306,12 @@ enum ld_sort { LD_SORT_TOTAL, LD_SORT_MAX, LD_SORT_P99, LD_SORT_MEDIAN,
 /** ld_deltas_add() - feed items in merge order. Return: 0 or -ENOMEM. */
 int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it);
 /**
- * ld_deltas_add_value() - add one value of @ns to pair (@from, @to), e.g. a
- * return-probe duration (entry site, return site).  Return: 0 or -ENOMEM.
+ * ld_deltas_add_value() - add one value of @ns (may be negative) to pair
+ * (@from, @to), e.g. a return-probe duration (entry site, return site).
+ * Return: 0 or -ENOMEM.
  */
 int ld_deltas_add_value(struct ld_deltas *ds, uint32_t from, uint32_t to,
-			uint64_t ns);
+			int64_t ns);
 /**
  * ld_deltas_finish() - compute min/median/p99/max/total per pair and sort
  * pairs by @key descending (ties: count desc, then from, to ascending).
@@ -333,18 +338,62 @@ int ld_sites_mark_labels(struct ld_sites *s);
 
 /* ---- return-probe durations ------------------------------------------ */
 
-#define LD_DUR_DEPTH	32	/* open entries kept per key (recursion) */
+#define LD_DUR_DEPTH	32	/* open entries (and early returns) kept per key */
+/*
+ * How far (ns) a return may come before its entry in merged time, when the
+ * two are on different CPUs (the return's CPU clock behind): a task's
+ * return with no open entry waits that long for an entry on another CPU.
+ */
+#define LD_DUR_SKEW_NS	1000000
 
 enum { LD_DUR_NONE = 0, LD_DUR_ENTRY = 1, LD_DUR_RETURN = 2 };
 
-/** struct ld_dur_slot - open entries of one probe for one task/context. */
+/** struct ld_dur_open - one entry, or one return seen before its entry. */
+struct ld_dur_open {
+	uint64_t ts;		/* ns */
+	uint64_t off;		/* file offset of the record */
+	uint32_t site, cpu;
+};
+
+/**
+ * struct ld_dur_slot - open entries of one probe for one task/context, and
+ * its returns still waiting for an entry (another CPU's clock ahead).
+ */
 struct ld_dur_slot {
 	uint32_t pid, ctx;
 	int64_t cpu;		/* -1: any CPU (a task) */
 	const char *name;	/* interned probe name */
-	uint32_t depth;
-	uint64_t ts[LD_DUR_DEPTH];
-	uint32_t site[LD_DUR_DEPTH];	/* entry record's site id */
+	uint32_t depth, nearly;
+	struct ld_dur_open open[LD_DUR_DEPTH];	/* entries, innermost last */
+	struct ld_dur_open early[LD_DUR_DEPTH];	/* returns, oldest first */
+};
+
+/**
+ * struct ld_dur_pair - a return paired with its entry
+ * @entry_site, @ret_site: site ids
+ * @entry_cpu, @ret_cpu:   CPUs of the two records
+ * @ret_off:  file offset of the return record (identifies it: the pair can
+ *            come after records that follow the return in merge order)
+ * @ret_ts:   ns
+ * @ns:       return ts - entry ts; negative when the clocks disagree (the
+ *            return on a CPU whose clock is behind the entry's)
+ */
+struct ld_dur_pair {
+	uint32_t entry_site, ret_site;
+	uint32_t entry_cpu, ret_cpu;
+	uint64_t ret_off, ret_ts;
+	int64_t ns;
+};
+
+/**
+ * struct ld_dur_stats - every entry and return accounted for (records)
+ * After ld_dur_finish(): entries == paired + entries_unmatched and
+ * returns == paired + returns_unmatched.
+ */
+struct ld_dur_stats {
+	uint64_t entries, returns;
+	uint64_t paired, negative;	/* negative: of the paired */
+	uint64_t entries_unmatched, returns_unmatched;
 };
 
 /**
@@ -357,25 +406,39 @@ struct ld_durations {
 	char **name;		/* per site id: probe name, or NULL */
 	struct ld_dur_slot *slots;
 	size_t nr, cap;
+	struct ld_dur_stats stats;
 };
 
-/** ld_dur_init() - classify the sites of @s.  Return: 0 or -ENOMEM. */
-int ld_dur_init(struct ld_durations *du, const struct ld_sites *s);
 /**
- * ld_dur_add() - feed items in merge order.
- * Return: 1 if @it is a return record paired with its entry (*@ns: the
- * duration in ns; *@entry_site, if not NULL: the entry record's site id),
- * 0 otherwise, -ENOMEM.
+ * ld_dur_init() - classify the sites of @s.  Return: 0 or -ENOMEM.
+ * ld_dur_has_returns() then says whether any return site exists.
  */
-int ld_dur_add(struct ld_durations *du, const struct ld_item *it, uint64_t *ns,
-	       uint32_t *entry_site);
+int ld_dur_init(struct ld_durations *du, const struct ld_sites *s);
+int ld_dur_has_returns(const struct ld_durations *du);
+/**
+ * ld_dur_add() - feed items in merge order.  A return pairs with the
+ * innermost open entry of its probe, task and context; a task's return
+ * with none waits up to LD_DUR_SKEW_NS for an entry on another CPU (and
+ * pairs with a negative duration).  What cannot pair is counted unmatched
+ * (also entries forgotten at a lost-events gap, or beyond LD_DUR_DEPTH).
+ * Return: 1 if *@out holds a pair (of this record, or of an earlier
+ * return this entry completes), 0 otherwise, -ENOMEM.
+ */
+int ld_dur_add(struct ld_durations *du, const struct ld_item *it,
+	       struct ld_dur_pair *out);
+/**
+ * ld_dur_finish() - after the last item: count what is still open as
+ * unmatched (@stats is then complete).
+ */
+void ld_dur_finish(struct ld_durations *du);
 void ld_dur_free(struct ld_durations *du);
 
 /* ---- diff of two captures' delta tables ------------------------------ */
 
 /** struct ld_diff_side - one capture's numbers for a pair (ns, records). */
 struct ld_diff_side {
-	uint64_t count, median, p99;
+	uint64_t count;
+	int64_t median, p99;
 };
 
 enum { LD_DIFF_IN_A = 1, LD_DIFF_IN_B = 2, LD_DIFF_BOTH = 3 };

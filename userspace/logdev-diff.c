@@ -39,18 +39,13 @@ static int load(const char *file, struct ld_reader *r, struct ld_deltas *ds,
 {
 	if (cli_open_input(file, r))
 		return 1;
-	if (cli_collect(r, ds, durations)) {
+	if (cli_collect(r, ds, durations, NULL)) {
 		ld_deltas_free(ds);
 		ld_reader_close(r);
 		return 1;
 	}
 	ld_deltas_finish(ds, LD_SORT_TOTAL);
 	return 0;
-}
-
-static void us(char *b, size_t n, uint64_t ns)
-{
-	snprintf(b, n, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
 }
 
 /* Drop the rows below @min deltas on a side where they are present. */
@@ -93,8 +88,8 @@ static void print_text(const struct ld_diff *df)
 		for (int k = 0; k < 2; k++) {
 			if (r->present & (1 << k)) {
 				snprintf(c[k], sizeof(c[k]), "%" PRIu64, sd[k]->count);
-				us(m[k], sizeof(m[k]), sd[k]->median);
-				us(p[k], sizeof(p[k]), sd[k]->p99);
+				cli_us(m[k], sizeof(m[k]), sd[k]->median);
+				cli_us(p[k], sizeof(p[k]), sd[k]->p99);
 			} else {
 				strcpy(c[k], "-");
 				strcpy(m[k], "-");
@@ -138,7 +133,7 @@ static void print_csv(const struct ld_diff *df)
 		       r->present == LD_DIFF_IN_A ? "only_a" : "only_b");
 		for (int k = 0; k < 2; k++) {
 			if (r->present & (1 << k))
-				printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64, sd[k]->count,
+				printf(",%" PRIu64 ",%" PRId64 ",%" PRId64, sd[k]->count,
 				       sd[k]->median, sd[k]->p99);
 			else
 				fputs(",,,", stdout);
@@ -181,8 +176,8 @@ static void print_json(const struct ld_diff *df, const char *fa, const char *fb)
 		for (int k = 0; k < 2; k++) {
 			printf(", \"%c\": ", k ? 'b' : 'a');
 			if (r->present & (1 << k))
-				printf("{\"count\": %" PRIu64 ", \"median_ns\": %" PRIu64
-				       ", \"p99_ns\": %" PRIu64 "}", sd[k]->count,
+				printf("{\"count\": %" PRIu64 ", \"median_ns\": %" PRId64
+				       ", \"p99_ns\": %" PRId64 "}", sd[k]->count,
 				       sd[k]->median, sd[k]->p99);
 			else
 				fputs("null", stdout);

@@ -868,9 +868,10 @@ static void test_durations(void)
 
 	snprintf(args, sizeof(args), "deltas --durations %s", path);
 	run_cli(args, &out, &err);
-	expect_text("deltas --durations: paired return-probe durations only", out,
+	expect_text("deltas --durations: paired return-probe durations only, then the summary", out,
 		"from                     to                            count        min     median        p99        max        total\n"
-		"f:0                      f%return:0                        4      0.100      3.000     10.000     10.000       19.100\n");
+		"f:0                      f%return:0                        4      0.100      3.000     10.000     10.000       19.100\n"
+		"durations: 4 paired (0 negative), 0 entries without return, 1 return without entry\n");
 	free(out);
 	free(err);
 
@@ -1196,6 +1197,120 @@ static void test_long_site_name(void)
 	free(err);
 }
 
+/* ---- every entry and return accounted for (issue 7, fault 11) ------- */
+
+/*
+ * r: probe f.  Task 10: entry on cpu0 at 1 ms, return on cpu1 at 1 ms - 5 us
+ * (cpu1's clock behind): paired, -5 us, marked.  Task 30: entry without
+ * return.  Task 40: return without entry (cpu1).  Task 50: a plain 2 us call
+ * on cpu0.  Hardirq on cpu1: a return without entry.  Task 70: a return,
+ * then an entry, both on cpu1 (one clock: not a pair, both unmatched).
+ */
+static void test_dur_accounting(void)
+{
+	static const char fmts[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tprobe\t0\tf\tin\n"
+		"2\tprobe\t0\tf%return\tout\n";
+	struct buf b = { 0 };
+	struct sbuf s;
+	char *path, *out, *err, args[700];
+	int st;
+
+	cap_start(&b);
+	cap_sect(&b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
+	cap_sect(&b, LD_SECT_FORMATS, LD_CAP_NO_CPU, fmts, strlen(fmts));
+	sb_begin(&s, 0, 0, 1000000, 0, 0);
+	sb_rec(&s, 1000000, 1, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+	sb_rec(&s, 2000000, 1, LOGDEV_REC_PRINT, 0, 30, NULL, 0);
+	sb_rec(&s, 4000000, 1, LOGDEV_REC_PRINT, 0, 50, NULL, 0);
+	sb_rec(&s, 4002000, 2, LOGDEV_REC_PRINT, 0, 50, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	sb_begin(&s, 1, 0, 995000, 0, 0);
+	sb_rec(&s, 995000, 2, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+	sb_rec(&s, 3000000, 2, LOGDEV_REC_PRINT, 0, 40, NULL, 0);
+	sb_rec(&s, 3500000, 2, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 0, NULL, 0);
+	sb_rec(&s, 6000000, 2, LOGDEV_REC_PRINT, 0, 70, NULL, 0);
+	sb_rec(&s, 6000500, 1, LOGDEV_REC_PRINT, 0, 70, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 1, s.b, SBS);
+	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("skew.cap", b.p, b.n);
+	free(b.p);
+
+	snprintf(args, sizeof(args), "report --raw %s", path);
+	st = run_cli(args, &out, &err);
+	expect_text("report --raw: a return on a CPU whose clock is behind gets its negative duration",
+		out,
+		"995000\t1\t10\ttask\t2\tf%return\t0\tout duration=-5.000 us (negative: entry on cpu 0, clocks disagree)\n"
+		"1000000\t0\t10\ttask\t1\tf\t0\tin\n"
+		"2000000\t0\t30\ttask\t1\tf\t0\tin\n"
+		"3000000\t1\t40\ttask\t2\tf%return\t0\tout\n"
+		"3500000\t1\t0\thardirq\t2\tf%return\t0\tout\n"
+		"4000000\t0\t50\ttask\t1\tf\t0\tin\n"
+		"4002000\t0\t50\ttask\t2\tf%return\t0\tout duration=2.000 us\n"
+		"6000000\t1\t70\ttask\t2\tf%return\t0\tout\n"
+		"6000500\t1\t70\ttask\t1\tf\t0\tin\n");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "report %s", path);
+	st = run_cli(args, &out, &err);
+	check("report: summary line counts paired, negative and unmatched entries and returns",
+	      st == 0 && strstr(out, "out duration=-5.000 us (negative: entry on cpu 0, clocks disagree)") &&
+	      strstr(out, "\ndurations: 2 paired (1 negative), 2 entries without return, "
+		     "3 returns without entry\n"), "status %d:\n%s", st, out);
+	free(out);
+	free(err);
+
+	/* the library: every entry and return paired or counted unmatched */
+	{
+		struct ld_reader r;
+		struct ld_merge m;
+		struct ld_durations du;
+		struct ld_dur_pair dp;
+		struct ld_item it;
+		struct ld_diag d;
+		int np = 0, neg_ok = 0;
+
+		if (ld_reader_open(&r, path, NULL, NULL, &d) || ld_dur_init(&du, &r.sites) ||
+		    ld_merge_init(&m, &r)) {
+			fail("ld_dur: open", "%s", d.msg);
+		} else {
+			while (ld_merge_next(&m, &it) > 0)
+				if (ld_dur_add(&du, &it, &dp) == 1) {
+					np++;
+					neg_ok |= dp.ns == -5000 && dp.entry_cpu == 0 &&
+						  dp.ret_cpu == 1 && dp.ret_ts == 995000;
+				}
+			ld_dur_finish(&du);
+			check("ld_dur: entries = paired + unmatched, returns = paired + unmatched",
+			      np == 2 && neg_ok && du.stats.entries == 4 && du.stats.returns == 5 &&
+			      du.stats.paired == 2 && du.stats.negative == 1 &&
+			      du.stats.entries_unmatched == 2 && du.stats.returns_unmatched == 3,
+			      "%d pairs (negative one right: %d); entries %llu returns %llu paired %llu "
+			      "negative %llu unmatched %llu/%llu", np, neg_ok,
+			      (unsigned long long)du.stats.entries,
+			      (unsigned long long)du.stats.returns,
+			      (unsigned long long)du.stats.paired,
+			      (unsigned long long)du.stats.negative,
+			      (unsigned long long)du.stats.entries_unmatched,
+			      (unsigned long long)du.stats.returns_unmatched);
+			ld_merge_free(&m);
+			ld_dur_free(&du);
+			ld_reader_close(&r);
+		}
+	}
+
+	snprintf(args, sizeof(args), "deltas --durations %s", path);
+	st = run_cli(args, &out, &err);
+	expect_text("deltas --durations: the negative duration counts, and the summary line", out,
+		"from                     to                            count        min     median        p99        max        total\n"
+		"f:0                      f%return:0                        2     -5.000     -5.000      2.000      2.000       -3.000\n"
+		"durations: 2 paired (1 negative), 2 entries without return, 3 returns without entry\n");
+	free(out);
+	free(err);
+}
+
 /* ---- LOGDEV_REC_PRINT_SLOTS: edprint()'s compile-time encoding ------- */
 
 /*
@@ -1274,6 +1389,7 @@ int main(int argc, char **argv)
 	test_hostile_names();
 	test_same_func_line();
 	test_long_site_name();
+	test_dur_accounting();
 	{
 		char cmd[600];
 
