@@ -374,15 +374,21 @@ int cli_open_input(const char *file, struct ld_reader *r)
 	return 0;
 }
 
-void cli_site_name(const struct ld_reader *r, uint32_t id, char *buf,
-		   size_t size)
+const char *cli_site_label(const struct ld_reader *r, uint32_t id, char **buf,
+			   size_t *cap)
 {
-	const struct ld_site *s = ld_sites_get(&r->sites, id);
+	int n = ld_site_label(&r->sites, id, *buf, *cap);
 
-	if (s)
-		snprintf(buf, size, "%s:%u", s->func, s->line);
-	else
-		snprintf(buf, size, "site#%u:?", id);
+	if (n >= 0 && (size_t)n >= *cap) {
+		char *nb = realloc(*buf, (size_t)n + 1);
+
+		if (!nb)	/* cut, but still a string */
+			return *buf ? *buf : "?";
+		*buf = nb;
+		*cap = (size_t)n + 1;
+		ld_site_label(&r->sites, id, *buf, *cap);
+	}
+	return *buf ? *buf : "?";
 }
 
 void cli_render(const struct ld_reader *r, const struct ld_item *it,
@@ -415,13 +421,13 @@ void cli_render(const struct ld_reader *r, const struct ld_item *it,
 	}
 }
 
-int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations)
+int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations,
+		struct ld_dur_stats *st)
 {
 	struct ld_durations du;
+	struct ld_dur_pair dp;
 	struct ld_merge m;
 	struct ld_item it;
-	uint32_t from;
-	uint64_t ns;
 	int ret;
 
 	if (ld_dur_init(&du, &r->sites))
@@ -434,13 +440,16 @@ int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations)
 		if (!durations) {
 			ret = ld_deltas_add(ds, &it);
 		} else {
-			ret = ld_dur_add(&du, &it, &ns, &from);
+			ret = ld_dur_add(&du, &it, &dp);
 			if (ret > 0)
-				ret = ld_deltas_add_value(ds, from, it.rec.site, ns);
+				ret = ld_deltas_add_value(ds, dp.entry_site, dp.ret_site, dp.ns);
 		}
 		if (ret < 0)
 			break;
 	}
+	ld_dur_finish(&du);
+	if (st)
+		*st = du.stats;
 	ld_merge_free(&m);
 	ld_dur_free(&du);
 	if (ret < 0) {
@@ -451,4 +460,102 @@ int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations)
 oom:
 	fprintf(stderr, "logdev: out of memory\n");
 	return 1;
+}
+
+/*
+ * Length of the valid UTF-8 sequence at @s (1-4), or 0 if the bytes there
+ * are not one (stray continuation, overlong form, surrogate, above
+ * U+10FFFF, cut short).
+ */
+static int utf8_seq(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	int n;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void cli_json_str(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	fputc('"', f);
+	while (*s) {
+		int n = utf8_seq(s);
+
+		if (!n) {
+			fputs("\\ufffd", f);
+			s++;
+		} else if (*s == '"' || *s == '\\') {
+			fputc('\\', f);
+			fputc(*s++, f);
+		} else if (*s < 0x20) {
+			fprintf(f, "\\u%04x", *s++);
+		} else {
+			fwrite(s, 1, (size_t)n, f);
+			s += n;
+		}
+	}
+	fputc('"', f);
+}
+
+void cli_csv_field(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	int quote = 0;
+
+	for (const unsigned char *p = s; *p && !quote; p++)
+		quote = *p == ',' || *p == '"' || *p < 0x20 || *p == 0x7f;
+	if (quote)
+		fputc('"', f);
+	while (*s) {
+		int n = utf8_seq(s);
+
+		if (!n) {
+			fputs("\xef\xbf\xbd", f);	/* U+FFFD */
+			s++;
+			continue;
+		}
+		if (*s == '"')
+			fputc('"', f);
+		fwrite(s, 1, (size_t)n, f);
+		s += n;
+	}
+	if (quote)
+		fputc('"', f);
+}
+
+void cli_us(char *b, size_t n, int64_t ns)
+{
+	uint64_t m = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	snprintf(b, n, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", m / 1000, m % 1000);
+}
+
+void cli_dur_summary(FILE *f, const struct ld_dur_stats *st)
+{
+	fprintf(f, "durations: %" PRIu64 " paired (%" PRIu64 " negative), %" PRIu64
+		" %s without return, %" PRIu64 " %s without entry\n", st->paired,
+		st->negative, st->entries_unmatched,
+		st->entries_unmatched == 1 ? "entry" : "entries", st->returns_unmatched,
+		st->returns_unmatched == 1 ? "return" : "returns");
 }

@@ -73,12 +73,41 @@ void cli_render(const struct ld_reader *r, const struct ld_item *it,
 /**
  * cli_collect() - merge every record of @r into @ds: the time between
  * consecutive records per CPU, or with @durations only return-probe
- * durations (pair: entry site, return site).  Prints errors.
- * Return: 0, or 1 (out of memory / read error).
+ * durations (pair: entry site, return site; signed).  *@st (if not NULL):
+ * how many entries and returns were paired, negative, unmatched.  Prints
+ * errors.  Return: 0, or 1 (out of memory / read error).
  */
-int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations);
-/** cli_site_name() - "func:line" of site @id, or "site#ID:?" if unknown. */
-void cli_site_name(const struct ld_reader *r, uint32_t id, char *buf,
-		   size_t size);
+int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations,
+		struct ld_dur_stats *st);
+/** cli_us() - @ns as microseconds with 3 decimals, "-" when negative. */
+void cli_us(char *b, size_t n, int64_t ns);
+/**
+ * cli_dur_summary() - the line "durations: P paired (N negative), E entries
+ * without return, R returns without entry" on @f.
+ */
+void cli_dur_summary(FILE *f, const struct ld_dur_stats *st);
+/**
+ * cli_site_label() - the whole label of site @id (ld_site_label(): func:line,
+ * file:func:line where func:line is in two files, site#ID:?) in *@buf,
+ * grown with realloc as needed (*@buf may start NULL with *@cap 0; the
+ * caller frees it).  Return: the label (never cut unless out of memory).
+ */
+const char *cli_site_label(const struct ld_reader *r, uint32_t id, char **buf,
+			   size_t *cap);
+/**
+ * cli_json_str() - @s as a JSON string (quotes included) on @f: valid
+ * UTF-8 kept as is; '"' and '\\' backslash-escaped; bytes below 0x20 as
+ * \u00XX; every byte that is not part of a valid UTF-8 sequence (stray
+ * continuation, overlong, surrogate, above U+10FFFF, cut short) as \ufffd,
+ * one per byte.  The one JSON string writer: every JSON output uses it.
+ */
+void cli_json_str(FILE *f, const char *s);
+/**
+ * cli_csv_field() - @s as one RFC 4180 field on @f: quoted ("" for a
+ * quote) when it holds a comma, a quote, CR, LF or any other control byte;
+ * bytes not part of valid UTF-8 written as U+FFFD (EF BF BD), one per byte,
+ * so the file is UTF-8.  The one CSV field writer.
+ */
+void cli_csv_field(FILE *f, const char *s);
 
 #endif /* LOGDEV_CLI_H */

@@ -56,11 +56,11 @@ static struct ld_pair *find_pair(struct ld_deltas *ds, uint32_t from, uint32_t t
 	return &ds->pairs[ds->nr++];
 }
 
-static int pair_push(struct ld_pair *p, uint64_t v)
+static int pair_push(struct ld_pair *p, int64_t v)
 {
 	if (p->count == p->cap) {
 		uint64_t nc = p->cap ? p->cap * 2 : 16;
-		uint64_t *nd = realloc(p->d, nc * sizeof(*nd));
+		int64_t *nd = realloc(p->d, nc * sizeof(*nd));
 
 		if (!nd)
 			return -ENOMEM;
@@ -72,7 +72,7 @@ static int pair_push(struct ld_pair *p, uint64_t v)
 }
 
 int ld_deltas_add_value(struct ld_deltas *ds, uint32_t from, uint32_t to,
-			uint64_t ns)
+			int64_t ns)
 {
 	struct ld_pair *p = find_pair(ds, from, to);
 
@@ -93,7 +93,7 @@ int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it)
 	}
 	if (ds->prev_valid[it->cpu] && it->ts >= ds->prev_ts[it->cpu]) {
 		p = find_pair(ds, ds->prev_site[it->cpu], it->rec.site);
-		if (!p || pair_push(p, it->ts - ds->prev_ts[it->cpu]))
+		if (!p || pair_push(p, (int64_t)(it->ts - ds->prev_ts[it->cpu])))
 			return -ENOMEM;
 	}
 	ds->prev_valid[it->cpu] = 1;
@@ -102,22 +102,22 @@ int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it)
 	return 0;
 }
 
-static int u64_cmp(const void *a, const void *b)
+static int i64_cmp(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 
 	return x < y ? -1 : x > y;
 }
 
 static enum ld_sort sort_key;
 
-static uint64_t key_of(const struct ld_pair *p)
+static int64_t key_of(const struct ld_pair *p)
 {
 	switch (sort_key) {
 	case LD_SORT_MAX: return p->max;
 	case LD_SORT_P99: return p->p99;
 	case LD_SORT_MEDIAN: return p->median;
-	case LD_SORT_COUNT: return p->count;
+	case LD_SORT_COUNT: return (int64_t)p->count;
 	default: return p->total;
 	}
 }
@@ -125,7 +125,7 @@ static uint64_t key_of(const struct ld_pair *p)
 static int pair_cmp(const void *a, const void *b)
 {
 	const struct ld_pair *x = a, *y = b;
-	uint64_t kx = key_of(x), ky = key_of(y);
+	int64_t kx = key_of(x), ky = key_of(y);
 
 	if (kx != ky)
 		return kx > ky ? -1 : 1;
@@ -137,7 +137,7 @@ static int pair_cmp(const void *a, const void *b)
 }
 
 /* nearest-rank percentile q/100 of n sorted values */
-static uint64_t rank(const uint64_t *d, uint64_t n, unsigned q)
+static int64_t rank(const int64_t *d, uint64_t n, unsigned q)
 {
 	uint64_t k = (n * q + 99) / 100;
 
@@ -149,7 +149,7 @@ void ld_deltas_finish(struct ld_deltas *ds, enum ld_sort key)
 	for (size_t i = 0; i < ds->nr; i++) {
 		struct ld_pair *p = &ds->pairs[i];
 
-		qsort(p->d, p->count, sizeof(*p->d), u64_cmp);
+		qsort(p->d, p->count, sizeof(*p->d), i64_cmp);
 		p->total = 0;
 		for (uint64_t j = 0; j < p->count; j++)
 			p->total += p->d[j];

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * diff.c: two captures' delta tables side by side.  Pairs are matched by
- * their call sites' "func:line" text (site ids differ between captures);
- * several pairs of one capture with the same text (a site registered twice,
- * e.g. a probe removed and added again) are merged before the median and
- * p99 (nearest rank, as in deltas.c) are taken.
+ * diff.c: site labels, and two captures' delta tables side by side.  Pairs
+ * are matched by their call sites' file, function and line (site ids differ
+ * between captures); a site whose file is empty matches one of the same
+ * func:line in any file when no exact match is left.  Several pairs of one
+ * capture at the same places (a site registered twice, e.g. a probe removed
+ * and added again) are merged before the median and p99 (nearest rank, as
+ * in deltas.c) are taken.  Row labels are "func:line", or "file:func:line"
+ * where the two captures together hold that func:line in more than one
+ * file.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,21 +18,101 @@
 #include <string.h>
 #include "liblogdev.h"
 
-void ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
-		   size_t size)
+static int site_cmp(const void *pa, const void *pb)
+{
+	const struct ld_site *x = *(const struct ld_site *const *)pa;
+	const struct ld_site *y = *(const struct ld_site *const *)pb;
+	int c = strcmp(x->func, y->func);
+
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return strcmp(x->file, y->file);
+}
+
+int ld_sites_mark_labels(struct ld_sites *s)
+{
+	struct ld_site **v = malloc((s->nr ? s->nr : 1) * sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < s->nr; i++)
+		if (s->by_id[i])
+			v[n++] = s->by_id[i];
+	qsort(v, n, sizeof(*v), site_cmp);
+	/* groups of one func:line: the file is needed if they differ in file */
+	for (size_t i = 0, j; i < n; i = j) {
+		int differ = 0;
+
+		for (j = i + 1; j < n && !strcmp(v[j]->func, v[i]->func) &&
+		     v[j]->line == v[i]->line; j++)
+			differ |= strcmp(v[j]->file, v[i]->file) != 0;
+		for (size_t k = i; k < j; k++)
+			v[k]->label_file = differ;
+	}
+	free(v);
+	return 0;
+}
+
+/* "func:line", or "file:func:line" if @with_file and the file is known */
+static int label_of(const struct ld_site *st, uint32_t id, int with_file,
+		    char *buf, size_t size)
+{
+	if (!st)
+		return snprintf(buf, size, "site#%u:?", id);
+	if (with_file && st->file[0])
+		return snprintf(buf, size, "%s:%s:%u", st->file, st->func, st->line);
+	return snprintf(buf, size, "%s:%u", st->func, st->line);
+}
+
+int ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
+		  size_t size)
 {
 	const struct ld_site *st = ld_sites_get(s, id);
 
-	if (st)
-		snprintf(buf, size, "%s:%u", st->func, st->line);
-	else
-		snprintf(buf, size, "site#%u:?", id);
+	return label_of(st, id, st && st->label_file, buf, size);
 }
 
-/* One capture's pairs by label, samples merged. */
+/* malloc'd label of @st (or of unknown site @id), NULL if out of memory */
+static char *label_dup(const struct ld_site *st, uint32_t id, int with_file)
+{
+	int n = label_of(st, id, with_file, NULL, 0);
+	char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
+
+	if (b)
+		label_of(st, id, with_file, b, (size_t)n + 1);
+	return b;
+}
+
+/*
+ * A pair's end as diff matches it: the site (file, func, line), or for a
+ * site the capture does not name, its id.
+ */
+struct end {
+	const struct ld_site *st;	/* NULL: unknown site */
+	uint32_t id;
+};
+
+/* same place?  @wild: an empty file matches any file */
+static int end_eq(const struct end *x, const struct end *y, int wild)
+{
+	if (!x->st || !y->st)
+		return !x->st && !y->st && x->id == y->id;
+	if (strcmp(x->st->func, y->st->func) || x->st->line != y->st->line)
+		return 0;
+	if (!strcmp(x->st->file, y->st->file))
+		return 1;
+	return wild && (!x->st->file[0] || !y->st->file[0]);
+}
+
+/* One capture's pairs by place, samples merged. */
 struct named {
-	char *from, *to;
-	uint64_t *d, n;
+	struct end from, to;
+	int64_t *d;
+	uint64_t n;
+	int matched;
 };
 
 struct named_set {
@@ -38,22 +122,19 @@ struct named_set {
 
 static void named_free(struct named_set *ns)
 {
-	for (size_t i = 0; i < ns->nr; i++) {
-		free(ns->v[i].from);
-		free(ns->v[i].to);
+	for (size_t i = 0; i < ns->nr; i++)
 		free(ns->v[i].d);
-	}
 	free(ns->v);
 }
 
-static int u64_cmp(const void *a, const void *b)
+static int i64_cmp(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-static uint64_t rank(const uint64_t *d, uint64_t n, unsigned int q)
+static int64_t rank(const int64_t *d, uint64_t n, unsigned int q)
 {
 	uint64_t k = (n * q + 99) / 100;
 
@@ -63,18 +144,16 @@ static uint64_t rank(const uint64_t *d, uint64_t n, unsigned int q)
 static int named_build(struct named_set *ns, const struct ld_deltas *ds,
 		       const struct ld_sites *s)
 {
-	char f[300], t[300];
-
 	memset(ns, 0, sizeof(*ns));
 	for (size_t i = 0; i < ds->nr; i++) {
 		const struct ld_pair *p = &ds->pairs[i];
+		struct end f = { ld_sites_get(s, p->from), p->from };
+		struct end t = { ld_sites_get(s, p->to), p->to };
 		struct named *x = NULL;
-		uint64_t *nd;
+		int64_t *nd;
 
-		ld_site_label(s, p->from, f, sizeof(f));
-		ld_site_label(s, p->to, t, sizeof(t));
 		for (size_t j = 0; j < ns->nr; j++)
-			if (!strcmp(ns->v[j].from, f) && !strcmp(ns->v[j].to, t)) {
+			if (end_eq(&ns->v[j].from, &f, 0) && end_eq(&ns->v[j].to, &t, 0)) {
 				x = &ns->v[j];
 				break;
 			}
@@ -88,13 +167,10 @@ static int named_build(struct named_set *ns, const struct ld_deltas *ds,
 				ns->v = nv;
 				ns->cap = nc;
 			}
-			x = &ns->v[ns->nr];
+			x = &ns->v[ns->nr++];
 			memset(x, 0, sizeof(*x));
-			x->from = strdup(f);
-			x->to = strdup(t);
-			ns->nr++;
-			if (!x->from || !x->to)
-				return -ENOMEM;
+			x->from = f;
+			x->to = t;
 		}
 		if (!p->count)
 			continue;
@@ -106,7 +182,7 @@ static int named_build(struct named_set *ns, const struct ld_deltas *ds,
 		x->n += p->count;
 	}
 	for (size_t i = 0; i < ns->nr; i++)
-		qsort(ns->v[i].d, ns->v[i].n, sizeof(uint64_t), u64_cmp);
+		qsort(ns->v[i].d, ns->v[i].n, sizeof(int64_t), i64_cmp);
 	return 0;
 }
 
@@ -140,8 +216,66 @@ static int row_cmp(const void *pa, const void *pb)
 	return c ? c : strcmp(x->to, y->to);
 }
 
+/* (func, line) of the sites of both captures that exist in two files */
+struct amb {
+	const struct ld_site **v;
+	size_t nr;
+};
+
+static int amb_cmp(const void *pa, const void *pb)
+{
+	const struct ld_site *x = *(const struct ld_site *const *)pa;
+	const struct ld_site *y = *(const struct ld_site *const *)pb;
+	int c = strcmp(x->func, y->func);
+
+	return c ? c : x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int amb_build(struct amb *am, const struct ld_sites *sa,
+		     const struct ld_sites *sb)
+{
+	const struct ld_sites *ss[2] = { sa, sb };
+	size_t n = 0;
+
+	am->nr = 0;
+	am->v = malloc(((size_t)sa->nr + sb->nr + 1) * sizeof(*am->v));
+	if (!am->v)
+		return -ENOMEM;
+	for (int k = 0; k < 2; k++)
+		for (uint32_t i = 0; i < ss[k]->nr; i++)
+			if (ss[k]->by_id[i])
+				am->v[n++] = ss[k]->by_id[i];
+	qsort(am->v, n, sizeof(*am->v), site_cmp);
+	/* an empty file (sorted first) is the same place as any one file */
+	for (size_t i = 0, j; i < n; i = j) {
+		const char *file = am->v[i]->file;
+		int differ = 0;
+
+		for (j = i + 1; j < n && !amb_cmp(&am->v[j], &am->v[i]); j++) {
+			differ |= file[0] && strcmp(am->v[j]->file, file) != 0;
+			file = am->v[j]->file;
+		}
+		if (differ)
+			am->v[am->nr++] = am->v[i];	/* i >= am->nr: no overlap */
+	}
+	return 0;
+}
+
+/* the row label of an end seen as @x in A and/or @y in B (either NULL) */
+static char *end_label(const struct amb *am, const struct end *x,
+		       const struct end *y)
+{
+	const struct end *e = x ? x : y;
+
+	if (x && y && x->st && !x->st->file[0])
+		e = y;		/* matched by func:line: take the side with a file */
+	return label_dup(e->st, e->id, e->st &&
+			 bsearch(&e->st, am->v, am->nr, sizeof(*am->v), amb_cmp));
+}
+
 static struct ld_diff_row *add_row(struct ld_diff *df, size_t *cap,
-				   const struct named *x)
+				   const struct amb *am, const struct named *a,
+				   const struct named *b)
 {
 	struct ld_diff_row *r;
 
@@ -156,12 +290,47 @@ static struct ld_diff_row *add_row(struct ld_diff *df, size_t *cap,
 	}
 	r = &df->rows[df->nr];
 	memset(r, 0, sizeof(*r));
-	r->from = strdup(x->from);
-	r->to = strdup(x->to);
+	r->from = end_label(am, a ? &a->from : NULL, b ? &b->from : NULL);
+	r->to = end_label(am, a ? &a->to : NULL, b ? &b->to : NULL);
 	df->nr++;
 	if (!r->from || !r->to)
 		return NULL;
+	r->present = (a ? LD_DIFF_IN_A : 0) | (b ? LD_DIFF_IN_B : 0);
+	if (a)
+		side_of(&r->a, a);
+	if (b)
+		side_of(&r->b, b);
+	if (r->present != LD_DIFF_BOTH)
+		return r;
+	if (r->a.median) {
+		r->ratio = (double)r->b.median / (double)r->a.median;
+		r->change_pct = ((double)r->b.median - (double)r->a.median) /
+				(double)r->a.median * 100.0;
+	} else if (r->b.median) {
+		r->ratio = INFINITY;
+		r->change_pct = INFINITY;
+	} else {
+		r->ratio = 1.0;
+		r->change_pct = 0.0;
+	}
 	return r;
+}
+
+/* unmatched pairs of @ns at the places of @x (@wild: empty files match) */
+static struct named *match(struct named_set *ns, const struct named *x, int wild,
+			   size_t *count)
+{
+	struct named *found = NULL;
+
+	*count = 0;
+	for (size_t j = 0; j < ns->nr; j++)
+		if (!ns->v[j].matched && end_eq(&ns->v[j].from, &x->from, wild) &&
+		    end_eq(&ns->v[j].to, &x->to, wild)) {
+			if (!found)
+				found = &ns->v[j];
+			++*count;
+		}
+	return found;
 }
 
 int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
@@ -169,60 +338,43 @@ int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
 		  const struct ld_sites *sb)
 {
 	struct named_set na, nb;
-	struct ld_diff_row *r;
+	struct amb am = { 0 };
 	size_t cap = 0;
 	int ret;
 
 	memset(df, 0, sizeof(*df));
+	memset(&nb, 0, sizeof(nb));
 	ret = named_build(&na, a, sa);
 	if (!ret)
 		ret = named_build(&nb, b, sb);
-	else
-		memset(&nb, 0, sizeof(nb));
-	for (size_t i = 0; !ret && i < na.nr; i++) {
-		r = add_row(df, &cap, &na.v[i]);
-		if (!r) {
-			ret = -ENOMEM;
-			break;
-		}
-		r->present = LD_DIFF_IN_A;
-		side_of(&r->a, &na.v[i]);
-		for (size_t j = 0; j < nb.nr; j++)
-			if (!strcmp(nb.v[j].from, r->from) && !strcmp(nb.v[j].to, r->to)) {
-				r->present = LD_DIFF_BOTH;
-				side_of(&r->b, &nb.v[j]);
+	if (!ret)
+		ret = amb_build(&am, sa, sb);
+	/*
+	 * exact places first, then an empty file matching any file, but only
+	 * where that leaves no choice (one candidate on each side)
+	 */
+	for (int wild = 0; !ret && wild < 2; wild++)
+		for (size_t i = 0; i < na.nr; i++) {
+			struct named *y;
+			size_t ny, nx;
+
+			if (na.v[i].matched || !(y = match(&nb, &na.v[i], wild, &ny)))
+				continue;
+			if (wild && (ny > 1 || (match(&na, y, 1, &nx), nx > 1)))
+				continue;
+			na.v[i].matched = y->matched = 1;
+			if (!add_row(df, &cap, &am, &na.v[i], y)) {
+				ret = -ENOMEM;
 				break;
 			}
-		if (r->present != LD_DIFF_BOTH)
-			continue;
-		if (r->a.median) {
-			r->ratio = (double)r->b.median / (double)r->a.median;
-			r->change_pct = ((double)r->b.median - (double)r->a.median) /
-					(double)r->a.median * 100.0;
-		} else if (r->b.median) {
-			r->ratio = INFINITY;
-			r->change_pct = INFINITY;
-		} else {
-			r->ratio = 1.0;
-			r->change_pct = 0.0;
 		}
-	}
-	for (size_t j = 0; !ret && j < nb.nr; j++) {
-		int found = 0;
-
-		for (size_t i = 0; i < na.nr && !found; i++)
-			found = !strcmp(nb.v[j].from, na.v[i].from) &&
-				!strcmp(nb.v[j].to, na.v[i].to);
-		if (found)
-			continue;
-		r = add_row(df, &cap, &nb.v[j]);
-		if (!r) {
+	for (size_t i = 0; !ret && i < na.nr; i++)
+		if (!na.v[i].matched && !add_row(df, &cap, &am, &na.v[i], NULL))
 			ret = -ENOMEM;
-			break;
-		}
-		r->present = LD_DIFF_IN_B;
-		side_of(&r->b, &nb.v[j]);
-	}
+	for (size_t j = 0; !ret && j < nb.nr; j++)
+		if (!nb.v[j].matched && !add_row(df, &cap, &am, NULL, &nb.v[j]))
+			ret = -ENOMEM;
+	free(am.v);
 	named_free(&na);
 	named_free(&nb);
 	if (ret) {

@@ -6,10 +6,17 @@
  * are pushed on a stack per (task, context, probe name) (and per CPU for
  * pid 0 and for interrupt contexts, where the pid is only the interrupted
  * task's); a return pops the innermost entry of its probe and yields the
- * time between them.  A lost-events gap on a CPU forgets that CPU's open
- * entries of pid 0 and interrupt contexts only: a task's entries stay
- * valid across CPUs (a task may migrate between entry and return).
- * Memory: one slot per open entry, LD_DUR_DEPTH deep per key.
+ * time between them, signed: negative when the return's CPU clock is behind
+ * the entry's.  Merge order is timestamp order, so such a return comes
+ * before its entry: a task's return that finds no open entry waits (up to
+ * LD_DUR_SKEW_NS of merged time, LD_DUR_DEPTH of them) for an entry of the
+ * same key on another CPU, which it then pairs with; on one CPU (pid 0,
+ * interrupt contexts) there is no skew and it is unmatched at once.  A
+ * lost-events gap on a CPU forgets that CPU's open entries of pid 0 and
+ * interrupt contexts only: a task's entries stay valid across CPUs (a task
+ * may migrate between entry and return).  Every entry and return ends up
+ * paired or counted unmatched in du->stats (ld_dur_finish()).
+ * Memory: one slot per key, LD_DUR_DEPTH entries and early returns deep.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -89,6 +96,14 @@ static void key_of(const struct ld_item *it, uint32_t *pid, uint32_t *ctx,
 		(int64_t)it->cpu : -1;
 }
 
+int ld_dur_has_returns(const struct ld_durations *du)
+{
+	for (uint32_t i = 0; i < du->nr_sites; i++)
+		if (du->role[i] == LD_DUR_RETURN)
+			return 1;
+	return 0;
+}
+
 static struct ld_dur_slot *find_slot(struct ld_durations *du, uint32_t pid,
 				     uint32_t ctx, int64_t cpu, const char *name,
 				     int create)
@@ -104,7 +119,7 @@ static struct ld_dur_slot *find_slot(struct ld_durations *du, uint32_t pid,
 	if (!create)
 		return NULL;
 	for (size_t i = 0; i < du->nr; i++)	/* reuse an empty one */
-		if (!du->slots[i].depth) {
+		if (!du->slots[i].depth && !du->slots[i].nearly) {
 			sl = &du->slots[i];
 			goto fill;
 		}
@@ -136,49 +151,106 @@ static const char *intern(struct ld_durations *du, const char *name)
 	return NULL;
 }
 
-int ld_dur_add(struct ld_durations *du, const struct ld_item *it, uint64_t *ns,
-	       uint32_t *entry_site)
+static void fill_pair(struct ld_durations *du, struct ld_dur_pair *out,
+		      const struct ld_dur_open *e, const struct ld_dur_open *r)
+{
+	out->entry_site = e->site;
+	out->entry_cpu = e->cpu;
+	out->ret_site = r->site;
+	out->ret_cpu = r->cpu;
+	out->ret_off = r->off;
+	out->ret_ts = r->ts;
+	out->ns = (int64_t)(r->ts - e->ts);	/* two's complement: signed */
+	du->stats.paired++;
+	if (out->ns < 0)
+		du->stats.negative++;
+}
+
+/* push @o on @v (@n deep); full: the oldest is dropped and counted in @lost */
+static void push(struct ld_dur_open *v, uint32_t *n, const struct ld_dur_open *o,
+		 uint64_t *lost)
+{
+	if (*n == LD_DUR_DEPTH) {
+		memmove(v, v + 1, (LD_DUR_DEPTH - 1) * sizeof(*v));
+		--*n;
+		++*lost;
+	}
+	v[(*n)++] = *o;
+}
+
+int ld_dur_add(struct ld_durations *du, const struct ld_item *it,
+	       struct ld_dur_pair *out)
 {
 	struct ld_dur_slot *sl;
+	struct ld_dur_open o;
 	const char *name;
 	uint32_t pid, ctx;
 	int64_t cpu;
 
 	if (it->kind == LD_ITEM_GAP) {
+		/* per-CPU keys only: their entries' returns may be lost */
 		for (size_t i = 0; i < du->nr; i++)
-			if (du->slots[i].cpu == (int64_t)it->cpu)
+			if (du->slots[i].cpu == (int64_t)it->cpu) {
+				du->stats.entries_unmatched += du->slots[i].depth;
 				du->slots[i].depth = 0;
+			}
 		return 0;
 	}
 	if (it->rec.site >= du->nr_sites || !du->role[it->rec.site])
 		return 0;
+	o.ts = it->ts;
+	o.off = it->file_off;
+	o.site = it->rec.site;
+	o.cpu = it->cpu;
 	name = intern(du, du->name[it->rec.site]);
 	if (!name)
 		return 0;	/* a return without any entry site */
 	key_of(it, &pid, &ctx, &cpu);
 	if (du->role[it->rec.site] == LD_DUR_ENTRY) {
+		du->stats.entries++;
 		sl = find_slot(du, pid, ctx, cpu, name, 1);
 		if (!sl)
 			return -ENOMEM;
-		if (sl->depth == LD_DUR_DEPTH) {	/* lost returns: keep the newest */
-			memmove(sl->ts, sl->ts + 1, (LD_DUR_DEPTH - 1) * sizeof(sl->ts[0]));
-			memmove(sl->site, sl->site + 1, (LD_DUR_DEPTH - 1) * sizeof(sl->site[0]));
-			sl->depth--;
+		/* returns that waited too long have no entry */
+		while (sl->nearly &&
+		       (int64_t)(it->ts - sl->early[0].ts) > LD_DUR_SKEW_NS) {
+			memmove(sl->early, sl->early + 1, --sl->nearly * sizeof(sl->early[0]));
+			du->stats.returns_unmatched++;
 		}
-		sl->site[sl->depth] = it->rec.site;
-		sl->ts[sl->depth++] = it->ts;
+		/* the newest waiting return, if on another CPU, is this entry's */
+		if (sl->nearly && sl->early[sl->nearly - 1].cpu != it->cpu) {
+			sl->nearly--;
+			fill_pair(du, out, &o, &sl->early[sl->nearly]);
+			return 1;
+		}
+		push(sl->open, &sl->depth, &o, &du->stats.entries_unmatched);
 		return 0;
 	}
-	sl = find_slot(du, pid, ctx, cpu, name, 0);
-	if (!sl || !sl->depth)
+	du->stats.returns++;
+	sl = find_slot(du, pid, ctx, cpu, name, cpu < 0);
+	if (sl && sl->depth) {
+		sl->depth--;
+		fill_pair(du, out, &sl->open[sl->depth], &o);
+		return 1;
+	}
+	if (cpu >= 0) {		/* one CPU: no skew, the entry is not coming */
+		du->stats.returns_unmatched++;
 		return 0;
-	sl->depth--;
-	if (it->ts < sl->ts[sl->depth])
-		return 0;
-	*ns = it->ts - sl->ts[sl->depth];
-	if (entry_site)
-		*entry_site = sl->site[sl->depth];
-	return 1;
+	}
+	if (!sl)
+		return -ENOMEM;
+	push(sl->early, &sl->nearly, &o, &du->stats.returns_unmatched);
+	return 0;
+}
+
+void ld_dur_finish(struct ld_durations *du)
+{
+	for (size_t i = 0; i < du->nr; i++) {
+		du->stats.entries_unmatched += du->slots[i].depth;
+		du->stats.returns_unmatched += du->slots[i].nearly;
+		du->slots[i].depth = 0;
+		du->slots[i].nearly = 0;
+	}
 }
 
 void ld_dur_free(struct ld_durations *du)

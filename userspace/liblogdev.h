@@ -74,13 +74,18 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
 
 /* ---- call sites ------------------------------------------------------ */
 
-/** struct ld_site - one line of debugfs "formats"; @fmt unescaped. */
+/**
+ * struct ld_site - one line of debugfs "formats"; @fmt unescaped.
+ * @label_file: another site of the capture has the same @func and @line in
+ *              another @file, so its label names the file (ld_site_label())
+ */
 struct ld_site {
 	uint32_t id;
 	uint32_t line;
 	char *file;
 	char *func;
 	char *fmt;
+	int label_file;
 };
 
 /** struct ld_sites - call sites indexed by id (@by_id[id] may be NULL). */
@@ -272,13 +277,17 @@ void ld_merge_free(struct ld_merge *m);
 
 /* ---- deltas ---------------------------------------------------------- */
 
-/** struct ld_pair - deltas between site @from and the next record @to. */
+/**
+ * struct ld_pair - deltas between site @from and the next record @to.
+ * Values are signed: a return-probe duration (ld_deltas_add_value()) is
+ * negative when the CPUs' clocks disagree; deltas between records are not.
+ */
 struct ld_pair {
 	uint32_t from, to;
 	uint64_t count;
-	uint64_t *d;		/* ns, count of them (sorted by ld_deltas_finish) */
+	int64_t *d;		/* ns, count of them (sorted by ld_deltas_finish) */
 	uint64_t cap;
-	uint64_t min, max, median, p99, total;	/* ns, after finish */
+	int64_t min, max, median, p99, total;	/* ns, after finish */
 };
 
 struct ld_deltas {
@@ -297,11 +306,12 @@ enum ld_sort { LD_SORT_TOTAL, LD_SORT_MAX, LD_SORT_P99, LD_SORT_MEDIAN,
 /** ld_deltas_add() - feed items in merge order. Return: 0 or -ENOMEM. */
 int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it);
 /**
- * ld_deltas_add_value() - add one value of @ns to pair (@from, @to), e.g. a
- * return-probe duration (entry site, return site).  Return: 0 or -ENOMEM.
+ * ld_deltas_add_value() - add one value of @ns (may be negative) to pair
+ * (@from, @to), e.g. a return-probe duration (entry site, return site).
+ * Return: 0 or -ENOMEM.
  */
 int ld_deltas_add_value(struct ld_deltas *ds, uint32_t from, uint32_t to,
-			uint64_t ns);
+			int64_t ns);
 /**
  * ld_deltas_finish() - compute min/median/p99/max/total per pair and sort
  * pairs by @key descending (ties: count desc, then from, to ascending).
@@ -310,24 +320,80 @@ int ld_deltas_add_value(struct ld_deltas *ds, uint32_t from, uint32_t to,
 void ld_deltas_finish(struct ld_deltas *ds, enum ld_sort key);
 void ld_deltas_free(struct ld_deltas *ds);
 
-/** ld_site_label() - "func:line" of site @id in @s, or "site#ID:?". */
-void ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
-		   size_t size);
+/**
+ * ld_site_label() - the label of site @id in @s: "func:line", or
+ * "file:func:line" when another site of @s has the same func and line in
+ * another file (@label_file), or "site#ID:?" for an unknown id.  Labels are
+ * unique within a capture, except for one place registered under two ids.
+ * Written like snprintf() into @buf (@size bytes, NUL-terminated).
+ * Return: the length of the whole label (>= @size: it was cut).
+ */
+int ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
+		  size_t size);
+/**
+ * ld_sites_mark_labels() - set every site's @label_file (ld_sites_parse()
+ * does it after each text).  Return: 0 or -ENOMEM.
+ */
+int ld_sites_mark_labels(struct ld_sites *s);
 
 /* ---- return-probe durations ------------------------------------------ */
 
-#define LD_DUR_DEPTH	32	/* open entries kept per key (recursion) */
+#define LD_DUR_DEPTH	32	/* open entries (and early returns) kept per key */
+/*
+ * How far (ns) a return may come before its entry in merged time, when the
+ * two are on different CPUs (the return's CPU clock behind): a task's
+ * return with no open entry waits that long for an entry on another CPU.
+ */
+#define LD_DUR_SKEW_NS	1000000
 
 enum { LD_DUR_NONE = 0, LD_DUR_ENTRY = 1, LD_DUR_RETURN = 2 };
 
-/** struct ld_dur_slot - open entries of one probe for one task/context. */
+/** struct ld_dur_open - one entry, or one return seen before its entry. */
+struct ld_dur_open {
+	uint64_t ts;		/* ns */
+	uint64_t off;		/* file offset of the record */
+	uint32_t site, cpu;
+};
+
+/**
+ * struct ld_dur_slot - open entries of one probe for one task/context, and
+ * its returns still waiting for an entry (another CPU's clock ahead).
+ */
 struct ld_dur_slot {
 	uint32_t pid, ctx;
 	int64_t cpu;		/* -1: any CPU (a task) */
 	const char *name;	/* interned probe name */
-	uint32_t depth;
-	uint64_t ts[LD_DUR_DEPTH];
-	uint32_t site[LD_DUR_DEPTH];	/* entry record's site id */
+	uint32_t depth, nearly;
+	struct ld_dur_open open[LD_DUR_DEPTH];	/* entries, innermost last */
+	struct ld_dur_open early[LD_DUR_DEPTH];	/* returns, oldest first */
+};
+
+/**
+ * struct ld_dur_pair - a return paired with its entry
+ * @entry_site, @ret_site: site ids
+ * @entry_cpu, @ret_cpu:   CPUs of the two records
+ * @ret_off:  file offset of the return record (identifies it: the pair can
+ *            come after records that follow the return in merge order)
+ * @ret_ts:   ns
+ * @ns:       return ts - entry ts; negative when the clocks disagree (the
+ *            return on a CPU whose clock is behind the entry's)
+ */
+struct ld_dur_pair {
+	uint32_t entry_site, ret_site;
+	uint32_t entry_cpu, ret_cpu;
+	uint64_t ret_off, ret_ts;
+	int64_t ns;
+};
+
+/**
+ * struct ld_dur_stats - every entry and return accounted for (records)
+ * After ld_dur_finish(): entries == paired + entries_unmatched and
+ * returns == paired + returns_unmatched.
+ */
+struct ld_dur_stats {
+	uint64_t entries, returns;
+	uint64_t paired, negative;	/* negative: of the paired */
+	uint64_t entries_unmatched, returns_unmatched;
 };
 
 /**
@@ -340,35 +406,50 @@ struct ld_durations {
 	char **name;		/* per site id: probe name, or NULL */
 	struct ld_dur_slot *slots;
 	size_t nr, cap;
+	struct ld_dur_stats stats;
 };
 
-/** ld_dur_init() - classify the sites of @s.  Return: 0 or -ENOMEM. */
-int ld_dur_init(struct ld_durations *du, const struct ld_sites *s);
 /**
- * ld_dur_add() - feed items in merge order.
- * Return: 1 if @it is a return record paired with its entry (*@ns: the
- * duration in ns; *@entry_site, if not NULL: the entry record's site id),
- * 0 otherwise, -ENOMEM.
+ * ld_dur_init() - classify the sites of @s.  Return: 0 or -ENOMEM.
+ * ld_dur_has_returns() then says whether any return site exists.
  */
-int ld_dur_add(struct ld_durations *du, const struct ld_item *it, uint64_t *ns,
-	       uint32_t *entry_site);
+int ld_dur_init(struct ld_durations *du, const struct ld_sites *s);
+int ld_dur_has_returns(const struct ld_durations *du);
+/**
+ * ld_dur_add() - feed items in merge order.  A return pairs with the
+ * innermost open entry of its probe, task and context; a task's return
+ * with none waits up to LD_DUR_SKEW_NS for an entry on another CPU (and
+ * pairs with a negative duration).  What cannot pair is counted unmatched
+ * (also entries forgotten at a lost-events gap, or beyond LD_DUR_DEPTH).
+ * Return: 1 if *@out holds a pair (of this record, or of an earlier
+ * return this entry completes), 0 otherwise, -ENOMEM.
+ */
+int ld_dur_add(struct ld_durations *du, const struct ld_item *it,
+	       struct ld_dur_pair *out);
+/**
+ * ld_dur_finish() - after the last item: count what is still open as
+ * unmatched (@stats is then complete).
+ */
+void ld_dur_finish(struct ld_durations *du);
 void ld_dur_free(struct ld_durations *du);
 
 /* ---- diff of two captures' delta tables ------------------------------ */
 
 /** struct ld_diff_side - one capture's numbers for a pair (ns, records). */
 struct ld_diff_side {
-	uint64_t count, median, p99;
+	uint64_t count;
+	int64_t median, p99;
 };
 
 enum { LD_DIFF_IN_A = 1, LD_DIFF_IN_B = 2, LD_DIFF_BOTH = 3 };
 
 /**
- * struct ld_diff_row - one call-site pair, matched by "func:line" text
- * @from, @to:  the pair's labels (ld_site_label())
+ * struct ld_diff_row - one call-site pair, matched by file, func and line
+ * @from, @to:  the pair's labels: "func:line", or "file:func:line" where
+ *              the two captures hold that func:line in two files
  * @present:    LD_DIFF_IN_A, LD_DIFF_IN_B or LD_DIFF_BOTH
  * @a, @b:      each side's numbers (zero where absent); pairs of one
- *              capture with the same labels are merged
+ *              capture at the same places are merged
  * @ratio:      b.median / a.median (both sides only; INFINITY if
  *              a.median is 0 and b.median is not, 1 if both are 0)
  * @change_pct: (b.median - a.median) / a.median * 100, same cases
@@ -387,7 +468,9 @@ struct ld_diff {
 
 /**
  * ld_diff_build() - match the pairs of two finished delta tables (@a with
- * sites @sa, @b with @sb) by label.  Rows: pairs of both sides first,
+ * sites @sa, @b with @sb) by the file, function and line of their sites
+ * (a site with an empty file matches that func:line in any file when no
+ * exact match is left).  Rows: pairs of both sides first,
  * largest median increase (b - a, ns) first, so the worst regressions lead
  * and improvements come last; then pairs only in A, then only in B (each
  * by label).  Return: 0 or -ENOMEM.

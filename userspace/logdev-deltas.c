@@ -8,20 +8,19 @@
  * then site ids).  median/p99: nearest rank.
  * --durations: instead, the durations of return probes (logdev probes "r:"),
  * each return paired with its entry (durations.c), as pairs NAME:0 ->
- * NAME%return:0; exact even when other records come in between.
+ * NAME%return:0; exact even when other records come in between.  Signed:
+ * negative where a return's CPU clock is behind its entry's.  Ends with
+ * the line "durations: P paired (N negative), E entries without return,
+ * R returns without entry" (durations.c: every entry and return counted).
  *
  *   from                     to                            count        min     median        p99        max      total
  *   kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000    484.000
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-
-static void us(char *b, size_t n, uint64_t ns)
-{
-	snprintf(b, n, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
-}
 
 int cmd_deltas(int argc, char **argv)
 {
@@ -31,6 +30,9 @@ int cmd_deltas(int argc, char **argv)
 	const char *file = NULL;
 	enum ld_sort key = LD_SORT_TOTAL;
 	int ret, wf = 24, wt = 24;
+	char *fb = NULL, *tb = NULL;
+	struct ld_dur_stats st;
+	size_t fcap = 0, tcap = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -65,35 +67,38 @@ int cmd_deltas(int argc, char **argv)
 	}
 	if (cli_open_input(file, &r))
 		return 1;
-	ret = cli_collect(&r, &ds, durations) ? -1 : 0;
+	ret = cli_collect(&r, &ds, durations, &st) ? -1 : 0;
 	ld_deltas_finish(&ds, key);
-	/* site columns: at least 24 wide, wider if a name needs it */
+	/* site columns: at least 24 wide, wider if a label needs it (never cut) */
 	for (size_t i = 0; i < ds.nr; i++) {
-		char f[300], t[300];
+		int lf = (int)strlen(cli_site_label(&r, ds.pairs[i].from, &fb, &fcap));
+		int lt = (int)strlen(cli_site_label(&r, ds.pairs[i].to, &tb, &tcap));
 
-		cli_site_name(&r, ds.pairs[i].from, f, sizeof(f));
-		cli_site_name(&r, ds.pairs[i].to, t, sizeof(t));
-		if ((int)strlen(f) > wf)
-			wf = (int)strlen(f);
-		if ((int)strlen(t) > wt)
-			wt = (int)strlen(t);
+		if (lf > wf)
+			wf = lf;
+		if (lt > wt)
+			wt = lt;
 	}
 	printf("%-*s %-*s %10s %10s %10s %10s %10s %12s\n", wf, "from", wt, "to", "count",
 	       "min", "median", "p99", "max", "total");
 	for (size_t i = 0; i < ds.nr; i++) {
 		const struct ld_pair *p = &ds.pairs[i];
-		char f[300], t[300], a[5][32];
+		const char *f = cli_site_label(&r, p->from, &fb, &fcap);
+		const char *t = cli_site_label(&r, p->to, &tb, &tcap);
+		char a[5][32];
 
-		cli_site_name(&r, p->from, f, sizeof(f));
-		cli_site_name(&r, p->to, t, sizeof(t));
-		us(a[0], 32, p->min);
-		us(a[1], 32, p->median);
-		us(a[2], 32, p->p99);
-		us(a[3], 32, p->max);
-		us(a[4], 32, p->total);
+		cli_us(a[0], 32, p->min);
+		cli_us(a[1], 32, p->median);
+		cli_us(a[2], 32, p->p99);
+		cli_us(a[3], 32, p->max);
+		cli_us(a[4], 32, p->total);
 		printf("%-*s %-*s %10" PRIu64 " %10s %10s %10s %10s %12s\n", wf, f, wt, t,
 		       p->count, a[0], a[1], a[2], a[3], a[4]);
 	}
+	if (durations && !ret)
+		cli_dur_summary(stdout, &st);
+	free(fb);
+	free(tb);
 	ld_deltas_free(&ds);
 	ld_reader_close(&r);
 	if (fflush(stdout))

@@ -2,7 +2,7 @@
 /*
  * logdev-diff.c: "logdev diff [--durations] [--format text|csv|json] [--min-count N]
  * A.cap B.cap": the delta tables of two captures side by side, pairs
- * matched by their call sites' func:line text (ld_diff_build()): count,
+ * matched by their call sites' file, func and line (ld_diff_build()): count,
  * median and p99 on each side, the ratio B/A of the medians and the change in percent
  * ((B - A) / A * 100: 1 us -> 484 us is 484.00x, +48300.0%).  Pairs of both
  * captures first, largest median increase first; then pairs found in only
@@ -19,6 +19,9 @@
  * json: {"a": FILE, "b": FILE, "pairs": [{"from", "to", "status",
  *   "a": {"count", "median_ns", "p99_ns"} or null, "b": ..., "ratio",
  *   "change_pct"}]}, ratio/change_pct null when not both or infinite.
+ * Both machine formats are valid for strict parsers whatever bytes a name
+ * holds: strings through cli_json_str() / cli_csv_field() (UTF-8, invalid
+ * bytes as U+FFFD, RFC 4180 quoting; cli.h).
  * Exit: 0, 1 if a capture is unusable, 2 usage.
  */
 #include <inttypes.h>
@@ -36,18 +39,13 @@ static int load(const char *file, struct ld_reader *r, struct ld_deltas *ds,
 {
 	if (cli_open_input(file, r))
 		return 1;
-	if (cli_collect(r, ds, durations)) {
+	if (cli_collect(r, ds, durations, NULL)) {
 		ld_deltas_free(ds);
 		ld_reader_close(r);
 		return 1;
 	}
 	ld_deltas_finish(ds, LD_SORT_TOTAL);
 	return 0;
-}
-
-static void us(char *b, size_t n, uint64_t ns)
-{
-	snprintf(b, n, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
 }
 
 /* Drop the rows below @min deltas on a side where they are present. */
@@ -90,8 +88,8 @@ static void print_text(const struct ld_diff *df)
 		for (int k = 0; k < 2; k++) {
 			if (r->present & (1 << k)) {
 				snprintf(c[k], sizeof(c[k]), "%" PRIu64, sd[k]->count);
-				us(m[k], sizeof(m[k]), sd[k]->median);
-				us(p[k], sizeof(p[k]), sd[k]->p99);
+				cli_us(m[k], sizeof(m[k]), sd[k]->median);
+				cli_us(p[k], sizeof(p[k]), sd[k]->p99);
 			} else {
 				strcpy(c[k], "-");
 				strcpy(m[k], "-");
@@ -113,21 +111,6 @@ static void print_text(const struct ld_diff *df)
 	}
 }
 
-static void csv_field(const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
 static void csv_num(double v)
 {
 	if (isinf(v))
@@ -143,14 +126,14 @@ static void print_csv(const struct ld_diff *df)
 		const struct ld_diff_row *r = &df->rows[i];
 		const struct ld_diff_side *sd[2] = { &r->a, &r->b };
 
-		csv_field(r->from);
+		cli_csv_field(stdout, r->from);
 		putchar(',');
-		csv_field(r->to);
+		cli_csv_field(stdout, r->to);
 		printf(",%s", r->present == LD_DIFF_BOTH ? "both" :
 		       r->present == LD_DIFF_IN_A ? "only_a" : "only_b");
 		for (int k = 0; k < 2; k++) {
 			if (r->present & (1 << k))
-				printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64, sd[k]->count,
+				printf(",%" PRIu64 ",%" PRId64 ",%" PRId64, sd[k]->count,
 				       sd[k]->median, sd[k]->p99);
 			else
 				fputs(",,,", stdout);
@@ -165,22 +148,6 @@ static void print_csv(const struct ld_diff *df)
 	}
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void json_num(double v)
 {
 	if (isinf(v) || isnan(v))
@@ -192,25 +159,25 @@ static void json_num(double v)
 static void print_json(const struct ld_diff *df, const char *fa, const char *fb)
 {
 	fputs("{\"a\": ", stdout);
-	json_str(fa);
+	cli_json_str(stdout, fa);
 	fputs(", \"b\": ", stdout);
-	json_str(fb);
+	cli_json_str(stdout, fb);
 	fputs(", \"pairs\": [", stdout);
 	for (size_t i = 0; i < df->nr; i++) {
 		const struct ld_diff_row *r = &df->rows[i];
 		const struct ld_diff_side *sd[2] = { &r->a, &r->b };
 
 		fputs(i ? ",\n  {\"from\": " : "\n  {\"from\": ", stdout);
-		json_str(r->from);
+		cli_json_str(stdout, r->from);
 		fputs(", \"to\": ", stdout);
-		json_str(r->to);
+		cli_json_str(stdout, r->to);
 		printf(", \"status\": \"%s\"", r->present == LD_DIFF_BOTH ? "both" :
 		       r->present == LD_DIFF_IN_A ? "only_a" : "only_b");
 		for (int k = 0; k < 2; k++) {
 			printf(", \"%c\": ", k ? 'b' : 'a');
 			if (r->present & (1 << k))
-				printf("{\"count\": %" PRIu64 ", \"median_ns\": %" PRIu64
-				       ", \"p99_ns\": %" PRIu64 "}", sd[k]->count,
+				printf("{\"count\": %" PRIu64 ", \"median_ns\": %" PRId64
+				       ", \"p99_ns\": %" PRId64 "}", sd[k]->count,
 				       sd[k]->median, sd[k]->p99);
 			else
 				fputs("null", stdout);

@@ -21,11 +21,16 @@
  *   overwritten subbufs corrupt)
  * Return-probe records (logdev probes "r:", sites NAME and NAME%return of
  * file "probe") paired with their entry (same task and context; durations.c)
- * get " duration=D us" (3 decimals) appended to their message, in both
- * forms.
+ * get " duration=D us" (3 decimals, signed) appended to their message, in both
+ * forms; a negative one (the return's CPU clock behind the entry's) is
+ * marked " (negative: entry on cpu N, clocks disagree)".  The pairs are
+ * found in a first pass (such a return comes before its entry in time
+ * order).  Text form, when the capture has return probes, ends with
+ *   durations: P paired (N negative), E entries without return, R returns without entry
  * "--" ends the options (report -- FILE).
  * Exit: 0 if the capture opened (warnings on stderr), 1 if unusable.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,13 +60,86 @@ static void raw_escape(FILE *f, const char *s)
 	}
 }
 
-/* Return-probe record paired with its entry: " duration=D us" (3 decimals). */
-static void add_duration(char *msg, size_t size, uint64_t ns)
+/* a return-probe record paired with its entry */
+struct dur_mark {
+	uint64_t off;		/* file offset of the return record */
+	int64_t ns;
+	uint32_t entry_cpu, ret_cpu;
+};
+
+static int mark_cmp(const void *a, const void *b)
+{
+	const struct dur_mark *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * First pass over the capture: pair every return with its entry.  A return
+ * on a CPU whose clock is behind comes before its entry in merge order, so
+ * its duration is known only later: printing needs them all first.
+ * Warnings are left to the printing pass.  Return: 0 or -ENOMEM.
+ */
+static int collect_durations(struct ld_reader *r, struct ld_durations *du,
+			     struct dur_mark **marks, size_t *nr)
+{
+	ld_warn_fn warn = r->warn;
+	struct ld_dur_pair dp;
+	struct ld_merge m;
+	struct ld_item it;
+	size_t cap = 0;
+	int ret;
+
+	*marks = NULL;
+	*nr = 0;
+	if (ld_merge_init(&m, r))
+		return -ENOMEM;
+	r->warn = NULL;
+	while ((ret = ld_merge_next(&m, &it)) > 0) {
+		ret = ld_dur_add(du, &it, &dp);
+		if (ret < 0)
+			break;
+		if (!ret)
+			continue;
+		if (*nr == cap) {
+			size_t nc = cap ? cap * 2 : 256;
+			struct dur_mark *nm = realloc(*marks, nc * sizeof(*nm));
+
+			if (!nm) {
+				ret = -ENOMEM;
+				break;
+			}
+			*marks = nm;
+			cap = nc;
+		}
+		(*marks)[(*nr)++] = (struct dur_mark){ dp.ret_off, dp.ns, dp.entry_cpu,
+						       dp.ret_cpu };
+	}
+	r->warn = warn;
+	ld_merge_free(&m);
+	ld_dur_finish(du);
+	if (*nr)
+		qsort(*marks, *nr, sizeof(**marks), mark_cmp);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Return-probe record paired with its entry: " duration=D us" (3 decimals),
+ * signed; a negative one is marked with why.
+ */
+static void add_duration(char *msg, size_t size, const struct dur_mark *dm)
 {
 	size_t n = strlen(msg);
+	char d[40];
 
-	snprintf(msg + n, size - n, "%sduration=%" PRIu64 ".%03" PRIu64 " us",
-		 n ? " " : "", ns / 1000, ns % 1000);
+	cli_us(d, sizeof(d), dm->ns);
+	n += (size_t)snprintf(msg + n, size - n, "%sduration=%s us", n ? " " : "", d);
+	if (dm->ns < 0 && n < size && dm->entry_cpu != dm->ret_cpu)
+		snprintf(msg + n, size - n, " (negative: entry on cpu %u, clocks disagree)",
+			 dm->entry_cpu);
+	else if (dm->ns < 0 && n < size)
+		snprintf(msg + n, size - n, " (negative: clock went back on cpu %u)",
+			 dm->ret_cpu);
 }
 
 int cmd_report(int argc, char **argv)
@@ -76,8 +154,12 @@ int cmd_report(int argc, char **argv)
 	size_t ncpu = 0;		/* entries of prev/valid: max CPU + 1 */
 	int opts = 1;
 	struct ld_durations du;
-	uint64_t dur;
+	struct dur_mark *marks = NULL;
+	size_t nmarks = 0;
+	int has_dur;
 	static char msg[8192];
+	char *sbuf = NULL;
+	size_t scap = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (opts && !strcmp(argv[i], "--"))
@@ -100,8 +182,11 @@ int cmd_report(int argc, char **argv)
 		ld_reader_close(&r);
 		return 1;
 	}
-	if (ld_merge_init(&m, &r)) {
+	has_dur = ld_dur_has_returns(&du);
+	if ((has_dur && collect_durations(&r, &du, &marks, &nmarks)) ||
+	    ld_merge_init(&m, &r)) {
 		fprintf(stderr, "logdev: out of memory\n");
+		free(marks);
 		ld_dur_free(&du);
 		ld_reader_close(&r);
 		return 1;
@@ -116,6 +201,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "logdev: out of memory\n");
 		free(prev);
 		free(valid);
+		free(marks);
 		ld_dur_free(&du);
 		ld_merge_free(&m);
 		ld_reader_close(&r);
@@ -123,12 +209,12 @@ int cmd_report(int argc, char **argv)
 	}
 	while ((ret = ld_merge_next(&m, &it)) > 0) {
 		char ts[64];
-		int paired = ld_dur_add(&du, &it, &dur, NULL);
+		const struct dur_mark *paired = NULL;
 
-		if (paired < 0) {
-			fprintf(stderr, "logdev: out of memory\n");
-			ret = -1;
-			break;
+		if (nmarks && it.kind == LD_ITEM_REC) {
+			struct dur_mark key = { .off = it.file_off };
+
+			paired = bsearch(&key, marks, nmarks, sizeof(*marks), mark_cmp);
 		}
 		if (raw) {
 			if (it.kind == LD_ITEM_GAP) {
@@ -140,7 +226,7 @@ int cmd_report(int argc, char **argv)
 
 			cli_render(&r, &it, msg, sizeof(msg));
 			if (paired)
-				add_duration(msg, sizeof(msg), dur);
+				add_duration(msg, sizeof(msg), paired);
 			printf("%" PRIu64 "\t%u\t%u\t%s\t%u\t%s\t%u\t", it.ts, it.cpu,
 			       it.rec.pid, ld_ctx_name(it.rec.ctx), it.rec.site,
 			       s ? s->func : "?", s ? s->line : 0);
@@ -167,12 +253,11 @@ int cmd_report(int argc, char **argv)
 			}
 			continue;
 		}
-		char site[300];
+		const char *site = cli_site_label(&r, it.rec.site, &sbuf, &scap);
 
-		cli_site_name(&r, it.rec.site, site, sizeof(site));
 		cli_render(&r, &it, msg, sizeof(msg));
 		if (paired)
-			add_duration(msg, sizeof(msg), dur);
+			add_duration(msg, sizeof(msg), paired);
 		printf("[ %s] cpu:%u pid:%u%s%s %s %s", ts, it.cpu, it.rec.pid,
 		       it.rec.ctx ? " " : "", it.rec.ctx ? ld_ctx_name(it.rec.ctx) : "",
 		       site, msg);
@@ -187,6 +272,10 @@ int cmd_report(int argc, char **argv)
 			prev[it.cpu] = it.ts;
 		}
 	}
+	if (ret >= 0 && has_dur && !raw)
+		cli_dur_summary(stdout, &du.stats);
+	free(marks);
+	free(sbuf);
 	free(prev);
 	free(valid);
 	ld_dur_free(&du);

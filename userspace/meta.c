@@ -341,7 +341,7 @@ int ld_sites_parse(struct ld_sites *s, const char *text, size_t len)
 		site_free(s->by_id[id]);
 		s->by_id[id] = st;
 	}
-	return bad;
+	return ld_sites_mark_labels(s) ? -ENOMEM : bad;
 }
 
 const struct ld_site *ld_sites_get(const struct ld_sites *s, uint32_t id)

@@ -868,9 +868,10 @@ static void test_durations(void)
 
 	snprintf(args, sizeof(args), "deltas --durations %s", path);
 	run_cli(args, &out, &err);
-	expect_text("deltas --durations: paired return-probe durations only", out,
+	expect_text("deltas --durations: paired return-probe durations only, then the summary", out,
 		"from                     to                            count        min     median        p99        max        total\n"
-		"f:0                      f%return:0                        4      0.100      3.000     10.000     10.000       19.100\n");
+		"f:0                      f%return:0                        4      0.100      3.000     10.000     10.000       19.100\n"
+		"durations: 4 paired (0 negative), 0 entries without return, 1 return without entry\n");
 	free(out);
 	free(err);
 
@@ -879,6 +880,433 @@ static void test_durations(void)
 	expect_text("diff --durations of a capture with itself", out,
 		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
 		"f:0,f%return:0,both,4,3000,10000,4,3000,10000,1.0000,0.0000\n");
+	free(out);
+	free(err);
+}
+
+/* ---- machine-readable output with hostile names (issue 7, fault 9) --- */
+
+/*
+ * run python3 on @script with @arg; returns its stdout (malloc'd), "" if it
+ * printed nothing.
+ */
+static char *run_py(const char *script, const char *arg)
+{
+	char cmd[1600], *sp = write_tmp("check.py", script, strlen(script));
+	char *op = tmp_path("py.out");
+
+	snprintf(cmd, sizeof(cmd), "python3 %s '%s' >%s 2>&1", sp, arg, op);
+	if (system(cmd) == -1)
+		return strdup("could not run python3");
+	return slurp(op);
+}
+
+/* the labels the hostile sites must have in JSON/CSV (Python escapes) */
+#define HOSTILE_LABELS_PY \
+	"exp = ['a\\rb:5', 'q\"uote,comma:6', 'back\\\\slash:7', '\\x01ctl\\x1f\\x7f:8',\n" \
+	"       'hi\\ufffd\\ufffd\\ufffd:9', 'caf\\u00e9:10', 'sur\\ufffd\\ufffd\\ufffd:11',\n" \
+	"       'ov\\ufffd\\ufffd:12', '\\U0001f600:13', 'x\\ufffd\\ufffd\\ufffd\\ufffd:14',\n" \
+	"       'semi;colon:16']\n" \
+	"want = sorted(zip(exp, exp[1:]))\n"
+
+static const char json_check_py[] =
+	"import json, sys\n"
+	HOSTILE_LABELS_PY
+	"data = open(sys.argv[1], 'rb').read()\n"
+	"try:\n"
+	"    text = data.decode('utf-8')\n"
+	"except UnicodeDecodeError as e:\n"
+	"    print('not UTF-8:', e); sys.exit(0)\n"
+	"try:\n"
+	"    doc = json.loads(text)\n"
+	"except ValueError as e:\n"
+	"    print('json refuses it:', e); sys.exit(0)\n"
+	"got = sorted((p['from'], p['to']) for p in doc['pairs'])\n"
+	"if got != want:\n"
+	"    print('labels differ: got', ascii(got)); sys.exit(0)\n"
+	"if not doc['a'].endswith('h\\ufffdst.cap'):\n"
+	"    print('file name:', ascii(doc['a'])); sys.exit(0)\n"
+	"print('ok')\n";
+
+static const char csv_check_py[] =
+	"import csv, io, sys\n"
+	HOSTILE_LABELS_PY
+	"data = open(sys.argv[1], 'rb').read()\n"
+	"try:\n"
+	"    text = data.decode('utf-8')\n"
+	"except UnicodeDecodeError as e:\n"
+	"    print('not UTF-8:', e); sys.exit(0)\n"
+	"try:\n"
+	"    rows = list(csv.reader(io.StringIO(text, newline=''), strict=True))\n"
+	"except csv.Error as e:\n"
+	"    print('csv refuses it:', e); sys.exit(0)\n"
+	"bad = [r for r in rows if len(r) != 11]\n"
+	"if bad:\n"
+	"    print(len(bad), 'rows without 11 fields, e.g.', ascii(bad[0])); sys.exit(0)\n"
+	"got = sorted((r[0], r[1]) for r in rows[1:])\n"
+	"if got != want:\n"
+	"    print('labels differ: got', ascii(got)); sys.exit(0)\n"
+	"print('ok')\n";
+
+/*
+ * Sites whose names hold CR, quotes, commas, backslashes, control bytes,
+ * bytes 0x80-0xff that are not UTF-8 (lone, overlong, surrogate, above
+ * U+10FFFF, cut short) and valid UTF-8; records walk them in order, so
+ * every site is in a "from" and a "to".  diff A A in json and csv must
+ * parse strictly (UTF-8, json strict, csv strict) and give the labels
+ * back (invalid bytes as U+FFFD, one per byte).
+ */
+static void test_hostile_names(void)
+{
+	static const char fmts[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tx.c\t5\ta\rb\tm\n"
+		"2\tx.c\t6\tq\"uote,comma\tm\n"
+		"3\tx.c\t7\tback\\slash\tm\n"
+		"4\tx.c\t8\t\x01" "ctl\x1f\x7f\tm\n"
+		"5\tx.c\t9\thi\x80\xff\xc3\tm\n"
+		"6\tx.c\t10\tcaf\xc3\xa9\tm\n"
+		"7\tx.c\t11\tsur\xed\xa0\x80\tm\n"
+		"8\tx.c\t12\tov\xc0\xaf\tm\n"
+		"9\tx.c\t13\t\xf0\x9f\x98\x80\tm\n"
+		"10\tx.c\t14\tx\xf4\x90\x80\x80\tm\n"
+		"11\tx.c\t16\tsemi;colon\tm\n";
+	uint64_t rec[11][2];
+	char *path, *out, *err, args[1400], *res;
+	int st;
+
+	for (int i = 0; i < 11; i++) {
+		rec[i][0] = 1000000ull + (uint64_t)i * 1000 * (i + 1);
+		rec[i][1] = (uint64_t)i + 1;
+	}
+	path = build_seq("h\xe9st.cap", fmts, (const uint64_t (*)[2])rec, 11);
+
+	snprintf(args, sizeof(args), "diff --format json %s %s", path, path);
+	st = run_cli(args, &out, &err);
+	write_tmp("hostile.json", out, strlen(out));
+	res = run_py(json_check_py, tmp_path("hostile.json"));
+	check("diff --format json: strict UTF-8 JSON whatever bytes the names hold", st == 0 &&
+	      !strcmp(res, "ok\n"), "status %d, python: %s", st, res);
+	free(res);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format csv %s %s", path, path);
+	st = run_cli(args, &out, &err);
+	write_tmp("hostile.csv", out, strlen(out));
+	res = run_py(csv_check_py, tmp_path("hostile.csv"));
+	check("diff --format csv: RFC 4180, UTF-8, whatever bytes the names hold", st == 0 &&
+	      !strcmp(res, "ok\n"), "status %d, python: %s", st, res);
+	free(res);
+	free(out);
+	free(err);
+}
+
+/* ---- two sites with the same func:line (issue 7, fault 10) ---------- */
+
+/* does every line of @text after the header have distinct first @ncols columns? */
+static int rows_distinct(const char *text, int ncols, char *dup, size_t dsz)
+{
+	char keys[64][700];
+	int nk = 0;
+	const char *l = strchr(text, '\n');
+
+	dup[0] = 0;
+	while (l && l[1] && nk < 64) {
+		const char *p = l + 1, *e = strchr(p, '\n');
+		char w[3][300];
+		int n = 0;
+
+		if (!e)
+			break;
+		while (n < ncols && p < e) {
+			int k = 0;
+
+			while (p < e && *p == ' ')
+				p++;
+			while (p < e && *p != ' ' && k < 299)
+				w[n][k++] = *p++;
+			w[n++][k] = 0;
+		}
+		snprintf(keys[nk], sizeof(keys[nk]), "%s|%s", w[0], ncols > 1 ? w[1] : "");
+		for (int i = 0; i < nk; i++)
+			if (!strcmp(keys[i], keys[nk])) {
+				snprintf(dup, dsz, "%s", keys[nk]);
+				return 0;
+			}
+		nk++;
+		l = e;
+	}
+	return 1;
+}
+
+/*
+ * a.c and b.c both have "static void probe()" with its edprint() on line
+ * 10, called from main_loop:20: main_loop, a's probe, main_loop, b's probe,
+ * ...  A: both 1 us after main_loop; B: b's probe takes 7 us, a's 1 us.
+ * C: only a.c's probe (so its own labels need no file).
+ */
+static void test_same_func_line(void)
+{
+	static const char fa[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\ta.c\t10\tprobe\tin a\n"
+		"2\tb.c\t10\tprobe\tin b\n"
+		"3\tmain.c\t20\tmain_loop\tloop\n";
+	static const char fb[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"5\tmain.c\t20\tmain_loop\tloop\n"
+		"6\tb.c\t10\tprobe\tin b\n"
+		"7\ta.c\t10\tprobe\tin a\n";
+	static const char fc[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tmain.c\t20\tmain_loop\tloop\n"
+		"2\ta.c\t10\tprobe\tin a\n";
+	static const char fd[] =	/* C with no file for the probe */
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tmain.c\t20\tmain_loop\tloop\n"
+		"2\t\t10\tprobe\tin a\n";
+	uint64_t ra[12][2], rb[12][2], rc[12][2];
+	char *pa, *pb, *pc, *pd, *out, *err, args[1400], dup[700];
+	int st;
+
+	for (int k = 0; k < 3; k++) {
+		uint64_t t = 1000000ull + (uint64_t)k * 100000;
+
+		ra[4 * k][0] = t;		ra[4 * k][1] = 3;
+		ra[4 * k + 1][0] = t + 1000;	ra[4 * k + 1][1] = 1;
+		ra[4 * k + 2][0] = t + 50000;	ra[4 * k + 2][1] = 3;
+		ra[4 * k + 3][0] = t + 51000;	ra[4 * k + 3][1] = 2;
+		rb[4 * k][0] = t;		rb[4 * k][1] = 5;
+		rb[4 * k + 1][0] = t + 1000;	rb[4 * k + 1][1] = 7;
+		rb[4 * k + 2][0] = t + 50000;	rb[4 * k + 2][1] = 5;
+		rb[4 * k + 3][0] = t + 57000;	rb[4 * k + 3][1] = 6;
+		rc[4 * k][0] = t;		rc[4 * k][1] = 1;
+		rc[4 * k + 1][0] = t + 1000;	rc[4 * k + 1][1] = 2;
+		rc[4 * k + 2][0] = t + 50000;	rc[4 * k + 2][1] = 1;
+		rc[4 * k + 3][0] = t + 51000;	rc[4 * k + 3][1] = 2;
+	}
+	pa = build_seq("dupa.cap", fa, (const uint64_t (*)[2])ra, 12);
+	pb = build_seq("dupb.cap", fb, (const uint64_t (*)[2])rb, 12);
+	pc = build_seq("dupc.cap", fc, (const uint64_t (*)[2])rc, 12);
+	pd = build_seq("dupd.cap", fd, (const uint64_t (*)[2])rc, 12);
+
+	snprintf(args, sizeof(args), "deltas %s", pa);
+	st = run_cli(args, &out, &err);
+	check("deltas: two sites of one func:line in two files have distinct labels",
+	      st == 0 && rows_distinct(out, 2, dup, sizeof(dup)) && strstr(out, "a.c:probe:10") &&
+	      strstr(out, "b.c:probe:10") && strstr(out, "main_loop:20 ") &&
+	      !strstr(out, "main.c:main_loop"),
+	      "status %d, duplicate row '%s':\n%s", st, dup, out);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "report %s", pa);
+	st = run_cli(args, &out, &err);
+	check("report: the label of a func:line shared by two files names the file",
+	      st == 0 && strstr(out, "pid:1 a.c:probe:10 in a") &&
+	      strstr(out, "pid:1 b.c:probe:10 in b") && strstr(out, "pid:1 main_loop:20 loop"),
+	      "status %d:\n%s", st, out);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format csv %s %s", pa, pb);
+	st = run_cli(args, &out, &err);
+	expect_text("diff matches sites by file, func and line (ids and order differ)", out,
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
+		"main_loop:20,b.c:probe:10,both,3,1000,1000,3,7000,7000,7.0000,600.0000\n"
+		"a.c:probe:10,main_loop:20,both,3,49000,49000,3,49000,49000,1.0000,0.0000\n"
+		"main_loop:20,a.c:probe:10,both,3,1000,1000,3,1000,1000,1.0000,0.0000\n"
+		"b.c:probe:10,main_loop:20,both,2,49000,49000,2,43000,43000,0.8776,-12.2449\n");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format csv %s %s", pa, pc);
+	st = run_cli(args, &out, &err);
+	expect_text("diff: a capture with only a.c's probe matches a.c's rows, not b.c's", out,
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
+		"a.c:probe:10,main_loop:20,both,3,49000,49000,5,49000,49000,1.0000,0.0000\n"
+		"main_loop:20,a.c:probe:10,both,3,1000,1000,6,1000,1000,1.0000,0.0000\n"
+		"b.c:probe:10,main_loop:20,only_a,2,49000,49000,,,,,\n"
+		"main_loop:20,b.c:probe:10,only_a,3,1000,1000,,,,,\n");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format csv %s %s", pc, pd);
+	st = run_cli(args, &out, &err);
+	expect_text("diff: a site without a file matches the one of that func:line", out,
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
+		"main_loop:20,probe:10,both,6,1000,1000,6,1000,1000,1.0000,0.0000\n"
+		"probe:10,main_loop:20,both,5,49000,49000,5,49000,49000,1.0000,0.0000\n");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format csv %s %s", pa, pd);
+	st = run_cli(args, &out, &err);
+	expect_text("diff: a site without a file is not matched where two files could be meant",
+		out,
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
+		"a.c:probe:10,main_loop:20,only_a,3,49000,49000,,,,,\n"
+		"b.c:probe:10,main_loop:20,only_a,2,49000,49000,,,,,\n"
+		"main_loop:20,a.c:probe:10,only_a,3,1000,1000,,,,,\n"
+		"main_loop:20,b.c:probe:10,only_a,3,1000,1000,,,,,\n"
+		"main_loop:20,probe:10,only_b,,,,6,1000,1000,,\n"
+		"probe:10,main_loop:20,only_b,,,,5,49000,49000,,\n");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff %s %s", pa, pb);
+	st = run_cli(args, &out, &err);
+	check("diff text: no two rows with the same from and to",
+	      st == 0 && rows_distinct(out, 2, dup, sizeof(dup)), "status %d, duplicate '%s':\n%s",
+	      st, dup, out);
+	free(out);
+	free(err);
+}
+
+/* a site name of 400 characters keeps its :line in report and deltas */
+static void test_long_site_name(void)
+{
+	char fmts[1200], name[401], want[420], *path, *out, *err, args[1400];
+	uint64_t rec[3][2] = { { 1000, 1 }, { 2000, 1 }, { 4000, 1 } };
+	int st;
+
+	memset(name, 'n', 400);
+	name[0] = 'F';
+	name[400] = 0;
+	snprintf(fmts, sizeof(fmts), "# id\tfile\tline\tfunc\tformat\n1\tx.c\t4321\t%s\tm\n", name);
+	path = build_seq("long.cap", fmts, (const uint64_t (*)[2])rec, 3);
+	snprintf(want, sizeof(want), "%s:4321", name);
+
+	snprintf(args, sizeof(args), "report %s", path);
+	st = run_cli(args, &out, &err);
+	check("report: a 400-character site name is printed whole with its :line",
+	      st == 0 && strstr(out, want) != NULL, "status %d, got %.80s...", st, out);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "deltas %s", path);
+	st = run_cli(args, &out, &err);
+	{
+		char row[900];
+
+		snprintf(row, sizeof(row), "\n%s %s ", want, want);
+		check("deltas: a 400-character site name is printed whole with its :line",
+		      st == 0 && strstr(out, row) != NULL, "status %d", st);
+	}
+	free(out);
+	free(err);
+}
+
+/* ---- every entry and return accounted for (issue 7, fault 11) ------- */
+
+/*
+ * r: probe f.  Task 10: entry on cpu0 at 1 ms, return on cpu1 at 1 ms - 5 us
+ * (cpu1's clock behind): paired, -5 us, marked.  Task 30: entry without
+ * return.  Task 40: return without entry (cpu1).  Task 50: a plain 2 us call
+ * on cpu0.  Hardirq on cpu1: a return without entry.  Task 70: a return,
+ * then an entry, both on cpu1 (one clock: not a pair, both unmatched).
+ */
+static void test_dur_accounting(void)
+{
+	static const char fmts[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tprobe\t0\tf\tin\n"
+		"2\tprobe\t0\tf%return\tout\n";
+	struct buf b = { 0 };
+	struct sbuf s;
+	char *path, *out, *err, args[700];
+	int st;
+
+	cap_start(&b);
+	cap_sect(&b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
+	cap_sect(&b, LD_SECT_FORMATS, LD_CAP_NO_CPU, fmts, strlen(fmts));
+	sb_begin(&s, 0, 0, 1000000, 0, 0);
+	sb_rec(&s, 1000000, 1, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+	sb_rec(&s, 2000000, 1, LOGDEV_REC_PRINT, 0, 30, NULL, 0);
+	sb_rec(&s, 4000000, 1, LOGDEV_REC_PRINT, 0, 50, NULL, 0);
+	sb_rec(&s, 4002000, 2, LOGDEV_REC_PRINT, 0, 50, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	sb_begin(&s, 1, 0, 995000, 0, 0);
+	sb_rec(&s, 995000, 2, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+	sb_rec(&s, 3000000, 2, LOGDEV_REC_PRINT, 0, 40, NULL, 0);
+	sb_rec(&s, 3500000, 2, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 0, NULL, 0);
+	sb_rec(&s, 6000000, 2, LOGDEV_REC_PRINT, 0, 70, NULL, 0);
+	sb_rec(&s, 6000500, 1, LOGDEV_REC_PRINT, 0, 70, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 1, s.b, SBS);
+	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("skew.cap", b.p, b.n);
+	free(b.p);
+
+	snprintf(args, sizeof(args), "report --raw %s", path);
+	st = run_cli(args, &out, &err);
+	expect_text("report --raw: a return on a CPU whose clock is behind gets its negative duration",
+		out,
+		"995000\t1\t10\ttask\t2\tf%return\t0\tout duration=-5.000 us (negative: entry on cpu 0, clocks disagree)\n"
+		"1000000\t0\t10\ttask\t1\tf\t0\tin\n"
+		"2000000\t0\t30\ttask\t1\tf\t0\tin\n"
+		"3000000\t1\t40\ttask\t2\tf%return\t0\tout\n"
+		"3500000\t1\t0\thardirq\t2\tf%return\t0\tout\n"
+		"4000000\t0\t50\ttask\t1\tf\t0\tin\n"
+		"4002000\t0\t50\ttask\t2\tf%return\t0\tout duration=2.000 us\n"
+		"6000000\t1\t70\ttask\t2\tf%return\t0\tout\n"
+		"6000500\t1\t70\ttask\t1\tf\t0\tin\n");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "report %s", path);
+	st = run_cli(args, &out, &err);
+	check("report: summary line counts paired, negative and unmatched entries and returns",
+	      st == 0 && strstr(out, "out duration=-5.000 us (negative: entry on cpu 0, clocks disagree)") &&
+	      strstr(out, "\ndurations: 2 paired (1 negative), 2 entries without return, "
+		     "3 returns without entry\n"), "status %d:\n%s", st, out);
+	free(out);
+	free(err);
+
+	/* the library: every entry and return paired or counted unmatched */
+	{
+		struct ld_reader r;
+		struct ld_merge m;
+		struct ld_durations du;
+		struct ld_dur_pair dp;
+		struct ld_item it;
+		struct ld_diag d;
+		int np = 0, neg_ok = 0;
+
+		if (ld_reader_open(&r, path, NULL, NULL, &d) || ld_dur_init(&du, &r.sites) ||
+		    ld_merge_init(&m, &r)) {
+			fail("ld_dur: open", "%s", d.msg);
+		} else {
+			while (ld_merge_next(&m, &it) > 0)
+				if (ld_dur_add(&du, &it, &dp) == 1) {
+					np++;
+					neg_ok |= dp.ns == -5000 && dp.entry_cpu == 0 &&
+						  dp.ret_cpu == 1 && dp.ret_ts == 995000;
+				}
+			ld_dur_finish(&du);
+			check("ld_dur: entries = paired + unmatched, returns = paired + unmatched",
+			      np == 2 && neg_ok && du.stats.entries == 4 && du.stats.returns == 5 &&
+			      du.stats.paired == 2 && du.stats.negative == 1 &&
+			      du.stats.entries_unmatched == 2 && du.stats.returns_unmatched == 3,
+			      "%d pairs (negative one right: %d); entries %llu returns %llu paired %llu "
+			      "negative %llu unmatched %llu/%llu", np, neg_ok,
+			      (unsigned long long)du.stats.entries,
+			      (unsigned long long)du.stats.returns,
+			      (unsigned long long)du.stats.paired,
+			      (unsigned long long)du.stats.negative,
+			      (unsigned long long)du.stats.entries_unmatched,
+			      (unsigned long long)du.stats.returns_unmatched);
+			ld_merge_free(&m);
+			ld_dur_free(&du);
+			ld_reader_close(&r);
+		}
+	}
+
+	snprintf(args, sizeof(args), "deltas --durations %s", path);
+	st = run_cli(args, &out, &err);
+	expect_text("deltas --durations: the negative duration counts, and the summary line", out,
+		"from                     to                            count        min     median        p99        max        total\n"
+		"f:0                      f%return:0                        2     -5.000     -5.000      2.000      2.000       -3.000\n"
+		"durations: 2 paired (1 negative), 2 entries without return, 3 returns without entry\n");
 	free(out);
 	free(err);
 }
@@ -958,6 +1386,10 @@ int main(int argc, char **argv)
 	test_corruption();
 	test_diff();
 	test_durations();
+	test_hostile_names();
+	test_same_func_line();
+	test_long_site_name();
+	test_dur_accounting();
 	{
 		char cmd[600];
 
