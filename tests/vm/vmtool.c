@@ -601,6 +601,8 @@ static int stress(double secs, unsigned int it, unsigned int seed)
 		if (drain(epoch))
 			break;
 		check_epoch(epoch, exact);
+		printf("INFO: %s: epoch %u done (%lu control writes so far)\n",
+		       name, epoch, nops);
 		between(epoch);
 	}
 	stop_writers = 1;
