@@ -553,20 +553,29 @@ out:
 	return copied;
 }
 
+/*
+ * End of data (read 0, POLLHUP) only when ld_is_stopped() was true BEFORE
+ * the check that found nothing readable: the stop is published after the
+ * final flush, so that check saw the flushed sub-buffers.  Losses still
+ * pending (discard mode, no room at the flush) are flushed here first.
+ * See docs/DEBUGFS.md "End of data" for every ordering.
+ */
 static ssize_t pipe_read(struct file *f, char __user *ubuf, size_t count,
 			 loff_t *ppos)
 {
 	struct ld_reader *r = f->private_data;
 	int cpu = r - ld_readers;
+	bool stopped;
 	ssize_t ret;
 
 	if (mutex_lock_interruptible(&r->lock))
 		return -ERESTARTSYS;
 	for (;;) {
+		stopped = ld_is_stopped();
 		ret = pipe_copy(r, cpu, ubuf, count);
 		if (ret)
 			break;
-		if (!READ_ONCE(logdev_recording)) {
+		if (stopped) {
 			/* losses still pending become an empty sub-buffer */
 			if (ld_flush_stopped(cpu))
 				continue;
@@ -577,7 +586,7 @@ static ssize_t pipe_read(struct file *f, char __user *ubuf, size_t count,
 			break;
 		}
 		ld_reader_arm(cpu);
-		if (wait_event_interruptible(r->wq, !READ_ONCE(logdev_recording) ||
+		if (wait_event_interruptible(r->wq, ld_is_stopped() ||
 					     ld_cpu_readable(cpu))) {
 			ret = -ERESTARTSYS;
 			break;
@@ -591,12 +600,18 @@ static __poll_t pipe_poll(struct file *f, poll_table *wait)
 {
 	struct ld_reader *r = f->private_data;
 	int cpu = r - ld_readers;
+	bool stopped;
 
 	poll_wait(f, &r->wq, wait);
+	stopped = ld_is_stopped();	/* before the readability check */
 	if (READ_ONCE(r->have) || ld_cpu_readable(cpu))
 		return EPOLLIN | EPOLLRDNORM;
-	if (!READ_ONCE(logdev_recording))
-		return EPOLLHUP;	/* a read returns 0 */
+	if (stopped) {
+		/* as pipe_read(): pending losses first, then a read returns 0 */
+		if (ld_flush_stopped(cpu))
+			return EPOLLIN | EPOLLRDNORM;
+		return EPOLLHUP;
+	}
 	ld_reader_arm(cpu);
 	return 0;
 }

@@ -88,6 +88,7 @@ int ld_resize(u32 subbuf_size, u32 nr_subbufs);
 void ld_clear_all(void);
 void ld_flush_all(void);
 bool ld_flush_stopped(int cpu);
+bool ld_is_stopped(void);
 
 bool ld_cpu_readable(int cpu);
 void ld_reader_arm(int cpu);

@@ -47,6 +47,14 @@ DEFINE_MUTEX(ld_sites_mutex);	/* site table entries repointed / printed */
 struct ld_pcpu __percpu *ld_pcpu;
 struct ld_reader *ld_readers;
 bool logdev_recording;		/* writers record only while true */
+/*
+ * True once recording is off AND every CPU's buffer was flushed after the
+ * last writer left: published with smp_store_release() after that flush,
+ * cleared before recording starts.  Readers end (EOF, POLLHUP) only on it,
+ * never on logdev_recording, which is also cleared for a while by "clear"
+ * and before the final flush.  docs/DEBUGFS.md "End of data".
+ */
+static bool ld_stopped = true;
 static int ld_clock_sel;	/* enum ld_clock_id, read by ld_clock_now() */
 
 const char * const ld_clock_names[LD_NR_CLOCKS] = {
@@ -607,12 +615,28 @@ bool ld_flush_stopped(int cpu)
 	return done;
 }
 
+/**
+ * ld_is_stopped() - has recording stopped and the final flush completed?
+ *
+ * Acquire: a caller that sees true also sees every sub-buffer the final
+ * flush completed, so "nothing readable" checked after this call returned
+ * true means nothing is left but losses still pending (ld_flush_stopped()).
+ *
+ * Return: true from the end of ld_set_enabled(false) until the next
+ * ld_set_enabled(true).
+ */
+bool ld_is_stopped(void)
+{
+	return smp_load_acquire(&ld_stopped);
+}
+
 int ld_set_enabled(bool on)
 {
 	lockdep_assert_held(&ld_cfg_mutex);
 	if (on == ld_cfg.enabled)
 		return 0;
 	if (on) {
+		WRITE_ONCE(ld_stopped, false);
 		ld_cfg.enabled = true;
 		WRITE_ONCE(logdev_recording, true);
 		static_branch_enable(&logdev_key);
@@ -622,7 +646,10 @@ int ld_set_enabled(bool on)
 	static_branch_disable(&logdev_key);
 	synchronize_rcu();	/* no writer is inside a record any more */
 	ld_cfg.enabled = false;
-	ld_flush_all();		/* also wakes readers: they drain, then EOF */
+	ld_flush_all();
+	/* only now may a reader that finds nothing conclude end-of-data */
+	smp_store_release(&ld_stopped, true);
+	ld_wake_readers();
 	return 0;
 }
 
@@ -666,7 +693,7 @@ static void ld_wake_fn(struct timer_list *t)
 
 		if (!READ_ONCE(r->waiting))
 			continue;
-		if (!READ_ONCE(logdev_recording) || ld_cpu_readable(cpu)) {
+		if (ld_is_stopped() || ld_cpu_readable(cpu)) {
 			WRITE_ONCE(r->waiting, false);
 			wake_up_interruptible_all(&r->wq);
 		} else {

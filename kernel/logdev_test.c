@@ -20,6 +20,9 @@
  *             characters escaped as \\, \n, \t, \xHH.
  *   probe_work write "N US D": a known workload for the run-time probes
  *             test (tests/vm/guest-probes.sh), see lt_probe_work_write().
+ *   burst     write "CPU N": N edprint("burst i=%u", i) calls on CPU (from an
+ *             IPI, i counting from 0), so that a test knows exactly which
+ *             records sit in that CPU's open sub-buffer.
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
@@ -470,6 +473,45 @@ static const struct file_operations lt_probe_work_fops = {
 	.llseek = noop_llseek,
 };
 
+/* ---- burst (tests/vm/guest-stop.sh) ----------------------------------- */
+
+static void lt_burst_fn(void *arg)
+{
+	unsigned int i, n = *(unsigned int *)arg;
+
+	for (i = 0; i < n; i++)
+		edprint("burst i=%u", i);
+}
+
+static ssize_t lt_burst_write(struct file *f, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	unsigned int cpu, n;
+	char buf[32];
+	int ret;
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%u %u", &cpu, &n) != 2 || n > 1000 || cpu >= nr_cpu_ids)
+		return -EINVAL;
+	cpus_read_lock();
+	if (cpu_online(cpu))
+		ret = smp_call_function_single(cpu, lt_burst_fn, &n, 1);
+	else
+		ret = -ENODEV;
+	cpus_read_unlock();
+	return ret ? ret : len;
+}
+
+static const struct file_operations lt_burst_fops = {
+	.owner = THIS_MODULE,
+	.write = lt_burst_write,
+	.llseek = noop_llseek,
+};
+
 static int __init lt_init(void)
 {
 	unsigned int cpu;
@@ -503,6 +545,7 @@ static int __init lt_init(void)
 	debugfs_create_file("printf", 0200, lt_dir, NULL, &lt_printf_fops);
 	debugfs_create_file("printf_ref", 0444, lt_dir, NULL, &lt_printf_ref_fops);
 	debugfs_create_file("probe_work", 0200, lt_dir, NULL, &lt_probe_work_fops);
+	debugfs_create_file("burst", 0200, lt_dir, NULL, &lt_burst_fops);
 	return 0;
 
 err_nmi:

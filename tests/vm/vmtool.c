@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmtool: guest-side helpers for the VM tests that need more than busybox
+ * (built static on the host by tests/vm/run-tests.sh, run in the guest).
+ *
+ *   vmtool eof-read CPU      one blocking reader of CPU's trace_pipe_raw:
+ *                            prints "ready", reads until read() returns 0,
+ *                            then reads once more; prints
+ *                            "records=R after_eof=B" (B: bytes the read after
+ *                            the first EOF returned, must be 0)
+ *   vmtool eof-poll CPU      the same through poll(): waits in poll(), reads
+ *                            on POLLIN; on POLLHUP without POLLIN reads once:
+ *                            data there is a violation (counted in
+ *                            hup_with_data); prints
+ *                            "records=R hup_with_data=H after_eof=B"
+ *   vmtool stress SECONDS ITERS SEED
+ *                            control-write stress, see stress() below; prints
+ *                            PASS:/FAIL: lines (name vm-stress-smpN)
+ *
+ * Exit status: 0, or 1 on a setup error (or a FAIL line for stress).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/logdev.h>
+
+#define D	"/sys/kernel/debug/logdev"
+#define T	"/sys/kernel/debug/logdev_test"
+#define MAXSB	65536
+#define MAXCPU	64
+
+static int open_pipe(int cpu)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), D "/per_cpu/cpu%d/trace_pipe_raw", cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		fprintf(stderr, "vmtool: open %s: %s\n", path, strerror(errno));
+	return fd;
+}
+
+/*
+ * Records in @n bytes of whole sub-buffers of @sb bytes; losses in their
+ * headers added to *@lost.  Returns -1 on a malformed sub-buffer.
+ */
+static long count_records(const unsigned char *buf, size_t n, size_t sb,
+			  int cpu, uint64_t *lost)
+{
+	long recs = 0;
+	size_t o;
+
+	if (!sb || n % sb)
+		return -1;
+	for (o = 0; o < n; o += sb) {
+		const struct logdev_subbuf_hdr *h = (const void *)(buf + o);
+		uint32_t off = 0;
+
+		if (h->magic != LOGDEV_SUBBUF_MAGIC || (cpu >= 0 && h->cpu != cpu) ||
+		    h->data_bytes > sb - LOGDEV_SUBBUF_HDR_SIZE)
+			return -1;
+		if (lost)
+			*lost += (uint64_t)h->dropped_before + h->overrun_before;
+		while (off + LOGDEV_REC_HDR_SIZE <= h->data_bytes) {
+			const struct logdev_rec_hdr *r =
+				(const void *)(buf + o + LOGDEV_SUBBUF_HDR_SIZE + off);
+
+			if (r->len < LOGDEV_REC_HDR_SIZE || r->len % 8 ||
+			    off + r->len > h->data_bytes)
+				return -1;
+			off += r->len;
+			recs++;
+		}
+		if (off != h->data_bytes)
+			return -1;
+	}
+	return recs;
+}
+
+static int read_u32_file(const char *path, unsigned int *v)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%u", v) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+static unsigned char eofbuf[MAXSB];
+
+static int eof_main(int cpu, int use_poll)
+{
+	unsigned int sb;
+	long recs = 0, k;
+	ssize_t n, after = 0;
+	int fd, hup_data = 0;
+
+	if (read_u32_file(D "/subbuf_size", &sb) || sb > MAXSB)
+		return 1;
+	fd = open_pipe(cpu);
+	if (fd < 0)
+		return 1;
+	printf("ready\n");
+	fflush(stdout);
+	for (;;) {
+		if (use_poll) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+
+			if (poll(&p, 1, -1) < 0) {
+				if (errno == EINTR)
+					continue;
+				perror("vmtool: poll");
+				return 1;
+			}
+			if ((p.revents & POLLHUP) && !(p.revents & POLLIN)) {
+				/* a read now must give nothing */
+				n = read(fd, eofbuf, sb);
+				if (n > 0) {
+					hup_data++;
+					k = count_records(eofbuf, n, sb, cpu, NULL);
+					recs += k > 0 ? k : 0;
+					continue;
+				}
+				break;
+			}
+		}
+		n = read(fd, eofbuf, sb);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("vmtool: read");
+			return 1;
+		}
+		if (n == 0)
+			break;
+		k = count_records(eofbuf, n, sb, cpu, NULL);
+		if (k < 0) {
+			fprintf(stderr, "vmtool: malformed sub-buffer\n");
+			return 1;
+		}
+		recs += k;
+	}
+	after = read(fd, eofbuf, sb);
+	if (use_poll)
+		printf("records=%ld hup_with_data=%d after_eof=%zd\n", recs,
+		       hup_data, after);
+	else
+		printf("records=%ld after_eof=%zd\n", recs, after);
+	close(fd);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ stress */
+/*
+ * Writers: logdev_test's "run" (task, softirq, hardirq, NMI on every online
+ * CPU) written again and again by one thread.  Readers: one consuming
+ * reader per CPU.  Controller (main thread): epochs.  An epoch starts with
+ * recording off and every reader drained (read() returned 0 after the stop);
+ * then enable 1, then random steps: enable 0/1, flush, clear (only in some
+ * epochs, see below), and writes of buffer_size_kb, subbuf_size, mode, clock
+ * while enabled, which must be refused with EBUSY and change nothing.  The
+ * epoch ends with enable 0 and the readers drained to EOF; then, per CPU,
+ *   records read == stats read,  read + lost in headers == stats written,
+ *   lost in headers == overwritten + dropped + nesting_lost.
+ * Between epochs (recording off) one of buffer_size_kb, subbuf_size, mode,
+ * clock is changed (must apply and read back), then clear.
+ * clear while enabled empties the buffers and zeroes the counters under the
+ * readers' feet, so an epoch with one is not counted exactly; it still
+ * checks the rest (no EOF while enabled, well-formed data, no hang).
+ * A reader getting read() == 0 while recording was on for the whole read
+ * is a failure (fault 3's class).
+ */
+static int ncpu;
+static volatile int stop_writers, stop_readers;
+static volatile int en_state;		/* 1: enabled */
+static volatile unsigned int en_gen;	/* bumped at every enable write */
+static volatile unsigned int cur_sb = 4096;
+static volatile unsigned int pause_req;	/* epoch number whose end drains */
+static int fails;
+
+struct rd {
+	pthread_t th;
+	int cpu;
+	uint64_t recs, lost;		/* this epoch */
+	volatile unsigned int acked;	/* pause_req value seen drained */
+	uint64_t eof_while_on, bad, errors;
+	char err[160];
+};
+static struct rd rds[MAXCPU];
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("FAIL: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	fails++;
+}
+
+static char name[32];
+
+static void *reader(void *arg)
+{
+	struct rd *r = arg;
+	unsigned char *buf = malloc(MAXSB);
+	int fd = open_pipe(r->cpu);
+
+	if (fd < 0 || !buf) {
+		r->errors++;
+		return NULL;
+	}
+	while (!stop_readers) {
+		unsigned int want = __atomic_load_n(&pause_req, __ATOMIC_ACQUIRE);
+		unsigned int g0 = en_gen, on0 = en_state;
+		unsigned int sb = cur_sb;
+		ssize_t n;
+		long k;
+
+		if (want && r->acked == want) {
+			usleep(1000);	/* drained for this pause: wait */
+			continue;
+		}
+		n = read(fd, buf, sb);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(r->err, sizeof(r->err), "read: %s", strerror(errno));
+			r->errors++;
+			usleep(1000);
+			continue;
+		}
+		if (n == 0) {
+			if (on0 && en_state && g0 == en_gen)
+				r->eof_while_on++;
+			if (want)
+				__atomic_store_n(&r->acked, want, __ATOMIC_RELEASE);
+			else
+				usleep(1000);
+			continue;
+		}
+		k = count_records(buf, n, sb, r->cpu, &r->lost);
+		if (k < 0)
+			r->bad++;
+		else
+			r->recs += k;
+	}
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+static unsigned int iters;
+
+static void *writer(void *arg)
+{
+	char s[32];
+	int fd;
+
+	(void)arg;
+	snprintf(s, sizeof(s), "%u\n", iters);
+	while (!stop_writers) {
+		fd = open(T "/run", O_WRONLY);
+		if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s)) {
+			fail("%s: logdev_test run: %s", name, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		close(fd);
+	}
+	return NULL;
+}
+
+/* One write(2) of @val to D/@file: 0 or errno. */
+static int put(const char *file, const char *val)
+{
+	char path[128];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), D "/%s", file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return errno;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+/* Content of D/@file, selected word for "[x] y" files. */
+static void get(const char *file, char *out, size_t size)
+{
+	char path[128], buf[128], *b, *e;
+	FILE *f;
+
+	snprintf(path, sizeof(path), D "/%s", file);
+	out[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		b = strchr(buf, '[');
+		e = b ? strchr(b, ']') : NULL;
+		if (b && e) {
+			*e = '\0';
+			snprintf(out, size, "%s", b + 1);
+		} else {
+			snprintf(out, size, "%s", buf);
+		}
+	}
+	fclose(f);
+}
+
+static unsigned long nops, nbusy;
+
+static void set_enable(int on)
+{
+	int err;
+
+	if (!on)
+		en_state = 0;
+	__atomic_add_fetch(&en_gen, 1, __ATOMIC_SEQ_CST);
+	err = put("enable", on ? "1\n" : "0\n");
+	if (err)
+		fail("%s: enable %d refused: %s", name, on, strerror(err));
+	__atomic_add_fetch(&en_gen, 1, __ATOMIC_SEQ_CST);
+	if (on)
+		en_state = 1;
+	nops++;
+}
+
+/* While enabled: @file=@val must be refused with EBUSY, value kept. */
+static void expect_busy(const char *file, const char *val)
+{
+	char before[128], after[128];
+	int err;
+
+	get(file, before, sizeof(before));
+	err = put(file, val);
+	get(file, after, sizeof(after));
+	nops++;
+	if (err != EBUSY)
+		fail("%s: %s <- %s while enabled: %s, want EBUSY", name, file,
+		     val, err ? strerror(err) : "accepted");
+	else if (strcmp(before, after))
+		fail("%s: %s <- %s refused but changed '%s' -> '%s'", name,
+		     file, val, before, after);
+	else
+		nbusy++;
+}
+
+/* While disabled: @file=@val must apply and read back @want. */
+static void expect_ok(const char *file, const char *val, const char *want)
+{
+	char got[128];
+	int err = put(file, val);
+
+	nops++;
+	get(file, got, sizeof(got));
+	if (err)
+		fail("%s: %s <- %s while disabled refused: %s", name, file, val,
+		     strerror(err));
+	else if (strcmp(got, want))
+		fail("%s: %s <- %s reads back '%s', want '%s'", name, file, val,
+		     got, want);
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct st { unsigned long long w, r, ov, dr, nl; };
+
+static int read_stats(struct st *st)
+{
+	FILE *f = fopen(D "/stats", "r");
+	char line[256];
+	int cpu, n = 0;
+	struct st s;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "cpu=%d written=%llu read=%llu overwritten=%llu dropped=%llu nesting_lost=%llu",
+			   &cpu, &s.w, &s.r, &s.ov, &s.dr, &s.nl) == 6 &&
+		    cpu >= 0 && cpu < MAXCPU) {
+			st[cpu] = s;
+			n++;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/* Recording is off: wait until every reader saw EOF after the stop. */
+static int drain(unsigned int epoch)
+{
+	double t0 = now();
+	int c, all;
+
+	__atomic_store_n(&pause_req, epoch, __ATOMIC_RELEASE);
+	do {
+		all = 1;
+		for (c = 0; c < ncpu; c++)
+			if (__atomic_load_n(&rds[c].acked, __ATOMIC_ACQUIRE) != epoch)
+				all = 0;
+		if (all)
+			return 0;
+		sleep_ms(2);
+	} while (now() - t0 < 30);
+	fail("%s: epoch %u: readers not at EOF 30 s after enable 0", name, epoch);
+	return -1;
+}
+
+static unsigned long long tot_read, tot_lost, tot_written;
+static unsigned int exact_epochs, inexact_epochs;
+
+static void check_epoch(unsigned int epoch, int exact)
+{
+	struct st st[MAXCPU];
+	int c;
+
+	memset(st, 0, sizeof(st));
+	if (read_stats(st) < ncpu) {
+		fail("%s: stats unreadable", name);
+		return;
+	}
+	for (c = 0; c < ncpu; c++) {
+		struct rd *r = &rds[c];
+		unsigned long long slost = st[c].ov + st[c].dr + st[c].nl;
+
+		if (exact && (r->recs != st[c].r || r->recs + r->lost != st[c].w ||
+			      r->lost != slost))
+			fail("%s: epoch %u cpu %d: read %llu + lost %llu != written %llu (stats read %llu lost %llu)",
+			     name, epoch, c, (unsigned long long)r->recs,
+			     (unsigned long long)r->lost, st[c].w, st[c].r, slost);
+		if (exact) {
+			tot_read += r->recs;
+			tot_lost += r->lost;
+			tot_written += st[c].w;
+		}
+		r->recs = 0;
+		r->lost = 0;
+	}
+	if (exact)
+		exact_epochs++;
+	else
+		inexact_epochs++;
+}
+
+/* Between epochs, recording off: change one setting, then clear. */
+static const char *const modes[] = { "overwrite", "discard" };
+static const char *const clocks[] = { "local", "global", "mono" };
+static const unsigned int sbs[] = { 1024, 4096, 8192 };
+static const unsigned int kbs[] = { 16, 32, 64 };
+
+static void between(unsigned int epoch)
+{
+	char v[32], w[32], cur[128];
+	unsigned int x;
+
+	switch (epoch % 4) {
+	case 0:
+		x = kbs[rand() % 3];
+		get("subbuf_size", cur, sizeof(cur));
+		if (x * 1024 / (unsigned int)atoi(cur) < 2)
+			x = 2 * atoi(cur) / 1024;
+		snprintf(v, sizeof(v), "%u\n", x);
+		snprintf(w, sizeof(w), "%u", x);
+		expect_ok("buffer_size_kb", v, w);
+		break;
+	case 1:
+		x = sbs[rand() % 3];
+		snprintf(v, sizeof(v), "%u\n", x);
+		snprintf(w, sizeof(w), "%u", x);
+		get("buffer_size_kb", cur, sizeof(cur));
+		if ((unsigned int)atoi(cur) * 1024 / x < 2)
+			break;
+		expect_ok("subbuf_size", v, w);
+		break;
+	case 2:
+		x = rand() % 2;
+		snprintf(v, sizeof(v), "%s\n", modes[x]);
+		expect_ok("mode", v, modes[x]);
+		break;
+	case 3:
+		x = rand() % 3;
+		snprintf(v, sizeof(v), "%s\n", clocks[x]);
+		expect_ok("clock", v, clocks[x]);
+		break;
+	}
+	get("subbuf_size", cur, sizeof(cur));
+	cur_sb = atoi(cur);
+	if (put("clear", "1\n"))
+		fail("%s: clear refused", name);
+	nops++;
+}
+
+static int stress(double secs, unsigned int it, unsigned int seed)
+{
+	pthread_t wt;
+	unsigned int epoch = 0, step, nsteps;
+	double t_end;
+	int c, exact;
+	char v[32];
+
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu < 1 || ncpu > MAXCPU)
+		return 1;
+	snprintf(name, sizeof(name), "vm-stress-smp%d", ncpu);
+	iters = it;
+	srand(seed);
+	put("enable", "0\n");
+	put("mode", "overwrite\n");
+	put("buffer_size_kb", "32\n");
+	put("subbuf_size", "4096\n");
+	put("clear", "1\n");
+	get("subbuf_size", v, sizeof(v));
+	cur_sb = atoi(v);
+	for (c = 0; c < ncpu; c++) {
+		rds[c].cpu = c;
+		pthread_create(&rds[c].th, NULL, reader, &rds[c]);
+	}
+	pthread_create(&wt, NULL, writer, NULL);
+	t_end = now() + secs;
+	while (now() < t_end) {
+		epoch++;
+		/* every third epoch clears while enabled: not counted exactly */
+		exact = epoch % 3 != 0;
+		__atomic_store_n(&pause_req, 0, __ATOMIC_RELEASE);
+		set_enable(1);
+		nsteps = 10 + rand() % 20;
+		for (step = 0; step < nsteps; step++) {
+			switch (rand() % 10) {
+			case 0:
+				set_enable(!en_state);
+				break;
+			case 1:
+				if (put("flush", "1\n"))
+					fail("%s: flush refused", name);
+				nops++;
+				break;
+			case 2:
+				if (!exact && en_state) {
+					if (put("clear", "1\n"))
+						fail("%s: clear refused", name);
+					nops++;
+				}
+				break;
+			case 3:
+				if (en_state)
+					expect_busy("buffer_size_kb", "64\n");
+				break;
+			case 4:
+				if (en_state)
+					expect_busy("subbuf_size", "2048\n");
+				break;
+			case 5:
+				if (en_state)
+					expect_busy("mode", rand() % 2 ? "discard\n" : "overwrite\n");
+				break;
+			case 6:
+				if (en_state)
+					expect_busy("clock", rand() % 2 ? "global\n" : "mono\n");
+				break;
+			default:
+				sleep_ms(rand() % 20);
+				break;
+			}
+		}
+		set_enable(0);
+		if (drain(epoch))
+			break;
+		check_epoch(epoch, exact);
+		printf("INFO: %s: epoch %u done (%lu control writes so far)\n",
+		       name, epoch, nops);
+		between(epoch);
+	}
+	stop_writers = 1;
+	pthread_join(wt, NULL);
+	/* the last run may have recorded nothing: one clean epoch with
+	 * recording on while the writers are idle proves nothing more */
+	stop_readers = 1;
+	for (c = 0; c < ncpu; c++)
+		pthread_join(rds[c].th, NULL);
+
+	for (c = 0; c < ncpu; c++) {
+		if (rds[c].eof_while_on)
+			fail("%s: cpu %d: read() returned 0 (EOF) %llu times while recording was on",
+			     name, c, (unsigned long long)rds[c].eof_while_on);
+		if (rds[c].bad)
+			fail("%s: cpu %d: %llu malformed reads", name, c,
+			     (unsigned long long)rds[c].bad);
+		if (rds[c].errors)
+			fail("%s: cpu %d: %llu read errors (%s)", name, c,
+			     (unsigned long long)rds[c].errors, rds[c].err);
+	}
+	if (exact_epochs < 3 || !tot_read)
+		fail("%s: only %u exact epochs, %llu records read: stress too short",
+		     name, exact_epochs, tot_read);
+	if (!fails) {
+		printf("PASS: %s: %lu control writes applied or refused as documented (%lu EBUSY)\n",
+		       name, nops, nbusy);
+		printf("PASS: %s: %u epochs (%u with clear while enabled): read + lost == written per CPU (read %llu lost %llu written %llu)\n",
+		       name, exact_epochs + inexact_epochs, inexact_epochs,
+		       tot_read, tot_lost, tot_written);
+		printf("PASS: %s: no EOF while recording, no malformed data\n", name);
+	}
+	return fails ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "eof-read"))
+		return eof_main(atoi(argv[2]), 0);
+	if (argc == 3 && !strcmp(argv[1], "eof-poll"))
+		return eof_main(atoi(argv[2]), 1);
+	if (argc == 5 && !strcmp(argv[1], "stress"))
+		return stress(atof(argv[2]), strtoul(argv[3], NULL, 0),
+			      strtoul(argv[4], NULL, 0));
+	fprintf(stderr, "usage: vmtool eof-read CPU | eof-poll CPU | stress SECONDS ITERS SEED\n");
+	return 2;
+}
