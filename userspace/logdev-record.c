@@ -16,10 +16,27 @@
  * first fire), so a capture cut short still names its sites.
  * Nothing is written before debugfs checked out (header readable and valid,
  * CPUs listed, trace_pipe_raw opened); the capture goes to FILE.tmp, renamed
- * to FILE when recording worked: a failure leaves an existing FILE as it was
- * (a partial capture stays in FILE.tmp if recording had started).
- * Exit: COMMAND's exit status (128+signal if killed) when everything else
- * worked; 0 without COMMAND; 1 on errors; 2 on usage errors.
+ * to FILE when recording worked: a failure leaves an existing FILE as it was.
+ * An existing FILE that is not a regular file (a device, a FIFO) is written
+ * in place.  With "-o -", COMMAND's stdout goes to our stderr (as perf does):
+ * stdout carries only the capture.
+ *
+ * Ending: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1/2, SIGALRM,
+ * SIGXFSZ and SIGXCPU (those not ignored when we start) only set a flag and
+ * wake the poll() through a self-pipe; the main path then stops COMMAND
+ * (SIGTERM, SIGKILL after 5 s), writes 0 to enable (or 1 again if it was
+ * on before), drains, finishes and renames the capture.  A write error
+ * (EPIPE: stdout's reader gone, also seen by poll() before any write;
+ * ENOSPC; EFBIG) stops recording the same way, then FILE.tmp is cut back to
+ * its last whole section and ended, left beside FILE, and named on stderr.
+ * Only SIGKILL (or a crash) leaves enable at 1: "echo 0 > DIR/enable".
+ *
+ * Exit: 1 on errors (write errors included); else 128+N if signal N
+ * ended the recording, except SIGINT/SIGTERM without --duration and
+ * COMMAND (the way to end that form): 0; else COMMAND's exit status
+ * (128+signal if killed; 127 if it could not be found, 126 if not run);
+ * else 0.  2 on usage errors: numeric values are checked strictly
+ * (cli_parse_real(): --duration is 0 to 31536000 seconds).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -72,6 +89,9 @@ static void catch_signals(sigset_t *caught)
 	sigemptyset(caught);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/* poll() still returns EINTR; a write to enable during the cleanup
+	 * is not cut short by a second Ctrl-C */
+	sa.sa_flags = SA_RESTART;
 	sigfillset(&sa.sa_mask);
 	for (int i = 0; i < NR_STOP_SIGS; i++) {
 		if (sigaction(stop_sigs[i], NULL, &old) || old.sa_handler == SIG_IGN)
