@@ -12,7 +12,7 @@
  * `record` runs against a fake debugfs directory (LOGDEV_DEBUGFS): regular
  * files header, formats, enable, flush, stats, per_cpu/cpu0/trace_pipe_raw.
  *
- * Usage: test_cli PATH-TO-logdev
+ * Usage: test_cli PATH-TO-logdev [PATH-TO-logdev-mkcap]
  * Output: "PASS: name" / "FAIL: name: why"; exit 1 if anything failed.
  */
 #define _GNU_SOURCE
@@ -33,6 +33,7 @@
 #include "testlib.h"
 
 char tmpdir[] = "/tmp/logdev-cli-XXXXXX";
+static const char *mkcap;	/* logdev-mkcap, if given */
 
 static const char formats_text[] =
 	"# id\tfile\tline\tfunc\tformat\n"
@@ -219,6 +220,7 @@ static int exit_code(int st)
  * @args is the value; @opt must be named in the message with @range.
  */
 struct numopt {
+	int mkcap;		/* the logdev-mkcap tool rather than logdev */
 	const char *args;	/* cli arguments with %s for the value */
 	const char *opt;	/* option named in the message */
 	const char *range;	/* text of the accepted range in the message */
@@ -226,14 +228,17 @@ struct numopt {
 };
 
 static const struct numopt numopts[] = {
-	{ "record -o %%T/n.cap --duration %s", "--duration", "from 0 to 31536000",
+	{ 0, "record -o %%T/n.cap --duration %s", "--duration", "from 0 to 31536000",
 	  { "0", "0.25", "1e-3", "2", "31536000", NULL } },
-	{ "record -o %%T/n.cap --duration=%s", "--duration", "from 0 to 31536000",
+	{ 0, "record -o %%T/n.cap --duration=%s", "--duration", "from 0 to 31536000",
 	  { "0", "1.5", NULL } },
-	{ "diff --min-count %s %%T/none-a.cap %%T/none-b.cap", "--min-count",
+	{ 0, "diff --min-count %s %%T/none-a.cap %%T/none-b.cap", "--min-count",
 	  "from 0 to 18446744073709551615", { "0", "1", "18446744073709551615", NULL } },
-	{ "diff --min-count=%s %%T/none-a.cap %%T/none-b.cap", "--min-count",
+	{ 0, "diff --min-count=%s %%T/none-a.cap %%T/none-b.cap", "--min-count",
 	  "from 0 to 18446744073709551615", { "7", NULL } },
+	/* logdev-mkcap (copies VM files into a capture): exit 1 for the missing file */
+	{ 1, "-o %%T/m.cap --cpu %s:%%T/none --header %%T/none", "--cpu",
+	  "from 0 to 4294967294", { "0", "4294967294", NULL } },
 };
 
 /* values no numeric option may accept (quoted for sh) */
@@ -273,7 +278,13 @@ static void test_numbers(void)
 	snprintf(env, sizeof(env), "LOGDEV_DEBUGFS=%s/nonexistent", tmpdir);
 	for (size_t k = 0; k < sizeof(numopts) / sizeof(numopts[0]); k++) {
 		const struct numopt *o = &numopts[k];
-		int integer = !strncmp(o->args, "diff", 4);
+		int integer = strncmp(o->args, "record", 6);
+		const char *logdev = cli;
+
+		if (o->mkcap && !mkcap)
+			continue;
+		if (o->mkcap)
+			cli = mkcap;
 		size_t nb = sizeof(bad_values) / sizeof(bad_values[0]);
 		size_t ni = integer ? sizeof(bad_ints) / sizeof(bad_ints[0]) : 0;
 
@@ -285,8 +296,8 @@ static void test_numbers(void)
 			expand(args, sizeof(args), o->args, v, tmpdir);
 			expand(shown, sizeof(shown), o->args, v, "T");
 			st = run_cli_env(env, args, &out, &err);
-			snprintf(name, sizeof(name), "numbers: logdev %s refused (exit 2, names %s and %s)",
-				 shown, o->opt, o->range);
+			snprintf(name, sizeof(name), "numbers: logdev%s %s refused (exit 2, names %s and %s)",
+				 o->mkcap ? "-mkcap" : "", shown, o->opt, o->range);
 			check(name, st == 2 && strstr(err, o->opt) && strstr(err, o->range),
 			      "status %d err %.300s", st, err);
 			free(out);
@@ -301,6 +312,7 @@ static void test_numbers(void)
 			free(out);
 			free(err);
 		}
+		cli = logdev;
 	}
 }
 
@@ -532,10 +544,11 @@ int main(int argc, char **argv)
 	char cmd[600];
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_cli PATH-TO-logdev\n");
+		fprintf(stderr, "usage: test_cli PATH-TO-logdev [PATH-TO-logdev-mkcap]\n");
 		return 2;
 	}
 	cli = argv[1];
+	mkcap = argc > 2 ? argv[2] : NULL;
 	if (!mkdtemp(tmpdir)) {
 		perror("mkdtemp");
 		return 1;
