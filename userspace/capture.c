@@ -54,39 +54,35 @@ static int write_all(int fd, const void *buf, size_t len)
 int ld_cap_writer_start(struct ld_cap_writer *w, int fd)
 {
 	uint8_t h[LD_CAP_FILE_HDR_BYTES];
-	int ret;
 
 	w->fd = fd;
 	w->bytes = 0;
+	w->err = 0;
 	memcpy(h, LD_CAP_MAGIC, 8);
 	ld_cap_put_u32(h + 8, LD_CAP_VERSION);
 	ld_cap_put_u32(h + 12, LD_CAP_FILE_HDR_BYTES);
-	ret = write_all(fd, h, sizeof(h));
-	if (!ret)
+	w->err = write_all(fd, h, sizeof(h));
+	if (!w->err)
 		w->bytes += sizeof(h);
-	return ret;
+	return w->err;
 }
 
 int ld_cap_write_section(struct ld_cap_writer *w, uint32_t type, uint32_t cpu,
 			 const void *data, uint64_t len)
 {
 	uint8_t h[LD_CAP_SECT_HDR_BYTES];
-	int ret;
 
+	if (w->err)
+		return w->err;
 	ld_cap_put_u32(h, type);
 	ld_cap_put_u32(h + 4, cpu);
 	ld_cap_put_u64(h + 8, len);
-	ret = write_all(w->fd, h, sizeof(h));
-	if (ret)
-		return ret;
-	w->bytes += sizeof(h);
-	if (len) {
-		ret = write_all(w->fd, data, (size_t)len);
-		if (ret)
-			return ret;
-		w->bytes += len;
-	}
-	return 0;
+	w->err = write_all(w->fd, h, sizeof(h));
+	if (!w->err && len)
+		w->err = write_all(w->fd, data, (size_t)len);
+	if (!w->err)
+		w->bytes += sizeof(h) + len;
+	return w->err;
 }
 
 int ld_cap_write_end(struct ld_cap_writer *w)

@@ -62,11 +62,16 @@ enum ld_cap_sect {
 /**
  * struct ld_cap_writer - appends a capture to a file descriptor
  * @fd:     destination (file or pipe), not owned
- * @bytes:  bytes written so far (file header included)
+ * @bytes:  bytes of whole sections written so far (file header included):
+ *          always a section boundary, where a file cut by a failed write
+ *          can be truncated and ended
+ * @err:    0, or the first write error (negative errno): sticky, every
+ *          later write returns it without writing
  */
 struct ld_cap_writer {
 	int fd;
 	uint64_t bytes;
+	int err;
 };
 
 /**

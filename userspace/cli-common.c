@@ -4,10 +4,12 @@
  * message rendering shared by the logdev subcommands.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,79 @@ void cli_warn(void *arg, const struct ld_diag *d)
 	/* "warning: offset 12 cpu 0: what", or "warning: what" with no position */
 	fprintf(stderr, "%s %s\n",
 		d->offset >= 0 || d->cpu >= 0 || d->seq >= 0 ? ":" : "", d->msg);
+}
+
+/* digits+ [. digits+] [e [+-] digits+] (@integer: digits+ only) */
+static int num_syntax(const char *s, int integer)
+{
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (integer)
+		return !*p;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			return 0;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return 0;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	return !*p;
+}
+
+static int bad_num(const char *cmd, const char *opt, const char *s, const char *expect)
+{
+	fprintf(stderr, "logdev %s: bad %s '%s': expected %s\n", cmd, opt, s, expect);
+	return 2;
+}
+
+int cli_parse_uint(const char *cmd, const char *opt, const char *s, uint64_t lo,
+		   uint64_t hi, uint64_t *v)
+{
+	char expect[128];
+	unsigned long long x;
+	char *end;
+
+	snprintf(expect, sizeof(expect), "a whole number from %" PRIu64 " to %" PRIu64, lo, hi);
+	if (!num_syntax(s, 1))
+		return bad_num(cmd, opt, s, expect);
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno || *end || x < lo || x > hi)
+		return bad_num(cmd, opt, s, expect);
+	*v = x;
+	return 0;
+}
+
+int cli_parse_real(const char *cmd, const char *opt, const char *s, double lo,
+		   double hi, const char *what, const char *hint, double *v)
+{
+	char expect[256];
+	double x;
+	char *end;
+
+	snprintf(expect, sizeof(expect), "a decimal number of %s from %.15g to %.15g%s%s", what,
+		 lo, hi, hint ? "; " : "", hint ? hint : "");
+	if (!num_syntax(s, 0))
+		return bad_num(cmd, opt, s, expect);
+	errno = 0;
+	x = strtod(s, &end);
+	/* ERANGE: overflow (1e400) or underflow (1e-400) */
+	if (errno || *end || !isfinite(x) || x < lo || x > hi)
+		return bad_num(cmd, opt, s, expect);
+	*v = x;
+	return 0;
 }
 
 const char *cli_debugfs(void)

@@ -22,6 +22,25 @@ int cmd_deltas(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 void cli_usage(FILE *f);
 
+/**
+ * cli_parse_uint() - the value of a whole-number option, strictly: decimal
+ * digits only (no sign, space, point, exponent or hex), within [@lo, @hi].
+ * @cmd: subcommand ("diff") and @opt: option ("--min-count"), for the message.
+ * Return: 0 with *@v set, or 2 (the usage exit status) after printing
+ * "logdev CMD: bad OPT 'TEXT': expected a whole number from LO to HI".
+ */
+int cli_parse_uint(const char *cmd, const char *opt, const char *s, uint64_t lo,
+		   uint64_t hi, uint64_t *v);
+/**
+ * cli_parse_real() - the value of a decimal option, strictly: digits with an
+ * optional fraction and exponent ("2", "0.25", "5e-1"; no sign, space, hex,
+ * nan or inf), finite, representable (no overflow or underflow), within
+ * [@lo, @hi].  @what names the unit ("seconds"); @hint (or NULL) is added to
+ * the message.  Return: 0 with *@v set, or 2 after printing
+ * "logdev CMD: bad OPT 'TEXT': expected a decimal number of WHAT from LO to HI".
+ */
+int cli_parse_real(const char *cmd, const char *opt, const char *s, double lo,
+		   double hi, const char *what, const char *hint, double *v);
 /** cli_warn() - ld_warn_fn printing "logdev: warning: ..." to stderr. */
 void cli_warn(void *arg, const struct ld_diag *d);
 /** cli_debugfs() - $LOGDEV_DEBUGFS or the default directory. */

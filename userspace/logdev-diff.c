@@ -218,17 +218,19 @@ int cmd_diff(int argc, char **argv)
 			durations = 1;
 			continue;
 		}
-		if (!strncmp(a, "--min-count", 11)) {
+		if (!strcmp(a, "--min-count") || !strncmp(a, "--min-count=", 12)) {
 			const char *m = a[11] == '=' ? a + 12 : NULL;
-			char *end;
+			uint64_t mc;
 
 			if (!a[11] && i + 1 < argc)
 				m = argv[++i];
-			if (!m || !*m || *m == '-' ||
-			    (min = strtoull(m, &end, 10), *end)) {
-				fprintf(stderr, "logdev diff: bad --min-count\n");
+			if (!m) {
+				fprintf(stderr, "logdev diff: --min-count needs a value\n");
 				return 2;
 			}
+			if (cli_parse_uint("diff", "--min-count", m, 0, UINT64_MAX, &mc))
+				return 2;
+			min = mc;
 			continue;
 		}
 		if (v) {

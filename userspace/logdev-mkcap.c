@@ -88,12 +88,17 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--stats"))
 			ret = add_file(&w, LD_SECT_STATS, LD_CAP_NO_CPU, argv[++i]);
 		else if (!strcmp(a, "--cpu")) {
-			unsigned cpu;
-			int n = 0;
+			char num[32];
+			const char *colon = strchr(argv[++i], ':');
+			uint64_t cpu;
 
-			if (sscanf(argv[++i], "%u:%n", &cpu, &n) != 1 || !n)
+			if (!colon || (size_t)(colon - argv[i]) >= sizeof(num))
 				return usage();
-			ret = add_file(&w, LD_SECT_CPU_DATA, cpu, argv[i] + n);
+			memcpy(num, argv[i], (size_t)(colon - argv[i]));
+			num[colon - argv[i]] = 0;
+			if (cli_parse_uint("mkcap", "--cpu", num, 0, LD_CAP_NO_CPU - 1, &cpu))
+				return 2;
+			ret = add_file(&w, LD_SECT_CPU_DATA, (uint32_t)cpu, colon + 1);
 		} else
 			return usage();
 		if (ret)

@@ -31,7 +31,8 @@ void cli_usage(FILE *f)
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  logdev %s\n", cmds[i].usage);
 	fprintf(f, "FILE defaults to logdev.cap for record; report and deltas without FILE\n"
-		   "read the live buffers (consuming).  DIR: -d, $LOGDEV_DEBUGFS, or %s.\n",
+		   "read the live buffers (consuming).  DIR: -d, $LOGDEV_DEBUGFS, or %s.\n"
+		   "record without --duration and COMMAND records until Ctrl-C or SIGTERM.\n",
 		LOGDEV_DEFAULT_DEBUGFS);
 }
 

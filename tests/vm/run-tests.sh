@@ -155,4 +155,11 @@ if boot vm-probes 2 "$vm/guest-probes.sh" \
 	"$vm/check-probes.sh" "$out/vm-probes" vm-probes || failed=$((failed + 1))
 fi
 
+# 5. record ended by signals, a closed pipe and a full disk: enable restored,
+# captures readable; the command's stdout kept out of `-o -`
+if boot vm-record 2 "$vm/guest-record.sh" \
+	"$K/logdev.ko $K/logdev_test.ko $U/logdev.static" 2000; then
+	guest_lines "$out/vm-record"
+fi
+
 [ $failed = 0 ]
