@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/uio.h>
 #include "capture.h"
 
 void ld_cap_put_u32(uint8_t *p, uint32_t v)
@@ -30,13 +31,21 @@ uint64_t ld_cap_get_u64(const uint8_t *p)
 	return (uint64_t)ld_cap_get_u32(p) | (uint64_t)ld_cap_get_u32(p + 4) << 32;
 }
 
-/* write(2) all of @len bytes; 0 or negative errno */
-static int write_all(int fd, const void *buf, size_t len)
+/*
+ * writev(2) all of @hlen header bytes then @len data bytes (one system call
+ * in the common case); 0 or negative errno.
+ */
+static int write_all2(int fd, const void *hdr, size_t hlen, const void *buf, size_t len)
 {
-	const uint8_t *p = buf;
+	struct iovec iov[2] = {
+		{ .iov_base = (void *)hdr, .iov_len = hlen },
+		{ .iov_base = (void *)buf, .iov_len = len },
+	};
+	struct iovec *v = iov;
+	int cnt = len ? 2 : 1;
 
-	while (len) {
-		ssize_t n = write(fd, p, len);
+	while (cnt) {
+		ssize_t n = writev(fd, v, cnt);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -45,10 +54,23 @@ static int write_all(int fd, const void *buf, size_t len)
 		}
 		if (n == 0)
 			return -EIO;
-		p += n;
-		len -= (size_t)n;
+		while (cnt && (size_t)n >= v->iov_len) {
+			n -= (ssize_t)v->iov_len;
+			v++;
+			cnt--;
+		}
+		if (cnt) {
+			v->iov_base = (uint8_t *)v->iov_base + n;
+			v->iov_len -= (size_t)n;
+		}
 	}
 	return 0;
+}
+
+/* write(2) all of @len bytes; 0 or negative errno */
+static int write_all(int fd, const void *buf, size_t len)
+{
+	return write_all2(fd, buf, len, NULL, 0);
 }
 
 int ld_cap_writer_start(struct ld_cap_writer *w, int fd)
@@ -77,9 +99,7 @@ int ld_cap_write_section(struct ld_cap_writer *w, uint32_t type, uint32_t cpu,
 	ld_cap_put_u32(h, type);
 	ld_cap_put_u32(h + 4, cpu);
 	ld_cap_put_u64(h + 8, len);
-	w->err = write_all(w->fd, h, sizeof(h));
-	if (!w->err && len)
-		w->err = write_all(w->fd, data, (size_t)len);
+	w->err = write_all2(w->fd, h, sizeof(h), data, (size_t)len);
 	if (!w->err)
 		w->bytes += sizeof(h) + len;
 	return w->err;

@@ -358,11 +358,20 @@ int cli_drain(struct ld_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 			*eof = 1;
 			return 0;
 		}
-		ret = ld_cap_write_section(w, LD_SECT_CPU_DATA, cpu, buf, (uint64_t)n);
-		if (ret)
-			return ret;
-		*bytes += (uint64_t)n;
-		*records += count_records(buf, (size_t)n, sbs);
+		/*
+		 * One section per sub-buffer: a write that fails (disk full,
+		 * file size limit) then loses at most the sub-buffer it was
+		 * writing, never the rest of the chunk that fitted.
+		 */
+		for (size_t o = 0; o < (size_t)n; o += sbs) {
+			size_t len = (size_t)n - o < sbs ? (size_t)n - o : sbs;
+
+			ret = ld_cap_write_section(w, LD_SECT_CPU_DATA, cpu, buf + o, len);
+			if (ret)
+				return ret;
+			*bytes += len;
+			*records += count_records(buf + o, len, sbs);
+		}
 	}
 }
 

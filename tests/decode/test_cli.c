@@ -137,6 +137,14 @@ static int cap_records(const char *path, int *complete)
 	return n;
 }
 
+/* size of @path in bytes, -1 if it cannot be stat'ed */
+static long long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long long)st.st_size;
+}
+
 static int exists(const char *path)
 {
 	struct stat st;
@@ -429,6 +437,7 @@ static void test_write_errors(void)
 	static const char old[] = "precious old capture";
 	char mnt[600], cap[700], tmpn[800], name[300], *err, *got, en;
 	int mounted, st, to, recs, complete, code;
+	long long tsize, limit;
 	size_t glen;
 
 	snprintf(mnt, sizeof(mnt), "%s/small", tmpdir);
@@ -459,6 +468,17 @@ static void test_write_errors(void)
 		      "timeout %d exit %d (1000+: killed by signal) enable %c FILE %zu bytes, "
 		      "FILE.tmp records %d complete %d; err %.400s", to, code, en, glen, recs,
 		      complete, err);
+		/*
+		 * What fits is kept: at most one sub-buffer section (and the END
+		 * section) short of the limit, not a whole read() chunk of 16.
+		 */
+		tsize = file_size(tmpn);
+		/* the tmpfs: 64 KiB less the page holding the old FILE */
+		limit = pass_ ? 48 * 1024 : 64 * 1024 - sysconf(_SC_PAGESIZE);
+		snprintf(name, sizeof(name), "record stopped by %s: FILE.tmp keeps all that fit "
+			 "(within one sub-buffer of the limit)", what);
+		check(name, tsize >= limit - 2 * (SBS + 16) && tsize <= limit,
+		      "FILE.tmp %lld bytes, limit %lld, records %d", tsize, limit, recs);
 		free(got);
 		free(err);
 		free(dir);
