@@ -103,6 +103,9 @@ void ld_site_adopt(struct logdev_site *s);
 extern const struct file_operations ld_probes_fops;
 void ld_probes_exit(void);
 
+/* Probe errors (logdev_probes.c): the debugfs "error_log" file. */
+extern const struct file_operations ld_errlog_fops;
+
 int ld_debugfs_init(void);
 void ld_debugfs_exit(void);
 

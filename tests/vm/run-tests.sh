@@ -20,7 +20,8 @@ failed=0
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 missing=
-for f in $K/logdev.ko $K/logdev_test.ko $K/logdev_demo.ko $U/logdev.static $U/logdev; do
+for f in $K/logdev.ko $K/logdev_test.ko $K/logdev_demo.ko $K/logdev_syma.ko $K/logdev_symb.ko \
+	$U/logdev.static $U/logdev; do
 	[ -f "$f" ] || missing="$missing ${f#$top/}"
 done
 if [ -n "$missing" ]; then
@@ -92,7 +93,8 @@ fi
 
 # 4. run-time probes: every kind fires the known number of times
 if boot vm-probes 2 "$vm/guest-probes.sh" \
-	"$K/logdev.ko $K/logdev_test.ko $U/logdev.static" "1000 500 20"; then
+	"$K/logdev.ko $K/logdev_test.ko $K/logdev_syma.ko $K/logdev_symb.ko $U/logdev.static" \
+	"1000 500 20"; then
 	guest_lines "$out/vm-probes"
 	"$vm/check-probes.sh" "$out/vm-probes" vm-probes || failed=$((failed + 1))
 fi
