@@ -99,4 +99,11 @@ if boot vm-probes 2 "$vm/guest-probes.sh" \
 	"$vm/check-probes.sh" "$out/vm-probes" vm-probes || failed=$((failed + 1))
 fi
 
+# 5. symbols across module unload and load during one recording
+if boot vm-sym 2 "$vm/guest-sym.sh" \
+	"$K/logdev.ko $K/logdev_syma.ko $K/logdev_symb.ko $U/logdev.static" ""; then
+	guest_lines "$out/vm-sym"
+	"$vm/check-sym.sh" "$out/vm-sym" vm-sym || failed=$((failed + 1))
+fi
+
 [ $failed = 0 ]
