@@ -648,6 +648,8 @@ int ld_debugfs_init(void)
 	debugfs_create_file("header", 0444, ld_dir, NULL, &header_fops);
 	debugfs_create_file("stats", 0444, ld_dir, NULL, &stats_fops);
 	debugfs_create_file("probes", 0644, ld_dir, NULL, &ld_probes_fops);
+	debugfs_create_file("error_log", 0644, ld_dir, NULL, &ld_errlog_fops);
+	debugfs_create_file("module_log", 0444, ld_dir, NULL, &ld_modlog_fops);
 	pcpu = debugfs_create_dir("per_cpu", ld_dir);
 	for_each_possible_cpu(cpu) {
 		snprintf(name, sizeof(name), "cpu%d", cpu);

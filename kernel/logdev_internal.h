@@ -14,6 +14,8 @@
 #include <linux/edprint.h>
 #include "logdev_ring.h"
 
+struct module;
+
 #define LD_MAX_SITES		8192	/* call-site table entries; id 0 unused */
 #define LD_SUBBUF_MIN		1024	/* bytes */
 #define LD_SUBBUF_MAX		65536	/* bytes */
@@ -103,6 +105,14 @@ void ld_site_adopt(struct logdev_site *s);
 /* Run-time probes (logdev_probes.c): the debugfs "probes" file. */
 extern const struct file_operations ld_probes_fops;
 void ld_probes_exit(void);
+
+/* The module log (logdev_modlog.c): the debugfs "module_log" file. */
+extern const struct file_operations ld_modlog_fops;
+void ld_modlog_event(struct module *mod, unsigned long action);
+void ld_modlog_exit(void);
+
+/* Probe errors (logdev_probes.c): the debugfs "error_log" file. */
+extern const struct file_operations ld_errlog_fops;
 
 int ld_debugfs_init(void);
 void ld_debugfs_exit(void);

@@ -164,7 +164,11 @@ static struct logdev_site *ld_site_copy(const struct logdev_site *s)
 	return c;
 }
 
-/* A module goes away: keep its sites' strings readable in "formats". */
+/*
+ * Every load, end of init and unload goes to the module log (symbols for
+ * %pS at record time); a module that goes away keeps its sites' strings
+ * readable in "formats".
+ */
 static int ld_module_notify(struct notifier_block *nb, unsigned long action,
 			    void *data)
 {
@@ -172,6 +176,7 @@ static int ld_module_notify(struct notifier_block *nb, unsigned long action,
 	struct logdev_site *s, *c;
 	u32 i, n;
 
+	ld_modlog_event(mod, action);
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 
@@ -795,6 +800,7 @@ static void __exit logdev_exit(void)
 	ld_set_enabled(false);
 	mutex_unlock(&ld_cfg_mutex);
 	unregister_module_notifier(&ld_module_nb);
+	ld_modlog_exit();
 	del_timer_sync(&ld_wake_timer);
 	synchronize_rcu();
 	ld_free_all();

@@ -318,6 +318,10 @@ static __printf(1, 2) void lt_pf_ref_add(const char *fmt, ...)
 	lt_pf_ref_add(fmt, ##__VA_ARGS__);		\
 } while (0)
 
+static unsigned long lt_probe_sink;
+static noinline __noclone unsigned long lt_probe_target(unsigned long i,
+							unsigned long magic);
+
 static noinline void lt_printf_table(void)
 {
 	static const char *const nullstr;
@@ -358,6 +362,15 @@ static noinline void lt_printf_table(void)
 	LT_PF("many %d %d %d %d %d %d %d %d %d %d", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
 	LT_PF("long string [%s]",
 	      "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+	/* symbols: what the kernel prints for each kind of address */
+	LT_PF("sym null %pS|%ps|%pB", NULL, NULL, NULL);
+	LT_PF("sym percpu %pS", (void *)0x10UL);
+	LT_PF("sym vmlinux text %pS|%ps", (void *)kmem_cache_free + 3, (void *)kmem_cache_free);
+	LT_PF("sym vmlinux data %pS|%ps", (void *)&jiffies, (void *)&jiffies);
+	LT_PF("sym module text %pS|%ps|%pB", (void *)lt_probe_target + 4,
+	      (void *)lt_probe_target, (void *)lt_probe_target + 4);
+	LT_PF("sym module data %pS", (void *)&lt_probe_sink);
+	LT_PF("sym heap %pS", (void *)lt_pf_ref);
 }
 
 static ssize_t lt_printf_write(struct file *f, const char __user *ubuf,
@@ -392,7 +405,6 @@ DEFINE_SHOW_ATTRIBUTE(lt_printf_ref);
 /* ---- probe workload (tests/vm/guest-probes.sh) ------------------------ */
 
 static struct kmem_cache *lt_probe_cache;
-static unsigned long lt_probe_sink;
 
 /* Probe targets: kept out of line and unchanged in signature. */
 static noinline __noclone unsigned long lt_probe_target(unsigned long i,

@@ -23,9 +23,12 @@
  *   - a negative '*' precision is 0;
  *   - %j, %n, %L with a non-integer, or any unknown conversion ends the
  *     output there (bstr_printf stops at FORMAT_TYPE_INVALID);
- *   - %pS: "func+0xoff/0xsize [mod]", %ps: "func [mod]" from the capture's
- *     kallsyms; with no symbol table "0x" and 16 hex digits (the kernel
- *     without CONFIG_KALLSYMS), an address in no symbol "0x%lx";
+ *   - %pS: "func+0xoff/0xsize [mod]", %ps: "func [mod]" from the symbols
+ *     valid when the record was taken (ld_ksyms_lookup_at(): the kallsyms
+ *     snapshot and the module log); with no symbol table "0x" and 16 hex
+ *     digits (the kernel without CONFIG_KALLSYMS), an address the kernel
+ *     names no symbol for (NULL, per-CPU offsets, heap, unloaded module)
+ *     "0x%lx";
  *   - %pe of an error pointer: "-ENOMEM" etc. (decimal if unknown).
  *   - widths are clamped to 8388607 and precisions to 32767 (the kernel's
  *     FIELD_WIDTH_MAX and PRECISION_MAX, which it applies to '*' arguments;
@@ -266,15 +269,15 @@ static const char *errname(int e)
 }
 
 static void symbol(struct out *o, uint64_t v, char kind,
-		   const struct ld_ksyms *ks, struct spec sp)
+		   const struct ld_ksyms *ks, uint64_t ts, struct spec sp)
 {
 	char b[600];
 	const struct ld_ksym *s;
 	uint64_t off, size;
 
-	if (!ks || !ks->nr) {
+	if (!ks || (!ks->nr && !ks->nr_mods)) {
 		snprintf(b, sizeof(b), "0x%016llx", (unsigned long long)v);
-	} else if (!(s = ld_ksyms_lookup(ks, v, &off, &size))) {
+	} else if (!(s = ld_ksyms_lookup_at(ks, v, ts, &off, &size))) {
 		snprintf(b, sizeof(b), "0x%llx", (unsigned long long)v);
 	} else if (kind == 's') {
 		snprintf(b, sizeof(b), "%s%s%s%s", s->name, s->mod ? " [" : "",
@@ -294,12 +297,12 @@ static int is_err_ptr(uint64_t v)
 
 /* a pointer kept as a pointer: %p %pS %ps %px %pK %pe */
 static void pointer(struct out *o, const char *fmt, uint64_t v,
-		    const struct ld_ksyms *ks, struct spec sp)
+		    const struct ld_ksyms *ks, uint64_t ts, struct spec sp)
 {
 	switch (*fmt) {
 	case 'S':
 	case 's':
-		symbol(o, v, *fmt, ks, sp);
+		symbol(o, v, *fmt, ks, ts, sp);
 		return;
 	case 'e':
 		if (is_err_ptr(v)) {
@@ -327,7 +330,7 @@ static void pointer(struct out *o, const char *fmt, uint64_t v,
 }
 
 static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
-		  size_t nargs, const struct ld_ksyms *ks, int slots)
+		  size_t nargs, const struct ld_ksyms *ks, uint64_t ts, int slots)
 {
 	struct out o = { buf, size, 0 };
 	struct args a = { argbuf, nargs, 0, slots };
@@ -416,7 +419,7 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 			fmt++;
 			if (*fmt == 'S' || *fmt == 's' || *fmt == 'x' || *fmt == 'K' ||
 			    *fmt == 'e' || !isalnum((unsigned char)*fmt)) {
-				pointer(&o, fmt, get_arg(&a, 8), ks, sp);
+				pointer(&o, fmt, get_arg(&a, 8), ks, ts, sp);
 			} else {
 				size_t n;
 				const char *s = get_str(&a, &n);
@@ -487,11 +490,17 @@ out:
 int ld_bprintf(char *buf, size_t size, const char *fmt, const void *argbuf,
 	       size_t nargs, const struct ld_ksyms *ks)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, 0);
+	return render(buf, size, fmt, argbuf, nargs, ks, LD_TS_END, 0);
 }
 
 int ld_bprintf_slots(char *buf, size_t size, const char *fmt, const void *argbuf,
 		     size_t nargs, const struct ld_ksyms *ks)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, 1);
+	return render(buf, size, fmt, argbuf, nargs, ks, LD_TS_END, 1);
+}
+
+int ld_bprintf_at(char *buf, size_t size, const char *fmt, const void *argbuf,
+		  size_t nargs, const struct ld_ksyms *ks, uint64_t ts, int slots)
+{
+	return render(buf, size, fmt, argbuf, nargs, ks, ts, !!slots);
 }

@@ -26,7 +26,16 @@
  *             same id wins
  *   STATS     text of debugfs logdev/stats, taken when recording ended
  *   KALLSYMS  text of /proc/kallsyms; only present when a format uses a
- *             symbol pointer (%pS %ps %pB %pF %pf)
+ *             symbol pointer (%pS %ps %pB %pF %pf); taken once, when the
+ *             first such format is seen
+ *   MODLOG    text of debugfs logdev/module_log (every module load, end of
+ *             init and unload since logdev was loaded, with trace-clock
+ *             times and each module's symbols); written with KALLSYMS at
+ *             the end of the recording (and again whenever it changed, at
+ *             the formats re-read); readers use the last one.  %pS/%ps of a
+ *             record resolve against the tables valid at the record's
+ *             time (docs/FORMAT.md).  Captures without it resolve against
+ *             KALLSYMS alone
  *   CPU_DATA  raw bytes read from per_cpu/cpuN/trace_pipe_raw: whole
  *             sub-buffers of subbuf_size bytes (see the header), in the
  *             order they were consumed; any number of these per CPU,
@@ -57,6 +66,7 @@ enum ld_cap_sect {
 	LD_SECT_KALLSYMS = 4,
 	LD_SECT_CPU_DATA = 5,
 	LD_SECT_END = 6,
+	LD_SECT_MODLOG = 7,
 };
 
 /**

@@ -274,6 +274,27 @@ int cli_maybe_kallsyms(struct ld_cap_writer *w, const char *formats,
 	return ret;
 }
 
+int cli_write_modlog(struct ld_cap_writer *w, const char *dir)
+{
+	static char *last;	/* what this process wrote last */
+	static size_t last_len;
+	size_t len;
+	char *t = cli_read_text(dir, "module_log", &len);
+	int ret;
+
+	if (!t)		/* a module without the file: KALLSYMS alone */
+		return 0;
+	if (last && len == last_len && !memcmp(t, last, len)) {
+		free(t);
+		return 0;
+	}
+	ret = ld_cap_write_section(w, LD_SECT_MODLOG, LD_CAP_NO_CPU, t, len);
+	free(last);
+	last = t;
+	last_len = len;
+	return ret;
+}
+
 int cli_write_meta(struct ld_cap_writer *w, const char *dir,
 		   uint32_t *subbuf_size, int *ksyms_done)
 {
@@ -307,6 +328,8 @@ int cli_write_meta(struct ld_cap_writer *w, const char *dir,
 	ret = ld_cap_write_section(w, LD_SECT_FORMATS, LD_CAP_NO_CPU, ft, fl);
 	if (!ret)
 		ret = cli_maybe_kallsyms(w, ft, fl, ksyms_done);
+	if (!ret && *ksyms_done)
+		ret = cli_write_modlog(w, dir);
 	free(ft);
 	if (ret)
 		goto werr;
@@ -482,9 +505,9 @@ void cli_render(const struct ld_reader *r, const struct ld_item *it,
 	size_t n;
 
 	if ((it->rec.type == LOGDEV_REC_PRINT || it->rec.type == LOGDEV_REC_PRINT_SLOTS) && s) {
-		(it->rec.type == LOGDEV_REC_PRINT ? ld_bprintf : ld_bprintf_slots)
-			(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
-			 r->has_ksyms ? &r->ksyms : NULL);
+		ld_bprintf_at(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
+			      r->has_ksyms ? &r->ksyms : NULL, it->rec.ts,
+			      it->rec.type == LOGDEV_REC_PRINT_SLOTS);
 		n = strlen(buf);
 		if (n && buf[n - 1] == '\n')
 			buf[n - 1] = 0;

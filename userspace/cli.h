@@ -59,12 +59,18 @@ int cli_write_str(const char *dir, const char *name, const char *s);
 int cli_list_cpus(const char *dir, unsigned **cpus);
 /**
  * cli_write_meta() - write HEADER, FORMATS and (if a format needs symbols
- * and /proc/kallsyms is readable) KALLSYMS sections from @dir.  Sets
+ * and /proc/kallsyms is readable) KALLSYMS and MODLOG sections from @dir.  Sets
  * *@subbuf_size (bytes), *@ksyms_done.  Return 0 or negative errno (message
  * printed).
  */
 int cli_write_meta(struct ld_cap_writer *w, const char *dir,
 		   uint32_t *subbuf_size, int *ksyms_done);
+/**
+ * cli_write_modlog() - add a MODLOG section with @dir/module_log if it
+ * differs from the last one this process wrote (nothing if the file is
+ * missing: an older module).  Return 0 or negative errno from the writer.
+ */
+int cli_write_modlog(struct ld_cap_writer *w, const char *dir);
 /** cli_maybe_kallsyms() - add KALLSYMS if @formats needs it and not done. */
 int cli_maybe_kallsyms(struct ld_cap_writer *w, const char *formats,
 		       size_t len, int *ksyms_done);

@@ -112,13 +112,55 @@ struct ld_ksym {
 	uint64_t addr;
 	char *name;
 	char *mod;		/* NULL for the core kernel */
+	char type;		/* kallsyms type letter ('T', 'd', ...) */
 };
 
-/** struct ld_ksyms - symbols sorted by address. */
-struct ld_ksyms {
+/**
+ * struct ld_kmod - the symbols of one module while it was loaded
+ * @name:      module name
+ * @from_ts:   loaded from this time (ns, record clock; 0: before the log)
+ * @live_ts:   its init finished (init memory freed) at this time
+ * @to_ts:     unloaded at this time (UINT64_MAX: still loaded at the end)
+ * @has_layout: the core_/init_ fields are known (from the module log);
+ *             without them the module's extent is its symbols' span
+ * @core_base, @core_text, @core_size: core layout (bytes)
+ * @init_base, @init_text, @init_size: init layout (bytes; 0 if none)
+ * @syms, @nr: its symbols, sorted by address (stable: file order kept)
+ */
+struct ld_kmod {
+	char *name;
+	uint64_t from_ts, live_ts, to_ts;
+	int has_layout;
+	uint64_t core_base, core_text, core_size;
+	uint64_t init_base, init_text, init_size;
 	struct ld_ksym *syms;
 	size_t nr;
 };
+
+/**
+ * struct ld_ksyms - the symbol tables of a capture
+ * @syms, @nr:   the KALLSYMS snapshot, sorted by address (stable)
+ * @vm, @nr_vm:  indexes in @syms of the core kernel's symbols
+ * @stext, @etext, @end, @sinittext, @einittext: vmlinux bounds from the
+ *               snapshot (0 if absent)
+ * @all:         the snapshot has vmlinux data symbols (CONFIG_KALLSYMS_ALL:
+ *               the kernel names any address in [_stext, _end))
+ * @mods, @nr_mods: module tables: those of the snapshot, then those of the
+ *               module log (ld_ksyms_add_modlog()), each valid for a time
+ */
+struct ld_ksyms {
+	struct ld_ksym *syms;
+	size_t nr;
+	size_t *vm;
+	size_t nr_vm;
+	uint64_t stext, etext, end, sinittext, einittext;
+	int all;
+	struct ld_kmod *mods;
+	size_t nr_mods;
+};
+
+/** LD_TS_END: a lookup time after every record (the snapshot's state). */
+#define LD_TS_END UINT64_MAX
 
 /**
  * ld_ksyms_parse() - parse /proc/kallsyms text ("addr type name [mod]").
@@ -127,10 +169,27 @@ struct ld_ksyms {
  */
 int ld_ksyms_parse(struct ld_ksyms *k, const char *text, size_t len);
 /**
- * ld_ksyms_lookup() - symbol containing @addr: the last symbol at or below
- * @addr, size = distance to the next higher address (the last symbol has no
- * size and never matches).  Return: symbol or NULL; *@off, *@size in bytes.
+ * ld_ksyms_add_modlog() - add the debugfs "module_log" text (capture
+ * section MODLOG; docs/FORMAT.md): module tables valid from load to unload,
+ * the snapshot's tables cut at their module's first logged event.  Call
+ * after ld_ksyms_parse() (or on a zeroed @k).
+ * Return: number of malformed lines skipped (>= 0), or -ENOMEM.
  */
+int ld_ksyms_add_modlog(struct ld_ksyms *k, const char *text, size_t len);
+/**
+ * ld_ksyms_lookup_at() - the symbol the kernel's %pS named for @addr at
+ * time @ts (ns, the records' clock): in a module loaded then (its core
+ * layout, or its init layout before init finished), the last symbol of
+ * that module at or below @addr, size to the module's next symbol or the
+ * end of its text; in vmlinux ([_stext, _end), or only text without
+ * CONFIG_KALLSYMS_ALL), the last vmlinux symbol, size to the next one;
+ * else none.  A module without known layout (snapshot only) matches only
+ * between two of its symbols.
+ * Return: symbol or NULL (print the address in hex); *@off, *@size bytes.
+ */
+const struct ld_ksym *ld_ksyms_lookup_at(const struct ld_ksyms *k, uint64_t addr,
+					 uint64_t ts, uint64_t *off, uint64_t *size);
+/** ld_ksyms_lookup() - ld_ksyms_lookup_at() at LD_TS_END. */
 const struct ld_ksym *ld_ksyms_lookup(const struct ld_ksyms *k, uint64_t addr,
 				      uint64_t *off, uint64_t *size);
 void ld_ksyms_free(struct ld_ksyms *k);
@@ -158,6 +217,14 @@ int ld_bprintf(char *out, size_t size, const char *fmt, const void *args,
 int ld_bprintf_slots(char *out, size_t size, const char *fmt, const void *args,
 		     size_t nargs, const struct ld_ksyms *ks);
 
+/**
+ * ld_bprintf_at() - ld_bprintf() (@slots 0) or ld_bprintf_slots() (@slots
+ * 1) of a record taken at time @ts (ns): %pS and %ps name the symbols
+ * valid then (ld_ksyms_lookup_at()).  The others look up at LD_TS_END.
+ */
+int ld_bprintf_at(char *out, size_t size, const char *fmt, const void *args,
+		  size_t nargs, const struct ld_ksyms *ks, uint64_t ts, int slots);
+
 /* ---- reader ---------------------------------------------------------- */
 
 /**
@@ -166,8 +233,9 @@ int ld_bprintf_slots(char *out, size_t size, const char *fmt, const void *args,
  * @file_size:  bytes
  * @hdr:        parsed header
  * @sites:      merged FORMATS sections
- * @ksyms:      KALLSYMS section (nr == 0 if none)
- * @has_ksyms:  a KALLSYMS section was present
+ * @ksyms:      KALLSYMS section (nr == 0 if none), with the module tables
+ *              of the MODLOG section if there is one
+ * @has_ksyms:  a KALLSYMS or MODLOG section was present
  * @stats:      text of the last STATS section (NUL-terminated) or NULL
  * @cpus:       distinct CPUs with CPU_DATA, ascending; @nr_cpus of them
  * @complete:   an END section was seen

@@ -3,7 +3,8 @@
  * logdev-record.c: "logdev record [-o FILE] [-d DIR] [--no-enable]
  *                   [--duration S | -- COMMAND [ARGS]]"
  *
- * Writes HEADER and FORMATS (and KALLSYMS if a format prints symbols),
+ * Writes HEADER and FORMATS (and KALLSYMS and MODLOG if a format prints
+ * symbols),
  * writes 1 to DIR/enable (unless --no-enable), then drains every CPU's
  * per_cpu/cpuN/trace_pipe_raw with poll() into CPU_DATA sections until S
  * seconds passed, COMMAND exited, or SIGINT/SIGTERM.  Then writes 0 to
@@ -129,12 +130,22 @@ static double now_s(void)
 
 #define HINT "is logdev.ko loaded and debugfs mounted (mount -t debugfs none /sys/kernel/debug)?"
 
-/* write FORMATS (and KALLSYMS if newly needed); 0 or negative errno */
+static const char *modlog_dir;	/* the debugfs dir of this recording */
+
+/*
+ * write FORMATS (and KALLSYMS if newly needed, and once symbols are needed
+ * the module log if it changed: the last one is written at the end, after
+ * every load and unload of the recording); 0 or negative errno
+ */
 static int write_formats(struct ld_cap_writer *w, const char *ft, size_t fl, int *ksyms)
 {
 	int ret = ld_cap_write_section(w, LD_SECT_FORMATS, LD_CAP_NO_CPU, ft, fl);
 
-	return ret ? ret : cli_maybe_kallsyms(w, ft, fl, ksyms);
+	if (!ret)
+		ret = cli_maybe_kallsyms(w, ft, fl, ksyms);
+	if (!ret && *ksyms && modlog_dir)
+		ret = cli_write_modlog(w, modlog_dir);
+	return ret;
 }
 
 /*
@@ -325,6 +336,7 @@ int cmd_record(int argc, char **argv)
 			return 1;
 		}
 	}
+	modlog_dir = dir;
 	ret = ld_cap_writer_start(&w, outfd);
 	if (!ret)
 		ret = ld_cap_write_section(&w, LD_SECT_HEADER, LD_CAP_NO_CPU, ht, hl);

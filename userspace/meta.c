@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 #include <string.h>
 #include "liblogdev.h"
 
@@ -378,11 +379,161 @@ int ld_fmt_has_symptr(const char *fmt)
 
 /* ---- kallsyms -------------------------------------------------------- */
 
+/* sort by address; equal addresses keep their order in the text (the
+ * kernel names the first of several symbols at one address) */
+struct ksym_sort {
+	struct ld_ksym s;
+	size_t idx;
+};
+
 static int ksym_cmp(const void *a, const void *b)
 {
-	const struct ld_ksym *x = a, *y = b;
+	const struct ksym_sort *x = a, *y = b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->s.addr != y->s.addr)
+		return x->s.addr < y->s.addr ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int ksyms_sort(struct ld_ksym *syms, size_t nr)
+{
+	struct ksym_sort *t;
+
+	if (nr < 2)
+		return 0;
+	t = malloc(nr * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		t[i].s = syms[i];
+		t[i].idx = i;
+	}
+	qsort(t, nr, sizeof(*t), ksym_cmp);
+	for (size_t i = 0; i < nr; i++)
+		syms[i] = t[i].s;
+	free(t);
+	return 0;
+}
+
+/* one "addr type name [mod]" line; 1 parsed, 0 not a symbol line */
+static int ksym_line(const char *l, size_t ll, uint64_t *addr, char *type,
+		     char name[256], char mod[128])
+{
+	char line[512];
+	unsigned long long a;
+	int n;
+
+	if (ll >= sizeof(line))
+		return 0;
+	memcpy(line, l, ll);
+	line[ll] = 0;
+	mod[0] = 0;
+	n = sscanf(line, "%llx %c %255s [%127[^]]]", &a, type, name, mod);
+	if (n < 3)
+		return 0;
+	*addr = a;
+	return 1;
+}
+
+/* append a symbol to *@syms (*@nr used, *@cap allocated); 0 or -ENOMEM */
+static int ksym_add(struct ld_ksym **syms, size_t *nr, size_t *cap, uint64_t addr,
+		    char type, const char *name, const char *mod)
+{
+	struct ld_ksym *s;
+
+	if (*nr == *cap) {
+		size_t nc = *cap ? *cap * 2 : 64;
+		struct ld_ksym *ns = realloc(*syms, nc * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		*syms = ns;
+		*cap = nc;
+	}
+	s = &(*syms)[*nr];
+	s->addr = addr;
+	s->type = type;
+	s->name = strdup(name);
+	s->mod = mod && *mod ? strdup(mod) : NULL;
+	if (!s->name || (mod && *mod && !s->mod)) {
+		free(s->name);
+		free(s->mod);
+		return -ENOMEM;
+	}
+	(*nr)++;
+	return 0;
+}
+
+static struct ld_kmod *kmod_new(struct ld_ksyms *k, const char *name)
+{
+	struct ld_kmod *nm = realloc(k->mods, (k->nr_mods + 1) * sizeof(*nm)), *m;
+
+	if (!nm)
+		return NULL;
+	k->mods = nm;
+	m = &nm[k->nr_mods];
+	memset(m, 0, sizeof(*m));
+	m->name = strdup(name);
+	if (!m->name)
+		return NULL;
+	m->to_ts = LD_TS_END;
+	m->live_ts = LD_TS_END;
+	k->nr_mods++;
+	return m;
+}
+
+static void kmod_free(struct ld_kmod *m)
+{
+	for (size_t i = 0; i < m->nr; i++) {
+		free(m->syms[i].name);
+		free(m->syms[i].mod);
+	}
+	free(m->syms);
+	free(m->name);
+}
+
+/* vmlinux index, bounds, and one table per module of the snapshot */
+static int ksyms_index(struct ld_ksyms *k)
+{
+	size_t nvm = 0;
+
+	k->vm = malloc((k->nr ? k->nr : 1) * sizeof(*k->vm));
+	if (!k->vm)
+		return -ENOMEM;
+	for (size_t i = 0; i < k->nr; i++) {
+		const struct ld_ksym *s = &k->syms[i];
+		struct ld_kmod *m = NULL;
+		size_t cap;
+
+		if (!s->mod) {
+			k->vm[nvm++] = i;
+			if (!strcmp(s->name, "_stext"))
+				k->stext = s->addr;
+			else if (!strcmp(s->name, "_etext"))
+				k->etext = s->addr;
+			else if (!strcmp(s->name, "_end"))
+				k->end = s->addr;
+			else if (!strcmp(s->name, "_sinittext"))
+				k->sinittext = s->addr;
+			else if (!strcmp(s->name, "_einittext"))
+				k->einittext = s->addr;
+			if (strchr("dDbBrR", s->type))
+				k->all = 1;
+			continue;
+		}
+		for (size_t j = 0; j < k->nr_mods; j++)
+			if (!strcmp(k->mods[j].name, s->mod))
+				m = &k->mods[j];
+		if (!m && !(m = kmod_new(k, s->mod)))
+			return -ENOMEM;
+		/* the capacity ksym_add() gave m->syms: 64, then doubled */
+		for (cap = m->nr ? 64 : 0; cap && cap < m->nr; cap *= 2)
+			;
+		if (ksym_add(&m->syms, &m->nr, &cap, s->addr, s->type, s->name, s->mod))
+			return -ENOMEM;
+	}
+	k->nr_vm = nvm;
+	return 0;
 }
 
 int ld_ksyms_parse(struct ld_ksyms *k, const char *text, size_t len)
@@ -392,71 +543,256 @@ int ld_ksyms_parse(struct ld_ksyms *k, const char *text, size_t len)
 	int nonzero = 0;
 
 	while ((l = next_line(&p, end, &ll))) {
-		char line[512], type, name[256], mod[128];
-		unsigned long long addr;
-		int n;
+		char type, name[256], mod[128];
+		uint64_t addr;
 
-		if (ll >= sizeof(line))
+		if (!ksym_line(l, ll, &addr, &type, name, mod))
 			continue;
-		memcpy(line, l, ll);
-		line[ll] = 0;
-		mod[0] = 0;
-		n = sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, mod);
-		if (n < 3)
-			continue;
-		if (k->nr == cap) {
-			size_t nc = cap ? cap * 2 : 1024;
-			struct ld_ksym *ns = realloc(k->syms, nc * sizeof(*ns));
-
-			if (!ns)
-				return -ENOMEM;
-			k->syms = ns;
-			cap = nc;
-		}
-		k->syms[k->nr].addr = addr;
-		k->syms[k->nr].name = strdup(name);
-		k->syms[k->nr].mod = mod[0] ? strdup(mod) : NULL;
-		if (!k->syms[k->nr].name)
+		if (ksym_add(&k->syms, &k->nr, &cap, addr, type, name, mod))
 			return -ENOMEM;
 		if (addr)
 			nonzero = 1;
-		k->nr++;
 	}
 	if (!nonzero) {
 		ld_ksyms_free(k);
 		return 0;
 	}
-	qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
+	if (ksyms_sort(k->syms, k->nr) || ksyms_index(k))
+		return -ENOMEM;
 	return (int)k->nr;
+}
+
+/* "core=BASE+TEXT/SIZE" at @s into three values; 1 if parsed */
+static int layout(const char *s, const char *key, uint64_t *base, uint64_t *text,
+		  uint64_t *size)
+{
+	unsigned long long b, t, z;
+	char fmt[32];
+
+	s = strstr(s, key);
+	if (!s)
+		return 0;
+	snprintf(fmt, sizeof(fmt), "%s%%llx+%%llx/%%llx", key);
+	if (sscanf(s, fmt, &b, &t, &z) != 3)
+		return 0;
+	*base = b;
+	*text = t;
+	*size = z;
+	return 1;
+}
+
+/* the newest logged instance of @name still loaded; NULL if none */
+static struct ld_kmod *kmod_open(struct ld_ksyms *k, size_t first, const char *name)
+{
+	for (size_t i = k->nr_mods; i-- > first;)
+		if (k->mods[i].to_ts == LD_TS_END && !strcmp(k->mods[i].name, name))
+			return &k->mods[i];
+	return NULL;
+}
+
+int ld_ksyms_add_modlog(struct ld_ksyms *k, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *l;
+	size_t ll, first = k->nr_mods, cur = (size_t)-1, cap = 0;
+	int bad = 0;
+
+	while ((l = next_line(&p, end, &ll))) {
+		char line[256], verb[16], name[128], type, sym[256], mod[128];
+		unsigned long long ts;
+		uint64_t addr;
+		struct ld_kmod *m;
+
+		if (!ll || l[0] == '#')
+			continue;
+		if (ksym_line(l, ll, &addr, &type, sym, mod)) {
+			if (cur == (size_t)-1 || strcmp(k->mods[cur].name, mod)) {
+				bad++;
+				continue;
+			}
+			m = &k->mods[cur];
+			if (ksym_add(&m->syms, &m->nr, &cap, addr, type, sym, mod))
+				return -ENOMEM;
+			continue;
+		}
+		cur = (size_t)-1;
+		if (ll >= sizeof(line) ||
+		    (memcpy(line, l, ll), line[ll] = 0,
+		     sscanf(line, "%15s %llu %127s", verb, &ts, name) != 3)) {
+			bad++;
+			continue;
+		}
+		if (!strcmp(verb, "load")) {
+			m = kmod_new(k, name);
+			if (!m)
+				return -ENOMEM;
+			m->from_ts = ts;
+			m->has_layout = layout(line, "core=", &m->core_base, &m->core_text,
+					       &m->core_size);
+			if (!layout(line, "init=", &m->init_base, &m->init_text, &m->init_size))
+				m->init_size = 0;
+			cur = (size_t)(m - k->mods);
+			cap = 0;
+		} else if (!strcmp(verb, "live")) {
+			m = kmod_open(k, first, name);
+			if (m)
+				m->live_ts = ts;
+		} else if (!strcmp(verb, "unload") && strstr(line, "core=")) {
+			/* loaded before the log began: its symbols come now */
+			m = kmod_new(k, name);
+			if (!m)
+				return -ENOMEM;
+			m->to_ts = ts;
+			m->live_ts = 0;
+			m->has_layout = layout(line, "core=", &m->core_base, &m->core_text,
+					       &m->core_size);
+			cur = (size_t)(m - k->mods);
+			cap = 0;
+		} else if (!strcmp(verb, "unload")) {
+			m = kmod_open(k, first, name);
+			if (m)
+				m->to_ts = ts;
+		} else {
+			bad++;
+		}
+	}
+	for (size_t i = first; i < k->nr_mods; i++)
+		if (ksyms_sort(k->mods[i].syms, k->mods[i].nr))
+			return -ENOMEM;
+	/* a snapshot's module table holds until its first logged event */
+	for (size_t i = 0; i < first; i++) {
+		for (size_t j = first; j < k->nr_mods; j++) {
+			const struct ld_kmod *m = &k->mods[j];
+			uint64_t t = m->from_ts ? m->from_ts : m->to_ts;
+
+			if (!strcmp(m->name, k->mods[i].name) && t < k->mods[i].to_ts)
+				k->mods[i].to_ts = t;
+		}
+	}
+	return bad;
+}
+
+/* index of the last symbol at or below @addr, or -1 */
+static ssize_t last_at_or_below(const struct ld_ksym *s, size_t nr, uint64_t addr)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {	/* first index with s[i].addr > addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (ssize_t)lo - 1;
+}
+
+static int in_range(uint64_t a, uint64_t base, uint64_t size)
+{
+	return size && a >= base && a - base < size;
+}
+
+/* the kernel's find_kallsyms_symbol() over a logged module's table */
+static const struct ld_ksym *mod_lookup(const struct ld_kmod *m, uint64_t addr,
+					uint64_t ts, uint64_t *off, uint64_t *size)
+{
+	int in_init = ts < m->live_ts && in_range(addr, m->init_base, m->init_size);
+	uint64_t next = in_init ? m->init_base + m->init_text :
+				  m->core_base + m->core_text;
+	const struct ld_ksym *best = NULL;
+
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct ld_ksym *s = &m->syms[i];
+
+		if (ts >= m->live_ts && in_range(s->addr, m->init_base, m->init_size))
+			continue;	/* init symbols are gone after init */
+		if (s->addr <= addr && (!best || s->addr > best->addr))
+			best = s;
+		if (s->addr > addr && s->addr < next)
+			next = s->addr;
+	}
+	if (!best)
+		return NULL;
+	*off = addr - best->addr;
+	*size = next - best->addr;	/* unsigned, as the kernel's */
+	return best;
+}
+
+const struct ld_ksym *ld_ksyms_lookup_at(const struct ld_ksyms *k, uint64_t addr,
+					 uint64_t ts, uint64_t *off, uint64_t *size)
+{
+	ssize_t i;
+	size_t j;
+
+	/* newest first: the module log's tables, then the snapshot's */
+	for (size_t n = k->nr_mods; n-- > 0;) {
+		const struct ld_kmod *m = &k->mods[n];
+
+		if (ts < m->from_ts || (m->to_ts != LD_TS_END && ts >= m->to_ts) || !m->nr)
+			continue;
+		if (m->has_layout) {
+			if (!in_range(addr, m->core_base, m->core_size) &&
+			    !(ts < m->live_ts && in_range(addr, m->init_base, m->init_size)))
+				continue;
+			return mod_lookup(m, addr, ts, off, size);
+		}
+		i = last_at_or_below(m->syms, m->nr, addr);
+		if (i < 0)
+			continue;
+		for (j = (size_t)i + 1; j < m->nr && m->syms[j].addr == m->syms[i].addr; j++)
+			;
+		if (j >= m->nr)
+			continue;	/* past its last symbol: extent unknown */
+		while (i > 0 && m->syms[i - 1].addr == m->syms[i].addr)
+			i--;
+		*off = addr - m->syms[i].addr;
+		*size = m->syms[j].addr - m->syms[i].addr;
+		return &m->syms[i];
+	}
+
+	/* vmlinux: is_ksym_addr() */
+	if (!k->nr_vm)
+		return NULL;
+	if (k->stext) {
+		int text = addr >= k->stext && (!k->etext || addr < k->etext);
+		int init = k->sinittext && addr >= k->sinittext &&
+			   (!k->einittext || addr < k->einittext);
+		int all = addr >= k->stext && (!k->end || addr < k->end);
+
+		if (!(k->all ? all : text || init))
+			return NULL;
+	}
+	{
+		size_t lo = 0, hi = k->nr_vm;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (k->syms[k->vm[mid]].addr <= addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (!lo)
+			return NULL;
+		i = (ssize_t)lo - 1;
+		for (j = (size_t)i + 1; j < k->nr_vm &&
+		     k->syms[k->vm[j]].addr == k->syms[k->vm[i]].addr; j++)
+			;
+		if (j >= k->nr_vm)
+			return NULL;	/* no symbol above: end unknown */
+		while (i > 0 && k->syms[k->vm[i - 1]].addr == k->syms[k->vm[i]].addr)
+			i--;
+		*off = addr - k->syms[k->vm[i]].addr;
+		*size = k->syms[k->vm[j]].addr - k->syms[k->vm[i]].addr;
+		return &k->syms[k->vm[i]];
+	}
 }
 
 const struct ld_ksym *ld_ksyms_lookup(const struct ld_ksyms *k, uint64_t addr,
 				      uint64_t *off, uint64_t *size)
 {
-	size_t lo = 0, hi = k->nr, i, j;
-
-	if (!k->nr || addr < k->syms[0].addr)
-		return NULL;
-	while (hi - lo > 1) {	/* last index with syms[i].addr <= addr */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->syms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	i = lo;
-	/* prefer the first of several symbols at the same address */
-	while (i > 0 && k->syms[i - 1].addr == k->syms[i].addr)
-		i--;
-	j = lo + 1;
-	while (j < k->nr && k->syms[j].addr == k->syms[lo].addr)
-		j++;
-	if (j >= k->nr)
-		return NULL;
-	*off = addr - k->syms[i].addr;
-	*size = k->syms[j].addr - k->syms[i].addr;
-	return &k->syms[i];
+	return ld_ksyms_lookup_at(k, addr, LD_TS_END, off, size);
 }
 
 void ld_ksyms_free(struct ld_ksyms *k)
@@ -466,6 +802,9 @@ void ld_ksyms_free(struct ld_ksyms *k)
 		free(k->syms[i].mod);
 	}
 	free(k->syms);
-	k->syms = NULL;
-	k->nr = 0;
+	free(k->vm);
+	for (size_t i = 0; i < k->nr_mods; i++)
+		kmod_free(&k->mods[i]);
+	free(k->mods);
+	memset(k, 0, sizeof(*k));
 }

@@ -168,6 +168,8 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 	struct stat st;
 	uint64_t off, bad_cpus = 0;
 	int have_hdr = 0, ret;
+	char *modlog = NULL;
+	size_t modlog_len = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->fd = fd;
@@ -295,6 +297,15 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 				goto err;
 			r->has_ksyms = 1;
 			break;
+		case LD_SECT_MODLOG:	/* cumulative: the last one wins */
+			free(modlog);
+			modlog = read_text(r, data, len);
+			if (!modlog) {
+				ret = -ENOMEM;
+				goto err;
+			}
+			modlog_len = len;
+			break;
 		case LD_SECT_CPU_DATA:
 			if (!have_hdr) {
 				ret = -EINVAL;
@@ -330,8 +341,19 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 	if (!r->complete)
 		warn(r, -ENODATA, (int64_t)r->file_size, -1, -1,
 		     "capture has no END section (recording cut short?)");
+	if (modlog) {
+		ret = ld_ksyms_add_modlog(&r->ksyms, modlog, modlog_len);
+		if (ret < 0)
+			goto err;
+		if (ret > 0)
+			warn(r, -EINVAL, -1, -1, -1,
+			     "%d malformed module log lines skipped", ret);
+		r->has_ksyms = 1;
+		free(modlog);
+	}
 	return 0;
 err:
+	free(modlog);
 	ld_reader_close(r);
 	return ret;
 }

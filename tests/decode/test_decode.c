@@ -320,6 +320,7 @@ static void test_bprintf(void)
 		"ffffffff81000000 T _stext\n"
 		"ffffffff81000100 T kfree_skbmem\n"
 		"ffffffff81000140 t skb_free_head\n"
+		"ffffffff81001000 T _etext\n"
 		"ffffffffc0001000 t foo_xmit\t[foo]\n"
 		"ffffffffc0001080 t foo_rx\t[foo]\n";
 	struct pl p;
@@ -357,7 +358,8 @@ static void test_bprintf(void)
 	KERN("%pS", "kfree_skbmem+0x10/0x40", "p", (void *)0xffffffff81000110ull);
 	KERN("%ps", "kfree_skbmem", "p", (void *)0xffffffff81000110ull);
 	KERN("%pS", "foo_xmit+0x4/0x80 [foo]", "p", (void *)0xffffffffc0001004ull);
-	KERN("%pSR", "skb_free_head+0x0/0x3f000ec0", "p", (void *)0xffffffff81000140ull);
+	/* the last text symbol ends at _etext, not at the next module's symbol */
+	KERN("%pSR", "skb_free_head+0x0/0xec0", "p", (void *)0xffffffff81000140ull);
 	KERN("%pS", "0x1234", "p", (void *)0x1234);
 	KERN("%20ps|", "        kfree_skbmem|", "p", (void *)0xffffffff81000100ull);
 	KERN("%pI4 up", "10.0.0.1 up", "s", "10.0.0.1");

@@ -126,6 +126,61 @@ add 'lt_probe_target' > /dev/null; add 'r:lt_probe_delay' > /dev/null
 [ "$(wc -l < $PF)" = 2 ] || fail "re-adding two probes: $(cat $PF | tr '\n' '|')"
 : > $PF
 [ ! -s $PF ] && pass "O_TRUNC removes all" || fail "after O_TRUNC: $(cat $PF | tr '\n' '|')"
+
+# Ambiguous names: refused with EADDRNOTAVAIL, the reason in error_log; a
+# module-qualified name or an address picks one.  lsym_dup_target is defined
+# by both logdev_syma and logdev_symb; jhash by many vmlinux files.
+EL=$D/error_log
+[ -r $EL ] && pass "error_log exists" || fail "no $EL"
+true > $EL
+[ ! -s $EL ] && pass "error_log empty after O_TRUNC" || fail "error_log after O_TRUNC: $(head -c 200 $EL)"
+insmod /logdev/logdev_syma.ko && insmod /logdev/logdev_symb.ko || fail "insmod logdev_syma/b"
+nj=$(grep -c ' jhash$' /proc/kallsyms)
+[ "$nj" -gt 1 ] && pass "jhash is defined $nj times in vmlinux" || fail "jhash defined $nj times, test needs > 1"
+bad 'p:dupx=jhash' 'assign requested address'
+# error_log: "[ts] logdev: error: REASON", "  Command: TEXT", caret under jhash
+l1=$(sed -n 1p $EL) l2=$(sed -n 2p $EL) l3=$(sed -n 3p $EL)
+echo "$l1" | grep -Eq '^\[ *[0-9]+\.[0-9]{6}\] logdev: error: .*jhash.*' &&
+	echo "$l1" | grep -q "$nj" &&
+	pass "error_log names the reason: $l1" || fail "error_log line 1: '$l1'"
+[ "$l2" = "  Command: p:dupx=jhash" ] && pass "error_log shows the command" ||
+	fail "error_log line 2: '$l2'"
+[ "$l3" = "                  ^" ] && pass "error_log points at the symbol" ||
+	fail "error_log line 3: '$l3'"
+bad 'r:dupr=jhash' 'assign requested address'
+bad 'p:dupy=lsym_dup_target' 'assign requested address'
+grep -q 'lsym_dup_target.*2' $EL && pass "error_log: lsym_dup_target defined 2 times" ||
+	fail "error_log lacks lsym_dup_target: $(tail -n 3 $EL | tr '\n' '|')"
+bad 'p:dupz=logdev_syma:no_such_function_logdev' 'No such file'
+bad 'p:dupz=no_such_module_logdev:lsym_dup_target' 'No such file'
+bad 'p:dupz=0x1234' 'No such file'
+ok_add 'p:dupa=logdev_syma:lsym_dup_target $arg1'
+baddr=$(grep ' lsym_dup_target	\[logdev_symb\]' /proc/kallsyms | cut -d' ' -f1)
+ok_add "p:dupb=0x$baddr \$arg1"
+grep -q "^p:dupa logdev_syma:lsym_dup_target " $PF && grep -q "^p:dupb 0x$baddr " $PF &&
+	pass "listing shows MOD:SYM and the address" || fail "listing: $(cat $PF | tr '\n' '|')"
+echo 1 > /sys/kernel/debug/logdev_syma/fire
+echo 1 > /sys/kernel/debug/logdev_symb/fire
+echo 1 > /sys/kernel/debug/logdev_symb/fire
+ha=$(sed -n 's/^p:dupa .* hits=\([0-9]*\).*/\1/p' $PF)
+hb=$(sed -n 's/^p:dupb .* hits=\([0-9]*\).*/\1/p' $PF)
+[ "$ha" = 1 ] && [ "$hb" = 2 ] && pass "MOD:SYM hits only logdev_syma's copy (1), the address only logdev_symb's (2)" ||
+	fail "hits dupa '$ha' (want 1) dupb '$hb' (want 2)"
+: > $PF
+# Names are identifiers: [A-Za-z_][A-Za-z0-9_]*, bytes above 0x7f refused.
+bad "$(printf 'p:caf\351=lt_probe_target')" 'Invalid argument'
+bad "$(printf 'p:\303\251t\303\251=lt_probe_target')" 'Invalid argument'
+bad "$(printf 'p:a\rb=lt_probe_target')" 'Invalid argument'
+bad 'p:a b=lt_probe_target' 'Invalid argument'
+bad "$(printf 'p:ok=lt_probe_target n\351=$arg1')" 'Invalid argument'
+bad "$(printf 'lt_probe_target\351')" 'Invalid argument'
+[ ! -s $PF ] && pass "no probe left after the refusals" || fail "probes left: $(cat $PF | tr '\n' '|')"
+cat $EL > $R/error_log.txt
+n_el=$(grep -c '^\[' $EL)
+[ "$n_el" -ge 8 ] && pass "error_log keeps the last errors ($n_el)" || fail "error_log has $n_el entries"
+true > $EL
+[ ! -s $EL ] && pass "error_log cleared by O_TRUNC" || fail "error_log not cleared"
+rmmod logdev_symb; rmmod logdev_syma
 grep -q "	probe	0	lt_probe_target	arg1=%llx arg2=%llx" $R/formats.txt &&
 	pass "formats lists the probe site (file probe, line 0)" ||
 	fail "no probe site in formats"

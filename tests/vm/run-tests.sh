@@ -21,7 +21,8 @@ failed=0
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 missing=
-for f in $K/logdev.ko $K/logdev_test.ko $K/logdev_demo.ko $U/logdev.static $U/logdev; do
+for f in $K/logdev.ko $K/logdev_test.ko $K/logdev_demo.ko $K/logdev_syma.ko $K/logdev_symb.ko \
+	$U/logdev.static $U/logdev; do
 	[ -f "$f" ] || missing="$missing ${f#$top/}"
 done
 if [ -n "$missing" ]; then
@@ -150,7 +151,8 @@ fi
 # (multi-threaded TCG: enable is written, and probes attached, only while
 # their workload is idle)
 if boot vm-probes 2 "$vm/guest-probes.sh" \
-	"$K/logdev.ko $K/logdev_test.ko $U/logdev.static" "1000 500 20"; then
+	"$K/logdev.ko $K/logdev_test.ko $K/logdev_syma.ko $K/logdev_symb.ko $U/logdev.static" \
+	"1000 500 20"; then
 	guest_lines "$out/vm-probes"
 	"$vm/check-probes.sh" "$out/vm-probes" vm-probes || failed=$((failed + 1))
 fi
@@ -160,6 +162,13 @@ fi
 if boot vm-record 2 "$vm/guest-record.sh" \
 	"$K/logdev.ko $K/logdev_test.ko $U/logdev.static" 2000; then
 	guest_lines "$out/vm-record"
+fi
+
+# 6. symbols across module unload and load during one recording
+if boot vm-sym 2 "$vm/guest-sym.sh" \
+	"$K/logdev.ko $K/logdev_syma.ko $K/logdev_symb.ko $U/logdev.static" ""; then
+	guest_lines "$out/vm-sym"
+	"$vm/check-sym.sh" "$out/vm-sym" vm-sym || failed=$((failed + 1))
 fi
 
 [ $failed = 0 ]

@@ -1,0 +1,43 @@
+#!/bin/bash
+# Host side of the symbols test.   check-sym.sh DIR NAME
+# sym.cap (guest-sym.sh) holds the "fire %pS|%ps|%pS" records of
+# logdev_syma and logdev_symb, loaded and unloaded in turn during one
+# recording; symref.txt the kernel's own text of each, in the same order.
+# `logdev report --raw` must print the kernel's text for every one: each
+# function named after the module that was loaded when it was recorded.
+set -uo pipefail
+dir=$1 name=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+logdev=${LOGDEV:-$top/userspace/logdev}
+if [ ! -s "$dir/sym.cap" ] || [ ! -s "$dir/symref.txt" ]; then
+	echo "FAIL: $name: no sym.cap or symref.txt came back"; exit 1
+fi
+if ! "$logdev" report --raw "$dir/sym.cap" > "$dir/sym.raw" 2> "$dir/sym.err"; then
+	echo "FAIL: $name: logdev report --raw failed: $(head -c 300 "$dir/sym.err")"; exit 1
+fi
+failed=0
+n_ref=$(wc -l < "$dir/symref.txt")
+[ "$n_ref" = 7 ] || { echo "FAIL: $name: $n_ref kernel texts, want 7"; failed=1; }
+if [ "$(sort -u "$dir/addrs.txt" | wc -l)" = 1 ]; then
+	echo "PASS: $name: all 4 loads put the function at $(head -n 1 "$dir/addrs.txt")"
+else
+	echo "NOTE: $name: loads at $(tr '\n' ' ' < "$dir/addrs.txt")(not all the same address)"
+fi
+awk -v name="$name" '
+FILENAME == ARGV[1] { ref[n_ref++] = $0; next }
+{
+	n = split($0, f, "\t")
+	if (f[6] != "lsym_fire") next
+	msg = f[8]; for (i = 9; i <= n; i++) msg = msg "\t" f[i]
+	got[n_got++] = msg
+}
+END {
+	failed = 0
+	if (n_got != n_ref) { print "FAIL: " name ": " n_got " records for " n_ref " kernel texts"; failed++ }
+	for (i = 0; i < n_ref && i < n_got; i++) {
+		if (got[i] == ref[i]) print "PASS: " name ": fire " i ": " ref[i]
+		else { print "FAIL: " name ": fire " i ": logdev [" got[i] "] kernel [" ref[i] "]"; failed++ }
+	}
+	exit failed ? 1 : 0
+}' "$dir/symref.txt" "$dir/sym.raw" || failed=1
+[ $failed = 0 ]
