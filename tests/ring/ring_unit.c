@@ -147,7 +147,7 @@ static void test_discard(void)
 	CHECK(n == 1 && drop == 176 && seq == 2,
 	      "next sub-buffer reports 176 dropped before it (got %u, seq %llu)", drop, (unsigned long long)seq);
 	ld_get_stats(&r.cb, &st);
-	CHECK(st.read + st.overrun + st.dropped + st.nest_lost == st.written,
+	CHECK(st.read + st.overrun + st.dropped + st.nest_lost + st.too_big == st.written,
 	      "discard: read + lost == written");
 	ring_free(&r);
 }
@@ -257,11 +257,31 @@ static void test_e2big(void)
 	struct ld_stats st;
 	static char big[300];
 
+	static unsigned char buf[256];
+	struct logdev_subbuf_hdr *h = (void *)buf;
+
 	ring_new(&r, 256, 2, LD_MODE_OVERWRITE);
 	CHECK(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, sizeof(big)) == -E2BIG,
 	      "a record larger than a sub-buffer is refused with -E2BIG");
+	/* the largest that fits: 256 - 40 header - 24 record header */
+	CHECK(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, 256 - 40 - 24) >= 0,
+	      "a record that just fits a sub-buffer is stored");
+	CHECK(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, 256 - 40 - 24 + 1) == -E2BIG,
+	      "one byte more is refused with -E2BIG");
 	ld_get_stats(&r.cb, &st);
-	CHECK(st.written == 0, "and not counted as written");
+	CHECK(st.written == 3 && st.too_big == 2,
+	      "too-big records count as written and as lost too_big (written %llu too_big %llu)",
+	      (unsigned long long)st.written, (unsigned long long)st.too_big);
+	ld_flush(&r.cb);
+	CHECK(ld_consume(&r.cb, buf) == 1 && h->dropped_before == 1,
+	      "the first sub-buffer reports the too-big record before it (dropped_before %u)",
+	      h->dropped_before);
+	CHECK(ld_consume(&r.cb, buf) == 1 && h->dropped_before == 1,
+	      "the next one reports the one refused after the first was opened (dropped_before %u)",
+	      h->dropped_before);
+	ld_get_stats(&r.cb, &st);
+	CHECK(st.read + st.overrun + st.dropped + st.nest_lost + st.too_big == st.written,
+	      "read + overrun + dropped + nest_lost + too_big == written");
 	ring_free(&r);
 }
 
