@@ -16,7 +16,8 @@
  *
  * --raw: tab-separated lines for programs:
  *   ts_ns cpu pid ctx site_id func line message   (ctx: task softirq ...;
- *   message with \\ \t \n escaped; func "?" and line 0 for unknown sites)
+ *   message with \\ \t \n and NUL (\0) escaped; func "?" and line 0 for
+ *   unknown sites)
  *   LOST cpu n kind                                (kind: dropped
  *   overwritten subbufs corrupt)
  * Return-probe records (logdev probes "r:", sites NAME and NAME%return of
@@ -41,10 +42,12 @@ static void fmt_ts(char *b, size_t n, uint64_t ts)
 	snprintf(b, n, "%12s", t);
 }
 
-static void raw_escape(FILE *f, const char *s)
+static void raw_escape(FILE *f, const char *s, size_t n)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
+	for (const char *e = s + n; s < e; s++) {
+		if (*s == '\0')
+			fputs("\\0", f);
+		else if (*s == '\\')
 			fputs("\\\\", f);
 		else if (*s == '\t')
 			fputs("\\t", f);
@@ -55,13 +58,22 @@ static void raw_escape(FILE *f, const char *s)
 	}
 }
 
-/* Return-probe record paired with its entry: " duration=D us" (3 decimals). */
-static void add_duration(char *msg, size_t size, uint64_t ns)
+/*
+ * Return-probe record paired with its entry: " duration=D us" (3 decimals)
+ * after the @n bytes of @msg.  Return: the new length.
+ */
+static size_t add_duration(char *msg, size_t size, size_t n, uint64_t ns)
 {
-	size_t n = strlen(msg);
+	int o = snprintf(msg + n, size - n, "%sduration=%" PRIu64 ".%03" PRIu64 " us",
+			 n ? " " : "", ns / 1000, ns % 1000);
 
-	snprintf(msg + n, size - n, "%sduration=%" PRIu64 ".%03" PRIu64 " us",
-		 n ? " " : "", ns / 1000, ns % 1000);
+	return o < 0 ? n : n + (size_t)o < size ? n + (size_t)o : size - 1;
+}
+
+/* message text of @n bytes, NULs included (%c of 0 prints one, as in the kernel) */
+static void put_msg(const char *s, size_t n)
+{
+	fwrite(s, 1, n, stdout);
 }
 
 int cmd_report(int argc, char **argv)
@@ -138,13 +150,14 @@ int cmd_report(int argc, char **argv)
 			}
 			const struct ld_site *s = ld_sites_get(&r.sites, it.rec.site);
 
-			cli_render(&r, &it, msg, sizeof(msg));
+			size_t len = cli_render(&r, &it, msg, sizeof(msg));
+
 			if (paired)
-				add_duration(msg, sizeof(msg), dur);
+				len = add_duration(msg, sizeof(msg), len, dur);
 			printf("%" PRIu64 "\t%u\t%u\t%s\t%u\t%s\t%u\t", it.ts, it.cpu,
 			       it.rec.pid, ld_ctx_name(it.rec.ctx), it.rec.site,
 			       s ? s->func : "?", s ? s->line : 0);
-			raw_escape(stdout, msg);
+			raw_escape(stdout, msg, len);
 			putchar('\n');
 			continue;
 		}
@@ -170,12 +183,14 @@ int cmd_report(int argc, char **argv)
 		char site[300];
 
 		cli_site_name(&r, it.rec.site, site, sizeof(site));
-		cli_render(&r, &it, msg, sizeof(msg));
+		size_t len = cli_render(&r, &it, msg, sizeof(msg));
+
 		if (paired)
-			add_duration(msg, sizeof(msg), dur);
-		printf("[ %s] cpu:%u pid:%u%s%s %s %s", ts, it.cpu, it.rec.pid,
+			len = add_duration(msg, sizeof(msg), len, dur);
+		printf("[ %s] cpu:%u pid:%u%s%s %s ", ts, it.cpu, it.rec.pid,
 		       it.rec.ctx ? " " : "", it.rec.ctx ? ld_ctx_name(it.rec.ctx) : "",
-		       site, msg);
+		       site);
+		put_msg(msg, len);
 		if (it.cpu < ncpu && valid[it.cpu] && it.ts >= prev[it.cpu]) {
 			uint64_t d = it.ts - prev[it.cpu];
 

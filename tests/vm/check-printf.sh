@@ -2,10 +2,13 @@
 # Host side of the printf test.
 #   check-printf.sh DIR NAME
 # DIR/printf.cap holds one edprint() per entry of logdev_test's printf table,
-# DIR/printf_ref.txt the kernel's own bstr_printf() rendering of the same
-# binary arguments ("INDEX<TAB>TEXT", escaped).  The messages of
-# `logdev report --raw` for those records must equal the kernel's text, entry
-# by entry, in order.
+# DIR/printf_ref.txt the kernel's own vsnprintf() text for the same call
+# ("INDEX<TAB>TEXT", escaped).  The messages of `logdev report --raw` for
+# those records must equal the kernel's text, entry by entry, in order.
+# An entry "INDEX<TAB>cut=KEEP,SKIP<TAB>TEXT" is one whose arguments do not
+# fit a record: logdev must print the first KEEP characters of TEXT, the cut
+# mark "[cut]" (docs/FORMAT.md), then, unless SKIP < 0, the rest of TEXT
+# after SKIP more characters (the part of the argument that was cut).
 set -uo pipefail
 dir=$1 name=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,7 +26,13 @@ fi
 
 awk -v name="$name" '
 FILENAME == ARGV[1] {
-	i = index($0, "\t"); ref[n_ref++] = substr($0, i + 1); next
+	i = index($0, "\t"); t = substr($0, i + 1)
+	if (t ~ /^cut=[0-9]+,-?[0-9]+\t/) {
+		j = index(t, "\t"); split(substr(t, 5, j - 5), ks, ",")
+		t = substr(t, j + 1)
+		t = substr(t, 1, ks[1] + 0) "[cut]" (ks[2] + 0 < 0 ? "" : substr(t, ks[1] + ks[2] + 1))
+	}
+	ref[n_ref++] = t; next
 }
 $1 == "LOST" { lost++; next }
 {
