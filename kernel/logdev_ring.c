@@ -550,6 +550,10 @@ int ld_consume(struct ld_cpu_buf *cb, void *dst)
 				ld_atomic_add(&cb->dropped_carry, dc);
 			continue;
 		}
+		/* the unused tail may hold an older lap's records: zero it */
+		if (h->data_bytes < cb->subbuf_size - HDR)
+			memset((char *)dst + HDR + h->data_bytes, 0,
+			       cb->subbuf_size - HDR - h->data_bytes);
 		h->overrun_before = ov > 0xffffffffULL ? 0xffffffffU : (u32)ov;
 		dc += h->dropped_before;
 		h->dropped_before = dc > 0xffffffffULL ? 0xffffffffU : (u32)dc;

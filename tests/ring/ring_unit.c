@@ -307,6 +307,32 @@ static void test_flush_carries_losses(void)
 	ring_free(&r);
 }
 
+/* a consumed sub-buffer's unused tail never carries an older lap's bytes */
+static void test_tail_zero(void)
+{
+	struct ring r;
+	static unsigned char buf[256], big[150];
+	struct logdev_subbuf_hdr *h = (void *)buf;
+	u32 i, nz = 0;
+
+	memset(big, 0x5a, sizeof(big));
+	ring_new(&r, 256, 2, LD_MODE_OVERWRITE);
+	for (i = 0; i < 4; i++)		/* two laps of big records */
+		ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, sizeof(big));
+	ld_flush(&r.cb);
+	while (ld_consume(&r.cb, buf) == 1)
+		;
+	ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, "ab", 2);
+	ld_flush(&r.cb);
+	CHECK(ld_consume(&r.cb, buf) == 1 && h->data_bytes == 32,
+	      "a short flushed sub-buffer is consumed (data_bytes %u)", h->data_bytes);
+	for (i = 40 + h->data_bytes; i < sizeof(buf); i++)
+		nz += buf[i] != 0;
+	CHECK(nz == 0, "its unused tail is zero, not an older lap's record (%u bytes not zero)",
+	      nz);
+	ring_free(&r);
+}
+
 int main(void)
 {
 	test_init();
@@ -316,6 +342,7 @@ int main(void)
 	test_nesting();
 	test_pending_writer();
 	test_e2big();
+	test_tail_zero();
 	test_flush_carries_losses();
 	return failures ? 1 : 0;
 }
