@@ -133,10 +133,15 @@ EXPORT_SYMBOL_GPL(logdev_site_id);
 u32 notrace logdev_site_enc(struct logdev_site *site, u32 nargs, u32 strmask,
 			    u32 widemask)
 {
-	u32 enc = edp_fmt_slots_ok(site->fmt, nargs, strmask, widemask) ?
+	u16 sprec[EDP_MAX_ARGS];
+	u32 enc = edp_fmt_slots_ok(site->fmt, nargs, strmask, widemask, sprec) ?
 		  LOGDEV_SITE_SLOTS : LOGDEV_SITE_VBIN;
+	int i;
 
-	WRITE_ONCE(site->enc, enc);
+	/* racing callers store the same values: never a transient 0 */
+	for (i = 0; i < EDP_MAX_ARGS; i++)
+		WRITE_ONCE(site->sprec[i], sprec[i]);
+	smp_store_release(&site->enc, enc);	/* sprec before enc */
 	return enc;
 }
 EXPORT_SYMBOL_GPL(logdev_site_enc);

@@ -349,6 +349,8 @@ static const u8 lt_bytes3[3] = { 0x01, 0x02, 0xfe };
 static const u8 lt_uuid[16] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
 				0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f };
 static const unsigned long lt_bitmap[1] = { 0xf0f0fUL };
+static const char lt_bytes3_s[3] = { 'a', 'b', 'c' };	/* no NUL */
+static const char lt_mac_s[2] = { 'd', 'e' };
 static char lt_s600[601];
 static char lt_s300[301];
 
@@ -412,6 +414,8 @@ static noinline void lt_printf_table(struct dentry *dentry)
 	LT_PF("[%40pUb]", lt_uuid);
 	LT_PF("[%px] [%s]", lt_bytes3, "after");
 	LT_PF("xxx%cyyy", '\0');
+	/* a precision bounds what is read of a %s (arrays without a NUL) */
+	LT_PF("[%.3s] [%.*s] [%.0s]", lt_bytes3_s, 2, lt_mac_s, lt_bytes3_s);
 }
 
 static ssize_t lt_printf_write(struct file *f, const char __user *ubuf,

@@ -17,6 +17,7 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
+#include <asm/barrier.h>
 #include <linux/string.h>
 #include <linux/edprint_slots.h>
 #include <linux/edprint_fmt.h>
@@ -32,6 +33,8 @@
  *        then assigned once by logdev_site_id() and never changed
  * @enc:  how edprint() stores the arguments: 0 until the site first records,
  *        then LOGDEV_SITE_SLOTS or LOGDEV_SITE_VBIN (logdev_site_enc())
+ * @sprec: for the slots encoder, per argument: the precision of a %s
+ *        (edp_fmt_slots_ok()), set before @enc
  *
  * One static instance per call site, placed in the ELF section
  * "__logdev_sites".  The debugfs "formats" file maps ids to these fields.
@@ -43,6 +46,7 @@ struct logdev_site {
 	u32 line;
 	u32 id;
 	u32 enc;
+	u16 sprec[EDP_MAX_ARGS];
 } __aligned(8);
 
 #define LOGDEV_SITE_SLOTS	1	/* compile-time slots (edprint_slots.h) */
@@ -148,7 +152,7 @@ void __logdev_commit(struct logdev_resv *r);
 static __always_inline bool __edprint_site_slots(struct logdev_site *site, u32 nargs,
 						 u32 strmask, u32 widemask)
 {
-	u32 enc = READ_ONCE(site->enc);
+	u32 enc = smp_load_acquire(&site->enc);	/* then site->sprec */
 
 	if (unlikely(!enc))
 		enc = logdev_site_enc(site, nargs, strmask, widemask);
@@ -166,10 +170,31 @@ static __always_inline void __edprint_mark_cut(void *pl)
 	((struct logdev_rec_hdr *)pl - 1)->ctx |= LOGDEV_REC_F_CUT;
 }
 
+/*
+ * Most bytes the slots encoder reads of string argument @i: the precision of
+ * its %s if it has one (a literal, or '*': @prev, the argument before it),
+ * as vsnprintf() reads no more; else EDP_STR_MAX + 1 (longer: cut).
+ */
+static __always_inline u32 __edprint_sbound(const struct logdev_site *site,
+					    unsigned int i, long prev)
+{
+	u16 c = site->sprec[i];
+
+	if (likely(!c))
+		return EDP_STR_MAX + 1;
+	if (c == EDP_SPREC_STAR)
+		return prev < 0 || prev > EDP_STR_MAX ? EDP_STR_MAX + 1 : (u32)prev;
+	return c - 1u;
+}
+
+#define EDP_SBOUND(i, prev)	__edprint_sbound(_edsite, i, prev)
+
 #define __edprint_slots(_site, ...)					\
 do {									\
 	struct logdev_resv __edr;					\
-	EDP_MAP(EDP_DECL, ##__VA_ARGS__)				\
+	const struct logdev_site *_edsite __maybe_unused = (_site);	\
+	long _edprev __maybe_unused = 0;				\
+	EDP_MAP(EDP_DECLB, ##__VA_ARGS__)				\
 	char *_edp = __logdev_reserve(_site,				\
 			0 EDP_MAP(EDP_SIZE, ##__VA_ARGS__), &__edr);	\
 	if (_edp) {							\

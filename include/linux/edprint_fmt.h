@@ -5,19 +5,24 @@
  * reads it: flags "-+ #0", a width (digits or '*'), a precision ('.' then
  * digits or '*'), a length (h hh l ll L z t) and the conversion.
  *
- * Portable (kernel module, tests/decode): the includer provides u32.
+ * Portable (kernel module, tests/decode): the includer provides u16, u32.
  * edprint() calls this once per call site, the first time the site records
  * (logdev_site_enc()), and keeps the answer in the site.
  */
 #ifndef _LINUX_EDPRINT_FMT_H
 #define _LINUX_EDPRINT_FMT_H
 
+#include <linux/edprint_slots.h>	/* EDP_STR_MAX, EDP_MAX_ARGS */
+
+/* sprec[] entry of a %s whose precision is a '*' (the argument before it) */
+#define EDP_SPREC_STAR	0xffff
+
 /* one argument of a numeric conversion or of a '*': not a string, and
  * 8 bytes exactly when @wide */
 static inline int edp_fmt_num_ok(unsigned int i, unsigned int nargs, u32 strmask,
 				 u32 widemask, int wide)
 {
-	if (i >= nargs || i >= 32 || (strmask >> i) & 1)
+	if (i >= nargs || i >= EDP_MAX_ARGS || (strmask >> i) & 1)
 		return 0;
 	return (int)((widemask >> i) & 1) == wide;
 }
@@ -25,11 +30,16 @@ static inline int edp_fmt_num_ok(unsigned int i, unsigned int nargs, u32 strmask
 /**
  * edp_fmt_slots_ok() - may a site store its arguments as compile-time slots?
  * @fmt:      the site's format
- * @nargs:    number of arguments (at most 32)
+ * @nargs:    number of arguments (at most EDP_MAX_ARGS)
  * @strmask:  bit i set: argument i is a char pointer, which the slots encode
  *            as a string (include/linux/edprint_slots.h, EDP_STRBIT)
  * @widemask: bit i set: argument i is not a char pointer and has more than
  *            4 bytes (EDP_WIDEBIT)
+ * @sprec:    NULL, or EDP_MAX_ARGS entries filled in for the slots encoder:
+ *            for a %s argument with a precision, EDP_SPREC_STAR for '*', else
+ *            1 + the precision (at most EDP_STR_MAX + 2); 0 otherwise.  The
+ *            encoder reads at most that many bytes of the string, as
+ *            vsnprintf() does (a "%.4s" array need not be NUL-terminated).
  *
  * The slots (LOGDEV_REC_PRINT_SLOTS) are chosen from the arguments' types
  * only; they are right only if the format reads every argument as that type.
@@ -45,12 +55,17 @@ static inline int edp_fmt_num_ok(unsigned int i, unsigned int nargs, u32 strmask
  * Return: 1 for slots, 0 for the vbin_printf() path.
  */
 static inline int edp_fmt_slots_ok(const char *fmt, unsigned int nargs,
-				   u32 strmask, u32 widemask)
+				   u32 strmask, u32 widemask, u16 *sprec)
 {
-	unsigned int i = 0;
+	unsigned int i = 0, p;
 	char q;
 
+	if (sprec)
+		for (p = 0; p < EDP_MAX_ARGS; p++)
+			sprec[p] = 0;
 	while (*fmt) {
+		u16 prec = 0;
+
 		if (*fmt++ != '%')
 			continue;
 		while (*fmt == '-' || *fmt == '+' || *fmt == ' ' || *fmt == '#' ||
@@ -70,9 +85,12 @@ static inline int edp_fmt_slots_ok(const char *fmt, unsigned int nargs,
 				if (!edp_fmt_num_ok(i++, nargs, strmask, widemask, 0))
 					return 0;
 				fmt++;
+				prec = EDP_SPREC_STAR;
 			} else {
-				while (*fmt >= '0' && *fmt <= '9')
-					fmt++;
+				for (p = 0; *fmt >= '0' && *fmt <= '9'; fmt++)
+					if (p <= EDP_STR_MAX)
+						p = p * 10 + (unsigned int)(*fmt - '0');
+				prec = 1 + (p > EDP_STR_MAX + 1 ? EDP_STR_MAX + 1 : p);
 			}
 		}
 		q = 0;
@@ -90,8 +108,10 @@ static inline int edp_fmt_slots_ok(const char *fmt, unsigned int nargs,
 				return 0;
 			break;
 		case 's':
-			if (i >= nargs || i >= 32 || !((strmask >> i) & 1))
+			if (i >= nargs || i >= EDP_MAX_ARGS || !((strmask >> i) & 1))
 				return 0;
+			if (sprec)
+				sprec[i] = prec;
 			i++;
 			break;
 		case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':

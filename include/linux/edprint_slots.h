@@ -40,6 +40,7 @@
 #ifndef EDP_STR_MAX
 #define EDP_STR_MAX		255
 #endif
+#define EDP_MAX_ARGS		16	/* EDP_MAP's limit */
 
 /* what vbin_printf() stores for a %s pointer it must not read */
 static inline const char *edp_str_src(const char *s)
@@ -55,6 +56,12 @@ static inline const char *edp_str_src(const char *s)
 static inline u32 edp_strlen(const char *s)
 {
 	return (u32)strnlen(edp_str_src(s), EDP_STR_MAX + 1);
+}
+
+/* edp_strlen() reading at most @max bytes (a precision), @max <= EDP_STR_MAX + 1 */
+static inline u32 edp_strlen_max(const char *s, u32 max)
+{
+	return (u32)strnlen(edp_str_src(s), max);
 }
 
 /* characters stored of a string of edp_strlen() @l */
@@ -149,6 +156,15 @@ static inline char *edp_put_s(char *p, const char *s, unsigned int len)
 #define EDP_MAP16(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)	EDP_MAP15(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) M(15, a15)
 
 #define EDP_DECL(i, x)	__auto_type _edv##i = (x); unsigned int _edl##i = EDP_LEN(_edv##i);
+/*
+ * EDP_DECL with a bound on each string's length: EDP_SBOUND(i, prev) bytes
+ * at most (the includer defines it; prev is the previous argument as a
+ * long, for a '*' precision), keeping the previous argument in _edprev.
+ */
+#define EDP_DECLB(i, x)	__auto_type _edv##i = (x);				\
+	unsigned int _edl##i = EDP_ISSTR(_edv##i) ?				\
+		edp_strlen_max(EDP_ASSTR(_edv##i), EDP_SBOUND(i, _edprev)) : 0u;	\
+	_edprev = (long)EDP_ASNUM(_edv##i);
 /* compile-time upper bound of one argument's slot */
 #define EDP_BOUND(i, x)	+ (EDP_ISSTR(x) ? EDP_STR_MAX + 4 : 8)
 #define EDP_SIZE(i, x)	+ EDP_SLOT(_edv##i, _edl##i)

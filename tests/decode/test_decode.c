@@ -23,6 +23,7 @@
 /* the kernel's edprint() encoder, for LOGDEV_REC_PRINT_SLOTS goldens */
 typedef uint32_t u32;
 typedef uint64_t u64;
+typedef uint16_t u16;
 #include <linux/edprint_slots.h>
 #include <linux/edprint_fmt.h>
 
@@ -960,7 +961,7 @@ static void check_rec(const char *name, const char *fmt, const uint8_t *pl, size
 #define ENC(fmt, ...)							\
 	edp_fmt_slots_ok(fmt, EDP_N(__VA_ARGS__),			\
 			 0 EDP_MAP(EDP_STRBIT, ##__VA_ARGS__),		\
-			 0 EDP_MAP(EDP_WIDEBIT, ##__VA_ARGS__))
+			 0 EDP_MAP(EDP_WIDEBIT, ##__VA_ARGS__), NULL)
 #define EXPECT_ENC(want, fmt, ...)					\
 	check("encoding of \"" fmt "\" is " #want,			\
 	      ENC(fmt, ##__VA_ARGS__) == (want), "got %d", ENC(fmt, ##__VA_ARGS__))
@@ -994,9 +995,9 @@ static void test_issue7(void)
 	EXPECT_ENC(0, "%n", 5);			/* refused by the kernel */
 	EXPECT_ENC(0, "50%", 5);
 	/* (no arguments: -std=c11 keeps the comma of ", ##__VA_ARGS__") */
-	check("encoding of \"plain 100%%\" is 1", edp_fmt_slots_ok("plain 100%%", 0, 0, 0) == 1,
+	check("encoding of \"plain 100%%\" is 1", edp_fmt_slots_ok("plain 100%%", 0, 0, 0, NULL) == 1,
 	      "got 0");
-	check("encoding of \"%d\" with no argument is 0", edp_fmt_slots_ok("%d", 0, 0, 0) == 0,
+	check("encoding of \"%d\" with no argument is 0", edp_fmt_slots_ok("%d", 0, 0, 0, NULL) == 0,
 	      "got 1");
 	EXPECT_ENC(1, "%d %s %c", 1, "a", 'c');
 	EXPECT_ENC(1, "[%-+ #012.5d] %5% [%.3s]", 1, "abcdef");
@@ -1087,6 +1088,50 @@ static void test_issue7(void)
 	}
 }
 
+/* the slots encoder reads a "%.Ns" / "%.*s" string no further than vsnprintf() */
+static u16 test_sprec[EDP_MAX_ARGS];
+
+static u32 test_sbound(unsigned int i, long prev)
+{
+	u16 c = test_sprec[i];
+
+	if (!c)
+		return EDP_STR_MAX + 1;
+	if (c == EDP_SPREC_STAR)
+		return prev < 0 || prev > EDP_STR_MAX ? EDP_STR_MAX + 1 : (u32)prev;
+	return c - 1u;
+}
+
+static void test_prec_bound(void)
+{
+	/* not NUL-terminated: ASan stops the test if anything reads past */
+	const char arr4[4] = { 'a', 'b', 'c', 'd' };
+	const char arr2[2] = { 'e', 'f' };
+	const char *fmt = "[%.4s] [%.*s] [%s] [%.300s] [%.0s]";
+	struct pl p;
+	char got[600];
+
+	check("sprec: precisions of the %s arguments",
+	      edp_fmt_slots_ok(fmt, 6, 0x3d, 0, test_sprec) == 1 && test_sprec[0] == 5 &&
+	      test_sprec[1] == 0 && test_sprec[2] == EDP_SPREC_STAR && test_sprec[3] == 0 &&
+	      test_sprec[4] == EDP_STR_MAX + 2 && test_sprec[5] == 1,
+	      "got %u %u %u %u %u %u", test_sprec[0], test_sprec[1], test_sprec[2],
+	      test_sprec[3], test_sprec[4], test_sprec[5]);
+#define EDP_SBOUND(i, prev)	test_sbound(i, prev)
+	{
+		long _edprev = 0;
+		EDP_MAP(EDP_DECLB, arr4, 2, arr2, "xyz", "long", arr2)
+		char *_edp = (char *)p.b;
+
+		EDP_MAP(EDP_STORE, arr4, 2, arr2, "xyz", "long", arr2)
+		p.n = (uint32_t)(_edp - (char *)p.b);
+	}
+#undef EDP_SBOUND
+	ld_bprintf_slots(got, sizeof(got), fmt, p.b, p.n, NULL);
+	expect_text("slots: %.4s and %.*s of arrays without a NUL read only the precision",
+		    got, "[abcd] [ef] [xyz] [long] []");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -1102,6 +1147,7 @@ int main(int argc, char **argv)
 	test_bprintf();
 	test_slots();
 	test_issue7();
+	test_prec_bound();
 	test_report_deltas();
 	test_gaps();
 	test_corruption();
