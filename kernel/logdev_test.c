@@ -20,7 +20,9 @@
  *             logdev must cut (expected: the first KEEP characters, the cut
  *             mark, then unless SKIP < 0 the text after SKIP more), with NUL, '\\',
  *             newline, tab and other control characters escaped as \0, \\,
- *             \n, \t, \xHH.
+ *             \n, \t, \xHH.  Then "# raw_big=ERRNO": what logdev_write_raw()
+ *             returned for a record larger than any sub-buffer (written after
+ *             the table; it must count as lost, too_big).
  *   probe_work write "N US D": a known workload for the run-time probes
  *             test (tests/vm/guest-probes.sh), see lt_probe_work_write().
  */
@@ -266,6 +268,7 @@ DEFINE_SHOW_ATTRIBUTE(lt_counts);
 /* ---- printf table ---------------------------------------------------- */
 
 #define LT_PF_MAX	64
+#define LD_TEST_RAW_BIG	(64 * 1024 + 8)	/* more than the largest sub-buffer */
 #define LT_PF_LINE	1024	/* longest entry: 600 characters */
 #define LT_PF_TEXT	700
 static char *lt_pf_ref;		/* LT_PF_MAX lines of LT_PF_LINE bytes */
@@ -352,6 +355,8 @@ static const unsigned long lt_bitmap[1] = { 0xf0f0fUL };
 static const char lt_bytes3_s[3] = { 'a', 'b', 'c' };	/* no NUL */
 static const char lt_mac_s[2] = { 'd', 'e' };
 static char lt_s600[601];
+static u8 lt_raw_big[LD_TEST_RAW_BIG];
+static int lt_raw_big_ret;
 static char lt_s300[301];
 
 static noinline void lt_printf_table(struct dentry *dentry)
@@ -416,6 +421,8 @@ static noinline void lt_printf_table(struct dentry *dentry)
 	LT_PF("xxx%cyyy", '\0');
 	/* a precision bounds what is read of a %s (arrays without a NUL) */
 	LT_PF("[%.3s] [%.*s] [%.0s]", lt_bytes3_s, 2, lt_mac_s, lt_bytes3_s);
+	/* a raw record larger than a sub-buffer: refused, counted as too_big */
+	lt_raw_big_ret = logdev_write_raw(0, lt_raw_big, sizeof(lt_raw_big));
 }
 
 static ssize_t lt_printf_write(struct file *f, const char __user *ubuf,
@@ -442,6 +449,7 @@ static int lt_printf_ref_show(struct seq_file *m, void *v)
 	mutex_lock(&lt_lock);
 	for (i = 0; i < lt_pf_count; i++)
 		seq_printf(m, "%d\t%s\n", i, lt_pf_ref + i * LT_PF_LINE);
+	seq_printf(m, "# raw_big=%d\n", lt_raw_big_ret);
 	mutex_unlock(&lt_lock);
 	return 0;
 }
