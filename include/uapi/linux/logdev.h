@@ -142,7 +142,7 @@ struct logdev_rec_hdr {
 };
 
 #define LOGDEV_REC_HDR_SIZE	24
-/* Largest record payload edprint() stores (bytes); longer is truncated. */
+/* Largest record payload edprint() stores (bytes); longer is cut (LOGDEV_REC_F_CUT). */
 #define LOGDEV_MAX_PAYLOAD	512
 #define LOGDEV_REC_ALIGN	8
 
