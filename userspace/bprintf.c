@@ -32,6 +32,12 @@
  *     we clamp digits in the format too, where the kernel truncates them
  *     to its bit fields); padding stops being written once the output
  *     buffer is full (only counted), so huge widths cost no time.
+ * Records whose arguments the kernel cut (LOGDEV_REC_F_CUT, ld_bprintf_rec()
+ * with LD_BP_CUT): "[cut]" follows the cut argument's text, or stands where
+ * the first argument not stored would be (vbin_printf() records end there).
+ * A %p extension in a slots payload (old captures) prints
+ * "[unrenderable %SPEC]" and ends the output.  %c of 0 puts a NUL byte in
+ * the output and goes on, as vsnprintf() does.
  * Our choice where the kernel cannot be reproduced: plain %p (and %pK, and
  * %pe of a non-error pointer) prints a siphash of the pointer with a boot
  * secret in the kernel; we print the raw stored value exactly as %px does
