@@ -488,9 +488,9 @@ static int stats_show(struct seq_file *m, void *v)
 
 	for_each_possible_cpu(cpu) {
 		ld_cpu_stats(cpu, &st);
-		seq_printf(m, "cpu=%d written=%llu read=%llu overwritten=%llu dropped=%llu nesting_lost=%llu bytes=%llu\n",
+		seq_printf(m, "cpu=%d written=%llu read=%llu overwritten=%llu dropped=%llu nesting_lost=%llu bytes=%llu too_big=%llu\n",
 			   cpu, st.written, st.read, st.overrun, st.dropped,
-			   st.nest_lost, st.bytes);
+			   st.nest_lost, st.bytes, st.too_big);
 	}
 	return 0;
 }

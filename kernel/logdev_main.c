@@ -29,6 +29,8 @@
 #include <linux/jump_label.h>
 #include <linux/bitmap.h>
 #include <linux/irq_work.h>
+#include <linux/ctype.h>
+#include <linux/err.h>
 #include "logdev_internal.h"
 
 DEFINE_STATIC_KEY_FALSE(logdev_key);
@@ -123,6 +125,34 @@ u32 notrace logdev_site_id(struct logdev_site *site)
 	return new;
 }
 EXPORT_SYMBOL_GPL(logdev_site_id);
+
+/**
+ * logdev_site_enc() - decide once how an edprint() site stores its arguments
+ * @site:     the call site
+ * @nargs:    number of arguments
+ * @strmask:  bit i set: argument i is a char pointer
+ * @widemask: bit i set: argument i is 8 bytes and not a char pointer
+ *
+ * Any context, NMI included: a pure function of the format and the
+ * argument types, so racing first calls store the same answer.
+ *
+ * Return: LOGDEV_SITE_SLOTS or LOGDEV_SITE_VBIN.
+ */
+u32 notrace logdev_site_enc(struct logdev_site *site, u32 nargs, u32 strmask,
+			    u32 widemask)
+{
+	u16 sprec[EDP_MAX_ARGS];
+	u32 enc = edp_fmt_slots_ok(site->fmt, nargs, strmask, widemask, sprec) ?
+		  LOGDEV_SITE_SLOTS : LOGDEV_SITE_VBIN;
+	int i;
+
+	/* racing callers store the same values: never a transient 0 */
+	for (i = 0; i < EDP_MAX_ARGS; i++)
+		WRITE_ONCE(site->sprec[i], sprec[i]);
+	smp_store_release(&site->enc, enc);	/* sprec before enc */
+	return enc;
+}
+EXPORT_SYMBOL_GPL(logdev_site_enc);
 
 /* Highest id handed out so far. */
 u32 ld_nr_sites(void)
@@ -259,23 +289,155 @@ static __always_inline void ld_kick_reader(struct ld_pcpu *pc)
 		irq_work_queue(&pc->wake_work);
 }
 
+/* bytes of one number vbin_printf() stores for length @q of conversion @c */
+static __always_inline u32 ld_vbin_num_size(char q, char c)
+{
+	if (c == 'c' || q == 'H')
+		return 1;
+	if (q == 'h')
+		return 2;
+	if (q == 'l' || q == 'L' || q == 'z' || q == 't')
+		return 8;
+	return 4;
+}
+
+/*
+ * vbin_printf() needed more than LOGDEV_MAX_PAYLOAD bytes: it stored the
+ * arguments that fit, skipped the first %s or number that did not and all
+ * after it, and cut a pointer text (%pI4...) to what fits.  Walk @fmt with
+ * vbin_printf()'s layout (lib/vsprintf.c: numbers aligned to min(size, 4),
+ * strings and pointer texts NUL-terminated, unaligned) to find where the
+ * stored arguments end; a %s that did not fit is stored as the prefix that
+ * fits, NUL-terminated at the last byte.
+ *
+ * Return: payload bytes to keep: LOGDEV_MAX_PAYLOAD if a string or pointer
+ * text was cut to end there, else the offset of the first argument left out.
+ */
+#define LD_CUT_INT() do {						\
+	off = ALIGN(off, 4);						\
+	(void)va_arg(ap, int);						\
+	if (off + 4 > end)						\
+		return off;						\
+	off += 4;							\
+} while (0)
+
+static u32 notrace ld_vbin_cut(u8 *buf, const char *fmt, va_list ap)
+{
+	const u32 end = LOGDEV_MAX_PAYLOAD;
+	u32 off = 0, size, len;
+	const char *s;
+	char q;
+
+	while (*fmt) {
+		if (*fmt++ != '%')
+			continue;
+		while (*fmt == '-' || *fmt == '+' || *fmt == ' ' || *fmt == '#' ||
+		       *fmt == '0')
+			fmt++;
+		if (*fmt == '*') {		/* width argument: an int */
+			fmt++;
+			LD_CUT_INT();
+		} else {
+			while (isdigit(*fmt))
+				fmt++;
+		}
+		if (*fmt == '.') {
+			fmt++;
+			if (*fmt == '*') {	/* precision argument: an int */
+				fmt++;
+				LD_CUT_INT();
+			} else {
+				while (isdigit(*fmt))
+					fmt++;
+			}
+		}
+		q = 0;
+		if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' ||
+		    *fmt == 't') {
+			q = *fmt++;
+			if (q == *fmt && (q == 'l' || q == 'h'))
+				q = *fmt++ == 'l' ? 'L' : 'H';
+		}
+		switch (*fmt) {
+		case '%':
+			fmt++;
+			continue;
+		case 's':
+			fmt++;
+			s = va_arg(ap, const char *);
+			if (!s)
+				s = "(null)";
+			else if ((unsigned long)s < PAGE_SIZE || IS_ERR_VALUE(s))
+				s = "(efault)";
+			if (off >= end)
+				return end;
+			len = strnlen(s, end - off);
+			if (off + len + 1 < end) {	/* stored by vbin_printf() */
+				off += len + 1;
+				continue;
+			}
+			memcpy(buf + off, s, end - off - 1);
+			buf[end - 1] = '\0';
+			return end;
+		case 'p':
+			fmt++;
+			if (!isalnum(*fmt) || strchr("SsxKe", *fmt)) {
+				size = 8;
+				(void)va_arg(ap, void *);
+				goto num;
+			}
+			while (isalnum(*fmt))
+				fmt++;
+			(void)va_arg(ap, void *);
+			if (off >= end)
+				return end;
+			len = strnlen((const char *)buf + off, end - off);
+			if (off + len + 1 >= end)	/* cut by vbin_printf() */
+				return end;
+			off += len + 1;
+			continue;
+		case 'c': case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
+			size = ld_vbin_num_size(q, *fmt++);
+			if (size == 8)
+				(void)va_arg(ap, unsigned long long);
+			else
+				(void)va_arg(ap, int);
+num:
+			off = ALIGN(off, min_t(u32, size, 4));
+			if (off + size > end)
+				return off;
+			off += size;
+			continue;
+		default:	/* vbin_printf() stops here too */
+			return min(off, end);
+		}
+	}
+	return min(off, end);
+}
+
 /**
  * __logdev_print() - record one edprint() hit; use edprint() instead
  * @site: the call site (assigned an id on first use)
  * @fmt:  the site's format
  *
  * Packs the arguments with vbin_printf() into a per-CPU scratch buffer of
- * the current nesting level and stores a LOGDEV_REC_PRINT record (payload
- * truncated to LOGDEV_MAX_PAYLOAD bytes).  Any context, NMI included.
+ * the current nesting level and stores a LOGDEV_REC_PRINT record.  Arguments
+ * beyond LOGDEV_MAX_PAYLOAD bytes are cut (ld_vbin_cut()) and the record is
+ * flagged LOGDEV_REC_F_CUT.  The scratch buffers are all zero between calls
+ * (each call clears what vbin_printf() and it wrote), so alignment gaps
+ * vbin_printf() skips are zero: every byte of the record comes from this
+ * call.  Any context, NMI included.
  */
 void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 {
 	struct ld_cpu_buf *cb;
 	struct ld_pcpu *pc;
 	struct ld_resv r;
-	va_list ap;
+	va_list ap, aq;
 	int depth, words;
-	u32 id, bytes, pad;
+	u32 id, bytes, pad, used;
+	u8 *buf;
+	u8 flags = 0;
 
 	preempt_disable_notrace();
 	if (unlikely(!READ_ONCE(logdev_recording)))
@@ -292,26 +454,35 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 	pc->depth = depth + 1;
 	barrier();	/* an interrupt now sees our level taken */
 
+	buf = (u8 *)pc->scratch[depth];
 	va_start(ap, fmt);
+	va_copy(aq, ap);
 	words = vbin_printf(pc->scratch[depth], ARRAY_SIZE(pc->scratch[0]), fmt, ap);
 	va_end(ap);
-	if (words < 0)
-		words = 0;
-	bytes = min_t(u32, (u32)words * sizeof(u32), LOGDEV_MAX_PAYLOAD);
+	used = words > 0 ? (u32)words * sizeof(u32) : 0;
+	if (likely(used <= LOGDEV_MAX_PAYLOAD)) {
+		bytes = used;
+	} else {
+		bytes = ld_vbin_cut(buf, fmt, aq);
+		used = LOGDEV_MAX_PAYLOAD;
+		flags = LOGDEV_REC_F_CUT;
+	}
+	va_end(aq);
 
 	if (likely(!ld_reserve(cb, bytes, &r))) {
 		r.rec->site = id;
 		r.rec->type = LOGDEV_REC_PRINT;
-		r.rec->ctx = ld_ctx();
+		r.rec->ctx = ld_ctx() | flags;
 		r.rec->pid = current->pid;
 		r.rec->arg_bytes = bytes;
-		memcpy(r.rec + 1, pc->scratch[depth], bytes);
+		memcpy(r.rec + 1, buf, bytes);
 		pad = r.rec->len - LOGDEV_REC_HDR_SIZE - bytes;
 		if (pad)
 			memset((char *)(r.rec + 1) + bytes, 0, pad);
 		if (ld_commit(cb, &r))
 			ld_kick_reader(pc);
 	}
+	memset(buf, 0, used);	/* the next call at this level starts from zeros */
 
 	barrier();
 	pc->depth = depth;

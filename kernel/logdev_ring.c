@@ -161,6 +161,7 @@ void ld_cpu_buf_reset(struct ld_cpu_buf *cb, enum ld_mode mode)
 	ld_local_set(&cb->written, 0);
 	ld_local_set(&cb->dropped, 0);
 	ld_local_set(&cb->nest_lost, 0);
+	ld_local_set(&cb->too_big, 0);
 	ld_local_set(&cb->bytes, 0);
 	ld_local_set(&cb->pending_dropped, 0);
 	cb->nesting = 0;
@@ -268,6 +269,8 @@ static void ld_count_lost(struct ld_cpu_buf *cb, int err)
 {
 	if (err == -ENOSPC)
 		ld_local_inc(&cb->dropped);
+	else if (err == -E2BIG)
+		ld_local_inc(&cb->too_big);
 	else
 		ld_local_inc(&cb->nest_lost);
 	ld_local_inc(&cb->pending_dropped);
@@ -296,10 +299,11 @@ void ld_lost_nesting(struct ld_cpu_buf *cb)
  * On success r->rec points at the record header with ts and len set; the
  * caller fills the other fields and the payload, then calls ld_commit().
  *
- * Return: 0; -E2BIG if the record cannot fit a sub-buffer (not counted);
- * -ENOSPC (discard mode, buffer full: counted as dropped) or -EBUSY (nesting
- * too deep or the sub-buffer to enter still being written: counted as
- * nesting-lost).
+ * Return: 0; -E2BIG if the record cannot fit a sub-buffer (counted as
+ * too-big), -ENOSPC (discard mode, buffer full: counted as dropped) or
+ * -EBUSY (nesting too deep or the sub-buffer to enter still being written:
+ * counted as nesting-lost).  Every refusal counts as written and lost, and
+ * is reported in the next sub-buffer's dropped_before.
  */
 int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 {
@@ -310,10 +314,12 @@ int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 	bool open;
 	int err;
 
-	if (unlikely(payload_bytes > cb->subbuf_size ||
-		     len > cb->subbuf_size - HDR || len > 0xfff8))
-		return -E2BIG;
 	ld_local_inc(&cb->written);
+	if (unlikely(payload_bytes > cb->subbuf_size ||
+		     len > cb->subbuf_size - HDR || len > 0xfff8)) {
+		ld_count_lost(cb, -E2BIG);
+		return -E2BIG;
+	}
 	if (unlikely(++LD_NESTING(cb) > LD_MAX_NESTING)) {
 		LD_NESTING(cb)--;
 		ld_count_lost(cb, -EBUSY);
@@ -544,6 +550,10 @@ int ld_consume(struct ld_cpu_buf *cb, void *dst)
 				ld_atomic_add(&cb->dropped_carry, dc);
 			continue;
 		}
+		/* the unused tail may hold an older lap's records: zero it */
+		if (h->data_bytes < cb->subbuf_size - HDR)
+			memset((char *)dst + HDR + h->data_bytes, 0,
+			       cb->subbuf_size - HDR - h->data_bytes);
 		h->overrun_before = ov > 0xffffffffULL ? 0xffffffffU : (u32)ov;
 		dc += h->dropped_before;
 		h->dropped_before = dc > 0xffffffffULL ? 0xffffffffU : (u32)dc;
@@ -564,5 +574,6 @@ void ld_get_stats(struct ld_cpu_buf *cb, struct ld_stats *st)
 	st->overrun = ld_atomic_read(&cb->overrun);
 	st->dropped = ld_local_read_remote(&cb->dropped);
 	st->nest_lost = ld_local_read_remote(&cb->nest_lost);
+	st->too_big = ld_local_read_remote(&cb->too_big);
 	st->bytes = ld_local_read_remote(&cb->bytes);
 }

@@ -40,9 +40,10 @@ enum ld_mode {
  *               LD_MAX_NESTING or the sub-buffer to enter still had an
  *               uncommitted writer
  * @bytes:       bytes of committed records (headers included)
+ * @too_big:     records refused because they cannot fit a sub-buffer
  *
  * Once writers are quiet and everything is consumed:
- *     read + overrun + dropped + nest_lost == written
+ *     read + overrun + dropped + nest_lost + too_big == written
  */
 struct ld_stats {
 	u64 written;
@@ -51,6 +52,7 @@ struct ld_stats {
 	u64 dropped;
 	u64 nest_lost;
 	u64 bytes;
+	u64 too_big;
 };
 
 /**
@@ -81,6 +83,7 @@ struct ld_cpu_buf {
 	ld_local_t dropped;
 	ld_local_t nest_lost;
 	ld_local_t bytes;
+	ld_local_t too_big;
 	ld_local_t pending_dropped;	/* lost since last open, not yet in a header */
 	int nesting;			/* kernel: writer depth on this CPU */
 

@@ -14,10 +14,15 @@
  *             "cpu=N ctx=N written=N" lines; then "nmi_sent=N nmi_seen=N".
  *   printf    write anything: one edprint() per entry of a table of formats,
  *             all on one CPU, in table order.
- *   printf_ref the kernel's own rendering of the same binary arguments
- *             (vbin_printf() then bstr_printf()), one line per entry:
- *             "INDEX<TAB>TEXT" with '\\', newline, tab and other control
- *             characters escaped as \\, \n, \t, \xHH.
+ *   printf_ref the kernel's own text for the same call (vsnprintf()), one
+ *             line per entry: "INDEX<TAB>TEXT", or
+ *             "INDEX<TAB>cut=KEEP,SKIP<TAB>TEXT" for an entry whose arguments
+ *             logdev must cut (expected: the first KEEP characters, the cut
+ *             mark, then unless SKIP < 0 the text after SKIP more), with NUL, '\\',
+ *             newline, tab and other control characters escaped as \0, \\,
+ *             \n, \t, \xHH.  Then "# raw_big=ERRNO": what logdev_write_raw()
+ *             returned for a record larger than any sub-buffer (written after
+ *             the table; it must count as lost, too_big).
  *   probe_work write "N US D": a known workload for the run-time probes
  *             test (tests/vm/guest-probes.sh), see lt_probe_work_write().
  *   burst     write "CPU N": N edprint("burst i=%u", i) calls on CPU (from an
@@ -265,19 +270,26 @@ DEFINE_SHOW_ATTRIBUTE(lt_counts);
 
 /* ---- printf table ---------------------------------------------------- */
 
-#define LT_PF_MAX	48
-#define LT_PF_LINE	256
+#define LT_PF_MAX	64
+#define LD_TEST_RAW_BIG	(64 * 1024 + 8)	/* more than the largest sub-buffer */
+#define LT_PF_LINE	1024	/* longest entry: 600 characters */
+#define LT_PF_TEXT	700
 static char *lt_pf_ref;		/* LT_PF_MAX lines of LT_PF_LINE bytes */
 static int lt_pf_count;
 
-static void lt_escape(char *dst, size_t size, const char *src)
+/* @len bytes of @src (NULs included: %c of 0 prints one) */
+static void lt_escape(char *dst, size_t size, const char *src, size_t len)
 {
+	const char *lim = src + len;
 	size_t n = 0;
 
-	for (; *src && n + 5 < size; src++) {
+	for (; src < lim && n + 5 < size; src++) {
 		unsigned char ch = *src;
 
-		if (ch == '\\') {
+		if (ch == '\0') {
+			dst[n++] = '\\';
+			dst[n++] = '0';
+		} else if (ch == '\\') {
 			dst[n++] = '\\';
 			dst[n++] = '\\';
 		} else if (ch == '\n') {
@@ -295,34 +307,66 @@ static void lt_escape(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-/* The kernel's own rendering of fmt+args through the binary path. */
-static __printf(1, 2) void lt_pf_ref_add(const char *fmt, ...)
+/*
+ * The kernel's own text for fmt+args (vsnprintf(), what printk would print)
+ * as entry lt_pf_count.  @keep >= 0: logdev cannot store all of it (payload
+ * limits); the expected text is then the first @keep characters, the cut
+ * mark, and unless @skip < 0 the text after the next @skip characters (the
+ * part of the argument that was cut); the line reads
+ * "cut=KEEP,SKIP<TAB>TEXT".
+ */
+static __printf(3, 4) void lt_pf_ref_add(int keep, int skip, const char *fmt, ...)
 {
-	u32 bin[512 / 4];	/* LOGDEV_MAX_PAYLOAD */
-	char text[LT_PF_LINE];
+	char *text, *line;
 	va_list ap;
+	int n, len;
 
 	if (lt_pf_count >= LT_PF_MAX)
 		return;
+	text = kmalloc(LT_PF_TEXT, GFP_ATOMIC);
+	if (!text)
+		return;
 	va_start(ap, fmt);
-	vbin_printf(bin, ARRAY_SIZE(bin), fmt, ap);
+	len = vsnprintf(text, LT_PF_TEXT, fmt, ap);
 	va_end(ap);
-	bstr_printf(text, sizeof(text), fmt, bin);
-	lt_escape(lt_pf_ref + lt_pf_count * LT_PF_LINE, LT_PF_LINE, text);
+	len = min(len, LT_PF_TEXT - 1);
+	line = lt_pf_ref + lt_pf_count * LT_PF_LINE;
+	n = keep >= 0 ? scnprintf(line, LT_PF_LINE, "cut=%d,%d\t", keep, skip) : 0;
+	lt_escape(line + n, LT_PF_LINE - n, text, len);
+	kfree(text);
 	lt_pf_count++;
 }
 
 /* Each entry: one edprint() call site with a literal format, same args. */
 #define LT_PF(fmt, ...) do {				\
 	edprint(fmt, ##__VA_ARGS__);			\
-	lt_pf_ref_add(fmt, ##__VA_ARGS__);		\
+	lt_pf_ref_add(-1, 0, fmt, ##__VA_ARGS__);	\
 } while (0)
 
 static unsigned long lt_probe_sink;
 static noinline __noclone unsigned long lt_probe_target(unsigned long i,
 							unsigned long magic);
 
-static noinline void lt_printf_table(void)
+/* An entry whose arguments logdev must cut (see lt_pf_ref_add()). */
+#define LT_PF_CUT(keep, skip, fmt, ...) do {		\
+	edprint(fmt, ##__VA_ARGS__);			\
+	lt_pf_ref_add(keep, skip, fmt, ##__VA_ARGS__);	\
+} while (0)
+
+/* arguments of the issue 7 entries */
+static const u8 lt_mac[6] = { 0x00, 0x11, 0x22, 0x33, 0x44, 0x5a };
+static const u8 lt_bytes3[3] = { 0x01, 0x02, 0xfe };
+static const u8 lt_uuid[16] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+				0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f };
+static const unsigned long lt_bitmap[1] = { 0xf0f0fUL };
+static const char lt_bytes3_s[3] = { 'a', 'b', 'c' };	/* no NUL */
+static const char lt_mac_s[2] = { 'd', 'e' };
+static char lt_s600[601];
+static u8 lt_raw_big[LD_TEST_RAW_BIG];
+static int lt_raw_big_ret;
+static char lt_s300[301];
+
+static noinline void lt_printf_table(struct dentry *dentry)
 {
 	static const char *const nullstr;
 	static const u8 ip[4] = { 192, 168, 7, 42 };
@@ -371,6 +415,30 @@ static noinline void lt_printf_table(void)
 	      (void *)lt_probe_target, (void *)lt_probe_target + 4);
 	LT_PF("sym module data %pS", (void *)&lt_probe_sink);
 	LT_PF("sym heap %pS", (void *)lt_pf_ref);
+
+	/* issue 7, fault 1: every byte of a record comes from its own call */
+	memset(lt_s600, 'Z', sizeof(lt_s600) - 1);
+	memset(lt_s300, 'y', sizeof(lt_s300) - 1);
+	LT_PF("%s%s", "secret-from-previous-record", "");
+	LT_PF_CUT(511, -1, "%s%s", lt_s600, "");	/* vbin: the rest is lost */
+	LT_PF("%c %d %px|%s", 'q', 7, ptr, "ok");
+	LT_PF_CUT(7 + 255, 45, "slots [%s]", lt_s300);	/* slots: the rest follows */
+	LT_PF_CUT(7 + 255, 45, "slots [%s] %d", lt_s300, 42);
+	LT_PF("exact 255 [%s]", lt_s300 + 45);
+	/* issue 7, fault 2: pointer extensions with width and flags */
+	LT_PF("[%20pb]", lt_bitmap);
+	LT_PF("[%*pb]", 20, lt_bitmap);
+	LT_PF("[%-12pd2]", dentry);
+	LT_PF("[%3ph]", lt_bytes3);
+	LT_PF("[%20pM]", lt_mac);
+	LT_PF("[%-20pI4]", ip);
+	LT_PF("[%40pUb]", lt_uuid);
+	LT_PF("[%px] [%s]", lt_bytes3, "after");
+	LT_PF("xxx%cyyy", '\0');
+	/* a precision bounds what is read of a %s (arrays without a NUL) */
+	LT_PF("[%.3s] [%.*s] [%.0s]", lt_bytes3_s, 2, lt_mac_s, lt_bytes3_s);
+	/* a raw record larger than a sub-buffer: refused, counted as too_big */
+	lt_raw_big_ret = logdev_write_raw(0, lt_raw_big, sizeof(lt_raw_big));
 }
 
 static ssize_t lt_printf_write(struct file *f, const char __user *ubuf,
@@ -378,7 +446,7 @@ static ssize_t lt_printf_write(struct file *f, const char __user *ubuf,
 {
 	mutex_lock(&lt_lock);
 	preempt_disable();	/* one CPU, table order */
-	lt_printf_table();
+	lt_printf_table(f->f_path.dentry);
 	preempt_enable();
 	mutex_unlock(&lt_lock);
 	return len;
@@ -397,6 +465,7 @@ static int lt_printf_ref_show(struct seq_file *m, void *v)
 	mutex_lock(&lt_lock);
 	for (i = 0; i < lt_pf_count; i++)
 		seq_printf(m, "%d\t%s\n", i, lt_pf_ref + i * LT_PF_LINE);
+	seq_printf(m, "# raw_big=%d\n", lt_raw_big_ret);
 	mutex_unlock(&lt_lock);
 	return 0;
 }

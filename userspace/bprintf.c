@@ -35,6 +35,12 @@
  *     we clamp digits in the format too, where the kernel truncates them
  *     to its bit fields); padding stops being written once the output
  *     buffer is full (only counted), so huge widths cost no time.
+ * Records whose arguments the kernel cut (LOGDEV_REC_F_CUT, ld_bprintf_rec()
+ * with LD_BP_CUT): "[cut]" follows the cut argument's text, or stands where
+ * the first argument not stored would be (vbin_printf() records end there).
+ * A %p extension in a slots payload (old captures) prints
+ * "[unrenderable %SPEC]" and ends the output.  %c of 0 puts a NUL byte in
+ * the output and goes on, as vsnprintf() does.
  * Our choice where the kernel cannot be reproduced: plain %p (and %pK, and
  * %pe of a non-error pointer) prints a siphash of the pointer with a boot
  * secret in the kernel; we print the raw stored value exactly as %px does
@@ -102,7 +108,43 @@ struct args {
 	size_t n;
 	size_t off;
 	int slots;	/* LOGDEV_REC_PRINT_SLOTS: 1- and 2-byte values take 4 */
+	int cut;	/* LOGDEV_REC_F_CUT: the record's arguments were cut */
 };
+
+/* what a cut argument is followed by (docs/FORMAT.md) */
+#define CUT_MARK	"[cut]"
+/* longest %s a slots record stores (include/linux/edprint_slots.h) */
+#define SLOTS_STR_MAX	255
+
+/*
+ * A cut vbin_printf() record (LOGDEV_REC_F_CUT, not slots) ends where its
+ * stored arguments end: is the next argument, of @size bytes (0: a string),
+ * missing?
+ */
+static int arg_missing(const struct args *a, unsigned size)
+{
+	unsigned align = size >= 4 ? 4 : size ? size : 1;
+	size_t off = (a->off + align - 1) & ~(size_t)(align - 1);
+
+	if (!a->cut || a->slots)
+		return 0;
+	return size ? off + size > a->n : off >= a->n;
+}
+
+/*
+ * Was the string of @len bytes that ended at the current offset cut?  In a
+ * vbin_printf() record the kernel cuts a string so that its NUL is the last
+ * byte of a full LOGDEV_MAX_PAYLOAD payload (a stored one never ends there);
+ * in a slots record it keeps SLOTS_STR_MAX characters.
+ */
+static int str_was_cut(const struct args *a, size_t len)
+{
+	if (!a->cut)
+		return 0;
+	if (a->slots)
+		return len == SLOTS_STR_MAX;
+	return a->n == LOGDEV_MAX_PAYLOAD && a->off >= a->n;
+}
 
 static uint64_t get_arg(struct args *a, unsigned size)
 {
@@ -330,10 +372,10 @@ static void pointer(struct out *o, const char *fmt, uint64_t v,
 }
 
 static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
-		  size_t nargs, const struct ld_ksyms *ks, uint64_t ts, int slots)
+		  size_t nargs, const struct ld_ksyms *ks, uint64_t ts, unsigned int flags)
 {
 	struct out o = { buf, size, 0 };
-	struct args a = { argbuf, nargs, 0, slots };
+	struct args a = { argbuf, nargs, 0, !!(flags & LD_BP_SLOTS), !!(flags & LD_BP_CUT) };
 
 	while (*fmt) {
 		struct spec sp = { 0, -1, -1, 10 };
@@ -364,7 +406,11 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 		if (isdigit((unsigned char)*fmt)) {
 			sp.width = atoi_clamp(&fmt, WIDTH_MAX);
 		} else if (*fmt == '*') {
-			int32_t w = (int32_t)get_arg(&a, 4);
+			int32_t w;
+
+			if (arg_missing(&a, 4))
+				goto cut;
+			w = (int32_t)get_arg(&a, 4);
 
 			fmt++;
 			if (w < 0) {
@@ -379,7 +425,11 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 			if (isdigit((unsigned char)*fmt)) {
 				sp.prec = atoi_clamp(&fmt, PREC_MAX);
 			} else if (*fmt == '*') {
-				int32_t p = (int32_t)get_arg(&a, 4);
+				int32_t p;
+
+				if (arg_missing(&a, 4))
+					goto cut;
+				p = (int32_t)get_arg(&a, 4);
 
 				fmt++;
 				sp.prec = p < 0 ? 0 : p > PREC_MAX ? PREC_MAX : p;
@@ -396,6 +446,8 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 		switch (*fmt) {
 		case 'c': {
 			fmt++;
+			if (arg_missing(&a, 1))
+				goto cut;
 			char c = (char)get_arg(&a, 1);
 
 			if (!(sp.flags & F_LEFT)) {
@@ -411,20 +463,52 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 			const char *s;
 
 			fmt++;
+			if (arg_missing(&a, 0))
+				goto cut;
 			s = get_str(&a, &n);
 			string(&o, s, n, sp);
+			if (str_was_cut(&a, n)) {
+				puts_n(&o, CUT_MARK, strlen(CUT_MARK));
+				if (!a.slots)
+					goto out;	/* nothing was stored after it */
+			}
 			continue;
 		}
 		case 'p':
 			fmt++;
 			if (*fmt == 'S' || *fmt == 's' || *fmt == 'x' || *fmt == 'K' ||
 			    *fmt == 'e' || !isalnum((unsigned char)*fmt)) {
+				if (arg_missing(&a, 8))
+					goto cut;
 				pointer(&o, fmt, get_arg(&a, 8), ks, ts, sp);
+			} else if (a.slots) {
+				/*
+				 * An extension the kernel renders at record time
+				 * (%pI4, %20pM...): a slots record (made before
+				 * edprint() sent these to vbin_printf()) holds a
+				 * pointer or the bytes it points at, not the text,
+				 * and where the next argument starts is unknown.
+				 */
+				const char *e = fmt;
+
+				while (isalnum((unsigned char)*e))
+					e++;
+				puts_n(&o, "[unrenderable %", 15);
+				puts_n(&o, lit + 1, (size_t)(e - lit - 1));
+				put(&o, ']');
+				goto out;
 			} else {
 				size_t n;
-				const char *s = get_str(&a, &n);
+				const char *s;
 
+				if (arg_missing(&a, 0))
+					goto cut;
+				s = get_str(&a, &n);
 				puts_n(&o, s, n);	/* no width: as bstr_printf */
+				if (str_was_cut(&a, n)) {
+					puts_n(&o, CUT_MARK, strlen(CUT_MARK));
+					goto out;
+				}
 			}
 			while (isalnum((unsigned char)*fmt))
 				fmt++;
@@ -456,6 +540,9 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 			uint64_t num;
 			int sign = sp.flags & F_SIGN;
 
+			if (arg_missing(&a, qual == 'L' || qual == 'l' || qual == 'z' ||
+					     qual == 't' ? 8 : qual == 'H' ? 1 : qual == 'h' ? 2 : 4))
+				goto cut;
 			switch (qual) {
 			case 'L':
 			case 'l':
@@ -481,6 +568,9 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 			number(&o, num, sp);
 		}
 	}
+	goto out;
+cut:	/* a cut record: this argument and all after it were not stored */
+	puts_n(&o, CUT_MARK, strlen(CUT_MARK));
 out:
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = 0;
@@ -496,11 +586,11 @@ int ld_bprintf(char *buf, size_t size, const char *fmt, const void *argbuf,
 int ld_bprintf_slots(char *buf, size_t size, const char *fmt, const void *argbuf,
 		     size_t nargs, const struct ld_ksyms *ks)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, LD_TS_END, 1);
+	return render(buf, size, fmt, argbuf, nargs, ks, LD_TS_END, LD_BP_SLOTS);
 }
 
-int ld_bprintf_at(char *buf, size_t size, const char *fmt, const void *argbuf,
-		  size_t nargs, const struct ld_ksyms *ks, uint64_t ts, int slots)
+int ld_bprintf_rec(char *buf, size_t size, const char *fmt, const void *argbuf,
+		   size_t nargs, const struct ld_ksyms *ks, uint64_t ts, unsigned int flags)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, ts, !!slots);
+	return render(buf, size, fmt, argbuf, nargs, ks, ts, flags);
 }

@@ -498,19 +498,24 @@ const char *cli_site_label(const struct ld_reader *r, uint32_t id, char **buf,
 	return *buf ? *buf : "?";
 }
 
-void cli_render(const struct ld_reader *r, const struct ld_item *it,
-		char *buf, size_t size)
+size_t cli_render(const struct ld_reader *r, const struct ld_item *it,
+		  char *buf, size_t size)
 {
 	const struct ld_site *s = ld_sites_get(&r->sites, it->rec.site);
 	size_t n;
+	int len;
 
+	if (!size)
+		return 0;
 	if ((it->rec.type == LOGDEV_REC_PRINT || it->rec.type == LOGDEV_REC_PRINT_SLOTS) && s) {
-		ld_bprintf_at(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
-			      r->has_ksyms ? &r->ksyms : NULL, it->rec.ts,
-			      it->rec.type == LOGDEV_REC_PRINT_SLOTS);
-		n = strlen(buf);
+		len = ld_bprintf_rec(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
+				     r->has_ksyms ? &r->ksyms : NULL, it->rec.ts,
+				     (it->rec.type == LOGDEV_REC_PRINT_SLOTS ? LD_BP_SLOTS : 0) |
+				     (it->rec_flags & LOGDEV_REC_F_CUT ? LD_BP_CUT : 0));
+		n = len < 0 ? 0 : (size_t)len < size ? (size_t)len : size - 1;
 		if (n && buf[n - 1] == '\n')
-			buf[n - 1] = 0;
+			buf[--n] = 0;
+		return n;
 	} else if (it->rec.type == LOGDEV_REC_PRINT || it->rec.type == LOGDEV_REC_PRINT_SLOTS) {
 		snprintf(buf, size, "<unknown site %u: %u arg bytes>", it->rec.site,
 			 it->rec.arg_bytes);
@@ -526,6 +531,7 @@ void cli_render(const struct ld_reader *r, const struct ld_item *it,
 			snprintf(buf + o, size - (size_t)o, "%s>",
 				 it->rec.arg_bytes > 32 ? " ..." : "");
 	}
+	return strlen(buf);
 }
 
 int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations,

@@ -90,10 +90,12 @@ int cli_drain(struct ld_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 int cli_open_input(const char *file, struct ld_reader *r);
 /**
  * cli_render() - message text of record item @it into @buf: the site's
- * format rendered with its payload (one trailing newline removed),
+ * format rendered with its payload (one trailing newline removed; "[cut]"
+ * marks arguments that were cut, ld_bprintf_rec()),
  * "<unknown site N: M arg bytes>", or "<raw N bytes: xx ...>".
+ * Return: bytes of text in @buf (it may hold NULs: %c of 0).
  */
-void cli_render(const struct ld_reader *r, const struct ld_item *it,
+size_t cli_render(const struct ld_reader *r, const struct ld_item *it,
 		char *buf, size_t size);
 /**
  * cli_collect() - merge every record of @r into @ds: the time between

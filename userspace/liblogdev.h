@@ -217,13 +217,24 @@ int ld_bprintf(char *out, size_t size, const char *fmt, const void *args,
 int ld_bprintf_slots(char *out, size_t size, const char *fmt, const void *args,
 		     size_t nargs, const struct ld_ksyms *ks);
 
+/* ld_bprintf_rec() flags */
+#define LD_BP_SLOTS	1	/* a LOGDEV_REC_PRINT_SLOTS payload */
+#define LD_BP_CUT	2	/* the record is flagged LOGDEV_REC_F_CUT */
+
 /**
- * ld_bprintf_at() - ld_bprintf() (@slots 0) or ld_bprintf_slots() (@slots
- * 1) of a record taken at time @ts (ns): %pS and %ps name the symbols
- * valid then (ld_ksyms_lookup_at()).  The others look up at LD_TS_END.
+ * ld_bprintf_rec() - ld_bprintf() (or, with LD_BP_SLOTS, ld_bprintf_slots())
+ * for a record whose arguments may have been cut (LD_BP_CUT): "[cut]" follows
+ * the text of the argument that was cut, or stands where the first argument
+ * that was not stored would be (the output then ends there).  A conversion
+ * a slots payload cannot render (a %p extension such as %pI4, from captures
+ * made before edprint() sent those to vbin_printf()) prints
+ * "[unrenderable %SPEC]" and ends the output.
+ * Return: length the full output has (like snprintf); it may hold NUL bytes
+ * (%c of 0 prints one, as the kernel's vsnprintf() does).
  */
-int ld_bprintf_at(char *out, size_t size, const char *fmt, const void *args,
-		  size_t nargs, const struct ld_ksyms *ks, uint64_t ts, int slots);
+int ld_bprintf_rec(char *out, size_t size, const char *fmt, const void *args,
+		   size_t nargs, const struct ld_ksyms *ks, uint64_t ts,
+		   unsigned int flags);
 
 /* ---- reader ---------------------------------------------------------- */
 
@@ -300,7 +311,9 @@ const char *ld_ctx_name(int ctx);
  * @cpu:      CPU the item belongs to
  * @ts:       ns; for gaps the sub-buffer's first_ts (never less than the
  *            previous item's ts on that CPU)
- * @rec:      record header (copy) for LD_ITEM_REC
+ * @rec:      record header (copy) for LD_ITEM_REC; @rec.ctx holds the
+ *            enum logdev_ctx only (bits 0-1 of the stored byte)
+ * @rec_flags: the other bits of that byte: LOGDEV_REC_F_CUT
  * @payload:  @rec.arg_bytes bytes, valid until the next call on the merge
  * @gap_kind, @gap_count: for LD_ITEM_GAP (see enum ld_gap_kind)
  * @seq:      seq of the sub-buffer the item came from
@@ -311,6 +324,7 @@ struct ld_item {
 	uint32_t cpu;
 	uint64_t ts;
 	struct logdev_rec_hdr rec;
+	uint8_t rec_flags;
 	const uint8_t *payload;
 	int gap_kind;
 	uint64_t gap_count;

@@ -16,7 +16,8 @@
  *
  * --raw: tab-separated lines for programs:
  *   ts_ns cpu pid ctx site_id func line message   (ctx: task softirq ...;
- *   message with \\ \t \n escaped; func "?" and line 0 for unknown sites)
+ *   message with \\ \t \n and NUL (\0) escaped; func "?" and line 0 for
+ *   unknown sites)
  *   LOST cpu n kind                                (kind: dropped
  *   overwritten subbufs corrupt)
  * Return-probe records (logdev probes "r:", sites NAME and NAME%return of
@@ -32,6 +33,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,10 +48,12 @@ static void fmt_ts(char *b, size_t n, uint64_t ts)
 	snprintf(b, n, "%12s", t);
 }
 
-static void raw_escape(FILE *f, const char *s)
+static void raw_escape(FILE *f, const char *s, size_t n)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
+	for (const char *e = s + n; s < e; s++) {
+		if (*s == '\0')
+			fputs("\\0", f);
+		else if (*s == '\\')
 			fputs("\\\\", f);
 		else if (*s == '\t')
 			fputs("\\t", f);
@@ -123,23 +127,46 @@ static int collect_durations(struct ld_reader *r, struct ld_durations *du,
 	return ret < 0 ? ret : 0;
 }
 
+/* snprintf() at @n of @msg; Return: the new length, cut to fit */
+static size_t msg_add(char *msg, size_t size, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static size_t msg_add(char *msg, size_t size, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int o;
+
+	if (n >= size)
+		return n;
+	va_start(ap, fmt);
+	o = vsnprintf(msg + n, size - n, fmt, ap);
+	va_end(ap);
+	return o < 0 ? n : n + (size_t)o < size ? n + (size_t)o : size - 1;
+}
+
 /*
  * Return-probe record paired with its entry: " duration=D us" (3 decimals),
- * signed; a negative one is marked with why.
+ * signed, after the @n bytes of @msg; a negative one is marked with why.
+ * Return: the new length.
  */
-static void add_duration(char *msg, size_t size, const struct dur_mark *dm)
+static size_t add_duration(char *msg, size_t size, size_t n, const struct dur_mark *dm)
 {
-	size_t n = strlen(msg);
 	char d[40];
 
 	cli_us(d, sizeof(d), dm->ns);
-	n += (size_t)snprintf(msg + n, size - n, "%sduration=%s us", n ? " " : "", d);
-	if (dm->ns < 0 && n < size && dm->entry_cpu != dm->ret_cpu)
-		snprintf(msg + n, size - n, " (negative: entry on cpu %u, clocks disagree)",
-			 dm->entry_cpu);
-	else if (dm->ns < 0 && n < size)
-		snprintf(msg + n, size - n, " (negative: clock went back on cpu %u)",
-			 dm->ret_cpu);
+	n = msg_add(msg, size, n, "%sduration=%s us", n ? " " : "", d);
+	if (dm->ns < 0 && dm->entry_cpu != dm->ret_cpu)
+		n = msg_add(msg, size, n, " (negative: entry on cpu %u, clocks disagree)",
+			    dm->entry_cpu);
+	else if (dm->ns < 0)
+		n = msg_add(msg, size, n, " (negative: clock went back on cpu %u)",
+			    dm->ret_cpu);
+	return n;
+}
+
+/* message text of @n bytes, NULs included (%c of 0 prints one, as in the kernel) */
+static void put_msg(const char *s, size_t n)
+{
+	fwrite(s, 1, n, stdout);
 }
 
 int cmd_report(int argc, char **argv)
@@ -224,13 +251,14 @@ int cmd_report(int argc, char **argv)
 			}
 			const struct ld_site *s = ld_sites_get(&r.sites, it.rec.site);
 
-			cli_render(&r, &it, msg, sizeof(msg));
+			size_t len = cli_render(&r, &it, msg, sizeof(msg));
+
 			if (paired)
-				add_duration(msg, sizeof(msg), paired);
+				len = add_duration(msg, sizeof(msg), len, paired);
 			printf("%" PRIu64 "\t%u\t%u\t%s\t%u\t%s\t%u\t", it.ts, it.cpu,
 			       it.rec.pid, ld_ctx_name(it.rec.ctx), it.rec.site,
 			       s ? s->func : "?", s ? s->line : 0);
-			raw_escape(stdout, msg);
+			raw_escape(stdout, msg, len);
 			putchar('\n');
 			continue;
 		}
@@ -255,12 +283,14 @@ int cmd_report(int argc, char **argv)
 		}
 		const char *site = cli_site_label(&r, it.rec.site, &sbuf, &scap);
 
-		cli_render(&r, &it, msg, sizeof(msg));
+		size_t len = cli_render(&r, &it, msg, sizeof(msg));
+
 		if (paired)
-			add_duration(msg, sizeof(msg), paired);
-		printf("[ %s] cpu:%u pid:%u%s%s %s %s", ts, it.cpu, it.rec.pid,
+			len = add_duration(msg, sizeof(msg), len, paired);
+		printf("[ %s] cpu:%u pid:%u%s%s %s ", ts, it.cpu, it.rec.pid,
 		       it.rec.ctx ? " " : "", it.rec.ctx ? ld_ctx_name(it.rec.ctx) : "",
-		       site, msg);
+		       site);
+		put_msg(msg, len);
 		if (it.cpu < ncpu && valid[it.cpu] && it.ts >= prev[it.cpu]) {
 			uint64_t d = it.ts - prev[it.cpu];
 

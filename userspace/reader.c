@@ -601,7 +601,7 @@ static int stream_advance(struct ld_cpu_stream *s)
 			h.site = ld_cap_get_u32(p + 8);
 			h.len = (uint16_t)(p[12] | p[13] << 8);
 			h.type = p[14];
-			h.ctx = p[15];
+			h.ctx = p[15] & LOGDEV_CTX_MASK;
 			h.pid = ld_cap_get_u32(p + 16);
 			h.arg_bytes = ld_cap_get_u32(p + 20);
 			if (h.len < LOGDEV_REC_HDR_SIZE || h.len % LOGDEV_REC_ALIGN ||
@@ -634,6 +634,7 @@ static int stream_advance(struct ld_cpu_stream *s)
 			s->head.cpu = s->cpu;
 			s->head.ts = h.ts;
 			s->head.rec = h;
+			s->head.rec_flags = p[15] & (uint8_t)~LOGDEV_CTX_MASK;
 			memcpy(s->payload, p + LOGDEV_REC_HDR_SIZE, h.arg_bytes);
 			s->head.payload = s->payload;
 			s->head.seq = s->seq;

@@ -17,8 +17,11 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/jump_label.h>
+#include <asm/barrier.h>
 #include <linux/string.h>
 #include <linux/edprint_slots.h>
+#include <linux/edprint_fmt.h>
+#include <uapi/linux/logdev.h>
 
 /**
  * struct logdev_site - one edprint() call site
@@ -28,6 +31,10 @@
  * @line: source line (__LINE__)
  * @id:   call-site id written into records; 0 until the site first records,
  *        then assigned once by logdev_site_id() and never changed
+ * @enc:  how edprint() stores the arguments: 0 until the site first records,
+ *        then LOGDEV_SITE_SLOTS or LOGDEV_SITE_VBIN (logdev_site_enc())
+ * @sprec: for the slots encoder, per argument: the precision of a %s
+ *        (edp_fmt_slots_ok()), set before @enc
  *
  * One static instance per call site, placed in the ELF section
  * "__logdev_sites".  The debugfs "formats" file maps ids to these fields.
@@ -38,7 +45,12 @@ struct logdev_site {
 	const char *func;
 	u32 line;
 	u32 id;
+	u32 enc;
+	u16 sprec[EDP_MAX_ARGS];
 } __aligned(8);
+
+#define LOGDEV_SITE_SLOTS	1	/* compile-time slots (edprint_slots.h) */
+#define LOGDEV_SITE_VBIN	2	/* vbin_printf() (__logdev_print()) */
 
 /*
  * logdev_key - static key, true while logdev records; exported GPL by the
@@ -83,6 +95,21 @@ int logdev_write_raw(u32 site_id, const void *payload, u32 bytes);
 u32 logdev_site_id(struct logdev_site *site);
 
 /**
+ * logdev_site_enc() - decide once how an edprint() site stores its arguments
+ * @site:     the call site
+ * @nargs:    number of arguments
+ * @strmask:  bit i set: argument i is a char pointer (EDP_STRBIT)
+ * @widemask: bit i set: argument i is 8 bytes and not a char pointer
+ *            (EDP_WIDEBIT)
+ *
+ * Parses the site's format (edp_fmt_slots_ok()) and keeps the answer in
+ * @site->enc.  Lock-free, any context; racing callers store the same value.
+ *
+ * Return: LOGDEV_SITE_SLOTS or LOGDEV_SITE_VBIN.
+ */
+u32 logdev_site_enc(struct logdev_site *site, u32 nargs, u32 strmask, u32 widemask);
+
+/**
  * struct logdev_resv - a record reserved by __logdev_reserve(); opaque
  * @priv: the ring core's reservation
  */
@@ -112,23 +139,67 @@ void __logdev_commit(struct logdev_resv *r);
 #define __EDPRINT_SLOTS_MAX	512
 
 /*
- * Arguments are encoded at compile time (edprint_slots.h) unless the format
- * has a %p conversion (extensions such as %pI4 must be resolved at record
- * time by vbin_printf()) or the arguments could exceed the payload limit;
- * both tests are compile-time constants, so each call site compiles to one
- * of the two paths.
+ * Arguments are encoded by their types (edprint_slots.h) when they cannot
+ * exceed the payload limit (a compile-time constant) and the site's format
+ * reads every argument as its type says, with no %p conversion (extensions
+ * such as %pI4 or %20pM must be resolved at record time by vbin_printf()):
+ * a real parse of the format (edprint_fmt.h), made once per site at its
+ * first record and kept in the site, so later calls test one word.
  */
 #define __edprint_slots_ok(_fmt, ...)					\
-	(!__builtin_strstr(_fmt, "%p") &&				\
-	 (0 EDP_MAP(EDP_BOUND, ##__VA_ARGS__)) <= __EDPRINT_SLOTS_MAX)
+	((0 EDP_MAP(EDP_BOUND, ##__VA_ARGS__)) <= __EDPRINT_SLOTS_MAX)
+
+static __always_inline bool __edprint_site_slots(struct logdev_site *site, u32 nargs,
+						 u32 strmask, u32 widemask)
+{
+	u32 enc = smp_load_acquire(&site->enc);	/* then site->sprec */
+
+	if (unlikely(!enc))
+		enc = logdev_site_enc(site, nargs, strmask, widemask);
+	return enc == LOGDEV_SITE_SLOTS;
+}
+
+#define __edprint_use_slots(_site, ...)					\
+	__edprint_site_slots(_site, EDP_N(__VA_ARGS__),			\
+			     0 EDP_MAP(EDP_STRBIT, ##__VA_ARGS__),	\
+			     0 EDP_MAP(EDP_WIDEBIT, ##__VA_ARGS__))
+
+/* a %s longer than EDP_STR_MAX was cut: flag the record (@pl: its payload) */
+static __always_inline void __edprint_mark_cut(void *pl)
+{
+	((struct logdev_rec_hdr *)pl - 1)->ctx |= LOGDEV_REC_F_CUT;
+}
+
+/*
+ * Most bytes the slots encoder reads of string argument @i: the precision of
+ * its %s if it has one (a literal, or '*': @prev, the argument before it),
+ * as vsnprintf() reads no more; else EDP_STR_MAX + 1 (longer: cut).
+ */
+static __always_inline u32 __edprint_sbound(const struct logdev_site *site,
+					    unsigned int i, long prev)
+{
+	u16 c = site->sprec[i];
+
+	if (likely(!c))
+		return EDP_STR_MAX + 1;
+	if (c == EDP_SPREC_STAR)
+		return prev < 0 || prev > EDP_STR_MAX ? EDP_STR_MAX + 1 : (u32)prev;
+	return c - 1u;
+}
+
+#define EDP_SBOUND(i, prev)	__edprint_sbound(_edsite, i, prev)
 
 #define __edprint_slots(_site, ...)					\
 do {									\
 	struct logdev_resv __edr;					\
-	EDP_MAP(EDP_DECL, ##__VA_ARGS__)				\
+	const struct logdev_site *_edsite __maybe_unused = (_site);	\
+	long _edprev __maybe_unused = 0;				\
+	EDP_MAP(EDP_DECLB, ##__VA_ARGS__)				\
 	char *_edp = __logdev_reserve(_site,				\
 			0 EDP_MAP(EDP_SIZE, ##__VA_ARGS__), &__edr);	\
 	if (_edp) {							\
+		if (unlikely(0 EDP_MAP(EDP_CUT, ##__VA_ARGS__)))	\
+			__edprint_mark_cut(_edp);			\
 		EDP_MAP(EDP_STORE, ##__VA_ARGS__)			\
 		__logdev_commit(&__edr);				\
 	}								\
@@ -146,8 +217,11 @@ do {									\
  * Declares a static struct logdev_site in section "__logdev_sites"; when the
  * logdev_key static key is off the whole statement is one patched nop.
  * When on, the arguments are stored as LOGDEV_REC_PRINT_SLOTS (encoding
- * chosen at compile time, see edprint_slots.h) or, for formats with %p, as
- * LOGDEV_REC_PRINT through vbin_printf().  At most 16 arguments.
+ * chosen at compile time, see edprint_slots.h) or, for formats with %p or
+ * whose conversions do not match the argument types (edprint_fmt.h), as
+ * LOGDEV_REC_PRINT through vbin_printf().  At most 16 arguments.  Arguments
+ * that do not fit a record are cut and the record says so
+ * (LOGDEV_REC_F_CUT).
  */
 #define edprint(_fmt, ...)						\
 do {									\
@@ -159,7 +233,8 @@ do {									\
 		.line = __LINE__,					\
 	};								\
 	if (static_branch_unlikely(&logdev_key)) {			\
-		if (__edprint_slots_ok(_fmt, ##__VA_ARGS__))		\
+		if (__edprint_slots_ok(_fmt, ##__VA_ARGS__) &&		\
+		    likely(__edprint_use_slots(&__edprint_site, ##__VA_ARGS__))) \
 			__edprint_slots(&__edprint_site, ##__VA_ARGS__); \
 		else							\
 			__logdev_print(&__edprint_site, _fmt, ##__VA_ARGS__); \

@@ -10,9 +10,14 @@
  *   - an integer or pointer of sizeof 8:    8 bytes (4-byte aligned)
  *   - a double:                             8 bytes (its bits; userspace only)
  *   - char *, signed/unsigned char * (const or not): the string,
- *     NUL-terminated, padded to 4, at most EDP_STR_MAX characters; a NULL
- *     pointer stores "(null)", an error or near-NULL one "(efault)", as
- *     vbin_printf() does
+ *     NUL-terminated, padded to 4, at most EDP_STR_MAX characters (a longer
+ *     one is cut there and the record is marked LOGDEV_REC_F_CUT: EDP_CUT);
+ *     a NULL pointer stores "(null)", an error or near-NULL one "(efault)",
+ *     as vbin_printf() does
+ * The types decide the encoding, so edprint() uses these slots only for a
+ * format that reads every argument as its type says (edprint_fmt.h: no %p,
+ * %s exactly for the char pointers); a string is read with strnlen() up to
+ * EDP_STR_MAX + 1 bytes and never past its NUL.
  * How each argument is stored is chosen by _Generic and sizeof, so the
  * compiler emits straight-line stores; the format is not parsed when
  * recording.  This is vbin_printf()'s layout (8-byte values at 4-byte
@@ -25,6 +30,9 @@
  *	n = 0 EDP_MAP(EDP_SIZE, args...);	payload bytes
  *	EDP_MAP(EDP_STORE, args...)		store at char *_edp
  *	0 EDP_MAP(EDP_BOUND, args...)		compile-time bound of n
+ *	0 EDP_MAP(EDP_CUT, args...)		a string was cut (after EDP_DECL)
+ *	0 EDP_MAP(EDP_STRBIT, args...)		constant: bit i = argument i is a string
+ *	0 EDP_MAP(EDP_WIDEBIT, args...)		constant: bit i = argument i is 8 bytes
  */
 #ifndef _LINUX_EDPRINT_SLOTS_H
 #define _LINUX_EDPRINT_SLOTS_H
@@ -32,6 +40,7 @@
 #ifndef EDP_STR_MAX
 #define EDP_STR_MAX		255
 #endif
+#define EDP_MAX_ARGS		16	/* EDP_MAP's limit */
 
 /* what vbin_printf() stores for a %s pointer it must not read */
 static inline const char *edp_str_src(const char *s)
@@ -43,10 +52,20 @@ static inline const char *edp_str_src(const char *s)
 	return s;
 }
 
+/* length of a string argument, EDP_STR_MAX + 1 meaning "longer: cut" */
 static inline u32 edp_strlen(const char *s)
 {
-	return (u32)strnlen(edp_str_src(s), EDP_STR_MAX);
+	return (u32)strnlen(edp_str_src(s), EDP_STR_MAX + 1);
 }
+
+/* edp_strlen() reading at most @max bytes (a precision), @max <= EDP_STR_MAX + 1 */
+static inline u32 edp_strlen_max(const char *s, u32 max)
+{
+	return (u32)strnlen(edp_str_src(s), max);
+}
+
+/* characters stored of a string of edp_strlen() @l */
+#define EDP_STORED(l)	((l) > EDP_STR_MAX ? EDP_STR_MAX : (l))
 
 static inline char *edp_put_u(char *p, u64 v, unsigned int sz)
 {
@@ -76,10 +95,13 @@ static inline char *edp_put_d(char *p, double v, unsigned int sz)
 #define EDP_FP_NUM(x)
 #endif
 
-/* @sz is the string length here (computed once, before the reservation) */
+/* @len is edp_strlen() here (computed once, before the reservation) */
 static inline char *edp_put_s(char *p, const char *s, unsigned int len)
 {
-	unsigned int slot = (len + 4) & ~3u;
+	unsigned int slot;
+
+	len = EDP_STORED(len);
+	slot = (len + 4) & ~3u;
 
 	memcpy(p, edp_str_src(s), len);
 	memset(p + len, 0, slot - len);
@@ -103,7 +125,7 @@ static inline char *edp_put_s(char *p, const char *s, unsigned int len)
 /* string length if a string, else 0: a constant for non-strings */
 #define EDP_LEN(x)	(EDP_ISSTR(x) ? edp_strlen(EDP_ASSTR(x)) : 0u)
 /* payload bytes of one argument, given its string length */
-#define EDP_SLOT(x, l)	(EDP_ISSTR(x) ? (((l) + 4) & ~3u) : \
+#define EDP_SLOT(x, l)	(EDP_ISSTR(x) ? ((EDP_STORED(l) + 4) & ~3u) : \
 			 _Generic((x), EDP_FP_SLOT default: (sizeof(x) > 4 ? 8u : 4u)))
 #define EDP_PUTFN(x)	_Generic((x), EDP_FP_PUT default: edp_put_u)
 #define EDP_PUT(p, x, l) ((p) = EDP_ISSTR(x) ? edp_put_s((p), EDP_ASSTR(x), (l)) :	\
@@ -134,9 +156,23 @@ static inline char *edp_put_s(char *p, const char *s, unsigned int len)
 #define EDP_MAP16(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)	EDP_MAP15(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) M(15, a15)
 
 #define EDP_DECL(i, x)	__auto_type _edv##i = (x); unsigned int _edl##i = EDP_LEN(_edv##i);
+/*
+ * EDP_DECL with a bound on each string's length: EDP_SBOUND(i, prev) bytes
+ * at most (the includer defines it; prev is the previous argument as a
+ * long, for a '*' precision), keeping the previous argument in _edprev.
+ */
+#define EDP_DECLB(i, x)	__auto_type _edv##i = (x);				\
+	unsigned int _edl##i = EDP_ISSTR(_edv##i) ?				\
+		edp_strlen_max(EDP_ASSTR(_edv##i), EDP_SBOUND(i, _edprev)) : 0u;	\
+	_edprev = (long)EDP_ASNUM(_edv##i);
 /* compile-time upper bound of one argument's slot */
 #define EDP_BOUND(i, x)	+ (EDP_ISSTR(x) ? EDP_STR_MAX + 4 : 8)
 #define EDP_SIZE(i, x)	+ EDP_SLOT(_edv##i, _edl##i)
 #define EDP_STORE(i, x)	EDP_PUT(_edp, _edv##i, _edl##i);
+#define EDP_CUT(i, x)	| (_edl##i > EDP_STR_MAX)
+/* argument kinds for edp_fmt_slots_ok() (edprint_fmt.h); types only, x is
+ * not evaluated */
+#define EDP_STRBIT(i, x)	| (EDP_ISSTR(x) ? 1u << (i) : 0u)
+#define EDP_WIDEBIT(i, x)	| (!EDP_ISSTR(x) && sizeof(x) > 4 ? 1u << (i) : 0u)
 
 #endif /* _LINUX_EDPRINT_SLOTS_H */

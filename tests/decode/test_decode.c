@@ -23,7 +23,9 @@
 /* the kernel's edprint() encoder, for LOGDEV_REC_PRINT_SLOTS goldens */
 typedef uint32_t u32;
 typedef uint64_t u64;
+typedef uint16_t u16;
 #include <linux/edprint_slots.h>
+#include <linux/edprint_fmt.h>
 
 char tmpdir[] = "/tmp/logdev-decode-XXXXXX";
 
@@ -1369,6 +1371,197 @@ static void test_slots(void)
 	      1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
 }
 
+/* ---- issue 7: cut arguments, encodings chosen by a parse, unrenderable - */
+
+/* render @p (flags LD_BP_*) and compare @expn bytes (NULs allowed) */
+static void check_rec(const char *name, const char *fmt, const uint8_t *pl, size_t n,
+		      unsigned int flags, const char *exp, size_t expn)
+{
+	char got[1024];
+	int r = ld_bprintf_rec(got, sizeof(got), fmt, pl, n, NULL, LD_TS_END, flags);
+
+	if (r == (int)expn && !memcmp(got, exp, expn) && got[expn] == 0)
+		pass(name);
+	else
+		fail(name, "fmt \"%s\": expected \"%.*s\" (%zu) got \"%.*s\" (ret %d)", fmt,
+		     (int)expn, exp, expn, r > 0 && r < (int)sizeof(got) ? r : 0, got, r);
+}
+
+/* which encoding edprint() picks for fmt and these arguments: 1 slots */
+#define ENC(fmt, ...)							\
+	edp_fmt_slots_ok(fmt, EDP_N(__VA_ARGS__),			\
+			 0 EDP_MAP(EDP_STRBIT, ##__VA_ARGS__),		\
+			 0 EDP_MAP(EDP_WIDEBIT, ##__VA_ARGS__), NULL)
+#define EXPECT_ENC(want, fmt, ...)					\
+	check("encoding of \"" fmt "\" is " #want,			\
+	      ENC(fmt, ##__VA_ARGS__) == (want), "got %d", ENC(fmt, ##__VA_ARGS__))
+
+static void test_issue7(void)
+{
+	static uint8_t pl[512];
+	static char exp[1024];
+	const unsigned long bitmap[1] = { 0xf0f0f };
+	const unsigned char mac[6] = { 0 }, b3[3] = { 1, 2, 3 };
+	void *dentry = (void *)bitmap;
+	char *cp = (char *)"x";
+	size_t n;
+
+	/* fault 2: the encoding comes from a parse of the format */
+	EXPECT_ENC(0, "[%20pb]", bitmap);
+	EXPECT_ENC(0, "[%*pb]", 20, bitmap);
+	EXPECT_ENC(0, "[%-12pd2]", dentry);
+	EXPECT_ENC(0, "[%3ph]", b3);
+	EXPECT_ENC(0, "[%20pM]", mac);
+	EXPECT_ENC(0, "[%-20pI4]", b3);
+	EXPECT_ENC(0, "[%40pUb]", mac);
+	EXPECT_ENC(0, "%p", cp);
+	EXPECT_ENC(0, "%px %s", cp, "s");
+	EXPECT_ENC(0, "%d", cp);		/* a char pointer read as a number */
+	EXPECT_ENC(0, "%s", 5);			/* a number read as a string */
+	EXPECT_ENC(0, "%d", 5L);		/* 8 bytes read as 4 */
+	EXPECT_ENC(0, "%ld", 5);		/* 4 bytes read as 8 */
+	EXPECT_ENC(0, "%d %d", 5);		/* too few arguments */
+	EXPECT_ENC(0, "%d", 5, 6);		/* too many */
+	EXPECT_ENC(0, "%n", 5);			/* refused by the kernel */
+	EXPECT_ENC(0, "50%", 5);
+	/* (no arguments: -std=c11 keeps the comma of ", ##__VA_ARGS__") */
+	check("encoding of \"plain 100%%\" is 1", edp_fmt_slots_ok("plain 100%%", 0, 0, 0, NULL) == 1,
+	      "got 0");
+	check("encoding of \"%d\" with no argument is 0", edp_fmt_slots_ok("%d", 0, 0, 0, NULL) == 0,
+	      "got 1");
+	EXPECT_ENC(1, "%d %s %c", 1, "a", 'c');
+	EXPECT_ENC(1, "[%-+ #012.5d] %5% [%.3s]", 1, "abcdef");
+	EXPECT_ENC(1, "%*d %-*.*s", 6, 3, 6, 2, "abc");
+	EXPECT_ENC(1, "%hhx %hd %lu %llx %zu %td %Lx", (unsigned char)1, (short)2, 3UL,
+		   4ULL, (size_t)5, (ptrdiff_t)6, 7ULL);
+
+	/* fault 1: a cut vbin_printf() record: string cut at the payload end */
+	memset(pl, 'Z', 511);
+	pl[511] = 0;
+	memset(exp, 'Z', 511);
+	memcpy(exp + 511, "[cut]", 5);
+	check_rec("cut: vbin string cut at 512 bytes is marked", "%s%s", pl, 512, LD_BP_CUT,
+		  exp, 516);
+	check_rec("cut: same with text after it", "<%s> and %d", pl, 512, LD_BP_CUT,
+		  (memcpy(exp, "<", 1), memset(exp + 1, 'Z', 511),
+		   memcpy(exp + 512, "[cut]", 5), exp), 517);
+	/* cut before a number: the stored data ends where it would start */
+	memcpy(pl, "abc\0\0\0\0\0\5\0\0\0", 12);
+	check_rec("cut: a number left out is marked where it would be", "%s %d %d|", pl, 8,
+		  LD_BP_CUT, "abc 0 [cut]", 11);
+	check_rec("cut: nothing marked without the flag", "%s %d|", pl, 8, 0, "abc 0|", 6);
+	/* slots: a %s of 255 characters in a record flagged cut */
+	memset(pl, 'y', 255);
+	pl[255] = 0;
+	memcpy(pl + 256, "\x2a\0\0\0", 4);
+	memset(exp, 'y', 255);
+	memcpy(exp, "[", 1);
+	memset(exp + 1, 'y', 255);
+	memcpy(exp + 256, "[cut]] 42", 9);
+	check_rec("cut: slots %s cut at 255 is marked, the rest follows", "[%s] %d", pl, 260,
+		  LD_BP_SLOTS | LD_BP_CUT, exp, 265);
+	memcpy(exp + 256, "] 42", 4);
+	check_rec("cut: a 255-character %s in a record not cut is not marked", "[%s] %d", pl,
+		  260, LD_BP_SLOTS, exp, 260);
+
+	/* fault 2: a conversion a slots payload cannot render is marked */
+	memset(pl, 0xaa, 16);
+	check_rec("unrenderable: slots %20pM", "mac [%20pM] then %d", pl, 12, LD_BP_SLOTS,
+		  "mac [[unrenderable %20pM]", 25);
+	check_rec("unrenderable: slots %3ph", "[%3ph]", pl, 8, LD_BP_SLOTS,
+		  "[[unrenderable %3ph]", 20);
+	/* the vbin_printf() path stores the kernel's text: printed as is */
+	memcpy(pl, "   00:11:22:33:44:5a\0\0\0\0", 24);
+	check_rec("vbin %20pM is the kernel's text", "[%20pM]", pl, 24, 0,
+		  "[   00:11:22:33:44:5a]", 22);
+
+	/* %c of 0 prints a NUL byte and goes on, as the kernel's vsnprintf() */
+	memset(pl, 0, 8);
+	check_rec("%c of 0: slots", "xxx%cyyy", pl, 4, LD_BP_SLOTS, "xxx\0yyy", 7);
+	check_rec("%c of 0: vbin", "xxx%cyyy", pl, 4, 0, "xxx\0yyy", 7);
+
+	/* through the CLI: report --raw escapes the NUL, marks the cut */
+	{
+		struct buf b = { 0 };
+		struct sbuf s;
+		char args[700], *out, *err;
+		const char *path;
+
+		cap_meta(&b, "# id\tfile\tline\tfunc\tformat\n"
+			 "1\ta.c\t1\tf\txxx%cyyy\n"
+			 "2\ta.c\t2\tf\t%s|%d\n");
+		sb_begin(&s, 0, 0, 1000, 0, 0);
+		sb_rec(&s, 1000, 1, LOGDEV_REC_PRINT_SLOTS, 0, 1, "\0\0\0\0", 4);
+		sb_rec(&s, 1001, 2, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ | LOGDEV_REC_F_CUT, 1,
+		       "abc\0", 4);
+		cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+		cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+		path = write_tmp("issue7.cap", b.p, b.n);
+		snprintf(args, sizeof(args), "report --raw %s", path);
+		run_cli(args, &out, &err);
+		expect_text("report --raw: %c of 0 and a cut record", out,
+			    "1000\t0\t1\ttask\t1\tf\t1\txxx\\0yyy\n"
+			    "1001\t0\t1\thardirq\t2\tf\t2\tabc|[cut]\n");
+		free(out);
+		free(err);
+		snprintf(args, sizeof(args), "%s report %s > %s", cli, path,
+			 tmp_path("issue7.txt"));
+		if (system(args))
+			fail("report: %c of 0", "report failed");
+		out = slurp_n(tmp_path("issue7.txt"), &n);
+		check("report: %c of 0 prints the NUL byte and the rest",
+		      memmem(out, n, "f:1 xxx\0yyy\n", 12) != NULL &&
+		      memmem(out, n, "hardirq f:2 abc|[cut]  +", 24) != NULL,
+		      "got %zu bytes \"%s\"", n, out);
+		free(out);
+		free(b.p);
+	}
+}
+
+/* the slots encoder reads a "%.Ns" / "%.*s" string no further than vsnprintf() */
+static u16 test_sprec[EDP_MAX_ARGS];
+
+static u32 test_sbound(unsigned int i, long prev)
+{
+	u16 c = test_sprec[i];
+
+	if (!c)
+		return EDP_STR_MAX + 1;
+	if (c == EDP_SPREC_STAR)
+		return prev < 0 || prev > EDP_STR_MAX ? EDP_STR_MAX + 1 : (u32)prev;
+	return c - 1u;
+}
+
+static void test_prec_bound(void)
+{
+	/* not NUL-terminated: ASan stops the test if anything reads past */
+	const char arr4[4] = { 'a', 'b', 'c', 'd' };
+	const char arr2[2] = { 'e', 'f' };
+	const char *fmt = "[%.4s] [%.*s] [%s] [%.300s] [%.0s]";
+	struct pl p;
+	char got[600];
+
+	check("sprec: precisions of the %s arguments",
+	      edp_fmt_slots_ok(fmt, 6, 0x3d, 0, test_sprec) == 1 && test_sprec[0] == 5 &&
+	      test_sprec[1] == 0 && test_sprec[2] == EDP_SPREC_STAR && test_sprec[3] == 0 &&
+	      test_sprec[4] == EDP_STR_MAX + 2 && test_sprec[5] == 1,
+	      "got %u %u %u %u %u %u", test_sprec[0], test_sprec[1], test_sprec[2],
+	      test_sprec[3], test_sprec[4], test_sprec[5]);
+#define EDP_SBOUND(i, prev)	test_sbound(i, prev)
+	{
+		long _edprev = 0;
+		EDP_MAP(EDP_DECLB, arr4, 2, arr2, "xyz", "long", arr2)
+		char *_edp = (char *)p.b;
+
+		EDP_MAP(EDP_STORE, arr4, 2, arr2, "xyz", "long", arr2)
+		p.n = (uint32_t)(_edp - (char *)p.b);
+	}
+#undef EDP_SBOUND
+	ld_bprintf_slots(got, sizeof(got), fmt, p.b, p.n, NULL);
+	expect_text("slots: %.4s and %.*s of arrays without a NUL read only the precision",
+		    got, "[abcd] [ef] [xyz] [long] []");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -1383,6 +1576,8 @@ int main(int argc, char **argv)
 	test_header_parse();
 	test_bprintf();
 	test_slots();
+	test_issue7();
+	test_prec_bound();
 	test_report_deltas();
 	test_gaps();
 	test_corruption();

@@ -335,7 +335,7 @@ int main(int argc, char **argv)
 		u64 lost, tail = 0, unreported;
 
 		ld_get_stats(&bufs[c], &st);
-		lost = st.overrun + st.dropped + st.nest_lost;
+		lost = st.overrun + st.dropped + st.nest_lost + st.too_big;
 		for (int t = 0; t < cfg.threads; t++)
 			for (int d = 0; d <= MAX_DEPTH; d++) {
 				int s = (c * MAX_THREADS + t) * (MAX_DEPTH + 1) + d;

@@ -147,7 +147,7 @@ static void test_discard(void)
 	CHECK(n == 1 && drop == 176 && seq == 2,
 	      "next sub-buffer reports 176 dropped before it (got %u, seq %llu)", drop, (unsigned long long)seq);
 	ld_get_stats(&r.cb, &st);
-	CHECK(st.read + st.overrun + st.dropped + st.nest_lost == st.written,
+	CHECK(st.read + st.overrun + st.dropped + st.nest_lost + st.too_big == st.written,
 	      "discard: read + lost == written");
 	ring_free(&r);
 }
@@ -257,11 +257,31 @@ static void test_e2big(void)
 	struct ld_stats st;
 	static char big[300];
 
+	static unsigned char buf[256];
+	struct logdev_subbuf_hdr *h = (void *)buf;
+
 	ring_new(&r, 256, 2, LD_MODE_OVERWRITE);
 	CHECK(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, sizeof(big)) == -E2BIG,
 	      "a record larger than a sub-buffer is refused with -E2BIG");
+	/* the largest that fits: 256 - 40 header - 24 record header */
+	CHECK(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, 256 - 40 - 24) >= 0,
+	      "a record that just fits a sub-buffer is stored");
+	CHECK(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, 256 - 40 - 24 + 1) == -E2BIG,
+	      "one byte more is refused with -E2BIG");
 	ld_get_stats(&r.cb, &st);
-	CHECK(st.written == 0, "and not counted as written");
+	CHECK(st.written == 3 && st.too_big == 2,
+	      "too-big records count as written and as lost too_big (written %llu too_big %llu)",
+	      (unsigned long long)st.written, (unsigned long long)st.too_big);
+	ld_flush(&r.cb);
+	CHECK(ld_consume(&r.cb, buf) == 1 && h->dropped_before == 1,
+	      "the first sub-buffer reports the too-big record before it (dropped_before %u)",
+	      h->dropped_before);
+	CHECK(ld_consume(&r.cb, buf) == 1 && h->dropped_before == 1,
+	      "the next one reports the one refused after the first was opened (dropped_before %u)",
+	      h->dropped_before);
+	ld_get_stats(&r.cb, &st);
+	CHECK(st.read + st.overrun + st.dropped + st.nest_lost + st.too_big == st.written,
+	      "read + overrun + dropped + nest_lost + too_big == written");
 	ring_free(&r);
 }
 
@@ -287,6 +307,32 @@ static void test_flush_carries_losses(void)
 	ring_free(&r);
 }
 
+/* a consumed sub-buffer's unused tail never carries an older lap's bytes */
+static void test_tail_zero(void)
+{
+	struct ring r;
+	static unsigned char buf[256], big[150];
+	struct logdev_subbuf_hdr *h = (void *)buf;
+	u32 i, nz = 0;
+
+	memset(big, 0x5a, sizeof(big));
+	ring_new(&r, 256, 2, LD_MODE_OVERWRITE);
+	for (i = 0; i < 4; i++)		/* two laps of big records */
+		ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, sizeof(big));
+	ld_flush(&r.cb);
+	while (ld_consume(&r.cb, buf) == 1)
+		;
+	ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, "ab", 2);
+	ld_flush(&r.cb);
+	CHECK(ld_consume(&r.cb, buf) == 1 && h->data_bytes == 32,
+	      "a short flushed sub-buffer is consumed (data_bytes %u)", h->data_bytes);
+	for (i = 40 + h->data_bytes; i < sizeof(buf); i++)
+		nz += buf[i] != 0;
+	CHECK(nz == 0, "its unused tail is zero, not an older lap's record (%u bytes not zero)",
+	      nz);
+	ring_free(&r);
+}
+
 int main(void)
 {
 	test_init();
@@ -296,6 +342,7 @@ int main(void)
 	test_nesting();
 	test_pending_writer();
 	test_e2big();
+	test_tail_zero();
 	test_flush_carries_losses();
 	return failures ? 1 : 0;
 }

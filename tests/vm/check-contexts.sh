@@ -7,7 +7,7 @@
 #   - seq numbers strictly increase (ring order = write order, no duplicates)
 #   - the record's ctx field equals the ctx in its message
 #   - records read + records lost (LOST lines) == edprint() calls made
-#   - lost in the capture == overwritten + dropped + nesting_lost in stats
+#   - lost in the capture == overwritten + dropped + nesting_lost + too_big in stats
 #   - stats' written == calls made
 #   - the decoder warned about nothing; every record has a known site
 #   - loss really happened (the buffer is small on purpose) and NMIs landed
@@ -53,7 +53,7 @@ FILENAME == ARGV[2] {			# stats.txt: cpu=N written=N read=N ...
 	if ("cpu" in kv) {
 		c = kv["cpu"]
 		sw[c] = kv["written"]; sr[c] = kv["read"]
-		slost[c] = kv["overwritten"] + kv["dropped"] + kv["nesting_lost"]
+		slost[c] = kv["overwritten"] + kv["dropped"] + kv["nesting_lost"] + kv["too_big"]
 		sline[c] = $0
 	}
 	next
@@ -106,7 +106,7 @@ END {
 		check(rcpu[c] + lost[c] == wcpu[c], "cpu " c ": read + lost == written", detail)
 		check(sw[c] == wcpu[c], "cpu " c ": stats written == calls made", detail)
 		check(sr[c] == rcpu[c], "cpu " c ": stats read == records in capture", detail)
-		check(lost[c] == slost[c], "cpu " c ": capture lost == stats overwritten+dropped+nesting_lost", detail)
+		check(lost[c] == slost[c], "cpu " c ": capture lost == stats overwritten+dropped+nesting_lost+too_big", detail)
 		for (x = 0; x < 4; x++)
 			if (got[c, x] + 0 > w[c, x] + 0) { over++ }
 	}

@@ -2,10 +2,13 @@
 # Host side of the printf test.
 #   check-printf.sh DIR NAME
 # DIR/printf.cap holds one edprint() per entry of logdev_test's printf table,
-# DIR/printf_ref.txt the kernel's own bstr_printf() rendering of the same
-# binary arguments ("INDEX<TAB>TEXT", escaped).  The messages of
-# `logdev report --raw` for those records must equal the kernel's text, entry
-# by entry, in order.
+# DIR/printf_ref.txt the kernel's own vsnprintf() text for the same call
+# ("INDEX<TAB>TEXT", escaped).  The messages of `logdev report --raw` for
+# those records must equal the kernel's text, entry by entry, in order.
+# An entry "INDEX<TAB>cut=KEEP,SKIP<TAB>TEXT" is one whose arguments do not
+# fit a record: logdev must print the first KEEP characters of TEXT, the cut
+# mark "[cut]" (docs/FORMAT.md), then, unless SKIP < 0, the rest of TEXT
+# after SKIP more characters (the part of the argument that was cut).
 set -uo pipefail
 dir=$1 name=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,8 +25,15 @@ fi
 [ -s "$dir/printf.err" ] && echo "FAIL: $name: decoder warnings: $(head -n 3 "$dir/printf.err" | tr '\n' '|')"
 
 awk -v name="$name" '
+FILENAME == ARGV[1] && /^#/ { next }
 FILENAME == ARGV[1] {
-	i = index($0, "\t"); ref[n_ref++] = substr($0, i + 1); next
+	i = index($0, "\t"); t = substr($0, i + 1)
+	if (t ~ /^cut=[0-9]+,-?[0-9]+\t/) {
+		j = index(t, "\t"); split(substr(t, 5, j - 5), ks, ",")
+		t = substr(t, j + 1)
+		t = substr(t, 1, ks[1] + 0) "[cut]" (ks[2] + 0 < 0 ? "" : substr(t, ks[1] + ks[2] + 1))
+	}
+	ref[n_ref++] = t; next
 }
 $1 == "LOST" { lost++; next }
 {
@@ -44,3 +54,17 @@ END {
 	}
 	exit failed ? 1 : 0
 }' "$dir/printf_ref.txt" "$dir/printf.raw"
+rc=$?
+
+# After the table the test module wrote one raw record larger than any
+# sub-buffer: refused with -E2BIG (7), and counted as lost: too_big in stats
+# and one lost record in the capture.
+bad=0
+big=$(sed -n 's/^# raw_big=//p' "$dir/printf_ref.txt")
+[ "$big" = -7 ] || { echo "FAIL: $name: too-big raw record: logdev_write_raw returned '$big', not -E2BIG"; bad=1; }
+tb=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^too_big=/) { sub(/^too_big=/, "", $i); s += $i } } END { print s + 0 }' "$dir/printf_stats.txt" 2>/dev/null)
+[ "$tb" = 1 ] || { echo "FAIL: $name: too-big raw record: stats too_big total $tb, not 1"; bad=1; }
+lost=$(awk -F'\t' '$1 == "LOST" && $4 == "dropped" { s += $3 } END { print s + 0 }' "$dir/printf.raw")
+[ "$lost" = 1 ] || { echo "FAIL: $name: too-big raw record: capture shows $lost lost records, not 1"; bad=1; }
+[ $bad = 0 ] && echo "PASS: $name: a raw record too big for a sub-buffer is refused (-E2BIG) and counted lost (stats too_big 1, capture LOST 1)"
+[ $rc = 0 ] && [ $bad = 0 ]

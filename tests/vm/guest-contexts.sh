@@ -3,7 +3,7 @@
 # NMI writers with logdev.static and saves what the host needs to check them.
 #   guest-contexts.sh MODE BUFFER_KB ITERATIONS
 # Results: ctx.cap, counts.txt (logdev_test), stats.txt (logdev),
-# printf.cap + printf_ref.txt (the printf table), config.txt.
+# printf.cap + printf_ref.txt + printf_stats.txt (the printf table), config.txt.
 mode=${1:-overwrite} kb=${2:-16} iters=${3:-20000}
 D=/sys/kernel/debug/logdev
 T=/sys/kernel/debug/logdev_test
@@ -29,6 +29,7 @@ echo 1 > $D/clear
 /logdev/logdev.static record -o $R/printf.cap -- sh -c "echo 1 > $T/printf"
 echo "printf_rc=$?" >> $R/config.txt
 cat $T/printf_ref > $R/printf_ref.txt
+cat $D/stats > $R/printf_stats.txt
 cat $D/formats > $R/formats.txt
 rmmod logdev_test
 rmmod logdev

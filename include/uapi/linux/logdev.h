@@ -52,9 +52,10 @@
  * @flags:          LOGDEV_SB_* flags
  * @dropped_before: records lost on this CPU just before this sub-buffer and
  *                  after the previous one: dropped in discard mode because
- *                  the buffer was full, or refused because the nesting depth
+ *                  the buffer was full, refused because the nesting depth
  *                  was exceeded or the sub-buffer to enter was still being
- *                  written (written by the writer that opened this one)
+ *                  written, or refused as larger than a sub-buffer (written
+ *                  by the writer that opened this one)
  * @overrun_before: records lost because the sub-buffers that held them were
  *                  overwritten (overwrite mode) after the previously consumed
  *                  sub-buffer and before this one (filled in by the consuming
@@ -84,13 +85,23 @@ enum logdev_rec_type {
 	LOGDEV_REC_PRINT_SLOTS = 3, /* edprint(): args encoded at compile time */
 };
 
-/* Interrupt context a record was written in (logdev_rec_hdr.ctx) */
+/* Interrupt context a record was written in (logdev_rec_hdr.ctx bits 0-1) */
 enum logdev_ctx {
 	LOGDEV_CTX_TASK = 0,
 	LOGDEV_CTX_SOFTIRQ = 1,
 	LOGDEV_CTX_HARDIRQ = 2,
 	LOGDEV_CTX_NMI = 3,
 };
+
+/* logdev_rec_hdr.ctx: bits 0-1 are the enum logdev_ctx */
+#define LOGDEV_CTX_MASK		0x03
+/*
+ * logdev_rec_hdr.ctx flag: the arguments did not all fit the record and were
+ * cut (LOGDEV_REC_PRINT: the payload ends with the part that fit, a string
+ * cut to a prefix, arg_bytes bytes; LOGDEV_REC_PRINT_SLOTS: a %s was cut to
+ * EDP_STR_MAX characters).  Readers print a cut mark (docs/FORMAT.md).
+ */
+#define LOGDEV_REC_F_CUT	0x80
 
 /**
  * struct logdev_rec_hdr - header of every record (24 bytes)
@@ -99,10 +110,12 @@ enum logdev_ctx {
  * @site:  call-site id: index in the debugfs "formats" table (0 = unknown)
  * @len:   total record length in bytes, header included, multiple of 8
  * @type:  enum logdev_rec_type
- * @ctx:   enum logdev_ctx
+ * @ctx:   enum logdev_ctx in bits 0-1 (LOGDEV_CTX_MASK), flags above
+ *         (LOGDEV_REC_F_CUT); bits 2-6 are 0
  * @pid:   pid of the task that was current (for NMI/irq: the interrupted one)
  * @arg_bytes: bytes of payload that are meaningful (<= len - 24); the rest
- *         is padding to 8 bytes
+ *         is padding to 8 bytes, zero.  Every payload byte, padding included,
+ *         is written by the call that made the record.
  *
  * Payload for LOGDEV_REC_PRINT: the binary argument buffer made by the
  * kernel's vbin_printf() for the site's format, laid out as lib/vsprintf.c
@@ -129,7 +142,7 @@ struct logdev_rec_hdr {
 };
 
 #define LOGDEV_REC_HDR_SIZE	24
-/* Largest record payload edprint() stores (bytes); longer is truncated. */
+/* Largest record payload edprint() stores (bytes); longer is cut (LOGDEV_REC_F_CUT). */
 #define LOGDEV_MAX_PAYLOAD	512
 #define LOGDEV_REC_ALIGN	8
 

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * edprint_fmt.h - which encoding an edprint() call site may use, from a parse
+ * of its format as the kernel's vsnprintf() (lib/vsprintf.c, format_decode())
+ * reads it: flags "-+ #0", a width (digits or '*'), a precision ('.' then
+ * digits or '*'), a length (h hh l ll L z t) and the conversion.
+ *
+ * Portable (kernel module, tests/decode): the includer provides u16, u32.
+ * edprint() calls this once per call site, the first time the site records
+ * (logdev_site_enc()), and keeps the answer in the site.
+ */
+#ifndef _LINUX_EDPRINT_FMT_H
+#define _LINUX_EDPRINT_FMT_H
+
+#include <linux/edprint_slots.h>	/* EDP_STR_MAX, EDP_MAX_ARGS */
+
+/* sprec[] entry of a %s whose precision is a '*' (the argument before it) */
+#define EDP_SPREC_STAR	0xffff
+
+/* one argument of a numeric conversion or of a '*': not a string, and
+ * 8 bytes exactly when @wide */
+static inline int edp_fmt_num_ok(unsigned int i, unsigned int nargs, u32 strmask,
+				 u32 widemask, int wide)
+{
+	if (i >= nargs || i >= EDP_MAX_ARGS || (strmask >> i) & 1)
+		return 0;
+	return (int)((widemask >> i) & 1) == wide;
+}
+
+/**
+ * edp_fmt_slots_ok() - may a site store its arguments as compile-time slots?
+ * @fmt:      the site's format
+ * @nargs:    number of arguments (at most EDP_MAX_ARGS)
+ * @strmask:  bit i set: argument i is a char pointer, which the slots encode
+ *            as a string (include/linux/edprint_slots.h, EDP_STRBIT)
+ * @widemask: bit i set: argument i is not a char pointer and has more than
+ *            4 bytes (EDP_WIDEBIT)
+ * @sprec:    NULL, or EDP_MAX_ARGS entries filled in for the slots encoder:
+ *            for a %s argument with a precision, EDP_SPREC_STAR for '*', else
+ *            1 + the precision (at most EDP_STR_MAX + 2); 0 otherwise.  The
+ *            encoder reads at most that many bytes of the string, as
+ *            vsnprintf() does (a "%.4s" array need not be NUL-terminated).
+ *
+ * The slots (LOGDEV_REC_PRINT_SLOTS) are chosen from the arguments' types
+ * only; they are right only if the format reads every argument as that type.
+ * So: every conversion is one userspace renders exactly from slots (%c, %s,
+ * %d %i %u %o %x %X with any flags, width, precision and length, %%), a
+ * '*' width or precision and a %c or h/hh/no-length integer take a 4-byte
+ * non-string, an l/ll/L/z/t integer an 8-byte non-string, a %s a char
+ * pointer, and the format uses exactly @nargs arguments.  Any %p (pointer
+ * extensions are rendered by the kernel at record time; the slots would
+ * store a char pointer's target as a string) or a conversion the kernel
+ * refuses (%n, %j, a bare '%' at the end) selects vbin_printf() instead.
+ *
+ * Return: 1 for slots, 0 for the vbin_printf() path.
+ */
+static inline int edp_fmt_slots_ok(const char *fmt, unsigned int nargs,
+				   u32 strmask, u32 widemask, u16 *sprec)
+{
+	unsigned int i = 0, p;
+	char q;
+
+	if (sprec)
+		for (p = 0; p < EDP_MAX_ARGS; p++)
+			sprec[p] = 0;
+	while (*fmt) {
+		u16 prec = 0;
+
+		if (*fmt++ != '%')
+			continue;
+		while (*fmt == '-' || *fmt == '+' || *fmt == ' ' || *fmt == '#' ||
+		       *fmt == '0')
+			fmt++;
+		if (*fmt == '*') {
+			if (!edp_fmt_num_ok(i++, nargs, strmask, widemask, 0))
+				return 0;
+			fmt++;
+		} else {
+			while (*fmt >= '0' && *fmt <= '9')
+				fmt++;
+		}
+		if (*fmt == '.') {
+			fmt++;
+			if (*fmt == '*') {
+				if (!edp_fmt_num_ok(i++, nargs, strmask, widemask, 0))
+					return 0;
+				fmt++;
+				prec = EDP_SPREC_STAR;
+			} else {
+				for (p = 0; *fmt >= '0' && *fmt <= '9'; fmt++)
+					if (p <= EDP_STR_MAX)
+						p = p * 10 + (unsigned int)(*fmt - '0');
+				prec = 1 + (p > EDP_STR_MAX + 1 ? EDP_STR_MAX + 1 : p);
+			}
+		}
+		q = 0;
+		if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' ||
+		    *fmt == 't') {
+			q = *fmt++;
+			if (q == *fmt && (q == 'l' || q == 'h'))
+				q = *fmt++ == 'l' ? 'L' : 'H';
+		}
+		switch (*fmt++) {
+		case '%':
+			break;
+		case 'c':
+			if (!edp_fmt_num_ok(i++, nargs, strmask, widemask, 0))
+				return 0;
+			break;
+		case 's':
+			if (i >= nargs || i >= EDP_MAX_ARGS || !((strmask >> i) & 1))
+				return 0;
+			if (sprec)
+				sprec[i] = prec;
+			i++;
+			break;
+		case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
+			if (!edp_fmt_num_ok(i++, nargs, strmask, widemask,
+					    q == 'l' || q == 'L' || q == 'z' || q == 't'))
+				return 0;
+			break;
+		default:	/* 'p', or what vsnprintf() refuses */
+			return 0;
+		}
+	}
+	return i == nargs;
+}
+
+#endif /* _LINUX_EDPRINT_FMT_H */
