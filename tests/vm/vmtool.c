@@ -174,7 +174,7 @@ static int eof_main(int cpu, int use_poll)
  * while enabled, which must be refused with EBUSY and change nothing.  The
  * epoch ends with enable 0 and the readers drained to EOF; then, per CPU,
  *   records read == stats read,  read + lost in headers == stats written,
- *   lost in headers == overwritten + dropped + nesting_lost.
+ *   lost in headers == overwritten + dropped + nesting_lost + too_big.
  * Between epochs (recording off) one of buffer_size_kb, subbuf_size, mode,
  * clock is changed (must apply and read back), then clear.
  * clear while enabled empties the buffers and zeroes the counters under the
@@ -398,7 +398,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-struct st { unsigned long long w, r, ov, dr, nl; };
+struct st { unsigned long long w, r, ov, dr, nl, by, tb; };
 
 static int read_stats(struct st *st)
 {
@@ -410,8 +410,8 @@ static int read_stats(struct st *st)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "cpu=%d written=%llu read=%llu overwritten=%llu dropped=%llu nesting_lost=%llu",
-			   &cpu, &s.w, &s.r, &s.ov, &s.dr, &s.nl) == 6 &&
+		if (sscanf(line, "cpu=%d written=%llu read=%llu overwritten=%llu dropped=%llu nesting_lost=%llu bytes=%llu too_big=%llu",
+			   &cpu, &s.w, &s.r, &s.ov, &s.dr, &s.nl, &s.by, &s.tb) == 8 &&
 		    cpu >= 0 && cpu < MAXCPU) {
 			st[cpu] = s;
 			n++;
@@ -456,7 +456,7 @@ static void check_epoch(unsigned int epoch, int exact)
 	}
 	for (c = 0; c < ncpu; c++) {
 		struct rd *r = &rds[c];
-		unsigned long long slost = st[c].ov + st[c].dr + st[c].nl;
+		unsigned long long slost = st[c].ov + st[c].dr + st[c].nl + st[c].tb;
 
 		if (exact && (r->recs != st[c].r || r->recs + r->lost != st[c].w ||
 			      r->lost != slost))
