@@ -31,6 +31,7 @@ if [ -f "$top/tests/decode/Makefile" ]; then
 else
 	echo "FAIL: decode: tests/decode/Makefile missing" | tee -a "$log"
 fi
+suite golden "$top/tests/golden/run.sh" "$top/userspace/logdev"
 suite vm "$top/tests/vm/run-tests.sh" ${VM_QUICK:+--quick}
 
 passed=$(grep -c '^PASS: ' "$log")
