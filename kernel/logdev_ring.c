@@ -29,6 +29,27 @@
  * record is counted once as read or as overrun, and a copy the consumer
  * keeps was taken before any writer could touch the slot again.
  * See docs/RING.md for the argument in full.
+ *
+ * Memory ordering.  Two things cross CPUs, and each is a classic pair:
+ *
+ *  - Data out (message passing): a writer stores a record or a header, then
+ *    smp_wmb(), then adds to commit[slot] [W1 ld_close, W2 ld_open,
+ *    W3 ld_commit]; the reader loads commit[slot] (ld_peek()), then
+ *    smp_rmb(), then copies the slot [R1 ld_consume].  The pusher reading
+ *    the previous lap does the same [R2 ld_prepare_open].
+ *
+ *  - Slot back (no store before the reader's loads are done): the reader's
+ *    copy happens before its claim, a fully ordered cmpxchg of read_sb
+ *    [C1 ld_consume]; a writer stores into the slot only after it has seen
+ *    read_sb > r, through an acquire load [A1 ld_prepare_open] or through
+ *    its own push cmpxchg followed by smp_mb() [C2, M1 ld_prepare_open].
+ *
+ * Everything else among writers happens on one CPU (kernel): interrupts
+ * and NMIs see their CPU's accesses in program order, so local_t (atomic
+ * against interrupts, not a barrier) and the compiler barriers implied by
+ * its asm are all that writer-against-writer needs.  Each access below
+ * says which of these it is; [Xn] names a row of the table in
+ * docs/RING.md, "Barriers and their pairs".
  */
 #ifdef __KERNEL__
 #include <linux/export.h>
@@ -86,6 +107,14 @@ static u32 ld_log2(u32 v)
  * Walks the records by their length; stops at anything malformed, so it is
  * safe on memory a nested writer may be changing (the caller then discards
  * the answer).
+ *
+ * Benign race: a pusher that lost the race in ld_prepare_open() may count
+ * a slot while the writer that won rewrites it.  READ_ONCE() makes each
+ * length be loaded once, so the bounds check and the step use the same
+ * value and the walk stays inside the slot; the writers' side is the
+ * WRITE_ONCE() of data_bytes (ld_close(), ld_reserve()) and of len
+ * (ld_reserve()).  A count taken from such a slot is never used: the
+ * losing pusher's cmpxchg of read_sb fails.
  *
  * Return: number of records.
  */
@@ -170,6 +199,18 @@ void ld_cpu_buf_reset(struct ld_cpu_buf *cb, enum ld_mode mode)
 	ld_atomic_set(&cb->overrun_pending, 0);
 	ld_atomic_set(&cb->dropped_carry, 0);
 	ld_atomic_set(&cb->read, 0);
+	/*
+	 * [M0] The reset as a whole before whatever the caller does next.
+	 * The caller excludes writers (recording off, then synchronize_rcu())
+	 * and consumers (ld_buf_rwsem held for write) around the reset, so
+	 * nothing races with the stores above.  Consumers get the reset through
+	 * the rwsem (up_write() here, down_read() in pipe_copy()).  Writers get
+	 * it through this barrier, ordered before the store that turns
+	 * recording back on (ld_clear_all()), and the READ_ONCE() of
+	 * logdev_recording in the writer: enough on x86, which keeps loads in
+	 * order; a weakly ordered CPU would want smp_load_acquire() there
+	 * (docs/RING.md, "Open points").
+	 */
 	ld_smp_mb();
 }
 
@@ -194,6 +235,14 @@ static int ld_prepare_open(struct ld_cpu_buf *cb, u64 sb, u64 old)
 	slot = ld_slot(cb, sb);
 	lap = sb >> cb->nr_shift;
 
+	/*
+	 * [A1] Seeing read_sb > prev because the consumer claimed prev means
+	 * its copy of prev is finished: the acquire keeps every store this
+	 * writer (and, on this CPU, every writer nesting on it) makes into the
+	 * slot after this load.  Pairs with the claim, the fully ordered
+	 * ld_atomic_cmpxchg(&cb->read_sb, r, r + 1) in ld_consume() [C1],
+	 * which keeps the consumer's memcpy() of the slot before it.
+	 */
 	rs = ld_atomic_read_acquire(&cb->read_sb);
 	if (rs > prev)
 		goto check_commit;
@@ -201,29 +250,81 @@ static int ld_prepare_open(struct ld_cpu_buf *cb, u64 sb, u64 old)
 		err = -ENOSPC;
 		goto fail;
 	}
+	/*
+	 * Overwrite mode: push the consumer off prev.  Count prev's records
+	 * first, optimistically: only a fully committed prev is counted, and
+	 * the count is used only if our push below wins, in which case no
+	 * writer can have touched the slot since (to write it, a writer must
+	 * first see read_sb > prev, and we are the one who moved it).
+	 */
 	c = ld_local_read(&cb->commit[slot]);
 	if (c != ld_lap_end(cb, lap - 1)) {
 		err = c < ld_lap_end(cb, lap - 1) ? -EBUSY : -EAGAIN;
 		goto fail;
 	}
+	/*
+	 * [R2] The commit count before the records it covers.  Pairs with the
+	 * smp_wmb() before each commit add: ld_close() [W1], ld_open() [W2],
+	 * ld_commit() [W3].  In the kernel prev was written by this CPU's
+	 * writers, which program order already covers; the barrier is for the
+	 * userspace harness's concurrent writer threads, on a slow path.
+	 */
 	ld_smp_rmb();
+	/*
+	 * Benign race: a writer that won the race to open sb (a nested one,
+	 * or a concurrent thread in the harness) may already be rewriting the
+	 * slot; then our push below fails and cnt and carried are dropped.
+	 * READ_ONCE() pairs with the WRITE_ONCE() of the header in ld_open().
+	 */
 	cnt = ld_subbuf_records(ld_sb_addr(cb, prev), cb->subbuf_size);
 	carried = READ_ONCE(((struct logdev_subbuf_hdr *)ld_sb_addr(cb, prev))->dropped_before);
+	/*
+	 * [C2] The push.  Competes with the consumer's claim [C1] and with
+	 * other pushers for the same read_sb value: exactly one wins prev.
+	 * On success it is fully ordered: the loads of the count above stay
+	 * before it, so the count is of prev as committed.
+	 */
 	if (ld_atomic_cmpxchg(&cb->read_sb, prev, prev + 1) == prev) {
+		/*
+		 * Relaxed adds: counters, not flags.  Benign race: the
+		 * consumer may swap overrun_pending and dropped_carry out
+		 * (ld_consume()) between our push and these adds; the count
+		 * then reaches the header of a later sub-buffer, never an
+		 * earlier one (a claim that could have seen it would have
+		 * failed against our push).  Totals stay exact.
+		 */
 		ld_atomic_add(&cb->overrun, cnt);
 		ld_atomic_add(&cb->overrun_pending, cnt);
 		/* losses reported in the header we overwrite move on */
 		if (carried)
 			ld_atomic_add(&cb->dropped_carry, carried);
 	}
-	/* order the push (or the failed one) before any write to the slot */
+	/*
+	 * [M1] A failed cmpxchg orders nothing, and it fails when the consumer
+	 * claimed prev while we counted: its load of read_sb must still come
+	 * before our stores into the slot, as the acquire [A1] does on the
+	 * other path.  Pairs with the consumer's claim [C1].  (After a
+	 * successful push it is redundant; the push is rare, so no branch.)
+	 */
 	ld_smp_mb();
 check_commit:
+	/*
+	 * The previous lap must be fully committed: a writer interrupted
+	 * inside it (this CPU) still owns bytes of the slot.  A plain local
+	 * read: the writers of this slot are this CPU's.
+	 */
 	c = ld_local_read(&cb->commit[slot]);
 	if (c == ld_lap_end(cb, lap - 1))
 		return 0;
 	err = c < ld_lap_end(cb, lap - 1) ? -EBUSY : -EAGAIN;
 fail:
+	/*
+	 * A refusal stands only if no writer moved write_off since our
+	 * decision (then every value above was current); otherwise a nested
+	 * writer opened sb meanwhile, and the caller retries with a fresh view.
+	 * This is LTTng's re-read of buf->offset after the commit count in
+	 * lib_ring_buffer_try_reserve_slow().
+	 */
 	if (err != -EAGAIN && ld_local_read(&cb->write_off) != old)
 		err = -EAGAIN;
 	return err;
@@ -238,10 +339,27 @@ static bool ld_close(struct ld_cpu_buf *cb, u64 old, u32 flags)
 	u32 off = ld_off_in(cb, old);
 	struct logdev_subbuf_hdr *h = ld_sb_addr(cb, sb);
 
-	/* only the closer writes these two: the opener may run after it */
+	/*
+	 * Only the closer writes these two: the opener may run after it (an
+	 * interrupt can fill and close a sub-buffer whose opener has not
+	 * written the header yet), and ld_open() leaves them alone.
+	 * WRITE_ONCE(): a losing pusher may be reading them (ld_subbuf_records()).
+	 */
 	WRITE_ONCE(h->data_bytes, off - HDR);
 	WRITE_ONCE(h->flags, flags);
+	/*
+	 * [W1] data_bytes and flags before the tail's commit, which may be
+	 * the one that completes the sub-buffer.  Pairs with the smp_rmb()
+	 * after the consumer's load of commit[] in ld_consume() [R1] and
+	 * after the pusher's in ld_prepare_open() [R2].
+	 */
 	ld_smp_wmb();
+	/*
+	 * local add: atomic against the writers nesting on this CPU, which
+	 * may commit to the same slot; the sum, not the order, decides.
+	 * Returning the new value tells exactly one committer that the
+	 * sub-buffer became complete.
+	 */
 	return (ld_local_add_return(&cb->commit[ld_slot(cb, sb)],
 				    cb->subbuf_size - off) &
 		(cb->subbuf_size - 1)) == 0;
@@ -251,6 +369,14 @@ static bool ld_close(struct ld_cpu_buf *cb, u64 old, u32 flags)
 static void ld_open(struct ld_cpu_buf *cb, u64 sb, u64 ts)
 {
 	struct logdev_subbuf_hdr *h = ld_sb_addr(cb, sb);
+	/*
+	 * Take the losses not yet reported.  Benign race: this runs after the
+	 * reservation that opened sb, so a writer nesting in between (which
+	 * may fill sb and open later sub-buffers, up to nr - 1 of them) takes
+	 * the losses counted before it, and we take the ones counted after
+	 * it.  A count may thus sit in a header a few sub-buffers early or
+	 * late; every loss is reported once.
+	 */
 	u64 lost = ld_local_xchg(&cb->pending_dropped, 0);
 
 	/* a stale pusher may still be counting the previous lap: *_ONCE */
@@ -261,6 +387,12 @@ static void ld_open(struct ld_cpu_buf *cb, u64 sb, u64 ts)
 	WRITE_ONCE(h->first_ts, ts);
 	WRITE_ONCE(h->dropped_before, lost > 0xffffffffULL ? 0xffffffffU : (u32)lost);
 	WRITE_ONCE(h->overrun_before, 0);
+	/*
+	 * [W2] The header before its commit.  Pairs with the smp_rmb() in
+	 * ld_consume() [R1] and ld_prepare_open() [R2].  This add never
+	 * completes the sub-buffer: the opener's own record (ld_reserve()) or
+	 * the flush's close (ld_flush()) is committed after it.
+	 */
 	ld_smp_wmb();
 	ld_local_add(&cb->commit[ld_slot(cb, sb)], HDR);
 }
@@ -314,12 +446,20 @@ int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 	bool open;
 	int err;
 
+	/* counters: local, unordered; a remote snapshot may be mid-update */
 	ld_local_inc(&cb->written);
 	if (unlikely(payload_bytes > cb->subbuf_size ||
 		     len > cb->subbuf_size - HDR || len > 0xfff8)) {
 		ld_count_lost(cb, -E2BIG);
 		return -E2BIG;
 	}
+	/*
+	 * Benign race: in the kernel nesting is a plain int that interrupts
+	 * and NMIs on this CPU change under us.  Each nested writer puts it
+	 * back before it returns, so a non-atomic ++ or -- interrupted between
+	 * its load and its store still stores the right value.  It only
+	 * bounds the depth; correctness never depends on it.
+	 */
 	if (unlikely(++LD_NESTING(cb) > LD_MAX_NESTING)) {
 		LD_NESTING(cb)--;
 		ld_count_lost(cb, -EBUSY);
@@ -327,6 +467,13 @@ int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 	}
 
 	for (;;) {
+		/*
+		 * The clock is read after write_off, in program order (the
+		 * call is opaque to the compiler, local_read() is volatile):
+		 * a writer nesting after our load and reserving before our
+		 * cmpxchg makes it fail, and we retry with a later time.  So
+		 * on one CPU, buffer order is timestamp order.
+		 */
 		old = ld_local_read(&cb->write_off);
 		ts = ld_clock_now();
 		off = ld_off_in(cb, old);
@@ -348,6 +495,13 @@ int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 		}
 		new = start + len;
 		LD_TEST_HOOK(0);
+		/*
+		 * The reservation: a local cmpxchg, atomic against every
+		 * writer of this CPU (the only ones that move write_off; a
+		 * flush from another CPU runs only when none can run).  No
+		 * barrier: the consumer does not use write_off to decide what
+		 * is readable, only commit[] (ld_peek()).
+		 */
 		if (ld_local_cmpxchg(&cb->write_off, old, new) == old)
 			break;
 	}
@@ -359,7 +513,11 @@ int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 		ld_open(cb, sb, ts);
 	}
 	if (unlikely(ld_off_in(cb, new) == 0)) {
-		/* this record fills its sub-buffer exactly: we are its closer */
+		/*
+		 * This record fills its sub-buffer exactly: we are its closer.
+		 * Published with the record by the smp_wmb() in ld_commit()
+		 * [W3]; WRITE_ONCE() as in ld_close().
+		 */
 		struct logdev_subbuf_hdr *h = ld_sb_addr(cb, ld_sb_of(cb, start));
 
 		WRITE_ONCE(h->data_bytes, cb->subbuf_size - HDR);
@@ -367,6 +525,7 @@ int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 	}
 	r->rec = ld_pos_addr(cb, start);
 	r->rec->ts = ts;
+	/* a losing pusher may walk the lengths (ld_subbuf_records()) */
 	WRITE_ONCE(r->rec->len, (u16)len);
 	r->sb = ld_sb_of(cb, start);
 	return 0;
@@ -387,7 +546,20 @@ bool ld_commit(struct ld_cpu_buf *cb, struct ld_resv *r)
 
 	LD_TEST_HOOK(1);
 	ld_local_add(&cb->bytes, len);
+	/*
+	 * [W3] The record (header and payload, filled by the caller, and
+	 * data_bytes if ld_reserve() made us the closer) before its commit.
+	 * Pairs with the smp_rmb() after the consumer's load of commit[] in
+	 * ld_consume() [R1] and after the pusher's in ld_prepare_open() [R2].
+	 * As in LTTng's lib_ring_buffer_commit(): write the data, smp_wmb(),
+	 * add to the sub-buffer's commit count.
+	 */
 	ld_smp_wmb();
+	/*
+	 * Commits of nested writers to one slot may land in any order; the
+	 * sub-buffer is complete when the sum reaches the lap's end, which
+	 * needs every reservation in it committed, the outermost included.
+	 */
 	done = (ld_local_add_return(&cb->commit[ld_slot(cb, r->sb)], len) &
 		(cb->subbuf_size - 1)) == 0;
 	LD_NESTING(cb)--;
@@ -447,6 +619,11 @@ bool ld_flush(struct ld_cpu_buf *cb)
 	u64 old, new, sb;
 	int err;
 
+	/*
+	 * Same local cmpxchg as a reservation (ld_reserve()): on the buffer's
+	 * CPU this nests like a writer; elsewhere the caller guarantees that no
+	 * writer runs (recording off, synchronize_rcu()).
+	 */
 	for (;;) {
 		old = ld_local_read(&cb->write_off);
 		if (ld_off_in(cb, old) == 0)
@@ -457,6 +634,7 @@ bool ld_flush(struct ld_cpu_buf *cb)
 			break;
 		}
 	}
+	/* only a hint: ld_open() takes what is pending then */
 	if (!ld_local_read(&cb->pending_dropped))
 		return done;
 	for (;;) {
@@ -483,6 +661,16 @@ bool ld_flush(struct ld_cpu_buf *cb)
  */
 static int ld_peek(struct ld_cpu_buf *cb, u64 *r)
 {
+	/*
+	 * Three relaxed loads, in no particular order, and none needs one:
+	 * read_sb changes under us only by a push, which makes the claim in
+	 * ld_consume() fail; write_off only grows (a stale value says "not
+	 * closed yet"); and commit[] alone decides: it equals the end of rs's
+	 * lap only while rs is complete and the slot's next sub-buffer
+	 * (rs + nr) has no byte committed.
+	 * A wrong guess costs a copy that is thrown away or a retry, never a
+	 * torn copy kept.
+	 */
 	u64 rs = ld_atomic_read(&cb->read_sb);
 	u64 w = ld_local_read_remote(&cb->write_off);
 	u64 c;
@@ -501,6 +689,12 @@ static int ld_peek(struct ld_cpu_buf *cb, u64 *r)
 /**
  * ld_readable() - is there a whole sub-buffer to consume?
  * @cb: the buffer
+ *
+ * Only loads, so it may run beside ld_consume() and, in the module's poll
+ * timer (under RCU only), even beside ld_cpu_buf_reset(): a wrong answer
+ * costs a spurious wake-up (the woken reader re-checks) or one more timer
+ * period.  -EAGAIN means a push already moved read_sb, which the retry's
+ * load sees, so the loop ends.
  *
  * Return: true if ld_consume() would copy one now.
  */
@@ -538,10 +732,37 @@ int ld_consume(struct ld_cpu_buf *cb, void *dst)
 			continue;
 		if (ret == 0)
 			return 0;
+		/*
+		 * [R1] The commit count ld_peek() loaded before the bytes it
+		 * covers.  Pairs with the smp_wmb() before each commit add:
+		 * ld_close() [W1], ld_open() [W2], ld_commit() [W3].
+		 */
 		ld_smp_rmb();
+		/*
+		 * Benign race (overwrite mode): a writer that pushed r may be
+		 * rewriting the slot while we copy it.  Then our claim below
+		 * fails and the copy is thrown away; nothing read from it is
+		 * used before the claim.
+		 */
 		memcpy(dst, ld_sb_addr(cb, r), cb->subbuf_size);
+		/*
+		 * Swap the pending loss counts out before the claim, so that
+		 * a successful claim carries exactly the pushes accounted so
+		 * far (a push of r or later would make the claim fail).
+		 * Fully ordered xchg; the pusher's adds (ld_prepare_open())
+		 * are relaxed: a count added late reaches a later header.
+		 */
 		ov = ld_atomic_xchg(&cb->overrun_pending, 0);
 		dc = ld_atomic_xchg(&cb->dropped_carry, 0);
+		/*
+		 * [C1] The claim.  Fully ordered on success: every load of the
+		 * memcpy() above happens before it, so a writer that sees
+		 * read_sb > r and only then stores into the slot cannot change
+		 * what we copied.  Pairs with the acquire load of read_sb in
+		 * ld_prepare_open() [A1] and with the smp_mb() after a failed
+		 * push there [M1].  Against a push of r [C2] exactly one of the
+		 * two cmpxchg's wins.
+		 */
 		if (ld_atomic_cmpxchg(&cb->read_sb, r, r + 1) != r) {
 			/* a writer pushed r out while we copied: its loss */
 			if (ov)
@@ -569,6 +790,12 @@ int ld_consume(struct ld_cpu_buf *cb, void *dst)
  */
 void ld_get_stats(struct ld_cpu_buf *cb, struct ld_stats *st)
 {
+	/*
+	 * Benign race: unordered loads of counters the writers and the
+	 * consumer keep changing; each value is whole, the set is not a
+	 * snapshot.  The accounting identity holds once writers are quiet
+	 * and everything is consumed.
+	 */
 	st->written = ld_local_read_remote(&cb->written);
 	st->read = ld_atomic_read(&cb->read);
 	st->overrun = ld_atomic_read(&cb->overrun);

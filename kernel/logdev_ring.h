@@ -76,24 +76,33 @@ struct ld_cpu_buf {
 	u32 cpu;
 	u32 mode;
 
-	/* writer side: changed only by writers of this CPU */
+	/*
+	 * Writer side: changed only by the writers of this CPU (local_t).
+	 * The reader on another CPU reads write_off and commit[] (ld_peek())
+	 * and the statistics (ld_get_stats()), never writes them.
+	 */
 	ld_local_t write_off;		/* next free byte, global position */
-	ld_local_t *commit;		/* per sub-buffer: bytes committed, cumulative */
+	ld_local_t *commit;		/* per slot: bytes committed, cumulative over laps */
 	ld_local_t written;
 	ld_local_t dropped;
 	ld_local_t nest_lost;
 	ld_local_t bytes;
 	ld_local_t too_big;
 	ld_local_t pending_dropped;	/* lost since last open, not yet in a header */
-	int nesting;			/* kernel: writer depth on this CPU */
+	int nesting;			/* kernel: writer depth on this CPU (plain int, see ld_reserve()) */
 
-	/* shared between writers and the reader */
+	/*
+	 * Shared between writers and the reader: read_sb is moved by the
+	 * reader's claim and by a writer's push, both cmpxchg(read_sb, r, r + 1),
+	 * so exactly one of them wins each sub-buffer.  The three counters are
+	 * added to by the pusher that won and swapped out by the reader.
+	 */
 	ld_atomic_t read_sb;		/* oldest sub-buffer not yet consumed */
 	ld_atomic_t overrun;
 	ld_atomic_t overrun_pending;	/* overwritten, not yet in a header */
 	ld_atomic_t dropped_carry;	/* dropped_before of overwritten headers */
 
-	/* reader side */
+	/* reader side: changed only by the consumer */
 	ld_atomic_t read;
 };
 

@@ -7,9 +7,32 @@
  *              like a stack there); kernel local_t.  In userspace several
  *              threads may share a simulated CPU, so it is a real atomic.
  * ld_atomic_t: a counter shared between a CPU's writers and the reader on
- *              another CPU; kernel atomic64_t, fully ordered RMW ops.
+ *              another CPU; kernel atomic64_t.
  * ld_clock_now(): the trace clock in ns, provided by the user of the core
  *              (logdev_main.c in the kernel, the harness in userspace).
+ *
+ * What each primitive orders, in the kernel (Documentation/atomic_t.txt,
+ * Documentation/memory-barriers.txt); the ring core relies on nothing more:
+ *
+ *   ld_local_*()            atomic against interrupts and NMIs on the owning
+ *                           CPU only, and NOT a memory barrier: on x86 they
+ *                           are instructions without a LOCK prefix.  Only the
+ *                           owning CPU's writers change them; another CPU may
+ *                           only read them (ld_local_read_remote()), and must
+ *                           order what it reads after them itself.
+ *   ld_atomic_read/set()    relaxed (READ_ONCE/WRITE_ONCE of the counter).
+ *   ld_atomic_read_acquire() ACQUIRE: later loads and stores stay after it.
+ *   ld_atomic_add()         relaxed (a void RMW orders nothing).
+ *   ld_atomic_xchg()        fully ordered, as if smp_mb() on each side.
+ *   ld_atomic_cmpxchg()     fully ordered when it succeeds; a FAILED cmpxchg
+ *                           orders nothing (it is then only a load), so a
+ *                           caller that acts on a failure adds ld_smp_mb().
+ *   ld_smp_wmb/rmb/mb()     smp_wmb(), smp_rmb(), smp_mb().
+ *
+ * The userspace half maps every one of these to something at least as
+ * strong (C11/GCC atomics), so the stress test cannot see a missing kernel
+ * barrier as a failure: the pairs are argued in docs/RING.md ("Barriers and
+ * their pairs") and in the comments at each access in logdev_ring.c.
  */
 #ifndef _LOGDEV_SHIM_H
 #define _LOGDEV_SHIM_H
@@ -34,7 +57,11 @@ typedef atomic64_t ld_atomic_t;
 #define ld_local_inc(l)			local_inc(l)
 #define ld_local_cmpxchg(l, o, n)	((u64)local_cmpxchg(l, o, n))
 #define ld_local_xchg(l, v)		((u64)local_xchg(l, v))
-/* A remote (reader-side) read of a writer's local counter */
+/*
+ * A remote (reader-side) read of a writer's local counter: a plain aligned
+ * load of a long (local_read() is READ_ONCE()), never torn; its ordering is
+ * the reader's business (ld_smp_rmb() in ld_consume()).
+ */
 #define ld_local_read_remote(l)		((u64)local_read(l))
 
 #define ld_atomic_read(a)		((u64)atomic64_read(a))
@@ -76,7 +103,8 @@ typedef struct { u64 v; } ld_atomic_t;
 /*
  * Orders are stronger than the kernel's local_t needs: threads sharing a
  * simulated CPU really are concurrent, and acquire/release on the counters
- * lets ThreadSanitizer see the same happens-before the fences give.
+ * lets ThreadSanitizer see the same happens-before the fences give (TSan
+ * does not model __atomic_thread_fence(), hence -Wno-tsan in tests/ring).
  */
 #define ld_local_read(l)		__atomic_load_n(&(l)->v, __ATOMIC_ACQUIRE)
 #define ld_local_set(l, x)		__atomic_store_n(&(l)->v, (x), __ATOMIC_RELEASE)
