@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "subbuf.h"
 
 void cli_warn(void *arg, const struct ld_diag *d)
 {
@@ -339,28 +340,6 @@ werr:
 	return ret;
 }
 
-/* records in @n bytes of whole sub-buffers (for progress only) */
-static uint64_t count_records(const uint8_t *b, size_t n, uint32_t sbs)
-{
-	uint64_t cnt = 0;
-
-	for (size_t o = 0; o + LOGDEV_SUBBUF_HDR_SIZE <= n; o += sbs) {
-		uint32_t db = ld_cap_get_u32(b + o + 24), p = LOGDEV_SUBBUF_HDR_SIZE;
-
-		if (db > sbs - LOGDEV_SUBBUF_HDR_SIZE || o + sbs > n)
-			break;
-		while (p + LOGDEV_REC_HDR_SIZE <= LOGDEV_SUBBUF_HDR_SIZE + db) {
-			uint16_t len = (uint16_t)(b[o + p + 12] | b[o + p + 13] << 8);
-
-			if (len < LOGDEV_REC_HDR_SIZE || len % 8)
-				break;
-			cnt++;
-			p += len;
-		}
-	}
-	return cnt;
-}
-
 int cli_drain(struct ld_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 	      size_t bufsz, uint32_t sbs, int *eof, uint64_t *bytes,
 	      uint64_t *records)
@@ -393,7 +372,7 @@ int cli_drain(struct ld_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 			if (ret)
 				return ret;
 			*bytes += len;
-			*records += count_records(buf + o, len, sbs);
+			*records += ld_sb_count_records(buf + o, len, sbs);
 		}
 	}
 }

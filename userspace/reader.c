@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "liblogdev.h"
+#include "subbuf.h"
 
 #define LD_MAX_CPU	4096	/* section CPU numbers accepted: 0..4095 */
 #define LD_WARN_BURST	10	/* warnings of one kind before summing up */
@@ -402,7 +403,7 @@ struct ld_cpu_stream {
 	uint8_t *sb;		/* current sub-buffer */
 	uint64_t sb_off;	/* its file offset */
 	uint32_t sb_avail;	/* bytes of it present */
-	uint32_t pos, end;	/* record walk within sb */
+	struct ld_sb *dec;	/* its decoder: header and record walk */
 	uint64_t seq;
 	int have_prev_seq;
 	uint64_t prev_seq;
@@ -494,6 +495,15 @@ static void push_gap(struct ld_cpu_stream *s, int kind, uint64_t count, uint64_t
 	g->file_off = s->sb_off;
 }
 
+/* the current sub-buffer is unusable: one corrupt gap, nothing else */
+static int skip_subbuf(struct ld_cpu_stream *s)
+{
+	s->npending = 0;
+	push_gap(s, LD_GAP_CORRUPT, s->sb_avail, s->last_ts);
+	s->prev_seq++;	/* assume it was the next one */
+	return 1;
+}
+
 /*
  * Load the next sub-buffer: check its header, queue its gaps and set up the
  * record walk.  Return 0 at the end of the CPU's data.
@@ -501,82 +511,64 @@ static void push_gap(struct ld_cpu_stream *s, int kind, uint64_t count, uint64_t
 static int load_subbuf(struct ld_cpu_stream *s)
 {
 	struct ld_reader *r = s->r;
-	uint32_t sbs = r->hdr.subbuf_size;
+	uint32_t sbs = r->hdr.subbuf_size, hsz = ld_sb_hdr_size();
 
 	s->npending = s->ipending = 0;
 	while (next_subbuf(s)) {
-		const uint8_t *h = s->sb;
-		uint32_t magic, db, dropped, overrun;
-		uint16_t ver;
-		uint64_t ts0;
+		struct ld_sb_info h;
+		int st = ld_sb_load(s->dec, s->sb, s->sb_avail, sbs, &h);
 
-		if (s->sb_avail < LOGDEV_SUBBUF_HDR_SIZE) {
+		if (st == LD_SB_SHORT) {
 			warn(r, -ENODATA, (int64_t)s->sb_off, s->cpu, -1,
-			     "truncated sub-buffer: %u bytes, header needs 40", s->sb_avail);
+			     "truncated sub-buffer: %u bytes, header needs %u", s->sb_avail, hsz);
 			continue;
 		}
-		magic = ld_cap_get_u32(h);
-		ver = (uint16_t)(h[4] | h[5] << 8);
-		s->seq = ld_cap_get_u64(h + 8);
-		ts0 = ld_cap_get_u64(h + 16);
-		db = ld_cap_get_u32(h + 24);
-		dropped = ld_cap_get_u32(h + 32);
-		overrun = ld_cap_get_u32(h + 36);
-		if (magic != LOGDEV_SUBBUF_MAGIC) {
+		s->seq = h.seq;
+		switch (st) {
+		case LD_SB_BAD_MAGIC:
 			warn(r, -EINVAL, (int64_t)s->sb_off, s->cpu, -1,
-			     "bad sub-buffer magic 0x%08x, sub-buffer skipped", magic);
-			s->npending = 0;
-			push_gap(s, LD_GAP_CORRUPT, s->sb_avail, s->last_ts);
-			s->prev_seq++;	/* assume it was the next one */
-			s->pos = s->end = 0;
-			return 1;
+			     "bad sub-buffer magic 0x%08x, sub-buffer skipped", h.magic);
+			return skip_subbuf(s);
+		case LD_SB_BAD_VERSION:
+			warn(r, -EPROTO, (int64_t)(s->sb_off + ld_sb_field_off(LD_SB_F_VERSION)),
+			     s->cpu, (int64_t)s->seq,
+			     "sub-buffer version %u unsupported, sub-buffer skipped", h.version);
+			return skip_subbuf(s);
 		}
-		if (ver != LOGDEV_FORMAT_VERSION) {
-			warn(r, -EPROTO, (int64_t)s->sb_off + 4, s->cpu, (int64_t)s->seq,
-			     "sub-buffer version %u unsupported, sub-buffer skipped", ver);
-			push_gap(s, LD_GAP_CORRUPT, s->sb_avail, s->last_ts);
-			s->prev_seq++;	/* assume it was the next one */
-			s->pos = s->end = 0;
-			return 1;
-		}
-		if ((uint32_t)(h[6] | h[7] << 8) != (s->cpu & 0xffff))
-			rl_warn(s, RL_CPU_MISMATCH, -EINVAL, (int64_t)s->sb_off + 6,
+		if (h.cpu != (s->cpu & 0xffff))
+			rl_warn(s, RL_CPU_MISMATCH, -EINVAL,
+				(int64_t)(s->sb_off + ld_sb_field_off(LD_SB_F_CPU)),
 				(int64_t)s->seq, "sub-buffer says cpu %u, section says %u",
-			     (unsigned)(h[6] | h[7] << 8), s->cpu);
-		if (db > sbs - LOGDEV_SUBBUF_HDR_SIZE) {
-			warn(r, -EINVAL, (int64_t)s->sb_off + 24, s->cpu, (int64_t)s->seq,
+				(unsigned)h.cpu, s->cpu);
+		if (st == LD_SB_BAD_DATA_BYTES) {
+			warn(r, -EINVAL, (int64_t)(s->sb_off + ld_sb_field_off(LD_SB_F_DATA_BYTES)),
+			     s->cpu, (int64_t)s->seq,
 			     "data_bytes %u exceeds sub-buffer size %u, sub-buffer skipped",
-			     db, sbs);
-			push_gap(s, LD_GAP_CORRUPT, s->sb_avail, s->last_ts);
-			s->prev_seq++;	/* assume it was the next one */
-			s->pos = s->end = 0;
-			return 1;
+			     h.data_bytes, sbs);
+			return skip_subbuf(s);
 		}
 		/* gaps: seq jump, then overwritten, then dropped */
 		if (s->have_prev_seq && s->seq != s->prev_seq + 1) {
 			if (s->seq <= s->prev_seq)
-				rl_warn(s, RL_SEQ_BACK, -EINVAL, (int64_t)s->sb_off + 8,
+				rl_warn(s, RL_SEQ_BACK, -EINVAL,
+					(int64_t)(s->sb_off + ld_sb_field_off(LD_SB_F_SEQ)),
 					(int64_t)s->seq, "sub-buffer seq %llu after %llu goes backwards",
 				     (unsigned long long)s->seq,
 				     (unsigned long long)s->prev_seq);
-			else if (!overrun)
-				push_gap(s, LD_GAP_SUBBUFS, s->seq - s->prev_seq - 1, ts0);
+			else if (!h.overrun_before)
+				push_gap(s, LD_GAP_SUBBUFS, s->seq - s->prev_seq - 1, h.first_ts);
 		}
-		if (overrun)
-			push_gap(s, LD_GAP_OVERWRITTEN, overrun, ts0);
-		if (dropped)
-			push_gap(s, LD_GAP_DROPPED, dropped, ts0);
+		if (h.overrun_before)
+			push_gap(s, LD_GAP_OVERWRITTEN, h.overrun_before, h.first_ts);
+		if (h.dropped_before)
+			push_gap(s, LD_GAP_DROPPED, h.dropped_before, h.first_ts);
 		s->have_prev_seq = 1;
 		s->prev_seq = s->seq;
-		s->pos = LOGDEV_SUBBUF_HDR_SIZE;
-		s->end = LOGDEV_SUBBUF_HDR_SIZE + db;
-		if (s->end > s->sb_avail) {
+		if (st == LD_SB_DATA_CUT)
 			warn(r, -ENODATA, (int64_t)(s->sb_off + s->sb_avail), s->cpu,
 			     (int64_t)s->seq,
 			     "truncated sub-buffer: %u of %u data bytes present",
-			     s->sb_avail - LOGDEV_SUBBUF_HDR_SIZE, db);
-			s->end = s->sb_avail;
-		}
+			     s->sb_avail - hsz, h.data_bytes);
 		return 1;
 	}
 	return 0;
@@ -588,67 +580,56 @@ static int stream_advance(struct ld_cpu_stream *s)
 	struct ld_reader *r = s->r;
 
 	for (;;) {
+		struct ld_sb_rec rec;
+		uint64_t foff;
+
 		if (s->ipending < s->npending) {
 			s->head = s->pending[s->ipending++];
 			return 1;
 		}
-		if (s->pos + LOGDEV_REC_HDR_SIZE <= s->end) {
-			const uint8_t *p = s->sb + s->pos;
-			struct logdev_rec_hdr h;
-			uint64_t foff = s->sb_off + s->pos;
-
-			h.ts = ld_cap_get_u64(p);
-			h.site = ld_cap_get_u32(p + 8);
-			h.len = (uint16_t)(p[12] | p[13] << 8);
-			h.type = p[14];
-			h.ctx = p[15] & LOGDEV_CTX_MASK;
-			h.pid = ld_cap_get_u32(p + 16);
-			h.arg_bytes = ld_cap_get_u32(p + 20);
-			if (h.len < LOGDEV_REC_HDR_SIZE || h.len % LOGDEV_REC_ALIGN ||
-			    s->pos + h.len > s->end) {
-				warn(r, -EINVAL, (int64_t)foff + 12, s->cpu, (int64_t)s->seq,
-				     "bad record length %u (%u bytes left in sub-buffer), rest of sub-buffer skipped",
-				     h.len, s->end - s->pos);
-				s->npending = s->ipending = 0;
-				push_gap(s, LD_GAP_CORRUPT, s->end - s->pos, s->last_ts);
-				s->pos = s->end;
-				continue;
-			}
-			s->pos += h.len;
-			if (h.arg_bytes > (uint32_t)h.len - LOGDEV_REC_HDR_SIZE) {
-				warn(r, -EINVAL, (int64_t)foff + 20, s->cpu, (int64_t)s->seq,
-				     "record arg_bytes %u exceeds its length %u, record skipped",
-				     h.arg_bytes, h.len);
-				continue;
-			}
-			if (h.ts < s->last_ts)
-				rl_warn(s, RL_TS_BACK, -EINVAL, (int64_t)foff, (int64_t)s->seq,
-					"timestamp goes backwards on this CPU (%llu after %llu)",
-					(unsigned long long)h.ts,
-					(unsigned long long)s->last_ts);
-			s->last_ts = h.ts;	/* compare the next with this one */
-			if (!ld_sites_get(&r->sites, h.site))
-				s->sh->missing_sites++;
-			memset(&s->head, 0, sizeof(s->head));
-			s->head.kind = LD_ITEM_REC;
-			s->head.cpu = s->cpu;
-			s->head.ts = h.ts;
-			s->head.rec = h;
-			s->head.rec_flags = p[15] & (uint8_t)~LOGDEV_CTX_MASK;
-			memcpy(s->payload, p + LOGDEV_REC_HDR_SIZE, h.arg_bytes);
-			s->head.payload = s->payload;
-			s->head.seq = s->seq;
-			s->head.file_off = foff;
-			return 1;
-		}
-		if (s->pos < s->end) {
-			warn(r, -ENODATA, (int64_t)(s->sb_off + s->pos), s->cpu,
+		switch (ld_sb_next(s->dec, &rec)) {
+		case LD_SB_REC_END:
+			if (!load_subbuf(s))
+				return 0;
+			continue;
+		case LD_SB_REC_TRAILING:
+			warn(r, -ENODATA, (int64_t)(s->sb_off + rec.bad_off), s->cpu,
 			     (int64_t)s->seq, "%u trailing bytes too short for a record",
-			     s->end - s->pos);
-			s->pos = s->end;
+			     rec.left);
+			continue;
+		case LD_SB_REC_BAD_LEN:
+			warn(r, -EINVAL, (int64_t)(s->sb_off + rec.bad_off), s->cpu, (int64_t)s->seq,
+			     "bad record length %u (%u bytes left in sub-buffer), rest of sub-buffer skipped",
+			     rec.hdr.len, rec.left);
+			s->npending = s->ipending = 0;
+			push_gap(s, LD_GAP_CORRUPT, rec.left, s->last_ts);
+			continue;
+		case LD_SB_REC_BAD_ARGS:
+			warn(r, -EINVAL, (int64_t)(s->sb_off + rec.bad_off), s->cpu, (int64_t)s->seq,
+			     "record arg_bytes %u exceeds its length %u, record skipped",
+			     rec.hdr.arg_bytes, rec.hdr.len);
+			continue;
 		}
-		if (!load_subbuf(s))
-			return 0;
+		foff = s->sb_off + rec.off;
+		if (rec.hdr.ts < s->last_ts)
+			rl_warn(s, RL_TS_BACK, -EINVAL, (int64_t)foff, (int64_t)s->seq,
+				"timestamp goes backwards on this CPU (%llu after %llu)",
+				(unsigned long long)rec.hdr.ts,
+				(unsigned long long)s->last_ts);
+		s->last_ts = rec.hdr.ts;	/* compare the next with this one */
+		if (!ld_sites_get(&r->sites, rec.hdr.site))
+			s->sh->missing_sites++;
+		memset(&s->head, 0, sizeof(s->head));
+		s->head.kind = LD_ITEM_REC;
+		s->head.cpu = s->cpu;
+		s->head.ts = rec.hdr.ts;
+		s->head.rec = rec.hdr;
+		s->head.rec_flags = rec.flags;
+		memcpy(s->payload, rec.payload, rec.hdr.arg_bytes);
+		s->head.payload = s->payload;
+		s->head.seq = s->seq;
+		s->head.file_off = foff;
+		return 1;
 	}
 }
 
@@ -709,7 +690,8 @@ int ld_merge_init(struct ld_merge *m, struct ld_reader *r)
 		s->scan_off = r->first_sect_off;
 		s->sb = malloc(r->hdr.subbuf_size);
 		s->payload = malloc(r->hdr.subbuf_size);
-		if (!s->sb || !s->payload)
+		s->dec = ld_sb_alloc();
+		if (!s->sb || !s->payload || !s->dec)
 			goto nomem;
 		if (stream_advance(s))
 			m->heap[m->nr++] = s;
@@ -786,6 +768,7 @@ void ld_merge_free(struct ld_merge *m)
 	for (uint32_t i = 0; i < m->nr_all; i++) {
 		free(m->all[i]->sb);
 		free(m->all[i]->payload);
+		ld_sb_free(m->all[i]->dec);
 		free(m->all[i]);
 	}
 	free(m->all);
