@@ -22,6 +22,14 @@
 #include <string.h>
 #include "cli.h"
 
+/* *@buf = the whole label of site @id (malloc'd); Return: its length, -1 if no memory */
+static int label(const struct ld_reader *r, uint32_t id, char **buf)
+{
+	free(*buf);
+	*buf = ld_site_label_alloc(&r->sites, id);
+	return *buf ? (int)strlen(*buf) : -1;
+}
+
 int cmd_deltas(int argc, char **argv)
 {
 	struct ld_reader r;
@@ -32,7 +40,6 @@ int cmd_deltas(int argc, char **argv)
 	int ret, wf = 24, wt = 24;
 	char *fb = NULL, *tb = NULL;
 	struct ld_dur_stats st;
-	size_t fcap = 0, tcap = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -71,8 +78,8 @@ int cmd_deltas(int argc, char **argv)
 	ld_deltas_finish(&ds, key);
 	/* site columns: at least 24 wide, wider if a label needs it (never cut) */
 	for (size_t i = 0; i < ds.nr; i++) {
-		int lf = (int)strlen(cli_site_label(&r, ds.pairs[i].from, &fb, &fcap));
-		int lt = (int)strlen(cli_site_label(&r, ds.pairs[i].to, &tb, &tcap));
+		int lf = label(&r, ds.pairs[i].from, &fb);
+		int lt = label(&r, ds.pairs[i].to, &tb);
 
 		if (lf > wf)
 			wf = lf;
@@ -83,20 +90,24 @@ int cmd_deltas(int argc, char **argv)
 	       "min", "median", "p99", "max", "total");
 	for (size_t i = 0; i < ds.nr; i++) {
 		const struct ld_pair *p = &ds.pairs[i];
-		const char *f = cli_site_label(&r, p->from, &fb, &fcap);
-		const char *t = cli_site_label(&r, p->to, &tb, &tcap);
+		const char *f = label(&r, p->from, &fb) < 0 ? "?" : fb;
+		const char *t = label(&r, p->to, &tb) < 0 ? "?" : tb;
 		char a[5][32];
 
-		cli_us(a[0], 32, p->min);
-		cli_us(a[1], 32, p->median);
-		cli_us(a[2], 32, p->p99);
-		cli_us(a[3], 32, p->max);
-		cli_us(a[4], 32, p->total);
+		ld_fmt_us(a[0], 32, p->min);
+		ld_fmt_us(a[1], 32, p->median);
+		ld_fmt_us(a[2], 32, p->p99);
+		ld_fmt_us(a[3], 32, p->max);
+		ld_fmt_us(a[4], 32, p->total);
 		printf("%-*s %-*s %10" PRIu64 " %10s %10s %10s %10s %12s\n", wf, f, wt, t,
 		       p->count, a[0], a[1], a[2], a[3], a[4]);
 	}
-	if (durations && !ret)
-		cli_dur_summary(stdout, &st);
+	if (durations && !ret) {
+		char sum[256];
+
+		ld_fmt_dur_summary(sum, sizeof(sum), &st);
+		fputs(sum, stdout);
+	}
 	free(fb);
 	free(tb);
 	ld_deltas_free(&ds);

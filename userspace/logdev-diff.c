@@ -88,8 +88,8 @@ static void print_text(const struct ld_diff *df)
 		for (int k = 0; k < 2; k++) {
 			if (r->present & (1 << k)) {
 				snprintf(c[k], sizeof(c[k]), "%" PRIu64, sd[k]->count);
-				cli_us(m[k], sizeof(m[k]), sd[k]->median);
-				cli_us(p[k], sizeof(p[k]), sd[k]->p99);
+				ld_fmt_us(m[k], sizeof(m[k]), sd[k]->median);
+				ld_fmt_us(p[k], sizeof(p[k]), sd[k]->p99);
 			} else {
 				strcpy(c[k], "-");
 				strcpy(m[k], "-");

@@ -236,6 +236,45 @@ static void site_free(struct ld_site *s)
 
 #define LD_MAX_SITE_ID (1u << 22)
 
+/* which sites need their file in their label: ld_site_label() (render.c) */
+int ld_site_place_cmp(const void *pa, const void *pb)
+{
+	const struct ld_site *x = *(const struct ld_site *const *)pa;
+	const struct ld_site *y = *(const struct ld_site *const *)pb;
+	int c = strcmp(x->func, y->func);
+
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return strcmp(x->file, y->file);
+}
+
+int ld_sites_mark_labels(struct ld_sites *s)
+{
+	struct ld_site **v = malloc((s->nr ? s->nr : 1) * sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < s->nr; i++)
+		if (s->by_id[i])
+			v[n++] = s->by_id[i];
+	qsort(v, n, sizeof(*v), ld_site_place_cmp);
+	/* groups of one func:line: the file is needed if they differ in file */
+	for (size_t i = 0, j; i < n; i = j) {
+		int differ = 0;
+
+		for (j = i + 1; j < n && !strcmp(v[j]->func, v[i]->func) &&
+		     v[j]->line == v[i]->line; j++)
+			differ |= strcmp(v[j]->file, v[i]->file) != 0;
+		for (size_t k = i; k < j; k++)
+			v[k]->label_file = differ;
+	}
+	free(v);
+	return 0;
+}
+
 int ld_sites_parse(struct ld_sites *s, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len, *l;

@@ -47,28 +47,6 @@ struct ld_merge_shared {
 	int summed_up;
 };
 
-const char *ld_gap_kind_name(int kind)
-{
-	switch (kind) {
-	case LD_GAP_DROPPED: return "dropped";
-	case LD_GAP_OVERWRITTEN: return "overwritten";
-	case LD_GAP_SUBBUFS: return "subbufs";
-	case LD_GAP_CORRUPT: return "corrupt";
-	}
-	return "?";
-}
-
-const char *ld_ctx_name(int ctx)
-{
-	switch (ctx) {
-	case LOGDEV_CTX_TASK: return "task";
-	case LOGDEV_CTX_SOFTIRQ: return "softirq";
-	case LOGDEV_CTX_HARDIRQ: return "hardirq";
-	case LOGDEV_CTX_NMI: return "nmi";
-	}
-	return "ctx?";
-}
-
 static void warn(struct ld_reader *r, int err, int64_t off, int64_t cpu,
 		 int64_t seq, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
