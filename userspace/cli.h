@@ -10,10 +10,12 @@
 
 #define LOGDEV_DEFAULT_DEBUGFS	"/sys/kernel/debug/logdev"
 
+/* one subcommand: logdev.c's dispatch table */
 struct cli_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);	/* argv[0] is the subcommand */
-	const char *usage;
+	const char *usage;			/* "VERB [OPTIONS] ..." */
+	const char *options;			/* one line per option, for --help */
 };
 
 int cmd_record(int argc, char **argv);
@@ -21,6 +23,16 @@ int cmd_report(int argc, char **argv);
 int cmd_deltas(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 void cli_usage(FILE *f);
+/** cli_verb_help() - "usage: logdev VERB ..." and the options on stdout; exit status 0. */
+int cli_verb_help(const char *verb);
+/** cli_verb_usage_error() - "usage: logdev VERB ..." on stderr; Return: 2. */
+int cli_verb_usage_error(const char *verb);
+/**
+ * cli_opt_error() - after getopt_long() (opterr 0, optstring starting with
+ * ':' or "+:") returned @c '?' or ':': say which option of @verb is unknown
+ * or lacks its value.  Pass optopt, argv and optind.  Return: 2.
+ */
+int cli_opt_error(const char *verb, int c, int optopt_, char **argv, int optind_);
 
 /**
  * cli_parse_uint() - the value of a whole-number option, strictly: decimal

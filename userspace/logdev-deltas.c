@@ -16,6 +16,7 @@
  *   from                     to                            count        min     median        p99        max      total
  *   kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000    484.000
  */
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,37 +42,45 @@ int cmd_deltas(int argc, char **argv)
 	char *fb = NULL, *tb = NULL;
 	struct ld_dur_stats st;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	static const struct option lo[] = {
+		{ "durations", no_argument, NULL, 'D' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const keys[] = {
+		[LD_SORT_TOTAL] = "total", [LD_SORT_MAX] = "max", [LD_SORT_P99] = "p99",
+		[LD_SORT_MEDIAN] = "median", [LD_SORT_COUNT] = "count",
+	};
+	int c, k;
 
-		if (!strcmp(a, "--durations")) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'D':
 			durations = 1;
-		} else if (!strncmp(a, "--sort=", 7)) {
-			const char *k = a + 7;
-
-			if (!strcmp(k, "total"))
-				key = LD_SORT_TOTAL;
-			else if (!strcmp(k, "max"))
-				key = LD_SORT_MAX;
-			else if (!strcmp(k, "p99"))
-				key = LD_SORT_P99;
-			else if (!strcmp(k, "median"))
-				key = LD_SORT_MEDIAN;
-			else if (!strcmp(k, "count"))
-				key = LD_SORT_COUNT;
-			else {
-				fprintf(stderr, "logdev deltas: bad sort key %s\n", k);
+			break;
+		case 's':
+			for (k = 0; k < (int)(sizeof(keys) / sizeof(keys[0])); k++)
+				if (!strcmp(optarg, keys[k]))
+					break;
+			if (k == (int)(sizeof(keys) / sizeof(keys[0]))) {
+				fprintf(stderr, "logdev deltas: bad sort key %s\n", optarg);
 				return 2;
 			}
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "logdev deltas: unknown option %s\n", a);
-			return 2;
-		} else if (file) {
-			fprintf(stderr, "logdev deltas: one FILE only\n");
-			return 2;
-		} else
-			file = a;
+			key = (enum ld_sort)k;
+			break;
+		case 'h':
+			return cli_verb_help("deltas");
+		default:
+			return cli_opt_error("deltas", c, optopt, argv, optind);
+		}
 	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "logdev deltas: one FILE only\n");
+		return 2;
+	}
+	file = optind < argc ? argv[optind] : NULL;
 	if (cli_open_input(file, &r))
 		return 1;
 	ret = cli_collect(&r, &ds, durations, &st) ? -1 : 0;

@@ -24,6 +24,7 @@
  * bytes as U+FFFD, RFC 4180 quoting; cli.h).
  * Exit: 0, 1 if a capture is unusable, 2 usage.
  */
+#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -207,57 +208,54 @@ int cmd_diff(int argc, char **argv)
 	unsigned long long min = 1;
 	int nf = 0, ret = 0, durations = 0;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
+	static const struct option lo[] = {
+		{ "durations", no_argument, NULL, 'D' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "min-count", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	uint64_t mc;
 
-		if (!strcmp(a, "--format") && i + 1 < argc)
-			v = argv[++i];
-		else if (!strncmp(a, "--format=", 9))
-			v = a + 9;
-		if (!strcmp(a, "--durations")) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:m:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'D':
 			durations = 1;
-			continue;
-		}
-		if (!strcmp(a, "--min-count") || !strncmp(a, "--min-count=", 12)) {
-			const char *m = a[11] == '=' ? a + 12 : NULL;
-			uint64_t mc;
-
-			if (!a[11] && i + 1 < argc)
-				m = argv[++i];
-			if (!m) {
-				fprintf(stderr, "logdev diff: --min-count needs a value\n");
-				return 2;
-			}
-			if (cli_parse_uint("diff", "--min-count", m, 0, UINT64_MAX, &mc))
-				return 2;
-			min = mc;
-			continue;
-		}
-		if (v) {
-			if (!strcmp(v, "text"))
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
 				fmt = F_TEXT;
-			else if (!strcmp(v, "csv"))
+			else if (!strcmp(optarg, "csv"))
 				fmt = F_CSV;
-			else if (!strcmp(v, "json"))
+			else if (!strcmp(optarg, "json"))
 				fmt = F_JSON;
 			else {
-				fprintf(stderr, "logdev diff: bad format %s\n", v);
+				fprintf(stderr, "logdev diff: bad format %s\n", optarg);
 				return 2;
 			}
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "logdev diff: unknown option %s\n", a);
-			return 2;
-		} else if (nf == 2) {
-			fprintf(stderr, "logdev diff: two FILEs only\n");
-			return 2;
-		} else {
-			files[nf++] = a;
+			break;
+		case 'm':
+			if (cli_parse_uint("diff", "--min-count", optarg, 0, UINT64_MAX, &mc))
+				return 2;
+			min = mc;
+			break;
+		case 'h':
+			return cli_verb_help("diff");
+		default:
+			return cli_opt_error("diff", c, optopt, argv, optind);
 		}
 	}
-	if (nf != 2) {
-		fprintf(stderr, "usage: logdev diff [--durations] [--format text|csv|json] [--min-count N] A.cap B.cap\n");
-		return 2;
+	for (; optind < argc; optind++) {
+		if (nf == 2) {
+			fprintf(stderr, "logdev diff: two FILEs only\n");
+			return 2;
+		}
+		files[nf++] = argv[optind];
 	}
+	if (nf != 2)
+		return cli_verb_usage_error("diff");
 	if (load(files[0], &r[0], &ds[0], durations))
 		return 1;
 	if (load(files[1], &r[1], &ds[1], durations)) {

@@ -28,10 +28,11 @@
  * found in a first pass (such a return comes before its entry in time
  * order).  Text form, when the capture has return probes, ends with
  *   durations: P paired (N negative), E entries without return, R returns without entry
- * "--" ends the options (report -- FILE).
+ * Options: -r/--raw, -h/--help; "--" ends them (report -- FILE).
  * The lines come from the library's renderer (render.c, ld_render_item()).
  * Exit: 0 if the capture opened (warnings on stderr), 1 if unusable.
  */
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,26 +46,35 @@ int cmd_report(int argc, char **argv)
 	struct ld_item it;
 	const char *file = NULL;
 	int raw = 0, ret;
-	int opts = 1;
 	struct ld_durations du;
 	struct ld_dur_marks marks = { 0 };
 	int has_dur;
 	static struct ld_render rd;
 
-	for (int i = 1; i < argc; i++) {
-		if (opts && !strcmp(argv[i], "--"))
-			opts = 0;
-		else if (opts && !strcmp(argv[i], "--raw"))
+	static const struct option lo[] = {
+		{ "raw", no_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":rh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'r':
 			raw = 1;
-		else if (opts && argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "logdev report: unknown option %s\n", argv[i]);
-			return 2;
-		} else if (file) {
-			fprintf(stderr, "logdev report: one FILE only\n");
-			return 2;
-		} else
-			file = argv[i];
+			break;
+		case 'h':
+			return cli_verb_help("report");
+		default:
+			return cli_opt_error("report", c, optopt, argv, optind);
+		}
 	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "logdev report: one FILE only\n");
+		return 2;
+	}
+	file = optind < argc ? argv[optind] : NULL;
 	if (cli_open_input(file, &r))
 		return 1;
 	if (ld_dur_init(&du, &r.sites)) {
