@@ -33,6 +33,43 @@ void cli_warn(void *arg, const struct ld_diag *d)
 		d->offset >= 0 || d->cpu >= 0 || d->seq >= 0 ? ":" : "", d->msg);
 }
 
+int cli_verb_help(const struct cli_cmd *c)
+{
+	printf("usage: logdev %s\n%s", c->usage, c->options);
+	return fflush(stdout) ? 1 : 0;
+}
+
+int cli_verb_usage_error(const struct cli_cmd *c)
+{
+	fprintf(stderr, "usage: logdev %s\n", c->usage);
+	return 2;
+}
+
+int cli_opt_error(const char *verb, int c, int optopt_, char **argv, int optind_)
+{
+	const char *arg = optind_ > 0 ? argv[optind_ - 1] : "";
+	char name[64];
+
+	/* a long option by its text (without "=VALUE"), a short one by optopt */
+	if (!strncmp(arg, "--", 2))
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+	else
+		snprintf(name, sizeof(name), "-%c", optopt_);
+	fprintf(stderr, "logdev%s%s: %s %s\n", *verb ? " " : "", verb,
+		c == ':' ? name : "unknown option", c == ':' ? "needs a value" : name);
+	return 2;
+}
+
+int cli_file_arg(const char *verb, int argc, char **argv, int optind_, const char **file)
+{
+	if (argc - optind_ > 1) {
+		fprintf(stderr, "logdev %s: one FILE only\n", verb);
+		return 2;
+	}
+	*file = optind_ < argc ? argv[optind_] : NULL;
+	return 0;
+}
+
 /* digits+ [. digits+] [e [+-] digits+] (@integer: digits+ only) */
 static int num_syntax(const char *s, int integer)
 {

@@ -18,21 +18,28 @@ struct cli_cmd {
 	const char *options;			/* one line per option, for --help */
 };
 
+/* each verb's file defines its entry (name, function, usage, options) */
+extern const struct cli_cmd cli_cmd_record, cli_cmd_report, cli_cmd_deltas, cli_cmd_diff;
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_deltas(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 void cli_usage(FILE *f);
 /** cli_verb_help() - "usage: logdev VERB ..." and the options on stdout; exit status 0. */
-int cli_verb_help(const char *verb);
+int cli_verb_help(const struct cli_cmd *c);
 /** cli_verb_usage_error() - "usage: logdev VERB ..." on stderr; Return: 2. */
-int cli_verb_usage_error(const char *verb);
+int cli_verb_usage_error(const struct cli_cmd *c);
 /**
  * cli_opt_error() - after getopt_long() (opterr 0, optstring starting with
  * ':' or "+:") returned @c '?' or ':': say which option of @verb is unknown
  * or lacks its value.  Pass optopt, argv and optind.  Return: 2.
  */
 int cli_opt_error(const char *verb, int c, int optopt_, char **argv, int optind_);
+/**
+ * cli_file_arg() - the optional FILE operand after the options (argv[optind_]):
+ * *@file set (NULL: none).  Return: 0, or 2 after "logdev VERB: one FILE only".
+ */
+int cli_file_arg(const char *verb, int argc, char **argv, int optind_, const char **file);
 
 /**
  * cli_parse_uint() - the value of a whole-number option, strictly: decimal

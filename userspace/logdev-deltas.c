@@ -23,6 +23,12 @@
 #include <string.h>
 #include "cli.h"
 
+const struct cli_cmd cli_cmd_deltas = {
+	"deltas", cmd_deltas, "deltas [--durations] [--sort=total|max|p99|median|count] [FILE]",
+	"      --durations      return-probe durations instead of record deltas\n"
+	"  -s, --sort KEY       total (default), max, p99, median or count\n",
+};
+
 /* *@buf = the whole label of site @id (malloc'd); Return: its length, -1 if no memory */
 static int label(const struct ld_reader *r, uint32_t id, char **buf)
 {
@@ -71,16 +77,13 @@ int cmd_deltas(int argc, char **argv)
 			key = (enum ld_sort)k;
 			break;
 		case 'h':
-			return cli_verb_help("deltas");
+			return cli_verb_help(&cli_cmd_deltas);
 		default:
 			return cli_opt_error("deltas", c, optopt, argv, optind);
 		}
 	}
-	if (argc - optind > 1) {
-		fprintf(stderr, "logdev deltas: one FILE only\n");
+	if (cli_file_arg("deltas", argc, argv, optind, &file))
 		return 2;
-	}
-	file = optind < argc ? argv[optind] : NULL;
 	if (cli_open_input(file, &r))
 		return 1;
 	ret = cli_collect(&r, &ds, durations, &st) ? -1 : 0;

@@ -32,6 +32,13 @@
 #include <string.h>
 #include "cli.h"
 
+const struct cli_cmd cli_cmd_diff = {
+	"diff", cmd_diff, "diff [--durations] [--format text|csv|json] [--min-count N] A.cap B.cap",
+	"      --durations      compare return-probe durations\n"
+	"  -f, --format FMT     text (default), csv or json\n"
+	"  -m, --min-count N    leave out pairs with fewer than N deltas on a side\n",
+};
+
 enum fmt { F_TEXT, F_CSV, F_JSON };
 
 /* Open @file and fill @ds (finished).  Prints errors.  0 or 1. */
@@ -242,7 +249,7 @@ int cmd_diff(int argc, char **argv)
 			min = mc;
 			break;
 		case 'h':
-			return cli_verb_help("diff");
+			return cli_verb_help(&cli_cmd_diff);
 		default:
 			return cli_opt_error("diff", c, optopt, argv, optind);
 		}
@@ -255,7 +262,7 @@ int cmd_diff(int argc, char **argv)
 		files[nf++] = argv[optind];
 	}
 	if (nf != 2)
-		return cli_verb_usage_error("diff");
+		return cli_verb_usage_error(&cli_cmd_diff);
 	if (load(files[0], &r[0], &ds[0], durations))
 		return 1;
 	if (load(files[1], &r[1], &ds[1], durations)) {

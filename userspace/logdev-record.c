@@ -55,6 +55,15 @@
 #include <unistd.h>
 #include "cli.h"
 
+const struct cli_cmd cli_cmd_record = {
+	"record", cmd_record, "record [-o FILE] [-d DIR] [--no-enable] [--duration S | -- COMMAND [ARGS]]",
+	"  -o, --output FILE    capture file (default logdev.cap; - for stdout)\n"
+	"  -d, --dir DIR        logdev debugfs directory\n"
+	"      --no-enable      do not write enable (record what others enabled)\n"
+	"      --duration S     stop after S seconds (0 to 31536000)\n"
+	"  -- COMMAND [ARGS]    run COMMAND and stop when it exits\n",
+};
+
 /*
  * Signals that end a recording.  The handler only notes the first one and
  * wakes the poll() through a self-pipe; the main loop stops, and the normal
@@ -270,19 +279,19 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 			rc->no_enable = 1;
 			break;
 		case 'h':
-			return cli_verb_help("record");
+			return cli_verb_help(&cli_cmd_record);
 		default:
 			cli_opt_error("record", c, optopt, argv, optind);
-			return cli_verb_usage_error("record");
+			return cli_verb_usage_error(&cli_cmd_record);
 		}
 	}
 	if (optind < argc) {
 		/* COMMAND only after "--" */
 		if (strcmp(argv[optind - 1], "--"))
-			return cli_verb_usage_error("record");
+			return cli_verb_usage_error(&cli_cmd_record);
 		rc->command = argv + optind;
 	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
-		return cli_verb_usage_error("record");	/* "--" without COMMAND */
+		return cli_verb_usage_error(&cli_cmd_record);	/* "--" without COMMAND */
 	}
 	if (rc->command && rc->duration >= 0) {
 		fprintf(stderr, "logdev record: --duration and COMMAND exclude each other\n");

@@ -39,6 +39,11 @@
 #include <string.h>
 #include "cli.h"
 
+const struct cli_cmd cli_cmd_report = {
+	"report", cmd_report, "report [--raw] [FILE]",
+	"  -r, --raw            tab-separated lines for programs\n",
+};
+
 int cmd_report(int argc, char **argv)
 {
 	struct ld_reader r;
@@ -65,16 +70,13 @@ int cmd_report(int argc, char **argv)
 			raw = 1;
 			break;
 		case 'h':
-			return cli_verb_help("report");
+			return cli_verb_help(&cli_cmd_report);
 		default:
 			return cli_opt_error("report", c, optopt, argv, optind);
 		}
 	}
-	if (argc - optind > 1) {
-		fprintf(stderr, "logdev report: one FILE only\n");
+	if (cli_file_arg("report", argc, argv, optind, &file))
 		return 2;
-	}
-	file = optind < argc ? argv[optind] : NULL;
 	if (cli_open_input(file, &r))
 		return 1;
 	if (ld_dur_init(&du, &r.sites)) {

@@ -14,26 +14,11 @@
 
 static int cmd_help(int argc, char **argv);
 
-static const struct cli_cmd cmds[] = {
-	{ "record", cmd_record,
-	  "record [-o FILE] [-d DIR] [--no-enable] [--duration S | -- COMMAND [ARGS]]",
-	  "  -o, --output FILE    capture file (default logdev.cap; - for stdout)\n"
-	  "  -d, --dir DIR        logdev debugfs directory\n"
-	  "      --no-enable      do not write enable (record what others enabled)\n"
-	  "      --duration S     stop after S seconds (0 to 31536000)\n"
-	  "  -- COMMAND [ARGS]    run COMMAND and stop when it exits\n" },
-	{ "report", cmd_report, "report [--raw] [FILE]",
-	  "  -r, --raw            tab-separated lines for programs\n" },
-	{ "deltas", cmd_deltas,
-	  "deltas [--durations] [--sort=total|max|p99|median|count] [FILE]",
-	  "      --durations      return-probe durations instead of record deltas\n"
-	  "  -s, --sort KEY       total (default), max, p99, median or count\n" },
-	{ "diff", cmd_diff,
-	  "diff [--durations] [--format text|csv|json] [--min-count N] A.cap B.cap",
-	  "      --durations      compare return-probe durations\n"
-	  "  -f, --format FMT     text (default), csv or json\n"
-	  "  -m, --min-count N    leave out pairs with fewer than N deltas on a side\n" },
-	{ "help", cmd_help, "help", "" },
+static const struct cli_cmd cmd_help_entry = { "help", cmd_help, "help", "" };
+
+/* the subcommands, in the order the usage lists them */
+static const struct cli_cmd *const cmds[] = {
+	&cli_cmd_record, &cli_cmd_report, &cli_cmd_deltas, &cli_cmd_diff, &cmd_help_entry,
 };
 #define NR_CMDS	(sizeof(cmds) / sizeof(cmds[0]))
 
@@ -41,7 +26,7 @@ void cli_usage(FILE *f)
 {
 	fprintf(f, "usage:\n");
 	for (size_t i = 0; i < NR_CMDS; i++)
-		fprintf(f, "  logdev %s\n", cmds[i].usage);
+		fprintf(f, "  logdev %s\n", cmds[i]->usage);
 	fprintf(f, "  logdev --version\n"
 		   "FILE defaults to logdev.cap for record; report and deltas without FILE\n"
 		   "read the live buffers (consuming).  DIR: -d, $LOGDEV_DEBUGFS, or %s.\n"
@@ -53,38 +38,9 @@ void cli_usage(FILE *f)
 static const struct cli_cmd *find_cmd(const char *name)
 {
 	for (size_t i = 0; i < NR_CMDS; i++)
-		if (!strcmp(name, cmds[i].name))
-			return &cmds[i];
+		if (!strcmp(name, cmds[i]->name))
+			return cmds[i];
 	return NULL;
-}
-
-int cli_verb_help(const char *verb)
-{
-	const struct cli_cmd *c = find_cmd(verb);
-
-	printf("usage: logdev %s\n%s", c->usage, c->options);
-	return fflush(stdout) ? 1 : 0;
-}
-
-int cli_verb_usage_error(const char *verb)
-{
-	fprintf(stderr, "usage: logdev %s\n", find_cmd(verb)->usage);
-	return 2;
-}
-
-int cli_opt_error(const char *verb, int c, int optopt_, char **argv, int optind_)
-{
-	const char *arg = optind_ > 0 ? argv[optind_ - 1] : "";
-	char name[64];
-
-	/* a long option by its text (without "=VALUE"), a short one by optopt */
-	if (!strncmp(arg, "--", 2))
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
-	else
-		snprintf(name, sizeof(name), "-%c", optopt_);
-	fprintf(stderr, "logdev%s%s: %s %s\n", *verb ? " " : "", verb,
-		c == ':' ? name : "unknown option", c == ':' ? "needs a value" : name);
-	return 2;
 }
 
 static void print_version(void)
