@@ -318,6 +318,24 @@ int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
 	return 0;
 }
 
+void ld_diff_min_count(struct ld_diff *df, uint64_t min)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < df->nr; i++) {
+		struct ld_diff_row *r = &df->rows[i];
+
+		if (((r->present & LD_DIFF_IN_A) && r->a.count < min) ||
+		    ((r->present & LD_DIFF_IN_B) && r->b.count < min)) {
+			free(r->from);
+			free(r->to);
+			continue;
+		}
+		df->rows[k++] = *r;
+	}
+	df->nr = k;
+}
+
 void ld_diff_free(struct ld_diff *df)
 {
 	for (size_t i = 0; i < df->nr; i++) {

@@ -596,6 +596,11 @@ struct ld_diff {
 int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
 		  const struct ld_sites *sa, const struct ld_deltas *b,
 		  const struct ld_sites *sb);
+/**
+ * ld_diff_min_count() - drop the rows of @df with fewer than @min deltas
+ * (records) on a side where they are present (rare pairs are noise).
+ */
+void ld_diff_min_count(struct ld_diff *df, uint64_t min);
 void ld_diff_free(struct ld_diff *df);
 
 /* ---- rendering (render.c): an item to text, for every front end ------- */

@@ -56,25 +56,6 @@ static int load(const char *file, struct ld_reader *r, struct ld_deltas *ds,
 	return 0;
 }
 
-/* Drop the rows below @min deltas on a side where they are present. */
-static void filter_rows(struct ld_diff *df, uint64_t min)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < df->nr; i++) {
-		struct ld_diff_row *r = &df->rows[i];
-
-		if (((r->present & LD_DIFF_IN_A) && r->a.count < min) ||
-		    ((r->present & LD_DIFF_IN_B) && r->b.count < min)) {
-			free(r->from);
-			free(r->to);
-			continue;
-		}
-		df->rows[k++] = *r;
-	}
-	df->nr = k;
-}
-
 static void print_text(const struct ld_diff *df)
 {
 	int wf = 24, wt = 24;
@@ -274,7 +255,7 @@ int cmd_diff(int argc, char **argv)
 		fprintf(stderr, "logdev: out of memory\n");
 		ret = 1;
 	} else {
-		filter_rows(&df, min);
+		ld_diff_min_count(&df, min);
 		if (fmt == F_CSV)
 			print_csv(&df);
 		else if (fmt == F_JSON)
