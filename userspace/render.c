@@ -232,31 +232,73 @@ static void line_add(struct ld_render *rd, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || rd->err || (rd->err = line_room(rd, (size_t)n)))
+	if (rd->err || (!rd->cap && (rd->err = line_room(rd, 256))))
 		return;
+	/* one vsnprintf() when the line has room, as it has nearly always */
 	va_start(ap, fmt);
-	vsnprintf(rd->line + rd->len, (size_t)n + 1, fmt, ap);
+	n = vsnprintf(rd->line + rd->len, rd->cap - rd->len, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= rd->cap - rd->len) {
+		if ((rd->err = line_room(rd, (size_t)n)))
+			return;
+		va_start(ap, fmt);
+		vsnprintf(rd->line + rd->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	rd->len += (size_t)n;
+}
+
+static void line_str(struct ld_render *rd, const char *s)
+{
+	line_put(rd, s, strlen(s));
+}
+
+/* @v in decimal, at least @width digits (zero-padded); no printf: hot path */
+static void line_u64(struct ld_render *rd, uint64_t v, int width)
+{
+	char b[24];
+	int i = sizeof(b);
+
+	do {
+		b[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v || (int)sizeof(b) - i < width);
+	line_put(rd, b + i, sizeof(b) - (size_t)i);
+}
+
+/* a timestamp as seconds with 6 decimals, right-aligned in 12 columns */
+static void line_ts(struct ld_render *rd, uint64_t ts)
+{
+	uint64_t sec = ts / 1000000000u, us = ts % 1000000000u / 1000u;
+	int digits = 1;
+
+	for (uint64_t v = sec; v >= 10; v /= 10)
+		digits++;
+	for (int pad = 12 - (digits + 7); pad > 0; pad--)
+		line_put(rd, " ", 1);
+	line_u64(rd, sec, 0);
+	line_put(rd, ".", 1);
+	line_u64(rd, us, 6);
 }
 
 /* raw: \\ \t \n and NUL (\0) escaped */
 static void line_escape(struct ld_render *rd, const char *s, size_t n)
 {
-	for (const char *e = s + n; s < e; s++) {
-		if (*s == '\0')
-			line_put(rd, "\\0", 2);
-		else if (*s == '\\')
-			line_put(rd, "\\\\", 2);
-		else if (*s == '\t')
-			line_put(rd, "\\t", 2);
-		else if (*s == '\n')
-			line_put(rd, "\\n", 2);
-		else
-			line_put(rd, s, 1);
+	const char *e = s + n;
+
+	while (s < e) {
+		const char *run = s;
+
+		while (s < e && *s && *s != '\\' && *s != '\t' && *s != '\n')
+			s++;
+		line_put(rd, run, (size_t)(s - run));	/* ordinary bytes at once */
+		if (s == e)
+			break;
+		line_put(rd, *s == '\0' ? "\\0" : *s == '\\' ? "\\\\" :
+			 *s == '\t' ? "\\t" : "\\n", 2);
+		s++;
 	}
 }
 
@@ -276,67 +318,99 @@ const char *ld_render_label(struct ld_render *rd, uint32_t id)
 	return rd->label ? rd->label : "?";
 }
 
-static void render_gap(struct ld_render *rd, const struct ld_item *it, const char *ts)
+static void render_gap(struct ld_render *rd, const struct ld_item *it)
 {
 	if (rd->style == LD_RENDER_RAW) {
 		line_add(rd, "LOST\t%u\t%" PRIu64 "\t%s\n", it->cpu, it->gap_count,
 			 ld_gap_kind_name(it->gap_kind));
 		return;
 	}
+	line_put(rd, "[ ", 2);
+	line_ts(rd, it->ts);
 	switch (it->gap_kind) {
 	case LD_GAP_SUBBUFS:
-		line_add(rd, "[ %s] cpu:%u *** LOST %" PRIu64 " sub-buffers (overwritten) ***\n",
-			 ts, it->cpu, it->gap_count);
+		line_add(rd, "] cpu:%u *** LOST %" PRIu64 " sub-buffers (overwritten) ***\n",
+			 it->cpu, it->gap_count);
 		break;
 	case LD_GAP_CORRUPT:
-		line_add(rd, "[ %s] cpu:%u *** LOST %" PRIu64 " bytes (corrupt sub-buffer) ***\n",
-			 ts, it->cpu, it->gap_count);
+		line_add(rd, "] cpu:%u *** LOST %" PRIu64 " bytes (corrupt sub-buffer) ***\n",
+			 it->cpu, it->gap_count);
 		break;
 	default:
-		line_add(rd, "[ %s] cpu:%u *** LOST %" PRIu64 " events (%s) ***\n",
-			 ts, it->cpu, it->gap_count, ld_gap_kind_name(it->gap_kind));
+		line_add(rd, "] cpu:%u *** LOST %" PRIu64 " events (%s) ***\n",
+			 it->cpu, it->gap_count, ld_gap_kind_name(it->gap_kind));
+	}
+}
+
+/* raw: ts cpu pid ctx site func line message, tab-separated */
+static void render_raw(struct ld_render *rd, const struct ld_item *it, size_t len)
+{
+	const struct ld_site *s = ld_sites_get(&rd->r->sites, it->rec.site);
+
+	line_u64(rd, it->ts, 0);
+	line_put(rd, "\t", 1);
+	line_u64(rd, it->cpu, 0);
+	line_put(rd, "\t", 1);
+	line_u64(rd, it->rec.pid, 0);
+	line_put(rd, "\t", 1);
+	line_str(rd, ld_ctx_name(it->rec.ctx));
+	line_put(rd, "\t", 1);
+	line_u64(rd, it->rec.site, 0);
+	line_put(rd, "\t", 1);
+	line_str(rd, s ? s->func : "?");
+	line_put(rd, "\t", 1);
+	line_u64(rd, s ? s->line : 0, 0);
+	line_put(rd, "\t", 1);
+	line_escape(rd, rd->msg, len);
+}
+
+/* text: [   SECONDS] cpu:C pid:P [ctx] LABEL MESSAGE[  +D us] */
+static void render_text(struct ld_render *rd, const struct ld_item *it, size_t len)
+{
+	line_put(rd, "[ ", 2);
+	line_ts(rd, it->ts);
+	line_put(rd, "] cpu:", 6);
+	line_u64(rd, it->cpu, 0);
+	line_put(rd, " pid:", 5);
+	line_u64(rd, it->rec.pid, 0);
+	if (it->rec.ctx) {
+		line_put(rd, " ", 1);
+		line_str(rd, ld_ctx_name(it->rec.ctx));
+	}
+	line_put(rd, " ", 1);
+	line_str(rd, ld_render_label(rd, it->rec.site));
+	line_put(rd, " ", 1);
+	line_put(rd, rd->msg, len);
+	if (it->cpu < rd->ncpu && rd->valid[it->cpu] && it->ts >= rd->prev[it->cpu]) {
+		uint64_t d = it->ts - rd->prev[it->cpu];
+
+		line_put(rd, "  +", 3);
+		line_u64(rd, d / 1000, 0);
+		line_put(rd, ".", 1);
+		line_u64(rd, d % 1000, 3);
+		line_put(rd, " us", 3);
 	}
 }
 
 long ld_render_item(struct ld_render *rd, const struct ld_item *it,
 		    const struct ld_dur_mark *dur, const char **text)
 {
-	int has_prev = it->cpu < rd->ncpu && rd->valid[it->cpu];
-	char ts[64], t[24];
 	size_t len;
 
 	rd->len = 0;
 	rd->err = 0;
-	snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, it->ts / 1000000000u,
-		 it->ts % 1000000000u / 1000u);
-	snprintf(ts, sizeof(ts), "%12s", t);
 	if (it->kind == LD_ITEM_GAP) {
 		if (it->cpu < rd->ncpu)
 			rd->valid[it->cpu] = 0;
-		render_gap(rd, it, ts);
+		render_gap(rd, it);
 	} else {
 		len = ld_render_msg(rd->r, it, rd->msg, sizeof(rd->msg));
 		if (dur)
 			len = ld_render_dur(rd->msg, sizeof(rd->msg), len, dur);
-		if (rd->style == LD_RENDER_RAW) {
-			const struct ld_site *s = ld_sites_get(&rd->r->sites, it->rec.site);
-
-			line_add(rd, "%" PRIu64 "\t%u\t%u\t%s\t%u\t%s\t%u\t", it->ts, it->cpu,
-				 it->rec.pid, ld_ctx_name(it->rec.ctx), it->rec.site,
-				 s ? s->func : "?", s ? s->line : 0);
-			line_escape(rd, rd->msg, len);
-		} else {
-			line_add(rd, "[ %s] cpu:%u pid:%u%s%s %s ", ts, it->cpu, it->rec.pid,
-				 it->rec.ctx ? " " : "",
-				 it->rec.ctx ? ld_ctx_name(it->rec.ctx) : "",
-				 ld_render_label(rd, it->rec.site));
-			line_put(rd, rd->msg, len);
-			if (has_prev && it->ts >= rd->prev[it->cpu]) {
-				uint64_t d = it->ts - rd->prev[it->cpu];
-
-				line_add(rd, "  +%" PRIu64 ".%03" PRIu64 " us", d / 1000, d % 1000);
-			}
-		}
+		if (rd->style == LD_RENDER_RAW)
+			render_raw(rd, it, len);
+		else
+			render_text(rd, it, len);
 		line_put(rd, "\n", 1);
 		if (it->cpu < rd->ncpu) {
 			rd->valid[it->cpu] = 1;

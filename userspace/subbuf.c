@@ -7,6 +7,8 @@
  * little-endian loads and stores (the byte order of the kernels logdev
  * supports; the capture's "header" names it and meta.c checks it).
  */
+#define _DEFAULT_SOURCE
+#include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 #include "subbuf.h"
@@ -17,16 +19,29 @@ typedef struct logdev_rec_hdr rech_t;
 _Static_assert(sizeof(sbh_t) == LOGDEV_SUBBUF_HDR_SIZE, "sub-buffer header size");
 _Static_assert(sizeof(rech_t) == LOGDEV_REC_HDR_SIZE, "record header size");
 
-static uint64_t le_get(const uint8_t *p, size_t n)
+/* little-endian load of an @n-byte field (@n constant: the switch folds away) */
+static inline uint64_t le_get(const uint8_t *p, size_t n)
 {
-	uint64_t v = 0;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
 
-	while (n--)
-		v = v << 8 | p[n];
-	return v;
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		memcpy(&v16, p, 2);
+		return le16toh(v16);
+	case 4:
+		memcpy(&v32, p, 4);
+		return le32toh(v32);
+	default:
+		memcpy(&v64, p, 8);
+		return le64toh(v64);
+	}
 }
 
-static void le_put(uint8_t *p, size_t n, uint64_t v)
+static inline void le_put(uint8_t *p, size_t n, uint64_t v)
 {
 	for (size_t i = 0; i < n; i++, v >>= 8)
 		p[i] = (uint8_t)v;
