@@ -146,6 +146,7 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 	uint8_t fh[LD_CAP_FILE_HDR_BYTES];
 	struct stat st;
 	uint64_t off, bad_cpus = 0;
+	uint32_t cap_version, hdr_bytes;
 	int have_hdr = 0, ret;
 	char *modlog = NULL;
 	size_t modlog_len = 0;
@@ -174,17 +175,17 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 	}
 	r->file_size = (uint64_t)st.st_size;
 	if (pread_full(fd, fh, sizeof(fh), 0) != (ssize_t)sizeof(fh) ||
-	    memcmp(fh, LD_CAP_MAGIC, 8)) {
+	    ld_cap_file_hdr_get(fh, &cap_version, &hdr_bytes) == -EINVAL) {
 		ret = -EINVAL;
 		set_diag(d, ret, 0, "not a logdev capture (bad magic or too short)");
 		goto err;
 	}
-	if (ld_cap_get_u32(fh + 8) != LD_CAP_VERSION) {
+	if (cap_version != LD_CAP_VERSION) {
 		ret = -EPROTO;
-		set_diag(d, ret, 8, "unsupported capture version");
+		set_diag(d, ret, ld_cap_file_hdr_version_off(), "unsupported capture version");
 		goto err;
 	}
-	off = ld_cap_get_u32(fh + 12);
+	off = hdr_bytes;
 	if (off < LD_CAP_FILE_HDR_BYTES)
 		off = LD_CAP_FILE_HDR_BYTES;
 	r->first_sect_off = off;
@@ -208,9 +209,7 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 			     "truncated section header (%zd of 16 bytes)", n);
 			break;
 		}
-		type = ld_cap_get_u32(sh);
-		cpu = ld_cap_get_u32(sh + 4);
-		len = ld_cap_get_u64(sh + 8);
+		ld_cap_sect_hdr_get(sh, &type, &cpu, &len);
 		data = off + sizeof(sh);
 		if (type == LD_SECT_END) {
 			r->complete = 1;
@@ -422,22 +421,23 @@ static int next_subbuf(struct ld_cpu_stream *s)
 
 	while (!s->sect_left) {
 		uint8_t sh[LD_CAP_SECT_HDR_BYTES];
+		uint32_t type, cpu;
 		uint64_t len;
 
 		if (s->eof)
 			return 0;
 		n = pread_full(r->fd, sh, sizeof(sh), s->scan_off);
-		if (n < (ssize_t)sizeof(sh) || ld_cap_get_u32(sh) == LD_SECT_END) {
+		if (n >= (ssize_t)sizeof(sh))
+			ld_cap_sect_hdr_get(sh, &type, &cpu, &len);
+		if (n < (ssize_t)sizeof(sh) || type == LD_SECT_END) {
 			s->eof = 1;
 			return 0;
 		}
-		len = ld_cap_get_u64(sh + 8);
 		s->sect_off = s->scan_off + sizeof(sh);
 		if (len > r->file_size - s->sect_off)
 			len = r->file_size - s->sect_off;	/* warned at open */
 		s->scan_off = s->sect_off + len;
-		if (ld_cap_get_u32(sh) == LD_SECT_CPU_DATA &&
-		    ld_cap_get_u32(sh + 4) == s->cpu) {
+		if (type == LD_SECT_CPU_DATA && cpu == s->cpu) {
 			s->sect_left = len;
 			if (len % sbs)
 				warn(r, -EINVAL, (int64_t)s->sect_off, s->cpu, -1,

@@ -61,22 +61,18 @@ void b_put(struct buf *b, const void *d, size_t n)
 
 void cap_start(struct buf *b)
 {
-	uint8_t h[16];
+	uint8_t h[LD_CAP_FILE_HDR_BYTES];
 
-	memcpy(h, "LOGDEVCP", 8);
-	ld_cap_put_u32(h + 8, 1);
-	ld_cap_put_u32(h + 12, 16);
-	b_put(b, h, 16);
+	ld_cap_file_hdr_put(h);
+	b_put(b, h, sizeof(h));
 }
 
 size_t cap_sect(struct buf *b, uint32_t type, uint32_t cpu, const void *d, size_t n)
 {
-	uint8_t h[16];
+	uint8_t h[LD_CAP_SECT_HDR_BYTES];
 
-	ld_cap_put_u32(h, type);
-	ld_cap_put_u32(h + 4, cpu);
-	ld_cap_put_u64(h + 8, n);
-	b_put(b, h, 16);
+	ld_cap_sect_hdr_put(h, type, cpu, n);
+	b_put(b, h, sizeof(h));
 	b_put(b, d, n);
 	return b->n - n;
 }
