@@ -13,6 +13,15 @@
  *                   consecutive records on one CPU (keeps every delta: 8
  *                   bytes per record).
  *
+ *   ld_render       an item to text: site label, message by record type,
+ *                   duration marks, +delta; report lines (render.c).
+ *
+ * Layers, bottom up (docs/DEVELOPING.md): capture.c (file sections),
+ * subbuf.c (sub-buffer and record bytes: subbuf.h, the only place that
+ * knows their layout), meta.c (header, formats, symbols), reader.c (per-CPU
+ * streams and merge), bprintf.c and render.c (text), deltas.c,
+ * durations.c, diff.c (analyses).
+ *
  * Nothing here prints or exits.  Errors are negative errno values; problems
  * in the data (corruption, truncation) are reported to an optional warning
  * callback as struct ld_diag and decoding goes on.
