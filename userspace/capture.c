@@ -73,6 +73,48 @@ static int write_all(int fd, const void *buf, size_t len)
 	return write_all2(fd, buf, len, NULL, 0);
 }
 
+/* the file header and the section header: their byte layout is here only */
+#define FH_VERSION	8
+#define FH_HDR_BYTES	12
+#define SH_TYPE		0
+#define SH_CPU		4
+#define SH_LEN		8
+
+void ld_cap_file_hdr_put(uint8_t *p)
+{
+	memcpy(p, LD_CAP_MAGIC, 8);
+	ld_cap_put_u32(p + FH_VERSION, LD_CAP_VERSION);
+	ld_cap_put_u32(p + FH_HDR_BYTES, LD_CAP_FILE_HDR_BYTES);
+}
+
+int ld_cap_file_hdr_get(const uint8_t *p, uint32_t *version, uint32_t *hdr_bytes)
+{
+	if (memcmp(p, LD_CAP_MAGIC, 8))
+		return -EINVAL;
+	*version = ld_cap_get_u32(p + FH_VERSION);
+	*hdr_bytes = ld_cap_get_u32(p + FH_HDR_BYTES);
+	return *version == LD_CAP_VERSION ? 0 : -EPROTO;
+}
+
+uint32_t ld_cap_file_hdr_version_off(void)
+{
+	return FH_VERSION;
+}
+
+void ld_cap_sect_hdr_put(uint8_t *p, uint32_t type, uint32_t cpu, uint64_t len)
+{
+	ld_cap_put_u32(p + SH_TYPE, type);
+	ld_cap_put_u32(p + SH_CPU, cpu);
+	ld_cap_put_u64(p + SH_LEN, len);
+}
+
+void ld_cap_sect_hdr_get(const uint8_t *p, uint32_t *type, uint32_t *cpu, uint64_t *len)
+{
+	*type = ld_cap_get_u32(p + SH_TYPE);
+	*cpu = ld_cap_get_u32(p + SH_CPU);
+	*len = ld_cap_get_u64(p + SH_LEN);
+}
+
 int ld_cap_writer_start(struct ld_cap_writer *w, int fd)
 {
 	uint8_t h[LD_CAP_FILE_HDR_BYTES];
@@ -80,9 +122,7 @@ int ld_cap_writer_start(struct ld_cap_writer *w, int fd)
 	w->fd = fd;
 	w->bytes = 0;
 	w->err = 0;
-	memcpy(h, LD_CAP_MAGIC, 8);
-	ld_cap_put_u32(h + 8, LD_CAP_VERSION);
-	ld_cap_put_u32(h + 12, LD_CAP_FILE_HDR_BYTES);
+	ld_cap_file_hdr_put(h);
 	w->err = write_all(fd, h, sizeof(h));
 	if (!w->err)
 		w->bytes += sizeof(h);
@@ -96,9 +136,7 @@ int ld_cap_write_section(struct ld_cap_writer *w, uint32_t type, uint32_t cpu,
 
 	if (w->err)
 		return w->err;
-	ld_cap_put_u32(h, type);
-	ld_cap_put_u32(h + 4, cpu);
-	ld_cap_put_u64(h + 8, len);
+	ld_cap_sect_hdr_put(h, type, cpu, len);
 	w->err = write_all2(w->fd, h, sizeof(h), data, (size_t)len);
 	if (!w->err)
 		w->bytes += sizeof(h) + len;

@@ -102,6 +102,22 @@ int ld_cap_write_section(struct ld_cap_writer *w, uint32_t type, uint32_t cpu,
 int ld_cap_write_end(struct ld_cap_writer *w);
 
 /**
+ * ld_cap_file_hdr_put() - the LD_CAP_FILE_HDR_BYTES of a file header at @p.
+ * ld_cap_file_hdr_get() - read one: *@version, *@hdr_bytes (offset of the
+ * first section).  Return: 0, -EINVAL (bad magic) or -EPROTO (a version
+ * other than LD_CAP_VERSION; *@version says which).
+ * ld_cap_file_hdr_version_off() - offset of the version (for diagnostics).
+ * ld_cap_sect_hdr_put()/ld_cap_sect_hdr_get() - the LD_CAP_SECT_HDR_BYTES of
+ * a section header at @p: type, cpu, length of the data (bytes).
+ * capture.c is the one file that knows these byte layouts.
+ */
+void ld_cap_file_hdr_put(uint8_t *p);
+int ld_cap_file_hdr_get(const uint8_t *p, uint32_t *version, uint32_t *hdr_bytes);
+uint32_t ld_cap_file_hdr_version_off(void);
+void ld_cap_sect_hdr_put(uint8_t *p, uint32_t type, uint32_t cpu, uint64_t len);
+void ld_cap_sect_hdr_get(const uint8_t *p, uint32_t *type, uint32_t *cpu, uint64_t *len);
+
+/**
  * ld_cap_put_u32()/ld_cap_put_u64() - store little-endian values; helpers
  * for code that builds capture bytes in memory (tests).
  */

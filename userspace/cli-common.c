@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cli-common.c: debugfs access, capture metadata writing, live snapshot and
- * message rendering shared by the logdev subcommands.
+ * cli-common.c: debugfs access, capture metadata writing, live snapshot,
+ * number options, warnings and csv/json string writers shared by the logdev
+ * subcommands.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "subbuf.h"
 
 void cli_warn(void *arg, const struct ld_diag *d)
 {
@@ -29,6 +31,43 @@ void cli_warn(void *arg, const struct ld_diag *d)
 	/* "warning: offset 12 cpu 0: what", or "warning: what" with no position */
 	fprintf(stderr, "%s %s\n",
 		d->offset >= 0 || d->cpu >= 0 || d->seq >= 0 ? ":" : "", d->msg);
+}
+
+int cli_verb_help(const struct cli_cmd *c)
+{
+	printf("usage: logdev %s\n%s", c->usage, c->options);
+	return fflush(stdout) ? 1 : 0;
+}
+
+int cli_verb_usage_error(const struct cli_cmd *c)
+{
+	fprintf(stderr, "usage: logdev %s\n", c->usage);
+	return 2;
+}
+
+int cli_opt_error(const char *verb, int c, int optopt_, char **argv, int optind_)
+{
+	const char *arg = optind_ > 0 ? argv[optind_ - 1] : "";
+	char name[64];
+
+	/* a long option by its text (without "=VALUE"), a short one by optopt */
+	if (!strncmp(arg, "--", 2))
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+	else
+		snprintf(name, sizeof(name), "-%c", optopt_);
+	fprintf(stderr, "logdev%s%s: %s %s\n", *verb ? " " : "", verb,
+		c == ':' ? name : "unknown option", c == ':' ? "needs a value" : name);
+	return 2;
+}
+
+int cli_file_arg(const char *verb, int argc, char **argv, int optind_, const char **file)
+{
+	if (argc - optind_ > 1) {
+		fprintf(stderr, "logdev %s: one FILE only\n", verb);
+		return 2;
+	}
+	*file = optind_ < argc ? argv[optind_] : NULL;
+	return 0;
 }
 
 /* digits+ [. digits+] [e [+-] digits+] (@integer: digits+ only) */
@@ -339,28 +378,6 @@ werr:
 	return ret;
 }
 
-/* records in @n bytes of whole sub-buffers (for progress only) */
-static uint64_t count_records(const uint8_t *b, size_t n, uint32_t sbs)
-{
-	uint64_t cnt = 0;
-
-	for (size_t o = 0; o + LOGDEV_SUBBUF_HDR_SIZE <= n; o += sbs) {
-		uint32_t db = ld_cap_get_u32(b + o + 24), p = LOGDEV_SUBBUF_HDR_SIZE;
-
-		if (db > sbs - LOGDEV_SUBBUF_HDR_SIZE || o + sbs > n)
-			break;
-		while (p + LOGDEV_REC_HDR_SIZE <= LOGDEV_SUBBUF_HDR_SIZE + db) {
-			uint16_t len = (uint16_t)(b[o + p + 12] | b[o + p + 13] << 8);
-
-			if (len < LOGDEV_REC_HDR_SIZE || len % 8)
-				break;
-			cnt++;
-			p += len;
-		}
-	}
-	return cnt;
-}
-
 int cli_drain(struct ld_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 	      size_t bufsz, uint32_t sbs, int *eof, uint64_t *bytes,
 	      uint64_t *records)
@@ -393,7 +410,7 @@ int cli_drain(struct ld_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 			if (ret)
 				return ret;
 			*bytes += len;
-			*records += count_records(buf + o, len, sbs);
+			*records += ld_sb_count_records(buf + o, len, sbs);
 		}
 	}
 }
@@ -481,98 +498,16 @@ int cli_open_input(const char *file, struct ld_reader *r)
 	return 0;
 }
 
-const char *cli_site_label(const struct ld_reader *r, uint32_t id, char **buf,
-			   size_t *cap)
-{
-	int n = ld_site_label(&r->sites, id, *buf, *cap);
-
-	if (n >= 0 && (size_t)n >= *cap) {
-		char *nb = realloc(*buf, (size_t)n + 1);
-
-		if (!nb)	/* cut, but still a string */
-			return *buf ? *buf : "?";
-		*buf = nb;
-		*cap = (size_t)n + 1;
-		ld_site_label(&r->sites, id, *buf, *cap);
-	}
-	return *buf ? *buf : "?";
-}
-
-size_t cli_render(const struct ld_reader *r, const struct ld_item *it,
-		  char *buf, size_t size)
-{
-	const struct ld_site *s = ld_sites_get(&r->sites, it->rec.site);
-	size_t n;
-	int len;
-
-	if (!size)
-		return 0;
-	if ((it->rec.type == LOGDEV_REC_PRINT || it->rec.type == LOGDEV_REC_PRINT_SLOTS) && s) {
-		len = ld_bprintf_rec(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
-				     r->has_ksyms ? &r->ksyms : NULL, it->rec.ts,
-				     (it->rec.type == LOGDEV_REC_PRINT_SLOTS ? LD_BP_SLOTS : 0) |
-				     (it->rec_flags & LOGDEV_REC_F_CUT ? LD_BP_CUT : 0));
-		n = len < 0 ? 0 : (size_t)len < size ? (size_t)len : size - 1;
-		if (n && buf[n - 1] == '\n')
-			buf[--n] = 0;
-		return n;
-	} else if (it->rec.type == LOGDEV_REC_PRINT || it->rec.type == LOGDEV_REC_PRINT_SLOTS) {
-		snprintf(buf, size, "<unknown site %u: %u arg bytes>", it->rec.site,
-			 it->rec.arg_bytes);
-	} else {
-		int o = snprintf(buf, size, "<%s %u bytes:",
-				 it->rec.type == LOGDEV_REC_RAW ? "raw" : "type?",
-				 it->rec.arg_bytes);
-
-		for (uint32_t i = 0; i < it->rec.arg_bytes && i < 32 && o > 0 &&
-		     (size_t)o + 4 < size; i++)
-			o += snprintf(buf + o, size - (size_t)o, " %02x", it->payload[i]);
-		if (o > 0 && (size_t)o + 6 < size)
-			snprintf(buf + o, size - (size_t)o, "%s>",
-				 it->rec.arg_bytes > 32 ? " ..." : "");
-	}
-	return strlen(buf);
-}
-
 int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations,
 		struct ld_dur_stats *st)
 {
-	struct ld_durations du;
-	struct ld_dur_pair dp;
-	struct ld_merge m;
-	struct ld_item it;
-	int ret;
+	int ret = ld_deltas_collect(r, ds, durations, st);
 
-	if (ld_dur_init(&du, &r->sites))
-		goto oom;
-	if (ld_merge_init(&m, r)) {
-		ld_dur_free(&du);
-		goto oom;
-	}
-	while ((ret = ld_merge_next(&m, &it)) > 0) {
-		if (!durations) {
-			ret = ld_deltas_add(ds, &it);
-		} else {
-			ret = ld_dur_add(&du, &it, &dp);
-			if (ret > 0)
-				ret = ld_deltas_add_value(ds, dp.entry_site, dp.ret_site, dp.ns);
-		}
-		if (ret < 0)
-			break;
-	}
-	ld_dur_finish(&du);
-	if (st)
-		*st = du.stats;
-	ld_merge_free(&m);
-	ld_dur_free(&du);
-	if (ret < 0) {
+	if (ret == -ENOMEM)
+		fprintf(stderr, "logdev: out of memory\n");
+	else if (ret < 0)
 		fprintf(stderr, "logdev: %s\n", strerror(-ret));
-		return 1;
-	}
-	return 0;
-oom:
-	fprintf(stderr, "logdev: out of memory\n");
-	return 1;
+	return ret ? 1 : 0;
 }
 
 /*
@@ -655,20 +590,4 @@ void cli_csv_field(FILE *f, const char *str)
 	}
 	if (quote)
 		fputc('"', f);
-}
-
-void cli_us(char *b, size_t n, int64_t ns)
-{
-	uint64_t m = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
-
-	snprintf(b, n, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", m / 1000, m % 1000);
-}
-
-void cli_dur_summary(FILE *f, const struct ld_dur_stats *st)
-{
-	fprintf(f, "durations: %" PRIu64 " paired (%" PRIu64 " negative), %" PRIu64
-		" %s without return, %" PRIu64 " %s without entry\n", st->paired,
-		st->negative, st->entries_unmatched,
-		st->entries_unmatched == 1 ? "entry" : "entries", st->returns_unmatched,
-		st->returns_unmatched == 1 ? "return" : "returns");
 }

@@ -10,17 +10,36 @@
 
 #define LOGDEV_DEFAULT_DEBUGFS	"/sys/kernel/debug/logdev"
 
+/* one subcommand: logdev.c's dispatch table */
 struct cli_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);	/* argv[0] is the subcommand */
-	const char *usage;
+	const char *usage;			/* "VERB [OPTIONS] ..." */
+	const char *options;			/* one line per option, for --help */
 };
 
+/* each verb's file defines its entry (name, function, usage, options) */
+extern const struct cli_cmd cli_cmd_record, cli_cmd_report, cli_cmd_deltas, cli_cmd_diff;
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_deltas(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 void cli_usage(FILE *f);
+/** cli_verb_help() - "usage: logdev VERB ..." and the options on stdout; exit status 0. */
+int cli_verb_help(const struct cli_cmd *c);
+/** cli_verb_usage_error() - "usage: logdev VERB ..." on stderr; Return: 2. */
+int cli_verb_usage_error(const struct cli_cmd *c);
+/**
+ * cli_opt_error() - after getopt_long() (opterr 0, optstring starting with
+ * ':' or "+:") returned @c '?' or ':': say which option of @verb is unknown
+ * or lacks its value.  Pass optopt, argv and optind.  Return: 2.
+ */
+int cli_opt_error(const char *verb, int c, int optopt_, char **argv, int optind_);
+/**
+ * cli_file_arg() - the optional FILE operand after the options (argv[optind_]):
+ * *@file set (NULL: none).  Return: 0, or 2 after "logdev VERB: one FILE only".
+ */
+int cli_file_arg(const char *verb, int argc, char **argv, int optind_, const char **file);
 
 /**
  * cli_parse_uint() - the value of a whole-number option, strictly: decimal
@@ -89,38 +108,11 @@ int cli_drain(struct ld_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
  */
 int cli_open_input(const char *file, struct ld_reader *r);
 /**
- * cli_render() - message text of record item @it into @buf: the site's
- * format rendered with its payload (one trailing newline removed; "[cut]"
- * marks arguments that were cut, ld_bprintf_rec()),
- * "<unknown site N: M arg bytes>", or "<raw N bytes: xx ...>".
- * Return: bytes of text in @buf (it may hold NULs: %c of 0).
- */
-size_t cli_render(const struct ld_reader *r, const struct ld_item *it,
-		char *buf, size_t size);
-/**
- * cli_collect() - merge every record of @r into @ds: the time between
- * consecutive records per CPU, or with @durations only return-probe
- * durations (pair: entry site, return site; signed).  *@st (if not NULL):
- * how many entries and returns were paired, negative, unmatched.  Prints
- * errors.  Return: 0, or 1 (out of memory / read error).
+ * cli_collect() - ld_deltas_collect() with its errors printed.
+ * Return: 0, or 1 (out of memory / read error).
  */
 int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations,
 		struct ld_dur_stats *st);
-/** cli_us() - @ns as microseconds with 3 decimals, "-" when negative. */
-void cli_us(char *b, size_t n, int64_t ns);
-/**
- * cli_dur_summary() - the line "durations: P paired (N negative), E entries
- * without return, R returns without entry" on @f.
- */
-void cli_dur_summary(FILE *f, const struct ld_dur_stats *st);
-/**
- * cli_site_label() - the whole label of site @id (ld_site_label(): func:line,
- * file:func:line where func:line is in two files, site#ID:?) in *@buf,
- * grown with realloc as needed (*@buf may start NULL with *@cap 0; the
- * caller frees it).  Return: the label (never cut unless out of memory).
- */
-const char *cli_site_label(const struct ld_reader *r, uint32_t id, char **buf,
-			   size_t *cap);
 /**
  * cli_json_str() - @s as a JSON string (quotes included) on @f: valid
  * UTF-8 kept as is; '"' and '\\' backslash-escaped; bytes below 0x20 as

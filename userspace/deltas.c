@@ -173,3 +173,37 @@ void ld_deltas_free(struct ld_deltas *ds)
 	free(ds->prev_valid);
 	memset(ds, 0, sizeof(*ds));
 }
+
+int ld_deltas_collect(struct ld_reader *r, struct ld_deltas *ds, int durations,
+		      struct ld_dur_stats *st)
+{
+	struct ld_durations du;
+	struct ld_dur_pair dp;
+	struct ld_merge m;
+	struct ld_item it;
+	int ret;
+
+	if (ld_dur_init(&du, &r->sites))
+		return -ENOMEM;
+	if (ld_merge_init(&m, r)) {
+		ld_dur_free(&du);
+		return -ENOMEM;
+	}
+	while ((ret = ld_merge_next(&m, &it)) > 0) {
+		if (!durations) {
+			ret = ld_deltas_add(ds, &it);
+		} else {
+			ret = ld_dur_add(&du, &it, &dp);
+			if (ret > 0)
+				ret = ld_deltas_add_value(ds, dp.entry_site, dp.ret_site, dp.ns);
+		}
+		if (ret < 0)
+			break;
+	}
+	ld_dur_finish(&du);
+	if (st)
+		*st = du.stats;
+	ld_merge_free(&m);
+	ld_dur_free(&du);
+	return ret < 0 ? ret : 0;
+}

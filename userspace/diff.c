@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * diff.c: site labels, and two captures' delta tables side by side.  Pairs
+ * diff.c: two captures' delta tables side by side.  Pairs
  * are matched by their call sites' file, function and line (site ids differ
  * between captures); a site whose file is empty matches one of the same
  * func:line in any file when no exact match is left.  Several pairs of one
@@ -17,74 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "liblogdev.h"
-
-static int site_cmp(const void *pa, const void *pb)
-{
-	const struct ld_site *x = *(const struct ld_site *const *)pa;
-	const struct ld_site *y = *(const struct ld_site *const *)pb;
-	int c = strcmp(x->func, y->func);
-
-	if (c)
-		return c;
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return strcmp(x->file, y->file);
-}
-
-int ld_sites_mark_labels(struct ld_sites *s)
-{
-	struct ld_site **v = malloc((s->nr ? s->nr : 1) * sizeof(*v));
-	size_t n = 0;
-
-	if (!v)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < s->nr; i++)
-		if (s->by_id[i])
-			v[n++] = s->by_id[i];
-	qsort(v, n, sizeof(*v), site_cmp);
-	/* groups of one func:line: the file is needed if they differ in file */
-	for (size_t i = 0, j; i < n; i = j) {
-		int differ = 0;
-
-		for (j = i + 1; j < n && !strcmp(v[j]->func, v[i]->func) &&
-		     v[j]->line == v[i]->line; j++)
-			differ |= strcmp(v[j]->file, v[i]->file) != 0;
-		for (size_t k = i; k < j; k++)
-			v[k]->label_file = differ;
-	}
-	free(v);
-	return 0;
-}
-
-/* "func:line", or "file:func:line" if @with_file and the file is known */
-static int label_of(const struct ld_site *st, uint32_t id, int with_file,
-		    char *buf, size_t size)
-{
-	if (!st)
-		return snprintf(buf, size, "site#%u:?", id);
-	if (with_file && st->file[0])
-		return snprintf(buf, size, "%s:%s:%u", st->file, st->func, st->line);
-	return snprintf(buf, size, "%s:%u", st->func, st->line);
-}
-
-int ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
-		  size_t size)
-{
-	const struct ld_site *st = ld_sites_get(s, id);
-
-	return label_of(st, id, st && st->label_file, buf, size);
-}
-
-/* malloc'd label of @st (or of unknown site @id), NULL if out of memory */
-static char *label_dup(const struct ld_site *st, uint32_t id, int with_file)
-{
-	int n = label_of(st, id, with_file, NULL, 0);
-	char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
-
-	if (b)
-		label_of(st, id, with_file, b, (size_t)n + 1);
-	return b;
-}
 
 /*
  * A pair's end as diff matches it: the site (file, func, line), or for a
@@ -245,7 +177,7 @@ static int amb_build(struct amb *am, const struct ld_sites *sa,
 		for (uint32_t i = 0; i < ss[k]->nr; i++)
 			if (ss[k]->by_id[i])
 				am->v[n++] = ss[k]->by_id[i];
-	qsort(am->v, n, sizeof(*am->v), site_cmp);
+	qsort(am->v, n, sizeof(*am->v), ld_site_place_cmp);
 	/* an empty file (sorted first) is the same place as any one file */
 	for (size_t i = 0, j; i < n; i = j) {
 		const char *file = am->v[i]->file;
@@ -269,7 +201,7 @@ static char *end_label(const struct amb *am, const struct end *x,
 
 	if (x && y && x->st && !x->st->file[0])
 		e = y;		/* matched by func:line: take the side with a file */
-	return label_dup(e->st, e->id, e->st &&
+	return ld_site_label_place(e->st, e->id, e->st &&
 			 bsearch(&e->st, am->v, am->nr, sizeof(*am->v), amb_cmp));
 }
 
@@ -384,6 +316,24 @@ int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
 	if (df->nr)
 		qsort(df->rows, df->nr, sizeof(*df->rows), row_cmp);
 	return 0;
+}
+
+void ld_diff_min_count(struct ld_diff *df, uint64_t min)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < df->nr; i++) {
+		struct ld_diff_row *r = &df->rows[i];
+
+		if (((r->present & LD_DIFF_IN_A) && r->a.count < min) ||
+		    ((r->present & LD_DIFF_IN_B) && r->b.count < min)) {
+			free(r->from);
+			free(r->to);
+			continue;
+		}
+		df->rows[k++] = *r;
+	}
+	df->nr = k;
 }
 
 void ld_diff_free(struct ld_diff *df)

@@ -263,3 +263,69 @@ void ld_dur_free(struct ld_durations *du)
 	free(du->slots);
 	memset(du, 0, sizeof(*du));
 }
+
+static int mark_cmp(const void *a, const void *b)
+{
+	const struct ld_dur_mark *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+int ld_dur_collect(struct ld_reader *r, struct ld_durations *du,
+		   struct ld_dur_marks *mk)
+{
+	ld_warn_fn warn = r->warn;
+	struct ld_dur_pair dp;
+	struct ld_merge m;
+	struct ld_item it;
+	size_t cap = 0;
+	int ret;
+
+	mk->v = NULL;
+	mk->nr = 0;
+	if (ld_merge_init(&m, r))
+		return -ENOMEM;
+	r->warn = NULL;		/* the printing pass gives the warnings */
+	while ((ret = ld_merge_next(&m, &it)) > 0) {
+		ret = ld_dur_add(du, &it, &dp);
+		if (ret < 0)
+			break;
+		if (!ret)
+			continue;
+		if (mk->nr == cap) {
+			size_t nc = cap ? cap * 2 : 256;
+			struct ld_dur_mark *nm = realloc(mk->v, nc * sizeof(*nm));
+
+			if (!nm) {
+				ret = -ENOMEM;
+				break;
+			}
+			mk->v = nm;
+			cap = nc;
+		}
+		mk->v[mk->nr++] = (struct ld_dur_mark){ dp.ret_off, dp.ns, dp.entry_cpu,
+							dp.ret_cpu };
+	}
+	r->warn = warn;
+	ld_merge_free(&m);
+	ld_dur_finish(du);
+	if (mk->nr)
+		qsort(mk->v, mk->nr, sizeof(*mk->v), mark_cmp);
+	return ret < 0 ? ret : 0;
+}
+
+const struct ld_dur_mark *ld_dur_mark_find(const struct ld_dur_marks *mk, uint64_t off)
+{
+	struct ld_dur_mark key = { .off = off };
+
+	if (!mk->nr)
+		return NULL;
+	return bsearch(&key, mk->v, mk->nr, sizeof(*mk->v), mark_cmp);
+}
+
+void ld_dur_marks_free(struct ld_dur_marks *mk)
+{
+	free(mk->v);
+	mk->v = NULL;
+	mk->nr = 0;
+}

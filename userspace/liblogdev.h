@@ -13,6 +13,15 @@
  *                   consecutive records on one CPU (keeps every delta: 8
  *                   bytes per record).
  *
+ *   ld_render       an item to text: site label, message by record type,
+ *                   duration marks, +delta; report lines (render.c).
+ *
+ * Layers, bottom up (docs/DEVELOPING.md): capture.c (file sections),
+ * subbuf.c (sub-buffer and record bytes: subbuf.h, the only place that
+ * knows their layout), meta.c (header, formats, symbols), reader.c (per-CPU
+ * streams and merge), bprintf.c and render.c (text), deltas.c,
+ * durations.c, diff.c (analyses).
+ *
  * Nothing here prints or exits.  Errors are negative errno values; problems
  * in the data (corruption, truncation) are reported to an optional warning
  * callback as struct ld_diag and decoding goes on.
@@ -103,6 +112,16 @@ int ld_sites_parse(struct ld_sites *s, const char *text, size_t len);
 /** ld_sites_get() - site @id or NULL. */
 const struct ld_site *ld_sites_get(const struct ld_sites *s, uint32_t id);
 void ld_sites_free(struct ld_sites *s);
+/**
+ * ld_sites_mark_labels() - set every site's @label_file (ld_sites_parse()
+ * does it after each text).  Return: 0 or -ENOMEM.
+ */
+int ld_sites_mark_labels(struct ld_sites *s);
+/**
+ * ld_site_place_cmp() - qsort() comparator of two `const struct ld_site *`
+ * by func, then line, then file (strcmp order).
+ */
+int ld_site_place_cmp(const void *pa, const void *pb);
 /** ld_fmt_has_symptr() - does @fmt use %pS %ps %pB %pF or %pf? */
 int ld_fmt_has_symptr(const char *fmt);
 
@@ -402,22 +421,6 @@ int ld_deltas_add_value(struct ld_deltas *ds, uint32_t from, uint32_t to,
 void ld_deltas_finish(struct ld_deltas *ds, enum ld_sort key);
 void ld_deltas_free(struct ld_deltas *ds);
 
-/**
- * ld_site_label() - the label of site @id in @s: "func:line", or
- * "file:func:line" when another site of @s has the same func and line in
- * another file (@label_file), or "site#ID:?" for an unknown id.  Labels are
- * unique within a capture, except for one place registered under two ids.
- * Written like snprintf() into @buf (@size bytes, NUL-terminated).
- * Return: the length of the whole label (>= @size: it was cut).
- */
-int ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
-		  size_t size);
-/**
- * ld_sites_mark_labels() - set every site's @label_file (ld_sites_parse()
- * does it after each text).  Return: 0 or -ENOMEM.
- */
-int ld_sites_mark_labels(struct ld_sites *s);
-
 /* ---- return-probe durations ------------------------------------------ */
 
 #define LD_DUR_DEPTH	32	/* open entries (and early returns) kept per key */
@@ -515,6 +518,48 @@ int ld_dur_add(struct ld_durations *du, const struct ld_item *it,
 void ld_dur_finish(struct ld_durations *du);
 void ld_dur_free(struct ld_durations *du);
 
+/**
+ * struct ld_dur_mark - a return-probe record paired with its entry
+ * @off:  file offset of the return record (identifies it)
+ * @ns:   its duration (signed, ld_dur_pair.ns)
+ * @entry_cpu, @ret_cpu: CPUs of the entry and the return
+ */
+struct ld_dur_mark {
+	uint64_t off;
+	int64_t ns;
+	uint32_t entry_cpu, ret_cpu;
+};
+
+/** struct ld_dur_marks - every pair of a capture, sorted by @off. */
+struct ld_dur_marks {
+	struct ld_dur_mark *v;
+	size_t nr;
+};
+
+/**
+ * ld_dur_collect() - a whole pass over @r pairing every return with its
+ * entry (@du from ld_dur_init(), finished here: @du->stats complete).  A
+ * return on a CPU whose clock is behind comes before its entry in merge
+ * order, so a printer needs them all first.  The reader's warnings are
+ * silenced during this pass (the printing pass gives them).
+ * Return: 0 or -ENOMEM; @mk freed with ld_dur_marks_free().
+ */
+int ld_dur_collect(struct ld_reader *r, struct ld_durations *du,
+		   struct ld_dur_marks *mk);
+/** ld_dur_mark_find() - the mark of the record at file offset @off, or NULL. */
+const struct ld_dur_mark *ld_dur_mark_find(const struct ld_dur_marks *mk, uint64_t off);
+void ld_dur_marks_free(struct ld_dur_marks *mk);
+
+/**
+ * ld_deltas_collect() - merge every item of @r into @ds: the time between
+ * consecutive records per CPU, or with @durations only return-probe
+ * durations (pair: entry site, return site; signed).  *@st (if not NULL):
+ * how many entries and returns were paired, negative, unmatched.
+ * Return: 0, -ENOMEM, or a read error from ld_merge_next().
+ */
+int ld_deltas_collect(struct ld_reader *r, struct ld_deltas *ds, int durations,
+		      struct ld_dur_stats *st);
+
 /* ---- diff of two captures' delta tables ------------------------------ */
 
 /** struct ld_diff_side - one capture's numbers for a pair (ns, records). */
@@ -560,6 +605,99 @@ struct ld_diff {
 int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
 		  const struct ld_sites *sa, const struct ld_deltas *b,
 		  const struct ld_sites *sb);
+/**
+ * ld_diff_min_count() - drop the rows of @df with fewer than @min deltas
+ * (records) on a side where they are present (rare pairs are noise).
+ */
+void ld_diff_min_count(struct ld_diff *df, uint64_t min);
 void ld_diff_free(struct ld_diff *df);
+
+/* ---- rendering (render.c): an item to text, for every front end ------- */
+
+/**
+ * ld_site_label() - the label of site @id in @s: "func:line", or
+ * "file:func:line" when another site of @s has the same func and line in
+ * another file (@label_file), or "site#ID:?" for an unknown id.  Labels are
+ * unique within a capture, except for one place registered under two ids.
+ * Written like snprintf() into @buf (@size bytes, NUL-terminated).
+ * Return: the length of the whole label (>= @size: it was cut).
+ */
+int ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
+		  size_t size);
+/**
+ * ld_site_label_alloc() - ld_site_label() whole, malloc'd (NULL: no memory).
+ */
+char *ld_site_label_alloc(const struct ld_sites *s, uint32_t id);
+/**
+ * ld_site_label_place() - malloc'd label of site @st (NULL: unknown site
+ * @id, "site#ID:?"), naming the file if @with_file and it is known (diff:
+ * where two captures together hold the func:line in two files).
+ */
+char *ld_site_label_place(const struct ld_site *st, uint32_t id, int with_file);
+
+/** ld_fmt_us() - @ns as microseconds with 3 decimals, "-" when negative. */
+void ld_fmt_us(char *b, size_t n, int64_t ns);
+/**
+ * ld_fmt_dur_summary() - the line "durations: P paired (N negative), E
+ * entries without return, R returns without entry\n" into @b (snprintf).
+ */
+int ld_fmt_dur_summary(char *b, size_t n, const struct ld_dur_stats *st);
+
+/**
+ * ld_render_msg() - message text of record item @it of @r into @buf (@size
+ * bytes): the site's format rendered with its payload (LOGDEV_REC_PRINT,
+ * LOGDEV_REC_PRINT_SLOTS; one trailing newline removed; "[cut]" marks
+ * arguments that were cut, ld_bprintf_rec()), "<unknown site N: M arg
+ * bytes>", or "<raw N bytes: xx ...>" (other types: "<type? ...>").
+ * Return: bytes of text in @buf (it may hold NULs: %c of 0).
+ */
+size_t ld_render_msg(const struct ld_reader *r, const struct ld_item *it,
+		     char *buf, size_t size);
+/**
+ * ld_render_dur() - append " duration=D us" (3 decimals, signed) for the
+ * pair @dm to the @n bytes of @msg (@size bytes); a negative one is marked
+ * "(negative: entry on cpu N, clocks disagree)" or "(negative: clock went
+ * back on cpu N)".  Return: the new length (cut to fit).
+ */
+size_t ld_render_dur(char *msg, size_t size, size_t n, const struct ld_dur_mark *dm);
+
+enum { LD_RENDER_TEXT = 0, LD_RENDER_RAW = 1 };
+
+/**
+ * struct ld_render - line renderer of one capture (render.c's file comment
+ * shows the two styles).  Keeps each CPU's previous record time for the
+ * "+D us" delta (none for a CPU's first record and after a gap).
+ */
+struct ld_render {
+	const struct ld_reader *r;
+	int style;		/* LD_RENDER_TEXT or LD_RENDER_RAW */
+	uint64_t *prev;		/* per CPU: ts of the previous record, ns */
+	uint8_t *valid;
+	size_t ncpu;
+	char *label;		/* ld_render_label()'s buffer */
+	size_t label_cap;
+	char *line;		/* the line being built */
+	size_t len, cap;
+	int err;
+	char msg[8192];		/* a message is cut at 8191 bytes */
+};
+
+/** ld_render_init() - for items of @r in @style.  Return: 0 or -ENOMEM. */
+int ld_render_init(struct ld_render *rd, const struct ld_reader *r, int style);
+/**
+ * ld_render_item() - the line (ending in a newline) of item @it, given in
+ * merge order; @dur the duration mark of this record (ld_dur_mark_find())
+ * or NULL.  *@text points to it, valid until the next call.
+ * Return: its length in bytes (it may hold NULs: write it with fwrite), or
+ * -ENOMEM.
+ */
+long ld_render_item(struct ld_render *rd, const struct ld_item *it,
+		    const struct ld_dur_mark *dur, const char **text);
+/**
+ * ld_render_label() - the whole label of site @id (ld_site_label()), in a
+ * buffer of @rd valid until the next call.  Never cut unless out of memory.
+ */
+const char *ld_render_label(struct ld_render *rd, uint32_t id);
+void ld_render_free(struct ld_render *rd);
 
 #endif /* LIBLOGDEV_H */

@@ -16,11 +16,26 @@
  *   from                     to                            count        min     median        p99        max      total
  *   kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000    484.000
  */
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+
+const struct cli_cmd cli_cmd_deltas = {
+	"deltas", cmd_deltas, "deltas [--durations] [--sort=total|max|p99|median|count] [FILE]",
+	"      --durations      return-probe durations instead of record deltas\n"
+	"  -s, --sort KEY       total (default), max, p99, median or count\n",
+};
+
+/* *@buf = the whole label of site @id (malloc'd); Return: its length, -1 if no memory */
+static int label(const struct ld_reader *r, uint32_t id, char **buf)
+{
+	free(*buf);
+	*buf = ld_site_label_alloc(&r->sites, id);
+	return *buf ? (int)strlen(*buf) : -1;
+}
 
 int cmd_deltas(int argc, char **argv)
 {
@@ -32,47 +47,51 @@ int cmd_deltas(int argc, char **argv)
 	int ret, wf = 24, wt = 24;
 	char *fb = NULL, *tb = NULL;
 	struct ld_dur_stats st;
-	size_t fcap = 0, tcap = 0;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	static const struct option lo[] = {
+		{ "durations", no_argument, NULL, 'D' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const keys[] = {
+		[LD_SORT_TOTAL] = "total", [LD_SORT_MAX] = "max", [LD_SORT_P99] = "p99",
+		[LD_SORT_MEDIAN] = "median", [LD_SORT_COUNT] = "count",
+	};
+	int c, k;
 
-		if (!strcmp(a, "--durations")) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'D':
 			durations = 1;
-		} else if (!strncmp(a, "--sort=", 7)) {
-			const char *k = a + 7;
-
-			if (!strcmp(k, "total"))
-				key = LD_SORT_TOTAL;
-			else if (!strcmp(k, "max"))
-				key = LD_SORT_MAX;
-			else if (!strcmp(k, "p99"))
-				key = LD_SORT_P99;
-			else if (!strcmp(k, "median"))
-				key = LD_SORT_MEDIAN;
-			else if (!strcmp(k, "count"))
-				key = LD_SORT_COUNT;
-			else {
-				fprintf(stderr, "logdev deltas: bad sort key %s\n", k);
+			break;
+		case 's':
+			for (k = 0; k < (int)(sizeof(keys) / sizeof(keys[0])); k++)
+				if (!strcmp(optarg, keys[k]))
+					break;
+			if (k == (int)(sizeof(keys) / sizeof(keys[0]))) {
+				fprintf(stderr, "logdev deltas: bad sort key %s\n", optarg);
 				return 2;
 			}
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "logdev deltas: unknown option %s\n", a);
-			return 2;
-		} else if (file) {
-			fprintf(stderr, "logdev deltas: one FILE only\n");
-			return 2;
-		} else
-			file = a;
+			key = (enum ld_sort)k;
+			break;
+		case 'h':
+			return cli_verb_help(&cli_cmd_deltas);
+		default:
+			return cli_opt_error("deltas", c, optopt, argv, optind);
+		}
 	}
+	if (cli_file_arg("deltas", argc, argv, optind, &file))
+		return 2;
 	if (cli_open_input(file, &r))
 		return 1;
 	ret = cli_collect(&r, &ds, durations, &st) ? -1 : 0;
 	ld_deltas_finish(&ds, key);
 	/* site columns: at least 24 wide, wider if a label needs it (never cut) */
 	for (size_t i = 0; i < ds.nr; i++) {
-		int lf = (int)strlen(cli_site_label(&r, ds.pairs[i].from, &fb, &fcap));
-		int lt = (int)strlen(cli_site_label(&r, ds.pairs[i].to, &tb, &tcap));
+		int lf = label(&r, ds.pairs[i].from, &fb);
+		int lt = label(&r, ds.pairs[i].to, &tb);
 
 		if (lf > wf)
 			wf = lf;
@@ -83,20 +102,24 @@ int cmd_deltas(int argc, char **argv)
 	       "min", "median", "p99", "max", "total");
 	for (size_t i = 0; i < ds.nr; i++) {
 		const struct ld_pair *p = &ds.pairs[i];
-		const char *f = cli_site_label(&r, p->from, &fb, &fcap);
-		const char *t = cli_site_label(&r, p->to, &tb, &tcap);
+		const char *f = label(&r, p->from, &fb) < 0 ? "?" : fb;
+		const char *t = label(&r, p->to, &tb) < 0 ? "?" : tb;
 		char a[5][32];
 
-		cli_us(a[0], 32, p->min);
-		cli_us(a[1], 32, p->median);
-		cli_us(a[2], 32, p->p99);
-		cli_us(a[3], 32, p->max);
-		cli_us(a[4], 32, p->total);
+		ld_fmt_us(a[0], 32, p->min);
+		ld_fmt_us(a[1], 32, p->median);
+		ld_fmt_us(a[2], 32, p->p99);
+		ld_fmt_us(a[3], 32, p->max);
+		ld_fmt_us(a[4], 32, p->total);
 		printf("%-*s %-*s %10" PRIu64 " %10s %10s %10s %10s %12s\n", wf, f, wt, t,
 		       p->count, a[0], a[1], a[2], a[3], a[4]);
 	}
-	if (durations && !ret)
-		cli_dur_summary(stdout, &st);
+	if (durations && !ret) {
+		char sum[256];
+
+		ld_fmt_dur_summary(sum, sizeof(sum), &st);
+		fputs(sum, stdout);
+	}
 	free(fb);
 	free(tb);
 	ld_deltas_free(&ds);

@@ -24,12 +24,20 @@
  * bytes as U+FFFD, RFC 4180 quoting; cli.h).
  * Exit: 0, 1 if a capture is unusable, 2 usage.
  */
+#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+
+const struct cli_cmd cli_cmd_diff = {
+	"diff", cmd_diff, "diff [--durations] [--format text|csv|json] [--min-count N] A.cap B.cap",
+	"      --durations      compare return-probe durations\n"
+	"  -f, --format FMT     text (default), csv or json\n"
+	"  -m, --min-count N    leave out pairs with fewer than N deltas on a side\n",
+};
 
 enum fmt { F_TEXT, F_CSV, F_JSON };
 
@@ -46,25 +54,6 @@ static int load(const char *file, struct ld_reader *r, struct ld_deltas *ds,
 	}
 	ld_deltas_finish(ds, LD_SORT_TOTAL);
 	return 0;
-}
-
-/* Drop the rows below @min deltas on a side where they are present. */
-static void filter_rows(struct ld_diff *df, uint64_t min)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < df->nr; i++) {
-		struct ld_diff_row *r = &df->rows[i];
-
-		if (((r->present & LD_DIFF_IN_A) && r->a.count < min) ||
-		    ((r->present & LD_DIFF_IN_B) && r->b.count < min)) {
-			free(r->from);
-			free(r->to);
-			continue;
-		}
-		df->rows[k++] = *r;
-	}
-	df->nr = k;
 }
 
 static void print_text(const struct ld_diff *df)
@@ -88,8 +77,8 @@ static void print_text(const struct ld_diff *df)
 		for (int k = 0; k < 2; k++) {
 			if (r->present & (1 << k)) {
 				snprintf(c[k], sizeof(c[k]), "%" PRIu64, sd[k]->count);
-				cli_us(m[k], sizeof(m[k]), sd[k]->median);
-				cli_us(p[k], sizeof(p[k]), sd[k]->p99);
+				ld_fmt_us(m[k], sizeof(m[k]), sd[k]->median);
+				ld_fmt_us(p[k], sizeof(p[k]), sd[k]->p99);
 			} else {
 				strcpy(c[k], "-");
 				strcpy(m[k], "-");
@@ -207,57 +196,54 @@ int cmd_diff(int argc, char **argv)
 	unsigned long long min = 1;
 	int nf = 0, ret = 0, durations = 0;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
+	static const struct option lo[] = {
+		{ "durations", no_argument, NULL, 'D' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "min-count", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	uint64_t mc;
 
-		if (!strcmp(a, "--format") && i + 1 < argc)
-			v = argv[++i];
-		else if (!strncmp(a, "--format=", 9))
-			v = a + 9;
-		if (!strcmp(a, "--durations")) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:m:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'D':
 			durations = 1;
-			continue;
-		}
-		if (!strcmp(a, "--min-count") || !strncmp(a, "--min-count=", 12)) {
-			const char *m = a[11] == '=' ? a + 12 : NULL;
-			uint64_t mc;
-
-			if (!a[11] && i + 1 < argc)
-				m = argv[++i];
-			if (!m) {
-				fprintf(stderr, "logdev diff: --min-count needs a value\n");
-				return 2;
-			}
-			if (cli_parse_uint("diff", "--min-count", m, 0, UINT64_MAX, &mc))
-				return 2;
-			min = mc;
-			continue;
-		}
-		if (v) {
-			if (!strcmp(v, "text"))
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
 				fmt = F_TEXT;
-			else if (!strcmp(v, "csv"))
+			else if (!strcmp(optarg, "csv"))
 				fmt = F_CSV;
-			else if (!strcmp(v, "json"))
+			else if (!strcmp(optarg, "json"))
 				fmt = F_JSON;
 			else {
-				fprintf(stderr, "logdev diff: bad format %s\n", v);
+				fprintf(stderr, "logdev diff: bad format %s\n", optarg);
 				return 2;
 			}
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "logdev diff: unknown option %s\n", a);
-			return 2;
-		} else if (nf == 2) {
-			fprintf(stderr, "logdev diff: two FILEs only\n");
-			return 2;
-		} else {
-			files[nf++] = a;
+			break;
+		case 'm':
+			if (cli_parse_uint("diff", "--min-count", optarg, 0, UINT64_MAX, &mc))
+				return 2;
+			min = mc;
+			break;
+		case 'h':
+			return cli_verb_help(&cli_cmd_diff);
+		default:
+			return cli_opt_error("diff", c, optopt, argv, optind);
 		}
 	}
-	if (nf != 2) {
-		fprintf(stderr, "usage: logdev diff [--durations] [--format text|csv|json] [--min-count N] A.cap B.cap\n");
-		return 2;
+	for (; optind < argc; optind++) {
+		if (nf == 2) {
+			fprintf(stderr, "logdev diff: two FILEs only\n");
+			return 2;
+		}
+		files[nf++] = argv[optind];
 	}
+	if (nf != 2)
+		return cli_verb_usage_error(&cli_cmd_diff);
 	if (load(files[0], &r[0], &ds[0], durations))
 		return 1;
 	if (load(files[1], &r[1], &ds[1], durations)) {
@@ -269,7 +255,7 @@ int cmd_diff(int argc, char **argv)
 		fprintf(stderr, "logdev: out of memory\n");
 		ret = 1;
 	} else {
-		filter_rows(&df, min);
+		ld_diff_min_count(&df, min);
 		if (fmt == F_CSV)
 			print_csv(&df);
 		else if (fmt == F_JSON)

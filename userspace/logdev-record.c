@@ -42,6 +42,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -53,6 +54,15 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+
+const struct cli_cmd cli_cmd_record = {
+	"record", cmd_record, "record [-o FILE] [-d DIR] [--no-enable] [--duration S | -- COMMAND [ARGS]]",
+	"  -o, --output FILE    capture file (default logdev.cap; - for stdout)\n"
+	"  -d, --dir DIR        logdev debugfs directory\n"
+	"      --no-enable      do not write enable (record what others enabled)\n"
+	"      --duration S     stop after S seconds (0 to 31536000)\n"
+	"  -- COMMAND [ARGS]    run COMMAND and stop when it exits\n",
+};
 
 /*
  * Signals that end a recording.  The handler only notes the first one and
@@ -130,61 +140,88 @@ static double now_s(void)
 
 #define HINT "is logdev.ko loaded and debugfs mounted (mount -t debugfs none /sys/kernel/debug)?"
 
-static const char *modlog_dir;	/* the debugfs dir of this recording */
+/*
+ * One recording: its options, then what each step leaves for the next.
+ * The steps, in order: rec_parse, rec_open_debugfs, rec_open_output,
+ * rec_write_meta, rec_enable, rec_start_command, rec_run (poll and drain
+ * until the end), rec_stop (stop COMMAND, disable or flush), rec_drain
+ * (to the end, then enable restored), rec_finish (last metadata, END,
+ * rename or salvage), rec_exit_status.
+ */
+struct rec {
+	/* options */
+	const char *out, *dir;
+	double duration;	/* seconds; < 0: none */
+	char **command;		/* NULL: none */
+	int no_enable;
+	/* debugfs */
+	char *ht, *ft;		/* header and current formats text */
+	size_t hl, fl;
+	uint32_t sbs;		/* sub-buffer size, bytes */
+	unsigned *cpus;
+	int ncpu, *fds;		/* per CPU: trace_pipe_raw */
+	uint8_t *buf;
+	size_t bufsz;
+	int ksyms;		/* KALLSYMS written (or not possible) */
+	/* output */
+	char *tmp;		/* FILE.tmp, or NULL (stdout, device, FIFO) */
+	int outfd, watch_out, tty;
+	struct ld_cap_writer w;
+	/* recording */
+	int was_on, enabled;
+	pid_t child;
+	int status;		/* COMMAND's wait status */
+	sigset_t caught;
+	double t0, last_fmt, last_progress;
+	uint64_t bytes, recs;
+	int rc, sig;		/* error exit status; signal that ended it */
+};
 
 /*
  * write FORMATS (and KALLSYMS if newly needed, and once symbols are needed
  * the module log if it changed: the last one is written at the end, after
  * every load and unload of the recording); 0 or negative errno
  */
-static int write_formats(struct ld_cap_writer *w, const char *ft, size_t fl, int *ksyms)
+static int write_formats(struct rec *rc, const char *ft, size_t fl)
 {
-	int ret = ld_cap_write_section(w, LD_SECT_FORMATS, LD_CAP_NO_CPU, ft, fl);
+	int ret = ld_cap_write_section(&rc->w, LD_SECT_FORMATS, LD_CAP_NO_CPU, ft, fl);
 
 	if (!ret)
-		ret = cli_maybe_kallsyms(w, ft, fl, ksyms);
-	if (!ret && *ksyms && modlog_dir)
-		ret = cli_write_modlog(w, modlog_dir);
+		ret = cli_maybe_kallsyms(&rc->w, ft, fl, &rc->ksyms);
+	if (!ret && rc->ksyms)
+		ret = cli_write_modlog(&rc->w, rc->dir);
 	return ret;
 }
 
 /*
- * Re-read DIR/formats; if it differs from *@ft (*@fl bytes), write it as a
+ * Re-read DIR/formats; if it differs from the current one, write it as a
  * new FORMATS section and keep it as the current one.
  * Return: 0, or the capture writer's negative errno.
  */
-static int refresh_formats(struct ld_cap_writer *w, const char *dir, char **ft,
-			   size_t *fl, int *ksyms)
+static int refresh_formats(struct rec *rc)
 {
 	size_t nl;
-	char *nt = cli_read_text(dir, "formats", &nl);
+	char *nt = cli_read_text(rc->dir, "formats", &nl);
 	int ret;
 
-	if (!nt || (nl == *fl && *ft && !memcmp(nt, *ft, nl))) {
+	if (!nt || (nl == rc->fl && rc->ft && !memcmp(nt, rc->ft, nl))) {
 		free(nt);
 		return 0;
 	}
-	ret = write_formats(w, nt, nl, ksyms);
-	free(*ft);
-	*ft = nt;
-	*fl = nl;
+	ret = write_formats(rc, nt, nl);
+	free(rc->ft);
+	rc->ft = nt;
+	rc->fl = nl;
 	return ret;
-}
-
-static int record_usage(void)
-{
-	fprintf(stderr, "usage: logdev record [-o FILE] [-d DIR] [--no-enable] "
-			"[--duration S | -- COMMAND [ARGS]]\n");
-	return 2;
 }
 
 #define MAX_DURATION	31536000.0	/* seconds: 365 days */
 
 /* the capture writer failed: say so once, with what failed */
-static void write_failed(const struct ld_cap_writer *w, const char *tmp)
+static void write_failed(const struct rec *rc)
 {
 	fprintf(stderr, "logdev: writing the capture to %s: %s; recording stopped\n",
-		tmp ? tmp : "stdout", strerror(-w->err));
+		rc->tmp ? rc->tmp : "stdout", strerror(-rc->w.err));
 }
 
 /*
@@ -205,241 +242,296 @@ static int salvage(struct ld_cap_writer *w, int fd)
 	return 1;
 }
 
-int cmd_record(int argc, char **argv)
+/* options into @rc; Return: -1 to go on, else the exit status (help, usage) */
+static int rec_parse(struct rec *rc, int argc, char **argv)
 {
-	const char *out = "logdev.cap", *dir = cli_debugfs();
-	double duration = -1, t0, last_progress = 0;
-	char **command = NULL;
-	int no_enable = 0, ksyms = 0, ncpu, *fds, ret, status = 0, rc = 0;
-	int was_on = 0, enabled = 0, sig = 0, npfd, werr;
-	int outfd, tty = isatty(2), watch_out;
-	unsigned *cpus = NULL;
-	uint32_t sbs;
-	char *tmp = NULL, *ht, *ft;
-	size_t hl, fl;
-	double last_fmt = 0;
-	struct ld_header hdr;
-	struct ld_diag d;
-	struct ld_cap_writer w;
-	struct stat ost;
-	sigset_t caught, old_mask;
-	pid_t child = -1;
-	uint8_t *buf;
-	size_t bufsz;
-	uint64_t bytes = 0, recs = 0;
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "no-enable", no_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			if (i + 1 >= argc)
-				return record_usage();
-			command = argv + i + 1;
+	rc->out = "logdev.cap";
+	rc->dir = cli_debugfs();
+	rc->duration = -1;
+	/* "+": stop at the first non-option, so COMMAND's options stay its own */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:o:d:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			rc->out = optarg;
 			break;
-		} else if (!strcmp(a, "-o") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(a, "-d") && i + 1 < argc) {
-			dir = argv[++i];
-		} else if ((!strcmp(a, "--duration") && i + 1 < argc) ||
-			   !strncmp(a, "--duration=", 11)) {
-			const char *v = a[10] == '=' ? a + 11 : argv[++i];
-
-			if (cli_parse_real("record", "--duration", v, 0, MAX_DURATION,
+		case 'd':
+			rc->dir = optarg;
+			break;
+		case 'D':
+			if (cli_parse_real("record", "--duration", optarg, 0, MAX_DURATION,
 					   "seconds", "without --duration and COMMAND, "
 					   "record runs until Ctrl-C (SIGINT) or SIGTERM",
-					   &duration))
+					   &rc->duration))
 				return 2;
-		} else if (!strcmp(a, "--no-enable")) {
-			no_enable = 1;
-		} else {
-			return record_usage();
+			break;
+		case 'N':
+			rc->no_enable = 1;
+			break;
+		case 'h':
+			return cli_verb_help(&cli_cmd_record);
+		default:
+			cli_opt_error("record", c, optopt, argv, optind);
+			return cli_verb_usage_error(&cli_cmd_record);
 		}
 	}
-	if (command && duration >= 0) {
+	if (optind < argc) {
+		/* COMMAND only after "--" */
+		if (strcmp(argv[optind - 1], "--"))
+			return cli_verb_usage_error(&cli_cmd_record);
+		rc->command = argv + optind;
+	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		return cli_verb_usage_error(&cli_cmd_record);	/* "--" without COMMAND */
+	}
+	if (rc->command && rc->duration >= 0) {
 		fprintf(stderr, "logdev record: --duration and COMMAND exclude each other\n");
 		return 2;
 	}
+	return -1;
+}
 
-	/* from here on, a stop signal is noted and handled by the main path */
-	if (pipe2(wake_fd, O_NONBLOCK | O_CLOEXEC)) {
-		perror("logdev: pipe");
-		return 1;
-	}
-	catch_signals(&caught);
+/* debugfs first: header, formats, CPUs, their trace_pipe_raw; 0 or 1 */
+static int rec_open_debugfs(struct rec *rc)
+{
+	struct ld_header hdr;
+	struct ld_diag d;
 
-	/* debugfs first: nothing is written unless it works */
-	ht = cli_read_text(dir, "header", &hl);
-	if (!ht) {
-		fprintf(stderr, "logdev: cannot read %s/header: %s; " HINT "\n", dir,
+	rc->ht = cli_read_text(rc->dir, "header", &rc->hl);
+	if (!rc->ht) {
+		fprintf(stderr, "logdev: cannot read %s/header: %s; " HINT "\n", rc->dir,
 			strerror(errno));
 		return 1;
 	}
-	if (ld_header_parse(&hdr, ht, hl, &d)) {
-		fprintf(stderr, "logdev: %s/header: %s\n", dir, d.msg);
+	if (ld_header_parse(&hdr, rc->ht, rc->hl, &d)) {
+		fprintf(stderr, "logdev: %s/header: %s\n", rc->dir, d.msg);
 		return 1;
 	}
-	sbs = hdr.subbuf_size;
-	ft = cli_read_text(dir, "formats", &fl);
-	if (!ft) {
-		fprintf(stderr, "logdev: cannot read %s/formats: %s; " HINT "\n", dir,
+	rc->sbs = hdr.subbuf_size;
+	rc->ft = cli_read_text(rc->dir, "formats", &rc->fl);
+	if (!rc->ft) {
+		fprintf(stderr, "logdev: cannot read %s/formats: %s; " HINT "\n", rc->dir,
 			strerror(errno));
 		return 1;
 	}
-	ncpu = cli_list_cpus(dir, &cpus);
-	if (ncpu <= 0) {
-		fprintf(stderr, "logdev: %s/per_cpu: %s; " HINT "\n", dir,
-			ncpu ? strerror(-ncpu) : "no CPUs");
+	rc->ncpu = cli_list_cpus(rc->dir, &rc->cpus);
+	if (rc->ncpu <= 0) {
+		fprintf(stderr, "logdev: %s/per_cpu: %s; " HINT "\n", rc->dir,
+			rc->ncpu ? strerror(-rc->ncpu) : "no CPUs");
+		rc->ncpu = 0;
 		return 1;
 	}
-	fds = calloc((size_t)ncpu, sizeof(*fds));
-	bufsz = (size_t)sbs * 16;
-	buf = malloc(bufsz);
-	if (!fds || !buf) {
+	rc->fds = malloc((size_t)rc->ncpu * sizeof(*rc->fds));
+	rc->bufsz = (size_t)rc->sbs * 16;
+	rc->buf = malloc(rc->bufsz);
+	if (!rc->fds || !rc->buf) {
 		fprintf(stderr, "logdev: out of memory\n");
+		rc->ncpu = 0;
 		return 1;
 	}
-	for (int i = 0; i < ncpu; i++) {
+	for (int i = 0; i < rc->ncpu; i++)
+		rc->fds[i] = -1;
+	for (int i = 0; i < rc->ncpu; i++) {
 		char name[4200];
 
-		snprintf(name, sizeof(name), "%s/per_cpu/cpu%u/trace_pipe_raw", dir, cpus[i]);
-		fds[i] = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fds[i] < 0) {
+		snprintf(name, sizeof(name), "%s/per_cpu/cpu%u/trace_pipe_raw", rc->dir,
+			 rc->cpus[i]);
+		rc->fds[i] = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (rc->fds[i] < 0) {
 			fprintf(stderr, "logdev: %s: %s\n", name, strerror(errno));
 			return 1;
 		}
 	}
+	return 0;
+}
 
-	/*
-	 * FILE.tmp in FILE's directory, renamed over FILE at the end; an
-	 * existing FILE that is not a regular file (a device, a FIFO) is
-	 * written in place, never replaced.
-	 */
-	if (!strcmp(out, "-")) {
-		outfd = 1;
-	} else if (!stat(out, &ost) && !S_ISREG(ost.st_mode)) {
-		outfd = open(out, O_WRONLY | O_CLOEXEC);
-		if (outfd < 0) {
-			fprintf(stderr, "logdev: %s: %s\n", out, strerror(errno));
+/*
+ * FILE.tmp in FILE's directory, renamed over FILE at the end; an existing
+ * FILE that is not a regular file (a device, a FIFO) is written in place,
+ * never replaced; "-" is stdout.  0 or 1.
+ */
+static int rec_open_output(struct rec *rc)
+{
+	struct stat ost;
+
+	if (!strcmp(rc->out, "-")) {
+		rc->outfd = 1;
+	} else if (!stat(rc->out, &ost) && !S_ISREG(ost.st_mode)) {
+		rc->outfd = open(rc->out, O_WRONLY | O_CLOEXEC);
+		if (rc->outfd < 0) {
+			fprintf(stderr, "logdev: %s: %s\n", rc->out, strerror(errno));
 			return 1;
 		}
 	} else {
-		tmp = malloc(strlen(out) + 5);
-		if (!tmp) {
+		rc->tmp = malloc(strlen(rc->out) + 5);
+		if (!rc->tmp) {
 			fprintf(stderr, "logdev: out of memory\n");
 			return 1;
 		}
-		strcpy(tmp, out);
-		strcat(tmp, ".tmp");
-		outfd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (outfd < 0) {
-			fprintf(stderr, "logdev: %s: %s\n", tmp, strerror(errno));
+		strcpy(rc->tmp, rc->out);
+		strcat(rc->tmp, ".tmp");
+		rc->outfd = open(rc->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (rc->outfd < 0) {
+			fprintf(stderr, "logdev: %s: %s\n", rc->tmp, strerror(errno));
 			return 1;
 		}
-	}
-	modlog_dir = dir;
-	ret = ld_cap_writer_start(&w, outfd);
-	if (!ret)
-		ret = ld_cap_write_section(&w, LD_SECT_HEADER, LD_CAP_NO_CPU, ht, hl);
-	if (!ret)
-		ret = write_formats(&w, ft, fl, &ksyms);
-	free(ht);
-	if (ret) {
-		fprintf(stderr, "logdev: %s: %s\n", tmp ? tmp : strcmp(out, "-") ? out : "stdout",
-			strerror(-ret));
-		if (tmp)
-			unlink(tmp);
-		return 1;
 	}
 	/* a pipe or socket on stdout: its reader going away ends the recording */
-	watch_out = fstat(outfd, &ost) || !S_ISREG(ost.st_mode);
+	rc->watch_out = fstat(rc->outfd, &ost) || !S_ISREG(ost.st_mode);
+	return 0;
+}
 
-	if (!no_enable && !stop_sig) {
-		size_t cl;
-		char *cur = cli_read_text(dir, "enable", &cl);
+/* the capture's start: HEADER, FORMATS (KALLSYMS, MODLOG); 0 or 1 */
+static int rec_write_meta(struct rec *rc)
+{
+	int ret = ld_cap_writer_start(&rc->w, rc->outfd);
 
-		/* someone else is recording: say so, and leave it on at the end */
-		was_on = cur && cur[0] == '1';
-		free(cur);
-		if (was_on)
-			fprintf(stderr, "logdev: recording was already enabled (another "
-				"logdev record?): the buffers are shared and consumed "
-				"by whoever reads first; it is re-enabled when we stop\n");
-		ret = cli_write_str(dir, "enable", "1");
-		if (ret) {
-			fprintf(stderr, "logdev: %s/enable: %s\n", dir, strerror(-ret));
-			if (tmp)
-				unlink(tmp);
-			return 1;
-		}
-		enabled = 1;
+	if (!ret)
+		ret = ld_cap_write_section(&rc->w, LD_SECT_HEADER, LD_CAP_NO_CPU, rc->ht, rc->hl);
+	if (!ret)
+		ret = write_formats(rc, rc->ft, rc->fl);
+	if (ret) {
+		fprintf(stderr, "logdev: %s: %s\n",
+			rc->tmp ? rc->tmp : strcmp(rc->out, "-") ? rc->out : "stdout",
+			strerror(-ret));
+		if (rc->tmp)
+			unlink(rc->tmp);
+		return 1;
 	}
-	if (command && !stop_sig) {
-		/* no stop signal may run our handler in the child before exec */
-		sigprocmask(SIG_BLOCK, &caught, &old_mask);
-		child = fork();
-		if (child < 0) {
-			perror("logdev: fork");
-			rc = 1;
-		} else if (child == 0) {
-			int e;
+	return 0;
+}
 
-			for (int i = 0; i < NR_STOP_SIGS; i++)
-				if (sigismember(&caught, stop_sigs[i]))
-					signal(stop_sigs[i], SIG_DFL);
-			sigprocmask(SIG_SETMASK, &old_mask, NULL);
-			/* the capture is on stdout: the command's output goes to stderr */
-			if (outfd == 1 && dup2(2, 1) < 0)
-				_exit(127);
-			execvp(command[0], command);
-			e = errno;
-			fprintf(stderr, "logdev: cannot run %s: %s\n", command[0], strerror(e));
-			_exit(e == ENOENT ? 127 : 126);
-		}
+/* 1 to DIR/enable (noting whether it was on already); 0 or 1 */
+static int rec_enable(struct rec *rc)
+{
+	size_t cl;
+	char *cur;
+	int ret;
+
+	if (rc->no_enable || stop_sig)
+		return 0;
+	cur = cli_read_text(rc->dir, "enable", &cl);
+	/* someone else is recording: say so, and leave it on at the end */
+	rc->was_on = cur && cur[0] == '1';
+	free(cur);
+	if (rc->was_on)
+		fprintf(stderr, "logdev: recording was already enabled (another "
+			"logdev record?): the buffers are shared and consumed "
+			"by whoever reads first; it is re-enabled when we stop\n");
+	ret = cli_write_str(rc->dir, "enable", "1");
+	if (ret) {
+		fprintf(stderr, "logdev: %s/enable: %s\n", rc->dir, strerror(-ret));
+		if (rc->tmp)
+			unlink(rc->tmp);
+		return 1;
+	}
+	rc->enabled = 1;
+	return 0;
+}
+
+/* fork and exec COMMAND (if any); sets rc->rc on failure */
+static void rec_start_command(struct rec *rc)
+{
+	sigset_t old_mask;
+
+	if (!rc->command || stop_sig)
+		return;
+	/* no stop signal may run our handler in the child before exec */
+	sigprocmask(SIG_BLOCK, &rc->caught, &old_mask);
+	rc->child = fork();
+	if (rc->child < 0) {
+		perror("logdev: fork");
+		rc->rc = 1;
+	} else if (rc->child == 0) {
+		int e;
+
+		for (int i = 0; i < NR_STOP_SIGS; i++)
+			if (sigismember(&rc->caught, stop_sigs[i]))
+				signal(stop_sigs[i], SIG_DFL);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+		/* the capture is on stdout: the command's output goes to stderr */
+		if (rc->outfd == 1 && dup2(2, 1) < 0)
+			_exit(127);
+		execvp(rc->command[0], rc->command);
+		e = errno;
+		fprintf(stderr, "logdev: cannot run %s: %s\n", rc->command[0], strerror(e));
+		_exit(e == ENOENT ? 127 : 126);
 	}
-	if (!command && duration < 0 && tty)
-		fprintf(stderr, "logdev: recording until Ctrl-C (SIGINT) or SIGTERM\n");
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+}
 
-	t0 = now_s();
+/* drain every CPU once (non-blocking); errors other than the writer's set rc->rc */
+static void rec_drain_once(struct rec *rc)
+{
+	for (int i = 0; i < rc->ncpu && !rc->w.err; i++) {
+		int eof, ret = cli_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
+					 rc->sbs, &eof, &rc->bytes, &rc->recs);
+
+		if (ret && !rc->w.err) {
+			fprintf(stderr, "logdev: cpu%u: %s\n", rc->cpus[i], strerror(-ret));
+			rc->rc = 1;
+		}
+	}
+}
+
+/*
+ * poll() the CPUs, the wake-up pipe and a non-file output; drain; until the
+ * duration passed, COMMAND exited, a stop signal, or an error.
+ */
+static void rec_run(struct rec *rc)
+{
 	/* the CPUs, the wake-up pipe, and stdout when it is not a file */
-	struct pollfd *pfd = calloc((size_t)ncpu + 2, sizeof(*pfd));
+	struct pollfd *pfd = calloc((size_t)rc->ncpu + 2, sizeof(*pfd));
+	int npfd;
 
+	if (!rc->command && rc->duration < 0 && rc->tty)
+		fprintf(stderr, "logdev: recording until Ctrl-C (SIGINT) or SIGTERM\n");
+	rc->t0 = now_s();
 	if (!pfd)
-		rc = 1;
-	while (!rc && !stop_sig && !w.err) {
-		int timeout = 200;
+		rc->rc = 1;
+	while (!rc->rc && !stop_sig && !rc->w.err) {
+		int timeout = 200, ready;
+		uint64_t before = rc->bytes;
 
-		if (duration >= 0) {
-			double left = duration - (now_s() - t0);
+		if (rc->duration >= 0) {
+			double left = rc->duration - (now_s() - rc->t0);
 
 			if (left <= 0)
 				break;
 			if (left * 1000 < timeout)
 				timeout = (int)(left * 1000) + 1;
 		}
-		for (int i = 0; i < ncpu; i++) {
-			pfd[i].fd = fds[i];
+		for (int i = 0; i < rc->ncpu; i++) {
+			pfd[i].fd = rc->fds[i];
 			pfd[i].events = POLLIN;
 		}
-		pfd[ncpu].fd = wake_fd[0];
-		pfd[ncpu].events = POLLIN;
-		npfd = ncpu + 1;
-		if (watch_out) {
-			pfd[npfd].fd = outfd;
+		pfd[rc->ncpu].fd = wake_fd[0];
+		pfd[rc->ncpu].events = POLLIN;
+		npfd = rc->ncpu + 1;
+		if (rc->watch_out) {
+			pfd[npfd].fd = rc->outfd;
 			pfd[npfd++].events = 0;	/* POLLERR: the reader is gone */
 		}
-		int ready = poll(pfd, (nfds_t)npfd, timeout);
-		uint64_t before = bytes;
-
+		ready = poll(pfd, (nfds_t)npfd, timeout);
 		if (ready < 0 && errno != EINTR) {
 			perror("logdev: poll");
-			rc = 1;
+			rc->rc = 1;
 			break;
 		}
 		if (stop_sig)
 			break;
-		if (ready > 0 && watch_out && (pfd[ncpu + 1].revents & (POLLERR | POLLHUP))) {
-			w.err = -EPIPE;
+		if (ready > 0 && rc->watch_out &&
+		    (pfd[rc->ncpu + 1].revents & (POLLERR | POLLHUP))) {
+			rc->w.err = -EPIPE;
 			break;
 		}
 
@@ -449,157 +541,212 @@ int cmd_record(int argc, char **argv)
 		 * names its records); at most ten times a second while data
 		 * arrives, once a second otherwise.
 		 */
-		if (now_s() - last_fmt >= (ready > 0 ? 0.1 : 1.0)) {
-			last_fmt = now_s();
-			if (refresh_formats(&w, dir, &ft, &fl, &ksyms))
+		if (now_s() - rc->last_fmt >= (ready > 0 ? 0.1 : 1.0)) {
+			rc->last_fmt = now_s();
+			if (refresh_formats(rc))
 				break;
 		}
-
-		for (int i = 0; i < ncpu && !w.err; i++) {
-			int eof;
-
-			ret = cli_drain(&w, fds[i], cpus[i], buf, bufsz, sbs, &eof,
-					&bytes, &recs);
-			if (ret && !w.err) {
-				fprintf(stderr, "logdev: cpu%u: %s\n", cpus[i], strerror(-ret));
-				rc = 1;
-			}
-		}
+		rec_drain_once(rc);
 		/* readable but nothing read (EPOLLHUP while recording is
 		 * off with --no-enable): do not spin */
-		if (ready > 0 && bytes == before)
+		if (ready > 0 && rc->bytes == before)
 			usleep(20000);
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			child = 0;
+		if (rc->child > 0 && waitpid(rc->child, &rc->status, WNOHANG) == rc->child) {
+			rc->child = 0;
 			break;
 		}
-		if (tty && now_s() - last_progress > 0.5) {
-			last_progress = now_s();
+		if (rc->tty && now_s() - rc->last_progress > 0.5) {
+			rc->last_progress = now_s();
 			fprintf(stderr, "\rlogdev: %" PRIu64 " records, %" PRIu64 " bytes ",
-				recs, bytes);
+				rc->recs, rc->bytes);
 		}
 	}
+	free(pfd);
+}
+
+/* recording ended: stop COMMAND, then disable (or just flush) */
+static void rec_stop(struct rec *rc)
+{
 	/* what ended the recording (a signal during the cleanup changes nothing) */
-	sig = stop_sig;
-	if (w.err)
-		write_failed(&w, tmp);
-	if (child > 0) {	/* stopped by a signal or error: stop the command */
-		stop_child(child, &status);
-		child = 0;
+	rc->sig = stop_sig;
+	if (rc->w.err)
+		write_failed(rc);
+	if (rc->child > 0) {	/* stopped by a signal or error: stop the command */
+		stop_child(rc->child, &rc->status);
+		rc->child = 0;
 	}
+	if (rc->enabled || rc->no_enable) {
+		const char *cf = rc->enabled ? "enable" : "flush";
+		int ret = cli_write_str(rc->dir, cf, rc->enabled ? "0" : "1");
 
-	/* stop (or just flush), then drain to the end */
-	if (enabled || no_enable) {
-		const char *cf = enabled ? "enable" : "flush", *cv = enabled ? "0" : "1";
-
-		ret = cli_write_str(dir, cf, cv);
 		if (ret) {
-			fprintf(stderr, "logdev: %s/%s: %s\n", dir, cf, strerror(-ret));
-			rc = 1;
+			fprintf(stderr, "logdev: %s/%s: %s\n", rc->dir, cf, strerror(-ret));
+			rc->rc = 1;
 		}
 	}
-	/* every site that fired is registered now: name them before the data */
-	if (!w.err)
-		refresh_formats(&w, dir, &ft, &fl, &ksyms);
-	for (int i = 0; i < ncpu; i++) {
-		int eof = 0, tries = 0;
+}
 
-		while (!eof && !w.err) {
-			ret = cli_drain(&w, fds[i], cpus[i], buf, bufsz, sbs, &eof,
-					&bytes, &recs);
+/* drain each CPU to its end, close it; enable restored if it was on */
+static void rec_drain(struct rec *rc)
+{
+	/* every site that fired is registered now: name them before the data */
+	if (!rc->w.err)
+		refresh_formats(rc);
+	for (int i = 0; i < rc->ncpu; i++) {
+		int eof = 0, tries = 0, ret;
+
+		while (!eof && !rc->w.err) {
+			ret = cli_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
+					rc->sbs, &eof, &rc->bytes, &rc->recs);
 			if (ret) {
-				if (!w.err) {
-					fprintf(stderr, "logdev: cpu%u: %s\n", cpus[i],
+				if (!rc->w.err) {
+					fprintf(stderr, "logdev: cpu%u: %s\n", rc->cpus[i],
 						strerror(-ret));
-					rc = 1;
+					rc->rc = 1;
 				}
 				break;
 			}
 			/* EAGAIN: empty; unless we disabled, that is the end;
 			 * after disabling, 0 should follow; do not wait forever */
-			if (!eof && (!enabled || ++tries > 100))
+			if (!eof && (!rc->enabled || ++tries > 100))
 				break;
 			if (!eof)
 				usleep(10000);
 		}
-		close(fds[i]);
+		close(rc->fds[i]);
+		rc->fds[i] = -1;
 	}
-	if (was_on && cli_write_str(dir, "enable", "1")) {
+	if (rc->was_on && cli_write_str(rc->dir, "enable", "1")) {
 		fprintf(stderr, "logdev: could not re-enable recording\n");
-		rc = 1;
+		rc->rc = 1;
 	}
-	if (tty)
+	if (rc->tty)
 		fprintf(stderr, "\rlogdev: %" PRIu64 " records, %" PRIu64 " bytes -> %s\n",
-			recs, bytes, out);
+			rc->recs, rc->bytes, rc->out);
+}
 
-	free(ft);
-	if (!w.err) {
-		size_t sl;
-		char *st = cli_read_text(dir, "stats", &sl);
+/*
+ * Last FORMATS, STATS and END, on disk; then FILE.tmp renamed to FILE, or
+ * after a write error cut back to its last whole section and named.
+ */
+static void rec_finish(struct rec *rc)
+{
+	int werr;
 
-		ft = cli_read_text(dir, "formats", &fl);
+	if (!rc->w.err) {
+		size_t sl, fl;
+		char *st = cli_read_text(rc->dir, "stats", &sl);
+		char *ft = cli_read_text(rc->dir, "formats", &fl);
+
 		if (ft) {
-			write_formats(&w, ft, fl, &ksyms);
+			write_formats(rc, ft, fl);
 			free(ft);
 		}
 		if (st) {
-			ld_cap_write_section(&w, LD_SECT_STATS, LD_CAP_NO_CPU, st, sl);
+			ld_cap_write_section(&rc->w, LD_SECT_STATS, LD_CAP_NO_CPU, st, sl);
 			free(st);
 		}
 		/* on disk before it replaces FILE (delayed ENOSPC, NFS) */
-		if (!ld_cap_write_end(&w) && tmp && fsync(outfd))
-			w.err = -errno;
-		if (w.err)
-			write_failed(&w, tmp);
+		if (!ld_cap_write_end(&rc->w) && rc->tmp && fsync(rc->outfd))
+			rc->w.err = -errno;
+		if (rc->w.err)
+			write_failed(rc);
 	}
-	werr = w.err;
+	werr = rc->w.err;
 	if (werr) {
-		rc = 1;
-		if (tmp && salvage(&w, outfd))
+		rc->rc = 1;
+		if (rc->tmp && salvage(&rc->w, rc->outfd))
 			fprintf(stderr, "logdev: recording to %s failed; what was recorded "
 				"(%" PRIu64 " bytes, readable) is in %s; %s was left as it was\n",
-				out, w.bytes, tmp, out);
-		else if (tmp)
+				rc->out, rc->w.bytes, rc->tmp, rc->out);
+		else if (rc->tmp)
 			fprintf(stderr, "logdev: recording to %s failed; what was recorded "
 				"(cut short, no end mark) is in %s; %s was left as it was\n",
-				out, tmp, out);
+				rc->out, rc->tmp, rc->out);
 		else
 			fprintf(stderr, "logdev: recording to %s failed\n",
-				strcmp(out, "-") ? out : "stdout");
+				strcmp(rc->out, "-") ? rc->out : "stdout");
 	}
-	if (outfd != 1 && close(outfd) && !werr) {
-		fprintf(stderr, "logdev: %s: %s\n", tmp ? tmp : out, strerror(errno));
-		rc = 1;
+	if (rc->outfd != 1 && close(rc->outfd) && !werr) {
+		fprintf(stderr, "logdev: %s: %s\n", rc->tmp ? rc->tmp : rc->out, strerror(errno));
+		rc->rc = 1;
 	}
-	if (!rc && tmp && rename(tmp, out)) {
-		fprintf(stderr, "logdev: rename %s to %s: %s\n", tmp, out, strerror(errno));
-		rc = 1;
+	rc->outfd = -1;
+	if (!rc->rc && rc->tmp && rename(rc->tmp, rc->out)) {
+		fprintf(stderr, "logdev: rename %s to %s: %s\n", rc->tmp, rc->out,
+			strerror(errno));
+		rc->rc = 1;
 	}
-	if (rc && tmp && !werr)
+	if (rc->rc && rc->tmp && !werr)
 		fprintf(stderr, "logdev: recording to %s failed; what was recorded is in %s\n",
-			out, tmp);
-	else if (rc && !werr)
-		fprintf(stderr, "logdev: recording to %s failed\n", out);
-	free(tmp);
-	free(pfd);
-	free(fds);
-	free(buf);
-	free(cpus);
-	if (rc)
-		return rc;
-	if (sig) {
+			rc->out, rc->tmp);
+	else if (rc->rc && !werr)
+		fprintf(stderr, "logdev: recording to %s failed\n", rc->out);
+}
+
+/* errors, else the signal that ended it, else COMMAND's status, else 0 */
+static int rec_exit_status(const struct rec *rc)
+{
+	if (rc->rc)
+		return rc->rc;
+	if (rc->sig) {
 		/* the documented way to end "record until stopped" */
-		if (!command && duration < 0 && (sig == SIGINT || sig == SIGTERM))
+		if (!rc->command && rc->duration < 0 &&
+		    (rc->sig == SIGINT || rc->sig == SIGTERM))
 			return 0;
 		fprintf(stderr, "logdev: recording stopped by %s; the capture is complete\n",
-			strsignal(sig));
-		return 128 + sig;
+			strsignal(rc->sig));
+		return 128 + rc->sig;
 	}
-	if (command) {
-		if (WIFEXITED(status))
-			return WEXITSTATUS(status);
-		if (WIFSIGNALED(status))
-			return 128 + WTERMSIG(status);
+	if (rc->command) {
+		if (WIFEXITED(rc->status))
+			return WEXITSTATUS(rc->status);
+		if (WIFSIGNALED(rc->status))
+			return 128 + WTERMSIG(rc->status);
 	}
 	return 0;
+}
+
+static void rec_free(struct rec *rc)
+{
+	for (int i = 0; rc->fds && i < rc->ncpu; i++)
+		if (rc->fds[i] >= 0)
+			close(rc->fds[i]);
+	if (rc->outfd > 1)
+		close(rc->outfd);
+	free(rc->ht);
+	free(rc->ft);
+	free(rc->tmp);
+	free(rc->fds);
+	free(rc->buf);
+	free(rc->cpus);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec rc = { .outfd = -1, .child = -1, .tty = isatty(2) };
+	int ret = rec_parse(&rc, argc, argv);
+
+	if (ret >= 0)
+		return ret;
+	/* from here on, a stop signal is noted and handled by the main path */
+	if (pipe2(wake_fd, O_NONBLOCK | O_CLOEXEC)) {
+		perror("logdev: pipe");
+		return 1;
+	}
+	catch_signals(&rc.caught);
+	/* nothing is written unless debugfs works; nothing enabled unless written */
+	if (rec_open_debugfs(&rc) || rec_open_output(&rc) || rec_write_meta(&rc) ||
+	    rec_enable(&rc)) {
+		rec_free(&rc);
+		return 1;
+	}
+	rec_start_command(&rc);
+	rec_run(&rc);
+	rec_stop(&rc);
+	rec_drain(&rc);
+	rec_finish(&rc);
+	ret = rec_exit_status(&rc);
+	rec_free(&rc);
+	return ret;
 }

@@ -1,12 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * logdev.c: the logdev CLI entry point: a table of subcommands.
- *   logdev record|report|deltas|diff|help ...
+ * logdev.c: the logdev CLI entry point: a table of subcommands, each in its
+ * own file (logdev-VERB.c, cmd_VERB()) parsing its own options with
+ * getopt_long().
+ *   logdev [--help | --version] | logdev VERB [OPTIONS] ... | logdev VERB --help
  * Exit codes: 0 ok, 1 runtime error, 2 usage error.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "version.h"
+
+static int cmd_help(int argc, char **argv);
+
+static const struct cli_cmd cmd_help_entry = { "help", cmd_help, "help", "" };
+
+/* the subcommands, in the order the usage lists them */
+static const struct cli_cmd *const cmds[] = {
+	&cli_cmd_record, &cli_cmd_report, &cli_cmd_deltas, &cli_cmd_diff, &cmd_help_entry,
+};
+#define NR_CMDS	(sizeof(cmds) / sizeof(cmds[0]))
+
+void cli_usage(FILE *f)
+{
+	fprintf(f, "usage:\n");
+	for (size_t i = 0; i < NR_CMDS; i++)
+		fprintf(f, "  logdev %s\n", cmds[i]->usage);
+	fprintf(f, "  logdev --version\n"
+		   "FILE defaults to logdev.cap for record; report and deltas without FILE\n"
+		   "read the live buffers (consuming).  DIR: -d, $LOGDEV_DEBUGFS, or %s.\n"
+		   "record without --duration and COMMAND records until Ctrl-C or SIGTERM.\n"
+		   "logdev VERB --help: the options of VERB.\n",
+		LOGDEV_DEFAULT_DEBUGFS);
+}
+
+static const struct cli_cmd *find_cmd(const char *name)
+{
+	for (size_t i = 0; i < NR_CMDS; i++)
+		if (!strcmp(name, cmds[i]->name))
+			return cmds[i];
+	return NULL;
+}
+
+static void print_version(void)
+{
+	printf("logdev %s (record format %d, capture format %d)\n", LOGDEV_VERSION,
+	       LOGDEV_FORMAT_VERSION, LD_CAP_VERSION);
+}
 
 static int cmd_help(int argc, char **argv)
 {
@@ -16,52 +57,44 @@ static int cmd_help(int argc, char **argv)
 	return 0;
 }
 
-static const struct cli_cmd cmds[] = {
-	{ "record", cmd_record,
-	  "record [-o FILE] [-d DIR] [--no-enable] [--duration S | -- COMMAND [ARGS]]" },
-	{ "report", cmd_report, "report [--raw] [FILE]" },
-	{ "deltas", cmd_deltas, "deltas [--durations] [--sort=total|max|p99|median|count] [FILE]" },
-	{ "diff", cmd_diff, "diff [--durations] [--format text|csv|json] [--min-count N] A.cap B.cap" },
-	{ "help", cmd_help, "help" },
-};
-
-void cli_usage(FILE *f)
-{
-	fprintf(f, "usage:\n");
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  logdev %s\n", cmds[i].usage);
-	fprintf(f, "FILE defaults to logdev.cap for record; report and deltas without FILE\n"
-		   "read the live buffers (consuming).  DIR: -d, $LOGDEV_DEBUGFS, or %s.\n"
-		   "record without --duration and COMMAND records until Ctrl-C or SIGTERM.\n",
-		LOGDEV_DEFAULT_DEBUGFS);
-}
-
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
+	static const struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct cli_cmd *cmd;
+	int c;
+
+	/* "+": the first non-option is the verb; its options are its own */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+hV", lo, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return cmd_help(0, NULL);
+		case 'V':
+			print_version();
+			return fflush(stdout) ? 1 : 0;
+		default:
+			cli_opt_error("", c, optopt, argv, optind);
+			cli_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
 		cli_usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return cmd_help(0, NULL);
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		if (strcmp(argv[1], cmds[i].name))
-			continue;
-		/* "CMD --help" / "CMD -h" (before a "--"): usage, exit 0 */
-		for (int a = 2; a < argc && strcmp(argv[a], "--"); a++) {
-			if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
-				printf("usage: logdev %s\n", cmds[i].usage);
-				return 0;
-			}
-			/* record: option values (-o FILE, -d DIR, --duration S) */
-			if (!strcmp(argv[1], "record") && a + 1 < argc &&
-			    (!strcmp(argv[a], "-o") || !strcmp(argv[a], "-d") ||
-			     !strcmp(argv[a], "--duration")))
-				a++;
-		}
-		return cmds[i].fn(argc - 1, argv + 1);
+	cmd = find_cmd(argv[optind]);
+	if (!cmd) {
+		fprintf(stderr, "logdev: unknown command '%s'\n", argv[optind]);
+		cli_usage(stderr);
+		return 2;
 	}
-	fprintf(stderr, "logdev: unknown command '%s'\n", argv[1]);
-	cli_usage(stderr);
-	return 2;
+	/* the verb's argv[0] is its name; its getopt_long starts afresh */
+	argc -= optind;
+	argv += optind;
+	optind = 0;
+	return cmd->fn(argc, argv);
 }

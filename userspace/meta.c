@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include <string.h>
 #include "liblogdev.h"
+#include "subbuf.h"
 
 static void diag(struct ld_diag *d, int err, const char *msg, const char *arg)
 {
@@ -67,30 +68,6 @@ static int parse_u32(const char *s, uint32_t *v)
 	return 0;
 }
 
-struct field_def {
-	const char *name;
-	uint32_t off, size;
-};
-
-static const struct field_def known_fields[] = {
-	{ "subbuf.magic", offsetof(struct logdev_subbuf_hdr, magic), 4 },
-	{ "subbuf.version", offsetof(struct logdev_subbuf_hdr, version), 2 },
-	{ "subbuf.cpu", offsetof(struct logdev_subbuf_hdr, cpu), 2 },
-	{ "subbuf.seq", offsetof(struct logdev_subbuf_hdr, seq), 8 },
-	{ "subbuf.first_ts", offsetof(struct logdev_subbuf_hdr, first_ts), 8 },
-	{ "subbuf.data_bytes", offsetof(struct logdev_subbuf_hdr, data_bytes), 4 },
-	{ "subbuf.flags", offsetof(struct logdev_subbuf_hdr, flags), 4 },
-	{ "subbuf.dropped_before", offsetof(struct logdev_subbuf_hdr, dropped_before), 4 },
-	{ "subbuf.overrun_before", offsetof(struct logdev_subbuf_hdr, overrun_before), 4 },
-	{ "rec.ts", offsetof(struct logdev_rec_hdr, ts), 8 },
-	{ "rec.site", offsetof(struct logdev_rec_hdr, site), 4 },
-	{ "rec.len", offsetof(struct logdev_rec_hdr, len), 2 },
-	{ "rec.type", offsetof(struct logdev_rec_hdr, type), 1 },
-	{ "rec.ctx", offsetof(struct logdev_rec_hdr, ctx), 1 },
-	{ "rec.pid", offsetof(struct logdev_rec_hdr, pid), 4 },
-	{ "rec.arg_bytes", offsetof(struct logdev_rec_hdr, arg_bytes), 4 },
-};
-
 /* "field: NAME offset:N size:N"; unknown names are accepted (new fields) */
 static int check_field(const char *v, struct ld_diag *d, size_t loff,
 		       unsigned lineno)
@@ -104,14 +81,9 @@ static int check_field(const char *v, struct ld_diag *d, size_t loff,
 		diag_at(d, -EINVAL, loff, lineno, "malformed field line", v);
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < sizeof(known_fields) / sizeof(known_fields[0]); i++) {
-		if (strcmp(known_fields[i].name, name))
-			continue;
-		if (known_fields[i].off != off || known_fields[i].size != size) {
-			diag_at(d, -EPROTO, loff, lineno,
-				"field layout differs from this reader", v);
-			return -EPROTO;
-		}
+	if (!ld_sb_layout_check(name, off, size)) {	/* subbuf.c knows the layout */
+		diag_at(d, -EPROTO, loff, lineno, "field layout differs from this reader", v);
+		return -EPROTO;
 	}
 	return 0;
 }
@@ -263,6 +235,45 @@ static void site_free(struct ld_site *s)
 }
 
 #define LD_MAX_SITE_ID (1u << 22)
+
+/* which sites need their file in their label: ld_site_label() (render.c) */
+int ld_site_place_cmp(const void *pa, const void *pb)
+{
+	const struct ld_site *x = *(const struct ld_site *const *)pa;
+	const struct ld_site *y = *(const struct ld_site *const *)pb;
+	int c = strcmp(x->func, y->func);
+
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return strcmp(x->file, y->file);
+}
+
+int ld_sites_mark_labels(struct ld_sites *s)
+{
+	struct ld_site **v = malloc((s->nr ? s->nr : 1) * sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < s->nr; i++)
+		if (s->by_id[i])
+			v[n++] = s->by_id[i];
+	qsort(v, n, sizeof(*v), ld_site_place_cmp);
+	/* groups of one func:line: the file is needed if they differ in file */
+	for (size_t i = 0, j; i < n; i = j) {
+		int differ = 0;
+
+		for (j = i + 1; j < n && !strcmp(v[j]->func, v[i]->func) &&
+		     v[j]->line == v[i]->line; j++)
+			differ |= strcmp(v[j]->file, v[i]->file) != 0;
+		for (size_t k = i; k < j; k++)
+			v[k]->label_file = differ;
+	}
+	free(v);
+	return 0;
+}
 
 int ld_sites_parse(struct ld_sites *s, const char *text, size_t len)
 {

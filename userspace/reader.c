@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "liblogdev.h"
+#include "subbuf.h"
 
 #define LD_MAX_CPU	4096	/* section CPU numbers accepted: 0..4095 */
 #define LD_WARN_BURST	10	/* warnings of one kind before summing up */
@@ -45,28 +46,6 @@ struct ld_merge_shared {
 	uint64_t missing_sites;	/* records whose site is not in the formats */
 	int summed_up;
 };
-
-const char *ld_gap_kind_name(int kind)
-{
-	switch (kind) {
-	case LD_GAP_DROPPED: return "dropped";
-	case LD_GAP_OVERWRITTEN: return "overwritten";
-	case LD_GAP_SUBBUFS: return "subbufs";
-	case LD_GAP_CORRUPT: return "corrupt";
-	}
-	return "?";
-}
-
-const char *ld_ctx_name(int ctx)
-{
-	switch (ctx) {
-	case LOGDEV_CTX_TASK: return "task";
-	case LOGDEV_CTX_SOFTIRQ: return "softirq";
-	case LOGDEV_CTX_HARDIRQ: return "hardirq";
-	case LOGDEV_CTX_NMI: return "nmi";
-	}
-	return "ctx?";
-}
 
 static void warn(struct ld_reader *r, int err, int64_t off, int64_t cpu,
 		 int64_t seq, const char *fmt, ...)
@@ -167,6 +146,7 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 	uint8_t fh[LD_CAP_FILE_HDR_BYTES];
 	struct stat st;
 	uint64_t off, bad_cpus = 0;
+	uint32_t cap_version, hdr_bytes;
 	int have_hdr = 0, ret;
 	char *modlog = NULL;
 	size_t modlog_len = 0;
@@ -195,17 +175,17 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 	}
 	r->file_size = (uint64_t)st.st_size;
 	if (pread_full(fd, fh, sizeof(fh), 0) != (ssize_t)sizeof(fh) ||
-	    memcmp(fh, LD_CAP_MAGIC, 8)) {
+	    ld_cap_file_hdr_get(fh, &cap_version, &hdr_bytes) == -EINVAL) {
 		ret = -EINVAL;
 		set_diag(d, ret, 0, "not a logdev capture (bad magic or too short)");
 		goto err;
 	}
-	if (ld_cap_get_u32(fh + 8) != LD_CAP_VERSION) {
+	if (cap_version != LD_CAP_VERSION) {
 		ret = -EPROTO;
-		set_diag(d, ret, 8, "unsupported capture version");
+		set_diag(d, ret, ld_cap_file_hdr_version_off(), "unsupported capture version");
 		goto err;
 	}
-	off = ld_cap_get_u32(fh + 12);
+	off = hdr_bytes;
 	if (off < LD_CAP_FILE_HDR_BYTES)
 		off = LD_CAP_FILE_HDR_BYTES;
 	r->first_sect_off = off;
@@ -229,9 +209,7 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 			     "truncated section header (%zd of 16 bytes)", n);
 			break;
 		}
-		type = ld_cap_get_u32(sh);
-		cpu = ld_cap_get_u32(sh + 4);
-		len = ld_cap_get_u64(sh + 8);
+		ld_cap_sect_hdr_get(sh, &type, &cpu, &len);
 		data = off + sizeof(sh);
 		if (type == LD_SECT_END) {
 			r->complete = 1;
@@ -402,7 +380,7 @@ struct ld_cpu_stream {
 	uint8_t *sb;		/* current sub-buffer */
 	uint64_t sb_off;	/* its file offset */
 	uint32_t sb_avail;	/* bytes of it present */
-	uint32_t pos, end;	/* record walk within sb */
+	struct ld_sb *dec;	/* its decoder: header and record walk */
 	uint64_t seq;
 	int have_prev_seq;
 	uint64_t prev_seq;
@@ -443,22 +421,23 @@ static int next_subbuf(struct ld_cpu_stream *s)
 
 	while (!s->sect_left) {
 		uint8_t sh[LD_CAP_SECT_HDR_BYTES];
+		uint32_t type, cpu;
 		uint64_t len;
 
 		if (s->eof)
 			return 0;
 		n = pread_full(r->fd, sh, sizeof(sh), s->scan_off);
-		if (n < (ssize_t)sizeof(sh) || ld_cap_get_u32(sh) == LD_SECT_END) {
+		if (n >= (ssize_t)sizeof(sh))
+			ld_cap_sect_hdr_get(sh, &type, &cpu, &len);
+		if (n < (ssize_t)sizeof(sh) || type == LD_SECT_END) {
 			s->eof = 1;
 			return 0;
 		}
-		len = ld_cap_get_u64(sh + 8);
 		s->sect_off = s->scan_off + sizeof(sh);
 		if (len > r->file_size - s->sect_off)
 			len = r->file_size - s->sect_off;	/* warned at open */
 		s->scan_off = s->sect_off + len;
-		if (ld_cap_get_u32(sh) == LD_SECT_CPU_DATA &&
-		    ld_cap_get_u32(sh + 4) == s->cpu) {
+		if (type == LD_SECT_CPU_DATA && cpu == s->cpu) {
 			s->sect_left = len;
 			if (len % sbs)
 				warn(r, -EINVAL, (int64_t)s->sect_off, s->cpu, -1,
@@ -494,6 +473,15 @@ static void push_gap(struct ld_cpu_stream *s, int kind, uint64_t count, uint64_t
 	g->file_off = s->sb_off;
 }
 
+/* the current sub-buffer is unusable: one corrupt gap, nothing else */
+static int skip_subbuf(struct ld_cpu_stream *s)
+{
+	s->npending = 0;
+	push_gap(s, LD_GAP_CORRUPT, s->sb_avail, s->last_ts);
+	s->prev_seq++;	/* assume it was the next one */
+	return 1;
+}
+
 /*
  * Load the next sub-buffer: check its header, queue its gaps and set up the
  * record walk.  Return 0 at the end of the CPU's data.
@@ -501,82 +489,64 @@ static void push_gap(struct ld_cpu_stream *s, int kind, uint64_t count, uint64_t
 static int load_subbuf(struct ld_cpu_stream *s)
 {
 	struct ld_reader *r = s->r;
-	uint32_t sbs = r->hdr.subbuf_size;
+	uint32_t sbs = r->hdr.subbuf_size, hsz = ld_sb_hdr_size();
 
 	s->npending = s->ipending = 0;
 	while (next_subbuf(s)) {
-		const uint8_t *h = s->sb;
-		uint32_t magic, db, dropped, overrun;
-		uint16_t ver;
-		uint64_t ts0;
+		struct ld_sb_info h;
+		int st = ld_sb_load(s->dec, s->sb, s->sb_avail, sbs, &h);
 
-		if (s->sb_avail < LOGDEV_SUBBUF_HDR_SIZE) {
+		if (st == LD_SB_SHORT) {
 			warn(r, -ENODATA, (int64_t)s->sb_off, s->cpu, -1,
-			     "truncated sub-buffer: %u bytes, header needs 40", s->sb_avail);
+			     "truncated sub-buffer: %u bytes, header needs %u", s->sb_avail, hsz);
 			continue;
 		}
-		magic = ld_cap_get_u32(h);
-		ver = (uint16_t)(h[4] | h[5] << 8);
-		s->seq = ld_cap_get_u64(h + 8);
-		ts0 = ld_cap_get_u64(h + 16);
-		db = ld_cap_get_u32(h + 24);
-		dropped = ld_cap_get_u32(h + 32);
-		overrun = ld_cap_get_u32(h + 36);
-		if (magic != LOGDEV_SUBBUF_MAGIC) {
+		s->seq = h.seq;
+		switch (st) {
+		case LD_SB_BAD_MAGIC:
 			warn(r, -EINVAL, (int64_t)s->sb_off, s->cpu, -1,
-			     "bad sub-buffer magic 0x%08x, sub-buffer skipped", magic);
-			s->npending = 0;
-			push_gap(s, LD_GAP_CORRUPT, s->sb_avail, s->last_ts);
-			s->prev_seq++;	/* assume it was the next one */
-			s->pos = s->end = 0;
-			return 1;
+			     "bad sub-buffer magic 0x%08x, sub-buffer skipped", h.magic);
+			return skip_subbuf(s);
+		case LD_SB_BAD_VERSION:
+			warn(r, -EPROTO, (int64_t)(s->sb_off + ld_sb_field_off(LD_SB_F_VERSION)),
+			     s->cpu, (int64_t)s->seq,
+			     "sub-buffer version %u unsupported, sub-buffer skipped", h.version);
+			return skip_subbuf(s);
 		}
-		if (ver != LOGDEV_FORMAT_VERSION) {
-			warn(r, -EPROTO, (int64_t)s->sb_off + 4, s->cpu, (int64_t)s->seq,
-			     "sub-buffer version %u unsupported, sub-buffer skipped", ver);
-			push_gap(s, LD_GAP_CORRUPT, s->sb_avail, s->last_ts);
-			s->prev_seq++;	/* assume it was the next one */
-			s->pos = s->end = 0;
-			return 1;
-		}
-		if ((uint32_t)(h[6] | h[7] << 8) != (s->cpu & 0xffff))
-			rl_warn(s, RL_CPU_MISMATCH, -EINVAL, (int64_t)s->sb_off + 6,
+		if (h.cpu != (s->cpu & 0xffff))
+			rl_warn(s, RL_CPU_MISMATCH, -EINVAL,
+				(int64_t)(s->sb_off + ld_sb_field_off(LD_SB_F_CPU)),
 				(int64_t)s->seq, "sub-buffer says cpu %u, section says %u",
-			     (unsigned)(h[6] | h[7] << 8), s->cpu);
-		if (db > sbs - LOGDEV_SUBBUF_HDR_SIZE) {
-			warn(r, -EINVAL, (int64_t)s->sb_off + 24, s->cpu, (int64_t)s->seq,
+				(unsigned)h.cpu, s->cpu);
+		if (st == LD_SB_BAD_DATA_BYTES) {
+			warn(r, -EINVAL, (int64_t)(s->sb_off + ld_sb_field_off(LD_SB_F_DATA_BYTES)),
+			     s->cpu, (int64_t)s->seq,
 			     "data_bytes %u exceeds sub-buffer size %u, sub-buffer skipped",
-			     db, sbs);
-			push_gap(s, LD_GAP_CORRUPT, s->sb_avail, s->last_ts);
-			s->prev_seq++;	/* assume it was the next one */
-			s->pos = s->end = 0;
-			return 1;
+			     h.data_bytes, sbs);
+			return skip_subbuf(s);
 		}
 		/* gaps: seq jump, then overwritten, then dropped */
 		if (s->have_prev_seq && s->seq != s->prev_seq + 1) {
 			if (s->seq <= s->prev_seq)
-				rl_warn(s, RL_SEQ_BACK, -EINVAL, (int64_t)s->sb_off + 8,
+				rl_warn(s, RL_SEQ_BACK, -EINVAL,
+					(int64_t)(s->sb_off + ld_sb_field_off(LD_SB_F_SEQ)),
 					(int64_t)s->seq, "sub-buffer seq %llu after %llu goes backwards",
 				     (unsigned long long)s->seq,
 				     (unsigned long long)s->prev_seq);
-			else if (!overrun)
-				push_gap(s, LD_GAP_SUBBUFS, s->seq - s->prev_seq - 1, ts0);
+			else if (!h.overrun_before)
+				push_gap(s, LD_GAP_SUBBUFS, s->seq - s->prev_seq - 1, h.first_ts);
 		}
-		if (overrun)
-			push_gap(s, LD_GAP_OVERWRITTEN, overrun, ts0);
-		if (dropped)
-			push_gap(s, LD_GAP_DROPPED, dropped, ts0);
+		if (h.overrun_before)
+			push_gap(s, LD_GAP_OVERWRITTEN, h.overrun_before, h.first_ts);
+		if (h.dropped_before)
+			push_gap(s, LD_GAP_DROPPED, h.dropped_before, h.first_ts);
 		s->have_prev_seq = 1;
 		s->prev_seq = s->seq;
-		s->pos = LOGDEV_SUBBUF_HDR_SIZE;
-		s->end = LOGDEV_SUBBUF_HDR_SIZE + db;
-		if (s->end > s->sb_avail) {
+		if (st == LD_SB_DATA_CUT)
 			warn(r, -ENODATA, (int64_t)(s->sb_off + s->sb_avail), s->cpu,
 			     (int64_t)s->seq,
 			     "truncated sub-buffer: %u of %u data bytes present",
-			     s->sb_avail - LOGDEV_SUBBUF_HDR_SIZE, db);
-			s->end = s->sb_avail;
-		}
+			     s->sb_avail - hsz, h.data_bytes);
 		return 1;
 	}
 	return 0;
@@ -588,67 +558,56 @@ static int stream_advance(struct ld_cpu_stream *s)
 	struct ld_reader *r = s->r;
 
 	for (;;) {
+		struct ld_sb_rec rec;
+		uint64_t foff;
+
 		if (s->ipending < s->npending) {
 			s->head = s->pending[s->ipending++];
 			return 1;
 		}
-		if (s->pos + LOGDEV_REC_HDR_SIZE <= s->end) {
-			const uint8_t *p = s->sb + s->pos;
-			struct logdev_rec_hdr h;
-			uint64_t foff = s->sb_off + s->pos;
-
-			h.ts = ld_cap_get_u64(p);
-			h.site = ld_cap_get_u32(p + 8);
-			h.len = (uint16_t)(p[12] | p[13] << 8);
-			h.type = p[14];
-			h.ctx = p[15] & LOGDEV_CTX_MASK;
-			h.pid = ld_cap_get_u32(p + 16);
-			h.arg_bytes = ld_cap_get_u32(p + 20);
-			if (h.len < LOGDEV_REC_HDR_SIZE || h.len % LOGDEV_REC_ALIGN ||
-			    s->pos + h.len > s->end) {
-				warn(r, -EINVAL, (int64_t)foff + 12, s->cpu, (int64_t)s->seq,
-				     "bad record length %u (%u bytes left in sub-buffer), rest of sub-buffer skipped",
-				     h.len, s->end - s->pos);
-				s->npending = s->ipending = 0;
-				push_gap(s, LD_GAP_CORRUPT, s->end - s->pos, s->last_ts);
-				s->pos = s->end;
-				continue;
-			}
-			s->pos += h.len;
-			if (h.arg_bytes > (uint32_t)h.len - LOGDEV_REC_HDR_SIZE) {
-				warn(r, -EINVAL, (int64_t)foff + 20, s->cpu, (int64_t)s->seq,
-				     "record arg_bytes %u exceeds its length %u, record skipped",
-				     h.arg_bytes, h.len);
-				continue;
-			}
-			if (h.ts < s->last_ts)
-				rl_warn(s, RL_TS_BACK, -EINVAL, (int64_t)foff, (int64_t)s->seq,
-					"timestamp goes backwards on this CPU (%llu after %llu)",
-					(unsigned long long)h.ts,
-					(unsigned long long)s->last_ts);
-			s->last_ts = h.ts;	/* compare the next with this one */
-			if (!ld_sites_get(&r->sites, h.site))
-				s->sh->missing_sites++;
-			memset(&s->head, 0, sizeof(s->head));
-			s->head.kind = LD_ITEM_REC;
-			s->head.cpu = s->cpu;
-			s->head.ts = h.ts;
-			s->head.rec = h;
-			s->head.rec_flags = p[15] & (uint8_t)~LOGDEV_CTX_MASK;
-			memcpy(s->payload, p + LOGDEV_REC_HDR_SIZE, h.arg_bytes);
-			s->head.payload = s->payload;
-			s->head.seq = s->seq;
-			s->head.file_off = foff;
-			return 1;
-		}
-		if (s->pos < s->end) {
-			warn(r, -ENODATA, (int64_t)(s->sb_off + s->pos), s->cpu,
+		switch (ld_sb_next(s->dec, &rec)) {
+		case LD_SB_REC_END:
+			if (!load_subbuf(s))
+				return 0;
+			continue;
+		case LD_SB_REC_TRAILING:
+			warn(r, -ENODATA, (int64_t)(s->sb_off + rec.bad_off), s->cpu,
 			     (int64_t)s->seq, "%u trailing bytes too short for a record",
-			     s->end - s->pos);
-			s->pos = s->end;
+			     rec.left);
+			continue;
+		case LD_SB_REC_BAD_LEN:
+			warn(r, -EINVAL, (int64_t)(s->sb_off + rec.bad_off), s->cpu, (int64_t)s->seq,
+			     "bad record length %u (%u bytes left in sub-buffer), rest of sub-buffer skipped",
+			     rec.hdr.len, rec.left);
+			s->npending = s->ipending = 0;
+			push_gap(s, LD_GAP_CORRUPT, rec.left, s->last_ts);
+			continue;
+		case LD_SB_REC_BAD_ARGS:
+			warn(r, -EINVAL, (int64_t)(s->sb_off + rec.bad_off), s->cpu, (int64_t)s->seq,
+			     "record arg_bytes %u exceeds its length %u, record skipped",
+			     rec.hdr.arg_bytes, rec.hdr.len);
+			continue;
 		}
-		if (!load_subbuf(s))
-			return 0;
+		foff = s->sb_off + rec.off;
+		if (rec.hdr.ts < s->last_ts)
+			rl_warn(s, RL_TS_BACK, -EINVAL, (int64_t)foff, (int64_t)s->seq,
+				"timestamp goes backwards on this CPU (%llu after %llu)",
+				(unsigned long long)rec.hdr.ts,
+				(unsigned long long)s->last_ts);
+		s->last_ts = rec.hdr.ts;	/* compare the next with this one */
+		if (!ld_sites_get(&r->sites, rec.hdr.site))
+			s->sh->missing_sites++;
+		memset(&s->head, 0, sizeof(s->head));
+		s->head.kind = LD_ITEM_REC;
+		s->head.cpu = s->cpu;
+		s->head.ts = rec.hdr.ts;
+		s->head.rec = rec.hdr;
+		s->head.rec_flags = rec.flags;
+		memcpy(s->payload, rec.payload, rec.hdr.arg_bytes);
+		s->head.payload = s->payload;
+		s->head.seq = s->seq;
+		s->head.file_off = foff;
+		return 1;
 	}
 }
 
@@ -709,7 +668,8 @@ int ld_merge_init(struct ld_merge *m, struct ld_reader *r)
 		s->scan_off = r->first_sect_off;
 		s->sb = malloc(r->hdr.subbuf_size);
 		s->payload = malloc(r->hdr.subbuf_size);
-		if (!s->sb || !s->payload)
+		s->dec = ld_sb_alloc();
+		if (!s->sb || !s->payload || !s->dec)
 			goto nomem;
 		if (stream_advance(s))
 			m->heap[m->nr++] = s;
@@ -786,6 +746,7 @@ void ld_merge_free(struct ld_merge *m)
 	for (uint32_t i = 0; i < m->nr_all; i++) {
 		free(m->all[i]->sb);
 		free(m->all[i]->payload);
+		ld_sb_free(m->all[i]->dec);
 		free(m->all[i]);
 	}
 	free(m->all);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "liblogdev.h"
+#include "subbuf.h"
 #include "testlib.h"
 
 int failures, passes;
@@ -60,22 +61,18 @@ void b_put(struct buf *b, const void *d, size_t n)
 
 void cap_start(struct buf *b)
 {
-	uint8_t h[16];
+	uint8_t h[LD_CAP_FILE_HDR_BYTES];
 
-	memcpy(h, "LOGDEVCP", 8);
-	ld_cap_put_u32(h + 8, 1);
-	ld_cap_put_u32(h + 12, 16);
-	b_put(b, h, 16);
+	ld_cap_file_hdr_put(h);
+	b_put(b, h, sizeof(h));
 }
 
 size_t cap_sect(struct buf *b, uint32_t type, uint32_t cpu, const void *d, size_t n)
 {
-	uint8_t h[16];
+	uint8_t h[LD_CAP_SECT_HDR_BYTES];
 
-	ld_cap_put_u32(h, type);
-	ld_cap_put_u32(h + 4, cpu);
-	ld_cap_put_u64(h + 8, n);
-	b_put(b, h, 16);
+	ld_cap_sect_hdr_put(h, type, cpu, n);
+	b_put(b, h, sizeof(h));
 	b_put(b, d, n);
 	return b->n - n;
 }
@@ -95,42 +92,28 @@ void cap_meta(struct buf *b, const char *formats)
 void sb_begin(struct sbuf *s, uint16_t cpu, uint64_t seq, uint64_t ts0,
 	      uint32_t dropped, uint32_t overrun)
 {
+	struct ld_sb_info h = {
+		.magic = LOGDEV_SUBBUF_MAGIC, .version = LOGDEV_FORMAT_VERSION,
+		.cpu = cpu, .seq = seq, .first_ts = ts0,
+		.dropped_before = dropped, .overrun_before = overrun,
+	};
+
 	memset(s->b, 0xee, SBS);	/* unused bytes are undefined */
-	ld_cap_put_u32(s->b, LOGDEV_SUBBUF_MAGIC);
-	s->b[4] = 1;
-	s->b[5] = 0;
-	s->b[6] = (uint8_t)cpu;
-	s->b[7] = (uint8_t)(cpu >> 8);
-	ld_cap_put_u64(s->b + 8, seq);
-	ld_cap_put_u64(s->b + 16, ts0);
-	ld_cap_put_u32(s->b + 24, 0);
-	ld_cap_put_u32(s->b + 28, 0);
-	ld_cap_put_u32(s->b + 32, dropped);
-	ld_cap_put_u32(s->b + 36, overrun);
-	s->pos = LOGDEV_SUBBUF_HDR_SIZE;
+	s->pos = ld_sb_enc_begin(s->b, SBS, &h);
 }
 
 uint32_t sb_rec(struct sbuf *s, uint64_t ts, uint32_t site, uint8_t type,
 		uint8_t ctx, uint32_t pid, const void *pl, uint32_t plen)
 {
-	uint32_t len = (LOGDEV_REC_HDR_SIZE + plen + 7) & ~7u, at = s->pos;
-	uint8_t *r = s->b + at;
+	struct logdev_rec_hdr h = {
+		.ts = ts, .site = site, .type = type, .ctx = ctx, .pid = pid,
+		.arg_bytes = plen,
+	};
+	uint32_t at = s->pos, next = ld_sb_enc_rec(s->b, SBS, at, &h, pl);
 
-	if (at + len > SBS)
+	if (!next)
 		return 0;
-	ld_cap_put_u64(r, ts);
-	ld_cap_put_u32(r + 8, site);
-	r[12] = (uint8_t)len;
-	r[13] = (uint8_t)(len >> 8);
-	r[14] = type;
-	r[15] = ctx;
-	ld_cap_put_u32(r + 16, pid);
-	ld_cap_put_u32(r + 20, plen);
-	memset(r + 24, 0, len - 24);
-	if (plen)
-		memcpy(r + 24, pl, plen);
-	s->pos += len;
-	ld_cap_put_u32(s->b + 24, s->pos - LOGDEV_SUBBUF_HDR_SIZE);
+	s->pos = next;
 	return at;
 }
 

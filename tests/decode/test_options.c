@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_options.c - the CLI's option parsing (getopt_long per verb):
+ * `logdev --help`, `logdev -h`, `logdev --version`, `logdev VERB --help`
+ * and `-h` (usage on stdout, exit 0), unknown options and missing values
+ * (exit 2, named on stderr), and every value option of every verb in its
+ * three spellings (`--opt VALUE`, `--opt=VALUE`, `-o VALUE`) giving the
+ * same output.  `record` runs against a fake debugfs directory.
+ *
+ *   test_options PATH-TO-logdev
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "liblogdev.h"
+#include "testlib.h"
+
+char tmpdir[] = "/tmp/logdev-opts-XXXXXX";
+
+static const char formats_text[] =
+	"# id\tfile\tline\tfunc\tformat\n"
+	"1\ta.c\t10\tf\tin %d\n2\ta.c\t20\tg\tout %d\n";
+
+static void put_file(const char *dir, const char *name, const void *d, size_t n)
+{
+	char p[1024];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "wb");
+	if (f) {
+		fwrite(d, 1, n, f);
+		fclose(f);
+	}
+}
+
+/* one sub-buffer for cpu0: records alternating sites 1 and 2 */
+static void one_subbuf(struct sbuf *s, uint64_t ts0, int step)
+{
+	uint8_t pl[4];
+
+	uint64_t ts = ts0;
+
+	sb_begin(s, 0, 0, ts0, 0, 0);
+	for (int i = 0; i < 6; i++) {
+		ld_cap_put_u32(pl, (uint32_t)i);
+		ts += (uint64_t)(step * (i % 3 + 1));
+		sb_rec(s, ts, 1 + (uint32_t)(i % 2), LOGDEV_REC_PRINT, 0, 7, pl, 4);
+	}
+}
+
+/* a capture whose deltas differ in count, total and max (sort orders differ) */
+static char *make_cap(const char *name, int step)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	char *p;
+
+	cap_meta(&b, formats_text);
+	one_subbuf(&s, 1000, step);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	p = strdup(write_tmp(name, b.p, b.n));
+	free(b.p);
+	return p;
+}
+
+static char *fake_debugfs(void)
+{
+	char *dir = strdup(tmp_path("dbg")), p[1024];
+	struct sbuf s;
+
+	mkdir(dir, 0755);
+	put_file(dir, "header", header_text, strlen(header_text));
+	put_file(dir, "formats", formats_text, strlen(formats_text));
+	put_file(dir, "enable", "0\n", 2);
+	put_file(dir, "flush", "0\n", 2);
+	put_file(dir, "stats", "cpu0 written=6\n", 15);
+	snprintf(p, sizeof(p), "%s/per_cpu", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/per_cpu/cpu0", dir);
+	mkdir(p, 0755);
+	one_subbuf(&s, 1000, 10);
+	put_file(p, "trace_pipe_raw", s.b, SBS);
+	return dir;
+}
+
+static void test_help_version(void)
+{
+	static const char *const verbs[] = { "record", "report", "deltas", "diff" };
+	char *out, *err, args[200], name[300];
+	int st;
+
+	for (int k = 0; k < 2; k++) {
+		const char *h = k ? "-h" : "--help";
+
+		st = run_cli(h, &out, &err);
+		snprintf(name, sizeof(name), "logdev %s: usage of every verb on stdout, exit 0", h);
+		check(name, st == 0 && strstr(out, "usage") && strstr(out, "logdev record") &&
+		      strstr(out, "logdev report") && strstr(out, "logdev deltas") &&
+		      strstr(out, "logdev diff") && !err[0],
+		      "status %d out %.300s err %.300s", st, out, err);
+		free(out);
+		free(err);
+	}
+	st = run_cli("--version", &out, &err);
+	snprintf(name, sizeof(name), "%d,", LOGDEV_FORMAT_VERSION);
+	check("logdev --version: version and the record format it reads, exit 0",
+	      st == 0 && !strncmp(out, "logdev ", 7) && strstr(out, "record format ") &&
+	      strstr(strstr(out, "record format ") ? strstr(out, "record format ") : out, name) &&
+	      !err[0], "status %d out %.300s err %.300s", st, out, err);
+	free(out);
+	free(err);
+	st = run_cli("", &out, &err);
+	check("logdev without a verb: usage on stderr, exit 2",
+	      st == 2 && !out[0] && strstr(err, "usage"), "status %d err %.300s", st, err);
+	free(out);
+	free(err);
+	st = run_cli("--bogus", &out, &err);
+	check("logdev --bogus: named, exit 2", st == 2 && strstr(err, "--bogus"),
+	      "status %d err %.300s", st, err);
+	free(out);
+	free(err);
+
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		for (int k = 0; k < 2; k++) {
+			char want[64];
+
+			snprintf(args, sizeof(args), "%s %s", verbs[i], k ? "-h" : "--help");
+			snprintf(want, sizeof(want), "usage: logdev %s ", verbs[i]);
+			st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", args, &out, &err);
+			snprintf(name, sizeof(name), "logdev %s: its usage and options on stdout, exit 0",
+				 args);
+			check(name, st == 0 && !strncmp(out, want, strlen(want)) &&
+			      strstr(out, "--") && !err[0],
+			      "status %d out %.300s err %.300s", st, out, err);
+			free(out);
+			free(err);
+		}
+		snprintf(args, sizeof(args), "%s --bogus-option x", verbs[i]);
+		st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", args, &out, &err);
+		snprintf(name, sizeof(name), "logdev %s --bogus-option: named, exit 2", verbs[i]);
+		check(name, st == 2 && strstr(err, "--bogus-option") && !out[0],
+		      "status %d err %.300s", st, err);
+		free(out);
+		free(err);
+	}
+	/* a value option given last, without its value */
+	static const char *const novalue[][2] = {
+		{ "record --duration", "--duration" }, { "record -o", "-o" },
+		{ "deltas --sort", "--sort" }, { "diff --format", "--format" },
+		{ "diff a b --min-count", "--min-count" }, { "diff -m", "-m" },
+	};
+	for (size_t i = 0; i < sizeof(novalue) / sizeof(novalue[0]); i++) {
+		st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", novalue[i][0], &out, &err);
+		snprintf(name, sizeof(name), "logdev %s (no value): says %s needs a value, exit 2",
+			 novalue[i][0], novalue[i][1]);
+		check(name, st == 2 && strstr(err, novalue[i][1]) && strstr(err, "needs a value"),
+		      "status %d err %.300s", st, err);
+		free(out);
+		free(err);
+	}
+}
+
+/* every spelling in @forms (printf with %s = @a, %s = @b) gives the same output */
+static void same_output(const char *what, const char *const *forms, int n,
+			const char *a, const char *b)
+{
+	char args[1400], name[1600], *ref = NULL;
+
+	for (int i = 0; i < n; i++) {
+		char *out, *err;
+		int st;
+
+		snprintf(args, sizeof(args), forms[i], a, b);
+		st = run_cli(args, &out, &err);
+		snprintf(name, sizeof(name), "%s: \"%s\" %s", what, forms[i],
+			 i ? "gives the same output as the first form" : "exit 0, output");
+		if (!i)
+			check(name, st == 0 && out[0] && !err[0], "status %d err %.300s", st, err);
+		else
+			check(name, st == 0 && ref && !strcmp(out, ref),
+			      "status %d out %.300s\nfirst %.300s", st, out, ref ? ref : "");
+		free(err);
+		if (!i)
+			ref = out;
+		else
+			free(out);
+	}
+	free(ref);
+}
+
+static void test_spellings(void)
+{
+	char *a = make_cap("a.cap", 10), *b = make_cap("b.cap", 25);
+	static const char *const raw[] = { "report --raw %s", "report -r %s", "report %s --raw",
+					   "report -r -- %s" };
+	static const char *const sort[] = { "deltas --sort=count %s", "deltas --sort count %s",
+					    "deltas -s count %s", "deltas -scount %s",
+					    "deltas %s --sort=count" };
+	static const char *const sortmax[] = { "deltas --sort=max %s", "deltas --sort max %s",
+					       "deltas -s max %s" };
+	static const char *const fmt[] = { "diff --format=csv %s %s", "diff --format csv %s %s",
+					   "diff -f csv %s %s", "diff %s %s -f csv" };
+	static const char *const minc[] = {
+		"diff --min-count=2 --format=json %s %s", "diff --min-count 2 --format json %s %s",
+		"diff -m 2 -f json %s %s", "diff -m2 -fjson %s %s",
+	};
+
+	same_output("report", raw, 4, a, NULL);
+	same_output("deltas", sort, 5, a, NULL);
+	same_output("deltas", sortmax, 3, a, NULL);
+	same_output("diff", fmt, 4, a, b);
+	same_output("diff", minc, 4, a, b);
+	free(a);
+	free(b);
+}
+
+static void test_record_spellings(void)
+{
+	char *dir = fake_debugfs(), args[2000], name[300], *out, *err, *cap;
+	static const char *const forms[] = {
+		"record --output=%s --dir=%s --duration=0.1",
+		"record --output %s --dir %s --duration 0.1",
+		"record -o %s -d %s --duration 0.1",
+		"record -o%s -d%s --no-enable --duration=0",
+	};
+
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		struct ld_reader r;
+		struct ld_diag d;
+		int st, ok = 0;
+
+		/* a fresh trace_pipe_raw: a record consumes nothing of a regular file */
+		cap = tmp_path(i % 2 ? "rec-b.cap" : "rec-a.cap");
+		cap = strdup(cap);
+		remove(cap);
+		snprintf(args, sizeof(args), forms[i], cap, dir);
+		st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", args, &out, &err);
+		if (!ld_reader_open(&r, cap, NULL, NULL, &d)) {
+			ok = r.complete && r.nr_cpus == 1;
+			ld_reader_close(&r);
+		}
+		snprintf(name, sizeof(name), "\"%s\": exit 0, the capture of DIR is written to FILE",
+			 forms[i]);
+		check(name, st == 0 && ok, "status %d ok %d err %.300s", st, ok, err);
+		free(out);
+		free(err);
+		free(cap);
+	}
+	/* COMMAND's own options are its own, after "--" */
+	cap = strdup(tmp_path("rec-cmd.cap"));
+	snprintf(args, sizeof(args), "record -o %s -d %s -- sh -c 'exit 4' -o -d", cap, dir);
+	{
+		int st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", args, &out, &err);
+
+		check("record -- sh -c 'exit 4' -o -d: COMMAND's options are left to it (exit 4)",
+		      st == 4, "status %d err %.300s", st, err);
+		free(out);
+		free(err);
+	}
+	snprintf(args, sizeof(args), "record -o %s -d %s sh -c true", cap, dir);
+	{
+		int st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", args, &out, &err);
+
+		check("record COMMAND without \"--\": usage error (exit 2)",
+		      st == 2 && strstr(err, "usage"), "status %d err %.300s", st, err);
+		free(out);
+		free(err);
+	}
+	free(cap);
+	free(dir);
+}
+
+int main(int argc, char **argv)
+{
+	char cmd[600];
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_options PATH-TO-logdev\n");
+		return 2;
+	}
+	cli = argv[1];
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_help_version();
+	test_spellings();
+	test_record_spellings();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	printf("options: %d passed, %d failed\n", passes, failures);
+	return failures ? 1 : 0;
+}

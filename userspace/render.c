@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render.c: the one renderer, an item to text, for every front end:
+ * site labels ("func:line", "file:func:line", "site#ID:?"), context and
+ * lost-events names, a record's message (which renderer goes with which
+ * record type: binary printf of its site's format, with cut marks, or a
+ * hex dump), return-probe duration marks, the time since the CPU's previous
+ * record, and the whole report line in its two styles:
+ *
+ *   text: [   789.171773] cpu:0 pid:1234 kfree_skbmem:291 in  +0.101 us
+ *         [   789.171900] cpu:0 *** LOST 123 events (overwritten) ***
+ *   raw:  ts_ns cpu pid ctx site_id func line message  (tab-separated;
+ *         message with \\ \t \n and NUL as \0 escaped)
+ *         LOST cpu n kind
+ *
+ * Nothing here prints: text goes into buffers the caller writes out.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "liblogdev.h"
+
+const char *ld_gap_kind_name(int kind)
+{
+	switch (kind) {
+	case LD_GAP_DROPPED: return "dropped";
+	case LD_GAP_OVERWRITTEN: return "overwritten";
+	case LD_GAP_SUBBUFS: return "subbufs";
+	case LD_GAP_CORRUPT: return "corrupt";
+	}
+	return "?";
+}
+
+const char *ld_ctx_name(int ctx)
+{
+	switch (ctx) {
+	case LOGDEV_CTX_TASK: return "task";
+	case LOGDEV_CTX_SOFTIRQ: return "softirq";
+	case LOGDEV_CTX_HARDIRQ: return "hardirq";
+	case LOGDEV_CTX_NMI: return "nmi";
+	}
+	return "ctx?";
+}
+
+/* ---- site labels ------------------------------------------------------ */
+
+/* "func:line", or "file:func:line" if @with_file and the file is known */
+static int label_of(const struct ld_site *st, uint32_t id, int with_file,
+		    char *buf, size_t size)
+{
+	if (!st)
+		return snprintf(buf, size, "site#%u:?", id);
+	if (with_file && st->file[0])
+		return snprintf(buf, size, "%s:%s:%u", st->file, st->func, st->line);
+	return snprintf(buf, size, "%s:%u", st->func, st->line);
+}
+
+int ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
+		  size_t size)
+{
+	const struct ld_site *st = ld_sites_get(s, id);
+
+	return label_of(st, id, st && st->label_file, buf, size);
+}
+
+char *ld_site_label_place(const struct ld_site *st, uint32_t id, int with_file)
+{
+	int n = label_of(st, id, with_file, NULL, 0);
+	char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
+
+	if (b)
+		label_of(st, id, with_file, b, (size_t)n + 1);
+	return b;
+}
+
+char *ld_site_label_alloc(const struct ld_sites *s, uint32_t id)
+{
+	const struct ld_site *st = ld_sites_get(s, id);
+
+	return ld_site_label_place(st, id, st && st->label_file);
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+void ld_fmt_us(char *b, size_t n, int64_t ns)
+{
+	uint64_t m = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	snprintf(b, n, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", m / 1000, m % 1000);
+}
+
+int ld_fmt_dur_summary(char *b, size_t n, const struct ld_dur_stats *st)
+{
+	return snprintf(b, n, "durations: %" PRIu64 " paired (%" PRIu64 " negative), %" PRIu64
+			" %s without return, %" PRIu64 " %s without entry\n", st->paired,
+			st->negative, st->entries_unmatched,
+			st->entries_unmatched == 1 ? "entry" : "entries", st->returns_unmatched,
+			st->returns_unmatched == 1 ? "return" : "returns");
+}
+
+/* ---- a record's message --------------------------------------------------- */
+
+size_t ld_render_msg(const struct ld_reader *r, const struct ld_item *it,
+		     char *buf, size_t size)
+{
+	const struct ld_site *s = ld_sites_get(&r->sites, it->rec.site);
+	int print = it->rec.type == LOGDEV_REC_PRINT || it->rec.type == LOGDEV_REC_PRINT_SLOTS;
+	size_t n;
+	int len;
+
+	if (!size)
+		return 0;
+	if (print && s) {
+		len = ld_bprintf_rec(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
+				     r->has_ksyms ? &r->ksyms : NULL, it->rec.ts,
+				     (it->rec.type == LOGDEV_REC_PRINT_SLOTS ? LD_BP_SLOTS : 0) |
+				     (it->rec_flags & LOGDEV_REC_F_CUT ? LD_BP_CUT : 0));
+		n = len < 0 ? 0 : (size_t)len < size ? (size_t)len : size - 1;
+		if (n && buf[n - 1] == '\n')
+			buf[--n] = 0;
+		return n;
+	} else if (print) {
+		snprintf(buf, size, "<unknown site %u: %u arg bytes>", it->rec.site,
+			 it->rec.arg_bytes);
+	} else {
+		int o = snprintf(buf, size, "<%s %u bytes:",
+				 it->rec.type == LOGDEV_REC_RAW ? "raw" : "type?",
+				 it->rec.arg_bytes);
+
+		for (uint32_t i = 0; i < it->rec.arg_bytes && i < 32 && o > 0 &&
+		     (size_t)o + 4 < size; i++)
+			o += snprintf(buf + o, size - (size_t)o, " %02x", it->payload[i]);
+		if (o > 0 && (size_t)o + 6 < size)
+			snprintf(buf + o, size - (size_t)o, "%s>",
+				 it->rec.arg_bytes > 32 ? " ..." : "");
+	}
+	return strlen(buf);
+}
+
+/* snprintf() at @n of @msg; Return: the new length, cut to fit */
+static size_t msg_add(char *msg, size_t size, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static size_t msg_add(char *msg, size_t size, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int o;
+
+	if (n >= size)
+		return n;
+	va_start(ap, fmt);
+	o = vsnprintf(msg + n, size - n, fmt, ap);
+	va_end(ap);
+	return o < 0 ? n : n + (size_t)o < size ? n + (size_t)o : size - 1;
+}
+
+size_t ld_render_dur(char *msg, size_t size, size_t n, const struct ld_dur_mark *dm)
+{
+	char d[40];
+
+	ld_fmt_us(d, sizeof(d), dm->ns);
+	n = msg_add(msg, size, n, "%sduration=%s us", n ? " " : "", d);
+	if (dm->ns < 0 && dm->entry_cpu != dm->ret_cpu)
+		n = msg_add(msg, size, n, " (negative: entry on cpu %u, clocks disagree)",
+			    dm->entry_cpu);
+	else if (dm->ns < 0)
+		n = msg_add(msg, size, n, " (negative: clock went back on cpu %u)",
+			    dm->ret_cpu);
+	return n;
+}
+
+/* ---- whole lines ---------------------------------------------------------- */
+
+int ld_render_init(struct ld_render *rd, const struct ld_reader *r, int style)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->r = r;
+	rd->style = style;
+	/* CPU numbers are bounded by the reader (< 4096); size_t: no wrap */
+	for (uint32_t i = 0; i < r->nr_cpus; i++)
+		if ((size_t)r->cpus[i] + 1 > rd->ncpu)
+			rd->ncpu = (size_t)r->cpus[i] + 1;
+	rd->prev = calloc(rd->ncpu ? rd->ncpu : 1, sizeof(*rd->prev));
+	rd->valid = calloc(rd->ncpu ? rd->ncpu : 1, 1);
+	if (!rd->prev || !rd->valid) {
+		ld_render_free(rd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void ld_render_free(struct ld_render *rd)
+{
+	free(rd->prev);
+	free(rd->valid);
+	free(rd->label);
+	free(rd->line);
+	memset(rd, 0, sizeof(*rd));
+}
+
+/* make room for @n more bytes (and a NUL) in the line; 0 or -ENOMEM */
+static int line_room(struct ld_render *rd, size_t n)
+{
+	if (rd->len + n + 1 > rd->cap) {
+		size_t nc = (rd->len + n + 1) * 2;
+		char *nl = realloc(rd->line, nc);
+
+		if (!nl)
+			return -ENOMEM;
+		rd->line = nl;
+		rd->cap = nc;
+	}
+	return 0;
+}
+
+static void line_put(struct ld_render *rd, const char *s, size_t n)
+{
+	if (rd->err || (rd->err = line_room(rd, n)))
+		return;
+	memcpy(rd->line + rd->len, s, n);
+	rd->len += n;
+	rd->line[rd->len] = 0;
+}
+
+static void line_add(struct ld_render *rd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void line_add(struct ld_render *rd, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (rd->err || (!rd->cap && (rd->err = line_room(rd, 256))))
+		return;
+	/* one vsnprintf() when the line has room, as it has nearly always */
+	va_start(ap, fmt);
+	n = vsnprintf(rd->line + rd->len, rd->cap - rd->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= rd->cap - rd->len) {
+		if ((rd->err = line_room(rd, (size_t)n)))
+			return;
+		va_start(ap, fmt);
+		vsnprintf(rd->line + rd->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	rd->len += (size_t)n;
+}
+
+static void line_str(struct ld_render *rd, const char *s)
+{
+	line_put(rd, s, strlen(s));
+}
+
+/* @v in decimal, at least @width digits (zero-padded); no printf: hot path */
+static void line_u64(struct ld_render *rd, uint64_t v, int width)
+{
+	char b[24];
+	int i = sizeof(b);
+
+	do {
+		b[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v || (int)sizeof(b) - i < width);
+	line_put(rd, b + i, sizeof(b) - (size_t)i);
+}
+
+/* a timestamp as seconds with 6 decimals, right-aligned in 12 columns */
+static void line_ts(struct ld_render *rd, uint64_t ts)
+{
+	uint64_t sec = ts / 1000000000u, us = ts % 1000000000u / 1000u;
+	int digits = 1;
+
+	for (uint64_t v = sec; v >= 10; v /= 10)
+		digits++;
+	for (int pad = 12 - (digits + 7); pad > 0; pad--)
+		line_put(rd, " ", 1);
+	line_u64(rd, sec, 0);
+	line_put(rd, ".", 1);
+	line_u64(rd, us, 6);
+}
+
+/* raw: \\ \t \n and NUL (\0) escaped */
+static void line_escape(struct ld_render *rd, const char *s, size_t n)
+{
+	const char *e = s + n;
+
+	while (s < e) {
+		const char *run = s;
+
+		while (s < e && *s && *s != '\\' && *s != '\t' && *s != '\n')
+			s++;
+		line_put(rd, run, (size_t)(s - run));	/* ordinary bytes at once */
+		if (s == e)
+			break;
+		line_put(rd, *s == '\0' ? "\\0" : *s == '\\' ? "\\\\" :
+			 *s == '\t' ? "\\t" : "\\n", 2);
+		s++;
+	}
+}
+
+const char *ld_render_label(struct ld_render *rd, uint32_t id)
+{
+	int n = ld_site_label(&rd->r->sites, id, rd->label, rd->label_cap);
+
+	if (n >= 0 && (size_t)n >= rd->label_cap) {
+		char *nb = realloc(rd->label, (size_t)n + 1);
+
+		if (!nb)	/* cut, but still a string */
+			return rd->label ? rd->label : "?";
+		rd->label = nb;
+		rd->label_cap = (size_t)n + 1;
+		ld_site_label(&rd->r->sites, id, rd->label, rd->label_cap);
+	}
+	return rd->label ? rd->label : "?";
+}
+
+static void render_gap(struct ld_render *rd, const struct ld_item *it)
+{
+	if (rd->style == LD_RENDER_RAW) {
+		line_add(rd, "LOST\t%u\t%" PRIu64 "\t%s\n", it->cpu, it->gap_count,
+			 ld_gap_kind_name(it->gap_kind));
+		return;
+	}
+	line_put(rd, "[ ", 2);
+	line_ts(rd, it->ts);
+	switch (it->gap_kind) {
+	case LD_GAP_SUBBUFS:
+		line_add(rd, "] cpu:%u *** LOST %" PRIu64 " sub-buffers (overwritten) ***\n",
+			 it->cpu, it->gap_count);
+		break;
+	case LD_GAP_CORRUPT:
+		line_add(rd, "] cpu:%u *** LOST %" PRIu64 " bytes (corrupt sub-buffer) ***\n",
+			 it->cpu, it->gap_count);
+		break;
+	default:
+		line_add(rd, "] cpu:%u *** LOST %" PRIu64 " events (%s) ***\n",
+			 it->cpu, it->gap_count, ld_gap_kind_name(it->gap_kind));
+	}
+}
+
+/* raw: ts cpu pid ctx site func line message, tab-separated */
+static void render_raw(struct ld_render *rd, const struct ld_item *it, size_t len)
+{
+	const struct ld_site *s = ld_sites_get(&rd->r->sites, it->rec.site);
+
+	line_u64(rd, it->ts, 0);
+	line_put(rd, "\t", 1);
+	line_u64(rd, it->cpu, 0);
+	line_put(rd, "\t", 1);
+	line_u64(rd, it->rec.pid, 0);
+	line_put(rd, "\t", 1);
+	line_str(rd, ld_ctx_name(it->rec.ctx));
+	line_put(rd, "\t", 1);
+	line_u64(rd, it->rec.site, 0);
+	line_put(rd, "\t", 1);
+	line_str(rd, s ? s->func : "?");
+	line_put(rd, "\t", 1);
+	line_u64(rd, s ? s->line : 0, 0);
+	line_put(rd, "\t", 1);
+	line_escape(rd, rd->msg, len);
+}
+
+/* text: [   SECONDS] cpu:C pid:P [ctx] LABEL MESSAGE[  +D us] */
+static void render_text(struct ld_render *rd, const struct ld_item *it, size_t len)
+{
+	line_put(rd, "[ ", 2);
+	line_ts(rd, it->ts);
+	line_put(rd, "] cpu:", 6);
+	line_u64(rd, it->cpu, 0);
+	line_put(rd, " pid:", 5);
+	line_u64(rd, it->rec.pid, 0);
+	if (it->rec.ctx) {
+		line_put(rd, " ", 1);
+		line_str(rd, ld_ctx_name(it->rec.ctx));
+	}
+	line_put(rd, " ", 1);
+	line_str(rd, ld_render_label(rd, it->rec.site));
+	line_put(rd, " ", 1);
+	line_put(rd, rd->msg, len);
+	if (it->cpu < rd->ncpu && rd->valid[it->cpu] && it->ts >= rd->prev[it->cpu]) {
+		uint64_t d = it->ts - rd->prev[it->cpu];
+
+		line_put(rd, "  +", 3);
+		line_u64(rd, d / 1000, 0);
+		line_put(rd, ".", 1);
+		line_u64(rd, d % 1000, 3);
+		line_put(rd, " us", 3);
+	}
+}
+
+long ld_render_item(struct ld_render *rd, const struct ld_item *it,
+		    const struct ld_dur_mark *dur, const char **text)
+{
+	size_t len;
+
+	rd->len = 0;
+	rd->err = 0;
+	if (it->kind == LD_ITEM_GAP) {
+		if (it->cpu < rd->ncpu)
+			rd->valid[it->cpu] = 0;
+		render_gap(rd, it);
+	} else {
+		len = ld_render_msg(rd->r, it, rd->msg, sizeof(rd->msg));
+		if (dur)
+			len = ld_render_dur(rd->msg, sizeof(rd->msg), len, dur);
+		if (rd->style == LD_RENDER_RAW)
+			render_raw(rd, it, len);
+		else
+			render_text(rd, it, len);
+		line_put(rd, "\n", 1);
+		if (it->cpu < rd->ncpu) {
+			rd->valid[it->cpu] = 1;
+			rd->prev[it->cpu] = it->ts;
+		}
+	}
+	if (rd->err)
+		return rd->err;
+	*text = rd->line;
+	return (long)rd->len;
+}

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * subbuf.c: the sub-buffer decoder and encoder (subbuf.h).  The only
+ * userspace file that knows where a field of struct logdev_subbuf_hdr or
+ * struct logdev_rec_hdr lies: every access goes through the SB_GET/REC_GET
+ * (and _PUT) macros below, offsetof and sizeof on the uapi structs with
+ * little-endian loads and stores (the byte order of the kernels logdev
+ * supports; the capture's "header" names it and meta.c checks it).
+ */
+#define _DEFAULT_SOURCE
+#include <endian.h>
+#include <stdlib.h>
+#include <string.h>
+#include "subbuf.h"
+
+typedef struct logdev_subbuf_hdr sbh_t;
+typedef struct logdev_rec_hdr rech_t;
+
+_Static_assert(sizeof(sbh_t) == LOGDEV_SUBBUF_HDR_SIZE, "sub-buffer header size");
+_Static_assert(sizeof(rech_t) == LOGDEV_REC_HDR_SIZE, "record header size");
+
+/* little-endian load of an @n-byte field (@n constant: the switch folds away) */
+static inline uint64_t le_get(const uint8_t *p, size_t n)
+{
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		memcpy(&v16, p, 2);
+		return le16toh(v16);
+	case 4:
+		memcpy(&v32, p, 4);
+		return le32toh(v32);
+	default:
+		memcpy(&v64, p, 8);
+		return le64toh(v64);
+	}
+}
+
+static inline void le_put(uint8_t *p, size_t n, uint64_t v)
+{
+	for (size_t i = 0; i < n; i++, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+#define FSIZE(T, f)		sizeof(((T *)0)->f)
+#define GET(T, p, f)		le_get((const uint8_t *)(p) + offsetof(T, f), FSIZE(T, f))
+#define PUT(T, p, f, v)		le_put((uint8_t *)(p) + offsetof(T, f), FSIZE(T, f), (v))
+#define SB_GET(p, f)		GET(sbh_t, p, f)
+#define SB_PUT(p, f, v)		PUT(sbh_t, p, f, v)
+#define REC_GET(p, f)		GET(rech_t, p, f)
+#define REC_PUT(p, f, v)	PUT(rech_t, p, f, v)
+
+static const struct {
+	const char *name;	/* as in the debugfs "header" field: lines */
+	uint32_t off, size;
+} fields[LD_SB_F_NR] = {
+#define SBF(e, f)	[e] = { "subbuf." #f, offsetof(sbh_t, f), FSIZE(sbh_t, f) }
+#define RECF(e, f)	[e] = { "rec." #f, offsetof(rech_t, f), FSIZE(rech_t, f) }
+	SBF(LD_SB_F_MAGIC, magic),
+	SBF(LD_SB_F_VERSION, version),
+	SBF(LD_SB_F_CPU, cpu),
+	SBF(LD_SB_F_SEQ, seq),
+	SBF(LD_SB_F_FIRST_TS, first_ts),
+	SBF(LD_SB_F_DATA_BYTES, data_bytes),
+	SBF(LD_SB_F_FLAGS, flags),
+	SBF(LD_SB_F_DROPPED, dropped_before),
+	SBF(LD_SB_F_OVERRUN, overrun_before),
+	RECF(LD_REC_F_TS, ts),
+	RECF(LD_REC_F_SITE, site),
+	RECF(LD_REC_F_LEN, len),
+	RECF(LD_REC_F_TYPE, type),
+	RECF(LD_REC_F_CTX, ctx),
+	RECF(LD_REC_F_PID, pid),
+	RECF(LD_REC_F_ARG_BYTES, arg_bytes),
+#undef SBF
+#undef RECF
+};
+
+uint32_t ld_sb_field_off(enum ld_sb_field f)
+{
+	return (unsigned)f < LD_SB_F_NR ? fields[f].off : 0;
+}
+
+int ld_sb_layout_check(const char *name, uint32_t off, uint32_t size)
+{
+	for (int i = 0; i < LD_SB_F_NR; i++)
+		if (!strcmp(fields[i].name, name))
+			return fields[i].off == off && fields[i].size == size;
+	return -1;
+}
+
+uint32_t ld_sb_hdr_size(void)
+{
+	return sizeof(sbh_t);
+}
+
+struct ld_sb {
+	const uint8_t *b;	/* the loaded sub-buffer */
+	uint32_t pos, end;	/* record walk: next record, end of data */
+};
+
+struct ld_sb *ld_sb_alloc(void)
+{
+	return calloc(1, sizeof(struct ld_sb));
+}
+
+void ld_sb_free(struct ld_sb *sb)
+{
+	free(sb);
+}
+
+int ld_sb_load(struct ld_sb *sb, const void *buf, size_t avail,
+	       uint32_t subbuf_size, struct ld_sb_info *info)
+{
+	const uint8_t *h = buf;
+	struct ld_sb_info i;
+
+	sb->b = h;
+	sb->pos = sb->end = 0;
+	if (avail < sizeof(sbh_t))
+		return LD_SB_SHORT;
+	i.magic = (uint32_t)SB_GET(h, magic);
+	i.version = (uint16_t)SB_GET(h, version);
+	i.cpu = (uint16_t)SB_GET(h, cpu);
+	i.seq = SB_GET(h, seq);
+	i.first_ts = SB_GET(h, first_ts);
+	i.data_bytes = (uint32_t)SB_GET(h, data_bytes);
+	i.flags = (uint32_t)SB_GET(h, flags);
+	i.dropped_before = (uint32_t)SB_GET(h, dropped_before);
+	i.overrun_before = (uint32_t)SB_GET(h, overrun_before);
+	if (info)
+		*info = i;
+	if (i.magic != LOGDEV_SUBBUF_MAGIC)
+		return LD_SB_BAD_MAGIC;
+	if (i.version != LOGDEV_FORMAT_VERSION)
+		return LD_SB_BAD_VERSION;
+	if (subbuf_size < sizeof(sbh_t) || i.data_bytes > subbuf_size - sizeof(sbh_t))
+		return LD_SB_BAD_DATA_BYTES;
+	sb->pos = sizeof(sbh_t);
+	sb->end = (uint32_t)sizeof(sbh_t) + i.data_bytes;
+	if (sb->end > avail) {
+		sb->end = (uint32_t)avail;
+		return LD_SB_DATA_CUT;
+	}
+	return LD_SB_OK;
+}
+
+int ld_sb_next(struct ld_sb *sb, struct ld_sb_rec *rec)
+{
+	for (;;) {
+		const uint8_t *p = sb->b + sb->pos;
+		uint32_t len, arg_bytes;
+		uint8_t ctx;
+
+		if (sb->pos >= sb->end)
+			return LD_SB_REC_END;
+		memset(rec, 0, sizeof(*rec));
+		rec->off = sb->pos;
+		rec->left = sb->end - sb->pos;
+		if (sb->pos + sizeof(rech_t) > sb->end) {
+			rec->bad_off = sb->pos;
+			sb->pos = sb->end;
+			return LD_SB_REC_TRAILING;
+		}
+		len = (uint32_t)REC_GET(p, len);
+		if (len < sizeof(rech_t) || len % LOGDEV_REC_ALIGN || len > rec->left) {
+			rec->hdr.len = (uint16_t)len;
+			rec->bad_off = sb->pos + (uint32_t)offsetof(rech_t, len);
+			sb->pos = sb->end;
+			return LD_SB_REC_BAD_LEN;
+		}
+		sb->pos += len;
+		arg_bytes = (uint32_t)REC_GET(p, arg_bytes);
+		rec->hdr.len = (uint16_t)len;
+		rec->hdr.arg_bytes = arg_bytes;
+		if (arg_bytes > len - sizeof(rech_t)) {
+			rec->bad_off = rec->off + (uint32_t)offsetof(rech_t, arg_bytes);
+			return LD_SB_REC_BAD_ARGS;
+		}
+		ctx = (uint8_t)REC_GET(p, ctx);
+		rec->hdr.ts = REC_GET(p, ts);
+		rec->hdr.site = (uint32_t)REC_GET(p, site);
+		rec->hdr.type = (uint8_t)REC_GET(p, type);
+		rec->hdr.ctx = ctx & LOGDEV_CTX_MASK;
+		rec->hdr.pid = (uint32_t)REC_GET(p, pid);
+		rec->flags = ctx & (uint8_t)~LOGDEV_CTX_MASK;
+		rec->payload = p + sizeof(rech_t);
+		return LD_SB_REC;
+	}
+}
+
+uint64_t ld_sb_count_records(const void *buf, size_t n, uint32_t subbuf_size)
+{
+	const uint8_t *b = buf;
+	uint64_t cnt = 0;
+	struct ld_sb sb;
+	struct ld_sb_rec rec;
+
+	for (size_t o = 0; o + sizeof(sbh_t) <= n && o + subbuf_size <= n; o += subbuf_size) {
+		uint32_t db = (uint32_t)SB_GET(b + o, data_bytes);
+		int st;
+
+		/* progress only: magic and version are the reader's business */
+		if (db > subbuf_size - sizeof(sbh_t))
+			break;
+		sb.b = b + o;
+		sb.pos = sizeof(sbh_t);
+		sb.end = (uint32_t)sizeof(sbh_t) + db;
+		while ((st = ld_sb_next(&sb, &rec)) != LD_SB_REC_END &&
+		       st != LD_SB_REC_BAD_LEN && st != LD_SB_REC_TRAILING)
+			cnt++;
+	}
+	return cnt;
+}
+
+uint32_t ld_sb_enc_begin(void *buf, size_t size, const struct ld_sb_info *info)
+{
+	uint8_t *h = buf;
+
+	if (size < sizeof(sbh_t))
+		return 0;
+	SB_PUT(h, magic, info->magic);
+	SB_PUT(h, version, info->version);
+	SB_PUT(h, cpu, info->cpu);
+	SB_PUT(h, seq, info->seq);
+	SB_PUT(h, first_ts, info->first_ts);
+	SB_PUT(h, data_bytes, 0);
+	SB_PUT(h, flags, info->flags);
+	SB_PUT(h, dropped_before, info->dropped_before);
+	SB_PUT(h, overrun_before, info->overrun_before);
+	return sizeof(sbh_t);
+}
+
+uint32_t ld_sb_enc_rec(void *buf, size_t size, uint32_t pos,
+		       const struct logdev_rec_hdr *hdr, const void *payload)
+{
+	uint8_t *b = buf, *r;
+	size_t len = (sizeof(rech_t) + (size_t)hdr->arg_bytes + LOGDEV_REC_ALIGN - 1) &
+		     ~(size_t)(LOGDEV_REC_ALIGN - 1);
+
+	if (pos < sizeof(sbh_t) || pos > size || len > size - pos || len > UINT16_MAX)
+		return 0;
+	r = b + pos;
+	REC_PUT(r, ts, hdr->ts);
+	REC_PUT(r, site, hdr->site);
+	REC_PUT(r, len, len);
+	REC_PUT(r, type, hdr->type);
+	REC_PUT(r, ctx, hdr->ctx);
+	REC_PUT(r, pid, hdr->pid);
+	REC_PUT(r, arg_bytes, hdr->arg_bytes);
+	memset(r + sizeof(rech_t), 0, len - sizeof(rech_t));
+	if (hdr->arg_bytes)
+		memcpy(r + sizeof(rech_t), payload, hdr->arg_bytes);
+	pos += (uint32_t)len;
+	SB_PUT(b, data_bytes, pos - sizeof(sbh_t));
+	return pos;
+}

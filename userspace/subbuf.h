@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * subbuf.h: the sub-buffer decoder (and its encoder, for tests and tools).
+ *
+ * subbuf.c is the one userspace file that knows the byte layout of a
+ * sub-buffer and of a record (struct logdev_subbuf_hdr, struct
+ * logdev_rec_hdr in include/uapi/linux/logdev.h: offsetof/sizeof and
+ * little-endian loads).  Everything above it (the capture reader, the
+ * merge, record counting, the test builders) goes through this API, in the
+ * manner of libtraceevent's kbuffer: load a sub-buffer, check it, walk its
+ * records, read its losses and timestamps.
+ *
+ * Shapes: struct ld_sb is opaque (ld_sb_alloc()); it points into the
+ * caller's bytes, which must stay valid until the next ld_sb_load().
+ * Offsets are bytes from the start of the sub-buffer; timestamps ns.
+ * Nothing here prints, allocates (except ld_sb_alloc) or exits.
+ */
+#ifndef LD_SUBBUF_H
+#define LD_SUBBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <uapi/linux/logdev.h>
+
+struct ld_sb;
+
+/** struct ld_sb_info - a sub-buffer header, decoded (fields as in the uapi) */
+struct ld_sb_info {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t cpu;
+	uint64_t seq;
+	uint64_t first_ts;	/* ns */
+	uint32_t data_bytes;	/* bytes of records after the header */
+	uint32_t flags;		/* LOGDEV_SB_* */
+	uint32_t dropped_before;	/* records */
+	uint32_t overrun_before;	/* records */
+};
+
+/* a header field, for the offset of a diagnostic (ld_sb_field_off()) */
+enum ld_sb_field {
+	LD_SB_F_MAGIC, LD_SB_F_VERSION, LD_SB_F_CPU, LD_SB_F_SEQ,
+	LD_SB_F_FIRST_TS, LD_SB_F_DATA_BYTES, LD_SB_F_FLAGS,
+	LD_SB_F_DROPPED, LD_SB_F_OVERRUN,
+	LD_REC_F_TS, LD_REC_F_SITE, LD_REC_F_LEN, LD_REC_F_TYPE, LD_REC_F_CTX,
+	LD_REC_F_PID, LD_REC_F_ARG_BYTES,
+	LD_SB_F_NR
+};
+
+/** ld_sb_field_off() - offset (bytes) of @f in its header (sub-buffer or record). */
+uint32_t ld_sb_field_off(enum ld_sb_field f);
+
+/**
+ * ld_sb_layout_check() - does the debugfs "header" line "field: NAME
+ * offset:OFF size:SIZE" agree with this reader?  Return: 1 yes, 0 the
+ * field is known and differs, -1 unknown name (accepted: a new field).
+ */
+int ld_sb_layout_check(const char *name, uint32_t off, uint32_t size);
+
+/** ld_sb_alloc() - a decoder, or NULL (out of memory); ld_sb_free() it. */
+struct ld_sb *ld_sb_alloc(void);
+void ld_sb_free(struct ld_sb *sb);
+
+/* ld_sb_load() results */
+enum ld_sb_status {
+	LD_SB_OK = 0,
+	LD_SB_SHORT,		/* fewer bytes than a header: nothing decoded */
+	LD_SB_BAD_MAGIC,	/* not a sub-buffer: skip it */
+	LD_SB_BAD_VERSION,	/* a format version this reader does not know */
+	LD_SB_BAD_DATA_BYTES,	/* data_bytes > subbuf_size - header: skip it */
+	LD_SB_DATA_CUT,		/* usable, but fewer data bytes present than
+				 * data_bytes says (records walked up to there) */
+};
+
+/**
+ * ld_sb_load() - decode the header of the sub-buffer at @buf (@avail bytes
+ * present, of a sub-buffer of @subbuf_size bytes) and start the record
+ * walk.  *@info (if not NULL) gets the header (also for bad magic, version
+ * or data_bytes, except for LD_SB_SHORT).  The bytes are not copied.
+ * Return: enum ld_sb_status; ld_sb_next() yields records only after
+ * LD_SB_OK or LD_SB_DATA_CUT.
+ */
+int ld_sb_load(struct ld_sb *sb, const void *buf, size_t avail,
+	       uint32_t subbuf_size, struct ld_sb_info *info);
+
+/** ld_sb_hdr_size() - bytes of a sub-buffer header (the data start there). */
+uint32_t ld_sb_hdr_size(void);
+
+/**
+ * struct ld_sb_rec - one record, or why the walk stopped
+ * @hdr:      record header; @hdr.ctx holds the enum logdev_ctx only
+ * @flags:    the other bits of the stored ctx byte (LOGDEV_REC_F_CUT)
+ * @payload:  @hdr.arg_bytes bytes inside the loaded sub-buffer
+ * @off:      offset of the record in the sub-buffer
+ * @bad_off:  for an error: offset of the offending field or bytes
+ * @left:     for LD_SB_REC_BAD_LEN / LD_SB_REC_TRAILING: bytes of data left
+ *            from @off to the end of the data (skipped)
+ */
+struct ld_sb_rec {
+	struct logdev_rec_hdr hdr;
+	uint8_t flags;
+	const uint8_t *payload;
+	uint32_t off;
+	uint32_t bad_off;
+	uint32_t left;
+};
+
+/* ld_sb_next() results */
+enum ld_sb_next_status {
+	LD_SB_REC_END = 0,	/* no more records */
+	LD_SB_REC = 1,		/* *@rec holds a record */
+	LD_SB_REC_BAD_LEN = -1,	/* length below the header, not a multiple of
+				 * 8, or past the data: rest of data skipped */
+	LD_SB_REC_BAD_ARGS = -2,/* arg_bytes beyond the record: record skipped
+				 * (the walk goes on after it) */
+	LD_SB_REC_TRAILING = -3,/* bytes left too short for a record header */
+};
+
+/**
+ * ld_sb_next() - the next record of the loaded sub-buffer.
+ * Return: enum ld_sb_next_status; after BAD_LEN or TRAILING the next call
+ * returns LD_SB_REC_END.
+ */
+int ld_sb_next(struct ld_sb *sb, struct ld_sb_rec *rec);
+
+/**
+ * ld_sb_count_records() - records in @n bytes of whole sub-buffers of
+ * @subbuf_size bytes (for progress: stops at the first sub-buffer that is
+ * cut short or whose data_bytes is impossible, and at a bad record length).
+ */
+uint64_t ld_sb_count_records(const void *buf, size_t n, uint32_t subbuf_size);
+
+/* ---- encoder (tests, tools): the same layout, written ---------------- */
+
+/**
+ * ld_sb_enc_begin() - write the header @info into @buf (@size bytes) with
+ * data_bytes 0 (@info->data_bytes is ignored).  Return: the offset of the
+ * first record (the header size), or 0 if @size is too small.
+ */
+uint32_t ld_sb_enc_begin(void *buf, size_t size, const struct ld_sb_info *info);
+
+/**
+ * ld_sb_enc_rec() - append a record at @pos (as returned by the previous
+ * call) with header fields from @hdr (@hdr->len is computed: header plus
+ * @hdr->arg_bytes rounded up to 8; @hdr->ctx is stored as given, flags
+ * included) and @hdr->arg_bytes bytes of @payload, zero padded; data_bytes
+ * in the sub-buffer header follows.  Return: the offset after the record,
+ * or 0 if it does not fit in @size bytes (nothing written).
+ */
+uint32_t ld_sb_enc_rec(void *buf, size_t size, uint32_t pos,
+		       const struct logdev_rec_hdr *hdr, const void *payload);
+
+#endif /* LD_SUBBUF_H */
