@@ -68,7 +68,7 @@ for want in $'\tdir\\twith tab/we\\"ird,name.c\t500\tlt_oddfiles\toddfile %d' \
 		odd=1
 	fi
 done
-text=$("$logdev" report "$dir/printf.cap" 2>&1)
+text=$("$logdev" report "$dir/printf.cap" 2>&1 | tr -d '\0')
 for want in $'dir\twith tab/we"ird,name.c:lt_oddfiles:500 oddfile 7' \
 	    $'new\nline.c:lt_oddfiles:500 nlfile 7'; do
 	if [[ $text != *"$want"* ]]; then

@@ -177,9 +177,9 @@ bad "$(printf 'lt_probe_target\351')" 'Invalid argument'
 # Argument names are unique within a probe (entry and return together), as
 # ftrace's kprobe_events: "This argument name is already used", EINVAL; a
 # default name (argN from $argN, retval) counts as a name.
-true > $EL
 bad 'p:dupargs=kmem_cache_alloc x=$arg1 x=$arg2' 'Invalid argument'
-l1=$(sed -n 1p $EL) l2=$(sed -n 2p $EL) l3=$(sed -n 3p $EL)
+tail -n 3 $EL > /tmp/el3
+l1=$(sed -n 1p /tmp/el3) l2=$(sed -n 2p /tmp/el3) l3=$(sed -n 3p /tmp/el3)
 echo "$l1" | grep -q 'logdev: error: argument name is already used' &&
 	[ "$l2" = '  Command: p:dupargs=kmem_cache_alloc x=$arg1 x=$arg2' ] &&
 	[ "$l3" = '                                              ^' ] &&
