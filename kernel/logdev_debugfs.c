@@ -410,7 +410,12 @@ static int fmt_show(struct seq_file *m, void *v)
 	s = ld_site_get(id);
 	if (!s)
 		return 0;
-	seq_printf(m, "%u\t%s\t%u\t%s\t", id, s->file, s->line, s->func);
+	/* file and func too: a tab or newline in __FILE__ would split the line */
+	seq_printf(m, "%u\t", id);
+	ld_put_escaped(m, s->file);
+	seq_printf(m, "\t%u\t", s->line);
+	ld_put_escaped(m, s->func);
+	seq_putc(m, '\t');
 	ld_put_escaped(m, s->fmt);
 	seq_putc(m, '\n');
 	return 0;

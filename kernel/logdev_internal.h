@@ -37,14 +37,18 @@ enum ld_clock_id {
  * @wake_work: queued by a writer that completed a sub-buffer while this
  *           CPU's reader waits; wakes the reader
  * @cpu:     the CPU this belongs to
- * @scratch: one vbin_printf() buffer per nesting level
+ * @scratch: one vbin_printf() buffer per nesting level, twice the payload
+ *           limit: vbin_printf() skips a string whose NUL would be the last
+ *           byte of its buffer and lets a 1-byte number overwrite a
+ *           pointer text's NUL there, so a record is exact only if it ends
+ *           well before the buffer does (__logdev_print())
  */
 struct ld_pcpu {
 	struct ld_cpu_buf __rcu *cb;
 	int depth;
 	struct irq_work wake_work;
 	int cpu;
-	u32 scratch[LD_MAX_NESTING][LOGDEV_MAX_PAYLOAD / sizeof(u32)];
+	u32 scratch[LD_MAX_NESTING][2 * LOGDEV_MAX_PAYLOAD / sizeof(u32)];
 };
 
 /**

@@ -302,16 +302,18 @@ static __always_inline u32 ld_vbin_num_size(char q, char c)
 }
 
 /*
- * vbin_printf() needed more than LOGDEV_MAX_PAYLOAD bytes: it stored the
- * arguments that fit, skipped the first %s or number that did not and all
- * after it, and cut a pointer text (%pI4...) to what fits.  Walk @fmt with
- * vbin_printf()'s layout (lib/vsprintf.c: numbers aligned to min(size, 4),
- * strings and pointer texts NUL-terminated, unaligned) to find where the
- * stored arguments end; a %s that did not fit is stored as the prefix that
- * fits, NUL-terminated at the last byte.
+ * vbin_printf() needed more than LOGDEV_MAX_PAYLOAD bytes in a scratch
+ * buffer larger than that: its first LOGDEV_MAX_PAYLOAD bytes hold the
+ * arguments laid out as if nothing were cut (except a %s that crossed the
+ * scratch end).  Walk @fmt with vbin_printf()'s layout (lib/vsprintf.c:
+ * numbers aligned to min(size, 4), strings and pointer texts NUL-terminated,
+ * unaligned) to find where the arguments that fit end; a %s or pointer text
+ * (%pI4...) that does not fit with its NUL is kept as the prefix that does,
+ * NUL-terminated at the last byte (the reader's cut mark goes there).
  *
  * Return: payload bytes to keep: LOGDEV_MAX_PAYLOAD if a string or pointer
- * text was cut to end there, else the offset of the first argument left out.
+ * text ends there (cut, or whole with its NUL last), else the offset of the
+ * first argument left out.
  */
 #define LD_CUT_INT() do {						\
 	off = ALIGN(off, 4);						\
@@ -392,8 +394,10 @@ static u32 notrace ld_vbin_cut(u8 *buf, const char *fmt, va_list ap)
 			if (off >= end)
 				return end;
 			len = strnlen((const char *)buf + off, end - off);
-			if (off + len + 1 >= end)	/* cut by vbin_printf() */
+			if (off + len + 1 >= end) {	/* its NUL is last, or cut */
+				buf[end - 1] = '\0';
 				return end;
+			}
 			off += len + 1;
 			continue;
 		case 'c': case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
@@ -421,12 +425,16 @@ num:
  * @fmt:  the site's format
  *
  * Packs the arguments with vbin_printf() into a per-CPU scratch buffer of
- * the current nesting level and stores a LOGDEV_REC_PRINT record.  Arguments
- * beyond LOGDEV_MAX_PAYLOAD bytes are cut (ld_vbin_cut()) and the record is
- * flagged LOGDEV_REC_F_CUT.  The scratch buffers are all zero between calls
- * (each call clears what vbin_printf() and it wrote), so alignment gaps
- * vbin_printf() skips are zero: every byte of the record comes from this
- * call.  Any context, NMI included.
+ * the current nesting level and stores a LOGDEV_REC_PRINT record.  The
+ * scratch buffer is twice LOGDEV_MAX_PAYLOAD: vbin_printf() loses data only
+ * at the end of its buffer (a string whose NUL would be the last byte is
+ * skipped, a pointer text's NUL there is overwritten by a 1-byte number),
+ * so every record of at most LOGDEV_MAX_PAYLOAD bytes comes out exact.
+ * Arguments beyond LOGDEV_MAX_PAYLOAD bytes are cut (ld_vbin_cut()) and the
+ * record is flagged LOGDEV_REC_F_CUT.  The scratch buffers are all zero
+ * between calls (each call clears what vbin_printf() and it wrote), so
+ * alignment gaps vbin_printf() skips are zero: every byte of the record
+ * comes from this call.  Any context, NMI included.
  */
 void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 {
@@ -464,7 +472,7 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 		bytes = used;
 	} else {
 		bytes = ld_vbin_cut(buf, fmt, aq);
-		used = LOGDEV_MAX_PAYLOAD;
+		used = min_t(u32, used, sizeof(pc->scratch[0]));
 		flags = LOGDEV_REC_F_CUT;
 	}
 	va_end(aq);

@@ -21,7 +21,8 @@
  * position of the fault in the debugfs "error_log" (last LD_ERRLOG_MAX).
  * ARG is [ANAME=]$argN (N 1..6, the function argument by position; for a
  * tracepoint N 1..5, the probe's arguments after its data, x86-64 only) or
- * [ANAME=]$retval (return probes).
+ * [ANAME=]$retval (return probes).  ANAMEs (given or default: argN,
+ * retval) are unique within a probe, as kprobe_events wants them.
  *
  * Every hit is a LOGDEV_REC_PRINT record of the probe's own call site: file
  * "probe", func NAME (NAME%return for the return of an r: probe), line
@@ -339,9 +340,24 @@ static void ld_fmt_add(char *fmt, size_t size, const char *aname)
 	strlcat(fmt, "=%llx", size);
 }
 
+/* Does the format @fmt (ld_fmt_add() words) have a word named @aname? */
+static bool ld_fmt_has(const char *fmt, const char *aname)
+{
+	size_t n = strlen(aname);
+	const char *w;
+
+	for (w = fmt; (w = strstr(w, aname)); w++)
+		if ((w == fmt || w[-1] == ' ') && !strncmp(w + n, "=%llx", 5))
+			return true;
+	return false;
+}
+
 /*
  * "[ANAME=]$argN" or "[ANAME=]$retval": adds the fetch to @p and its word
  * to the entry format @fmt or the return format @rfmt (@size bytes each).
+ * ANAME (given or default) must not name another argument of the probe,
+ * entry or return: ftrace's kprobe_events refuses that too ("This argument
+ * name is already used", -EINVAL).
  */
 static int ld_parse_arg(struct ld_pctx *c, struct ld_probe *p, char *tok,
 			char *fmt, char *rfmt, size_t size)
@@ -366,6 +382,8 @@ static int ld_parse_arg(struct ld_pctx *c, struct ld_probe *p, char *tok,
 			return ld_fail(c, src, -EINVAL, "$retval needs a return probe (r:)");
 		if (!eq)
 			strscpy(aname, "retval", sizeof(aname));
+		if (ld_fmt_has(fmt, aname) || ld_fmt_has(rfmt, aname))
+			return ld_fail(c, tok, -EINVAL, "argument name is already used");
 		p->ret_idx[p->nr_ret++] = LD_PROBE_ARG_RETVAL;
 		ld_fmt_add(rfmt, size, aname);
 		return 0;
@@ -378,6 +396,8 @@ static int ld_parse_arg(struct ld_pctx *c, struct ld_probe *p, char *tok,
 			       p->kind == LD_PROBE_TRACEPOINT ? LD_TP_MAX_ARGS : 6);
 	if (!eq)
 		snprintf(aname, sizeof(aname), "arg%u", n);
+	if (ld_fmt_has(fmt, aname) || ld_fmt_has(rfmt, aname))
+		return ld_fail(c, tok, -EINVAL, "argument name is already used");
 	p->entry_idx[p->nr_entry++] = n;
 	ld_fmt_add(fmt, size, aname);
 	return 0;

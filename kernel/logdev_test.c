@@ -270,7 +270,7 @@ DEFINE_SHOW_ATTRIBUTE(lt_counts);
 
 /* ---- printf table ---------------------------------------------------- */
 
-#define LT_PF_MAX	64
+#define LT_PF_MAX	96
 #define LD_TEST_RAW_BIG	(64 * 1024 + 8)	/* more than the largest sub-buffer */
 #define LT_PF_LINE	1024	/* longest entry: 600 characters */
 #define LT_PF_TEXT	700
@@ -365,6 +365,10 @@ static char lt_s600[601];
 static u8 lt_raw_big[LD_TEST_RAW_BIG];
 static int lt_raw_big_ret;
 static char lt_s300[301];
+/* a string of @n (<= 600) characters: the tail of lt_s600 */
+#define LT_S(n)	(lt_s600 + sizeof(lt_s600) - 1 - (n))
+
+static void lt_oddfiles(int i);
 
 static noinline void lt_printf_table(struct dentry *dentry)
 {
@@ -437,6 +441,43 @@ static noinline void lt_printf_table(struct dentry *dentry)
 	LT_PF("xxx%cyyy", '\0');
 	/* a precision bounds what is read of a %s (arrays without a NUL) */
 	LT_PF("[%.3s] [%.*s] [%.0s]", lt_bytes3_s, 2, lt_mac_s, lt_bytes3_s);
+	/*
+	 * issue 7 follow-up: arguments ending at the last bytes of a
+	 * vbin_printf() record (LOGDEV_MAX_PAYLOAD 512; vbin layout: %px 8
+	 * bytes, a string and a pointer text each with its NUL, numbers
+	 * aligned to their size up to 4).  A string ending at byte 511, 512,
+	 * 513 of the record (two strings: more than one slots record holds, so
+	 * vbin_printf(); %px: vbin_printf())...
+	 */
+	LT_PF("A [%s][%s]", LT_S(255), LT_S(254));
+	LT_PF("A [%s][%s]", LT_S(255), LT_S(255));
+	LT_PF_CUT(3 + 255 + 2 + 255, -1, "A [%s][%s]", LT_S(255), LT_S(256));
+	LT_PF("B %px [%s] end", ptr, LT_S(502));
+	LT_PF("B %px [%s] end", ptr, LT_S(503));
+	LT_PF_CUT(2 + 16 + 2 + 503, -1, "B %px [%s] end", ptr, LT_S(504));
+	LT_PF("%px [%s] %c", ptr, LT_S(502), 'c');
+	LT_PF_CUT(16 + 2 + 503, -1, "%px [%s] %c", ptr, LT_S(503), 'c');
+	LT_PF("%px [%s] %d", ptr, LT_S(499), -3);
+	/*
+	 * ...a %pI4 text ("192.168.7.42", 12 characters after a string of
+	 * N) ending at byte 510, 511, 512, then a 1-byte (%c, %hhd) or a
+	 * 4-byte (%d) number: what does not fit is cut and marked.
+	 */
+	LT_PF("v0 %s%pI4%c", LT_S(497), ip, 'Q');
+	LT_PF_CUT(3 + 498 + 12, -1, "v0 %s%pI4%c", LT_S(498), ip, 'Q');
+	LT_PF_CUT(3 + 499 + 11, -1, "v0 %s%pI4%c", LT_S(499), ip, 'Q');
+	LT_PF("v1 %s%pI4%hhd", LT_S(497), ip, (signed char)-7);
+	LT_PF_CUT(3 + 498 + 12, -1, "v1 %s%pI4%hhd", LT_S(498), ip, (signed char)-7);
+	LT_PF_CUT(3 + 499 + 11, -1, "v1 %s%pI4%hhd", LT_S(499), ip, (signed char)-7);
+	LT_PF_CUT(3 + 497 + 12, -1, "v2 %s%pI4%d", LT_S(497), ip, 123456);
+	LT_PF_CUT(3 + 498 + 12, -1, "v2 %s%pI4%d", LT_S(498), ip, 123456);
+	LT_PF_CUT(3 + 499 + 11, -1, "v2 %s%pI4%d", LT_S(499), ip, 123456);
+	LT_PF("v3 %s%pI4", LT_S(498), ip);
+	LT_PF_CUT(3 + 499 + 11, -1, "v3 %s%pI4", LT_S(499), ip);
+	/* slots: a %s of 256 characters is cut at 255 and marked */
+	LT_PF_CUT(7 + 255, 1, "slots [%s]", LT_S(256));
+	/* sites in files whose names hold a tab, a quote, a newline */
+	lt_oddfiles(7);
 	/* a raw record larger than a sub-buffer: refused, counted as too_big */
 	lt_raw_big_ret = logdev_write_raw(0, lt_raw_big, sizeof(lt_raw_big));
 }
@@ -660,3 +701,17 @@ module_init(lt_init);
 module_exit(lt_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("logdev test driver: edprint from task, softirq, hardirq and NMI context");
+
+/*
+ * Two sites at one func:line in two files with a tab, a quote and a newline
+ * in their names (issue 7 follow-up, class 9): "formats" must escape them,
+ * and reports name both sites with their files.  Last in this file: the
+ * #line directives change __FILE__ for everything after them.
+ */
+static noinline void lt_oddfiles(int i)
+{
+#line 500 "dir\twith tab/we\"ird,name.c"
+	edprint("oddfile %d", i);
+#line 500 "new\nline.c"
+	edprint("nlfile %d", i);
+}

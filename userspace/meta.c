@@ -182,7 +182,7 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
 
 /* ---- formats --------------------------------------------------------- */
 
-/* undo the C escapes of the formats file: \\ \n \t \" \ooo */
+/* undo the C escapes of the formats file (file, func, format): \\ \n \t \" \ooo */
 static char *unescape(const char *s, size_t n)
 {
 	char *out = malloc(n + 1), *o = out;
@@ -343,8 +343,8 @@ int ld_sites_parse(struct ld_sites *s, const char *text, size_t len)
 			return -ENOMEM;
 		st->id = id;
 		st->line = line;
-		st->file = strndup(f[1], fl[1]);
-		st->func = strndup(f[3], fl[3]);
+		st->file = unescape(f[1], fl[1]);
+		st->func = unescape(f[3], fl[3]);
 		st->fmt = unescape(f[4], fl[4]);
 		if (!st->file || !st->func || !st->fmt) {
 			site_free(st);

@@ -1168,6 +1168,53 @@ static void test_same_func_line(void)
 	free(err);
 }
 
+/*
+ * Issue 7 follow-up (class 9): the kernel's "formats" escapes file and func
+ * as it escapes the format (\t \n \\ \" \ooo), so a __FILE__ with a tab,
+ * newline or quote keeps its line; the reader undoes the escapes in all
+ * three fields.
+ */
+static void test_escaped_sites(void)
+{
+	static const char ft[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tdir\\twith tab/we\\\"ird,name.c\t500\tlt_oddfiles\toddfile\n"
+		"2\tnew\\nline.c\t500\tlt_oddfiles\tnlfile\n"
+		"3\tback\\\\slash\\001.c\t7\tf\\tn\\101\tfn\n";
+	struct ld_sites s = { 0 };
+	const struct ld_site *a, *b, *c;
+	uint64_t r[3][2] = { { 1000000, 1 }, { 1001000, 2 }, { 1002000, 3 } };
+	char *path, *out, *err, args[600];
+	int bad, st;
+
+	bad = ld_sites_parse(&s, ft, strlen(ft));
+	a = ld_sites_get(&s, 1);
+	b = ld_sites_get(&s, 2);
+	c = ld_sites_get(&s, 3);
+	check("formats: escaped file and func are unescaped (tab, quote, newline, backslash, octal)",
+	      bad == 0 && a && b && c &&
+	      !strcmp(a->file, "dir\twith tab/we\"ird,name.c") && !strcmp(a->func, "lt_oddfiles") &&
+	      a->line == 500 && !strcmp(a->fmt, "oddfile") &&
+	      !strcmp(b->file, "new\nline.c") && !strcmp(b->fmt, "nlfile") &&
+	      !strcmp(c->file, "back\\slash\001.c") && !strcmp(c->func, "f\tnA") &&
+	      !strcmp(c->fmt, "fn"),
+	      "bad %d, files [%s] [%s] [%s] func [%s]", bad, a ? a->file : "-",
+	      b ? b->file : "-", c ? c->file : "-", c ? c->func : "-");
+	ld_sites_free(&s);
+
+	path = build_seq("escfile.cap", ft, (const uint64_t (*)[2])r, 3);
+	snprintf(args, sizeof(args), "report %s", path);
+	st = run_cli(args, &out, &err);
+	check("report: sites whose file has a tab, quote or newline are named with the file",
+	      st == 0 && !*err &&
+	      strstr(out, "pid:1 dir\twith tab/we\"ird,name.c:lt_oddfiles:500 oddfile") &&
+	      strstr(out, "pid:1 new\nline.c:lt_oddfiles:500 nlfile") &&
+	      strstr(out, "pid:1 f\tnA:7 fn"),
+	      "status %d, stderr [%s]:\n%s", st, err, out);
+	free(out);
+	free(err);
+}
+
 /* a site name of 400 characters keeps its :line in report and deltas */
 static void test_long_site_name(void)
 {
@@ -1585,6 +1632,7 @@ int main(int argc, char **argv)
 	test_durations();
 	test_hostile_names();
 	test_same_func_line();
+	test_escaped_sites();
 	test_long_site_name();
 	test_dur_accounting();
 	{

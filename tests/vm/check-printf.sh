@@ -56,6 +56,28 @@ END {
 }' "$dir/printf_ref.txt" "$dir/printf.raw"
 rc=$?
 
+# logdev_test's lt_oddfiles(7): two sites at lt_oddfiles:500 in files named
+# "dir<TAB>with tab/we"ird,name.c" and "new<LF>line.c".  "formats" escapes
+# file and func as it escapes the format (one line per site), and the
+# reader names both sites with their files (same func:line), no warning.
+odd=0
+for want in $'\tdir\\twith tab/we\\"ird,name.c\t500\tlt_oddfiles\toddfile %d' \
+	    $'\tnew\\nline.c\t500\tlt_oddfiles\tnlfile %d'; do
+	if ! grep -qF -- "$want" "$dir/formats.txt"; then
+		echo "FAIL: $name: formats lacks the escaped line [$want]: $(grep -a lt_oddfiles "$dir/formats.txt" | head -c 300)"
+		odd=1
+	fi
+done
+text=$("$logdev" report "$dir/printf.cap" 2>&1 | tr -d '\0')
+for want in $'dir\twith tab/we"ird,name.c:lt_oddfiles:500 oddfile 7' \
+	    $'new\nline.c:lt_oddfiles:500 nlfile 7'; do
+	if [[ $text != *"$want"* ]]; then
+		echo "FAIL: $name: report lacks [$want]: $(grep -a -A1 'oddfile\|nlfile\|warning' <<< "$text" | head -c 400)"
+		odd=1
+	fi
+done
+[ $odd = 0 ] && echo "PASS: $name: sites in files named with a tab, quote and newline: escaped in formats, named with their files in report"
+
 # After the table the test module wrote one raw record larger than any
 # sub-buffer: refused with -E2BIG (7), and counted as lost: too_big in stats
 # and one lost record in the capture.
@@ -67,4 +89,4 @@ tb=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^too_big=/) { sub(/^too_big=/, "
 lost=$(awk -F'\t' '$1 == "LOST" && $4 == "dropped" { s += $3 } END { print s + 0 }' "$dir/printf.raw")
 [ "$lost" = 1 ] || { echo "FAIL: $name: too-big raw record: capture shows $lost lost records, not 1"; bad=1; }
 [ $bad = 0 ] && echo "PASS: $name: a raw record too big for a sub-buffer is refused (-E2BIG) and counted lost (stats too_big 1, capture LOST 1)"
-[ $rc = 0 ] && [ $bad = 0 ]
+[ $rc = 0 ] && [ $bad = 0 ] && [ $odd = 0 ]

@@ -174,6 +174,25 @@ bad "$(printf 'p:a\rb=lt_probe_target')" 'Invalid argument'
 bad 'p:a b=lt_probe_target' 'Invalid argument'
 bad "$(printf 'p:ok=lt_probe_target n\351=$arg1')" 'Invalid argument'
 bad "$(printf 'lt_probe_target\351')" 'Invalid argument'
+# Argument names are unique within a probe (entry and return together), as
+# ftrace's kprobe_events: "This argument name is already used", EINVAL; a
+# default name (argN from $argN, retval) counts as a name.
+bad 'p:dupargs=kmem_cache_alloc x=$arg1 x=$arg2' 'Invalid argument'
+tail -n 3 $EL > /tmp/el3
+l1=$(sed -n 1p /tmp/el3) l2=$(sed -n 2p /tmp/el3) l3=$(sed -n 3p /tmp/el3)
+echo "$l1" | grep -q 'logdev: error: argument name is already used' &&
+	[ "$l2" = '  Command: p:dupargs=kmem_cache_alloc x=$arg1 x=$arg2' ] &&
+	[ "$l3" = '                                              ^' ] &&
+	pass "error_log: duplicate argument name, caret under the second x" ||
+	fail "error_log for dupargs: '$l1' '$l2' '$l3'"
+bad 'p:dupargs=lt_probe_target $arg1 $arg1' 'Invalid argument'
+bad 'p:dupargs=lt_probe_target arg2=$arg1 $arg2' 'Invalid argument'
+bad 'r:dupargs=lt_probe_target retval=$arg1 $retval' 'Invalid argument'
+bad 'r:dupargs=lt_probe_target y=$arg1 y=$retval' 'Invalid argument'
+ok_add 'p:dupok=lt_probe_target x=$arg1 y=$arg1 $arg2'
+grep -qF 'p:dupok lt_probe_target x=$arg1 y=$arg1 $arg2' $PF &&
+	pass "the same source under two names is accepted" || fail "dupok: $(cat $PF | tr '\n' '|')"
+: > $PF
 [ ! -s $PF ] && pass "no probe left after the refusals" || fail "probes left: $(cat $PF | tr '\n' '|')"
 cat $EL > $R/error_log.txt
 n_el=$(grep -c '^\[' $EL)
