@@ -28,7 +28,7 @@ extern char tmpdir[];
 #define passes ldc_passes
 #define pass(name) ldc_pass(name)
 #define fail(name, ...) ldc_fail((name), __FILE__, __LINE__, __VA_ARGS__)
-#define check(name, ok, ...) ldc_why(__FILE__, __LINE__, (name), #ok, !!(ok), __VA_ARGS__)
+#define check(name, ok, ...) CHECK_WHY(ok, name, __VA_ARGS__)
 
 /* a growing byte buffer */
 struct buf {

@@ -117,16 +117,12 @@ int ldc_true(const char *file, int line, const char *name, const char *text, int
 	return 0;
 }
 
-int ldc_why(const char *file, int line, const char *name, const char *text, int ok,
+int ldc_why(const char *file, int line, const char *name, const char *text,
 	    const char *fmt, ...)
 {
 	char why[4096];
 	va_list ap;
 
-	if (ok) {
-		ldc_pass(name);
-		return 1;
-	}
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);

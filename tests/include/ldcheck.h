@@ -20,7 +20,8 @@
  *                          type and signedness, compared by value (-1 < 1u)
  *   CHECK_TRUE(cond, name) CHECK_FALSE(cond, name)
  *   CHECK_WHY(cond, name, fmt, ...)  cond true; on failure the text of fmt
- *                          says what was seen (for checks of several values)
+ *                          says what was seen (for checks of several values);
+ *                          fmt's arguments are evaluated only on failure
  *   CHECK_STR_EQ(got, want, name)     strings (NULL allowed), shown escaped
  *   CHECK_STR_CONTAINS(hay, needle, name)   strstr(hay, needle) != NULL
  *   CHECK_MEM_EQ(got, want, len, name)      len bytes, first difference shown
@@ -51,13 +52,13 @@ void ldc_fail(const char *name, const char *file, int line, const char *fmt, ...
 
 enum ldc_op { LDC_EQ, LDC_NE, LDC_LT, LDC_LE, LDC_GT, LDC_GE };
 
-/* implementation of the macros below; 1 if the check passed */
+/* implementation of the macros below; 1 if the check passed (ldc_why: fails) */
 int ldc_int(const char *file, int line, const char *name, enum ldc_op op,
 	    const char *ta, int sa, uintmax_t a, const char *tb, int sb, uintmax_t b);
 int ldc_true(const char *file, int line, const char *name, const char *text, int ok,
 	     int want);
-int ldc_why(const char *file, int line, const char *name, const char *text, int ok,
-	    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+int ldc_why(const char *file, int line, const char *name, const char *text,
+	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 int ldc_str_eq(const char *file, int line, const char *name, const char *ta,
 	       const char *a, const char *tb, const char *b);
 int ldc_str_contains(const char *file, int line, const char *name, const char *ta,
@@ -82,7 +83,7 @@ int ldc_mem_eq(const char *file, int line, const char *name, const char *ta,
 #define CHECK_TRUE(cond, name)  ldc_true(__FILE__, __LINE__, (name), #cond, !!(cond), 1)
 #define CHECK_FALSE(cond, name) ldc_true(__FILE__, __LINE__, (name), #cond, !!(cond), 0)
 #define CHECK_WHY(cond, name, ...)					\
-	ldc_why(__FILE__, __LINE__, (name), #cond, !!(cond), __VA_ARGS__)
+	((cond) ? (ldc_pass(name), 1) : ldc_why(__FILE__, __LINE__, (name), #cond, __VA_ARGS__))
 
 #define CHECK_STR_EQ(got, want, name)					\
 	ldc_str_eq(__FILE__, __LINE__, (name), #got, (got), #want, (want))

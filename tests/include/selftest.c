@@ -68,7 +68,8 @@ static int passing(void)
 	CHECK_STR_EQ(out, "a\tb\n", "str");
 	CHECK_STR_CONTAINS(out, "\tb", "contains");
 	CHECK_MEM_EQ(m1, "\1\2\3\4", 4, "mem");
-	CHECK_EQ(calls, 1, "once");
+	CHECK_WHY(n == 11, "why", "%d", ++calls);
+	CHECK_EQ(calls, 1, "once, and the why text only on failure");
 	return ldc_exit_status();
 }
 
@@ -95,7 +96,7 @@ static const char *const want_fail[] = {
 static const char *const want_pass[] = {
 	"PASS: int eq", "PASS: -1 < 1u by value", "PASS: UINT64_MAX > -1 by value",
 	"PASS: operands evaluated once", "PASS: true", "PASS: false", "PASS: str",
-	"PASS: contains", "PASS: mem", "PASS: once",
+	"PASS: contains", "PASS: mem", "PASS: why", "PASS: once, and the why text only on failure",
 };
 
 /* run "SELF MODE"; its lines into @lines (at most @max), exit status into @st */
