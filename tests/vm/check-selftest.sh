@@ -1,0 +1,67 @@
+#!/bin/bash
+# The host-side checkers (tests/vm/check-*.sh) tested without a VM: each is
+# fed hand-made guest results and a fake `logdev` (LOGDEV=) printing a
+# hand-made `report --raw`, once as a good run (no FAIL line, exit 0) and
+# once per fault (a FAIL line naming it, exit non-zero).  A checker whose
+# FAIL lines and exit status disagree fails here.
+# Prints PASS:/FAIL: lines; exits non-zero if any check failed.
+set -uo pipefail
+vm=$(cd "$(dirname "$0")" && pwd)
+. "$vm/lib.sh"
+P=vm-checks
+tmp=$(mktemp -d /tmp/logdev-vmcheck.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# the fake logdev: `report --raw FILE` prints $tmp/raw, and $tmp/raw.err on stderr
+cat > "$tmp/logdev" <<'FAKE'
+#!/bin/sh
+d=$(dirname "$0")
+cat "$d/raw"
+[ -f "$d/raw.err" ] && cat "$d/raw.err" >&2
+exit 0
+FAKE
+chmod +x "$tmp/logdev"
+
+# expect CHECKER WHAT WANT_FAIL_TEXT: run tests/vm/CHECKER on $tmp/dir;
+# WANT_FAIL_TEXT empty: a good run, no FAIL line and exit 0; else a FAIL
+# line containing it and a non-zero exit
+expect() {
+	local checker=$1 what=$2 want=$3 out rc nfail
+	out=$(LOGDEV=$tmp/logdev "$vm/$checker" "$tmp/dir" t 2>&1)
+	rc=$?
+	nfail=$(printf '%s\n' "$out" | grep -c '^FAIL: ')
+	if [ -z "$want" ]; then
+		if [ "$rc" = 0 ] && [ "$nfail" = 0 ]; then
+			pass "$checker: $what: no FAIL line, exit 0"
+		else
+			fail "$checker: $what: exit $rc, $nfail FAIL lines: $(printf '%s\n' "$out" | grep '^FAIL: ' | head -n 2 | tr '\n' '|')"
+		fi
+	elif [ "$rc" != 0 ] && printf '%s\n' "$out" | grep '^FAIL: ' | grep -qF -- "$want"; then
+		pass "$checker: $what: FAIL line and non-zero exit"
+	else
+		fail "$checker: $what: exit $rc, FAIL lines: $(printf '%s\n' "$out" | grep '^FAIL: ' | head -n 2 | tr '\n' '|') (want one with '$want' and a non-zero exit)"
+	fi
+}
+
+# check-printf.sh: two table entries, the too-big raw record counted lost
+printf_case() {
+	rm -rf "$tmp/dir" "$tmp/raw.err"
+	mkdir -p "$tmp/dir"
+	echo cap > "$tmp/dir/printf.cap"
+	printf '# raw_big=-7\n0\thello\n1\tworld 5\n' > "$tmp/dir/printf_ref.txt"
+	printf 'cpu=0 written=3 too_big=1\n' > "$tmp/dir/printf_stats.txt"
+	printf '1\t0\t1\ttask\t1\tlt_printf_table\t10\thello\n1\t0\t1\ttask\t1\tlt_printf_table\t10\tworld 5\nLOST\t0\t1\tdropped\n' > "$tmp/raw"
+}
+printf_case
+expect check-printf.sh "good run" ""
+printf_case
+echo "warning: something odd at offset 64" > "$tmp/raw.err"
+expect check-printf.sh "decoder warning" "decoder warnings"
+printf_case
+sed -i 's/world 5/world 6/' "$tmp/raw"
+expect check-printf.sh "an entry differs" "entry 1"
+printf_case
+printf 'cpu=0 written=3 too_big=0\n' > "$tmp/dir/printf_stats.txt"
+expect check-printf.sh "too_big not counted" "too_big"
+
+finish
