@@ -31,6 +31,8 @@ if [ -f "$top/tests/decode/Makefile" ]; then
 else
 	echo "FAIL: decode: tests/decode/Makefile missing" | tee -a "$log"
 fi
+# the host-side VM checkers on hand-made results (no VM needed)
+suite vm-checks "$top/tests/vm/check-selftest.sh"
 suite vm "$top/tests/vm/run-tests.sh" ${VM_QUICK:+--quick}
 
 passed=$(grep -c '^PASS: ' "$log")
