@@ -64,4 +64,26 @@ printf_case
 printf 'cpu=0 written=3 too_big=0\n' > "$tmp/dir/printf_stats.txt"
 expect check-printf.sh "too_big not counted" "too_big"
 
+# check-contexts.sh: one CPU, a record from each context, one overwritten
+ctx_case() {
+	rm -rf "$tmp/dir" "$tmp/raw.err"
+	mkdir -p "$tmp/dir"
+	echo cap > "$tmp/dir/ctx.cap"
+	printf 'cpu=0 ctx=0 written=2\ncpu=0 ctx=1 written=1\ncpu=0 ctx=2 written=1\ncpu=0 ctx=3 written=1\nnmi_sent=1 nmi_seen=1\n' > "$tmp/dir/counts.txt"
+	printf 'cpu=0 written=5 read=4 overwritten=1 dropped=0 nesting_lost=0 too_big=0\n' > "$tmp/dir/stats.txt"
+	printf 'mode=overwrite\nrecord_rc=0\n' > "$tmp/dir/config.txt"
+	printf 'LOST\t0\t1\toverwritten\n1\t0\t1\ttask\t1\tlt_record\t10\tctx=0 seq=1\n2\t0\t0\tsoftirq\t1\tlt_record\t10\tctx=1 seq=0\n3\t0\t0\thardirq\t1\tlt_record\t10\tctx=2 seq=0\n4\t0\t0\tnmi\t1\tlt_record\t10\tctx=3 seq=0\n' > "$tmp/raw"
+}
+ctx_case
+expect check-contexts.sh "good run" ""
+ctx_case
+sed -i 's/record_rc=0/record_rc=1/' "$tmp/dir/config.txt"
+expect check-contexts.sh "record exited 1" "logdev.static record"
+ctx_case
+echo "warning: something odd at offset 64" > "$tmp/raw.err"
+expect check-contexts.sh "decoder warning" "decoder warnings"
+ctx_case
+sed -i 's/read=4/read=3/' "$tmp/dir/stats.txt"
+expect check-contexts.sh "stats read differs" "stats read == records in capture"
+
 finish
