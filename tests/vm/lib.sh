@@ -44,11 +44,11 @@ check_ge() {
 
 run_checks() {
 	_out=$(mktemp /tmp/logdev-checks.XXXXXX)
-	"$@" > "$_out"
-	_rc=$?
-	cat "$_out"
+	# streamed (a guest that goes quiet looks wedged); the status via a file
+	{ "$@"; echo $? > "$_out.rc"; } | tee "$_out"
+	_rc=$(cat "$_out.rc" 2>/dev/null || echo missing)
 	_n=$(grep -c '^FAIL: ' "$_out")
-	rm -f "$_out"
+	rm -f "$_out" "$_out.rc"
 	fails=$((fails + _n))
 	if [ "$_rc" != 0 ] && [ "$_n" = 0 ]; then
 		fail "$1 exited with status $_rc and printed no FAIL line"
