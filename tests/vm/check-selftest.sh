@@ -86,4 +86,11 @@ ctx_case
 sed -i 's/read=4/read=3/' "$tmp/dir/stats.txt"
 expect check-contexts.sh "stats read differs" "stats read == records in capture"
 
+# lines_of (run-tests.sh's guest lines): every PASS/FAIL line of a guest.log,
+# whatever bytes it holds (a probe name refused for its byte 0xff), CR removed
+printf 'PASS: g: a\r\nPASS: g: refuses '"'"'p:caf\377=f'"'"'\r\nFAIL: g: bad \376\r\nnoise\r\n' > "$tmp/guest.log"
+got=$(lines_of "$tmp/guest.log" 2>&1 | od -An -c | tr -s ' \n' ' ')
+want=$(printf 'PASS: g: a\nPASS: g: refuses '"'"'p:caf\377=f'"'"'\nFAIL: g: bad \376\n' | od -An -c | tr -s ' \n' ' ')
+check_eq "lines_of: PASS/FAIL lines of a guest.log with any bytes, CR removed" "$got" "$want"
+
 finish

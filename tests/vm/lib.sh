@@ -14,6 +14,8 @@
 #                              lines count in $fails, and a non-zero exit
 #                              without one is a FAIL of its own
 #   finish                     exit status: 0 if nothing failed
+#   lines_of FILE              the PASS/FAIL lines of FILE (a guest.log), as
+#                              they are (any bytes), without the console's CR
 #   raw_lost FILE [KIND]       records lost in a `report --raw` FILE (LOST
 #                              lines of KIND: overwritten, dropped; default both)
 #   stats_sum FILE FIELD       FIELD=N summed over the lines of a stats file
@@ -58,6 +60,10 @@ run_checks() {
 }
 
 finish() { [ "$fails" = 0 ]; }
+
+lines_of() {
+	grep -a -E '^(PASS|FAIL): ' "$1" | tr -d '\r'
+}
 
 raw_lost() {
 	awk -F'\t' -v k="${2:-}" '$1 == "LOST" && (k == "" ? ($4 == "overwritten" || $4 == "dropped") : $4 == k) { s += $3 }
