@@ -2,7 +2,8 @@
 #
 #   make            module (kernel/) and reader (userspace/)
 #   make demo       boot the Debian kernel in QEMU, record the demo module, print report + deltas
-#   make check      every test: ring core (userspace, sanitizers), decoder goldens, VM tests
+#   make check      every test: the test helpers, ring core (userspace, sanitizers), decoder
+#                   goldens, VM tests
 #   make bench      benchmarks (see docs/PERFORMANCE.md)
 #   make install    reader to $(PREFIX)/bin, headers to $(PREFIX)/include, modules for KDIR,
 #                   Module.symvers to $(PREFIX)/share/logdev (KBUILD_EXTRA_SYMBOLS for
@@ -64,6 +65,7 @@ clean:
 	-$(MAKE) -C kernel clean KDIR=$(KDIR)
 	$(MAKE) -C tests/ring clean
 	-$(MAKE) -C tests/decode clean
+	-$(MAKE) -C tests/include clean
 	-$(MAKE) -C bench clean
 	rm -rf demo-out tests/vm/out build
 

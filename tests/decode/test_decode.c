@@ -90,14 +90,13 @@ static void enc(struct pl *p, const char *types, ...)
 
 /* ---- comparing output ---------------------------------------------- */
 
-static void expect_text(const char *name, const char *got, const char *exp)
+/* CHECK_STR_EQ at the caller's file:line, and both texts whole on failure */
+#define expect_text(name, got, exp) expect_text_at(__FILE__, __LINE__, name, got, exp)
+static void expect_text_at(const char *file, int line, const char *name, const char *got,
+			   const char *exp)
 {
-	if (!strcmp(got, exp)) {
-		pass(name);
-		return;
-	}
-	fail(name, "output differs");
-	fprintf(stdout, "--- expected\n%s--- got\n%s---\n", exp, got);
+	if (!ldc_str_eq(file, line, name, "output", got, "expected", exp))
+		fprintf(stdout, "--- expected\n%s--- got\n%s---\n", exp, got);
 }
 
 /* ---- golden report / deltas ---------------------------------------- */
@@ -148,10 +147,9 @@ static void test_report_deltas(void)
 		"[   789.172257] cpu:0 pid:1234 site#9:? <unknown site 9: 4 arg bytes>  +0.001 us\n"
 		"[   789.172257] cpu:0 pid:1234 kfree_skbmem:291 <raw 2 bytes: de ad>  +0.098 us\n"
 		"[   789.172300] cpu:1 pid:0 nmi foo_xmit:12 q\t-5 \"x\"A  +526.000 us\n");
-	if (st == 0 && err[0] == 0)
-		pass("report golden exit 0, no warnings");
-	else
-		fail("report golden exit 0, no warnings", "status %d stderr '%s'", st, err);
+	CHECK_WHY(st == 0 && err[0] == 0,
+		  "report golden exit 0, no warnings",
+		  "status %d stderr '%s'", st, err);
 	free(out);
 	free(err);
 
@@ -179,41 +177,28 @@ static void test_report_deltas(void)
 		"kfree_skbmem:291         kfree_skbmem:295                  1      0.101      0.101      0.101      0.101        0.101\n"
 		"site#9:?                 kfree_skbmem:291                  1      0.098      0.098      0.098      0.098        0.098\n"
 		"kfree_skbmem:320         site#9:?                          1      0.001      0.001      0.001      0.001        0.001\n");
-	if (st != 0)
-		fail("deltas exit 0", "status %d", st);
-	else
-		pass("deltas exit 0");
+	CHECK_EQ(st, 0, "deltas exit 0");
 	free(out);
 	free(err);
 
 	snprintf(args, sizeof(args), "deltas --sort=count %s", path);
 	st = run_cli(args, &out, &err);
-	if (st == 0 && strstr(out, "kfree_skbmem:291         kfree_skbmem:295"))
-		pass("deltas --sort=count accepted");
-	else
-		fail("deltas --sort=count accepted", "status %d", st);
+	CHECK_WHY(st == 0 && strstr(out, "kfree_skbmem:291         kfree_skbmem:295"),
+		  "deltas --sort=count accepted",
+		  "status %d", st);
 	free(out);
 	free(err);
 	st = run_cli("deltas --sort=bogus x", &out, &err);
-	if (st == 2)
-		pass("usage error exits 2");
-	else
-		fail("usage error exits 2", "status %d", st);
+	CHECK_EQ(st, 2, "usage error exits 2");
 	free(out);
 	free(err);
 	st = run_cli("frobnicate", &out, &err);
-	if (st == 2)
-		pass("unknown command exits 2");
-	else
-		fail("unknown command exits 2", "status %d", st);
+	CHECK_EQ(st, 2, "unknown command exits 2");
 	free(out);
 	free(err);
 	snprintf(args, sizeof(args), "report %s/does-not-exist", tmpdir);
 	st = run_cli(args, &out, &err);
-	if (st == 1)
-		pass("missing file exits 1");
-	else
-		fail("missing file exits 1", "status %d", st);
+	CHECK_EQ(st, 1, "missing file exits 1");
 	free(out);
 	free(err);
 	free(b.p);
@@ -264,11 +249,10 @@ static void test_gaps(void)
 	free(err);
 	snprintf(args, sizeof(args), "report --raw %s", path);
 	run_cli(args, &out, &err);
-	if (strstr(out, "LOST\t0\t5\tdropped\n") && strstr(out, "LOST\t0\t123\toverwritten\n") &&
-	    strstr(out, "LOST\t0\t1\tsubbufs\n"))
-		pass("lost events: raw LOST lines");
-	else
-		fail("lost events: raw LOST lines", "got:\n%s", out);
+	CHECK_WHY(strstr(out, "LOST\t0\t5\tdropped\n") && strstr(out, "LOST\t0\t123\toverwritten\n") &&
+		  strstr(out, "LOST\t0\t1\tsubbufs\n"),
+		  "lost events: raw LOST lines",
+		  "got:\n%s", out);
 	free(out);
 	free(err);
 	snprintf(args, sizeof(args), "deltas %s", path);
@@ -292,10 +276,9 @@ static void check_render(const char *name, const char *fmt, const struct pl *p,
 	char got[512];
 	int n = ld_bprintf(got, sizeof(got), fmt, p->b, p->n, ks);
 
-	if (!strcmp(got, exp) && n == (int)strlen(exp))
-		pass(name);
-	else
-		fail(name, "fmt \"%s\": expected \"%s\" got \"%s\" (ret %d)", fmt, exp, got, n);
+	CHECK_WHY(!strcmp(got, exp) && n == (int)strlen(exp),
+		  name,
+		  "fmt \"%s\": expected \"%s\" got \"%s\" (ret %d)", fmt, exp, got, n);
 }
 
 /* expected string from the host's snprintf where kernel and glibc agree */
@@ -386,20 +369,18 @@ static void test_bprintf(void)
 
 		enc(&p, "s", "abcdefghijkl");
 		n = ld_bprintf(small, sizeof(small), "%s", p.b, p.n, NULL);
-		if (n == 12 && !strcmp(small, "abcdefg"))
-			pass("bprintf truncates output, returns full length");
-		else
-			fail("bprintf truncates output, returns full length", "n=%d '%s'", n, small);
+		CHECK_WHY(n == 12 && !strcmp(small, "abcdefg"),
+			  "bprintf truncates output, returns full length",
+			  "n=%d '%s'", n, small);
 	}
 	{
 		const struct ld_ksym *k;
 		uint64_t off, size;
 
 		k = ld_ksyms_lookup(&test_ksyms, 0xffffffffc0001090ull, &off, &size);
-		if (!k)
-			pass("ksyms: last symbol has no size, no match");
-		else
-			fail("ksyms: last symbol has no size, no match", "matched %s", k->name);
+		CHECK_WHY(!k,
+			  "ksyms: last symbol has no size, no match",
+			  "matched %s", k->name);
 	}
 	ld_ksyms_free(&test_ksyms);
 }
@@ -493,11 +474,10 @@ static void corrupt_case(const char *name, size_t patch_off, const void *patch,
 	path = write_tmp("corrupt.cap", b.p, b.n);
 	decode_file(path, &res);
 	snprintf(want, sizeof(want), "off=%zu ", exp_warn_off);
-	if (res.opened && res.records == exp_records && strstr(res.warn_text, want))
-		pass(name);
-	else
-		fail(name, "opened %d records %d (want %d) warnings:\n%s(want offset %zu)",
-		     res.opened, res.records, exp_records, res.warn_text, exp_warn_off);
+	CHECK_WHY(res.opened && res.records == exp_records && strstr(res.warn_text, want),
+		  name,
+		  "opened %d records %d (want %d) warnings:\n%s(want offset %zu)", res.opened,
+		  res.records, exp_records, res.warn_text, exp_warn_off);
 
 	/* and through the CLI: status 0, warning names the offset */
 	snprintf(args, sizeof(args), "report %s", path);
@@ -510,11 +490,10 @@ static void corrupt_case(const char *name, size_t patch_off, const void *patch,
 		for (char *q = out; *q; q++)
 			lines += *q == '\n';
 		snprintf(nm, sizeof(nm), "%s (CLI)", name);
-		if (st == 0 && strstr(err, want) && strstr(out, marker) &&
-		    lines >= exp_records)
-			pass(nm);
-		else
-			fail(nm, "status %d stderr:\n%sstdout:\n%s", st, err, out);
+		CHECK_WHY(st == 0 && strstr(err, want) && strstr(out, marker) &&
+			  lines >= exp_records,
+			  nm,
+			  "status %d stderr:\n%sstdout:\n%s", st, err, out);
 	}
 	free(out);
 	free(err);
@@ -534,11 +513,9 @@ static void test_corruption(void)
 	build_three(&b, sb_off, rec_off);
 	path = write_tmp("good.cap", b.p, b.n);
 	decode_file(path, &full);
-	if (full.records == 6 && full.warnings == 0)
-		pass("corruption baseline: 6 records, no warnings");
-	else
-		fail("corruption baseline", "records %d warnings %d\n%s", full.records,
-		     full.warnings, full.warn_text);
+	CHECK_WHY(full.records == 6 && full.warnings == 0,
+		  "corruption baseline: 6 records, no warnings",
+		  "records %d warnings %d\n%s", full.records, full.warnings, full.warn_text);
 
 	/* bad magic in the middle sub-buffer: skip it, keep the others */
 	ld_cap_put_u32(v, 0x12345678);
@@ -607,20 +584,18 @@ static void test_corruption(void)
 	/* not a capture at all, and an empty file */
 	path = write_tmp("junk.cap", "hello world, not a capture", 26);
 	decode_file(path, &res);
-	if (!res.opened)
-		pass("bad capture magic refused");
-	else
-		fail("bad capture magic refused", "opened");
+	CHECK_WHY(!res.opened,
+		  "bad capture magic refused",
+		  "opened");
 	{
 		char args[700], *out, *err;
 		int st;
 
 		snprintf(args, sizeof(args), "report %s", path);
 		st = run_cli(args, &out, &err);
-		if (st == 1 && strstr(err, "not a logdev capture"))
-			pass("unusable file exits 1 with message");
-		else
-			fail("unusable file exits 1 with message", "status %d err %s", st, err);
+		CHECK_WHY(st == 1 && strstr(err, "not a logdev capture"),
+			  "unusable file exits 1 with message",
+			  "status %d err %s", st, err);
 		free(out);
 		free(err);
 	}
@@ -635,10 +610,9 @@ static void test_corruption(void)
 		cap_sect(&c, LD_SECT_HEADER, LD_CAP_NO_CPU, h, strlen(h));
 		path = write_tmp("v2.cap", c.p, c.n);
 		decode_file(path, &res);
-		if (!res.opened)
-			pass("unsupported format version refused");
-		else
-			fail("unsupported format version refused", "opened");
+		CHECK_WHY(!res.opened,
+			  "unsupported format version refused",
+			  "opened");
 		free(c.p);
 	}
 }
@@ -650,16 +624,14 @@ static void test_header_parse(void)
 	const char *bad = "version: 1\nendian: little\nsubbuf_size: 4096\n"
 			  "field: subbuf.seq offset:16 size:8\n";
 
-	if (!ld_header_parse(&h, header_text, strlen(header_text), &d) &&
-	    h.subbuf_size == 256 && h.nr_subbufs == 4 && !strcmp(h.clock, "local") &&
-	    !strcmp(h.mode, "overwrite"))
-		pass("header parse");
-	else
-		fail("header parse", "%s", d.msg);
-	if (ld_header_parse(&h, bad, strlen(bad), &d) == -EPROTO)
-		pass("header field layout mismatch refused");
-	else
-		fail("header field layout mismatch refused", "accepted");
+	CHECK_WHY(!ld_header_parse(&h, header_text, strlen(header_text), &d) &&
+		  h.subbuf_size == 256 && h.nr_subbufs == 4 && !strcmp(h.clock, "local") &&
+		  !strcmp(h.mode, "overwrite"),
+		  "header parse",
+		  "%s", d.msg);
+	CHECK_WHY(ld_header_parse(&h, bad, strlen(bad), &d) == -EPROTO,
+		  "header field layout mismatch refused",
+		  "accepted");
 }
 
 /* ---- diff and return-probe durations ------------------------------- */
@@ -735,10 +707,9 @@ static void test_diff(void)
 		"kfree_skbmem:295         kfree_skbmem:320                 3       2.000       2.000         3       1.000       1.000      0.50x      -50.0%\n"
 		"kfree_skbmem:320         foo_xmit:10                      1      97.000      97.000         -           -           -          -   only in A\n"
 		"kfree_skbmem:320         new_func:50                      -           -           -         1     515.000     515.000          -   only in B\n");
-	if (st == 0 && !err[0])
-		pass("diff exit 0, no warnings");
-	else
-		fail("diff exit 0, no warnings", "status %d stderr '%s'", st, err);
+	CHECK_WHY(st == 0 && !err[0],
+		  "diff exit 0, no warnings",
+		  "status %d stderr '%s'", st, err);
 	free(out);
 	free(err);
 
@@ -796,18 +767,14 @@ static void test_diff(void)
 
 	snprintf(args, sizeof(args), "diff --format xml %s %s", pa, pb);
 	st = run_cli(args, &out, &err);
-	if (st == 2 && !out[0])
-		pass("diff: unknown format is a usage error (2)");
-	else
-		fail("diff: unknown format is a usage error (2)", "status %d", st);
+	CHECK_WHY(st == 2 && !out[0],
+		  "diff: unknown format is a usage error (2)",
+		  "status %d", st);
 	free(out);
 	free(err);
 	snprintf(args, sizeof(args), "diff %s", pa);
 	st = run_cli(args, &out, &err);
-	if (st == 2)
-		pass("diff: one FILE is a usage error (2)");
-	else
-		fail("diff: one FILE is a usage error (2)", "status %d", st);
+	CHECK_EQ(st, 2, "diff: one FILE is a usage error (2)");
 	free(out);
 	free(err);
 }
@@ -1379,12 +1346,10 @@ static void test_dur_accounting(void)
 	p_.n = (uint32_t)(_edp - (char *)p_.b);				\
 	int n_ = ld_bprintf_slots(got_, sizeof(got_), fmt, p_.b, p_.n, NULL); \
 	snprintf(nm_, sizeof(nm_), "slots \"%s\"", fmt);		\
-	if (!strcmp(got_, exp) && n_ == (int)strlen(exp) && p_.n == want_ && \
-	    p_.n % 4 == 0)						\
-		pass(nm_);						\
-	else								\
-		fail(nm_, "expected \"%s\" got \"%s\" (ret %d, %u bytes stored, %u reserved)", \
-		     exp, got_, n_, p_.n, want_);				\
+	CHECK_WHY(!strcmp(got_, exp) && n_ == (int)strlen(exp) && p_.n == want_ && \
+		  p_.n % 4 == 0, nm_,					\
+		  "expected \"%s\" got \"%s\" (ret %d, %u bytes stored, %u reserved)", \
+		  exp, got_, n_, p_.n, want_);				\
 } while (0)
 
 static void test_slots(void)
@@ -1427,11 +1392,10 @@ static void check_rec(const char *name, const char *fmt, const uint8_t *pl, size
 	char got[1024];
 	int r = ld_bprintf_rec(got, sizeof(got), fmt, pl, n, NULL, LD_TS_END, flags);
 
-	if (r == (int)expn && !memcmp(got, exp, expn) && got[expn] == 0)
-		pass(name);
-	else
-		fail(name, "fmt \"%s\": expected \"%.*s\" (%zu) got \"%.*s\" (ret %d)", fmt,
-		     (int)expn, exp, expn, r > 0 && r < (int)sizeof(got) ? r : 0, got, r);
+	CHECK_WHY(r == (int)expn && !memcmp(got, exp, expn) && got[expn] == 0,
+		  name,
+		  "fmt \"%s\": expected \"%.*s\" (%zu) got \"%.*s\" (ret %d)", fmt, (int)expn, exp,
+		  expn, r > 0 && r < (int)sizeof(got) ? r : 0, got, r);
 }
 
 /* which encoding edprint() picks for fmt and these arguments: 1 slots */

@@ -643,10 +643,10 @@ static void test_messages(void)
 	      st != 0 && strstr(d.msg, "subbuf_size"), "ret %d msg %s", st, d.msg);
 	st = header_err("version: 1x\nendian: little\nsubbuf_size: 4096\n"
 			"field: rec.ts offset:0 size:8\n", &d);
-	check("header 'version: 1x' refused", st != 0, "ret %d", st);
+	CHECK_NE(st, 0, "header 'version: 1x' refused");
 	st = header_err("version: 1\nendian: little\nsubbuf_size: 4096\n"
 			"field: rec.ts offset:0 size:8 junk\n", &d);
-	check("header field line with trailing junk refused", st != 0, "ret %d", st);
+	CHECK_NE(st, 0, "header field line with trailing junk refused");
 
 	static const char *const cmds[] = { "report", "deltas", "record", "diff" };
 

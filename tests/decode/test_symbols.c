@@ -175,7 +175,7 @@ static void run(int with_log)
 		if (nth_msg(out, i, msg, sizeof(msg)))
 			fail(name, "no line %zu in output", i);
 		else
-			check(name, !strcmp(msg, exp), "got '%s'", msg);
+			CHECK_STR_EQ(msg, exp, name);
 	}
 	free(out);
 	free(err);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* testlib.c - see testlib.h. */
 #define _POSIX_C_SOURCE 200809L
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,43 +9,7 @@
 #include "subbuf.h"
 #include "testlib.h"
 
-int failures, passes;
 const char *cli;
-
-void pass(const char *name)
-{
-	printf("PASS: %s\n", name);
-	fflush(stdout);
-	passes++;
-}
-
-void fail(const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("FAIL: %s: ", name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	failures++;
-}
-
-void check(const char *name, int ok, const char *fmt, ...)
-{
-	va_list ap;
-	char why[4096];
-
-	if (ok) {
-		pass(name);
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	fail(name, "%s", why);
-}
 
 void b_put(struct buf *b, const void *d, size_t n)
 {

@@ -12,16 +12,23 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "ldcheck.h"
 
 #define SBS 256		/* sub-buffer size of the hand-made captures */
 
-extern int failures, passes;
 extern const char *cli;
 extern char tmpdir[];
 
-void pass(const char *name);
-void fail(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void check(const char *name, int ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/*
+ * The older checks, on top of ldcheck.h (which new checks use directly):
+ * pass(name); fail(name, fmt, ...): FAIL with file:line and the text of fmt;
+ * check(name, ok, fmt, ...): CHECK_WHY(ok, name, fmt, ...).
+ */
+#define failures ldc_failures
+#define passes ldc_passes
+#define pass(name) ldc_pass(name)
+#define fail(name, ...) ldc_fail((name), __FILE__, __LINE__, __VA_ARGS__)
+#define check(name, ok, ...) CHECK_WHY(ok, name, __VA_ARGS__)
 
 /* a growing byte buffer */
 struct buf {

@@ -13,7 +13,4 @@
 /* Called at ld_test_hook(where); NULL by default. */
 extern void (*ld_hook_fn)(int where);
 
-#define T_PASS(...) do { printf("PASS: "); printf(__VA_ARGS__); printf("\n"); } while (0)
-#define T_FAIL(...) do { printf("FAIL: "); printf(__VA_ARGS__); printf("\n"); failures++; } while (0)
-
 #endif

@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "harness.h"
+#include "ldcheck.h"
 
 #define MAX_CPUS	8
 #define MAX_THREADS	8
@@ -55,7 +56,6 @@ static struct {
 static struct ld_cpu_buf bufs[MAX_CPUS];
 static volatile int stop_writers, stop_reader;
 static u64 attempts[NSTREAMS];		/* published when a writer ends */
-static int failures;
 
 struct wthread {
 	pthread_t tid;
@@ -297,7 +297,7 @@ int main(int argc, char **argv)
 		ld_local_t *commit = calloc(cfg.nr, sizeof(*commit));
 
 		if (ld_cpu_buf_init(&bufs[c], mem, commit, (u32)c, cfg.subbuf, cfg.nr, cfg.mode)) {
-			printf("FAIL: %s: ld_cpu_buf_init\n", cfg.name);
+			ldc_fail(cfg.name, __FILE__, __LINE__, "ld_cpu_buf_init failed");
 			return 1;
 		}
 	}
@@ -351,51 +351,40 @@ int main(int argc, char **argv)
 		       (unsigned long long)st.overrun, (unsigned long long)st.dropped,
 		       (unsigned long long)st.nest_lost, (unsigned long long)sb_count[c],
 		       (unsigned long long)st.bytes);
-		if (st.read + lost == st.written)
-			T_PASS("%s cpu%d: read + lost == written (%llu + %llu == %llu)", cfg.name, c,
+		CHECK_EQ(st.read + lost, st.written,
+			 NAMEF("%s cpu%d: read + lost == written (%llu + %llu == %llu)", cfg.name, c,
 			       (unsigned long long)st.read, (unsigned long long)lost,
-			       (unsigned long long)st.written);
-		else
-			T_FAIL("%s cpu%d: read + lost != written (%llu + %llu != %llu)", cfg.name, c,
-			       (unsigned long long)st.read, (unsigned long long)lost,
-			       (unsigned long long)st.written);
-		if (decoded[c] == st.read)
-			T_PASS("%s cpu%d: every record read decodes (%llu)", cfg.name, c,
-			       (unsigned long long)decoded[c]);
-		else
-			T_FAIL("%s cpu%d: decoded %llu != read %llu", cfg.name, c,
-			       (unsigned long long)decoded[c], (unsigned long long)st.read);
-		if (gaps[c] + tail == lost)
-			T_PASS("%s cpu%d: stream seq gaps == records lost (%llu)", cfg.name, c,
-			       (unsigned long long)lost);
-		else
-			T_FAIL("%s cpu%d: stream seq gaps %llu + tail %llu != lost %llu", cfg.name, c,
-			       (unsigned long long)gaps[c], (unsigned long long)tail,
-			       (unsigned long long)lost);
-		if (hdr_lost[c] + unreported == lost)
-			T_PASS("%s cpu%d: lost counts in sub-buffer headers account for every loss",
-			       cfg.name, c);
-		else
-			T_FAIL("%s cpu%d: header lost %llu + unreported %llu != lost %llu", cfg.name, c,
-			       (unsigned long long)hdr_lost[c], (unsigned long long)unreported,
-			       (unsigned long long)lost);
+			       (unsigned long long)st.written));
+		CHECK_EQ(decoded[c], st.read,
+			 NAMEF("%s cpu%d: every record read decodes (%llu)", cfg.name, c,
+			       (unsigned long long)decoded[c]));
+		CHECK_WHY(gaps[c] + tail == lost,
+			  NAMEF("%s cpu%d: stream seq gaps == records lost (%llu)", cfg.name, c,
+				(unsigned long long)lost),
+			  "stream seq gaps %llu + tail %llu != lost %llu",
+			  (unsigned long long)gaps[c], (unsigned long long)tail,
+			  (unsigned long long)lost);
+		CHECK_WHY(hdr_lost[c] + unreported == lost,
+			  NAMEF("%s cpu%d: lost counts in sub-buffer headers account for every loss",
+				cfg.name, c),
+			  "header lost %llu + unreported %llu != lost %llu",
+			  (unsigned long long)hdr_lost[c], (unsigned long long)unreported,
+			  (unsigned long long)lost);
 		tot_w += st.written;
 		tot_r += st.read;
 		tot_lost += lost;
 	}
-	if (!bad_records && !bad_subbufs && !ts_backwards && !sb_backwards)
-		T_PASS("%s: no corrupt record, sub-buffer seq and timestamps in order", cfg.name);
-	else
-		T_FAIL("%s: %llu bad records, %llu bad sub-buffers, %llu ts backwards, %llu seq backwards; first: %s",
-		       cfg.name, (unsigned long long)bad_records, (unsigned long long)bad_subbufs,
-		       (unsigned long long)ts_backwards, (unsigned long long)sb_backwards, first_error);
-	if (tot_r > 0 && (cfg.mode == LD_MODE_DISCARD || tot_lost > 0 || cfg.nr > 8))
-		T_PASS("%s: exercised: %llu written, %llu read, %llu lost", cfg.name,
-		       (unsigned long long)tot_w, (unsigned long long)tot_r,
-		       (unsigned long long)tot_lost);
-	else
-		T_FAIL("%s: did not exercise the ring (%llu written, %llu read, %llu lost)", cfg.name,
-		       (unsigned long long)tot_w, (unsigned long long)tot_r,
-		       (unsigned long long)tot_lost);
-	return failures ? 1 : 0;
+	CHECK_WHY(!bad_records && !bad_subbufs && !ts_backwards && !sb_backwards,
+		  NAMEF("%s: no corrupt record, sub-buffer seq and timestamps in order", cfg.name),
+		  "%llu bad records, %llu bad sub-buffers, %llu ts backwards, %llu seq backwards; first: %s",
+		  (unsigned long long)bad_records, (unsigned long long)bad_subbufs,
+		  (unsigned long long)ts_backwards, (unsigned long long)sb_backwards, first_error);
+	CHECK_WHY(tot_r > 0 && (cfg.mode == LD_MODE_DISCARD || tot_lost > 0 || cfg.nr > 8),
+		  NAMEF("%s: exercised: %llu written, %llu read, %llu lost", cfg.name,
+			(unsigned long long)tot_w, (unsigned long long)tot_r,
+			(unsigned long long)tot_lost),
+		  "did not exercise the ring (%llu written, %llu read, %llu lost)",
+		  (unsigned long long)tot_w, (unsigned long long)tot_r,
+		  (unsigned long long)tot_lost);
+	return ldc_exit_status();
 }

@@ -12,10 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "harness.h"
-
-static int failures;
-
-#define CHECK(cond, ...) do { if (cond) T_PASS(__VA_ARGS__); else T_FAIL(__VA_ARGS__); } while (0)
+#include "ldcheck.h"
 
 struct ring {
 	struct ld_cpu_buf cb;
@@ -78,13 +75,16 @@ static u32 drain(struct ring *r, u64 *first_seq, u32 *first_ov, u32 *first_drop,
 static void test_init(void)
 {
 	struct ring r;
+	int err;
 
-	CHECK(ring_new(&r, 100, 4, LD_MODE_OVERWRITE) == -EINVAL, "init refuses non-power-of-two sub-buffer size");
+	CHECK_EQ(ring_new(&r, 100, 4, LD_MODE_OVERWRITE), -EINVAL, "init refuses non-power-of-two sub-buffer size");
 	ring_free(&r);
-	CHECK(ring_new(&r, 4096, 1, LD_MODE_OVERWRITE) == -EINVAL, "init refuses a single sub-buffer");
+	CHECK_EQ(ring_new(&r, 4096, 1, LD_MODE_OVERWRITE), -EINVAL, "init refuses a single sub-buffer");
 	ring_free(&r);
-	CHECK(ring_new(&r, 4096, 5, LD_MODE_OVERWRITE) == 0 && r.cb.nr_subbufs == 4,
-	      "init uses the largest power of two of sub-buffers (5 -> %u)", r.cb.nr_subbufs);
+	err = ring_new(&r, 4096, 5, LD_MODE_OVERWRITE);
+	CHECK_WHY(err == 0 && r.cb.nr_subbufs == 4,
+		  NAMEF("init uses the largest power of two of sub-buffers (5 -> %u)", r.cb.nr_subbufs),
+		  "init returned %d, nr_subbufs %u", err, r.cb.nr_subbufs);
 	ring_free(&r);
 }
 
@@ -98,24 +98,31 @@ static void test_flush_and_read(void)
 
 	ring_new(&r, 4096, 4, LD_MODE_OVERWRITE);
 	put(&r, 7); put(&r, 8); put(&r, 9);
-	CHECK(!ld_readable(&r.cb), "an open sub-buffer is not readable");
-	CHECK(ld_flush(&r.cb), "flush completes the open sub-buffer");
-	CHECK(ld_consume(&r.cb, buf) == 1, "flushed sub-buffer is consumed");
-	CHECK(h->magic == LOGDEV_SUBBUF_MAGIC && h->version == LOGDEV_FORMAT_VERSION &&
-	      h->seq == 0 && h->data_bytes == 3 * 32 && (h->flags & LOGDEV_SB_FLUSHED),
-	      "sub-buffer header: magic, version, seq 0, 96 data bytes, flushed flag");
+	CHECK_FALSE(ld_readable(&r.cb), "an open sub-buffer is not readable");
+	CHECK_TRUE(ld_flush(&r.cb), "flush completes the open sub-buffer");
+	CHECK_EQ(ld_consume(&r.cb, buf), 1, "flushed sub-buffer is consumed");
+	CHECK_WHY(h->magic == LOGDEV_SUBBUF_MAGIC && h->version == LOGDEV_FORMAT_VERSION &&
+		  h->seq == 0 && h->data_bytes == 3 * 32 && (h->flags & LOGDEV_SB_FLUSHED),
+		  "sub-buffer header: magic, version, seq 0, 96 data bytes, flushed flag",
+		  "magic %#x version %u seq %llu data_bytes %u flags %#x", h->magic, h->version,
+		  (unsigned long long)h->seq, h->data_bytes, h->flags);
 	rec = (void *)(buf + 40);
-	CHECK(rec->len == 32 && rec->site == 7 && rec->arg_bytes == 8 &&
-	      *(u64 *)(rec + 1) == 7 && h->first_ts == rec->ts,
-	      "first record: len 32, site 7, payload, first_ts = its ts");
-	CHECK(ld_consume(&r.cb, buf) == 0, "nothing more to consume");
-	CHECK(!ld_flush(&r.cb), "flush of an empty position does nothing");
+	CHECK_WHY(rec->len == 32 && rec->site == 7 && rec->arg_bytes == 8 &&
+		  *(u64 *)(rec + 1) == 7 && h->first_ts == rec->ts,
+		  "first record: len 32, site 7, payload, first_ts = its ts",
+		  "len %u site %u arg_bytes %u payload %llu first_ts %llu ts %llu", rec->len,
+		  rec->site, rec->arg_bytes, (unsigned long long)*(u64 *)(rec + 1),
+		  (unsigned long long)h->first_ts, (unsigned long long)rec->ts);
+	CHECK_EQ(ld_consume(&r.cb, buf), 0, "nothing more to consume");
+	CHECK_FALSE(ld_flush(&r.cb), "flush of an empty position does nothing");
 	ld_get_stats(&r.cb, &st);
-	CHECK(st.written == 3 && st.read == 3 && st.bytes == 96, "stats written 3 read 3 bytes 96");
+	CHECK_WHY(st.written == 3 && st.read == 3 && st.bytes == 96, "stats written 3 read 3 bytes 96",
+		  "written %llu read %llu bytes %llu", (unsigned long long)st.written,
+		  (unsigned long long)st.read, (unsigned long long)st.bytes);
 	put(&r, 10);
 	ld_flush(&r.cb);
 	ld_consume(&r.cb, buf);
-	CHECK(h->seq == 1, "next sub-buffer after a flush has seq 1");
+	CHECK_EQ(h->seq, 1, "next sub-buffer after a flush has seq 1");
 	ring_free(&r);
 }
 
@@ -136,19 +143,25 @@ static void test_discard(void)
 		}
 	ld_get_stats(&r.cb, &st);
 	/* 12 fit; each failing put also tried a second one: 88 + 88 dropped */
-	CHECK(st.dropped == 176 && st.written == 188, "discard: 12 stored, 176 dropped of 188 (got %llu of %llu)",
-	      (unsigned long long)st.dropped, (unsigned long long)st.written);
+	CHECK_WHY(st.dropped == 176 && st.written == 188,
+		  NAMEF("discard: 12 stored, 176 dropped of 188 (got %llu of %llu)",
+			(unsigned long long)st.dropped, (unsigned long long)st.written),
+		  "dropped %llu written %llu", (unsigned long long)st.dropped,
+		  (unsigned long long)st.written);
 	ld_flush(&r.cb);
 	n = drain(&r, &seq, NULL, NULL, &last);
-	CHECK(n == 12 && last == 11, "discard keeps the oldest 12 records (read %u, last %u)", n, last);
+	CHECK_WHY(n == 12 && last == 11, NAMEF("discard keeps the oldest 12 records (read %u, last %u)", n, last),
+		  "read %u, last %u", n, last);
 	put(&r, 500);
 	ld_flush(&r.cb);
 	n = drain(&r, &seq, NULL, &drop, &last);
-	CHECK(n == 1 && drop == 176 && seq == 2,
-	      "next sub-buffer reports 176 dropped before it (got %u, seq %llu)", drop, (unsigned long long)seq);
+	CHECK_WHY(n == 1 && drop == 176 && seq == 2,
+		  NAMEF("next sub-buffer reports 176 dropped before it (got %u, seq %llu)", drop,
+			(unsigned long long)seq),
+		  "read %u, dropped_before %u, seq %llu", n, drop, (unsigned long long)seq);
 	ld_get_stats(&r.cb, &st);
-	CHECK(st.read + st.overrun + st.dropped + st.nest_lost + st.too_big == st.written,
-	      "discard: read + lost == written");
+	CHECK_EQ(st.read + st.overrun + st.dropped + st.nest_lost + st.too_big, st.written,
+		 "discard: read + lost == written");
 	ring_free(&r);
 }
 
@@ -166,10 +179,15 @@ static void test_overwrite(void)
 	n = drain(&r, &seq, &ov, NULL, &last);
 	ld_get_stats(&r.cb, &st);
 	/* 100 records: sub-buffers 0..16, the last holding 4: 15 and 16 remain */
-	CHECK(n == 10 && seq == 15 && ov == 90 && last == 99,
-	      "overwrite keeps the newest 10 (read %u, first seq %llu, overrun_before %u, last %u)",
-	      n, (unsigned long long)seq, ov, last);
-	CHECK(st.overrun == 90 && st.read + st.overrun == st.written, "overwrite: read + overrun == written (90 overrun)");
+	CHECK_WHY(n == 10 && seq == 15 && ov == 90 && last == 99,
+		  NAMEF("overwrite keeps the newest 10 (read %u, first seq %llu, overrun_before %u, last %u)",
+			n, (unsigned long long)seq, ov, last),
+		  "read %u, first seq %llu, overrun_before %u, last %u", n,
+		  (unsigned long long)seq, ov, last);
+	CHECK_WHY(st.overrun == 90 && st.read + st.overrun == st.written,
+		  "overwrite: read + overrun == written (90 overrun)",
+		  "read %llu overrun %llu written %llu", (unsigned long long)st.read,
+		  (unsigned long long)st.overrun, (unsigned long long)st.written);
 	ring_free(&r);
 }
 
@@ -208,8 +226,11 @@ static void test_nesting(void)
 	ld_hook_fn = NULL;
 	ld_get_stats(&r.cb, &st);
 	/* the outer writer and 3 nested ones fit LD_MAX_NESTING (4); a 4th nested one does not */
-	CHECK(st.written == 5 && st.nest_lost == 1 && nest_results[3] == 0 && nest_results[4] == -EBUSY,
-	      "nesting: 4 levels record, the 5th is counted as nesting-lost");
+	CHECK_WHY(st.written == 5 && st.nest_lost == 1 && nest_results[3] == 0 && nest_results[4] == -EBUSY,
+		  "nesting: 4 levels record, the 5th is counted as nesting-lost",
+		  "written %llu nest_lost %llu, level 3 returned %d, level 4 %d",
+		  (unsigned long long)st.written, (unsigned long long)st.nest_lost,
+		  nest_results[3], nest_results[4]);
 	ld_flush(&r.cb);
 	ld_consume(&r.cb, buf);
 	for (off = 0; off < h->data_bytes && n < 8; n++) {
@@ -222,8 +243,11 @@ static void test_nesting(void)
 		off += rec->len;
 	}
 	/* the innermost writer reserves first: its outer ones retry after it */
-	CHECK(n == 4 && vals[0] == 103 && vals[1] == 102 && vals[3] == 1 && mono,
-	      "nested records laid out innermost first, timestamps non-decreasing");
+	CHECK_WHY(n == 4 && vals[0] == 103 && vals[1] == 102 && vals[3] == 1 && mono,
+		  "nested records laid out innermost first, timestamps non-decreasing",
+		  "%u records, sites %u %u %u %u, timestamps %s", n, n > 0 ? vals[0] : 0,
+		  n > 1 ? vals[1] : 0, n > 2 ? vals[2] : 0, n > 3 ? vals[3] : 0,
+		  mono ? "non-decreasing" : "go backwards");
 	ring_free(&r);
 }
 
@@ -241,13 +265,15 @@ static void test_pending_writer(void)
 	for (i = 0; i < 20 && !err; i++)
 		err = put(&r, i) < 0 ? put(&r, i) : 0;
 	/* sb 0 holds held + 5, sb 1 holds 6: the 12th write needs sb 0 again */
-	CHECK(err == -EBUSY, "overwrite refuses to enter a sub-buffer with an uncommitted writer");
+	CHECK_EQ(err, -EBUSY, "overwrite refuses to enter a sub-buffer with an uncommitted writer");
 	ld_get_stats(&r.cb, &st);
-	CHECK(st.nest_lost == 2 && st.overrun == 0, "those refusals count as nesting-lost, nothing overrun");
+	CHECK_WHY(st.nest_lost == 2 && st.overrun == 0, "those refusals count as nesting-lost, nothing overrun",
+		  "nest_lost %llu overrun %llu", (unsigned long long)st.nest_lost,
+		  (unsigned long long)st.overrun);
 	ld_commit(&r.cb, &held);
-	CHECK(put(&r, 99) >= 0, "after the commit the writer moves on");
+	CHECK_GE(put(&r, 99), 0, "after the commit the writer moves on");
 	ld_get_stats(&r.cb, &st);
-	CHECK(st.overrun == 6, "and overwrites sub-buffer 0 (6 records overrun)");
+	CHECK_EQ(st.overrun, 6, "and overwrites sub-buffer 0 (6 records overrun)");
 	ring_free(&r);
 }
 
@@ -259,29 +285,36 @@ static void test_e2big(void)
 
 	static unsigned char buf[256];
 	struct logdev_subbuf_hdr *h = (void *)buf;
+	int rc;
 
 	ring_new(&r, 256, 2, LD_MODE_OVERWRITE);
-	CHECK(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, sizeof(big)) == -E2BIG,
-	      "a record larger than a sub-buffer is refused with -E2BIG");
+	CHECK_EQ(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, sizeof(big)), -E2BIG,
+		 "a record larger than a sub-buffer is refused with -E2BIG");
 	/* the largest that fits: 256 - 40 header - 24 record header */
-	CHECK(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, 256 - 40 - 24) >= 0,
-	      "a record that just fits a sub-buffer is stored");
-	CHECK(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, 256 - 40 - 24 + 1) == -E2BIG,
-	      "one byte more is refused with -E2BIG");
+	CHECK_GE(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, 256 - 40 - 24), 0,
+		 "a record that just fits a sub-buffer is stored");
+	CHECK_EQ(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, 256 - 40 - 24 + 1), -E2BIG,
+		 "one byte more is refused with -E2BIG");
 	ld_get_stats(&r.cb, &st);
-	CHECK(st.written == 3 && st.too_big == 2,
-	      "too-big records count as written and as lost too_big (written %llu too_big %llu)",
-	      (unsigned long long)st.written, (unsigned long long)st.too_big);
+	CHECK_WHY(st.written == 3 && st.too_big == 2,
+		  NAMEF("too-big records count as written and as lost too_big (written %llu too_big %llu)",
+			(unsigned long long)st.written, (unsigned long long)st.too_big),
+		  "written %llu too_big %llu", (unsigned long long)st.written,
+		  (unsigned long long)st.too_big);
 	ld_flush(&r.cb);
-	CHECK(ld_consume(&r.cb, buf) == 1 && h->dropped_before == 1,
-	      "the first sub-buffer reports the too-big record before it (dropped_before %u)",
-	      h->dropped_before);
-	CHECK(ld_consume(&r.cb, buf) == 1 && h->dropped_before == 1,
-	      "the next one reports the one refused after the first was opened (dropped_before %u)",
-	      h->dropped_before);
+	rc = ld_consume(&r.cb, buf);
+	CHECK_WHY(rc == 1 && h->dropped_before == 1,
+		  NAMEF("the first sub-buffer reports the too-big record before it (dropped_before %u)",
+			h->dropped_before),
+		  "consume returned %d, dropped_before %u", rc, h->dropped_before);
+	rc = ld_consume(&r.cb, buf);
+	CHECK_WHY(rc == 1 && h->dropped_before == 1,
+		  NAMEF("the next one reports the one refused after the first was opened (dropped_before %u)",
+			h->dropped_before),
+		  "consume returned %d, dropped_before %u", rc, h->dropped_before);
 	ld_get_stats(&r.cb, &st);
-	CHECK(st.read + st.overrun + st.dropped + st.nest_lost + st.too_big == st.written,
-	      "read + overrun + dropped + nest_lost + too_big == written");
+	CHECK_EQ(st.read + st.overrun + st.dropped + st.nest_lost + st.too_big, st.written,
+		 "read + overrun + dropped + nest_lost + too_big == written");
 	ring_free(&r);
 }
 
@@ -291,19 +324,23 @@ static void test_flush_carries_losses(void)
 	static unsigned char buf[256];
 	struct logdev_subbuf_hdr *h = (void *)buf;
 	u32 i, n;
+	int rc;
 
 	ring_new(&r, 256, 2, LD_MODE_DISCARD);
 	for (i = 0; i < 17; i++)
 		put(&r, i);		/* 12 stored, 5 dropped */
 	ld_flush(&r.cb);		/* full: the 5 cannot be carried yet */
 	n = drain(&r, NULL, NULL, NULL, NULL);
-	CHECK(n == 12, "discard: 12 records read before the losses");
-	CHECK(ld_flush(&r.cb), "a flush with room opens an empty sub-buffer for pending losses");
-	CHECK(ld_consume(&r.cb, buf) == 1 && h->data_bytes == 0 && h->dropped_before == 5 &&
-	      h->seq == 2 && (h->flags & LOGDEV_SB_FLUSHED),
-	      "it has no records, dropped_before 5, seq 2 (got %u, %llu)", h->dropped_before,
-	      (unsigned long long)h->seq);
-	CHECK(!ld_flush(&r.cb), "nothing left to flush afterwards");
+	CHECK_EQ(n, 12, "discard: 12 records read before the losses");
+	CHECK_TRUE(ld_flush(&r.cb), "a flush with room opens an empty sub-buffer for pending losses");
+	rc = ld_consume(&r.cb, buf);
+	CHECK_WHY(rc == 1 && h->data_bytes == 0 && h->dropped_before == 5 &&
+		  h->seq == 2 && (h->flags & LOGDEV_SB_FLUSHED),
+		  NAMEF("it has no records, dropped_before 5, seq 2 (got %u, %llu)", h->dropped_before,
+			(unsigned long long)h->seq),
+		  "consume returned %d, data_bytes %u dropped_before %u seq %llu flags %#x", rc,
+		  h->data_bytes, h->dropped_before, (unsigned long long)h->seq, h->flags);
+	CHECK_FALSE(ld_flush(&r.cb), "nothing left to flush afterwards");
 	ring_free(&r);
 }
 
@@ -314,6 +351,7 @@ static void test_tail_zero(void)
 	static unsigned char buf[256], big[150];
 	struct logdev_subbuf_hdr *h = (void *)buf;
 	u32 i, nz = 0;
+	int rc;
 
 	memset(big, 0x5a, sizeof(big));
 	ring_new(&r, 256, 2, LD_MODE_OVERWRITE);
@@ -324,12 +362,14 @@ static void test_tail_zero(void)
 		;
 	ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, "ab", 2);
 	ld_flush(&r.cb);
-	CHECK(ld_consume(&r.cb, buf) == 1 && h->data_bytes == 32,
-	      "a short flushed sub-buffer is consumed (data_bytes %u)", h->data_bytes);
+	rc = ld_consume(&r.cb, buf);
+	CHECK_WHY(rc == 1 && h->data_bytes == 32,
+		  NAMEF("a short flushed sub-buffer is consumed (data_bytes %u)", h->data_bytes),
+		  "consume returned %d, data_bytes %u", rc, h->data_bytes);
 	for (i = 40 + h->data_bytes; i < sizeof(buf); i++)
 		nz += buf[i] != 0;
-	CHECK(nz == 0, "its unused tail is zero, not an older lap's record (%u bytes not zero)",
-	      nz);
+	CHECK_EQ(nz, 0, NAMEF("its unused tail is zero, not an older lap's record (%u bytes not zero)",
+			      nz));
 	ring_free(&r);
 }
 
@@ -344,5 +384,5 @@ int main(void)
 	test_e2big();
 	test_tail_zero();
 	test_flush_carries_losses();
-	return failures ? 1 : 0;
+	return ldc_exit_status();
 }

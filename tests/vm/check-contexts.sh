@@ -15,29 +15,25 @@ set -uo pipefail
 dir=$1 name=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 logdev=${LOGDEV:-$top/userspace/logdev}
+. "$top/tests/vm/lib.sh"
+P=$name
 
 if [ ! -s "$dir/ctx.cap" ] || [ ! -s "$dir/counts.txt" ]; then
-	echo "FAIL: $name: no capture or counts came back ($(ls "$dir" | tr '\n' ' '))"
+	fail "no capture or counts came back ($(ls "$dir" | tr '\n' ' '))"
 	exit 1
 fi
-if grep -q '^record_rc=0$' "$dir/config.txt"; then
-	echo "PASS: $name: logdev.static record exited 0"
-else
-	echo "FAIL: $name: logdev.static record: $(grep record_rc "$dir/config.txt")"
-fi
+check "logdev.static record exited 0" "logdev.static record: $(grep record_rc "$dir/config.txt")" \
+	grep -q '^record_rc=0$' "$dir/config.txt"
 "$logdev" report --raw "$dir/ctx.cap" > "$dir/ctx.raw" 2> "$dir/ctx.err"
 rc=$?
 if [ $rc != 0 ]; then
-	echo "FAIL: $name: logdev report --raw exited $rc: $(head -c 300 "$dir/ctx.err")"
+	fail "logdev report --raw exited $rc: $(head -c 300 "$dir/ctx.err")"
 	exit 1
 fi
-if [ -s "$dir/ctx.err" ]; then
-	echo "FAIL: $name: decoder warnings: $(head -n 3 "$dir/ctx.err" | tr '\n' '|')"
-else
-	echo "PASS: $name: decoded without warnings"
-fi
+check "decoded without warnings" "decoder warnings: $(head -n 3 "$dir/ctx.err" | tr '\n' '|')" \
+	test ! -s "$dir/ctx.err"
 
-awk -v name="$name" -v cfg="$(tr '\n' ' ' < "$dir/config.txt")" '
+run_checks awk -v name="$name" -v cfg="$(tr '\n' ' ' < "$dir/config.txt")" "$LD_AWK"'
 FILENAME == ARGV[1] {			# counts.txt: cpu=N ctx=N written=N
 	if ($1 ~ /^cpu=/) {
 		split($1, a, "="); split($2, b, "="); split($3, wc, "=")
@@ -67,9 +63,8 @@ FILENAME == ARGV[2] {			# stats.txt: cpu=N written=N read=N ...
 	}
 	n = split($0, f, "\t")
 	if (n < 8) { bad++; if (!badex) badex = $0; next }
-	cpu = f[2]; site = f[5]; func = f[6]; msg = f[8]
+	cpu = f[2]; site = f[5]; func = f[6]; msg = raw_msg($0)
 	rctx = f[4] == "task" ? 0 : f[4] == "softirq" ? 1 : f[4] == "hardirq" ? 2 : f[4] == "nmi" ? 3 : f[4]
-	for (i = 9; i <= n; i++) msg = msg "\t" f[i]
 	if (site == 0 || func == "" || func == "?" || func ~ /unknown/) {
 		unk++; if (!unkex) unkex = $0
 	}
@@ -85,10 +80,6 @@ FILENAME == ARGV[2] {			# stats.txt: cpu=N written=N read=N ...
 	}
 	last[cpu, mctx] = seq
 	if (seq >= w[cpu, mctx]) { beyond++; if (!beyondex) beyondex = $0 }
-}
-function check(ok, what, why) {
-	if (ok) print "PASS: " name ": " what
-	else { print "FAIL: " name ": " what ": " why; failed++ }
 }
 END {
 	check(badlost == 0, "every loss counted in records", badlost " LOST lines without a record count, e.g. " badlostex)
@@ -123,3 +114,4 @@ function got_any_irq(   c, s, h) {
 	return s > 0 && h > 0
 }
 ' "$dir/counts.txt" "$dir/stats.txt" "$dir/ctx.raw"
+finish

@@ -6,11 +6,13 @@ set -uo pipefail
 dir=$1 name=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 logdev=${LOGDEV:-$top/userspace/logdev}
+. "$top/tests/vm/lib.sh"
+P=$name
 if [ ! -s "$dir/demo.cap" ]; then
-	echo "FAIL: $name: no demo.cap came back"; exit 1
+	fail "no demo.cap came back"; exit 1
 fi
 if ! "$logdev" report --raw "$dir/demo.cap" > "$dir/demo.raw" 2> "$dir/demo.err"; then
-	echo "FAIL: $name: logdev report --raw failed: $(head -c 300 "$dir/demo.err")"; exit 1
+	fail "logdev report --raw failed: $(head -c 300 "$dir/demo.err")"; exit 1
 fi
 n=$(cat "$dir/iterations.txt")
 # a capture cut in half (a recorder killed midway) still names its records
@@ -18,22 +20,20 @@ head -c $(( $(stat -c %s "$dir/demo.cap") / 2 )) "$dir/demo.cap" > "$dir/demo-ha
 half=$("$logdev" report --raw "$dir/demo-half.cap" 2>/dev/null | awk -F'\t' '$1 != "LOST"' | wc -l)
 unnamed=$("$logdev" report --raw "$dir/demo-half.cap" 2>/dev/null | awk -F'\t' '$1 != "LOST" && $6 == "?"' | wc -l)
 if [ "$half" -gt 0 ] && [ "$unnamed" = 0 ]; then
-	echo "PASS: $name: a capture cut in half names all its $half records"
+	pass "a capture cut in half names all its $half records"
 else
-	echo "FAIL: $name: capture cut in half: $unnamed of $half records have no call-site name"
-	fail_formats=1
+	fail "capture cut in half: $unnamed of $half records have no call-site name"
 fi
 # formats after rmmod logdev_demo: every demo site still listed, strings intact
 if [ -f "$dir/formats-after-rmmod.txt" ] &&
    grep -q $'\tdemo_kfree_skbmem\t' "$dir/formats-after-rmmod.txt" &&
    grep -q 'logdev_demo.c' "$dir/formats-after-rmmod.txt" &&
    [ "$(grep -c $'\tdemo_' "$dir/formats-after-rmmod.txt")" -ge 20 ]; then
-	echo "PASS: $name: formats of the unloaded demo module stay readable"
+	pass "formats of the unloaded demo module stay readable"
 else
-	echo "FAIL: $name: formats after rmmod logdev_demo lost the demo sites"
-	fail_formats=1
+	fail "formats after rmmod logdev_demo lost the demo sites"
 fi
-awk -v name="$name" -v n="$n" '
+run_checks awk -v name="$name" -v n="$n" "$LD_AWK"'
 $1 == "LOST" { lost += $3; next }
 {
 	split($0, f, "\t"); fn = f[6]; msg = f[8]
@@ -42,10 +42,6 @@ $1 == "LOST" { lost += $3; next }
 	if (w[1] == "out") out_[fn]++
 	if (fn == "demo_mmap_touch" && w[1] == "2" && msg !~ /err=0$/) mmbad++
 	if (fn == "demo_kmalloc" && w[1] == "in" && msg !~ /^in size=[0-9]+$/) kmbad++
-}
-function check(ok, what, why) {
-	if (ok) print "PASS: " name ": " what
-	else { print "FAIL: " name ": " what ": " why; failed++ }
 }
 END {
 	check(lost == 0, "nothing lost", lost " records lost")
@@ -60,5 +56,5 @@ END {
 	check(mmbad == 0, "user page touched via copy_to_user (err=0)", mmbad " failures")
 	check(kmbad == 0, "kmalloc size argument decoded", kmbad " bad")
 	exit failed ? 1 : 0
-}' "$dir/demo.raw" || exit 1
-[ -z "${fail_formats:-}" ]
+}' "$dir/demo.raw"
+finish

@@ -13,18 +13,20 @@ set -uo pipefail
 dir=$1 name=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 logdev=${LOGDEV:-$top/userspace/logdev}
+. "$top/tests/vm/lib.sh"
+P=$name
 
 if [ ! -s "$dir/printf.cap" ] || [ ! -s "$dir/printf_ref.txt" ]; then
-	echo "FAIL: $name: no printf capture or reference came back"
+	fail "no printf capture or reference came back"
 	exit 1
 fi
 if ! "$logdev" report --raw "$dir/printf.cap" > "$dir/printf.raw" 2> "$dir/printf.err"; then
-	echo "FAIL: $name: logdev report --raw failed: $(head -c 300 "$dir/printf.err")"
+	fail "logdev report --raw failed: $(head -c 300 "$dir/printf.err")"
 	exit 1
 fi
-[ -s "$dir/printf.err" ] && echo "FAIL: $name: decoder warnings: $(head -n 3 "$dir/printf.err" | tr '\n' '|')"
+[ -s "$dir/printf.err" ] && fail "decoder warnings: $(head -n 3 "$dir/printf.err" | tr '\n' '|')"
 
-awk -v name="$name" '
+run_checks awk -v name="$name" "$LD_AWK"'
 FILENAME == ARGV[1] && /^#/ { next }
 FILENAME == ARGV[1] {
 	i = index($0, "\t"); t = substr($0, i + 1)
@@ -37,10 +39,9 @@ FILENAME == ARGV[1] {
 }
 $1 == "LOST" { lost++; next }
 {
-	n = split($0, f, "\t")
+	split($0, f, "\t")
 	if (f[6] != "lt_printf_table") next
-	msg = f[8]; for (i = 9; i <= n; i++) msg = msg "\t" f[i]
-	got[n_got++] = msg
+	got[n_got++] = raw_msg($0)
 }
 END {
 	failed = 0
@@ -48,13 +49,10 @@ END {
 		print "FAIL: " name ": " n_got " records for " n_ref " table entries (" lost + 0 " LOST lines)"
 		failed++
 	}
-	for (i = 0; i < n_ref && i < n_got; i++) {
-		if (got[i] == ref[i]) print "PASS: " name ": entry " i ": " ref[i]
-		else { print "FAIL: " name ": entry " i ": logdev [" got[i] "] kernel [" ref[i] "]"; failed++ }
-	}
+	for (i = 0; i < n_ref && i < n_got; i++)
+		check(got[i] == ref[i], "entry " i ": " ref[i], "logdev [" got[i] "] kernel [" ref[i] "]")
 	exit failed ? 1 : 0
 }' "$dir/printf_ref.txt" "$dir/printf.raw"
-rc=$?
 
 # logdev_test's lt_oddfiles(7): two sites at lt_oddfiles:500 in files named
 # "dir<TAB>with tab/we"ird,name.c" and "new<LF>line.c".  "formats" escapes
@@ -64,7 +62,7 @@ odd=0
 for want in $'\tdir\\twith tab/we\\"ird,name.c\t500\tlt_oddfiles\toddfile %d' \
 	    $'\tnew\\nline.c\t500\tlt_oddfiles\tnlfile %d'; do
 	if ! grep -qF -- "$want" "$dir/formats.txt"; then
-		echo "FAIL: $name: formats lacks the escaped line [$want]: $(grep -a lt_oddfiles "$dir/formats.txt" | head -c 300)"
+		fail "formats lacks the escaped line [$want]: $(grep -a lt_oddfiles "$dir/formats.txt" | head -c 300)"
 		odd=1
 	fi
 done
@@ -72,21 +70,21 @@ text=$("$logdev" report "$dir/printf.cap" 2>&1 | tr -d '\0')
 for want in $'dir\twith tab/we"ird,name.c:lt_oddfiles:500 oddfile 7' \
 	    $'new\nline.c:lt_oddfiles:500 nlfile 7'; do
 	if [[ $text != *"$want"* ]]; then
-		echo "FAIL: $name: report lacks [$want]: $(grep -a -A1 'oddfile\|nlfile\|warning' <<< "$text" | head -c 400)"
+		fail "report lacks [$want]: $(grep -a -A1 'oddfile\|nlfile\|warning' <<< "$text" | head -c 400)"
 		odd=1
 	fi
 done
-[ $odd = 0 ] && echo "PASS: $name: sites in files named with a tab, quote and newline: escaped in formats, named with their files in report"
+[ $odd = 0 ] && pass "sites in files named with a tab, quote and newline: escaped in formats, named with their files in report"
 
 # After the table the test module wrote one raw record larger than any
 # sub-buffer: refused with -E2BIG (7), and counted as lost: too_big in stats
 # and one lost record in the capture.
 bad=0
 big=$(sed -n 's/^# raw_big=//p' "$dir/printf_ref.txt")
-[ "$big" = -7 ] || { echo "FAIL: $name: too-big raw record: logdev_write_raw returned '$big', not -E2BIG"; bad=1; }
-tb=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^too_big=/) { sub(/^too_big=/, "", $i); s += $i } } END { print s + 0 }' "$dir/printf_stats.txt" 2>/dev/null)
-[ "$tb" = 1 ] || { echo "FAIL: $name: too-big raw record: stats too_big total $tb, not 1"; bad=1; }
-lost=$(awk -F'\t' '$1 == "LOST" && $4 == "dropped" { s += $3 } END { print s + 0 }' "$dir/printf.raw")
-[ "$lost" = 1 ] || { echo "FAIL: $name: too-big raw record: capture shows $lost lost records, not 1"; bad=1; }
-[ $bad = 0 ] && echo "PASS: $name: a raw record too big for a sub-buffer is refused (-E2BIG) and counted lost (stats too_big 1, capture LOST 1)"
-[ $rc = 0 ] && [ $bad = 0 ] && [ $odd = 0 ]
+[ "$big" = -7 ] || { fail "too-big raw record: logdev_write_raw returned '$big', not -E2BIG"; bad=1; }
+tb=$(stats_sum "$dir/printf_stats.txt" too_big 2>/dev/null)
+[ "$tb" = 1 ] || { fail "too-big raw record: stats too_big total $tb, not 1"; bad=1; }
+lost=$(raw_lost "$dir/printf.raw" dropped)
+[ "$lost" = 1 ] || { fail "too-big raw record: capture shows $lost lost records, not 1"; bad=1; }
+[ $bad = 0 ] && pass "a raw record too big for a sub-buffer is refused (-E2BIG) and counted lost (stats too_big 1, capture LOST 1)"
+finish

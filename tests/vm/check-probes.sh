@@ -13,17 +13,19 @@ set -uo pipefail
 dir=$1 name=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 logdev=${LOGDEV:-$top/userspace/logdev}
+. "$top/tests/vm/lib.sh"
+P=$name
 if [ ! -s "$dir/probes.cap" ]; then
-	echo "FAIL: $name: no probes.cap came back"; exit 1
+	fail "no probes.cap came back"; exit 1
 fi
 if ! "$logdev" report --raw "$dir/probes.cap" > "$dir/probes.raw" 2> "$dir/probes.err"; then
-	echo "FAIL: $name: logdev report --raw failed: $(head -c 300 "$dir/probes.err")"; exit 1
+	fail "logdev report --raw failed: $(head -c 300 "$dir/probes.err")"; exit 1
 fi
 read -r n us d < "$dir/params.txt"
 # slack for a return probe's own cost under TCG (entry + return handlers,
 # trampoline): generous, the lower bound is the exact one
 slack_us=${PROBE_SLACK_US:-$((us / 2 + 300))}
-awk -v name="$name" -v n="$n" -v us="$us" -v d="$d" -v slack="$slack_us" '
+run_checks awk -v name="$name" -v n="$n" -v us="$us" -v d="$d" -v slack="$slack_us" "$LD_AWK"'
 function hex(s,   i, v) {
 	v = 0
 	for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
@@ -56,10 +58,6 @@ $1 == "LOST" { lost += $3; next }
 		if (hex(arg(msg, "retval")) != us) badret++
 	}
 }
-function check(ok, what, why) {
-	if (ok) print "PASS: " name ": " what
-	else { print "FAIL: " name ": " what ": " why; failed++ }
-}
 END {
 	check(ended, "workload markers found", "no begin/end markers")
 	check(lost == 0, "nothing lost", lost " records lost")
@@ -89,3 +87,4 @@ END {
 	      sprintf("min %.3f median %.3f max %.3f us, want min >= %d, median <= %d", dmin, med, dmax, us, us + slack))
 	exit failed ? 1 : 0
 }' "$dir/probes.raw"
+finish

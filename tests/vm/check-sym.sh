@@ -9,35 +9,33 @@ set -uo pipefail
 dir=$1 name=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 logdev=${LOGDEV:-$top/userspace/logdev}
+. "$top/tests/vm/lib.sh"
+P=$name
 if [ ! -s "$dir/sym.cap" ] || [ ! -s "$dir/symref.txt" ]; then
-	echo "FAIL: $name: no sym.cap or symref.txt came back"; exit 1
+	fail "no sym.cap or symref.txt came back"; exit 1
 fi
 if ! "$logdev" report --raw "$dir/sym.cap" > "$dir/sym.raw" 2> "$dir/sym.err"; then
-	echo "FAIL: $name: logdev report --raw failed: $(head -c 300 "$dir/sym.err")"; exit 1
+	fail "logdev report --raw failed: $(head -c 300 "$dir/sym.err")"; exit 1
 fi
-failed=0
 n_ref=$(wc -l < "$dir/symref.txt")
-[ "$n_ref" = 7 ] || { echo "FAIL: $name: $n_ref kernel texts, want 7"; failed=1; }
+[ "$n_ref" = 7 ] || fail "$n_ref kernel texts, want 7"
 if [ "$(sort -u "$dir/addrs.txt" | wc -l)" = 1 ]; then
-	echo "PASS: $name: all 4 loads put the function at $(head -n 1 "$dir/addrs.txt")"
+	pass "all 4 loads put the function at $(head -n 1 "$dir/addrs.txt")"
 else
 	echo "NOTE: $name: loads at $(tr '\n' ' ' < "$dir/addrs.txt")(not all the same address)"
 fi
-awk -v name="$name" '
+run_checks awk -v name="$name" "$LD_AWK"'
 FILENAME == ARGV[1] { ref[n_ref++] = $0; next }
 {
-	n = split($0, f, "\t")
+	split($0, f, "\t")
 	if (f[6] != "lsym_fire") next
-	msg = f[8]; for (i = 9; i <= n; i++) msg = msg "\t" f[i]
-	got[n_got++] = msg
+	got[n_got++] = raw_msg($0)
 }
 END {
 	failed = 0
 	if (n_got != n_ref) { print "FAIL: " name ": " n_got " records for " n_ref " kernel texts"; failed++ }
-	for (i = 0; i < n_ref && i < n_got; i++) {
-		if (got[i] == ref[i]) print "PASS: " name ": fire " i ": " ref[i]
-		else { print "FAIL: " name ": fire " i ": logdev [" got[i] "] kernel [" ref[i] "]"; failed++ }
-	}
+	for (i = 0; i < n_ref && i < n_got; i++)
+		check(got[i] == ref[i], "fire " i ": " ref[i], "logdev [" got[i] "] kernel [" ref[i] "]")
 	exit failed ? 1 : 0
-}' "$dir/symref.txt" "$dir/sym.raw" || failed=1
-[ $failed = 0 ]
+}' "$dir/symref.txt" "$dir/sym.raw"
+finish

@@ -8,11 +8,13 @@ mode=${1:-overwrite} kb=${2:-16} iters=${3:-20000}
 D=/sys/kernel/debug/logdev
 T=/sys/kernel/debug/logdev_test
 R=${RESULTS:-/results}
+P=vm-ctx-smp$(nproc)-$mode
+. /logdev/lib.sh	# pass, fail, check...: tests/vm/lib.sh
 set -x
-insmod /logdev/logdev.ko || exit 1
-insmod /logdev/logdev_test.ko || exit 1
-echo "$mode" > $D/mode || exit 1
-echo "$kb" > $D/buffer_size_kb || exit 1
+insmod /logdev/logdev.ko || { fail "insmod logdev.ko"; exit 1; }
+insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
+echo "$mode" > $D/mode || { fail "mode $mode refused"; exit 1; }
+echo "$kb" > $D/buffer_size_kb || { fail "buffer_size_kb $kb refused"; exit 1; }
 { echo "mode=$(cat $D/mode)"; echo "buffer_size_kb=$(cat $D/buffer_size_kb)";
   echo "subbuf_size=$(cat $D/subbuf_size)"; echo "cpus=$(nproc)"; } > $R/config.txt
 cat $D/header > $R/header.txt 2>/dev/null

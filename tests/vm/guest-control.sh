@@ -6,10 +6,7 @@
 # Prints PASS:/FAIL: lines; the host collects them from guest.log.
 D=/sys/kernel/debug/logdev
 P=vm-control
-fails=0
-
-pass() { echo "PASS: $P: $*"; }
-fail() { echo "FAIL: $P: $*"; fails=$((fails + 1)); }
+. /logdev/lib.sh	# pass, fail, check...: tests/vm/lib.sh
 
 insmod /logdev/logdev.ko || { fail "insmod logdev.ko"; exit 1; }
 [ -d $D ] || { fail "no $D"; exit 1; }
@@ -123,4 +120,4 @@ if [ "$n" = "$(nproc)" ]; then pass "stats: $n well-formed lines"
 else fail "stats: $n well-formed lines for $(nproc) CPUs: $(head -n 2 $D/stats)"; fi
 
 rmmod logdev || fail "rmmod logdev"
-[ $fails = 0 ]
+finish

@@ -13,10 +13,7 @@ R=${RESULTS:-/results}
 D=/sys/kernel/debug/logdev
 PF=$D/probes
 P=vm-probes
-fails=0
-
-pass() { echo "PASS: $P: $*"; }
-fail() { echo "FAIL: $P: $*"; fails=$((fails + 1)); }
+. /logdev/lib.sh	# pass, fail, check...: tests/vm/lib.sh
 
 insmod /logdev/logdev.ko || { fail "insmod logdev.ko"; exit 1; }
 insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
@@ -217,4 +214,4 @@ if rmmod logdev; then pass "rmmod logdev with 3 probes attached"; else fail "rmm
 insmod /logdev/logdev.ko && [ -e $PF ] && [ ! -s $PF ] &&
 	pass "reloaded: no probes" || fail "reload after rmmod"
 rmmod logdev
-[ $fails = 0 ]
+finish

@@ -15,10 +15,7 @@ R=${RESULTS:-/results}
 L=/logdev/logdev.static
 P=vm-record
 n=${1:-2000}
-fails=0
-
-pass() { echo "PASS: $P: $*"; }
-fail() { echo "FAIL: $P: $*"; fails=$((fails + 1)); }
+. /logdev/lib.sh	# pass, fail, check...: tests/vm/lib.sh
 
 insmod /logdev/logdev.ko || { fail "insmod logdev.ko"; exit 1; }
 insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
@@ -133,4 +130,4 @@ fi
 
 rmmod logdev_test
 rmmod logdev
-[ $fails = 0 ]
+finish

@@ -11,9 +11,7 @@ rounds=${1:-50}
 D=/sys/kernel/debug/logdev
 T=/sys/kernel/debug/logdev_test
 P=vm-stop
-fails=0
-pass() { echo "PASS: $P: $*"; }
-fail() { echo "FAIL: $P: $*"; fails=$((fails + 1)); }
+. /logdev/lib.sh	# pass, fail, check...: tests/vm/lib.sh
 
 insmod /logdev/logdev.ko || { fail "insmod logdev.ko"; exit 1; }
 insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
@@ -97,4 +95,4 @@ fi
 
 rmmod logdev_test
 rmmod logdev || fail "rmmod logdev"
-[ $fails = 0 ]
+finish

@@ -8,12 +8,13 @@
 # lockdep report.
 #   guest-stress.sh SECONDS ITERS SEED
 secs=${1:-20} iters=${2:-2000} seed=${3:-1}
-insmod /logdev/logdev.ko || { echo "FAIL: vm-stress: insmod logdev.ko"; exit 1; }
-insmod /logdev/logdev_test.ko || { echo "FAIL: vm-stress: insmod logdev_test.ko"; exit 1; }
+P=vm-stress
+. /logdev/lib.sh	# pass, fail, check...: tests/vm/lib.sh
+insmod /logdev/logdev.ko || { fail "insmod logdev.ko"; exit 1; }
+insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
 chmod +x /logdev/vmtool
-/logdev/vmtool stress "$secs" "$iters" "$seed"
-rc=$?
+run_checks /logdev/vmtool stress "$secs" "$iters" "$seed"
 cat /sys/kernel/debug/logdev/stats > "${RESULTS:-/results}/stats.txt"
-rmmod logdev_test || { echo "FAIL: vm-stress: rmmod logdev_test"; rc=1; }
-rmmod logdev || { echo "FAIL: vm-stress: rmmod logdev"; rc=1; }
-exit $rc
+rmmod logdev_test || fail "rmmod logdev_test"
+rmmod logdev || fail "rmmod logdev"
+finish

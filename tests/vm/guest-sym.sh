@@ -11,9 +11,7 @@
 R=${RESULTS:-/results}
 D=/sys/kernel/debug/logdev
 P=vm-sym
-fails=0
-pass() { echo "PASS: $P: $*"; }
-fail() { echo "FAIL: $P: $*"; fails=$((fails + 1)); }
+. /logdev/lib.sh	# pass, fail, check...: tests/vm/lib.sh
 
 insmod /logdev/logdev.ko || { fail "insmod logdev.ko"; exit 1; }
 cat > /tmp/work.sh <<'EOS'
@@ -39,4 +37,4 @@ dmesg | sed -n 's/.*logdev_symref: //p' > $R/symref.txt
 [ -r $D/module_log ] && cat $D/module_log > $R/modlog.txt
 rmmod logdev_syma
 rmmod logdev
-[ $fails = 0 ]
+finish

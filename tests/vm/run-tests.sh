@@ -18,6 +18,8 @@ quick=
 K=$top/kernel U=$top/userspace
 failed=0
 
+. "$vm/lib.sh"
+# this runner's own FAIL lines name their test themselves (not lib.sh's $P)
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 missing=
@@ -48,7 +50,8 @@ fi
 
 # boot NAME SMP SCRIPT "FILES" "ARGS" [TCG]: run the VM, print a FAIL line
 # for kernel trouble, a wedge, a timeout or lost results.  Returns 0 if
-# results came back.  TCG: multi (default) or single, see tools/vm/run.sh
+# results came back.  tests/vm/lib.sh goes with the FILES (/logdev/lib.sh in
+# the guest).  TCG: multi (default) or single, see tools/vm/run.sh
 # --tcg; every boot below says why it uses the one it uses.
 #
 # QEMU 7.2's multi-threaded TCG wedges a guest that flips a static key
@@ -60,7 +63,7 @@ fi
 boot() {
 	local name=$1 smp=$2 script=$3 files=$4 args=$5 tcg=${6:-multi} rc
 	"$top/tools/vm/run.sh" --kver "$kver" --smp "$smp" --timeout "${VM_TIMEOUT:-180}" \
-		--tcg "$tcg" --script "$script" --files "$files" --args "$args" --out "$out/$name" \
+		--tcg "$tcg" --script "$script" --files "$files $vm/lib.sh" --args "$args" --out "$out/$name" \
 		2> "$out/$name.runlog"
 	rc=$?
 	case $rc in
@@ -85,13 +88,19 @@ else
 fi
 
 
-# Guest-side PASS/FAIL lines.
+# host_check NAME CHECKER DIR: run tests/vm/CHECKER on a guest's results;
+# tests/include/runtest.sh makes a FAIL line of a checker that exits non-zero
+# without one (or prints one and exits 0).
+host_check() {
+	"$top/tests/include/runtest.sh" "$1: $2" "$vm/$2" "$3" "$1" || failed=$((failed + 1))
+}
+
+# Guest-side PASS/FAIL lines (tests/vm/lib.sh's lines_of: whatever bytes
+# they hold; grep alone dropped the lines naming a refused byte 0xff).
 guest_lines() {
 	local log=$1/guest.log
-	grep -E '^(PASS|FAIL): ' "$log" | tr -d '\r'
-	if grep -q '^FAIL: ' "$log"; then
-		failed=$((failed + $(grep -c '^FAIL: ' "$log")))
-	fi
+	lines_of "$log"
+	failed=$((failed + $(grep -a -c '^FAIL: ' "$log")))
 }
 
 # 1. control files (multi-threaded TCG: no edprint site runs in this guest)
@@ -134,9 +143,10 @@ for smp in $smps; do
 		if boot "$name" "$smp" "$vm/guest-contexts.sh" \
 			"$K/logdev.ko $K/logdev_test.ko $U/logdev.static" \
 			"$mode ${VM_CTX_KB:-16} ${VM_CTX_ITERS:-20000}"; then
-			"$vm/check-contexts.sh" "$out/$name" "$name" || failed=$((failed + 1))
+			guest_lines "$out/$name"
+			host_check "$name" check-contexts.sh "$out/$name"
 			if [ "$smp" = 2 ] && [ "$mode" = overwrite ]; then
-				"$vm/check-printf.sh" "$out/$name" vm-printf || failed=$((failed + 1))
+				host_check vm-printf check-printf.sh "$out/$name"
 			fi
 		fi
 	done
@@ -144,7 +154,8 @@ done
 
 # 3. demo smoke (multi-threaded TCG: record brackets the workload, as in 2.)
 if boot vm-demo 2 "$vm/guest-demo.sh" "$K/logdev.ko $K/logdev_demo.ko $U/logdev.static" 200; then
-	"$vm/check-demo.sh" "$out/vm-demo" vm-demo || failed=$((failed + 1))
+	guest_lines "$out/vm-demo"
+	host_check vm-demo check-demo.sh "$out/vm-demo"
 fi
 
 # 4. run-time probes: every kind fires the known number of times
@@ -154,7 +165,7 @@ if boot vm-probes 2 "$vm/guest-probes.sh" \
 	"$K/logdev.ko $K/logdev_test.ko $K/logdev_syma.ko $K/logdev_symb.ko $U/logdev.static" \
 	"1000 500 20"; then
 	guest_lines "$out/vm-probes"
-	"$vm/check-probes.sh" "$out/vm-probes" vm-probes || failed=$((failed + 1))
+	host_check vm-probes check-probes.sh "$out/vm-probes"
 fi
 
 # 5. record ended by signals, a closed pipe and a full disk: enable restored,
@@ -168,7 +179,7 @@ fi
 if boot vm-sym 2 "$vm/guest-sym.sh" \
 	"$K/logdev.ko $K/logdev_syma.ko $K/logdev_symb.ko $U/logdev.static" ""; then
 	guest_lines "$out/vm-sym"
-	"$vm/check-sym.sh" "$out/vm-sym" vm-sym || failed=$((failed + 1))
+	host_check vm-sym check-sym.sh "$out/vm-sym"
 fi
 
 [ $failed = 0 ]

@@ -1,0 +1,96 @@
+#!/bin/bash
+# The host-side checkers (tests/vm/check-*.sh) tested without a VM: each is
+# fed hand-made guest results and a fake `logdev` (LOGDEV=) printing a
+# hand-made `report --raw`, once as a good run (no FAIL line, exit 0) and
+# once per fault (a FAIL line naming it, exit non-zero).  A checker whose
+# FAIL lines and exit status disagree fails here.
+# Prints PASS:/FAIL: lines; exits non-zero if any check failed.
+set -uo pipefail
+vm=$(cd "$(dirname "$0")" && pwd)
+. "$vm/lib.sh"
+P=vm-checks
+tmp=$(mktemp -d /tmp/logdev-vmcheck.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# the fake logdev: `report --raw FILE` prints $tmp/raw, and $tmp/raw.err on stderr
+cat > "$tmp/logdev" <<'FAKE'
+#!/bin/sh
+d=$(dirname "$0")
+cat "$d/raw"
+[ -f "$d/raw.err" ] && cat "$d/raw.err" >&2
+exit 0
+FAKE
+chmod +x "$tmp/logdev"
+
+# expect CHECKER WHAT WANT_FAIL_TEXT: run tests/vm/CHECKER on $tmp/dir;
+# WANT_FAIL_TEXT empty: a good run, no FAIL line and exit 0; else a FAIL
+# line containing it and a non-zero exit
+expect() {
+	local checker=$1 what=$2 want=$3 out rc nfail
+	out=$(LOGDEV=$tmp/logdev "$vm/$checker" "$tmp/dir" t 2>&1)
+	rc=$?
+	nfail=$(printf '%s\n' "$out" | grep -c '^FAIL: ')
+	if [ -z "$want" ]; then
+		if [ "$rc" = 0 ] && [ "$nfail" = 0 ]; then
+			pass "$checker: $what: no FAIL line, exit 0"
+		else
+			fail "$checker: $what: exit $rc, $nfail FAIL lines: $(printf '%s\n' "$out" | grep '^FAIL: ' | head -n 2 | tr '\n' '|')"
+		fi
+	elif [ "$rc" != 0 ] && printf '%s\n' "$out" | grep '^FAIL: ' | grep -qF -- "$want"; then
+		pass "$checker: $what: FAIL line and non-zero exit"
+	else
+		fail "$checker: $what: exit $rc, FAIL lines: $(printf '%s\n' "$out" | grep '^FAIL: ' | head -n 2 | tr '\n' '|') (want one with '$want' and a non-zero exit)"
+	fi
+}
+
+# check-printf.sh: two table entries, the too-big raw record counted lost
+printf_case() {
+	rm -rf "$tmp/dir" "$tmp/raw.err"
+	mkdir -p "$tmp/dir"
+	echo cap > "$tmp/dir/printf.cap"
+	printf '# raw_big=-7\n0\thello\n1\tworld 5\n' > "$tmp/dir/printf_ref.txt"
+	printf 'cpu=0 written=3 too_big=1\n' > "$tmp/dir/printf_stats.txt"
+	printf '1\t0\t1\ttask\t1\tlt_printf_table\t10\thello\n1\t0\t1\ttask\t1\tlt_printf_table\t10\tworld 5\nLOST\t0\t1\tdropped\n' > "$tmp/raw"
+}
+printf_case
+expect check-printf.sh "good run" ""
+printf_case
+echo "warning: something odd at offset 64" > "$tmp/raw.err"
+expect check-printf.sh "decoder warning" "decoder warnings"
+printf_case
+sed -i 's/world 5/world 6/' "$tmp/raw"
+expect check-printf.sh "an entry differs" "entry 1"
+printf_case
+printf 'cpu=0 written=3 too_big=0\n' > "$tmp/dir/printf_stats.txt"
+expect check-printf.sh "too_big not counted" "too_big"
+
+# check-contexts.sh: one CPU, a record from each context, one overwritten
+ctx_case() {
+	rm -rf "$tmp/dir" "$tmp/raw.err"
+	mkdir -p "$tmp/dir"
+	echo cap > "$tmp/dir/ctx.cap"
+	printf 'cpu=0 ctx=0 written=2\ncpu=0 ctx=1 written=1\ncpu=0 ctx=2 written=1\ncpu=0 ctx=3 written=1\nnmi_sent=1 nmi_seen=1\n' > "$tmp/dir/counts.txt"
+	printf 'cpu=0 written=5 read=4 overwritten=1 dropped=0 nesting_lost=0 too_big=0\n' > "$tmp/dir/stats.txt"
+	printf 'mode=overwrite\nrecord_rc=0\n' > "$tmp/dir/config.txt"
+	printf 'LOST\t0\t1\toverwritten\n1\t0\t1\ttask\t1\tlt_record\t10\tctx=0 seq=1\n2\t0\t0\tsoftirq\t1\tlt_record\t10\tctx=1 seq=0\n3\t0\t0\thardirq\t1\tlt_record\t10\tctx=2 seq=0\n4\t0\t0\tnmi\t1\tlt_record\t10\tctx=3 seq=0\n' > "$tmp/raw"
+}
+ctx_case
+expect check-contexts.sh "good run" ""
+ctx_case
+sed -i 's/record_rc=0/record_rc=1/' "$tmp/dir/config.txt"
+expect check-contexts.sh "record exited 1" "logdev.static record"
+ctx_case
+echo "warning: something odd at offset 64" > "$tmp/raw.err"
+expect check-contexts.sh "decoder warning" "decoder warnings"
+ctx_case
+sed -i 's/read=4/read=3/' "$tmp/dir/stats.txt"
+expect check-contexts.sh "stats read differs" "stats read == records in capture"
+
+# lines_of (run-tests.sh's guest lines): every PASS/FAIL line of a guest.log,
+# whatever bytes it holds (a probe name refused for its byte 0xff), CR removed
+printf 'PASS: g: a\r\nPASS: g: refuses '"'"'p:caf\377=f'"'"'\r\nFAIL: g: bad \376\r\nnoise\r\n' > "$tmp/guest.log"
+got=$(lines_of "$tmp/guest.log" 2>&1 | od -An -c | tr -s ' \n' ' ')
+want=$(printf 'PASS: g: a\nPASS: g: refuses '"'"'p:caf\377=f'"'"'\nFAIL: g: bad \376\n' | od -An -c | tr -s ' \n' ' ')
+check_eq "lines_of: PASS/FAIL lines of a guest.log with any bytes, CR removed" "$got" "$want"
+
+finish
