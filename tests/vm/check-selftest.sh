@@ -51,6 +51,10 @@ printf_case() {
 	printf '# raw_big=-7\n0\thello\n1\tworld 5\n' > "$tmp/dir/printf_ref.txt"
 	printf 'cpu=0 written=3 too_big=1\n' > "$tmp/dir/printf_stats.txt"
 	printf '1\t0\t1\ttask\t1\tlt_printf_table\t10\thello\n1\t0\t1\ttask\t1\tlt_printf_table\t10\tworld 5\nLOST\t0\t1\tdropped\n' > "$tmp/raw"
+	# lt_oddfiles: file names with a tab, quote and newline, escaped in
+	# formats; the fake prints the same text for `report` (named sites)
+	printf '7\tdir\\twith tab/we\\"ird,name.c\t500\tlt_oddfiles\toddfile %%d\n8\tnew\\nline.c\t500\tlt_oddfiles\tnlfile %%d\n' > "$tmp/dir/formats.txt"
+	printf 'x dir\twith tab/we"ird,name.c:lt_oddfiles:500 oddfile 7\nx new\nline.c:lt_oddfiles:500 nlfile 7\n' >> "$tmp/raw"
 }
 printf_case
 expect check-printf.sh "good run" ""
@@ -63,6 +67,9 @@ expect check-printf.sh "an entry differs" "entry 1"
 printf_case
 printf 'cpu=0 written=3 too_big=0\n' > "$tmp/dir/printf_stats.txt"
 expect check-printf.sh "too_big not counted" "too_big"
+printf_case
+sed -i 's/new\\nline/new line/' "$tmp/dir/formats.txt"
+expect check-printf.sh "a file name not escaped in formats" "formats lacks"
 
 # check-contexts.sh: one CPU, a record from each context, one overwritten
 ctx_case() {
