@@ -31,6 +31,7 @@ if [ -f "$top/tests/decode/Makefile" ]; then
 else
 	echo "FAIL: decode: tests/decode/Makefile missing" | tee -a "$log"
 fi
+suite kernel-deps "$top/tests/kernel-deps.sh"
 suite vm "$top/tests/vm/run-tests.sh" ${VM_QUICK:+--quick}
 
 passed=$(grep -c '^PASS: ' "$log")
