@@ -90,6 +90,14 @@ void ld_percpu_exit(void);
 
 extern struct mutex ld_sites_mutex;
 
+/* logdev_site_id() with its fast path (id already assigned) inline */
+static __always_inline u32 ld_site_id(struct logdev_site *site)
+{
+	u32 id = READ_ONCE(site->id);
+
+	return likely(id) ? id : logdev_site_id(site);
+}
+
 u32 ld_nr_sites(void);
 struct logdev_site *ld_site_get(u32 id);
 void ld_site_adopt(struct logdev_site *s);

@@ -206,7 +206,7 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 		goto out;
 	pc = this_cpu_ptr(ld_pcpu);
 	cb = rcu_dereference_sched(pc->cb);
-	id = logdev_site_id(site);
+	id = ld_site_id(site);
 
 	depth = pc->depth;
 	if (unlikely(depth >= LD_MAX_NESTING)) {
@@ -278,7 +278,7 @@ notrace void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logde
 	if (unlikely(!READ_ONCE(logdev_recording)))
 		goto out;
 	cb = rcu_dereference_sched(this_cpu_ptr(ld_pcpu)->cb);
-	id = logdev_site_id(site);
+	id = ld_site_id(site);
 	if (unlikely(ld_reserve(cb, bytes, r)))
 		goto out;
 	r->rec->site = id;
