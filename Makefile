@@ -5,7 +5,8 @@
 #   make check      every test: the test helpers, ring core (userspace, sanitizers), decoder
 #                   goldens, VM tests
 #   make bench      benchmarks (see docs/PERFORMANCE.md)
-#   make install    reader to $(PREFIX)/bin, headers to $(PREFIX)/include, modules for KDIR,
+#   make install    reader to $(PREFIX)/bin, headers to $(PREFIX)/include, logdev.ko for KDIR
+#                   (not the test modules of kernel/test/),
 #                   Module.symvers to $(PREFIX)/share/logdev (KBUILD_EXTRA_SYMBOLS for
 #                   modules that call edprint)
 #   make clean

@@ -21,6 +21,9 @@
  * unloaded are dropped (counted in the first line).  Entries are made in
  * the module notifier (process context, may sleep); nothing here runs on
  * the recording path.
+ *
+ * Layer: feature (logdev_features.h); creates "module_log" and registers
+ * its own module notifier; calls the clock and reads the configuration.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,7 +37,8 @@
 #include <linux/elf.h>
 #include <linux/kallsyms.h>
 #include <linux/rcupdate.h>
-#include "logdev_internal.h"
+#include "logdev_core.h"
+#include "logdev_features.h"
 
 #define LD_MODLOG_MAX_BYTES	(4U << 20)
 
@@ -136,7 +140,7 @@ static struct ld_modev *ld_modlog_find_load(struct module *mod)
 	return NULL;
 }
 
-/**
+/*
  * ld_modlog_event() - log a module state change (module notifier)
  * @mod:    the module
  * @action: MODULE_STATE_COMING, _LIVE or _GOING (others are ignored)
@@ -145,7 +149,7 @@ static struct ld_modev *ld_modlog_find_load(struct module *mod)
  * and a warning printed (the reader then prints such a module's addresses
  * as hex).
  */
-void ld_modlog_event(struct module *mod, unsigned long action)
+static void ld_modlog_event(struct module *mod, unsigned long action)
 {
 	u64 ts = ld_clock_now();
 	struct ld_modev *e, *load = NULL;
@@ -207,11 +211,26 @@ out:
 	mutex_unlock(&ld_modlog_mutex);
 }
 
-/** ld_modlog_exit() - free the log (module exit, notifier unregistered). */
+/* Every load, end of init and unload (symbols for %pS at record time). */
+static int ld_modlog_notify(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	ld_modlog_event(data, action);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ld_modlog_nb = {
+	.notifier_call = ld_modlog_notify,
+};
+
+/**
+ * ld_modlog_exit() - stop logging and free the log (module exit)
+ */
 void ld_modlog_exit(void)
 {
 	struct ld_modev *e, *n;
 
+	unregister_module_notifier(&ld_modlog_nb);
 	mutex_lock(&ld_modlog_mutex);
 	list_for_each_entry_safe(e, n, &ld_modlog, list) {
 		list_del(&e->list);
@@ -263,10 +282,24 @@ static int ld_modlog_open(struct inode *inode, struct file *f)
 	return seq_open(f, &ld_modlog_sops);
 }
 
-const struct file_operations ld_modlog_fops = {
+static const struct file_operations ld_modlog_fops = {
 	.owner = THIS_MODULE,
 	.open = ld_modlog_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = seq_release,
 };
+
+/**
+ * ld_modlog_init() - create "module_log" and start logging module changes
+ * @dir: the logdev debugfs directory
+ *
+ * Module init.
+ *
+ * Return: 0 or the negative errno of register_module_notifier().
+ */
+int ld_modlog_init(struct dentry *dir)
+{
+	debugfs_create_file("module_log", 0444, dir, NULL, &ld_modlog_fops);
+	return register_module_notifier(&ld_modlog_nb);
+}

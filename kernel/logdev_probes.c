@@ -35,6 +35,9 @@
  * its own probe.  Removal unregisters (which waits for running handlers)
  * before freeing; the call sites go to the site table (ld_site_adopt()) so
  * "formats" still describes records already taken.
+ *
+ * Layer: feature (logdev_features.h); creates "probes" and "error_log"
+ * itself and calls the recording core (ld_write_print(), the site table).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -54,7 +57,8 @@
 #include <linux/mutex.h>
 #include <linux/cpumask.h>
 #include <linux/sched/clock.h>
-#include "logdev_internal.h"
+#include "logdev_core.h"
+#include "logdev_features.h"
 
 #define LD_PROBE_NAME_LEN	64
 #define LD_PROBE_MAX_ARGS	8
@@ -896,7 +900,7 @@ out_unlocked:
 	return ret ? ret : count;
 }
 
-const struct file_operations ld_probes_fops = {
+static const struct file_operations ld_probes_fops = {
 	.owner = THIS_MODULE,
 	.open = ld_probes_open,
 	.read = seq_read,
@@ -969,7 +973,7 @@ static ssize_t ld_errlog_write(struct file *f, const char __user *ubuf,
 	return count;
 }
 
-const struct file_operations ld_errlog_fops = {
+static const struct file_operations ld_errlog_fops = {
 	.owner = THIS_MODULE,
 	.open = ld_errlog_open,
 	.read = seq_read,
@@ -977,3 +981,17 @@ const struct file_operations ld_errlog_fops = {
 	.llseek = seq_lseek,
 	.release = single_release,
 };
+
+/* ------------------------------------------------------------------- init */
+
+/**
+ * ld_probes_init() - create the "probes" and "error_log" files
+ * @dir: the logdev debugfs directory
+ *
+ * Module init; no probe exists until one is written to "probes".
+ */
+void ld_probes_init(struct dentry *dir)
+{
+	debugfs_create_file("probes", 0644, dir, NULL, &ld_probes_fops);
+	debugfs_create_file("error_log", 0644, dir, NULL, &ld_errlog_fops);
+}

@@ -9,7 +9,7 @@
  * ld_atomic_t: a counter shared between a CPU's writers and the reader on
  *              another CPU; kernel atomic64_t.
  * ld_clock_now(): the trace clock in ns, provided by the user of the core
- *              (logdev_main.c in the kernel, the harness in userspace).
+ *              (logdev_clock.c in the kernel, the harness in userspace).
  *
  * What each primitive orders, in the kernel (Documentation/atomic_t.txt,
  * Documentation/memory-barriers.txt); the ring core relies on nothing more:

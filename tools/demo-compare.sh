@@ -33,9 +33,7 @@ for flavour in cloud rt; do
 	kv[$flavour]=$kver
 	b=$out/$kver
 	rm -rf "$b"
-	mkdir -p "$b/kernel"
-	cp -r "$top/include" "$b/"
-	cp "$top"/kernel/*.c "$top"/kernel/*.h "$top/kernel/Kbuild" "$top/kernel/Makefile" "$b/kernel/"
+	"$top/tools/kernel-src.sh" "$b"
 	echo "demo-compare: building logdev.ko for $kver"
 	make -s -C "$b/kernel" KDIR="/lib/modules/$kver/build" > "$b/build.log" 2>&1 ||
 		{ cat "$b/build.log" >&2; exit 1; }

@@ -15,9 +15,8 @@ kdir=/lib/modules/$kver/build
 # kernel/ (make check) cannot race with ours
 kb=$top/bench/out/kbuild
 rm -rf "$kb" "$out"
-mkdir -p "$kb/kernel" "$kb/bench"
-cp -r "$top/include" "$kb/"
-cp "$top"/kernel/*.[ch] "$top/kernel/Kbuild" "$top/kernel/Makefile" "$kb/kernel/"
+mkdir -p "$kb/bench"
+"$top/tools/kernel-src.sh" "$kb"
 cp "$here"/logdev_bench.c "$here/Kbuild" "$kb/bench/"
 
 make -s -C "$kdir" M="$kb/kernel" modules >/dev/null 2>&1 || { echo "bench: building logdev.ko failed" >&2; exit 1; }

@@ -28,9 +28,8 @@ if [ ! -s "$tc" ] || [ "$(cat "$out/trace.dat.records" 2>/dev/null)" != "$small"
 	kver=$("$top/tools/kver.sh"); kdir=/lib/modules/$kver/build
 	kb=$top/bench/out/kbuild
 	rm -rf "$kb" "$out/vm" "$out/tc-files"
-	mkdir -p "$kb/kernel" "$kb/bench" "$out/tc-files"
-	cp -r "$top/include" "$kb/"
-	cp "$top"/kernel/*.[ch] "$top/kernel/Kbuild" "$top/kernel/Makefile" "$kb/kernel/"
+	mkdir -p "$kb/bench" "$out/tc-files"
+	"$top/tools/kernel-src.sh" "$kb"
 	cp "$top/bench/kernel/logdev_bench.c" "$top/bench/kernel/Kbuild" "$kb/bench/"
 	make -s -C "$kdir" M="$kb/kernel" modules >/dev/null 2>&1
 	make -s -C "$kdir" M="$kb/bench" KBUILD_EXTRA_SYMBOLS="$kb/kernel/Module.symvers" \

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The QEMU tests: boots the Debian cloud kernel (tools/vm/run.sh) with the
 # modules and the static reader, and checks the results on the host.
-# Expects kernel/logdev.ko, kernel/logdev_test.ko, kernel/logdev_demo.ko,
+# Expects kernel/logdev.ko, kernel/test/logdev_test.ko, kernel/test/logdev_demo.ko,
 # userspace/logdev.static and userspace/logdev; builds only the guest helper
 # tests/vm/vmtool.c (static) into the output directory.
 # Prints PASS:/FAIL: lines; exits non-zero if any check failed.
@@ -15,7 +15,7 @@ vm=$top/tests/vm
 out=${VM_OUT:-$vm/out}
 quick=
 [ "${1:-}" = --quick ] && quick=1
-K=$top/kernel U=$top/userspace
+K=$top/kernel T=$top/kernel/test U=$top/userspace
 failed=0
 
 . "$vm/lib.sh"
@@ -23,7 +23,7 @@ failed=0
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 missing=
-for f in $K/logdev.ko $K/logdev_test.ko $K/logdev_demo.ko $K/logdev_syma.ko $K/logdev_symb.ko \
+for f in $K/logdev.ko $T/logdev_test.ko $T/logdev_demo.ko $T/logdev_syma.ko $T/logdev_symb.ko \
 	$U/logdev.static $U/logdev; do
 	[ -f "$f" ] || missing="$missing ${f#$top/}"
 done
@@ -113,7 +113,7 @@ fi
 # TCG on purpose (the race is between CPUs): enable flips the static key only
 # while no edprint site runs (the burst is over), so QEMU's stale-translation
 # wedge (tools/vm/run.sh --tcg) cannot happen here.
-if boot vm-stop 2 "$vm/guest-stop.sh" "$K/logdev.ko $K/logdev_test.ko $vmtool" \
+if boot vm-stop 2 "$vm/guest-stop.sh" "$K/logdev.ko $T/logdev_test.ko $vmtool" \
 	"${VM_STOP_ROUNDS:-50}"; then
 	guest_lines "$out/vm-stop"
 fi
@@ -128,7 +128,7 @@ smps="2 4"
 [ -n "$quick" ] && smps=2
 for smp in $smps; do
 	if boot vm-stress-smp$smp "$smp" "$vm/guest-stress.sh" \
-		"$K/logdev.ko $K/logdev_test.ko $vmtool" \
+		"$K/logdev.ko $T/logdev_test.ko $vmtool" \
 		"${VM_STRESS_SECS:-15} ${VM_STRESS_ITERS:-2000} $smp" single; then
 		guest_lines "$out/vm-stress-smp$smp"
 	fi
@@ -141,7 +141,7 @@ for smp in $smps; do
 	for mode in overwrite discard; do
 		name=vm-ctx-smp$smp-$mode
 		if boot "$name" "$smp" "$vm/guest-contexts.sh" \
-			"$K/logdev.ko $K/logdev_test.ko $U/logdev.static" \
+			"$K/logdev.ko $T/logdev_test.ko $U/logdev.static" \
 			"$mode ${VM_CTX_KB:-16} ${VM_CTX_ITERS:-20000}"; then
 			guest_lines "$out/$name"
 			host_check "$name" check-contexts.sh "$out/$name"
@@ -153,7 +153,7 @@ for smp in $smps; do
 done
 
 # 3. demo smoke (multi-threaded TCG: record brackets the workload, as in 2.)
-if boot vm-demo 2 "$vm/guest-demo.sh" "$K/logdev.ko $K/logdev_demo.ko $U/logdev.static" 200; then
+if boot vm-demo 2 "$vm/guest-demo.sh" "$K/logdev.ko $T/logdev_demo.ko $U/logdev.static" 200; then
 	guest_lines "$out/vm-demo"
 	host_check vm-demo check-demo.sh "$out/vm-demo"
 fi
@@ -162,7 +162,7 @@ fi
 # (multi-threaded TCG: enable is written, and probes attached, only while
 # their workload is idle)
 if boot vm-probes 2 "$vm/guest-probes.sh" \
-	"$K/logdev.ko $K/logdev_test.ko $K/logdev_syma.ko $K/logdev_symb.ko $U/logdev.static" \
+	"$K/logdev.ko $T/logdev_test.ko $T/logdev_syma.ko $T/logdev_symb.ko $U/logdev.static" \
 	"1000 500 20"; then
 	guest_lines "$out/vm-probes"
 	host_check vm-probes check-probes.sh "$out/vm-probes"
@@ -171,13 +171,13 @@ fi
 # 5. record ended by signals, a closed pipe and a full disk: enable restored,
 # captures readable; the command's stdout kept out of `-o -`
 if boot vm-record 2 "$vm/guest-record.sh" \
-	"$K/logdev.ko $K/logdev_test.ko $U/logdev.static" 2000; then
+	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static" 2000; then
 	guest_lines "$out/vm-record"
 fi
 
 # 6. symbols across module unload and load during one recording
 if boot vm-sym 2 "$vm/guest-sym.sh" \
-	"$K/logdev.ko $K/logdev_syma.ko $K/logdev_symb.ko $U/logdev.static" ""; then
+	"$K/logdev.ko $T/logdev_syma.ko $T/logdev_symb.ko $U/logdev.static" ""; then
 	guest_lines "$out/vm-sym"
 	host_check vm-sym check-sym.sh "$out/vm-sym"
 fi

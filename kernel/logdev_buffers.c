@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev_buffers.c - buffer control: the configuration (sub-buffer size
+ * and count, mode, clock, recording on/off) and the operations behind the
+ * debugfs control files: resize, mode, clock, clear, flush, enable, stats.
+ *
+ * Layer: recording core (logdev_core.h), its top: calls the per-CPU state,
+ * the reader wake-up, the clock and the ring, and switches the recording
+ * path on and off (logdev_recording, logdev_key).  Buffers are only
+ * replaced or reset while recording is off and after synchronize_rcu(),
+ * so a writer never sees a buffer change under it.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/cpu.h>
+#include <linux/smp.h>
+#include <linux/rcupdate.h>
+#include <linux/jump_label.h>
+#include <linux/lockdep.h>
+#include "logdev_core.h"
+
+struct ld_config ld_cfg = {
+	.subbuf_size = LD_SUBBUF_DEFAULT,
+	.nr_subbufs = LD_BUF_KB_DEFAULT * 1024 / LD_SUBBUF_DEFAULT,
+	.mode = LD_MODE_OVERWRITE,
+	.clock = LD_CLOCK_LOCAL,
+};
+DEFINE_MUTEX(ld_cfg_mutex);
+
+const char * const ld_mode_names[2] = {
+	[LD_MODE_OVERWRITE] = "overwrite",
+	[LD_MODE_DISCARD] = "discard",
+};
+
+/*
+ * Replace every CPU's buffer by a new one of @nr_subbufs sub-buffers of
+ * @subbuf_size bytes.  All new buffers are allocated first: on failure the
+ * old ones stay in place.  Recording must be off.
+ */
+int ld_resize(u32 subbuf_size, u32 nr_subbufs)
+{
+	struct ld_cpu_buf **tmp;
+	int cpu, ret = -ENOMEM;
+
+	lockdep_assert_held(&ld_cfg_mutex);
+	if (ld_cfg.enabled)
+		return -EBUSY;
+	/* the ring uses a power of two of sub-buffers: allocate what it uses */
+	nr_subbufs = rounddown_pow_of_two(nr_subbufs);
+	/* like ftrace's resize: never take more than half of what is free */
+	if ((u64)subbuf_size * nr_subbufs * num_possible_cpus() / PAGE_SIZE >
+	    si_mem_available() / 2)
+		return -ENOMEM;
+	tmp = kcalloc(nr_cpu_ids, sizeof(*tmp), GFP_KERNEL);
+	if (!tmp)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		tmp[cpu] = ld_buf_alloc(cpu, subbuf_size, nr_subbufs, ld_cfg.mode);
+		if (!tmp[cpu])
+			goto out;
+	}
+
+	down_write(&ld_buf_rwsem);
+	for_each_possible_cpu(cpu) {
+		tmp[cpu] = rcu_replace_pointer(per_cpu_ptr(ld_pcpu, cpu)->cb,
+					       tmp[cpu], true);
+		ld_readers[cpu].have = false;
+	}
+	ld_cfg.subbuf_size = subbuf_size;
+	ld_cfg.nr_subbufs = nr_subbufs;
+	up_write(&ld_buf_rwsem);
+	synchronize_rcu();	/* pollers may still look at the old rings */
+	ret = 0;
+out:
+	for_each_possible_cpu(cpu)
+		ld_buf_free(tmp[cpu]);
+	kfree(tmp);
+	return ret;
+}
+
+/* Empty every buffer in @mode; writers must be stopped. */
+static void ld_reset_all(enum ld_mode mode)
+{
+	int cpu;
+
+	down_write(&ld_buf_rwsem);
+	for_each_possible_cpu(cpu) {
+		ld_cpu_buf_reset(ld_cb(cpu), mode);
+		ld_readers[cpu].have = false;
+	}
+	up_write(&ld_buf_rwsem);
+}
+
+int ld_set_mode(enum ld_mode mode)
+{
+	lockdep_assert_held(&ld_cfg_mutex);
+	if (ld_cfg.enabled)
+		return -EBUSY;
+	ld_reset_all(mode);
+	ld_cfg.mode = mode;
+	return 0;
+}
+
+int ld_set_clock(enum ld_clock_id clock)
+{
+	lockdep_assert_held(&ld_cfg_mutex);
+	if (ld_cfg.enabled)
+		return -EBUSY;
+	ld_clock_select(clock);
+	ld_cfg.clock = clock;
+	ld_reset_all(ld_cfg.mode);
+	return 0;
+}
+
+void ld_clear_all(void)
+{
+	lockdep_assert_held(&ld_cfg_mutex);
+	if (ld_cfg.enabled) {
+		WRITE_ONCE(logdev_recording, false);
+		synchronize_rcu();
+	}
+	ld_reset_all(ld_cfg.mode);
+	if (ld_cfg.enabled)
+		WRITE_ONCE(logdev_recording, true);
+}
+
+static void ld_flush_ipi(void *info)
+{
+	ld_flush(info);
+}
+
+/* Close every CPU's partial sub-buffer, on its own CPU if it is online. */
+void ld_flush_all(void)
+{
+	int cpu;
+
+	lockdep_assert_held(&ld_cfg_mutex);
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		if (cpu_online(cpu))
+			smp_call_function_single(cpu, ld_flush_ipi, ld_cb(cpu), 1);
+		else
+			ld_flush(ld_cb(cpu));
+	}
+	cpus_read_unlock();
+	ld_wake_readers();
+}
+
+/**
+ * ld_flush_stopped() - flush one CPU's buffer if recording is stopped
+ * @cpu: the CPU
+ *
+ * For a consumer at the end of its data: with recording stopped no writer
+ * can run, so the flush may run here; it also emits losses still pending
+ * once the consumer has made room (discard mode).
+ *
+ * Return: true if it flushed.
+ */
+bool ld_flush_stopped(int cpu)
+{
+	bool done = false;
+
+	mutex_lock(&ld_cfg_mutex);
+	if (!ld_cfg.enabled) {
+		down_read(&ld_buf_rwsem);
+		done = ld_flush(ld_cb(cpu));
+		up_read(&ld_buf_rwsem);
+	}
+	mutex_unlock(&ld_cfg_mutex);
+	return done;
+}
+
+int ld_set_enabled(bool on)
+{
+	lockdep_assert_held(&ld_cfg_mutex);
+	if (on == ld_cfg.enabled)
+		return 0;
+	if (on) {
+		ld_set_stopped(false);
+		ld_cfg.enabled = true;
+		WRITE_ONCE(logdev_recording, true);
+		static_branch_enable(&logdev_key);
+		return 0;
+	}
+	WRITE_ONCE(logdev_recording, false);
+	static_branch_disable(&logdev_key);
+	synchronize_rcu();	/* no writer is inside a record any more */
+	ld_cfg.enabled = false;
+	ld_flush_all();
+	/* only now may a reader that finds nothing conclude end-of-data */
+	ld_set_stopped(true);
+	ld_wake_readers();
+	return 0;
+}
+
+void ld_cpu_stats(int cpu, struct ld_stats *st)
+{
+	down_read(&ld_buf_rwsem);
+	ld_get_stats(ld_cb(cpu), st);
+	up_read(&ld_buf_rwsem);
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * logdev_core.h - the recording core: per-CPU state, the call-site table,
+ * the recording path, buffer control and reader wake-up.
+ *
+ * Layer: recording core, between the features above (logdev_features.h:
+ * debugfs files, probes, module log) and the ring (logdev_ring.h) and
+ * clock (logdev_clock.h) below.  Included by the core's own files and by
+ * the layers above; never by logdev_ring.c or logdev_clock.c.
+ *
+ * Inside the core, calls run one way too (docs/DEVELOPING.md, checked by
+ * tests/kernel-deps.sh):
+ *   logdev_buffers.c -> logdev_record.c (data only), logdev_wake.c,
+ *                       logdev_percpu.c
+ *   logdev_record.c  -> logdev_sites.c, logdev_percpu.c
+ *   logdev_wake.c    -> logdev_percpu.c
+ */
+#ifndef _LOGDEV_CORE_H
+#define _LOGDEV_CORE_H
+
+#include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/wait.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/irq_work.h>
+#include <linux/edprint.h>
+#include "logdev_ring.h"
+#include "logdev_clock.h"
+
+#define LD_MAX_SITES		8192	/* call-site table entries; id 0 unused */
+#define LD_SUBBUF_MIN		1024	/* bytes */
+#define LD_SUBBUF_MAX		65536	/* bytes */
+#define LD_SUBBUF_DEFAULT	4096	/* bytes */
+#define LD_BUF_KB_DEFAULT	1024	/* per CPU */
+#define LD_BUF_KB_MAX		(256 * 1024)	/* per CPU */
+
+/* ------------------------------------------ per-CPU state: logdev_percpu.c */
+
+/**
+ * struct ld_pcpu - writer-side per-CPU state
+ * @cb:      this CPU's ring; replaced (RCU) only while recording is off
+ * @depth:   edprint() nesting depth on this CPU, indexes @scratch
+ * @wake_work: queued by a writer that completed a sub-buffer while this
+ *           CPU's reader waits; wakes the reader
+ * @cpu:     the CPU this belongs to
+ * @scratch: one vbin_printf() buffer per nesting level, twice the payload
+ *           limit: vbin_printf() skips a string whose NUL would be the last
+ *           byte of its buffer and lets a 1-byte number overwrite a
+ *           pointer text's NUL there, so a record is exact only if it ends
+ *           well before the buffer does (__logdev_print())
+ */
+struct ld_pcpu {
+	struct ld_cpu_buf __rcu *cb;
+	int depth;
+	struct irq_work wake_work;
+	int cpu;
+	u32 scratch[LD_MAX_NESTING][2 * LOGDEV_MAX_PAYLOAD / sizeof(u32)];
+};
+
+/**
+ * struct ld_reader - consumer-side state of one CPU's trace_pipe_raw
+ * @lock:    one reader at a time
+ * @wq:      readers and pollers sleep here
+ * @waiting: set by a sleeper, cleared by the wake-up timer
+ * @have:    @bounce holds a consumed sub-buffer not yet copied to user
+ * @bounce:  LD_SUBBUF_MAX bytes, allocated at first open
+ */
+struct ld_reader {
+	struct mutex lock;
+	wait_queue_head_t wq;
+	bool waiting;
+	bool have;
+	void *bounce;
+};
+
+extern struct rw_semaphore ld_buf_rwsem;
+extern struct ld_pcpu __percpu *ld_pcpu;
+extern struct ld_reader *ld_readers;
+
+/* @cpu's ring; callers hold ld_cfg_mutex or ld_buf_rwsem: no replacement can run */
+static inline struct ld_cpu_buf *ld_cb(int cpu)
+{
+	return rcu_dereference_protected(per_cpu_ptr(ld_pcpu, cpu)->cb, true);
+}
+
+struct ld_cpu_buf *ld_buf_alloc(int cpu, u32 subbuf_size, u32 nr,
+				enum ld_mode mode);
+void ld_buf_free(struct ld_cpu_buf *cb);
+int ld_percpu_init(u32 subbuf_size, u32 nr_subbufs, enum ld_mode mode);
+void ld_percpu_exit(void);
+
+/* ------------------------------------------- call-site table: logdev_sites.c */
+
+extern struct mutex ld_sites_mutex;
+
+/* logdev_site_id() with its fast path (id already assigned) inline */
+static __always_inline u32 ld_site_id(struct logdev_site *site)
+{
+	u32 id = READ_ONCE(site->id);
+
+	return likely(id) ? id : logdev_site_id(site);
+}
+
+u32 ld_nr_sites(void);
+struct logdev_site *ld_site_get(u32 id);
+void ld_site_adopt(struct logdev_site *s);
+int ld_sites_init(void);
+void ld_sites_exit(void);
+
+/* ------------------------------------------------ recording: logdev_record.c */
+
+extern bool logdev_recording;
+
+int ld_write_print(u32 site_id, const void *payload, u32 bytes);
+
+/* --------------------------------------------- reader wake-up: logdev_wake.c */
+
+bool ld_cpu_readable(int cpu);
+void ld_reader_arm(int cpu);
+void ld_wake_readers(void);
+bool ld_is_stopped(void);
+void ld_set_stopped(bool stopped);
+void ld_wake_init(void);
+void ld_wake_exit(void);
+
+/* ---------------------------------------- buffer control: logdev_buffers.c */
+
+/* Configuration; changed only under ld_cfg_mutex. */
+struct ld_config {
+	u32 subbuf_size;
+	u32 nr_subbufs;
+	enum ld_mode mode;
+	enum ld_clock_id clock;
+	bool enabled;
+};
+
+extern struct ld_config ld_cfg;
+extern struct mutex ld_cfg_mutex;
+extern const char * const ld_mode_names[2];
+
+/* Control operations, all called with ld_cfg_mutex held. */
+int ld_set_enabled(bool on);
+int ld_set_mode(enum ld_mode mode);
+int ld_set_clock(enum ld_clock_id clock);
+int ld_resize(u32 subbuf_size, u32 nr_subbufs);
+void ld_clear_all(void);
+void ld_flush_all(void);
+
+bool ld_flush_stopped(int cpu);
+void ld_cpu_stats(int cpu, struct ld_stats *st);
+
+#endif /* _LOGDEV_CORE_H */

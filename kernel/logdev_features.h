@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * logdev_features.h - the features' entry points: each creates its own
+ * debugfs files in the directory module init gives it.
+ *
+ * Layer: features, above the recording core (logdev_core.h).  Included by
+ * logdev_main.c (module init/exit) and by the feature files that define
+ * these functions; features do not call each other.
+ */
+#ifndef _LOGDEV_FEATURES_H
+#define _LOGDEV_FEATURES_H
+
+struct dentry;
+
+/*
+ * logdev_debugfs.c: enable, mode, clock, buffer_size_kb, subbuf_size,
+ * clear, flush, formats, header, stats
+ */
+void ld_debugfs_init(struct dentry *dir);
+
+/* logdev_probes.c: probes, error_log */
+void ld_probes_init(struct dentry *dir);
+void ld_probes_exit(void);
+
+/* logdev_modlog.c: module_log (and its module notifier) */
+int ld_modlog_init(struct dentry *dir);
+void ld_modlog_exit(void);
+
+/* logdev_pipe.c: per_cpu/cpuN/trace_pipe_raw */
+void ld_pipe_init(struct dentry *dir);
+
+#endif /* _LOGDEV_FEATURES_H */

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev_record.c - the recording path: the edprint() back end
+ * (__logdev_print, __logdev_reserve/__logdev_commit), logdev_write_raw()
+ * and the probes' ld_write_print().
+ *
+ * Layer: recording core (logdev_core.h); calls the site table, the per-CPU
+ * state and the ring.  Preemption disabled, no locks, no allocation, no
+ * text formatting; safe in NMI and on PREEMPT_RT.  Buffers are only
+ * replaced or reset while recording is off and after synchronize_rcu()
+ * (logdev_buffers.c), so a writer never sees a buffer change under it.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/smp.h>
+#include <linux/sched.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/string.h>
+#include <linux/jump_label.h>
+#include <linux/irq_work.h>
+#include <linux/ctype.h>
+#include <linux/err.h>
+#include "logdev_core.h"
+
+DEFINE_STATIC_KEY_FALSE(logdev_key);
+EXPORT_SYMBOL_GPL(logdev_key);
+
+bool logdev_recording;		/* writers record only while true */
+
+static __always_inline u8 ld_ctx(void)
+{
+	if (in_nmi())
+		return LOGDEV_CTX_NMI;
+	if (in_hardirq())
+		return LOGDEV_CTX_HARDIRQ;
+	if (in_serving_softirq())
+		return LOGDEV_CTX_SOFTIRQ;
+	return LOGDEV_CTX_TASK;
+}
+
+/*
+ * A sub-buffer of this CPU just became complete: if its reader sleeps, wake
+ * it through this CPU's irq_work (writers may be in NMI, so they never call
+ * wake_up themselves).
+ */
+static __always_inline void ld_kick_reader(struct ld_pcpu *pc)
+{
+	if (READ_ONCE(ld_readers[smp_processor_id()].waiting))
+		irq_work_queue(&pc->wake_work);
+}
+
+/* bytes of one number vbin_printf() stores for length @q of conversion @c */
+static __always_inline u32 ld_vbin_num_size(char q, char c)
+{
+	if (c == 'c' || q == 'H')
+		return 1;
+	if (q == 'h')
+		return 2;
+	if (q == 'l' || q == 'L' || q == 'z' || q == 't')
+		return 8;
+	return 4;
+}
+
+/*
+ * vbin_printf() needed more than LOGDEV_MAX_PAYLOAD bytes in a scratch
+ * buffer larger than that: its first LOGDEV_MAX_PAYLOAD bytes hold the
+ * arguments laid out as if nothing were cut (except a %s that crossed the
+ * scratch end).  Walk @fmt with vbin_printf()'s layout (lib/vsprintf.c:
+ * numbers aligned to min(size, 4), strings and pointer texts NUL-terminated,
+ * unaligned) to find where the arguments that fit end; a %s or pointer text
+ * (%pI4...) that does not fit with its NUL is kept as the prefix that does,
+ * NUL-terminated at the last byte (the reader's cut mark goes there).
+ *
+ * Return: payload bytes to keep: LOGDEV_MAX_PAYLOAD if a string or pointer
+ * text ends there (cut, or whole with its NUL last), else the offset of the
+ * first argument left out.
+ */
+#define LD_CUT_INT() do {						\
+	off = ALIGN(off, 4);						\
+	(void)va_arg(ap, int);						\
+	if (off + 4 > end)						\
+		return off;						\
+	off += 4;							\
+} while (0)
+
+static u32 notrace ld_vbin_cut(u8 *buf, const char *fmt, va_list ap)
+{
+	const u32 end = LOGDEV_MAX_PAYLOAD;
+	u32 off = 0, size, len;
+	const char *s;
+	char q;
+
+	while (*fmt) {
+		if (*fmt++ != '%')
+			continue;
+		while (*fmt == '-' || *fmt == '+' || *fmt == ' ' || *fmt == '#' ||
+		       *fmt == '0')
+			fmt++;
+		if (*fmt == '*') {		/* width argument: an int */
+			fmt++;
+			LD_CUT_INT();
+		} else {
+			while (isdigit(*fmt))
+				fmt++;
+		}
+		if (*fmt == '.') {
+			fmt++;
+			if (*fmt == '*') {	/* precision argument: an int */
+				fmt++;
+				LD_CUT_INT();
+			} else {
+				while (isdigit(*fmt))
+					fmt++;
+			}
+		}
+		q = 0;
+		if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' ||
+		    *fmt == 't') {
+			q = *fmt++;
+			if (q == *fmt && (q == 'l' || q == 'h'))
+				q = *fmt++ == 'l' ? 'L' : 'H';
+		}
+		switch (*fmt) {
+		case '%':
+			fmt++;
+			continue;
+		case 's':
+			fmt++;
+			s = va_arg(ap, const char *);
+			if (!s)
+				s = "(null)";
+			else if ((unsigned long)s < PAGE_SIZE || IS_ERR_VALUE(s))
+				s = "(efault)";
+			if (off >= end)
+				return end;
+			len = strnlen(s, end - off);
+			if (off + len + 1 < end) {	/* stored by vbin_printf() */
+				off += len + 1;
+				continue;
+			}
+			memcpy(buf + off, s, end - off - 1);
+			buf[end - 1] = '\0';
+			return end;
+		case 'p':
+			fmt++;
+			if (!isalnum(*fmt) || strchr("SsxKe", *fmt)) {
+				size = 8;
+				(void)va_arg(ap, void *);
+				goto num;
+			}
+			while (isalnum(*fmt))
+				fmt++;
+			(void)va_arg(ap, void *);
+			if (off >= end)
+				return end;
+			len = strnlen((const char *)buf + off, end - off);
+			if (off + len + 1 >= end) {	/* its NUL is last, or cut */
+				buf[end - 1] = '\0';
+				return end;
+			}
+			off += len + 1;
+			continue;
+		case 'c': case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
+			size = ld_vbin_num_size(q, *fmt++);
+			if (size == 8)
+				(void)va_arg(ap, unsigned long long);
+			else
+				(void)va_arg(ap, int);
+num:
+			off = ALIGN(off, min_t(u32, size, 4));
+			if (off + size > end)
+				return off;
+			off += size;
+			continue;
+		default:	/* vbin_printf() stops here too */
+			return min(off, end);
+		}
+	}
+	return min(off, end);
+}
+
+/**
+ * __logdev_print() - record one edprint() hit; use edprint() instead
+ * @site: the call site (assigned an id on first use)
+ * @fmt:  the site's format
+ *
+ * Packs the arguments with vbin_printf() into a per-CPU scratch buffer of
+ * the current nesting level and stores a LOGDEV_REC_PRINT record.  The
+ * scratch buffer is twice LOGDEV_MAX_PAYLOAD: vbin_printf() loses data only
+ * at the end of its buffer (a string whose NUL would be the last byte is
+ * skipped, a pointer text's NUL there is overwritten by a 1-byte number),
+ * so every record of at most LOGDEV_MAX_PAYLOAD bytes comes out exact.
+ * Arguments beyond LOGDEV_MAX_PAYLOAD bytes are cut (ld_vbin_cut()) and the
+ * record is flagged LOGDEV_REC_F_CUT.  The scratch buffers are all zero
+ * between calls (each call clears what vbin_printf() and it wrote), so
+ * alignment gaps vbin_printf() skips are zero: every byte of the record
+ * comes from this call.  Any context, NMI included.
+ */
+void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
+{
+	struct ld_cpu_buf *cb;
+	struct ld_pcpu *pc;
+	struct ld_resv r;
+	va_list ap, aq;
+	int depth, words;
+	u32 id, bytes, pad, used;
+	u8 *buf;
+	u8 flags = 0;
+
+	preempt_disable_notrace();
+	if (unlikely(!READ_ONCE(logdev_recording)))
+		goto out;
+	pc = this_cpu_ptr(ld_pcpu);
+	cb = rcu_dereference_sched(pc->cb);
+	id = ld_site_id(site);
+
+	depth = pc->depth;
+	if (unlikely(depth >= LD_MAX_NESTING)) {
+		ld_lost_nesting(cb);
+		goto out;
+	}
+	pc->depth = depth + 1;
+	barrier();	/* an interrupt now sees our level taken */
+
+	buf = (u8 *)pc->scratch[depth];
+	va_start(ap, fmt);
+	va_copy(aq, ap);
+	words = vbin_printf(pc->scratch[depth], ARRAY_SIZE(pc->scratch[0]), fmt, ap);
+	va_end(ap);
+	used = words > 0 ? (u32)words * sizeof(u32) : 0;
+	if (likely(used <= LOGDEV_MAX_PAYLOAD)) {
+		bytes = used;
+	} else {
+		bytes = ld_vbin_cut(buf, fmt, aq);
+		used = min_t(u32, used, sizeof(pc->scratch[0]));
+		flags = LOGDEV_REC_F_CUT;
+	}
+	va_end(aq);
+
+	if (likely(!ld_reserve(cb, bytes, &r))) {
+		r.rec->site = id;
+		r.rec->type = LOGDEV_REC_PRINT;
+		r.rec->ctx = ld_ctx() | flags;
+		r.rec->pid = current->pid;
+		r.rec->arg_bytes = bytes;
+		memcpy(r.rec + 1, buf, bytes);
+		pad = r.rec->len - LOGDEV_REC_HDR_SIZE - bytes;
+		if (pad)
+			memset((char *)(r.rec + 1) + bytes, 0, pad);
+		if (ld_commit(cb, &r))
+			ld_kick_reader(pc);
+	}
+	memset(buf, 0, used);	/* the next call at this level starts from zeros */
+
+	barrier();
+	pc->depth = depth;
+out:
+	preempt_enable_notrace();
+}
+EXPORT_SYMBOL_GPL(__logdev_print);
+
+/**
+ * __logdev_reserve() - reserve a LOGDEV_REC_PRINT_SLOTS record; edprint() only
+ * @site:  the call site (assigned an id on first use)
+ * @bytes: payload bytes
+ * @res:   filled in for __logdev_commit()
+ *
+ * Fills in the record header; the caller stores the payload and calls
+ * __logdev_commit().  Preemption stays disabled in between.  Any context,
+ * NMI included (the ring core nests).
+ *
+ * Return: the payload address, or NULL if recording is off or the record
+ * was lost (counted by the ring core).
+ */
+notrace void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logdev_resv *res)
+{
+	struct ld_resv *r = (struct ld_resv *)res;
+	struct ld_cpu_buf *cb;
+	u32 id;
+
+	BUILD_BUG_ON(sizeof(struct ld_resv) > sizeof(struct logdev_resv));
+	BUILD_BUG_ON(__EDPRINT_SLOTS_MAX != LOGDEV_MAX_PAYLOAD);
+	preempt_disable_notrace();
+	if (unlikely(!READ_ONCE(logdev_recording)))
+		goto out;
+	cb = rcu_dereference_sched(this_cpu_ptr(ld_pcpu)->cb);
+	id = ld_site_id(site);
+	if (unlikely(ld_reserve(cb, bytes, r)))
+		goto out;
+	r->rec->site = id;
+	r->rec->type = LOGDEV_REC_PRINT_SLOTS;
+	r->rec->ctx = ld_ctx();
+	r->rec->pid = current->pid;
+	r->rec->arg_bytes = bytes;
+	return r->rec + 1;
+out:
+	preempt_enable_notrace();
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(__logdev_reserve);
+
+/**
+ * __logdev_commit() - commit a record reserved by __logdev_reserve()
+ * @res: the reservation
+ */
+void notrace __logdev_commit(struct logdev_resv *res)
+{
+	struct ld_resv *r = (struct ld_resv *)res;
+	struct ld_pcpu *pc = this_cpu_ptr(ld_pcpu);
+	u32 pad = r->rec->len - LOGDEV_REC_HDR_SIZE - r->rec->arg_bytes;
+
+	if (pad)
+		memset((char *)(r->rec + 1) + r->rec->arg_bytes, 0, pad);
+	if (ld_commit(rcu_dereference_sched(pc->cb), r))
+		ld_kick_reader(pc);
+	preempt_enable_notrace();
+}
+EXPORT_SYMBOL_GPL(__logdev_commit);
+
+/* One whole record of @type with a ready payload; see the two callers. */
+static int notrace ld_write_ready(u8 type, u32 site_id, const void *payload,
+				  u32 bytes)
+{
+	struct ld_cpu_buf *cb;
+	int ret = -ENODATA;
+
+	preempt_disable_notrace();
+	if (likely(READ_ONCE(logdev_recording))) {
+		cb = rcu_dereference_sched(this_cpu_ptr(ld_pcpu)->cb);
+		ret = ld_write(cb, site_id, type, ld_ctx(), current->pid,
+			       payload, bytes);
+		if (ret > 0) {
+			ld_kick_reader(this_cpu_ptr(ld_pcpu));
+			ret = 0;
+		}
+	}
+	preempt_enable_notrace();
+	return ret;
+}
+
+/**
+ * logdev_write_raw() - store an opaque record in this CPU's buffer
+ * @site_id: call-site id for the record (from logdev_site_id(), or 0)
+ * @payload: bytes to store
+ * @bytes:   length of @payload in bytes
+ *
+ * Any context, NMI included; never sleeps, locks or allocates.
+ *
+ * Return: 0 on success, -ENODATA if recording is off, or the negative
+ * errno of the ring core.
+ */
+int notrace logdev_write_raw(u32 site_id, const void *payload, u32 bytes)
+{
+	return ld_write_ready(LOGDEV_REC_RAW, site_id, payload, bytes);
+}
+EXPORT_SYMBOL_GPL(logdev_write_raw);
+
+/**
+ * ld_write_print() - store a LOGDEV_REC_PRINT record with a ready payload
+ * @site_id: call-site id (0: unknown)
+ * @payload: vbin_printf()-compatible argument words for the site's format
+ * @bytes:   length of @payload in bytes (<= LOGDEV_MAX_PAYLOAD)
+ *
+ * For the run-time probes (logdev_probes.c): any context, NMI included,
+ * never sleeps, locks or allocates.
+ *
+ * Return: 0, -ENODATA if recording is off, or the ring core's errno.
+ */
+int notrace ld_write_print(u32 site_id, const void *payload, u32 bytes)
+{
+	return ld_write_ready(LOGDEV_REC_PRINT, site_id, payload, bytes);
+}
