@@ -35,6 +35,7 @@ suite golden "$top/tests/golden/run.sh" "$top/userspace/logdev"
 # the host-side VM checkers on hand-made results (no VM needed)
 suite vm-checks "$top/tests/vm/check-selftest.sh"
 suite kernel-deps "$top/tests/kernel-deps.sh"
+suite userspace-deps "$top/tests/userspace-deps.sh"
 suite vm "$top/tests/vm/run-tests.sh" ${VM_QUICK:+--quick}
 
 passed=$(grep -c '^PASS: ' "$log")
