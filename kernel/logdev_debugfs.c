@@ -423,25 +423,13 @@ static int fmt_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static const struct seq_operations fmt_seq_ops = {
+static const struct seq_operations formats_sops = {
 	.start = fmt_start,
 	.next = fmt_next,
 	.stop = fmt_stop,
 	.show = fmt_show,
 };
-
-static int formats_open(struct inode *inode, struct file *f)
-{
-	return seq_open(f, &fmt_seq_ops);
-}
-
-static const struct file_operations formats_fops = {
-	.owner = THIS_MODULE,
-	.open = formats_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = seq_release,
-};
+DEFINE_SEQ_ATTRIBUTE(formats);	/* formats_open(), formats_fops */
 
 /* ----------------------------------------------------------------- header */
 

@@ -277,18 +277,7 @@ static const struct seq_operations ld_modlog_sops = {
 	.show = ld_modlog_show,
 };
 
-static int ld_modlog_open(struct inode *inode, struct file *f)
-{
-	return seq_open(f, &ld_modlog_sops);
-}
-
-static const struct file_operations ld_modlog_fops = {
-	.owner = THIS_MODULE,
-	.open = ld_modlog_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = seq_release,
-};
+DEFINE_SEQ_ATTRIBUTE(ld_modlog);	/* ld_modlog_open(), ld_modlog_fops */
 
 /**
  * ld_modlog_init() - create "module_log" and start logging module changes
