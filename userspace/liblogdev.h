@@ -219,7 +219,8 @@ void ld_ksyms_free(struct ld_ksyms *k);
  * ld_bprintf() - render @fmt with the vbin_printf() argument buffer @args
  * (@nargs bytes) as the kernel's bstr_printf() would, for a 64-bit
  * little-endian kernel.  @ks may be NULL (symbol pointers print as hex).
- * Reading past @nargs yields zeros / empty strings (never out of bounds).
+ * An argument past @nargs prints "[missing]" and ends the output (never
+ * read out of bounds).
  * Output is NUL-terminated and truncated to @size - 1 bytes.
  * Return: length the full output has (like snprintf).
  * See bprintf.c for the choices where the kernel's output cannot be
@@ -248,12 +249,26 @@ int ld_bprintf_slots(char *out, size_t size, const char *fmt, const void *args,
  * a slots payload cannot render (a %p extension such as %pI4, from captures
  * made before edprint() sent those to vbin_printf()) prints
  * "[unrenderable %SPEC]" and ends the output.
+ * A payload that ends before an argument the format needs, in a record not
+ * flagged cut (or a slots record), prints "[missing]" there and ends the
+ * output.  All ld_bprintf*() functions do the same.
  * Return: length the full output has (like snprintf); it may hold NUL bytes
  * (%c of 0 prints one, as the kernel's vsnprintf() does).
  */
 int ld_bprintf_rec(char *out, size_t size, const char *fmt, const void *args,
 		   size_t nargs, const struct ld_ksyms *ks, uint64_t ts,
 		   unsigned int flags);
+
+/* ld_bprintf_rec_status() status bits */
+#define LD_BP_ST_MISSING	1	/* "[missing]": an argument was not in the payload */
+
+/**
+ * ld_bprintf_rec_status() - ld_bprintf_rec(), and *@status (if not NULL)
+ * set to LD_BP_ST_MISSING when an argument was missing, else 0.
+ */
+int ld_bprintf_rec_status(char *out, size_t size, const char *fmt, const void *args,
+			  size_t nargs, const struct ld_ksyms *ks, uint64_t ts,
+			  unsigned int flags, unsigned int *status);
 
 /* ---- reader ---------------------------------------------------------- */
 
@@ -647,12 +662,14 @@ int ld_fmt_dur_summary(char *b, size_t n, const struct ld_dur_stats *st);
  * ld_render_msg() - message text of record item @it of @r into @buf (@size
  * bytes): the site's format rendered with its payload (LOGDEV_REC_PRINT,
  * LOGDEV_REC_PRINT_SLOTS; one trailing newline removed; "[cut]" marks
- * arguments that were cut, ld_bprintf_rec()), "<unknown site N: M arg
- * bytes>", or "<raw N bytes: xx ...>" (other types: "<type? ...>").
+ * arguments that were cut, "[missing]" one a payload not flagged cut lacks,
+ * ld_bprintf_rec()), "<unknown site N: M arg bytes>", or "<raw N bytes:
+ * xx ...>" (other types: "<type? ...>").  *@status (if not NULL): the
+ * LD_BP_ST_* bits of ld_bprintf_rec_status(), 0 for the other kinds.
  * Return: bytes of text in @buf (it may hold NULs: %c of 0).
  */
 size_t ld_render_msg(const struct ld_reader *r, const struct ld_item *it,
-		     char *buf, size_t size);
+		     char *buf, size_t size, unsigned int *status);
 /**
  * ld_render_dur() - append " duration=D us" (3 decimals, signed) for the
  * pair @dm to the @n bytes of @msg (@size bytes); a negative one is marked
@@ -667,6 +684,9 @@ enum { LD_RENDER_TEXT = 0, LD_RENDER_RAW = 1 };
  * struct ld_render - line renderer of one capture (render.c's file comment
  * shows the two styles).  Keeps each CPU's previous record time for the
  * "+D us" delta (none for a CPU's first record and after a gap).
+ * @missing:  records rendered so far whose payload lacked an argument
+ *            their format needs ("[missing]", LD_BP_ST_MISSING): a front
+ *            end warns once per capture with this count
  */
 struct ld_render {
 	const struct ld_reader *r;
@@ -679,6 +699,7 @@ struct ld_render {
 	char *line;		/* the line being built */
 	size_t len, cap;
 	int err;
+	uint64_t missing;
 	char msg[8192];		/* a message is cut at 8191 bytes */
 };
 

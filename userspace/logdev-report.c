@@ -30,6 +30,9 @@
  *   durations: P paired (N negative), E entries without return, R returns without entry
  * Options: -r/--raw, -h/--help; "--" ends them (report -- FILE).
  * The lines come from the library's renderer (render.c, ld_render_item()).
+ * Records whose payload lacks an argument their format needs (not cut:
+ * "[missing]") are counted by the renderer; report then warns once on
+ * stderr with the count (text and --raw).
  * Exit: 0 if the capture opened (warnings on stderr), 1 if unusable.
  */
 #include <getopt.h>
@@ -123,6 +126,10 @@ int cmd_report(int argc, char **argv)
 		ld_fmt_dur_summary(sum, sizeof(sum), &du.stats);
 		fputs(sum, stdout);
 	}
+	if (rd.missing)		/* once per capture, text and raw (ld_render.missing) */
+		fprintf(stderr, "logdev: warning: %" PRIu64 " record%s lack%s arguments their "
+			"format needs (payload too short, not cut; shown as [missing])\n",
+			rd.missing, rd.missing == 1 ? "" : "s", rd.missing == 1 ? "s" : "");
 	ld_dur_marks_free(&marks);
 	ld_render_free(&rd);
 	ld_dur_free(&du);

@@ -3,8 +3,9 @@
  * render.c: the one renderer, an item to text, for every front end:
  * site labels ("func:line", "file:func:line", "site#ID:?"), context and
  * lost-events names, a record's message (which renderer goes with which
- * record type: binary printf of its site's format, with cut marks, or a
- * hex dump), return-probe duration marks, the time since the CPU's previous
+ * record type: binary printf of its site's format, with cut and missing
+ * marks (records lacking arguments counted: ld_render.missing), or a hex
+ * dump), return-probe duration marks, the time since the CPU's previous
  * record, and the whole report line in its two styles:
  *
  *   text: [   789.171773] cpu:0 pid:1234 kfree_skbmem:291 in  +0.101 us
@@ -105,20 +106,24 @@ int ld_fmt_dur_summary(char *b, size_t n, const struct ld_dur_stats *st)
 /* ---- a record's message --------------------------------------------------- */
 
 size_t ld_render_msg(const struct ld_reader *r, const struct ld_item *it,
-		     char *buf, size_t size)
+		     char *buf, size_t size, unsigned int *status)
 {
 	const struct ld_site *s = ld_sites_get(&r->sites, it->rec.site);
 	int print = it->rec.type == LOGDEV_REC_PRINT || it->rec.type == LOGDEV_REC_PRINT_SLOTS;
 	size_t n;
 	int len;
 
+	if (status)
+		*status = 0;
 	if (!size)
 		return 0;
 	if (print && s) {
-		len = ld_bprintf_rec(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
-				     r->has_ksyms ? &r->ksyms : NULL, it->rec.ts,
-				     (it->rec.type == LOGDEV_REC_PRINT_SLOTS ? LD_BP_SLOTS : 0) |
-				     (it->rec_flags & LOGDEV_REC_F_CUT ? LD_BP_CUT : 0));
+		len = ld_bprintf_rec_status(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
+					    r->has_ksyms ? &r->ksyms : NULL, it->rec.ts,
+					    (it->rec.type == LOGDEV_REC_PRINT_SLOTS ?
+					     LD_BP_SLOTS : 0) |
+					    (it->rec_flags & LOGDEV_REC_F_CUT ? LD_BP_CUT : 0),
+					    status);
 		n = len < 0 ? 0 : (size_t)len < size ? (size_t)len : size - 1;
 		if (n && buf[n - 1] == '\n')
 			buf[--n] = 0;
@@ -404,7 +409,11 @@ long ld_render_item(struct ld_render *rd, const struct ld_item *it,
 			rd->valid[it->cpu] = 0;
 		render_gap(rd, it);
 	} else {
-		len = ld_render_msg(rd->r, it, rd->msg, sizeof(rd->msg));
+		unsigned int st;
+
+		len = ld_render_msg(rd->r, it, rd->msg, sizeof(rd->msg), &st);
+		if (st & LD_BP_ST_MISSING)
+			rd->missing++;
 		if (dur)
 			len = ld_render_dur(rd->msg, sizeof(rd->msg), len, dur);
 		if (rd->style == LD_RENDER_RAW)

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_reader7.c: reader faults found after issue 7 was fixed (breaker7):
+ *   C. a record whose payload ends before an argument its format needs
+ *      (not flagged cut) prints "[missing]" there, and report warns once.
+ * Usage: test_reader7 PATH-TO-logdev.  Output: PASS/FAIL lines (ldcheck.h).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "liblogdev.h"
+#include "testlib.h"
+#include "capture.h"
+
+char tmpdir[] = "/tmp/logdev-reader7-XXXXXX";
+
+/* one record on CPU 0, pid 1 (payload optional: an int 1 without) */
+struct trec {
+	uint64_t ts;
+	uint32_t site;
+	const void *pl;
+	uint32_t n;
+	uint8_t ctx;
+};
+
+static const uint8_t int1[4] = { 1, 0, 0, 0 };
+
+/* records into a capture (a new sub-buffer when one is full) */
+static char *build(const char *name, const char *formats, const struct trec *r, int nr)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	uint64_t seq = 0;
+	char *path;
+
+	cap_meta(&b, formats);
+	sb_begin(&s, 0, seq++, r[0].ts, 0, 0);
+	for (int i = 0; i < nr; i++) {
+		const void *pl = r[i].pl ? r[i].pl : int1;
+		uint32_t n = r[i].pl ? r[i].n : 4;
+
+		if (!sb_rec(&s, r[i].ts, r[i].site, LOGDEV_REC_PRINT, r[i].ctx, 1, pl, n)) {
+			cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+			sb_begin(&s, 0, seq++, r[i].ts, 0, 0);
+			sb_rec(&s, r[i].ts, r[i].site, LOGDEV_REC_PRINT, r[i].ctx, 1, pl, n);
+		}
+	}
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp(name, b.p, b.n);
+	free(b.p);
+	return path;
+}
+
+/* ---- C: arguments missing from a payload that was not cut ----------- */
+
+static void check_missing(const char *name, const char *fmt, const void *pl, size_t n,
+			  unsigned int flags, const char *exp, unsigned int exp_st)
+{
+	char got[512];
+	unsigned int status = 99;
+	int r = ld_bprintf_rec_status(got, sizeof(got), fmt, pl, n, NULL, LD_TS_END, flags,
+				      &status);
+
+	CHECK_WHY(r == (int)strlen(exp) && !memcmp(got, exp, strlen(exp) + 1) &&
+		  status == exp_st, name,
+		  "fmt \"%s\": expected \"%s\" status %u, got \"%s\" (ret %d) status %u", fmt,
+		  exp, exp_st, got, r, status);
+}
+
+static void test_missing(void)
+{
+	static const uint8_t i7[4] = { 7, 0, 0, 0 };
+	static const uint8_t i1h[8] = { 1, 0, 0, 0, 2, 0, 0, 0 };
+	static const uint8_t abc[4] = { 'a', 'b', 'c', 0 };
+	static const uint8_t full[8] = { 7, 0, 0, 0, 'q', 0, 0, 0 };
+	static const char fmt[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tm.c\t3\tm\tx=%d c=%c\n";
+	struct trec r[3] = {
+		{ 1000, 1, i7, 4, 0 },
+		{ 2000, 1, full, 8, 0 },
+		{ 3000, 1, i7, 4, 0 },
+	};
+	char *p, *out, *err, args[1400];
+	const char *w;
+	int st;
+
+	check_missing("missing: %c after the payload", "x=%d c=%c!", i7, 4, 0,
+		      "x=7 c=[missing]", LD_BP_ST_MISSING);
+	check_missing("missing: everything", "%c", NULL, 0, 0, "[missing]", LD_BP_ST_MISSING);
+	check_missing("missing: half a long long", "%d %lld", i1h, 8, 0, "1 [missing]",
+		      LD_BP_ST_MISSING);
+	check_missing("missing: a string", "%s and %s", abc, 4, 0, "abc and [missing]",
+		      LD_BP_ST_MISSING);
+	check_missing("missing: a * width", "%d %*d", i7, 4, 0, "7 [missing]",
+		      LD_BP_ST_MISSING);
+	check_missing("missing: a pointer", "%d %px", i7, 4, 0, "7 [missing]",
+		      LD_BP_ST_MISSING);
+	check_missing("missing: slots payload", "%d %d", i7, 4, LD_BP_SLOTS, "7 [missing]",
+		      LD_BP_ST_MISSING);
+	check_missing("missing: slots %c", "%d %c", i7, 4, LD_BP_SLOTS, "7 [missing]",
+		      LD_BP_ST_MISSING);
+	check_missing("missing: a cut record still says [cut]", "%d %d", i7, 4, LD_BP_CUT,
+		      "7 [cut]", 0);
+	check_missing("missing: none in a whole payload", "x=%d c=%c", full, 8, 0, "x=7 c=q",
+		      0);
+
+	p = build("miss.cap", fmt, r, 3);
+	snprintf(args, sizeof(args), "report %s", p);
+	st = run_cli(args, &out, &err);
+	w = strstr(err, "warning");
+	CHECK_WHY(st == 0 && strstr(out, "pid:1 m:3 x=7 c=[missing]\n") &&
+		  strstr(out, "pid:1 m:3 x=7 c=q ") && w && !strstr(w + 1, "warning") &&
+		  strstr(err, "2 records") && !memchr(out, 0, strlen(out)),
+		  "report: a missing argument is marked and warned about once, with a count",
+		  "status %d:\n%s\nstderr:\n%s", st, out, err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "report --raw %s", p);
+	st = run_cli(args, &out, &err);
+	w = strstr(err, "warning");
+	CHECK_WHY(st == 0 && strstr(out, "\tx=7 c=[missing]\n") && w &&
+		  !strstr(w + 1, "warning") && strstr(err, "2 records"),
+		  "report --raw: the same mark and warning",
+		  "status %d:\n%s\nstderr:\n%s", st, out, err);
+	free(out);
+	free(err);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_reader7 PATH-TO-logdev\n");
+		return 2;
+	}
+	cli = argv[1];
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_missing();
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		if (system(cmd))
+			fprintf(stderr, "could not remove %s\n", tmpdir);
+	}
+	printf("reader7: %d passed, %d failed\n", ldc_passes, ldc_failures);
+	return ldc_exit_status();
+}
