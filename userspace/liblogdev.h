@@ -406,6 +406,11 @@ struct ld_pair {
 	int64_t min, max, median, p99, total;	/* ns, after finish */
 };
 
+/*
+ * struct ld_deltas - @left_back, @left_huge: pairs of consecutive records
+ * left out because the timestamp went back, or jumped by more than
+ * LD_STEP_MAX_NS, on their CPU (ld_ts_step()).
+ */
 struct ld_deltas {
 	struct ld_pair *pairs;
 	size_t nr, cap;
@@ -414,12 +419,38 @@ struct ld_deltas {
 	uint32_t *prev_site;
 	uint64_t *prev_ts;
 	uint8_t *prev_valid;
+	uint64_t left_back, left_huge;
 };
+
+/*
+ * The largest step (ns) between two consecutive records of one CPU that is
+ * taken as real: 2^62 ns (146 years; every trace clock counts from boot).
+ */
+#define LD_STEP_MAX_NS	(1ULL << 62)
+
+enum ld_step {
+	LD_STEP_OK,	/* ts >= prev, at most LD_STEP_MAX_NS later */
+	LD_STEP_BACK,	/* ts < prev: the clock went back */
+	LD_STEP_HUGE,	/* more than LD_STEP_MAX_NS later: impossible */
+};
+
+/**
+ * ld_ts_step() - classify the step from timestamp @prev to @ts (ns) of two
+ * consecutive records of one CPU; *@ns: its size (prev - ts for
+ * LD_STEP_BACK), never wrapped.  The one rule of the renderer's "+D us"
+ * (ld_render_item()), of ld_deltas_add() and so of diff: only LD_STEP_OK
+ * steps are deltas.
+ */
+enum ld_step ld_ts_step(uint64_t prev, uint64_t ts, uint64_t *ns);
 
 enum ld_sort { LD_SORT_TOTAL, LD_SORT_MAX, LD_SORT_P99, LD_SORT_MEDIAN,
 	       LD_SORT_COUNT };
 
-/** ld_deltas_add() - feed items in merge order. Return: 0 or -ENOMEM. */
+/**
+ * ld_deltas_add() - feed items in merge order (pairs across a step that is
+ * not LD_STEP_OK are counted in @left_back / @left_huge, not kept).
+ * Return: 0 or -ENOMEM.
+ */
 int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it);
 /**
  * ld_deltas_add_value() - add one value of @ns (may be negative) to pair
@@ -429,7 +460,8 @@ int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it);
 int ld_deltas_add_value(struct ld_deltas *ds, uint32_t from, uint32_t to,
 			int64_t ns);
 /**
- * ld_deltas_finish() - compute min/median/p99/max/total per pair and sort
+ * ld_deltas_finish() - compute min/median/p99/max/total (saturating at
+ * INT64_MIN/INT64_MAX ns, never overflowing) per pair and sort
  * pairs by @key descending (ties: count desc, then from, to ascending).
  * median and p99 are nearest-rank: sorted[ceil(q*n)-1].
  */
@@ -657,6 +689,12 @@ void ld_fmt_us(char *b, size_t n, int64_t ns);
  * entries without return, R returns without entry\n" into @b (snprintf).
  */
 int ld_fmt_dur_summary(char *b, size_t n, const struct ld_dur_stats *st);
+/**
+ * ld_fmt_left_out() - "N pairs left out: clock went backwards (K), step over
+ * 2^62 ns (J)" (no newline) into @b (snprintf) for @ds's @left_back and
+ * @left_huge (ld_ts_step()).  Return: as snprintf; 0 (@b "") when none was.
+ */
+int ld_fmt_left_out(char *b, size_t n, const struct ld_deltas *ds);
 
 /**
  * ld_render_msg() - message text of record item @it of @r into @buf (@size

@@ -53,6 +53,12 @@ static int load(const char *file, struct ld_reader *r, struct ld_deltas *ds,
 		return 1;
 	}
 	ld_deltas_finish(ds, LD_SORT_TOTAL);
+	if (ds->left_back || ds->left_huge) {	/* as deltas says it (ld_ts_step()) */
+		char lo[256];
+
+		ld_fmt_left_out(lo, sizeof(lo), ds);
+		fprintf(stderr, "logdev diff: warning: %s: %s\n", file, lo);
+	}
 	return 0;
 }
 

@@ -8,7 +8,9 @@
  * "[ " + seconds with 6 decimals right-aligned in 12 chars + "]"; context
  * after the pid unless task ("pid:0 nmi"); "+D us" is the time since the
  * previous record on the same CPU (3 decimals), left out for a CPU's first
- * record and after a gap.  Gaps print in place:
+ * record and after a gap; a step back prints "-D us (clock went back, not in
+ * deltas)", one over 2^62 ns "+D us (step over 2^62 ns, not in deltas)"
+ * (ld_ts_step(), the rule of deltas).  Gaps print in place:
  *
  *   [   789.171900] cpu:0 *** LOST 123 events (overwritten) ***
  *   (dropped); "LOST n sub-buffers (overwritten)" for a seq jump without a

@@ -6,7 +6,8 @@
  * record type: binary printf of its site's format, with cut and missing
  * marks (records lacking arguments counted: ld_render.missing), or a hex
  * dump), return-probe duration marks, the time since the CPU's previous
- * record, and the whole report line in its two styles:
+ * record (ld_ts_step(): a step back or over 2^62 ns is marked as left out
+ * of deltas), and the whole report line in its two styles:
  *
  *   text: [   789.171773] cpu:0 pid:1234 kfree_skbmem:291 in  +0.101 us
  *         [   789.171900] cpu:0 *** LOST 123 events (overwritten) ***
@@ -101,6 +102,20 @@ int ld_fmt_dur_summary(char *b, size_t n, const struct ld_dur_stats *st)
 			st->negative, st->entries_unmatched,
 			st->entries_unmatched == 1 ? "entry" : "entries", st->returns_unmatched,
 			st->returns_unmatched == 1 ? "return" : "returns");
+}
+
+int ld_fmt_left_out(char *b, size_t n, const struct ld_deltas *ds)
+{
+	uint64_t all = ds->left_back + ds->left_huge;
+
+	if (!all) {
+		if (n)
+			b[0] = 0;
+		return 0;
+	}
+	return snprintf(b, n, "%" PRIu64 " pair%s left out: clock went backwards (%" PRIu64
+			"), step over 2^62 ns (%" PRIu64 ")", all, all == 1 ? "" : "s",
+			ds->left_back, ds->left_huge);
 }
 
 /* ---- a record's message --------------------------------------------------- */
@@ -369,7 +384,10 @@ static void render_raw(struct ld_render *rd, const struct ld_item *it, size_t le
 	line_escape(rd, rd->msg, len);
 }
 
-/* text: [   SECONDS] cpu:C pid:P [ctx] LABEL MESSAGE[  +D us] */
+/*
+ * text: [   SECONDS] cpu:C pid:P [ctx] LABEL MESSAGE[  +D us]; "  -D us (clock
+ * went back, not in deltas)", "  +D us (step over 2^62 ns, not in deltas)"
+ */
 static void render_text(struct ld_render *rd, const struct ld_item *it, size_t len)
 {
 	line_put(rd, "[ ", 2);
@@ -386,14 +404,20 @@ static void render_text(struct ld_render *rd, const struct ld_item *it, size_t l
 	line_str(rd, ld_render_label(rd, it->rec.site));
 	line_put(rd, " ", 1);
 	line_put(rd, rd->msg, len);
-	if (it->cpu < rd->ncpu && rd->valid[it->cpu] && it->ts >= rd->prev[it->cpu]) {
-		uint64_t d = it->ts - rd->prev[it->cpu];
+	if (it->cpu < rd->ncpu && rd->valid[it->cpu]) {
+		uint64_t d;
+		/* the rule of deltas (ld_ts_step()): marked where it leaves one out */
+		enum ld_step k = ld_ts_step(rd->prev[it->cpu], it->ts, &d);
 
-		line_put(rd, "  +", 3);
+		line_put(rd, k == LD_STEP_BACK ? "  -" : "  +", 3);
 		line_u64(rd, d / 1000, 0);
 		line_put(rd, ".", 1);
 		line_u64(rd, d % 1000, 3);
 		line_put(rd, " us", 3);
+		if (k == LD_STEP_BACK)
+			line_str(rd, " (clock went back, not in deltas)");
+		else if (k == LD_STEP_HUGE)
+			line_str(rd, " (step over 2^62 ns, not in deltas)");
 	}
 }
 

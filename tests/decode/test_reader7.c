@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_reader7.c: reader faults found after issue 7 was fixed (breaker7):
+ *   B. report and deltas treat a timestamp going back, or jumping by more
+ *      than 2^62 ns, on one CPU the same way, never overflow, and say what
+ *      was left out;
  *   C. a record whose payload ends before an argument its format needs
  *      (not flagged cut) prints "[missing]" there, and report warns once.
  * Usage: test_reader7 PATH-TO-logdev.  Output: PASS/FAIL lines (ldcheck.h).
@@ -51,6 +54,101 @@ static char *build(const char *name, const char *formats, const struct trec *r, 
 	path = write_tmp(name, b.p, b.n);
 	free(b.p);
 	return path;
+}
+
+/* ---- B: timestamps going back or jumping on one CPU ----------------- */
+
+static const char fts[] =
+	"# id\tfile\tline\tfunc\tformat\n"
+	"1\ta.c\t1\tf\tin\n"
+	"2\ta.c\t2\tg\tout\n";
+
+static char *build_ts(const char *name, const uint64_t *ts, int n)
+{
+	static const uint8_t none[1];
+	struct trec r[16];
+
+	for (int i = 0; i < n; i++)
+		r[i] = (struct trec){ ts[i], 1 + (uint32_t)(i & 1), none, 0, 0 };
+	return build(name, fts, r, n);
+}
+
+static void test_timestamps(void)
+{
+	const uint64_t back[] = { 5000, 4000, 6000, 7000 };
+	const uint64_t huge[] = { 1000, 1500, 0xffffffffffffff00ull, 2000, 2600 };
+	const uint64_t big = 1ull << 62;
+	const uint64_t sum[] = { 0, big - 1, 1, big, 2, big + 1 };
+	char *p, *out, *err, args[1400];
+	int st;
+
+	p = build_ts("back.cap", back, 4);
+	snprintf(args, sizeof(args), "report %s", p);
+	run_cli(args, &out, &err);
+	CHECK_STR_EQ(out,
+		"[     0.000005] cpu:0 pid:1 f:1 in\n"
+		"[     0.000004] cpu:0 pid:1 g:2 out  -1.000 us (clock went back, not in deltas)\n"
+		"[     0.000006] cpu:0 pid:1 f:1 in  +2.000 us\n"
+		"[     0.000007] cpu:0 pid:1 g:2 out  +1.000 us\n",
+		"report: a step back on one CPU is marked, not left blank");
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "deltas %s", p);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 &&
+		  strstr(out, "\nf:1                      g:2                               1 ") &&
+		  strstr(out, "\ndeltas: 1 pair left out: clock went backwards (1), "
+			      "step over 2^62 ns (0)\n"),
+		  "deltas: the pair across a step back is counted as left out",
+		  "status %d:\n%s", st, out);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "diff %s %s", p, p);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && strstr(err, "logdev diff: warning: ") &&
+		  strstr(err, "back.cap: 1 pair left out: clock went backwards (1), "
+			      "step over 2^62 ns (0)\n"),
+		  "diff: pairs left out of either capture are warned about",
+		  "status %d, stderr:\n%s", st, err);
+	free(out);
+	free(err);
+
+	p = build_ts("huge.cap", huge, 5);
+	snprintf(args, sizeof(args), "report %s", p);
+	run_cli(args, &out, &err);
+	CHECK_STR_EQ(out,
+		"[     0.000001] cpu:0 pid:1 f:1 in\n"
+		"[     0.000001] cpu:0 pid:1 g:2 out  +0.500 us\n"
+		"[ 18446744073.709551] cpu:0 pid:1 f:1 in  +18446744073709549.860 us "
+		"(step over 2^62 ns, not in deltas)\n"
+		"[     0.000002] cpu:0 pid:1 g:2 out  -18446744073709549.360 us "
+		"(clock went back, not in deltas)\n"
+		"[     0.000002] cpu:0 pid:1 f:1 in  +0.600 us\n",
+		"report: an impossible step is marked, report and deltas agree");
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "deltas %s", p);
+	run_cli(args, &out, &err);
+	CHECK_STR_EQ(out,
+		"from                     to                            count        min     median        p99        max        total\n"
+		"g:2                      f:1                               1      0.600      0.600      0.600      0.600        0.600\n"
+		"f:1                      g:2                               1      0.500      0.500      0.500      0.500        0.500\n"
+		"deltas: 2 pairs left out: clock went backwards (1), step over 2^62 ns (1)\n",
+		"deltas: no wrapped negative delta, both left-out pairs counted");
+	free(out);
+	free(err);
+
+	p = build_ts("sum.cap", sum, 6);
+	snprintf(args, sizeof(args), "deltas %s", p);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 &&
+		  strstr(out, "\nf:1                      g:2                               3 "
+			      "4611686018427387.903 4611686018427387.903 4611686018427387.903 "
+			      "4611686018427387.903 9223372036854775.807\n") && !strchr(out, '-'),
+		  "deltas: a total beyond 2^63 ns saturates instead of overflowing",
+		  "status %d:\n%s%s", st, out, err);
+	free(out);
+	free(err);
 }
 
 /* ---- C: arguments missing from a payload that was not cut ----------- */
@@ -140,6 +238,7 @@ int main(int argc, char **argv)
 		perror("mkdtemp");
 		return 1;
 	}
+	test_timestamps();
 	test_missing();
 	{
 		char cmd[600];
