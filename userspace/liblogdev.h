@@ -87,6 +87,12 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
  * struct ld_site - one line of debugfs "formats"; @fmt unescaped.
  * @label_file: another site of the capture has the same @func and @line in
  *              another @file, so its label names the file (ld_site_label())
+ * @label_seq:  0, or N >= 1 where other sites of the capture have the same
+ *              @file, @func and @line: the label ends "#N", N numbering
+ *              those sites in @fmt order (strcmp), then id order
+ * @twin:       another site of the capture has the same @file, @func, @line
+ *              and @fmt (registered twice, an inline function of a header
+ *              in two modules): only the id tells them apart
  */
 struct ld_site {
 	uint32_t id;
@@ -95,6 +101,8 @@ struct ld_site {
 	char *func;
 	char *fmt;
 	int label_file;
+	uint32_t label_seq;
+	int twin;
 };
 
 /** struct ld_sites - call sites indexed by id (@by_id[id] may be NULL). */
@@ -113,8 +121,8 @@ int ld_sites_parse(struct ld_sites *s, const char *text, size_t len);
 const struct ld_site *ld_sites_get(const struct ld_sites *s, uint32_t id);
 void ld_sites_free(struct ld_sites *s);
 /**
- * ld_sites_mark_labels() - set every site's @label_file (ld_sites_parse()
- * does it after each text).  Return: 0 or -ENOMEM.
+ * ld_sites_mark_labels() - set every site's @label_file, @label_seq and
+ * @twin (ld_sites_parse() does it after each text).  Return: 0 or -ENOMEM.
  */
 int ld_sites_mark_labels(struct ld_sites *s);
 /**
@@ -122,6 +130,11 @@ int ld_sites_mark_labels(struct ld_sites *s);
  * by func, then line, then file (strcmp order).
  */
 int ld_site_place_cmp(const void *pa, const void *pb);
+/**
+ * ld_site_order_cmp() - ld_site_place_cmp(), then by format (strcmp) and id:
+ * the order of the "#N" of sites at one place (@label_seq).
+ */
+int ld_site_order_cmp(const void *pa, const void *pb);
 /** ld_fmt_has_symptr() - does @fmt use %pS %ps %pB %pF or %pf? */
 int ld_fmt_has_symptr(const char *fmt);
 
@@ -619,21 +632,33 @@ enum { LD_DIFF_IN_A = 1, LD_DIFF_IN_B = 2, LD_DIFF_BOTH = 3 };
 
 /**
  * struct ld_diff_row - one call-site pair, matched by file, func and line
+ *              (and format, where a capture has several sites there)
  * @from, @to:  the pair's labels: "func:line", or "file:func:line" where
- *              the two captures hold that func:line in two files
+ *              the two captures hold that func:line in two files; "#N"
+ *              appended where a capture has several sites at that
+ *              file:func:line (N: rank of the format among the formats
+ *              both captures have there)
  * @present:    LD_DIFF_IN_A, LD_DIFF_IN_B or LD_DIFF_BOTH
  * @a, @b:      each side's numbers (zero where absent); pairs of one
  *              capture at the same places are merged
  * @ratio:      b.median / a.median (both sides only; INFINITY if
  *              a.median is 0 and b.median is not, 1 if both are 0)
  * @change_pct: (b.median - a.median) / a.median * 100, same cases
+ * @warn:       LD_DIFF_W_* bits: the row could not be matched one to one
  */
 struct ld_diff_row {
 	char *from, *to;
 	int present;
 	struct ld_diff_side a, b;
 	double ratio, change_pct;
+	unsigned int warn;
 };
+
+/* an end's site shares file, func, line and format with another site of
+ * its capture: diff cannot tell them apart, their pairs are merged */
+#define LD_DIFF_W_MERGED	1
+/* a site without a file was left unmatched: several files could be meant */
+#define LD_DIFF_W_AMBIGUOUS	2
 
 struct ld_diff {
 	struct ld_diff_row *rows;
@@ -642,9 +667,12 @@ struct ld_diff {
 
 /**
  * ld_diff_build() - match the pairs of two finished delta tables (@a with
- * sites @sa, @b with @sb) by the file, function and line of their sites
+ * sites @sa, @b with @sb) by the file, function and line of their sites,
+ * and their format where a capture has several sites at one place
  * (a site with an empty file matches that func:line in any file when no
- * exact match is left).  Rows: pairs of both sides first,
+ * exact match is left and no other could be meant).  Rows that cannot be
+ * matched one to one carry LD_DIFF_W_* bits in @warn.  Rows: pairs of both
+ * sides first,
  * largest median increase (b - a, ns) first, so the worst regressions lead
  * and improvements come last; then pairs only in A, then only in B (each
  * by label).  Return: 0 or -ENOMEM.
@@ -664,8 +692,10 @@ void ld_diff_free(struct ld_diff *df);
 /**
  * ld_site_label() - the label of site @id in @s: "func:line", or
  * "file:func:line" when another site of @s has the same func and line in
- * another file (@label_file), or "site#ID:?" for an unknown id.  Labels are
- * unique within a capture, except for one place registered under two ids.
+ * another file (@label_file), either followed by "#N" when other sites of
+ * @s have the same file, func and line (@label_seq: numbered in format
+ * order, then id order), or "site#ID:?" for an unknown id.  Labels are
+ * unique within a capture.
  * Written like snprintf() into @buf (@size bytes, NUL-terminated).
  * Return: the length of the whole label (>= @size: it was cut).
  */
@@ -678,9 +708,11 @@ char *ld_site_label_alloc(const struct ld_sites *s, uint32_t id);
 /**
  * ld_site_label_place() - malloc'd label of site @st (NULL: unknown site
  * @id, "site#ID:?"), naming the file if @with_file and it is known (diff:
- * where two captures together hold the func:line in two files).
+ * where two captures together hold the func:line in two files), and ending
+ * "#@seq" if @seq is not 0 (diff: the rank of its format at its place).
  */
-char *ld_site_label_place(const struct ld_site *st, uint32_t id, int with_file);
+char *ld_site_label_place(const struct ld_site *st, uint32_t id, int with_file,
+			  uint32_t seq);
 
 /** ld_fmt_us() - @ns as microseconds with 3 decimals, "-" when negative. */
 void ld_fmt_us(char *b, size_t n, int64_t ns);

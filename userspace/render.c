@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * render.c: the one renderer, an item to text, for every front end:
- * site labels ("func:line", "file:func:line", "site#ID:?"), context and
+ * site labels ("func:line", "file:func:line", either with "#N" where sites
+ * share file, function and line; "site#ID:?"), context and
  * lost-events names, a record's message (which renderer goes with which
  * record type: binary printf of its site's format, with cut and missing
  * marks (records lacking arguments counted: ld_render.missing), or a hex
@@ -50,15 +51,22 @@ const char *ld_ctx_name(int ctx)
 
 /* ---- site labels ------------------------------------------------------ */
 
-/* "func:line", or "file:func:line" if @with_file and the file is known */
+/*
+ * "func:line", or "file:func:line" if @with_file and the file is known;
+ * "#@seq" appended if @seq
+ */
 static int label_of(const struct ld_site *st, uint32_t id, int with_file,
-		    char *buf, size_t size)
+		    uint32_t seq, char *buf, size_t size)
 {
+	char sfx[16] = "";
+
 	if (!st)
 		return snprintf(buf, size, "site#%u:?", id);
+	if (seq)
+		snprintf(sfx, sizeof(sfx), "#%u", seq);
 	if (with_file && st->file[0])
-		return snprintf(buf, size, "%s:%s:%u", st->file, st->func, st->line);
-	return snprintf(buf, size, "%s:%u", st->func, st->line);
+		return snprintf(buf, size, "%s:%s:%u%s", st->file, st->func, st->line, sfx);
+	return snprintf(buf, size, "%s:%u%s", st->func, st->line, sfx);
 }
 
 int ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
@@ -66,16 +74,17 @@ int ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
 {
 	const struct ld_site *st = ld_sites_get(s, id);
 
-	return label_of(st, id, st && st->label_file, buf, size);
+	return label_of(st, id, st && st->label_file, st ? st->label_seq : 0, buf, size);
 }
 
-char *ld_site_label_place(const struct ld_site *st, uint32_t id, int with_file)
+char *ld_site_label_place(const struct ld_site *st, uint32_t id, int with_file,
+			  uint32_t seq)
 {
-	int n = label_of(st, id, with_file, NULL, 0);
+	int n = label_of(st, id, with_file, seq, NULL, 0);
 	char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
 
 	if (b)
-		label_of(st, id, with_file, b, (size_t)n + 1);
+		label_of(st, id, with_file, seq, b, (size_t)n + 1);
 	return b;
 }
 
@@ -83,7 +92,7 @@ char *ld_site_label_alloc(const struct ld_sites *s, uint32_t id)
 {
 	const struct ld_site *st = ld_sites_get(s, id);
 
-	return ld_site_label_place(st, id, st && st->label_file);
+	return ld_site_label_place(st, id, st && st->label_file, st ? st->label_seq : 0);
 }
 
 /* ---- numbers ------------------------------------------------------------ */

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_reader7.c: reader faults found after issue 7 was fixed (breaker7):
+ *   A. labels of sites that share file, function and line (a macro that
+ *      expands to two edprint() calls) are unique and stable, and diff
+ *      matches such sites by their format too;
  *   B. report and deltas treat a timestamp going back, or jumping by more
  *      than 2^62 ns, on one CPU the same way, never overflow, and say what
  *      was left out;
@@ -54,6 +57,189 @@ static char *build(const char *name, const char *formats, const struct trec *r, 
 	path = write_tmp(name, b.p, b.n);
 	free(b.p);
 	return path;
+}
+
+/* ---- A: sites sharing file, function and line ---------------------- */
+
+/* label of site @id after parsing @formats */
+static void check_labels(const char *name, const char *formats, const uint32_t *ids,
+			 const char *const *exp, int n)
+{
+	struct ld_sites s = { 0 };
+	char got[256], why[1024] = "";
+	int ok = ld_sites_parse(&s, formats, strlen(formats)) == 0;
+
+	for (int i = 0; ok && i < n; i++) {
+		ld_site_label(&s, ids[i], got, sizeof(got));
+		if (strcmp(got, exp[i])) {
+			snprintf(why, sizeof(why), "site %u: expected %s, got %s", ids[i],
+				 exp[i], got);
+			ok = 0;
+		}
+	}
+	CHECK_WHY(ok, name, "%s", why[0] ? why : "parse failed");
+	ld_sites_free(&s);
+}
+
+/* three rounds, 100 us apart: loop, first (+1 us), second (+@d2 ns) */
+static char *build_macro(const char *name, const char *formats, uint32_t loop,
+			 uint32_t first, uint32_t second, uint64_t d2)
+{
+	struct trec r[9];
+
+	for (int k = 0; k < 3; k++) {
+		uint64_t t = 1000000ull + (uint64_t)k * 100000;
+
+		r[3 * k] = (struct trec){ .ts = t, .site = loop };
+		r[3 * k + 1] = (struct trec){ .ts = t + 1000, .site = first };
+		r[3 * k + 2] = (struct trec){ .ts = t + 1000 + d2, .site = second };
+	}
+	return build(name, formats, r, 9);
+}
+
+static void test_labels(void)
+{
+	/*
+	 * #define TWO(x) do { edprint("first %d", x); edprint("second %d", x); } while (0)
+	 * used on drv.c:20: two sites of one file, function and line.
+	 */
+	static const char fa[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tmain.c\t5\tloop\tloop\n"
+		"2\tdrv.c\t20\twork\tfirst %d\n"
+		"3\tdrv.c\t20\twork\tsecond %d\n";
+	static const char fb[] =	/* the same code, other ids, other order */
+		"# id\tfile\tline\tfunc\tformat\n"
+		"7\tdrv.c\t20\twork\tsecond %d\n"
+		"8\tdrv.c\t20\twork\tfirst %d\n"
+		"9\tmain.c\t5\tloop\tloop\n";
+	static const char fsame[] =	/* two sites identical but for the id */
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tmain.c\t5\tloop\tloop\n"
+		"2\tdrv.c\t20\twork\tsame %d\n"
+		"3\tdrv.c\t20\twork\tsame %d\n";
+	static const char fx[] =	/* and one of a func:line in two files */
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\ta.c\t10\tprobe\tx\n"
+		"2\tb.c\t10\tprobe\ty2\n"
+		"3\tb.c\t10\tprobe\ty1\n"
+		"4\tb.c\t11\tprobe\ty3\n";
+	char *pa, *pb, *ps, *out, *err, args[1400];
+	int st;
+
+	check_labels("labels: two sites of one file:func:line get #N in format order", fa,
+		     (const uint32_t[]){ 1, 2, 3 },
+		     (const char *const[]){ "loop:5", "work:20#1", "work:20#2" }, 3);
+	check_labels("labels: the same code under other ids gets the same labels", fb,
+		     (const uint32_t[]){ 7, 8, 9 },
+		     (const char *const[]){ "work:20#2", "work:20#1", "loop:5" }, 3);
+	check_labels("labels: identical sites but for the id are numbered by id", fsame,
+		     (const uint32_t[]){ 2, 3 },
+		     (const char *const[]){ "work:20#1", "work:20#2" }, 2);
+	check_labels("labels: file and #N together where both are needed", fx,
+		     (const uint32_t[]){ 1, 2, 3, 4 },
+		     (const char *const[]){ "a.c:probe:10", "b.c:probe:10#2", "b.c:probe:10#1",
+					    "probe:11" }, 4);
+
+	pa = build_macro("ma.cap", fa, 1, 2, 3, 2000);
+	pb = build_macro("mb.cap", fb, 9, 8, 7, 7000);
+	ps = build_macro("ms.cap", fsame, 1, 2, 3, 2000);
+
+	snprintf(args, sizeof(args), "deltas %s", pa);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 &&
+		  strstr(out, "\nwork:20#1                work:20#2                         3 ") &&
+		  strstr(out, "\nloop:5                   work:20#1                         3 ") &&
+		  strstr(out, "\nwork:20#2                loop:5                            2 "),
+		  "deltas: the two sites of a macro are two distinct rows",
+		  "status %d:\n%s", st, out);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "report %s", pb);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && strstr(out, "pid:1 work:20#1 first 1") &&
+		  strstr(out, "pid:1 work:20#2 second 1") && strstr(out, "pid:1 loop:5 loop"),
+		  "report: labels follow the format order, not the ids",
+		  "status %d:\n%s", st, out);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --format csv %s %s", pa, pb);
+	st = run_cli(args, &out, &err);
+	CHECK_STR_EQ(out,
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
+		"work:20#1,work:20#2,both,3,2000,2000,3,7000,7000,3.5000,250.0000\n"
+		"loop:5,work:20#1,both,3,1000,1000,3,1000,1000,1.0000,0.0000\n"
+		"work:20#2,loop:5,both,2,97000,97000,2,92000,92000,0.9485,-5.1546\n",
+		"diff: sites of one file:func:line are matched by their format");
+	CHECK_WHY(st == 0 && !strstr(err, "warning"), "diff: one-to-one matches give no warning",
+		  "status %d, stderr:\n%s", st, err);
+	free(out);
+	free(err);
+
+	{	/* one site there on each side, its format changed: the place matches */
+		static const char f1[] =
+			"# id\tfile\tline\tfunc\tformat\n"
+			"1\tmain.c\t5\tloop\tloop\n"
+			"2\tdrv.c\t20\twork\tv1 %d\n"
+			"3\tdrv.c\t30\twork\tend\n";
+		static const char f2[] =
+			"# id\tfile\tline\tfunc\tformat\n"
+			"1\tmain.c\t5\tloop\tloop\n"
+			"2\tdrv.c\t20\twork\tv2 %d %d\n"
+			"3\tdrv.c\t30\twork\tend\n";
+		char *p1 = build_macro("f1.cap", f1, 1, 2, 3, 2000);
+		char *p2 = build_macro("f2.cap", f2, 1, 2, 3, 2000);
+
+		snprintf(args, sizeof(args), "diff --format csv %s %s", p1, p2);
+		st = run_cli(args, &out, &err);
+		CHECK_WHY(st == 0 &&
+			  strstr(out, "\nloop:5,work:20,both,3,1000,1000,3,1000,1000,") &&
+			  strstr(out, "\nwork:20,work:30,both,3,2000,2000,3,2000,2000,") &&
+			  !strstr(out, "only"),
+			  "diff: a lone site whose format changed is still matched by its place",
+			  "status %d:\n%s", st, out);
+		free(out);
+		free(err);
+	}
+
+	{	/* pairs from one site to each of the two: apart on both sides */
+		const struct trec r[4] = {
+			{ .ts = 1000000, .site = 1 }, { .ts = 1001000, .site = 2 },
+			{ .ts = 1100000, .site = 1 }, { .ts = 1105000, .site = 3 },
+		};
+		char *p2 = build("m2.cap", fa, r, 4);
+
+		snprintf(args, sizeof(args), "diff --format csv %s %s", p2, p2);
+		st = run_cli(args, &out, &err);
+		CHECK_WHY(st == 0 &&
+			  strstr(out, "\nloop:5,work:20#1,both,1,1000,1000,1,1000,1000,") &&
+			  strstr(out, "\nloop:5,work:20#2,both,1,5000,5000,1,5000,5000,"),
+			  "diff: pairs to two sites of one place are not merged",
+			  "status %d:\n%s", st, out);
+		free(out);
+		free(err);
+	}
+
+	snprintf(args, sizeof(args), "deltas %s", ps);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 &&
+		  strstr(out, "\nwork:20#1                work:20#2                         3 ") &&
+		  strstr(out, "\nwork:20#2                loop:5                            2 "),
+		  "deltas: sites identical but for the id are two distinct rows",
+		  "status %d:\n%s", st, out);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff %s %s", ps, ps);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && strstr(err, "warning") && strstr(err, "one to one") &&
+		  strstr(err, "work:20"),
+		  "diff: sites it cannot match one to one are merged with a warning",
+		  "status %d, stderr:\n%s", st, err);
+	free(out);
+	free(err);
 }
 
 /* ---- B: timestamps going back or jumping on one CPU ----------------- */
@@ -238,6 +424,7 @@ int main(int argc, char **argv)
 		perror("mkdtemp");
 		return 1;
 	}
+	test_labels();
 	test_timestamps();
 	test_missing();
 	{
