@@ -38,6 +38,9 @@
  * Records whose arguments the kernel cut (LOGDEV_REC_F_CUT, ld_bprintf_rec()
  * with LD_BP_CUT): "[cut]" follows the cut argument's text, or stands where
  * the first argument not stored would be (vbin_printf() records end there).
+ * A payload that ends before an argument the format needs, in any other
+ * record (slots, or not flagged cut: damaged), prints "[missing]" there and
+ * ends the output (never bytes from past the payload).
  * A %p extension in a slots payload (old captures) prints
  * "[unrenderable %SPEC]" and ends the output.  %c of 0 puts a NUL byte in
  * the output and goes on, as vsnprintf() does.
@@ -113,21 +116,26 @@ struct args {
 
 /* what a cut argument is followed by (docs/FORMAT.md) */
 #define CUT_MARK	"[cut]"
+/* where an argument is missing from a payload not flagged cut */
+#define MISSING_MARK	"[missing]"
 /* longest %s a slots record stores (include/linux/edprint_slots.h) */
 #define SLOTS_STR_MAX	255
 
 /*
- * A cut vbin_printf() record (LOGDEV_REC_F_CUT, not slots) ends where its
- * stored arguments end: is the next argument, of @size bytes (0: a string),
- * missing?
+ * Is the next argument, of @size bytes (0: a string), missing: does the
+ * payload end before it (before its last byte)?  A cut vbin_printf() record
+ * (LOGDEV_REC_F_CUT, not slots) ends where its stored arguments end ("[cut]");
+ * in any other record the argument should be there ("[missing]").
  */
 static int arg_missing(const struct args *a, unsigned size)
 {
-	unsigned align = size >= 4 ? 4 : size ? size : 1;
-	size_t off = (a->off + align - 1) & ~(size_t)(align - 1);
+	unsigned align;
+	size_t off;
 
-	if (!a->cut || a->slots)
-		return 0;
+	if (a->slots && size && size < 4)
+		size = 4;	/* slots: 1- and 2-byte values take 4 */
+	align = size >= 4 ? 4 : size ? size : 1;
+	off = (a->off + align - 1) & ~(size_t)(align - 1);
 	return size ? off + size > a->n : off >= a->n;
 }
 
@@ -372,7 +380,8 @@ static void pointer(struct out *o, const char *fmt, uint64_t v,
 }
 
 static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
-		  size_t nargs, const struct ld_ksyms *ks, uint64_t ts, unsigned int flags)
+		  size_t nargs, const struct ld_ksyms *ks, uint64_t ts, unsigned int flags,
+		  unsigned int *status)
 {
 	struct out o = { buf, size, 0 };
 	struct args a = { argbuf, nargs, 0, !!(flags & LD_BP_SLOTS), !!(flags & LD_BP_CUT) };
@@ -569,8 +578,14 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 		}
 	}
 	goto out;
-cut:	/* a cut record: this argument and all after it were not stored */
-	puts_n(&o, CUT_MARK, strlen(CUT_MARK));
+cut:	/* this argument and all after it are not in the payload */
+	if (a.cut && !a.slots) {	/* the kernel cut them */
+		puts_n(&o, CUT_MARK, strlen(CUT_MARK));
+	} else {			/* a short payload: damaged */
+		puts_n(&o, MISSING_MARK, strlen(MISSING_MARK));
+		if (status)
+			*status |= LD_BP_ST_MISSING;
+	}
 out:
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = 0;
@@ -580,17 +595,26 @@ out:
 int ld_bprintf(char *buf, size_t size, const char *fmt, const void *argbuf,
 	       size_t nargs, const struct ld_ksyms *ks)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, LD_TS_END, 0);
+	return render(buf, size, fmt, argbuf, nargs, ks, LD_TS_END, 0, NULL);
 }
 
 int ld_bprintf_slots(char *buf, size_t size, const char *fmt, const void *argbuf,
 		     size_t nargs, const struct ld_ksyms *ks)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, LD_TS_END, LD_BP_SLOTS);
+	return render(buf, size, fmt, argbuf, nargs, ks, LD_TS_END, LD_BP_SLOTS, NULL);
 }
 
 int ld_bprintf_rec(char *buf, size_t size, const char *fmt, const void *argbuf,
 		   size_t nargs, const struct ld_ksyms *ks, uint64_t ts, unsigned int flags)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, ts, flags);
+	return render(buf, size, fmt, argbuf, nargs, ks, ts, flags, NULL);
+}
+
+int ld_bprintf_rec_status(char *buf, size_t size, const char *fmt, const void *argbuf,
+			  size_t nargs, const struct ld_ksyms *ks, uint64_t ts,
+			  unsigned int flags, unsigned int *status)
+{
+	if (status)
+		*status = 0;
+	return render(buf, size, fmt, argbuf, nargs, ks, ts, flags, status);
 }

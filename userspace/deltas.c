@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * deltas.c: statistics of the time between consecutive records on one CPU,
- * grouped by (from site, to site).  A pair never spans a lost-events gap.
+ * grouped by (from site, to site).  A pair never spans a lost-events gap,
+ * nor a timestamp going back or jumping by more than LD_STEP_MAX_NS
+ * (ld_ts_step(); such pairs are only counted: left_back, left_huge).
  * Memory: 8 bytes per record (every delta is kept for median/p99).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "liblogdev.h"
@@ -71,6 +74,16 @@ static int pair_push(struct ld_pair *p, int64_t v)
 	return 0;
 }
 
+enum ld_step ld_ts_step(uint64_t prev, uint64_t ts, uint64_t *ns)
+{
+	if (ts < prev) {
+		*ns = prev - ts;
+		return LD_STEP_BACK;
+	}
+	*ns = ts - prev;
+	return *ns > LD_STEP_MAX_NS ? LD_STEP_HUGE : LD_STEP_OK;
+}
+
 int ld_deltas_add_value(struct ld_deltas *ds, uint32_t from, uint32_t to,
 			int64_t ns)
 {
@@ -91,10 +104,22 @@ int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it)
 		ds->prev_valid[it->cpu] = 0;
 		return 0;
 	}
-	if (ds->prev_valid[it->cpu] && it->ts >= ds->prev_ts[it->cpu]) {
-		p = find_pair(ds, ds->prev_site[it->cpu], it->rec.site);
-		if (!p || pair_push(p, (int64_t)(it->ts - ds->prev_ts[it->cpu])))
-			return -ENOMEM;
+	if (ds->prev_valid[it->cpu]) {
+		uint64_t ns;
+
+		switch (ld_ts_step(ds->prev_ts[it->cpu], it->ts, &ns)) {
+		case LD_STEP_OK:
+			p = find_pair(ds, ds->prev_site[it->cpu], it->rec.site);
+			if (!p || pair_push(p, (int64_t)ns))
+				return -ENOMEM;
+			break;
+		case LD_STEP_BACK:
+			ds->left_back++;
+			break;
+		case LD_STEP_HUGE:
+			ds->left_huge++;
+			break;
+		}
 	}
 	ds->prev_valid[it->cpu] = 1;
 	ds->prev_site[it->cpu] = it->rec.site;
@@ -151,8 +176,13 @@ void ld_deltas_finish(struct ld_deltas *ds, enum ld_sort key)
 
 		qsort(p->d, p->count, sizeof(*p->d), i64_cmp);
 		p->total = 0;
-		for (uint64_t j = 0; j < p->count; j++)
-			p->total += p->d[j];
+		for (uint64_t j = 0; j < p->count; j++)	/* saturating */
+			if (p->d[j] > 0 && p->total > INT64_MAX - p->d[j])
+				p->total = INT64_MAX;
+			else if (p->d[j] < 0 && p->total < INT64_MIN - p->d[j])
+				p->total = INT64_MIN;
+			else
+				p->total += p->d[j];
 		p->min = p->d[0];
 		p->max = p->d[p->count - 1];
 		p->median = rank(p->d, p->count, 50);

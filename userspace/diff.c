@@ -8,7 +8,9 @@
  * and added again) are merged before the median and p99 (nearest rank, as
  * in deltas.c) are taken.  Row labels are "func:line", or "file:func:line"
  * where the two captures together hold that func:line in more than one
- * file.
+ * file, with "#N" where a capture has several sites at one file:func:line
+ * (told apart, and matched, by their formats; diff_seq()).  Rows that
+ * could not be matched one to one say so (ld_diff_row.warn).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +36,9 @@ static int end_eq(const struct end *x, const struct end *y, int wild)
 		return !x->st && !y->st && x->id == y->id;
 	if (strcmp(x->st->func, y->st->func) || x->st->line != y->st->line)
 		return 0;
+	/* where a capture has several sites there, the format tells them apart */
+	if ((x->st->label_seq || y->st->label_seq) && strcmp(x->st->fmt, y->st->fmt))
+		return 0;
 	if (!strcmp(x->st->file, y->st->file))
 		return 1;
 	return wild && (!x->st->file[0] || !y->st->file[0]);
@@ -45,6 +50,8 @@ struct named {
 	int64_t *d;
 	uint64_t n;
 	int matched;
+	int merged;	/* an end has a twin (has_twin()): pairs merged */
+	int ambiguous;	/* an empty file that could mean several */
 };
 
 struct named_set {
@@ -71,6 +78,16 @@ static int64_t rank(const int64_t *d, uint64_t n, unsigned int q)
 	uint64_t k = (n * q + 99) / 100;
 
 	return n ? d[k ? k - 1 : 0] : 0;
+}
+
+/*
+ * Has @st a twin in its capture: another site with its file, func, line and
+ * format (ld_site.twin: a site registered twice, a macro with two identical
+ * edprint() calls)?  diff cannot tell the two apart: their pairs are merged.
+ */
+static int has_twin(const struct ld_site *st)
+{
+	return st && st->twin;
 }
 
 static int named_build(struct named_set *ns, const struct ld_deltas *ds,
@@ -103,6 +120,7 @@ static int named_build(struct named_set *ns, const struct ld_deltas *ds,
 			memset(x, 0, sizeof(*x));
 			x->from = f;
 			x->to = t;
+			x->merged = has_twin(f.st) || has_twin(t.st);
 		}
 		if (!p->count)
 			continue;
@@ -148,10 +166,16 @@ static int row_cmp(const void *pa, const void *pb)
 	return c ? c : strcmp(x->to, y->to);
 }
 
-/* (func, line) of the sites of both captures that exist in two files */
+/*
+ * (func, line) of the sites of both captures that exist in two files (@v),
+ * and all sites of both in ld_site_order_cmp() order (@all, for the #N of
+ * labels)
+ */
 struct amb {
 	const struct ld_site **v;
 	size_t nr;
+	const struct ld_site **all;
+	size_t nall;
 };
 
 static int amb_cmp(const void *pa, const void *pb)
@@ -171,13 +195,16 @@ static int amb_build(struct amb *am, const struct ld_sites *sa,
 
 	am->nr = 0;
 	am->v = malloc(((size_t)sa->nr + sb->nr + 1) * sizeof(*am->v));
-	if (!am->v)
+	am->all = malloc(((size_t)sa->nr + sb->nr + 1) * sizeof(*am->all));
+	if (!am->v || !am->all)
 		return -ENOMEM;
 	for (int k = 0; k < 2; k++)
 		for (uint32_t i = 0; i < ss[k]->nr; i++)
 			if (ss[k]->by_id[i])
 				am->v[n++] = ss[k]->by_id[i];
-	qsort(am->v, n, sizeof(*am->v), ld_site_place_cmp);
+	qsort(am->v, n, sizeof(*am->v), ld_site_order_cmp);
+	memcpy(am->all, am->v, n * sizeof(*am->all));
+	am->nall = n;
 	/* an empty file (sorted first) is the same place as any one file */
 	for (size_t i = 0, j; i < n; i = j) {
 		const char *file = am->v[i]->file;
@@ -193,6 +220,35 @@ static int amb_build(struct amb *am, const struct ld_sites *sa,
 	return 0;
 }
 
+/*
+ * The #N of @st's label in a diff: where either capture has several sites
+ * at @st's file:func:line, the rank of @st's format among the distinct
+ * formats both captures have there (sites with one format are merged);
+ * else 0 (no #N).
+ */
+static uint32_t diff_seq(const struct amb *am, const struct ld_site *st)
+{
+	size_t lo = 0, hi = am->nall;
+	uint32_t n = 0;
+	int need = 0;
+
+	while (lo < hi) {	/* the first site at @st's place */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ld_site_place_cmp(&am->all[mid], &st) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < am->nall && !ld_site_place_cmp(&am->all[i], &st); i++) {
+		need |= am->all[i]->label_seq != 0;
+		if (strcmp(am->all[i]->fmt, st->fmt) < 0 &&
+		    (i == lo || strcmp(am->all[i - 1]->fmt, am->all[i]->fmt)))
+			n++;
+	}
+	return need ? n + 1 : 0;
+}
+
 /* the row label of an end seen as @x in A and/or @y in B (either NULL) */
 static char *end_label(const struct amb *am, const struct end *x,
 		       const struct end *y)
@@ -202,7 +258,8 @@ static char *end_label(const struct amb *am, const struct end *x,
 	if (x && y && x->st && !x->st->file[0])
 		e = y;		/* matched by func:line: take the side with a file */
 	return ld_site_label_place(e->st, e->id, e->st &&
-			 bsearch(&e->st, am->v, am->nr, sizeof(*am->v), amb_cmp));
+				   bsearch(&e->st, am->v, am->nr, sizeof(*am->v), amb_cmp),
+				   e->st ? diff_seq(am, e->st) : 0);
 }
 
 static struct ld_diff_row *add_row(struct ld_diff *df, size_t *cap,
@@ -228,6 +285,10 @@ static struct ld_diff_row *add_row(struct ld_diff *df, size_t *cap,
 	if (!r->from || !r->to)
 		return NULL;
 	r->present = (a ? LD_DIFF_IN_A : 0) | (b ? LD_DIFF_IN_B : 0);
+	if ((a && a->merged) || (b && b->merged))
+		r->warn |= LD_DIFF_W_MERGED;
+	if (r->present != LD_DIFF_BOTH && ((a && a->ambiguous) || (b && b->ambiguous)))
+		r->warn |= LD_DIFF_W_AMBIGUOUS;
 	if (a)
 		side_of(&r->a, a);
 	if (b)
@@ -292,8 +353,10 @@ int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
 
 			if (na.v[i].matched || !(y = match(&nb, &na.v[i], wild, &ny)))
 				continue;
-			if (wild && (ny > 1 || (match(&na, y, 1, &nx), nx > 1)))
+			if (wild && (ny > 1 || (match(&na, y, 1, &nx), nx > 1))) {
+				na.v[i].ambiguous = y->ambiguous = 1;
 				continue;
+			}
 			na.v[i].matched = y->matched = 1;
 			if (!add_row(df, &cap, &am, &na.v[i], y)) {
 				ret = -ENOMEM;
@@ -307,6 +370,7 @@ int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
 		if (!nb.v[j].matched && !add_row(df, &cap, &am, NULL, &nb.v[j]))
 			ret = -ENOMEM;
 	free(am.v);
+	free(am.all);
 	named_free(&na);
 	named_free(&nb);
 	if (ret) {

@@ -87,6 +87,12 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
  * struct ld_site - one line of debugfs "formats"; @fmt unescaped.
  * @label_file: another site of the capture has the same @func and @line in
  *              another @file, so its label names the file (ld_site_label())
+ * @label_seq:  0, or N >= 1 where other sites of the capture have the same
+ *              @file, @func and @line: the label ends "#N", N numbering
+ *              those sites in @fmt order (strcmp), then id order
+ * @twin:       another site of the capture has the same @file, @func, @line
+ *              and @fmt (registered twice, an inline function of a header
+ *              in two modules): only the id tells them apart
  */
 struct ld_site {
 	uint32_t id;
@@ -95,6 +101,8 @@ struct ld_site {
 	char *func;
 	char *fmt;
 	int label_file;
+	uint32_t label_seq;
+	int twin;
 };
 
 /** struct ld_sites - call sites indexed by id (@by_id[id] may be NULL). */
@@ -113,8 +121,8 @@ int ld_sites_parse(struct ld_sites *s, const char *text, size_t len);
 const struct ld_site *ld_sites_get(const struct ld_sites *s, uint32_t id);
 void ld_sites_free(struct ld_sites *s);
 /**
- * ld_sites_mark_labels() - set every site's @label_file (ld_sites_parse()
- * does it after each text).  Return: 0 or -ENOMEM.
+ * ld_sites_mark_labels() - set every site's @label_file, @label_seq and
+ * @twin (ld_sites_parse() does it after each text).  Return: 0 or -ENOMEM.
  */
 int ld_sites_mark_labels(struct ld_sites *s);
 /**
@@ -122,6 +130,11 @@ int ld_sites_mark_labels(struct ld_sites *s);
  * by func, then line, then file (strcmp order).
  */
 int ld_site_place_cmp(const void *pa, const void *pb);
+/**
+ * ld_site_order_cmp() - ld_site_place_cmp(), then by format (strcmp) and id:
+ * the order of the "#N" of sites at one place (@label_seq).
+ */
+int ld_site_order_cmp(const void *pa, const void *pb);
 /** ld_fmt_has_symptr() - does @fmt use %pS %ps %pB %pF or %pf? */
 int ld_fmt_has_symptr(const char *fmt);
 
@@ -219,7 +232,8 @@ void ld_ksyms_free(struct ld_ksyms *k);
  * ld_bprintf() - render @fmt with the vbin_printf() argument buffer @args
  * (@nargs bytes) as the kernel's bstr_printf() would, for a 64-bit
  * little-endian kernel.  @ks may be NULL (symbol pointers print as hex).
- * Reading past @nargs yields zeros / empty strings (never out of bounds).
+ * An argument past @nargs prints "[missing]" and ends the output (never
+ * read out of bounds).
  * Output is NUL-terminated and truncated to @size - 1 bytes.
  * Return: length the full output has (like snprintf).
  * See bprintf.c for the choices where the kernel's output cannot be
@@ -248,12 +262,26 @@ int ld_bprintf_slots(char *out, size_t size, const char *fmt, const void *args,
  * a slots payload cannot render (a %p extension such as %pI4, from captures
  * made before edprint() sent those to vbin_printf()) prints
  * "[unrenderable %SPEC]" and ends the output.
+ * A payload that ends before an argument the format needs, in a record not
+ * flagged cut (or a slots record), prints "[missing]" there and ends the
+ * output.  All ld_bprintf*() functions do the same.
  * Return: length the full output has (like snprintf); it may hold NUL bytes
  * (%c of 0 prints one, as the kernel's vsnprintf() does).
  */
 int ld_bprintf_rec(char *out, size_t size, const char *fmt, const void *args,
 		   size_t nargs, const struct ld_ksyms *ks, uint64_t ts,
 		   unsigned int flags);
+
+/* ld_bprintf_rec_status() status bits */
+#define LD_BP_ST_MISSING	1	/* "[missing]": an argument was not in the payload */
+
+/**
+ * ld_bprintf_rec_status() - ld_bprintf_rec(), and *@status (if not NULL)
+ * set to LD_BP_ST_MISSING when an argument was missing, else 0.
+ */
+int ld_bprintf_rec_status(char *out, size_t size, const char *fmt, const void *args,
+			  size_t nargs, const struct ld_ksyms *ks, uint64_t ts,
+			  unsigned int flags, unsigned int *status);
 
 /* ---- reader ---------------------------------------------------------- */
 
@@ -391,6 +419,11 @@ struct ld_pair {
 	int64_t min, max, median, p99, total;	/* ns, after finish */
 };
 
+/*
+ * struct ld_deltas - @left_back, @left_huge: pairs of consecutive records
+ * left out because the timestamp went back, or jumped by more than
+ * LD_STEP_MAX_NS, on their CPU (ld_ts_step()).
+ */
 struct ld_deltas {
 	struct ld_pair *pairs;
 	size_t nr, cap;
@@ -399,12 +432,38 @@ struct ld_deltas {
 	uint32_t *prev_site;
 	uint64_t *prev_ts;
 	uint8_t *prev_valid;
+	uint64_t left_back, left_huge;
 };
+
+/*
+ * The largest step (ns) between two consecutive records of one CPU that is
+ * taken as real: 2^62 ns (146 years; every trace clock counts from boot).
+ */
+#define LD_STEP_MAX_NS	(1ULL << 62)
+
+enum ld_step {
+	LD_STEP_OK,	/* ts >= prev, at most LD_STEP_MAX_NS later */
+	LD_STEP_BACK,	/* ts < prev: the clock went back */
+	LD_STEP_HUGE,	/* more than LD_STEP_MAX_NS later: impossible */
+};
+
+/**
+ * ld_ts_step() - classify the step from timestamp @prev to @ts (ns) of two
+ * consecutive records of one CPU; *@ns: its size (prev - ts for
+ * LD_STEP_BACK), never wrapped.  The one rule of the renderer's "+D us"
+ * (ld_render_item()), of ld_deltas_add() and so of diff: only LD_STEP_OK
+ * steps are deltas.
+ */
+enum ld_step ld_ts_step(uint64_t prev, uint64_t ts, uint64_t *ns);
 
 enum ld_sort { LD_SORT_TOTAL, LD_SORT_MAX, LD_SORT_P99, LD_SORT_MEDIAN,
 	       LD_SORT_COUNT };
 
-/** ld_deltas_add() - feed items in merge order. Return: 0 or -ENOMEM. */
+/**
+ * ld_deltas_add() - feed items in merge order (pairs across a step that is
+ * not LD_STEP_OK are counted in @left_back / @left_huge, not kept).
+ * Return: 0 or -ENOMEM.
+ */
 int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it);
 /**
  * ld_deltas_add_value() - add one value of @ns (may be negative) to pair
@@ -414,7 +473,8 @@ int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it);
 int ld_deltas_add_value(struct ld_deltas *ds, uint32_t from, uint32_t to,
 			int64_t ns);
 /**
- * ld_deltas_finish() - compute min/median/p99/max/total per pair and sort
+ * ld_deltas_finish() - compute min/median/p99/max/total (saturating at
+ * INT64_MIN/INT64_MAX ns, never overflowing) per pair and sort
  * pairs by @key descending (ties: count desc, then from, to ascending).
  * median and p99 are nearest-rank: sorted[ceil(q*n)-1].
  */
@@ -572,21 +632,33 @@ enum { LD_DIFF_IN_A = 1, LD_DIFF_IN_B = 2, LD_DIFF_BOTH = 3 };
 
 /**
  * struct ld_diff_row - one call-site pair, matched by file, func and line
+ *              (and format, where a capture has several sites there)
  * @from, @to:  the pair's labels: "func:line", or "file:func:line" where
- *              the two captures hold that func:line in two files
+ *              the two captures hold that func:line in two files; "#N"
+ *              appended where a capture has several sites at that
+ *              file:func:line (N: rank of the format among the formats
+ *              both captures have there)
  * @present:    LD_DIFF_IN_A, LD_DIFF_IN_B or LD_DIFF_BOTH
  * @a, @b:      each side's numbers (zero where absent); pairs of one
  *              capture at the same places are merged
  * @ratio:      b.median / a.median (both sides only; INFINITY if
  *              a.median is 0 and b.median is not, 1 if both are 0)
  * @change_pct: (b.median - a.median) / a.median * 100, same cases
+ * @warn:       LD_DIFF_W_* bits: the row could not be matched one to one
  */
 struct ld_diff_row {
 	char *from, *to;
 	int present;
 	struct ld_diff_side a, b;
 	double ratio, change_pct;
+	unsigned int warn;
 };
+
+/* an end's site shares file, func, line and format with another site of
+ * its capture: diff cannot tell them apart, their pairs are merged */
+#define LD_DIFF_W_MERGED	1
+/* a site without a file was left unmatched: several files could be meant */
+#define LD_DIFF_W_AMBIGUOUS	2
 
 struct ld_diff {
 	struct ld_diff_row *rows;
@@ -595,9 +667,12 @@ struct ld_diff {
 
 /**
  * ld_diff_build() - match the pairs of two finished delta tables (@a with
- * sites @sa, @b with @sb) by the file, function and line of their sites
+ * sites @sa, @b with @sb) by the file, function and line of their sites,
+ * and their format where a capture has several sites at one place
  * (a site with an empty file matches that func:line in any file when no
- * exact match is left).  Rows: pairs of both sides first,
+ * exact match is left and no other could be meant).  Rows that cannot be
+ * matched one to one carry LD_DIFF_W_* bits in @warn.  Rows: pairs of both
+ * sides first,
  * largest median increase (b - a, ns) first, so the worst regressions lead
  * and improvements come last; then pairs only in A, then only in B (each
  * by label).  Return: 0 or -ENOMEM.
@@ -617,8 +692,10 @@ void ld_diff_free(struct ld_diff *df);
 /**
  * ld_site_label() - the label of site @id in @s: "func:line", or
  * "file:func:line" when another site of @s has the same func and line in
- * another file (@label_file), or "site#ID:?" for an unknown id.  Labels are
- * unique within a capture, except for one place registered under two ids.
+ * another file (@label_file), either followed by "#N" when other sites of
+ * @s have the same file, func and line (@label_seq: numbered in format
+ * order, then id order), or "site#ID:?" for an unknown id.  Labels are
+ * unique within a capture.
  * Written like snprintf() into @buf (@size bytes, NUL-terminated).
  * Return: the length of the whole label (>= @size: it was cut).
  */
@@ -631,9 +708,11 @@ char *ld_site_label_alloc(const struct ld_sites *s, uint32_t id);
 /**
  * ld_site_label_place() - malloc'd label of site @st (NULL: unknown site
  * @id, "site#ID:?"), naming the file if @with_file and it is known (diff:
- * where two captures together hold the func:line in two files).
+ * where two captures together hold the func:line in two files), and ending
+ * "#@seq" if @seq is not 0 (diff: the rank of its format at its place).
  */
-char *ld_site_label_place(const struct ld_site *st, uint32_t id, int with_file);
+char *ld_site_label_place(const struct ld_site *st, uint32_t id, int with_file,
+			  uint32_t seq);
 
 /** ld_fmt_us() - @ns as microseconds with 3 decimals, "-" when negative. */
 void ld_fmt_us(char *b, size_t n, int64_t ns);
@@ -642,17 +721,25 @@ void ld_fmt_us(char *b, size_t n, int64_t ns);
  * entries without return, R returns without entry\n" into @b (snprintf).
  */
 int ld_fmt_dur_summary(char *b, size_t n, const struct ld_dur_stats *st);
+/**
+ * ld_fmt_left_out() - "N pairs left out: clock went backwards (K), step over
+ * 2^62 ns (J)" (no newline) into @b (snprintf) for @ds's @left_back and
+ * @left_huge (ld_ts_step()).  Return: as snprintf; 0 (@b "") when none was.
+ */
+int ld_fmt_left_out(char *b, size_t n, const struct ld_deltas *ds);
 
 /**
  * ld_render_msg() - message text of record item @it of @r into @buf (@size
  * bytes): the site's format rendered with its payload (LOGDEV_REC_PRINT,
  * LOGDEV_REC_PRINT_SLOTS; one trailing newline removed; "[cut]" marks
- * arguments that were cut, ld_bprintf_rec()), "<unknown site N: M arg
- * bytes>", or "<raw N bytes: xx ...>" (other types: "<type? ...>").
+ * arguments that were cut, "[missing]" one a payload not flagged cut lacks,
+ * ld_bprintf_rec()), "<unknown site N: M arg bytes>", or "<raw N bytes:
+ * xx ...>" (other types: "<type? ...>").  *@status (if not NULL): the
+ * LD_BP_ST_* bits of ld_bprintf_rec_status(), 0 for the other kinds.
  * Return: bytes of text in @buf (it may hold NULs: %c of 0).
  */
 size_t ld_render_msg(const struct ld_reader *r, const struct ld_item *it,
-		     char *buf, size_t size);
+		     char *buf, size_t size, unsigned int *status);
 /**
  * ld_render_dur() - append " duration=D us" (3 decimals, signed) for the
  * pair @dm to the @n bytes of @msg (@size bytes); a negative one is marked
@@ -667,6 +754,9 @@ enum { LD_RENDER_TEXT = 0, LD_RENDER_RAW = 1 };
  * struct ld_render - line renderer of one capture (render.c's file comment
  * shows the two styles).  Keeps each CPU's previous record time for the
  * "+D us" delta (none for a CPU's first record and after a gap).
+ * @missing:  records rendered so far whose payload lacked an argument
+ *            their format needs ("[missing]", LD_BP_ST_MISSING): a front
+ *            end warns once per capture with this count
  */
 struct ld_render {
 	const struct ld_reader *r;
@@ -679,6 +769,7 @@ struct ld_render {
 	char *line;		/* the line being built */
 	size_t len, cap;
 	int err;
+	uint64_t missing;
 	char msg[8192];		/* a message is cut at 8191 bytes */
 };
 

@@ -12,6 +12,10 @@
  * negative where a return's CPU clock is behind its entry's.  Ends with
  * the line "durations: P paired (N negative), E entries without return,
  * R returns without entry" (durations.c: every entry and return counted).
+ * Without --durations, pairs across a timestamp going back or jumping by
+ * more than 2^62 ns on their CPU are left out (ld_ts_step()) and counted in
+ * a last line "deltas: N pairs left out: clock went backwards (K), step
+ * over 2^62 ns (J)" (only when N > 0).
  *
  *   from                     to                            count        min     median        p99        max      total
  *   kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000    484.000
@@ -119,6 +123,12 @@ int cmd_deltas(int argc, char **argv)
 
 		ld_fmt_dur_summary(sum, sizeof(sum), &st);
 		fputs(sum, stdout);
+	}
+	if (!durations && !ret && (ds.left_back || ds.left_huge)) {
+		char lo[256];
+
+		ld_fmt_left_out(lo, sizeof(lo), &ds);
+		printf("deltas: %s\n", lo);
 	}
 	free(fb);
 	free(tb);

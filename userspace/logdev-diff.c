@@ -2,7 +2,10 @@
 /*
  * logdev-diff.c: "logdev diff [--durations] [--format text|csv|json] [--min-count N]
  * A.cap B.cap": the delta tables of two captures side by side, pairs
- * matched by their call sites' file, func and line (ld_diff_build()): count,
+ * matched by their call sites' file, func and line, and format where a
+ * capture has several sites at one place (ld_diff_build(); rows that cannot
+ * be matched one to one, and pairs a capture left out, are warned about on
+ * stderr): count,
  * median and p99 on each side, the ratio B/A of the medians and the change in percent
  * ((B - A) / A * 100: 1 us -> 484 us is 484.00x, +48300.0%).  Pairs of both
  * captures first, largest median increase first; then pairs found in only
@@ -53,7 +56,37 @@ static int load(const char *file, struct ld_reader *r, struct ld_deltas *ds,
 		return 1;
 	}
 	ld_deltas_finish(ds, LD_SORT_TOTAL);
+	if (ds->left_back || ds->left_huge) {	/* as deltas says it (ld_ts_step()) */
+		char lo[256];
+
+		ld_fmt_left_out(lo, sizeof(lo), ds);
+		fprintf(stderr, "logdev diff: warning: %s: %s\n", file, lo);
+	}
 	return 0;
+}
+
+/* one warning per kind of row that could not be matched one to one */
+static void warn_rows(const struct ld_diff *df)
+{
+	static const char *const why[2] = {	/* LD_DIFF_W_MERGED, LD_DIFF_W_AMBIGUOUS */
+		"involve sites that share file, function, line and format in one capture (merged)",
+		"stay unmatched: a site without a file could be any of several",
+	};
+
+	for (int k = 0; k < 2; k++) {
+		const struct ld_diff_row *ex = NULL;
+		size_t n = 0;
+
+		for (size_t i = 0; i < df->nr; i++)
+			if (df->rows[i].warn & (1u << k)) {
+				ex = ex ? ex : &df->rows[i];
+				n++;
+			}
+		if (n)
+			fprintf(stderr, "logdev diff: warning: %zu row%s %s (cannot be matched "
+				"one to one), e.g. %s -> %s\n", n, n == 1 ? "" : "s", why[k],
+				ex->from, ex->to);
+	}
 }
 
 static void print_text(const struct ld_diff *df)
@@ -255,6 +288,7 @@ int cmd_diff(int argc, char **argv)
 		fprintf(stderr, "logdev: out of memory\n");
 		ret = 1;
 	} else {
+		warn_rows(&df);
 		ld_diff_min_count(&df, min);
 		if (fmt == F_CSV)
 			print_csv(&df);

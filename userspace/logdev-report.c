@@ -8,7 +8,9 @@
  * "[ " + seconds with 6 decimals right-aligned in 12 chars + "]"; context
  * after the pid unless task ("pid:0 nmi"); "+D us" is the time since the
  * previous record on the same CPU (3 decimals), left out for a CPU's first
- * record and after a gap.  Gaps print in place:
+ * record and after a gap; a step back prints "-D us (clock went back, not in
+ * deltas)", one over 2^62 ns "+D us (step over 2^62 ns, not in deltas)"
+ * (ld_ts_step(), the rule of deltas).  Gaps print in place:
  *
  *   [   789.171900] cpu:0 *** LOST 123 events (overwritten) ***
  *   (dropped); "LOST n sub-buffers (overwritten)" for a seq jump without a
@@ -30,6 +32,9 @@
  *   durations: P paired (N negative), E entries without return, R returns without entry
  * Options: -r/--raw, -h/--help; "--" ends them (report -- FILE).
  * The lines come from the library's renderer (render.c, ld_render_item()).
+ * Records whose payload lacks an argument their format needs (not cut:
+ * "[missing]") are counted by the renderer; report then warns once on
+ * stderr with the count (text and --raw).
  * Exit: 0 if the capture opened (warnings on stderr), 1 if unusable.
  */
 #include <getopt.h>
@@ -123,6 +128,10 @@ int cmd_report(int argc, char **argv)
 		ld_fmt_dur_summary(sum, sizeof(sum), &du.stats);
 		fputs(sum, stdout);
 	}
+	if (rd.missing)		/* once per capture, text and raw (ld_render.missing) */
+		fprintf(stderr, "logdev: warning: %" PRIu64 " record%s lack%s arguments their "
+			"format needs (payload too short, not cut; shown as [missing])\n",
+			rd.missing, rd.missing == 1 ? "" : "s", rd.missing == 1 ? "s" : "");
 	ld_dur_marks_free(&marks);
 	ld_render_free(&rd);
 	ld_dur_free(&du);

@@ -250,6 +250,21 @@ int ld_site_place_cmp(const void *pa, const void *pb)
 	return strcmp(x->file, y->file);
 }
 
+int ld_site_order_cmp(const void *pa, const void *pb)
+{
+	const struct ld_site *x = *(const struct ld_site *const *)pa;
+	const struct ld_site *y = *(const struct ld_site *const *)pb;
+	int c = ld_site_place_cmp(pa, pb);
+
+	if (c)
+		return c;
+	/* one file:func:line: the order of the #N of their labels */
+	c = strcmp(x->fmt, y->fmt);
+	if (c)
+		return c;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
 int ld_sites_mark_labels(struct ld_sites *s)
 {
 	struct ld_site **v = malloc((s->nr ? s->nr : 1) * sizeof(*v));
@@ -260,7 +275,7 @@ int ld_sites_mark_labels(struct ld_sites *s)
 	for (uint32_t i = 0; i < s->nr; i++)
 		if (s->by_id[i])
 			v[n++] = s->by_id[i];
-	qsort(v, n, sizeof(*v), ld_site_place_cmp);
+	qsort(v, n, sizeof(*v), ld_site_order_cmp);
 	/* groups of one func:line: the file is needed if they differ in file */
 	for (size_t i = 0, j; i < n; i = j) {
 		int differ = 0;
@@ -270,6 +285,19 @@ int ld_sites_mark_labels(struct ld_sites *s)
 			differ |= strcmp(v[j]->file, v[i]->file) != 0;
 		for (size_t k = i; k < j; k++)
 			v[k]->label_file = differ;
+		/*
+		 * several sites of one file:func:line (a macro expanding to two
+		 * edprint() calls): #1, #2... in format order, then id order
+		 */
+		for (size_t k = i, l; k < j; k = l) {
+			for (l = k + 1; l < j && !ld_site_place_cmp(&v[l], &v[k]); l++)
+				;
+			for (size_t m = k; m < l; m++) {
+				v[m]->label_seq = l - k > 1 ? (uint32_t)(m - k + 1) : 0;
+				v[m]->twin = (m > k && !strcmp(v[m - 1]->fmt, v[m]->fmt)) ||
+					     (m + 1 < l && !strcmp(v[m + 1]->fmt, v[m]->fmt));
+			}
+		}
 	}
 	free(v);
 	return 0;

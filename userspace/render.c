@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * render.c: the one renderer, an item to text, for every front end:
- * site labels ("func:line", "file:func:line", "site#ID:?"), context and
+ * site labels ("func:line", "file:func:line", either with "#N" where sites
+ * share file, function and line; "site#ID:?"), context and
  * lost-events names, a record's message (which renderer goes with which
- * record type: binary printf of its site's format, with cut marks, or a
- * hex dump), return-probe duration marks, the time since the CPU's previous
- * record, and the whole report line in its two styles:
+ * record type: binary printf of its site's format, with cut and missing
+ * marks (records lacking arguments counted: ld_render.missing), or a hex
+ * dump), return-probe duration marks, the time since the CPU's previous
+ * record (ld_ts_step(): a step back or over 2^62 ns is marked as left out
+ * of deltas), and the whole report line in its two styles:
  *
  *   text: [   789.171773] cpu:0 pid:1234 kfree_skbmem:291 in  +0.101 us
  *         [   789.171900] cpu:0 *** LOST 123 events (overwritten) ***
@@ -48,15 +51,22 @@ const char *ld_ctx_name(int ctx)
 
 /* ---- site labels ------------------------------------------------------ */
 
-/* "func:line", or "file:func:line" if @with_file and the file is known */
+/*
+ * "func:line", or "file:func:line" if @with_file and the file is known;
+ * "#@seq" appended if @seq
+ */
 static int label_of(const struct ld_site *st, uint32_t id, int with_file,
-		    char *buf, size_t size)
+		    uint32_t seq, char *buf, size_t size)
 {
+	char sfx[16] = "";
+
 	if (!st)
 		return snprintf(buf, size, "site#%u:?", id);
+	if (seq)
+		snprintf(sfx, sizeof(sfx), "#%u", seq);
 	if (with_file && st->file[0])
-		return snprintf(buf, size, "%s:%s:%u", st->file, st->func, st->line);
-	return snprintf(buf, size, "%s:%u", st->func, st->line);
+		return snprintf(buf, size, "%s:%s:%u%s", st->file, st->func, st->line, sfx);
+	return snprintf(buf, size, "%s:%u%s", st->func, st->line, sfx);
 }
 
 int ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
@@ -64,16 +74,17 @@ int ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
 {
 	const struct ld_site *st = ld_sites_get(s, id);
 
-	return label_of(st, id, st && st->label_file, buf, size);
+	return label_of(st, id, st && st->label_file, st ? st->label_seq : 0, buf, size);
 }
 
-char *ld_site_label_place(const struct ld_site *st, uint32_t id, int with_file)
+char *ld_site_label_place(const struct ld_site *st, uint32_t id, int with_file,
+			  uint32_t seq)
 {
-	int n = label_of(st, id, with_file, NULL, 0);
+	int n = label_of(st, id, with_file, seq, NULL, 0);
 	char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
 
 	if (b)
-		label_of(st, id, with_file, b, (size_t)n + 1);
+		label_of(st, id, with_file, seq, b, (size_t)n + 1);
 	return b;
 }
 
@@ -81,7 +92,7 @@ char *ld_site_label_alloc(const struct ld_sites *s, uint32_t id)
 {
 	const struct ld_site *st = ld_sites_get(s, id);
 
-	return ld_site_label_place(st, id, st && st->label_file);
+	return ld_site_label_place(st, id, st && st->label_file, st ? st->label_seq : 0);
 }
 
 /* ---- numbers ------------------------------------------------------------ */
@@ -102,23 +113,41 @@ int ld_fmt_dur_summary(char *b, size_t n, const struct ld_dur_stats *st)
 			st->returns_unmatched == 1 ? "return" : "returns");
 }
 
+int ld_fmt_left_out(char *b, size_t n, const struct ld_deltas *ds)
+{
+	uint64_t all = ds->left_back + ds->left_huge;
+
+	if (!all) {
+		if (n)
+			b[0] = 0;
+		return 0;
+	}
+	return snprintf(b, n, "%" PRIu64 " pair%s left out: clock went backwards (%" PRIu64
+			"), step over 2^62 ns (%" PRIu64 ")", all, all == 1 ? "" : "s",
+			ds->left_back, ds->left_huge);
+}
+
 /* ---- a record's message --------------------------------------------------- */
 
 size_t ld_render_msg(const struct ld_reader *r, const struct ld_item *it,
-		     char *buf, size_t size)
+		     char *buf, size_t size, unsigned int *status)
 {
 	const struct ld_site *s = ld_sites_get(&r->sites, it->rec.site);
 	int print = it->rec.type == LOGDEV_REC_PRINT || it->rec.type == LOGDEV_REC_PRINT_SLOTS;
 	size_t n;
 	int len;
 
+	if (status)
+		*status = 0;
 	if (!size)
 		return 0;
 	if (print && s) {
-		len = ld_bprintf_rec(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
-				     r->has_ksyms ? &r->ksyms : NULL, it->rec.ts,
-				     (it->rec.type == LOGDEV_REC_PRINT_SLOTS ? LD_BP_SLOTS : 0) |
-				     (it->rec_flags & LOGDEV_REC_F_CUT ? LD_BP_CUT : 0));
+		len = ld_bprintf_rec_status(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
+					    r->has_ksyms ? &r->ksyms : NULL, it->rec.ts,
+					    (it->rec.type == LOGDEV_REC_PRINT_SLOTS ?
+					     LD_BP_SLOTS : 0) |
+					    (it->rec_flags & LOGDEV_REC_F_CUT ? LD_BP_CUT : 0),
+					    status);
 		n = len < 0 ? 0 : (size_t)len < size ? (size_t)len : size - 1;
 		if (n && buf[n - 1] == '\n')
 			buf[--n] = 0;
@@ -364,7 +393,10 @@ static void render_raw(struct ld_render *rd, const struct ld_item *it, size_t le
 	line_escape(rd, rd->msg, len);
 }
 
-/* text: [   SECONDS] cpu:C pid:P [ctx] LABEL MESSAGE[  +D us] */
+/*
+ * text: [   SECONDS] cpu:C pid:P [ctx] LABEL MESSAGE[  +D us]; "  -D us (clock
+ * went back, not in deltas)", "  +D us (step over 2^62 ns, not in deltas)"
+ */
 static void render_text(struct ld_render *rd, const struct ld_item *it, size_t len)
 {
 	line_put(rd, "[ ", 2);
@@ -381,14 +413,20 @@ static void render_text(struct ld_render *rd, const struct ld_item *it, size_t l
 	line_str(rd, ld_render_label(rd, it->rec.site));
 	line_put(rd, " ", 1);
 	line_put(rd, rd->msg, len);
-	if (it->cpu < rd->ncpu && rd->valid[it->cpu] && it->ts >= rd->prev[it->cpu]) {
-		uint64_t d = it->ts - rd->prev[it->cpu];
+	if (it->cpu < rd->ncpu && rd->valid[it->cpu]) {
+		uint64_t d;
+		/* the rule of deltas (ld_ts_step()): marked where it leaves one out */
+		enum ld_step k = ld_ts_step(rd->prev[it->cpu], it->ts, &d);
 
-		line_put(rd, "  +", 3);
+		line_put(rd, k == LD_STEP_BACK ? "  -" : "  +", 3);
 		line_u64(rd, d / 1000, 0);
 		line_put(rd, ".", 1);
 		line_u64(rd, d % 1000, 3);
 		line_put(rd, " us", 3);
+		if (k == LD_STEP_BACK)
+			line_str(rd, " (clock went back, not in deltas)");
+		else if (k == LD_STEP_HUGE)
+			line_str(rd, " (step over 2^62 ns, not in deltas)");
 	}
 }
 
@@ -404,7 +442,11 @@ long ld_render_item(struct ld_render *rd, const struct ld_item *it,
 			rd->valid[it->cpu] = 0;
 		render_gap(rd, it);
 	} else {
-		len = ld_render_msg(rd->r, it, rd->msg, sizeof(rd->msg));
+		unsigned int st;
+
+		len = ld_render_msg(rd->r, it, rd->msg, sizeof(rd->msg), &st);
+		if (st & LD_BP_ST_MISSING)
+			rd->missing++;
 		if (dur)
 			len = ld_render_dur(rd->msg, sizeof(rd->msg), len, dur);
 		if (rd->style == LD_RENDER_RAW)

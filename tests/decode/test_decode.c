@@ -357,9 +357,10 @@ static void test_bprintf(void)
 	/* without kallsyms: hex like a kernel without CONFIG_KALLSYMS */
 	enc(&p, "p", (void *)0xffffffff81000110ull);
 	check_render("bprintf %pS without kallsyms", "%pS", &p, "0xffffffff81000110", NULL);
-	/* reading past the payload never reads out of bounds */
+	/* reading past the payload never reads out of bounds: marked, ends there */
 	enc(&p, "i", 1);
-	check_render("bprintf missing args read as 0/empty", "%d %d %s|%lld", &p, "1 0 |0", NULL);
+	check_render("bprintf missing args marked [missing]", "%d %d %s|%lld", &p, "1 [missing]",
+		     NULL);
 	p.n = 2;
 	memcpy(p.b, "ab", 2);	/* string without NUL at the end */
 	check_render("bprintf unterminated string bounded", "%s|", &p, "ab|", NULL);
