@@ -49,7 +49,7 @@ struct ld_sb_info {
 	uint32_t data_bytes;	/* bytes of records after the header */
 	uint32_t flags;		/* LOGDEV_SB_* */
 	uint32_t dropped_before;	/* v2: discard mode, buffer full */
-	uint32_t overrun_before;	/* sub-buffers overwritten */
+	uint32_t overrun_before;	/* records of overwritten sub-buffers */
 	uint32_t nesting_lost_before;	/* v2: nesting too deep, sub-buffer busy */
 	uint32_t too_big_before;	/* v2: larger than a sub-buffer */
 	uint32_t lost_before;		/* v1: the three above, together */

@@ -227,7 +227,7 @@ static void test_nesting(void)
 	ld_get_stats(&r.cb, &st);
 	/* the outer writer and 3 nested ones fit LD_MAX_NESTING (4); a 4th nested one does not */
 	CHECK_WHY(st.written == 5 && st.nesting_lost == 1 && nest_results[3] == 0 && nest_results[4] == -EBUSY,
-		  "nesting: 4 levels record, the 5th is counted as nesting-lost",
+		  "nesting: 4 levels record, the 5th is counted as nesting_lost",
 		  "written %llu nesting_lost %llu, level 3 returned %d, level 4 %d",
 		  (unsigned long long)st.written, (unsigned long long)st.nesting_lost,
 		  nest_results[3], nest_results[4]);
@@ -267,7 +267,7 @@ static void test_pending_writer(void)
 	/* sb 0 holds held + 5, sb 1 holds 6: the 12th write needs sb 0 again */
 	CHECK_EQ(err, -EBUSY, "overwrite refuses to enter a sub-buffer with an uncommitted writer");
 	ld_get_stats(&r.cb, &st);
-	CHECK_WHY(st.nesting_lost == 2 && st.overrun == 0, "those refusals count as nesting-lost, nothing overrun",
+	CHECK_WHY(st.nesting_lost == 2 && st.overrun == 0, "those refusals count as nesting_lost, nothing overrun",
 		  "nesting_lost %llu overrun %llu", (unsigned long long)st.nesting_lost,
 		  (unsigned long long)st.overrun);
 	ld_commit(&r.cb, &held);
