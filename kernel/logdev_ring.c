@@ -405,8 +405,8 @@ static void ld_open(struct ld_cpu_buf *cb, u64 sb, u64 ts)
 	 * writer nesting in between (which may fill sb and open later
 	 * sub-buffers, up to nr - 1 of them) takes the refusals counted
 	 * before it, and we take the ones counted after it; and a refusal
-	 * counted between two of these exchanges lands in this header or the
-	 * next by its cause.  A count may thus sit in a header a few
+	 * counted between two of these exchanges lands in this header or a
+	 * later one, by its cause.  A count may thus sit in a header a few
 	 * sub-buffers early or late; each exchange moves every count it takes
 	 * into exactly one header, so every refusal is reported once, under
 	 * its own cause.
@@ -636,8 +636,8 @@ int ld_write(struct ld_cpu_buf *cb, u32 site, u8 type, u8 ctx, u32 pid,
  * If records were refused after the last sub-buffer was opened, and there
  * is room, an empty sub-buffer is opened and closed to carry those counts
  * in its *_before fields, so the consumer sees every gap in the stream
- * itself (in
- * discard mode with a full buffer the count waits for a later flush).
+ * itself (in discard mode with a full buffer the counts wait for a later
+ * flush).
  *
  * Return: true if a sub-buffer became complete.
  */
