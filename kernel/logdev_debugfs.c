@@ -460,6 +460,8 @@ static int header_show(struct seq_file *m, void *v)
 	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", flags);
 	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", dropped_before);
 	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", overrun_before);
+	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", nesting_lost_before);
+	LD_FIELD(m, logdev_subbuf_hdr, "subbuf", too_big_before);
 	LD_FIELD(m, logdev_rec_hdr, "rec", ts);
 	LD_FIELD(m, logdev_rec_hdr, "rec", site);
 	LD_FIELD(m, logdev_rec_hdr, "rec", len);
@@ -483,9 +485,9 @@ static int stats_show(struct seq_file *m, void *v)
 
 	for_each_possible_cpu(cpu) {
 		ld_cpu_stats(cpu, &st);
-		seq_printf(m, "cpu=%d written=%llu read=%llu overwritten=%llu dropped=%llu nesting_lost=%llu bytes=%llu too_big=%llu\n",
+		seq_printf(m, "cpu=%d written=%llu read=%llu overrun=%llu dropped=%llu nesting_lost=%llu too_big=%llu bytes=%llu\n",
 			   cpu, st.written, st.read, st.overrun, st.dropped,
-			   st.nest_lost, st.bytes, st.too_big);
+			   st.nesting_lost, st.too_big, st.bytes);
 	}
 	return 0;
 }

@@ -90,6 +90,25 @@ static inline u64 ld_lap_end(const struct ld_cpu_buf *cb, u64 lap)
 	return (lap + 1) << cb->subbuf_shift;
 }
 
+/* A count for a 32-bit header field: saturated, never wrapped */
+static inline u32 ld_sat32(u64 v)
+{
+	return v > 0xffffffffULL ? 0xffffffffU : (u32)v;
+}
+
+/* The header field that reports refusals of cause @why (enum ld_refusal) */
+static inline __u32 *ld_hdr_before(struct logdev_subbuf_hdr *h, int why)
+{
+	switch (why) {
+	case LD_DROPPED:
+		return &h->dropped_before;
+	case LD_NESTING_LOST:
+		return &h->nesting_lost_before;
+	default:
+		return &h->too_big_before;
+	}
+}
+
 static u32 ld_log2(u32 v)
 {
 	u32 r = 0;
@@ -188,16 +207,16 @@ void ld_cpu_buf_reset(struct ld_cpu_buf *cb, enum ld_mode mode)
 	for (i = 0; i < cb->nr_subbufs; i++)
 		ld_local_set(&cb->commit[i], 0);
 	ld_local_set(&cb->written, 0);
-	ld_local_set(&cb->dropped, 0);
-	ld_local_set(&cb->nest_lost, 0);
-	ld_local_set(&cb->too_big, 0);
 	ld_local_set(&cb->bytes, 0);
-	ld_local_set(&cb->pending_dropped, 0);
+	for (i = 0; i < LD_NR_REFUSALS; i++) {
+		ld_local_set(&cb->refused[i], 0);
+		ld_local_set(&cb->pending[i], 0);
+		ld_atomic_set(&cb->carry[i], 0);
+	}
 	cb->nesting = 0;
 	ld_atomic_set(&cb->read_sb, 0);
 	ld_atomic_set(&cb->overrun, 0);
 	ld_atomic_set(&cb->overrun_pending, 0);
-	ld_atomic_set(&cb->dropped_carry, 0);
 	ld_atomic_set(&cb->read, 0);
 	/*
 	 * [M0] The reset as a whole before whatever the caller does next.
@@ -226,8 +245,8 @@ void ld_cpu_buf_reset(struct ld_cpu_buf *cb, enum ld_mode mode)
 static int ld_prepare_open(struct ld_cpu_buf *cb, u64 sb, u64 old)
 {
 	u64 prev, lap, rs, c;
-	u32 slot, cnt, carried;
-	int err;
+	u32 slot, cnt, carried[LD_NR_REFUSALS];
+	int err, i;
 
 	if (sb < cb->nr_subbufs)
 		return 0;
@@ -277,7 +296,8 @@ static int ld_prepare_open(struct ld_cpu_buf *cb, u64 sb, u64 old)
 	 * READ_ONCE() pairs with the WRITE_ONCE() of the header in ld_open().
 	 */
 	cnt = ld_subbuf_records(ld_sb_addr(cb, prev), cb->subbuf_size);
-	carried = READ_ONCE(((struct logdev_subbuf_hdr *)ld_sb_addr(cb, prev))->dropped_before);
+	for (i = 0; i < LD_NR_REFUSALS; i++)
+		carried[i] = READ_ONCE(*ld_hdr_before(ld_sb_addr(cb, prev), i));
 	/*
 	 * [C2] The push.  Competes with the consumer's claim [C1] and with
 	 * other pushers for the same read_sb value: exactly one wins prev.
@@ -287,7 +307,7 @@ static int ld_prepare_open(struct ld_cpu_buf *cb, u64 sb, u64 old)
 	if (ld_atomic_cmpxchg(&cb->read_sb, prev, prev + 1) == prev) {
 		/*
 		 * Relaxed adds: counters, not flags.  Benign race: the
-		 * consumer may swap overrun_pending and dropped_carry out
+		 * consumer may swap overrun_pending and carry[] out
 		 * (ld_consume()) between our push and these adds; the count
 		 * then reaches the header of a later sub-buffer, never an
 		 * earlier one (a claim that could have seen it would have
@@ -296,8 +316,9 @@ static int ld_prepare_open(struct ld_cpu_buf *cb, u64 sb, u64 old)
 		ld_atomic_add(&cb->overrun, cnt);
 		ld_atomic_add(&cb->overrun_pending, cnt);
 		/* losses reported in the header we overwrite move on */
-		if (carried)
-			ld_atomic_add(&cb->dropped_carry, carried);
+		for (i = 0; i < LD_NR_REFUSALS; i++)
+			if (carried[i])
+				ld_atomic_add(&cb->carry[i], carried[i]);
 	}
 	/*
 	 * [M1] A failed cmpxchg orders nothing, and it fails when the consumer
@@ -369,15 +390,7 @@ static bool ld_close(struct ld_cpu_buf *cb, u64 old, u32 flags)
 static void ld_open(struct ld_cpu_buf *cb, u64 sb, u64 ts)
 {
 	struct logdev_subbuf_hdr *h = ld_sb_addr(cb, sb);
-	/*
-	 * Take the losses not yet reported.  Benign race: this runs after the
-	 * reservation that opened sb, so a writer nesting in between (which
-	 * may fill sb and open later sub-buffers, up to nr - 1 of them) takes
-	 * the losses counted before it, and we take the ones counted after
-	 * it.  A count may thus sit in a header a few sub-buffers early or
-	 * late; every loss is reported once.
-	 */
-	u64 lost = ld_local_xchg(&cb->pending_dropped, 0);
+	int i;
 
 	/* a stale pusher may still be counting the previous lap: *_ONCE */
 	WRITE_ONCE(h->magic, LOGDEV_SUBBUF_MAGIC);
@@ -385,8 +398,22 @@ static void ld_open(struct ld_cpu_buf *cb, u64 sb, u64 ts)
 	WRITE_ONCE(h->cpu, (u16)cb->cpu);
 	WRITE_ONCE(h->seq, sb);
 	WRITE_ONCE(h->first_ts, ts);
-	WRITE_ONCE(h->dropped_before, lost > 0xffffffffULL ? 0xffffffffU : (u32)lost);
 	WRITE_ONCE(h->overrun_before, 0);
+	/*
+	 * Take the refusals not yet reported, each cause into its own field.
+	 * Benign race: this runs after the reservation that opened sb, so a
+	 * writer nesting in between (which may fill sb and open later
+	 * sub-buffers, up to nr - 1 of them) takes the refusals counted
+	 * before it, and we take the ones counted after it; and a refusal
+	 * counted between two of these exchanges lands in this header or a
+	 * later one, by its cause.  A count may thus sit in a header a few
+	 * sub-buffers early or late; each exchange moves every count it takes
+	 * into exactly one header, so every refusal is reported once, under
+	 * its own cause.
+	 */
+	for (i = 0; i < LD_NR_REFUSALS; i++)
+		WRITE_ONCE(*ld_hdr_before(h, i),
+			   ld_sat32(ld_local_xchg(&cb->pending[i], 0)));
 	/*
 	 * [W2] The header before its commit.  Pairs with the smp_rmb() in
 	 * ld_consume() [R1] and ld_prepare_open() [R2].  This add never
@@ -397,15 +424,14 @@ static void ld_open(struct ld_cpu_buf *cb, u64 sb, u64 ts)
 	ld_local_add(&cb->commit[ld_slot(cb, sb)], HDR);
 }
 
+/* Count a refused record under its cause, to be reported by the next ld_open(). */
 static void ld_count_lost(struct ld_cpu_buf *cb, int err)
 {
-	if (err == -ENOSPC)
-		ld_local_inc(&cb->dropped);
-	else if (err == -E2BIG)
-		ld_local_inc(&cb->too_big);
-	else
-		ld_local_inc(&cb->nest_lost);
-	ld_local_inc(&cb->pending_dropped);
+	int why = err == -ENOSPC ? LD_DROPPED :
+		  err == -E2BIG ? LD_TOO_BIG : LD_NESTING_LOST;
+
+	ld_local_inc(&cb->refused[why]);
+	ld_local_inc(&cb->pending[why]);
 }
 
 /**
@@ -414,7 +440,7 @@ static void ld_count_lost(struct ld_cpu_buf *cb, int err)
  *
  * For callers that keep their own nesting depth (e.g. per-level scratch
  * buffers) and refuse a record before ld_reserve(): it is counted as written
- * and nesting-lost, and reported in the next sub-buffer's dropped_before.
+ * and nesting_lost, and reported in a later sub-buffer's nesting_lost_before.
  */
 void ld_lost_nesting(struct ld_cpu_buf *cb)
 {
@@ -432,10 +458,11 @@ void ld_lost_nesting(struct ld_cpu_buf *cb)
  * caller fills the other fields and the payload, then calls ld_commit().
  *
  * Return: 0; -E2BIG if the record cannot fit a sub-buffer (counted as
- * too-big), -ENOSPC (discard mode, buffer full: counted as dropped) or
+ * too_big), -ENOSPC (discard mode, buffer full: counted as dropped) or
  * -EBUSY (nesting too deep or the sub-buffer to enter still being written:
- * counted as nesting-lost).  Every refusal counts as written and lost, and
- * is reported in the next sub-buffer's dropped_before.
+ * counted as nesting_lost).  Every refusal counts as written and under its
+ * cause, and is reported in a later sub-buffer header's field of that
+ * cause (dropped_before, too_big_before, nesting_lost_before).
  */
 int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 {
@@ -606,10 +633,11 @@ int ld_write(struct ld_cpu_buf *cb, u32 site, u8 type, u8 ctx, u32 pid,
  * @cb: the buffer; call on its own CPU (it nests like a writer) or while no
  *      writer can run on it
  *
- * If records were lost after the last sub-buffer was opened, and there is
- * room, an empty sub-buffer is opened and closed to carry that count in its
- * dropped_before, so the consumer sees every gap in the stream itself (in
- * discard mode with a full buffer the count waits for a later flush).
+ * If records were refused after the last sub-buffer was opened, and there
+ * is room, an empty sub-buffer is opened and closed to carry those counts
+ * in its *_before fields, so the consumer sees every gap in the stream
+ * itself (in discard mode with a full buffer the counts wait for a later
+ * flush).
  *
  * Return: true if a sub-buffer became complete.
  */
@@ -617,7 +645,7 @@ bool ld_flush(struct ld_cpu_buf *cb)
 {
 	bool done = false;
 	u64 old, new, sb;
-	int err;
+	int err, i;
 
 	/*
 	 * Same local cmpxchg as a reservation (ld_reserve()): on the buffer's
@@ -635,7 +663,10 @@ bool ld_flush(struct ld_cpu_buf *cb)
 		}
 	}
 	/* only a hint: ld_open() takes what is pending then */
-	if (!ld_local_read(&cb->pending_dropped))
+	for (i = 0; i < LD_NR_REFUSALS; i++)
+		if (ld_local_read(&cb->pending[i]))
+			break;
+	if (i == LD_NR_REFUSALS)
 		return done;
 	for (;;) {
 		old = ld_local_read(&cb->write_off);
@@ -713,7 +744,8 @@ bool ld_readable(struct ld_cpu_buf *cb)
  * @cb:  the buffer; one consumer at a time (caller serialises)
  * @dst: subbuf_size bytes; receives the sub-buffer, whose header's
  *       overrun_before is set to the records overwritten since the
- *       previously consumed sub-buffer
+ *       previously consumed sub-buffer, and whose other *_before fields
+ *       also get the counts of the headers overwritten meanwhile
  *
  * Never waits for writers: a sub-buffer is consumed only once every writer
  * in it has committed.
@@ -723,8 +755,8 @@ bool ld_readable(struct ld_cpu_buf *cb)
 int ld_consume(struct ld_cpu_buf *cb, void *dst)
 {
 	struct logdev_subbuf_hdr *h = dst;
-	u64 r, ov, dc;
-	int ret;
+	u64 r, ov, dc[LD_NR_REFUSALS];
+	int ret, i;
 
 	for (;;) {
 		ret = ld_peek(cb, &r);
@@ -753,7 +785,8 @@ int ld_consume(struct ld_cpu_buf *cb, void *dst)
 		 * are relaxed: a count added late reaches a later header.
 		 */
 		ov = ld_atomic_xchg(&cb->overrun_pending, 0);
-		dc = ld_atomic_xchg(&cb->dropped_carry, 0);
+		for (i = 0; i < LD_NR_REFUSALS; i++)
+			dc[i] = ld_atomic_xchg(&cb->carry[i], 0);
 		/*
 		 * [C1] The claim.  Fully ordered on success: every load of the
 		 * memcpy() above happens before it, so a writer that sees
@@ -767,17 +800,18 @@ int ld_consume(struct ld_cpu_buf *cb, void *dst)
 			/* a writer pushed r out while we copied: its loss */
 			if (ov)
 				ld_atomic_add(&cb->overrun_pending, ov);
-			if (dc)
-				ld_atomic_add(&cb->dropped_carry, dc);
+			for (i = 0; i < LD_NR_REFUSALS; i++)
+				if (dc[i])
+					ld_atomic_add(&cb->carry[i], dc[i]);
 			continue;
 		}
 		/* the unused tail may hold an older lap's records: zero it */
 		if (h->data_bytes < cb->subbuf_size - HDR)
 			memset((char *)dst + HDR + h->data_bytes, 0,
 			       cb->subbuf_size - HDR - h->data_bytes);
-		h->overrun_before = ov > 0xffffffffULL ? 0xffffffffU : (u32)ov;
-		dc += h->dropped_before;
-		h->dropped_before = dc > 0xffffffffULL ? 0xffffffffU : (u32)dc;
+		h->overrun_before = ld_sat32(ov);
+		for (i = 0; i < LD_NR_REFUSALS; i++)
+			*ld_hdr_before(h, i) = ld_sat32(dc[i] + *ld_hdr_before(h, i));
 		ld_atomic_add(&cb->read, ld_subbuf_records(dst, cb->subbuf_size));
 		return 1;
 	}
@@ -799,8 +833,8 @@ void ld_get_stats(struct ld_cpu_buf *cb, struct ld_stats *st)
 	st->written = ld_local_read_remote(&cb->written);
 	st->read = ld_atomic_read(&cb->read);
 	st->overrun = ld_atomic_read(&cb->overrun);
-	st->dropped = ld_local_read_remote(&cb->dropped);
-	st->nest_lost = ld_local_read_remote(&cb->nest_lost);
-	st->too_big = ld_local_read_remote(&cb->too_big);
+	st->dropped = ld_local_read_remote(&cb->refused[LD_DROPPED]);
+	st->nesting_lost = ld_local_read_remote(&cb->refused[LD_NESTING_LOST]);
+	st->too_big = ld_local_read_remote(&cb->refused[LD_TOO_BIG]);
 	st->bytes = ld_local_read_remote(&cb->bytes);
 }

@@ -30,29 +30,47 @@ enum ld_mode {
 	LD_MODE_DISCARD = 1,	/* producer/consumer: drop new data when full */
 };
 
+/*
+ * Why a writer refused a record: each cause is counted apart (struct
+ * ld_stats, the stats file) and reported apart in a later sub-buffer
+ * header (logdev_subbuf_hdr: dropped_before, nesting_lost_before,
+ * too_big_before).  The fourth cause of loss, overrun, is not a refusal:
+ * the record was stored and then overwritten.
+ */
+enum ld_refusal {
+	LD_DROPPED = 0,		/* discard mode, buffer full (-ENOSPC) */
+	LD_NESTING_LOST = 1,	/* nesting too deep, or the sub-buffer to enter
+				 * still being written (-EBUSY) */
+	LD_TOO_BIG = 2,		/* larger than a sub-buffer (-E2BIG) */
+	LD_NR_REFUSALS = 3
+};
+
 /**
  * struct ld_stats - per-CPU counters, all in records except @bytes
  * @written:     records writers tried to store while recording
  * @read:        records handed to the consumer by ld_consume()
  * @overrun:     records lost because their sub-buffer was overwritten
+ *               (overwrite mode)
  * @dropped:     records refused because the buffer was full (discard mode)
- * @nest_lost:   records refused because nesting was deeper than
+ * @nesting_lost: records refused because nesting was deeper than
  *               LD_MAX_NESTING or the sub-buffer to enter still had an
  *               uncommitted writer
- * @bytes:       bytes of committed records (headers included)
  * @too_big:     records refused because they cannot fit a sub-buffer
+ * @bytes:       bytes of committed records (headers included)
  *
  * Once writers are quiet and everything is consumed:
- *     read + overrun + dropped + nest_lost + too_big == written
+ *     read + overrun + dropped + nesting_lost + too_big == written
+ * and each loss counter equals the sum of its *_before header field over
+ * the consumed sub-buffers.
  */
 struct ld_stats {
 	u64 written;
 	u64 read;
 	u64 overrun;
 	u64 dropped;
-	u64 nest_lost;
-	u64 bytes;
+	u64 nesting_lost;
 	u64 too_big;
+	u64 bytes;
 };
 
 /**
@@ -84,23 +102,24 @@ struct ld_cpu_buf {
 	ld_local_t write_off;		/* next free byte, global position */
 	ld_local_t *commit;		/* per slot: bytes committed, cumulative over laps */
 	ld_local_t written;
-	ld_local_t dropped;
-	ld_local_t nest_lost;
+	ld_local_t refused[LD_NR_REFUSALS];	/* per enum ld_refusal */
 	ld_local_t bytes;
-	ld_local_t too_big;
-	ld_local_t pending_dropped;	/* lost since last open, not yet in a header */
+	/* refused since the last open, not yet in a header, per enum ld_refusal */
+	ld_local_t pending[LD_NR_REFUSALS];
 	int nesting;			/* kernel: writer depth on this CPU (plain int, see ld_reserve()) */
 
 	/*
 	 * Shared between writers and the reader: read_sb is moved by the
 	 * reader's claim and by a writer's push, both cmpxchg(read_sb, r, r + 1),
-	 * so exactly one of them wins each sub-buffer.  The three counters are
-	 * added to by the pusher that won and swapped out by the reader.
+	 * so exactly one of them wins each sub-buffer.  The counters below it
+	 * are added to by the pusher that won and swapped out by the reader
+	 * (all but overrun).
 	 */
 	ld_atomic_t read_sb;		/* oldest sub-buffer not yet consumed */
 	ld_atomic_t overrun;
 	ld_atomic_t overrun_pending;	/* overwritten, not yet in a header */
-	ld_atomic_t dropped_carry;	/* dropped_before of overwritten headers */
+	/* *_before counts of overwritten headers, per enum ld_refusal */
+	ld_atomic_t carry[LD_NR_REFUSALS];
 
 	/* reader side: changed only by the consumer */
 	ld_atomic_t read;

@@ -73,8 +73,9 @@ struct ld_header {
 
 /**
  * ld_header_parse() - parse and check header text (@len bytes, need not be
- * NUL-terminated).  Checks version == LOGDEV_FORMAT_VERSION, endian little,
- * header sizes 40/24, subbuf_size a power of two in [256, 64 MiB], and any
+ * NUL-terminated).  Checks version: 2 (LOGDEV_FORMAT_VERSION) or 1 (older
+ * captures, read too), endian little, header sizes 48/24 (version 1:
+ * 40/24), subbuf_size a power of two in [256, 64 MiB], and any
  * "field:" lines against struct logdev_subbuf_hdr / logdev_rec_hdr.
  * Return: 0, or -EINVAL / -EPROTO with @d->msg saying why.
  */
@@ -338,16 +339,29 @@ enum ld_item_kind {
 	LD_ITEM_GAP = 2,
 };
 
+/*
+ * Lost events: one kind per cause, named as the header fields and the
+ * stats file's counters (docs/FORMAT.md, "Lost events").  @count is
+ * records unless said otherwise.
+ */
 enum ld_gap_kind {
-	LD_GAP_DROPPED = 1,	/* dropped_before: buffer full / nesting */
-	LD_GAP_OVERWRITTEN = 2,	/* overrun_before: overwritten records */
+	LD_GAP_DROPPED = 1,	/* dropped_before: discard mode, buffer full */
+	LD_GAP_OVERRUN = 2,	/* overrun_before: overwritten records */
 	LD_GAP_SUBBUFS = 3,	/* seq jump not explained by overrun_before:
 				 * @count is sub-buffers, not records */
 	LD_GAP_CORRUPT = 4,	/* rest of a sub-buffer skipped as corrupt;
 				 * @count is bytes skipped */
+	LD_GAP_NESTING_LOST = 5,/* nesting_lost_before: nesting too deep, or
+				 * the sub-buffer to enter still being written */
+	LD_GAP_TOO_BIG = 6,	/* too_big_before: larger than a sub-buffer */
+	LD_GAP_LOST = 7,	/* v1 capture's dropped_before: dropped,
+				 * nesting_lost or too_big, not told apart */
 };
 
-/** ld_gap_kind_name() - "dropped", "overwritten", "subbufs", "corrupt". */
+/**
+ * ld_gap_kind_name() - "dropped", "overrun", "subbufs", "corrupt",
+ * "nesting_lost", "too_big", "lost" (or "?").
+ */
 const char *ld_gap_kind_name(int kind);
 /** ld_ctx_name() - "task", "softirq", "hardirq", "nmi" or "ctx?". */
 const char *ld_ctx_name(int ctx);

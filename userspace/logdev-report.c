@@ -12,16 +12,17 @@
  * deltas)", one over 2^62 ns "+D us (step over 2^62 ns, not in deltas)"
  * (ld_ts_step(), the rule of deltas).  Gaps print in place:
  *
- *   [   789.171900] cpu:0 *** LOST 123 events (overwritten) ***
- *   (dropped); "LOST n sub-buffers (overwritten)" for a seq jump without a
+ *   [   789.171900] cpu:0 *** LOST 123 events (overrun) ***
+ *   (dropped, nesting_lost, too_big; lost for a version 1 capture);
+ *   "LOST n sub-buffers (overrun)" for a seq jump without a
  *   count; "LOST n bytes (corrupt sub-buffer)" for skipped corrupt data.
  *
  * --raw: tab-separated lines for programs:
  *   ts_ns cpu pid ctx site_id func line message   (ctx: task softirq ...;
  *   message with \\ \t \n and NUL (\0) escaped; func "?" and line 0 for
  *   unknown sites)
- *   LOST cpu n kind                                (kind: dropped
- *   overwritten subbufs corrupt)
+ *   LOST cpu n kind                                (kind: overrun dropped
+ *   nesting_lost too_big lost subbufs corrupt)
  * Return-probe records (logdev probes "r:", sites NAME and NAME%return of
  * file "probe") paired with their entry (same task and context; durations.c)
  * get " duration=D us" (3 decimals, signed) appended to their message, in both

@@ -93,11 +93,10 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
 {
 	const char *p = text, *end = text + len, *l;
 	size_t ll;
-	int have_ver = 0, have_sbs = 0, nfields = 0, ret;
+	int have_ver = 0, have_sbs = 0, have_sbh = 0, nfields = 0, ret;
 	unsigned lineno = 0;
 
 	memset(h, 0, sizeof(*h));
-	h->subbuf_hdr_size = LOGDEV_SUBBUF_HDR_SIZE;
 	h->rec_hdr_size = LOGDEV_REC_HDR_SIZE;
 	while ((l = next_line(&p, end, &ll))) {
 		char line[256], *colon, *v;
@@ -131,6 +130,7 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
 			num = &h->nr_subbufs;
 		} else if (!strcmp(line, "subbuf_hdr_size")) {
 			num = &h->subbuf_hdr_size;
+			have_sbh = 1;
 		} else if (!strcmp(line, "rec_hdr_size")) {
 			num = &h->rec_hdr_size;
 		} else if (!strcmp(line, "clock")) {
@@ -155,7 +155,7 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
 		diag(d, -EINVAL, "header has no version", NULL);
 		return -EINVAL;
 	}
-	if (h->version != LOGDEV_FORMAT_VERSION) {
+	if (!ld_sb_hdr_size(h->version)) {	/* subbuf.c knows the versions */
 		char b[32];
 
 		snprintf(b, sizeof(b), "%u", h->version);
@@ -167,7 +167,9 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
 		diag(d, -EINVAL, "header: missing or bad subbuf_size", NULL);
 		return -EINVAL;
 	}
-	if (h->subbuf_hdr_size != LOGDEV_SUBBUF_HDR_SIZE ||
+	if (!have_sbh)
+		h->subbuf_hdr_size = ld_sb_hdr_size(h->version);
+	if (h->subbuf_hdr_size != ld_sb_hdr_size(h->version) ||
 	    h->rec_hdr_size != LOGDEV_REC_HDR_SIZE) {
 		diag(d, -EPROTO, "header: unexpected subbuf_hdr_size/rec_hdr_size", NULL);
 		return -EPROTO;

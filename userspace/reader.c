@@ -386,7 +386,7 @@ struct ld_cpu_stream {
 	uint64_t prev_seq;
 	uint64_t last_ts;	/* ts of the CPU's previous record */
 
-	struct ld_item pending[4];	/* gaps waiting before the records */
+	struct ld_item pending[6];	/* gaps waiting before the records */
 	int npending, ipending;
 
 	struct ld_item head;	/* next item to hand out (valid if has_head) */
@@ -489,7 +489,7 @@ static int skip_subbuf(struct ld_cpu_stream *s)
 static int load_subbuf(struct ld_cpu_stream *s)
 {
 	struct ld_reader *r = s->r;
-	uint32_t sbs = r->hdr.subbuf_size, hsz = ld_sb_hdr_size();
+	uint32_t sbs = r->hdr.subbuf_size, hsz = ld_sb_hdr_size(r->hdr.version);
 
 	s->npending = s->ipending = 0;
 	while (next_subbuf(s)) {
@@ -525,7 +525,7 @@ static int load_subbuf(struct ld_cpu_stream *s)
 			     h.data_bytes, sbs);
 			return skip_subbuf(s);
 		}
-		/* gaps: seq jump, then overwritten, then dropped */
+		/* gaps: seq jump, then overrun, then the refusals by cause */
 		if (s->have_prev_seq && s->seq != s->prev_seq + 1) {
 			if (s->seq <= s->prev_seq)
 				rl_warn(s, RL_SEQ_BACK, -EINVAL,
@@ -537,16 +537,22 @@ static int load_subbuf(struct ld_cpu_stream *s)
 				push_gap(s, LD_GAP_SUBBUFS, s->seq - s->prev_seq - 1, h.first_ts);
 		}
 		if (h.overrun_before)
-			push_gap(s, LD_GAP_OVERWRITTEN, h.overrun_before, h.first_ts);
+			push_gap(s, LD_GAP_OVERRUN, h.overrun_before, h.first_ts);
 		if (h.dropped_before)
 			push_gap(s, LD_GAP_DROPPED, h.dropped_before, h.first_ts);
+		if (h.nesting_lost_before)
+			push_gap(s, LD_GAP_NESTING_LOST, h.nesting_lost_before, h.first_ts);
+		if (h.too_big_before)
+			push_gap(s, LD_GAP_TOO_BIG, h.too_big_before, h.first_ts);
+		if (h.lost_before)
+			push_gap(s, LD_GAP_LOST, h.lost_before, h.first_ts);
 		s->have_prev_seq = 1;
 		s->prev_seq = s->seq;
 		if (st == LD_SB_DATA_CUT)
 			warn(r, -ENODATA, (int64_t)(s->sb_off + s->sb_avail), s->cpu,
 			     (int64_t)s->seq,
 			     "truncated sub-buffer: %u of %u data bytes present",
-			     s->sb_avail - hsz, h.data_bytes);
+			     s->sb_avail - ld_sb_hdr_size(h.version), h.data_bytes);
 		return 1;
 	}
 	return 0;

@@ -11,7 +11,7 @@
  * of deltas), and the whole report line in its two styles:
  *
  *   text: [   789.171773] cpu:0 pid:1234 kfree_skbmem:291 in  +0.101 us
- *         [   789.171900] cpu:0 *** LOST 123 events (overwritten) ***
+ *         [   789.171900] cpu:0 *** LOST 123 events (overrun) ***
  *   raw:  ts_ns cpu pid ctx site_id func line message  (tab-separated;
  *         message with \\ \t \n and NUL as \0 escaped)
  *         LOST cpu n kind
@@ -31,9 +31,12 @@ const char *ld_gap_kind_name(int kind)
 {
 	switch (kind) {
 	case LD_GAP_DROPPED: return "dropped";
-	case LD_GAP_OVERWRITTEN: return "overwritten";
+	case LD_GAP_OVERRUN: return "overrun";
 	case LD_GAP_SUBBUFS: return "subbufs";
 	case LD_GAP_CORRUPT: return "corrupt";
+	case LD_GAP_NESTING_LOST: return "nesting_lost";
+	case LD_GAP_TOO_BIG: return "too_big";
+	case LD_GAP_LOST: return "lost";
 	}
 	return "?";
 }
@@ -358,7 +361,7 @@ static void render_gap(struct ld_render *rd, const struct ld_item *it)
 	line_ts(rd, it->ts);
 	switch (it->gap_kind) {
 	case LD_GAP_SUBBUFS:
-		line_add(rd, "] cpu:%u *** LOST %" PRIu64 " sub-buffers (overwritten) ***\n",
+		line_add(rd, "] cpu:%u *** LOST %" PRIu64 " sub-buffers (overrun) ***\n",
 			 it->cpu, it->gap_count);
 		break;
 	case LD_GAP_CORRUPT:

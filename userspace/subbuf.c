@@ -6,6 +6,11 @@
  * (and _PUT) macros below, offsetof and sizeof on the uapi structs with
  * little-endian loads and stores (the byte order of the kernels logdev
  * supports; the capture's "header" names it and meta.c checks it).
+ *
+ * Two header layouts: format version 2 (the uapi struct, 48 bytes) and
+ * version 1 (sbh1_t below, 40 bytes: the first 40 of version 2, so the
+ * fields both have sit at the same offsets).  ld_sb_load() decodes each
+ * sub-buffer by its own version field.
  */
 #define _DEFAULT_SOURCE
 #include <endian.h>
@@ -16,8 +21,42 @@
 typedef struct logdev_subbuf_hdr sbh_t;
 typedef struct logdev_rec_hdr rech_t;
 
+/*
+ * Format version 1's sub-buffer header (captures made before version 2):
+ * its dropped_before counts dropped, nesting_lost and too_big records
+ * together; decoded into ld_sb_info.lost_before.
+ */
+struct logdev_subbuf_hdr_v1 {
+	__u32 magic;
+	__u16 version;
+	__u16 cpu;
+	__u64 seq;
+	__u64 first_ts;
+	__u32 data_bytes;
+	__u32 flags;
+	__u32 dropped_before;
+	__u32 overrun_before;
+};
+typedef struct logdev_subbuf_hdr_v1 sbh1_t;
+
+#define FSIZE(T, f)		sizeof(((T *)0)->f)
+
 _Static_assert(sizeof(sbh_t) == LOGDEV_SUBBUF_HDR_SIZE, "sub-buffer header size");
+_Static_assert(sizeof(sbh1_t) == 40, "version 1 sub-buffer header size");
 _Static_assert(sizeof(rech_t) == LOGDEV_REC_HDR_SIZE, "record header size");
+_Static_assert(LOGDEV_FORMAT_VERSION == 2, "a new format version: add its layout here");
+/* version 1 is version 2's prefix: SB_GET works on both for these fields */
+#define SAME_AS_V1(f)	_Static_assert(offsetof(sbh1_t, f) == offsetof(sbh_t, f) && \
+				       FSIZE(sbh1_t, f) == FSIZE(sbh_t, f), "v1 field " #f)
+SAME_AS_V1(magic);
+SAME_AS_V1(version);
+SAME_AS_V1(cpu);
+SAME_AS_V1(seq);
+SAME_AS_V1(first_ts);
+SAME_AS_V1(data_bytes);
+SAME_AS_V1(flags);
+SAME_AS_V1(dropped_before);
+SAME_AS_V1(overrun_before);
 
 /* little-endian load of an @n-byte field (@n constant: the switch folds away) */
 static inline uint64_t le_get(const uint8_t *p, size_t n)
@@ -47,7 +86,6 @@ static inline void le_put(uint8_t *p, size_t n, uint64_t v)
 		p[i] = (uint8_t)v;
 }
 
-#define FSIZE(T, f)		sizeof(((T *)0)->f)
 #define GET(T, p, f)		le_get((const uint8_t *)(p) + offsetof(T, f), FSIZE(T, f))
 #define PUT(T, p, f, v)		le_put((uint8_t *)(p) + offsetof(T, f), FSIZE(T, f), (v))
 #define SB_GET(p, f)		GET(sbh_t, p, f)
@@ -70,6 +108,8 @@ static const struct {
 	SBF(LD_SB_F_FLAGS, flags),
 	SBF(LD_SB_F_DROPPED, dropped_before),
 	SBF(LD_SB_F_OVERRUN, overrun_before),
+	SBF(LD_SB_F_NESTING_LOST, nesting_lost_before),
+	SBF(LD_SB_F_TOO_BIG, too_big_before),
 	RECF(LD_REC_F_TS, ts),
 	RECF(LD_REC_F_SITE, site),
 	RECF(LD_REC_F_LEN, len),
@@ -94,9 +134,16 @@ int ld_sb_layout_check(const char *name, uint32_t off, uint32_t size)
 	return -1;
 }
 
-uint32_t ld_sb_hdr_size(void)
+uint32_t ld_sb_hdr_size(uint32_t version)
 {
-	return sizeof(sbh_t);
+	switch (version) {
+	case 1:
+		return sizeof(sbh1_t);
+	case LOGDEV_FORMAT_VERSION:
+		return sizeof(sbh_t);
+	default:
+		return 0;
+	}
 }
 
 struct ld_sb {
@@ -118,12 +165,14 @@ int ld_sb_load(struct ld_sb *sb, const void *buf, size_t avail,
 	       uint32_t subbuf_size, struct ld_sb_info *info)
 {
 	const uint8_t *h = buf;
-	struct ld_sb_info i;
+	struct ld_sb_info i = { 0 };
+	uint32_t hsz;
 
 	sb->b = h;
 	sb->pos = sb->end = 0;
-	if (avail < sizeof(sbh_t))
+	if (avail < sizeof(sbh1_t))
 		return LD_SB_SHORT;
+	/* the fields of every version (the first 40 bytes) */
 	i.magic = (uint32_t)SB_GET(h, magic);
 	i.version = (uint16_t)SB_GET(h, version);
 	i.cpu = (uint16_t)SB_GET(h, cpu);
@@ -131,18 +180,27 @@ int ld_sb_load(struct ld_sb *sb, const void *buf, size_t avail,
 	i.first_ts = SB_GET(h, first_ts);
 	i.data_bytes = (uint32_t)SB_GET(h, data_bytes);
 	i.flags = (uint32_t)SB_GET(h, flags);
-	i.dropped_before = (uint32_t)SB_GET(h, dropped_before);
 	i.overrun_before = (uint32_t)SB_GET(h, overrun_before);
+	hsz = i.magic == LOGDEV_SUBBUF_MAGIC ? ld_sb_hdr_size(i.version) : 0;
+	if (hsz > avail)
+		return LD_SB_SHORT;
+	if (i.version == 1) {
+		i.lost_before = (uint32_t)GET(sbh1_t, h, dropped_before);
+	} else if (hsz) {
+		i.dropped_before = (uint32_t)SB_GET(h, dropped_before);
+		i.nesting_lost_before = (uint32_t)SB_GET(h, nesting_lost_before);
+		i.too_big_before = (uint32_t)SB_GET(h, too_big_before);
+	}
 	if (info)
 		*info = i;
 	if (i.magic != LOGDEV_SUBBUF_MAGIC)
 		return LD_SB_BAD_MAGIC;
-	if (i.version != LOGDEV_FORMAT_VERSION)
+	if (!hsz)
 		return LD_SB_BAD_VERSION;
-	if (subbuf_size < sizeof(sbh_t) || i.data_bytes > subbuf_size - sizeof(sbh_t))
+	if (subbuf_size < hsz || i.data_bytes > subbuf_size - hsz)
 		return LD_SB_BAD_DATA_BYTES;
-	sb->pos = sizeof(sbh_t);
-	sb->end = (uint32_t)sizeof(sbh_t) + i.data_bytes;
+	sb->pos = hsz;
+	sb->end = hsz + i.data_bytes;
 	if (sb->end > avail) {
 		sb->end = (uint32_t)avail;
 		return LD_SB_DATA_CUT;
@@ -201,16 +259,17 @@ uint64_t ld_sb_count_records(const void *buf, size_t n, uint32_t subbuf_size)
 	struct ld_sb sb;
 	struct ld_sb_rec rec;
 
-	for (size_t o = 0; o + sizeof(sbh_t) <= n && o + subbuf_size <= n; o += subbuf_size) {
+	for (size_t o = 0; o + sizeof(sbh1_t) <= n && o + subbuf_size <= n; o += subbuf_size) {
 		uint32_t db = (uint32_t)SB_GET(b + o, data_bytes);
+		uint32_t hsz = ld_sb_hdr_size((uint32_t)SB_GET(b + o, version));
 		int st;
 
-		/* progress only: magic and version are the reader's business */
-		if (db > subbuf_size - sizeof(sbh_t))
+		/* progress only: the magic is the reader's business */
+		if (!hsz || subbuf_size < hsz || db > subbuf_size - hsz)
 			break;
 		sb.b = b + o;
-		sb.pos = sizeof(sbh_t);
-		sb.end = (uint32_t)sizeof(sbh_t) + db;
+		sb.pos = hsz;
+		sb.end = hsz + db;
 		while ((st = ld_sb_next(&sb, &rec)) != LD_SB_REC_END &&
 		       st != LD_SB_REC_BAD_LEN && st != LD_SB_REC_TRAILING)
 			cnt++;
@@ -221,8 +280,9 @@ uint64_t ld_sb_count_records(const void *buf, size_t n, uint32_t subbuf_size)
 uint32_t ld_sb_enc_begin(void *buf, size_t size, const struct ld_sb_info *info)
 {
 	uint8_t *h = buf;
+	uint32_t hsz = ld_sb_hdr_size(info->version);
 
-	if (size < sizeof(sbh_t))
+	if (!hsz || size < hsz)
 		return 0;
 	SB_PUT(h, magic, info->magic);
 	SB_PUT(h, version, info->version);
@@ -231,9 +291,15 @@ uint32_t ld_sb_enc_begin(void *buf, size_t size, const struct ld_sb_info *info)
 	SB_PUT(h, first_ts, info->first_ts);
 	SB_PUT(h, data_bytes, 0);
 	SB_PUT(h, flags, info->flags);
-	SB_PUT(h, dropped_before, info->dropped_before);
 	SB_PUT(h, overrun_before, info->overrun_before);
-	return sizeof(sbh_t);
+	if (info->version == 1) {
+		PUT(sbh1_t, h, dropped_before, info->lost_before);
+	} else {
+		SB_PUT(h, dropped_before, info->dropped_before);
+		SB_PUT(h, nesting_lost_before, info->nesting_lost_before);
+		SB_PUT(h, too_big_before, info->too_big_before);
+	}
+	return hsz;
 }
 
 uint32_t ld_sb_enc_rec(void *buf, size_t size, uint32_t pos,
@@ -242,8 +308,9 @@ uint32_t ld_sb_enc_rec(void *buf, size_t size, uint32_t pos,
 	uint8_t *b = buf, *r;
 	size_t len = (sizeof(rech_t) + (size_t)hdr->arg_bytes + LOGDEV_REC_ALIGN - 1) &
 		     ~(size_t)(LOGDEV_REC_ALIGN - 1);
+	uint32_t hsz = size >= sizeof(sbh1_t) ? ld_sb_hdr_size((uint32_t)SB_GET(b, version)) : 0;
 
-	if (pos < sizeof(sbh_t) || pos > size || len > size - pos || len > UINT16_MAX)
+	if (!hsz || pos < hsz || pos > size || len > size - pos || len > UINT16_MAX)
 		return 0;
 	r = b + pos;
 	REC_PUT(r, ts, hdr->ts);
@@ -257,6 +324,6 @@ uint32_t ld_sb_enc_rec(void *buf, size_t size, uint32_t pos,
 	if (hdr->arg_bytes)
 		memcpy(r + sizeof(rech_t), payload, hdr->arg_bytes);
 	pos += (uint32_t)len;
-	SB_PUT(b, data_bytes, pos - sizeof(sbh_t));
+	SB_PUT(b, data_bytes, pos - hsz);
 	return pos;
 }

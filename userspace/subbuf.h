@@ -10,6 +10,12 @@
  * manner of libtraceevent's kbuffer: load a sub-buffer, check it, walk its
  * records, read its losses and timestamps.
  *
+ * Format versions: 2 (LOGDEV_FORMAT_VERSION, a 48-byte header with one
+ * loss count per cause) and 1 (older captures: a 40-byte header whose
+ * dropped_before counts dropped, nesting_lost and too_big records
+ * together); ld_sb_load() reads the version of each sub-buffer and decodes
+ * its layout, so nothing above this file depends on the version.
+ *
  * Shapes: struct ld_sb is opaque (ld_sb_alloc()); it points into the
  * caller's bytes, which must stay valid until the next ld_sb_load().
  * Offsets are bytes from the start of the sub-buffer; timestamps ns.
@@ -24,7 +30,16 @@
 
 struct ld_sb;
 
-/** struct ld_sb_info - a sub-buffer header, decoded (fields as in the uapi) */
+/**
+ * struct ld_sb_info - a sub-buffer header, decoded (fields as in the uapi)
+ *
+ * Losses before the sub-buffer, in records, one count per cause: the four
+ * *_before of version 2; a version 1 header has only @overrun_before and
+ * @lost_before (its dropped_before: dropped, nesting_lost or too_big, not
+ * told apart), and @dropped_before, @nesting_lost_before and
+ * @too_big_before are 0.  A version 2 header has @lost_before 0.  The
+ * encoder (ld_sb_enc_begin()) writes them the same way by @version.
+ */
 struct ld_sb_info {
 	uint32_t magic;
 	uint16_t version;
@@ -33,15 +48,18 @@ struct ld_sb_info {
 	uint64_t first_ts;	/* ns */
 	uint32_t data_bytes;	/* bytes of records after the header */
 	uint32_t flags;		/* LOGDEV_SB_* */
-	uint32_t dropped_before;	/* records */
-	uint32_t overrun_before;	/* records */
+	uint32_t dropped_before;	/* v2: discard mode, buffer full */
+	uint32_t overrun_before;	/* records of overwritten sub-buffers */
+	uint32_t nesting_lost_before;	/* v2: nesting too deep, sub-buffer busy */
+	uint32_t too_big_before;	/* v2: larger than a sub-buffer */
+	uint32_t lost_before;		/* v1: the three above, together */
 };
 
 /* a header field, for the offset of a diagnostic (ld_sb_field_off()) */
 enum ld_sb_field {
 	LD_SB_F_MAGIC, LD_SB_F_VERSION, LD_SB_F_CPU, LD_SB_F_SEQ,
 	LD_SB_F_FIRST_TS, LD_SB_F_DATA_BYTES, LD_SB_F_FLAGS,
-	LD_SB_F_DROPPED, LD_SB_F_OVERRUN,
+	LD_SB_F_DROPPED, LD_SB_F_OVERRUN, LD_SB_F_NESTING_LOST, LD_SB_F_TOO_BIG,
 	LD_REC_F_TS, LD_REC_F_SITE, LD_REC_F_LEN, LD_REC_F_TYPE, LD_REC_F_CTX,
 	LD_REC_F_PID, LD_REC_F_ARG_BYTES,
 	LD_SB_F_NR
@@ -54,6 +72,8 @@ uint32_t ld_sb_field_off(enum ld_sb_field f);
  * ld_sb_layout_check() - does the debugfs "header" line "field: NAME
  * offset:OFF size:SIZE" agree with this reader?  Return: 1 yes, 0 the
  * field is known and differs, -1 unknown name (accepted: a new field).
+ * Every version's fields sit at the same offsets (version 1's header is the
+ * first 40 bytes of version 2's), so the answer does not depend on it.
  */
 int ld_sb_layout_check(const char *name, uint32_t off, uint32_t size);
 
@@ -64,7 +84,8 @@ void ld_sb_free(struct ld_sb *sb);
 /* ld_sb_load() results */
 enum ld_sb_status {
 	LD_SB_OK = 0,
-	LD_SB_SHORT,		/* fewer bytes than a header: nothing decoded */
+	LD_SB_SHORT,		/* fewer bytes than a header (of its version):
+				 * nothing decoded */
 	LD_SB_BAD_MAGIC,	/* not a sub-buffer: skip it */
 	LD_SB_BAD_VERSION,	/* a format version this reader does not know */
 	LD_SB_BAD_DATA_BYTES,	/* data_bytes > subbuf_size - header: skip it */
@@ -76,15 +97,20 @@ enum ld_sb_status {
  * ld_sb_load() - decode the header of the sub-buffer at @buf (@avail bytes
  * present, of a sub-buffer of @subbuf_size bytes) and start the record
  * walk.  *@info (if not NULL) gets the header (also for bad magic, version
- * or data_bytes, except for LD_SB_SHORT).  The bytes are not copied.
+ * or data_bytes, except for LD_SB_SHORT; for bad magic or version, only the
+ * fields every version has, the first 40 bytes).  The bytes are not copied.
  * Return: enum ld_sb_status; ld_sb_next() yields records only after
  * LD_SB_OK or LD_SB_DATA_CUT.
  */
 int ld_sb_load(struct ld_sb *sb, const void *buf, size_t avail,
 	       uint32_t subbuf_size, struct ld_sb_info *info);
 
-/** ld_sb_hdr_size() - bytes of a sub-buffer header (the data start there). */
-uint32_t ld_sb_hdr_size(void);
+/**
+ * ld_sb_hdr_size() - bytes of a sub-buffer header of format @version (the
+ * data start there): 48 for 2, 40 for 1; 0 for a version this reader does
+ * not know (so also: "is @version readable?").
+ */
+uint32_t ld_sb_hdr_size(uint32_t version);
 
 /**
  * struct ld_sb_rec - one record, or why the walk stopped
@@ -133,9 +159,11 @@ uint64_t ld_sb_count_records(const void *buf, size_t n, uint32_t subbuf_size);
 /* ---- encoder (tests, tools): the same layout, written ---------------- */
 
 /**
- * ld_sb_enc_begin() - write the header @info into @buf (@size bytes) with
- * data_bytes 0 (@info->data_bytes is ignored).  Return: the offset of the
- * first record (the header size), or 0 if @size is too small.
+ * ld_sb_enc_begin() - write the header @info into @buf (@size bytes) in the
+ * layout of @info->version (1 or 2; see struct ld_sb_info for the loss
+ * counts each has) with data_bytes 0 (@info->data_bytes is ignored).
+ * Return: the offset of the first record (the header size), or 0 if @size
+ * is too small or the version unknown.
  */
 uint32_t ld_sb_enc_begin(void *buf, size_t size, const struct ld_sb_info *info);
 

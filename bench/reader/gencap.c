@@ -83,11 +83,13 @@ static int header_text(char *b, size_t n)
 		F(subbuf, magic) F(subbuf, version) F(subbuf, cpu) F(subbuf, seq)
 		F(subbuf, first_ts) F(subbuf, data_bytes) F(subbuf, flags)
 		F(subbuf, dropped_before) F(subbuf, overrun_before)
+		F(subbuf, nesting_lost_before) F(subbuf, too_big_before)
 		F(rec, ts) F(rec, site) F(rec, len) F(rec, type) F(rec, ctx) F(rec, pid)
 		F(rec, arg_bytes),
 		LOGDEV_FORMAT_VERSION, SUBBUF, NR_SB, LOGDEV_SUBBUF_HDR_SIZE, LOGDEV_REC_HDR_SIZE,
 		SB(magic), SB(version), SB(cpu), SB(seq), SB(first_ts), SB(data_bytes),
 		SB(flags), SB(dropped_before), SB(overrun_before),
+		SB(nesting_lost_before), SB(too_big_before),
 		RC(ts), RC(site), RC(len), RC(type), RC(ctx), RC(pid), RC(arg_bytes));
 }
 
@@ -159,10 +161,11 @@ int main(int argc, char **argv)
 		flush_batch(c);
 		ld_get_stats(&cb[c], &st);
 		sl += (size_t)snprintf(stats + sl, sizeof(stats) - sl,
-			"cpu=%u written=%llu read=%llu overwritten=%llu dropped=%llu nesting_lost=%llu bytes=%llu\n",
+			"cpu=%u written=%llu read=%llu overrun=%llu dropped=%llu nesting_lost=%llu too_big=%llu bytes=%llu\n",
 			c, (unsigned long long)st.written, (unsigned long long)st.read,
 			(unsigned long long)st.overrun, (unsigned long long)st.dropped,
-			(unsigned long long)st.nest_lost, (unsigned long long)st.bytes);
+			(unsigned long long)st.nesting_lost, (unsigned long long)st.too_big,
+			(unsigned long long)st.bytes);
 	}
 	if ((ret = ld_cap_write_section(&w, LD_SECT_STATS, LD_CAP_NO_CPU, stats, sl)) ||
 	    (ret = ld_cap_write_end(&w)))

@@ -217,8 +217,16 @@ static void test_gaps(void)
 	sb_rec(&s, 1000000000ull, 1, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
 	sb_rec(&s, 1000001000ull, 2, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
 	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
-	/* seq 1: 5 records dropped before it */
-	sb_begin(&s, 0, 1, 1000002000ull, 5, 0);
+	/* seq 1: 5 records dropped, 2 nesting-lost and 1 too big before it */
+	{
+		struct ld_sb_info h = {
+			.magic = LOGDEV_SUBBUF_MAGIC, .version = LOGDEV_FORMAT_VERSION,
+			.seq = 1, .first_ts = 1000002000ull, .dropped_before = 5,
+			.nesting_lost_before = 2, .too_big_before = 1,
+		};
+
+		sb_begin_info(&s, &h);
+	}
 	sb_rec(&s, 1000002500ull, 3, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
 	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
 	/* seq 4: sub-buffers 2, 3 overwritten, 123 records */
@@ -239,17 +247,20 @@ static void test_gaps(void)
 		"[     1.000000] cpu:0 pid:10 kfree_skbmem:291 in\n"
 		"[     1.000001] cpu:0 pid:10 kfree_skbmem:295 1  +1.000 us\n"
 		"[     1.000002] cpu:0 *** LOST 5 events (dropped) ***\n"
+		"[     1.000002] cpu:0 *** LOST 2 events (nesting_lost) ***\n"
+		"[     1.000002] cpu:0 *** LOST 1 events (too_big) ***\n"
 		"[     1.000002] cpu:0 pid:10 kfree_skbmem:320 out\n"
-		"[     1.000900] cpu:0 *** LOST 123 events (overwritten) ***\n"
+		"[     1.000900] cpu:0 *** LOST 123 events (overrun) ***\n"
 		"[     1.000900] cpu:0 pid:10 kfree_skbmem:291 in\n"
 		"[     1.000900] cpu:0 pid:10 kfree_skbmem:295 1  +0.100 us\n"
-		"[     1.001000] cpu:0 *** LOST 1 sub-buffers (overwritten) ***\n"
+		"[     1.001000] cpu:0 *** LOST 1 sub-buffers (overrun) ***\n"
 		"[     1.001000] cpu:0 pid:10 kfree_skbmem:320 out\n");
 	free(out);
 	free(err);
 	snprintf(args, sizeof(args), "report --raw %s", path);
 	run_cli(args, &out, &err);
-	CHECK_WHY(strstr(out, "LOST\t0\t5\tdropped\n") && strstr(out, "LOST\t0\t123\toverwritten\n") &&
+	CHECK_WHY(strstr(out, "LOST\t0\t5\tdropped\n") && strstr(out, "LOST\t0\t123\toverrun\n") &&
+		  strstr(out, "LOST\t0\t2\tnesting_lost\n") && strstr(out, "LOST\t0\t1\ttoo_big\n") &&
 		  strstr(out, "LOST\t0\t1\tsubbufs\n"),
 		  "lost events: raw LOST lines",
 		  "got:\n%s", out);
@@ -261,6 +272,65 @@ static void test_gaps(void)
 	expect_text("lost events: deltas never span a gap", out,
 		"from                     to                            count        min     median        p99        max        total\n"
 		"kfree_skbmem:291         kfree_skbmem:295                  2      0.100      0.100      1.000      1.000        1.100\n");
+	free(out);
+	free(err);
+	free(b.p);
+}
+
+/*
+ * A format version 1 capture (40-byte headers; dropped_before counts
+ * dropped, nesting_lost and too_big records together): read as before, its
+ * mixed count printed as kind "lost", its overrun as "overrun".
+ */
+static void test_gaps_v1(void)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	struct ld_sb_info h = {
+		.magic = LOGDEV_SUBBUF_MAGIC, .version = 1, .first_ts = 1000000000ull,
+	};
+	static const char v1_head[] =
+		"1000000000\t0\t10\ttask\t1\tkfree_skbmem\t291\tin\n"
+		"1000001000\t0\t10\ttask\t2\tkfree_skbmem\t295\t1\n"
+		"LOST\t0\t3\toverrun\n"
+		"LOST\t0\t7\tlost\n"
+		"1000002500\t0\t10\ttask\t3\tkfree_skbmem\t320\tout\n";
+	char *out, *err, *path, args[700];
+	int st;
+
+	cap_start(&b);
+	cap_sect(&b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text_v1, strlen(header_text_v1));
+	cap_sect(&b, LD_SECT_FORMATS, LD_CAP_NO_CPU, formats_text, strlen(formats_text));
+	sb_begin_info(&s, &h);
+	CHECK_EQ(s.pos, 40, "v1 encoder: records start after a 40-byte header");
+	sb_rec(&s, 1000000000ull, 1, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+	sb_rec(&s, 1000001000ull, 2, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	h.seq = 1;
+	h.first_ts = 1000002000ull;
+	h.lost_before = 7;
+	h.overrun_before = 3;
+	sb_begin_info(&s, &h);
+	/* 9 records of 24 bytes fill a v1 sub-buffer exactly (216 bytes) */
+	for (int i = 0; i < 9; i++)
+		CHECK_NE(sb_rec(&s, 1000002500ull + i, 3, LOGDEV_REC_PRINT, 0, 10, NULL, 0), 0,
+			 NAMEF("v1 encoder: record %d of 9 fits", i));
+	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("gaps-v1.cap", b.p, b.n);
+
+	snprintf(args, sizeof(args), "report --raw %s", path);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && !strncmp(out, v1_head, strlen(v1_head)) && !*err,
+		  "v1 capture: records read, dropped_before as LOST kind lost, overrun as overrun",
+		  "exit %d, out:\n%s\nerr:\n%s", st, out, err);
+	{
+		int lines = 0;
+
+		for (const char *c = out; *c; c++)
+			lines += *c == '\n';
+		CHECK_EQ(lines, 13, "v1 capture: all 11 records and 2 LOST lines");
+	}
 	free(out);
 	free(err);
 	free(b.p);
@@ -605,11 +675,12 @@ static void test_corruption(void)
 	/* header with a wrong version is refused */
 	{
 		struct buf c = { 0 };
-		const char *h = "version: 2\nendian: little\nsubbuf_size: 256\n";
+		const char *h = "version: 3\nendian: little\nsubbuf_size: 256\n"
+				"field: subbuf.seq offset:8 size:8\n";
 
 		cap_start(&c);
 		cap_sect(&c, LD_SECT_HEADER, LD_CAP_NO_CPU, h, strlen(h));
-		path = write_tmp("v2.cap", c.p, c.n);
+		path = write_tmp("v3.cap", c.p, c.n);
 		decode_file(path, &res);
 		CHECK_WHY(!res.opened,
 			  "unsupported format version refused",
@@ -633,6 +704,39 @@ static void test_header_parse(void)
 	CHECK_WHY(ld_header_parse(&h, bad, strlen(bad), &d) == -EPROTO,
 		  "header field layout mismatch refused",
 		  "accepted");
+	CHECK_WHY(!ld_header_parse(&h, header_text_v1, strlen(header_text_v1), &d) &&
+		  h.version == 1 && h.subbuf_hdr_size == 40,
+		  "format version 1 header accepted (40-byte sub-buffer headers)",
+		  "%s", d.msg);
+	{
+		static const struct { const char *text, *name, *why; } refused[] = {
+			{ "version: 3\nendian: little\nsubbuf_size: 256\n"
+			  "field: subbuf.seq offset:8 size:8\n",
+			  "format version 3 refused", "unsupported record format version" },
+			{ "version: 0\nendian: little\nsubbuf_size: 256\n"
+			  "field: subbuf.seq offset:8 size:8\n",
+			  "format version 0 refused", "unsupported record format version" },
+			{ "version: 2\nendian: little\nsubbuf_size: 256\nsubbuf_hdr_size: 40\n"
+			  "field: subbuf.seq offset:8 size:8\n",
+			  "version 2 with a 40-byte sub-buffer header refused", "subbuf_hdr_size" },
+			{ "version: 1\nendian: little\nsubbuf_size: 256\nsubbuf_hdr_size: 48\n"
+			  "field: subbuf.seq offset:8 size:8\n",
+			  "version 1 with a 48-byte sub-buffer header refused", "subbuf_hdr_size" },
+			{ "version: 2\nendian: little\nsubbuf_size: 256\n"
+			  "field: subbuf.nesting_lost_before offset:36 size:4\n",
+			  "version 2 with nesting_lost_before elsewhere refused", "layout" },
+		};
+
+		for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+			int ret = ld_header_parse(&h, refused[i].text, strlen(refused[i].text), &d);
+
+			CHECK_WHY(ret == -EPROTO && strstr(d.msg, refused[i].why), refused[i].name,
+				  "returned %d, \"%s\"", ret, ret ? d.msg : "");
+		}
+	}
+	bad = "version: 1\nendian: little\nsubbuf_size: 256\nfield: subbuf.seq offset:8 size:8\n";
+	CHECK_WHY(!ld_header_parse(&h, bad, strlen(bad), &d) && h.subbuf_hdr_size == 40,
+		  "version 1 without subbuf_hdr_size: 40 assumed", "%s", d.msg);
 }
 
 /* ---- diff and return-probe durations ------------------------------- */
@@ -644,7 +748,7 @@ static const char formats_b[] =
 	"3\tnet/core/skbuff.c\t295\tkfree_skbmem\t1\n"
 	"7\tdrivers/net/y.c\t50\tnew_func\tnew\n";
 
-/* records (ts, site) on CPU 0, pid 1, 9 per sub-buffer, into a capture */
+/* records (ts, site) on CPU 0, pid 1, as many per sub-buffer as fit (8), into a capture */
 static char *build_seq(const char *name, const char *formats,
 		       const uint64_t (*rec)[2], int nr)
 {
@@ -657,7 +761,7 @@ static char *build_seq(const char *name, const char *formats,
 	cap_sect(&b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
 	cap_sect(&b, LD_SECT_FORMATS, LD_CAP_NO_CPU, formats, strlen(formats));
 	for (int i = 0; i < nr; i++) {
-		if (i % 9 == 0) {
+		if (i % ((SBS - LOGDEV_SUBBUF_HDR_SIZE) / LOGDEV_REC_HDR_SIZE) == 0) {
 			if (i)
 				cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
 			sb_begin(&s, 0, seq++, rec[i][0], 0, 0);
@@ -1592,6 +1696,7 @@ int main(int argc, char **argv)
 	test_prec_bound();
 	test_report_deltas();
 	test_gaps();
+	test_gaps_v1();
 	test_corruption();
 	test_diff();
 	test_durations();

@@ -41,6 +41,12 @@ size_t cap_sect(struct buf *b, uint32_t type, uint32_t cpu, const void *d, size_
 }
 
 const char header_text[] =
+	"version: 2\nendian: little\nsubbuf_size: 256\nnr_subbufs: 4\n"
+	"subbuf_hdr_size: 48\nrec_hdr_size: 24\nclock: local\nmode: overwrite\n"
+	"field: subbuf.seq offset:8 size:8\nfield: rec.len offset:12 size:2\n"
+	"field: subbuf.too_big_before offset:44 size:4\n";
+
+const char header_text_v1[] =
 	"version: 1\nendian: little\nsubbuf_size: 256\nnr_subbufs: 4\n"
 	"subbuf_hdr_size: 40\nrec_hdr_size: 24\nclock: local\nmode: overwrite\n"
 	"field: subbuf.seq offset:8 size:8\nfield: rec.len offset:12 size:2\n";
@@ -63,6 +69,12 @@ void sb_begin(struct sbuf *s, uint16_t cpu, uint64_t seq, uint64_t ts0,
 
 	memset(s->b, 0xee, SBS);	/* unused bytes are undefined */
 	s->pos = ld_sb_enc_begin(s->b, SBS, &h);
+}
+
+void sb_begin_info(struct sbuf *s, const struct ld_sb_info *h)
+{
+	memset(s->b, 0xee, SBS);
+	s->pos = ld_sb_enc_begin(s->b, SBS, h);
 }
 
 uint32_t sb_rec(struct sbuf *s, uint64_t ts, uint32_t site, uint8_t type,

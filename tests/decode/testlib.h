@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ldcheck.h"
+#include "subbuf.h"
 
 #define SBS 256		/* sub-buffer size of the hand-made captures */
 
@@ -44,8 +45,12 @@ size_t cap_sect(struct buf *b, uint32_t type, uint32_t cpu, const void *d, size_
 /* file header, HEADER (header_text) and FORMATS (@formats) sections */
 void cap_meta(struct buf *b, const char *formats);
 
-/* the debugfs "header" text of the hand-made captures (SBS sub-buffers) */
+/*
+ * the debugfs "header" text of the hand-made captures (SBS sub-buffers):
+ * format version 2 (LOGDEV_FORMAT_VERSION), and version 1 (older captures)
+ */
 extern const char header_text[];
+extern const char header_text_v1[];
 
 /* one sub-buffer being built */
 struct sbuf {
@@ -53,8 +58,11 @@ struct sbuf {
 	uint32_t pos;
 };
 
+/* start a version 2 sub-buffer with these dropped_before, overrun_before */
 void sb_begin(struct sbuf *s, uint16_t cpu, uint64_t seq, uint64_t ts0,
 	      uint32_t dropped, uint32_t overrun);
+/* start a sub-buffer with header @h (any version: ld_sb_enc_begin()) */
+void sb_begin_info(struct sbuf *s, const struct ld_sb_info *h);
 /* append a record; returns its offset in the sub-buffer, 0 if it does not fit */
 uint32_t sb_rec(struct sbuf *s, uint64_t ts, uint32_t site, uint8_t type,
 		uint8_t ctx, uint32_t pid, const void *pl, uint32_t plen);

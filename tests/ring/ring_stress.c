@@ -16,9 +16,9 @@
  * one signal depth, and seq counts its attempts, so gaps in a stream are
  * exactly the records lost.  The reader checks every record and, at the end,
  * per CPU:
- *   read + overrun + dropped + nest_lost == written           (stats)
+ *   read + overrun + dropped + nesting_lost + too_big == written           (stats)
  *   records decoded == stats.read
- *   seq gaps over all streams == overrun + dropped + nest_lost
+ *   seq gaps over all streams == overrun + dropped + nesting_lost + too_big
  *   lost counts in sub-buffer headers + not yet reported == lost
  *   timestamps never go backwards within a CPU
  * Prints PASS/FAIL lines and the accounting figures.
@@ -155,7 +155,11 @@ static void *interrupter(void *arg)
 
 /* reader-side state */
 static u64 last_seq[NSTREAMS];		/* last seq seen + 1; 0 = none */
-static u64 decoded[MAX_CPUS], gaps[MAX_CPUS], hdr_lost[MAX_CPUS];
+static u64 decoded[MAX_CPUS], gaps[MAX_CPUS];
+/* per CPU, per cause: the sum of the headers' *_before counts */
+enum { H_OVERRUN, H_DROPPED, H_NESTING_LOST, H_TOO_BIG, H_NR };
+static const char *const h_name[H_NR] = { "overrun", "dropped", "nesting_lost", "too_big" };
+static u64 hdr_lost[MAX_CPUS][H_NR];
 static u64 last_ts[MAX_CPUS], last_sb[MAX_CPUS], sb_count[MAX_CPUS];
 static int have_sb[MAX_CPUS];
 static u64 bad_records, bad_subbufs, ts_backwards, sb_backwards;
@@ -186,7 +190,10 @@ static void check_subbuf(int cpu, unsigned char *sb)
 	have_sb[cpu] = 1;
 	last_sb[cpu] = h->seq;
 	sb_count[cpu]++;
-	hdr_lost[cpu] += h->dropped_before + h->overrun_before;
+	hdr_lost[cpu][H_OVERRUN] += h->overrun_before;
+	hdr_lost[cpu][H_DROPPED] += h->dropped_before;
+	hdr_lost[cpu][H_NESTING_LOST] += h->nesting_lost_before;
+	hdr_lost[cpu][H_TOO_BIG] += h->too_big_before;
 	while (off < h->data_bytes) {
 		struct logdev_rec_hdr *rec = (void *)(sb + LOGDEV_SUBBUF_HDR_SIZE + off);
 		struct payload *p = (void *)(rec + 1);
@@ -332,25 +339,33 @@ int main(int argc, char **argv)
 
 	for (int c = 0; c < cfg.cpus; c++) {
 		struct ld_stats st;
-		u64 lost, tail = 0, unreported;
+		u64 lost, tail = 0, unreported[H_NR], stat[H_NR];
 
 		ld_get_stats(&bufs[c], &st);
-		lost = st.overrun + st.dropped + st.nest_lost + st.too_big;
+		lost = st.overrun + st.dropped + st.nesting_lost + st.too_big;
 		for (int t = 0; t < cfg.threads; t++)
 			for (int d = 0; d <= MAX_DEPTH; d++) {
 				int s = (c * MAX_THREADS + t) * (MAX_DEPTH + 1) + d;
 
 				tail += attempts[s] - last_seq[s];
 			}
-		unreported = ld_local_read(&bufs[c].pending_dropped) +
-			     ld_atomic_read(&bufs[c].overrun_pending) +
-			     ld_atomic_read(&bufs[c].dropped_carry);
-		printf("# %s cpu%d: written=%llu read=%llu overrun=%llu dropped=%llu nest_lost=%llu "
-		       "subbufs=%llu bytes=%llu\n", cfg.name, c,
+		unreported[H_OVERRUN] = ld_atomic_read(&bufs[c].overrun_pending);
+		unreported[H_DROPPED] = ld_local_read(&bufs[c].pending[LD_DROPPED]) +
+					ld_atomic_read(&bufs[c].carry[LD_DROPPED]);
+		unreported[H_NESTING_LOST] = ld_local_read(&bufs[c].pending[LD_NESTING_LOST]) +
+					     ld_atomic_read(&bufs[c].carry[LD_NESTING_LOST]);
+		unreported[H_TOO_BIG] = ld_local_read(&bufs[c].pending[LD_TOO_BIG]) +
+					ld_atomic_read(&bufs[c].carry[LD_TOO_BIG]);
+		stat[H_OVERRUN] = st.overrun;
+		stat[H_DROPPED] = st.dropped;
+		stat[H_NESTING_LOST] = st.nesting_lost;
+		stat[H_TOO_BIG] = st.too_big;
+		printf("# %s cpu%d: written=%llu read=%llu overrun=%llu dropped=%llu nesting_lost=%llu "
+		       "too_big=%llu subbufs=%llu bytes=%llu\n", cfg.name, c,
 		       (unsigned long long)st.written, (unsigned long long)st.read,
 		       (unsigned long long)st.overrun, (unsigned long long)st.dropped,
-		       (unsigned long long)st.nest_lost, (unsigned long long)sb_count[c],
-		       (unsigned long long)st.bytes);
+		       (unsigned long long)st.nesting_lost, (unsigned long long)st.too_big,
+		       (unsigned long long)sb_count[c], (unsigned long long)st.bytes);
 		CHECK_EQ(st.read + lost, st.written,
 			 NAMEF("%s cpu%d: read + lost == written (%llu + %llu == %llu)", cfg.name, c,
 			       (unsigned long long)st.read, (unsigned long long)lost,
@@ -364,12 +379,14 @@ int main(int argc, char **argv)
 			  "stream seq gaps %llu + tail %llu != lost %llu",
 			  (unsigned long long)gaps[c], (unsigned long long)tail,
 			  (unsigned long long)lost);
-		CHECK_WHY(hdr_lost[c] + unreported == lost,
-			  NAMEF("%s cpu%d: lost counts in sub-buffer headers account for every loss",
-				cfg.name, c),
-			  "header lost %llu + unreported %llu != lost %llu",
-			  (unsigned long long)hdr_lost[c], (unsigned long long)unreported,
-			  (unsigned long long)lost);
+		for (int k = 0; k < H_NR; k++)
+			CHECK_WHY(hdr_lost[c][k] + unreported[k] == stat[k],
+				  NAMEF("%s cpu%d: %s_before in sub-buffer headers accounts for every %s loss",
+					cfg.name, c, h_name[k], h_name[k]),
+				  "header %s_before %llu + unreported %llu != stats %s %llu",
+				  h_name[k], (unsigned long long)hdr_lost[c][k],
+				  (unsigned long long)unreported[k], h_name[k],
+				  (unsigned long long)stat[k]);
 		tot_w += st.written;
 		tot_r += st.read;
 		tot_lost += lost;

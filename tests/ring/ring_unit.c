@@ -6,8 +6,8 @@
  * overwrite, and lost-event positions in sub-buffer headers.
  *
  * Record arithmetic used below: with 256-byte sub-buffers the header takes
- * 40 bytes, a record with an 8-byte payload is 24 + 8 = 32 bytes, so one
- * sub-buffer holds (256 - 40) / 32 = 6 records.
+ * 48 bytes, a record with an 8-byte payload is 24 + 8 = 32 bytes, so one
+ * sub-buffer holds (256 - 48) / 32 = 6 records (16 bytes left over).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +61,7 @@ static u32 drain(struct ring *r, u64 *first_seq, u32 *first_ov, u32 *first_drop,
 			first = 0;
 		}
 		while (off < h->data_bytes) {
-			struct logdev_rec_hdr *rec = (void *)(buf + 40 + off);
+			struct logdev_rec_hdr *rec = (void *)(buf + LOGDEV_SUBBUF_HDR_SIZE + off);
 
 			if (last_val)
 				*last_val = (u32)*(u64 *)(rec + 1);
@@ -106,7 +106,7 @@ static void test_flush_and_read(void)
 		  "sub-buffer header: magic, version, seq 0, 96 data bytes, flushed flag",
 		  "magic %#x version %u seq %llu data_bytes %u flags %#x", h->magic, h->version,
 		  (unsigned long long)h->seq, h->data_bytes, h->flags);
-	rec = (void *)(buf + 40);
+	rec = (void *)(buf + LOGDEV_SUBBUF_HDR_SIZE);
 	CHECK_WHY(rec->len == 32 && rec->site == 7 && rec->arg_bytes == 8 &&
 		  *(u64 *)(rec + 1) == 7 && h->first_ts == rec->ts,
 		  "first record: len 32, site 7, payload, first_ts = its ts",
@@ -160,7 +160,7 @@ static void test_discard(void)
 			(unsigned long long)seq),
 		  "read %u, dropped_before %u, seq %llu", n, drop, (unsigned long long)seq);
 	ld_get_stats(&r.cb, &st);
-	CHECK_EQ(st.read + st.overrun + st.dropped + st.nest_lost + st.too_big, st.written,
+	CHECK_EQ(st.read + st.overrun + st.dropped + st.nesting_lost + st.too_big, st.written,
 		 "discard: read + lost == written");
 	ring_free(&r);
 }
@@ -226,15 +226,15 @@ static void test_nesting(void)
 	ld_hook_fn = NULL;
 	ld_get_stats(&r.cb, &st);
 	/* the outer writer and 3 nested ones fit LD_MAX_NESTING (4); a 4th nested one does not */
-	CHECK_WHY(st.written == 5 && st.nest_lost == 1 && nest_results[3] == 0 && nest_results[4] == -EBUSY,
-		  "nesting: 4 levels record, the 5th is counted as nesting-lost",
-		  "written %llu nest_lost %llu, level 3 returned %d, level 4 %d",
-		  (unsigned long long)st.written, (unsigned long long)st.nest_lost,
+	CHECK_WHY(st.written == 5 && st.nesting_lost == 1 && nest_results[3] == 0 && nest_results[4] == -EBUSY,
+		  "nesting: 4 levels record, the 5th is counted as nesting_lost",
+		  "written %llu nesting_lost %llu, level 3 returned %d, level 4 %d",
+		  (unsigned long long)st.written, (unsigned long long)st.nesting_lost,
 		  nest_results[3], nest_results[4]);
 	ld_flush(&r.cb);
 	ld_consume(&r.cb, buf);
 	for (off = 0; off < h->data_bytes && n < 8; n++) {
-		struct logdev_rec_hdr *rec = (void *)(buf + 40 + off);
+		struct logdev_rec_hdr *rec = (void *)(buf + LOGDEV_SUBBUF_HDR_SIZE + off);
 
 		vals[n] = rec->site;
 		if (rec->ts < prev_ts)
@@ -267,13 +267,28 @@ static void test_pending_writer(void)
 	/* sb 0 holds held + 5, sb 1 holds 6: the 12th write needs sb 0 again */
 	CHECK_EQ(err, -EBUSY, "overwrite refuses to enter a sub-buffer with an uncommitted writer");
 	ld_get_stats(&r.cb, &st);
-	CHECK_WHY(st.nest_lost == 2 && st.overrun == 0, "those refusals count as nesting-lost, nothing overrun",
-		  "nest_lost %llu overrun %llu", (unsigned long long)st.nest_lost,
+	CHECK_WHY(st.nesting_lost == 2 && st.overrun == 0, "those refusals count as nesting_lost, nothing overrun",
+		  "nesting_lost %llu overrun %llu", (unsigned long long)st.nesting_lost,
 		  (unsigned long long)st.overrun);
 	ld_commit(&r.cb, &held);
 	CHECK_GE(put(&r, 99), 0, "after the commit the writer moves on");
 	ld_get_stats(&r.cb, &st);
 	CHECK_EQ(st.overrun, 6, "and overwrites sub-buffer 0 (6 records overrun)");
+	{
+		static unsigned char buf[256];
+		struct logdev_subbuf_hdr *h = (void *)buf;
+		u32 nl = 0, ov = 0, other = 0;
+
+		ld_flush(&r.cb);
+		while (ld_consume(&r.cb, buf) == 1) {
+			nl += h->nesting_lost_before;
+			ov += h->overrun_before;
+			other += h->dropped_before + h->too_big_before;
+		}
+		CHECK_WHY(nl == 2 && ov == 6 && other == 0,
+			  "the headers report them by cause: nesting_lost_before 2, overrun_before 6",
+			  "nesting_lost_before %u overrun_before %u, dropped + too_big %u", nl, ov, other);
+	}
 	ring_free(&r);
 }
 
@@ -290,10 +305,10 @@ static void test_e2big(void)
 	ring_new(&r, 256, 2, LD_MODE_OVERWRITE);
 	CHECK_EQ(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, sizeof(big)), -E2BIG,
 		 "a record larger than a sub-buffer is refused with -E2BIG");
-	/* the largest that fits: 256 - 40 header - 24 record header */
-	CHECK_GE(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, 256 - 40 - 24), 0,
+	/* the largest that fits: 256 - 48 header - 24 record header */
+	CHECK_GE(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, 256 - LOGDEV_SUBBUF_HDR_SIZE - 24), 0,
 		 "a record that just fits a sub-buffer is stored");
-	CHECK_EQ(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, 256 - 40 - 24 + 1), -E2BIG,
+	CHECK_EQ(ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 0, big, 256 - LOGDEV_SUBBUF_HDR_SIZE - 24 + 1), -E2BIG,
 		 "one byte more is refused with -E2BIG");
 	ld_get_stats(&r.cb, &st);
 	CHECK_WHY(st.written == 3 && st.too_big == 2,
@@ -303,18 +318,22 @@ static void test_e2big(void)
 		  (unsigned long long)st.too_big);
 	ld_flush(&r.cb);
 	rc = ld_consume(&r.cb, buf);
-	CHECK_WHY(rc == 1 && h->dropped_before == 1,
-		  NAMEF("the first sub-buffer reports the too-big record before it (dropped_before %u)",
-			h->dropped_before),
-		  "consume returned %d, dropped_before %u", rc, h->dropped_before);
+	CHECK_WHY(rc == 1 && h->too_big_before == 1 && !h->dropped_before &&
+		  !h->nesting_lost_before && !h->overrun_before,
+		  NAMEF("the first sub-buffer reports the too-big record before it, as too_big (too_big_before %u)",
+			h->too_big_before),
+		  "consume returned %d, too_big_before %u dropped_before %u nesting_lost_before %u overrun_before %u",
+		  rc, h->too_big_before, h->dropped_before, h->nesting_lost_before, h->overrun_before);
 	rc = ld_consume(&r.cb, buf);
-	CHECK_WHY(rc == 1 && h->dropped_before == 1,
-		  NAMEF("the next one reports the one refused after the first was opened (dropped_before %u)",
-			h->dropped_before),
-		  "consume returned %d, dropped_before %u", rc, h->dropped_before);
+	CHECK_WHY(rc == 1 && h->too_big_before == 1 && !h->dropped_before &&
+		  !h->nesting_lost_before && !h->overrun_before,
+		  NAMEF("the next one reports the one refused after the first was opened (too_big_before %u)",
+			h->too_big_before),
+		  "consume returned %d, too_big_before %u dropped_before %u nesting_lost_before %u overrun_before %u",
+		  rc, h->too_big_before, h->dropped_before, h->nesting_lost_before, h->overrun_before);
 	ld_get_stats(&r.cb, &st);
-	CHECK_EQ(st.read + st.overrun + st.dropped + st.nest_lost + st.too_big, st.written,
-		 "read + overrun + dropped + nest_lost + too_big == written");
+	CHECK_EQ(st.read + st.overrun + st.dropped + st.nesting_lost + st.too_big, st.written,
+		 "read + overrun + dropped + nesting_lost + too_big == written");
 	ring_free(&r);
 }
 
@@ -366,7 +385,7 @@ static void test_tail_zero(void)
 	CHECK_WHY(rc == 1 && h->data_bytes == 32,
 		  NAMEF("a short flushed sub-buffer is consumed (data_bytes %u)", h->data_bytes),
 		  "consume returned %d, data_bytes %u", rc, h->data_bytes);
-	for (i = 40 + h->data_bytes; i < sizeof(buf); i++)
+	for (i = LOGDEV_SUBBUF_HDR_SIZE + h->data_bytes; i < sizeof(buf); i++)
 		nz += buf[i] != 0;
 	CHECK_EQ(nz, 0, NAMEF("its unused tail is zero, not an older lap's record (%u bytes not zero)",
 			      nz));

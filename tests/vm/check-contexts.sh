@@ -7,7 +7,8 @@
 #   - seq numbers strictly increase (ring order = write order, no duplicates)
 #   - the record's ctx field equals the ctx in its message
 #   - records read + records lost (LOST lines) == edprint() calls made
-#   - lost in the capture == overwritten + dropped + nesting_lost + too_big in stats
+#   - lost in the capture == overrun + dropped + nesting_lost + too_big in stats,
+#     and for each of these causes, its LOST lines == its stats counter
 #   - stats' written == calls made
 #   - the decoder warned about nothing; every record has a known site
 #   - loss really happened (the buffer is small on purpose) and NMIs landed
@@ -34,6 +35,7 @@ check "decoded without warnings" "decoder warnings: $(head -n 3 "$dir/ctx.err" |
 	test ! -s "$dir/ctx.err"
 
 run_checks awk -v name="$name" -v cfg="$(tr '\n' ' ' < "$dir/config.txt")" "$LD_AWK"'
+BEGIN { kinds["overrun"]; kinds["dropped"]; kinds["nesting_lost"]; kinds["too_big"] }
 FILENAME == ARGV[1] {			# counts.txt: cpu=N ctx=N written=N
 	if ($1 ~ /^cpu=/) {
 		split($1, a, "="); split($2, b, "="); split($3, wc, "=")
@@ -49,7 +51,8 @@ FILENAME == ARGV[2] {			# stats.txt: cpu=N written=N read=N ...
 	if ("cpu" in kv) {
 		c = kv["cpu"]
 		sw[c] = kv["written"]; sr[c] = kv["read"]
-		slost[c] = kv["overwritten"] + kv["dropped"] + kv["nesting_lost"] + kv["too_big"]
+		slost[c] = kv["overrun"] + kv["dropped"] + kv["nesting_lost"] + kv["too_big"]
+		for (k in kinds) skind[c, k] = kv[k] + 0
 		sline[c] = $0
 	}
 	next
@@ -57,7 +60,7 @@ FILENAME == ARGV[2] {			# stats.txt: cpu=N written=N read=N ...
 {					# report --raw
 	if ($1 == "LOST") {
 		split($0, f, /[ \t]+/)
-		if (f[4] == "overwritten" || f[4] == "dropped") lost[f[2]] += f[3]
+		if (f[4] in kinds) { lost[f[2]] += f[3]; lkind[f[2], f[4]] += f[3] }
 		else { badlost++; if (!badlostex) badlostex = $0 }
 		next
 	}
@@ -97,7 +100,10 @@ END {
 		check(rcpu[c] + lost[c] == wcpu[c], "cpu " c ": read + lost == written", detail)
 		check(sw[c] == wcpu[c], "cpu " c ": stats written == calls made", detail)
 		check(sr[c] == rcpu[c], "cpu " c ": stats read == records in capture", detail)
-		check(lost[c] == slost[c], "cpu " c ": capture lost == stats overwritten+dropped+nesting_lost+too_big", detail)
+		check(lost[c] == slost[c], "cpu " c ": capture lost == stats overrun+dropped+nesting_lost+too_big", detail)
+		for (k in kinds)
+			check(lkind[c, k] + 0 == skind[c, k], "cpu " c ": LOST " k " == stats " k,
+			      sprintf("capture %d, stats %d (%s)", lkind[c, k], skind[c, k], sline[c]))
 		for (x = 0; x < 4; x++)
 			if (got[c, x] + 0 > w[c, x] + 0) { over++ }
 	}

@@ -50,7 +50,7 @@ printf_case() {
 	echo cap > "$tmp/dir/printf.cap"
 	printf '# raw_big=-7\n0\thello\n1\tworld 5\n' > "$tmp/dir/printf_ref.txt"
 	printf 'cpu=0 written=3 too_big=1\n' > "$tmp/dir/printf_stats.txt"
-	printf '1\t0\t1\ttask\t1\tlt_printf_table\t10\thello\n1\t0\t1\ttask\t1\tlt_printf_table\t10\tworld 5\nLOST\t0\t1\tdropped\n' > "$tmp/raw"
+	printf '1\t0\t1\ttask\t1\tlt_printf_table\t10\thello\n1\t0\t1\ttask\t1\tlt_printf_table\t10\tworld 5\nLOST\t0\t1\ttoo_big\n' > "$tmp/raw"
 	# lt_oddfiles: file names with a tab, quote and newline, escaped in
 	# formats; the fake prints the same text for `report` (named sites)
 	printf '7\tdir\\twith tab/we\\"ird,name.c\t500\tlt_oddfiles\toddfile %%d\n8\tnew\\nline.c\t500\tlt_oddfiles\tnlfile %%d\n' > "$tmp/dir/formats.txt"
@@ -68,18 +68,21 @@ printf_case
 printf 'cpu=0 written=3 too_big=0\n' > "$tmp/dir/printf_stats.txt"
 expect check-printf.sh "too_big not counted" "too_big"
 printf_case
+sed -i 's/\ttoo_big$/\tdropped/' "$tmp/raw"
+expect check-printf.sh "too-big record reported as dropped" "capture shows 0 too_big"
+printf_case
 sed -i 's/new\\nline/new line/' "$tmp/dir/formats.txt"
 expect check-printf.sh "a file name not escaped in formats" "formats lacks"
 
-# check-contexts.sh: one CPU, a record from each context, one overwritten
+# check-contexts.sh: one CPU, a record from each context, one overrun
 ctx_case() {
 	rm -rf "$tmp/dir" "$tmp/raw.err"
 	mkdir -p "$tmp/dir"
 	echo cap > "$tmp/dir/ctx.cap"
 	printf 'cpu=0 ctx=0 written=2\ncpu=0 ctx=1 written=1\ncpu=0 ctx=2 written=1\ncpu=0 ctx=3 written=1\nnmi_sent=1 nmi_seen=1\n' > "$tmp/dir/counts.txt"
-	printf 'cpu=0 written=5 read=4 overwritten=1 dropped=0 nesting_lost=0 too_big=0\n' > "$tmp/dir/stats.txt"
+	printf 'cpu=0 written=5 read=4 overrun=1 dropped=0 nesting_lost=0 too_big=0 bytes=128\n' > "$tmp/dir/stats.txt"
 	printf 'mode=overwrite\nrecord_rc=0\n' > "$tmp/dir/config.txt"
-	printf 'LOST\t0\t1\toverwritten\n1\t0\t1\ttask\t1\tlt_record\t10\tctx=0 seq=1\n2\t0\t0\tsoftirq\t1\tlt_record\t10\tctx=1 seq=0\n3\t0\t0\thardirq\t1\tlt_record\t10\tctx=2 seq=0\n4\t0\t0\tnmi\t1\tlt_record\t10\tctx=3 seq=0\n' > "$tmp/raw"
+	printf 'LOST\t0\t1\toverrun\n1\t0\t1\ttask\t1\tlt_record\t10\tctx=0 seq=1\n2\t0\t0\tsoftirq\t1\tlt_record\t10\tctx=1 seq=0\n3\t0\t0\thardirq\t1\tlt_record\t10\tctx=2 seq=0\n4\t0\t0\tnmi\t1\tlt_record\t10\tctx=3 seq=0\n' > "$tmp/raw"
 }
 ctx_case
 expect check-contexts.sh "good run" ""
@@ -92,6 +95,12 @@ expect check-contexts.sh "decoder warning" "decoder warnings"
 ctx_case
 sed -i 's/read=4/read=3/' "$tmp/dir/stats.txt"
 expect check-contexts.sh "stats read differs" "stats read == records in capture"
+ctx_case
+sed -i 's/\toverrun$/\tnesting_lost/' "$tmp/raw"
+expect check-contexts.sh "loss reported under another cause" "LOST overrun == stats overrun"
+ctx_case
+sed -i 's/\toverrun$/\tlost/' "$tmp/raw"
+expect check-contexts.sh "v1 kind lost in a v2 capture" "every loss counted in records"
 
 # lines_of (run-tests.sh's guest lines): every PASS/FAIL line of a guest.log,
 # whatever bytes it holds (a probe name refused for its byte 0xff), CR removed

@@ -17,7 +17,8 @@
 #   lines_of FILE              the PASS/FAIL lines of FILE (a guest.log), as
 #                              they are (any bytes), without the console's CR
 #   raw_lost FILE [KIND]       records lost in a `report --raw` FILE (LOST
-#                              lines of KIND: overwritten, dropped; default both)
+#                              lines of KIND: overrun, dropped, nesting_lost,
+#                              too_big, lost (a v1 capture's); default all)
 #   stats_sum FILE FIELD       FIELD=N summed over the lines of a stats file
 #   $LD_AWK                    awk functions for checkers: check(ok, what, why)
 #                              (prints with awk's `name`, counts in `failed`),
@@ -66,7 +67,7 @@ lines_of() {
 }
 
 raw_lost() {
-	awk -F'\t' -v k="${2:-}" '$1 == "LOST" && (k == "" ? ($4 == "overwritten" || $4 == "dropped") : $4 == k) { s += $3 }
+	awk -F'\t' -v k="${2:-}" '$1 == "LOST" && (k == "" ? $4 ~ /^(overrun|dropped|nesting_lost|too_big|lost)$/ : $4 == k) { s += $3 }
 		END { print s + 0 }' "$1"
 }
 

@@ -50,9 +50,13 @@ static int open_pipe(int cpu)
 	return fd;
 }
 
+/* losses by cause, as in the sub-buffer header and the stats file */
+enum { L_OVERRUN, L_DROPPED, L_NESTING_LOST, L_TOO_BIG, L_NR };
+static const char *const l_name[L_NR] = { "overrun", "dropped", "nesting_lost", "too_big" };
+
 /*
  * Records in @n bytes of whole sub-buffers of @sb bytes; losses in their
- * headers added to *@lost.  Returns -1 on a malformed sub-buffer.
+ * headers added to @lost[L_*].  Returns -1 on a malformed sub-buffer.
  */
 static long count_records(const unsigned char *buf, size_t n, size_t sb,
 			  int cpu, uint64_t *lost)
@@ -66,11 +70,15 @@ static long count_records(const unsigned char *buf, size_t n, size_t sb,
 		const struct logdev_subbuf_hdr *h = (const void *)(buf + o);
 		uint32_t off = 0;
 
-		if (h->magic != LOGDEV_SUBBUF_MAGIC || (cpu >= 0 && h->cpu != cpu) ||
-		    h->data_bytes > sb - LOGDEV_SUBBUF_HDR_SIZE)
+		if (h->magic != LOGDEV_SUBBUF_MAGIC || h->version != LOGDEV_FORMAT_VERSION ||
+		    (cpu >= 0 && h->cpu != cpu) || h->data_bytes > sb - LOGDEV_SUBBUF_HDR_SIZE)
 			return -1;
-		if (lost)
-			*lost += (uint64_t)h->dropped_before + h->overrun_before;
+		if (lost) {
+			lost[L_OVERRUN] += h->overrun_before;
+			lost[L_DROPPED] += h->dropped_before;
+			lost[L_NESTING_LOST] += h->nesting_lost_before;
+			lost[L_TOO_BIG] += h->too_big_before;
+		}
 		while (off + LOGDEV_REC_HDR_SIZE <= h->data_bytes) {
 			const struct logdev_rec_hdr *r =
 				(const void *)(buf + o + LOGDEV_SUBBUF_HDR_SIZE + off);
@@ -174,7 +182,8 @@ static int eof_main(int cpu, int use_poll)
  * while enabled, which must be refused with EBUSY and change nothing.  The
  * epoch ends with enable 0 and the readers drained to EOF; then, per CPU,
  *   records read == stats read,  read + lost in headers == stats written,
- *   lost in headers == overwritten + dropped + nesting_lost + too_big.
+ *   lost in headers == overrun + dropped + nesting_lost + too_big, and
+ *   for each cause, its *_before in headers == its stats counter.
  * Between epochs (recording off) one of buffer_size_kb, subbuf_size, mode,
  * clock is changed (must apply and read back), then clear.
  * clear while enabled empties the buffers and zeroes the counters under the
@@ -194,7 +203,7 @@ static int fails;
 struct rd {
 	pthread_t th;
 	int cpu;
-	uint64_t recs, lost;		/* this epoch */
+	uint64_t recs, lost[L_NR];	/* this epoch */
 	volatile unsigned int acked;	/* pause_req value seen drained */
 	uint64_t eof_while_on, bad, errors;
 	char err[160];
@@ -255,7 +264,7 @@ static void *reader(void *arg)
 				usleep(1000);
 			continue;
 		}
-		k = count_records(buf, n, sb, r->cpu, &r->lost);
+		k = count_records(buf, n, sb, r->cpu, r->lost);
 		if (k < 0)
 			r->bad++;
 		else
@@ -398,7 +407,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-struct st { unsigned long long w, r, ov, dr, nl, by, tb; };
+struct st { unsigned long long w, r, lost[L_NR], by; };
 
 static int read_stats(struct st *st)
 {
@@ -410,8 +419,9 @@ static int read_stats(struct st *st)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "cpu=%d written=%llu read=%llu overwritten=%llu dropped=%llu nesting_lost=%llu bytes=%llu too_big=%llu",
-			   &cpu, &s.w, &s.r, &s.ov, &s.dr, &s.nl, &s.by, &s.tb) == 8 &&
+		if (sscanf(line, "cpu=%d written=%llu read=%llu overrun=%llu dropped=%llu nesting_lost=%llu too_big=%llu bytes=%llu",
+			   &cpu, &s.w, &s.r, &s.lost[L_OVERRUN], &s.lost[L_DROPPED],
+			   &s.lost[L_NESTING_LOST], &s.lost[L_TOO_BIG], &s.by) == 8 &&
 		    cpu >= 0 && cpu < MAXCPU) {
 			st[cpu] = s;
 			n++;
@@ -456,20 +466,30 @@ static void check_epoch(unsigned int epoch, int exact)
 	}
 	for (c = 0; c < ncpu; c++) {
 		struct rd *r = &rds[c];
-		unsigned long long slost = st[c].ov + st[c].dr + st[c].nl + st[c].tb;
+		unsigned long long slost = 0, lost = 0;
+		int k;
 
-		if (exact && (r->recs != st[c].r || r->recs + r->lost != st[c].w ||
-			      r->lost != slost))
+		for (k = 0; k < L_NR; k++) {
+			slost += st[c].lost[k];
+			lost += r->lost[k];
+		}
+		if (exact && (r->recs != st[c].r || r->recs + lost != st[c].w ||
+			      lost != slost))
 			fail("%s: epoch %u cpu %d: read %llu + lost %llu != written %llu (stats read %llu lost %llu)",
 			     name, epoch, c, (unsigned long long)r->recs,
-			     (unsigned long long)r->lost, st[c].w, st[c].r, slost);
+			     lost, st[c].w, st[c].r, slost);
+		for (k = 0; exact && k < L_NR; k++)
+			if (r->lost[k] != st[c].lost[k])
+				fail("%s: epoch %u cpu %d: %s_before in headers %llu != stats %s %llu",
+				     name, epoch, c, l_name[k], (unsigned long long)r->lost[k],
+				     l_name[k], st[c].lost[k]);
 		if (exact) {
 			tot_read += r->recs;
-			tot_lost += r->lost;
+			tot_lost += lost;
 			tot_written += st[c].w;
 		}
 		r->recs = 0;
-		r->lost = 0;
+		memset(r->lost, 0, sizeof(r->lost));
 	}
 	if (exact)
 		exact_epochs++;

@@ -9,7 +9,7 @@
  * whole sub-buffers, each exactly subbuf_size bytes long:
  *
  *   +---------------------------+  offset 0
- *   | struct logdev_subbuf_hdr  |  40 bytes
+ *   | struct logdev_subbuf_hdr  |  48 bytes
  *   +---------------------------+  LOGDEV_SUBBUF_HDR_SIZE
  *   | record | record | ...     |  data_bytes bytes of records
  *   +---------------------------+  LOGDEV_SUBBUF_HDR_SIZE + data_bytes
@@ -34,8 +34,14 @@
 
 /* "LDSB" read as a little-endian u32: marks the start of every sub-buffer */
 #define LOGDEV_SUBBUF_MAGIC	0x4253444cU
-/* Record format version; a reader refuses versions it does not know. */
-#define LOGDEV_FORMAT_VERSION	1
+/*
+ * Record format version; a reader refuses versions it does not know.
+ * 2: the sub-buffer header counts each cause of loss apart (48 bytes).
+ * 1: one dropped_before for dropped, nesting_lost and too_big records
+ *    together (40 bytes: the first 40 of version 2, without
+ *    nesting_lost_before and too_big_before).
+ */
+#define LOGDEV_FORMAT_VERSION	2
 
 /**
  * struct logdev_subbuf_hdr - header at the start of every sub-buffer
@@ -48,18 +54,27 @@
  *                  overwritten before they could be read
  * @first_ts:       timestamp (ns, trace clock) of the first record, or of the
  *                  moment the sub-buffer was opened
- * @data_bytes:     bytes of records after the header (<= subbuf_size - 40)
+ * @data_bytes:     bytes of records after the header (<= subbuf_size - 48)
  * @flags:          LOGDEV_SB_* flags
- * @dropped_before: records lost on this CPU just before this sub-buffer and
- *                  after the previous one: dropped in discard mode because
- *                  the buffer was full, refused because the nesting depth
- *                  was exceeded or the sub-buffer to enter was still being
- *                  written, or refused as larger than a sub-buffer (written
- *                  by the writer that opened this one)
- * @overrun_before: records lost because the sub-buffers that held them were
+ *
+ * Losses on this CPU since the previous sub-buffer, one count per cause, all
+ * in records (the stats file's counters of the same names).  A count is
+ * reported once, in this header or, when a writer interrupted the opener of
+ * a sub-buffer, in one a few sub-buffers earlier or later (docs/FORMAT.md):
+ * @dropped_before: dropped: refused in discard mode because the buffer was
+ *                  full
+ * @overrun_before: overrun: lost because the sub-buffers that held them were
  *                  overwritten (overwrite mode) after the previously consumed
  *                  sub-buffer and before this one (filled in by the consuming
  *                  read; 0 in the live buffer)
+ * @nesting_lost_before: nesting_lost: refused because the nesting depth was
+ *                  exceeded or the sub-buffer to enter was still being
+ *                  written
+ * @too_big_before: too_big: refused as larger than a sub-buffer
+ *
+ * @dropped_before, @nesting_lost_before and @too_big_before are written by
+ * the writer that opened this sub-buffer; the counts of a sub-buffer that is
+ * overwritten before it is read move on to the next one consumed.
  */
 struct logdev_subbuf_hdr {
 	__u32 magic;
@@ -71,9 +86,11 @@ struct logdev_subbuf_hdr {
 	__u32 flags;
 	__u32 dropped_before;
 	__u32 overrun_before;
+	__u32 nesting_lost_before;
+	__u32 too_big_before;
 };
 
-#define LOGDEV_SUBBUF_HDR_SIZE	40
+#define LOGDEV_SUBBUF_HDR_SIZE	48
 
 /* The sub-buffer was closed early by a flush (stop, or a read that asked for it). */
 #define LOGDEV_SB_FLUSHED	0x1
