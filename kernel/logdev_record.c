@@ -27,7 +27,18 @@
 DEFINE_STATIC_KEY_FALSE(logdev_key);
 EXPORT_SYMBOL_GPL(logdev_key);
 
-bool logdev_recording;		/* writers record only while true */
+/*
+ * Writers record only while true.  Loaded with acquire (ld_recording()) so
+ * that a writer sees a reset buffer whole once it sees recording back on:
+ * pairs with the smp_mb() at the end of ld_cpu_buf_reset() (M0 in
+ * docs/RING.md) followed by the store of true in logdev_buffers.c.
+ */
+bool logdev_recording;
+
+static __always_inline bool ld_recording(void)
+{
+	return smp_load_acquire(&logdev_recording);
+}
 
 static __always_inline u8 ld_ctx(void)
 {
@@ -210,7 +221,7 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 	u8 flags = 0;
 
 	preempt_disable_notrace();
-	if (unlikely(!READ_ONCE(logdev_recording)))
+	if (unlikely(!ld_recording()))
 		goto out;
 	pc = this_cpu_ptr(ld_pcpu);
 	cb = rcu_dereference_sched(pc->cb);
@@ -283,7 +294,7 @@ notrace void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logde
 	BUILD_BUG_ON(sizeof(struct ld_resv) > sizeof(struct logdev_resv));
 	BUILD_BUG_ON(__EDPRINT_SLOTS_MAX != LOGDEV_MAX_PAYLOAD);
 	preempt_disable_notrace();
-	if (unlikely(!READ_ONCE(logdev_recording)))
+	if (unlikely(!ld_recording()))
 		goto out;
 	cb = rcu_dereference_sched(this_cpu_ptr(ld_pcpu)->cb);
 	id = ld_site_id(site);
@@ -327,7 +338,7 @@ static int notrace ld_write_ready(u8 type, u32 site_id, const void *payload,
 	int ret = -ENODATA;
 
 	preempt_disable_notrace();
-	if (likely(READ_ONCE(logdev_recording))) {
+	if (likely(ld_recording())) {
 		cb = rcu_dereference_sched(this_cpu_ptr(ld_pcpu)->cb);
 		ret = ld_write(cb, site_id, type, ld_ctx(), current->pid,
 			       payload, bytes);
