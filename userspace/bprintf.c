@@ -13,7 +13,7 @@
  *   - %s, and %p with an alphanumeric extension other than S s x K e, are
  *     NUL-terminated text (the pointer was formatted at record time); the
  *     next argument just gets its own alignment.
- * LOGDEV_REC_PRINT_SLOTS (ld_bprintf_slots(), edprint()'s compile-time
+ * LOGDEV_REC_PRINT_SLOTS (lgd_bprintf_slots(), edprint()'s compile-time
  * encoding): the same, except that 1- and 2-byte values take 4 bytes at
  * 4-byte alignment and strings are padded with NULs to a multiple of 4.
  *
@@ -24,7 +24,7 @@
  *   - %j, %n, %L with a non-integer, or any unknown conversion ends the
  *     output there (bstr_printf stops at FORMAT_TYPE_INVALID);
  *   - %pS: "func+0xoff/0xsize [mod]", %ps: "func [mod]" from the symbols
- *     valid when the record was taken (ld_ksyms_lookup_at(): the kallsyms
+ *     valid when the record was taken (lgd_ksyms_lookup_at(): the kallsyms
  *     snapshot and the module log); with no symbol table "0x" and 16 hex
  *     digits (the kernel without CONFIG_KALLSYMS), an address the kernel
  *     names no symbol for (NULL, per-CPU offsets, heap, unloaded module)
@@ -35,8 +35,8 @@
  *     we clamp digits in the format too, where the kernel truncates them
  *     to its bit fields); padding stops being written once the output
  *     buffer is full (only counted), so huge widths cost no time.
- * Records whose arguments the kernel cut (LOGDEV_REC_F_CUT, ld_bprintf_rec()
- * with LD_BP_CUT): "[cut]" follows the cut argument's text, or stands where
+ * Records whose arguments the kernel cut (LOGDEV_REC_F_CUT, lgd_bprintf_rec()
+ * with LGD_BP_CUT): "[cut]" follows the cut argument's text, or stands where
  * the first argument not stored would be (vbin_printf() records end there).
  * A payload that ends before an argument the format needs, in any other
  * record (slots, or not flagged cut: damaged), prints "[missing]" there and
@@ -319,15 +319,15 @@ static const char *errname(int e)
 }
 
 static void symbol(struct out *o, uint64_t v, char kind,
-		   const struct ld_ksyms *ks, uint64_t ts, struct spec sp)
+		   const struct lgd_ksyms *ks, uint64_t ts, struct spec sp)
 {
 	char b[600];
-	const struct ld_ksym *s;
+	const struct lgd_ksym *s;
 	uint64_t off, size;
 
 	if (!ks || (!ks->nr && !ks->nr_mods)) {
 		snprintf(b, sizeof(b), "0x%016llx", (unsigned long long)v);
-	} else if (!(s = ld_ksyms_lookup_at(ks, v, ts, &off, &size))) {
+	} else if (!(s = lgd_ksyms_lookup_at(ks, v, ts, &off, &size))) {
 		snprintf(b, sizeof(b), "0x%llx", (unsigned long long)v);
 	} else if (kind == 's') {
 		snprintf(b, sizeof(b), "%s%s%s%s", s->name, s->mod ? " [" : "",
@@ -347,7 +347,7 @@ static int is_err_ptr(uint64_t v)
 
 /* a pointer kept as a pointer: %p %pS %ps %px %pK %pe */
 static void pointer(struct out *o, const char *fmt, uint64_t v,
-		    const struct ld_ksyms *ks, uint64_t ts, struct spec sp)
+		    const struct lgd_ksyms *ks, uint64_t ts, struct spec sp)
 {
 	switch (*fmt) {
 	case 'S':
@@ -380,11 +380,11 @@ static void pointer(struct out *o, const char *fmt, uint64_t v,
 }
 
 static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
-		  size_t nargs, const struct ld_ksyms *ks, uint64_t ts, unsigned int flags,
+		  size_t nargs, const struct lgd_ksyms *ks, uint64_t ts, unsigned int flags,
 		  unsigned int *status)
 {
 	struct out o = { buf, size, 0 };
-	struct args a = { argbuf, nargs, 0, !!(flags & LD_BP_SLOTS), !!(flags & LD_BP_CUT) };
+	struct args a = { argbuf, nargs, 0, !!(flags & LGD_BP_SLOTS), !!(flags & LGD_BP_CUT) };
 
 	while (*fmt) {
 		struct spec sp = { 0, -1, -1, 10 };
@@ -584,7 +584,7 @@ cut:	/* this argument and all after it are not in the payload */
 	} else {			/* a short payload: damaged */
 		puts_n(&o, MISSING_MARK, strlen(MISSING_MARK));
 		if (status)
-			*status |= LD_BP_ST_MISSING;
+			*status |= LGD_BP_ST_MISSING;
 	}
 out:
 	if (size)
@@ -592,26 +592,26 @@ out:
 	return o.len > 0x7fffffff ? 0x7fffffff : (int)o.len;
 }
 
-int ld_bprintf(char *buf, size_t size, const char *fmt, const void *argbuf,
-	       size_t nargs, const struct ld_ksyms *ks)
+int lgd_bprintf(char *buf, size_t size, const char *fmt, const void *argbuf,
+	       size_t nargs, const struct lgd_ksyms *ks)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, LD_TS_END, 0, NULL);
+	return render(buf, size, fmt, argbuf, nargs, ks, LGD_TS_END, 0, NULL);
 }
 
-int ld_bprintf_slots(char *buf, size_t size, const char *fmt, const void *argbuf,
-		     size_t nargs, const struct ld_ksyms *ks)
+int lgd_bprintf_slots(char *buf, size_t size, const char *fmt, const void *argbuf,
+		     size_t nargs, const struct lgd_ksyms *ks)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, LD_TS_END, LD_BP_SLOTS, NULL);
+	return render(buf, size, fmt, argbuf, nargs, ks, LGD_TS_END, LGD_BP_SLOTS, NULL);
 }
 
-int ld_bprintf_rec(char *buf, size_t size, const char *fmt, const void *argbuf,
-		   size_t nargs, const struct ld_ksyms *ks, uint64_t ts, unsigned int flags)
+int lgd_bprintf_rec(char *buf, size_t size, const char *fmt, const void *argbuf,
+		   size_t nargs, const struct lgd_ksyms *ks, uint64_t ts, unsigned int flags)
 {
 	return render(buf, size, fmt, argbuf, nargs, ks, ts, flags, NULL);
 }
 
-int ld_bprintf_rec_status(char *buf, size_t size, const char *fmt, const void *argbuf,
-			  size_t nargs, const struct ld_ksyms *ks, uint64_t ts,
+int lgd_bprintf_rec_status(char *buf, size_t size, const char *fmt, const void *argbuf,
+			  size_t nargs, const struct lgd_ksyms *ks, uint64_t ts,
 			  unsigned int flags, unsigned int *status)
 {
 	if (status)

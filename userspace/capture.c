@@ -8,27 +8,27 @@
 #include <sys/uio.h>
 #include "capture.h"
 
-void ld_cap_put_u32(uint8_t *p, uint32_t v)
+void lgd_cap_put_u32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-void ld_cap_put_u64(uint8_t *p, uint64_t v)
+void lgd_cap_put_u64(uint8_t *p, uint64_t v)
 {
 	for (int i = 0; i < 8; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-uint32_t ld_cap_get_u32(const uint8_t *p)
+uint32_t lgd_cap_get_u32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 	       (uint32_t)p[3] << 24;
 }
 
-uint64_t ld_cap_get_u64(const uint8_t *p)
+uint64_t lgd_cap_get_u64(const uint8_t *p)
 {
-	return (uint64_t)ld_cap_get_u32(p) | (uint64_t)ld_cap_get_u32(p + 4) << 32;
+	return (uint64_t)lgd_cap_get_u32(p) | (uint64_t)lgd_cap_get_u32(p + 4) << 32;
 }
 
 /*
@@ -80,70 +80,70 @@ static int write_all(int fd, const void *buf, size_t len)
 #define SH_CPU		4
 #define SH_LEN		8
 
-void ld_cap_file_hdr_put(uint8_t *p)
+void lgd_cap_file_hdr_put(uint8_t *p)
 {
-	memcpy(p, LD_CAP_MAGIC, 8);
-	ld_cap_put_u32(p + FH_VERSION, LD_CAP_VERSION);
-	ld_cap_put_u32(p + FH_HDR_BYTES, LD_CAP_FILE_HDR_BYTES);
+	memcpy(p, LGD_CAP_MAGIC, 8);
+	lgd_cap_put_u32(p + FH_VERSION, LGD_CAP_VERSION);
+	lgd_cap_put_u32(p + FH_HDR_BYTES, LGD_CAP_FILE_HDR_BYTES);
 }
 
-int ld_cap_file_hdr_get(const uint8_t *p, uint32_t *version, uint32_t *hdr_bytes)
+int lgd_cap_file_hdr_get(const uint8_t *p, uint32_t *version, uint32_t *hdr_bytes)
 {
-	if (memcmp(p, LD_CAP_MAGIC, 8))
+	if (memcmp(p, LGD_CAP_MAGIC, 8))
 		return -EINVAL;
-	*version = ld_cap_get_u32(p + FH_VERSION);
-	*hdr_bytes = ld_cap_get_u32(p + FH_HDR_BYTES);
-	return *version == LD_CAP_VERSION ? 0 : -EPROTO;
+	*version = lgd_cap_get_u32(p + FH_VERSION);
+	*hdr_bytes = lgd_cap_get_u32(p + FH_HDR_BYTES);
+	return *version == LGD_CAP_VERSION ? 0 : -EPROTO;
 }
 
-uint32_t ld_cap_file_hdr_version_off(void)
+uint32_t lgd_cap_file_hdr_version_off(void)
 {
 	return FH_VERSION;
 }
 
-void ld_cap_sect_hdr_put(uint8_t *p, uint32_t type, uint32_t cpu, uint64_t len)
+void lgd_cap_sect_hdr_put(uint8_t *p, uint32_t type, uint32_t cpu, uint64_t len)
 {
-	ld_cap_put_u32(p + SH_TYPE, type);
-	ld_cap_put_u32(p + SH_CPU, cpu);
-	ld_cap_put_u64(p + SH_LEN, len);
+	lgd_cap_put_u32(p + SH_TYPE, type);
+	lgd_cap_put_u32(p + SH_CPU, cpu);
+	lgd_cap_put_u64(p + SH_LEN, len);
 }
 
-void ld_cap_sect_hdr_get(const uint8_t *p, uint32_t *type, uint32_t *cpu, uint64_t *len)
+void lgd_cap_sect_hdr_get(const uint8_t *p, uint32_t *type, uint32_t *cpu, uint64_t *len)
 {
-	*type = ld_cap_get_u32(p + SH_TYPE);
-	*cpu = ld_cap_get_u32(p + SH_CPU);
-	*len = ld_cap_get_u64(p + SH_LEN);
+	*type = lgd_cap_get_u32(p + SH_TYPE);
+	*cpu = lgd_cap_get_u32(p + SH_CPU);
+	*len = lgd_cap_get_u64(p + SH_LEN);
 }
 
-int ld_cap_writer_start(struct ld_cap_writer *w, int fd)
+int lgd_cap_writer_start(struct lgd_cap_writer *w, int fd)
 {
-	uint8_t h[LD_CAP_FILE_HDR_BYTES];
+	uint8_t h[LGD_CAP_FILE_HDR_BYTES];
 
 	w->fd = fd;
 	w->bytes = 0;
 	w->err = 0;
-	ld_cap_file_hdr_put(h);
+	lgd_cap_file_hdr_put(h);
 	w->err = write_all(fd, h, sizeof(h));
 	if (!w->err)
 		w->bytes += sizeof(h);
 	return w->err;
 }
 
-int ld_cap_write_section(struct ld_cap_writer *w, uint32_t type, uint32_t cpu,
+int lgd_cap_write_section(struct lgd_cap_writer *w, uint32_t type, uint32_t cpu,
 			 const void *data, uint64_t len)
 {
-	uint8_t h[LD_CAP_SECT_HDR_BYTES];
+	uint8_t h[LGD_CAP_SECT_HDR_BYTES];
 
 	if (w->err)
 		return w->err;
-	ld_cap_sect_hdr_put(h, type, cpu, len);
+	lgd_cap_sect_hdr_put(h, type, cpu, len);
 	w->err = write_all2(w->fd, h, sizeof(h), data, (size_t)len);
 	if (!w->err)
 		w->bytes += sizeof(h) + len;
 	return w->err;
 }
 
-int ld_cap_write_end(struct ld_cap_writer *w)
+int lgd_cap_write_end(struct lgd_cap_writer *w)
 {
-	return ld_cap_write_section(w, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	return lgd_cap_write_section(w, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 }

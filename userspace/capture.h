@@ -5,13 +5,13 @@
  * Everything is little-endian and fixed width; no padding anywhere.
  *
  *   offset 0   char magic[8]    "LOGDEVCP"
- *   offset 8   u32  version     LD_CAP_VERSION (1)
+ *   offset 8   u32  version     LGD_CAP_VERSION (1)
  *   offset 12  u32  hdr_bytes   16: bytes before the first section
  *   offset 16  sections, back to back, until an END section or end of file:
  *
- *     u32 type     enum ld_cap_sect
+ *     u32 type     enum lgd_cap_sect
  *     u32 cpu      CPU number for CPU_DATA (readers skip CPU_DATA of CPU
- *                  4096 or above, with a warning), LD_CAP_NO_CPU
+ *                  4096 or above, with a warning), LGD_CAP_NO_CPU
  *                  (0xffffffff) else
  *     u64 length   bytes of data following this 16-byte section header
  *     u8  data[length]
@@ -53,24 +53,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LD_CAP_MAGIC		"LOGDEVCP"
-#define LD_CAP_VERSION		1
-#define LD_CAP_FILE_HDR_BYTES	16
-#define LD_CAP_SECT_HDR_BYTES	16
-#define LD_CAP_NO_CPU		0xffffffffU
+#define LGD_CAP_MAGIC		"LOGDEVCP"
+#define LGD_CAP_VERSION		1
+#define LGD_CAP_FILE_HDR_BYTES	16
+#define LGD_CAP_SECT_HDR_BYTES	16
+#define LGD_CAP_NO_CPU		0xffffffffU
 
-enum ld_cap_sect {
-	LD_SECT_HEADER = 1,
-	LD_SECT_FORMATS = 2,
-	LD_SECT_STATS = 3,
-	LD_SECT_KALLSYMS = 4,
-	LD_SECT_CPU_DATA = 5,
-	LD_SECT_END = 6,
-	LD_SECT_MODLOG = 7,
+enum lgd_cap_sect {
+	LGD_SECT_HEADER = 1,
+	LGD_SECT_FORMATS = 2,
+	LGD_SECT_STATS = 3,
+	LGD_SECT_KALLSYMS = 4,
+	LGD_SECT_CPU_DATA = 5,
+	LGD_SECT_END = 6,
+	LGD_SECT_MODLOG = 7,
 };
 
 /**
- * struct ld_cap_writer - appends a capture to a file descriptor
+ * struct lgd_cap_writer - appends a capture to a file descriptor
  * @fd:     destination (file or pipe), not owned
  * @bytes:  bytes of whole sections written so far (file header included):
  *          always a section boundary, where a file cut by a failed write
@@ -78,52 +78,52 @@ enum ld_cap_sect {
  * @err:    0, or the first write error (negative errno): sticky, every
  *          later write returns it without writing
  */
-struct ld_cap_writer {
+struct lgd_cap_writer {
 	int fd;
 	uint64_t bytes;
 	int err;
 };
 
 /**
- * ld_cap_writer_start() - write the 16-byte file header to @fd.
+ * lgd_cap_writer_start() - write the 16-byte file header to @fd.
  * Return: 0, or negative errno from write(2).
  */
-int ld_cap_writer_start(struct ld_cap_writer *w, int fd);
+int lgd_cap_writer_start(struct lgd_cap_writer *w, int fd);
 
 /**
- * ld_cap_write_section() - append one section of @len bytes.
- * @type: enum ld_cap_sect; @cpu: CPU or LD_CAP_NO_CPU.
+ * lgd_cap_write_section() - append one section of @len bytes.
+ * @type: enum lgd_cap_sect; @cpu: CPU or LGD_CAP_NO_CPU.
  * Return: 0, or negative errno (-EIO on short write).
  */
-int ld_cap_write_section(struct ld_cap_writer *w, uint32_t type, uint32_t cpu,
+int lgd_cap_write_section(struct lgd_cap_writer *w, uint32_t type, uint32_t cpu,
 			 const void *data, uint64_t len);
 
-/** ld_cap_write_end() - append the END section. Return: 0 or negative errno. */
-int ld_cap_write_end(struct ld_cap_writer *w);
+/** lgd_cap_write_end() - append the END section. Return: 0 or negative errno. */
+int lgd_cap_write_end(struct lgd_cap_writer *w);
 
 /**
- * ld_cap_file_hdr_put() - the LD_CAP_FILE_HDR_BYTES of a file header at @p.
- * ld_cap_file_hdr_get() - read one: *@version, *@hdr_bytes (offset of the
+ * lgd_cap_file_hdr_put() - the LGD_CAP_FILE_HDR_BYTES of a file header at @p.
+ * lgd_cap_file_hdr_get() - read one: *@version, *@hdr_bytes (offset of the
  * first section).  Return: 0, -EINVAL (bad magic) or -EPROTO (a version
- * other than LD_CAP_VERSION; *@version says which).
- * ld_cap_file_hdr_version_off() - offset of the version (for diagnostics).
- * ld_cap_sect_hdr_put()/ld_cap_sect_hdr_get() - the LD_CAP_SECT_HDR_BYTES of
+ * other than LGD_CAP_VERSION; *@version says which).
+ * lgd_cap_file_hdr_version_off() - offset of the version (for diagnostics).
+ * lgd_cap_sect_hdr_put()/lgd_cap_sect_hdr_get() - the LGD_CAP_SECT_HDR_BYTES of
  * a section header at @p: type, cpu, length of the data (bytes).
  * capture.c is the one file that knows these byte layouts.
  */
-void ld_cap_file_hdr_put(uint8_t *p);
-int ld_cap_file_hdr_get(const uint8_t *p, uint32_t *version, uint32_t *hdr_bytes);
-uint32_t ld_cap_file_hdr_version_off(void);
-void ld_cap_sect_hdr_put(uint8_t *p, uint32_t type, uint32_t cpu, uint64_t len);
-void ld_cap_sect_hdr_get(const uint8_t *p, uint32_t *type, uint32_t *cpu, uint64_t *len);
+void lgd_cap_file_hdr_put(uint8_t *p);
+int lgd_cap_file_hdr_get(const uint8_t *p, uint32_t *version, uint32_t *hdr_bytes);
+uint32_t lgd_cap_file_hdr_version_off(void);
+void lgd_cap_sect_hdr_put(uint8_t *p, uint32_t type, uint32_t cpu, uint64_t len);
+void lgd_cap_sect_hdr_get(const uint8_t *p, uint32_t *type, uint32_t *cpu, uint64_t *len);
 
 /**
- * ld_cap_put_u32()/ld_cap_put_u64() - store little-endian values; helpers
+ * lgd_cap_put_u32()/lgd_cap_put_u64() - store little-endian values; helpers
  * for code that builds capture bytes in memory (tests).
  */
-void ld_cap_put_u32(uint8_t *p, uint32_t v);
-void ld_cap_put_u64(uint8_t *p, uint64_t v);
-uint32_t ld_cap_get_u32(const uint8_t *p);
-uint64_t ld_cap_get_u64(const uint8_t *p);
+void lgd_cap_put_u32(uint8_t *p, uint32_t v);
+void lgd_cap_put_u64(uint8_t *p, uint64_t v);
+uint32_t lgd_cap_get_u32(const uint8_t *p);
+uint64_t lgd_cap_get_u64(const uint8_t *p);
 
 #endif /* LOGDEV_CAPTURE_H */

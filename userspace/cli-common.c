@@ -18,7 +18,7 @@
 #include "cli.h"
 #include "subbuf.h"
 
-void cli_warn(void *arg, const struct ld_diag *d)
+void cli_warn(void *arg, const struct lgd_diag *d)
 {
 	(void)arg;
 	fprintf(stderr, "logdev: warning:");
@@ -267,19 +267,19 @@ int cli_list_cpus(const char *dir, unsigned **cpus)
 /* does any format in a formats text need kallsyms? */
 static int formats_need_ksyms(const char *text, size_t len)
 {
-	struct ld_sites s = { 0 };
+	struct lgd_sites s = { 0 };
 	int need = 0;
 
-	if (ld_sites_parse(&s, text, len) < 0)
+	if (lgd_sites_parse(&s, text, len) < 0)
 		return 0;
 	for (uint32_t i = 0; i < s.nr && !need; i++)
-		if (s.by_id[i] && ld_fmt_has_symptr(s.by_id[i]->fmt))
+		if (s.by_id[i] && lgd_fmt_has_symptr(s.by_id[i]->fmt))
 			need = 1;
-	ld_sites_free(&s);
+	lgd_sites_free(&s);
 	return need;
 }
 
-int cli_maybe_kallsyms(struct ld_cap_writer *w, const char *formats,
+int cli_maybe_kallsyms(struct lgd_cap_writer *w, const char *formats,
 		       size_t len, int *ksyms_done)
 {
 	size_t klen;
@@ -296,24 +296,24 @@ int cli_maybe_kallsyms(struct ld_cap_writer *w, const char *formats,
 		return 0;
 	}
 	{
-		struct ld_ksyms ks = { 0 };
+		struct lgd_ksyms ks = { 0 };
 
-		if (ld_ksyms_parse(&ks, k, klen) <= 0) {
+		if (lgd_ksyms_parse(&ks, k, klen) <= 0) {
 			fprintf(stderr, "logdev: warning: /proc/kallsyms shows no addresses "
 					"(not root, or kptr_restrict): %%pS will print as hex\n");
 			free(k);
 			*ksyms_done = 1;
 			return 0;
 		}
-		ld_ksyms_free(&ks);
+		lgd_ksyms_free(&ks);
 	}
-	ret = ld_cap_write_section(w, LD_SECT_KALLSYMS, LD_CAP_NO_CPU, k, klen);
+	ret = lgd_cap_write_section(w, LGD_SECT_KALLSYMS, LGD_CAP_NO_CPU, k, klen);
 	free(k);
 	*ksyms_done = 1;
 	return ret;
 }
 
-int cli_write_modlog(struct ld_cap_writer *w, const char *dir)
+int cli_write_modlog(struct lgd_cap_writer *w, const char *dir)
 {
 	static char *last;	/* what this process wrote last */
 	static size_t last_len;
@@ -327,18 +327,18 @@ int cli_write_modlog(struct ld_cap_writer *w, const char *dir)
 		free(t);
 		return 0;
 	}
-	ret = ld_cap_write_section(w, LD_SECT_MODLOG, LD_CAP_NO_CPU, t, len);
+	ret = lgd_cap_write_section(w, LGD_SECT_MODLOG, LGD_CAP_NO_CPU, t, len);
 	free(last);
 	last = t;
 	last_len = len;
 	return ret;
 }
 
-int cli_write_meta(struct ld_cap_writer *w, const char *dir,
+int cli_write_meta(struct lgd_cap_writer *w, const char *dir,
 		   uint32_t *subbuf_size, int *ksyms_done)
 {
-	struct ld_header h;
-	struct ld_diag d;
+	struct lgd_header h;
+	struct lgd_diag d;
 	size_t hl, fl;
 	char *ht, *ft;
 	int ret;
@@ -348,14 +348,14 @@ int cli_write_meta(struct ld_cap_writer *w, const char *dir,
 		fprintf(stderr, "logdev: cannot read %s/header: %s\n", dir, strerror(errno));
 		return -errno;
 	}
-	ret = ld_header_parse(&h, ht, hl, &d);
+	ret = lgd_header_parse(&h, ht, hl, &d);
 	if (ret) {
 		fprintf(stderr, "logdev: %s/header: %s\n", dir, d.msg);
 		free(ht);
 		return ret;
 	}
 	*subbuf_size = h.subbuf_size;
-	ret = ld_cap_write_section(w, LD_SECT_HEADER, LD_CAP_NO_CPU, ht, hl);
+	ret = lgd_cap_write_section(w, LGD_SECT_HEADER, LGD_CAP_NO_CPU, ht, hl);
 	free(ht);
 	if (ret)
 		goto werr;
@@ -364,7 +364,7 @@ int cli_write_meta(struct ld_cap_writer *w, const char *dir,
 		fprintf(stderr, "logdev: cannot read %s/formats: %s\n", dir, strerror(errno));
 		return -errno;
 	}
-	ret = ld_cap_write_section(w, LD_SECT_FORMATS, LD_CAP_NO_CPU, ft, fl);
+	ret = lgd_cap_write_section(w, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, ft, fl);
 	if (!ret)
 		ret = cli_maybe_kallsyms(w, ft, fl, ksyms_done);
 	if (!ret && *ksyms_done)
@@ -378,7 +378,7 @@ werr:
 	return ret;
 }
 
-int cli_drain(struct ld_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
+int cli_drain(struct lgd_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 	      size_t bufsz, uint32_t sbs, int *eof, uint64_t *bytes,
 	      uint64_t *records)
 {
@@ -406,19 +406,19 @@ int cli_drain(struct ld_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 		for (size_t o = 0; o < (size_t)n; o += sbs) {
 			size_t len = (size_t)n - o < sbs ? (size_t)n - o : sbs;
 
-			ret = ld_cap_write_section(w, LD_SECT_CPU_DATA, cpu, buf + o, len);
+			ret = lgd_cap_write_section(w, LGD_SECT_CPU_DATA, cpu, buf + o, len);
 			if (ret)
 				return ret;
 			*bytes += len;
-			*records += ld_sb_count_records(buf + o, len, sbs);
+			*records += lgd_sb_count_records(buf + o, len, sbs);
 		}
 	}
 }
 
-int cli_open_input(const char *file, struct ld_reader *r)
+int cli_open_input(const char *file, struct lgd_reader *r)
 {
-	struct ld_diag d = { 0 };
-	struct ld_cap_writer w;
+	struct lgd_diag d = { 0 };
+	struct lgd_cap_writer w;
 	const char *dir = cli_debugfs();
 	uint32_t sbs = 0;
 	int ksyms = 0, n, fd, ret;
@@ -428,7 +428,7 @@ int cli_open_input(const char *file, struct ld_reader *r)
 	FILE *tf;
 
 	if (file) {
-		if (ld_reader_open(r, file, cli_warn, NULL, &d)) {
+		if (lgd_reader_open(r, file, cli_warn, NULL, &d)) {
 			fprintf(stderr, "logdev: %s: %s%s", file, d.msg,
 				d.offset >= 0 ? "" : "\n");
 			if (d.offset >= 0)
@@ -445,7 +445,7 @@ int cli_open_input(const char *file, struct ld_reader *r)
 	}
 	fd = dup(fileno(tf));
 	fclose(tf);
-	if (fd < 0 || ld_cap_writer_start(&w, fd)) {
+	if (fd < 0 || lgd_cap_writer_start(&w, fd)) {
 		perror("logdev: temporary capture");
 		return 1;
 	}
@@ -486,22 +486,22 @@ int cli_open_input(const char *file, struct ld_reader *r)
 		char *st = cli_read_text(dir, "stats", &sl);
 
 		if (st) {
-			ld_cap_write_section(&w, LD_SECT_STATS, LD_CAP_NO_CPU, st, sl);
+			lgd_cap_write_section(&w, LGD_SECT_STATS, LGD_CAP_NO_CPU, st, sl);
 			free(st);
 		}
 	}
-	ld_cap_write_end(&w);
-	if (ld_reader_open_fd(r, fd, cli_warn, NULL, &d)) {
+	lgd_cap_write_end(&w);
+	if (lgd_reader_open_fd(r, fd, cli_warn, NULL, &d)) {
 		fprintf(stderr, "logdev: live snapshot: %s\n", d.msg);
 		return 1;
 	}
 	return 0;
 }
 
-int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations,
-		struct ld_dur_stats *st)
+int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
+		struct lgd_dur_stats *st)
 {
-	int ret = ld_deltas_collect(r, ds, durations, st);
+	int ret = lgd_deltas_collect(r, ds, durations, st);
 
 	if (ret == -ENOMEM)
 		fprintf(stderr, "logdev: out of memory\n");

@@ -60,8 +60,8 @@ int cli_parse_uint(const char *cmd, const char *opt, const char *s, uint64_t lo,
  */
 int cli_parse_real(const char *cmd, const char *opt, const char *s, double lo,
 		   double hi, const char *what, const char *hint, double *v);
-/** cli_warn() - ld_warn_fn printing "logdev: warning: ..." to stderr. */
-void cli_warn(void *arg, const struct ld_diag *d);
+/** cli_warn() - lgd_warn_fn printing "logdev: warning: ..." to stderr. */
+void cli_warn(void *arg, const struct lgd_diag *d);
 /** cli_debugfs() - $LOGDEV_DEBUGFS or the default directory. */
 const char *cli_debugfs(void);
 /**
@@ -82,23 +82,23 @@ int cli_list_cpus(const char *dir, unsigned **cpus);
  * *@subbuf_size (bytes), *@ksyms_done.  Return 0 or negative errno (message
  * printed).
  */
-int cli_write_meta(struct ld_cap_writer *w, const char *dir,
+int cli_write_meta(struct lgd_cap_writer *w, const char *dir,
 		   uint32_t *subbuf_size, int *ksyms_done);
 /**
  * cli_write_modlog() - add a MODLOG section with @dir/module_log if it
  * differs from the last one this process wrote (nothing if the file is
  * missing: an older module).  Return 0 or negative errno from the writer.
  */
-int cli_write_modlog(struct ld_cap_writer *w, const char *dir);
+int cli_write_modlog(struct lgd_cap_writer *w, const char *dir);
 /** cli_maybe_kallsyms() - add KALLSYMS if @formats needs it and not done. */
-int cli_maybe_kallsyms(struct ld_cap_writer *w, const char *formats,
+int cli_maybe_kallsyms(struct lgd_cap_writer *w, const char *formats,
 		       size_t len, int *ksyms_done);
 /**
  * cli_drain() - non-blocking reads of @fd into CPU_DATA sections for @cpu
  * until EAGAIN or 0.  *@eof set when read returned 0.  Adds to *@bytes,
  * *@records.  Return 0 or negative errno.
  */
-int cli_drain(struct ld_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
+int cli_drain(struct lgd_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 	      size_t bufsz, uint32_t sbs, int *eof, uint64_t *bytes,
 	      uint64_t *records);
 /**
@@ -106,13 +106,13 @@ int cli_drain(struct ld_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
  * debugfs buffers (flush, drain non-blocking; consuming) into a temporary
  * capture.  Prints errors.  Return 0 or 1 (unusable).
  */
-int cli_open_input(const char *file, struct ld_reader *r);
+int cli_open_input(const char *file, struct lgd_reader *r);
 /**
- * cli_collect() - ld_deltas_collect() with its errors printed.
+ * cli_collect() - lgd_deltas_collect() with its errors printed.
  * Return: 0, or 1 (out of memory / read error).
  */
-int cli_collect(struct ld_reader *r, struct ld_deltas *ds, int durations,
-		struct ld_dur_stats *st);
+int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
+		struct lgd_dur_stats *st);
 /**
  * cli_json_str() - @s as a JSON string (quotes included) on @f: valid
  * UTF-8 kept as is; '"' and '\\' backslash-escaped; bytes below 0x20 as

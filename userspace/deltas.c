@@ -2,8 +2,8 @@
 /*
  * deltas.c: statistics of the time between consecutive records on one CPU,
  * grouped by (from site, to site).  A pair never spans a lost-events gap,
- * nor a timestamp going back or jumping by more than LD_STEP_MAX_NS
- * (ld_ts_step(); such pairs are only counted: left_back, left_huge).
+ * nor a timestamp going back or jumping by more than LGD_STEP_MAX_NS
+ * (lgd_ts_step(); such pairs are only counted: left_back, left_huge).
  * Memory: 8 bytes per record (every delta is kept for median/p99).
  */
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include "liblogdev.h"
 
-static int grow_cpu(struct ld_deltas *ds, uint32_t cpu)
+static int grow_cpu(struct lgd_deltas *ds, uint32_t cpu)
 {
 	uint32_t n = cpu + 1;
 	uint32_t *ps;
@@ -38,7 +38,7 @@ static int grow_cpu(struct ld_deltas *ds, uint32_t cpu)
 	return 0;
 }
 
-static struct ld_pair *find_pair(struct ld_deltas *ds, uint32_t from, uint32_t to)
+static struct lgd_pair *find_pair(struct lgd_deltas *ds, uint32_t from, uint32_t to)
 {
 	/* linear search from the end: few distinct pairs in practice */
 	for (size_t i = ds->nr; i-- > 0;)
@@ -46,7 +46,7 @@ static struct ld_pair *find_pair(struct ld_deltas *ds, uint32_t from, uint32_t t
 			return &ds->pairs[i];
 	if (ds->nr == ds->cap) {
 		size_t nc = ds->cap ? ds->cap * 2 : 64;
-		struct ld_pair *np = realloc(ds->pairs, nc * sizeof(*np));
+		struct lgd_pair *np = realloc(ds->pairs, nc * sizeof(*np));
 
 		if (!np)
 			return NULL;
@@ -59,7 +59,7 @@ static struct ld_pair *find_pair(struct ld_deltas *ds, uint32_t from, uint32_t t
 	return &ds->pairs[ds->nr++];
 }
 
-static int pair_push(struct ld_pair *p, int64_t v)
+static int pair_push(struct lgd_pair *p, int64_t v)
 {
 	if (p->count == p->cap) {
 		uint64_t nc = p->cap ? p->cap * 2 : 16;
@@ -74,49 +74,49 @@ static int pair_push(struct ld_pair *p, int64_t v)
 	return 0;
 }
 
-enum ld_step ld_ts_step(uint64_t prev, uint64_t ts, uint64_t *ns)
+enum lgd_step lgd_ts_step(uint64_t prev, uint64_t ts, uint64_t *ns)
 {
 	if (ts < prev) {
 		*ns = prev - ts;
-		return LD_STEP_BACK;
+		return LGD_STEP_BACK;
 	}
 	*ns = ts - prev;
-	return *ns > LD_STEP_MAX_NS ? LD_STEP_HUGE : LD_STEP_OK;
+	return *ns > LGD_STEP_MAX_NS ? LGD_STEP_HUGE : LGD_STEP_OK;
 }
 
-int ld_deltas_add_value(struct ld_deltas *ds, uint32_t from, uint32_t to,
+int lgd_deltas_add_value(struct lgd_deltas *ds, uint32_t from, uint32_t to,
 			int64_t ns)
 {
-	struct ld_pair *p = find_pair(ds, from, to);
+	struct lgd_pair *p = find_pair(ds, from, to);
 
 	return p ? pair_push(p, ns) : -ENOMEM;
 }
 
-int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it)
+int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
 {
-	struct ld_pair *p;
+	struct lgd_pair *p;
 
 	if (it->cpu > (1u << 20))
 		return 0;
 	if (grow_cpu(ds, it->cpu))
 		return -ENOMEM;
-	if (it->kind == LD_ITEM_GAP) {
+	if (it->kind == LGD_ITEM_GAP) {
 		ds->prev_valid[it->cpu] = 0;
 		return 0;
 	}
 	if (ds->prev_valid[it->cpu]) {
 		uint64_t ns;
 
-		switch (ld_ts_step(ds->prev_ts[it->cpu], it->ts, &ns)) {
-		case LD_STEP_OK:
+		switch (lgd_ts_step(ds->prev_ts[it->cpu], it->ts, &ns)) {
+		case LGD_STEP_OK:
 			p = find_pair(ds, ds->prev_site[it->cpu], it->rec.site);
 			if (!p || pair_push(p, (int64_t)ns))
 				return -ENOMEM;
 			break;
-		case LD_STEP_BACK:
+		case LGD_STEP_BACK:
 			ds->left_back++;
 			break;
-		case LD_STEP_HUGE:
+		case LGD_STEP_HUGE:
 			ds->left_huge++;
 			break;
 		}
@@ -134,22 +134,22 @@ static int i64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static enum ld_sort sort_key;
+static enum lgd_sort sort_key;
 
-static int64_t key_of(const struct ld_pair *p)
+static int64_t key_of(const struct lgd_pair *p)
 {
 	switch (sort_key) {
-	case LD_SORT_MAX: return p->max;
-	case LD_SORT_P99: return p->p99;
-	case LD_SORT_MEDIAN: return p->median;
-	case LD_SORT_COUNT: return (int64_t)p->count;
+	case LGD_SORT_MAX: return p->max;
+	case LGD_SORT_P99: return p->p99;
+	case LGD_SORT_MEDIAN: return p->median;
+	case LGD_SORT_COUNT: return (int64_t)p->count;
 	default: return p->total;
 	}
 }
 
 static int pair_cmp(const void *a, const void *b)
 {
-	const struct ld_pair *x = a, *y = b;
+	const struct lgd_pair *x = a, *y = b;
 	int64_t kx = key_of(x), ky = key_of(y);
 
 	if (kx != ky)
@@ -169,10 +169,10 @@ static int64_t rank(const int64_t *d, uint64_t n, unsigned q)
 	return d[k ? k - 1 : 0];
 }
 
-void ld_deltas_finish(struct ld_deltas *ds, enum ld_sort key)
+void lgd_deltas_finish(struct lgd_deltas *ds, enum lgd_sort key)
 {
 	for (size_t i = 0; i < ds->nr; i++) {
-		struct ld_pair *p = &ds->pairs[i];
+		struct lgd_pair *p = &ds->pairs[i];
 
 		qsort(p->d, p->count, sizeof(*p->d), i64_cmp);
 		p->total = 0;
@@ -193,7 +193,7 @@ void ld_deltas_finish(struct ld_deltas *ds, enum ld_sort key)
 		qsort(ds->pairs, ds->nr, sizeof(*ds->pairs), pair_cmp);
 }
 
-void ld_deltas_free(struct ld_deltas *ds)
+void lgd_deltas_free(struct lgd_deltas *ds)
 {
 	for (size_t i = 0; i < ds->nr; i++)
 		free(ds->pairs[i].d);
@@ -204,36 +204,36 @@ void ld_deltas_free(struct ld_deltas *ds)
 	memset(ds, 0, sizeof(*ds));
 }
 
-int ld_deltas_collect(struct ld_reader *r, struct ld_deltas *ds, int durations,
-		      struct ld_dur_stats *st)
+int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
+		      struct lgd_dur_stats *st)
 {
-	struct ld_durations du;
-	struct ld_dur_pair dp;
-	struct ld_merge m;
-	struct ld_item it;
+	struct lgd_durations du;
+	struct lgd_dur_pair dp;
+	struct lgd_merge m;
+	struct lgd_item it;
 	int ret;
 
-	if (ld_dur_init(&du, &r->sites))
+	if (lgd_dur_init(&du, &r->sites))
 		return -ENOMEM;
-	if (ld_merge_init(&m, r)) {
-		ld_dur_free(&du);
+	if (lgd_merge_init(&m, r)) {
+		lgd_dur_free(&du);
 		return -ENOMEM;
 	}
-	while ((ret = ld_merge_next(&m, &it)) > 0) {
+	while ((ret = lgd_merge_next(&m, &it)) > 0) {
 		if (!durations) {
-			ret = ld_deltas_add(ds, &it);
+			ret = lgd_deltas_add(ds, &it);
 		} else {
-			ret = ld_dur_add(&du, &it, &dp);
+			ret = lgd_dur_add(&du, &it, &dp);
 			if (ret > 0)
-				ret = ld_deltas_add_value(ds, dp.entry_site, dp.ret_site, dp.ns);
+				ret = lgd_deltas_add_value(ds, dp.entry_site, dp.ret_site, dp.ns);
 		}
 		if (ret < 0)
 			break;
 	}
-	ld_dur_finish(&du);
+	lgd_dur_finish(&du);
 	if (st)
 		*st = du.stats;
-	ld_merge_free(&m);
-	ld_dur_free(&du);
+	lgd_merge_free(&m);
+	lgd_dur_free(&du);
 	return ret < 0 ? ret : 0;
 }

@@ -10,7 +10,7 @@
  * where the two captures together hold that func:line in more than one
  * file, with "#N" where a capture has several sites at one file:func:line
  * (told apart, and matched, by their formats; diff_seq()).  Rows that
- * could not be matched one to one say so (ld_diff_row.warn).
+ * could not be matched one to one say so (lgd_diff_row.warn).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,7 +25,7 @@
  * site the capture does not name, its id.
  */
 struct end {
-	const struct ld_site *st;	/* NULL: unknown site */
+	const struct lgd_site *st;	/* NULL: unknown site */
 	uint32_t id;
 };
 
@@ -82,22 +82,22 @@ static int64_t rank(const int64_t *d, uint64_t n, unsigned int q)
 
 /*
  * Has @st a twin in its capture: another site with its file, func, line and
- * format (ld_site.twin: a site registered twice, a macro with two identical
+ * format (lgd_site.twin: a site registered twice, a macro with two identical
  * edprint() calls)?  diff cannot tell the two apart: their pairs are merged.
  */
-static int has_twin(const struct ld_site *st)
+static int has_twin(const struct lgd_site *st)
 {
 	return st && st->twin;
 }
 
-static int named_build(struct named_set *ns, const struct ld_deltas *ds,
-		       const struct ld_sites *s)
+static int named_build(struct named_set *ns, const struct lgd_deltas *ds,
+		       const struct lgd_sites *s)
 {
 	memset(ns, 0, sizeof(*ns));
 	for (size_t i = 0; i < ds->nr; i++) {
-		const struct ld_pair *p = &ds->pairs[i];
-		struct end f = { ld_sites_get(s, p->from), p->from };
-		struct end t = { ld_sites_get(s, p->to), p->to };
+		const struct lgd_pair *p = &ds->pairs[i];
+		struct end f = { lgd_sites_get(s, p->from), p->from };
+		struct end t = { lgd_sites_get(s, p->to), p->to };
 		struct named *x = NULL;
 		int64_t *nd;
 
@@ -136,7 +136,7 @@ static int named_build(struct named_set *ns, const struct ld_deltas *ds,
 	return 0;
 }
 
-static void side_of(struct ld_diff_side *sd, const struct named *x)
+static void side_of(struct lgd_diff_side *sd, const struct named *x)
 {
 	sd->count = x->n;
 	sd->median = rank(x->d, x->n, 50);
@@ -145,17 +145,17 @@ static void side_of(struct ld_diff_side *sd, const struct named *x)
 
 static int row_cmp(const void *pa, const void *pb)
 {
-	const struct ld_diff_row *x = pa, *y = pb;
+	const struct lgd_diff_row *x = pa, *y = pb;
 	int c;
 
 	if (x->present != y->present) {
 		/* both (3) first, then A only (1), then B only (2) */
-		int ox = x->present == LD_DIFF_BOTH ? 0 : x->present;
-		int oy = y->present == LD_DIFF_BOTH ? 0 : y->present;
+		int ox = x->present == LGD_DIFF_BOTH ? 0 : x->present;
+		int oy = y->present == LGD_DIFF_BOTH ? 0 : y->present;
 
 		return ox - oy;
 	}
-	if (x->present == LD_DIFF_BOTH) {
+	if (x->present == LGD_DIFF_BOTH) {
 		double dx = (double)x->b.median - (double)x->a.median;
 		double dy = (double)y->b.median - (double)y->a.median;
 
@@ -168,29 +168,29 @@ static int row_cmp(const void *pa, const void *pb)
 
 /*
  * (func, line) of the sites of both captures that exist in two files (@v),
- * and all sites of both in ld_site_order_cmp() order (@all, for the #N of
+ * and all sites of both in lgd_site_order_cmp() order (@all, for the #N of
  * labels)
  */
 struct amb {
-	const struct ld_site **v;
+	const struct lgd_site **v;
 	size_t nr;
-	const struct ld_site **all;
+	const struct lgd_site **all;
 	size_t nall;
 };
 
 static int amb_cmp(const void *pa, const void *pb)
 {
-	const struct ld_site *x = *(const struct ld_site *const *)pa;
-	const struct ld_site *y = *(const struct ld_site *const *)pb;
+	const struct lgd_site *x = *(const struct lgd_site *const *)pa;
+	const struct lgd_site *y = *(const struct lgd_site *const *)pb;
 	int c = strcmp(x->func, y->func);
 
 	return c ? c : x->line < y->line ? -1 : x->line > y->line;
 }
 
-static int amb_build(struct amb *am, const struct ld_sites *sa,
-		     const struct ld_sites *sb)
+static int amb_build(struct amb *am, const struct lgd_sites *sa,
+		     const struct lgd_sites *sb)
 {
-	const struct ld_sites *ss[2] = { sa, sb };
+	const struct lgd_sites *ss[2] = { sa, sb };
 	size_t n = 0;
 
 	am->nr = 0;
@@ -202,7 +202,7 @@ static int amb_build(struct amb *am, const struct ld_sites *sa,
 		for (uint32_t i = 0; i < ss[k]->nr; i++)
 			if (ss[k]->by_id[i])
 				am->v[n++] = ss[k]->by_id[i];
-	qsort(am->v, n, sizeof(*am->v), ld_site_order_cmp);
+	qsort(am->v, n, sizeof(*am->v), lgd_site_order_cmp);
 	memcpy(am->all, am->v, n * sizeof(*am->all));
 	am->nall = n;
 	/* an empty file (sorted first) is the same place as any one file */
@@ -226,7 +226,7 @@ static int amb_build(struct amb *am, const struct ld_sites *sa,
  * formats both captures have there (sites with one format are merged);
  * else 0 (no #N).
  */
-static uint32_t diff_seq(const struct amb *am, const struct ld_site *st)
+static uint32_t diff_seq(const struct amb *am, const struct lgd_site *st)
 {
 	size_t lo = 0, hi = am->nall;
 	uint32_t n = 0;
@@ -235,12 +235,12 @@ static uint32_t diff_seq(const struct amb *am, const struct ld_site *st)
 	while (lo < hi) {	/* the first site at @st's place */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (ld_site_place_cmp(&am->all[mid], &st) < 0)
+		if (lgd_site_place_cmp(&am->all[mid], &st) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i < am->nall && !ld_site_place_cmp(&am->all[i], &st); i++) {
+	for (size_t i = lo; i < am->nall && !lgd_site_place_cmp(&am->all[i], &st); i++) {
 		need |= am->all[i]->label_seq != 0;
 		if (strcmp(am->all[i]->fmt, st->fmt) < 0 &&
 		    (i == lo || strcmp(am->all[i - 1]->fmt, am->all[i]->fmt)))
@@ -257,20 +257,20 @@ static char *end_label(const struct amb *am, const struct end *x,
 
 	if (x && y && x->st && !x->st->file[0])
 		e = y;		/* matched by func:line: take the side with a file */
-	return ld_site_label_place(e->st, e->id, e->st &&
+	return lgd_site_label_place(e->st, e->id, e->st &&
 				   bsearch(&e->st, am->v, am->nr, sizeof(*am->v), amb_cmp),
 				   e->st ? diff_seq(am, e->st) : 0);
 }
 
-static struct ld_diff_row *add_row(struct ld_diff *df, size_t *cap,
+static struct lgd_diff_row *add_row(struct lgd_diff *df, size_t *cap,
 				   const struct amb *am, const struct named *a,
 				   const struct named *b)
 {
-	struct ld_diff_row *r;
+	struct lgd_diff_row *r;
 
 	if (df->nr == *cap) {
 		size_t nc = *cap ? *cap * 2 : 32;
-		struct ld_diff_row *nr = realloc(df->rows, nc * sizeof(*nr));
+		struct lgd_diff_row *nr = realloc(df->rows, nc * sizeof(*nr));
 
 		if (!nr)
 			return NULL;
@@ -284,16 +284,16 @@ static struct ld_diff_row *add_row(struct ld_diff *df, size_t *cap,
 	df->nr++;
 	if (!r->from || !r->to)
 		return NULL;
-	r->present = (a ? LD_DIFF_IN_A : 0) | (b ? LD_DIFF_IN_B : 0);
+	r->present = (a ? LGD_DIFF_IN_A : 0) | (b ? LGD_DIFF_IN_B : 0);
 	if ((a && a->merged) || (b && b->merged))
-		r->warn |= LD_DIFF_W_MERGED;
-	if (r->present != LD_DIFF_BOTH && ((a && a->ambiguous) || (b && b->ambiguous)))
-		r->warn |= LD_DIFF_W_AMBIGUOUS;
+		r->warn |= LGD_DIFF_W_MERGED;
+	if (r->present != LGD_DIFF_BOTH && ((a && a->ambiguous) || (b && b->ambiguous)))
+		r->warn |= LGD_DIFF_W_AMBIGUOUS;
 	if (a)
 		side_of(&r->a, a);
 	if (b)
 		side_of(&r->b, b);
-	if (r->present != LD_DIFF_BOTH)
+	if (r->present != LGD_DIFF_BOTH)
 		return r;
 	if (r->a.median) {
 		r->ratio = (double)r->b.median / (double)r->a.median;
@@ -326,9 +326,9 @@ static struct named *match(struct named_set *ns, const struct named *x, int wild
 	return found;
 }
 
-int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
-		  const struct ld_sites *sa, const struct ld_deltas *b,
-		  const struct ld_sites *sb)
+int lgd_diff_build(struct lgd_diff *df, const struct lgd_deltas *a,
+		  const struct lgd_sites *sa, const struct lgd_deltas *b,
+		  const struct lgd_sites *sb)
 {
 	struct named_set na, nb;
 	struct amb am = { 0 };
@@ -374,7 +374,7 @@ int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
 	named_free(&na);
 	named_free(&nb);
 	if (ret) {
-		ld_diff_free(df);
+		lgd_diff_free(df);
 		return ret;
 	}
 	if (df->nr)
@@ -382,15 +382,15 @@ int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
 	return 0;
 }
 
-void ld_diff_min_count(struct ld_diff *df, uint64_t min)
+void lgd_diff_min_count(struct lgd_diff *df, uint64_t min)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < df->nr; i++) {
-		struct ld_diff_row *r = &df->rows[i];
+		struct lgd_diff_row *r = &df->rows[i];
 
-		if (((r->present & LD_DIFF_IN_A) && r->a.count < min) ||
-		    ((r->present & LD_DIFF_IN_B) && r->b.count < min)) {
+		if (((r->present & LGD_DIFF_IN_A) && r->a.count < min) ||
+		    ((r->present & LGD_DIFF_IN_B) && r->b.count < min)) {
 			free(r->from);
 			free(r->to);
 			continue;
@@ -400,7 +400,7 @@ void ld_diff_min_count(struct ld_diff *df, uint64_t min)
 	df->nr = k;
 }
 
-void ld_diff_free(struct ld_diff *df)
+void lgd_diff_free(struct lgd_diff *df)
 {
 	for (size_t i = 0; i < df->nr; i++) {
 		free(df->rows[i].from);

@@ -9,14 +9,14 @@
  * time between them, signed: negative when the return's CPU clock is behind
  * the entry's.  Merge order is timestamp order, so such a return comes
  * before its entry: a task's return that finds no open entry waits (up to
- * LD_DUR_SKEW_NS of merged time, LD_DUR_DEPTH of them) for an entry of the
+ * LGD_DUR_SKEW_NS of merged time, LGD_DUR_DEPTH of them) for an entry of the
  * same key on another CPU, which it then pairs with; on one CPU (pid 0,
  * interrupt contexts) there is no skew and it is unmatched at once.  A
  * lost-events gap on a CPU forgets that CPU's open entries of pid 0 and
  * interrupt contexts only: a task's entries stay valid across CPUs (a task
  * may migrate between entry and return).  Every entry and return ends up
- * paired or counted unmatched in du->stats (ld_dur_finish()).
- * Memory: one slot per key, LD_DUR_DEPTH entries and early returns deep.
+ * paired or counted unmatched in du->stats (lgd_dur_finish()).
+ * Memory: one slot per key, LGD_DUR_DEPTH entries and early returns deep.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,13 +26,13 @@
 
 #define RET_SUFFIX	"%return"
 
-static int site_is_probe(const struct ld_site *s)
+static int site_is_probe(const struct lgd_site *s)
 {
 	return s && s->file && !strcmp(s->file, "probe");
 }
 
 /* Length of the base name if @s is a return site, else 0. */
-static size_t ret_base_len(const struct ld_site *s)
+static size_t ret_base_len(const struct lgd_site *s)
 {
 	size_t n, k = strlen(RET_SUFFIX);
 
@@ -44,14 +44,14 @@ static size_t ret_base_len(const struct ld_site *s)
 	return n - k;
 }
 
-int ld_dur_init(struct ld_durations *du, const struct ld_sites *s)
+int lgd_dur_init(struct lgd_durations *du, const struct lgd_sites *s)
 {
 	memset(du, 0, sizeof(*du));
 	du->nr_sites = s->nr;
 	du->role = calloc(s->nr ? s->nr : 1, sizeof(*du->role));
 	du->name = calloc(s->nr ? s->nr : 1, sizeof(*du->name));
 	if (!du->role || !du->name) {
-		ld_dur_free(du);
+		lgd_dur_free(du);
 		return -ENOMEM;
 	}
 	/* return sites first, then the entry sites that have a return twin */
@@ -60,24 +60,24 @@ int ld_dur_init(struct ld_durations *du, const struct ld_sites *s)
 
 		if (!n)
 			continue;
-		du->role[i] = LD_DUR_RETURN;
+		du->role[i] = LGD_DUR_RETURN;
 		du->name[i] = strndup(s->by_id[i]->func, n);
 		if (!du->name[i]) {
-			ld_dur_free(du);
+			lgd_dur_free(du);
 			return -ENOMEM;
 		}
 	}
 	for (uint32_t i = 0; i < s->nr; i++) {
-		const struct ld_site *e = s->by_id[i];
+		const struct lgd_site *e = s->by_id[i];
 
 		if (!site_is_probe(e) || du->role[i])
 			continue;
 		for (uint32_t j = 0; j < s->nr; j++)
-			if (du->role[j] == LD_DUR_RETURN && !strcmp(du->name[j], e->func)) {
-				du->role[i] = LD_DUR_ENTRY;
+			if (du->role[j] == LGD_DUR_RETURN && !strcmp(du->name[j], e->func)) {
+				du->role[i] = LGD_DUR_ENTRY;
 				du->name[i] = strdup(e->func);
 				if (!du->name[i]) {
-					ld_dur_free(du);
+					lgd_dur_free(du);
 					return -ENOMEM;
 				}
 				break;
@@ -87,7 +87,7 @@ int ld_dur_init(struct ld_durations *du, const struct ld_sites *s)
 }
 
 /* The key of @it: pid, ctx, and the CPU where the pid does not say it all. */
-static void key_of(const struct ld_item *it, uint32_t *pid, uint32_t *ctx,
+static void key_of(const struct lgd_item *it, uint32_t *pid, uint32_t *ctx,
 		   int64_t *cpu)
 {
 	*pid = it->rec.pid;
@@ -96,19 +96,19 @@ static void key_of(const struct ld_item *it, uint32_t *pid, uint32_t *ctx,
 		(int64_t)it->cpu : -1;
 }
 
-int ld_dur_has_returns(const struct ld_durations *du)
+int lgd_dur_has_returns(const struct lgd_durations *du)
 {
 	for (uint32_t i = 0; i < du->nr_sites; i++)
-		if (du->role[i] == LD_DUR_RETURN)
+		if (du->role[i] == LGD_DUR_RETURN)
 			return 1;
 	return 0;
 }
 
-static struct ld_dur_slot *find_slot(struct ld_durations *du, uint32_t pid,
+static struct lgd_dur_slot *find_slot(struct lgd_durations *du, uint32_t pid,
 				     uint32_t ctx, int64_t cpu, const char *name,
 				     int create)
 {
-	struct ld_dur_slot *sl;
+	struct lgd_dur_slot *sl;
 
 	for (size_t i = 0; i < du->nr; i++) {
 		sl = &du->slots[i];
@@ -125,7 +125,7 @@ static struct ld_dur_slot *find_slot(struct ld_durations *du, uint32_t pid,
 		}
 	if (du->nr == du->cap) {
 		size_t nc = du->cap ? du->cap * 2 : 16;
-		struct ld_dur_slot *ns = realloc(du->slots, nc * sizeof(*ns));
+		struct lgd_dur_slot *ns = realloc(du->slots, nc * sizeof(*ns));
 
 		if (!ns)
 			return NULL;
@@ -143,16 +143,16 @@ fill:
 }
 
 /* name pointers are interned per site: compare by the entry site's string */
-static const char *intern(struct ld_durations *du, const char *name)
+static const char *intern(struct lgd_durations *du, const char *name)
 {
 	for (uint32_t i = 0; i < du->nr_sites; i++)
-		if (du->role[i] == LD_DUR_ENTRY && !strcmp(du->name[i], name))
+		if (du->role[i] == LGD_DUR_ENTRY && !strcmp(du->name[i], name))
 			return du->name[i];
 	return NULL;
 }
 
-static void fill_pair(struct ld_durations *du, struct ld_dur_pair *out,
-		      const struct ld_dur_open *e, const struct ld_dur_open *r)
+static void fill_pair(struct lgd_durations *du, struct lgd_dur_pair *out,
+		      const struct lgd_dur_open *e, const struct lgd_dur_open *r)
 {
 	out->entry_site = e->site;
 	out->entry_cpu = e->cpu;
@@ -167,27 +167,27 @@ static void fill_pair(struct ld_durations *du, struct ld_dur_pair *out,
 }
 
 /* push @o on @v (@n deep); full: the oldest is dropped and counted in @lost */
-static void push(struct ld_dur_open *v, uint32_t *n, const struct ld_dur_open *o,
+static void push(struct lgd_dur_open *v, uint32_t *n, const struct lgd_dur_open *o,
 		 uint64_t *lost)
 {
-	if (*n == LD_DUR_DEPTH) {
-		memmove(v, v + 1, (LD_DUR_DEPTH - 1) * sizeof(*v));
+	if (*n == LGD_DUR_DEPTH) {
+		memmove(v, v + 1, (LGD_DUR_DEPTH - 1) * sizeof(*v));
 		--*n;
 		++*lost;
 	}
 	v[(*n)++] = *o;
 }
 
-int ld_dur_add(struct ld_durations *du, const struct ld_item *it,
-	       struct ld_dur_pair *out)
+int lgd_dur_add(struct lgd_durations *du, const struct lgd_item *it,
+	       struct lgd_dur_pair *out)
 {
-	struct ld_dur_slot *sl;
-	struct ld_dur_open o;
+	struct lgd_dur_slot *sl;
+	struct lgd_dur_open o;
 	const char *name;
 	uint32_t pid, ctx;
 	int64_t cpu;
 
-	if (it->kind == LD_ITEM_GAP) {
+	if (it->kind == LGD_ITEM_GAP) {
 		/* per-CPU keys only: their entries' returns may be lost */
 		for (size_t i = 0; i < du->nr; i++)
 			if (du->slots[i].cpu == (int64_t)it->cpu) {
@@ -206,14 +206,14 @@ int ld_dur_add(struct ld_durations *du, const struct ld_item *it,
 	if (!name)
 		return 0;	/* a return without any entry site */
 	key_of(it, &pid, &ctx, &cpu);
-	if (du->role[it->rec.site] == LD_DUR_ENTRY) {
+	if (du->role[it->rec.site] == LGD_DUR_ENTRY) {
 		du->stats.entries++;
 		sl = find_slot(du, pid, ctx, cpu, name, 1);
 		if (!sl)
 			return -ENOMEM;
 		/* returns that waited too long have no entry */
 		while (sl->nearly &&
-		       (int64_t)(it->ts - sl->early[0].ts) > LD_DUR_SKEW_NS) {
+		       (int64_t)(it->ts - sl->early[0].ts) > LGD_DUR_SKEW_NS) {
 			memmove(sl->early, sl->early + 1, --sl->nearly * sizeof(sl->early[0]));
 			du->stats.returns_unmatched++;
 		}
@@ -243,7 +243,7 @@ int ld_dur_add(struct ld_durations *du, const struct ld_item *it,
 	return 0;
 }
 
-void ld_dur_finish(struct ld_durations *du)
+void lgd_dur_finish(struct lgd_durations *du)
 {
 	for (size_t i = 0; i < du->nr; i++) {
 		du->stats.entries_unmatched += du->slots[i].depth;
@@ -253,7 +253,7 @@ void ld_dur_finish(struct ld_durations *du)
 	}
 }
 
-void ld_dur_free(struct ld_durations *du)
+void lgd_dur_free(struct lgd_durations *du)
 {
 	if (du->name)
 		for (uint32_t i = 0; i < du->nr_sites; i++)
@@ -266,35 +266,35 @@ void ld_dur_free(struct ld_durations *du)
 
 static int mark_cmp(const void *a, const void *b)
 {
-	const struct ld_dur_mark *x = a, *y = b;
+	const struct lgd_dur_mark *x = a, *y = b;
 
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-int ld_dur_collect(struct ld_reader *r, struct ld_durations *du,
-		   struct ld_dur_marks *mk)
+int lgd_dur_collect(struct lgd_reader *r, struct lgd_durations *du,
+		   struct lgd_dur_marks *mk)
 {
-	ld_warn_fn warn = r->warn;
-	struct ld_dur_pair dp;
-	struct ld_merge m;
-	struct ld_item it;
+	lgd_warn_fn warn = r->warn;
+	struct lgd_dur_pair dp;
+	struct lgd_merge m;
+	struct lgd_item it;
 	size_t cap = 0;
 	int ret;
 
 	mk->v = NULL;
 	mk->nr = 0;
-	if (ld_merge_init(&m, r))
+	if (lgd_merge_init(&m, r))
 		return -ENOMEM;
 	r->warn = NULL;		/* the printing pass gives the warnings */
-	while ((ret = ld_merge_next(&m, &it)) > 0) {
-		ret = ld_dur_add(du, &it, &dp);
+	while ((ret = lgd_merge_next(&m, &it)) > 0) {
+		ret = lgd_dur_add(du, &it, &dp);
 		if (ret < 0)
 			break;
 		if (!ret)
 			continue;
 		if (mk->nr == cap) {
 			size_t nc = cap ? cap * 2 : 256;
-			struct ld_dur_mark *nm = realloc(mk->v, nc * sizeof(*nm));
+			struct lgd_dur_mark *nm = realloc(mk->v, nc * sizeof(*nm));
 
 			if (!nm) {
 				ret = -ENOMEM;
@@ -303,27 +303,27 @@ int ld_dur_collect(struct ld_reader *r, struct ld_durations *du,
 			mk->v = nm;
 			cap = nc;
 		}
-		mk->v[mk->nr++] = (struct ld_dur_mark){ dp.ret_off, dp.ns, dp.entry_cpu,
+		mk->v[mk->nr++] = (struct lgd_dur_mark){ dp.ret_off, dp.ns, dp.entry_cpu,
 							dp.ret_cpu };
 	}
 	r->warn = warn;
-	ld_merge_free(&m);
-	ld_dur_finish(du);
+	lgd_merge_free(&m);
+	lgd_dur_finish(du);
 	if (mk->nr)
 		qsort(mk->v, mk->nr, sizeof(*mk->v), mark_cmp);
 	return ret < 0 ? ret : 0;
 }
 
-const struct ld_dur_mark *ld_dur_mark_find(const struct ld_dur_marks *mk, uint64_t off)
+const struct lgd_dur_mark *lgd_dur_mark_find(const struct lgd_dur_marks *mk, uint64_t off)
 {
-	struct ld_dur_mark key = { .off = off };
+	struct lgd_dur_mark key = { .off = off };
 
 	if (!mk->nr)
 		return NULL;
 	return bsearch(&key, mk->v, mk->nr, sizeof(*mk->v), mark_cmp);
 }
 
-void ld_dur_marks_free(struct ld_dur_marks *mk)
+void lgd_dur_marks_free(struct lgd_dur_marks *mk)
 {
 	free(mk->v);
 	mk->v = NULL;

@@ -3,17 +3,17 @@
  * liblogdev: read logdev captures and render records.
  *
  * Shapes:
- *   ld_reader       an open capture file: metadata (header, call sites,
+ *   lgd_reader       an open capture file: metadata (header, call sites,
  *                   kallsyms, stats) loaded at open; CPU data read lazily.
- *   ld_merge        streaming k-way merge of every CPU of a reader by
- *                   timestamp; yields struct ld_item one at a time.  Memory:
+ *   lgd_merge        streaming k-way merge of every CPU of a reader by
+ *                   timestamp; yields struct lgd_item one at a time.  Memory:
  *                   one sub-buffer (subbuf_size bytes) per CPU, independent
  *                   of the capture size.
- *   ld_deltas       per (from site, to site) statistics of the time between
+ *   lgd_deltas       per (from site, to site) statistics of the time between
  *                   consecutive records on one CPU (keeps every delta: 8
  *                   bytes per record).
  *
- *   ld_render       an item to text: site label, message by record type,
+ *   lgd_render       an item to text: site label, message by record type,
  *                   duration marks, +delta; report lines (render.c).
  *
  * Layers, bottom up (docs/DEVELOPING.md): capture.c (file sections),
@@ -24,7 +24,7 @@
  *
  * Nothing here prints or exits.  Errors are negative errno values; problems
  * in the data (corruption, truncation) are reported to an optional warning
- * callback as struct ld_diag and decoding goes on.
+ * callback as struct lgd_diag and decoding goes on.
  *
  * Units: timestamps and deltas in ns; sizes and offsets in bytes.
  */
@@ -38,14 +38,14 @@
 #include "capture.h"
 
 /**
- * struct ld_diag - one problem found in the input
+ * struct lgd_diag - one problem found in the input
  * @err:      negative errno class (-EINVAL corrupt, -ENODATA truncated, ...)
  * @offset:   file offset (bytes) of the bad byte/structure, or -1
  * @cpu:      CPU concerned, or -1
  * @seq:      sub-buffer seq concerned (from its header), or -1 if unknown
  * @msg:      human readable text without position (the caller adds it)
  */
-struct ld_diag {
+struct lgd_diag {
 	int err;
 	int64_t offset;
 	int64_t cpu;
@@ -53,15 +53,15 @@ struct ld_diag {
 	char msg[200];
 };
 
-typedef void (*ld_warn_fn)(void *arg, const struct ld_diag *d);
+typedef void (*lgd_warn_fn)(void *arg, const struct lgd_diag *d);
 
 /* ---- header ---------------------------------------------------------- */
 
 /**
- * struct ld_header - parsed debugfs "header" text
+ * struct lgd_header - parsed debugfs "header" text
  * All sizes in bytes.  @clock and @mode are "" when absent.
  */
-struct ld_header {
+struct lgd_header {
 	uint32_t version;
 	uint32_t subbuf_size;
 	uint32_t nr_subbufs;
@@ -72,22 +72,22 @@ struct ld_header {
 };
 
 /**
- * ld_header_parse() - parse and check header text (@len bytes, need not be
+ * lgd_header_parse() - parse and check header text (@len bytes, need not be
  * NUL-terminated).  Checks version: 2 (LOGDEV_FORMAT_VERSION) or 1 (older
  * captures, read too), endian little, header sizes 48/24 (version 1:
  * 40/24), subbuf_size a power of two in [256, 64 MiB], and any
  * "field:" lines against struct logdev_subbuf_hdr / logdev_rec_hdr.
  * Return: 0, or -EINVAL / -EPROTO with @d->msg saying why.
  */
-int ld_header_parse(struct ld_header *h, const char *text, size_t len,
-		    struct ld_diag *d);
+int lgd_header_parse(struct lgd_header *h, const char *text, size_t len,
+		    struct lgd_diag *d);
 
 /* ---- call sites ------------------------------------------------------ */
 
 /**
- * struct ld_site - one line of debugfs "formats"; @fmt unescaped.
+ * struct lgd_site - one line of debugfs "formats"; @fmt unescaped.
  * @label_file: another site of the capture has the same @func and @line in
- *              another @file, so its label names the file (ld_site_label())
+ *              another @file, so its label names the file (lgd_site_label())
  * @label_seq:  0, or N >= 1 where other sites of the capture have the same
  *              @file, @func and @line: the label ends "#N", N numbering
  *              those sites in @fmt order (strcmp), then id order
@@ -95,7 +95,7 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
  *              and @fmt (registered twice, an inline function of a header
  *              in two modules): only the id tells them apart
  */
-struct ld_site {
+struct lgd_site {
 	uint32_t id;
 	uint32_t line;
 	char *file;
@@ -106,42 +106,42 @@ struct ld_site {
 	int twin;
 };
 
-/** struct ld_sites - call sites indexed by id (@by_id[id] may be NULL). */
-struct ld_sites {
-	struct ld_site **by_id;
+/** struct lgd_sites - call sites indexed by id (@by_id[id] may be NULL). */
+struct lgd_sites {
+	struct lgd_site **by_id;
 	uint32_t nr;		/* size of by_id */
 };
 
 /**
- * ld_sites_parse() - add the lines of a "formats" text to @s (a later line
+ * lgd_sites_parse() - add the lines of a "formats" text to @s (a later line
  * for an id replaces an earlier one).  Malformed lines are skipped and
  * counted.  Return: number of malformed lines (>= 0) or -ENOMEM.
  */
-int ld_sites_parse(struct ld_sites *s, const char *text, size_t len);
-/** ld_sites_get() - site @id or NULL. */
-const struct ld_site *ld_sites_get(const struct ld_sites *s, uint32_t id);
-void ld_sites_free(struct ld_sites *s);
+int lgd_sites_parse(struct lgd_sites *s, const char *text, size_t len);
+/** lgd_sites_get() - site @id or NULL. */
+const struct lgd_site *lgd_sites_get(const struct lgd_sites *s, uint32_t id);
+void lgd_sites_free(struct lgd_sites *s);
 /**
- * ld_sites_mark_labels() - set every site's @label_file, @label_seq and
- * @twin (ld_sites_parse() does it after each text).  Return: 0 or -ENOMEM.
+ * lgd_sites_mark_labels() - set every site's @label_file, @label_seq and
+ * @twin (lgd_sites_parse() does it after each text).  Return: 0 or -ENOMEM.
  */
-int ld_sites_mark_labels(struct ld_sites *s);
+int lgd_sites_mark_labels(struct lgd_sites *s);
 /**
- * ld_site_place_cmp() - qsort() comparator of two `const struct ld_site *`
+ * lgd_site_place_cmp() - qsort() comparator of two `const struct lgd_site *`
  * by func, then line, then file (strcmp order).
  */
-int ld_site_place_cmp(const void *pa, const void *pb);
+int lgd_site_place_cmp(const void *pa, const void *pb);
 /**
- * ld_site_order_cmp() - ld_site_place_cmp(), then by format (strcmp) and id:
+ * lgd_site_order_cmp() - lgd_site_place_cmp(), then by format (strcmp) and id:
  * the order of the "#N" of sites at one place (@label_seq).
  */
-int ld_site_order_cmp(const void *pa, const void *pb);
-/** ld_fmt_has_symptr() - does @fmt use %pS %ps %pB %pF or %pf? */
-int ld_fmt_has_symptr(const char *fmt);
+int lgd_site_order_cmp(const void *pa, const void *pb);
+/** lgd_fmt_has_symptr() - does @fmt use %pS %ps %pB %pF or %pf? */
+int lgd_fmt_has_symptr(const char *fmt);
 
 /* ---- kallsyms -------------------------------------------------------- */
 
-struct ld_ksym {
+struct lgd_ksym {
 	uint64_t addr;
 	char *name;
 	char *mod;		/* NULL for the core kernel */
@@ -149,7 +149,7 @@ struct ld_ksym {
 };
 
 /**
- * struct ld_kmod - the symbols of one module while it was loaded
+ * struct lgd_kmod - the symbols of one module while it was loaded
  * @name:      module name
  * @from_ts:   loaded from this time (ns, record clock; 0: before the log)
  * @live_ts:   its init finished (init memory freed) at this time
@@ -160,18 +160,18 @@ struct ld_ksym {
  * @init_base, @init_text, @init_size: init layout (bytes; 0 if none)
  * @syms, @nr: its symbols, sorted by address (stable: file order kept)
  */
-struct ld_kmod {
+struct lgd_kmod {
 	char *name;
 	uint64_t from_ts, live_ts, to_ts;
 	int has_layout;
 	uint64_t core_base, core_text, core_size;
 	uint64_t init_base, init_text, init_size;
-	struct ld_ksym *syms;
+	struct lgd_ksym *syms;
 	size_t nr;
 };
 
 /**
- * struct ld_ksyms - the symbol tables of a capture
+ * struct lgd_ksyms - the symbol tables of a capture
  * @syms, @nr:   the KALLSYMS snapshot, sorted by address (stable)
  * @vm, @nr_vm:  indexes in @syms of the core kernel's symbols
  * @stext, @etext, @end, @sinittext, @einittext: vmlinux bounds from the
@@ -179,38 +179,38 @@ struct ld_kmod {
  * @all:         the snapshot has vmlinux data symbols (CONFIG_KALLSYMS_ALL:
  *               the kernel names any address in [_stext, _end))
  * @mods, @nr_mods: module tables: those of the snapshot, then those of the
- *               module log (ld_ksyms_add_modlog()), each valid for a time
+ *               module log (lgd_ksyms_add_modlog()), each valid for a time
  */
-struct ld_ksyms {
-	struct ld_ksym *syms;
+struct lgd_ksyms {
+	struct lgd_ksym *syms;
 	size_t nr;
 	size_t *vm;
 	size_t nr_vm;
 	uint64_t stext, etext, end, sinittext, einittext;
 	int all;
-	struct ld_kmod *mods;
+	struct lgd_kmod *mods;
 	size_t nr_mods;
 };
 
-/** LD_TS_END: a lookup time after every record (the snapshot's state). */
-#define LD_TS_END UINT64_MAX
+/** LGD_TS_END: a lookup time after every record (the snapshot's state). */
+#define LGD_TS_END UINT64_MAX
 
 /**
- * ld_ksyms_parse() - parse /proc/kallsyms text ("addr type name [mod]").
+ * lgd_ksyms_parse() - parse /proc/kallsyms text ("addr type name [mod]").
  * Return: number of symbols (0 if all addresses are 0, i.e. hidden), or
  * -ENOMEM.
  */
-int ld_ksyms_parse(struct ld_ksyms *k, const char *text, size_t len);
+int lgd_ksyms_parse(struct lgd_ksyms *k, const char *text, size_t len);
 /**
- * ld_ksyms_add_modlog() - add the debugfs "module_log" text (capture
+ * lgd_ksyms_add_modlog() - add the debugfs "module_log" text (capture
  * section MODLOG; docs/FORMAT.md): module tables valid from load to unload,
  * the snapshot's tables cut at their module's first logged event.  Call
- * after ld_ksyms_parse() (or on a zeroed @k).
+ * after lgd_ksyms_parse() (or on a zeroed @k).
  * Return: number of malformed lines skipped (>= 0), or -ENOMEM.
  */
-int ld_ksyms_add_modlog(struct ld_ksyms *k, const char *text, size_t len);
+int lgd_ksyms_add_modlog(struct lgd_ksyms *k, const char *text, size_t len);
 /**
- * ld_ksyms_lookup_at() - the symbol the kernel's %pS named for @addr at
+ * lgd_ksyms_lookup_at() - the symbol the kernel's %pS named for @addr at
  * time @ts (ns, the records' clock): in a module loaded then (its core
  * layout, or its init layout before init finished), the last symbol of
  * that module at or below @addr, size to the module's next symbol or the
@@ -220,17 +220,17 @@ int ld_ksyms_add_modlog(struct ld_ksyms *k, const char *text, size_t len);
  * between two of its symbols.
  * Return: symbol or NULL (print the address in hex); *@off, *@size bytes.
  */
-const struct ld_ksym *ld_ksyms_lookup_at(const struct ld_ksyms *k, uint64_t addr,
+const struct lgd_ksym *lgd_ksyms_lookup_at(const struct lgd_ksyms *k, uint64_t addr,
 					 uint64_t ts, uint64_t *off, uint64_t *size);
-/** ld_ksyms_lookup() - ld_ksyms_lookup_at() at LD_TS_END. */
-const struct ld_ksym *ld_ksyms_lookup(const struct ld_ksyms *k, uint64_t addr,
+/** lgd_ksyms_lookup() - lgd_ksyms_lookup_at() at LGD_TS_END. */
+const struct lgd_ksym *lgd_ksyms_lookup(const struct lgd_ksyms *k, uint64_t addr,
 				      uint64_t *off, uint64_t *size);
-void ld_ksyms_free(struct ld_ksyms *k);
+void lgd_ksyms_free(struct lgd_ksyms *k);
 
 /* ---- binary printf --------------------------------------------------- */
 
 /**
- * ld_bprintf() - render @fmt with the vbin_printf() argument buffer @args
+ * lgd_bprintf() - render @fmt with the vbin_printf() argument buffer @args
  * (@nargs bytes) as the kernel's bstr_printf() would, for a 64-bit
  * little-endian kernel.  @ks may be NULL (symbol pointers print as hex).
  * An argument past @nargs prints "[missing]" and ends the output (never
@@ -240,24 +240,24 @@ void ld_ksyms_free(struct ld_ksyms *k);
  * See bprintf.c for the choices where the kernel's output cannot be
  * reproduced (plain %p).
  */
-int ld_bprintf(char *out, size_t size, const char *fmt, const void *args,
-	       size_t nargs, const struct ld_ksyms *ks);
+int lgd_bprintf(char *out, size_t size, const char *fmt, const void *args,
+	       size_t nargs, const struct lgd_ksyms *ks);
 
 /**
- * ld_bprintf_slots() - ld_bprintf() for a LOGDEV_REC_PRINT_SLOTS payload
+ * lgd_bprintf_slots() - lgd_bprintf() for a LOGDEV_REC_PRINT_SLOTS payload
  * (compile-time encoding, include/linux/edprint_slots.h): the same layout
  * except that %c, %hh and %h arguments take 4 bytes.
  */
-int ld_bprintf_slots(char *out, size_t size, const char *fmt, const void *args,
-		     size_t nargs, const struct ld_ksyms *ks);
+int lgd_bprintf_slots(char *out, size_t size, const char *fmt, const void *args,
+		     size_t nargs, const struct lgd_ksyms *ks);
 
-/* ld_bprintf_rec() flags */
-#define LD_BP_SLOTS	1	/* a LOGDEV_REC_PRINT_SLOTS payload */
-#define LD_BP_CUT	2	/* the record is flagged LOGDEV_REC_F_CUT */
+/* lgd_bprintf_rec() flags */
+#define LGD_BP_SLOTS	1	/* a LOGDEV_REC_PRINT_SLOTS payload */
+#define LGD_BP_CUT	2	/* the record is flagged LOGDEV_REC_F_CUT */
 
 /**
- * ld_bprintf_rec() - ld_bprintf() (or, with LD_BP_SLOTS, ld_bprintf_slots())
- * for a record whose arguments may have been cut (LD_BP_CUT): "[cut]" follows
+ * lgd_bprintf_rec() - lgd_bprintf() (or, with LGD_BP_SLOTS, lgd_bprintf_slots())
+ * for a record whose arguments may have been cut (LGD_BP_CUT): "[cut]" follows
  * the text of the argument that was cut, or stands where the first argument
  * that was not stored would be (the output then ends there).  A conversion
  * a slots payload cannot render (a %p extension such as %pI4, from captures
@@ -265,30 +265,30 @@ int ld_bprintf_slots(char *out, size_t size, const char *fmt, const void *args,
  * "[unrenderable %SPEC]" and ends the output.
  * A payload that ends before an argument the format needs, in a record not
  * flagged cut (or a slots record), prints "[missing]" there and ends the
- * output.  All ld_bprintf*() functions do the same.
+ * output.  All lgd_bprintf*() functions do the same.
  * Return: length the full output has (like snprintf); it may hold NUL bytes
  * (%c of 0 prints one, as the kernel's vsnprintf() does).
  */
-int ld_bprintf_rec(char *out, size_t size, const char *fmt, const void *args,
-		   size_t nargs, const struct ld_ksyms *ks, uint64_t ts,
+int lgd_bprintf_rec(char *out, size_t size, const char *fmt, const void *args,
+		   size_t nargs, const struct lgd_ksyms *ks, uint64_t ts,
 		   unsigned int flags);
 
-/* ld_bprintf_rec_status() status bits */
-#define LD_BP_ST_MISSING	1	/* "[missing]": an argument was not in the payload */
+/* lgd_bprintf_rec_status() status bits */
+#define LGD_BP_ST_MISSING	1	/* "[missing]": an argument was not in the payload */
 
 /**
- * ld_bprintf_rec_status() - ld_bprintf_rec(), and *@status (if not NULL)
- * set to LD_BP_ST_MISSING when an argument was missing, else 0.
+ * lgd_bprintf_rec_status() - lgd_bprintf_rec(), and *@status (if not NULL)
+ * set to LGD_BP_ST_MISSING when an argument was missing, else 0.
  */
-int ld_bprintf_rec_status(char *out, size_t size, const char *fmt, const void *args,
-			  size_t nargs, const struct ld_ksyms *ks, uint64_t ts,
+int lgd_bprintf_rec_status(char *out, size_t size, const char *fmt, const void *args,
+			  size_t nargs, const struct lgd_ksyms *ks, uint64_t ts,
 			  unsigned int flags, unsigned int *status);
 
 /* ---- reader ---------------------------------------------------------- */
 
 /**
- * struct ld_reader - an open capture
- * @fd:         file, owned (closed by ld_reader_close)
+ * struct lgd_reader - an open capture
+ * @fd:         file, owned (closed by lgd_reader_close)
  * @file_size:  bytes
  * @hdr:        parsed header
  * @sites:      merged FORMATS sections
@@ -300,24 +300,24 @@ int ld_bprintf_rec_status(char *out, size_t size, const char *fmt, const void *a
  * @complete:   an END section was seen
  * @warn, @warn_arg: warning callback (may be NULL)
  */
-struct ld_reader {
+struct lgd_reader {
 	int fd;
 	uint64_t file_size;
-	struct ld_header hdr;
-	struct ld_sites sites;
-	struct ld_ksyms ksyms;
+	struct lgd_header hdr;
+	struct lgd_sites sites;
+	struct lgd_ksyms ksyms;
 	int has_ksyms;
 	char *stats;
 	uint32_t *cpus;
 	uint32_t nr_cpus;
 	int complete;
 	uint64_t first_sect_off;
-	ld_warn_fn warn;
+	lgd_warn_fn warn;
 	void *warn_arg;
 };
 
 /**
- * ld_reader_open_fd() - take ownership of @fd (a seekable capture), check
+ * lgd_reader_open_fd() - take ownership of @fd (a seekable capture), check
  * the file header, scan section headers (payloads of CPU_DATA are not read)
  * and load metadata.  Truncation and bad sections are warned and the scan
  * stops there.
@@ -325,18 +325,18 @@ struct ld_reader {
  * -EPROTO unsupported version, -ENOMEM, or from pread) with @d filled.
  * On error @fd is closed.
  */
-int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn warn,
-		      void *warn_arg, struct ld_diag *d);
-/** ld_reader_open() - open @path and call ld_reader_open_fd(). */
-int ld_reader_open(struct ld_reader *r, const char *path, ld_warn_fn warn,
-		   void *warn_arg, struct ld_diag *d);
-void ld_reader_close(struct ld_reader *r);
+int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn warn,
+		      void *warn_arg, struct lgd_diag *d);
+/** lgd_reader_open() - open @path and call lgd_reader_open_fd(). */
+int lgd_reader_open(struct lgd_reader *r, const char *path, lgd_warn_fn warn,
+		   void *warn_arg, struct lgd_diag *d);
+void lgd_reader_close(struct lgd_reader *r);
 
 /* ---- items and merge ------------------------------------------------- */
 
-enum ld_item_kind {
-	LD_ITEM_REC = 1,
-	LD_ITEM_GAP = 2,
+enum lgd_item_kind {
+	LGD_ITEM_REC = 1,
+	LGD_ITEM_GAP = 2,
 };
 
 /*
@@ -344,43 +344,43 @@ enum ld_item_kind {
  * stats file's counters (docs/FORMAT.md, "Lost events").  @count is
  * records unless said otherwise.
  */
-enum ld_gap_kind {
-	LD_GAP_DROPPED = 1,	/* dropped_before: discard mode, buffer full */
-	LD_GAP_OVERRUN = 2,	/* overrun_before: overwritten records */
-	LD_GAP_SUBBUFS = 3,	/* seq jump not explained by overrun_before:
+enum lgd_gap_kind {
+	LGD_GAP_DROPPED = 1,	/* dropped_before: discard mode, buffer full */
+	LGD_GAP_OVERRUN = 2,	/* overrun_before: overwritten records */
+	LGD_GAP_SUBBUFS = 3,	/* seq jump not explained by overrun_before:
 				 * @count is sub-buffers, not records */
-	LD_GAP_CORRUPT = 4,	/* rest of a sub-buffer skipped as corrupt;
+	LGD_GAP_CORRUPT = 4,	/* rest of a sub-buffer skipped as corrupt;
 				 * @count is bytes skipped */
-	LD_GAP_NESTING_LOST = 5,/* nesting_lost_before: nesting too deep, or
+	LGD_GAP_NESTING_LOST = 5,/* nesting_lost_before: nesting too deep, or
 				 * the sub-buffer to enter still being written */
-	LD_GAP_TOO_BIG = 6,	/* too_big_before: larger than a sub-buffer */
-	LD_GAP_LOST = 7,	/* v1 capture's dropped_before: dropped,
+	LGD_GAP_TOO_BIG = 6,	/* too_big_before: larger than a sub-buffer */
+	LGD_GAP_LOST = 7,	/* v1 capture's dropped_before: dropped,
 				 * nesting_lost or too_big, not told apart */
 };
 
 /**
- * ld_gap_kind_name() - "dropped", "overrun", "subbufs", "corrupt",
+ * lgd_gap_kind_name() - "dropped", "overrun", "subbufs", "corrupt",
  * "nesting_lost", "too_big", "lost" (or "?").
  */
-const char *ld_gap_kind_name(int kind);
-/** ld_ctx_name() - "task", "softirq", "hardirq", "nmi" or "ctx?". */
-const char *ld_ctx_name(int ctx);
+const char *lgd_gap_kind_name(int kind);
+/** lgd_ctx_name() - "task", "softirq", "hardirq", "nmi" or "ctx?". */
+const char *lgd_ctx_name(int ctx);
 
 /**
- * struct ld_item - one record or one lost-events gap, in stream position
- * @kind:     enum ld_item_kind
+ * struct lgd_item - one record or one lost-events gap, in stream position
+ * @kind:     enum lgd_item_kind
  * @cpu:      CPU the item belongs to
  * @ts:       ns; for gaps the sub-buffer's first_ts (never less than the
  *            previous item's ts on that CPU)
- * @rec:      record header (copy) for LD_ITEM_REC; @rec.ctx holds the
+ * @rec:      record header (copy) for LGD_ITEM_REC; @rec.ctx holds the
  *            enum logdev_ctx only (bits 0-1 of the stored byte)
  * @rec_flags: the other bits of that byte: LOGDEV_REC_F_CUT
  * @payload:  @rec.arg_bytes bytes, valid until the next call on the merge
- * @gap_kind, @gap_count: for LD_ITEM_GAP (see enum ld_gap_kind)
+ * @gap_kind, @gap_count: for LGD_ITEM_GAP (see enum lgd_gap_kind)
  * @seq:      seq of the sub-buffer the item came from
  * @file_off: file offset of the record / sub-buffer (bytes)
  */
-struct ld_item {
+struct lgd_item {
 	int kind;
 	uint32_t cpu;
 	uint64_t ts;
@@ -393,53 +393,53 @@ struct ld_item {
 	uint64_t file_off;
 };
 
-struct ld_cpu_stream;
+struct lgd_cpu_stream;
 
-/** struct ld_merge - k-way merge state (heap of CPU streams). */
-struct ld_merge {
-	struct ld_reader *r;
-	struct ld_cpu_stream **heap;
+/** struct lgd_merge - k-way merge state (heap of CPU streams). */
+struct lgd_merge {
+	struct lgd_reader *r;
+	struct lgd_cpu_stream **heap;
 	uint32_t nr;
-	struct ld_cpu_stream *last;	/* stream of the item last returned */
-	struct ld_cpu_stream **all;
+	struct lgd_cpu_stream *last;	/* stream of the item last returned */
+	struct lgd_cpu_stream **all;
 	uint32_t nr_all;
 };
 
 /**
- * ld_merge_init() - one stream per CPU of @r, merged by (ts, cpu).
+ * lgd_merge_init() - one stream per CPU of @r, merged by (ts, cpu).
  * Return: 0 or -ENOMEM.
  */
-int ld_merge_init(struct ld_merge *m, struct ld_reader *r);
+int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r);
 /**
- * ld_merge_next() - next item in time order (within a CPU: stream order).
+ * lgd_merge_next() - next item in time order (within a CPU: stream order).
  * Return: 1 with *@it filled, 0 at the end.  Data problems go to the
  * reader's warning callback; -ENOMEM/-EIO only for system failures.
  */
-int ld_merge_next(struct ld_merge *m, struct ld_item *it);
-void ld_merge_free(struct ld_merge *m);
+int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it);
+void lgd_merge_free(struct lgd_merge *m);
 
 /* ---- deltas ---------------------------------------------------------- */
 
 /**
- * struct ld_pair - deltas between site @from and the next record @to.
- * Values are signed: a return-probe duration (ld_deltas_add_value()) is
+ * struct lgd_pair - deltas between site @from and the next record @to.
+ * Values are signed: a return-probe duration (lgd_deltas_add_value()) is
  * negative when the CPUs' clocks disagree; deltas between records are not.
  */
-struct ld_pair {
+struct lgd_pair {
 	uint32_t from, to;
 	uint64_t count;
-	int64_t *d;		/* ns, count of them (sorted by ld_deltas_finish) */
+	int64_t *d;		/* ns, count of them (sorted by lgd_deltas_finish) */
 	uint64_t cap;
 	int64_t min, max, median, p99, total;	/* ns, after finish */
 };
 
 /*
- * struct ld_deltas - @left_back, @left_huge: pairs of consecutive records
+ * struct lgd_deltas - @left_back, @left_huge: pairs of consecutive records
  * left out because the timestamp went back, or jumped by more than
- * LD_STEP_MAX_NS, on their CPU (ld_ts_step()).
+ * LGD_STEP_MAX_NS, on their CPU (lgd_ts_step()).
  */
-struct ld_deltas {
-	struct ld_pair *pairs;
+struct lgd_deltas {
+	struct lgd_pair *pairs;
 	size_t nr, cap;
 	/* per-CPU previous record: site and ts; valid flag */
 	uint32_t nr_cpu;
@@ -453,82 +453,82 @@ struct ld_deltas {
  * The largest step (ns) between two consecutive records of one CPU that is
  * taken as real: 2^62 ns (146 years; every trace clock counts from boot).
  */
-#define LD_STEP_MAX_NS	(1ULL << 62)
+#define LGD_STEP_MAX_NS	(1ULL << 62)
 
-enum ld_step {
-	LD_STEP_OK,	/* ts >= prev, at most LD_STEP_MAX_NS later */
-	LD_STEP_BACK,	/* ts < prev: the clock went back */
-	LD_STEP_HUGE,	/* more than LD_STEP_MAX_NS later: impossible */
+enum lgd_step {
+	LGD_STEP_OK,	/* ts >= prev, at most LGD_STEP_MAX_NS later */
+	LGD_STEP_BACK,	/* ts < prev: the clock went back */
+	LGD_STEP_HUGE,	/* more than LGD_STEP_MAX_NS later: impossible */
 };
 
 /**
- * ld_ts_step() - classify the step from timestamp @prev to @ts (ns) of two
+ * lgd_ts_step() - classify the step from timestamp @prev to @ts (ns) of two
  * consecutive records of one CPU; *@ns: its size (prev - ts for
- * LD_STEP_BACK), never wrapped.  The one rule of the renderer's "+D us"
- * (ld_render_item()), of ld_deltas_add() and so of diff: only LD_STEP_OK
+ * LGD_STEP_BACK), never wrapped.  The one rule of the renderer's "+D us"
+ * (lgd_render_item()), of lgd_deltas_add() and so of diff: only LGD_STEP_OK
  * steps are deltas.
  */
-enum ld_step ld_ts_step(uint64_t prev, uint64_t ts, uint64_t *ns);
+enum lgd_step lgd_ts_step(uint64_t prev, uint64_t ts, uint64_t *ns);
 
-enum ld_sort { LD_SORT_TOTAL, LD_SORT_MAX, LD_SORT_P99, LD_SORT_MEDIAN,
-	       LD_SORT_COUNT };
+enum lgd_sort { LGD_SORT_TOTAL, LGD_SORT_MAX, LGD_SORT_P99, LGD_SORT_MEDIAN,
+	       LGD_SORT_COUNT };
 
 /**
- * ld_deltas_add() - feed items in merge order (pairs across a step that is
- * not LD_STEP_OK are counted in @left_back / @left_huge, not kept).
+ * lgd_deltas_add() - feed items in merge order (pairs across a step that is
+ * not LGD_STEP_OK are counted in @left_back / @left_huge, not kept).
  * Return: 0 or -ENOMEM.
  */
-int ld_deltas_add(struct ld_deltas *ds, const struct ld_item *it);
+int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it);
 /**
- * ld_deltas_add_value() - add one value of @ns (may be negative) to pair
+ * lgd_deltas_add_value() - add one value of @ns (may be negative) to pair
  * (@from, @to), e.g. a return-probe duration (entry site, return site).
  * Return: 0 or -ENOMEM.
  */
-int ld_deltas_add_value(struct ld_deltas *ds, uint32_t from, uint32_t to,
+int lgd_deltas_add_value(struct lgd_deltas *ds, uint32_t from, uint32_t to,
 			int64_t ns);
 /**
- * ld_deltas_finish() - compute min/median/p99/max/total (saturating at
+ * lgd_deltas_finish() - compute min/median/p99/max/total (saturating at
  * INT64_MIN/INT64_MAX ns, never overflowing) per pair and sort
  * pairs by @key descending (ties: count desc, then from, to ascending).
  * median and p99 are nearest-rank: sorted[ceil(q*n)-1].
  */
-void ld_deltas_finish(struct ld_deltas *ds, enum ld_sort key);
-void ld_deltas_free(struct ld_deltas *ds);
+void lgd_deltas_finish(struct lgd_deltas *ds, enum lgd_sort key);
+void lgd_deltas_free(struct lgd_deltas *ds);
 
 /* ---- return-probe durations ------------------------------------------ */
 
-#define LD_DUR_DEPTH	32	/* open entries (and early returns) kept per key */
+#define LGD_DUR_DEPTH	32	/* open entries (and early returns) kept per key */
 /*
  * How far (ns) a return may come before its entry in merged time, when the
  * two are on different CPUs (the return's CPU clock behind): a task's
  * return with no open entry waits that long for an entry on another CPU.
  */
-#define LD_DUR_SKEW_NS	1000000
+#define LGD_DUR_SKEW_NS	1000000
 
-enum { LD_DUR_NONE = 0, LD_DUR_ENTRY = 1, LD_DUR_RETURN = 2 };
+enum { LGD_DUR_NONE = 0, LGD_DUR_ENTRY = 1, LGD_DUR_RETURN = 2 };
 
-/** struct ld_dur_open - one entry, or one return seen before its entry. */
-struct ld_dur_open {
+/** struct lgd_dur_open - one entry, or one return seen before its entry. */
+struct lgd_dur_open {
 	uint64_t ts;		/* ns */
 	uint64_t off;		/* file offset of the record */
 	uint32_t site, cpu;
 };
 
 /**
- * struct ld_dur_slot - open entries of one probe for one task/context, and
+ * struct lgd_dur_slot - open entries of one probe for one task/context, and
  * its returns still waiting for an entry (another CPU's clock ahead).
  */
-struct ld_dur_slot {
+struct lgd_dur_slot {
 	uint32_t pid, ctx;
 	int64_t cpu;		/* -1: any CPU (a task) */
 	const char *name;	/* interned probe name */
 	uint32_t depth, nearly;
-	struct ld_dur_open open[LD_DUR_DEPTH];	/* entries, innermost last */
-	struct ld_dur_open early[LD_DUR_DEPTH];	/* returns, oldest first */
+	struct lgd_dur_open open[LGD_DUR_DEPTH];	/* entries, innermost last */
+	struct lgd_dur_open early[LGD_DUR_DEPTH];	/* returns, oldest first */
 };
 
 /**
- * struct ld_dur_pair - a return paired with its entry
+ * struct lgd_dur_pair - a return paired with its entry
  * @entry_site, @ret_site: site ids
  * @entry_cpu, @ret_cpu:   CPUs of the two records
  * @ret_off:  file offset of the return record (identifies it: the pair can
@@ -537,7 +537,7 @@ struct ld_dur_slot {
  * @ns:       return ts - entry ts; negative when the clocks disagree (the
  *            return on a CPU whose clock is behind the entry's)
  */
-struct ld_dur_pair {
+struct lgd_dur_pair {
 	uint32_t entry_site, ret_site;
 	uint32_t entry_cpu, ret_cpu;
 	uint64_t ret_off, ret_ts;
@@ -545,166 +545,166 @@ struct ld_dur_pair {
 };
 
 /**
- * struct ld_dur_stats - every entry and return accounted for (records)
- * After ld_dur_finish(): entries == paired + entries_unmatched and
+ * struct lgd_dur_stats - every entry and return accounted for (records)
+ * After lgd_dur_finish(): entries == paired + entries_unmatched and
  * returns == paired + returns_unmatched.
  */
-struct ld_dur_stats {
+struct lgd_dur_stats {
 	uint64_t entries, returns;
 	uint64_t paired, negative;	/* negative: of the paired */
 	uint64_t entries_unmatched, returns_unmatched;
 };
 
 /**
- * struct ld_durations - pairs return-probe records with their entries
+ * struct lgd_durations - pairs return-probe records with their entries
  * (durations.c: sites of file "probe" named NAME and NAME%return).
  */
-struct ld_durations {
+struct lgd_durations {
 	uint32_t nr_sites;
-	uint8_t *role;		/* per site id: LD_DUR_* */
+	uint8_t *role;		/* per site id: LGD_DUR_* */
 	char **name;		/* per site id: probe name, or NULL */
-	struct ld_dur_slot *slots;
+	struct lgd_dur_slot *slots;
 	size_t nr, cap;
-	struct ld_dur_stats stats;
+	struct lgd_dur_stats stats;
 };
 
 /**
- * ld_dur_init() - classify the sites of @s.  Return: 0 or -ENOMEM.
- * ld_dur_has_returns() then says whether any return site exists.
+ * lgd_dur_init() - classify the sites of @s.  Return: 0 or -ENOMEM.
+ * lgd_dur_has_returns() then says whether any return site exists.
  */
-int ld_dur_init(struct ld_durations *du, const struct ld_sites *s);
-int ld_dur_has_returns(const struct ld_durations *du);
+int lgd_dur_init(struct lgd_durations *du, const struct lgd_sites *s);
+int lgd_dur_has_returns(const struct lgd_durations *du);
 /**
- * ld_dur_add() - feed items in merge order.  A return pairs with the
+ * lgd_dur_add() - feed items in merge order.  A return pairs with the
  * innermost open entry of its probe, task and context; a task's return
- * with none waits up to LD_DUR_SKEW_NS for an entry on another CPU (and
+ * with none waits up to LGD_DUR_SKEW_NS for an entry on another CPU (and
  * pairs with a negative duration).  What cannot pair is counted unmatched
- * (also entries forgotten at a lost-events gap, or beyond LD_DUR_DEPTH).
+ * (also entries forgotten at a lost-events gap, or beyond LGD_DUR_DEPTH).
  * Return: 1 if *@out holds a pair (of this record, or of an earlier
  * return this entry completes), 0 otherwise, -ENOMEM.
  */
-int ld_dur_add(struct ld_durations *du, const struct ld_item *it,
-	       struct ld_dur_pair *out);
+int lgd_dur_add(struct lgd_durations *du, const struct lgd_item *it,
+	       struct lgd_dur_pair *out);
 /**
- * ld_dur_finish() - after the last item: count what is still open as
+ * lgd_dur_finish() - after the last item: count what is still open as
  * unmatched (@stats is then complete).
  */
-void ld_dur_finish(struct ld_durations *du);
-void ld_dur_free(struct ld_durations *du);
+void lgd_dur_finish(struct lgd_durations *du);
+void lgd_dur_free(struct lgd_durations *du);
 
 /**
- * struct ld_dur_mark - a return-probe record paired with its entry
+ * struct lgd_dur_mark - a return-probe record paired with its entry
  * @off:  file offset of the return record (identifies it)
- * @ns:   its duration (signed, ld_dur_pair.ns)
+ * @ns:   its duration (signed, lgd_dur_pair.ns)
  * @entry_cpu, @ret_cpu: CPUs of the entry and the return
  */
-struct ld_dur_mark {
+struct lgd_dur_mark {
 	uint64_t off;
 	int64_t ns;
 	uint32_t entry_cpu, ret_cpu;
 };
 
-/** struct ld_dur_marks - every pair of a capture, sorted by @off. */
-struct ld_dur_marks {
-	struct ld_dur_mark *v;
+/** struct lgd_dur_marks - every pair of a capture, sorted by @off. */
+struct lgd_dur_marks {
+	struct lgd_dur_mark *v;
 	size_t nr;
 };
 
 /**
- * ld_dur_collect() - a whole pass over @r pairing every return with its
- * entry (@du from ld_dur_init(), finished here: @du->stats complete).  A
+ * lgd_dur_collect() - a whole pass over @r pairing every return with its
+ * entry (@du from lgd_dur_init(), finished here: @du->stats complete).  A
  * return on a CPU whose clock is behind comes before its entry in merge
  * order, so a printer needs them all first.  The reader's warnings are
  * silenced during this pass (the printing pass gives them).
- * Return: 0 or -ENOMEM; @mk freed with ld_dur_marks_free().
+ * Return: 0 or -ENOMEM; @mk freed with lgd_dur_marks_free().
  */
-int ld_dur_collect(struct ld_reader *r, struct ld_durations *du,
-		   struct ld_dur_marks *mk);
-/** ld_dur_mark_find() - the mark of the record at file offset @off, or NULL. */
-const struct ld_dur_mark *ld_dur_mark_find(const struct ld_dur_marks *mk, uint64_t off);
-void ld_dur_marks_free(struct ld_dur_marks *mk);
+int lgd_dur_collect(struct lgd_reader *r, struct lgd_durations *du,
+		   struct lgd_dur_marks *mk);
+/** lgd_dur_mark_find() - the mark of the record at file offset @off, or NULL. */
+const struct lgd_dur_mark *lgd_dur_mark_find(const struct lgd_dur_marks *mk, uint64_t off);
+void lgd_dur_marks_free(struct lgd_dur_marks *mk);
 
 /**
- * ld_deltas_collect() - merge every item of @r into @ds: the time between
+ * lgd_deltas_collect() - merge every item of @r into @ds: the time between
  * consecutive records per CPU, or with @durations only return-probe
  * durations (pair: entry site, return site; signed).  *@st (if not NULL):
  * how many entries and returns were paired, negative, unmatched.
- * Return: 0, -ENOMEM, or a read error from ld_merge_next().
+ * Return: 0, -ENOMEM, or a read error from lgd_merge_next().
  */
-int ld_deltas_collect(struct ld_reader *r, struct ld_deltas *ds, int durations,
-		      struct ld_dur_stats *st);
+int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
+		      struct lgd_dur_stats *st);
 
 /* ---- diff of two captures' delta tables ------------------------------ */
 
-/** struct ld_diff_side - one capture's numbers for a pair (ns, records). */
-struct ld_diff_side {
+/** struct lgd_diff_side - one capture's numbers for a pair (ns, records). */
+struct lgd_diff_side {
 	uint64_t count;
 	int64_t median, p99;
 };
 
-enum { LD_DIFF_IN_A = 1, LD_DIFF_IN_B = 2, LD_DIFF_BOTH = 3 };
+enum { LGD_DIFF_IN_A = 1, LGD_DIFF_IN_B = 2, LGD_DIFF_BOTH = 3 };
 
 /**
- * struct ld_diff_row - one call-site pair, matched by file, func and line
+ * struct lgd_diff_row - one call-site pair, matched by file, func and line
  *              (and format, where a capture has several sites there)
  * @from, @to:  the pair's labels: "func:line", or "file:func:line" where
  *              the two captures hold that func:line in two files; "#N"
  *              appended where a capture has several sites at that
  *              file:func:line (N: rank of the format among the formats
  *              both captures have there)
- * @present:    LD_DIFF_IN_A, LD_DIFF_IN_B or LD_DIFF_BOTH
+ * @present:    LGD_DIFF_IN_A, LGD_DIFF_IN_B or LGD_DIFF_BOTH
  * @a, @b:      each side's numbers (zero where absent); pairs of one
  *              capture at the same places are merged
  * @ratio:      b.median / a.median (both sides only; INFINITY if
  *              a.median is 0 and b.median is not, 1 if both are 0)
  * @change_pct: (b.median - a.median) / a.median * 100, same cases
- * @warn:       LD_DIFF_W_* bits: the row could not be matched one to one
+ * @warn:       LGD_DIFF_W_* bits: the row could not be matched one to one
  */
-struct ld_diff_row {
+struct lgd_diff_row {
 	char *from, *to;
 	int present;
-	struct ld_diff_side a, b;
+	struct lgd_diff_side a, b;
 	double ratio, change_pct;
 	unsigned int warn;
 };
 
 /* an end's site shares file, func, line and format with another site of
  * its capture: diff cannot tell them apart, their pairs are merged */
-#define LD_DIFF_W_MERGED	1
+#define LGD_DIFF_W_MERGED	1
 /* a site without a file was left unmatched: several files could be meant */
-#define LD_DIFF_W_AMBIGUOUS	2
+#define LGD_DIFF_W_AMBIGUOUS	2
 
-struct ld_diff {
-	struct ld_diff_row *rows;
+struct lgd_diff {
+	struct lgd_diff_row *rows;
 	size_t nr;
 };
 
 /**
- * ld_diff_build() - match the pairs of two finished delta tables (@a with
+ * lgd_diff_build() - match the pairs of two finished delta tables (@a with
  * sites @sa, @b with @sb) by the file, function and line of their sites,
  * and their format where a capture has several sites at one place
  * (a site with an empty file matches that func:line in any file when no
  * exact match is left and no other could be meant).  Rows that cannot be
- * matched one to one carry LD_DIFF_W_* bits in @warn.  Rows: pairs of both
+ * matched one to one carry LGD_DIFF_W_* bits in @warn.  Rows: pairs of both
  * sides first,
  * largest median increase (b - a, ns) first, so the worst regressions lead
  * and improvements come last; then pairs only in A, then only in B (each
  * by label).  Return: 0 or -ENOMEM.
  */
-int ld_diff_build(struct ld_diff *df, const struct ld_deltas *a,
-		  const struct ld_sites *sa, const struct ld_deltas *b,
-		  const struct ld_sites *sb);
+int lgd_diff_build(struct lgd_diff *df, const struct lgd_deltas *a,
+		  const struct lgd_sites *sa, const struct lgd_deltas *b,
+		  const struct lgd_sites *sb);
 /**
- * ld_diff_min_count() - drop the rows of @df with fewer than @min deltas
+ * lgd_diff_min_count() - drop the rows of @df with fewer than @min deltas
  * (records) on a side where they are present (rare pairs are noise).
  */
-void ld_diff_min_count(struct ld_diff *df, uint64_t min);
-void ld_diff_free(struct ld_diff *df);
+void lgd_diff_min_count(struct lgd_diff *df, uint64_t min);
+void lgd_diff_free(struct lgd_diff *df);
 
 /* ---- rendering (render.c): an item to text, for every front end ------- */
 
 /**
- * ld_site_label() - the label of site @id in @s: "func:line", or
+ * lgd_site_label() - the label of site @id in @s: "func:line", or
  * "file:func:line" when another site of @s has the same func and line in
  * another file (@label_file), either followed by "#N" when other sites of
  * @s have the same file, func and line (@label_seq: numbered in format
@@ -713,72 +713,72 @@ void ld_diff_free(struct ld_diff *df);
  * Written like snprintf() into @buf (@size bytes, NUL-terminated).
  * Return: the length of the whole label (>= @size: it was cut).
  */
-int ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
+int lgd_site_label(const struct lgd_sites *s, uint32_t id, char *buf,
 		  size_t size);
 /**
- * ld_site_label_alloc() - ld_site_label() whole, malloc'd (NULL: no memory).
+ * lgd_site_label_alloc() - lgd_site_label() whole, malloc'd (NULL: no memory).
  */
-char *ld_site_label_alloc(const struct ld_sites *s, uint32_t id);
+char *lgd_site_label_alloc(const struct lgd_sites *s, uint32_t id);
 /**
- * ld_site_label_place() - malloc'd label of site @st (NULL: unknown site
+ * lgd_site_label_place() - malloc'd label of site @st (NULL: unknown site
  * @id, "site#ID:?"), naming the file if @with_file and it is known (diff:
  * where two captures together hold the func:line in two files), and ending
  * "#@seq" if @seq is not 0 (diff: the rank of its format at its place).
  */
-char *ld_site_label_place(const struct ld_site *st, uint32_t id, int with_file,
+char *lgd_site_label_place(const struct lgd_site *st, uint32_t id, int with_file,
 			  uint32_t seq);
 
-/** ld_fmt_us() - @ns as microseconds with 3 decimals, "-" when negative. */
-void ld_fmt_us(char *b, size_t n, int64_t ns);
+/** lgd_fmt_us() - @ns as microseconds with 3 decimals, "-" when negative. */
+void lgd_fmt_us(char *b, size_t n, int64_t ns);
 /**
- * ld_fmt_dur_summary() - the line "durations: P paired (N negative), E
+ * lgd_fmt_dur_summary() - the line "durations: P paired (N negative), E
  * entries without return, R returns without entry\n" into @b (snprintf).
  */
-int ld_fmt_dur_summary(char *b, size_t n, const struct ld_dur_stats *st);
+int lgd_fmt_dur_summary(char *b, size_t n, const struct lgd_dur_stats *st);
 /**
- * ld_fmt_left_out() - "N pairs left out: clock went backwards (K), step over
+ * lgd_fmt_left_out() - "N pairs left out: clock went backwards (K), step over
  * 2^62 ns (J)" (no newline) into @b (snprintf) for @ds's @left_back and
- * @left_huge (ld_ts_step()).  Return: as snprintf; 0 (@b "") when none was.
+ * @left_huge (lgd_ts_step()).  Return: as snprintf; 0 (@b "") when none was.
  */
-int ld_fmt_left_out(char *b, size_t n, const struct ld_deltas *ds);
+int lgd_fmt_left_out(char *b, size_t n, const struct lgd_deltas *ds);
 
 /**
- * ld_render_msg() - message text of record item @it of @r into @buf (@size
+ * lgd_render_msg() - message text of record item @it of @r into @buf (@size
  * bytes): the site's format rendered with its payload (LOGDEV_REC_PRINT,
  * LOGDEV_REC_PRINT_SLOTS; one trailing newline removed; "[cut]" marks
  * arguments that were cut, "[missing]" one a payload not flagged cut lacks,
- * ld_bprintf_rec()), "<unknown site N: M arg bytes>", or "<raw N bytes:
+ * lgd_bprintf_rec()), "<unknown site N: M arg bytes>", or "<raw N bytes:
  * xx ...>" (other types: "<type? ...>").  *@status (if not NULL): the
- * LD_BP_ST_* bits of ld_bprintf_rec_status(), 0 for the other kinds.
+ * LGD_BP_ST_* bits of lgd_bprintf_rec_status(), 0 for the other kinds.
  * Return: bytes of text in @buf (it may hold NULs: %c of 0).
  */
-size_t ld_render_msg(const struct ld_reader *r, const struct ld_item *it,
+size_t lgd_render_msg(const struct lgd_reader *r, const struct lgd_item *it,
 		     char *buf, size_t size, unsigned int *status);
 /**
- * ld_render_dur() - append " duration=D us" (3 decimals, signed) for the
+ * lgd_render_dur() - append " duration=D us" (3 decimals, signed) for the
  * pair @dm to the @n bytes of @msg (@size bytes); a negative one is marked
  * "(negative: entry on cpu N, clocks disagree)" or "(negative: clock went
  * back on cpu N)".  Return: the new length (cut to fit).
  */
-size_t ld_render_dur(char *msg, size_t size, size_t n, const struct ld_dur_mark *dm);
+size_t lgd_render_dur(char *msg, size_t size, size_t n, const struct lgd_dur_mark *dm);
 
-enum { LD_RENDER_TEXT = 0, LD_RENDER_RAW = 1 };
+enum { LGD_RENDER_TEXT = 0, LGD_RENDER_RAW = 1 };
 
 /**
- * struct ld_render - line renderer of one capture (render.c's file comment
+ * struct lgd_render - line renderer of one capture (render.c's file comment
  * shows the two styles).  Keeps each CPU's previous record time for the
  * "+D us" delta (none for a CPU's first record and after a gap).
  * @missing:  records rendered so far whose payload lacked an argument
- *            their format needs ("[missing]", LD_BP_ST_MISSING): a front
+ *            their format needs ("[missing]", LGD_BP_ST_MISSING): a front
  *            end warns once per capture with this count
  */
-struct ld_render {
-	const struct ld_reader *r;
-	int style;		/* LD_RENDER_TEXT or LD_RENDER_RAW */
+struct lgd_render {
+	const struct lgd_reader *r;
+	int style;		/* LGD_RENDER_TEXT or LGD_RENDER_RAW */
 	uint64_t *prev;		/* per CPU: ts of the previous record, ns */
 	uint8_t *valid;
 	size_t ncpu;
-	char *label;		/* ld_render_label()'s buffer */
+	char *label;		/* lgd_render_label()'s buffer */
 	size_t label_cap;
 	char *line;		/* the line being built */
 	size_t len, cap;
@@ -787,22 +787,22 @@ struct ld_render {
 	char msg[8192];		/* a message is cut at 8191 bytes */
 };
 
-/** ld_render_init() - for items of @r in @style.  Return: 0 or -ENOMEM. */
-int ld_render_init(struct ld_render *rd, const struct ld_reader *r, int style);
+/** lgd_render_init() - for items of @r in @style.  Return: 0 or -ENOMEM. */
+int lgd_render_init(struct lgd_render *rd, const struct lgd_reader *r, int style);
 /**
- * ld_render_item() - the line (ending in a newline) of item @it, given in
- * merge order; @dur the duration mark of this record (ld_dur_mark_find())
+ * lgd_render_item() - the line (ending in a newline) of item @it, given in
+ * merge order; @dur the duration mark of this record (lgd_dur_mark_find())
  * or NULL.  *@text points to it, valid until the next call.
  * Return: its length in bytes (it may hold NULs: write it with fwrite), or
  * -ENOMEM.
  */
-long ld_render_item(struct ld_render *rd, const struct ld_item *it,
-		    const struct ld_dur_mark *dur, const char **text);
+long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
+		    const struct lgd_dur_mark *dur, const char **text);
 /**
- * ld_render_label() - the whole label of site @id (ld_site_label()), in a
+ * lgd_render_label() - the whole label of site @id (lgd_site_label()), in a
  * buffer of @rd valid until the next call.  Never cut unless out of memory.
  */
-const char *ld_render_label(struct ld_render *rd, uint32_t id);
-void ld_render_free(struct ld_render *rd);
+const char *lgd_render_label(struct lgd_render *rd, uint32_t id);
+void lgd_render_free(struct lgd_render *rd);
 
 #endif /* LIBLOGDEV_H */

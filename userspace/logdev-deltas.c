@@ -13,7 +13,7 @@
  * the line "durations: P paired (N negative), E entries without return,
  * R returns without entry" (durations.c: every entry and return counted).
  * Without --durations, pairs across a timestamp going back or jumping by
- * more than 2^62 ns on their CPU are left out (ld_ts_step()) and counted in
+ * more than 2^62 ns on their CPU are left out (lgd_ts_step()) and counted in
  * a last line "deltas: N pairs left out: clock went backwards (K), step
  * over 2^62 ns (J)" (only when N > 0).
  *
@@ -34,23 +34,23 @@ const struct cli_cmd cli_cmd_deltas = {
 };
 
 /* *@buf = the whole label of site @id (malloc'd); Return: its length, -1 if no memory */
-static int label(const struct ld_reader *r, uint32_t id, char **buf)
+static int label(const struct lgd_reader *r, uint32_t id, char **buf)
 {
 	free(*buf);
-	*buf = ld_site_label_alloc(&r->sites, id);
+	*buf = lgd_site_label_alloc(&r->sites, id);
 	return *buf ? (int)strlen(*buf) : -1;
 }
 
 int cmd_deltas(int argc, char **argv)
 {
-	struct ld_reader r;
-	struct ld_deltas ds = { 0 };
+	struct lgd_reader r;
+	struct lgd_deltas ds = { 0 };
 	int durations = 0;
 	const char *file = NULL;
-	enum ld_sort key = LD_SORT_TOTAL;
+	enum lgd_sort key = LGD_SORT_TOTAL;
 	int ret, wf = 24, wt = 24;
 	char *fb = NULL, *tb = NULL;
-	struct ld_dur_stats st;
+	struct lgd_dur_stats st;
 
 	static const struct option lo[] = {
 		{ "durations", no_argument, NULL, 'D' },
@@ -59,8 +59,8 @@ int cmd_deltas(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const keys[] = {
-		[LD_SORT_TOTAL] = "total", [LD_SORT_MAX] = "max", [LD_SORT_P99] = "p99",
-		[LD_SORT_MEDIAN] = "median", [LD_SORT_COUNT] = "count",
+		[LGD_SORT_TOTAL] = "total", [LGD_SORT_MAX] = "max", [LGD_SORT_P99] = "p99",
+		[LGD_SORT_MEDIAN] = "median", [LGD_SORT_COUNT] = "count",
 	};
 	int c, k;
 
@@ -78,7 +78,7 @@ int cmd_deltas(int argc, char **argv)
 				fprintf(stderr, "logdev deltas: bad sort key %s\n", optarg);
 				return 2;
 			}
-			key = (enum ld_sort)k;
+			key = (enum lgd_sort)k;
 			break;
 		case 'h':
 			return cli_verb_help(&cli_cmd_deltas);
@@ -91,7 +91,7 @@ int cmd_deltas(int argc, char **argv)
 	if (cli_open_input(file, &r))
 		return 1;
 	ret = cli_collect(&r, &ds, durations, &st) ? -1 : 0;
-	ld_deltas_finish(&ds, key);
+	lgd_deltas_finish(&ds, key);
 	/* site columns: at least 24 wide, wider if a label needs it (never cut) */
 	for (size_t i = 0; i < ds.nr; i++) {
 		int lf = label(&r, ds.pairs[i].from, &fb);
@@ -105,35 +105,35 @@ int cmd_deltas(int argc, char **argv)
 	printf("%-*s %-*s %10s %10s %10s %10s %10s %12s\n", wf, "from", wt, "to", "count",
 	       "min", "median", "p99", "max", "total");
 	for (size_t i = 0; i < ds.nr; i++) {
-		const struct ld_pair *p = &ds.pairs[i];
+		const struct lgd_pair *p = &ds.pairs[i];
 		const char *f = label(&r, p->from, &fb) < 0 ? "?" : fb;
 		const char *t = label(&r, p->to, &tb) < 0 ? "?" : tb;
 		char a[5][32];
 
-		ld_fmt_us(a[0], 32, p->min);
-		ld_fmt_us(a[1], 32, p->median);
-		ld_fmt_us(a[2], 32, p->p99);
-		ld_fmt_us(a[3], 32, p->max);
-		ld_fmt_us(a[4], 32, p->total);
+		lgd_fmt_us(a[0], 32, p->min);
+		lgd_fmt_us(a[1], 32, p->median);
+		lgd_fmt_us(a[2], 32, p->p99);
+		lgd_fmt_us(a[3], 32, p->max);
+		lgd_fmt_us(a[4], 32, p->total);
 		printf("%-*s %-*s %10" PRIu64 " %10s %10s %10s %10s %12s\n", wf, f, wt, t,
 		       p->count, a[0], a[1], a[2], a[3], a[4]);
 	}
 	if (durations && !ret) {
 		char sum[256];
 
-		ld_fmt_dur_summary(sum, sizeof(sum), &st);
+		lgd_fmt_dur_summary(sum, sizeof(sum), &st);
 		fputs(sum, stdout);
 	}
 	if (!durations && !ret && (ds.left_back || ds.left_huge)) {
 		char lo[256];
 
-		ld_fmt_left_out(lo, sizeof(lo), &ds);
+		lgd_fmt_left_out(lo, sizeof(lo), &ds);
 		printf("deltas: %s\n", lo);
 	}
 	free(fb);
 	free(tb);
-	ld_deltas_free(&ds);
-	ld_reader_close(&r);
+	lgd_deltas_free(&ds);
+	lgd_reader_close(&r);
 	if (fflush(stdout))
 		return 1;
 	return ret < 0 ? 1 : 0;

@@ -3,7 +3,7 @@
  * logdev-diff.c: "logdev diff [--durations] [--format text|csv|json] [--min-count N]
  * A.cap B.cap": the delta tables of two captures side by side, pairs
  * matched by their call sites' file, func and line, and format where a
- * capture has several sites at one place (ld_diff_build(); rows that cannot
+ * capture has several sites at one place (lgd_diff_build(); rows that cannot
  * be matched one to one, and pairs a capture left out, are warned about on
  * stderr): count,
  * median and p99 on each side, the ratio B/A of the medians and the change in percent
@@ -45,36 +45,36 @@ const struct cli_cmd cli_cmd_diff = {
 enum fmt { F_TEXT, F_CSV, F_JSON };
 
 /* Open @file and fill @ds (finished).  Prints errors.  0 or 1. */
-static int load(const char *file, struct ld_reader *r, struct ld_deltas *ds,
+static int load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		int durations)
 {
 	if (cli_open_input(file, r))
 		return 1;
 	if (cli_collect(r, ds, durations, NULL)) {
-		ld_deltas_free(ds);
-		ld_reader_close(r);
+		lgd_deltas_free(ds);
+		lgd_reader_close(r);
 		return 1;
 	}
-	ld_deltas_finish(ds, LD_SORT_TOTAL);
-	if (ds->left_back || ds->left_huge) {	/* as deltas says it (ld_ts_step()) */
+	lgd_deltas_finish(ds, LGD_SORT_TOTAL);
+	if (ds->left_back || ds->left_huge) {	/* as deltas says it (lgd_ts_step()) */
 		char lo[256];
 
-		ld_fmt_left_out(lo, sizeof(lo), ds);
+		lgd_fmt_left_out(lo, sizeof(lo), ds);
 		fprintf(stderr, "logdev diff: warning: %s: %s\n", file, lo);
 	}
 	return 0;
 }
 
 /* one warning per kind of row that could not be matched one to one */
-static void warn_rows(const struct ld_diff *df)
+static void warn_rows(const struct lgd_diff *df)
 {
-	static const char *const why[2] = {	/* LD_DIFF_W_MERGED, LD_DIFF_W_AMBIGUOUS */
+	static const char *const why[2] = {	/* LGD_DIFF_W_MERGED, LGD_DIFF_W_AMBIGUOUS */
 		"involve sites that share file, function, line and format in one capture (merged)",
 		"stay unmatched: a site without a file could be any of several",
 	};
 
 	for (int k = 0; k < 2; k++) {
-		const struct ld_diff_row *ex = NULL;
+		const struct lgd_diff_row *ex = NULL;
 		size_t n = 0;
 
 		for (size_t i = 0; i < df->nr; i++)
@@ -89,7 +89,7 @@ static void warn_rows(const struct ld_diff *df)
 	}
 }
 
-static void print_text(const struct ld_diff *df)
+static void print_text(const struct lgd_diff *df)
 {
 	int wf = 24, wt = 24;
 
@@ -103,24 +103,24 @@ static void print_text(const struct ld_diff *df)
 	       "count_A", "median_A", "p99_A", "count_B", "median_B", "p99_B",
 	       "ratio", "change");
 	for (size_t i = 0; i < df->nr; i++) {
-		const struct ld_diff_row *r = &df->rows[i];
+		const struct lgd_diff_row *r = &df->rows[i];
 		char c[2][24], m[2][32], p[2][32], ra[32], ch[32];
-		const struct ld_diff_side *sd[2] = { &r->a, &r->b };
+		const struct lgd_diff_side *sd[2] = { &r->a, &r->b };
 
 		for (int k = 0; k < 2; k++) {
 			if (r->present & (1 << k)) {
 				snprintf(c[k], sizeof(c[k]), "%" PRIu64, sd[k]->count);
-				ld_fmt_us(m[k], sizeof(m[k]), sd[k]->median);
-				ld_fmt_us(p[k], sizeof(p[k]), sd[k]->p99);
+				lgd_fmt_us(m[k], sizeof(m[k]), sd[k]->median);
+				lgd_fmt_us(p[k], sizeof(p[k]), sd[k]->p99);
 			} else {
 				strcpy(c[k], "-");
 				strcpy(m[k], "-");
 				strcpy(p[k], "-");
 			}
 		}
-		if (r->present != LD_DIFF_BOTH) {
+		if (r->present != LGD_DIFF_BOTH) {
 			strcpy(ra, "-");
-			strcpy(ch, r->present == LD_DIFF_IN_A ? "only in A" : "only in B");
+			strcpy(ch, r->present == LGD_DIFF_IN_A ? "only in A" : "only in B");
 		} else if (isinf(r->ratio)) {
 			strcpy(ra, "inf");
 			strcpy(ch, "+inf%");
@@ -141,18 +141,18 @@ static void csv_num(double v)
 		printf("%.4f", v);
 }
 
-static void print_csv(const struct ld_diff *df)
+static void print_csv(const struct lgd_diff *df)
 {
 	puts("from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct");
 	for (size_t i = 0; i < df->nr; i++) {
-		const struct ld_diff_row *r = &df->rows[i];
-		const struct ld_diff_side *sd[2] = { &r->a, &r->b };
+		const struct lgd_diff_row *r = &df->rows[i];
+		const struct lgd_diff_side *sd[2] = { &r->a, &r->b };
 
 		cli_csv_field(stdout, r->from);
 		putchar(',');
 		cli_csv_field(stdout, r->to);
-		printf(",%s", r->present == LD_DIFF_BOTH ? "both" :
-		       r->present == LD_DIFF_IN_A ? "only_a" : "only_b");
+		printf(",%s", r->present == LGD_DIFF_BOTH ? "both" :
+		       r->present == LGD_DIFF_IN_A ? "only_a" : "only_b");
 		for (int k = 0; k < 2; k++) {
 			if (r->present & (1 << k))
 				printf(",%" PRIu64 ",%" PRId64 ",%" PRId64, sd[k]->count,
@@ -161,10 +161,10 @@ static void print_csv(const struct ld_diff *df)
 				fputs(",,,", stdout);
 		}
 		putchar(',');
-		if (r->present == LD_DIFF_BOTH)
+		if (r->present == LGD_DIFF_BOTH)
 			csv_num(r->ratio);
 		putchar(',');
-		if (r->present == LD_DIFF_BOTH)
+		if (r->present == LGD_DIFF_BOTH)
 			csv_num(r->change_pct);
 		putchar('\n');
 	}
@@ -178,7 +178,7 @@ static void json_num(double v)
 		printf("%.4f", v);
 }
 
-static void print_json(const struct ld_diff *df, const char *fa, const char *fb)
+static void print_json(const struct lgd_diff *df, const char *fa, const char *fb)
 {
 	fputs("{\"a\": ", stdout);
 	cli_json_str(stdout, fa);
@@ -186,15 +186,15 @@ static void print_json(const struct ld_diff *df, const char *fa, const char *fb)
 	cli_json_str(stdout, fb);
 	fputs(", \"pairs\": [", stdout);
 	for (size_t i = 0; i < df->nr; i++) {
-		const struct ld_diff_row *r = &df->rows[i];
-		const struct ld_diff_side *sd[2] = { &r->a, &r->b };
+		const struct lgd_diff_row *r = &df->rows[i];
+		const struct lgd_diff_side *sd[2] = { &r->a, &r->b };
 
 		fputs(i ? ",\n  {\"from\": " : "\n  {\"from\": ", stdout);
 		cli_json_str(stdout, r->from);
 		fputs(", \"to\": ", stdout);
 		cli_json_str(stdout, r->to);
-		printf(", \"status\": \"%s\"", r->present == LD_DIFF_BOTH ? "both" :
-		       r->present == LD_DIFF_IN_A ? "only_a" : "only_b");
+		printf(", \"status\": \"%s\"", r->present == LGD_DIFF_BOTH ? "both" :
+		       r->present == LGD_DIFF_IN_A ? "only_a" : "only_b");
 		for (int k = 0; k < 2; k++) {
 			printf(", \"%c\": ", k ? 'b' : 'a');
 			if (r->present & (1 << k))
@@ -205,12 +205,12 @@ static void print_json(const struct ld_diff *df, const char *fa, const char *fb)
 				fputs("null", stdout);
 		}
 		fputs(", \"ratio\": ", stdout);
-		if (r->present == LD_DIFF_BOTH)
+		if (r->present == LGD_DIFF_BOTH)
 			json_num(r->ratio);
 		else
 			fputs("null", stdout);
 		fputs(", \"change_pct\": ", stdout);
-		if (r->present == LD_DIFF_BOTH)
+		if (r->present == LGD_DIFF_BOTH)
 			json_num(r->change_pct);
 		else
 			fputs("null", stdout);
@@ -222,9 +222,9 @@ static void print_json(const struct ld_diff *df, const char *fa, const char *fb)
 int cmd_diff(int argc, char **argv)
 {
 	const char *files[2] = { NULL, NULL };
-	struct ld_reader r[2];
-	struct ld_deltas ds[2] = { { 0 }, { 0 } };
-	struct ld_diff df;
+	struct lgd_reader r[2];
+	struct lgd_deltas ds[2] = { { 0 }, { 0 } };
+	struct lgd_diff df;
 	enum fmt fmt = F_TEXT;
 	unsigned long long min = 1;
 	int nf = 0, ret = 0, durations = 0;
@@ -280,27 +280,27 @@ int cmd_diff(int argc, char **argv)
 	if (load(files[0], &r[0], &ds[0], durations))
 		return 1;
 	if (load(files[1], &r[1], &ds[1], durations)) {
-		ld_deltas_free(&ds[0]);
-		ld_reader_close(&r[0]);
+		lgd_deltas_free(&ds[0]);
+		lgd_reader_close(&r[0]);
 		return 1;
 	}
-	if (ld_diff_build(&df, &ds[0], &r[0].sites, &ds[1], &r[1].sites)) {
+	if (lgd_diff_build(&df, &ds[0], &r[0].sites, &ds[1], &r[1].sites)) {
 		fprintf(stderr, "logdev: out of memory\n");
 		ret = 1;
 	} else {
 		warn_rows(&df);
-		ld_diff_min_count(&df, min);
+		lgd_diff_min_count(&df, min);
 		if (fmt == F_CSV)
 			print_csv(&df);
 		else if (fmt == F_JSON)
 			print_json(&df, files[0], files[1]);
 		else
 			print_text(&df);
-		ld_diff_free(&df);
+		lgd_diff_free(&df);
 	}
 	for (int k = 0; k < 2; k++) {
-		ld_deltas_free(&ds[k]);
-		ld_reader_close(&r[k]);
+		lgd_deltas_free(&ds[k]);
+		lgd_reader_close(&r[k]);
 	}
 	if (fflush(stdout))
 		return 1;

@@ -26,7 +26,7 @@ static int usage(void)
 	return 2;
 }
 
-static int add_file(struct ld_cap_writer *w, uint32_t type, uint32_t cpu,
+static int add_file(struct lgd_cap_writer *w, uint32_t type, uint32_t cpu,
 		    const char *path)
 {
 	size_t len;
@@ -37,7 +37,7 @@ static int add_file(struct ld_cap_writer *w, uint32_t type, uint32_t cpu,
 		fprintf(stderr, "logdev-mkcap: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	ret = ld_cap_write_section(w, type, cpu, t, len);
+	ret = lgd_cap_write_section(w, type, cpu, t, len);
 	free(t);
 	if (ret) {
 		fprintf(stderr, "logdev-mkcap: write: %s\n", strerror(-ret));
@@ -49,7 +49,7 @@ static int add_file(struct ld_cap_writer *w, uint32_t type, uint32_t cpu,
 int main(int argc, char **argv)
 {
 	const char *out = NULL;
-	struct ld_cap_writer w;
+	struct lgd_cap_writer w;
 	int fd, end = 1, have_header = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 	if (!out || !have_header)
 		return usage();
 	fd = strcmp(out, "-") ? open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644) : 1;
-	if (fd < 0 || ld_cap_writer_start(&w, fd)) {
+	if (fd < 0 || lgd_cap_writer_start(&w, fd)) {
 		fprintf(stderr, "logdev-mkcap: %s: %s\n", out, strerror(errno));
 		return 1;
 	}
@@ -80,15 +80,15 @@ int main(int argc, char **argv)
 		if (i + 1 >= argc)
 			return usage();
 		if (!strcmp(a, "--header"))
-			ret = add_file(&w, LD_SECT_HEADER, LD_CAP_NO_CPU, argv[++i]);
+			ret = add_file(&w, LGD_SECT_HEADER, LGD_CAP_NO_CPU, argv[++i]);
 		else if (!strcmp(a, "--formats"))
-			ret = add_file(&w, LD_SECT_FORMATS, LD_CAP_NO_CPU, argv[++i]);
+			ret = add_file(&w, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, argv[++i]);
 		else if (!strcmp(a, "--kallsyms"))
-			ret = add_file(&w, LD_SECT_KALLSYMS, LD_CAP_NO_CPU, argv[++i]);
+			ret = add_file(&w, LGD_SECT_KALLSYMS, LGD_CAP_NO_CPU, argv[++i]);
 		else if (!strcmp(a, "--modlog"))
-			ret = add_file(&w, LD_SECT_MODLOG, LD_CAP_NO_CPU, argv[++i]);
+			ret = add_file(&w, LGD_SECT_MODLOG, LGD_CAP_NO_CPU, argv[++i]);
 		else if (!strcmp(a, "--stats"))
-			ret = add_file(&w, LD_SECT_STATS, LD_CAP_NO_CPU, argv[++i]);
+			ret = add_file(&w, LGD_SECT_STATS, LGD_CAP_NO_CPU, argv[++i]);
 		else if (!strcmp(a, "--cpu")) {
 			char num[32];
 			const char *colon = strchr(argv[++i], ':');
@@ -98,15 +98,15 @@ int main(int argc, char **argv)
 				return usage();
 			memcpy(num, argv[i], (size_t)(colon - argv[i]));
 			num[colon - argv[i]] = 0;
-			if (cli_parse_uint("mkcap", "--cpu", num, 0, LD_CAP_NO_CPU - 1, &cpu))
+			if (cli_parse_uint("mkcap", "--cpu", num, 0, LGD_CAP_NO_CPU - 1, &cpu))
 				return 2;
-			ret = add_file(&w, LD_SECT_CPU_DATA, (uint32_t)cpu, colon + 1);
+			ret = add_file(&w, LGD_SECT_CPU_DATA, (uint32_t)cpu, colon + 1);
 		} else
 			return usage();
 		if (ret)
 			return 1;
 	}
-	if (end && ld_cap_write_end(&w))
+	if (end && lgd_cap_write_end(&w))
 		return 1;
 	if (fd != 1 && close(fd))
 		return 1;

@@ -166,7 +166,7 @@ struct rec {
 	/* output */
 	char *tmp;		/* FILE.tmp, or NULL (stdout, device, FIFO) */
 	int outfd, watch_out, tty;
-	struct ld_cap_writer w;
+	struct lgd_cap_writer w;
 	/* recording */
 	int was_on, enabled;
 	pid_t child;
@@ -184,7 +184,7 @@ struct rec {
  */
 static int write_formats(struct rec *rc, const char *ft, size_t fl)
 {
-	int ret = ld_cap_write_section(&rc->w, LD_SECT_FORMATS, LD_CAP_NO_CPU, ft, fl);
+	int ret = lgd_cap_write_section(&rc->w, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, ft, fl);
 
 	if (!ret)
 		ret = cli_maybe_kallsyms(&rc->w, ft, fl, &rc->ksyms);
@@ -229,12 +229,12 @@ static void write_failed(const struct rec *rc)
  * last whole section and end it, so what was recorded stays readable.
  * Return: 1 if it now ends with END, 0 if not.
  */
-static int salvage(struct ld_cap_writer *w, int fd)
+static int salvage(struct lgd_cap_writer *w, int fd)
 {
 	if (ftruncate(fd, (off_t)w->bytes) || lseek(fd, (off_t)w->bytes, SEEK_SET) < 0)
 		return 0;
 	w->err = 0;
-	if (ld_cap_write_end(w)) {
+	if (lgd_cap_write_end(w)) {
 		if (ftruncate(fd, (off_t)w->bytes))
 			return 0;
 		return 0;
@@ -303,8 +303,8 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 /* debugfs first: header, formats, CPUs, their trace_pipe_raw; 0 or 1 */
 static int rec_open_debugfs(struct rec *rc)
 {
-	struct ld_header hdr;
-	struct ld_diag d;
+	struct lgd_header hdr;
+	struct lgd_diag d;
 
 	rc->ht = cli_read_text(rc->dir, "header", &rc->hl);
 	if (!rc->ht) {
@@ -312,7 +312,7 @@ static int rec_open_debugfs(struct rec *rc)
 			strerror(errno));
 		return 1;
 	}
-	if (ld_header_parse(&hdr, rc->ht, rc->hl, &d)) {
+	if (lgd_header_parse(&hdr, rc->ht, rc->hl, &d)) {
 		fprintf(stderr, "logdev: %s/header: %s\n", rc->dir, d.msg);
 		return 1;
 	}
@@ -393,10 +393,10 @@ static int rec_open_output(struct rec *rc)
 /* the capture's start: HEADER, FORMATS (KALLSYMS, MODLOG); 0 or 1 */
 static int rec_write_meta(struct rec *rc)
 {
-	int ret = ld_cap_writer_start(&rc->w, rc->outfd);
+	int ret = lgd_cap_writer_start(&rc->w, rc->outfd);
 
 	if (!ret)
-		ret = ld_cap_write_section(&rc->w, LD_SECT_HEADER, LD_CAP_NO_CPU, rc->ht, rc->hl);
+		ret = lgd_cap_write_section(&rc->w, LGD_SECT_HEADER, LGD_CAP_NO_CPU, rc->ht, rc->hl);
 	if (!ret)
 		ret = write_formats(rc, rc->ft, rc->fl);
 	if (ret) {
@@ -643,11 +643,11 @@ static void rec_finish(struct rec *rc)
 			free(ft);
 		}
 		if (st) {
-			ld_cap_write_section(&rc->w, LD_SECT_STATS, LD_CAP_NO_CPU, st, sl);
+			lgd_cap_write_section(&rc->w, LGD_SECT_STATS, LGD_CAP_NO_CPU, st, sl);
 			free(st);
 		}
 		/* on disk before it replaces FILE (delayed ENOSPC, NFS) */
-		if (!ld_cap_write_end(&rc->w) && rc->tmp && fsync(rc->outfd))
+		if (!lgd_cap_write_end(&rc->w) && rc->tmp && fsync(rc->outfd))
 			rc->w.err = -errno;
 		if (rc->w.err)
 			write_failed(rc);

@@ -10,7 +10,7 @@
  * previous record on the same CPU (3 decimals), left out for a CPU's first
  * record and after a gap; a step back prints "-D us (clock went back, not in
  * deltas)", one over 2^62 ns "+D us (step over 2^62 ns, not in deltas)"
- * (ld_ts_step(), the rule of deltas).  Gaps print in place:
+ * (lgd_ts_step(), the rule of deltas).  Gaps print in place:
  *
  *   [   789.171900] cpu:0 *** LOST 123 events (overrun) ***
  *   (dropped, nesting_lost, too_big; lost for a version 1 capture);
@@ -32,7 +32,7 @@
  * order).  Text form, when the capture has return probes, ends with
  *   durations: P paired (N negative), E entries without return, R returns without entry
  * Options: -r/--raw, -h/--help; "--" ends them (report -- FILE).
- * The lines come from the library's renderer (render.c, ld_render_item()).
+ * The lines come from the library's renderer (render.c, lgd_render_item()).
  * Records whose payload lacks an argument their format needs (not cut:
  * "[missing]") are counted by the renderer; report then warns once on
  * stderr with the count (text and --raw).
@@ -52,15 +52,15 @@ const struct cli_cmd cli_cmd_report = {
 
 int cmd_report(int argc, char **argv)
 {
-	struct ld_reader r;
-	struct ld_merge m;
-	struct ld_item it;
+	struct lgd_reader r;
+	struct lgd_merge m;
+	struct lgd_item it;
 	const char *file = NULL;
 	int raw = 0, ret;
-	struct ld_durations du;
-	struct ld_dur_marks marks = { 0 };
+	struct lgd_durations du;
+	struct lgd_dur_marks marks = { 0 };
 	int has_dur;
-	static struct ld_render rd;
+	static struct lgd_render rd;
 
 	static const struct option lo[] = {
 		{ "raw", no_argument, NULL, 'r' },
@@ -85,36 +85,36 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	if (cli_open_input(file, &r))
 		return 1;
-	if (ld_dur_init(&du, &r.sites)) {
+	if (lgd_dur_init(&du, &r.sites)) {
 		fprintf(stderr, "logdev: out of memory\n");
-		ld_reader_close(&r);
+		lgd_reader_close(&r);
 		return 1;
 	}
 	/* returns paired first: one can come before its entry in time order */
-	has_dur = ld_dur_has_returns(&du);
-	if ((has_dur && ld_dur_collect(&r, &du, &marks)) || ld_merge_init(&m, &r)) {
+	has_dur = lgd_dur_has_returns(&du);
+	if ((has_dur && lgd_dur_collect(&r, &du, &marks)) || lgd_merge_init(&m, &r)) {
 		fprintf(stderr, "logdev: out of memory\n");
-		ld_dur_marks_free(&marks);
-		ld_dur_free(&du);
-		ld_reader_close(&r);
+		lgd_dur_marks_free(&marks);
+		lgd_dur_free(&du);
+		lgd_reader_close(&r);
 		return 1;
 	}
-	if (ld_render_init(&rd, &r, raw ? LD_RENDER_RAW : LD_RENDER_TEXT)) {
+	if (lgd_render_init(&rd, &r, raw ? LGD_RENDER_RAW : LGD_RENDER_TEXT)) {
 		fprintf(stderr, "logdev: out of memory\n");
-		ld_dur_marks_free(&marks);
-		ld_dur_free(&du);
-		ld_merge_free(&m);
-		ld_reader_close(&r);
+		lgd_dur_marks_free(&marks);
+		lgd_dur_free(&du);
+		lgd_merge_free(&m);
+		lgd_reader_close(&r);
 		return 1;
 	}
-	while ((ret = ld_merge_next(&m, &it)) > 0) {
-		const struct ld_dur_mark *paired = NULL;
+	while ((ret = lgd_merge_next(&m, &it)) > 0) {
+		const struct lgd_dur_mark *paired = NULL;
 		const char *line;
 		long len;
 
-		if (it.kind == LD_ITEM_REC)
-			paired = ld_dur_mark_find(&marks, it.file_off);
-		len = ld_render_item(&rd, &it, paired, &line);
+		if (it.kind == LGD_ITEM_REC)
+			paired = lgd_dur_mark_find(&marks, it.file_off);
+		len = lgd_render_item(&rd, &it, paired, &line);
 		if (len < 0) {
 			fprintf(stderr, "logdev: out of memory\n");
 			ret = (int)len;
@@ -126,18 +126,18 @@ int cmd_report(int argc, char **argv)
 	if (ret >= 0 && has_dur && !raw) {
 		char sum[256];
 
-		ld_fmt_dur_summary(sum, sizeof(sum), &du.stats);
+		lgd_fmt_dur_summary(sum, sizeof(sum), &du.stats);
 		fputs(sum, stdout);
 	}
-	if (rd.missing)		/* once per capture, text and raw (ld_render.missing) */
+	if (rd.missing)		/* once per capture, text and raw (lgd_render.missing) */
 		fprintf(stderr, "logdev: warning: %" PRIu64 " record%s lack%s arguments their "
 			"format needs (payload too short, not cut; shown as [missing])\n",
 			rd.missing, rd.missing == 1 ? "" : "s", rd.missing == 1 ? "s" : "");
-	ld_dur_marks_free(&marks);
-	ld_render_free(&rd);
-	ld_dur_free(&du);
-	ld_merge_free(&m);
-	ld_reader_close(&r);
+	lgd_dur_marks_free(&marks);
+	lgd_render_free(&rd);
+	lgd_dur_free(&du);
+	lgd_merge_free(&m);
+	lgd_reader_close(&r);
 	if (fflush(stdout)) {
 		perror("logdev: stdout");
 		return 1;

@@ -13,7 +13,7 @@
 #include "liblogdev.h"
 #include "subbuf.h"
 
-static void diag(struct ld_diag *d, int err, const char *msg, const char *arg)
+static void diag(struct lgd_diag *d, int err, const char *msg, const char *arg)
 {
 	if (!d)
 		return;
@@ -25,7 +25,7 @@ static void diag(struct ld_diag *d, int err, const char *msg, const char *arg)
 }
 
 /* the same for line @lineno starting at byte @off of the text */
-static void diag_at(struct ld_diag *d, int err, size_t off, unsigned lineno,
+static void diag_at(struct lgd_diag *d, int err, size_t off, unsigned lineno,
 		    const char *msg, const char *arg)
 {
 	if (!d)
@@ -69,7 +69,7 @@ static int parse_u32(const char *s, uint32_t *v)
 }
 
 /* "field: NAME offset:N size:N"; unknown names are accepted (new fields) */
-static int check_field(const char *v, struct ld_diag *d, size_t loff,
+static int check_field(const char *v, struct lgd_diag *d, size_t loff,
 		       unsigned lineno)
 {
 	char name[64];
@@ -81,15 +81,15 @@ static int check_field(const char *v, struct ld_diag *d, size_t loff,
 		diag_at(d, -EINVAL, loff, lineno, "malformed field line", v);
 		return -EINVAL;
 	}
-	if (!ld_sb_layout_check(name, off, size)) {	/* subbuf.c knows the layout */
+	if (!lgd_sb_layout_check(name, off, size)) {	/* subbuf.c knows the layout */
 		diag_at(d, -EPROTO, loff, lineno, "field layout differs from this reader", v);
 		return -EPROTO;
 	}
 	return 0;
 }
 
-int ld_header_parse(struct ld_header *h, const char *text, size_t len,
-		    struct ld_diag *d)
+int lgd_header_parse(struct lgd_header *h, const char *text, size_t len,
+		    struct lgd_diag *d)
 {
 	const char *p = text, *end = text + len, *l;
 	size_t ll;
@@ -155,7 +155,7 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
 		diag(d, -EINVAL, "header has no version", NULL);
 		return -EINVAL;
 	}
-	if (!ld_sb_hdr_size(h->version)) {	/* subbuf.c knows the versions */
+	if (!lgd_sb_hdr_size(h->version)) {	/* subbuf.c knows the versions */
 		char b[32];
 
 		snprintf(b, sizeof(b), "%u", h->version);
@@ -168,8 +168,8 @@ int ld_header_parse(struct ld_header *h, const char *text, size_t len,
 		return -EINVAL;
 	}
 	if (!have_sbh)
-		h->subbuf_hdr_size = ld_sb_hdr_size(h->version);
-	if (h->subbuf_hdr_size != ld_sb_hdr_size(h->version) ||
+		h->subbuf_hdr_size = lgd_sb_hdr_size(h->version);
+	if (h->subbuf_hdr_size != lgd_sb_hdr_size(h->version) ||
 	    h->rec_hdr_size != LOGDEV_REC_HDR_SIZE) {
 		diag(d, -EPROTO, "header: unexpected subbuf_hdr_size/rec_hdr_size", NULL);
 		return -EPROTO;
@@ -226,7 +226,7 @@ static char *unescape(const char *s, size_t n)
 	return out;
 }
 
-static void site_free(struct ld_site *s)
+static void site_free(struct lgd_site *s)
 {
 	if (!s)
 		return;
@@ -236,13 +236,13 @@ static void site_free(struct ld_site *s)
 	free(s);
 }
 
-#define LD_MAX_SITE_ID (1u << 22)
+#define LGD_MAX_SITE_ID (1u << 22)
 
-/* which sites need their file in their label: ld_site_label() (render.c) */
-int ld_site_place_cmp(const void *pa, const void *pb)
+/* which sites need their file in their label: lgd_site_label() (render.c) */
+int lgd_site_place_cmp(const void *pa, const void *pb)
 {
-	const struct ld_site *x = *(const struct ld_site *const *)pa;
-	const struct ld_site *y = *(const struct ld_site *const *)pb;
+	const struct lgd_site *x = *(const struct lgd_site *const *)pa;
+	const struct lgd_site *y = *(const struct lgd_site *const *)pb;
 	int c = strcmp(x->func, y->func);
 
 	if (c)
@@ -252,11 +252,11 @@ int ld_site_place_cmp(const void *pa, const void *pb)
 	return strcmp(x->file, y->file);
 }
 
-int ld_site_order_cmp(const void *pa, const void *pb)
+int lgd_site_order_cmp(const void *pa, const void *pb)
 {
-	const struct ld_site *x = *(const struct ld_site *const *)pa;
-	const struct ld_site *y = *(const struct ld_site *const *)pb;
-	int c = ld_site_place_cmp(pa, pb);
+	const struct lgd_site *x = *(const struct lgd_site *const *)pa;
+	const struct lgd_site *y = *(const struct lgd_site *const *)pb;
+	int c = lgd_site_place_cmp(pa, pb);
 
 	if (c)
 		return c;
@@ -267,9 +267,9 @@ int ld_site_order_cmp(const void *pa, const void *pb)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int ld_sites_mark_labels(struct ld_sites *s)
+int lgd_sites_mark_labels(struct lgd_sites *s)
 {
-	struct ld_site **v = malloc((s->nr ? s->nr : 1) * sizeof(*v));
+	struct lgd_site **v = malloc((s->nr ? s->nr : 1) * sizeof(*v));
 	size_t n = 0;
 
 	if (!v)
@@ -277,7 +277,7 @@ int ld_sites_mark_labels(struct ld_sites *s)
 	for (uint32_t i = 0; i < s->nr; i++)
 		if (s->by_id[i])
 			v[n++] = s->by_id[i];
-	qsort(v, n, sizeof(*v), ld_site_order_cmp);
+	qsort(v, n, sizeof(*v), lgd_site_order_cmp);
 	/* groups of one func:line: the file is needed if they differ in file */
 	for (size_t i = 0, j; i < n; i = j) {
 		int differ = 0;
@@ -292,7 +292,7 @@ int ld_sites_mark_labels(struct ld_sites *s)
 		 * edprint() calls): #1, #2... in format order, then id order
 		 */
 		for (size_t k = i, l; k < j; k = l) {
-			for (l = k + 1; l < j && !ld_site_place_cmp(&v[l], &v[k]); l++)
+			for (l = k + 1; l < j && !lgd_site_place_cmp(&v[l], &v[k]); l++)
 				;
 			for (size_t m = k; m < l; m++) {
 				v[m]->label_seq = l - k > 1 ? (uint32_t)(m - k + 1) : 0;
@@ -305,7 +305,7 @@ int ld_sites_mark_labels(struct ld_sites *s)
 	return 0;
 }
 
-int ld_sites_parse(struct ld_sites *s, const char *text, size_t len)
+int lgd_sites_parse(struct lgd_sites *s, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len, *l;
 	size_t ll;
@@ -318,7 +318,7 @@ int ld_sites_parse(struct ld_sites *s, const char *text, size_t len)
 		int n = 0;
 		uint32_t id, line;
 		char num[16];
-		struct ld_site *st;
+		struct lgd_site *st;
 
 		if (ll == 0 || l[0] == '#')
 			continue;
@@ -345,7 +345,7 @@ int ld_sites_parse(struct ld_sites *s, const char *text, size_t len)
 		}
 		memcpy(num, f[0], fl[0]);
 		num[fl[0]] = 0;
-		if (parse_u32(num, &id) || id >= LD_MAX_SITE_ID) {
+		if (parse_u32(num, &id) || id >= LGD_MAX_SITE_ID) {
 			bad++;
 			continue;
 		}
@@ -357,7 +357,7 @@ int ld_sites_parse(struct ld_sites *s, const char *text, size_t len)
 		}
 		if (id >= s->nr) {
 			uint32_t nn = s->nr ? s->nr : 64;
-			struct ld_site **nb;
+			struct lgd_site **nb;
 
 			while (nn <= id)
 				nn *= 2;
@@ -383,15 +383,15 @@ int ld_sites_parse(struct ld_sites *s, const char *text, size_t len)
 		site_free(s->by_id[id]);
 		s->by_id[id] = st;
 	}
-	return ld_sites_mark_labels(s) ? -ENOMEM : bad;
+	return lgd_sites_mark_labels(s) ? -ENOMEM : bad;
 }
 
-const struct ld_site *ld_sites_get(const struct ld_sites *s, uint32_t id)
+const struct lgd_site *lgd_sites_get(const struct lgd_sites *s, uint32_t id)
 {
 	return id < s->nr ? s->by_id[id] : NULL;
 }
 
-void ld_sites_free(struct ld_sites *s)
+void lgd_sites_free(struct lgd_sites *s)
 {
 	for (uint32_t i = 0; i < s->nr; i++)
 		site_free(s->by_id[i]);
@@ -400,7 +400,7 @@ void ld_sites_free(struct ld_sites *s)
 	s->nr = 0;
 }
 
-int ld_fmt_has_symptr(const char *fmt)
+int lgd_fmt_has_symptr(const char *fmt)
 {
 	for (const char *p = fmt; *p; p++) {
 		if (*p != '%')
@@ -423,7 +423,7 @@ int ld_fmt_has_symptr(const char *fmt)
 /* sort by address; equal addresses keep their order in the text (the
  * kernel names the first of several symbols at one address) */
 struct ksym_sort {
-	struct ld_ksym s;
+	struct lgd_ksym s;
 	size_t idx;
 };
 
@@ -436,7 +436,7 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static int ksyms_sort(struct ld_ksym *syms, size_t nr)
+static int ksyms_sort(struct lgd_ksym *syms, size_t nr)
 {
 	struct ksym_sort *t;
 
@@ -477,14 +477,14 @@ static int ksym_line(const char *l, size_t ll, uint64_t *addr, char *type,
 }
 
 /* append a symbol to *@syms (*@nr used, *@cap allocated); 0 or -ENOMEM */
-static int ksym_add(struct ld_ksym **syms, size_t *nr, size_t *cap, uint64_t addr,
+static int ksym_add(struct lgd_ksym **syms, size_t *nr, size_t *cap, uint64_t addr,
 		    char type, const char *name, const char *mod)
 {
-	struct ld_ksym *s;
+	struct lgd_ksym *s;
 
 	if (*nr == *cap) {
 		size_t nc = *cap ? *cap * 2 : 64;
-		struct ld_ksym *ns = realloc(*syms, nc * sizeof(*ns));
+		struct lgd_ksym *ns = realloc(*syms, nc * sizeof(*ns));
 
 		if (!ns)
 			return -ENOMEM;
@@ -505,9 +505,9 @@ static int ksym_add(struct ld_ksym **syms, size_t *nr, size_t *cap, uint64_t add
 	return 0;
 }
 
-static struct ld_kmod *kmod_new(struct ld_ksyms *k, const char *name)
+static struct lgd_kmod *kmod_new(struct lgd_ksyms *k, const char *name)
 {
-	struct ld_kmod *nm = realloc(k->mods, (k->nr_mods + 1) * sizeof(*nm)), *m;
+	struct lgd_kmod *nm = realloc(k->mods, (k->nr_mods + 1) * sizeof(*nm)), *m;
 
 	if (!nm)
 		return NULL;
@@ -517,13 +517,13 @@ static struct ld_kmod *kmod_new(struct ld_ksyms *k, const char *name)
 	m->name = strdup(name);
 	if (!m->name)
 		return NULL;
-	m->to_ts = LD_TS_END;
-	m->live_ts = LD_TS_END;
+	m->to_ts = LGD_TS_END;
+	m->live_ts = LGD_TS_END;
 	k->nr_mods++;
 	return m;
 }
 
-static void kmod_free(struct ld_kmod *m)
+static void kmod_free(struct lgd_kmod *m)
 {
 	for (size_t i = 0; i < m->nr; i++) {
 		free(m->syms[i].name);
@@ -534,7 +534,7 @@ static void kmod_free(struct ld_kmod *m)
 }
 
 /* vmlinux index, bounds, and one table per module of the snapshot */
-static int ksyms_index(struct ld_ksyms *k)
+static int ksyms_index(struct lgd_ksyms *k)
 {
 	size_t nvm = 0;
 
@@ -542,8 +542,8 @@ static int ksyms_index(struct ld_ksyms *k)
 	if (!k->vm)
 		return -ENOMEM;
 	for (size_t i = 0; i < k->nr; i++) {
-		const struct ld_ksym *s = &k->syms[i];
-		struct ld_kmod *m = NULL;
+		const struct lgd_ksym *s = &k->syms[i];
+		struct lgd_kmod *m = NULL;
 		size_t cap;
 
 		if (!s->mod) {
@@ -577,7 +577,7 @@ static int ksyms_index(struct ld_ksyms *k)
 	return 0;
 }
 
-int ld_ksyms_parse(struct ld_ksyms *k, const char *text, size_t len)
+int lgd_ksyms_parse(struct lgd_ksyms *k, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len, *l;
 	size_t ll, cap = 0;
@@ -595,7 +595,7 @@ int ld_ksyms_parse(struct ld_ksyms *k, const char *text, size_t len)
 			nonzero = 1;
 	}
 	if (!nonzero) {
-		ld_ksyms_free(k);
+		lgd_ksyms_free(k);
 		return 0;
 	}
 	if (ksyms_sort(k->syms, k->nr) || ksyms_index(k))
@@ -623,15 +623,15 @@ static int layout(const char *s, const char *key, uint64_t *base, uint64_t *text
 }
 
 /* the newest logged instance of @name still loaded; NULL if none */
-static struct ld_kmod *kmod_open(struct ld_ksyms *k, size_t first, const char *name)
+static struct lgd_kmod *kmod_open(struct lgd_ksyms *k, size_t first, const char *name)
 {
 	for (size_t i = k->nr_mods; i-- > first;)
-		if (k->mods[i].to_ts == LD_TS_END && !strcmp(k->mods[i].name, name))
+		if (k->mods[i].to_ts == LGD_TS_END && !strcmp(k->mods[i].name, name))
 			return &k->mods[i];
 	return NULL;
 }
 
-int ld_ksyms_add_modlog(struct ld_ksyms *k, const char *text, size_t len)
+int lgd_ksyms_add_modlog(struct lgd_ksyms *k, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len, *l;
 	size_t ll, first = k->nr_mods, cur = (size_t)-1, cap = 0;
@@ -641,7 +641,7 @@ int ld_ksyms_add_modlog(struct ld_ksyms *k, const char *text, size_t len)
 		char line[256], verb[16], name[128], type, sym[256], mod[128];
 		unsigned long long ts;
 		uint64_t addr;
-		struct ld_kmod *m;
+		struct lgd_kmod *m;
 
 		if (!ll || l[0] == '#')
 			continue;
@@ -702,7 +702,7 @@ int ld_ksyms_add_modlog(struct ld_ksyms *k, const char *text, size_t len)
 	/* a snapshot's module table holds until its first logged event */
 	for (size_t i = 0; i < first; i++) {
 		for (size_t j = first; j < k->nr_mods; j++) {
-			const struct ld_kmod *m = &k->mods[j];
+			const struct lgd_kmod *m = &k->mods[j];
 			uint64_t t = m->from_ts ? m->from_ts : m->to_ts;
 
 			if (!strcmp(m->name, k->mods[i].name) && t < k->mods[i].to_ts)
@@ -713,7 +713,7 @@ int ld_ksyms_add_modlog(struct ld_ksyms *k, const char *text, size_t len)
 }
 
 /* index of the last symbol at or below @addr, or -1 */
-static ssize_t last_at_or_below(const struct ld_ksym *s, size_t nr, uint64_t addr)
+static ssize_t last_at_or_below(const struct lgd_ksym *s, size_t nr, uint64_t addr)
 {
 	size_t lo = 0, hi = nr;
 
@@ -734,16 +734,16 @@ static int in_range(uint64_t a, uint64_t base, uint64_t size)
 }
 
 /* the kernel's find_kallsyms_symbol() over a logged module's table */
-static const struct ld_ksym *mod_lookup(const struct ld_kmod *m, uint64_t addr,
+static const struct lgd_ksym *mod_lookup(const struct lgd_kmod *m, uint64_t addr,
 					uint64_t ts, uint64_t *off, uint64_t *size)
 {
 	int in_init = ts < m->live_ts && in_range(addr, m->init_base, m->init_size);
 	uint64_t next = in_init ? m->init_base + m->init_text :
 				  m->core_base + m->core_text;
-	const struct ld_ksym *best = NULL;
+	const struct lgd_ksym *best = NULL;
 
 	for (size_t i = 0; i < m->nr; i++) {
-		const struct ld_ksym *s = &m->syms[i];
+		const struct lgd_ksym *s = &m->syms[i];
 
 		if (ts >= m->live_ts && in_range(s->addr, m->init_base, m->init_size))
 			continue;	/* init symbols are gone after init */
@@ -759,7 +759,7 @@ static const struct ld_ksym *mod_lookup(const struct ld_kmod *m, uint64_t addr,
 	return best;
 }
 
-const struct ld_ksym *ld_ksyms_lookup_at(const struct ld_ksyms *k, uint64_t addr,
+const struct lgd_ksym *lgd_ksyms_lookup_at(const struct lgd_ksyms *k, uint64_t addr,
 					 uint64_t ts, uint64_t *off, uint64_t *size)
 {
 	ssize_t i;
@@ -767,9 +767,9 @@ const struct ld_ksym *ld_ksyms_lookup_at(const struct ld_ksyms *k, uint64_t addr
 
 	/* newest first: the module log's tables, then the snapshot's */
 	for (size_t n = k->nr_mods; n-- > 0;) {
-		const struct ld_kmod *m = &k->mods[n];
+		const struct lgd_kmod *m = &k->mods[n];
 
-		if (ts < m->from_ts || (m->to_ts != LD_TS_END && ts >= m->to_ts) || !m->nr)
+		if (ts < m->from_ts || (m->to_ts != LGD_TS_END && ts >= m->to_ts) || !m->nr)
 			continue;
 		if (m->has_layout) {
 			if (!in_range(addr, m->core_base, m->core_size) &&
@@ -830,13 +830,13 @@ const struct ld_ksym *ld_ksyms_lookup_at(const struct ld_ksyms *k, uint64_t addr
 	}
 }
 
-const struct ld_ksym *ld_ksyms_lookup(const struct ld_ksyms *k, uint64_t addr,
+const struct lgd_ksym *lgd_ksyms_lookup(const struct lgd_ksyms *k, uint64_t addr,
 				      uint64_t *off, uint64_t *size)
 {
-	return ld_ksyms_lookup_at(k, addr, LD_TS_END, off, size);
+	return lgd_ksyms_lookup_at(k, addr, LGD_TS_END, off, size);
 }
 
-void ld_ksyms_free(struct ld_ksyms *k)
+void lgd_ksyms_free(struct lgd_ksyms *k)
 {
 	for (size_t i = 0; i < k->nr; i++) {
 		free(k->syms[i].name);

@@ -9,10 +9,10 @@
  * the cursor's offset, so nothing grows with the capture size except the
  * metadata (formats, kallsyms).
  *
- * Hostile input: section CPU numbers must be below LD_MAX_CPU (others are
+ * Hostile input: section CPU numbers must be below LGD_MAX_CPU (others are
  * skipped with a warning); warnings that can repeat for every record or
  * sub-buffer (timestamp going backwards, sub-buffer CPU or seq mismatch,
- * out-of-range section CPUs) are given LD_WARN_BURST times per kind, then
+ * out-of-range section CPUs) are given LGD_WARN_BURST times per kind, then
  * summed up in one "... and N more" warning at the end of the merge (or of
  * the open).  A timestamp is compared with the previous record of its CPU,
  * so one bad stamp costs one warning.  At the end of the merge of a capture
@@ -31,8 +31,8 @@
 #include "liblogdev.h"
 #include "subbuf.h"
 
-#define LD_MAX_CPU	4096	/* section CPU numbers accepted: 0..4095 */
-#define LD_WARN_BURST	10	/* warnings of one kind before summing up */
+#define LGD_MAX_CPU	4096	/* section CPU numbers accepted: 0..4095 */
+#define LGD_WARN_BURST	10	/* warnings of one kind before summing up */
 
 enum { RL_TS_BACK, RL_CPU_MISMATCH, RL_SEQ_BACK, RL_NR };
 static const char *const rl_name[RL_NR] = {
@@ -41,20 +41,20 @@ static const char *const rl_name[RL_NR] = {
 };
 
 /* state shared by the CPU streams of one merge */
-struct ld_merge_shared {
+struct lgd_merge_shared {
 	uint64_t nwarn[RL_NR];
 	uint64_t missing_sites;	/* records whose site is not in the formats */
 	int summed_up;
 };
 
-static void warn(struct ld_reader *r, int err, int64_t off, int64_t cpu,
+static void warn(struct lgd_reader *r, int err, int64_t off, int64_t cpu,
 		 int64_t seq, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
-static void vwarn(struct ld_reader *r, int err, int64_t off, int64_t cpu,
+static void vwarn(struct lgd_reader *r, int err, int64_t off, int64_t cpu,
 		  int64_t seq, const char *fmt, va_list ap)
 {
-	struct ld_diag d = { err, off, cpu, seq, "" };
+	struct lgd_diag d = { err, off, cpu, seq, "" };
 
 	if (!r->warn)
 		return;
@@ -62,7 +62,7 @@ static void vwarn(struct ld_reader *r, int err, int64_t off, int64_t cpu,
 	r->warn(r->warn_arg, &d);
 }
 
-static void warn(struct ld_reader *r, int err, int64_t off, int64_t cpu,
+static void warn(struct lgd_reader *r, int err, int64_t off, int64_t cpu,
 		 int64_t seq, const char *fmt, ...)
 {
 	va_list ap;
@@ -93,7 +93,7 @@ static ssize_t pread_full(int fd, void *buf, size_t len, uint64_t off)
 }
 
 /* read a whole metadata section into a NUL-terminated malloc'd buffer */
-static char *read_text(struct ld_reader *r, uint64_t off, uint64_t len)
+static char *read_text(struct lgd_reader *r, uint64_t off, uint64_t len)
 {
 	char *t;
 	ssize_t n;
@@ -112,7 +112,7 @@ static char *read_text(struct ld_reader *r, uint64_t off, uint64_t len)
 	return t;
 }
 
-static int add_cpu(struct ld_reader *r, uint32_t cpu)
+static int add_cpu(struct lgd_reader *r, uint32_t cpu)
 {
 	uint32_t i, *n;
 
@@ -130,7 +130,7 @@ static int add_cpu(struct ld_reader *r, uint32_t cpu)
 	return 0;
 }
 
-static void set_diag(struct ld_diag *d, int err, int64_t off, const char *msg)
+static void set_diag(struct lgd_diag *d, int err, int64_t off, const char *msg)
 {
 	if (!d)
 		return;
@@ -140,10 +140,10 @@ static void set_diag(struct ld_diag *d, int err, int64_t off, const char *msg)
 	snprintf(d->msg, sizeof(d->msg), "%s", msg);
 }
 
-int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
-		      void *warn_arg, struct ld_diag *d)
+int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
+		      void *warn_arg, struct lgd_diag *d)
 {
-	uint8_t fh[LD_CAP_FILE_HDR_BYTES];
+	uint8_t fh[LGD_CAP_FILE_HDR_BYTES];
 	struct stat st;
 	uint64_t off, bad_cpus = 0;
 	uint32_t cap_version, hdr_bytes;
@@ -175,23 +175,23 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 	}
 	r->file_size = (uint64_t)st.st_size;
 	if (pread_full(fd, fh, sizeof(fh), 0) != (ssize_t)sizeof(fh) ||
-	    ld_cap_file_hdr_get(fh, &cap_version, &hdr_bytes) == -EINVAL) {
+	    lgd_cap_file_hdr_get(fh, &cap_version, &hdr_bytes) == -EINVAL) {
 		ret = -EINVAL;
 		set_diag(d, ret, 0, "not a logdev capture (bad magic or too short)");
 		goto err;
 	}
-	if (cap_version != LD_CAP_VERSION) {
+	if (cap_version != LGD_CAP_VERSION) {
 		ret = -EPROTO;
-		set_diag(d, ret, ld_cap_file_hdr_version_off(), "unsupported capture version");
+		set_diag(d, ret, lgd_cap_file_hdr_version_off(), "unsupported capture version");
 		goto err;
 	}
 	off = hdr_bytes;
-	if (off < LD_CAP_FILE_HDR_BYTES)
-		off = LD_CAP_FILE_HDR_BYTES;
+	if (off < LGD_CAP_FILE_HDR_BYTES)
+		off = LGD_CAP_FILE_HDR_BYTES;
 	r->first_sect_off = off;
 
 	for (;;) {
-		uint8_t sh[LD_CAP_SECT_HDR_BYTES];
+		uint8_t sh[LGD_CAP_SECT_HDR_BYTES];
 		ssize_t n = pread_full(fd, sh, sizeof(sh), off);
 		uint32_t type, cpu;
 		uint64_t len, data;
@@ -209,21 +209,21 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 			     "truncated section header (%zd of 16 bytes)", n);
 			break;
 		}
-		ld_cap_sect_hdr_get(sh, &type, &cpu, &len);
+		lgd_cap_sect_hdr_get(sh, &type, &cpu, &len);
 		data = off + sizeof(sh);
-		if (type == LD_SECT_END) {
+		if (type == LGD_SECT_END) {
 			r->complete = 1;
 			break;
 		}
 		if (len > r->file_size - data) {
-			warn(r, -ENODATA, (int64_t)off, type == LD_SECT_CPU_DATA ? (int64_t)cpu : -1, -1,
+			warn(r, -ENODATA, (int64_t)off, type == LGD_SECT_CPU_DATA ? (int64_t)cpu : -1, -1,
 			     "section type %u is truncated: %llu of %llu bytes present",
 			     type, (unsigned long long)(r->file_size - data),
 			     (unsigned long long)len);
 			len = r->file_size - data;
 		}
 		switch (type) {
-		case LD_SECT_HEADER:
+		case LGD_SECT_HEADER:
 			t = read_text(r, data, len);
 			if (!t) {
 				ret = -ENOMEM;
@@ -233,7 +233,7 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 				free(t);
 				break;
 			}
-			ret = ld_header_parse(&r->hdr, t, len, d);
+			ret = lgd_header_parse(&r->hdr, t, len, d);
 			free(t);
 			if (ret) {
 				/* offset of the offending line, else the text */
@@ -244,13 +244,13 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 			}
 			have_hdr = 1;
 			break;
-		case LD_SECT_FORMATS:
+		case LGD_SECT_FORMATS:
 			t = read_text(r, data, len);
 			if (!t) {
 				ret = -ENOMEM;
 				goto err;
 			}
-			ret = ld_sites_parse(&r->sites, t, len);
+			ret = lgd_sites_parse(&r->sites, t, len);
 			free(t);
 			if (ret < 0)
 				goto err;
@@ -258,24 +258,24 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 				warn(r, -EINVAL, (int64_t)data, -1, -1,
 				     "%d malformed formats lines skipped", ret);
 			break;
-		case LD_SECT_STATS:
+		case LGD_SECT_STATS:
 			free(r->stats);
 			r->stats = read_text(r, data, len);
 			break;
-		case LD_SECT_KALLSYMS:
+		case LGD_SECT_KALLSYMS:
 			t = read_text(r, data, len);
 			if (!t) {
 				ret = -ENOMEM;
 				goto err;
 			}
-			ld_ksyms_free(&r->ksyms);
-			ret = ld_ksyms_parse(&r->ksyms, t, len);
+			lgd_ksyms_free(&r->ksyms);
+			ret = lgd_ksyms_parse(&r->ksyms, t, len);
 			free(t);
 			if (ret < 0)
 				goto err;
 			r->has_ksyms = 1;
 			break;
-		case LD_SECT_MODLOG:	/* cumulative: the last one wins */
+		case LGD_SECT_MODLOG:	/* cumulative: the last one wins */
 			free(modlog);
 			modlog = read_text(r, data, len);
 			if (!modlog) {
@@ -284,17 +284,17 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 			}
 			modlog_len = len;
 			break;
-		case LD_SECT_CPU_DATA:
+		case LGD_SECT_CPU_DATA:
 			if (!have_hdr) {
 				ret = -EINVAL;
 				set_diag(d, ret, (int64_t)off, "CPU data before the header section");
 				goto err;
 			}
-			if (cpu >= LD_MAX_CPU) {
-				if (++bad_cpus <= LD_WARN_BURST)
+			if (cpu >= LGD_MAX_CPU) {
+				if (++bad_cpus <= LGD_WARN_BURST)
 					warn(r, -EINVAL, (int64_t)off, -1, -1,
 					     "section CPU %u out of range (>= %u) at offset %llu, section skipped",
-					     cpu, LD_MAX_CPU, (unsigned long long)off);
+					     cpu, LGD_MAX_CPU, (unsigned long long)off);
 				break;
 			}
 			if (add_cpu(r, cpu)) {
@@ -312,15 +312,15 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 		set_diag(d, ret, -1, "capture has no header section");
 		goto err;
 	}
-	if (bad_cpus > LD_WARN_BURST)
+	if (bad_cpus > LGD_WARN_BURST)
 		warn(r, -EINVAL, -1, -1, -1,
 		     "... and %llu more sections with an out-of-range CPU skipped",
-		     (unsigned long long)(bad_cpus - LD_WARN_BURST));
+		     (unsigned long long)(bad_cpus - LGD_WARN_BURST));
 	if (!r->complete)
 		warn(r, -ENODATA, (int64_t)r->file_size, -1, -1,
 		     "capture has no END section (recording cut short?)");
 	if (modlog) {
-		ret = ld_ksyms_add_modlog(&r->ksyms, modlog, modlog_len);
+		ret = lgd_ksyms_add_modlog(&r->ksyms, modlog, modlog_len);
 		if (ret < 0)
 			goto err;
 		if (ret > 0)
@@ -332,12 +332,12 @@ int ld_reader_open_fd(struct ld_reader *r, int fd, ld_warn_fn wfn,
 	return 0;
 err:
 	free(modlog);
-	ld_reader_close(r);
+	lgd_reader_close(r);
 	return ret;
 }
 
-int ld_reader_open(struct ld_reader *r, const char *path, ld_warn_fn wfn,
-		   void *warn_arg, struct ld_diag *d)
+int lgd_reader_open(struct lgd_reader *r, const char *path, lgd_warn_fn wfn,
+		   void *warn_arg, struct lgd_diag *d)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -349,16 +349,16 @@ int ld_reader_open(struct ld_reader *r, const char *path, ld_warn_fn wfn,
 		set_diag(d, e, -1, strerror(-e));
 		return e;
 	}
-	return ld_reader_open_fd(r, fd, wfn, warn_arg, d);
+	return lgd_reader_open_fd(r, fd, wfn, warn_arg, d);
 }
 
-void ld_reader_close(struct ld_reader *r)
+void lgd_reader_close(struct lgd_reader *r)
 {
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
-	ld_sites_free(&r->sites);
-	ld_ksyms_free(&r->ksyms);
+	lgd_sites_free(&r->sites);
+	lgd_ksyms_free(&r->ksyms);
 	free(r->stats);
 	r->stats = NULL;
 	free(r->cpus);
@@ -368,9 +368,9 @@ void ld_reader_close(struct ld_reader *r)
 
 /* ---- per-CPU stream ------------------------------------------------ */
 
-struct ld_cpu_stream {
-	struct ld_reader *r;
-	struct ld_merge_shared *sh;
+struct lgd_cpu_stream {
+	struct lgd_reader *r;
+	struct lgd_merge_shared *sh;
 	uint32_t cpu;
 	uint64_t scan_off;	/* next section header to look at */
 	uint64_t sect_off;	/* next unread byte of the current section */
@@ -380,31 +380,31 @@ struct ld_cpu_stream {
 	uint8_t *sb;		/* current sub-buffer */
 	uint64_t sb_off;	/* its file offset */
 	uint32_t sb_avail;	/* bytes of it present */
-	struct ld_sb *dec;	/* its decoder: header and record walk */
+	struct lgd_sb *dec;	/* its decoder: header and record walk */
 	uint64_t seq;
 	int have_prev_seq;
 	uint64_t prev_seq;
 	uint64_t last_ts;	/* ts of the CPU's previous record */
 
-	struct ld_item pending[6];	/* gaps waiting before the records */
+	struct lgd_item pending[6];	/* gaps waiting before the records */
 	int npending, ipending;
 
-	struct ld_item head;	/* next item to hand out (valid if has_head) */
+	struct lgd_item head;	/* next item to hand out (valid if has_head) */
 	int has_head;
 	uint8_t *payload;	/* copy of head's payload */
 };
 
-/* warning of kind @kind: the first LD_WARN_BURST, then only counted */
-static void rl_warn(struct ld_cpu_stream *s, int kind, int err, int64_t off,
+/* warning of kind @kind: the first LGD_WARN_BURST, then only counted */
+static void rl_warn(struct lgd_cpu_stream *s, int kind, int err, int64_t off,
 		    int64_t seq, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
-static void rl_warn(struct ld_cpu_stream *s, int kind, int err, int64_t off,
+static void rl_warn(struct lgd_cpu_stream *s, int kind, int err, int64_t off,
 		    int64_t seq, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (++s->sh->nwarn[kind] > LD_WARN_BURST)
+	if (++s->sh->nwarn[kind] > LGD_WARN_BURST)
 		return;
 	va_start(ap, fmt);
 	vwarn(s->r, err, off, s->cpu, seq, fmt, ap);
@@ -412,15 +412,15 @@ static void rl_warn(struct ld_cpu_stream *s, int kind, int err, int64_t off,
 }
 
 /* next chunk of up to subbuf_size bytes of this CPU's data; 0 at the end */
-static int next_subbuf(struct ld_cpu_stream *s)
+static int next_subbuf(struct lgd_cpu_stream *s)
 {
-	struct ld_reader *r = s->r;
+	struct lgd_reader *r = s->r;
 	uint32_t sbs = r->hdr.subbuf_size;
 	ssize_t n;
 	size_t want;
 
 	while (!s->sect_left) {
-		uint8_t sh[LD_CAP_SECT_HDR_BYTES];
+		uint8_t sh[LGD_CAP_SECT_HDR_BYTES];
 		uint32_t type, cpu;
 		uint64_t len;
 
@@ -428,8 +428,8 @@ static int next_subbuf(struct ld_cpu_stream *s)
 			return 0;
 		n = pread_full(r->fd, sh, sizeof(sh), s->scan_off);
 		if (n >= (ssize_t)sizeof(sh))
-			ld_cap_sect_hdr_get(sh, &type, &cpu, &len);
-		if (n < (ssize_t)sizeof(sh) || type == LD_SECT_END) {
+			lgd_cap_sect_hdr_get(sh, &type, &cpu, &len);
+		if (n < (ssize_t)sizeof(sh) || type == LGD_SECT_END) {
 			s->eof = 1;
 			return 0;
 		}
@@ -437,7 +437,7 @@ static int next_subbuf(struct ld_cpu_stream *s)
 		if (len > r->file_size - s->sect_off)
 			len = r->file_size - s->sect_off;	/* warned at open */
 		s->scan_off = s->sect_off + len;
-		if (type == LD_SECT_CPU_DATA && cpu == s->cpu) {
+		if (type == LGD_SECT_CPU_DATA && cpu == s->cpu) {
 			s->sect_left = len;
 			if (len % sbs)
 				warn(r, -EINVAL, (int64_t)s->sect_off, s->cpu, -1,
@@ -459,12 +459,12 @@ static int next_subbuf(struct ld_cpu_stream *s)
 	return 1;
 }
 
-static void push_gap(struct ld_cpu_stream *s, int kind, uint64_t count, uint64_t ts)
+static void push_gap(struct lgd_cpu_stream *s, int kind, uint64_t count, uint64_t ts)
 {
-	struct ld_item *g = &s->pending[s->npending++];
+	struct lgd_item *g = &s->pending[s->npending++];
 
 	memset(g, 0, sizeof(*g));
-	g->kind = LD_ITEM_GAP;
+	g->kind = LGD_ITEM_GAP;
 	g->cpu = s->cpu;
 	g->ts = ts < s->last_ts ? s->last_ts : ts;
 	g->gap_kind = kind;
@@ -474,10 +474,10 @@ static void push_gap(struct ld_cpu_stream *s, int kind, uint64_t count, uint64_t
 }
 
 /* the current sub-buffer is unusable: one corrupt gap, nothing else */
-static int skip_subbuf(struct ld_cpu_stream *s)
+static int skip_subbuf(struct lgd_cpu_stream *s)
 {
 	s->npending = 0;
-	push_gap(s, LD_GAP_CORRUPT, s->sb_avail, s->last_ts);
+	push_gap(s, LGD_GAP_CORRUPT, s->sb_avail, s->last_ts);
 	s->prev_seq++;	/* assume it was the next one */
 	return 1;
 }
@@ -486,40 +486,40 @@ static int skip_subbuf(struct ld_cpu_stream *s)
  * Load the next sub-buffer: check its header, queue its gaps and set up the
  * record walk.  Return 0 at the end of the CPU's data.
  */
-static int load_subbuf(struct ld_cpu_stream *s)
+static int load_subbuf(struct lgd_cpu_stream *s)
 {
-	struct ld_reader *r = s->r;
-	uint32_t sbs = r->hdr.subbuf_size, hsz = ld_sb_hdr_size(r->hdr.version);
+	struct lgd_reader *r = s->r;
+	uint32_t sbs = r->hdr.subbuf_size, hsz = lgd_sb_hdr_size(r->hdr.version);
 
 	s->npending = s->ipending = 0;
 	while (next_subbuf(s)) {
-		struct ld_sb_info h;
-		int st = ld_sb_load(s->dec, s->sb, s->sb_avail, sbs, &h);
+		struct lgd_sb_info h;
+		int st = lgd_sb_load(s->dec, s->sb, s->sb_avail, sbs, &h);
 
-		if (st == LD_SB_SHORT) {
+		if (st == LGD_SB_SHORT) {
 			warn(r, -ENODATA, (int64_t)s->sb_off, s->cpu, -1,
 			     "truncated sub-buffer: %u bytes, header needs %u", s->sb_avail, hsz);
 			continue;
 		}
 		s->seq = h.seq;
 		switch (st) {
-		case LD_SB_BAD_MAGIC:
+		case LGD_SB_BAD_MAGIC:
 			warn(r, -EINVAL, (int64_t)s->sb_off, s->cpu, -1,
 			     "bad sub-buffer magic 0x%08x, sub-buffer skipped", h.magic);
 			return skip_subbuf(s);
-		case LD_SB_BAD_VERSION:
-			warn(r, -EPROTO, (int64_t)(s->sb_off + ld_sb_field_off(LD_SB_F_VERSION)),
+		case LGD_SB_BAD_VERSION:
+			warn(r, -EPROTO, (int64_t)(s->sb_off + lgd_sb_field_off(LGD_SB_F_VERSION)),
 			     s->cpu, (int64_t)s->seq,
 			     "sub-buffer version %u unsupported, sub-buffer skipped", h.version);
 			return skip_subbuf(s);
 		}
 		if (h.cpu != (s->cpu & 0xffff))
 			rl_warn(s, RL_CPU_MISMATCH, -EINVAL,
-				(int64_t)(s->sb_off + ld_sb_field_off(LD_SB_F_CPU)),
+				(int64_t)(s->sb_off + lgd_sb_field_off(LGD_SB_F_CPU)),
 				(int64_t)s->seq, "sub-buffer says cpu %u, section says %u",
 				(unsigned)h.cpu, s->cpu);
-		if (st == LD_SB_BAD_DATA_BYTES) {
-			warn(r, -EINVAL, (int64_t)(s->sb_off + ld_sb_field_off(LD_SB_F_DATA_BYTES)),
+		if (st == LGD_SB_BAD_DATA_BYTES) {
+			warn(r, -EINVAL, (int64_t)(s->sb_off + lgd_sb_field_off(LGD_SB_F_DATA_BYTES)),
 			     s->cpu, (int64_t)s->seq,
 			     "data_bytes %u exceeds sub-buffer size %u, sub-buffer skipped",
 			     h.data_bytes, sbs);
@@ -529,66 +529,66 @@ static int load_subbuf(struct ld_cpu_stream *s)
 		if (s->have_prev_seq && s->seq != s->prev_seq + 1) {
 			if (s->seq <= s->prev_seq)
 				rl_warn(s, RL_SEQ_BACK, -EINVAL,
-					(int64_t)(s->sb_off + ld_sb_field_off(LD_SB_F_SEQ)),
+					(int64_t)(s->sb_off + lgd_sb_field_off(LGD_SB_F_SEQ)),
 					(int64_t)s->seq, "sub-buffer seq %llu after %llu goes backwards",
 				     (unsigned long long)s->seq,
 				     (unsigned long long)s->prev_seq);
 			else if (!h.overrun_before)
-				push_gap(s, LD_GAP_SUBBUFS, s->seq - s->prev_seq - 1, h.first_ts);
+				push_gap(s, LGD_GAP_SUBBUFS, s->seq - s->prev_seq - 1, h.first_ts);
 		}
 		if (h.overrun_before)
-			push_gap(s, LD_GAP_OVERRUN, h.overrun_before, h.first_ts);
+			push_gap(s, LGD_GAP_OVERRUN, h.overrun_before, h.first_ts);
 		if (h.dropped_before)
-			push_gap(s, LD_GAP_DROPPED, h.dropped_before, h.first_ts);
+			push_gap(s, LGD_GAP_DROPPED, h.dropped_before, h.first_ts);
 		if (h.nesting_lost_before)
-			push_gap(s, LD_GAP_NESTING_LOST, h.nesting_lost_before, h.first_ts);
+			push_gap(s, LGD_GAP_NESTING_LOST, h.nesting_lost_before, h.first_ts);
 		if (h.too_big_before)
-			push_gap(s, LD_GAP_TOO_BIG, h.too_big_before, h.first_ts);
+			push_gap(s, LGD_GAP_TOO_BIG, h.too_big_before, h.first_ts);
 		if (h.lost_before)
-			push_gap(s, LD_GAP_LOST, h.lost_before, h.first_ts);
+			push_gap(s, LGD_GAP_LOST, h.lost_before, h.first_ts);
 		s->have_prev_seq = 1;
 		s->prev_seq = s->seq;
-		if (st == LD_SB_DATA_CUT)
+		if (st == LGD_SB_DATA_CUT)
 			warn(r, -ENODATA, (int64_t)(s->sb_off + s->sb_avail), s->cpu,
 			     (int64_t)s->seq,
 			     "truncated sub-buffer: %u of %u data bytes present",
-			     s->sb_avail - ld_sb_hdr_size(h.version), h.data_bytes);
+			     s->sb_avail - lgd_sb_hdr_size(h.version), h.data_bytes);
 		return 1;
 	}
 	return 0;
 }
 
 /* produce s->head; 0 if the stream is finished */
-static int stream_advance(struct ld_cpu_stream *s)
+static int stream_advance(struct lgd_cpu_stream *s)
 {
-	struct ld_reader *r = s->r;
+	struct lgd_reader *r = s->r;
 
 	for (;;) {
-		struct ld_sb_rec rec;
+		struct lgd_sb_rec rec;
 		uint64_t foff;
 
 		if (s->ipending < s->npending) {
 			s->head = s->pending[s->ipending++];
 			return 1;
 		}
-		switch (ld_sb_next(s->dec, &rec)) {
-		case LD_SB_REC_END:
+		switch (lgd_sb_next(s->dec, &rec)) {
+		case LGD_SB_REC_END:
 			if (!load_subbuf(s))
 				return 0;
 			continue;
-		case LD_SB_REC_TRAILING:
+		case LGD_SB_REC_TRAILING:
 			warn(r, -ENODATA, (int64_t)(s->sb_off + rec.bad_off), s->cpu,
 			     (int64_t)s->seq, "%u trailing bytes too short for a record",
 			     rec.left);
 			continue;
-		case LD_SB_REC_BAD_LEN:
+		case LGD_SB_REC_BAD_LEN:
 			warn(r, -EINVAL, (int64_t)(s->sb_off + rec.bad_off), s->cpu, (int64_t)s->seq,
 			     "bad record length %u (%u bytes left in sub-buffer), rest of sub-buffer skipped",
 			     rec.hdr.len, rec.left);
 			s->npending = s->ipending = 0;
-			push_gap(s, LD_GAP_CORRUPT, rec.left, s->last_ts);
+			push_gap(s, LGD_GAP_CORRUPT, rec.left, s->last_ts);
 			continue;
-		case LD_SB_REC_BAD_ARGS:
+		case LGD_SB_REC_BAD_ARGS:
 			warn(r, -EINVAL, (int64_t)(s->sb_off + rec.bad_off), s->cpu, (int64_t)s->seq,
 			     "record arg_bytes %u exceeds its length %u, record skipped",
 			     rec.hdr.arg_bytes, rec.hdr.len);
@@ -601,10 +601,10 @@ static int stream_advance(struct ld_cpu_stream *s)
 				(unsigned long long)rec.hdr.ts,
 				(unsigned long long)s->last_ts);
 		s->last_ts = rec.hdr.ts;	/* compare the next with this one */
-		if (!ld_sites_get(&r->sites, rec.hdr.site))
+		if (!lgd_sites_get(&r->sites, rec.hdr.site))
 			s->sh->missing_sites++;
 		memset(&s->head, 0, sizeof(s->head));
-		s->head.kind = LD_ITEM_REC;
+		s->head.kind = LGD_ITEM_REC;
 		s->head.cpu = s->cpu;
 		s->head.ts = rec.hdr.ts;
 		s->head.rec = rec.hdr;
@@ -619,18 +619,18 @@ static int stream_advance(struct ld_cpu_stream *s)
 
 /* ---- merge ----------------------------------------------------------- */
 
-static int before(const struct ld_cpu_stream *a, const struct ld_cpu_stream *b)
+static int before(const struct lgd_cpu_stream *a, const struct lgd_cpu_stream *b)
 {
 	if (a->head.ts != b->head.ts)
 		return a->head.ts < b->head.ts;
 	return a->cpu < b->cpu;
 }
 
-static void sift_down(struct ld_merge *m, uint32_t i)
+static void sift_down(struct lgd_merge *m, uint32_t i)
 {
 	for (;;) {
 		uint32_t l = 2 * i + 1, rr = l + 1, min = i;
-		struct ld_cpu_stream *t;
+		struct lgd_cpu_stream *t;
 
 		if (l < m->nr && before(m->heap[l], m->heap[min]))
 			min = l;
@@ -645,9 +645,9 @@ static void sift_down(struct ld_merge *m, uint32_t i)
 	}
 }
 
-int ld_merge_init(struct ld_merge *m, struct ld_reader *r)
+int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r)
 {
-	struct ld_merge_shared *sh = NULL;
+	struct lgd_merge_shared *sh = NULL;
 
 	memset(m, 0, sizeof(*m));
 	m->r = r;
@@ -660,7 +660,7 @@ int ld_merge_init(struct ld_merge *m, struct ld_reader *r)
 		goto nomem;
 	}
 	for (uint32_t i = 0; i < r->nr_cpus; i++) {
-		struct ld_cpu_stream *s = calloc(1, sizeof(*s));
+		struct lgd_cpu_stream *s = calloc(1, sizeof(*s));
 
 		if (!s) {
 			if (!i)
@@ -674,7 +674,7 @@ int ld_merge_init(struct ld_merge *m, struct ld_reader *r)
 		s->scan_off = r->first_sect_off;
 		s->sb = malloc(r->hdr.subbuf_size);
 		s->payload = malloc(r->hdr.subbuf_size);
-		s->dec = ld_sb_alloc();
+		s->dec = lgd_sb_alloc();
 		if (!s->sb || !s->payload || !s->dec)
 			goto nomem;
 		if (stream_advance(s))
@@ -684,20 +684,20 @@ int ld_merge_init(struct ld_merge *m, struct ld_reader *r)
 		sift_down(m, i);
 	return 0;
 nomem:
-	ld_merge_free(m);
+	lgd_merge_free(m);
 	return -ENOMEM;
 }
 
 /* at the end of the merge: the warnings left out, unnamed sites */
-static void sum_up(struct ld_reader *r, struct ld_merge_shared *sh)
+static void sum_up(struct lgd_reader *r, struct lgd_merge_shared *sh)
 {
 	if (sh->summed_up)
 		return;
 	sh->summed_up = 1;
 	for (int k = 0; k < RL_NR; k++)
-		if (sh->nwarn[k] > LD_WARN_BURST)
+		if (sh->nwarn[k] > LGD_WARN_BURST)
 			warn(r, -EINVAL, -1, -1, -1, "... and %llu more \"%s\" warnings",
-			     (unsigned long long)(sh->nwarn[k] - LD_WARN_BURST), rl_name[k]);
+			     (unsigned long long)(sh->nwarn[k] - LGD_WARN_BURST), rl_name[k]);
 	/*
 	 * Only for a capture cut short: a complete one has the formats read
 	 * at the end, and a site missing there is simply unknown (site 0).
@@ -708,9 +708,9 @@ static void sum_up(struct ld_reader *r, struct ld_merge_shared *sh)
 		     (unsigned long long)sh->missing_sites);
 }
 
-int ld_merge_next(struct ld_merge *m, struct ld_item *it)
+int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it)
 {
-	struct ld_cpu_stream *s;
+	struct lgd_cpu_stream *s;
 
 	/* refill the stream whose head was handed out last time */
 	if (m->last) {
@@ -721,7 +721,7 @@ int ld_merge_next(struct ld_merge *m, struct ld_item *it)
 			/* sift up */
 			for (uint32_t i = m->nr - 1; i > 0;) {
 				uint32_t p = (i - 1) / 2;
-				struct ld_cpu_stream *t;
+				struct lgd_cpu_stream *t;
 
 				if (!before(m->heap[i], m->heap[p]))
 					break;
@@ -745,14 +745,14 @@ int ld_merge_next(struct ld_merge *m, struct ld_item *it)
 	return 1;
 }
 
-void ld_merge_free(struct ld_merge *m)
+void lgd_merge_free(struct lgd_merge *m)
 {
 	if (m->nr_all)
 		free(m->all[0]->sh);
 	for (uint32_t i = 0; i < m->nr_all; i++) {
 		free(m->all[i]->sb);
 		free(m->all[i]->payload);
-		ld_sb_free(m->all[i]->dec);
+		lgd_sb_free(m->all[i]->dec);
 		free(m->all[i]);
 	}
 	free(m->all);

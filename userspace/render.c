@@ -5,9 +5,9 @@
  * share file, function and line; "site#ID:?"), context and
  * lost-events names, a record's message (which renderer goes with which
  * record type: binary printf of its site's format, with cut and missing
- * marks (records lacking arguments counted: ld_render.missing), or a hex
+ * marks (records lacking arguments counted: lgd_render.missing), or a hex
  * dump), return-probe duration marks, the time since the CPU's previous
- * record (ld_ts_step(): a step back or over 2^62 ns is marked as left out
+ * record (lgd_ts_step(): a step back or over 2^62 ns is marked as left out
  * of deltas), and the whole report line in its two styles:
  *
  *   text: [   789.171773] cpu:0 pid:1234 kfree_skbmem:291 in  +0.101 us
@@ -27,21 +27,21 @@
 #include <string.h>
 #include "liblogdev.h"
 
-const char *ld_gap_kind_name(int kind)
+const char *lgd_gap_kind_name(int kind)
 {
 	switch (kind) {
-	case LD_GAP_DROPPED: return "dropped";
-	case LD_GAP_OVERRUN: return "overrun";
-	case LD_GAP_SUBBUFS: return "subbufs";
-	case LD_GAP_CORRUPT: return "corrupt";
-	case LD_GAP_NESTING_LOST: return "nesting_lost";
-	case LD_GAP_TOO_BIG: return "too_big";
-	case LD_GAP_LOST: return "lost";
+	case LGD_GAP_DROPPED: return "dropped";
+	case LGD_GAP_OVERRUN: return "overrun";
+	case LGD_GAP_SUBBUFS: return "subbufs";
+	case LGD_GAP_CORRUPT: return "corrupt";
+	case LGD_GAP_NESTING_LOST: return "nesting_lost";
+	case LGD_GAP_TOO_BIG: return "too_big";
+	case LGD_GAP_LOST: return "lost";
 	}
 	return "?";
 }
 
-const char *ld_ctx_name(int ctx)
+const char *lgd_ctx_name(int ctx)
 {
 	switch (ctx) {
 	case LOGDEV_CTX_TASK: return "task";
@@ -58,7 +58,7 @@ const char *ld_ctx_name(int ctx)
  * "func:line", or "file:func:line" if @with_file and the file is known;
  * "#@seq" appended if @seq
  */
-static int label_of(const struct ld_site *st, uint32_t id, int with_file,
+static int label_of(const struct lgd_site *st, uint32_t id, int with_file,
 		    uint32_t seq, char *buf, size_t size)
 {
 	char sfx[16] = "";
@@ -72,15 +72,15 @@ static int label_of(const struct ld_site *st, uint32_t id, int with_file,
 	return snprintf(buf, size, "%s:%u%s", st->func, st->line, sfx);
 }
 
-int ld_site_label(const struct ld_sites *s, uint32_t id, char *buf,
+int lgd_site_label(const struct lgd_sites *s, uint32_t id, char *buf,
 		  size_t size)
 {
-	const struct ld_site *st = ld_sites_get(s, id);
+	const struct lgd_site *st = lgd_sites_get(s, id);
 
 	return label_of(st, id, st && st->label_file, st ? st->label_seq : 0, buf, size);
 }
 
-char *ld_site_label_place(const struct ld_site *st, uint32_t id, int with_file,
+char *lgd_site_label_place(const struct lgd_site *st, uint32_t id, int with_file,
 			  uint32_t seq)
 {
 	int n = label_of(st, id, with_file, seq, NULL, 0);
@@ -91,23 +91,23 @@ char *ld_site_label_place(const struct ld_site *st, uint32_t id, int with_file,
 	return b;
 }
 
-char *ld_site_label_alloc(const struct ld_sites *s, uint32_t id)
+char *lgd_site_label_alloc(const struct lgd_sites *s, uint32_t id)
 {
-	const struct ld_site *st = ld_sites_get(s, id);
+	const struct lgd_site *st = lgd_sites_get(s, id);
 
-	return ld_site_label_place(st, id, st && st->label_file, st ? st->label_seq : 0);
+	return lgd_site_label_place(st, id, st && st->label_file, st ? st->label_seq : 0);
 }
 
 /* ---- numbers ------------------------------------------------------------ */
 
-void ld_fmt_us(char *b, size_t n, int64_t ns)
+void lgd_fmt_us(char *b, size_t n, int64_t ns)
 {
 	uint64_t m = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
 
 	snprintf(b, n, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", m / 1000, m % 1000);
 }
 
-int ld_fmt_dur_summary(char *b, size_t n, const struct ld_dur_stats *st)
+int lgd_fmt_dur_summary(char *b, size_t n, const struct lgd_dur_stats *st)
 {
 	return snprintf(b, n, "durations: %" PRIu64 " paired (%" PRIu64 " negative), %" PRIu64
 			" %s without return, %" PRIu64 " %s without entry\n", st->paired,
@@ -116,7 +116,7 @@ int ld_fmt_dur_summary(char *b, size_t n, const struct ld_dur_stats *st)
 			st->returns_unmatched == 1 ? "return" : "returns");
 }
 
-int ld_fmt_left_out(char *b, size_t n, const struct ld_deltas *ds)
+int lgd_fmt_left_out(char *b, size_t n, const struct lgd_deltas *ds)
 {
 	uint64_t all = ds->left_back + ds->left_huge;
 
@@ -132,10 +132,10 @@ int ld_fmt_left_out(char *b, size_t n, const struct ld_deltas *ds)
 
 /* ---- a record's message --------------------------------------------------- */
 
-size_t ld_render_msg(const struct ld_reader *r, const struct ld_item *it,
+size_t lgd_render_msg(const struct lgd_reader *r, const struct lgd_item *it,
 		     char *buf, size_t size, unsigned int *status)
 {
-	const struct ld_site *s = ld_sites_get(&r->sites, it->rec.site);
+	const struct lgd_site *s = lgd_sites_get(&r->sites, it->rec.site);
 	int print = it->rec.type == LOGDEV_REC_PRINT || it->rec.type == LOGDEV_REC_PRINT_SLOTS;
 	size_t n;
 	int len;
@@ -145,11 +145,11 @@ size_t ld_render_msg(const struct ld_reader *r, const struct ld_item *it,
 	if (!size)
 		return 0;
 	if (print && s) {
-		len = ld_bprintf_rec_status(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
+		len = lgd_bprintf_rec_status(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
 					    r->has_ksyms ? &r->ksyms : NULL, it->rec.ts,
 					    (it->rec.type == LOGDEV_REC_PRINT_SLOTS ?
-					     LD_BP_SLOTS : 0) |
-					    (it->rec_flags & LOGDEV_REC_F_CUT ? LD_BP_CUT : 0),
+					     LGD_BP_SLOTS : 0) |
+					    (it->rec_flags & LOGDEV_REC_F_CUT ? LGD_BP_CUT : 0),
 					    status);
 		n = len < 0 ? 0 : (size_t)len < size ? (size_t)len : size - 1;
 		if (n && buf[n - 1] == '\n')
@@ -189,11 +189,11 @@ static size_t msg_add(char *msg, size_t size, size_t n, const char *fmt, ...)
 	return o < 0 ? n : n + (size_t)o < size ? n + (size_t)o : size - 1;
 }
 
-size_t ld_render_dur(char *msg, size_t size, size_t n, const struct ld_dur_mark *dm)
+size_t lgd_render_dur(char *msg, size_t size, size_t n, const struct lgd_dur_mark *dm)
 {
 	char d[40];
 
-	ld_fmt_us(d, sizeof(d), dm->ns);
+	lgd_fmt_us(d, sizeof(d), dm->ns);
 	n = msg_add(msg, size, n, "%sduration=%s us", n ? " " : "", d);
 	if (dm->ns < 0 && dm->entry_cpu != dm->ret_cpu)
 		n = msg_add(msg, size, n, " (negative: entry on cpu %u, clocks disagree)",
@@ -206,7 +206,7 @@ size_t ld_render_dur(char *msg, size_t size, size_t n, const struct ld_dur_mark 
 
 /* ---- whole lines ---------------------------------------------------------- */
 
-int ld_render_init(struct ld_render *rd, const struct ld_reader *r, int style)
+int lgd_render_init(struct lgd_render *rd, const struct lgd_reader *r, int style)
 {
 	memset(rd, 0, sizeof(*rd));
 	rd->r = r;
@@ -218,13 +218,13 @@ int ld_render_init(struct ld_render *rd, const struct ld_reader *r, int style)
 	rd->prev = calloc(rd->ncpu ? rd->ncpu : 1, sizeof(*rd->prev));
 	rd->valid = calloc(rd->ncpu ? rd->ncpu : 1, 1);
 	if (!rd->prev || !rd->valid) {
-		ld_render_free(rd);
+		lgd_render_free(rd);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-void ld_render_free(struct ld_render *rd)
+void lgd_render_free(struct lgd_render *rd)
 {
 	free(rd->prev);
 	free(rd->valid);
@@ -234,7 +234,7 @@ void ld_render_free(struct ld_render *rd)
 }
 
 /* make room for @n more bytes (and a NUL) in the line; 0 or -ENOMEM */
-static int line_room(struct ld_render *rd, size_t n)
+static int line_room(struct lgd_render *rd, size_t n)
 {
 	if (rd->len + n + 1 > rd->cap) {
 		size_t nc = (rd->len + n + 1) * 2;
@@ -248,7 +248,7 @@ static int line_room(struct ld_render *rd, size_t n)
 	return 0;
 }
 
-static void line_put(struct ld_render *rd, const char *s, size_t n)
+static void line_put(struct lgd_render *rd, const char *s, size_t n)
 {
 	if (rd->err || (rd->err = line_room(rd, n)))
 		return;
@@ -257,9 +257,9 @@ static void line_put(struct ld_render *rd, const char *s, size_t n)
 	rd->line[rd->len] = 0;
 }
 
-static void line_add(struct ld_render *rd, const char *fmt, ...)
+static void line_add(struct lgd_render *rd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static void line_add(struct ld_render *rd, const char *fmt, ...)
+static void line_add(struct lgd_render *rd, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -282,13 +282,13 @@ static void line_add(struct ld_render *rd, const char *fmt, ...)
 	rd->len += (size_t)n;
 }
 
-static void line_str(struct ld_render *rd, const char *s)
+static void line_str(struct lgd_render *rd, const char *s)
 {
 	line_put(rd, s, strlen(s));
 }
 
 /* @v in decimal, at least @width digits (zero-padded); no printf: hot path */
-static void line_u64(struct ld_render *rd, uint64_t v, int width)
+static void line_u64(struct lgd_render *rd, uint64_t v, int width)
 {
 	char b[24];
 	int i = sizeof(b);
@@ -301,7 +301,7 @@ static void line_u64(struct ld_render *rd, uint64_t v, int width)
 }
 
 /* a timestamp as seconds with 6 decimals, right-aligned in 12 columns */
-static void line_ts(struct ld_render *rd, uint64_t ts)
+static void line_ts(struct lgd_render *rd, uint64_t ts)
 {
 	uint64_t sec = ts / 1000000000u, us = ts % 1000000000u / 1000u;
 	int digits = 1;
@@ -316,7 +316,7 @@ static void line_ts(struct ld_render *rd, uint64_t ts)
 }
 
 /* raw: \\ \t \n and NUL (\0) escaped */
-static void line_escape(struct ld_render *rd, const char *s, size_t n)
+static void line_escape(struct lgd_render *rd, const char *s, size_t n)
 {
 	const char *e = s + n;
 
@@ -334,9 +334,9 @@ static void line_escape(struct ld_render *rd, const char *s, size_t n)
 	}
 }
 
-const char *ld_render_label(struct ld_render *rd, uint32_t id)
+const char *lgd_render_label(struct lgd_render *rd, uint32_t id)
 {
-	int n = ld_site_label(&rd->r->sites, id, rd->label, rd->label_cap);
+	int n = lgd_site_label(&rd->r->sites, id, rd->label, rd->label_cap);
 
 	if (n >= 0 && (size_t)n >= rd->label_cap) {
 		char *nb = realloc(rd->label, (size_t)n + 1);
@@ -345,39 +345,39 @@ const char *ld_render_label(struct ld_render *rd, uint32_t id)
 			return rd->label ? rd->label : "?";
 		rd->label = nb;
 		rd->label_cap = (size_t)n + 1;
-		ld_site_label(&rd->r->sites, id, rd->label, rd->label_cap);
+		lgd_site_label(&rd->r->sites, id, rd->label, rd->label_cap);
 	}
 	return rd->label ? rd->label : "?";
 }
 
-static void render_gap(struct ld_render *rd, const struct ld_item *it)
+static void render_gap(struct lgd_render *rd, const struct lgd_item *it)
 {
-	if (rd->style == LD_RENDER_RAW) {
+	if (rd->style == LGD_RENDER_RAW) {
 		line_add(rd, "LOST\t%u\t%" PRIu64 "\t%s\n", it->cpu, it->gap_count,
-			 ld_gap_kind_name(it->gap_kind));
+			 lgd_gap_kind_name(it->gap_kind));
 		return;
 	}
 	line_put(rd, "[ ", 2);
 	line_ts(rd, it->ts);
 	switch (it->gap_kind) {
-	case LD_GAP_SUBBUFS:
+	case LGD_GAP_SUBBUFS:
 		line_add(rd, "] cpu:%u *** LOST %" PRIu64 " sub-buffers (overrun) ***\n",
 			 it->cpu, it->gap_count);
 		break;
-	case LD_GAP_CORRUPT:
+	case LGD_GAP_CORRUPT:
 		line_add(rd, "] cpu:%u *** LOST %" PRIu64 " bytes (corrupt sub-buffer) ***\n",
 			 it->cpu, it->gap_count);
 		break;
 	default:
 		line_add(rd, "] cpu:%u *** LOST %" PRIu64 " events (%s) ***\n",
-			 it->cpu, it->gap_count, ld_gap_kind_name(it->gap_kind));
+			 it->cpu, it->gap_count, lgd_gap_kind_name(it->gap_kind));
 	}
 }
 
 /* raw: ts cpu pid ctx site func line message, tab-separated */
-static void render_raw(struct ld_render *rd, const struct ld_item *it, size_t len)
+static void render_raw(struct lgd_render *rd, const struct lgd_item *it, size_t len)
 {
-	const struct ld_site *s = ld_sites_get(&rd->r->sites, it->rec.site);
+	const struct lgd_site *s = lgd_sites_get(&rd->r->sites, it->rec.site);
 
 	line_u64(rd, it->ts, 0);
 	line_put(rd, "\t", 1);
@@ -385,7 +385,7 @@ static void render_raw(struct ld_render *rd, const struct ld_item *it, size_t le
 	line_put(rd, "\t", 1);
 	line_u64(rd, it->rec.pid, 0);
 	line_put(rd, "\t", 1);
-	line_str(rd, ld_ctx_name(it->rec.ctx));
+	line_str(rd, lgd_ctx_name(it->rec.ctx));
 	line_put(rd, "\t", 1);
 	line_u64(rd, it->rec.site, 0);
 	line_put(rd, "\t", 1);
@@ -400,7 +400,7 @@ static void render_raw(struct ld_render *rd, const struct ld_item *it, size_t le
  * text: [   SECONDS] cpu:C pid:P [ctx] LABEL MESSAGE[  +D us]; "  -D us (clock
  * went back, not in deltas)", "  +D us (step over 2^62 ns, not in deltas)"
  */
-static void render_text(struct ld_render *rd, const struct ld_item *it, size_t len)
+static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t len)
 {
 	line_put(rd, "[ ", 2);
 	line_ts(rd, it->ts);
@@ -410,49 +410,49 @@ static void render_text(struct ld_render *rd, const struct ld_item *it, size_t l
 	line_u64(rd, it->rec.pid, 0);
 	if (it->rec.ctx) {
 		line_put(rd, " ", 1);
-		line_str(rd, ld_ctx_name(it->rec.ctx));
+		line_str(rd, lgd_ctx_name(it->rec.ctx));
 	}
 	line_put(rd, " ", 1);
-	line_str(rd, ld_render_label(rd, it->rec.site));
+	line_str(rd, lgd_render_label(rd, it->rec.site));
 	line_put(rd, " ", 1);
 	line_put(rd, rd->msg, len);
 	if (it->cpu < rd->ncpu && rd->valid[it->cpu]) {
 		uint64_t d;
-		/* the rule of deltas (ld_ts_step()): marked where it leaves one out */
-		enum ld_step k = ld_ts_step(rd->prev[it->cpu], it->ts, &d);
+		/* the rule of deltas (lgd_ts_step()): marked where it leaves one out */
+		enum lgd_step k = lgd_ts_step(rd->prev[it->cpu], it->ts, &d);
 
-		line_put(rd, k == LD_STEP_BACK ? "  -" : "  +", 3);
+		line_put(rd, k == LGD_STEP_BACK ? "  -" : "  +", 3);
 		line_u64(rd, d / 1000, 0);
 		line_put(rd, ".", 1);
 		line_u64(rd, d % 1000, 3);
 		line_put(rd, " us", 3);
-		if (k == LD_STEP_BACK)
+		if (k == LGD_STEP_BACK)
 			line_str(rd, " (clock went back, not in deltas)");
-		else if (k == LD_STEP_HUGE)
+		else if (k == LGD_STEP_HUGE)
 			line_str(rd, " (step over 2^62 ns, not in deltas)");
 	}
 }
 
-long ld_render_item(struct ld_render *rd, const struct ld_item *it,
-		    const struct ld_dur_mark *dur, const char **text)
+long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
+		    const struct lgd_dur_mark *dur, const char **text)
 {
 	size_t len;
 
 	rd->len = 0;
 	rd->err = 0;
-	if (it->kind == LD_ITEM_GAP) {
+	if (it->kind == LGD_ITEM_GAP) {
 		if (it->cpu < rd->ncpu)
 			rd->valid[it->cpu] = 0;
 		render_gap(rd, it);
 	} else {
 		unsigned int st;
 
-		len = ld_render_msg(rd->r, it, rd->msg, sizeof(rd->msg), &st);
-		if (st & LD_BP_ST_MISSING)
+		len = lgd_render_msg(rd->r, it, rd->msg, sizeof(rd->msg), &st);
+		if (st & LGD_BP_ST_MISSING)
 			rd->missing++;
 		if (dur)
-			len = ld_render_dur(rd->msg, sizeof(rd->msg), len, dur);
-		if (rd->style == LD_RENDER_RAW)
+			len = lgd_render_dur(rd->msg, sizeof(rd->msg), len, dur);
+		if (rd->style == LGD_RENDER_RAW)
 			render_raw(rd, it, len);
 		else
 			render_text(rd, it, len);

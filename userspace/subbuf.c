@@ -9,7 +9,7 @@
  *
  * Two header layouts: format version 2 (the uapi struct, 48 bytes) and
  * version 1 (sbh1_t below, 40 bytes: the first 40 of version 2, so the
- * fields both have sit at the same offsets).  ld_sb_load() decodes each
+ * fields both have sit at the same offsets).  lgd_sb_load() decodes each
  * sub-buffer by its own version field.
  */
 #define _DEFAULT_SOURCE
@@ -24,7 +24,7 @@ typedef struct logdev_rec_hdr rech_t;
 /*
  * Format version 1's sub-buffer header (captures made before version 2):
  * its dropped_before counts dropped, nesting_lost and too_big records
- * together; decoded into ld_sb_info.lost_before.
+ * together; decoded into lgd_sb_info.lost_before.
  */
 struct logdev_subbuf_hdr_v1 {
 	__u32 magic;
@@ -96,45 +96,45 @@ static inline void le_put(uint8_t *p, size_t n, uint64_t v)
 static const struct {
 	const char *name;	/* as in the debugfs "header" field: lines */
 	uint32_t off, size;
-} fields[LD_SB_F_NR] = {
+} fields[LGD_SB_F_NR] = {
 #define SBF(e, f)	[e] = { "subbuf." #f, offsetof(sbh_t, f), FSIZE(sbh_t, f) }
 #define RECF(e, f)	[e] = { "rec." #f, offsetof(rech_t, f), FSIZE(rech_t, f) }
-	SBF(LD_SB_F_MAGIC, magic),
-	SBF(LD_SB_F_VERSION, version),
-	SBF(LD_SB_F_CPU, cpu),
-	SBF(LD_SB_F_SEQ, seq),
-	SBF(LD_SB_F_FIRST_TS, first_ts),
-	SBF(LD_SB_F_DATA_BYTES, data_bytes),
-	SBF(LD_SB_F_FLAGS, flags),
-	SBF(LD_SB_F_DROPPED, dropped_before),
-	SBF(LD_SB_F_OVERRUN, overrun_before),
-	SBF(LD_SB_F_NESTING_LOST, nesting_lost_before),
-	SBF(LD_SB_F_TOO_BIG, too_big_before),
-	RECF(LD_REC_F_TS, ts),
-	RECF(LD_REC_F_SITE, site),
-	RECF(LD_REC_F_LEN, len),
-	RECF(LD_REC_F_TYPE, type),
-	RECF(LD_REC_F_CTX, ctx),
-	RECF(LD_REC_F_PID, pid),
-	RECF(LD_REC_F_ARG_BYTES, arg_bytes),
+	SBF(LGD_SB_F_MAGIC, magic),
+	SBF(LGD_SB_F_VERSION, version),
+	SBF(LGD_SB_F_CPU, cpu),
+	SBF(LGD_SB_F_SEQ, seq),
+	SBF(LGD_SB_F_FIRST_TS, first_ts),
+	SBF(LGD_SB_F_DATA_BYTES, data_bytes),
+	SBF(LGD_SB_F_FLAGS, flags),
+	SBF(LGD_SB_F_DROPPED, dropped_before),
+	SBF(LGD_SB_F_OVERRUN, overrun_before),
+	SBF(LGD_SB_F_NESTING_LOST, nesting_lost_before),
+	SBF(LGD_SB_F_TOO_BIG, too_big_before),
+	RECF(LGD_REC_F_TS, ts),
+	RECF(LGD_REC_F_SITE, site),
+	RECF(LGD_REC_F_LEN, len),
+	RECF(LGD_REC_F_TYPE, type),
+	RECF(LGD_REC_F_CTX, ctx),
+	RECF(LGD_REC_F_PID, pid),
+	RECF(LGD_REC_F_ARG_BYTES, arg_bytes),
 #undef SBF
 #undef RECF
 };
 
-uint32_t ld_sb_field_off(enum ld_sb_field f)
+uint32_t lgd_sb_field_off(enum lgd_sb_field f)
 {
-	return (unsigned)f < LD_SB_F_NR ? fields[f].off : 0;
+	return (unsigned)f < LGD_SB_F_NR ? fields[f].off : 0;
 }
 
-int ld_sb_layout_check(const char *name, uint32_t off, uint32_t size)
+int lgd_sb_layout_check(const char *name, uint32_t off, uint32_t size)
 {
-	for (int i = 0; i < LD_SB_F_NR; i++)
+	for (int i = 0; i < LGD_SB_F_NR; i++)
 		if (!strcmp(fields[i].name, name))
 			return fields[i].off == off && fields[i].size == size;
 	return -1;
 }
 
-uint32_t ld_sb_hdr_size(uint32_t version)
+uint32_t lgd_sb_hdr_size(uint32_t version)
 {
 	switch (version) {
 	case 1:
@@ -146,32 +146,32 @@ uint32_t ld_sb_hdr_size(uint32_t version)
 	}
 }
 
-struct ld_sb {
+struct lgd_sb {
 	const uint8_t *b;	/* the loaded sub-buffer */
 	uint32_t pos, end;	/* record walk: next record, end of data */
 };
 
-struct ld_sb *ld_sb_alloc(void)
+struct lgd_sb *lgd_sb_alloc(void)
 {
-	return calloc(1, sizeof(struct ld_sb));
+	return calloc(1, sizeof(struct lgd_sb));
 }
 
-void ld_sb_free(struct ld_sb *sb)
+void lgd_sb_free(struct lgd_sb *sb)
 {
 	free(sb);
 }
 
-int ld_sb_load(struct ld_sb *sb, const void *buf, size_t avail,
-	       uint32_t subbuf_size, struct ld_sb_info *info)
+int lgd_sb_load(struct lgd_sb *sb, const void *buf, size_t avail,
+	       uint32_t subbuf_size, struct lgd_sb_info *info)
 {
 	const uint8_t *h = buf;
-	struct ld_sb_info i = { 0 };
+	struct lgd_sb_info i = { 0 };
 	uint32_t hsz;
 
 	sb->b = h;
 	sb->pos = sb->end = 0;
 	if (avail < sizeof(sbh1_t))
-		return LD_SB_SHORT;
+		return LGD_SB_SHORT;
 	/* the fields of every version (the first 40 bytes) */
 	i.magic = (uint32_t)SB_GET(h, magic);
 	i.version = (uint16_t)SB_GET(h, version);
@@ -181,9 +181,9 @@ int ld_sb_load(struct ld_sb *sb, const void *buf, size_t avail,
 	i.data_bytes = (uint32_t)SB_GET(h, data_bytes);
 	i.flags = (uint32_t)SB_GET(h, flags);
 	i.overrun_before = (uint32_t)SB_GET(h, overrun_before);
-	hsz = i.magic == LOGDEV_SUBBUF_MAGIC ? ld_sb_hdr_size(i.version) : 0;
+	hsz = i.magic == LOGDEV_SUBBUF_MAGIC ? lgd_sb_hdr_size(i.version) : 0;
 	if (hsz > avail)
-		return LD_SB_SHORT;
+		return LGD_SB_SHORT;
 	if (i.version == 1) {
 		i.lost_before = (uint32_t)GET(sbh1_t, h, dropped_before);
 	} else if (hsz) {
@@ -194,21 +194,21 @@ int ld_sb_load(struct ld_sb *sb, const void *buf, size_t avail,
 	if (info)
 		*info = i;
 	if (i.magic != LOGDEV_SUBBUF_MAGIC)
-		return LD_SB_BAD_MAGIC;
+		return LGD_SB_BAD_MAGIC;
 	if (!hsz)
-		return LD_SB_BAD_VERSION;
+		return LGD_SB_BAD_VERSION;
 	if (subbuf_size < hsz || i.data_bytes > subbuf_size - hsz)
-		return LD_SB_BAD_DATA_BYTES;
+		return LGD_SB_BAD_DATA_BYTES;
 	sb->pos = hsz;
 	sb->end = hsz + i.data_bytes;
 	if (sb->end > avail) {
 		sb->end = (uint32_t)avail;
-		return LD_SB_DATA_CUT;
+		return LGD_SB_DATA_CUT;
 	}
-	return LD_SB_OK;
+	return LGD_SB_OK;
 }
 
-int ld_sb_next(struct ld_sb *sb, struct ld_sb_rec *rec)
+int lgd_sb_next(struct lgd_sb *sb, struct lgd_sb_rec *rec)
 {
 	for (;;) {
 		const uint8_t *p = sb->b + sb->pos;
@@ -216,21 +216,21 @@ int ld_sb_next(struct ld_sb *sb, struct ld_sb_rec *rec)
 		uint8_t ctx;
 
 		if (sb->pos >= sb->end)
-			return LD_SB_REC_END;
+			return LGD_SB_REC_END;
 		memset(rec, 0, sizeof(*rec));
 		rec->off = sb->pos;
 		rec->left = sb->end - sb->pos;
 		if (sb->pos + sizeof(rech_t) > sb->end) {
 			rec->bad_off = sb->pos;
 			sb->pos = sb->end;
-			return LD_SB_REC_TRAILING;
+			return LGD_SB_REC_TRAILING;
 		}
 		len = (uint32_t)REC_GET(p, len);
 		if (len < sizeof(rech_t) || len % LOGDEV_REC_ALIGN || len > rec->left) {
 			rec->hdr.len = (uint16_t)len;
 			rec->bad_off = sb->pos + (uint32_t)offsetof(rech_t, len);
 			sb->pos = sb->end;
-			return LD_SB_REC_BAD_LEN;
+			return LGD_SB_REC_BAD_LEN;
 		}
 		sb->pos += len;
 		arg_bytes = (uint32_t)REC_GET(p, arg_bytes);
@@ -238,7 +238,7 @@ int ld_sb_next(struct ld_sb *sb, struct ld_sb_rec *rec)
 		rec->hdr.arg_bytes = arg_bytes;
 		if (arg_bytes > len - sizeof(rech_t)) {
 			rec->bad_off = rec->off + (uint32_t)offsetof(rech_t, arg_bytes);
-			return LD_SB_REC_BAD_ARGS;
+			return LGD_SB_REC_BAD_ARGS;
 		}
 		ctx = (uint8_t)REC_GET(p, ctx);
 		rec->hdr.ts = REC_GET(p, ts);
@@ -248,20 +248,20 @@ int ld_sb_next(struct ld_sb *sb, struct ld_sb_rec *rec)
 		rec->hdr.pid = (uint32_t)REC_GET(p, pid);
 		rec->flags = ctx & (uint8_t)~LOGDEV_CTX_MASK;
 		rec->payload = p + sizeof(rech_t);
-		return LD_SB_REC;
+		return LGD_SB_REC;
 	}
 }
 
-uint64_t ld_sb_count_records(const void *buf, size_t n, uint32_t subbuf_size)
+uint64_t lgd_sb_count_records(const void *buf, size_t n, uint32_t subbuf_size)
 {
 	const uint8_t *b = buf;
 	uint64_t cnt = 0;
-	struct ld_sb sb;
-	struct ld_sb_rec rec;
+	struct lgd_sb sb;
+	struct lgd_sb_rec rec;
 
 	for (size_t o = 0; o + sizeof(sbh1_t) <= n && o + subbuf_size <= n; o += subbuf_size) {
 		uint32_t db = (uint32_t)SB_GET(b + o, data_bytes);
-		uint32_t hsz = ld_sb_hdr_size((uint32_t)SB_GET(b + o, version));
+		uint32_t hsz = lgd_sb_hdr_size((uint32_t)SB_GET(b + o, version));
 		int st;
 
 		/* progress only: the magic is the reader's business */
@@ -270,17 +270,17 @@ uint64_t ld_sb_count_records(const void *buf, size_t n, uint32_t subbuf_size)
 		sb.b = b + o;
 		sb.pos = hsz;
 		sb.end = hsz + db;
-		while ((st = ld_sb_next(&sb, &rec)) != LD_SB_REC_END &&
-		       st != LD_SB_REC_BAD_LEN && st != LD_SB_REC_TRAILING)
+		while ((st = lgd_sb_next(&sb, &rec)) != LGD_SB_REC_END &&
+		       st != LGD_SB_REC_BAD_LEN && st != LGD_SB_REC_TRAILING)
 			cnt++;
 	}
 	return cnt;
 }
 
-uint32_t ld_sb_enc_begin(void *buf, size_t size, const struct ld_sb_info *info)
+uint32_t lgd_sb_enc_begin(void *buf, size_t size, const struct lgd_sb_info *info)
 {
 	uint8_t *h = buf;
-	uint32_t hsz = ld_sb_hdr_size(info->version);
+	uint32_t hsz = lgd_sb_hdr_size(info->version);
 
 	if (!hsz || size < hsz)
 		return 0;
@@ -302,13 +302,13 @@ uint32_t ld_sb_enc_begin(void *buf, size_t size, const struct ld_sb_info *info)
 	return hsz;
 }
 
-uint32_t ld_sb_enc_rec(void *buf, size_t size, uint32_t pos,
+uint32_t lgd_sb_enc_rec(void *buf, size_t size, uint32_t pos,
 		       const struct logdev_rec_hdr *hdr, const void *payload)
 {
 	uint8_t *b = buf, *r;
 	size_t len = (sizeof(rech_t) + (size_t)hdr->arg_bytes + LOGDEV_REC_ALIGN - 1) &
 		     ~(size_t)(LOGDEV_REC_ALIGN - 1);
-	uint32_t hsz = size >= sizeof(sbh1_t) ? ld_sb_hdr_size((uint32_t)SB_GET(b, version)) : 0;
+	uint32_t hsz = size >= sizeof(sbh1_t) ? lgd_sb_hdr_size((uint32_t)SB_GET(b, version)) : 0;
 
 	if (!hsz || pos < hsz || pos > size || len > size - pos || len > UINT16_MAX)
 		return 0;

@@ -13,34 +13,34 @@
  * Format versions: 2 (LOGDEV_FORMAT_VERSION, a 48-byte header with one
  * loss count per cause) and 1 (older captures: a 40-byte header whose
  * dropped_before counts dropped, nesting_lost and too_big records
- * together); ld_sb_load() reads the version of each sub-buffer and decodes
+ * together); lgd_sb_load() reads the version of each sub-buffer and decodes
  * its layout, so nothing above this file depends on the version.
  *
- * Shapes: struct ld_sb is opaque (ld_sb_alloc()); it points into the
- * caller's bytes, which must stay valid until the next ld_sb_load().
+ * Shapes: struct lgd_sb is opaque (lgd_sb_alloc()); it points into the
+ * caller's bytes, which must stay valid until the next lgd_sb_load().
  * Offsets are bytes from the start of the sub-buffer; timestamps ns.
- * Nothing here prints, allocates (except ld_sb_alloc) or exits.
+ * Nothing here prints, allocates (except lgd_sb_alloc) or exits.
  */
-#ifndef LD_SUBBUF_H
-#define LD_SUBBUF_H
+#ifndef LGD_SUBBUF_H
+#define LGD_SUBBUF_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <uapi/linux/logdev.h>
 
-struct ld_sb;
+struct lgd_sb;
 
 /**
- * struct ld_sb_info - a sub-buffer header, decoded (fields as in the uapi)
+ * struct lgd_sb_info - a sub-buffer header, decoded (fields as in the uapi)
  *
  * Losses before the sub-buffer, in records, one count per cause: the four
  * *_before of version 2; a version 1 header has only @overrun_before and
  * @lost_before (its dropped_before: dropped, nesting_lost or too_big, not
  * told apart), and @dropped_before, @nesting_lost_before and
  * @too_big_before are 0.  A version 2 header has @lost_before 0.  The
- * encoder (ld_sb_enc_begin()) writes them the same way by @version.
+ * encoder (lgd_sb_enc_begin()) writes them the same way by @version.
  */
-struct ld_sb_info {
+struct lgd_sb_info {
 	uint32_t magic;
 	uint16_t version;
 	uint16_t cpu;
@@ -55,74 +55,74 @@ struct ld_sb_info {
 	uint32_t lost_before;		/* v1: the three above, together */
 };
 
-/* a header field, for the offset of a diagnostic (ld_sb_field_off()) */
-enum ld_sb_field {
-	LD_SB_F_MAGIC, LD_SB_F_VERSION, LD_SB_F_CPU, LD_SB_F_SEQ,
-	LD_SB_F_FIRST_TS, LD_SB_F_DATA_BYTES, LD_SB_F_FLAGS,
-	LD_SB_F_DROPPED, LD_SB_F_OVERRUN, LD_SB_F_NESTING_LOST, LD_SB_F_TOO_BIG,
-	LD_REC_F_TS, LD_REC_F_SITE, LD_REC_F_LEN, LD_REC_F_TYPE, LD_REC_F_CTX,
-	LD_REC_F_PID, LD_REC_F_ARG_BYTES,
-	LD_SB_F_NR
+/* a header field, for the offset of a diagnostic (lgd_sb_field_off()) */
+enum lgd_sb_field {
+	LGD_SB_F_MAGIC, LGD_SB_F_VERSION, LGD_SB_F_CPU, LGD_SB_F_SEQ,
+	LGD_SB_F_FIRST_TS, LGD_SB_F_DATA_BYTES, LGD_SB_F_FLAGS,
+	LGD_SB_F_DROPPED, LGD_SB_F_OVERRUN, LGD_SB_F_NESTING_LOST, LGD_SB_F_TOO_BIG,
+	LGD_REC_F_TS, LGD_REC_F_SITE, LGD_REC_F_LEN, LGD_REC_F_TYPE, LGD_REC_F_CTX,
+	LGD_REC_F_PID, LGD_REC_F_ARG_BYTES,
+	LGD_SB_F_NR
 };
 
-/** ld_sb_field_off() - offset (bytes) of @f in its header (sub-buffer or record). */
-uint32_t ld_sb_field_off(enum ld_sb_field f);
+/** lgd_sb_field_off() - offset (bytes) of @f in its header (sub-buffer or record). */
+uint32_t lgd_sb_field_off(enum lgd_sb_field f);
 
 /**
- * ld_sb_layout_check() - does the debugfs "header" line "field: NAME
+ * lgd_sb_layout_check() - does the debugfs "header" line "field: NAME
  * offset:OFF size:SIZE" agree with this reader?  Return: 1 yes, 0 the
  * field is known and differs, -1 unknown name (accepted: a new field).
  * Every version's fields sit at the same offsets (version 1's header is the
  * first 40 bytes of version 2's), so the answer does not depend on it.
  */
-int ld_sb_layout_check(const char *name, uint32_t off, uint32_t size);
+int lgd_sb_layout_check(const char *name, uint32_t off, uint32_t size);
 
-/** ld_sb_alloc() - a decoder, or NULL (out of memory); ld_sb_free() it. */
-struct ld_sb *ld_sb_alloc(void);
-void ld_sb_free(struct ld_sb *sb);
+/** lgd_sb_alloc() - a decoder, or NULL (out of memory); lgd_sb_free() it. */
+struct lgd_sb *lgd_sb_alloc(void);
+void lgd_sb_free(struct lgd_sb *sb);
 
-/* ld_sb_load() results */
-enum ld_sb_status {
-	LD_SB_OK = 0,
-	LD_SB_SHORT,		/* fewer bytes than a header (of its version):
+/* lgd_sb_load() results */
+enum lgd_sb_status {
+	LGD_SB_OK = 0,
+	LGD_SB_SHORT,		/* fewer bytes than a header (of its version):
 				 * nothing decoded */
-	LD_SB_BAD_MAGIC,	/* not a sub-buffer: skip it */
-	LD_SB_BAD_VERSION,	/* a format version this reader does not know */
-	LD_SB_BAD_DATA_BYTES,	/* data_bytes > subbuf_size - header: skip it */
-	LD_SB_DATA_CUT,		/* usable, but fewer data bytes present than
+	LGD_SB_BAD_MAGIC,	/* not a sub-buffer: skip it */
+	LGD_SB_BAD_VERSION,	/* a format version this reader does not know */
+	LGD_SB_BAD_DATA_BYTES,	/* data_bytes > subbuf_size - header: skip it */
+	LGD_SB_DATA_CUT,		/* usable, but fewer data bytes present than
 				 * data_bytes says (records walked up to there) */
 };
 
 /**
- * ld_sb_load() - decode the header of the sub-buffer at @buf (@avail bytes
+ * lgd_sb_load() - decode the header of the sub-buffer at @buf (@avail bytes
  * present, of a sub-buffer of @subbuf_size bytes) and start the record
  * walk.  *@info (if not NULL) gets the header (also for bad magic, version
- * or data_bytes, except for LD_SB_SHORT; for bad magic or version, only the
+ * or data_bytes, except for LGD_SB_SHORT; for bad magic or version, only the
  * fields every version has, the first 40 bytes).  The bytes are not copied.
- * Return: enum ld_sb_status; ld_sb_next() yields records only after
- * LD_SB_OK or LD_SB_DATA_CUT.
+ * Return: enum lgd_sb_status; lgd_sb_next() yields records only after
+ * LGD_SB_OK or LGD_SB_DATA_CUT.
  */
-int ld_sb_load(struct ld_sb *sb, const void *buf, size_t avail,
-	       uint32_t subbuf_size, struct ld_sb_info *info);
+int lgd_sb_load(struct lgd_sb *sb, const void *buf, size_t avail,
+	       uint32_t subbuf_size, struct lgd_sb_info *info);
 
 /**
- * ld_sb_hdr_size() - bytes of a sub-buffer header of format @version (the
+ * lgd_sb_hdr_size() - bytes of a sub-buffer header of format @version (the
  * data start there): 48 for 2, 40 for 1; 0 for a version this reader does
  * not know (so also: "is @version readable?").
  */
-uint32_t ld_sb_hdr_size(uint32_t version);
+uint32_t lgd_sb_hdr_size(uint32_t version);
 
 /**
- * struct ld_sb_rec - one record, or why the walk stopped
+ * struct lgd_sb_rec - one record, or why the walk stopped
  * @hdr:      record header; @hdr.ctx holds the enum logdev_ctx only
  * @flags:    the other bits of the stored ctx byte (LOGDEV_REC_F_CUT)
  * @payload:  @hdr.arg_bytes bytes inside the loaded sub-buffer
  * @off:      offset of the record in the sub-buffer
  * @bad_off:  for an error: offset of the offending field or bytes
- * @left:     for LD_SB_REC_BAD_LEN / LD_SB_REC_TRAILING: bytes of data left
+ * @left:     for LGD_SB_REC_BAD_LEN / LGD_SB_REC_TRAILING: bytes of data left
  *            from @off to the end of the data (skipped)
  */
-struct ld_sb_rec {
+struct lgd_sb_rec {
 	struct logdev_rec_hdr hdr;
 	uint8_t flags;
 	const uint8_t *payload;
@@ -131,51 +131,51 @@ struct ld_sb_rec {
 	uint32_t left;
 };
 
-/* ld_sb_next() results */
-enum ld_sb_next_status {
-	LD_SB_REC_END = 0,	/* no more records */
-	LD_SB_REC = 1,		/* *@rec holds a record */
-	LD_SB_REC_BAD_LEN = -1,	/* length below the header, not a multiple of
+/* lgd_sb_next() results */
+enum lgd_sb_next_status {
+	LGD_SB_REC_END = 0,	/* no more records */
+	LGD_SB_REC = 1,		/* *@rec holds a record */
+	LGD_SB_REC_BAD_LEN = -1,	/* length below the header, not a multiple of
 				 * 8, or past the data: rest of data skipped */
-	LD_SB_REC_BAD_ARGS = -2,/* arg_bytes beyond the record: record skipped
+	LGD_SB_REC_BAD_ARGS = -2,/* arg_bytes beyond the record: record skipped
 				 * (the walk goes on after it) */
-	LD_SB_REC_TRAILING = -3,/* bytes left too short for a record header */
+	LGD_SB_REC_TRAILING = -3,/* bytes left too short for a record header */
 };
 
 /**
- * ld_sb_next() - the next record of the loaded sub-buffer.
- * Return: enum ld_sb_next_status; after BAD_LEN or TRAILING the next call
- * returns LD_SB_REC_END.
+ * lgd_sb_next() - the next record of the loaded sub-buffer.
+ * Return: enum lgd_sb_next_status; after BAD_LEN or TRAILING the next call
+ * returns LGD_SB_REC_END.
  */
-int ld_sb_next(struct ld_sb *sb, struct ld_sb_rec *rec);
+int lgd_sb_next(struct lgd_sb *sb, struct lgd_sb_rec *rec);
 
 /**
- * ld_sb_count_records() - records in @n bytes of whole sub-buffers of
+ * lgd_sb_count_records() - records in @n bytes of whole sub-buffers of
  * @subbuf_size bytes (for progress: stops at the first sub-buffer that is
  * cut short or whose data_bytes is impossible, and at a bad record length).
  */
-uint64_t ld_sb_count_records(const void *buf, size_t n, uint32_t subbuf_size);
+uint64_t lgd_sb_count_records(const void *buf, size_t n, uint32_t subbuf_size);
 
 /* ---- encoder (tests, tools): the same layout, written ---------------- */
 
 /**
- * ld_sb_enc_begin() - write the header @info into @buf (@size bytes) in the
- * layout of @info->version (1 or 2; see struct ld_sb_info for the loss
+ * lgd_sb_enc_begin() - write the header @info into @buf (@size bytes) in the
+ * layout of @info->version (1 or 2; see struct lgd_sb_info for the loss
  * counts each has) with data_bytes 0 (@info->data_bytes is ignored).
  * Return: the offset of the first record (the header size), or 0 if @size
  * is too small or the version unknown.
  */
-uint32_t ld_sb_enc_begin(void *buf, size_t size, const struct ld_sb_info *info);
+uint32_t lgd_sb_enc_begin(void *buf, size_t size, const struct lgd_sb_info *info);
 
 /**
- * ld_sb_enc_rec() - append a record at @pos (as returned by the previous
+ * lgd_sb_enc_rec() - append a record at @pos (as returned by the previous
  * call) with header fields from @hdr (@hdr->len is computed: header plus
  * @hdr->arg_bytes rounded up to 8; @hdr->ctx is stored as given, flags
  * included) and @hdr->arg_bytes bytes of @payload, zero padded; data_bytes
  * in the sub-buffer header follows.  Return: the offset after the record,
  * or 0 if it does not fit in @size bytes (nothing written).
  */
-uint32_t ld_sb_enc_rec(void *buf, size_t size, uint32_t pos,
+uint32_t lgd_sb_enc_rec(void *buf, size_t size, uint32_t pos,
 		       const struct logdev_rec_hdr *hdr, const void *payload);
 
-#endif /* LD_SUBBUF_H */
+#endif /* LGD_SUBBUF_H */

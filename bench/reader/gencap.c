@@ -42,7 +42,7 @@ void ld_test_hook(int where)
 	(void)where;
 }
 
-static struct ld_cap_writer w;
+static struct lgd_cap_writer w;
 static char *batch[MAX_CPUS];
 static u32 batch_n[MAX_CPUS];
 
@@ -58,7 +58,7 @@ static void flush_batch(u32 cpu)
 
 	if (!batch_n[cpu])
 		return;
-	ret = ld_cap_write_section(&w, LD_SECT_CPU_DATA, cpu, batch[cpu],
+	ret = lgd_cap_write_section(&w, LGD_SECT_CPU_DATA, cpu, batch[cpu],
 				   (u64)batch_n[cpu] * SUBBUF);
 	if (ret)
 		die("write", ret);
@@ -127,10 +127,10 @@ int main(int argc, char **argv)
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		die(out, errno);
-	if ((ret = ld_cap_writer_start(&w, fd)) ||
-	    (ret = ld_cap_write_section(&w, LD_SECT_HEADER, LD_CAP_NO_CPU, hdr,
+	if ((ret = lgd_cap_writer_start(&w, fd)) ||
+	    (ret = lgd_cap_write_section(&w, LGD_SECT_HEADER, LGD_CAP_NO_CPU, hdr,
 					(u64)header_text(hdr, sizeof(hdr)))) ||
-	    (ret = ld_cap_write_section(&w, LD_SECT_FORMATS, LD_CAP_NO_CPU, formats,
+	    (ret = lgd_cap_write_section(&w, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, formats,
 					sizeof(formats) - 1)))
 		die("write", ret);
 	for (u32 c = 0; c < cpus; c++) {
@@ -167,8 +167,8 @@ int main(int argc, char **argv)
 			(unsigned long long)st.nesting_lost, (unsigned long long)st.too_big,
 			(unsigned long long)st.bytes);
 	}
-	if ((ret = ld_cap_write_section(&w, LD_SECT_STATS, LD_CAP_NO_CPU, stats, sl)) ||
-	    (ret = ld_cap_write_end(&w)))
+	if ((ret = lgd_cap_write_section(&w, LGD_SECT_STATS, LGD_CAP_NO_CPU, stats, sl)) ||
+	    (ret = lgd_cap_write_end(&w)))
 		die("write", ret);
 	if (close(fd))
 		die("close", errno);

@@ -71,7 +71,7 @@ static struct buf some_data(int n)
 	for (int k = 0; k < n; k++) {
 		sb_begin(&s, 0, (uint64_t)k, 1000 + (uint64_t)k * 100, 0, 0);
 		for (int i = 0; i < 6; i++) {	/* 6 x 32 bytes fit in 256 */
-			ld_cap_put_u32(pl, (uint32_t)(k * 6 + i));
+			lgd_cap_put_u32(pl, (uint32_t)(k * 6 + i));
 			sb_rec(&s, 1000 + (uint64_t)k * 100 + (uint64_t)i, 1, LOGDEV_REC_PRINT, 0,
 			       1, pl, 4);
 		}
@@ -115,25 +115,25 @@ static char enable_of(const char *dir)
 /* records in capture @path (-1: unreadable); *@complete: has END */
 static int cap_records(const char *path, int *complete)
 {
-	struct ld_reader r;
-	struct ld_merge m;
-	struct ld_item it;
-	struct ld_diag d;
+	struct lgd_reader r;
+	struct lgd_merge m;
+	struct lgd_item it;
+	struct lgd_diag d;
 	int n = 0;
 
 	*complete = 0;
-	if (ld_reader_open(&r, path, NULL, NULL, &d))
+	if (lgd_reader_open(&r, path, NULL, NULL, &d))
 		return -1;
 	*complete = r.complete;
-	if (ld_merge_init(&m, &r)) {
-		ld_reader_close(&r);
+	if (lgd_merge_init(&m, &r)) {
+		lgd_reader_close(&r);
 		return -1;
 	}
-	while (ld_merge_next(&m, &it) > 0)
+	while (lgd_merge_next(&m, &it) > 0)
 		if (it.rec.type == LOGDEV_REC_PRINT)
 			n++;
-	ld_merge_free(&m);
-	ld_reader_close(&r);
+	lgd_merge_free(&m);
+	lgd_reader_close(&r);
 	return n;
 }
 

@@ -114,7 +114,7 @@ static void test_report_deltas(void)
 	sb_begin(&s, 0, 0, 789171773000ull, 0, 0);
 	sb_rec(&s, 789171773000ull, 1, LOGDEV_REC_PRINT, 0, 1234, NULL, 0);
 	sb_rec(&s, 789171773101ull, 2, LOGDEV_REC_PRINT, 0, 1234, NULL, 0);
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	/* CPU 1, interleaved in the file */
 	sb_begin(&s, 1, 0, 789171773050ull, 0, 0);
 	enc(&p, "is", 42, "eth0");
@@ -122,15 +122,15 @@ static void test_report_deltas(void)
 	sb_rec(&s, 789171774000ull, 1, LOGDEV_REC_PRINT, LOGDEV_CTX_SOFTIRQ, 77, NULL, 0);
 	enc(&p, "Lc", -5ll, 'x');
 	sb_rec(&s, 789172300000ull, 5, LOGDEV_REC_PRINT, LOGDEV_CTX_NMI, 0, p.b, p.n);
-	cap_sect(&b, LD_SECT_CPU_DATA, 1, s.b, SBS);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
 	/* CPU 0, second sub-buffer */
 	sb_begin(&s, 0, 1, 789172257101ull, 0, 0);
 	sb_rec(&s, 789172257101ull, 3, LOGDEV_REC_PRINT, 0, 1234, NULL, 0);
 	sb_rec(&s, 789172257102ull, 9, LOGDEV_REC_PRINT, 0, 1234, "\1\2\3\4", 4);
 	sb_rec(&s, 789172257200ull, 1, LOGDEV_REC_RAW, 0, 1234, "\xde\xad", 2);
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
-	cap_sect(&b, LD_SECT_STATS, LD_CAP_NO_CPU, "cpu=0 written=5\n", 16);
-	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_STATS, LGD_CAP_NO_CPU, "cpu=0 written=5\n", 16);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp("golden.cap", b.p, b.n);
 
 	char args[700];
@@ -216,10 +216,10 @@ static void test_gaps(void)
 	sb_begin(&s, 0, 0, 1000000000ull, 0, 0);
 	sb_rec(&s, 1000000000ull, 1, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
 	sb_rec(&s, 1000001000ull, 2, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	/* seq 1: 5 records dropped, 2 nesting-lost and 1 too big before it */
 	{
-		struct ld_sb_info h = {
+		struct lgd_sb_info h = {
 			.magic = LOGDEV_SUBBUF_MAGIC, .version = LOGDEV_FORMAT_VERSION,
 			.seq = 1, .first_ts = 1000002000ull, .dropped_before = 5,
 			.nesting_lost_before = 2, .too_big_before = 1,
@@ -228,17 +228,17 @@ static void test_gaps(void)
 		sb_begin_info(&s, &h);
 	}
 	sb_rec(&s, 1000002500ull, 3, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	/* seq 4: sub-buffers 2, 3 overwritten, 123 records */
 	sb_begin(&s, 0, 4, 1000900000ull, 0, 123);
 	sb_rec(&s, 1000900000ull, 1, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
 	sb_rec(&s, 1000900100ull, 2, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	/* seq 6: seq jump with no count */
 	sb_begin(&s, 0, 6, 1001000000ull, 0, 0);
 	sb_rec(&s, 1001000000ull, 3, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
-	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp("gaps.cap", b.p, b.n);
 
 	snprintf(args, sizeof(args), "report %s", path);
@@ -286,7 +286,7 @@ static void test_gaps_v1(void)
 {
 	struct buf b = { 0 };
 	struct sbuf s;
-	struct ld_sb_info h = {
+	struct lgd_sb_info h = {
 		.magic = LOGDEV_SUBBUF_MAGIC, .version = 1, .first_ts = 1000000000ull,
 	};
 	static const char v1_head[] =
@@ -299,13 +299,13 @@ static void test_gaps_v1(void)
 	int st;
 
 	cap_start(&b);
-	cap_sect(&b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text_v1, strlen(header_text_v1));
-	cap_sect(&b, LD_SECT_FORMATS, LD_CAP_NO_CPU, formats_text, strlen(formats_text));
+	cap_sect(&b, LGD_SECT_HEADER, LGD_CAP_NO_CPU, header_text_v1, strlen(header_text_v1));
+	cap_sect(&b, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, formats_text, strlen(formats_text));
 	sb_begin_info(&s, &h);
 	CHECK_EQ(s.pos, 40, "v1 encoder: records start after a 40-byte header");
 	sb_rec(&s, 1000000000ull, 1, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
 	sb_rec(&s, 1000001000ull, 2, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	h.seq = 1;
 	h.first_ts = 1000002000ull;
 	h.lost_before = 7;
@@ -315,8 +315,8 @@ static void test_gaps_v1(void)
 	for (int i = 0; i < 9; i++)
 		CHECK_NE(sb_rec(&s, 1000002500ull + i, 3, LOGDEV_REC_PRINT, 0, 10, NULL, 0), 0,
 			 NAMEF("v1 encoder: record %d of 9 fits", i));
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
-	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp("gaps-v1.cap", b.p, b.n);
 
 	snprintf(args, sizeof(args), "report --raw %s", path);
@@ -338,13 +338,13 @@ static void test_gaps_v1(void)
 
 /* ---- printf rendering ---------------------------------------------- */
 
-static struct ld_ksyms test_ksyms;
+static struct lgd_ksyms test_ksyms;
 
 static void check_render(const char *name, const char *fmt, const struct pl *p,
-			 const char *exp, const struct ld_ksyms *ks)
+			 const char *exp, const struct lgd_ksyms *ks)
 {
 	char got[512];
-	int n = ld_bprintf(got, sizeof(got), fmt, p->b, p->n, ks);
+	int n = lgd_bprintf(got, sizeof(got), fmt, p->b, p->n, ks);
 
 	CHECK_WHY(!strcmp(got, exp) && n == (int)strlen(exp),
 		  name,
@@ -380,7 +380,7 @@ static void test_bprintf(void)
 		"ffffffffc0001080 t foo_rx\t[foo]\n";
 	struct pl p;
 
-	ld_ksyms_parse(&test_ksyms, ks, strlen(ks));
+	lgd_ksyms_parse(&test_ksyms, ks, strlen(ks));
 
 	HOST("%d", "i", 42);
 	HOST("%d|%i|%u", "iii", -7, 2147483647, 3000000000u);
@@ -439,21 +439,21 @@ static void test_bprintf(void)
 		int n;
 
 		enc(&p, "s", "abcdefghijkl");
-		n = ld_bprintf(small, sizeof(small), "%s", p.b, p.n, NULL);
+		n = lgd_bprintf(small, sizeof(small), "%s", p.b, p.n, NULL);
 		CHECK_WHY(n == 12 && !strcmp(small, "abcdefg"),
 			  "bprintf truncates output, returns full length",
 			  "n=%d '%s'", n, small);
 	}
 	{
-		const struct ld_ksym *k;
+		const struct lgd_ksym *k;
 		uint64_t off, size;
 
-		k = ld_ksyms_lookup(&test_ksyms, 0xffffffffc0001090ull, &off, &size);
+		k = lgd_ksyms_lookup(&test_ksyms, 0xffffffffc0001090ull, &off, &size);
 		CHECK_WHY(!k,
 			  "ksyms: last symbol has no size, no match",
 			  "matched %s", k->name);
 	}
-	ld_ksyms_free(&test_ksyms);
+	lgd_ksyms_free(&test_ksyms);
 }
 
 /* ---- corruption ---------------------------------------------------- */
@@ -466,7 +466,7 @@ struct decode_res {
 	char warn_text[4096];
 };
 
-static void count_warn(void *arg, const struct ld_diag *d)
+static void count_warn(void *arg, const struct lgd_diag *d)
 {
 	struct decode_res *r = arg;
 	size_t n = strlen(r->warn_text);
@@ -479,34 +479,34 @@ static void count_warn(void *arg, const struct ld_diag *d)
 
 static void decode_file(const char *path, struct decode_res *res)
 {
-	struct ld_reader r;
-	struct ld_merge m;
-	struct ld_item it;
-	struct ld_diag d;
+	struct lgd_reader r;
+	struct lgd_merge m;
+	struct lgd_item it;
+	struct lgd_diag d;
 
 	memset(res, 0, sizeof(*res));
-	if (ld_reader_open(&r, path, count_warn, res, &d))
+	if (lgd_reader_open(&r, path, count_warn, res, &d))
 		return;
 	res->opened = 1;
-	if (ld_merge_init(&m, &r)) {
-		ld_reader_close(&r);
+	if (lgd_merge_init(&m, &r)) {
+		lgd_reader_close(&r);
 		return;
 	}
-	while (ld_merge_next(&m, &it) > 0) {
-		if (it.kind == LD_ITEM_REC) {
-			const struct ld_site *s = ld_sites_get(&r.sites, it.rec.site);
+	while (lgd_merge_next(&m, &it) > 0) {
+		if (it.kind == LGD_ITEM_REC) {
+			const struct lgd_site *s = lgd_sites_get(&r.sites, it.rec.site);
 			char msg[256];
 
 			if (s)
-				ld_bprintf(msg, sizeof(msg), s->fmt, it.payload,
+				lgd_bprintf(msg, sizeof(msg), s->fmt, it.payload,
 					   it.rec.arg_bytes, NULL);
 			res->records++;
 		} else {
 			res->gaps++;
 		}
 	}
-	ld_merge_free(&m);
-	ld_reader_close(&r);
+	lgd_merge_free(&m);
+	lgd_reader_close(&r);
 }
 
 /* three sub-buffers on CPU 0 with 2 records each; returns capture */
@@ -523,9 +523,9 @@ static void build_three(struct buf *b, size_t sb_off[3], uint32_t rec_off[3][2])
 				       p.b, p.n);
 		rec_off[k][1] = sb_rec(&s, 1010 + 100 * (uint64_t)k, 1, LOGDEV_REC_PRINT, 0, 1,
 				       NULL, 0);
-		sb_off[k] = cap_sect(b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+		sb_off[k] = cap_sect(b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	}
-	cap_sect(b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	cap_sect(b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 }
 
 static void corrupt_case(const char *name, size_t patch_off, const void *patch,
@@ -589,7 +589,7 @@ static void test_corruption(void)
 		  "records %d warnings %d\n%s", full.records, full.warnings, full.warn_text);
 
 	/* bad magic in the middle sub-buffer: skip it, keep the others */
-	ld_cap_put_u32(v, 0x12345678);
+	lgd_cap_put_u32(v, 0x12345678);
 	corrupt_case("bad sub-buffer magic", sb_off[1], v, 4, 4, sb_off[1], "val=2 name=abc");
 	/* record len not a multiple of 8 (second record of sub-buffer 1) */
 	v[0] = 30;
@@ -601,11 +601,11 @@ static void test_corruption(void)
 	corrupt_case("record len beyond data_bytes", sb_off[1] + rec_off[1][0] + 12, v, 2, 4,
 		     sb_off[1] + rec_off[1][0] + 12, "val=2 name=abc");
 	/* data_bytes beyond the sub-buffer */
-	ld_cap_put_u32(v, 5000);
+	lgd_cap_put_u32(v, 5000);
 	corrupt_case("data_bytes beyond sub-buffer", sb_off[2] + 24, v, 4, 4, sb_off[2] + 24,
 		     "val=1 name=abc");
 	/* arg_bytes beyond the record */
-	ld_cap_put_u32(v, 100);
+	lgd_cap_put_u32(v, 100);
 	corrupt_case("arg_bytes beyond record", sb_off[0] + rec_off[0][0] + 20, v, 4, 5,
 		     sb_off[0] + rec_off[0][0] + 20, "val=2 name=abc");
 	/* record len < 24 */
@@ -679,7 +679,7 @@ static void test_corruption(void)
 				"field: subbuf.seq offset:8 size:8\n";
 
 		cap_start(&c);
-		cap_sect(&c, LD_SECT_HEADER, LD_CAP_NO_CPU, h, strlen(h));
+		cap_sect(&c, LGD_SECT_HEADER, LGD_CAP_NO_CPU, h, strlen(h));
 		path = write_tmp("v3.cap", c.p, c.n);
 		decode_file(path, &res);
 		CHECK_WHY(!res.opened,
@@ -691,20 +691,20 @@ static void test_corruption(void)
 
 static void test_header_parse(void)
 {
-	struct ld_header h;
-	struct ld_diag d;
+	struct lgd_header h;
+	struct lgd_diag d;
 	const char *bad = "version: 1\nendian: little\nsubbuf_size: 4096\n"
 			  "field: subbuf.seq offset:16 size:8\n";
 
-	CHECK_WHY(!ld_header_parse(&h, header_text, strlen(header_text), &d) &&
+	CHECK_WHY(!lgd_header_parse(&h, header_text, strlen(header_text), &d) &&
 		  h.subbuf_size == 256 && h.nr_subbufs == 4 && !strcmp(h.clock, "local") &&
 		  !strcmp(h.mode, "overwrite"),
 		  "header parse",
 		  "%s", d.msg);
-	CHECK_WHY(ld_header_parse(&h, bad, strlen(bad), &d) == -EPROTO,
+	CHECK_WHY(lgd_header_parse(&h, bad, strlen(bad), &d) == -EPROTO,
 		  "header field layout mismatch refused",
 		  "accepted");
-	CHECK_WHY(!ld_header_parse(&h, header_text_v1, strlen(header_text_v1), &d) &&
+	CHECK_WHY(!lgd_header_parse(&h, header_text_v1, strlen(header_text_v1), &d) &&
 		  h.version == 1 && h.subbuf_hdr_size == 40,
 		  "format version 1 header accepted (40-byte sub-buffer headers)",
 		  "%s", d.msg);
@@ -728,14 +728,14 @@ static void test_header_parse(void)
 		};
 
 		for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-			int ret = ld_header_parse(&h, refused[i].text, strlen(refused[i].text), &d);
+			int ret = lgd_header_parse(&h, refused[i].text, strlen(refused[i].text), &d);
 
 			CHECK_WHY(ret == -EPROTO && strstr(d.msg, refused[i].why), refused[i].name,
 				  "returned %d, \"%s\"", ret, ret ? d.msg : "");
 		}
 	}
 	bad = "version: 1\nendian: little\nsubbuf_size: 256\nfield: subbuf.seq offset:8 size:8\n";
-	CHECK_WHY(!ld_header_parse(&h, bad, strlen(bad), &d) && h.subbuf_hdr_size == 40,
+	CHECK_WHY(!lgd_header_parse(&h, bad, strlen(bad), &d) && h.subbuf_hdr_size == 40,
 		  "version 1 without subbuf_hdr_size: 40 assumed", "%s", d.msg);
 }
 
@@ -758,18 +758,18 @@ static char *build_seq(const char *name, const char *formats,
 	char *path;
 
 	cap_start(&b);
-	cap_sect(&b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
-	cap_sect(&b, LD_SECT_FORMATS, LD_CAP_NO_CPU, formats, strlen(formats));
+	cap_sect(&b, LGD_SECT_HEADER, LGD_CAP_NO_CPU, header_text, strlen(header_text));
+	cap_sect(&b, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, formats, strlen(formats));
 	for (int i = 0; i < nr; i++) {
 		if (i % ((SBS - LOGDEV_SUBBUF_HDR_SIZE) / LOGDEV_REC_HDR_SIZE) == 0) {
 			if (i)
-				cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+				cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 			sb_begin(&s, 0, seq++, rec[i][0], 0, 0);
 		}
 		sb_rec(&s, rec[i][0], (uint32_t)rec[i][1], LOGDEV_REC_PRINT, 0, 1, NULL, 0);
 	}
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
-	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp(name, b.p, b.n);
 	free(b.p);
 	return path;
@@ -903,8 +903,8 @@ static void test_durations(void)
 	char *path, *out, *err, args[700];
 
 	cap_start(&b);
-	cap_sect(&b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
-	cap_sect(&b, LD_SECT_FORMATS, LD_CAP_NO_CPU, fmts, strlen(fmts));
+	cap_sect(&b, LGD_SECT_HEADER, LGD_CAP_NO_CPU, header_text, strlen(header_text));
+	cap_sect(&b, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, fmts, strlen(fmts));
 	sb_begin(&s, 0, 0, 1000, 0, 0);
 	enc(&p, "L", 0x11ll);
 	sb_rec(&s, 1000, 1, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);		/* f outer */
@@ -912,17 +912,17 @@ static void test_durations(void)
 	sb_rec(&s, 2500, 1, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 10, p.b, p.n);
 	sb_rec(&s, 2600, 2, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 10, p.b, p.n);
 	sb_rec(&s, 5000, 2, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);		/* inner: 3 us */
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);	/* 6 records of 32 bytes fill one */
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);	/* 6 records of 32 bytes fill one */
 	sb_begin(&s, 0, 1, 9000, 0, 0);
 	sb_rec(&s, 9000, 2, LOGDEV_REC_PRINT, 0, 20, p.b, p.n);		/* task 20 */
 	sb_rec(&s, 11000, 2, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);	/* outer: 10 us */
 	sb_rec(&s, 12000, 2, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);	/* no entry */
 	sb_rec(&s, 13000, 3, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	sb_begin(&s, 1, 0, 3000, 0, 0);
 	sb_rec(&s, 3000, 1, LOGDEV_REC_PRINT, 0, 20, p.b, p.n);
-	cap_sect(&b, LD_SECT_CPU_DATA, 1, s.b, SBS);
-	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp("dur.cap", b.p, b.n);
 	free(b.p);
 
@@ -1253,16 +1253,16 @@ static void test_escaped_sites(void)
 		"1\tdir\\twith tab/we\\\"ird,name.c\t500\tlt_oddfiles\toddfile\n"
 		"2\tnew\\nline.c\t500\tlt_oddfiles\tnlfile\n"
 		"3\tback\\\\slash\\001.c\t7\tf\\tn\\101\tfn\n";
-	struct ld_sites s = { 0 };
-	const struct ld_site *a, *b, *c;
+	struct lgd_sites s = { 0 };
+	const struct lgd_site *a, *b, *c;
 	uint64_t r[3][2] = { { 1000000, 1 }, { 1001000, 2 }, { 1002000, 3 } };
 	char *path, *out, *err, args[600];
 	int bad, st;
 
-	bad = ld_sites_parse(&s, ft, strlen(ft));
-	a = ld_sites_get(&s, 1);
-	b = ld_sites_get(&s, 2);
-	c = ld_sites_get(&s, 3);
+	bad = lgd_sites_parse(&s, ft, strlen(ft));
+	a = lgd_sites_get(&s, 1);
+	b = lgd_sites_get(&s, 2);
+	c = lgd_sites_get(&s, 3);
 	check("formats: escaped file and func are unescaped (tab, quote, newline, backslash, octal)",
 	      bad == 0 && a && b && c &&
 	      !strcmp(a->file, "dir\twith tab/we\"ird,name.c") && !strcmp(a->func, "lt_oddfiles") &&
@@ -1272,7 +1272,7 @@ static void test_escaped_sites(void)
 	      !strcmp(c->fmt, "fn"),
 	      "bad %d, files [%s] [%s] [%s] func [%s]", bad, a ? a->file : "-",
 	      b ? b->file : "-", c ? c->file : "-", c ? c->func : "-");
-	ld_sites_free(&s);
+	lgd_sites_free(&s);
 
 	path = build_seq("escfile.cap", ft, (const uint64_t (*)[2])r, 3);
 	snprintf(args, sizeof(args), "report %s", path);
@@ -1341,22 +1341,22 @@ static void test_dur_accounting(void)
 	int st;
 
 	cap_start(&b);
-	cap_sect(&b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
-	cap_sect(&b, LD_SECT_FORMATS, LD_CAP_NO_CPU, fmts, strlen(fmts));
+	cap_sect(&b, LGD_SECT_HEADER, LGD_CAP_NO_CPU, header_text, strlen(header_text));
+	cap_sect(&b, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, fmts, strlen(fmts));
 	sb_begin(&s, 0, 0, 1000000, 0, 0);
 	sb_rec(&s, 1000000, 1, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
 	sb_rec(&s, 2000000, 1, LOGDEV_REC_PRINT, 0, 30, NULL, 0);
 	sb_rec(&s, 4000000, 1, LOGDEV_REC_PRINT, 0, 50, NULL, 0);
 	sb_rec(&s, 4002000, 2, LOGDEV_REC_PRINT, 0, 50, NULL, 0);
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	sb_begin(&s, 1, 0, 995000, 0, 0);
 	sb_rec(&s, 995000, 2, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
 	sb_rec(&s, 3000000, 2, LOGDEV_REC_PRINT, 0, 40, NULL, 0);
 	sb_rec(&s, 3500000, 2, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 0, NULL, 0);
 	sb_rec(&s, 6000000, 2, LOGDEV_REC_PRINT, 0, 70, NULL, 0);
 	sb_rec(&s, 6000500, 1, LOGDEV_REC_PRINT, 0, 70, NULL, 0);
-	cap_sect(&b, LD_SECT_CPU_DATA, 1, s.b, SBS);
-	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp("skew.cap", b.p, b.n);
 	free(b.p);
 
@@ -1387,26 +1387,26 @@ static void test_dur_accounting(void)
 
 	/* the library: every entry and return paired or counted unmatched */
 	{
-		struct ld_reader r;
-		struct ld_merge m;
-		struct ld_durations du;
-		struct ld_dur_pair dp;
-		struct ld_item it;
-		struct ld_diag d;
+		struct lgd_reader r;
+		struct lgd_merge m;
+		struct lgd_durations du;
+		struct lgd_dur_pair dp;
+		struct lgd_item it;
+		struct lgd_diag d;
 		int np = 0, neg_ok = 0;
 
-		if (ld_reader_open(&r, path, NULL, NULL, &d) || ld_dur_init(&du, &r.sites) ||
-		    ld_merge_init(&m, &r)) {
-			fail("ld_dur: open", "%s", d.msg);
+		if (lgd_reader_open(&r, path, NULL, NULL, &d) || lgd_dur_init(&du, &r.sites) ||
+		    lgd_merge_init(&m, &r)) {
+			fail("lgd_dur: open", "%s", d.msg);
 		} else {
-			while (ld_merge_next(&m, &it) > 0)
-				if (ld_dur_add(&du, &it, &dp) == 1) {
+			while (lgd_merge_next(&m, &it) > 0)
+				if (lgd_dur_add(&du, &it, &dp) == 1) {
 					np++;
 					neg_ok |= dp.ns == -5000 && dp.entry_cpu == 0 &&
 						  dp.ret_cpu == 1 && dp.ret_ts == 995000;
 				}
-			ld_dur_finish(&du);
-			check("ld_dur: entries = paired + unmatched, returns = paired + unmatched",
+			lgd_dur_finish(&du);
+			check("lgd_dur: entries = paired + unmatched, returns = paired + unmatched",
 			      np == 2 && neg_ok && du.stats.entries == 4 && du.stats.returns == 5 &&
 			      du.stats.paired == 2 && du.stats.negative == 1 &&
 			      du.stats.entries_unmatched == 2 && du.stats.returns_unmatched == 3,
@@ -1418,9 +1418,9 @@ static void test_dur_accounting(void)
 			      (unsigned long long)du.stats.negative,
 			      (unsigned long long)du.stats.entries_unmatched,
 			      (unsigned long long)du.stats.returns_unmatched);
-			ld_merge_free(&m);
-			ld_dur_free(&du);
-			ld_reader_close(&r);
+			lgd_merge_free(&m);
+			lgd_dur_free(&du);
+			lgd_reader_close(&r);
 		}
 	}
 
@@ -1438,7 +1438,7 @@ static void test_dur_accounting(void)
 
 /*
  * Encode the arguments with include/linux/edprint_slots.h (the code the
- * kernel's edprint() expands to), render with ld_bprintf_slots(), compare
+ * kernel's edprint() expands to), render with lgd_bprintf_slots(), compare
  * with @exp; also check the size edprint() reserves equals what it stores.
  */
 #define SLOTS(fmt, exp, ...) do {					\
@@ -1449,7 +1449,7 @@ static void test_dur_accounting(void)
 	char *_edp = (char *)p_.b;					\
 	EDP_MAP(EDP_STORE, ##__VA_ARGS__)				\
 	p_.n = (uint32_t)(_edp - (char *)p_.b);				\
-	int n_ = ld_bprintf_slots(got_, sizeof(got_), fmt, p_.b, p_.n, NULL); \
+	int n_ = lgd_bprintf_slots(got_, sizeof(got_), fmt, p_.b, p_.n, NULL); \
 	snprintf(nm_, sizeof(nm_), "slots \"%s\"", fmt);		\
 	CHECK_WHY(!strcmp(got_, exp) && n_ == (int)strlen(exp) && p_.n == want_ && \
 		  p_.n % 4 == 0, nm_,					\
@@ -1490,12 +1490,12 @@ static void test_slots(void)
 
 /* ---- issue 7: cut arguments, encodings chosen by a parse, unrenderable - */
 
-/* render @p (flags LD_BP_*) and compare @expn bytes (NULs allowed) */
+/* render @p (flags LGD_BP_*) and compare @expn bytes (NULs allowed) */
 static void check_rec(const char *name, const char *fmt, const uint8_t *pl, size_t n,
 		      unsigned int flags, const char *exp, size_t expn)
 {
 	char got[1024];
-	int r = ld_bprintf_rec(got, sizeof(got), fmt, pl, n, NULL, LD_TS_END, flags);
+	int r = lgd_bprintf_rec(got, sizeof(got), fmt, pl, n, NULL, LGD_TS_END, flags);
 
 	CHECK_WHY(r == (int)expn && !memcmp(got, exp, expn) && got[expn] == 0,
 		  name,
@@ -1556,15 +1556,15 @@ static void test_issue7(void)
 	pl[511] = 0;
 	memset(exp, 'Z', 511);
 	memcpy(exp + 511, "[cut]", 5);
-	check_rec("cut: vbin string cut at 512 bytes is marked", "%s%s", pl, 512, LD_BP_CUT,
+	check_rec("cut: vbin string cut at 512 bytes is marked", "%s%s", pl, 512, LGD_BP_CUT,
 		  exp, 516);
-	check_rec("cut: same with text after it", "<%s> and %d", pl, 512, LD_BP_CUT,
+	check_rec("cut: same with text after it", "<%s> and %d", pl, 512, LGD_BP_CUT,
 		  (memcpy(exp, "<", 1), memset(exp + 1, 'Z', 511),
 		   memcpy(exp + 512, "[cut]", 5), exp), 517);
 	/* cut before a number: the stored data ends where it would start */
 	memcpy(pl, "abc\0\0\0\0\0\5\0\0\0", 12);
 	check_rec("cut: a number left out is marked where it would be", "%s %d %d|", pl, 8,
-		  LD_BP_CUT, "abc 0 [cut]", 11);
+		  LGD_BP_CUT, "abc 0 [cut]", 11);
 	check_rec("cut: nothing marked without the flag", "%s %d|", pl, 8, 0, "abc 0|", 6);
 	/* slots: a %s of 255 characters in a record flagged cut */
 	memset(pl, 'y', 255);
@@ -1575,16 +1575,16 @@ static void test_issue7(void)
 	memset(exp + 1, 'y', 255);
 	memcpy(exp + 256, "[cut]] 42", 9);
 	check_rec("cut: slots %s cut at 255 is marked, the rest follows", "[%s] %d", pl, 260,
-		  LD_BP_SLOTS | LD_BP_CUT, exp, 265);
+		  LGD_BP_SLOTS | LGD_BP_CUT, exp, 265);
 	memcpy(exp + 256, "] 42", 4);
 	check_rec("cut: a 255-character %s in a record not cut is not marked", "[%s] %d", pl,
-		  260, LD_BP_SLOTS, exp, 260);
+		  260, LGD_BP_SLOTS, exp, 260);
 
 	/* fault 2: a conversion a slots payload cannot render is marked */
 	memset(pl, 0xaa, 16);
-	check_rec("unrenderable: slots %20pM", "mac [%20pM] then %d", pl, 12, LD_BP_SLOTS,
+	check_rec("unrenderable: slots %20pM", "mac [%20pM] then %d", pl, 12, LGD_BP_SLOTS,
 		  "mac [[unrenderable %20pM]", 25);
-	check_rec("unrenderable: slots %3ph", "[%3ph]", pl, 8, LD_BP_SLOTS,
+	check_rec("unrenderable: slots %3ph", "[%3ph]", pl, 8, LGD_BP_SLOTS,
 		  "[[unrenderable %3ph]", 20);
 	/* the vbin_printf() path stores the kernel's text: printed as is */
 	memcpy(pl, "   00:11:22:33:44:5a\0\0\0\0", 24);
@@ -1593,7 +1593,7 @@ static void test_issue7(void)
 
 	/* %c of 0 prints a NUL byte and goes on, as the kernel's vsnprintf() */
 	memset(pl, 0, 8);
-	check_rec("%c of 0: slots", "xxx%cyyy", pl, 4, LD_BP_SLOTS, "xxx\0yyy", 7);
+	check_rec("%c of 0: slots", "xxx%cyyy", pl, 4, LGD_BP_SLOTS, "xxx\0yyy", 7);
 	check_rec("%c of 0: vbin", "xxx%cyyy", pl, 4, 0, "xxx\0yyy", 7);
 
 	/* through the CLI: report --raw escapes the NUL, marks the cut */
@@ -1610,8 +1610,8 @@ static void test_issue7(void)
 		sb_rec(&s, 1000, 1, LOGDEV_REC_PRINT_SLOTS, 0, 1, "\0\0\0\0", 4);
 		sb_rec(&s, 1001, 2, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ | LOGDEV_REC_F_CUT, 1,
 		       "abc\0", 4);
-		cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
-		cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+		cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+		cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 		path = write_tmp("issue7.cap", b.p, b.n);
 		snprintf(args, sizeof(args), "report --raw %s", path);
 		run_cli(args, &out, &err);
@@ -1673,7 +1673,7 @@ static void test_prec_bound(void)
 		p.n = (uint32_t)(_edp - (char *)p.b);
 	}
 #undef EDP_SBOUND
-	ld_bprintf_slots(got, sizeof(got), fmt, p.b, p.n, NULL);
+	lgd_bprintf_slots(got, sizeof(got), fmt, p.b, p.n, NULL);
 	expect_text("slots: %.4s and %.*s of arrays without a NUL read only the precision",
 		    got, "[abcd] [ef] [xyz] [long] []");
 }

@@ -120,18 +120,18 @@ static int huge_widths(char *why, size_t wn)
 
 		memset(pl, 0, sizeof(pl));
 		if (h->star) {
-			ld_cap_put_u32(pl, (uint32_t)h->arg);
+			lgd_cap_put_u32(pl, (uint32_t)h->arg);
 			n = 4;
 		}
 		if (h->str) {
 			memcpy(pl + n, h->str, strlen(h->str) + 1);
 			n += strlen(h->str) + 1;
 		} else {
-			ld_cap_put_u32(pl + n, 42);
+			lgd_cap_put_u32(pl + n, 42);
 			n += 8;
 		}
 		for (int i = 0; i < 1000; i++) {
-			int len = ld_bprintf(out, sizeof(out), h->fmt, pl, n, NULL);
+			int len = lgd_bprintf(out, sizeof(out), h->fmt, pl, n, NULL);
 			size_t sl = strlen(out);
 
 			/* the full length is bounded (clamped), output truncated */
@@ -146,12 +146,12 @@ static int huge_widths(char *why, size_t wn)
 	{
 		uint8_t pl[28];
 
-		ld_cap_put_u32(pl, 7);
+		lgd_cap_put_u32(pl, 7);
 		for (int i = 1; i < 5; i++)
-			ld_cap_put_u32(pl + 4 * i, 42);
-		ld_cap_put_u32(pl + 20, 4);
-		ld_cap_put_u32(pl + 24, '*');
-		ld_bprintf(out, sizeof(out), "[%*d|%-4d|%05d|%.3d|%-*c]", pl, 25, NULL);
+			lgd_cap_put_u32(pl + 4 * i, 42);
+		lgd_cap_put_u32(pl + 20, 4);
+		lgd_cap_put_u32(pl + 24, '*');
+		lgd_bprintf(out, sizeof(out), "[%*d|%-4d|%05d|%.3d|%-*c]", pl, 25, NULL);
 		if (strcmp(out, "[     42|42  |00042|042|*   ]")) {
 			snprintf(why, wn, "small widths: got '%s'", out);
 			return 0;
@@ -180,18 +180,18 @@ static void test_huge_widths(void)
 			uint32_t site = 2 + (uint32_t)(recs % 6);
 
 			if (site == 2)
-				ld_cap_put_u32(pl, 999999999);
+				lgd_cap_put_u32(pl, 999999999);
 			else if (site >= 6)
 				memcpy(pl, "abc", 4);
 			else
-				ld_cap_put_u32(pl, 7);
+				lgd_cap_put_u32(pl, 7);
 			if (recs >= 1000 || !sb_rec(&s, 1000 + seq * 100 + (uint64_t)recs, site, LOGDEV_REC_PRINT, 0, 1, pl, 8))
 				break;
 			recs++;
 		}
-		cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+		cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	}
-	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp("huge.cap", b.p, b.n);
 	free(b.p);
 	snprintf(args, sizeof(args), "report --raw %s", path);
@@ -213,7 +213,7 @@ struct warns {
 	char text[16384];
 };
 
-static void collect_warn(void *arg, const struct ld_diag *d)
+static void collect_warn(void *arg, const struct lgd_diag *d)
 {
 	struct warns *w = arg;
 	size_t n = strlen(w->text);
@@ -234,14 +234,14 @@ static char *cpu_range_cap(void)
 	sb_begin(&s, 0, 0, 1000, 0, 0);
 	sb_rec(&s, 1000, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
 	sb_rec(&s, 1100, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	sb_begin(&s, 0xfffe, 0, 1000, 0, 0);
 	sb_rec(&s, 1050, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
-	cap_sect(&b, LD_SECT_CPU_DATA, 0xfffffffeu, s.b, SBS);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0xfffffffeu, s.b, SBS);
 	sb_begin(&s, 1, 0, 1000, 0, 0);
 	sb_rec(&s, 1060, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
-	cap_sect(&b, LD_SECT_CPU_DATA, 0xc4000001u, s.b, SBS);
-	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0xc4000001u, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp("cpus.cap", b.p, b.n);
 	free(b.p);
 	return path;
@@ -249,30 +249,30 @@ static char *cpu_range_cap(void)
 
 static int cpu_range_lib(char *why, size_t wn)
 {
-	struct ld_reader r;
-	struct ld_merge m;
-	struct ld_item it;
-	struct ld_diag d;
+	struct lgd_reader r;
+	struct lgd_merge m;
+	struct lgd_item it;
+	struct lgd_diag d;
 	static struct warns w;
 	int recs = 0;
 
-	if (ld_reader_open(&r, tmp_path("cpus.cap"), collect_warn, &w, &d)) {
+	if (lgd_reader_open(&r, tmp_path("cpus.cap"), collect_warn, &w, &d)) {
 		snprintf(why, wn, "open: %s", d.msg);
 		return 0;
 	}
 	if (r.nr_cpus != 1 || r.cpus[0] != 0 || !strstr(w.text, "out of range")) {
 		snprintf(why, wn, "nr_cpus %u warnings:\n%s", r.nr_cpus, w.text);
-		ld_reader_close(&r);
+		lgd_reader_close(&r);
 		return 0;
 	}
-	if (ld_merge_init(&m, &r)) {
-		ld_reader_close(&r);
+	if (lgd_merge_init(&m, &r)) {
+		lgd_reader_close(&r);
 		return 0;
 	}
-	while (ld_merge_next(&m, &it) > 0)
+	while (lgd_merge_next(&m, &it) > 0)
 		recs++;
-	ld_merge_free(&m);
-	ld_reader_close(&r);
+	lgd_merge_free(&m);
+	lgd_reader_close(&r);
 	snprintf(why, wn, "records %d", recs);
 	return recs == 2;
 }
@@ -384,15 +384,15 @@ static void test_record_existing(void)
 	snprintf(args, sizeof(args), "record -o %s --duration 0.2", capp);
 	st = run_cli_env(env, args, &out, &err);
 	{
-		struct ld_reader r;
-		struct ld_diag d;
-		int ok = !ld_reader_open(&r, capp, NULL, NULL, &d);
+		struct lgd_reader r;
+		struct lgd_diag d;
+		int ok = !lgd_reader_open(&r, capp, NULL, NULL, &d);
 
 		check("record: success replaces FILE with a complete capture, no FILE.tmp left",
 		      st == 0 && ok && r.complete && stat(tmpn, &st_) < 0,
 		      "status %d open %d err %s", st, ok, err);
 		if (ok)
-			ld_reader_close(&r);
+			lgd_reader_close(&r);
 	}
 	free(out);
 	free(err);
@@ -436,12 +436,12 @@ static int formats_sections(const uint8_t *p, size_t n, size_t *offs, int max)
 	int k = 0;
 
 	while (off + 16 <= n) {
-		uint32_t type = ld_cap_get_u32(p + off);
-		uint64_t len = ld_cap_get_u64(p + off + 8);
+		uint32_t type = lgd_cap_get_u32(p + off);
+		uint64_t len = lgd_cap_get_u64(p + off + 8);
 
-		if (type == LD_SECT_FORMATS && k < max)
+		if (type == LGD_SECT_FORMATS && k < max)
 			offs[k++] = off;
-		if (type == LD_SECT_END || len > n - off - 16)
+		if (type == LGD_SECT_END || len > n - off - 16)
 			break;
 		off += 16 + len;
 	}
@@ -457,7 +457,7 @@ static void test_formats_refresh(void)
 	int st, nf;
 
 	sb_begin(&s, 0, 0, 1000, 0, 0);
-	ld_cap_put_u32(pl, 5);
+	lgd_cap_put_u32(pl, 5);
 	sb_rec(&s, 1000, 20, LOGDEV_REC_PRINT, 0, 1, pl, 4);
 	dir = fake_debugfs("fakedbg-late", 1, s.b, SBS);
 	late = write_tmp("formats-late", formats_late, strlen(formats_late));
@@ -493,10 +493,10 @@ static void test_formats_refresh(void)
 		for (int i = 0; i < 5; i++)
 			sb_rec(&s, 1000 + (uint64_t)i, 20, LOGDEV_REC_PRINT, 0, 1, pl, 4);
 		sb_rec(&s, 1010, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
-		cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+		cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 		sb_begin(&s, 1, 0, 1000, 0, 0);
 		sb_rec(&s, 1003, 21, LOGDEV_REC_PRINT, 0, 1, pl, 4);
-		cap_sect(&b, LD_SECT_CPU_DATA, 1, s.b, SBS);
+		cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
 		path = write_tmp("unnamed.cap", b.p, b.n);	/* no END */
 		free(b.p);
 		snprintf(args, sizeof(args), "report %s", path);
@@ -515,10 +515,10 @@ static int flood_lib(char *why, size_t wn)
 {
 	struct buf b = { 0 };
 	struct sbuf s;
-	struct ld_reader r;
-	struct ld_merge m;
-	struct ld_item it;
-	struct ld_diag d;
+	struct lgd_reader r;
+	struct lgd_merge m;
+	struct lgd_item it;
+	struct lgd_diag d;
 	static struct warns w;
 	int recs = 0, ts_w, cpu_w;
 	uint64_t ts = 1000;
@@ -536,28 +536,28 @@ static int flood_lib(char *why, size_t wn)
 			ts += 10;
 			recs++;
 		}
-		cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+		cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	}
 	/* CPU 2: 30 sub-buffers whose header says CPU 3 */
 	for (uint64_t seq = 0; seq < 30; seq++) {
 		sb_begin(&s, 3, seq, 1000 + seq, 0, 0);
 		sb_rec(&s, 1000 + seq, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
-		cap_sect(&b, LD_SECT_CPU_DATA, 2, s.b, SBS);
+		cap_sect(&b, LGD_SECT_CPU_DATA, 2, s.b, SBS);
 	}
-	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp("flood.cap", b.p, b.n);
 	free(b.p);
-	if (ld_reader_open(&r, path, collect_warn, &w, &d)) {
+	if (lgd_reader_open(&r, path, collect_warn, &w, &d)) {
 		snprintf(why, wn, "open: %s", d.msg);
 		return 0;
 	}
-	if (ld_merge_init(&m, &r))
+	if (lgd_merge_init(&m, &r))
 		return 0;
 	recs = 0;
-	while (ld_merge_next(&m, &it) > 0)
+	while (lgd_merge_next(&m, &it) > 0)
 		recs++;
-	ld_merge_free(&m);
-	ld_reader_close(&r);
+	lgd_merge_free(&m);
+	lgd_reader_close(&r);
 	ts_w = count_str(w.text, "timestamp goes backwards");
 	cpu_w = count_str(w.text, "sub-buffer says cpu");
 	snprintf(why, wn, "records %d, %d timestamp warnings, %d cpu warnings, all:\n%.3000s",
@@ -574,18 +574,18 @@ static void test_floods(void)
 
 /* ---- 6. messages and options --------------------------------------- */
 
-static int header_err(const char *text, struct ld_diag *d)
+static int header_err(const char *text, struct lgd_diag *d)
 {
-	struct ld_header h;
+	struct lgd_header h;
 
 	memset(d, 0, sizeof(*d));
-	return ld_header_parse(&h, text, strlen(text), d);
+	return lgd_header_parse(&h, text, strlen(text), d);
 }
 
 static void test_messages(void)
 {
 	char args[1400], *out, *err, *good, *o2, *e2;
-	struct ld_diag d;
+	struct lgd_diag d;
 	int st;
 
 	snprintf(args, sizeof(args), "report %s", tmpdir);
@@ -618,21 +618,21 @@ static void test_messages(void)
 					"field: rec.ts offset:0 size:8\n"
 					"field: rec.site offset:9 size:4\n";
 		struct buf b = { 0 };
-		struct ld_reader r;
+		struct lgd_reader r;
 		size_t data;
 		int64_t line5 = (int64_t)(strstr(h, "field: rec.site") - h);
 
 		cap_start(&b);
-		data = cap_sect(&b, LD_SECT_HEADER, LD_CAP_NO_CPU, h, strlen(h));
+		data = cap_sect(&b, LGD_SECT_HEADER, LGD_CAP_NO_CPU, h, strlen(h));
 		write_tmp("badfield.cap", b.p, b.n);
 		free(b.p);
-		st = ld_reader_open(&r, tmp_path("badfield.cap"), NULL, NULL, &d);
+		st = lgd_reader_open(&r, tmp_path("badfield.cap"), NULL, NULL, &d);
 		check("header error: offset of the offending line, message names line 5",
 		      st && d.offset == (int64_t)data + line5 && strstr(d.msg, "line 5"),
 		      "ret %d offset %lld (line at %lld) msg %s", st, (long long)d.offset,
 		      (long long)data + line5, d.msg);
 		if (!st)
-			ld_reader_close(&r);
+			lgd_reader_close(&r);
 	}
 	st = header_err("version: 1\nendian: little\nsubbuf_size: 256\n", &d);
 	check("header without field: lines refused", st != 0 && strstr(d.msg, "field"),

@@ -45,7 +45,7 @@ static void one_subbuf(struct sbuf *s, uint64_t ts0, int step)
 
 	sb_begin(s, 0, 0, ts0, 0, 0);
 	for (int i = 0; i < 6; i++) {
-		ld_cap_put_u32(pl, (uint32_t)i);
+		lgd_cap_put_u32(pl, (uint32_t)i);
 		ts += (uint64_t)(step * (i % 3 + 1));
 		sb_rec(s, ts, 1 + (uint32_t)(i % 2), LOGDEV_REC_PRINT, 0, 7, pl, 4);
 	}
@@ -60,8 +60,8 @@ static char *make_cap(const char *name, int step)
 
 	cap_meta(&b, formats_text);
 	one_subbuf(&s, 1000, step);
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
-	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	p = strdup(write_tmp(name, b.p, b.n));
 	free(b.p);
 	return p;
@@ -229,8 +229,8 @@ static void test_record_spellings(void)
 	};
 
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		struct ld_reader r;
-		struct ld_diag d;
+		struct lgd_reader r;
+		struct lgd_diag d;
 		int st, ok = 0;
 
 		/* a fresh trace_pipe_raw: a record consumes nothing of a regular file */
@@ -239,9 +239,9 @@ static void test_record_spellings(void)
 		remove(cap);
 		snprintf(args, sizeof(args), forms[i], cap, dir);
 		st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", args, &out, &err);
-		if (!ld_reader_open(&r, cap, NULL, NULL, &d)) {
+		if (!lgd_reader_open(&r, cap, NULL, NULL, &d)) {
 			ok = r.complete && r.nr_cpus == 1;
-			ld_reader_close(&r);
+			lgd_reader_close(&r);
 		}
 		snprintf(name, sizeof(name), "\"%s\": exit 0, the capture of DIR is written to FILE",
 			 forms[i]);

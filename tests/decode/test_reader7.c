@@ -47,13 +47,13 @@ static char *build(const char *name, const char *formats, const struct trec *r, 
 		uint32_t n = r[i].pl ? r[i].n : 4;
 
 		if (!sb_rec(&s, r[i].ts, r[i].site, LOGDEV_REC_PRINT, r[i].ctx, 1, pl, n)) {
-			cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+			cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 			sb_begin(&s, 0, seq++, r[i].ts, 0, 0);
 			sb_rec(&s, r[i].ts, r[i].site, LOGDEV_REC_PRINT, r[i].ctx, 1, pl, n);
 		}
 	}
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
-	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp(name, b.p, b.n);
 	free(b.p);
 	return path;
@@ -65,12 +65,12 @@ static char *build(const char *name, const char *formats, const struct trec *r, 
 static void check_labels(const char *name, const char *formats, const uint32_t *ids,
 			 const char *const *exp, int n)
 {
-	struct ld_sites s = { 0 };
+	struct lgd_sites s = { 0 };
 	char got[256], why[1024] = "";
-	int ok = ld_sites_parse(&s, formats, strlen(formats)) == 0;
+	int ok = lgd_sites_parse(&s, formats, strlen(formats)) == 0;
 
 	for (int i = 0; ok && i < n; i++) {
-		ld_site_label(&s, ids[i], got, sizeof(got));
+		lgd_site_label(&s, ids[i], got, sizeof(got));
 		if (strcmp(got, exp[i])) {
 			snprintf(why, sizeof(why), "site %u: expected %s, got %s", ids[i],
 				 exp[i], got);
@@ -78,7 +78,7 @@ static void check_labels(const char *name, const char *formats, const uint32_t *
 		}
 	}
 	CHECK_WHY(ok, name, "%s", why[0] ? why : "parse failed");
-	ld_sites_free(&s);
+	lgd_sites_free(&s);
 }
 
 /* three rounds, 100 us apart: loop, first (+1 us), second (+@d2 ns) */
@@ -344,7 +344,7 @@ static void check_missing(const char *name, const char *fmt, const void *pl, siz
 {
 	char got[512];
 	unsigned int status = 99;
-	int r = ld_bprintf_rec_status(got, sizeof(got), fmt, pl, n, NULL, LD_TS_END, flags,
+	int r = lgd_bprintf_rec_status(got, sizeof(got), fmt, pl, n, NULL, LGD_TS_END, flags,
 				      &status);
 
 	CHECK_WHY(r == (int)strlen(exp) && !memcmp(got, exp, strlen(exp) + 1) &&
@@ -372,21 +372,21 @@ static void test_missing(void)
 	int st;
 
 	check_missing("missing: %c after the payload", "x=%d c=%c!", i7, 4, 0,
-		      "x=7 c=[missing]", LD_BP_ST_MISSING);
-	check_missing("missing: everything", "%c", NULL, 0, 0, "[missing]", LD_BP_ST_MISSING);
+		      "x=7 c=[missing]", LGD_BP_ST_MISSING);
+	check_missing("missing: everything", "%c", NULL, 0, 0, "[missing]", LGD_BP_ST_MISSING);
 	check_missing("missing: half a long long", "%d %lld", i1h, 8, 0, "1 [missing]",
-		      LD_BP_ST_MISSING);
+		      LGD_BP_ST_MISSING);
 	check_missing("missing: a string", "%s and %s", abc, 4, 0, "abc and [missing]",
-		      LD_BP_ST_MISSING);
+		      LGD_BP_ST_MISSING);
 	check_missing("missing: a * width", "%d %*d", i7, 4, 0, "7 [missing]",
-		      LD_BP_ST_MISSING);
+		      LGD_BP_ST_MISSING);
 	check_missing("missing: a pointer", "%d %px", i7, 4, 0, "7 [missing]",
-		      LD_BP_ST_MISSING);
-	check_missing("missing: slots payload", "%d %d", i7, 4, LD_BP_SLOTS, "7 [missing]",
-		      LD_BP_ST_MISSING);
-	check_missing("missing: slots %c", "%d %c", i7, 4, LD_BP_SLOTS, "7 [missing]",
-		      LD_BP_ST_MISSING);
-	check_missing("missing: a cut record still says [cut]", "%d %d", i7, 4, LD_BP_CUT,
+		      LGD_BP_ST_MISSING);
+	check_missing("missing: slots payload", "%d %d", i7, 4, LGD_BP_SLOTS, "7 [missing]",
+		      LGD_BP_ST_MISSING);
+	check_missing("missing: slots %c", "%d %c", i7, 4, LGD_BP_SLOTS, "7 [missing]",
+		      LGD_BP_ST_MISSING);
+	check_missing("missing: a cut record still says [cut]", "%d %d", i7, 4, LGD_BP_CUT,
 		      "7 [cut]", 0);
 	check_missing("missing: none in a whole payload", "x=%d c=%c", full, 8, 0, "x=7 c=q",
 		      0);

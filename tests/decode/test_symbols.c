@@ -33,8 +33,8 @@
 
 char tmpdir[] = "/tmp/logdev-symbols-XXXXXX";
 
-#ifndef LD_SECT_MODLOG
-#define LD_SECT_MODLOG 7	/* what a reader without it skips */
+#ifndef LGD_SECT_MODLOG
+#define LGD_SECT_MODLOG 7	/* what a reader without it skips */
 #endif
 
 static const char formats[] =
@@ -112,20 +112,20 @@ static char *build(int with_log)
 	uint64_t seq = 0;
 
 	cap_meta(&b, formats);
-	cap_sect(&b, LD_SECT_KALLSYMS, LD_CAP_NO_CPU, kallsyms, strlen(kallsyms));
+	cap_sect(&b, LGD_SECT_KALLSYMS, LGD_CAP_NO_CPU, kallsyms, strlen(kallsyms));
 	sb_begin(&s, 0, 0, recs[0].ts, 0, 0);
 	for (size_t i = 0; i < NRECS; i++) {
-		ld_cap_put_u64(pl, recs[i].addr);
+		lgd_cap_put_u64(pl, recs[i].addr);
 		if (!sb_rec(&s, recs[i].ts, recs[i].site, LOGDEV_REC_PRINT, 0, 1, pl, 8)) {
-			cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+			cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 			sb_begin(&s, 0, ++seq, recs[i].ts, 0, 0);
 			sb_rec(&s, recs[i].ts, recs[i].site, LOGDEV_REC_PRINT, 0, 1, pl, 8);
 		}
 	}
-	cap_sect(&b, LD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	if (with_log)	/* the recorder writes it last */
-		cap_sect(&b, LD_SECT_MODLOG, LD_CAP_NO_CPU, modlog, strlen(modlog));
-	cap_sect(&b, LD_SECT_END, LD_CAP_NO_CPU, NULL, 0);
+		cap_sect(&b, LGD_SECT_MODLOG, LGD_CAP_NO_CPU, modlog, strlen(modlog));
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp(with_log ? "modlog.cap" : "nolog.cap", b.p, b.n);
 	free(b.p);
 	return path;

@@ -24,17 +24,17 @@ void b_put(struct buf *b, const void *d, size_t n)
 
 void cap_start(struct buf *b)
 {
-	uint8_t h[LD_CAP_FILE_HDR_BYTES];
+	uint8_t h[LGD_CAP_FILE_HDR_BYTES];
 
-	ld_cap_file_hdr_put(h);
+	lgd_cap_file_hdr_put(h);
 	b_put(b, h, sizeof(h));
 }
 
 size_t cap_sect(struct buf *b, uint32_t type, uint32_t cpu, const void *d, size_t n)
 {
-	uint8_t h[LD_CAP_SECT_HDR_BYTES];
+	uint8_t h[LGD_CAP_SECT_HDR_BYTES];
 
-	ld_cap_sect_hdr_put(h, type, cpu, n);
+	lgd_cap_sect_hdr_put(h, type, cpu, n);
 	b_put(b, h, sizeof(h));
 	b_put(b, d, n);
 	return b->n - n;
@@ -54,27 +54,27 @@ const char header_text_v1[] =
 void cap_meta(struct buf *b, const char *formats)
 {
 	cap_start(b);
-	cap_sect(b, LD_SECT_HEADER, LD_CAP_NO_CPU, header_text, strlen(header_text));
-	cap_sect(b, LD_SECT_FORMATS, LD_CAP_NO_CPU, formats, strlen(formats));
+	cap_sect(b, LGD_SECT_HEADER, LGD_CAP_NO_CPU, header_text, strlen(header_text));
+	cap_sect(b, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, formats, strlen(formats));
 }
 
 void sb_begin(struct sbuf *s, uint16_t cpu, uint64_t seq, uint64_t ts0,
 	      uint32_t dropped, uint32_t overrun)
 {
-	struct ld_sb_info h = {
+	struct lgd_sb_info h = {
 		.magic = LOGDEV_SUBBUF_MAGIC, .version = LOGDEV_FORMAT_VERSION,
 		.cpu = cpu, .seq = seq, .first_ts = ts0,
 		.dropped_before = dropped, .overrun_before = overrun,
 	};
 
 	memset(s->b, 0xee, SBS);	/* unused bytes are undefined */
-	s->pos = ld_sb_enc_begin(s->b, SBS, &h);
+	s->pos = lgd_sb_enc_begin(s->b, SBS, &h);
 }
 
-void sb_begin_info(struct sbuf *s, const struct ld_sb_info *h)
+void sb_begin_info(struct sbuf *s, const struct lgd_sb_info *h)
 {
 	memset(s->b, 0xee, SBS);
-	s->pos = ld_sb_enc_begin(s->b, SBS, h);
+	s->pos = lgd_sb_enc_begin(s->b, SBS, h);
 }
 
 uint32_t sb_rec(struct sbuf *s, uint64_t ts, uint32_t site, uint8_t type,
@@ -84,7 +84,7 @@ uint32_t sb_rec(struct sbuf *s, uint64_t ts, uint32_t site, uint8_t type,
 		.ts = ts, .site = site, .type = type, .ctx = ctx, .pid = pid,
 		.arg_bytes = plen,
 	};
-	uint32_t at = s->pos, next = ld_sb_enc_rec(s->b, SBS, at, &h, pl);
+	uint32_t at = s->pos, next = lgd_sb_enc_rec(s->b, SBS, at, &h, pl);
 
 	if (!next)
 		return 0;

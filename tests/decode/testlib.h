@@ -7,8 +7,8 @@
  * Each test program defines `char tmpdir[]` (a mkdtemp() template it fills
  * in) and sets `cli` to the logdev binary under test.
  */
-#ifndef LD_TESTLIB_H
-#define LD_TESTLIB_H
+#ifndef LGD_TESTLIB_H
+#define LGD_TESTLIB_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -61,8 +61,8 @@ struct sbuf {
 /* start a version 2 sub-buffer with these dropped_before, overrun_before */
 void sb_begin(struct sbuf *s, uint16_t cpu, uint64_t seq, uint64_t ts0,
 	      uint32_t dropped, uint32_t overrun);
-/* start a sub-buffer with header @h (any version: ld_sb_enc_begin()) */
-void sb_begin_info(struct sbuf *s, const struct ld_sb_info *h);
+/* start a sub-buffer with header @h (any version: lgd_sb_enc_begin()) */
+void sb_begin_info(struct sbuf *s, const struct lgd_sb_info *h);
 /* append a record; returns its offset in the sub-buffer, 0 if it does not fit */
 uint32_t sb_rec(struct sbuf *s, uint64_t ts, uint32_t site, uint8_t type,
 		uint8_t ctx, uint32_t pid, const void *pl, uint32_t plen);
