@@ -56,7 +56,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/uapi/linux $(DESTDIR)$(PREFIX)/include/linux
 	install -m 0755 userspace/logdev $(DESTDIR)$(PREFIX)/bin/logdev
 	install -m 0644 include/uapi/linux/logdev.h $(DESTDIR)$(PREFIX)/include/uapi/linux/logdev.h
-	install -m 0644 include/linux/edprint.h include/linux/edprint_slots.h $(DESTDIR)$(PREFIX)/include/linux/
+	install -m 0644 include/linux/edprint*.h $(DESTDIR)$(PREFIX)/include/linux/
 	install -d $(DESTDIR)$(PREFIX)/share/logdev
 	install -m 0644 kernel/Module.symvers $(DESTDIR)$(PREFIX)/share/logdev/Module.symvers
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install

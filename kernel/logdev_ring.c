@@ -225,10 +225,9 @@ void ld_cpu_buf_reset(struct ld_cpu_buf *cb, enum ld_mode mode)
 	 * nothing races with the stores above.  Consumers get the reset through
 	 * the rwsem (up_write() here, down_read() in pipe_copy()).  Writers get
 	 * it through this barrier, ordered before the store that turns
-	 * recording back on (ld_clear_all()), and the READ_ONCE() of
-	 * logdev_recording in the writer: enough on x86, which keeps loads in
-	 * order; a weakly ordered CPU would want smp_load_acquire() there
-	 * (docs/RING.md, "Open points").
+	 * recording back on (ld_clear_all()), pairing with the writers'
+	 * smp_load_acquire() of logdev_recording (ld_recording() in
+	 * logdev_record.c), so a writer that sees recording on sees the reset.
 	 */
 	ld_smp_mb();
 }

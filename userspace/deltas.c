@@ -74,16 +74,6 @@ static int pair_push(struct lgd_pair *p, int64_t v)
 	return 0;
 }
 
-enum lgd_step lgd_ts_step(uint64_t prev, uint64_t ts, uint64_t *ns)
-{
-	if (ts < prev) {
-		*ns = prev - ts;
-		return LGD_STEP_BACK;
-	}
-	*ns = ts - prev;
-	return *ns > LGD_STEP_MAX_NS ? LGD_STEP_HUGE : LGD_STEP_OK;
-}
-
 int lgd_deltas_add_value(struct lgd_deltas *ds, uint32_t from, uint32_t to,
 			int64_t ns)
 {

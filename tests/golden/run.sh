@@ -13,6 +13,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 update=
 [ "${1:-}" = --update ] && { update=1; shift; }
 logdev=${1:-$here/../../userspace/logdev}
+# the cases run in a temporary directory: the reader's path must not be relative
+logdev=$(realpath -e -- "$logdev" 2>/dev/null) && [ -x "$logdev" ] || {
+	echo "FAIL: golden: no executable reader at '${1:-userspace/logdev}' (make -C userspace)"
+	exit 1
+}
 tmp=$(mktemp -d /tmp/logdev-golden.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 failed=0

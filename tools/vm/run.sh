@@ -12,7 +12,8 @@
 # (e.g. a debug kernel, see tools/debug-kernel.sh); V is then only checked
 # against the modules' vermagic.
 #
-# Guest side: the files are copied to /logdev/, the script to /logdev/guest.sh;
+# Guest side: the files are copied to /logdev/, the script to /logdev/guest.sh,
+# tests/vm/lib.sh (the helpers guest scripts source) to /logdev/lib.sh;
 # /init mounts proc, sysfs, debugfs, devtmpfs, runs
 #   cd /logdev && RESULTS=/results sh /logdev/guest.sh ARGS...
 # with its output on the console and in /results/guest.log, its exit status in
@@ -121,6 +122,8 @@ for f in $files; do
 	cp "$f" "$stage/logdev/"
 done
 cp "$script" "$stage/logdev/guest.sh"
+# every guest gets the shared test helpers (guest scripts source /logdev/lib.sh)
+cp "$here/../../tests/vm/lib.sh" "$stage/logdev/lib.sh"
 printf '%s\n' "$args" > "$stage/logdev/args"
 token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 begin="LOGDEV-RESULTS-BEGIN-$token"
