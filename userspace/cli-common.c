@@ -55,8 +55,13 @@ int cli_opt_error(const char *verb, int c, int optopt_, char **argv, int optind_
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
 	else
 		snprintf(name, sizeof(name), "-%c", optopt_);
-	fprintf(stderr, "logdev%s%s: %s %s\n", *verb ? " " : "", verb,
-		c == ':' ? name : "unknown option", c == ':' ? "needs a value" : name);
+	if (c == ':')
+		fprintf(stderr, "logdev%s%s: %s needs a value\n", *verb ? " " : "", verb, name);
+	else if (!strncmp(arg, "--", 2) && strchr(arg, '=') && optopt_)
+		/* getopt_long sets optopt for a known option given a value it does not take */
+		fprintf(stderr, "logdev%s%s: %s takes no value\n", *verb ? " " : "", verb, name);
+	else
+		fprintf(stderr, "logdev%s%s: unknown option %s\n", *verb ? " " : "", verb, name);
 	return 2;
 }
 

@@ -162,6 +162,20 @@ static void test_help_version(void)
 		free(out);
 		free(err);
 	}
+	/* a flag given a value: named as taking none, not as unknown */
+	static const char *const flagval[][2] = {
+		{ "deltas --durations=1 x", "--durations" }, { "report --raw=1 x", "--raw" },
+		{ "diff --durations=yes a b", "--durations" },
+	};
+	for (size_t i = 0; i < sizeof(flagval) / sizeof(flagval[0]); i++) {
+		st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", flagval[i][0], &out, &err);
+		snprintf(name, sizeof(name), "logdev %s: says %s takes no value, exit 2",
+			 flagval[i][0], flagval[i][1]);
+		check(name, st == 2 && strstr(err, flagval[i][1]) && strstr(err, "takes no value"),
+		      "status %d err %.300s", st, err);
+		free(out);
+		free(err);
+	}
 }
 
 /* every spelling in @forms (printf with %s = @a, %s = @b) gives the same output */
