@@ -22,8 +22,8 @@
  *     (cut, missing) is 0 or "".
  *
  * print fmt "%s", __get_str(msg): trace-cmd prints the message without a
- * plugin.  Common flags: hardirq 0x08, softirq 0x10, NMI 0x40 (trace-cmd
- * report -l); common_pid the record's pid; preempt count 0.
+ * plugin.  Common flags: hardirq 0x08, softirq 0x10, NMI 0x48 (trace-cmd
+ * report -l; ctx_flags[]); common_pid the record's pid; preempt count 0.
  * Lost events: a gap item marks the next page of its CPU (trace-cmd:
  * "CPU:N [K EVENTS DROPPED]"); counts of several gaps before one record add
  * up; a gap counted in sub-buffers or bytes (LGD_GAP_SUBBUFS, LGD_GAP_CORRUPT)
@@ -293,7 +293,13 @@ static int dyn(struct conv *cv, size_t *len, uint32_t loc, const char *s, size_t
 	return 0;
 }
 
-static const uint8_t ctx_flags[4] = { 0, 0x10, 0x08, 0x40 };
+/*
+ * common_flags per context: softirq 0x10, hardirq 0x08, NMI 0x40 with 0x08,
+ * as the kernel's tracing_gen_ctx() sets them (nmi_enter() also counts a
+ * hardirq), so trace-cmd report -l shows 'h' for an NMI too (libtraceevent
+ * 1.7.1 has no letter for NMI; the ctx field tells it apart)
+ */
+static const uint8_t ctx_flags[4] = { 0, 0x10, 0x08, 0x48 };
 
 /*
  * Task names for the cmdlines section ("pid comm\n" lines).  Hook: captures
