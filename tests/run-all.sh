@@ -28,6 +28,8 @@ else
 	echo "FAIL: decode: tests/decode/Makefile missing" | tee -a "$log"
 fi
 suite golden "$top/tests/golden/run.sh" "$top/userspace/logdev"
+# logdev convert read back by trace-cmd (installed by tools/deps.sh)
+suite tracecmd "$top/tests/tracecmd/run.sh" "$top/userspace/logdev"
 # the host-side VM checkers on hand-made results (no VM needed)
 suite vm-checks "$top/tests/vm/check-selftest.sh"
 suite kernel-deps "$top/tests/kernel-deps.sh"

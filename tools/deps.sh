@@ -1,9 +1,11 @@
 #!/bin/bash
 # Check (and, as root, install) the Debian packages logdev needs to build the
-# module, the static reader, and to run the QEMU tests.
+# module, the static reader, and to run the QEMU tests (and trace-cmd, which
+# reads what `logdev convert` writes: tests/tracecmd).
 #   tools/deps.sh [--rt | --bench]
 # --rt: also the PREEMPT_RT kernel; --bench: also what `make bench` compares
-# against (trace-cmd, LTTng-UST and lttng-tools, valgrind for instruction counts).
+# against (LTTng-UST and lttng-tools, valgrind for instruction counts; trace-cmd
+# is always in the list).
 # Root: apt-get update once, then apt-get install what is missing.
 # Not root: print the one apt-get install line needed and exit 1.
 set -eu
@@ -16,9 +18,9 @@ case "${1:-}" in
 *) echo "usage: $0 [--rt | --bench]" >&2; exit 2 ;;
 esac
 
-pkgs="build-essential gcc make libc6-dev busybox-static cpio qemu-system-x86 linux-image-cloud-amd64 linux-headers-cloud-amd64"
+pkgs="build-essential gcc make libc6-dev busybox-static cpio qemu-system-x86 linux-image-cloud-amd64 linux-headers-cloud-amd64 trace-cmd"
 [ -n "$rt" ] && pkgs="$pkgs linux-image-rt-amd64 linux-headers-rt-amd64"
-[ -n "$bench" ] && pkgs="$pkgs trace-cmd liblttng-ust-dev lttng-tools valgrind"
+[ -n "$bench" ] && pkgs="$pkgs liblttng-ust-dev lttng-tools valgrind"
 
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]

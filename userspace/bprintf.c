@@ -379,9 +379,34 @@ static void pointer(struct out *o, const char *fmt, uint64_t v,
 	ptr_hex(o, v, sp);
 }
 
+/* the value of conversion number @sk->nr (lgd_bprintf_args()) */
+static void sink_num(struct lgd_bp_args *sk, int kind, uint64_t v)
+{
+	if (sk && sk->nr < LGD_BP_MAX_ARGS) {
+		sk->kind[sk->nr] = kind;
+		sk->num[sk->nr] = v;
+		sk->str[sk->nr] = NULL;
+		sk->len[sk->nr] = 0;
+	}
+	if (sk)
+		sk->nr++;
+}
+
+static void sink_str(struct lgd_bp_args *sk, const char *s, size_t n)
+{
+	if (sk && sk->nr < LGD_BP_MAX_ARGS) {
+		sk->kind[sk->nr] = LGD_ARG_STR;
+		sk->num[sk->nr] = 0;
+		sk->str[sk->nr] = s;
+		sk->len[sk->nr] = n;
+	}
+	if (sk)
+		sk->nr++;
+}
+
 static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 		  size_t nargs, const struct lgd_ksyms *ks, uint64_t ts, unsigned int flags,
-		  unsigned int *status)
+		  unsigned int *status, struct lgd_bp_args *sk)
 {
 	struct out o = { buf, size, 0 };
 	struct args a = { argbuf, nargs, 0, !!(flags & LGD_BP_SLOTS), !!(flags & LGD_BP_CUT) };
@@ -459,6 +484,8 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 				goto cut;
 			char c = (char)get_arg(&a, 1);
 
+			sink_num(sk, LGD_ARG_U64, (uint8_t)c);
+
 			if (!(sp.flags & F_LEFT)) {
 				pad(&o, ' ', (long)sp.width - 1);
 				sp.width = 0;
@@ -475,6 +502,7 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 			if (arg_missing(&a, 0))
 				goto cut;
 			s = get_str(&a, &n);
+			sink_str(sk, s, n);
 			string(&o, s, n, sp);
 			if (str_was_cut(&a, n)) {
 				puts_n(&o, CUT_MARK, strlen(CUT_MARK));
@@ -487,9 +515,13 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 			fmt++;
 			if (*fmt == 'S' || *fmt == 's' || *fmt == 'x' || *fmt == 'K' ||
 			    *fmt == 'e' || !isalnum((unsigned char)*fmt)) {
+				uint64_t pv;
+
 				if (arg_missing(&a, 8))
 					goto cut;
-				pointer(&o, fmt, get_arg(&a, 8), ks, ts, sp);
+				pv = get_arg(&a, 8);
+				sink_num(sk, LGD_ARG_U64, pv);
+				pointer(&o, fmt, pv, ks, ts, sp);
 			} else if (a.slots) {
 				/*
 				 * An extension the kernel renders at record time
@@ -513,6 +545,7 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 				if (arg_missing(&a, 0))
 					goto cut;
 				s = get_str(&a, &n);
+				sink_str(sk, s, n);
 				puts_n(&o, s, n);	/* no width: as bstr_printf */
 				if (str_was_cut(&a, n)) {
 					puts_n(&o, CUT_MARK, strlen(CUT_MARK));
@@ -574,6 +607,7 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 				if (sign)
 					num = (uint64_t)(int64_t)(int32_t)num;
 			}
+			sink_num(sk, sign ? LGD_ARG_S64 : LGD_ARG_U64, num);
 			number(&o, num, sp);
 		}
 	}
@@ -595,19 +629,19 @@ out:
 int lgd_bprintf(char *buf, size_t size, const char *fmt, const void *argbuf,
 	       size_t nargs, const struct lgd_ksyms *ks)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, LGD_TS_END, 0, NULL);
+	return render(buf, size, fmt, argbuf, nargs, ks, LGD_TS_END, 0, NULL, NULL);
 }
 
 int lgd_bprintf_slots(char *buf, size_t size, const char *fmt, const void *argbuf,
 		     size_t nargs, const struct lgd_ksyms *ks)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, LGD_TS_END, LGD_BP_SLOTS, NULL);
+	return render(buf, size, fmt, argbuf, nargs, ks, LGD_TS_END, LGD_BP_SLOTS, NULL, NULL);
 }
 
 int lgd_bprintf_rec(char *buf, size_t size, const char *fmt, const void *argbuf,
 		   size_t nargs, const struct lgd_ksyms *ks, uint64_t ts, unsigned int flags)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, ts, flags, NULL);
+	return render(buf, size, fmt, argbuf, nargs, ks, ts, flags, NULL, NULL);
 }
 
 int lgd_bprintf_rec_status(char *buf, size_t size, const char *fmt, const void *argbuf,
@@ -616,5 +650,84 @@ int lgd_bprintf_rec_status(char *buf, size_t size, const char *fmt, const void *
 {
 	if (status)
 		*status = 0;
-	return render(buf, size, fmt, argbuf, nargs, ks, ts, flags, status);
+	return render(buf, size, fmt, argbuf, nargs, ks, ts, flags, status, NULL);
+}
+
+int lgd_bprintf_args(const char *fmt, const void *argbuf, size_t nargs, unsigned int flags,
+		    struct lgd_bp_args *out)
+{
+	char b[1];
+
+	out->nr = 0;
+	render(b, sizeof(b), fmt, argbuf, nargs, NULL, LGD_TS_END, flags, NULL, out);
+	if (out->nr > LGD_BP_MAX_ARGS)
+		out->nr = LGD_BP_MAX_ARGS;
+	return (int)out->nr;
+}
+
+/*
+ * The argument kinds of @fmt without a payload: the same walk as render()
+ * (flags, width, precision, qualifier, conversion), stopping where it stops.
+ */
+int lgd_fmt_arg_kinds(const char *fmt, int *kinds, unsigned int max)
+{
+	unsigned int n = 0;
+
+	while (*fmt) {
+		int kind;
+
+		if (*fmt++ != '%')
+			continue;
+		while (*fmt && strchr("-+ #0", *fmt))
+			fmt++;
+		if (*fmt == '*')
+			fmt++;
+		else
+			while (isdigit((unsigned char)*fmt))
+				fmt++;
+		if (*fmt == '.') {
+			fmt++;
+			if (*fmt == '*')
+				fmt++;
+			else
+				while (isdigit((unsigned char)*fmt))
+					fmt++;
+		}
+		if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' || *fmt == 't') {
+			char q = *fmt++;
+
+			if (q == *fmt && (q == 'l' || q == 'h'))
+				fmt++;
+		}
+		switch (*fmt) {
+		case '%':
+			fmt++;
+			continue;
+		case 'c': case 'o': case 'x': case 'X': case 'u':
+			kind = LGD_ARG_U64;
+			break;
+		case 'd': case 'i':
+			kind = LGD_ARG_S64;
+			break;
+		case 's':
+			kind = LGD_ARG_STR;
+			break;
+		case 'p':
+			fmt++;
+			kind = *fmt == 'S' || *fmt == 's' || *fmt == 'x' || *fmt == 'K' ||
+			       *fmt == 'e' || !isalnum((unsigned char)*fmt) ? LGD_ARG_U64 :
+									   LGD_ARG_STR;
+			while (isalnum((unsigned char)*fmt))
+				fmt++;
+			fmt--;
+			break;
+		default:
+			return (int)n;	/* render() stops here too */
+		}
+		fmt++;
+		if (n < max)
+			kinds[n] = kind;
+		n++;
+	}
+	return (int)(n < max ? n : max);
 }

@@ -19,11 +19,13 @@ struct cli_cmd {
 };
 
 /* each verb's file defines its entry (name, function, usage, options) */
-extern const struct cli_cmd cli_cmd_record, cli_cmd_report, cli_cmd_deltas, cli_cmd_diff;
+extern const struct cli_cmd cli_cmd_record, cli_cmd_report, cli_cmd_deltas, cli_cmd_diff,
+	cli_cmd_convert;
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_deltas(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 void cli_usage(FILE *f);
 /** cli_verb_help() - "usage: logdev VERB ..." and the options on stdout; exit status 0. */
 int cli_verb_help(const struct cli_cmd *c);

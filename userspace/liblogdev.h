@@ -284,6 +284,41 @@ int lgd_bprintf_rec_status(char *out, size_t size, const char *fmt, const void *
 			  size_t nargs, const struct lgd_ksyms *ks, uint64_t ts,
 			  unsigned int flags, unsigned int *status);
 
+/* argument kinds (lgd_bprintf_args(), lgd_fmt_arg_kinds()) */
+enum { LGD_ARG_S64 = 1, LGD_ARG_U64 = 2, LGD_ARG_STR = 3 };
+#define LGD_BP_MAX_ARGS	32	/* arguments kept per record (more are not typed) */
+
+/**
+ * struct lgd_bp_args - the arguments of one record, one per conversion of
+ * its format (%% none; a '*' width or precision is not one of them), in
+ * format order: integers (%d %i signed, %u %x %X %o %c and pointers kept as
+ * pointers unsigned; sign-extended or zero-extended to 64 bits), strings (%s
+ * and %p extensions the kernel rendered at record time) pointing into the
+ * payload (@len bytes, no NUL).  @nr: how many the payload held (arguments
+ * cut or missing are not there).
+ */
+struct lgd_bp_args {
+	unsigned int nr;
+	int kind[LGD_BP_MAX_ARGS];
+	uint64_t num[LGD_BP_MAX_ARGS];
+	const char *str[LGD_BP_MAX_ARGS];
+	size_t len[LGD_BP_MAX_ARGS];
+};
+
+/**
+ * lgd_bprintf_args() - the arguments lgd_bprintf_rec() would render for @fmt
+ * and the payload @args (@nargs bytes; @flags LGD_BP_SLOTS, LGD_BP_CUT), by
+ * the same walk.  Return: @out->nr.
+ */
+int lgd_bprintf_args(const char *fmt, const void *args, size_t nargs, unsigned int flags,
+		    struct lgd_bp_args *out);
+/**
+ * lgd_fmt_arg_kinds() - the kinds (LGD_ARG_*) of @fmt's arguments, as
+ * lgd_bprintf_args() gives them, into @kinds (at most @max).
+ * Return: their number (<= @max).
+ */
+int lgd_fmt_arg_kinds(const char *fmt, int *kinds, unsigned int max);
+
 /* ---- reader ---------------------------------------------------------- */
 
 /**
@@ -804,5 +839,91 @@ long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
  */
 const char *lgd_render_label(struct lgd_render *rd, uint32_t id);
 void lgd_render_free(struct lgd_render *rd);
+
+/* ---- trace.dat (trace-cmd file format v6) writer: tracedat.c ---------- */
+
+#define LGD_TDW_MAX_CPUS	4096
+
+struct lgd_tdw_cpu;
+
+/**
+ * struct lgd_tdw - a trace.dat v6 being written (tracedat.c's file comment
+ * has the layout): events are added per CPU in time order into 4096-byte
+ * pages kept in temporary files; lgd_tdw_finish() writes the file.
+ * @events: events added
+ */
+struct lgd_tdw {
+	struct lgd_tdw_cpu **cpus;
+	uint32_t nr_cpus;
+	char **formats;
+	size_t nr_formats;
+	uint8_t *opts;
+	size_t opts_len;
+	uint64_t events;
+};
+
+/* trace.dat option ids (trace-cmd's enum tracecmd_option_id) */
+#define LGD_TDW_OPT_CPUSTAT	2
+#define LGD_TDW_OPT_TRACECLOCK	4
+#define LGD_TDW_OPT_VERSION	9
+
+/** lgd_tdw_init() - an empty writer.  Return: 0. */
+int lgd_tdw_init(struct lgd_tdw *w);
+/**
+ * lgd_tdw_event() - add an event of CPU @cpu (< LGD_TDW_MAX_CPUS) at @ts
+ * (ns; a time before the previous event of @cpu starts a new page) whose
+ * payload (common header first) is @len bytes (padded to 4).
+ * Return: 0, -E2BIG (longer than a page holds), -EINVAL, -ENOMEM, -EIO.
+ */
+int lgd_tdw_event(struct lgd_tdw *w, uint32_t cpu, uint64_t ts, const void *payload,
+		  uint32_t len);
+/**
+ * lgd_tdw_missed() - @count events of @cpu were lost here (< 0: an unknown
+ * number); the next event of @cpu starts a page marked with the losses
+ * (counts of several calls add up; one unknown makes the sum unknown).
+ * Return: 0 or negative errno.
+ */
+int lgd_tdw_missed(struct lgd_tdw *w, uint32_t cpu, int64_t count);
+/** lgd_tdw_option() - add option @id with @size bytes of @data.  0 or -ENOMEM. */
+int lgd_tdw_option(struct lgd_tdw *w, uint16_t id, const void *data, uint32_t size);
+/** lgd_tdw_format() - add an event format text (of the one system).  0 or -ENOMEM. */
+int lgd_tdw_format(struct lgd_tdw *w, const char *text);
+/**
+ * lgd_tdw_finish() - write the whole file to @out (seekable or not: only
+ * ftell() is used): headers, the formats under @system, the @kallsyms text
+ * (@kallsyms_len bytes, may be 0), the @cmdlines text ("pid comm" lines),
+ * the options, then every CPU's pages.  Return: 0 or negative errno.
+ */
+int lgd_tdw_finish(struct lgd_tdw *w, FILE *out, const char *system,
+		   const char *kallsyms, size_t kallsyms_len,
+		   const char *cmdlines, size_t cmdlines_len);
+void lgd_tdw_free(struct lgd_tdw *w);
+
+/* ---- capture -> trace.dat: convert.c ---------------------------------- */
+
+/**
+ * struct lgd_convert_stats - what lgd_convert_tracedat() wrote
+ * @records: events written (one per record)
+ * @gaps:    lost-events gaps marked on pages (@gaps_unknown of them without
+ *           a count: sub-buffers lost, or corrupt data skipped)
+ * @sites:   events defined (call sites, and unknown sites seen)
+ * @too_big: records left out because they do not fit a page (never with
+ *           records of at most LOGDEV_MAX_PAYLOAD bytes of arguments)
+ */
+struct lgd_convert_stats {
+	uint64_t records, gaps, gaps_unknown, too_big;
+	uint32_t sites;
+};
+
+/**
+ * lgd_convert_tracedat() - write capture @r as a trace.dat v6 file to @out,
+ * one event per call site in system "logdev", laid out as the file comment
+ * of convert.c says (fields site, file, line, ctx, delta_ns, msg, arg0...;
+ * the message rendered by lgd_render_msg() with return-probe durations, as
+ * logdev report prints it).  Lost events mark the next page of their CPU;
+ * the clock, per-CPU stats and kallsyms of the capture go into the file.
+ * Return: 0, -ENOMEM, -EIO, or a read error of lgd_merge_next(); @st filled.
+ */
+int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, struct lgd_convert_stats *st);
 
 #endif /* LIBLOGDEV_H */

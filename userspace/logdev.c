@@ -18,7 +18,7 @@ static const struct cli_cmd cmd_help_entry = { "help", cmd_help, "help", "" };
 
 /* the subcommands, in the order the usage lists them */
 static const struct cli_cmd *const cmds[] = {
-	&cli_cmd_record, &cli_cmd_report, &cli_cmd_deltas, &cli_cmd_diff, &cmd_help_entry,
+	&cli_cmd_record, &cli_cmd_report, &cli_cmd_deltas, &cli_cmd_diff, &cli_cmd_convert, &cmd_help_entry,
 };
 #define NR_CMDS	(sizeof(cmds) / sizeof(cmds[0]))
 
@@ -28,8 +28,8 @@ void cli_usage(FILE *f)
 	for (size_t i = 0; i < NR_CMDS; i++)
 		fprintf(f, "  logdev %s\n", cmds[i]->usage);
 	fprintf(f, "  logdev --version\n"
-		   "FILE defaults to logdev.cap for record; report and deltas without FILE\n"
-		   "read the live buffers (consuming).  DIR: -d, $LOGDEV_DEBUGFS, or %s.\n"
+		   "FILE defaults to logdev.cap for record; report, deltas and convert without\n"
+		   "FILE read the live buffers (consuming).  DIR: -d, $LOGDEV_DEBUGFS, or %s.\n"
 		   "record without --duration and COMMAND records until Ctrl-C or SIGTERM.\n"
 		   "logdev VERB --help: the options of VERB.\n",
 		LOGDEV_DEFAULT_DEBUGFS);

@@ -89,7 +89,7 @@ static char *fake_debugfs(void)
 
 static void test_help_version(void)
 {
-	static const char *const verbs[] = { "record", "report", "deltas", "diff" };
+	static const char *const verbs[] = { "record", "report", "deltas", "diff", "convert" };
 	char *out, *err, args[200], name[300];
 	int st;
 
@@ -100,7 +100,7 @@ static void test_help_version(void)
 		snprintf(name, sizeof(name), "logdev %s: usage of every verb on stdout, exit 0", h);
 		check(name, st == 0 && strstr(out, "usage") && strstr(out, "logdev record") &&
 		      strstr(out, "logdev report") && strstr(out, "logdev deltas") &&
-		      strstr(out, "logdev diff") && !err[0],
+		      strstr(out, "logdev diff") && strstr(out, "logdev convert") && !err[0],
 		      "status %d out %.300s err %.300s", st, out, err);
 		free(out);
 		free(err);
@@ -152,6 +152,7 @@ static void test_help_version(void)
 		{ "record --duration", "--duration" }, { "record -o", "-o" },
 		{ "deltas --sort", "--sort" }, { "diff --format", "--format" },
 		{ "diff a b --min-count", "--min-count" }, { "diff -m", "-m" },
+		{ "convert x --output", "--output" }, { "convert -o", "-o" },
 	};
 	for (size_t i = 0; i < sizeof(novalue) / sizeof(novalue[0]); i++) {
 		st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", novalue[i][0], &out, &err);

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev-convert.c: "logdev convert [-o OUT.dat] [FILE]": the capture as a
+ * trace-cmd trace.dat (version 6), read by trace-cmd report, libtraceevent
+ * and KernelShark (the library's convert.c: events of system "logdev", one
+ * per call site; docs/TRACE-CMD.md).  Without -o the file goes to stdout.
+ * Options: -o/--output FILE, -h/--help; "--" ends them.
+ * Prints to stderr what it wrote: "logdev: convert: R records, S events,
+ * G lost-events gaps (U without a count) -> OUT".
+ * Exit: 0 written (the capture's warnings on stderr), 1 unusable capture
+ * or write error (the partial output is removed), 2 usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+
+const struct cli_cmd cli_cmd_convert = {
+	"convert", cmd_convert, "convert [-o OUT.dat] [FILE]",
+	"  -o, --output FILE    write the trace.dat there (default: stdout)\n",
+};
+
+int cmd_convert(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lgd_convert_stats st;
+	struct lgd_reader r;
+	const char *file = NULL, *outp = NULL;
+	FILE *out;
+	int c, ret;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			outp = optarg;
+			break;
+		case 'h':
+			return cli_verb_help(&cli_cmd_convert);
+		default:
+			return cli_opt_error("convert", c, optopt, argv, optind);
+		}
+	}
+	if (cli_file_arg("convert", argc, argv, optind, &file))
+		return 2;
+	if (!outp && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "logdev: convert: stdout is a terminal; give -o OUT.dat\n");
+		return 2;
+	}
+	if (cli_open_input(file, &r))
+		return 1;
+	out = outp ? fopen(outp, "wb") : stdout;
+	if (!out) {
+		fprintf(stderr, "logdev: convert: %s: %s\n", outp, strerror(errno));
+		lgd_reader_close(&r);
+		return 1;
+	}
+	ret = lgd_convert_tracedat(&r, out, &st);
+	if (outp && fclose(out) && !ret)
+		ret = -EIO;
+	lgd_reader_close(&r);
+	if (ret) {
+		fprintf(stderr, "logdev: convert: %s\n", strerror(-ret));
+		if (outp)
+			unlink(outp);
+		return 1;
+	}
+	fprintf(stderr, "logdev: convert: %" PRIu64 " records, %u events, %" PRIu64
+		" lost-events gaps (%" PRIu64 " without a count) -> %s\n", st.records, st.sites,
+		st.gaps, st.gaps_unknown, outp ? outp : "stdout");
+	if (st.too_big)
+		fprintf(stderr, "logdev: convert: warning: %" PRIu64 " records too big for a "
+			"trace.dat page left out\n", st.too_big);
+	return 0;
+}
