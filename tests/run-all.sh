@@ -28,6 +28,9 @@ else
 	echo "FAIL: decode: tests/decode/Makefile missing" | tee -a "$log"
 fi
 suite golden "$top/tests/golden/run.sh" "$top/userspace/logdev"
+# the trace-cmd plugin through trace-cmd report (needs trace-cmd and
+# libtraceevent-dev: `make check` installs them through tools/deps.sh)
+suite plugin make -s -C "$top/tests/plugin" check
 # the host-side VM checkers on hand-made results (no VM needed)
 suite vm-checks "$top/tests/vm/check-selftest.sh"
 suite kernel-deps "$top/tests/kernel-deps.sh"

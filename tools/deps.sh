@@ -1,9 +1,11 @@
 #!/bin/bash
 # Check (and, as root, install) the Debian packages logdev needs to build the
-# module, the static reader, and to run the QEMU tests.
+# module, the static reader, the trace-cmd plugin, and to run the QEMU tests
+# and the plugin's tests (trace-cmd).
 #   tools/deps.sh [--rt | --bench]
 # --rt: also the PREEMPT_RT kernel; --bench: also what `make bench` compares
-# against (trace-cmd, LTTng-UST and lttng-tools, valgrind for instruction counts).
+# against (LTTng-UST and lttng-tools, valgrind for instruction counts; trace-cmd
+# is in the base list).
 # Root: apt-get update once, then apt-get install what is missing.
 # Not root: print the one apt-get install line needed and exit 1.
 set -eu
@@ -17,8 +19,10 @@ case "${1:-}" in
 esac
 
 pkgs="build-essential gcc make libc6-dev busybox-static cpio qemu-system-x86 linux-image-cloud-amd64 linux-headers-cloud-amd64"
+# the trace-cmd plugin (tools/traceevent-plugin) and its tests (tests/plugin)
+pkgs="$pkgs pkg-config libtraceevent-dev trace-cmd"
 [ -n "$rt" ] && pkgs="$pkgs linux-image-rt-amd64 linux-headers-rt-amd64"
-[ -n "$bench" ] && pkgs="$pkgs trace-cmd liblttng-ust-dev lttng-tools valgrind"
+[ -n "$bench" ] && pkgs="$pkgs liblttng-ust-dev lttng-tools valgrind"
 
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
