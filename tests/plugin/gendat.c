@@ -7,9 +7,10 @@
  *
  *   gendat OUT.dat [NFOREIGN [IDBASE]]
  *
- * The file: one CPU, page size 4096, system `logdev` with five events (a
- * plain site, a site with a string argument, a probe and its return, and a
- * site whose name got a collision suffix), eight records, two comms.  The
+ * The file: one CPU, page size 4096, system `logdev` with seven events (a
+ * plain site, a site with a string argument, a probe and its return, two
+ * sites of one func:line (the second name with a collision suffix), an
+ * unknown site), ten records, two comms.  The
  * expected `trace-cmd report` text of each record is in run.sh.  NFOREIGN:
  * also that many events (no records) of another system, `xtra`, with ids
  * from 2000 (to time the plugin's cost on files of other events).  IDBASE:
@@ -68,6 +69,8 @@ static const struct ev evs[] = {
 	{ "tcp_sendmsg", 7, 0, "probe", { A_NONE, A_NONE } },
 	{ "tcp_sendmsg__return", 8, 0, "probe", { A_U64, A_NONE } },
 	{ "f_10_2", 9, 10, "b.c", { A_NONE, A_NONE } },
+	{ "f_10", 10, 10, "b.c", { A_NONE, A_NONE } },
+	{ "site_42", 42, 0, "", { A_NONE, A_NONE } },
 };
 #define NEV (sizeof(evs) / sizeof(evs[0]))
 
@@ -163,6 +166,8 @@ static const struct rec recs[] = {
 	/* a gap over 2^27 ns: needs a time extend */
 	{ 4, 4526180000ull, 100, 0, 500000000, "out", 0, 0, NULL },
 	{ 1, 4526180001ull, 100, 0, 1, "message with %s and \\ in it", 0, 0, "a b" },
+	{ 5, 4526180500ull, 100, 0, 499, "twin one", 0, 0, NULL },
+	{ 6, 4526181000ull, 100, 0, 500, "?", 0, 0, NULL },
 };
 #define NREC (sizeof(recs) / sizeof(recs[0]))
 

@@ -142,53 +142,90 @@ static size_t digits_suffix(const char *s, size_t n)
 }
 
 /*
- * The function name from the event name (the layout has no func field):
- * FUNC_LINE, FUNC_LINE_N (collision); a probe's NAME, NAME__return shown
- * as logdev shows it, NAME%return.  Prints FUNC:LINE into @s.
+ * A site's label, worked out once from its event name (the layout has no
+ * func field) and its first record: FUNC_LINE, FUNC_LINE_N (name collision:
+ * "#N", and "#1" for FUNC_LINE when FUNC_LINE_2 exists); a probe's NAME,
+ * NAME__return shown as logdev shows it, NAME%return; site_ID with no file
+ * (a record of an unknown site) as site#ID:?.
  */
-static void print_label(struct trace_seq *s, struct tep_event *event,
-			const char *file, unsigned long long line,
-			unsigned long long site, int have_site)
+struct site_label {
+	int done;
+	int kind;		/* LABEL_* */
+	int func_len;		/* the function: that many bytes of the event name */
+	int ret;		/* probe return: "%return" after the name */
+	unsigned int seq;	/* "#N", 0 for none */
+};
+
+enum { LABEL_FUNC, LABEL_PROBE, LABEL_UNKNOWN };
+
+static void fill_label(struct site_label *l, struct tep_event *event,
+		       const char *file, unsigned long long line,
+		       unsigned long long site, int have_site)
 {
+	static const char ret[] = "__return";
 	const char *name = event->name;
-	size_t n = strlen(name);
-	char lsfx[32];
-	size_t ls;
+	size_t n = strlen(name), ls, m;
+	char sfx[32];
 
+	memset(l, 0, sizeof(*l));
+	l->done = 1;
+	l->func_len = (int)n;
 	if (file && !strcmp(file, "probe")) {
-		static const char ret[] = "__return";
-		size_t rl = sizeof(ret) - 1;
-
-		if (n > rl && !strcmp(name + n - rl, ret))
-			trace_seq_printf(s, "%.*s%%return:%llu", (int)(n - rl), name, line);
-		else
-			trace_seq_printf(s, "%s:%llu", name, line);
+		l->kind = LABEL_PROBE;
+		if (n > sizeof(ret) - 1 && !strcmp(name + n - (sizeof(ret) - 1), ret)) {
+			l->ret = 1;
+			l->func_len = (int)(n - (sizeof(ret) - 1));
+		}
 		return;
 	}
 	if ((!file || !*file) && have_site) {
-		char unk[32];
-
-		snprintf(unk, sizeof(unk), "site_%llu", site);
-		if (!strcmp(name, unk)) {
-			trace_seq_printf(s, "site#%llu:?", site);
+		snprintf(sfx, sizeof(sfx), "site_%llu", site);
+		if (!strcmp(name, sfx)) {
+			l->kind = LABEL_UNKNOWN;
 			return;
 		}
+	}
+	ls = (size_t)snprintf(sfx, sizeof(sfx), "_%llu", line);
+	if (n > ls && !strcmp(name + n - ls, sfx)) {
+		char *twin;
+
+		l->func_len = (int)(n - ls);
+		/* FUNC_LINE is #1 if there is a FUNC_LINE_2 */
+		twin = malloc(n + 3);
+		if (twin) {
+			snprintf(twin, n + 3, "%s_2", name);
+			if (tep_find_event_by_name(event->tep, LOGDEV_SYS, twin))
+				l->seq = 1;
+			free(twin);
+		}
+		return;
+	}
+	/* FUNC_LINE_N */
+	m = digits_suffix(name, n);
+	if (m > ls && !strncmp(name + m - ls, sfx, ls)) {
+		l->func_len = (int)(m - ls);
+		l->seq = (unsigned int)strtoul(name + m + 1, NULL, 10);
+	}
+}
+
+static void print_label(struct trace_seq *s, struct tep_event *event,
+			const struct site_label *l, const char *file,
+			unsigned long long line, unsigned long long site)
+{
+	switch (l->kind) {
+	case LABEL_PROBE:
+		trace_seq_printf(s, "%.*s%s:%llu", l->func_len, event->name,
+				 l->ret ? "%return" : "", line);
+		return;
+	case LABEL_UNKNOWN:
+		trace_seq_printf(s, "site#%llu:?", site);
+		return;
 	}
 	if (file && *file && opt_file->set)
 		trace_seq_printf(s, "%s:", file);
-	ls = (size_t)snprintf(lsfx, sizeof(lsfx), "_%llu", line);
-	for (int pass = 0; pass < 2; pass++) {
-		if (n > ls && !strncmp(name + n - ls, lsfx, ls)) {
-			n -= ls;
-			trace_seq_printf(s, "%.*s:%llu", (int)n, name, line);
-			return;
-		}
-		/* FUNC_LINE_N: drop _N and look again */
-		n = digits_suffix(name, n);
-		if (!n)
-			break;
-	}
-	trace_seq_printf(s, "%s:%llu", name, line);
+	trace_seq_printf(s, "%.*s:%llu", l->func_len, event->name, line);
+	if (l->seq)
+		trace_seq_printf(s, "#%u", l->seq);
 }
 
 static const char *ctx_name(unsigned long long ctx)
@@ -242,7 +279,10 @@ static void print_args(struct trace_seq *s, struct tep_event *event,
 		trace_seq_puts(s, "}");
 }
 
-/* give every parsed logdev event without a handler this one */
+/*
+ * give every parsed logdev event without a handler (or with this one but
+ * no label yet) this one, with a label to fill
+ */
 static void sweep(struct tep_handle *tep)
 {
 	int n = tep_get_events_count(tep);
@@ -250,9 +290,12 @@ static void sweep(struct tep_handle *tep)
 	for (int i = 0; i < n; i++) {
 		struct tep_event *e = tep_get_event(tep, i);
 
-		if (e && e->system && !strcmp(e->system, LOGDEV_SYS) && !e->handler)
+		if (!e || !e->system || strcmp(e->system, LOGDEV_SYS))
+			continue;
+		if (!e->handler || (e->handler == logdev_handler && !e->context))
 			tep_register_event_handler(tep, e->id, LOGDEV_SYS, e->name,
-						   logdev_handler, NULL);
+						   logdev_handler,
+						   calloc(1, sizeof(struct site_label)));
 	}
 }
 
@@ -260,26 +303,32 @@ static int logdev_handler(struct trace_seq *s, struct tep_record *record,
 			  struct tep_event *event, void *context)
 {
 	struct logdev_ctx *c;
+	struct site_label tmp, *l;
 	unsigned long long line = 0, ctx = 0, site = 0, d;
 	int have_site;
 	const char *file, *msg;
 
-	(void)context;
 	for (c = ctxs; c && c->tep != event->tep; c = c->next)
 		;
 	if (c && !c->swept) {
 		c->swept = 1;
 		sweep(event->tep);
 	}
+	/* the sweep may have given this event its label */
+	l = event->context ? event->context : context;
 	have_site = num_field(event, record, "site", &site);
 	num_field(event, record, "line", &line);
 	num_field(event, record, "ctx", &ctx);
 	file = str_field(event, record, "file");
 	msg = str_field(event, record, "msg");
+	if (!l)
+		l = &tmp;	/* no memory for one: work it out each time */
+	if (l == &tmp || !l->done)
+		fill_label(l, event, file, line, site, have_site);
 
 	if (ctx)
 		trace_seq_printf(s, "%s ", ctx_name(ctx));
-	print_label(s, event, file, line, site, have_site);
+	print_label(s, event, l, file, line, site);
 	trace_seq_printf(s, " %s", msg ? msg : "(message unreadable)");
 	if (opt_fields->set)
 		print_args(s, event, record);
@@ -324,13 +373,17 @@ int TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	for (int i = LOGDEV_PENDING - 1; i >= 0; i--)
 		tep_unregister_event_handler(tep, LOGDEV_ID_FIRST + i, LOGDEV_SYS, NULL,
 					     logdev_handler, NULL);
-	/* the swept ones */
+	/* the swept ones, with their labels */
 	for (int i = 0; i < n; i++) {
 		struct tep_event *e = tep_get_event(tep, i);
+		void *l;
 
-		if (e && e->handler == logdev_handler)
+		if (e && e->handler == logdev_handler) {
+			l = e->context;
 			tep_unregister_event_handler(tep, e->id, e->system, e->name,
-						     logdev_handler, NULL);
+						     logdev_handler, l);
+			free(l);
+		}
 	}
 	for (pc = &ctxs; *pc; pc = &(*pc)->next) {
 		if ((*pc)->tep == tep) {
