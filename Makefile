@@ -1,6 +1,8 @@
 # logdev: top-level build.
 #
-#   make            module (kernel/) and reader (userspace/)
+#   make            module (kernel/), reader (userspace/), and the trace-cmd plugin
+#                   (tools/traceevent-plugin/, skipped with a message without
+#                   libtraceevent-dev)
 #   make demo       boot the Debian kernel in QEMU, record the demo module, print report + deltas
 #   make check      every test: the test helpers, ring core (userspace, sanitizers), decoder
 #                   goldens, VM tests
@@ -8,7 +10,8 @@
 #   make install    reader to $(PREFIX)/bin, headers to $(PREFIX)/include, logdev.ko for KDIR
 #                   (not the test modules of kernel/test/),
 #                   Module.symvers to $(PREFIX)/share/logdev (KBUILD_EXTRA_SYMBOLS for
-#                   modules that call edprint)
+#                   modules that call edprint), plugin_logdev.so where libtraceevent
+#                   looks (docs/TRACE-CMD-plugin.md)
 #   make clean
 #
 # KDIR selects the kernel build tree for `make`/`make install`: default the
@@ -27,13 +30,16 @@ else
 KDIR ?= /lib/modules/$(shell tools/kver.sh 2>/dev/null)/build
 endif
 
-all: kernel userspace
+all: kernel userspace plugin
 
 kernel:
 	$(MAKE) -C kernel KDIR=$(KDIR)
 
 userspace:
 	$(MAKE) -C userspace
+
+plugin:
+	$(MAKE) -C tools/traceevent-plugin
 
 deps:
 	tools/deps.sh
@@ -45,7 +51,7 @@ vm-kernel: deps
 demo: deps userspace vm-kernel
 	tools/demo.sh
 
-check: deps userspace vm-kernel
+check: deps userspace plugin vm-kernel
 	tests/run-all.sh
 
 bench: userspace
@@ -60,6 +66,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/logdev
 	install -m 0644 kernel/Module.symvers $(DESTDIR)$(PREFIX)/share/logdev/Module.symvers
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
+	$(MAKE) -C tools/traceevent-plugin install
 
 clean:
 	$(MAKE) -C userspace clean
@@ -68,9 +75,11 @@ clean:
 	-$(MAKE) -C tests/decode clean
 	-$(MAKE) -C tests/include clean
 	-$(MAKE) -C bench clean
+	-$(MAKE) -C tools/traceevent-plugin clean
+	-$(MAKE) -C tests/plugin clean
 	rm -rf demo-out tests/vm/out build
 
-.PHONY: all kernel userspace deps vm-kernel demo check bench install clean
+.PHONY: all kernel userspace plugin deps vm-kernel demo check bench install clean
 
 # Cloud vs PREEMPT_RT kernel, same workload through logdev probes, then
 # `logdev diff` (tools/demo-compare.sh; about 2.5 min, not part of check).

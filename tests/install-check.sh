@@ -23,6 +23,10 @@ inc=$dest$prefix/include
 for f in bin/logdev include/uapi/linux/logdev.h include/linux/edprint.h share/logdev/Module.symvers; do
 	[ -e "$dest$prefix/$f" ] || fail "$prefix/$f not installed"
 done
+# the trace-cmd plugin, where libtraceevent looks (tools/traceevent-plugin/Makefile)
+pl=$(make -s -C "$top/tools/traceevent-plugin" print-plugin-dir DESTDIR="$dest")/plugin_logdev.so
+[ -f "$pl" ] && echo "PASS: install: plugin_logdev.so installed in ${pl#$dest}" ||
+	fail "plugin_logdev.so not installed in ${pl#$dest} (libtraceevent-dev missing? tools/deps.sh)"
 kos=$(cd "$dest" && find . -name '*.ko' | sed 's|.*/||' | sort | tr '\n' ' ')
 [ "$kos" = "logdev.ko " ] && echo "PASS: install: the modules directory gets logdev.ko only" ||
 	fail "modules installed: '$kos' (want logdev.ko only)"

@@ -30,6 +30,9 @@ fi
 suite golden "$top/tests/golden/run.sh" "$top/userspace/logdev"
 # logdev convert read back by trace-cmd (installed by tools/deps.sh)
 suite tracecmd "$top/tests/tracecmd/run.sh" "$top/userspace/logdev"
+# the trace-cmd plugin through trace-cmd report (needs trace-cmd and
+# libtraceevent-dev: `make check` installs them through tools/deps.sh)
+suite plugin make -s -C "$top/tests/plugin" check
 # the host-side VM checkers on hand-made results (no VM needed)
 suite vm-checks "$top/tests/vm/check-selftest.sh"
 suite kernel-deps "$top/tests/kernel-deps.sh"

@@ -1,11 +1,12 @@
 #!/bin/bash
 # Check (and, as root, install) the Debian packages logdev needs to build the
-# module, the static reader, and to run the QEMU tests (and trace-cmd, which
-# reads what `logdev convert` writes: tests/tracecmd).
+# module, the static reader, the trace-cmd plugin, and to run the QEMU tests,
+# trace-cmd's reading of what `logdev convert` writes (tests/tracecmd) and the
+# plugin's tests (tests/plugin).
 #   tools/deps.sh [--rt | --bench]
 # --rt: also the PREEMPT_RT kernel; --bench: also what `make bench` compares
 # against (LTTng-UST and lttng-tools, valgrind for instruction counts; trace-cmd
-# is always in the list).
+# is in the base list).
 # Root: apt-get update once, then apt-get install what is missing.
 # Not root: print the one apt-get install line needed and exit 1.
 set -eu
@@ -18,7 +19,9 @@ case "${1:-}" in
 *) echo "usage: $0 [--rt | --bench]" >&2; exit 2 ;;
 esac
 
-pkgs="build-essential gcc make libc6-dev busybox-static cpio qemu-system-x86 linux-image-cloud-amd64 linux-headers-cloud-amd64 trace-cmd"
+pkgs="build-essential gcc make libc6-dev busybox-static cpio qemu-system-x86 linux-image-cloud-amd64 linux-headers-cloud-amd64"
+# the trace-cmd plugin (tools/traceevent-plugin) and its tests (tests/plugin)
+pkgs="$pkgs pkg-config libtraceevent-dev trace-cmd"
 [ -n "$rt" ] && pkgs="$pkgs linux-image-rt-amd64 linux-headers-rt-amd64"
 [ -n "$bench" ] && pkgs="$pkgs liblttng-ust-dev lttng-tools valgrind"
 

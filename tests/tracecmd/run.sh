@@ -2,13 +2,15 @@
 # trace-cmd reads what `logdev convert` writes (docs/TRACE-CMD.md):
 #   tests/tracecmd/run.sh LOGDEV
 # For every golden capture (tests/golden/cap/*.cap.gz; demo.cap is the demo
-# workload's capture), a corrupted and a truncated one: `trace-cmd report -t`
+# workload's capture), a corrupted and a truncated one: `trace-cmd report -N -t`
 # of the converted file equals `logdev report --raw` line for line in
 # timestamp, CPU, pid, site and message, lost events included (norm.awk
 # puts both in one form); then -l flags, -F filters on an argument and on
 # ctx, --stat, dump --summary and the clock.  trace-cmd missing is a FAIL
 # (tools/deps.sh installs it), never a skip.
 set -uo pipefail
+# -N everywhere: no libtraceevent plugins, so an installed plugin_logdev.so
+# (make install) does not change the plain print-fmt text compared here
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 logdev=${1:-$top/userspace/logdev}
@@ -36,8 +38,8 @@ compare() {
 	fi
 	pass "convert-$n"
 	"$logdev" report --raw "$cap" 2>/dev/null | awk -v mode=logdev -f "$here/norm.awk" >"$tmp/$n.ld"
-	trace-cmd report -R -i "$dat" >"$tmp/$n.R" 2>"$tmp/$n.tcerr"
-	trace-cmd report -t -i "$dat" 2>>"$tmp/$n.tcerr" |
+	trace-cmd report -N -R -i "$dat" >"$tmp/$n.R" 2>"$tmp/$n.tcerr"
+	trace-cmd report -N -t -i "$dat" 2>>"$tmp/$n.tcerr" |
 		awk -v mode=tc -v file="$tmp/$n.R" -f "$here/norm.awk" >"$tmp/$n.tc"
 	local nl
 	nl=$(grep -c '^R ' "$tmp/$n.ld")
@@ -59,36 +61,36 @@ done
 cp "$tmp/demo.cap" "$tmp/corrupt.cap"
 head -c 64 /dev/zero | tr '\0' '\377' | dd of="$tmp/corrupt.cap" bs=1 seek=100000 conv=notrunc 2>/dev/null
 compare corrupt "$tmp/corrupt.cap"
-check_eq corrupt-unknown-count "$(trace-cmd report -i "$tmp/corrupt.dat" 2>/dev/null | grep -c '^CPU:0 \[EVENTS DROPPED\]$')" 1
+check_eq corrupt-unknown-count "$(trace-cmd report -N -i "$tmp/corrupt.dat" 2>/dev/null | grep -c '^CPU:0 \[EVENTS DROPPED\]$')" 1
 head -c 120000 "$tmp/demo.cap" >"$tmp/trunc.cap"
 compare trunc "$tmp/trunc.cap"
 
 # losses: the dropped lines with their counts, each just before a record of its CPU
-out=$(trace-cmd report -i "$tmp/ctx-overwrite.dat" 2>/dev/null | grep -A1 'EVENTS DROPPED' | tr '\n' '|')
+out=$(trace-cmd report -N -i "$tmp/ctx-overwrite.dat" 2>/dev/null | grep -A1 'EVENTS DROPPED' | tr '\n' '|')
 check_eq dropped-lines "$(echo "$out" | grep -o 'CPU:[0-9] \[[0-9]* EVENTS DROPPED\]|[^|]*\[00[0-9]\]' | sed 's/ *<[^|]*\[00/ cpu/' | tr '\n' ' ')" \
 	"CPU:0 [16270 EVENTS DROPPED]| cpu0] CPU:1 [19302 EVENTS DROPPED]| cpu1] CPU:0 [7295 EVENTS DROPPED]| cpu0] CPU:1 [5162 EVENTS DROPPED]| cpu1] "
 
 # -l: the flags column per context (ctx-overwrite has all four); libtraceevent
 # 1.7.1 prints h for hardirq and NMI (no NMI letter), s for softirq
 ld_ctx=$("$logdev" report --raw "$tmp/ctx-overwrite.cap" 2>/dev/null | awk -F'\t' '$1 != "LOST" {c[$4]++} END {printf "task=%d softirq=%d hardirq+nmi=%d", c["task"], c["softirq"], c["hardirq"] + c["nmi"]}')
-tc_ctx=$(trace-cmd report -l -i "$tmp/ctx-overwrite.dat" 2>/dev/null | awk '/\[[0-9]+ EVENTS|^cpus=/ {next} {f = substr($2, 4, 1); c[f]++} END {printf "task=%d softirq=%d hardirq+nmi=%d", c["."], c["s"], c["h"]}')
+tc_ctx=$(trace-cmd report -N -l -i "$tmp/ctx-overwrite.dat" 2>/dev/null | awk '/\[[0-9]+ EVENTS|^cpus=/ {next} {f = substr($2, 4, 1); c[f]++} END {printf "task=%d softirq=%d hardirq+nmi=%d", c["."], c["s"], c["h"]}')
 check_eq flags-l "$tc_ctx" "$ld_ctx"
 nmi=$("$logdev" report --raw "$tmp/ctx-overwrite.cap" 2>/dev/null | awk -F'\t' '$4 == "nmi"' | wc -l)
-check_eq flags-nmi-bit "$(trace-cmd report -F 'logdev/.*: common_flags & 64' "$tmp/ctx-overwrite.dat" 2>/dev/null | grep -vc '^cpus=')" "$nmi"
-check_eq filter-ctx-nmi "$(trace-cmd report -F 'logdev/.*: ctx == 3' "$tmp/ctx-overwrite.dat" 2>/dev/null | grep -vc '^cpus=')" "$nmi"
+check_eq flags-nmi-bit "$(trace-cmd report -N -F 'logdev/.*: common_flags & 64' "$tmp/ctx-overwrite.dat" 2>/dev/null | grep -vc '^cpus=')" "$nmi"
+check_eq filter-ctx-nmi "$(trace-cmd report -N -F 'logdev/.*: ctx == 3' "$tmp/ctx-overwrite.dat" 2>/dev/null | grep -vc '^cpus=')" "$nmi"
 [ "$nmi" -gt 0 ] && pass flags-nmi-present || fail flags-nmi-present "ctx-overwrite.cap has no NMI record"
 
 # -F on an argument: demo_kmalloc:71 "in size=%zu": arg0 > 100
 want=$("$logdev" report --raw "$tmp/demo.cap" | awk -F'\t' '$6 == "demo_kmalloc" && $7 == 71 {split($8, a, "="); if (a[2] + 0 > 100) n++} END {print n + 0}')
-got=$(trace-cmd report -F 'logdev/demo_kmalloc_71: arg0 > 100' "$tmp/demo.dat" 2>/dev/null | grep -c 'demo_kmalloc_71: *in size=')
+got=$(trace-cmd report -N -F 'logdev/demo_kmalloc_71: arg0 > 100' "$tmp/demo.dat" 2>/dev/null | grep -c 'demo_kmalloc_71: *in size=')
 check_eq filter-arg "$got" "$want"
 [ "$want" -gt 0 ] && [ "$want" -lt 200 ] && pass filter-arg-selective || fail filter-arg-selective "want=$want"
 # a string argument: demo_run_write:195 "in n=%d comm=%s"
-check_eq filter-arg-str "$(trace-cmd report -F 'logdev/demo_run_write_195: arg1 == "sh"' "$tmp/demo.dat" 2>/dev/null | grep -c 'comm=sh$')" \
+check_eq filter-arg-str "$(trace-cmd report -N -F 'logdev/demo_run_write_195: arg1 == "sh"' "$tmp/demo.dat" 2>/dev/null | grep -c 'comm=sh$')" \
 	"$("$logdev" report --raw "$tmp/demo.cap" | awk -F'\t' '$6 == "demo_run_write" && $7 == 195 && $8 ~ /comm=sh$/' | wc -l)"
 
 # --stat: the capture's per-CPU stats, losses included
-st=$(trace-cmd report --stat -i "$tmp/ctx-overwrite.dat" 2>/dev/null | tr '\n' ' ')
+st=$(trace-cmd report -N --stat -i "$tmp/ctx-overwrite.dat" 2>/dev/null | tr '\n' ' ')
 case $st in
 *"CPU: 0 written: 28921 read: 5356 overwritten: 23565 dropped: 0"*"CPU: 1 written: 28905 read: 4441 overwritten: 24464"*)
 	pass stat-cpustats ;;
