@@ -11,7 +11,7 @@
 #                   (not the test modules of kernel/test/),
 #                   Module.symvers to $(PREFIX)/share/logdev (KBUILD_EXTRA_SYMBOLS for
 #                   modules that call edprint), plugin_logdev.so where libtraceevent
-#                   looks (docs/TRACE-CMD-plugin.md)
+#                   looks (docs/TRACE-CMD.md, "The trace-cmd plugin")
 #   make clean
 #
 # KDIR selects the kernel build tree for `make`/`make install`: default the

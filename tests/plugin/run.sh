@@ -1,7 +1,7 @@
 #!/bin/bash
 # The trace-cmd plugin plugin_logdev.so through the real `trace-cmd report`:
 # its output with each option on a file written by gendat (the event layout
-# of docs/TRACE-CMD-plugin.md), the same file with no plugin at all, and
+# of docs/TRACE-CMD.md, "The trace-cmd plugin"), the same file with no plugin at all, and
 # `make install`'s directories.  Needs trace-cmd, the plugin built
 # (tools/traceevent-plugin) and gendat; a missing one is a FAIL, not a skip.
 # Prints PASS:/FAIL: lines; exits non-zero on any FAIL.
