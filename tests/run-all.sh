@@ -33,6 +33,9 @@ suite tracecmd "$top/tests/tracecmd/run.sh" "$top/userspace/logdev"
 # the trace-cmd plugin through trace-cmd report (needs trace-cmd and
 # libtraceevent-dev: `make check` installs them through tools/deps.sh)
 suite plugin make -s -C "$top/tests/plugin" check
+# a converted capture loaded through libkshark, KernelShark's library
+# (libkshark-dev: `make check` installs it through tools/deps.sh)
+suite kshark "$top/tests/kshark/run.sh" "$top/userspace/logdev"
 # the host-side VM checkers on hand-made results (no VM needed)
 suite vm-checks "$top/tests/vm/check-selftest.sh"
 suite kernel-deps "$top/tests/kernel-deps.sh"

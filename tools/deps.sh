@@ -1,8 +1,8 @@
 #!/bin/bash
 # Check (and, as root, install) the Debian packages logdev needs to build the
 # module, the static reader, the trace-cmd plugin, and to run the QEMU tests,
-# trace-cmd's reading of what `logdev convert` writes (tests/tracecmd) and the
-# plugin's tests (tests/plugin).
+# trace-cmd's reading of what `logdev convert` writes (tests/tracecmd), the
+# plugin's tests (tests/plugin) and the KernelShark load test (tests/kshark).
 #   tools/deps.sh [--rt | --bench]
 # --rt: also the PREEMPT_RT kernel; --bench: also what `make bench` compares
 # against (LTTng-UST and lttng-tools, valgrind for instruction counts; trace-cmd
@@ -22,6 +22,9 @@ esac
 pkgs="build-essential gcc make libc6-dev busybox-static cpio qemu-system-x86 linux-image-cloud-amd64 linux-headers-cloud-amd64"
 # the trace-cmd plugin (tools/traceevent-plugin) and its tests (tests/plugin)
 pkgs="$pkgs pkg-config libtraceevent-dev trace-cmd"
+# the KernelShark load test (tests/kshark): libkshark-dev, and what its
+# pkg-config file requires (json-c, libtracecmd, which requires libtracefs)
+pkgs="$pkgs libkshark-dev libjson-c-dev libtracecmd-dev libtracefs-dev"
 [ -n "$rt" ] && pkgs="$pkgs linux-image-rt-amd64 linux-headers-rt-amd64"
 [ -n "$bench" ] && pkgs="$pkgs liblttng-ust-dev lttng-tools valgrind"
 

@@ -187,4 +187,23 @@ if boot vm-sym 2 "$vm/guest-sym.sh" \
 	host_check vm-sym check-sym.sh "$out/vm-sym"
 fi
 
+# 7. next to a live ftrace recording (issue 9 item 4): trace-cmd record -C mono
+# around logdev record on logdev's mono clock; trace-cmd and its shared
+# libraries go into the initramfs at their own paths (run.sh --host-bins).
+# The host merges the two files with trace-cmd report.  Multi-threaded TCG:
+# logdev record enables before the workload and disables after it.
+tc=$(command -v trace-cmd || true)
+if [ -z "$tc" ]; then
+	fail "vm-merge: trace-cmd not installed (tools/deps.sh installs it)"
+elif "$top/tools/vm/run.sh" --kver "$kver" --smp 2 --timeout "${VM_TIMEOUT:-180}" \
+	--host-bins "$tc" --script "$vm/guest-merge.sh" \
+	--files "$K/logdev.ko $T/logdev_demo.ko $U/logdev.static" --args "5 40" \
+	--out "$out/vm-merge" 2> "$out/vm-merge.runlog"; then
+	echo "PASS: vm-merge: VM ran with trace-cmd in the guest ($(grep -o '[0-9.]*s, results' "$out/vm-merge.runlog" | cut -d, -f1))"
+	guest_lines "$out/vm-merge"
+	host_check vm-merge check-merge.sh "$out/vm-merge"
+else
+	fail "vm-merge: VM run failed: $(grep -v '^run.sh: kernel ' "$out/vm-merge.runlog" | head -n 4 | tr '\n' '|') guest: $(grep -a '^FAIL' "$out/vm-merge/guest.log" 2>/dev/null | head -n 2 | tr '\n' '|')"
+fi
+
 [ $failed = 0 ]

@@ -4,6 +4,7 @@
 #
 #   tools/vm/run.sh [--kver V] [--smp N] [--mem MB] [--timeout S] [--idle S]
 #                   [--tcg multi|single] [--append "k=v"] [--args "a b"] [--verbose]
+#                   [--host-bins "/usr/bin/trace-cmd"]
 #                   --script GUEST_SCRIPT [--files "a.ko b.ko logdev.static"] --out HOSTDIR
 #
 # The kernel: --kver V, else the one the first .ko in --files was built for
@@ -20,6 +21,11 @@
 # /results/guest.rc, then streams `tar czf - -C /results . | base64` between
 # two marker lines unique to this run, prints the SHA-256 of the tarball and
 # powers off.
+#
+# --host-bins "P1 P2": host executables (absolute paths) copied into the
+# initramfs at the same paths, with every shared library `ldd` names for them
+# (the loader included) at the paths ldd gives, so a dynamically linked tool
+# such as trace-cmd runs in the busybox guest.
 #
 # Host side: HOSTDIR/console.log is the whole serial console; the tarball is
 # decoded, checked against the guest's SHA-256 and unpacked into HOSTDIR.
@@ -52,7 +58,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-kver= smp=2 mem=512 tmo=120 idle=90 tcg=multi script= files= out= append= args= verbose=
+kver= smp=2 mem=512 tmo=120 idle=90 tcg=multi script= files= out= append= args= verbose= hostbins=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--idle) idle=$2; shift 2 ;;
@@ -63,11 +69,12 @@ while [ $# -gt 0 ]; do
 	--timeout) tmo=$2; shift 2 ;;
 	--script) script=$2; shift 2 ;;
 	--files) files=$2; shift 2 ;;
+	--host-bins) hostbins=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--args) args=$2; shift 2 ;;
 	--verbose|-v) verbose=1; shift ;;
-	-h|--help) sed -n '2,47p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,53p' "$0"; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 1 ;;
 	esac
 done
@@ -120,6 +127,16 @@ cp "$busybox" "$stage/bin/busybox"
 for f in $files; do
 	[ -f "$f" ] || die "no such file: $f"
 	cp "$f" "$stage/logdev/"
+done
+# host executables and their shared libraries at their own paths
+for b in $hostbins; do
+	case "$b" in /*) ;; *) die "--host-bins takes absolute paths (got '$b')" ;; esac
+	[ -x "$b" ] || die "--host-bins: no executable $b"
+	command -v ldd >/dev/null || die "ldd not found (needed by --host-bins)"
+	for f in "$b" $(ldd "$b" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$stage$(dirname "$f")"
+		cp -L "$f" "$stage$f"
+	done
 done
 cp "$script" "$stage/logdev/guest.sh"
 # every guest gets the shared test helpers (guest scripts source /logdev/lib.sh)
