@@ -92,6 +92,19 @@ static void ld_free_all(void)
 }
 
 /**
+ * ld_comm_forget() - the next record on @cpu is preceded by a comm record
+ * @cpu: the CPU
+ *
+ * For a ring that was emptied or replaced: its sub-buffer numbers start
+ * again, so the sub-buffer of the CPU's last comm record means nothing.
+ * Call while no writer runs (recording off, after synchronize_rcu()).
+ */
+void ld_comm_forget(int cpu)
+{
+	WRITE_ONCE(per_cpu_ptr(ld_pcpu, cpu)->comm_sb, LD_COMM_SB_NONE);
+}
+
+/**
  * ld_percpu_init() - allocate every CPU's state and ring
  * @subbuf_size: bytes per sub-buffer
  * @nr_subbufs:  sub-buffers per CPU
@@ -115,6 +128,7 @@ int ld_percpu_init(u32 subbuf_size, u32 nr_subbufs, enum ld_mode mode)
 		goto err_pcpu;
 	for_each_possible_cpu(cpu) {
 		per_cpu_ptr(ld_pcpu, cpu)->cpu = cpu;
+		ld_comm_forget(cpu);
 		mutex_init(&ld_readers[cpu].lock);
 		init_waitqueue_head(&ld_readers[cpu].wq);
 		cb = ld_buf_alloc(cpu, subbuf_size, nr_subbufs, mode);

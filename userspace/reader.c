@@ -364,6 +364,99 @@ void lgd_reader_close(struct lgd_reader *r)
 	free(r->cpus);
 	r->cpus = NULL;
 	r->nr_cpus = 0;
+	free(r->comms);
+	r->comms = NULL;
+	r->nr_comms = r->cap_comms = 0;
+	r->comms_all = 0;
+}
+
+/* ---- task names ------------------------------------------------------ */
+
+/* index of the first entry after (pid, ts) in (pid, ts) order */
+static size_t comm_upper(const struct lgd_reader *r, uint32_t pid, uint64_t ts)
+{
+	size_t lo = 0, hi = r->nr_comms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct lgd_comm *c = &r->comms[mid];
+
+		if (c->pid < pid || (c->pid == pid && c->ts <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* a comm record of @pid at @ts: @payload, @bytes long (need not end in NUL) */
+static int comm_add(struct lgd_reader *r, uint32_t pid, uint64_t ts,
+		    const uint8_t *payload, uint32_t bytes)
+{
+	char name[LOGDEV_COMM_LEN + 1] = "";
+	size_t i;
+
+	if (bytes > LOGDEV_COMM_LEN)
+		bytes = LOGDEV_COMM_LEN;
+	memcpy(name, payload, bytes);
+	name[bytes] = 0;
+	i = comm_upper(r, pid, ts);
+	/* the name in force before is the same: nothing new */
+	if (i > 0 && r->comms[i - 1].pid == pid && !strcmp(r->comms[i - 1].comm, name))
+		return 0;
+	/* the next entry of this pid has the same name: it starts here now */
+	if (i < r->nr_comms && r->comms[i].pid == pid && !strcmp(r->comms[i].comm, name)) {
+		r->comms[i].ts = ts;
+		return 0;
+	}
+	if (r->nr_comms == r->cap_comms) {
+		size_t cap = r->cap_comms ? 2 * r->cap_comms : 64;
+		struct lgd_comm *n = realloc(r->comms, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		r->comms = n;
+		r->cap_comms = cap;
+	}
+	memmove(&r->comms[i + 1], &r->comms[i], (r->nr_comms - i) * sizeof(*r->comms));
+	r->comms[i].pid = pid;
+	r->comms[i].ts = ts;
+	memcpy(r->comms[i].comm, name, sizeof(name));
+	r->nr_comms++;
+	return 0;
+}
+
+const char *lgd_comm_at(const struct lgd_reader *r, uint32_t pid, uint64_t ts)
+{
+	size_t i = comm_upper(r, pid, ts);
+
+	if (i > 0 && r->comms[i - 1].pid == pid)
+		return r->comms[i - 1].comm;
+	if (i < r->nr_comms && r->comms[i].pid == pid)
+		return r->comms[i].comm;
+	return NULL;
+}
+
+int lgd_comm_load(struct lgd_reader *r)
+{
+	lgd_warn_fn wfn = r->warn;
+	struct lgd_merge m;
+	struct lgd_item it;
+	int ret;
+
+	if (r->comms_all)
+		return 0;
+	ret = lgd_merge_init(&m, r);
+	if (ret)
+		return ret;
+	r->warn = NULL;		/* the caller's own pass warns */
+	while ((ret = lgd_merge_next(&m, &it)) > 0)
+		;
+	r->warn = wfn;
+	lgd_merge_free(&m);
+	if (!ret)
+		r->comms_all = 1;
+	return ret;
 }
 
 /* ---- per-CPU stream ------------------------------------------------ */
@@ -708,7 +801,7 @@ static void sum_up(struct lgd_reader *r, struct lgd_merge_shared *sh)
 		     (unsigned long long)sh->missing_sites);
 }
 
-int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it)
+static int merge_one(struct lgd_merge *m, struct lgd_item *it)
 {
 	struct lgd_cpu_stream *s;
 
@@ -743,6 +836,20 @@ int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it)
 	*it = s->head;
 	m->last = s;
 	return 1;
+}
+
+int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it)
+{
+	int ret;
+
+	while ((ret = merge_one(m, it)) > 0 &&
+	       it->kind == LGD_ITEM_REC && it->rec.type == LOGDEV_REC_COMM) {
+		/* a task name, not an item; known already after lgd_comm_load() */
+		if (!m->r->comms_all &&
+		    comm_add(m->r, it->rec.pid, it->ts, it->payload, it->rec.arg_bytes))
+			return -ENOMEM;
+	}
+	return ret;
 }
 
 void lgd_merge_free(struct lgd_merge *m)

@@ -397,16 +397,26 @@ static void render_raw(struct lgd_render *rd, const struct lgd_item *it, size_t 
 }
 
 /*
- * text: [   SECONDS] cpu:C pid:P [ctx] LABEL MESSAGE[  +D us]; "  -D us (clock
+ * text: [   SECONDS] cpu:C COMM-P [ctx] LABEL MESSAGE[  +D us] (pid:P where
+ * the capture has no comm record of P); "  -D us (clock
  * went back, not in deltas)", "  +D us (step over 2^62 ns, not in deltas)"
  */
 static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t len)
 {
+	const char *comm;
+
 	line_put(rd, "[ ", 2);
 	line_ts(rd, it->ts);
 	line_put(rd, "] cpu:", 6);
 	line_u64(rd, it->cpu, 0);
-	line_put(rd, " pid:", 5);
+	comm = lgd_comm_at(rd->r, it->rec.pid, it->ts);
+	if (comm) {		/* ftrace's COMM-PID */
+		line_put(rd, " ", 1);
+		line_str(rd, comm);
+		line_put(rd, "-", 1);
+	} else {		/* no comm record (format versions 1 and 2) */
+		line_put(rd, " pid:", 5);
+	}
 	line_u64(rd, it->rec.pid, 0);
 	if (it->rec.ctx) {
 		line_put(rd, " ", 1);

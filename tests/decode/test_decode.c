@@ -675,18 +675,125 @@ static void test_corruption(void)
 	/* header with a wrong version is refused */
 	{
 		struct buf c = { 0 };
-		const char *h = "version: 3\nendian: little\nsubbuf_size: 256\n"
+		const char *h = "version: 4\nendian: little\nsubbuf_size: 256\n"
 				"field: subbuf.seq offset:8 size:8\n";
 
 		cap_start(&c);
 		cap_sect(&c, LGD_SECT_HEADER, LGD_CAP_NO_CPU, h, strlen(h));
-		path = write_tmp("v3.cap", c.p, c.n);
+		path = write_tmp("v4.cap", c.p, c.n);
 		decode_file(path, &res);
 		CHECK_WHY(!res.opened,
 			  "unsupported format version refused",
 			  "opened");
 		free(c.p);
 	}
+}
+
+/* ---- task names (comm records, format version 3) --------------------- */
+
+static void comm_rec(struct sbuf *s, uint64_t ts, uint8_t ctx, uint32_t pid, const char *name)
+{
+	char c[LOGDEV_COMM_LEN] = { 0 };
+
+	memcpy(c, name, strlen(name) < sizeof(c) ? strlen(name) : sizeof(c) - 1);
+	sb_rec(s, ts, 0, LOGDEV_REC_COMM, ctx, pid, c, sizeof(c));
+}
+
+static void test_comm(void)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	struct lgd_reader r;
+	struct lgd_diag d;
+	char *out, *err, *path, args[700];
+	int st;
+
+	cap_meta(&b, formats_text);
+	/* CPU 0: alpha-100, then beta-101 with an NMI inside, then 102 with no name */
+	sb_begin(&s, 0, 0, 1000000000ull, 0, 0);
+	comm_rec(&s, 1000000000ull, 0, 100, "alpha");
+	sb_rec(&s, 1000000000ull, 1, LOGDEV_REC_PRINT, 0, 100, NULL, 0);
+	comm_rec(&s, 1000001000ull, 0, 101, "beta");
+	sb_rec(&s, 1000001000ull, 2, LOGDEV_REC_PRINT, 0, 101, NULL, 0);
+	sb_rec(&s, 1000001500ull, 3, LOGDEV_REC_PRINT, LOGDEV_CTX_NMI, 101, NULL, 0);
+	sb_rec(&s, 1000002000ull, 1, LOGDEV_REC_PRINT, 0, 102, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	sb_begin(&s, 0, 1, 1000002500ull, 0, 0);
+	/* 103's first record: its comm record comes later (the first was lost) */
+	sb_rec(&s, 1000002500ull, 1, LOGDEV_REC_PRINT, 0, 103, NULL, 0);
+	comm_rec(&s, 1000002600ull, 0, 103, "late");
+	sb_rec(&s, 1000002600ull, 2, LOGDEV_REC_PRINT, 0, 103, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	/* CPU 1: pid 100 reused by gamma (alpha exited), which renames itself */
+	sb_begin(&s, 1, 0, 1000003000ull, 0, 0);
+	comm_rec(&s, 1000003000ull, LOGDEV_CTX_HARDIRQ, 100, "gamma");
+	sb_rec(&s, 1000003000ull, 1, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 100, NULL, 0);
+	comm_rec(&s, 1000004000ull, 0, 100, "gamma");	/* repeated: no new entry */
+	sb_rec(&s, 1000004000ull, 2, LOGDEV_REC_PRINT, 0, 100, NULL, 0);
+	comm_rec(&s, 1000005000ull, 0, 100, "renamed-long-nam");	/* 16 bytes, no NUL */
+	sb_rec(&s, 1000005000ull, 3, LOGDEV_REC_PRINT, 0, 100, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("comm.cap", b.p, b.n);
+
+	snprintf(args, sizeof(args), "report %s", path);
+	st = run_cli(args, &out, &err);
+	expect_text("comm: report prints COMM-PID, pid:N without a comm record", out,
+		"[     1.000000] cpu:0 alpha-100 kfree_skbmem:291 in\n"
+		"[     1.000001] cpu:0 beta-101 kfree_skbmem:295 1  +1.000 us\n"
+		"[     1.000001] cpu:0 beta-101 nmi kfree_skbmem:320 out  +0.500 us\n"
+		"[     1.000002] cpu:0 pid:102 kfree_skbmem:291 in  +0.500 us\n"
+		"[     1.000002] cpu:0 pid:103 kfree_skbmem:291 in  +0.500 us\n"
+		"[     1.000002] cpu:0 late-103 kfree_skbmem:295 1  +0.100 us\n"
+		"[     1.000003] cpu:1 gamma-100 hardirq kfree_skbmem:291 in\n"
+		"[     1.000004] cpu:1 gamma-100 kfree_skbmem:295 1  +1.000 us\n"
+		"[     1.000005] cpu:1 renamed-long-na-100 kfree_skbmem:320 out  +1.000 us\n");
+	CHECK_WHY(st == 0 && err[0] == 0, "comm: report exit 0, no warnings",
+		  "status %d stderr '%s'", st, err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "report --raw %s", path);
+	run_cli(args, &out, &err);
+	CHECK_WHY(!strstr(out, "\t0\t?\t") && !strstr(out, "type?") &&
+		  strstr(out, "1000000000\t0\t100\ttask\t1\t"),
+		  "comm: report --raw: pids only, comm records not shown", "%s", out);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "deltas %s", path);
+	run_cli(args, &out, &err);
+	CHECK_WHY(!strstr(out, "site#0"), "comm: deltas leave comm records out", "%s", out);
+	free(out);
+	free(err);
+
+	/* the library: names at each time, after a full load */
+	if (lgd_reader_open(&r, path, NULL, NULL, &d)) {
+		CHECK_TRUE(0, "comm: open");
+		return;
+	}
+	CHECK_TRUE(lgd_comm_at(&r, 100, 1000000000ull) == NULL, "comm: nothing known before a merge");
+	CHECK_EQ(lgd_comm_load(&r), 0, "comm: load");
+	CHECK_EQ(r.nr_comms, (size_t)5, "comm: one entry per (pid, name) run");
+	{
+		static const struct { uint32_t pid; uint64_t ts; const char *want; } at[] = {
+			{ 100, 1000000000ull, "alpha" }, { 100, 1000002999ull, "alpha" },
+			{ 100, 1000003000ull, "gamma" }, { 100, 1000004999ull, "gamma" },
+			{ 100, 1000005000ull, "renamed-long-na" }, { 100, ~0ull, "renamed-long-na" },
+			{ 100, 0, "alpha" },	/* before any: the first after */
+			{ 101, 1000001500ull, "beta" }, { 103, 1000002500ull, "late" },
+			{ 102, 1000002000ull, NULL }, { 99, 1000002000ull, NULL },
+		};
+
+		for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+			const char *got = lgd_comm_at(&r, at[i].pid, at[i].ts);
+
+			CHECK_WHY(at[i].want ? got && !strcmp(got, at[i].want) : !got,
+				  NAMEF("comm: pid %u at %llu is %s", at[i].pid,
+					(unsigned long long)at[i].ts, at[i].want ? at[i].want : "unknown"),
+				  "got %s", got ? got : "NULL");
+		}
+	}
+	lgd_reader_close(&r);
+	free(b.p);
 }
 
 static void test_header_parse(void)
@@ -710,9 +817,9 @@ static void test_header_parse(void)
 		  "%s", d.msg);
 	{
 		static const struct { const char *text, *name, *why; } refused[] = {
-			{ "version: 3\nendian: little\nsubbuf_size: 256\n"
+			{ "version: 4\nendian: little\nsubbuf_size: 256\n"
 			  "field: subbuf.seq offset:8 size:8\n",
-			  "format version 3 refused", "unsupported record format version" },
+			  "format version 4 refused", "unsupported record format version" },
 			{ "version: 0\nendian: little\nsubbuf_size: 256\n"
 			  "field: subbuf.seq offset:8 size:8\n",
 			  "format version 0 refused", "unsupported record format version" },
@@ -1695,6 +1802,7 @@ int main(int argc, char **argv)
 	test_issue7();
 	test_prec_bound();
 	test_report_deltas();
+	test_comm();
 	test_gaps();
 	test_gaps_v1();
 	test_corruption();
