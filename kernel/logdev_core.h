@@ -22,6 +22,7 @@
 #include <linux/rwsem.h>
 #include <linux/wait.h>
 #include <linux/percpu.h>
+#include <asm/local.h>
 #include <linux/rcupdate.h>
 #include <linux/irq_work.h>
 #include <linux/edprint.h>
@@ -52,6 +53,8 @@
  * @comm_pid, @comm, @comm_sb: the task of this CPU's last comm record
  *           (LOGDEV_REC_COMM), its comm as read then, and the sub-buffer it
  *           is in (LD_COMM_SB_NONE: none, write one before the next record)
+ * @comm_written: comm records this CPU's writers tried to store (included
+ *           in the ring's written count; the stats file's comm=)
  */
 struct ld_pcpu {
 	struct ld_cpu_buf __rcu *cb;
@@ -61,6 +64,7 @@ struct ld_pcpu {
 	u32 comm_pid;
 	u64 comm[LOGDEV_COMM_LEN / sizeof(u64)];
 	u64 comm_sb;
+	local_t comm_written;
 	u32 scratch[LD_MAX_NESTING][2 * LOGDEV_MAX_PAYLOAD / sizeof(u32)];
 };
 
@@ -98,6 +102,7 @@ void ld_buf_free(struct ld_cpu_buf *cb);
 int ld_percpu_init(u32 subbuf_size, u32 nr_subbufs, enum ld_mode mode);
 void ld_percpu_exit(void);
 void ld_comm_forget(int cpu);
+u64 ld_comm_written(int cpu);
 
 /* ------------------------------------------- call-site table: logdev_sites.c */
 

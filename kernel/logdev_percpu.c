@@ -96,12 +96,22 @@ static void ld_free_all(void)
  * @cpu: the CPU
  *
  * For a ring that was emptied or replaced: its sub-buffer numbers start
- * again, so the sub-buffer of the CPU's last comm record means nothing.
+ * again, so the sub-buffer of the CPU's last comm record means nothing;
+ * its count of comm records starts again with the ring's statistics.
  * Call while no writer runs (recording off, after synchronize_rcu()).
  */
 void ld_comm_forget(int cpu)
 {
-	WRITE_ONCE(per_cpu_ptr(ld_pcpu, cpu)->comm_sb, LD_COMM_SB_NONE);
+	struct ld_pcpu *pc = per_cpu_ptr(ld_pcpu, cpu);
+
+	WRITE_ONCE(pc->comm_sb, LD_COMM_SB_NONE);
+	local_set(&pc->comm_written, 0);
+}
+
+/* comm records @cpu's writers tried to store since its ring was emptied */
+u64 ld_comm_written(int cpu)
+{
+	return local_read(&per_cpu_ptr(ld_pcpu, cpu)->comm_written);
 }
 
 /**

@@ -80,8 +80,21 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 	char *p;
 	int i;
 
-	if (ld_reserve(cb, LOGDEV_COMM_LEN, &r))
+	local_inc(&pc->comm_written);
+	if (unlikely(ld_reserve(cb, LOGDEV_COMM_LEN, &r))) {
+		/*
+		 * Refused (discard mode full, nesting): do not try again
+		 * before the sub-buffer changes, or a full buffer would see
+		 * two refusals per record.  The record that next opens a
+		 * sub-buffer finds comm_sb stale and the one after it writes
+		 * the comm record.
+		 */
+		pc->comm_pid = pid;
+		pc->comm[0] = comm[0];
+		pc->comm[1] = comm[1];
+		WRITE_ONCE(pc->comm_sb, ld_cur_sb(cb));
 		return;
+	}
 	r.rec->site = 0;
 	r.rec->type = LOGDEV_REC_COMM;
 	r.rec->ctx = ld_ctx();

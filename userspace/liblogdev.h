@@ -443,6 +443,7 @@ struct lgd_merge {
 	struct lgd_cpu_stream *last;	/* stream of the item last returned */
 	struct lgd_cpu_stream **all;
 	uint32_t nr_all;
+	int comm_items;		/* set after lgd_merge_init(): return comm records too */
 };
 
 /**
@@ -452,8 +453,9 @@ struct lgd_merge {
 int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r);
 /**
  * lgd_merge_next() - next item in time order (within a CPU: stream order).
- * Comm records (LOGDEV_REC_COMM) are not items: they go to the reader's
- * task names (lgd_comm_at()).
+ * Comm records (LOGDEV_REC_COMM) go to the reader's task names
+ * (lgd_comm_at()) and are items only if @m->comm_items is set (report
+ * --raw shows them; text, deltas and durations never see them).
  * Return: 1 with *@it filled, 0 at the end.  Data problems go to the
  * reader's warning callback; -ENOMEM/-EIO only for system failures.
  */

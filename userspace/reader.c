@@ -848,6 +848,8 @@ int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it)
 		if (!m->r->comms_all &&
 		    comm_add(m->r, it->rec.pid, it->ts, it->payload, it->rec.arg_bytes))
 			return -ENOMEM;
+		if (m->comm_items)
+			break;
 	}
 	return ret;
 }

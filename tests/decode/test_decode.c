@@ -754,9 +754,11 @@ static void test_comm(void)
 	free(err);
 	snprintf(args, sizeof(args), "report --raw %s", path);
 	run_cli(args, &out, &err);
-	CHECK_WHY(!strstr(out, "\t0\t?\t") && !strstr(out, "type?") &&
-		  strstr(out, "1000000000\t0\t100\ttask\t1\t"),
-		  "comm: report --raw: pids only, comm records not shown", "%s", out);
+	CHECK_WHY(!strstr(out, "type?") &&
+		  strstr(out, "1000000000\t0\t100\ttask\t0\t<comm>\t0\talpha\n"
+			 "1000000000\t0\t100\ttask\t1\tkfree_skbmem\t291\tin\n") &&
+		  strstr(out, "1000005000\t1\t100\ttask\t0\t<comm>\t0\trenamed-long-na\n"),
+		  "comm: report --raw shows comm records (func <comm>, the name)", "%s", out);
 	free(out);
 	free(err);
 	snprintf(args, sizeof(args), "deltas %s", path);

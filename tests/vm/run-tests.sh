@@ -187,4 +187,13 @@ if boot vm-sym 2 "$vm/guest-sym.sh" \
 	host_check vm-sym check-sym.sh "$out/vm-sym"
 fi
 
+# 7. task names: tasks with known names record from task, hardirq and NMI
+# context, one exits and its pid is reused by another, which renames itself
+# (multi-threaded TCG: record brackets the workload, as in 2.)
+if boot vm-comm 2 "$vm/guest-comm.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static $vmtool" ""; then
+	guest_lines "$out/vm-comm"
+	host_check vm-comm check-comm.sh "$out/vm-comm"
+fi
+
 [ $failed = 0 ]
