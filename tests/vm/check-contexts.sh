@@ -147,7 +147,7 @@ if "$logdev" report "$dir/ctx.cap" > "$dir/ctx.txt" 2> "$dir/ctx.txt.err"; then
 		}
 	}
 	END {
-		check(bad == 0 && recs > 0, "report names every record COMM-PID (" afterlost " of " recs " after a loss show pid:N)",
+		check(bad == 0 && recs > 0, "report names every record COMM-PID (" (afterlost + 0) " of " recs " after a loss show pid:N)",
 		      bad " records without a name and no loss before them, e.g. " badex)
 		exit failed ? 1 : 0
 	}' "$dir/ctx.txt"

@@ -686,7 +686,7 @@ static int comm_write(const char *name, unsigned int tag)
 
 /*
  * vmtool comm A B C: this process (named vmtool) writes tag 0; a child named
- * A writes tag 1 and exits; children are forked until one gets A's pid
+ * A (pid 300 or more) writes tag 1 and exits; children are forked until one gets A's pid
  * again: it names itself B, writes tag 2, renames itself C (prctl, same
  * pid), writes tag 3; then this process writes tag 4.  Prints
  * "pid vmtool=P A=Q" and "PASS:"/"FAIL:" lines.
@@ -698,6 +698,20 @@ static int comm_main(const char *a, const char *b, const char *c)
 
 	if (comm_write(NULL, 0))
 		return printf("FAIL: vm-comm: write tag 0: %s\n", strerror(errno)), 1;
+	/*
+	 * pids below 300 (RESERVED_PIDS) are not handed out again after the
+	 * pid counter wraps: make lt_alpha's pid at least 300 (the guest sets
+	 * a small pid_max, so the counter wraps soon after).
+	 */
+	for (tries = 0; tries < 100000; tries++) {
+		p = fork();
+		if (p == 0)
+			_exit(0);
+		if (p < 0 || waitpid(p, &st, 0) != p)
+			return printf("FAIL: vm-comm: fork: %s\n", strerror(errno)), 1;
+		if (p >= 300)
+			break;
+	}
 	pa = fork();
 	if (pa == 0)
 		_exit(comm_write(a, 1) ? 1 : 0);
