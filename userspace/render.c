@@ -418,11 +418,11 @@ static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t
 	line_put(rd, "] cpu:", 6);
 	line_u64(rd, it->cpu, 0);
 	comm = lgd_comm_at(rd->r, it->rec.pid, it->ts);
-	if (comm) {		/* ftrace's COMM-PID */
+	if (comm && *comm) {	/* ftrace's COMM-PID; a tab or newline escaped */
 		line_put(rd, " ", 1);
-		line_str(rd, comm);
+		line_escape(rd, comm, strlen(comm));
 		line_put(rd, "-", 1);
-	} else {		/* no comm record (format versions 1 and 2) */
+	} else {		/* no comm record (format versions 1 and 2), or an empty name */
 		line_put(rd, " pid:", 5);
 	}
 	line_u64(rd, it->rec.pid, 0);
