@@ -299,10 +299,13 @@ int lgd_bprintf_rec_status(char *out, size_t size, const char *fmt, const void *
  * @cpus:       distinct CPUs with CPU_DATA, ascending; @nr_cpus of them
  * @complete:   an END section was seen
  * @warn, @warn_arg: warning callback (may be NULL)
- * @comms:      task names from the comm records (LOGDEV_REC_COMM) seen so
+ * @comm_tab:   task names from the comm records (LOGDEV_REC_COMM) seen so
  *              far by a merge of this reader, or all of them after
- *              lgd_comm_load() (@comms_all); @nr_comms of them, sorted by
- *              (pid, ts); read them with lgd_comm_at()
+ *              lgd_comm_load() (@comms_all): a hash table of @comm_tab_cap
+ *              slots (a power of two, or 0), a slot in use has n > 0; each
+ *              holds one pid's names sorted by ts.  @nr_comms entries in
+ *              all.  Read them with lgd_comm_at(), or walk the table (all
+ *              the (pid, name) pairs of a capture, e.g. for cmdlines).
  */
 struct lgd_reader {
 	int fd;
@@ -318,8 +321,8 @@ struct lgd_reader {
 	uint64_t first_sect_off;
 	lgd_warn_fn warn;
 	void *warn_arg;
-	struct lgd_comm *comms;
-	size_t nr_comms, cap_comms;
+	struct lgd_comm_task *comm_tab;
+	size_t comm_tab_cap, nr_comm_tasks, nr_comms;
 	int comms_all;
 };
 
@@ -351,6 +354,20 @@ struct lgd_comm {
 	uint64_t ts;
 	char comm[LOGDEV_COMM_LEN + 1];
 };
+
+/**
+ * struct lgd_comm_task - the names of one pid, @n of them in @v sorted by ts
+ * (@cap allocated).  Entries that arrive out of time order (a clock that went
+ * back) are kept only while the pid has fewer than LGD_COMM_UNORDERED_MAX,
+ * so that a hostile capture cannot make the insertions quadratic.
+ */
+struct lgd_comm_task {
+	uint32_t pid;
+	uint32_t n, cap;
+	struct lgd_comm *v;
+};
+
+#define LGD_COMM_UNORDERED_MAX	256
 
 /**
  * lgd_comm_load() - read every comm record of the capture (one pass over

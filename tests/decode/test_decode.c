@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <errno.h>
 #include <sys/wait.h>
@@ -805,6 +806,60 @@ static void test_comm(void)
 	}
 	lgd_reader_close(&r);
 	free(b.p);
+
+	/*
+	 * Many comm records: 20000 pids in descending order (the old sorted
+	 * array moved every entry at each insertion), and one pid renamed
+	 * 2000 times with the clock going backwards (out of time order: kept
+	 * only for the first LGD_COMM_UNORDERED_MAX names).  Must stay linear.
+	 */
+	{
+		struct buf c = { 0 };
+		uint64_t seq = 0, ts = 5000000000ull;
+		struct timespec t0, t1;
+		char nm[16];
+		double secs;
+		int k = 0;
+
+		cap_meta(&c, formats_text);
+		while (k < 22000) {
+			sb_begin(&s, 0, seq++, ts, 0, 0);
+			for (; k < 22000; k++) {
+				uint32_t pid = k < 20000 ? 30000 - (uint32_t)k : 7;
+
+				snprintf(nm, sizeof(nm), k < 20000 ? "t%d" : "r%d", k);
+				if (k >= 20000)
+					ts -= 10;	/* backwards */
+				else
+					ts += 10;
+				char cm[LOGDEV_COMM_LEN] = { 0 };
+
+				memcpy(cm, nm, strlen(nm));
+				if (!sb_rec(&s, ts, 0, LOGDEV_REC_COMM, 0, pid, cm, sizeof(cm)))
+					break;
+			}
+			cap_sect(&c, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+		}
+		cap_sect(&c, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+		path = write_tmp("comm-many.cap", c.p, c.n);
+		if (!lgd_reader_open(&r, path, NULL, NULL, &d)) {
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			CHECK_EQ(lgd_comm_load(&r), 0, "comm many: load");
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+			CHECK_WHY(secs < 2.0, "comm many: 22000 comm records loaded in under 2 s",
+				  "%.2f s", secs);
+			CHECK_EQ(r.nr_comm_tasks, (size_t)20001, "comm many: 20001 pids");
+			CHECK_EQ(r.nr_comms, (size_t)(20000 + LGD_COMM_UNORDERED_MAX),
+				 "comm many: out-of-order renames capped");
+			CHECK_STR_EQ(lgd_comm_at(&r, 30000, ~0ull), "t0", "comm many: first pid named");
+			CHECK_STR_EQ(lgd_comm_at(&r, 10001, ~0ull), "t19999", "comm many: last pid named");
+			lgd_reader_close(&r);
+		} else {
+			CHECK_TRUE(0, "comm many: open");
+		}
+		free(c.p);
+	}
 }
 
 static void test_header_parse(void)
