@@ -383,6 +383,7 @@ int lgd_comm_load(struct lgd_reader *r);
  * lgd_comm_at() - the name of task @pid at time @ts (ns): the name of the
  * latest comm record of @pid at or before @ts; if there is none (it was
  * lost), the first one after @ts.
+ * Pid 0, the idle task of every CPU (swapper/N), is "<idle>" as in ftrace.
  * Return: a NUL-terminated name (at most 15 characters, owned by @r, valid
  * until the reader is closed or a merge adds names), or NULL if the
  * capture has no comm record of @pid (format versions 1 and 2 have none).

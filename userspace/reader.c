@@ -437,6 +437,9 @@ static int comm_add(struct lgd_reader *r, uint32_t pid, uint64_t ts,
 		bytes = LOGDEV_COMM_LEN;
 	memcpy(name, payload, bytes);
 	name[bytes] = 0;
+	/* pid 0 is every CPU's idle task (swapper/N): ftrace's name for all */
+	if (!pid)
+		strcpy(name, "<idle>");
 	if (comm_grow(r))
 		return -ENOMEM;
 	t = comm_slot(r, pid);

@@ -740,6 +740,9 @@ static void test_comm(void)
 	sb_rec(&s, 1000006000ull, 1, LOGDEV_REC_PRINT, 0, 104, NULL, 0);
 	comm_rec(&s, 1000007000ull, 0, 105, "");
 	sb_rec(&s, 1000007000ull, 1, LOGDEV_REC_PRINT, 0, 105, NULL, 0);
+	/* pid 0: every CPU's idle task, one name for all */
+	comm_rec(&s, 1000008000ull, LOGDEV_CTX_HARDIRQ, 0, "swapper/1");
+	sb_rec(&s, 1000008000ull, 1, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 0, NULL, 0);
 	cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
 	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp("comm.cap", b.p, b.n);
@@ -757,7 +760,8 @@ static void test_comm(void)
 		"[     1.000004] cpu:1 gamma-100 kfree_skbmem:295 1  +1.000 us\n"
 		"[     1.000005] cpu:1 renamed-long-na-100 kfree_skbmem:320 out  +1.000 us\n"
 		"[     1.000006] cpu:1 a\\tb\\nc\\\\-104 kfree_skbmem:291 in  +1.000 us\n"
-		"[     1.000007] cpu:1 pid:105 kfree_skbmem:291 in  +1.000 us\n");
+		"[     1.000007] cpu:1 pid:105 kfree_skbmem:291 in  +1.000 us\n"
+		"[     1.000008] cpu:1 <idle>-0 hardirq kfree_skbmem:291 in  +1.000 us\n");
 	CHECK_WHY(st == 0 && err[0] == 0, "comm: report exit 0, no warnings",
 		  "status %d stderr '%s'", st, err);
 	free(out);
@@ -784,7 +788,7 @@ static void test_comm(void)
 	}
 	CHECK_TRUE(lgd_comm_at(&r, 100, 1000000000ull) == NULL, "comm: nothing known before a merge");
 	CHECK_EQ(lgd_comm_load(&r), 0, "comm: load");
-	CHECK_EQ(r.nr_comms, (size_t)7, "comm: one entry per (pid, name) run");
+	CHECK_EQ(r.nr_comms, (size_t)8, "comm: one entry per (pid, name) run");
 	{
 		static const struct { uint32_t pid; uint64_t ts; const char *want; } at[] = {
 			{ 100, 1000000000ull, "alpha" }, { 100, 1000002999ull, "alpha" },
