@@ -67,6 +67,7 @@ int ld_resize(u32 subbuf_size, u32 nr_subbufs)
 		tmp[cpu] = rcu_replace_pointer(per_cpu_ptr(ld_pcpu, cpu)->cb,
 					       tmp[cpu], true);
 		ld_readers[cpu].have = false;
+		ld_comm_forget(cpu);
 	}
 	ld_cfg.subbuf_size = subbuf_size;
 	ld_cfg.nr_subbufs = nr_subbufs;
@@ -89,6 +90,7 @@ static void ld_reset_all(enum ld_mode mode)
 	for_each_possible_cpu(cpu) {
 		ld_cpu_buf_reset(ld_cb(cpu), mode);
 		ld_readers[cpu].have = false;
+		ld_comm_forget(cpu);
 	}
 	up_write(&ld_buf_rwsem);
 }

@@ -22,6 +22,7 @@
 #include <linux/rwsem.h>
 #include <linux/wait.h>
 #include <linux/percpu.h>
+#include <asm/local.h>
 #include <linux/rcupdate.h>
 #include <linux/irq_work.h>
 #include <linux/edprint.h>
@@ -49,14 +50,25 @@
  *           byte of its buffer and lets a 1-byte number overwrite a
  *           pointer text's NUL there, so a record is exact only if it ends
  *           well before the buffer does (__logdev_print())
+ * @comm_pid, @comm, @comm_sb: the task of this CPU's last comm record
+ *           (LOGDEV_REC_COMM), its comm as read then, and the sub-buffer it
+ *           is in (LD_COMM_SB_NONE: none, write one before the next record)
+ * @comm_written: comm records this CPU's writers tried to store (included
+ *           in the ring's written count; the stats file's comm=)
  */
 struct ld_pcpu {
 	struct ld_cpu_buf __rcu *cb;
 	int depth;
 	struct irq_work wake_work;
 	int cpu;
+	u32 comm_pid;
+	u64 comm[LOGDEV_COMM_LEN / sizeof(u64)];
+	u64 comm_sb;
+	local_t comm_written;
 	u32 scratch[LD_MAX_NESTING][2 * LOGDEV_MAX_PAYLOAD / sizeof(u32)];
 };
+
+#define LD_COMM_SB_NONE		(~0ULL)
 
 /**
  * struct ld_reader - consumer-side state of one CPU's trace_pipe_raw
@@ -89,6 +101,8 @@ struct ld_cpu_buf *ld_buf_alloc(int cpu, u32 subbuf_size, u32 nr,
 void ld_buf_free(struct ld_cpu_buf *cb);
 int ld_percpu_init(u32 subbuf_size, u32 nr_subbufs, enum ld_mode mode);
 void ld_percpu_exit(void);
+void ld_comm_forget(int cpu);
+u64 ld_comm_written(int cpu);
 
 /* ------------------------------------------- call-site table: logdev_sites.c */
 

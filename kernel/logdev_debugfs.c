@@ -485,9 +485,10 @@ static int stats_show(struct seq_file *m, void *v)
 
 	for_each_possible_cpu(cpu) {
 		ld_cpu_stats(cpu, &st);
-		seq_printf(m, "cpu=%d written=%llu read=%llu overrun=%llu dropped=%llu nesting_lost=%llu too_big=%llu bytes=%llu\n",
+		seq_printf(m, "cpu=%d written=%llu read=%llu overrun=%llu dropped=%llu nesting_lost=%llu too_big=%llu bytes=%llu comm=%llu\n",
 			   cpu, st.written, st.read, st.overrun, st.dropped,
-			   st.nesting_lost, st.too_big, st.bytes);
+			   st.nesting_lost, st.too_big, st.bytes,
+			   ld_comm_written(cpu));
 	}
 	return 0;
 }

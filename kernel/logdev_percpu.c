@@ -92,6 +92,29 @@ static void ld_free_all(void)
 }
 
 /**
+ * ld_comm_forget() - the next record on @cpu is preceded by a comm record
+ * @cpu: the CPU
+ *
+ * For a ring that was emptied or replaced: its sub-buffer numbers start
+ * again, so the sub-buffer of the CPU's last comm record means nothing;
+ * its count of comm records starts again with the ring's statistics.
+ * Call while no writer runs (recording off, after synchronize_rcu()).
+ */
+void ld_comm_forget(int cpu)
+{
+	struct ld_pcpu *pc = per_cpu_ptr(ld_pcpu, cpu);
+
+	WRITE_ONCE(pc->comm_sb, LD_COMM_SB_NONE);
+	local_set(&pc->comm_written, 0);
+}
+
+/* comm records @cpu's writers tried to store since its ring was emptied */
+u64 ld_comm_written(int cpu)
+{
+	return local_read(&per_cpu_ptr(ld_pcpu, cpu)->comm_written);
+}
+
+/**
  * ld_percpu_init() - allocate every CPU's state and ring
  * @subbuf_size: bytes per sub-buffer
  * @nr_subbufs:  sub-buffers per CPU
@@ -115,6 +138,7 @@ int ld_percpu_init(u32 subbuf_size, u32 nr_subbufs, enum ld_mode mode)
 		goto err_pcpu;
 	for_each_possible_cpu(cpu) {
 		per_cpu_ptr(ld_pcpu, cpu)->cpu = cpu;
+		ld_comm_forget(cpu);
 		mutex_init(&ld_readers[cpu].lock);
 		init_waitqueue_head(&ld_readers[cpu].wq);
 		cb = ld_buf_alloc(cpu, subbuf_size, nr_subbufs, mode);

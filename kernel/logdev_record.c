@@ -62,6 +62,88 @@ static __always_inline void ld_kick_reader(struct ld_pcpu *pc)
 		irq_work_queue(&pc->wake_work);
 }
 
+/*
+ * Write a LOGDEV_REC_COMM record of @pid with @comm (as read from current),
+ * then remember it as this CPU's last.  The comm is copied without
+ * get_task_comm()'s task_lock (a spinlock: not in NMI), as ftrace's
+ * trace_save_cmdline() does: comm is always NUL-terminated (set with
+ * strscpy_pad()), and a rename racing with the copy at worst gives a mix
+ * of the old and new names, cut at the first NUL here so that the
+ * payload is NUL-padded.  Any context; nested writers on this CPU have the
+ * same current, so they agree on @pid and only repeat the record.
+ */
+static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
+					   struct ld_cpu_buf *cb, u32 pid,
+					   const u64 *comm)
+{
+	struct ld_resv r;
+	char *p;
+	int i;
+
+	local_inc(&pc->comm_written);
+	if (unlikely(ld_reserve(cb, LOGDEV_COMM_LEN, &r))) {
+		/*
+		 * Refused (discard mode full, nesting): do not try again
+		 * before the sub-buffer changes, or a full buffer would see
+		 * two refusals per record.  The record that next opens a
+		 * sub-buffer finds comm_sb stale and the one after it writes
+		 * the comm record.
+		 */
+		pc->comm_pid = pid;
+		pc->comm[0] = comm[0];
+		pc->comm[1] = comm[1];
+		WRITE_ONCE(pc->comm_sb, ld_cur_sb(cb));
+		return;
+	}
+	r.rec->site = 0;
+	r.rec->type = LOGDEV_REC_COMM;
+	r.rec->ctx = ld_ctx();
+	r.rec->pid = pid;
+	r.rec->arg_bytes = LOGDEV_COMM_LEN;
+	p = (char *)(r.rec + 1);
+	memcpy(p, comm, LOGDEV_COMM_LEN);
+	for (i = 0; i < LOGDEV_COMM_LEN - 1 && p[i]; i++)
+		;
+	memset(p + i, 0, LOGDEV_COMM_LEN - i);
+	/* LOGDEV_COMM_LEN is a multiple of LOGDEV_REC_ALIGN: no padding */
+	BUILD_BUG_ON(LOGDEV_COMM_LEN % LOGDEV_REC_ALIGN);
+	if (ld_commit(cb, &r))
+		ld_kick_reader(pc);
+	pc->comm_pid = pid;
+	pc->comm[0] = comm[0];
+	pc->comm[1] = comm[1];
+	WRITE_ONCE(pc->comm_sb, r.sb);
+}
+
+/*
+ * Before a record of @pid (current's): a comm record if this CPU's last
+ * one was of another task or name, or is in an older sub-buffer (so every
+ * sub-buffer names the tasks of its records, also after older ones were
+ * overwritten).  The fast path compares 4 words.
+ */
+static __always_inline void ld_note_task(struct ld_pcpu *pc,
+					 struct ld_cpu_buf *cb, u32 pid)
+{
+	u64 comm[LOGDEV_COMM_LEN / sizeof(u64)];
+
+	BUILD_BUG_ON(sizeof(current->comm) != LOGDEV_COMM_LEN);
+	memcpy(comm, current->comm, LOGDEV_COMM_LEN);
+	if (unlikely(pid != pc->comm_pid || comm[0] != pc->comm[0] ||
+		     comm[1] != pc->comm[1] ||
+		     ld_cur_sb(cb) != READ_ONCE(pc->comm_sb)))
+		ld_write_comm(pc, cb, pid, comm);
+}
+
+/*
+ * After a record: if it went to a later sub-buffer than this CPU's last
+ * comm record (it did not fit after it), the next record writes one again.
+ */
+static __always_inline void ld_check_comm_sb(struct ld_pcpu *pc, u64 sb)
+{
+	if (unlikely(sb != READ_ONCE(pc->comm_sb)))
+		WRITE_ONCE(pc->comm_sb, LD_COMM_SB_NONE);
+}
+
 /* bytes of one number vbin_printf() stores for length @q of conversion @c */
 static __always_inline u32 ld_vbin_num_size(char q, char c)
 {
@@ -216,7 +298,7 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 	struct ld_resv r;
 	va_list ap, aq;
 	int depth, words;
-	u32 id, bytes, pad, used;
+	u32 id, bytes, pad, used, pid;
 	u8 *buf;
 	u8 flags = 0;
 
@@ -250,11 +332,14 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 	}
 	va_end(aq);
 
+	pid = current->pid;
+	ld_note_task(pc, cb, pid);
 	if (likely(!ld_reserve(cb, bytes, &r))) {
+		ld_check_comm_sb(pc, r.sb);
 		r.rec->site = id;
 		r.rec->type = LOGDEV_REC_PRINT;
 		r.rec->ctx = ld_ctx() | flags;
-		r.rec->pid = current->pid;
+		r.rec->pid = pid;
 		r.rec->arg_bytes = bytes;
 		memcpy(r.rec + 1, buf, bytes);
 		pad = r.rec->len - LOGDEV_REC_HDR_SIZE - bytes;
@@ -289,21 +374,26 @@ notrace void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logde
 {
 	struct ld_resv *r = (struct ld_resv *)res;
 	struct ld_cpu_buf *cb;
-	u32 id;
+	struct ld_pcpu *pc;
+	u32 id, pid;
 
 	BUILD_BUG_ON(sizeof(struct ld_resv) > sizeof(struct logdev_resv));
 	BUILD_BUG_ON(__EDPRINT_SLOTS_MAX != LOGDEV_MAX_PAYLOAD);
 	preempt_disable_notrace();
 	if (unlikely(!ld_recording()))
 		goto out;
-	cb = rcu_dereference_sched(this_cpu_ptr(ld_pcpu)->cb);
+	pc = this_cpu_ptr(ld_pcpu);
+	cb = rcu_dereference_sched(pc->cb);
 	id = ld_site_id(site);
+	pid = current->pid;
+	ld_note_task(pc, cb, pid);
 	if (unlikely(ld_reserve(cb, bytes, r)))
 		goto out;
+	ld_check_comm_sb(pc, r->sb);
 	r->rec->site = id;
 	r->rec->type = LOGDEV_REC_PRINT_SLOTS;
 	r->rec->ctx = ld_ctx();
-	r->rec->pid = current->pid;
+	r->rec->pid = pid;
 	r->rec->arg_bytes = bytes;
 	return r->rec + 1;
 out:
@@ -335,16 +425,32 @@ static int notrace ld_write_ready(u8 type, u32 site_id, const void *payload,
 				  u32 bytes)
 {
 	struct ld_cpu_buf *cb;
+	struct ld_pcpu *pc;
+	struct ld_resv r;
 	int ret = -ENODATA;
+	u32 pid, pad;
 
 	preempt_disable_notrace();
 	if (likely(ld_recording())) {
-		cb = rcu_dereference_sched(this_cpu_ptr(ld_pcpu)->cb);
-		ret = ld_write(cb, site_id, type, ld_ctx(), current->pid,
-			       payload, bytes);
-		if (ret > 0) {
-			ld_kick_reader(this_cpu_ptr(ld_pcpu));
-			ret = 0;
+		pc = this_cpu_ptr(ld_pcpu);
+		cb = rcu_dereference_sched(pc->cb);
+		pid = current->pid;
+		ld_note_task(pc, cb, pid);
+		ret = ld_reserve(cb, bytes, &r);
+		if (likely(!ret)) {
+			ld_check_comm_sb(pc, r.sb);
+			r.rec->site = site_id;
+			r.rec->type = type;
+			r.rec->ctx = ld_ctx();
+			r.rec->pid = pid;
+			r.rec->arg_bytes = bytes;
+			if (bytes)
+				memcpy(r.rec + 1, payload, bytes);
+			pad = r.rec->len - LOGDEV_REC_HDR_SIZE - bytes;
+			if (pad)
+				memset((char *)(r.rec + 1) + bytes, 0, pad);
+			if (ld_commit(cb, &r))
+				ld_kick_reader(pc);
 		}
 	}
 	preempt_enable_notrace();

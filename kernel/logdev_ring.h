@@ -147,6 +147,16 @@ struct ld_resv {
 };
 
 int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r);
+
+/*
+ * The global sub-buffer number the next reservation goes to if its record
+ * fits the space left (else the one after).  A plain read: only a hint for
+ * the writers of this CPU.
+ */
+static inline u64 ld_cur_sb(struct ld_cpu_buf *cb)
+{
+	return ld_local_read(&cb->write_off) >> cb->subbuf_shift;
+}
 bool ld_commit(struct ld_cpu_buf *cb, struct ld_resv *r);
 void ld_lost_nesting(struct ld_cpu_buf *cb);
 int ld_write(struct ld_cpu_buf *cb, u32 site, u8 type, u8 ctx, u32 pid,

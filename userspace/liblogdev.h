@@ -73,7 +73,7 @@ struct lgd_header {
 
 /**
  * lgd_header_parse() - parse and check header text (@len bytes, need not be
- * NUL-terminated).  Checks version: 2 (LOGDEV_FORMAT_VERSION) or 1 (older
+ * NUL-terminated).  Checks version: 3 (LOGDEV_FORMAT_VERSION), 2 or 1 (older
  * captures, read too), endian little, header sizes 48/24 (version 1:
  * 40/24), subbuf_size a power of two in [256, 64 MiB], and any
  * "field:" lines against struct logdev_subbuf_hdr / logdev_rec_hdr.
@@ -334,6 +334,13 @@ int lgd_fmt_arg_kinds(const char *fmt, int *kinds, unsigned int max);
  * @cpus:       distinct CPUs with CPU_DATA, ascending; @nr_cpus of them
  * @complete:   an END section was seen
  * @warn, @warn_arg: warning callback (may be NULL)
+ * @comm_tab:   task names from the comm records (LOGDEV_REC_COMM) seen so
+ *              far by a merge of this reader, or all of them after
+ *              lgd_comm_load() (@comms_all): a hash table of @comm_tab_cap
+ *              slots (a power of two, or 0), a slot in use has n > 0; each
+ *              holds one pid's names sorted by ts.  @nr_comms entries in
+ *              all.  Read them with lgd_comm_at(), or walk the table (all
+ *              the (pid, name) pairs of a capture, e.g. for cmdlines).
  */
 struct lgd_reader {
 	int fd;
@@ -349,6 +356,9 @@ struct lgd_reader {
 	uint64_t first_sect_off;
 	lgd_warn_fn warn;
 	void *warn_arg;
+	struct lgd_comm_task *comm_tab;
+	size_t comm_tab_cap, nr_comm_tasks, nr_comms;
+	int comms_all;
 };
 
 /**
@@ -366,6 +376,54 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn warn,
 int lgd_reader_open(struct lgd_reader *r, const char *path, lgd_warn_fn warn,
 		   void *warn_arg, struct lgd_diag *d);
 void lgd_reader_close(struct lgd_reader *r);
+
+/* ---- task names ------------------------------------------------------ */
+
+/**
+ * struct lgd_comm - task @pid had name @comm from @ts (ns) on: the first of
+ * a run of comm records of @pid with this name (renames and pid reuse start
+ * a new entry)
+ */
+struct lgd_comm {
+	uint32_t pid;
+	uint64_t ts;
+	char comm[LOGDEV_COMM_LEN + 1];
+};
+
+/**
+ * struct lgd_comm_task - the names of one pid, @n of them in @v sorted by ts
+ * (@cap allocated).  Entries that arrive out of time order (a clock that went
+ * back) are kept only while the pid has fewer than LGD_COMM_UNORDERED_MAX,
+ * so that a hostile capture cannot make the insertions quadratic.
+ */
+struct lgd_comm_task {
+	uint32_t pid;
+	uint32_t n, cap;
+	struct lgd_comm *v;
+};
+
+#define LGD_COMM_UNORDERED_MAX	256
+
+/**
+ * lgd_comm_load() - read every comm record of the capture (one pass over
+ * its data, without warnings), so that lgd_comm_at() knows all names, also
+ * of records before their task's first comm record that was kept.
+ * Without it, a merge (lgd_merge_next()) adds the names as it meets them,
+ * which is enough for items given in merge order.
+ * Return: 0 or -ENOMEM / -EIO.
+ */
+int lgd_comm_load(struct lgd_reader *r);
+
+/**
+ * lgd_comm_at() - the name of task @pid at time @ts (ns): the name of the
+ * latest comm record of @pid at or before @ts; if there is none (it was
+ * lost), the first one after @ts.
+ * Pid 0, the idle task of every CPU (swapper/N), is "<idle>" as in ftrace.
+ * Return: a NUL-terminated name (at most 15 characters, owned by @r, valid
+ * until the reader is closed or a merge adds names), or NULL if the
+ * capture has no comm record of @pid (format versions 1 and 2 have none).
+ */
+const char *lgd_comm_at(const struct lgd_reader *r, uint32_t pid, uint64_t ts);
 
 /* ---- items and merge ------------------------------------------------- */
 
@@ -438,6 +496,7 @@ struct lgd_merge {
 	struct lgd_cpu_stream *last;	/* stream of the item last returned */
 	struct lgd_cpu_stream **all;
 	uint32_t nr_all;
+	int comm_items;		/* set after lgd_merge_init(): return comm records too */
 };
 
 /**
@@ -447,6 +506,9 @@ struct lgd_merge {
 int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r);
 /**
  * lgd_merge_next() - next item in time order (within a CPU: stream order).
+ * Comm records (LOGDEV_REC_COMM) go to the reader's task names
+ * (lgd_comm_at()) and are items only if @m->comm_items is set (report
+ * --raw shows them; text, deltas and durations never see them).
  * Return: 1 with *@it filled, 0 at the end.  Data problems go to the
  * reader's warning callback; -ENOMEM/-EIO only for system failures.
  */

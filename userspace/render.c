@@ -158,6 +158,11 @@ size_t lgd_render_msg(const struct lgd_reader *r, const struct lgd_item *it,
 	} else if (print) {
 		snprintf(buf, size, "<unknown site %u: %u arg bytes>", it->rec.site,
 			 it->rec.arg_bytes);
+	} else if (it->rec.type == LOGDEV_REC_COMM) {	/* the name, at most 16 bytes */
+		n = it->rec.arg_bytes < LOGDEV_COMM_LEN ? it->rec.arg_bytes : LOGDEV_COMM_LEN;
+		n = n < size - 1 ? n : size - 1;
+		memcpy(buf, it->payload, n);
+		buf[n] = 0;
 	} else {
 		int o = snprintf(buf, size, "<%s %u bytes:",
 				 it->rec.type == LOGDEV_REC_RAW ? "raw" : "type?",
@@ -374,7 +379,10 @@ static void render_gap(struct lgd_render *rd, const struct lgd_item *it)
 	}
 }
 
-/* raw: ts cpu pid ctx site func line message, tab-separated */
+/*
+ * raw: ts cpu pid ctx site func line message, tab-separated; a comm record
+ * (when the merge returns them): func "<comm>", site and line 0, the name
+ */
 static void render_raw(struct lgd_render *rd, const struct lgd_item *it, size_t len)
 {
 	const struct lgd_site *s = lgd_sites_get(&rd->r->sites, it->rec.site);
@@ -389,7 +397,7 @@ static void render_raw(struct lgd_render *rd, const struct lgd_item *it, size_t 
 	line_put(rd, "\t", 1);
 	line_u64(rd, it->rec.site, 0);
 	line_put(rd, "\t", 1);
-	line_str(rd, s ? s->func : "?");
+	line_str(rd, it->rec.type == LOGDEV_REC_COMM ? "<comm>" : s ? s->func : "?");
 	line_put(rd, "\t", 1);
 	line_u64(rd, s ? s->line : 0, 0);
 	line_put(rd, "\t", 1);
@@ -397,16 +405,26 @@ static void render_raw(struct lgd_render *rd, const struct lgd_item *it, size_t 
 }
 
 /*
- * text: [   SECONDS] cpu:C pid:P [ctx] LABEL MESSAGE[  +D us]; "  -D us (clock
+ * text: [   SECONDS] cpu:C COMM-P [ctx] LABEL MESSAGE[  +D us] (pid:P where
+ * the capture has no comm record of P); "  -D us (clock
  * went back, not in deltas)", "  +D us (step over 2^62 ns, not in deltas)"
  */
 static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t len)
 {
+	const char *comm;
+
 	line_put(rd, "[ ", 2);
 	line_ts(rd, it->ts);
 	line_put(rd, "] cpu:", 6);
 	line_u64(rd, it->cpu, 0);
-	line_put(rd, " pid:", 5);
+	comm = lgd_comm_at(rd->r, it->rec.pid, it->ts);
+	if (comm && *comm) {	/* ftrace's COMM-PID; a tab or newline escaped */
+		line_put(rd, " ", 1);
+		line_escape(rd, comm, strlen(comm));
+		line_put(rd, "-", 1);
+	} else {		/* no comm record (format versions 1 and 2), or an empty name */
+		line_put(rd, " pid:", 5);
+	}
 	line_u64(rd, it->rec.pid, 0);
 	if (it->rec.ctx) {
 		line_put(rd, " ", 1);

@@ -7,7 +7,8 @@
  * little-endian loads and stores (the byte order of the kernels logdev
  * supports; the capture's "header" names it and meta.c checks it).
  *
- * Two header layouts: format version 2 (the uapi struct, 48 bytes) and
+ * Two header layouts: format versions 3 and 2 (the uapi struct, 48 bytes;
+ * 3 adds the LOGDEV_REC_COMM record type) and
  * version 1 (sbh1_t below, 40 bytes: the first 40 of version 2, so the
  * fields both have sit at the same offsets).  lgd_sb_load() decodes each
  * sub-buffer by its own version field.
@@ -44,7 +45,7 @@ typedef struct logdev_subbuf_hdr_v1 sbh1_t;
 _Static_assert(sizeof(sbh_t) == LOGDEV_SUBBUF_HDR_SIZE, "sub-buffer header size");
 _Static_assert(sizeof(sbh1_t) == 40, "version 1 sub-buffer header size");
 _Static_assert(sizeof(rech_t) == LOGDEV_REC_HDR_SIZE, "record header size");
-_Static_assert(LOGDEV_FORMAT_VERSION == 2, "a new format version: add its layout here");
+_Static_assert(LOGDEV_FORMAT_VERSION == 3, "a new format version: add its layout here");
 /* version 1 is version 2's prefix: SB_GET works on both for these fields */
 #define SAME_AS_V1(f)	_Static_assert(offsetof(sbh1_t, f) == offsetof(sbh_t, f) && \
 				       FSIZE(sbh1_t, f) == FSIZE(sbh_t, f), "v1 field " #f)
@@ -139,6 +140,7 @@ uint32_t lgd_sb_hdr_size(uint32_t version)
 	switch (version) {
 	case 1:
 		return sizeof(sbh1_t);
+	case 2:
 	case LOGDEV_FORMAT_VERSION:
 		return sizeof(sbh_t);
 	default:

@@ -10,7 +10,8 @@
  * manner of libtraceevent's kbuffer: load a sub-buffer, check it, walk its
  * records, read its losses and timestamps.
  *
- * Format versions: 2 (LOGDEV_FORMAT_VERSION, a 48-byte header with one
+ * Format versions: 3 (LOGDEV_FORMAT_VERSION: version 2 plus the comm record
+ * type) and 2 (a 48-byte header with one
  * loss count per cause) and 1 (older captures: a 40-byte header whose
  * dropped_before counts dropped, nesting_lost and too_big records
  * together); lgd_sb_load() reads the version of each sub-buffer and decodes

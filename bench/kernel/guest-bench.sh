@@ -24,7 +24,7 @@ nproc > $R/nproc.txt
 P=/sys/module/logdev_bench/parameters/nr
 # bytes/record: each scenario alone, a few records, logdev and ftrace stats
 echo 2000 > $P
-for s in edprint0 edprint2 edprint2s edvb0 edvb2 edvb2s tp0 tp2 tp2s; do
+for s in edprint0 edprint2 edprint2s edprint2c edvb0 edvb2 edvb2s tp0 tp2 tp2s; do
 	case $s in
 	tp*)
 		echo > $T/trace

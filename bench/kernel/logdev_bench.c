@@ -10,7 +10,10 @@
  *   cat /sys/kernel/debug/logdev_bench/last              "SCENARIO NS CPUS NR" lines
  *
  * SCENARIO: nocall, edprint0, edprint2, edprint2s, edvb0, edvb2, edvb2s, tp0,
- * tp2, tp2s, rb0, rb2, rb2s.  Payload suffix: 0 = "bench", 2 = "bench %d %d", 2s = "bench %d %d
+ * tp2, tp2s, rb0, rb2, rb2s, edprint2c.  edprint2c: edprint2 with the
+ * writer's comm changed before every record, so that every record is
+ * preceded by a comm record (LOGDEV_REC_COMM), as when the task on a CPU
+ * changes at every record; edprint2 is the same task throughout.  Payload suffix: 0 = "bench", 2 = "bench %d %d", 2s = "bench %d %d
  * %s" with a 16-byte string.  edprint* records only while logdev's "enable"
  * is 1 (the guest script also runs them with 0: the static key off).
  * rbN: ring_buffer_lock_reserve()/ring_buffer_unlock_commit() of the bytes
@@ -56,9 +59,10 @@ static unsigned int rb_kb = 4096;
 module_param(rb_kb, uint, 0444);
 MODULE_PARM_DESC(rb_kb, "KiB per CPU of the private ring buffer (rb* scenarios)");
 
-enum scen { S_NOCALL, S_ED0, S_ED2, S_ED2S, S_CT0, S_CT2, S_CT2S, S_TP0, S_TP2, S_TP2S, S_RB0, S_RB2, S_RB2S, NR_SCEN };
+enum scen { S_NOCALL, S_ED0, S_ED2, S_ED2S, S_CT0, S_CT2, S_CT2S, S_TP0, S_TP2, S_TP2S, S_RB0, S_RB2, S_RB2S, S_ED2C, NR_SCEN };
 static const char *const scen_name[NR_SCEN] = {
 	"nocall", "edprint0", "edprint2", "edprint2s", "edvb0", "edvb2", "edvb2s", "tp0", "tp2", "tp2s", "rb0", "rb2", "rb2s",
+	"edprint2c",
 };
 /* bytes edprint stores (header + vbin_printf payload, 8-aligned) minus ts */
 static const u32 rb_bytes[3] = { 24 - 8, 32 - 8, 56 - 8 };
@@ -108,6 +112,13 @@ static noinline void run_loop(enum scen s, u32 n)
 	case S_ED2S:
 		for (i = 0; i < n; i++)
 			edprint("bench %d %d %s", (int)i, (int)(i ^ 0x55), str);
+		break;
+	case S_ED2C:
+		for (i = 0; i < n; i++) {
+			/* a kthread's own name, NUL at 15 kept: no lock needed */
+			WRITE_ONCE(current->comm[0], 'a' + (i & 1));
+			edprint("bench %d %d", (int)i, (int)(i ^ 0x55));
+		}
 		break;
 	case S_CT0:
 		for (i = 0; i < n; i++)

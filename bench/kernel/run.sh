@@ -28,8 +28,8 @@ make -s -C "$kdir" M="$kb/bench" KBUILD_EXTRA_SYMBOLS="$kb/kernel/Module.symvers
 # bytes/record: ours from stats (bytes / written); ftrace from the event
 # format (size of the fields + the buffer's 4-byte event header) and from
 # the per-CPU stats (bytes / entries).
-ours_bytes() {	# stats file
-	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "written") w += kv[2]; if (kv[1] == "bytes") b += kv[2] } }
+ours_bytes() {	# stats file -> bytes per edprint call (comm records' bytes included, not counted as calls)
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "written") w += kv[2]; if (kv[1] == "comm") w -= kv[2]; if (kv[1] == "bytes") b += kv[2] } }
 	     END { if (w) printf "%.1f", b / w; else printf "-" }' "$1"
 }
 ft_bytes() {	# per-cpu stats concatenated
@@ -72,6 +72,11 @@ for p in 0 2 2s; do
 	t1=$(awk -v a="$ed" -v b="$tp" -v o="$ours" -v f="$ftfmt" 'BEGIN { printf "<= 0.5x trace_printk: %s; bytes <= ftrace (%s): %s",
 		a / b <= 0.5 ? "MET" : "MISSED", f, o + 0 <= f + 0 ? "MET" : "MISSED" }')
 	row "edprint (compile-time args)" "$ed" "$ours" "$t1"
+	if [ "$p" = 2 ]; then
+		edc=$(med edprint2c)
+		tc=$(awk -v a="$edc" -v e="$ed" 'BEGIN { printf "a comm record before each: +%.0f %%", 100 * (a / e - 1) }')
+		row "edprint, task name changes each rec" "$edc" "$(ours_bytes "$out/stats-edprint2c.txt")" "$tc"
+	fi
 	t2=$(awk -v a="$ct" -v e="$ed" 'BEGIN { printf "compile-time encoding saves %.0f %%", 100 * (1 - e / a) }')
 	row "edprint via vbin_printf (before)" "$ct" "$oct" "$t2"
 	row "trace_printk" "$tp" "$ftfmt fmt, $ftmeas meas" ""

@@ -25,6 +25,10 @@
  *             the table; it must count as lost, too_big).
  *   probe_work write "N US D": a known workload for the run-time probes
  *             test (tests/vm/guest-probes.sh), see lt_probe_work_write().
+ *   comm      write TAG: edprint("comm tag=%u ctx=%d") from the writing task,
+ *             then from an irq_work (hardirq) and a self-NMI taken while it
+ *             runs on the same CPU (both record the writer's pid), for the
+ *             task names test (tests/vm/guest-comm.sh).
  *   burst     write "CPU N": N edprint("burst i=%u", i) calls on CPU (from an
  *             IPI, i counting from 0), so that a test knows exactly which
  *             records sit in that CPU's open sub-buffer.
@@ -65,6 +69,9 @@ struct lt_cpu {
 	struct tasklet_struct tasklet;
 	struct hrtimer timer;
 	int nmi_pending;
+	int comm_nmi;			/* comm: a self-NMI of the comm file pending */
+	unsigned int comm_tag;
+	struct irq_work comm_work;
 	bool timer_on;
 	struct task_struct *thread;
 	struct completion done;
@@ -116,6 +123,11 @@ static int lt_nmi(unsigned int type, struct pt_regs *regs)
 {
 	struct lt_cpu *c = this_cpu_ptr(&lt_cpu);
 
+	if (READ_ONCE(c->comm_nmi)) {
+		edprint("comm tag=%u ctx=%d", c->comm_tag, LT_CTX_NMI);
+		WRITE_ONCE(c->comm_nmi, 0);
+		return NMI_HANDLED;
+	}
 	/* Only our own self-NMIs: anything else belongs to someone else. */
 	if (!READ_ONCE(c->nmi_pending))
 		return NMI_DONE;
@@ -216,6 +228,7 @@ static int lt_run(unsigned long iters)
 
 		hrtimer_cancel(&c->timer);
 		irq_work_sync(&c->work);
+		irq_work_sync(&c->comm_work);
 		tasklet_kill(&c->tasklet);
 		for (waited = 0; READ_ONCE(c->nmi_pending) && waited < 1000; waited++)
 			msleep(1);
@@ -595,6 +608,53 @@ static const struct file_operations lt_probe_work_fops = {
 	.llseek = noop_llseek,
 };
 
+/* ---- comm (tests/vm/guest-comm.sh) ------------------------------------ */
+
+static void lt_comm_irq_work(struct irq_work *w)
+{
+	struct lt_cpu *c = container_of(w, struct lt_cpu, comm_work);
+
+	edprint("comm tag=%u ctx=%d", c->comm_tag, LT_CTX_HARDIRQ);
+}
+
+static ssize_t lt_comm_write(struct file *f, const char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	struct lt_cpu *c;
+	unsigned int tag;
+	int ret, waited;
+
+	ret = kstrtouint_from_user(ubuf, len, 0, &tag);
+	if (ret)
+		return ret;
+	mutex_lock(&lt_lock);
+	preempt_disable();
+	c = this_cpu_ptr(&lt_cpu);
+	c->comm_tag = tag;
+	edprint("comm tag=%u ctx=%d", tag, LT_CTX_TASK);
+	irq_work_queue(&c->comm_work);
+	irq_work_sync(&c->comm_work);
+	if (lt_nmi_registered) {
+		WRITE_ONCE(c->comm_nmi, 1);
+		apic->send_IPI_self(NMI_VECTOR);
+		for (waited = 0; READ_ONCE(c->comm_nmi) && waited < 1000; waited++)
+			udelay(100);
+		if (READ_ONCE(c->comm_nmi)) {
+			WRITE_ONCE(c->comm_nmi, 0);
+			ret = -ETIMEDOUT;
+		}
+	}
+	preempt_enable();
+	mutex_unlock(&lt_lock);
+	return ret ? ret : len;
+}
+
+static const struct file_operations lt_comm_fops = {
+	.owner = THIS_MODULE,
+	.write = lt_comm_write,
+	.llseek = noop_llseek,
+};
+
 /* ---- burst (tests/vm/guest-stop.sh) ----------------------------------- */
 
 static void lt_burst_fn(void *arg)
@@ -647,6 +707,7 @@ static int __init lt_init(void)
 
 		/* _HARD: on PREEMPT_RT both would otherwise run in a thread */
 		c->work = IRQ_WORK_INIT_HARD(lt_irq_work);
+		c->comm_work = IRQ_WORK_INIT_HARD(lt_comm_irq_work);
 		tasklet_init(&c->tasklet, lt_tasklet, 0);
 		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		c->timer.function = lt_timer;
@@ -668,6 +729,7 @@ static int __init lt_init(void)
 	debugfs_create_file("printf_ref", 0444, lt_dir, NULL, &lt_printf_ref_fops);
 	debugfs_create_file("probe_work", 0200, lt_dir, NULL, &lt_probe_work_fops);
 	debugfs_create_file("burst", 0200, lt_dir, NULL, &lt_burst_fops);
+	debugfs_create_file("comm", 0200, lt_dir, NULL, &lt_comm_fops);
 	return 0;
 
 err_nmi:
@@ -691,6 +753,7 @@ static void __exit lt_exit(void)
 
 		hrtimer_cancel(&c->timer);
 		irq_work_sync(&c->work);
+		irq_work_sync(&c->comm_work);
 		tasklet_kill(&c->tasklet);
 	}
 	kmem_cache_destroy(lt_probe_cache);

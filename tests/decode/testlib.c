@@ -41,7 +41,7 @@ size_t cap_sect(struct buf *b, uint32_t type, uint32_t cpu, const void *d, size_
 }
 
 const char header_text[] =
-	"version: 2\nendian: little\nsubbuf_size: 256\nnr_subbufs: 4\n"
+	"version: 3\nendian: little\nsubbuf_size: 256\nnr_subbufs: 4\n"
 	"subbuf_hdr_size: 48\nrec_hdr_size: 24\nclock: local\nmode: overwrite\n"
 	"field: subbuf.seq offset:8 size:8\nfield: rec.len offset:12 size:2\n"
 	"field: subbuf.too_big_before offset:44 size:4\n";

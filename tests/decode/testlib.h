@@ -47,7 +47,7 @@ void cap_meta(struct buf *b, const char *formats);
 
 /*
  * the debugfs "header" text of the hand-made captures (SBS sub-buffers):
- * format version 2 (LOGDEV_FORMAT_VERSION), and version 1 (older captures)
+ * format version 3 (LOGDEV_FORMAT_VERSION), and version 1 (older captures)
  */
 extern const char header_text[];
 extern const char header_text_v1[];

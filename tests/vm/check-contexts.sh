@@ -50,7 +50,7 @@ FILENAME == ARGV[2] {			# stats.txt: cpu=N written=N read=N ...
 	for (i = 1; i <= NF; i++) { split($i, p, "="); kv[p[1]] = p[2] }
 	if ("cpu" in kv) {
 		c = kv["cpu"]
-		sw[c] = kv["written"]; sr[c] = kv["read"]
+		sw[c] = kv["written"]; sr[c] = kv["read"]; scomm[c] = kv["comm"] + 0
 		slost[c] = kv["overrun"] + kv["dropped"] + kv["nesting_lost"] + kv["too_big"]
 		for (k in kinds) skind[c, k] = kv[k] + 0
 		sline[c] = $0
@@ -67,6 +67,13 @@ FILENAME == ARGV[2] {			# stats.txt: cpu=N written=N read=N ...
 	n = split($0, f, "\t")
 	if (n < 8) { bad++; if (!badex) badex = $0; next }
 	cpu = f[2]; site = f[5]; func = f[6]; msg = raw_msg($0)
+	if (func == "<comm>") {		# a task name (format v3): read, not a call
+		rcomm[cpu]++
+		if (msg == "") {
+			commbad++; if (!commex) commex = $0
+		}
+		next
+	}
 	rctx = f[4] == "task" ? 0 : f[4] == "softirq" ? 1 : f[4] == "hardirq" ? 2 : f[4] == "nmi" ? 3 : f[4]
 	if (site == 0 || func == "" || func == "?" || func ~ /unknown/) {
 		unk++; if (!unkex) unkex = $0
@@ -91,15 +98,19 @@ END {
 	check(badmsg == 0 && other == 0, "only logdev_test records with ctx=/seq= messages",
 	      badmsg " bad messages (e.g. " badmsgex "), " other " records from elsewhere")
 	check(ctxbad == 0, "record ctx field matches the writer context", ctxbad " differ, e.g. " ctxex)
+	check(commbad == 0, "comm records carry a name", commbad " empty, e.g. " commex)
 	check(order == 0, "seq strictly increasing per CPU per context", order " out of order, e.g. " orderex)
 	check(beyond == 0, "no seq beyond the calls made", beyond ", e.g. " beyondex)
 	totw = 0; totr = 0; totl = 0; totsl = 0
 	for (c in cpus) {
 		totw += wcpu[c]; totr += rcpu[c]; totl += lost[c]; totsl += slost[c]
-		detail = sprintf("cpu %s: written %d read %d lost %d (stats: %s)", c, wcpu[c], rcpu[c], lost[c], sline[c])
-		check(rcpu[c] + lost[c] == wcpu[c], "cpu " c ": read + lost == written", detail)
-		check(sw[c] == wcpu[c], "cpu " c ": stats written == calls made", detail)
-		check(sr[c] == rcpu[c], "cpu " c ": stats read == records in capture", detail)
+		detail = sprintf("cpu %s: written %d read %d lost %d comm records read %d (stats: %s)", c, wcpu[c], rcpu[c], lost[c], rcomm[c], sline[c])
+		# comm records count as written and read too (stats comm=: written)
+		check(rcpu[c] + rcomm[c] + lost[c] == wcpu[c] + scomm[c], "cpu " c ": read + lost == written (comm records included)", detail)
+		check(sw[c] == wcpu[c] + scomm[c], "cpu " c ": stats written == calls made + comm records", detail)
+		check(sr[c] == rcpu[c] + rcomm[c], "cpu " c ": stats read == records in capture", detail)
+		# no flood: a comm record per sub-buffer and per task change, at most
+		check(scomm[c] >= rcomm[c] && scomm[c] * 4 <= wcpu[c], "cpu " c ": comm records few (" scomm[c] " for " wcpu[c] " calls)", detail)
 		check(lost[c] == slost[c], "cpu " c ": capture lost == stats overrun+dropped+nesting_lost+too_big", detail)
 		for (k in kinds)
 			check(lkind[c, k] + 0 == skind[c, k], "cpu " c ": LOST " k " == stats " k,
@@ -120,4 +131,27 @@ function got_any_irq(   c, s, h) {
 	return s > 0 && h > 0
 }
 ' "$dir/counts.txt" "$dir/stats.txt" "$dir/ctx.raw"
+# Task names: `logdev report` names every record COMM-PID; only a record
+# whose task's comm records were all lost (a LOST line on its CPU before it:
+# the comm record sat in a lost sub-buffer, or was refused) may show pid:N.
+if "$logdev" report "$dir/ctx.cap" > "$dir/ctx.txt" 2> "$dir/ctx.txt.err"; then
+	run_checks awk -v name="$name" "$LD_AWK"'
+	{
+		for (i = 1; i <= NF && $i !~ /^cpu:/; i++) ;
+		cpu = $i
+		if ($0 ~ /\*\*\* LOST /) { lostseen[cpu] = 1; next }
+		recs++
+		if ($(i + 1) ~ /^pid:/) {
+			if (lostseen[cpu]) afterlost++
+			else { bad++; if (!badex) badex = $0 }
+		}
+	}
+	END {
+		check(bad == 0 && recs > 0, "report names every record COMM-PID (" (afterlost + 0) " of " recs " after a loss show pid:N)",
+		      bad " records without a name and no loss before them, e.g. " badex)
+		exit failed ? 1 : 0
+	}' "$dir/ctx.txt"
+else
+	fail "logdev report exited non-zero: $(head -c 300 "$dir/ctx.txt.err")"
+fi
 finish

@@ -12,11 +12,12 @@ P=vm-checks
 tmp=$(mktemp -d /tmp/logdev-vmcheck.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-# the fake logdev: `report --raw FILE` prints $tmp/raw, and $tmp/raw.err on stderr
+# the fake logdev: `report --raw FILE` prints $tmp/raw, and $tmp/raw.err on
+# stderr; `report FILE` prints $tmp/text if there is one, else $tmp/raw
 cat > "$tmp/logdev" <<'FAKE'
 #!/bin/sh
 d=$(dirname "$0")
-cat "$d/raw"
+if [ "$2" != --raw ] && [ -f "$d/text" ]; then cat "$d/text"; else cat "$d/raw"; fi
 [ -f "$d/raw.err" ] && cat "$d/raw.err" >&2
 exit 0
 FAKE
@@ -45,7 +46,7 @@ expect() {
 
 # check-printf.sh: two table entries, the too-big raw record counted lost
 printf_case() {
-	rm -rf "$tmp/dir" "$tmp/raw.err"
+	rm -rf "$tmp/dir" "$tmp/raw.err" "$tmp/text"
 	mkdir -p "$tmp/dir"
 	echo cap > "$tmp/dir/printf.cap"
 	printf '# raw_big=-7\n0\thello\n1\tworld 5\n' > "$tmp/dir/printf_ref.txt"
@@ -74,15 +75,40 @@ printf_case
 sed -i 's/new\\nline/new line/' "$tmp/dir/formats.txt"
 expect check-printf.sh "a file name not escaped in formats" "formats lacks"
 
+# check-comm.sh: tags 0-4, each from task, hardirq and NMI context
+comm_case() {
+	rm -rf "$tmp/dir" "$tmp/raw.err" "$tmp/text"
+	mkdir -p "$tmp/dir"
+	echo cap > "$tmp/dir/comm.cap"
+	printf 'pid vmtool=50 lt_alpha=60\nPASS: vm-comm: x\n' > "$tmp/dir/comm.txt"
+	for t in 0 1 2 3 4; do
+		case $t in 0|4) w=vmtool-50 ;; 1) w=lt_alpha-60 ;; 2) w=lt_beta-60 ;; 3) w=lt_renamed-60 ;; esac
+		for c in 0 2 3; do
+			x=; [ $c = 2 ] && x=" hardirq"; [ $c = 3 ] && x=" nmi"
+			echo "[     1.00000$t] cpu:1 $w$x lt_comm_write:9 comm tag=$t ctx=$c"
+		done
+	done > "$tmp/text"
+	: > "$tmp/raw"
+}
+comm_case
+expect check-comm.sh "good run" ""
+comm_case
+sed -i 's/lt_beta-60 hardirq/lt_alpha-60 hardirq/' "$tmp/text"
+expect check-comm.sh "old name after pid reuse" "tag 2 hardirq: lt_beta-60"
+comm_case
+sed -i '/tag=3 ctx=3/d' "$tmp/text"
+expect check-comm.sh "a record missing" "tag 3 ctx 3: 0 records"
+
 # check-contexts.sh: one CPU, a record from each context, one overrun
 ctx_case() {
-	rm -rf "$tmp/dir" "$tmp/raw.err"
+	rm -rf "$tmp/dir" "$tmp/raw.err" "$tmp/text"
 	mkdir -p "$tmp/dir"
 	echo cap > "$tmp/dir/ctx.cap"
 	printf 'cpu=0 ctx=0 written=2\ncpu=0 ctx=1 written=1\ncpu=0 ctx=2 written=1\ncpu=0 ctx=3 written=1\nnmi_sent=1 nmi_seen=1\n' > "$tmp/dir/counts.txt"
-	printf 'cpu=0 written=5 read=4 overrun=1 dropped=0 nesting_lost=0 too_big=0 bytes=128\n' > "$tmp/dir/stats.txt"
+	printf 'cpu=0 written=6 read=5 overrun=1 dropped=0 nesting_lost=0 too_big=0 bytes=128 comm=1\n' > "$tmp/dir/stats.txt"
 	printf 'mode=overwrite\nrecord_rc=0\n' > "$tmp/dir/config.txt"
-	printf 'LOST\t0\t1\toverrun\n1\t0\t1\ttask\t1\tlt_record\t10\tctx=0 seq=1\n2\t0\t0\tsoftirq\t1\tlt_record\t10\tctx=1 seq=0\n3\t0\t0\thardirq\t1\tlt_record\t10\tctx=2 seq=0\n4\t0\t0\tnmi\t1\tlt_record\t10\tctx=3 seq=0\n' > "$tmp/raw"
+	printf '[     0.000001] cpu:0 *** LOST 1 events (overrun) ***\n[     0.000001] cpu:0 logdev_test/0-1 lt_record:10 ctx=0 seq=1\n[     0.000002] cpu:0 pid:0 softirq lt_record:10 ctx=1 seq=0\n' > "$tmp/text"
+	printf 'LOST\t0\t1\toverrun\n1\t0\t1\ttask\t0\t<comm>\t0\tlogdev_test/0\n1\t0\t1\ttask\t1\tlt_record\t10\tctx=0 seq=1\n2\t0\t0\tsoftirq\t1\tlt_record\t10\tctx=1 seq=0\n3\t0\t0\thardirq\t1\tlt_record\t10\tctx=2 seq=0\n4\t0\t0\tnmi\t1\tlt_record\t10\tctx=3 seq=0\n' > "$tmp/raw"
 }
 ctx_case
 expect check-contexts.sh "good run" ""
@@ -93,8 +119,14 @@ ctx_case
 echo "warning: something odd at offset 64" > "$tmp/raw.err"
 expect check-contexts.sh "decoder warning" "decoder warnings"
 ctx_case
-sed -i 's/read=4/read=3/' "$tmp/dir/stats.txt"
+sed -i 's/read=5/read=4/' "$tmp/dir/stats.txt"
 expect check-contexts.sh "stats read differs" "stats read == records in capture"
+ctx_case
+sed -i 's/comm=1/comm=0/' "$tmp/dir/stats.txt"
+expect check-contexts.sh "comm record read but not counted" "stats written == calls made + comm records"
+ctx_case
+sed -i '/LOST/d' "$tmp/text"
+expect check-contexts.sh "a record without a name, no loss before it" "records without a name"
 ctx_case
 sed -i 's/\toverrun$/\tnesting_lost/' "$tmp/raw"
 expect check-contexts.sh "loss reported under another cause" "LOST overrun == stats overrun"

@@ -115,7 +115,7 @@ for f in clear flush; do
 done
 
 # stats: one well-formed line per online CPU.
-n=$(grep -c '^cpu=[0-9]* written=[0-9]* read=[0-9]* overrun=[0-9]* dropped=[0-9]* nesting_lost=[0-9]* too_big=[0-9]* bytes=[0-9]*$' $D/stats)
+n=$(grep -c '^cpu=[0-9]* written=[0-9]* read=[0-9]* overrun=[0-9]* dropped=[0-9]* nesting_lost=[0-9]* too_big=[0-9]* bytes=[0-9]* comm=[0-9]*$' $D/stats)
 if [ "$n" = "$(nproc)" ]; then pass "stats: $n well-formed lines"
 else fail "stats: $n well-formed lines for $(nproc) CPUs: $(head -n 2 $D/stats)"; fi
 

@@ -206,4 +206,13 @@ else
 	fail "vm-merge: VM run failed: $(grep -v '^run.sh: kernel ' "$out/vm-merge.runlog" | head -n 4 | tr '\n' '|') guest: $(grep -a '^FAIL' "$out/vm-merge/guest.log" 2>/dev/null | head -n 2 | tr '\n' '|')"
 fi
 
+# 8. task names: tasks with known names record from task, hardirq and NMI
+# context, one exits and its pid is reused by another, which renames itself
+# (multi-threaded TCG: record brackets the workload, as in 2.)
+if boot vm-comm 2 "$vm/guest-comm.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static $vmtool" ""; then
+	guest_lines "$out/vm-comm"
+	host_check vm-comm check-comm.sh "$out/vm-comm"
+fi
+
 [ $failed = 0 ]

@@ -28,6 +28,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,11 +57,13 @@ enum { L_OVERRUN, L_DROPPED, L_NESTING_LOST, L_TOO_BIG, L_NR };
 static const char *const l_name[L_NR] = { "overrun", "dropped", "nesting_lost", "too_big" };
 
 /*
- * Records in @n bytes of whole sub-buffers of @sb bytes; losses in their
- * headers added to @lost[L_*].  Returns -1 on a malformed sub-buffer.
+ * Records in @n bytes of whole sub-buffers of @sb bytes, comm records
+ * (LOGDEV_REC_COMM, which the stats count as written too) included and also
+ * added to *@comm if given; losses in their headers added to @lost[L_*].
+ * Returns -1 on a malformed sub-buffer.
  */
 static long count_records(const unsigned char *buf, size_t n, size_t sb,
-			  int cpu, uint64_t *lost)
+			  int cpu, uint64_t *lost, long *comm)
 {
 	long recs = 0;
 	size_t o;
@@ -88,6 +92,8 @@ static long count_records(const unsigned char *buf, size_t n, size_t sb,
 				return -1;
 			off += r->len;
 			recs++;
+			if (comm && r->type == LOGDEV_REC_COMM)
+				(*comm)++;
 		}
 		if (off != h->data_bytes)
 			return -1;
@@ -112,7 +118,7 @@ static unsigned char eofbuf[MAXSB];
 static int eof_main(int cpu, int use_poll)
 {
 	unsigned int sb;
-	long recs = 0, k;
+	long recs = 0, k, comm = 0;
 	ssize_t n, after = 0;
 	int fd, hup_data = 0;
 
@@ -138,7 +144,7 @@ static int eof_main(int cpu, int use_poll)
 				n = read(fd, eofbuf, sb);
 				if (n > 0) {
 					hup_data++;
-					k = count_records(eofbuf, n, sb, cpu, NULL);
+					k = count_records(eofbuf, n, sb, cpu, NULL, &comm);
 					recs += k > 0 ? k : 0;
 					continue;
 				}
@@ -154,7 +160,7 @@ static int eof_main(int cpu, int use_poll)
 		}
 		if (n == 0)
 			break;
-		k = count_records(eofbuf, n, sb, cpu, NULL);
+		k = count_records(eofbuf, n, sb, cpu, NULL, &comm);
 		if (k < 0) {
 			fprintf(stderr, "vmtool: malformed sub-buffer\n");
 			return 1;
@@ -162,6 +168,7 @@ static int eof_main(int cpu, int use_poll)
 		recs += k;
 	}
 	after = read(fd, eofbuf, sb);
+	recs -= comm;	/* the burst's records only */
 	if (use_poll)
 		printf("records=%ld hup_with_data=%d after_eof=%zd\n", recs,
 		       hup_data, after);
@@ -264,7 +271,7 @@ static void *reader(void *arg)
 				usleep(1000);
 			continue;
 		}
-		k = count_records(buf, n, sb, r->cpu, r->lost);
+		k = count_records(buf, n, sb, r->cpu, r->lost, NULL);
 		if (k < 0)
 			r->bad++;
 		else
@@ -658,6 +665,81 @@ static int stress(double secs, unsigned int it, unsigned int seed)
 	return fails ? 1 : 0;
 }
 
+/* ---- comm: task names across exit and pid reuse (guest-comm.sh) ---- */
+
+/* as task NAME, write TAG to logdev_test's comm file; Return: 0 or -1 */
+static int comm_write(const char *name, unsigned int tag)
+{
+	char b[16];
+	int fd, n, ok;
+
+	if (name && prctl(PR_SET_NAME, name, 0, 0, 0))
+		return -1;
+	fd = open("/sys/kernel/debug/logdev_test/comm", O_WRONLY);
+	if (fd < 0)
+		return -1;
+	n = snprintf(b, sizeof(b), "%u", tag);
+	ok = write(fd, b, (size_t)n) == n;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * vmtool comm A B C: this process (named vmtool) writes tag 0; a child named
+ * A (pid 300 or more) writes tag 1 and exits; children are forked until one gets A's pid
+ * again: it names itself B, writes tag 2, renames itself C (prctl, same
+ * pid), writes tag 3; then this process writes tag 4.  Prints
+ * "pid vmtool=P A=Q" and "PASS:"/"FAIL:" lines.
+ */
+static int comm_main(const char *a, const char *b, const char *c)
+{
+	pid_t pa, p;
+	int st, tries;
+
+	if (comm_write(NULL, 0))
+		return printf("FAIL: vm-comm: write tag 0: %s\n", strerror(errno)), 1;
+	/*
+	 * pids below 300 (RESERVED_PIDS) are not handed out again after the
+	 * pid counter wraps: make lt_alpha's pid at least 300 (the guest sets
+	 * a small pid_max, so the counter wraps soon after).
+	 */
+	for (tries = 0; tries < 100000; tries++) {
+		p = fork();
+		if (p == 0)
+			_exit(0);
+		if (p < 0 || waitpid(p, &st, 0) != p)
+			return printf("FAIL: vm-comm: fork: %s\n", strerror(errno)), 1;
+		if (p >= 300)
+			break;
+	}
+	pa = fork();
+	if (pa == 0)
+		_exit(comm_write(a, 1) ? 1 : 0);
+	if (pa < 0 || waitpid(pa, &st, 0) != pa || !WIFEXITED(st) || WEXITSTATUS(st))
+		return printf("FAIL: vm-comm: task %s did not record\n", a), 1;
+	for (tries = 0; tries < 200000; tries++) {
+		p = fork();
+		if (p == 0) {
+			if (getpid() != pa)
+				_exit(0);
+			_exit(comm_write(b, 2) || comm_write(c, 3) ? 1 : 0);
+		}
+		if (p < 0 || waitpid(p, &st, 0) != p)
+			return printf("FAIL: vm-comm: fork: %s\n", strerror(errno)), 1;
+		if (p == pa)
+			break;
+	}
+	if (p != pa)
+		return printf("FAIL: vm-comm: pid %d not reused in %d forks\n", pa, tries), 1;
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		return printf("FAIL: vm-comm: task %s/%s did not record\n", b, c), 1;
+	if (comm_write(NULL, 4))
+		return printf("FAIL: vm-comm: write tag 4\n"), 1;
+	printf("pid vmtool=%d %s=%d\n", getpid(), a, pa);
+	printf("PASS: vm-comm: pid %d reused after %d forks, every task recorded\n", pa, tries);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -668,6 +750,8 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "stress"))
 		return stress(atof(argv[2]), strtoul(argv[3], NULL, 0),
 			      strtoul(argv[4], NULL, 0));
-	fprintf(stderr, "usage: vmtool eof-read CPU | eof-poll CPU | stress SECONDS ITERS SEED\n");
+	if (argc == 5 && !strcmp(argv[1], "comm"))
+		return comm_main(argv[2], argv[3], argv[4]);
+	fprintf(stderr, "usage: vmtool eof-read CPU | eof-poll CPU | stress SECONDS ITERS SEED | comm A B C\n");
 	return 2;
 }

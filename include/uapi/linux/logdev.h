@@ -36,12 +36,14 @@
 #define LOGDEV_SUBBUF_MAGIC	0x4253444cU
 /*
  * Record format version; a reader refuses versions it does not know.
+ * 3: version 2's layout; records of type LOGDEV_REC_COMM may appear (a
+ *    reader of version 2 would show them as records of an unknown type).
  * 2: the sub-buffer header counts each cause of loss apart (48 bytes).
  * 1: one dropped_before for dropped, nesting_lost and too_big records
  *    together (40 bytes: the first 40 of version 2, without
  *    nesting_lost_before and too_big_before).
  */
-#define LOGDEV_FORMAT_VERSION	2
+#define LOGDEV_FORMAT_VERSION	3
 
 /**
  * struct logdev_subbuf_hdr - header at the start of every sub-buffer
@@ -100,7 +102,18 @@ enum logdev_rec_type {
 	LOGDEV_REC_PRINT = 1,	/* edprint(): payload is binary printf args */
 	LOGDEV_REC_RAW = 2,	/* opaque payload (tests, probes without args) */
 	LOGDEV_REC_PRINT_SLOTS = 3, /* edprint(): args encoded at compile time */
+	LOGDEV_REC_COMM = 4,	/* task name of @pid (version 3), see below */
 };
+
+/*
+ * Payload of a LOGDEV_REC_COMM record: the task's comm, LOGDEV_COMM_LEN
+ * bytes, NUL-terminated and NUL-padded (arg_bytes = LOGDEV_COMM_LEN; site 0).
+ * Written on a CPU just before a record whose pid or comm differs from the
+ * CPU's previous comm record, or that lands in a sub-buffer holding no comm
+ * record of that task yet: the name of a record's pid at its time is the
+ * comm of the latest comm record of that pid before it (docs/FORMAT.md).
+ */
+#define LOGDEV_COMM_LEN		16
 
 /* Interrupt context a record was written in (logdev_rec_hdr.ctx bits 0-1) */
 enum logdev_ctx {
