@@ -32,8 +32,8 @@
  * Options: TRACECLOCK (the capture's clock: local, global, mono are ftrace's
  * clocks of the same names), CPUSTAT (one per CPU from the STATS section:
  * "CPU: N" then "name: value" lines), VERSION.  The KALLSYMS snapshot (as
- * parsed) is the file's kallsyms.  cmdlines: cmdlines_text() (empty until
- * captures record task names).
+ * parsed) is the file's kallsyms.  cmdlines: cmdlines_text(), the task names
+ * of the capture's comm records (format v3).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -302,15 +302,44 @@ static int dyn(struct conv *cv, size_t *len, uint32_t loc, const char *s, size_t
 static const uint8_t ctx_flags[4] = { 0, 0x10, 0x08, 0x48 };
 
 /*
- * Task names for the cmdlines section ("pid comm\n" lines).  Hook: captures
- * do not record task names yet; when the library can look a pid's comm up,
- * fill this from the pids seen.  Return: malloc'd text or NULL (empty).
+ * Task names for the cmdlines section ("pid comm\n" lines): every pid the
+ * capture named (its comm records, which the merge pass has just read into
+ * @r's table), with its last name (trace.dat keeps one name per pid).  Pid
+ * 0 is left to trace-cmd, which calls it <idle>; a control byte in a name
+ * (whatever prctl set) becomes '?', since a newline would end the line.
+ * Return: malloc'd text, or NULL (none named, or out of memory: the file
+ * then shows <...>, as trace-cmd does for an unknown pid).
  */
 static char *cmdlines_text(const struct lgd_reader *r, size_t *len)
 {
-	(void)r;
+	char *buf = NULL;
+	size_t cap = 0;
+	FILE *f;
+
 	*len = 0;
-	return NULL;
+	if (!r->nr_comm_tasks)
+		return NULL;
+	f = open_memstream(&buf, &cap);
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < r->comm_tab_cap; i++) {
+		const struct lgd_comm_task *t = &r->comm_tab[i];
+		char name[LOGDEV_COMM_LEN + 1];
+
+		if (!t->n || !t->pid)
+			continue;
+		snprintf(name, sizeof(name), "%s", t->v[t->n - 1].comm);
+		for (char *c = name; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
+		fprintf(f, "%u %s\n", t->pid, name);
+	}
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	*len = cap;
+	return buf;
 }
 
 /* "CPU: N\nname: value\n..." per CPU from the STATS text ("cpu=N k=v ...") */

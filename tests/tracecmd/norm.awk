@@ -44,6 +44,10 @@ mode == "logdev" {
 			lost[f[2]] += f[3]
 		next
 	}
+	# a task-name record (report --raw: site 0, func "<comm>") is no event:
+	# it becomes the file's cmdlines
+	if (f[5] == "0" && f[6] == "<comm>")
+		next
 	msg = f[8]
 	for (i = 9; i <= n; i++)
 		msg = msg "\t" f[i]

@@ -107,4 +107,9 @@ esac
 check_eq clock-option "$(trace-cmd dump --options -i "$tmp/demo.dat" 2>/dev/null | grep -o '\[local\]' | head -1)" "[local]"
 check_eq kallsyms-section "$(trace-cmd dump --summary -i "$tmp/sym.dat" 2>&1 | grep -c 'Kallsyms, [1-9][0-9]* bytes')" 1
 
+# task names (format v3 comm records) fill the cmdlines: trace-cmd names the
+# tasks, no "<...>"; one name per pid (trace.dat's rule): the last one
+names=$(trace-cmd report -N -i "$tmp/comm-v3.dat" 2>/dev/null | awk '$1 ~ /-[0-9]+$/ { print $1 }' | sort -u | tr '\n' ' ')
+check_eq cmdlines-names "$names" "lt_renamed-301 vmtool-101 "
+
 [ "$fails" = 0 ]
