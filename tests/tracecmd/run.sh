@@ -107,6 +107,26 @@ esac
 check_eq clock-option "$(trace-cmd dump --options -i "$tmp/demo.dat" 2>/dev/null | grep -o '\[local\]' | head -1)" "[local]"
 check_eq kallsyms-section "$(trace-cmd dump --summary -i "$tmp/sym.dat" 2>&1 | grep -c 'Kallsyms, [1-9][0-9]* bytes')" 1
 
+# with the plugin (tools/traceevent-plugin), trace-cmd's lines carry logdev
+# report's own text: context, func:line, message and the same "+D us" delta
+plugdir=$top/tools/traceevent-plugin
+if [ ! -f "$plugdir/plugin_logdev.so" ]; then
+	fail plugin-deltas "no $plugdir/plugin_logdev.so (make -C tools/traceevent-plugin)"
+else
+	for n in demo-v3 demo probes ctx-overwrite; do
+		TRACEEVENT_PLUGIN_DIR=$plugdir HOME=$tmp/nohome trace-cmd report -i "$tmp/$n.dat" 2>/dev/null |
+			grep -v '^cpus=\|EVENTS DROPPED' |
+			sed -E 's/^.*\] +[0-9.]+: [A-Za-z0-9_]+: +//' > "$tmp/$n.plugin"
+		"$logdev" report "$tmp/$n.cap" 2>/dev/null | grep '^\[' |
+			sed -E 's/^\[[^]]*\] cpu:[0-9]+ [^ ]+ //' | grep -v '^LOST ' > "$tmp/$n.text"
+		if [ -s "$tmp/$n.text" ] && cmp -s "$tmp/$n.text" "$tmp/$n.plugin"; then
+			pass "plugin-deltas-$n ($(wc -l < "$tmp/$n.text") lines equal logdev report's, deltas included)"
+		else
+			fail "plugin-deltas-$n" "$(diff "$tmp/$n.text" "$tmp/$n.plugin" | head -4 | tr '\n' '|')"
+		fi
+	done
+fi
+
 # task names (format v3 comm records) fill the cmdlines: trace-cmd names the
 # tasks, no "<...>"; one name per pid (trace.dat's rule): the last one
 names=$(trace-cmd report -N -i "$tmp/comm-v3.dat" 2>/dev/null | awk '$1 ~ /-[0-9]+$/ { print $1 }' | sort -u | tr '\n' ' ')
