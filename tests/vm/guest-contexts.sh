@@ -18,13 +18,6 @@ echo "$kb" > $D/buffer_size_kb || { fail "buffer_size_kb $kb refused"; exit 1; }
 { echo "mode=$(cat $D/mode)"; echo "buffer_size_kb=$(cat $D/buffer_size_kb)";
   echo "subbuf_size=$(cat $D/subbuf_size)"; echo "cpus=$(nproc)"; } > $R/config.txt
 cat $D/header > $R/header.txt 2>/dev/null
-# Losses made certain whatever the host's speed (an idle host's reader can
-# keep up with the workload alone): a burst with recording on and no reader
-# fills the small buffer (overwrite: overrun; discard: dropped), recording
-# stops (flushing), and `record` below drains it with the workload.
-echo 1 > $D/enable
-echo 2000 > $T/run
-echo 0 > $D/enable
 /logdev/logdev.static record -o $R/ctx.cap -- sh -c "echo $iters > $T/run"
 echo "record_rc=$?" >> $R/config.txt
 cat $T/counts > $R/counts.txt

@@ -142,7 +142,7 @@ for smp in $smps; do
 		name=vm-ctx-smp$smp-$mode
 		if boot "$name" "$smp" "$vm/guest-contexts.sh" \
 			"$K/logdev.ko $T/logdev_test.ko $U/logdev.static" \
-			"$mode ${VM_CTX_KB:-16} ${VM_CTX_ITERS:-20000}"; then
+			"$mode ${VM_CTX_KB:-8} ${VM_CTX_ITERS:-20000}"; then
 			guest_lines "$out/$name"
 			host_check "$name" check-contexts.sh "$out/$name"
 			if [ "$smp" = 2 ] && [ "$mode" = overwrite ]; then
