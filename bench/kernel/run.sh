@@ -22,6 +22,7 @@ cp "$here"/logdev_bench.c "$here/Kbuild" "$kb/bench/"
 make -s -C "$kdir" M="$kb/kernel" modules >/dev/null 2>&1 || { echo "bench: building logdev.ko failed" >&2; exit 1; }
 make -s -C "$kdir" M="$kb/bench" KBUILD_EXTRA_SYMBOLS="$kb/kernel/Module.symvers" \
 	ccflags-y="-I$kb/include" modules >/dev/null 2>&1 || { echo "bench: building logdev_bench.ko failed" >&2; exit 1; }
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 "$top/tools/vm/run.sh" --smp 2 --mem 1024 --timeout 900 --script "$here/guest-bench.sh" \
 	--files "$kb/kernel/logdev.ko $kb/bench/logdev_bench.ko" --args "$nr $runs" --out "$out" >&2
 
@@ -51,6 +52,9 @@ range() {	# LABEL -> max - min
 echo "Kernel: $kver in QEMU TCG, $(cat "$out/nproc.txt") CPUs, one kthread per CPU, $nr records per CPU and scenario,"
 echo "  all recording scenarios interleaved in blocks of 64 records (no call / static key off: blocks of 4096), median of $runs runs"
 echo "(ns of the guest clock under TCG: compare ratios only; host: $(lscpu | sed -n 's/^Model name: *//p'))"
+# TCG timings follow the host's load, and load slows baselines more than logdev:
+# a ratio counts only from a run on an idle host (docs/PERFORMANCE.md)
+echo "Host load average: before the boot $load_before, after $(cut -d' ' -f1-3 /proc/loadavg)"
 nc=$(med nocall); ncr=$(range nocall)
 for p in 0 2 2s; do
 	case $p in 0) d='0 args: "bench"' ;; 2) d='2 ints: "bench %d %d"' ;; 2s) d='2 ints + 16-byte %s: "bench %d %d %s"' ;; esac
