@@ -9,6 +9,7 @@
 #   tests/kernel-deps.sh [KERNEL_DIR]     (default: kernel/ of this tree)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/deps-lib.sh"
 kdir=${1:-$top/kernel}
 failed=0
 fail() { echo "FAIL: kernel-deps: $*"; failed=1; }
@@ -71,11 +72,8 @@ if [ -n "$up" ]; then
 else
 	echo "PASS: kernel-deps: no file uses a layer above its own"
 fi
-# tsort reports every loop it finds on stderr, one member a line
-loops=$(tsort <<< "$edges" 2>&1 >/dev/null | sed 's/^tsort: //; s/^-: input contains a loop:$/|/' |
-	tr '\n' ' ' | sed 's/^| //; s/ $//')
-both=$(awk '{ e[$1 " " $2] = 1 } END { for (k in e) { split(k, a, " ");
-	if (a[1] < a[2] && e[a[2] " " a[1]]) printf " %s<->%s", a[1], a[2] } }' <<< "$edges")
+loops=$(deps_loops "$edges")
+both=$(deps_both "$edges")
 if [ -n "$loops" ] || [ -n "$both" ]; then
 	fail "files use each other in a circle:${both:+ both ways:$both;} loops: $loops"
 else
@@ -85,8 +83,7 @@ fi
 incs=$(cd "$kdir" && grep -o '^#include "[^"]*"' -- *.[ch] test/*.[ch] 2>/dev/null |
 	sed 's/:#include "/ /; s/"$//' | while read -r f h; do
 		echo "$f $(dirname "$f" | sed 's|^\.$||; s|.$|&/|')$h"; done | sed 's| \./| |')
-iloops=$(tsort <<< "$incs" 2>&1 >/dev/null | sed 's/^tsort: //; s/^-: input contains a loop:$/|/' |
-	tr '\n' ' ' | sed 's/^| //; s/ $//')
+iloops=$(deps_loops "$incs")
 if [ -n "$iloops" ]; then
 	fail "headers include each other in a circle: $iloops"
 else

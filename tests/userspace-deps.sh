@@ -9,6 +9,7 @@
 #   tests/userspace-deps.sh [USERSPACE_DIR]
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/deps-lib.sh"
 udir=${1:-$top/userspace}
 failed=0
 fail() { echo "FAIL: userspace-deps: $*"; failed=1; }
@@ -33,10 +34,8 @@ for o in $objs; do
 	done
 done
 edges=$(sort -u <<< "$edges" | sed '/^$/d')
-loops=$(tsort <<< "$edges" 2>&1 >/dev/null | sed 's/^tsort: //; s/^-: input contains a loop:$/|/' |
-	tr '\n' ' ' | sed 's/^| //; s/ $//')
-both=$(awk '{ e[$1 " " $2] = 1 } END { for (k in e) { split(k, a, " ");
-	if (a[1] < a[2] && e[a[2] " " a[1]]) printf " %s<->%s", a[1], a[2] } }' <<< "$edges")
+loops=$(deps_loops "$edges")
+both=$(deps_both "$edges")
 if [ -n "$loops" ] || [ -n "$both" ]; then
 	fail "files use each other in a circle:${both:+ both ways:$both;} loops: $loops"
 else
@@ -44,8 +43,7 @@ else
 fi
 
 incs=$(cd "$udir" && grep -o '^#include "[^"]*"' -- *.[ch] | sed 's/:#include "/ /; s/"$//')
-iloops=$(tsort <<< "$incs" 2>&1 >/dev/null | sed 's/^tsort: //; s/^-: input contains a loop:$/|/' |
-	tr '\n' ' ' | sed 's/^| //; s/ $//')
+iloops=$(deps_loops "$incs")
 if [ -n "$iloops" ]; then
 	fail "headers include each other in a circle: $iloops"
 else
