@@ -561,26 +561,20 @@ static void test_command_output(void)
 
 int main(int argc, char **argv)
 {
-	char cmd[600];
-
 	if (argc < 2) {
 		fprintf(stderr, "usage: test_cli PATH-TO-logdev [PATH-TO-logdev-mkcap]\n");
 		return 2;
 	}
 	cli = argv[1];
 	mkcap = argc > 2 ? argv[2] : NULL;
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (tmpdir_make())
 		return 1;
-	}
 	test_numbers();
 	test_signals();
 	test_closed_pipe();
 	test_write_errors();
 	test_command_output();
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	if (system(cmd))
-		fprintf(stderr, "could not remove %s\n", tmpdir);
+	tmpdir_remove();
 	printf("cli: %d passed, %d failed\n", passes, failures);
 	return failures ? 1 : 0;
 }

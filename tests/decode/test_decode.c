@@ -1862,10 +1862,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cli = argv[1];
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (tmpdir_make())
 		return 1;
-	}
 	test_header_parse();
 	test_bprintf();
 	test_slots();
@@ -1883,13 +1881,7 @@ int main(int argc, char **argv)
 	test_escaped_sites();
 	test_long_site_name();
 	test_dur_accounting();
-	{
-		char cmd[600];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-		if (system(cmd))
-			fprintf(stderr, "could not remove %s\n", tmpdir);
-	}
+	tmpdir_remove();
 	printf("decode: %d passed, %d failed\n", passes, failures);
 	return failures ? 1 : 0;
 }

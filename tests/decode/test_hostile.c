@@ -695,18 +695,14 @@ static void test_build_flags(void)
 
 int main(int argc, char **argv)
 {
-	char cmd[600];
-
 	if (argc < 3) {
 		fprintf(stderr, "usage: test_hostile PATH-TO-logdev USERSPACE-DIR\n");
 		return 2;
 	}
 	cli = argv[1];
 	usdir = argv[2];
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (tmpdir_make())
 		return 1;
-	}
 	test_huge_widths();
 	test_cpu_range();
 	test_record_existing();
@@ -715,9 +711,7 @@ int main(int argc, char **argv)
 	test_floods();
 	test_messages();
 	test_build_flags();
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	if (system(cmd))
-		fprintf(stderr, "could not remove %s\n", tmpdir);
+	tmpdir_remove();
 	printf("hostile: %d passed, %d failed\n", passes, failures);
 	return failures ? 1 : 0;
 }

@@ -291,23 +291,17 @@ static void test_record_spellings(void)
 
 int main(int argc, char **argv)
 {
-	char cmd[600];
-
 	if (argc < 2) {
 		fprintf(stderr, "usage: test_options PATH-TO-logdev\n");
 		return 2;
 	}
 	cli = argv[1];
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (tmpdir_make())
 		return 1;
-	}
 	test_help_version();
 	test_spellings();
 	test_record_spellings();
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	if (system(cmd))
-		fprintf(stderr, "could not remove %s\n", tmpdir);
+	tmpdir_remove();
 	printf("options: %d passed, %d failed\n", passes, failures);
 	return failures ? 1 : 0;
 }

@@ -420,20 +420,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cli = argv[1];
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (tmpdir_make())
 		return 1;
-	}
 	test_labels();
 	test_timestamps();
 	test_missing();
-	{
-		char cmd[600];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-		if (system(cmd))
-			fprintf(stderr, "could not remove %s\n", tmpdir);
-	}
+	tmpdir_remove();
 	printf("reader7: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
 }

@@ -188,19 +188,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cli = argv[1];
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
+	if (tmpdir_make())
 		return 1;
-	}
 	run(1);
 	run(0);
-	{
-		char cmd[600];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-		if (system(cmd))
-			fprintf(stderr, "could not remove %s\n", tmpdir);
-	}
+	tmpdir_remove();
 	printf("symbols: %d passed, %d failed\n", passes, failures);
 	return failures ? 1 : 0;
 }

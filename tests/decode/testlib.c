@@ -158,3 +158,20 @@ int run_cli(const char *args, char **out, char **err)
 {
 	return run_cli_env(NULL, args, out, err);
 }
+
+int tmpdir_make(void)
+{
+	if (mkdtemp(tmpdir))
+		return 0;
+	perror("mkdtemp");
+	return -1;
+}
+
+void tmpdir_remove(void)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+}

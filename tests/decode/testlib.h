@@ -67,6 +67,10 @@ void sb_begin_info(struct sbuf *s, const struct lgd_sb_info *h);
 uint32_t sb_rec(struct sbuf *s, uint64_t ts, uint32_t site, uint8_t type,
 		uint8_t ctx, uint32_t pid, const void *pl, uint32_t plen);
 
+/* mkdtemp() of tmpdir (perror on failure); Return: 0 or -1 */
+int tmpdir_make(void);
+/* rm -rf tmpdir, at the end of a test program (a failure is only said) */
+void tmpdir_remove(void);
 /* tmpdir/NAME (one of 16 rotating static buffers) */
 char *tmp_path(const char *name);
 /* write @n bytes to tmpdir/NAME; returns the path */
