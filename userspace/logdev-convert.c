@@ -16,12 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 
 const struct cli_cmd cli_cmd_convert = {
 	"convert", cmd_convert, "convert [-o OUT.dat] [FILE]",
-	"  -o, --output FILE    write the trace.dat there (default: stdout)\n",
+	"  -o, --output FILE    write the trace.dat there (default, or -: stdout)\n",
 };
 
 int cmd_convert(int argc, char **argv)
@@ -51,6 +52,17 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (cli_file_arg("convert", argc, argv, optind, &file))
 		return 2;
+	if (outp && !strcmp(outp, "-"))
+		outp = NULL;		/* "-": stdout, as for record */
+	if (outp && file) {
+		struct stat a, b;
+
+		if (!stat(outp, &a) && !stat(file, &b) && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino) {
+			fprintf(stderr, "logdev: convert: -o %s is the capture itself\n", outp);
+			return 2;
+		}
+	}
 	if (!outp && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "logdev: convert: stdout is a terminal; give -o OUT.dat\n");
 		return 2;

@@ -259,12 +259,25 @@ static const char header_event[] =
 	"\ttime_stamp : type == 31\n"
 	"\tdata max type_len  == 28\n";
 
-static int w_bytes(FILE *f, const void *p, size_t n)
+/*
+ * The file is written front to back and never sought, so that it can go to
+ * a pipe: the writer counts its bytes itself (page alignment of the CPU data
+ * needs the position).
+ */
+struct w_out {
+	FILE *f;
+	uint64_t pos;		/* bytes written so far */
+};
+
+static int w_bytes(struct w_out *o, const void *p, size_t n)
 {
-	return n && fwrite(p, n, 1, f) != 1 ? -EIO : 0;
+	if (n && fwrite(p, n, 1, o->f) != 1)
+		return -EIO;
+	o->pos += n;
+	return 0;
 }
 
-static int w_u16(FILE *f, uint16_t v)
+static int w_u16(struct w_out *f, uint16_t v)
 {
 	uint8_t b[2];
 
@@ -272,7 +285,7 @@ static int w_u16(FILE *f, uint16_t v)
 	return w_bytes(f, b, 2);
 }
 
-static int w_u32(FILE *f, uint32_t v)
+static int w_u32(struct w_out *f, uint32_t v)
 {
 	uint8_t b[4];
 
@@ -280,7 +293,7 @@ static int w_u32(FILE *f, uint32_t v)
 	return w_bytes(f, b, 4);
 }
 
-static int w_u64(FILE *f, uint64_t v)
+static int w_u64(struct w_out *f, uint64_t v)
 {
 	uint8_t b[8];
 
@@ -288,7 +301,7 @@ static int w_u64(FILE *f, uint64_t v)
 	return w_bytes(f, b, 8);
 }
 
-static int w_str(FILE *f, const char *s)
+static int w_str(struct w_out *f, const char *s)
 {
 	return w_bytes(f, s, strlen(s) + 1);
 }
@@ -297,8 +310,8 @@ int lgd_tdw_finish(struct lgd_tdw *w, FILE *out, const char *system,
 		   const char *kallsyms, size_t kallsyms_len,
 		   const char *cmdlines, size_t cmdlines_len)
 {
+	struct w_out o = { out, 0 };
 	int err = 0;
-	long pos;
 	uint64_t off;
 	uint8_t buf[TD_PAGE];
 
@@ -307,53 +320,49 @@ int lgd_tdw_finish(struct lgd_tdw *w, FILE *out, const char *system,
 			return err;
 	if (kallsyms_len > UINT32_MAX)
 		return -E2BIG;
-	err |= w_bytes(out, "\027\010\104tracing", 10);
-	err |= w_bytes(out, "6", 2);
-	err |= w_bytes(out, "\0\010", 2);	/* little endian, 8-byte long */
-	err |= w_u32(out, TD_PAGE);
-	err |= w_str(out, "header_page");
-	err |= w_u64(out, sizeof(header_page) - 1);
-	err |= w_bytes(out, header_page, sizeof(header_page) - 1);
-	err |= w_str(out, "header_event");
-	err |= w_u64(out, sizeof(header_event) - 1);
-	err |= w_bytes(out, header_event, sizeof(header_event) - 1);
-	err |= w_u32(out, 0);			/* ftrace formats */
-	err |= w_u32(out, 1);			/* one event system */
-	err |= w_str(out, system);
-	err |= w_u32(out, (uint32_t)w->nr_formats);
+	err |= w_bytes(&o, "\027\010\104tracing", 10);
+	err |= w_bytes(&o, "6", 2);
+	err |= w_bytes(&o, "\0\010", 2);	/* little endian, 8-byte long */
+	err |= w_u32(&o, TD_PAGE);
+	err |= w_str(&o, "header_page");
+	err |= w_u64(&o, sizeof(header_page) - 1);
+	err |= w_bytes(&o, header_page, sizeof(header_page) - 1);
+	err |= w_str(&o, "header_event");
+	err |= w_u64(&o, sizeof(header_event) - 1);
+	err |= w_bytes(&o, header_event, sizeof(header_event) - 1);
+	err |= w_u32(&o, 0);			/* ftrace formats */
+	err |= w_u32(&o, 1);			/* one event system */
+	err |= w_str(&o, system);
+	err |= w_u32(&o, (uint32_t)w->nr_formats);
 	for (size_t i = 0; i < w->nr_formats; i++) {
-		err |= w_u64(out, strlen(w->formats[i]));
-		err |= w_bytes(out, w->formats[i], strlen(w->formats[i]));
+		err |= w_u64(&o, strlen(w->formats[i]));
+		err |= w_bytes(&o, w->formats[i], strlen(w->formats[i]));
 	}
-	err |= w_u32(out, (uint32_t)kallsyms_len);
-	err |= w_bytes(out, kallsyms, kallsyms_len);
-	err |= w_u32(out, 0);			/* printk formats */
-	err |= w_u64(out, cmdlines_len);
-	err |= w_bytes(out, cmdlines, cmdlines_len);
-	err |= w_u32(out, w->nr_cpus ? w->nr_cpus : 1);
-	err |= w_bytes(out, "options  ", 10);
-	err |= w_bytes(out, w->opts, w->opts_len);
-	err |= w_u16(out, 0);
-	err |= w_bytes(out, "flyrecord", 10);
+	err |= w_u32(&o, (uint32_t)kallsyms_len);
+	err |= w_bytes(&o, kallsyms, kallsyms_len);
+	err |= w_u32(&o, 0);			/* printk formats */
+	err |= w_u64(&o, cmdlines_len);
+	err |= w_bytes(&o, cmdlines, cmdlines_len);
+	err |= w_u32(&o, w->nr_cpus ? w->nr_cpus : 1);
+	err |= w_bytes(&o, "options  ", 10);
+	err |= w_bytes(&o, w->opts, w->opts_len);
+	err |= w_u16(&o, 0);
+	err |= w_bytes(&o, "flyrecord", 10);
 	if (err)
 		return -EIO;
-	pos = ftell(out);
-	if (pos < 0)
-		return -errno;
-	off = ((uint64_t)pos + 16 * (w->nr_cpus ? w->nr_cpus : 1) + TD_PAGE - 1) &
+	off = (o.pos + 16 * (w->nr_cpus ? w->nr_cpus : 1) + TD_PAGE - 1) &
 	      ~(uint64_t)(TD_PAGE - 1);
 	for (uint32_t i = 0; i < (w->nr_cpus ? w->nr_cpus : 1); i++) {
 		uint64_t size = i < w->nr_cpus && w->cpus[i] ? w->cpus[i]->pages * TD_PAGE : 0;
 
-		err |= w_u64(out, size ? off : 0);
-		err |= w_u64(out, size);
+		err |= w_u64(&o, size ? off : 0);
+		err |= w_u64(&o, size);
 		off += size;
 	}
-	pos = ftell(out);
-	if (err || pos < 0)
+	if (err)
 		return -EIO;
 	memset(buf, 0, sizeof(buf));
-	err |= w_bytes(out, buf, (TD_PAGE - (uint64_t)pos % TD_PAGE) % TD_PAGE);
+	err |= w_bytes(&o, buf, (TD_PAGE - o.pos % TD_PAGE) % TD_PAGE);
 	for (uint32_t i = 0; i < w->nr_cpus && !err; i++) {
 		struct lgd_tdw_cpu *c = w->cpus[i];
 
@@ -361,7 +370,7 @@ int lgd_tdw_finish(struct lgd_tdw *w, FILE *out, const char *system,
 			continue;
 		rewind(c->tmp);
 		for (uint64_t p = 0; p < c->pages && !err; p++)
-			if (fread(buf, TD_PAGE, 1, c->tmp) != 1 || w_bytes(out, buf, TD_PAGE))
+			if (fread(buf, TD_PAGE, 1, c->tmp) != 1 || w_bytes(&o, buf, TD_PAGE))
 				err = -EIO;
 	}
 	if (!err && fflush(out))

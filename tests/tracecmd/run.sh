@@ -127,6 +127,18 @@ else
 	done
 fi
 
+# the output: a pipe and "-" give the same bytes as -o FILE (the writer never
+# seeks); -o naming the capture itself is refused and leaves it intact
+"$logdev" convert -o "$tmp/ref.dat" "$tmp/demo.cap" 2>/dev/null
+"$logdev" convert "$tmp/demo.cap" 2>/dev/null | cat > "$tmp/pipe.dat"
+check_eq convert-to-pipe "$(cmp "$tmp/ref.dat" "$tmp/pipe.dat" 2>&1 && echo same)" same
+"$logdev" convert -o - "$tmp/demo.cap" 2>/dev/null > "$tmp/dash.dat"
+check_eq convert-o-dash-is-stdout "$(cmp "$tmp/ref.dat" "$tmp/dash.dat" 2>&1 && echo same)" same
+cp "$tmp/demo.cap" "$tmp/self.cap"
+"$logdev" convert -o "$tmp/self.cap" "$tmp/self.cap" 2>/dev/null
+rc=$?
+check_eq convert-onto-its-input "$rc $(cmp "$tmp/self.cap" "$tmp/demo.cap" 2>&1 && echo intact)" "2 intact"
+
 # task names (format v3 comm records) fill the cmdlines: trace-cmd names the
 # tasks, no "<...>"; one name per pid (trace.dat's rule): the last one
 names=$(trace-cmd report -N -i "$tmp/comm-v3.dat" 2>/dev/null | awk '$1 ~ /-[0-9]+$/ { print $1 }' | sort -u | tr '\n' ' ')
