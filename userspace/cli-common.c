@@ -515,36 +515,10 @@ int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 	return ret ? 1 : 0;
 }
 
-/*
- * Length of the valid UTF-8 sequence at @s (1-4), or 0 if the bytes there
- * are not one (stray continuation, overlong form, surrogate, above
- * U+10FFFF, cut short).
- */
+/* length of the valid UTF-8 character at NUL-terminated @s, 0 if none */
 static int utf8_seq(const unsigned char *s)
 {
-	unsigned char c = s[0];
-	int n;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
+	return lgd_utf8_len(s, 4, NULL);	/* a NUL ends a sequence early */
 }
 
 void cli_json_str(FILE *f, const char *str)

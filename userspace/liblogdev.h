@@ -801,6 +801,34 @@ void lgd_diff_free(struct lgd_diff *df);
 /* ---- rendering (render.c): an item to text, for every front end ------- */
 
 /**
+ * DOC: terminal-safe text.  Every text a front end prints from a capture
+ * (messages, task names, site names from the formats) goes through
+ * lgd_escape(), one rule for all: printable ASCII as is but for the
+ * backslash (\\); \n \t \r and NUL (\0) as those two-character escapes;
+ * every other control byte (0x00-0x1f, DEL 0x7f) as \xHH; valid UTF-8 kept
+ * as it is (the terminal is assumed to speak UTF-8) except the C1 controls
+ * U+0080-U+009F (an 8-bit CSI is one) and the bidirectional overrides
+ * U+202A-U+202E, U+2066-U+2069 ("Trojan source"), whose bytes become \xHH;
+ * each byte outside valid UTF-8 (0x80-0xff alone, overlong, surrogate, cut
+ * short) as \xHH.  The result is printable, one line, and reversible.
+ */
+/**
+ * lgd_escape() - the @n bytes of @s (NULs included) escaped as above into
+ * @dst (@size bytes, NUL-terminated; cut at an escape's edge, never inside).
+ * @dst may be NULL with @size 0 to measure.
+ * Return: the length of the whole escaped text, bytes (>= @size: cut).
+ */
+size_t lgd_escape(char *dst, size_t size, const char *s, size_t n);
+/** lgd_escape_alloc() - NUL-terminated @s escaped, malloc'd (NULL: no memory). */
+char *lgd_escape_alloc(const char *s);
+/**
+ * lgd_utf8_len() - length (1-4 bytes) of the valid UTF-8 character at @s,
+ * looking at no more than @avail bytes, with its code point in *@cp if not
+ * NULL; 0 if the bytes there are none (stray continuation, overlong form,
+ * surrogate, above U+10FFFF, cut short or by a NUL).  RFC 3629, section 4.
+ */
+int lgd_utf8_len(const unsigned char *s, size_t avail, uint32_t *cp);
+/**
  * lgd_site_label() - the label of site @id in @s: "func:line", or
  * "file:func:line" when another site of @s has the same func and line in
  * another file (@label_file), either followed by "#N" when other sites of
@@ -816,6 +844,15 @@ int lgd_site_label(const struct lgd_sites *s, uint32_t id, char *buf,
  * lgd_site_label_alloc() - lgd_site_label() whole, malloc'd (NULL: no memory).
  */
 char *lgd_site_label_alloc(const struct lgd_sites *s, uint32_t id);
+/**
+ * lgd_site_label_text() - lgd_site_label() escaped for a terminal
+ * (lgd_escape()): the label every text table and report line prints (csv
+ * and json take the raw lgd_site_label() and escape it per their formats).
+ * Return: as lgd_site_label(), or -ENOMEM.
+ */
+int lgd_site_label_text(const struct lgd_sites *s, uint32_t id, char *buf, size_t size);
+/** lgd_site_label_text_alloc() - lgd_site_label_text() whole, malloc'd (NULL: no memory). */
+char *lgd_site_label_text_alloc(const struct lgd_sites *s, uint32_t id);
 /**
  * lgd_site_label_place() - malloc'd label of site @st (NULL: unknown site
  * @id, "site#ID:?"), naming the file if @with_file and it is known (diff:
@@ -847,10 +884,19 @@ int lgd_fmt_left_out(char *b, size_t n, const struct lgd_deltas *ds);
  * lgd_bprintf_rec()), "<unknown site N: M arg bytes>", or "<raw N bytes:
  * xx ...>" (other types: "<type? ...>").  *@status (if not NULL): the
  * LGD_BP_ST_* bits of lgd_bprintf_rec_status(), 0 for the other kinds.
- * Return: bytes of text in @buf (it may hold NULs: %c of 0).
+ * The text is terminal-safe: escaped by lgd_escape() (DOC: terminal-safe
+ * text), cut at an escape's edge to fit @size.
+ * Return: bytes of text in @buf (no NULs, no control bytes).
  */
 size_t lgd_render_msg(const struct lgd_reader *r, const struct lgd_item *it,
 		     char *buf, size_t size, unsigned int *status);
+/**
+ * lgd_render_msg_bytes() - lgd_render_msg() before escaping: the bytes the
+ * kernel would have printed (control bytes and NULs included), for writers
+ * that escape per their own format (json, csv).  Return: bytes in @buf.
+ */
+size_t lgd_render_msg_bytes(const struct lgd_reader *r, const struct lgd_item *it,
+			   char *buf, size_t size, unsigned int *status);
 /**
  * lgd_render_dur() - append " duration=D us" (3 decimals, signed) for the
  * pair @dm to the @n bytes of @msg (@size bytes); a negative one is marked

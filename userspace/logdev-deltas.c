@@ -37,7 +37,7 @@ const struct cli_cmd cli_cmd_deltas = {
 static int label(const struct lgd_reader *r, uint32_t id, char **buf)
 {
 	free(*buf);
-	*buf = lgd_site_label_alloc(&r->sites, id);
+	*buf = lgd_site_label_text_alloc(&r->sites, id);
 	return *buf ? (int)strlen(*buf) : -1;
 }
 

@@ -82,22 +82,43 @@ static void warn_rows(const struct lgd_diff *df)
 				ex = ex ? ex : &df->rows[i];
 				n++;
 			}
-		if (n)
+		if (n) {
+			char *f = lgd_escape_alloc(ex->from), *t = lgd_escape_alloc(ex->to);
+
 			fprintf(stderr, "logdev diff: warning: %zu row%s %s (cannot be matched "
 				"one to one), e.g. %s -> %s\n", n, n == 1 ? "" : "s", why[k],
-				ex->from, ex->to);
+				f ? f : "?", t ? t : "?");
+			free(f);
+			free(t);
+		}
 	}
 }
 
-static void print_text(const struct lgd_diff *df)
+/* the text table: labels terminal-safe (lgd_escape()); 0, or 1 out of memory */
+static int print_text(const struct lgd_diff *df)
 {
 	int wf = 24, wt = 24;
+	char **tl = calloc(df->nr * 2 + 1, sizeof(*tl));
 
+	for (size_t i = 0; tl && i < df->nr; i++) {
+		tl[2 * i] = lgd_escape_alloc(df->rows[i].from);
+		tl[2 * i + 1] = lgd_escape_alloc(df->rows[i].to);
+		if (!tl[2 * i] || !tl[2 * i + 1]) {
+			for (size_t j = 0; j <= 2 * i + 1; j++)
+				free(tl[j]);
+			free(tl);
+			tl = NULL;
+		}
+	}
+	if (!tl) {
+		fprintf(stderr, "logdev: out of memory\n");
+		return 1;
+	}
 	for (size_t i = 0; i < df->nr; i++) {
-		if ((int)strlen(df->rows[i].from) > wf)
-			wf = (int)strlen(df->rows[i].from);
-		if ((int)strlen(df->rows[i].to) > wt)
-			wt = (int)strlen(df->rows[i].to);
+		if ((int)strlen(tl[2 * i]) > wf)
+			wf = (int)strlen(tl[2 * i]);
+		if ((int)strlen(tl[2 * i + 1]) > wt)
+			wt = (int)strlen(tl[2 * i + 1]);
 	}
 	printf("%-*s %-*s %9s %11s %11s %9s %11s %11s %10s %11s\n", wf, "from", wt, "to",
 	       "count_A", "median_A", "p99_A", "count_B", "median_B", "p99_B",
@@ -128,9 +149,13 @@ static void print_text(const struct lgd_diff *df)
 			snprintf(ra, sizeof(ra), "%.2fx", r->ratio);
 			snprintf(ch, sizeof(ch), "%+.1f%%", r->change_pct);
 		}
-		printf("%-*s %-*s %9s %11s %11s %9s %11s %11s %10s %11s\n", wf, r->from,
-		       wt, r->to, c[0], m[0], p[0], c[1], m[1], p[1], ra, ch);
+		printf("%-*s %-*s %9s %11s %11s %9s %11s %11s %10s %11s\n", wf, tl[2 * i],
+		       wt, tl[2 * i + 1], c[0], m[0], p[0], c[1], m[1], p[1], ra, ch);
 	}
+	for (size_t i = 0; i < 2 * df->nr; i++)
+		free(tl[i]);
+	free(tl);
+	return 0;
 }
 
 static void csv_num(double v)
@@ -295,7 +320,7 @@ int cmd_diff(int argc, char **argv)
 		else if (fmt == F_JSON)
 			print_json(&df, files[0], files[1]);
 		else
-			print_text(&df);
+			ret = print_text(&df);
 		lgd_diff_free(&df);
 	}
 	for (int k = 0; k < 2; k++) {

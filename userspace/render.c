@@ -52,6 +52,141 @@ const char *lgd_ctx_name(int ctx)
 	return "ctx?";
 }
 
+/* ---- terminal-safe text ------------------------------------------------ */
+
+int lgd_utf8_len(const unsigned char *s, size_t avail, uint32_t *cp_out)
+{
+	unsigned char c = s[0];
+	uint32_t cp;
+	size_t n;
+
+	if (c < 0x80) {
+		if (cp_out)
+			*cp_out = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (n > avail)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* also stops at a NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	if (cp_out)
+		*cp_out = cp;
+	return (int)n;
+}
+
+/*
+ * The escape of the character at @s (@avail bytes left) into @out (at
+ * least 17 bytes): its length, or 0 when the character is safe as it is;
+ * *@used: the bytes of @s it stands for.
+ */
+static size_t esc_char(const unsigned char *s, size_t avail, char *out, size_t *used)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char c = *s;
+	uint32_t cp;
+	int n;
+
+	*used = 1;
+	if (c >= 0x20 && c < 0x7f && c != '\\')
+		return 0;
+	switch (c) {
+	case '\\': memcpy(out, "\\\\", 2); return 2;
+	case '\n': memcpy(out, "\\n", 2); return 2;
+	case '\t': memcpy(out, "\\t", 2); return 2;
+	case '\r': memcpy(out, "\\r", 2); return 2;
+	case '\0': memcpy(out, "\\0", 2); return 2;
+	}
+	n = c < 0x80 ? 1 : lgd_utf8_len(s, avail, &cp);
+	if (n > 1 && !(cp >= 0x80 && cp <= 0x9f) &&		/* C1 controls (CSI...) */
+	    !(cp >= 0x202a && cp <= 0x202e) && !(cp >= 0x2066 && cp <= 0x2069)) {
+		*used = (size_t)n;	/* printable UTF-8: kept */
+		return 0;
+	}
+	/* a control byte, DEL, a byte outside valid UTF-8, or a whole unsafe character */
+	if (n < 1)
+		n = 1;
+	for (int i = 0; i < n; i++) {
+		out[4 * i] = '\\';
+		out[4 * i + 1] = 'x';
+		out[4 * i + 2] = hex[s[i] >> 4];
+		out[4 * i + 3] = hex[s[i] & 15];
+	}
+	*used = (size_t)n;
+	return 4 * (size_t)n;
+}
+
+size_t lgd_escape(char *dst, size_t size, const char *src, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)src, *e = s + n;
+	size_t o = 0, used, k;
+	int full = 0;
+	char esc[17];
+
+	while (s < e) {
+		const unsigned char *run = s;
+
+		/* printable ASCII at once: nearly every byte of a message */
+		while (s < e && *s >= 0x20 && *s < 0x7f && *s != '\\')
+			s++;
+		if (s > run) {
+			size_t len = (size_t)(s - run);
+
+			if (!full && o + len < size)
+				memcpy(dst + o, run, len);
+			else if (!full && o < size) {	/* cut: what fits */
+				memcpy(dst + o, run, size - 1 - o);
+				dst[size - 1] = 0;
+				full = 1;
+			} else {
+				full = 1;
+			}
+			o += len;
+		}
+		if (s == e)
+			break;
+		k = esc_char(s, (size_t)(e - s), esc, &used);
+		if (!k) {		/* printable UTF-8 */
+			memcpy(esc, s, used);
+			k = used;
+		}
+		if (!full && o + k < size)
+			memcpy(dst + o, esc, k);
+		else
+			full = 1;	/* an escape is never cut in two */
+		if (full && size && o < size)
+			dst[o] = 0;
+		o += k;
+		s += used;
+	}
+	if (!full && size)
+		dst[o] = 0;
+	return o;
+}
+
+char *lgd_escape_alloc(const char *s)
+{
+	size_t n = strlen(s), len = lgd_escape(NULL, 0, s, n);
+	char *b = malloc(len + 1);
+
+	if (b)
+		lgd_escape(b, len + 1, s, n);
+	return b;
+}
+
 /* ---- site labels ------------------------------------------------------ */
 
 /*
@@ -98,6 +233,35 @@ char *lgd_site_label_alloc(const struct lgd_sites *s, uint32_t id)
 	return lgd_site_label_place(st, id, st && st->label_file, st ? st->label_seq : 0);
 }
 
+int lgd_site_label_text(const struct lgd_sites *s, uint32_t id, char *buf, size_t size)
+{
+	char raw[512], *big = NULL;
+	int n = lgd_site_label(s, id, raw, sizeof(raw));
+	size_t len;
+
+	if (n < 0)
+		return n;
+	if ((size_t)n >= sizeof(raw)) {		/* a long name: whole, then escaped */
+		big = lgd_site_label_alloc(s, id);
+		if (!big)
+			return -ENOMEM;
+	}
+	len = lgd_escape(buf, size, big ? big : raw, (size_t)n);
+	free(big);
+	return len > INT32_MAX ? INT32_MAX : (int)len;
+}
+
+char *lgd_site_label_text_alloc(const struct lgd_sites *s, uint32_t id)
+{
+	char *raw = lgd_site_label_alloc(s, id), *t;
+
+	if (!raw)
+		return NULL;
+	t = lgd_escape_alloc(raw);
+	free(raw);
+	return t;
+}
+
 /* ---- numbers ------------------------------------------------------------ */
 
 void lgd_fmt_us(char *b, size_t n, int64_t ns)
@@ -132,8 +296,8 @@ int lgd_fmt_left_out(char *b, size_t n, const struct lgd_deltas *ds)
 
 /* ---- a record's message --------------------------------------------------- */
 
-size_t lgd_render_msg(const struct lgd_reader *r, const struct lgd_item *it,
-		     char *buf, size_t size, unsigned int *status)
+size_t lgd_render_msg_bytes(const struct lgd_reader *r, const struct lgd_item *it,
+			   char *buf, size_t size, unsigned int *status)
 {
 	const struct lgd_site *s = lgd_sites_get(&r->sites, it->rec.site);
 	int print = it->rec.type == LOGDEV_REC_PRINT || it->rec.type == LOGDEV_REC_PRINT_SLOTS;
@@ -176,6 +340,19 @@ size_t lgd_render_msg(const struct lgd_reader *r, const struct lgd_item *it,
 				 it->rec.arg_bytes > 32 ? " ..." : "");
 	}
 	return strlen(buf);
+}
+
+size_t lgd_render_msg(const struct lgd_reader *r, const struct lgd_item *it,
+		     char *buf, size_t size, unsigned int *status)
+{
+	char raw[8192];
+	size_t n;
+
+	if (!size)
+		return 0;
+	n = lgd_render_msg_bytes(r, it, raw, sizeof(raw), status);
+	n = lgd_escape(buf, size, raw, n);
+	return n < size ? n : strlen(buf);	/* cut: at an escape's edge */
 }
 
 /* snprintf() at @n of @msg; Return: the new length, cut to fit */
@@ -320,28 +497,20 @@ static void line_ts(struct lgd_render *rd, uint64_t ts)
 	line_u64(rd, us, 6);
 }
 
-/* raw: \\ \t \n and NUL (\0) escaped */
+/* @n bytes of @s, terminal-safe (lgd_escape()) */
 static void line_escape(struct lgd_render *rd, const char *s, size_t n)
 {
-	const char *e = s + n;
+	size_t len = lgd_escape(NULL, 0, s, n);
 
-	while (s < e) {
-		const char *run = s;
-
-		while (s < e && *s && *s != '\\' && *s != '\t' && *s != '\n')
-			s++;
-		line_put(rd, run, (size_t)(s - run));	/* ordinary bytes at once */
-		if (s == e)
-			break;
-		line_put(rd, *s == '\0' ? "\\0" : *s == '\\' ? "\\\\" :
-			 *s == '\t' ? "\\t" : "\\n", 2);
-		s++;
-	}
+	if (rd->err || (rd->err = line_room(rd, len)))
+		return;
+	lgd_escape(rd->line + rd->len, len + 1, s, n);
+	rd->len += len;
 }
 
 const char *lgd_render_label(struct lgd_render *rd, uint32_t id)
 {
-	int n = lgd_site_label(&rd->r->sites, id, rd->label, rd->label_cap);
+	int n = lgd_site_label_text(&rd->r->sites, id, rd->label, rd->label_cap);
 
 	if (n >= 0 && (size_t)n >= rd->label_cap) {
 		char *nb = realloc(rd->label, (size_t)n + 1);
@@ -350,7 +519,7 @@ const char *lgd_render_label(struct lgd_render *rd, uint32_t id)
 			return rd->label ? rd->label : "?";
 		rd->label = nb;
 		rd->label_cap = (size_t)n + 1;
-		lgd_site_label(&rd->r->sites, id, rd->label, rd->label_cap);
+		lgd_site_label_text(&rd->r->sites, id, rd->label, rd->label_cap);
 	}
 	return rd->label ? rd->label : "?";
 }
@@ -397,11 +566,14 @@ static void render_raw(struct lgd_render *rd, const struct lgd_item *it, size_t 
 	line_put(rd, "\t", 1);
 	line_u64(rd, it->rec.site, 0);
 	line_put(rd, "\t", 1);
-	line_str(rd, it->rec.type == LOGDEV_REC_COMM ? "<comm>" : s ? s->func : "?");
+	if (it->rec.type == LOGDEV_REC_COMM || !s)
+		line_str(rd, it->rec.type == LOGDEV_REC_COMM ? "<comm>" : "?");
+	else
+		line_escape(rd, s->func, strlen(s->func));
 	line_put(rd, "\t", 1);
 	line_u64(rd, s ? s->line : 0, 0);
 	line_put(rd, "\t", 1);
-	line_escape(rd, rd->msg, len);
+	line_put(rd, rd->msg, len);	/* escaped by lgd_render_msg() */
 }
 
 /*
@@ -418,7 +590,7 @@ static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t
 	line_put(rd, "] cpu:", 6);
 	line_u64(rd, it->cpu, 0);
 	comm = lgd_comm_at(rd->r, it->rec.pid, it->ts);
-	if (comm && *comm) {	/* ftrace's COMM-PID; a tab or newline escaped */
+	if (comm && *comm) {	/* ftrace's COMM-PID, escaped */
 		line_put(rd, " ", 1);
 		line_escape(rd, comm, strlen(comm));
 		line_put(rd, "-", 1);
