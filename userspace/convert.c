@@ -16,10 +16,11 @@
  *   long long delta_ns (since the previous record of the CPU; -1 for its
  *     first and after lost events; negative where the clock went back);
  *   __data_loc char[] msg (lgd_render_msg() + lgd_render_dur(): the message
- *     of logdev report, its NUL bytes kept inside the field's length);
+ *     of logdev report, terminal-safe: control bytes escaped, lgd_escape());
  *   argN: one per conversion of the format (lgd_fmt_arg_kinds()): long long,
  *     unsigned long long or __data_loc char[]; an argument the record lacks
- *     (cut, missing) is 0 or "".
+ *     (cut, missing) is 0 or "".  String arguments and file keep their bytes
+ *     (fields for programs, as json keeps names); msg is what is printed.
  *
  * print fmt "%s", __get_str(msg): trace-cmd prints the message without a
  * plugin.  Common flags: hardirq 0x08, softirq 0x10, NMI 0x48 (trace-cmd

@@ -147,7 +147,7 @@ static void test_report_deltas(void)
 		"[   789.172257] cpu:0 pid:1234 kfree_skbmem:320 out  +484.000 us\n"
 		"[   789.172257] cpu:0 pid:1234 site#9:? <unknown site 9: 4 arg bytes>  +0.001 us\n"
 		"[   789.172257] cpu:0 pid:1234 kfree_skbmem:291 <raw 2 bytes: de ad>  +0.098 us\n"
-		"[   789.172300] cpu:1 pid:0 nmi foo_xmit:12 q\t-5 \"x\"A  +526.000 us\n");
+		"[   789.172300] cpu:1 pid:0 nmi foo_xmit:12 q\\t-5 \"x\"A  +526.000 us\n");
 	CHECK_WHY(st == 0 && err[0] == 0,
 		  "report golden exit 0, no warnings",
 		  "status %d stderr '%s'", st, err);
@@ -1454,11 +1454,11 @@ static void test_escaped_sites(void)
 	path = build_seq("escfile.cap", ft, (const uint64_t (*)[2])r, 3);
 	snprintf(args, sizeof(args), "report %s", path);
 	st = run_cli(args, &out, &err);
-	check("report: sites whose file has a tab, quote or newline are named with the file",
+	check("report: sites whose file has a tab, quote or newline are named with the file (escaped)",
 	      st == 0 && !*err &&
-	      strstr(out, "pid:1 dir\twith tab/we\"ird,name.c:lt_oddfiles:500 oddfile") &&
-	      strstr(out, "pid:1 new\nline.c:lt_oddfiles:500 nlfile") &&
-	      strstr(out, "pid:1 f\tnA:7 fn"),
+	      strstr(out, "pid:1 dir\\twith tab/we\"ird,name.c:lt_oddfiles:500 oddfile") &&
+	      strstr(out, "pid:1 new\\nline.c:lt_oddfiles:500 nlfile") &&
+	      strstr(out, "pid:1 f\\tnA:7 fn"),
 	      "status %d, stderr [%s]:\n%s", st, err, out);
 	free(out);
 	free(err);
@@ -1802,8 +1802,8 @@ static void test_issue7(void)
 		if (system(args))
 			fail("report: %c of 0", "report failed");
 		out = slurp_n(tmp_path("issue7.txt"), &n);
-		check("report: %c of 0 prints the NUL byte and the rest",
-		      memmem(out, n, "f:1 xxx\0yyy\n", 12) != NULL &&
+		check("report: %c of 0 prints as \\0 (terminal-safe), and the rest",
+		      memmem(out, n, "f:1 xxx\\0yyy\n", 13) != NULL &&
 		      memmem(out, n, "hardirq f:2 abc|[cut]  +", 24) != NULL,
 		      "got %zu bytes \"%s\"", n, out);
 		free(out);
