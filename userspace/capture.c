@@ -147,3 +147,17 @@ int lgd_cap_write_end(struct lgd_cap_writer *w)
 {
 	return lgd_cap_write_section(w, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 }
+
+const char *lgd_sect_name(uint32_t type)
+{
+	static const char *const names[] = {
+		[LGD_SECT_HEADER] = "HEADER", [LGD_SECT_FORMATS] = "FORMATS",
+		[LGD_SECT_STATS] = "STATS", [LGD_SECT_KALLSYMS] = "KALLSYMS",
+		[LGD_SECT_CPU_DATA] = "CPU_DATA", [LGD_SECT_END] = "END",
+		[LGD_SECT_MODLOG] = "MODLOG",
+	};
+
+	if (type < sizeof(names) / sizeof(names[0]) && names[type])
+		return names[type];
+	return "unknown-type";
+}

@@ -69,6 +69,9 @@ enum lgd_cap_sect {
 	LGD_SECT_MODLOG = 7,
 };
 
+/** lgd_sect_name() - "HEADER", "CPU_DATA", ... for a section type; "unknown-type" else (static). */
+const char *lgd_sect_name(uint32_t type);
+
 /**
  * struct lgd_cap_writer - appends a capture to a file descriptor
  * @fd:     destination (file or pipe), not owned

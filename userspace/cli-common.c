@@ -18,19 +18,39 @@
 #include "cli.h"
 #include "subbuf.h"
 
+unsigned long cli_nwarn;
+
 void cli_warn(void *arg, const struct lgd_diag *d)
 {
+	const char *what = "at";
+	int pos = d->cpu >= 0 || d->seq >= 0;
+
 	(void)arg;
-	fprintf(stderr, "logdev: warning:");
+	cli_nwarn++;
+	if (d->err == -ENODATA)
+		what = "truncated at";		/* the file ends before the data does */
+	else if (d->err == -EINVAL || d->err == -EPROTO)
+		what = "corrupt at";		/* bytes present but wrong */
+	fprintf(stderr, "logdev: warning: ");
 	if (d->offset >= 0)
-		fprintf(stderr, " offset %" PRId64, d->offset);
+		fprintf(stderr, "%s byte %" PRId64, what, d->offset);
+	if (pos)
+		fprintf(stderr, "%s", d->offset >= 0 ? " (" : "(");
 	if (d->cpu >= 0)
-		fprintf(stderr, " cpu %" PRId64, d->cpu);
+		fprintf(stderr, "CPU %" PRId64, d->cpu);
 	if (d->seq >= 0)
-		fprintf(stderr, " seq %" PRId64, d->seq);
-	/* "warning: offset 12 cpu 0: what", or "warning: what" with no position */
-	fprintf(stderr, "%s %s\n",
-		d->offset >= 0 || d->cpu >= 0 || d->seq >= 0 ? ":" : "", d->msg);
+		fprintf(stderr, "%ssub-buffer seq %" PRId64, d->cpu >= 0 ? ", " : "", d->seq);
+	if (pos)
+		fputc(')', stderr);
+	/* "warning: corrupt at byte 12 (CPU 0): what", or "warning: what" with no position */
+	fprintf(stderr, "%s%s\n", d->offset >= 0 || pos ? ": " : "", d->msg);
+}
+
+int cli_exit_status(int failed)
+{
+	if (failed)
+		return 1;
+	return cli_nwarn ? 3 : 0;
 }
 
 int cli_verb_help(const struct cli_cmd *c)

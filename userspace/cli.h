@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cli.h: helpers shared by the logdev subcommands (they print; the library
- * does not).  Exit codes: 0 ok, 1 runtime error, 2 usage error.
+ * does not).  Exit codes: 0 ok, 1 runtime or I/O error, 2 usage error, 3
+ * decoded with warnings (cli_exit_status()).
  */
 #ifndef LOGDEV_CLI_H
 #define LOGDEV_CLI_H
@@ -62,8 +63,26 @@ int cli_parse_uint(const char *cmd, const char *opt, const char *s, uint64_t lo,
  */
 int cli_parse_real(const char *cmd, const char *opt, const char *s, double lo,
 		   double hi, const char *what, const char *hint, double *v);
-/** cli_warn() - lgd_warn_fn printing "logdev: warning: ..." to stderr. */
+/**
+ * cli_warn() - lgd_warn_fn printing "logdev: warning: ..." to stderr and
+ * counting it in cli_nwarn: "truncated at byte N (CPU C, sub-buffer seq Q):
+ * why" for a capture cut short (-ENODATA), "corrupt at byte N (...): why"
+ * for bytes present but wrong (-EINVAL, -EPROTO), "at byte N (...): why"
+ * for the rest (a clock going back, -ERANGE).
+ */
 void cli_warn(void *arg, const struct lgd_diag *d);
+/*
+ * cli_nwarn - warnings said so far about the data (cli_warn() and the
+ * verbs' own: records left out of statistics, damaged records): a verb
+ * that decoded everything but warned exits 3.
+ */
+extern unsigned long cli_nwarn;
+/**
+ * cli_exit_status() - the exit status of a decoding verb: 1 if @failed (an
+ * I/O error, no memory, an unusable capture), else 3 if any warning was
+ * counted in cli_nwarn, else 0.  Usage errors exit 2 before decoding.
+ */
+int cli_exit_status(int failed);
 /** cli_debugfs() - $LOGDEV_DEBUGFS or the default directory. */
 const char *cli_debugfs(void);
 /**

@@ -7,8 +7,8 @@
  * Options: -o/--output FILE, -h/--help; "--" ends them.
  * Prints to stderr what it wrote: "logdev: convert: R records, S events,
  * G lost-events gaps (U without a count) -> OUT".
- * Exit: 0 written (the capture's warnings on stderr), 1 unusable capture
- * or write error (the partial output is removed), 2 usage.
+ * Exit: 0 written, 3 written with warnings (the capture's, on stderr), 1
+ * unusable capture or write error (the partial output is removed), 2 usage.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -89,7 +89,7 @@ int cmd_convert(int argc, char **argv)
 		" lost-events gaps (%" PRIu64 " without a count) -> %s\n", st.records, st.sites,
 		st.gaps, st.gaps_unknown, outp ? outp : "stdout");
 	if (st.too_big)
-		fprintf(stderr, "logdev: convert: warning: %" PRIu64 " records too big for a "
+		cli_nwarn++, fprintf(stderr, "logdev: convert: warning: %" PRIu64 " records too big for a "
 			"trace.dat page left out\n", st.too_big);
-	return 0;
+	return cli_exit_status(0);
 }

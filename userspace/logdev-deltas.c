@@ -129,6 +129,7 @@ int cmd_deltas(int argc, char **argv)
 
 		lgd_fmt_left_out(lo, sizeof(lo), &ds);
 		printf("deltas: %s\n", lo);
+		cli_nwarn++;	/* exit 3: numbers left out */
 	}
 	free(fb);
 	free(tb);
@@ -136,5 +137,5 @@ int cmd_deltas(int argc, char **argv)
 	lgd_reader_close(&r);
 	if (fflush(stdout))
 		return 1;
-	return ret < 0 ? 1 : 0;
+	return cli_exit_status(ret < 0);
 }

@@ -25,7 +25,8 @@
  * Both machine formats are valid for strict parsers whatever bytes a name
  * holds: strings through cli_json_str() / cli_csv_field() (UTF-8, invalid
  * bytes as U+FFFD, RFC 4180 quoting; cli.h).
- * Exit: 0, 1 if a capture is unusable, 2 usage.
+ * Exit: 0, 3 with warnings (a capture's, pairs left out, rows not matched one
+ * to one), 1 if a capture is unusable, 2 usage.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -61,6 +62,7 @@ static int load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 
 		lgd_fmt_left_out(lo, sizeof(lo), ds);
 		fprintf(stderr, "logdev diff: warning: %s: %s\n", file, lo);
+		cli_nwarn++;
 	}
 	return 0;
 }
@@ -85,6 +87,7 @@ static void warn_rows(const struct lgd_diff *df)
 		if (n) {
 			char *f = lgd_escape_alloc(ex->from), *t = lgd_escape_alloc(ex->to);
 
+			cli_nwarn++;
 			fprintf(stderr, "logdev diff: warning: %zu row%s %s (cannot be matched "
 				"one to one), e.g. %s -> %s\n", n, n == 1 ? "" : "s", why[k],
 				f ? f : "?", t ? t : "?");
@@ -329,5 +332,5 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (fflush(stdout))
 		return 1;
-	return ret;
+	return cli_exit_status(ret);
 }

@@ -36,7 +36,9 @@
  * Records whose payload lacks an argument their format needs (not cut:
  * "[missing]") are counted by the renderer; report then warns once on
  * stderr with the count (text and --raw).
- * Exit: 0 if the capture opened (warnings on stderr), 1 if unusable.
+ * Exit: 0 all decoded, 3 decoded with warnings (on stderr: truncation,
+ * corruption, absurd timestamps, damaged records), 1 unusable or I/O
+ * error, 2 usage (cli_exit_status()).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -131,7 +133,7 @@ int cmd_report(int argc, char **argv)
 		fputs(sum, stdout);
 	}
 	if (rd.missing)		/* once per capture, text and raw (lgd_render.missing) */
-		fprintf(stderr, "logdev: warning: %" PRIu64 " record%s lack%s arguments their "
+		cli_nwarn++, fprintf(stderr, "logdev: warning: %" PRIu64 " record%s lack%s arguments their "
 			"format needs (payload too short, not cut; shown as [missing])\n",
 			rd.missing, rd.missing == 1 ? "" : "s", rd.missing == 1 ? "s" : "");
 	lgd_dur_marks_free(&marks);
@@ -143,5 +145,5 @@ int cmd_report(int argc, char **argv)
 		perror("logdev: stdout");
 		return 1;
 	}
-	return ret < 0 ? 1 : 0;
+	return cli_exit_status(ret < 0);
 }

@@ -147,7 +147,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 	struct stat st;
 	uint64_t off, bad_cpus = 0;
 	uint32_t cap_version, hdr_bytes;
-	int have_hdr = 0, ret;
+	int have_hdr = 0, cut = 0, ret;
 	char *modlog = NULL;
 	size_t modlog_len = 0;
 
@@ -205,8 +205,9 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 		if (n == 0)
 			break;
 		if (n < (ssize_t)sizeof(sh)) {
-			warn(r, -ENODATA, (int64_t)off, -1, -1,
-			     "truncated section header (%zd of 16 bytes)", n);
+			warn(r, -ENODATA, (int64_t)r->file_size, -1, -1,
+			     "section header at byte %llu has %zd of its 16 bytes",
+			     (unsigned long long)off, n);
 			break;
 		}
 		lgd_cap_sect_hdr_get(sh, &type, &cpu, &len);
@@ -216,11 +217,14 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 			break;
 		}
 		if (len > r->file_size - data) {
-			warn(r, -ENODATA, (int64_t)off, type == LGD_SECT_CPU_DATA ? (int64_t)cpu : -1, -1,
-			     "section type %u is truncated: %llu of %llu bytes present",
-			     type, (unsigned long long)(r->file_size - data),
-			     (unsigned long long)len);
+			/* at the cut, the end of the file; the section named */
+			warn(r, -ENODATA, (int64_t)r->file_size,
+			     type == LGD_SECT_CPU_DATA ? (int64_t)cpu : -1, -1,
+			     "%s section at byte %llu has %llu of its %llu bytes",
+			     lgd_sect_name(type), (unsigned long long)off,
+			     (unsigned long long)(r->file_size - data), (unsigned long long)len);
 			len = r->file_size - data;
+			cut = 1;
 		}
 		switch (type) {
 		case LGD_SECT_HEADER:
@@ -316,7 +320,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 		warn(r, -EINVAL, -1, -1, -1,
 		     "... and %llu more sections with an out-of-range CPU skipped",
 		     (unsigned long long)(bad_cpus - LGD_WARN_BURST));
-	if (!r->complete)
+	if (!r->complete && !cut)	/* a cut section said it already */
 		warn(r, -ENODATA, (int64_t)r->file_size, -1, -1,
 		     "capture has no END section (recording cut short?)");
 	if (modlog) {
@@ -585,7 +589,7 @@ static int next_subbuf(struct lgd_cpu_stream *s)
 		s->scan_off = s->sect_off + len;
 		if (type == LGD_SECT_CPU_DATA && cpu == s->cpu) {
 			s->sect_left = len;
-			if (len % sbs)
+			if (len % sbs && s->scan_off != r->file_size)	/* cut: warned at open */
 				warn(r, -EINVAL, (int64_t)s->sect_off, s->cpu, -1,
 				     "CPU data section of %llu bytes is not a multiple of the sub-buffer size %u",
 				     (unsigned long long)len, sbs);
@@ -643,8 +647,9 @@ static int load_subbuf(struct lgd_cpu_stream *s)
 		int st = lgd_sb_load(s->dec, s->sb, s->sb_avail, sbs, &h);
 
 		if (st == LGD_SB_SHORT) {
-			warn(r, -ENODATA, (int64_t)s->sb_off, s->cpu, -1,
-			     "truncated sub-buffer: %u bytes, header needs %u", s->sb_avail, hsz);
+			warn(r, -ENODATA, (int64_t)(s->sb_off + s->sb_avail), s->cpu, -1,
+			     "sub-buffer at byte %llu has %u bytes, its header needs %u",
+			     (unsigned long long)s->sb_off, s->sb_avail, hsz);
 			continue;
 		}
 		s->seq = h.seq;
@@ -697,7 +702,8 @@ static int load_subbuf(struct lgd_cpu_stream *s)
 		if (st == LGD_SB_DATA_CUT)
 			warn(r, -ENODATA, (int64_t)(s->sb_off + s->sb_avail), s->cpu,
 			     (int64_t)s->seq,
-			     "truncated sub-buffer: %u of %u data bytes present",
+			     "sub-buffer at byte %llu has %u of its %u data bytes",
+			     (unsigned long long)s->sb_off,
 			     s->sb_avail - lgd_sb_hdr_size(h.version), h.data_bytes);
 		return 1;
 	}
@@ -722,8 +728,10 @@ static int stream_advance(struct lgd_cpu_stream *s)
 			if (!load_subbuf(s))
 				return 0;
 			continue;
+		case LGD_SB_REC_CUT:	/* the capture ends inside: said at load */
+			continue;
 		case LGD_SB_REC_TRAILING:
-			warn(r, -ENODATA, (int64_t)(s->sb_off + rec.bad_off), s->cpu,
+			warn(r, -EINVAL, (int64_t)(s->sb_off + rec.bad_off), s->cpu,
 			     (int64_t)s->seq, "%u trailing bytes too short for a record",
 			     rec.left);
 			continue;
@@ -742,7 +750,7 @@ static int stream_advance(struct lgd_cpu_stream *s)
 		}
 		foff = s->sb_off + rec.off;
 		if (rec.hdr.ts < s->last_ts)
-			rl_warn(s, RL_TS_BACK, -EINVAL, (int64_t)foff, (int64_t)s->seq,
+			rl_warn(s, RL_TS_BACK, -ERANGE, (int64_t)foff, (int64_t)s->seq,
 				"timestamp goes backwards on this CPU (%llu after %llu)",
 				(unsigned long long)rec.hdr.ts,
 				(unsigned long long)s->last_ts);

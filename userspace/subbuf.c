@@ -151,6 +151,7 @@ uint32_t lgd_sb_hdr_size(uint32_t version)
 struct lgd_sb {
 	const uint8_t *b;	/* the loaded sub-buffer */
 	uint32_t pos, end;	/* record walk: next record, end of data */
+	uint32_t claimed;	/* end of data by the header's data_bytes (> end: cut) */
 };
 
 struct lgd_sb *lgd_sb_alloc(void)
@@ -171,7 +172,7 @@ int lgd_sb_load(struct lgd_sb *sb, const void *buf, size_t avail,
 	uint32_t hsz;
 
 	sb->b = h;
-	sb->pos = sb->end = 0;
+	sb->pos = sb->end = sb->claimed = 0;
 	if (avail < sizeof(sbh1_t))
 		return LGD_SB_SHORT;
 	/* the fields of every version (the first 40 bytes) */
@@ -202,7 +203,7 @@ int lgd_sb_load(struct lgd_sb *sb, const void *buf, size_t avail,
 	if (subbuf_size < hsz || i.data_bytes > subbuf_size - hsz)
 		return LGD_SB_BAD_DATA_BYTES;
 	sb->pos = hsz;
-	sb->end = hsz + i.data_bytes;
+	sb->end = sb->claimed = hsz + i.data_bytes;
 	if (sb->end > avail) {
 		sb->end = (uint32_t)avail;
 		return LGD_SB_DATA_CUT;
@@ -225,14 +226,18 @@ int lgd_sb_next(struct lgd_sb *sb, struct lgd_sb_rec *rec)
 		if (sb->pos + sizeof(rech_t) > sb->end) {
 			rec->bad_off = sb->pos;
 			sb->pos = sb->end;
-			return LGD_SB_REC_TRAILING;
+			/* the bytes end where the capture was cut, not where data_bytes says */
+			return sb->end < sb->claimed ? LGD_SB_REC_CUT : LGD_SB_REC_TRAILING;
 		}
 		len = (uint32_t)REC_GET(p, len);
 		if (len < sizeof(rech_t) || len % LOGDEV_REC_ALIGN || len > rec->left) {
+			int cut = len >= sizeof(rech_t) && !(len % LOGDEV_REC_ALIGN) &&
+				  sb->end < sb->claimed && len <= sb->claimed - sb->pos;
+
 			rec->hdr.len = (uint16_t)len;
 			rec->bad_off = sb->pos + (uint32_t)offsetof(rech_t, len);
 			sb->pos = sb->end;
-			return LGD_SB_REC_BAD_LEN;
+			return cut ? LGD_SB_REC_CUT : LGD_SB_REC_BAD_LEN;
 		}
 		sb->pos += len;
 		arg_bytes = (uint32_t)REC_GET(p, arg_bytes);
@@ -273,7 +278,8 @@ uint64_t lgd_sb_count_records(const void *buf, size_t n, uint32_t subbuf_size)
 		sb.pos = hsz;
 		sb.end = hsz + db;
 		while ((st = lgd_sb_next(&sb, &rec)) != LGD_SB_REC_END &&
-		       st != LGD_SB_REC_BAD_LEN && st != LGD_SB_REC_TRAILING)
+		       st != LGD_SB_REC_BAD_LEN && st != LGD_SB_REC_TRAILING &&
+		       st != LGD_SB_REC_CUT)
 			cnt++;
 	}
 	return cnt;

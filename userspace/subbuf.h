@@ -141,12 +141,15 @@ enum lgd_sb_next_status {
 	LGD_SB_REC_BAD_ARGS = -2,/* arg_bytes beyond the record: record skipped
 				 * (the walk goes on after it) */
 	LGD_SB_REC_TRAILING = -3,/* bytes left too short for a record header */
+	LGD_SB_REC_CUT = -4,	/* the sub-buffer was cut (LGD_SB_DATA_CUT) inside
+				 * this record: truncation, not corruption (a
+				 * length that fits data_bytes, or a header cut) */
 };
 
 /**
  * lgd_sb_next() - the next record of the loaded sub-buffer.
- * Return: enum lgd_sb_next_status; after BAD_LEN or TRAILING the next call
- * returns LGD_SB_REC_END.
+ * Return: enum lgd_sb_next_status; after BAD_LEN, TRAILING or CUT the next
+ * call returns LGD_SB_REC_END.
  */
 int lgd_sb_next(struct lgd_sb *sb, struct lgd_sb_rec *rec);
 

@@ -234,7 +234,7 @@ static void test_labels(void)
 
 	snprintf(args, sizeof(args), "diff %s %s", ps, ps);
 	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 0 && strstr(err, "warning") && strstr(err, "one to one") &&
+	CHECK_WHY(st == 3 && strstr(err, "warning") && strstr(err, "one to one") &&
 		  strstr(err, "work:20"),
 		  "diff: sites it cannot match one to one are merged with a warning",
 		  "status %d, stderr:\n%s", st, err);
@@ -281,7 +281,7 @@ static void test_timestamps(void)
 	free(err);
 	snprintf(args, sizeof(args), "deltas %s", p);
 	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 0 &&
+	CHECK_WHY(st == 3 &&
 		  strstr(out, "\nf:1                      g:2                               1 ") &&
 		  strstr(out, "\ndeltas: 1 pair left out: clock went backwards (1), "
 			      "step over 2^62 ns (0)\n"),
@@ -291,7 +291,7 @@ static void test_timestamps(void)
 	free(err);
 	snprintf(args, sizeof(args), "diff %s %s", p, p);
 	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 0 && strstr(err, "logdev diff: warning: ") &&
+	CHECK_WHY(st == 3 && strstr(err, "logdev diff: warning: ") &&
 		  strstr(err, "back.cap: 1 pair left out: clock went backwards (1), "
 			      "step over 2^62 ns (0)\n"),
 		  "diff: pairs left out of either capture are warned about",
@@ -327,7 +327,7 @@ static void test_timestamps(void)
 	p = build_ts("sum.cap", sum, 6);
 	snprintf(args, sizeof(args), "deltas %s", p);
 	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 0 &&
+	CHECK_WHY(st == 3 &&
 		  strstr(out, "\nf:1                      g:2                               3 "
 			      "4611686018427387.903 4611686018427387.903 4611686018427387.903 "
 			      "4611686018427387.903 9223372036854775.807\n") && !strchr(out, '-'),
@@ -395,7 +395,7 @@ static void test_missing(void)
 	snprintf(args, sizeof(args), "report %s", p);
 	st = run_cli(args, &out, &err);
 	w = strstr(err, "warning");
-	CHECK_WHY(st == 0 && strstr(out, "pid:1 m:3 x=7 c=[missing]\n") &&
+	CHECK_WHY(st == 3 && strstr(out, "pid:1 m:3 x=7 c=[missing]\n") &&
 		  strstr(out, "pid:1 m:3 x=7 c=q ") && w && !strstr(w + 1, "warning") &&
 		  strstr(err, "2 records") && !memchr(out, 0, strlen(out)),
 		  "report: a missing argument is marked and warned about once, with a count",
@@ -405,7 +405,7 @@ static void test_missing(void)
 	snprintf(args, sizeof(args), "report --raw %s", p);
 	st = run_cli(args, &out, &err);
 	w = strstr(err, "warning");
-	CHECK_WHY(st == 0 && strstr(out, "\tx=7 c=[missing]\n") && w &&
+	CHECK_WHY(st == 3 && strstr(out, "\tx=7 c=[missing]\n") && w &&
 		  !strstr(w + 1, "warning") && strstr(err, "2 records"),
 		  "report --raw: the same mark and warning",
 		  "status %d:\n%s\nstderr:\n%s", st, out, err);
