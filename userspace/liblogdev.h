@@ -359,6 +359,9 @@ struct lgd_reader {
 	struct lgd_comm_task *comm_tab;
 	size_t comm_tab_cap, nr_comm_tasks, nr_comms;
 	int comms_all;
+	uint64_t nr_absurd_ts;	/* records with an absurd timestamp met by the
+				 * last merge (lgd_merge_init() zeroes it); its end
+				 * warns once with the count */
 };
 
 /**
@@ -449,11 +452,24 @@ enum lgd_gap_kind {
 	LGD_GAP_TOO_BIG = 6,	/* too_big_before: larger than a sub-buffer */
 	LGD_GAP_LOST = 7,	/* v1 capture's dropped_before: dropped,
 				 * nesting_lost or too_big, not told apart */
+	LGD_GAP_BAD_TS = 8,	/* a record with an absurd timestamp (0 or
+				 * 2^64-1, lgd_ts_absurd()) stands here, left
+				 * out (lgd_merge.absurd_items not set); @count 1 */
 };
 
 /**
+ * lgd_ts_absurd() - is @ts a timestamp no trace clock gives: 0 (before the
+ * clock started) or 2^64-1 (all ones: a field never written)?  Such a
+ * record is kept out of every statistic (lgd_merge).
+ */
+static inline int lgd_ts_absurd(uint64_t ts)
+{
+	return ts == 0 || ts == UINT64_MAX;
+}
+
+/**
  * lgd_gap_kind_name() - "dropped", "overrun", "subbufs", "corrupt",
- * "nesting_lost", "too_big", "lost" (or "?").
+ * "nesting_lost", "too_big", "lost", "bad_ts" (or "?").
  */
 const char *lgd_gap_kind_name(int kind);
 /** lgd_ctx_name() - "task", "softirq", "hardirq", "nmi" or "ctx?". */
@@ -484,6 +500,9 @@ struct lgd_item {
 	uint64_t gap_count;
 	uint64_t seq;
 	uint64_t file_off;
+	int ts_absurd;		/* a record whose own timestamp (@rec.ts) is absurd
+				 * (lgd_ts_absurd()); @ts is then its CPU's previous
+				 * record's, to keep it in place in the merge */
 };
 
 struct lgd_cpu_stream;
@@ -497,6 +516,9 @@ struct lgd_merge {
 	struct lgd_cpu_stream **all;
 	uint32_t nr_all;
 	int comm_items;		/* set after lgd_merge_init(): return comm records too */
+	int absurd_items;	/* set after lgd_merge_init(): return records with an
+				 * absurd timestamp (ts_absurd set) instead of a
+				 * LGD_GAP_BAD_TS gap in their place (report marks them) */
 };
 
 /**

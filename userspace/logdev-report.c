@@ -102,6 +102,7 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	m.comm_items = raw;	/* --raw shows comm records: func <comm> */
+	m.absurd_items = 1;	/* shown, marked; out of the deltas (render.c) */
 	if (lgd_render_init(&rd, &r, raw ? LGD_RENDER_RAW : LGD_RENDER_TEXT)) {
 		fprintf(stderr, "logdev: out of memory\n");
 		lgd_dur_marks_free(&marks);

@@ -749,18 +749,22 @@ static int stream_advance(struct lgd_cpu_stream *s)
 			continue;
 		}
 		foff = s->sb_off + rec.off;
-		if (rec.hdr.ts < s->last_ts)
+		if (lgd_ts_absurd(rec.hdr.ts))
+			;	/* kept in place (the CPU's last time); lgd_merge_next() */
+		else if (rec.hdr.ts < s->last_ts)
 			rl_warn(s, RL_TS_BACK, -ERANGE, (int64_t)foff, (int64_t)s->seq,
 				"timestamp goes backwards on this CPU (%llu after %llu)",
 				(unsigned long long)rec.hdr.ts,
 				(unsigned long long)s->last_ts);
-		s->last_ts = rec.hdr.ts;	/* compare the next with this one */
+		if (!lgd_ts_absurd(rec.hdr.ts))
+			s->last_ts = rec.hdr.ts;	/* compare the next with this one */
 		if (!lgd_sites_get(&r->sites, rec.hdr.site))
 			s->sh->missing_sites++;
 		memset(&s->head, 0, sizeof(s->head));
 		s->head.kind = LGD_ITEM_REC;
 		s->head.cpu = s->cpu;
-		s->head.ts = rec.hdr.ts;
+		s->head.ts = lgd_ts_absurd(rec.hdr.ts) ? s->last_ts : rec.hdr.ts;
+		s->head.ts_absurd = lgd_ts_absurd(rec.hdr.ts);
 		s->head.rec = rec.hdr;
 		s->head.rec_flags = rec.flags;
 		memcpy(s->payload, rec.payload, rec.hdr.arg_bytes);
@@ -805,6 +809,7 @@ int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r)
 
 	memset(m, 0, sizeof(*m));
 	m->r = r;
+	r->nr_absurd_ts = 0;
 	m->all = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->all));
 	m->heap = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->heap));
 	if (r->nr_cpus)
@@ -856,6 +861,10 @@ static void sum_up(struct lgd_reader *r, struct lgd_merge_shared *sh)
 	 * Only for a capture cut short: a complete one has the formats read
 	 * at the end, and a site missing there is simply unknown (site 0).
 	 */
+	if (r->nr_absurd_ts)
+		warn(r, -ERANGE, -1, -1, -1,
+		     "%llu record%s with an absurd timestamp (0 or 2^64-1) left out of every statistic",
+		     (unsigned long long)r->nr_absurd_ts, r->nr_absurd_ts == 1 ? "" : "s");
 	if (sh->missing_sites && !r->complete)
 		warn(r, -ENODATA, -1, -1, -1,
 		     "%llu records use call sites missing from the capture's formats (cut short before the final FORMATS section?)",
@@ -911,6 +920,22 @@ int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it)
 			return -ENOMEM;
 		if (m->comm_items)
 			break;
+	}
+	if (ret > 0 && it->kind == LGD_ITEM_REC && it->ts_absurd) {
+		m->r->nr_absurd_ts++;
+		if (!m->absurd_items) {	/* a gap in its place: no statistic sees it */
+			uint64_t off = it->file_off, seq = it->seq, ts = it->ts;
+			uint32_t cpu = it->cpu;
+
+			memset(it, 0, sizeof(*it));
+			it->kind = LGD_ITEM_GAP;
+			it->cpu = cpu;
+			it->ts = ts;
+			it->gap_kind = LGD_GAP_BAD_TS;
+			it->gap_count = 1;
+			it->seq = seq;
+			it->file_off = off;
+		}
 	}
 	return ret;
 }

@@ -37,6 +37,7 @@ const char *lgd_gap_kind_name(int kind)
 	case LGD_GAP_NESTING_LOST: return "nesting_lost";
 	case LGD_GAP_TOO_BIG: return "too_big";
 	case LGD_GAP_LOST: return "lost";
+	case LGD_GAP_BAD_TS: return "bad_ts";
 	}
 	return "?";
 }
@@ -534,6 +535,10 @@ static void render_gap(struct lgd_render *rd, const struct lgd_item *it)
 	line_put(rd, "[ ", 2);
 	line_ts(rd, it->ts);
 	switch (it->gap_kind) {
+	case LGD_GAP_BAD_TS:
+		line_add(rd, "] cpu:%u *** %" PRIu64 " record left out: absurd timestamp ***\n",
+			 it->cpu, it->gap_count);
+		break;
 	case LGD_GAP_SUBBUFS:
 		line_add(rd, "] cpu:%u *** LOST %" PRIu64 " sub-buffers (overrun) ***\n",
 			 it->cpu, it->gap_count);
@@ -556,7 +561,7 @@ static void render_raw(struct lgd_render *rd, const struct lgd_item *it, size_t 
 {
 	const struct lgd_site *s = lgd_sites_get(&rd->r->sites, it->rec.site);
 
-	line_u64(rd, it->ts, 0);
+	line_u64(rd, it->ts_absurd ? it->rec.ts : it->ts, 0);	/* its own, absurd or not */
 	line_put(rd, "\t", 1);
 	line_u64(rd, it->cpu, 0);
 	line_put(rd, "\t", 1);
@@ -586,7 +591,7 @@ static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t
 	const char *comm;
 
 	line_put(rd, "[ ", 2);
-	line_ts(rd, it->ts);
+	line_ts(rd, it->ts_absurd ? it->rec.ts : it->ts);
 	line_put(rd, "] cpu:", 6);
 	line_u64(rd, it->cpu, 0);
 	comm = lgd_comm_at(rd->r, it->rec.pid, it->ts);
@@ -606,7 +611,9 @@ static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t
 	line_str(rd, lgd_render_label(rd, it->rec.site));
 	line_put(rd, " ", 1);
 	line_put(rd, rd->msg, len);
-	if (it->cpu < rd->ncpu && rd->valid[it->cpu]) {
+	if (it->ts_absurd)
+		line_str(rd, "  (absurd timestamp, not in statistics)");
+	else if (it->cpu < rd->ncpu && rd->valid[it->cpu]) {
 		uint64_t d;
 		/* the rule of deltas (lgd_ts_step()): marked where it leaves one out */
 		enum lgd_step k = lgd_ts_step(rd->prev[it->cpu], it->ts, &d);
@@ -647,8 +654,8 @@ long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
 		else
 			render_text(rd, it, len);
 		line_put(rd, "\n", 1);
-		if (it->cpu < rd->ncpu) {
-			rd->valid[it->cpu] = 1;
+		if (it->cpu < rd->ncpu) {	/* after an absurd stamp: no delta, as in deltas */
+			rd->valid[it->cpu] = !it->ts_absurd;
 			rd->prev[it->cpu] = it->ts;
 		}
 	}

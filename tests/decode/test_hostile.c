@@ -528,7 +528,7 @@ static int flood_lib(char *why, size_t wn)
 	/* CPU 0: one record at ts ~0, then 200 increasing ones */
 	sb_begin(&s, 0, 0, 1000, 0, 0);
 	sb_rec(&s, 1000, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
-	sb_rec(&s, UINT64_MAX, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
+	sb_rec(&s, UINT64_MAX - 1, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);	/* huge, not absurd */
 	for (uint64_t seq = 0; recs < 200; seq++) {
 		if (seq)
 			sb_begin(&s, 0, seq, ts, 0, 0);

@@ -223,6 +223,194 @@ static void test_terminal_safety(void)
 	free(out);
 }
 
+/* ---- exit status, truncated or corrupt ------------------------------------ */
+
+static const char plain_formats[] =
+	"# id\tfile\tline\tfunc\tformat\n"
+	"1\tx.c\t1\tf\tin\n"
+	"2\tx.c\t2\tg\tout\n";
+
+/*
+ * A clean capture of two sub-buffers on CPU 0 (in/out pairs 500 ns apart);
+ * *@second: the file offset of the second sub-buffer's data.
+ */
+static struct buf two_subbufs(size_t *second)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+
+	cap_meta(&b, plain_formats);
+	for (int k = 0; k < 2; k++) {
+		uint64_t t0 = 1000000ull + (uint64_t)k * 100000;
+
+		sb_begin(&s, 0, (uint64_t)k, t0, 0, 0);
+		for (int i = 0; i < 3; i++) {
+			sb_rec(&s, t0 + (uint64_t)i * 1000, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
+			sb_rec(&s, t0 + (uint64_t)i * 1000 + 500, 2, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
+		}
+		*second = cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	}
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	return b;
+}
+
+static void test_exit_and_damage(void)
+{
+	size_t second;
+	struct buf b = two_subbufs(&second);
+	char args[1200], want[200], *out, *err, *path;
+	int st;
+
+	path = write_tmp("clean.cap", b.p, b.n);
+	for (int i = 0; i < 2; i++) {
+		snprintf(args, sizeof(args), "%s %s", i ? "deltas" : "report", path);
+		st = run_cli(args, &out, &err);
+		CHECK_WHY(st == 0 && !err[0], NAMEF("exit: %s of a clean capture: 0, nothing on stderr",
+						    i ? "deltas" : "report"), "status %d, stderr %s", st, err);
+		free(out);
+		free(err);
+	}
+	snprintf(args, sizeof(args), "diff %s %s", path, path);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && !err[0], "exit: diff of clean captures: 0", "status %d, stderr %s", st, err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "convert -o %s %s", tmp_path("clean.dat"), path);
+	st = run_cli(args, &out, &err);
+	CHECK_EQ(st, 0, "exit: convert of a clean capture: 0");
+	free(out);
+	free(err);
+
+	/* cut inside the second sub-buffer's records: truncated, not corrupt */
+	path = write_tmp("cut.cap", b.p, second + 48 + 24 * 3 + 10);
+	snprintf(args, sizeof(args), "report %s", path);
+	st = run_cli(args, &out, &err);
+	snprintf(want, sizeof(want), "truncated at byte %zu (CPU 0)", second + 48 + 24 * 3 + 10);
+	CHECK_EQ(st, 3, "truncated: report exits 3");
+	CHECK_STR_CONTAINS(err, want, "truncated: said with the byte where the file ends and the CPU");
+	CHECK_STR_CONTAINS(err, "CPU_DATA section at byte", "truncated: the section is named");
+	CHECK_TRUE(!strstr(err, "corrupt"), "truncated: no word of corruption");
+	CHECK_TRUE(!strstr(out, "LOST"), "truncated: no corrupt gap in the report");
+	CHECK_EQ((long)(strstr(out, "g:2 out") ? 1 : 0), 1L, "truncated: the records before the cut are shown");
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "deltas %s", path);
+	st = run_cli(args, &out, &err);
+	CHECK_EQ(st, 3, "truncated: deltas exits 3");
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "diff %s %s", path, path);
+	st = run_cli(args, &out, &err);
+	CHECK_EQ(st, 3, "truncated: diff exits 3");
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "convert -o %s %s", tmp_path("cut.dat"), path);
+	st = run_cli(args, &out, &err);
+	CHECK_EQ(st, 3, "truncated: convert exits 3 (written, with warnings)");
+	free(out);
+	free(err);
+
+	/* a record length that is not a multiple of 8: corrupt, with the reason */
+	{
+		struct buf c = { 0 };
+		size_t at;
+
+		b_put(&c, b.p, b.n);
+		at = second + 48 + 24 + 12;	/* the second record's len field */
+		c.p[at] = 13;
+		c.p[at + 1] = 0;
+		path = write_tmp("corrupt.cap", c.p, c.n);
+		snprintf(args, sizeof(args), "report %s", path);
+		st = run_cli(args, &out, &err);
+		snprintf(want, sizeof(want), "corrupt at byte %zu (CPU 0, sub-buffer seq 1): bad record length 13",
+			 at);
+		CHECK_EQ(st, 3, "corrupt: report exits 3");
+		CHECK_STR_CONTAINS(err, want, "corrupt: said with the byte of the bad field and why");
+		CHECK_TRUE(!strstr(err, "truncated"), "corrupt: no word of truncation");
+		CHECK_STR_CONTAINS(out, "(corrupt sub-buffer)", "corrupt: the skipped bytes show as a gap");
+		free(out);
+		free(err);
+		/* a bad sub-buffer magic */
+		c.p[second] ^= 0xff;
+		path = write_tmp("magic.cap", c.p, c.n);
+		snprintf(args, sizeof(args), "report %s", path);
+		st = run_cli(args, &out, &err);
+		snprintf(want, sizeof(want), "corrupt at byte %zu (CPU 0): bad sub-buffer magic", second);
+		CHECK_EQ(st, 3, "corrupt: bad magic exits 3");
+		CHECK_STR_CONTAINS(err, want, "corrupt: bad magic at the sub-buffer's byte");
+		free(out);
+		free(err);
+		free(c.p);
+	}
+
+	/* I/O error: no such file */
+	snprintf(args, sizeof(args), "report %s", tmp_path("nonexistent.cap"));
+	st = run_cli(args, &out, &err);
+	CHECK_EQ(st, 1, "exit: report of a missing file: 1");
+	free(out);
+	free(err);
+	st = run_cli("report --bogus", &out, &err);
+	CHECK_EQ(st, 2, "exit: usage error: 2");
+	free(out);
+	free(err);
+	free(b.p);
+}
+
+/* ---- absurd timestamps ---------------------------------------------------- */
+
+static void test_absurd_ts(void)
+{
+	static const uint64_t ts[] = { 1000, 1500, 0, 2000, 2600, UINT64_MAX, 3000, 3700 };
+	struct buf b = { 0 };
+	struct sbuf s;
+	char args[1200], *out, *err, *path, *l;
+	int st;
+
+	cap_meta(&b, plain_formats);
+	sb_begin(&s, 0, 0, 1000, 0, 0);
+	for (int i = 0; i < 8; i++)	/* f g f(0) g f g(2^64-1) f g */
+		sb_rec(&s, ts[i], (uint32_t)(i % 2 + 1), LOGDEV_REC_PRINT, 0, 1, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("absurd.cap", b.p, b.n);
+	free(b.p);
+
+	snprintf(args, sizeof(args), "deltas %s", path);
+	st = run_cli(args, &out, &err);
+	CHECK_EQ(st, 3, "absurd: deltas exits 3");
+	/* f->g 500 and 700, g->f 600; nothing to or from an absurd record or across it */
+	CHECK_STR_CONTAINS(out, "\nf:1                      g:2                               2      0.500      0.500      0.700      0.700        1.200\n"
+				"g:2                      f:1                               1      0.600      0.600      0.600      0.600        0.600\n",
+			   "absurd: deltas statistics leave both absurd records out, no pair across them");
+	CHECK_TRUE(!strstr(out, "left out: clock went backwards"),
+		   "absurd: not counted as clock steps either (once, as absurd)");
+	CHECK_STR_CONTAINS(err, "2 records with an absurd timestamp (0 or 2^64-1) left out of every statistic",
+			   "absurd: counted in one warning line");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "report %s", path);
+	st = run_cli(args, &out, &err);
+	CHECK_EQ(st, 3, "absurd: report exits 3");
+	CHECK_STR_CONTAINS(out, "[     0.000000] cpu:0 pid:1 f:1 in  (absurd timestamp, not in statistics)\n"
+				"[     0.000002] cpu:0 pid:1 g:2 out\n",
+			   "absurd: report shows the record in place, marked; no delta after it");
+	CHECK_STR_CONTAINS(out, "[ 18446744073.709551] cpu:0 pid:1 g:2 out  (absurd timestamp, not in statistics)\n",
+			   "absurd: 2^64-1 shown in place and marked");
+	l = strstr(out, "18446744073.709551");
+	CHECK_TRUE(l && strstr(l, "f:1 in\n"), "absurd: 2^64-1 kept in place, not moved to the end");
+	CHECK_STR_CONTAINS(err, "2 records with an absurd timestamp", "absurd: report warns with the count");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "report --raw %s", path);
+	st = run_cli(args, &out, &err);
+	CHECK_STR_CONTAINS(out, "\n18446744073709551615\t0\t1\ttask\t2\tg\t2\tout\n",
+			   "absurd: report --raw gives the record's own timestamp");
+	free(out);
+	free(err);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -236,6 +424,8 @@ int main(int argc, char **argv)
 		return 1;
 	test_escape_unit();
 	test_terminal_safety();
+	test_exit_and_damage();
+	test_absurd_ts();
 	if (!getenv("LOGDEV_TEST_KEEP"))	/* keep the files to look at */
 		tmpdir_remove();
 	else
