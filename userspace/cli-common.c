@@ -440,13 +440,39 @@ int cli_drain(struct lgd_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 	}
 }
 
+void cli_live_hint(const char *dir, int err)
+{
+	fprintf(stderr, "logdev: no live logdev buffer at %s (%s).\n", dir, strerror(err));
+	if (err == EACCES || err == EPERM) {
+		fprintf(stderr, "  debugfs is for root only: run logdev with sudo.\n");
+		return;
+	}
+	fprintf(stderr,
+		"  Load the module:    sudo modprobe logdev  (in the source tree: sudo insmod kernel/logdev.ko)\n"
+		"  Mount debugfs:      sudo mount -t debugfs none /sys/kernel/debug\n"
+		"  Another directory:  -d DIR (record) or LOGDEV_DEBUGFS=DIR\n"
+		"  Or read a capture:  logdev report FILE\n");
+}
+
+int cli_live_check(const char *dir)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/header", dir);
+	if (access(path, R_OK)) {
+		cli_live_hint(dir, errno);
+		return 1;
+	}
+	return 0;
+}
+
 int cli_open_input(const char *file, struct lgd_reader *r)
 {
 	struct lgd_diag d = { 0 };
 	struct lgd_cap_writer w;
 	const char *dir = cli_debugfs();
 	uint32_t sbs = 0;
-	int ksyms = 0, n, fd, ret;
+	int ksyms = 0, n, fd, ret, opened = 0;
 	unsigned *cpus = NULL;
 	uint8_t *buf;
 	uint64_t bytes = 0, recs = 0;
@@ -463,6 +489,8 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 		return 0;
 	}
 	/* live: snapshot the buffers into an unlinked temporary capture */
+	if (cli_live_check(dir))
+		return 1;
 	tf = tmpfile();
 	if (!tf) {
 		perror("logdev: tmpfile");
@@ -479,8 +507,9 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 		return 1;
 	}
 	n = cli_list_cpus(dir, &cpus);
-	if (n < 0) {
-		fprintf(stderr, "logdev: %s/per_cpu: %s\n", dir, strerror(-n));
+	if (n <= 0) {
+		fprintf(stderr, "logdev: %s/per_cpu: %s\n", dir, n ? strerror(-n) :
+			"no cpuN directories: no per-CPU buffer to read");
 		close(fd);
 		return 1;
 	}
@@ -495,9 +524,11 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 		snprintf(name, sizeof(name), "%s/per_cpu/cpu%u/trace_pipe_raw", dir, cpus[i]);
 		cfd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (cfd < 0) {
-			fprintf(stderr, "logdev: %s: %s\n", name, strerror(errno));
+			fprintf(stderr, "logdev: warning: %s: %s\n", name, strerror(errno));
+			cli_nwarn++;	/* that CPU's records are missing: exit 3 */
 			continue;
 		}
+		opened++;
 		ret = cli_drain(&w, cfd, cpus[i], buf, (size_t)sbs * 16, sbs, &eof,
 				&bytes, &recs);
 		if (ret)
@@ -506,6 +537,12 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 	}
 	free(buf);
 	free(cpus);
+	if (!opened) {
+		fprintf(stderr, "logdev: none of the %d per-CPU buffers under %s/per_cpu could be "
+			"read\n", n, dir);
+		close(fd);
+		return 1;
+	}
 	{
 		size_t sl;
 		char *st = cli_read_text(dir, "stats", &sl);

@@ -123,9 +123,19 @@ int cli_drain(struct lgd_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 	      size_t bufsz, uint32_t sbs, int *eof, uint64_t *bytes,
 	      uint64_t *records);
 /**
+ * cli_live_hint() - say that there is no live buffer at @dir (@err an
+ * errno) and how to get one: load the module (modprobe, insmod), mount
+ * debugfs, or run as root for EACCES/EPERM.
+ */
+void cli_live_hint(const char *dir, int err);
+/** cli_live_check() - is @dir/header readable?  0, or 1 after cli_live_hint(). */
+int cli_live_check(const char *dir);
+/**
  * cli_open_input() - open @file, or with @file NULL snapshot the live
  * debugfs buffers (flush, drain non-blocking; consuming) into a temporary
- * capture.  Prints errors.  Return 0 or 1 (unusable).
+ * capture.  Prints errors: no live buffer (cli_live_hint()), no per-CPU
+ * buffer or none readable (1); one CPU's unreadable (a warning, counted).
+ * Return 0 or 1 (unusable).
  */
 int cli_open_input(const char *file, struct lgd_reader *r);
 /**

@@ -102,8 +102,13 @@ int cmd_deltas(int argc, char **argv)
 		if (lt > wt)
 			wt = lt;
 	}
-	printf("%-*s %-*s %10s %10s %10s %10s %10s %12s\n", wf, "from", wt, "to", "count",
-	       "min", "median", "p99", "max", "total");
+	if (!ds.nr && !ret)	/* no bare header: say why the table is empty */
+		printf("no pairs: %s\n", durations ?
+		       "no return-probe record paired with its entry" :
+		       "no two consecutive records on one CPU");
+	else
+		printf("%-*s %-*s %10s %10s %10s %10s %10s %12s\n", wf, "from", wt, "to", "count",
+		       "min", "median", "p99", "max", "total");
 	for (size_t i = 0; i < ds.nr; i++) {
 		const struct lgd_pair *p = &ds.pairs[i];
 		const char *f = label(&r, p->from, &fb) < 0 ? "?" : fb;

@@ -308,8 +308,7 @@ static int rec_open_debugfs(struct rec *rc)
 
 	rc->ht = cli_read_text(rc->dir, "header", &rc->hl);
 	if (!rc->ht) {
-		fprintf(stderr, "logdev: cannot read %s/header: %s; " HINT "\n", rc->dir,
-			strerror(errno));
+		cli_live_hint(rc->dir, errno);
 		return 1;
 	}
 	if (lgd_header_parse(&hdr, rc->ht, rc->hl, &d)) {

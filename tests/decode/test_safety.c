@@ -411,6 +411,104 @@ static void test_absurd_ts(void)
 	free(err);
 }
 
+/* ---- no live buffer; empty tables ----------------------------------------- */
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void test_live_missing(void)
+{
+	static const char *const verbs[] = { "report", "deltas", "convert -o /dev/null",
+					     "record --duration 0 -o" };
+	char args[1200], env[600], p[600], *out, *err, *dir;
+	int st;
+
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		snprintf(args, sizeof(args), "%s%s%s", verbs[i], i == 3 ? " " : "",
+			 i == 3 ? tmp_path("rec.cap") : "");
+		st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent/logdev", args, &out, &err);
+		CHECK_WHY(st == 1 && strstr(err, "no live logdev buffer at /nonexistent/logdev") &&
+			  strstr(err, "sudo modprobe logdev") && strstr(err, "insmod kernel/logdev.ko") &&
+			  strstr(err, "mount -t debugfs"),
+			  NAMEF("live: %s without the module says how to load it, exit 1", verbs[i]),
+			  "status %d, stderr:\n%s", st, err);
+		free(out);
+		free(err);
+	}
+
+	/* a debugfs directory whose per-CPU files are all missing */
+	dir = strdup(tmp_path("dbg"));
+	mkdir(dir, 0755);
+	snprintf(p, sizeof(p), "%s/header", dir);
+	put(p, header_text);
+	snprintf(p, sizeof(p), "%s/formats", dir);
+	put(p, plain_formats);
+	snprintf(p, sizeof(p), "%s/flush", dir);
+	put(p, "0\n");
+	snprintf(p, sizeof(p), "%s/per_cpu", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/per_cpu/cpu0", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/per_cpu/cpu1", dir);
+	mkdir(p, 0755);
+	snprintf(env, sizeof(env), "LOGDEV_DEBUGFS=%s", dir);
+	st = run_cli_env(env, "report", &out, &err);
+	CHECK_WHY(st == 1 && strstr(err, "none of the 2 per-CPU buffers"),
+		  "live: every per-CPU file missing: exit 1 with a message", "status %d, stderr:\n%s",
+		  st, err);
+	free(out);
+	free(err);
+	/* no cpuN at all */
+	snprintf(args, sizeof(args), "rmdir %s/per_cpu/cpu0 %s/per_cpu/cpu1", dir, dir);
+	CHECK_EQ(system(args), 0, "live: rmdir");
+	st = run_cli_env(env, "deltas", &out, &err);
+	CHECK_WHY(st == 1 && strstr(err, "no per-CPU buffer"),
+		  "live: no per-CPU directory at all: exit 1 with a message", "status %d, stderr:\n%s",
+		  st, err);
+	free(out);
+	free(err);
+	free(dir);
+}
+
+static void test_empty_tables(void)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	char args[1200], *out, *err, *path;
+	int st;
+
+	cap_meta(&b, plain_formats);
+	sb_begin(&s, 0, 0, 1000, 0, 0);
+	sb_rec(&s, 1000, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("one.cap", b.p, b.n);
+	free(b.p);
+
+	snprintf(args, sizeof(args), "deltas --durations %s", path);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && !strstr(out, "from ") &&
+		  strstr(out, "no pairs: no return-probe record paired with its entry\n") &&
+		  strstr(out, "durations: 0 paired"),
+		  "empty: deltas --durations with no pairs says so instead of a bare header",
+		  "status %d:\n%s", st, out);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "deltas %s", path);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && !strcmp(out, "no pairs: no two consecutive records on one CPU\n"),
+		  "empty: deltas of one record says 'no pairs'", "status %d:\n%s", st, out);
+	free(out);
+	free(err);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -426,6 +524,8 @@ int main(int argc, char **argv)
 	test_terminal_safety();
 	test_exit_and_damage();
 	test_absurd_ts();
+	test_live_missing();
+	test_empty_tables();
 	if (!getenv("LOGDEV_TEST_KEEP"))	/* keep the files to look at */
 		tmpdir_remove();
 	else
