@@ -359,7 +359,7 @@ static void test_record_existing(void)
 	      stat(tmpn, &st_) < 0,
 	      "status %d file now '%.40s' err %s", st, got, err);
 	check("record: debugfs missing hints at logdev.ko and mounting debugfs",
-	      strstr(err, "is logdev.ko loaded") && strstr(err, "mount -t debugfs"),
+	      strstr(err, "sudo modprobe logdev") && strstr(err, "mount -t debugfs"),
 	      "err: %s", err);
 	free(got);
 	free(out);
