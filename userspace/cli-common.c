@@ -53,10 +53,53 @@ int cli_exit_status(int failed)
 	return cli_nwarn ? 3 : 0;
 }
 
+const struct cli_cmd *cli_current;
+
+/* each verb's examples, for its --help and docs/logdev.1 */
+static const struct {
+	const char *verb, *text;
+} cli_examples[] = {
+	{ "record", "  sudo logdev record -o boot.cap --duration 10\n"
+		    "  sudo logdev record -o ls.cap -- ls -l /     (until ls exits)\n" },
+	{ "report", "  logdev report demo.cap | less\n"
+		    "  logdev report --raw demo.cap | awk -F'\\t' '$6 == \"kfree_skbmem\"'\n"
+		    "  sudo logdev report                          (the live buffers, consuming)\n" },
+	{ "deltas", "  logdev deltas --sort=p99 demo.cap\n"
+		    "  logdev deltas --durations probes.cap        (return probes: entry to return)\n" },
+	{ "diff", "  logdev diff before.cap after.cap\n"
+		  "  logdev diff --format csv --min-count 10 before.cap after.cap > diff.csv\n" },
+	{ "convert", "  logdev convert -o demo.dat demo.cap && trace-cmd report demo.dat\n" },
+	{ "help", "  logdev help deltas\n" },
+};
+
+const char cli_exit_text[] =
+	"exit status: 0 all decoded; 3 decoded with warnings (truncated or corrupt data,\n"
+	"absurd timestamps, records left out of statistics: said on stderr); 1 an\n"
+	"unusable capture, an I/O error or no live buffer; 2 a usage error.\n";
+
+static const char record_exit_text[] =
+	"exit status: 0 done; 1 an error (write errors included); 128+N when signal N\n"
+	"ended the recording (0 for INT/TERM without --duration and COMMAND); else\n"
+	"COMMAND's status; 2 a usage error.\n";
+
 int cli_verb_help(const struct cli_cmd *c)
 {
 	printf("usage: logdev %s\n%s", c->usage, c->options);
+	printf("  -h, --help           this help\n");
+	for (size_t i = 0; i < sizeof(cli_examples) / sizeof(cli_examples[0]); i++)
+		if (!strcmp(cli_examples[i].verb, c->name))
+			printf("examples:\n%s", cli_examples[i].text);
+	if (strcmp(c->name, "help"))
+		fputs(strcmp(c->name, "record") ? cli_exit_text : record_exit_text, stdout);
+	printf("man logdev: every verb in full.\n");
 	return fflush(stdout) ? 1 : 0;
+}
+
+static void usage_hint(const char *verb)
+{
+	if (cli_current && !strcmp(cli_current->name, verb))
+		fprintf(stderr, "usage: logdev %s\n", cli_current->usage);
+	fprintf(stderr, "logdev %s --help: its options and examples\n", verb);
 }
 
 int cli_verb_usage_error(const struct cli_cmd *c)
@@ -82,6 +125,8 @@ int cli_opt_error(const char *verb, int c, int optopt_, char **argv, int optind_
 		fprintf(stderr, "logdev%s%s: %s takes no value\n", *verb ? " " : "", verb, name);
 	else
 		fprintf(stderr, "logdev%s%s: unknown option %s\n", *verb ? " " : "", verb, name);
+	if (*verb)
+		usage_hint(verb);
 	return 2;
 }
 

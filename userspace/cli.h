@@ -28,14 +28,25 @@ int cmd_deltas(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 void cli_usage(FILE *f);
-/** cli_verb_help() - "usage: logdev VERB ..." and the options on stdout; exit status 0. */
+/*
+ * cli_current - the verb being run (set by main before its function), for
+ * the usage line of cli_opt_error(); cli_exit_text - the exit statuses of
+ * the decoding verbs, as their --help and `logdev --help` print them.
+ */
+extern const struct cli_cmd *cli_current;
+extern const char cli_exit_text[];
+/**
+ * cli_verb_help() - on stdout: "usage: logdev VERB ...", the options, -h,
+ * the verb's examples and exit statuses.  Return: 0, or 1 if stdout failed.
+ */
 int cli_verb_help(const struct cli_cmd *c);
 /** cli_verb_usage_error() - "usage: logdev VERB ..." on stderr; Return: 2. */
 int cli_verb_usage_error(const struct cli_cmd *c);
 /**
  * cli_opt_error() - after getopt_long() (opterr 0, optstring starting with
  * ':' or "+:") returned @c '?' or ':': say which option of @verb is unknown
- * or lacks its value.  Pass optopt, argv and optind.  Return: 2.
+ * or lacks its value, then the verb's usage line.  Pass optopt, argv and
+ * optind.  Return: 2.
  */
 int cli_opt_error(const char *verb, int c, int optopt_, char **argv, int optind_);
 /**

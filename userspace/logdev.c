@@ -14,7 +14,9 @@
 
 static int cmd_help(int argc, char **argv);
 
-static const struct cli_cmd cmd_help_entry = { "help", cmd_help, "help", "" };
+static const struct cli_cmd cmd_help_entry = {
+	"help", cmd_help, "help [VERB]", "  VERB                 the help of VERB (as logdev VERB --help)\n",
+};
 
 /* the subcommands, in the order the usage lists them */
 static const struct cli_cmd *const cmds[] = {
@@ -31,8 +33,15 @@ void cli_usage(FILE *f)
 		   "FILE defaults to logdev.cap for record; report, deltas and convert without\n"
 		   "FILE read the live buffers (consuming).  DIR: -d, $LOGDEV_DEBUGFS, or %s.\n"
 		   "record without --duration and COMMAND records until Ctrl-C or SIGTERM.\n"
-		   "logdev VERB --help: the options of VERB.\n",
-		LOGDEV_DEFAULT_DEBUGFS);
+		   "examples:\n"
+		   "  sudo logdev record -o demo.cap --duration 5\n"
+		   "  logdev report demo.cap | less\n"
+		   "  logdev deltas demo.cap\n"
+		   "Text output is terminal-safe: control bytes in recorded strings print\n"
+		   "escaped (\\x1b, \\n, \\t, \\0, \\\\).\n"
+		   "%s"
+		   "logdev VERB --help: the options and examples of VERB; man logdev: all.\n",
+		LOGDEV_DEFAULT_DEBUGFS, cli_exit_text);
 }
 
 static const struct cli_cmd *find_cmd(const char *name)
@@ -51,10 +60,23 @@ static void print_version(void)
 
 static int cmd_help(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	const struct cli_cmd *c;
+
+	if (argc > 2) {
+		fprintf(stderr, "logdev help: one VERB only\n");
+		return 2;
+	}
+	if (argc == 2) {
+		c = find_cmd(argv[1]);
+		if (!c) {
+			fprintf(stderr, "logdev help: unknown command '%s'\n", argv[1]);
+			cli_usage(stderr);
+			return 2;
+		}
+		return cli_verb_help(c);
+	}
 	cli_usage(stdout);
-	return 0;
+	return fflush(stdout) ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -72,8 +94,14 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+hV", lo, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			return cmd_help(0, NULL);
+			cli_usage(stdout);
+			return fflush(stdout) ? 1 : 0;
 		case 'V':
+			if (optind < argc) {	/* "--version extra": not silently ignored */
+				fprintf(stderr, "logdev: --version takes no arguments ('%s')\n",
+					argv[optind]);
+				return 2;
+			}
 			print_version();
 			return fflush(stdout) ? 1 : 0;
 		default:
@@ -96,5 +124,6 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	optind = 0;
+	cli_current = cmd;
 	return cmd->fn(argc, argv);
 }
