@@ -7,7 +7,8 @@
 #   make check      every test: the test helpers, ring core (userspace, sanitizers), decoder
 #                   goldens, VM tests
 #   make bench      benchmarks (see docs/PERFORMANCE.md)
-#   make install    reader to $(PREFIX)/bin, headers to $(PREFIX)/include, logdev.ko for KDIR
+#   make install    reader to $(PREFIX)/bin, its man page logdev(1) and bash completion
+#                   under $(PREFIX)/share, headers to $(PREFIX)/include, logdev.ko for KDIR
 #                   (not the test modules of kernel/test/),
 #                   Module.symvers to $(PREFIX)/share/logdev (KBUILD_EXTRA_SYMBOLS for
 #                   modules that call edprint), plugin_logdev.so where libtraceevent
@@ -61,6 +62,9 @@ bench: userspace
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/uapi/linux $(DESTDIR)$(PREFIX)/include/linux
 	install -m 0755 userspace/logdev $(DESTDIR)$(PREFIX)/bin/logdev
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 0644 docs/logdev.1 $(DESTDIR)$(PREFIX)/share/man/man1/logdev.1
+	install -m 0644 userspace/logdev.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/logdev
 	install -m 0644 include/uapi/linux/logdev.h $(DESTDIR)$(PREFIX)/include/uapi/linux/logdev.h
 	install -m 0644 include/linux/edprint*.h $(DESTDIR)$(PREFIX)/include/linux/
 	install -d $(DESTDIR)$(PREFIX)/share/logdev

@@ -20,9 +20,20 @@ if ! make -s -C "$top" install DESTDIR="$dest" PREFIX="$prefix" KDIR="$kdir" > "
 	exit 1
 fi
 inc=$dest$prefix/include
-for f in bin/logdev include/uapi/linux/logdev.h include/linux/edprint.h share/logdev/Module.symvers; do
+for f in bin/logdev include/uapi/linux/logdev.h include/linux/edprint.h share/logdev/Module.symvers \
+	share/man/man1/logdev.1 share/bash-completion/completions/logdev; do
 	[ -e "$dest$prefix/$f" ] || fail "$prefix/$f not installed"
 done
+# the man page reads as one (man -l), and the completion completes the installed reader's verbs
+if command -v man > /dev/null; then
+	MANWIDTH=80 man -l "$dest$prefix/share/man/man1/logdev.1" 2>/dev/null | grep -q '^EXIT STATUS' &&
+		echo "PASS: install: man -l shows the installed logdev(1)" ||
+		fail "man -l $prefix/share/man/man1/logdev.1 does not render an EXIT STATUS section"
+fi
+got=$(bash -c 'source "$1" && COMP_WORDS=("$2" de) && COMP_CWORD=1 && _logdev && echo "${COMPREPLY[*]}"' \
+	_ "$dest$prefix/share/bash-completion/completions/logdev" "$dest$prefix/bin/logdev" 2>&1)
+[ "$got" = "deltas" ] && echo "PASS: install: the installed bash completion completes 'logdev de' to deltas" ||
+	fail "the installed completion gives '$got' for 'logdev de' (want deltas)"
 # the trace-cmd plugin, where libtraceevent looks (tools/traceevent-plugin/Makefile)
 pl=$(make -s -C "$top/tools/traceevent-plugin" print-plugin-dir DESTDIR="$dest")/plugin_logdev.so
 [ -f "$pl" ] && echo "PASS: install: plugin_logdev.so installed in ${pl#$dest}" ||

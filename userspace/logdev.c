@@ -66,6 +66,8 @@ static int cmd_help(int argc, char **argv)
 		fprintf(stderr, "logdev help: one VERB only\n");
 		return 2;
 	}
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		return cli_verb_help(&cmd_help_entry);
 	if (argc == 2) {
 		c = find_cmd(argv[1]);
 		if (!c) {

@@ -509,6 +509,138 @@ static void test_empty_tables(void)
 	free(err);
 }
 
+/* ---- help: examples, the man page, bash completion ------------------------ */
+
+/* the verbs of `logdev --help`'s usage block, space-separated, into @v */
+static void verbs_of_help(char *v, size_t n)
+{
+	char *out, *err, *l;
+	int in = 0;
+
+	v[0] = 0;
+	run_cli("--help", &out, &err);
+	for (l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char w[64];
+
+		if (!strncmp(l, "usage:", 6)) {
+			in = 1;
+			continue;
+		}
+		if (*l != ' ')
+			in = 0;
+		if (in && sscanf(l, " logdev %63s", w) == 1 && w[0] != '-')
+			snprintf(v + strlen(v), n - strlen(v), "%s ", w);
+	}
+	free(out);
+	free(err);
+}
+
+static void test_help_man(void)
+{
+	char verbs[256], path[600], args[300], *man, *out, *err, *v, *save = NULL;
+	size_t n;
+	int st;
+
+	verbs_of_help(verbs, sizeof(verbs));
+	CHECK_STR_EQ(verbs, "record report deltas diff convert help ", "help: the verbs of logdev --help");
+	snprintf(path, sizeof(path), "%s/docs/logdev.1", top);
+	man = slurp_n(path, &n);
+	CHECK_TRUE(n > 1000, "man: docs/logdev.1 is there");
+	/* roff's "\-" is a "-" */
+	for (char *r = man, *w = man; ; r++) {
+		if (r[0] == '\\' && r[1] == '-')
+			continue;
+		if (!(*w++ = *r))
+			break;
+	}
+	for (v = strtok_r(verbs, " ", &save); v; v = strtok_r(NULL, " ", &save)) {
+		char ss[80];
+
+		snprintf(ss, sizeof(ss), "\n.SS %s\n", v);
+		CHECK_TRUE(strstr(man, ss) != NULL, NAMEF("man: a section for %s", v));
+		snprintf(args, sizeof(args), "%s --help", v);
+		st = run_cli(args, &out, &err);
+		CHECK_EQ(st, 0, NAMEF("help: %s --help exits 0", v));
+		CHECK_TRUE(strstr(out, "\nexamples:\n  ") && strstr(strstr(out, "\nexamples:\n"), "logdev "),
+			   NAMEF("help: %s --help has an example", v));
+		if (strcmp(v, "help"))
+			CHECK_STR_CONTAINS(out, "exit status: 0 ", NAMEF("help: %s --help gives the exit statuses", v));
+		/* every option of its option lines ("  -o, --output FILE  ...") */
+		for (char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+			char *e = strchr(l, '\n'), line[200], *p;
+
+			snprintf(line, sizeof(line), "%.*s", e ? (int)(e - l) : (int)strlen(l), l);
+			if (strncmp(line, "  -", 3) && strncmp(line, "      --", 8))
+				continue;
+			for (p = line; *p == ' '; p++)
+				;
+			while (*p == '-') {	/* "-o," "--output" ... up to the value or text */
+				char opt[40];
+				int k = 0;
+
+				while (*p && *p != ' ' && *p != ',' && k < 39)
+					opt[k++] = *p++;
+				opt[k] = 0;
+				if (strcmp(opt, "--"))	/* record's "-- COMMAND" */
+					CHECK_TRUE(strstr(man, opt) != NULL,
+						   NAMEF("man: %s %s is documented", v, opt));
+				while (*p == ',' || *p == ' ')
+					p++;
+			}
+		}
+		free(out);
+		free(err);
+	}
+	CHECK_STR_CONTAINS(man, "\n.SH EXIT STATUS\n", "man: exit statuses");
+	CHECK_STR_CONTAINS(man, "\n.SH TERMINAL SAFETY\n", "man: terminal safety");
+	free(man);
+	/* man renders it without a warning, if man is there */
+	if (!system("command -v groff >/dev/null 2>&1")) {
+		snprintf(args, sizeof(args), "groff -man -Tutf8 -ww -z %s/docs/logdev.1 > %s 2>&1", top,
+			 tmp_path("groff.txt"));
+		st = system(args);
+		out = slurp(tmp_path("groff.txt"));
+		CHECK_WHY(st == 0 && !out[0], "man: groff -ww renders it without warnings", "%s", out);
+		free(out);
+	}
+}
+
+/* COMPREPLY of _logdev for the words @words (the last one being completed) */
+static char *complete(const char *words)
+{
+	char cmd[1500];
+
+	snprintf(cmd, sizeof(cmd),
+		 "bash -c 'source %s/userspace/logdev.bash-completion || exit 9; "
+		 "COMP_WORDS=(%s %s); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); "
+		 "_logdev; echo \"${COMPREPLY[*]}\"' > %s 2>&1",
+		 top, cli, words, tmp_path("compl.txt"));
+	if (system(cmd))
+		return strdup("bash failed");
+	return slurp(tmp_path("compl.txt"));
+}
+
+static void test_completion(void)
+{
+	static const struct { const char *words, *want; } cases[] = {
+		{ "re", "record report\n" },
+		{ "\"\"", "record report deltas diff convert help\n" },
+		{ "deltas --", "--durations --help --sort\n" },
+		{ "deltas --sort m", "max median\n" },
+		{ "diff --format \"\"", "text csv json\n" },
+		{ "help co", "convert\n" },
+		{ "--ver", "--version\n" },
+		{ "record --no", "--no-enable\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = complete(cases[i].words);
+
+		CHECK_STR_EQ(got, cases[i].want, NAMEF("completion: logdev %s<TAB>", cases[i].words));
+		free(got);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -526,6 +658,8 @@ int main(int argc, char **argv)
 	test_absurd_ts();
 	test_live_missing();
 	test_empty_tables();
+	test_help_man();
+	test_completion();
 	if (!getenv("LOGDEV_TEST_KEEP"))	/* keep the files to look at */
 		tmpdir_remove();
 	else
