@@ -1,8 +1,10 @@
 # Normalize `logdev report --raw` (mode=logdev) or `trace-cmd report -t`
 # (mode=tc, with the `trace-cmd report -R` of the same file as file=RAWFILE
 # for the site ids) into one form, so that the two compare line for line:
-#   R ts_ns cpu pid site msg        (msg with \\ \t \n escaped; cut at a NUL,
-#                                    where trace-cmd's %s of the field stops)
+#   R ts_ns cpu pid site msg        (msg terminal-safe as logdev prints it:
+#                                    convert's msg field is report's escaped
+#                                    text, lgd_escape(), so both sides carry
+#                                    the same \\ \t \n \0 \xHH)
 #   D cpu count|?                   (lost events, just before the next record
 #                                    of that CPU, as trace-cmd prints them;
 #                                    logdev's LOST lines of one CPU before one
@@ -14,18 +16,6 @@ function esc(s,   o, c, i) {
 		o = o (c == "\\" ? "\\\\" : c == "\t" ? "\\t" : c)
 	}
 	return o
-}
-# logdev --raw's escaped message cut at its first \0
-function cut0(s,   i, c) {
-	for (i = 1; i <= length(s); i++) {
-		c = substr(s, i, 1)
-		if (c != "\\")
-			continue
-		if (substr(s, i + 1, 1) == "0")
-			return substr(s, 1, i - 1)
-		i++
-	}
-	return s
 }
 function nodz(s) { sub(/^0+/, "", s); return s == "" ? "0" : s }
 function flush_rec() {
@@ -55,7 +45,7 @@ mode == "logdev" {
 		print "D " f[2] " " lost[f[2]]
 		delete lost[f[2]]
 	}
-	print "R " f[1] " " f[2] " " f[3] " " f[5] " " cut0(msg)
+	print "R " f[1] " " f[2] " " f[3] " " f[5] " " msg
 	next
 }
 mode == "tc" {
@@ -83,7 +73,7 @@ mode == "tc" {
 		print "D " a[2] " ?"
 		next
 	}
-	if (!match($0, hdr)) {		# continuation of a message with a newline
+	if (!match($0, hdr)) {		# a raw newline in a message: never, it is \n
 		if (have)
 			pend = pend "\\n" esc($0)
 		else
@@ -109,7 +99,7 @@ mode == "tc" {
 	if (pad < 0)
 		pad = 0
 	msg = substr(msg, pad + 2)
-	pend = "R " ts " " cpu " " pid " " sites[++nr] " " esc(msg)
+	pend = "R " ts " " cpu " " pid " " sites[++nr] " " msg
 	have = 1
 	next
 }

@@ -14,7 +14,9 @@ P=$name
 if [ ! -s "$dir/comm.cap" ] || ! grep -q '^pid vmtool=' "$dir/comm.txt" 2>/dev/null; then
 	fail "no comm.cap or pids came back"; exit 1
 fi
-if ! "$logdev" report "$dir/comm.cap" > "$dir/comm.report" 2> "$dir/comm.err"; then
+"$logdev" report "$dir/comm.cap" > "$dir/comm.report" 2> "$dir/comm.err"
+ld_rc=$?
+if [ $ld_rc != 0 ] && [ $ld_rc != 3 ]; then	# 3: decoded, with warnings on stderr
 	fail "logdev report failed: $(head -c 300 "$dir/comm.err")"; exit 1
 fi
 pids=$(grep '^pid vmtool=' "$dir/comm.txt")

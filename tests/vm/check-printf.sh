@@ -20,7 +20,9 @@ if [ ! -s "$dir/printf.cap" ] || [ ! -s "$dir/printf_ref.txt" ]; then
 	fail "no printf capture or reference came back"
 	exit 1
 fi
-if ! "$logdev" report --raw "$dir/printf.cap" > "$dir/printf.raw" 2> "$dir/printf.err"; then
+"$logdev" report --raw "$dir/printf.cap" > "$dir/printf.raw" 2> "$dir/printf.err"
+ld_rc=$?
+if [ $ld_rc != 0 ] && [ $ld_rc != 3 ]; then	# 3: decoded, with warnings on stderr
 	fail "logdev report --raw failed: $(head -c 300 "$dir/printf.err")"
 	exit 1
 fi
@@ -66,15 +68,16 @@ for want in $'\tdir\\twith tab/we\\"ird,name.c\t500\tlt_oddfiles\toddfile %d' \
 		odd=1
 	fi
 done
+# (report's text is terminal-safe: the tab and newline print as \t and \n)
 text=$("$logdev" report "$dir/printf.cap" 2>&1 | tr -d '\0')
-for want in $'dir\twith tab/we"ird,name.c:lt_oddfiles:500 oddfile 7' \
-	    $'new\nline.c:lt_oddfiles:500 nlfile 7'; do
+for want in 'dir\twith tab/we"ird,name.c:lt_oddfiles:500 oddfile 7' \
+	    'new\nline.c:lt_oddfiles:500 nlfile 7'; do
 	if [[ $text != *"$want"* ]]; then
 		fail "report lacks [$want]: $(grep -a -A1 'oddfile\|nlfile\|warning' <<< "$text" | head -c 400)"
 		odd=1
 	fi
 done
-[ $odd = 0 ] && pass "sites in files named with a tab, quote and newline: escaped in formats, named with their files in report"
+[ $odd = 0 ] && pass "sites in files named with a tab, quote and newline: escaped in formats, named with their files in report (escaped)"
 
 # After the table the test module wrote one raw record larger than any
 # sub-buffer: refused with -E2BIG (7), and counted as lost: too_big in stats

@@ -55,7 +55,7 @@ printf_case() {
 	# lt_oddfiles: file names with a tab, quote and newline, escaped in
 	# formats; the fake prints the same text for `report` (named sites)
 	printf '7\tdir\\twith tab/we\\"ird,name.c\t500\tlt_oddfiles\toddfile %%d\n8\tnew\\nline.c\t500\tlt_oddfiles\tnlfile %%d\n' > "$tmp/dir/formats.txt"
-	printf 'x dir\twith tab/we"ird,name.c:lt_oddfiles:500 oddfile 7\nx new\nline.c:lt_oddfiles:500 nlfile 7\n' >> "$tmp/raw"
+	printf 'x dir\\twith tab/we"ird,name.c:lt_oddfiles:500 oddfile 7\nx new\\nline.c:lt_oddfiles:500 nlfile 7\n' >> "$tmp/raw"
 }
 printf_case
 expect check-printf.sh "good run" ""
