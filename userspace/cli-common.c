@@ -629,7 +629,8 @@ void cli_json_str(FILE *f, const char *str)
 
 	fputc('"', f);
 	while (*s) {
-		int n = utf8_seq(s);
+		uint32_t cp = 0;
+		int n = lgd_utf8_len(s, 4, &cp);
 
 		if (!n) {
 			fputs("\\ufffd", f);
@@ -637,8 +638,11 @@ void cli_json_str(FILE *f, const char *str)
 		} else if (*s == '"' || *s == '\\') {
 			fputc('\\', f);
 			fputc(*s++, f);
-		} else if (*s < 0x20) {
-			fprintf(f, "\\u%04x", *s++);
+		} else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) ||
+			   (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
+			/* controls, DEL, C1, bidi overrides: \u escapes (terminal-safe) */
+			fprintf(f, "\\u%04x", (unsigned int)cp);
+			s += n;
 		} else {
 			fwrite(s, 1, (size_t)n, f);
 			s += n;

@@ -157,8 +157,9 @@ int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		struct lgd_dur_stats *st);
 /**
  * cli_json_str() - @s as a JSON string (quotes included) on @f: valid
- * UTF-8 kept as is; '"' and '\\' backslash-escaped; bytes below 0x20 as
- * \u00XX; every byte that is not part of a valid UTF-8 sequence (stray
+ * UTF-8 kept as is; '"' and '\\' backslash-escaped; bytes below 0x20, DEL,
+ * C1 controls (U+0080-U+009F) and bidi overrides (U+202A-U+202E,
+ * U+2066-U+2069) as \uXXXX (valid JSON that is also terminal-safe); every byte that is not part of a valid UTF-8 sequence (stray
  * continuation, overlong, surrogate, above U+10FFFF, cut short) as \ufffd,
  * one per byte.  The one JSON string writer: every JSON output uses it.
  */

@@ -107,7 +107,8 @@ static const char hostile_formats[] =
 	"1\tx.c\t10\tev\x1b[7mil\tstr=%s chr=%c\n"
 	"2\tfi\x9ble\xff.c\t20\tbidi\tname=%s\n"
 	"3\tx.c\t30\tnulcut\tv=%s end\n"
-	"4\tx.c\t40\tfmt\ttitle\x1b]0;pwned\x07 done\n";
+	"4\tx.c\t40\tfmt\ttitle\x1b]0;pwned\x07 done\n"
+	"5\tx.c\t50\tc1\xc2\x9b\x7f\tc1\n";
 
 /* a vbin_printf payload: %s text (NUL included) then %c as one byte */
 static uint32_t pl_str_chr(uint8_t *pl, const char *s, size_t n, int c)
@@ -144,6 +145,7 @@ static char *hostile_cap(const char *name)
 	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	sb_begin(&s, 0, 1, 1004000ull, 0, 0);
 	sb_rec(&s, 1004000ull, 1, LOGDEV_REC_RAW, 0, 7, "\x1b\x07\x00\xff", 4);
+	sb_rec(&s, 1005000ull, 5, LOGDEV_REC_PRINT, 0, 7, NULL, 0);
 	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp(name, b.p, b.n);
@@ -190,6 +192,7 @@ static void test_terminal_safety(void)
 	CHECK_EQ(st, 0, "terminal: deltas exit 0");
 	CHECK_SAFE(out, strlen(out), "terminal: deltas holds no unsafe byte");
 	CHECK_STR_CONTAINS(out, "ev\\x1b[7mil:10", "terminal: deltas labels escaped");
+	CHECK_STR_CONTAINS(out, "c1\\xc2\\x9b\\x7f:50", "terminal: deltas labels: C1 and DEL escaped");
 	free(out);
 	free(err);
 
@@ -206,6 +209,7 @@ static void test_terminal_safety(void)
 	st = run_cli(args, &out, &err);
 	CHECK_SAFE(out, strlen(out), "terminal: diff json holds no unsafe byte");
 	CHECK_STR_CONTAINS(out, "\"ev\\u001b[7mil:10\"", "terminal: diff json escapes per JSON");
+	CHECK_STR_CONTAINS(out, "\"c1\\u009b\\u007f:50\"", "terminal: diff json writes C1 and DEL as \\u escapes");
 	free(out);
 	free(err);
 
