@@ -8,7 +8,7 @@
  * core (logdev_core.h); nothing calls it.  The layers, top to bottom:
  *   module init    logdev_main.c
  *   features       logdev_debugfs.c logdev_pipe.c logdev_probes.c
- *                  logdev_modlog.c
+ *                  logdev_modlog.c logdev_dump.c
  *   recording core logdev_buffers.c logdev_record.c logdev_wake.c
  *                  logdev_sites.c logdev_percpu.c
  *   ring           logdev_ring.c
@@ -48,8 +48,13 @@ static int __init logdev_init(void)
 	if (ret)
 		goto err_dir;
 	ld_pipe_init(ld_dir);
+	ret = ld_dump_init(ld_dir);
+	if (ret)
+		goto err_modlog;
 	return 0;
 
+err_modlog:
+	ld_modlog_exit();
 err_dir:
 	debugfs_remove_recursive(ld_dir);
 err_sites:
@@ -64,6 +69,7 @@ static void __exit logdev_exit(void)
 {
 	/* no file can be open: each holds a module reference */
 	debugfs_remove_recursive(ld_dir);
+	ld_dump_exit();
 	ld_probes_exit();
 	mutex_lock(&ld_cfg_mutex);
 	ld_set_enabled(false);

@@ -1,0 +1,89 @@
+#!/bin/sh
+# Guest side of the crash dump tests (logdev_dump.c), one boot per MODE;
+# the host reads the dump from the console (tests/vm/check-dump.sh).
+#   guest-dump.sh MODE N M
+# Records N "seq %d" on CPU 0 and, at the same time, M "other ..." plus one
+# "vbin ..." on CPU 1 (logdev_test's dump_seq), then, by MODE:
+#   oops    logdev loaded with dump_on_oops=1 (the module parameter): a NULL
+#           dereference (oops=panic: the kernel dies)
+#   panic   dump_on_oops switched on through debugfs, dump_records=50
+#           through sysfs (bad values refused first): panic()
+#   sysrq   logdev loaded with dump_records=30: echo a > /proc/sysrq-trigger
+#           prints the dump and the kernel goes on, recording as before;
+#           the debugfs switch refuses garbage; then an oops with
+#           dump_on_oops off (the default) must print no dump
+# Lines "logdev-dump-test: ..." mark the steps for the host.
+. /logdev/lib.sh
+P=vm-dump-$1
+mode=$1 n=$2 m=$3
+D=/sys/kernel/debug/logdev
+T=/sys/kernel/debug/logdev_test
+PARAM=/sys/module/logdev/parameters
+
+case $mode in
+oops) insmod /logdev/logdev.ko dump_on_oops=1 ;;
+sysrq) insmod /logdev/logdev.ko dump_records=30 ;;
+*) insmod /logdev/logdev.ko ;;
+esac || { fail "insmod logdev.ko"; exit 1; }
+insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
+
+case $mode in
+oops) check_eq "dump_on_oops=1 on insmod reads 1" "$(cat $D/dump_on_oops)" 1 ;;
+*) check_eq "dump_on_oops is off by default" "$(cat $D/dump_on_oops)" 0 ;;
+esac
+
+if [ "$mode" = panic ]; then
+	for bad in 0 10001 x -1 ''; do
+		if echo "$bad" > $PARAM/dump_records 2>/dev/null; then
+			fail "dump_records '$bad' refused"
+		else
+			pass "dump_records '$bad' refused"
+		fi
+	done
+	check_eq "dump_records keeps 100 after bad values" "$(cat $PARAM/dump_records)" 100
+	echo 50 > $PARAM/dump_records
+	check_eq "dump_records 50" "$(cat $PARAM/dump_records)" 50
+	echo 1 > $D/dump_on_oops
+	check_eq "dump_on_oops switched on through debugfs" "$(cat $D/dump_on_oops)" 1
+fi
+if [ "$mode" = sysrq ]; then
+	for bad in 2 yes-please x ''; do
+		if echo "$bad" > $D/dump_on_oops 2>/dev/null; then
+			fail "dump_on_oops '$bad' refused"
+		else
+			pass "dump_on_oops '$bad' refused"
+		fi
+	done
+	check_eq "dump_on_oops keeps 0 after garbage" "$(cat $D/dump_on_oops)" 0
+	echo 1 > $D/dump_on_oops
+	echo garbage > $D/dump_on_oops 2>/dev/null
+	check_eq "dump_on_oops keeps 1 after garbage" "$(cat $D/dump_on_oops)" 1
+	echo 0 > $D/dump_on_oops
+fi
+
+echo 1 > $D/enable
+echo "$n $m" > $T/dump_seq || fail "dump_seq $n $m"
+echo "logdev-dump-test: recorded $n $m"
+case $mode in
+oops)
+	echo "logdev-dump-test: crash oops"
+	echo oops > $T/crash ;;
+panic)
+	echo "logdev-dump-test: crash panic"
+	echo panic > $T/crash ;;
+sysrq)
+	echo "logdev-dump-test: sysrq"
+	echo a > /proc/sysrq-trigger
+	echo "logdev-dump-test: sysrq done"
+	check_eq "recording goes on after the sysrq dump (enable)" "$(cat $D/enable)" 1
+	# written - comm: the edprint records of cpu 0
+	w0=$(awk '$1 == "cpu=0" { sub("written=", "", $2); sub("comm=", "", $NF); print $2 - $NF }' $D/stats)
+	echo "3 0" > $T/dump_seq
+	w1=$(awk '$1 == "cpu=0" { sub("written=", "", $2); sub("comm=", "", $NF); print $2 - $NF }' $D/stats)
+	check_eq "3 records on cpu 0 after the sysrq dump are written" "$((w1 - w0))" 3
+	echo "logdev-dump-test: crash oops without dump_on_oops"
+	echo oops > $T/crash ;;
+esac
+echo "logdev-dump-test: still alive"
+fail "the kernel survived the crash trigger"
+finish
