@@ -5,10 +5,10 @@
  * the last dump_records records of every CPU are printed with printk(),
  * merged by time, in `logdev report`'s text form (docs/CRASHDUMP.md):
  *
- *   logdev: dump begin (oops): 2 cpus, last 100 records per cpu, clock local, mode overwrite
- *   logdev: dump cpu:0 records=1000 shown=100 written=1001 overrun=0 dropped=0 ...
+ *   logdev: dump begin (oops): 2 cpus, last 64 records per cpu, clock local, mode overwrite
+ *   logdev: dump cpu:0 records=1000 shown=64 written=1008 overrun=0 dropped=0 ...
  *   logdev: [    12.345678] cpu:0 sh-93 lt_dump_seq:712 seq 900  +1.204 us
- *   logdev: dump end: 100 records printed
+ *   logdev: dump end (oops): 115 records printed, recording stopped
  *
  * Text is made here, in the dying kernel, from the binary records: a
  * LOGDEV_REC_PRINT payload is vbin_printf()'s, which the kernel's own
@@ -51,7 +51,13 @@
 #include "logdev_core.h"
 #include "logdev_features.h"
 
-#define LD_DUMP_RECORDS_DEFAULT	100	/* per CPU; docs/CRASHDUMP.md: console time */
+/*
+ * Per CPU.  A dump line is about 115 bytes on the console (printk's time,
+ * "logdev: ", the report line); a 115200 baud serial console moves 11520
+ * bytes/s (10 bits a byte), about 100 lines/s: 64 records take about 0.65 s
+ * per CPU that recorded (docs/CRASHDUMP.md).
+ */
+#define LD_DUMP_RECORDS_DEFAULT	64
 #define LD_DUMP_RECORDS_MAX	10000	/* per CPU */
 #define LD_DUMP_SYSRQ_KEY	'a'
 #define LD_DUMP_LINE		768	/* bytes of one printed line */
@@ -82,7 +88,7 @@ static const struct kernel_param_ops ld_dump_records_ops = {
 };
 module_param_cb(dump_records, &ld_dump_records_ops, &ld_dump_records, 0644);
 MODULE_PARM_DESC(dump_records,
-		 "records per CPU the crash dump prints, 1..10000 (default 100)");
+		 "records per CPU the crash dump prints, 1..10000 (default 64)");
 
 /**
  * struct ld_dump_cur - one CPU's place in the dump (preallocated at init)
@@ -476,28 +482,35 @@ static void ld_dump_record(int cpu, struct ld_dump_cur *c)
 
 /*
  * Count @cpu's records, then place its cursor on the last @n of them, with
- * the timestamp of the one before as the base of the first delta.
+ * the timestamp of the one before as the base of the first delta.  Prints
+ * the CPU's header line, unless the CPU never recorded.
  */
 static void ld_dump_prepare(int cpu, struct ld_dump_cur *c, u64 n)
 {
+	struct ld_stats st;
 	u64 skip, i;
 
 	c->cb = rcu_dereference(per_cpu_ptr(ld_pcpu, cpu)->cb);
-	if (!c->cb) {
-		c->first = c->end = 0;
-		c->total = c->left = 0;
-		ld_dump_reset(c);
-		return;
-	}
-	ld_peek_range(c->cb, &c->first, &c->end);
+	c->first = 0;
+	c->end = 0;
+	if (c->cb)
+		ld_peek_range(c->cb, &c->first, &c->end);
 	ld_dump_reset(c);
 	for (c->total = 0, ld_dump_next(c); c->rec; ld_dump_next(c))
 		c->total++;
 	skip = c->total > n ? c->total - n : 0;
 	c->left = c->total - skip;
-	ld_dump_print("dump cpu:%d records=%llu shown=%llu%s%s", cpu, c->total,
-		      c->left, c->busy ? " (sub-buffers with an uncommitted writer skipped)" : "",
-		      c->bad ? " (stopped at a damaged sub-buffer)" : "");
+	if (c->cb) {
+		ld_get_stats(c->cb, &st);
+		if (st.written || c->total)
+			ld_dump_print("dump cpu:%d records=%llu shown=%llu written=%llu overrun=%llu dropped=%llu nesting_lost=%llu too_big=%llu%s%s%s",
+				      cpu, c->total, c->left, st.written,
+				      st.overrun, st.dropped, st.nesting_lost,
+				      st.too_big,
+				      c->busy ? " (skipped: sub-buffers with an uncommitted writer)" : "",
+				      c->gone ? " (skipped: sub-buffers overwritten meanwhile)" : "",
+				      c->bad ? " (stopped: damaged sub-buffer)" : "");
+	}
 	ld_dump_reset(c);
 	for (i = 0, ld_dump_next(c); c->rec && i < skip; i++, ld_dump_next(c)) {
 		c->prev_ts = c->rec->ts;
@@ -507,19 +520,6 @@ static void ld_dump_prepare(int cpu, struct ld_dump_cur *c, u64 n)
 	memset(c->lost, 0, sizeof(c->lost));
 	if (!c->left)
 		c->rec = NULL;
-}
-
-static void ld_dump_stats(int cpu)
-{
-	struct ld_cpu_buf *cb = rcu_dereference(per_cpu_ptr(ld_pcpu, cpu)->cb);
-	struct ld_stats st;
-
-	if (!cb)
-		return;
-	ld_get_stats(cb, &st);
-	ld_dump_print("dump cpu:%d written=%llu overrun=%llu dropped=%llu nesting_lost=%llu too_big=%llu (since the buffer was cleared; comm records included)",
-		      cpu, st.written, st.overrun, st.dropped, st.nesting_lost,
-		      st.too_big);
 }
 
 /*
@@ -548,10 +548,8 @@ static void ld_dump(const char *why, bool freeze)
 		      why, num_possible_cpus(), n,
 		      ld_clock_names[READ_ONCE(ld_cfg.clock)],
 		      ld_mode_names[READ_ONCE(ld_cfg.mode)]);
-	for_each_possible_cpu(cpu) {
-		ld_dump_stats(cpu);
+	for_each_possible_cpu(cpu)
 		ld_dump_prepare(cpu, &ld_dump_cur[cpu], n);
-	}
 	/* merge by time: each step prints the CPU whose next record is oldest */
 	for (;;) {
 		best = NULL;

@@ -38,8 +38,10 @@
  *             edprint("vbin %d %pS") (the vbin_printf() path), i counting
  *             from 0; CPU 0's last M records alternate with CPU 1's, for
  *             the crash dump test (tests/vm/guest-dump.sh).
- *   crash     write "oops" (a NULL dereference), "bug" (BUG()) or "panic"
- *             (panic()): the kernel dies, for the crash dump test.
+ *   crash     write "oops" (a NULL dereference), "bug" (BUG()), "panic"
+ *             (panic()) or "mid" (a NULL dereference on CPU 0 between
+ *             reserving a record and committing it): the kernel dies, for
+ *             the crash dump test.
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
@@ -792,6 +794,28 @@ static const struct file_operations lt_dump_seq_fops = {
 	.llseek = noop_llseek,
 };
 
+/*
+ * "mid": a writer dies between reserving a record and committing it, on
+ * CPU 0: the record edprint() would make, reserved by hand.
+ */
+static struct logdev_site __used __section("__logdev_sites") lt_mid_site = {
+	.fmt = "mid %d",
+	.file = __FILE__,
+	.func = "lt_crash_mid",
+	.line = __LINE__,
+};
+
+static long lt_crash_mid(void *arg)
+{
+	struct logdev_resv r;
+	u32 *p = __logdev_reserve(&lt_mid_site, sizeof(*p), &r);
+
+	if (p)
+		*p = 42;
+	*(volatile int *)NULL = 1;	/* before __logdev_commit() */
+	return 0;
+}
+
 static ssize_t lt_crash_write(struct file *f, const char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
@@ -808,6 +832,8 @@ static ssize_t lt_crash_write(struct file *f, const char __user *ubuf,
 		BUG();
 	else if (sysfs_streq(buf, "panic"))
 		panic("logdev_test: panic requested");
+	else if (sysfs_streq(buf, "mid"))
+		work_on_cpu(0, lt_crash_mid, NULL);
 	else
 		return -EINVAL;
 	return len;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Host side of the crash dump test (guest-dump.sh, logdev_dump.c).
-#   check-dump.sh DIR NAME MODE N M RECORDS
+#   check-dump.sh DIR NAME MODE N M RECORDS   (MODE: oops bug mid panic sysrq)
 # DIR/console.log is the serial console of a boot of guest-dump.sh MODE N M:
 # CPU 0 recorded "seq 0".."seq N-1", CPU 1 "other 0".."other M-1" and one
 # "vbin M ..." (M + 1 records), and the dump prints the last RECORDS of each.
@@ -12,7 +12,9 @@
 # printed timestamps (within their 1 us rounding) and CPU 0's deltas add up
 # to its span; the death the mode asks for (oops then panic, panic), and
 # for sysrq: the kernel went on, and its later oops without dump_on_oops
-# printed no dump.
+# printed no dump; for mid (CPU 0 died inside a record): CPU 0's open
+# sub-buffer is left out with a note, and what is shown are the last
+# RECORDS of its closed sub-buffers.
 set -uo pipefail
 dir=$1 name=$2 mode=$3 n=$4 m=$5 rec=$6
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -35,19 +37,22 @@ function other(k) {
 	return "other " k " " (k % 2 ? "odd" : "even") " " substr("abcdefghijklmnopqrstuvwxyz", k % 26 + 1, 1) \
 		" " (k ? "-" k "000000000000" : "0")
 }
-BEGIN { want0 = n < rec ? n : rec; want1 = m + 1 < rec ? m + 1 : rec }
+BEGIN {
+	want0 = n < rec ? n : rec; want1 = m + 1 < rec ? m + 1 : rec
+	why = mode == "bug" || mode == "mid" ? "oops" : mode	# what the dump says
+}
 /logdev-dump-test: sysrq done/ { sysrq_done = NR }
-/Oops|BUG: kernel NULL pointer/ && !oops { oops = NR }
+/Oops|BUG: kernel NULL pointer|kernel BUG at/ && !oops { oops = NR }
 /Kernel panic/ && !kpanic { kpanic = NR }
 /logdev: dump \(panic\): printed above/ { above = NR }
 /logdev: dump begin \(/ {
 	begins++
-	if (index($0, "logdev: dump begin (" mode "):")) { begin = NR; inside = 1 }
+	if (index($0, "logdev: dump begin (" why "):")) { begin = NR; inside = 1 }
 	if (index($0, "last " rec " records per cpu")) hdr_n = 1
 	next
 }
 /logdev: dump end \(/ {
-	if (index($0, "logdev: dump end (" mode "):")) end = NR
+	if (index($0, "logdev: dump end (" why "):")) end = NR
 	inside = 0
 	endline = $0
 	next
@@ -56,6 +61,7 @@ inside && /logdev: dump cpu:[0-9]+ records=/ {
 	s = substr($0, index($0, "dump cpu:") + 9)
 	split(s, f, "[ =]")	# cpu records N shown N
 	hrec[f[1]] = f[3]; hshown[f[1]] = f[5]
+	if (index(s, "(skipped: sub-buffers with an uncommitted writer)")) busy[f[1]] = 1
 	next
 }
 inside && /logdev: \[/ {
@@ -76,7 +82,11 @@ inside && /logdev: \[/ {
 	if (nrec > 1 && cpu != lastcpu) switches++
 	lastts = ts; lastcpu = cpu
 	i = ++cnt[cpu]
-	if (cpu == 0) {
+	if (cpu == 0 && mode == "mid") {
+		# the open sub-buffer is left out: consecutive seqs ending before n - 1
+		k0 = i == 1 ? substr(msg, 5) + 0 : k0 + 1
+		if (msg != "seq " k0 && !bad0++) bad0msg = "record " i ": got \"" msg "\", want \"seq " k0 "\""
+	} else if (cpu == 0) {
 		k = n - want0 + i - 1
 		if (msg != "seq " k && !bad0++) bad0msg = "record " i ": got \"" msg "\", want \"seq " k "\""
 	} else if (cpu == 1) {
@@ -89,7 +99,9 @@ inside && /logdev: \[/ {
 	}
 	if (who !~ /^kworker\/[01]:[0-9]+H?-[0-9]+$/ && !badwho++) badwhomsg = who
 	if (where !~ /^lt_dump_fn:[0-9]+$/ && !badwhere++) badwheremsg = where
-	if (d == "") nodelta[cpu]++
+	# the first one printed has a delta if a record came before it
+	if (d == "") { if (i > 1 || (cpu == 0 ? n : m + 1) > rec) nodelta[cpu]++ }
+	else if (i == 1 && (cpu == 0 ? n : m + 1) <= rec) nodelta[cpu]++
 	else if (i > 1) {
 		step = ts - prev[cpu]
 		if ((d - step * 1e6 > 1.001 || step * 1e6 - d > 1.001) && !baddelta++)
@@ -101,29 +113,38 @@ inside && /logdev: \[/ {
 	next
 }
 END {
-	check(begins == 1, "exactly one dump (" mode ")", begins + 0 " dump begin lines")
+	check(begins == 1, "exactly one dump (" why ")", begins + 0 " dump begin lines")
 	check(begin && end && begin < end, "begin and end lines with the mode", "begin at line " begin + 0 ", end at " end + 0)
 	check(hdr_n, "begin line says last " rec " records per cpu", "not found")
+	if (mode == "mid") {
+		check(busy[0] && !busy[1], "cpu 0 header says its sub-buffer with an uncommitted writer was skipped",
+		      "cpu 0 " busy[0] + 0 ", cpu 1 " busy[1] + 0)
+		check(hrec[0] >= want0 && hrec[0] <= n && hshown[0] == want0,
+		      "cpu 0 header: at most " n " records (the open sub-buffer left out), shown=" want0,
+		      "records=" hrec[0] " shown=" hshown[0])
+		check(k0 == hrec[0] - 1, "cpu 0: the records shown are the last of its closed sub-buffers",
+		      "last seq shown " k0 ", records=" hrec[0])
+	} else
 	check(hrec[0] == n && hshown[0] == want0, "cpu 0 header: records=" n " shown=" want0,
 	      "records=" hrec[0] " shown=" hshown[0])
 	check(hrec[1] == m + 1 && hshown[1] == want1, "cpu 1 header: records=" m + 1 " shown=" want1,
 	      "records=" hrec[1] " shown=" hshown[1])
 	check(cnt[0] == want0 && cnt[1] == want1 && !strays, "the last " rec " records of each cpu are printed",
 	      "cpu 0 " cnt[0] + 0 ", cpu 1 " cnt[1] + 0 ", others " strays + 0)
-	check(!bad0, "cpu 0: seq " n - want0 ".." n - 1 " exactly, in order", bad0msg)
+	check(!bad0, "cpu 0: seq " (mode == "mid" ? "K..L consecutive" : n - want0 ".." n - 1 " exactly") ", in order", bad0msg)
 	check(!bad1, "cpu 1: other ..(slots %d %s %c %lld) then vbin (%pS), exactly, in order", bad1msg)
 	check(index(endline, ": " nrec " records printed") > 0, "end line counts " nrec " records", endline)
 	check(nrec && !backwards, "merged in time order across cpus", backwards + 0 " steps back")
 	check(switches >= 10, "the two cpus interleave (records alternate when taken)", switches + 0 " switches between cpus")
 	check(!badwho, "task names COMM-PID from the comm records", badwhomsg)
 	check(!badwhere, "call site func:line", badwheremsg)
-	check(!nodelta[0] && !nodelta[1], "every record has a delta (the first one to the record before it, not shown)",
-	      "without: cpu 0 " nodelta[0] + 0 ", cpu 1 " nodelta[1] + 0)
+	check(!nodelta[0] && !nodelta[1], "every record has a delta but a cpu'"'"'s very first (the first shown: to the record before it, not shown)",
+	      "wrong: cpu 0 " nodelta[0] + 0 ", cpu 1 " nodelta[1] + 0)
 	check(!baddelta, "each delta is the step between the timestamps (1 us rounding)", baddeltamsg)
 	span = (prev[0] - first[0]) * 1e6
 	check(cnt[0] > 1 && dsum - span < 1.001 && span - dsum < 1.001, "cpu 0 deltas add up to its span",
 	      "sum " dsum " us, span " span " us")
-	if (mode == "oops") {
+	if (mode == "oops" || mode == "mid" || mode == "bug") {
 		check(oops && oops < begin, "oops before the dump", "oops line " oops + 0 ", dump at " begin + 0)
 		check(kpanic > end && above > end, "then the panic, which points at the dump above",
 		      "panic line " kpanic + 0 ", note line " above + 0 ", dump end " end + 0)

@@ -6,6 +6,9 @@
 # "vbin ..." on CPU 1 (logdev_test's dump_seq), then, by MODE:
 #   oops    logdev loaded with dump_on_oops=1 (the module parameter): a NULL
 #           dereference (oops=panic: the kernel dies)
+#   bug     the same with BUG()
+#   mid     the same, the NULL dereference on CPU 0 between reserving a
+#           record and committing it: CPU 0's open sub-buffer is left out
 #   panic   dump_on_oops switched on through debugfs, dump_records=50
 #           through sysfs (bad values refused first): panic()
 #   sysrq   logdev loaded with dump_records=30: echo a > /proc/sysrq-trigger
@@ -21,14 +24,14 @@ T=/sys/kernel/debug/logdev_test
 PARAM=/sys/module/logdev/parameters
 
 case $mode in
-oops) insmod /logdev/logdev.ko dump_on_oops=1 ;;
+oops|mid|bug) insmod /logdev/logdev.ko dump_on_oops=1 ;;
 sysrq) insmod /logdev/logdev.ko dump_records=30 ;;
 *) insmod /logdev/logdev.ko ;;
 esac || { fail "insmod logdev.ko"; exit 1; }
 insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
 
 case $mode in
-oops) check_eq "dump_on_oops=1 on insmod reads 1" "$(cat $D/dump_on_oops)" 1 ;;
+oops|mid|bug) check_eq "dump_on_oops=1 on insmod reads 1" "$(cat $D/dump_on_oops)" 1 ;;
 *) check_eq "dump_on_oops is off by default" "$(cat $D/dump_on_oops)" 0 ;;
 esac
 
@@ -40,7 +43,7 @@ if [ "$mode" = panic ]; then
 			pass "dump_records '$bad' refused"
 		fi
 	done
-	check_eq "dump_records keeps 100 after bad values" "$(cat $PARAM/dump_records)" 100
+	check_eq "dump_records keeps 64 (the default) after bad values" "$(cat $PARAM/dump_records)" 64
 	echo 50 > $PARAM/dump_records
 	check_eq "dump_records 50" "$(cat $PARAM/dump_records)" 50
 	echo 1 > $D/dump_on_oops
@@ -65,9 +68,9 @@ echo 1 > $D/enable
 echo "$n $m" > $T/dump_seq || fail "dump_seq $n $m"
 echo "logdev-dump-test: recorded $n $m"
 case $mode in
-oops)
-	echo "logdev-dump-test: crash oops"
-	echo oops > $T/crash ;;
+oops|mid|bug)
+	echo "logdev-dump-test: crash $mode"
+	echo $mode > $T/crash ;;
 panic)
 	echo "logdev-dump-test: crash panic"
 	echo panic > $T/crash ;;

@@ -215,4 +215,27 @@ if boot vm-comm 2 "$vm/guest-comm.sh" \
 	host_check vm-comm check-comm.sh "$out/vm-comm"
 fi
 
+# 9. the crash dump (logdev_dump.c): CPU 0 records "seq 0".."seq 999", CPU 1
+# 50 slots records and one vbin_printf() record, the last of the two
+# interleaved; then the kernel dies (run.sh --expect-crash: the checks read
+# the console): an oops with logdev.dump_on_oops=1 (default 64 records per
+# CPU), a panic with the debugfs switch and dump_records=50, the sysrq key
+# (30 records, the kernel goes on) then an oops with dump_on_oops off (no
+# dump), and an oops inside a record on CPU 0 (its open sub-buffer left
+# out).  Multi-threaded TCG: enable is written only while no edprint site
+# runs.
+for t in oops:64 panic:50 sysrq:30 mid:64; do
+	mode=${t%:*} recs=${t#*:} name=vm-dump-${t%:*}
+	if "$top/tools/vm/run.sh" --kver "$kver" --smp 2 --timeout "${VM_TIMEOUT:-180}" \
+		--expect-crash --script "$vm/guest-dump.sh" \
+		--files "$K/logdev.ko $T/logdev_test.ko" --args "$mode 1000 50" \
+		--out "$out/$name" 2> "$out/$name.runlog"; then
+		echo "PASS: $name: VM ran and died as asked ($(grep -o '[0-9.]*s, the kernel died' "$out/$name.runlog" | cut -d, -f1))"
+		"$top/tests/include/runtest.sh" "$name: check-dump.sh" "$vm/check-dump.sh" \
+			"$out/$name" "$name" "$mode" 1000 50 "$recs" || failed=$((failed + 1))
+	else
+		fail "$name: VM run failed: $(head -n 4 "$out/$name.runlog" | tr '\n' '|')"
+	fi
+done
+
 [ $failed = 0 ]
