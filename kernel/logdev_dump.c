@@ -33,7 +33,8 @@
  * logdev.dump_on_oops=1 and logdev.dump_records=N on the command line of a
  * kernel with logdev built in.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+/* fixed, not KBUILD_MODNAME: parsers look for it, module or built in */
+#define pr_fmt(fmt) "logdev: " fmt
 
 #include <linux/module.h>
 #include <linux/kernel.h>
@@ -59,7 +60,10 @@
  */
 #define LD_DUMP_RECORDS_DEFAULT	64
 #define LD_DUMP_RECORDS_MAX	10000	/* per CPU */
-#define LD_DUMP_SYSRQ_KEY	'a'
+#define LD_DUMP_SYSRQ_KEY	'a'	/* free in 6.1 (drivers/tty/sysrq.c) */
+#define LD_DUMP_NOTE_BUSY	" (skipped: sub-buffers with an uncommitted writer)"
+#define LD_DUMP_NOTE_GONE	" (skipped: sub-buffers overwritten meanwhile)"
+#define LD_DUMP_NOTE_BAD	" (stopped: damaged sub-buffer)"
 #define LD_DUMP_LINE		768	/* bytes of one printed line */
 #define LD_DUMP_MSG		512	/* bytes of a record's message */
 /*
@@ -93,7 +97,8 @@ MODULE_PARM_DESC(dump_records,
 /**
  * struct ld_dump_cur - one CPU's place in the dump (preallocated at init)
  * @cb:       the CPU's ring
- * @first, @end: sub-buffers to walk, [first, end)
+ * @first:    oldest sub-buffer to walk (global number)
+ * @end:      one past the newest
  * @sb:       sub-buffer being walked
  * @base:     its address in the ring, or NULL before the first
  * @off:      offset of the next record after the header (bytes)
@@ -102,11 +107,18 @@ MODULE_PARM_DESC(dump_records,
  * @total:    records (not comm records) found by the counting pass
  * @left:     records still to print
  * @prev_ts:  timestamp of the CPU's previous record (ns), if @have_prev
- * @busy, @gone: sub-buffers skipped: an uncommitted writer; overwritten
+ * @have_prev: @prev_ts is set (no delta for a CPU's very first record or
+ *            the first after a loss)
+ * @busy:     sub-buffers skipped: a writer in them had not committed
+ * @gone:     sub-buffers skipped: overwritten while the dump ran
  * @lost:     losses reported in headers met since the last record printed,
  *            per enum ld_refusal (printed as LOST lines)
- * @bad:      a damaged header or record stopped the walk (a note is printed)
- * @comm_pid, @comm: the task named by the CPU's last comm record
+ * @bad:      a damaged header or record stopped the walk: what (a note is
+ *            printed), else NULL
+ * @bad_sb:   the sub-buffer where it stopped
+ * @bad_off:  the record offset where it stopped (bytes)
+ * @comm_pid: the task named by the CPU's last comm record
+ * @comm:     its name
  */
 struct ld_dump_cur {
 	struct ld_cpu_buf *cb;
@@ -425,7 +437,7 @@ static __printf(1, 2) void ld_dump_print(const char *fmt, ...)
 	va_start(ap, fmt);
 	vscnprintf(ld_dump_line, sizeof(ld_dump_line), fmt, ap);
 	va_end(ap);
-	printk(KERN_EMERG "logdev: %s\n", ld_dump_line);
+	pr_emerg("%s\n", ld_dump_line);
 	touch_nmi_watchdog();
 }
 
@@ -507,9 +519,9 @@ static void ld_dump_prepare(int cpu, struct ld_dump_cur *c, u64 n)
 				      cpu, c->total, c->left, st.written,
 				      st.overrun, st.dropped, st.nesting_lost,
 				      st.too_big,
-				      c->busy ? " (skipped: sub-buffers with an uncommitted writer)" : "",
-				      c->gone ? " (skipped: sub-buffers overwritten meanwhile)" : "",
-				      c->bad ? " (stopped: damaged sub-buffer)" : "");
+				      c->busy ? LD_DUMP_NOTE_BUSY : "",
+				      c->gone ? LD_DUMP_NOTE_GONE : "",
+				      c->bad ? LD_DUMP_NOTE_BAD : "");
 	}
 	ld_dump_reset(c);
 	for (i = 0, ld_dump_next(c); c->rec && i < skip; i++, ld_dump_next(c)) {
@@ -537,7 +549,7 @@ static void ld_dump(const char *why, bool freeze)
 	if (!ld_dump_cur)
 		return;
 	if (atomic_cmpxchg(&ld_dump_running, 0, 1)) {
-		printk(KERN_EMERG "logdev: dump (%s) skipped: a dump is running\n", why);
+		pr_emerg("dump (%s) skipped: a dump is running\n", why);
 		return;
 	}
 	/* stop the writers: a plain store, no synchronize (any context) */
@@ -611,7 +623,7 @@ static int ld_dump_panic(struct notifier_block *nb, unsigned long val, void *dat
 		return NOTIFY_DONE;
 	/* an oops dump just before (oops=panic) left recording off: said */
 	if (READ_ONCE(ld_dump_froze) && !READ_ONCE(logdev_recording)) {
-		printk(KERN_EMERG "logdev: dump (panic): printed above, at the oops\n");
+		pr_emerg("dump (panic): printed above, at the oops\n");
 		return NOTIFY_DONE;
 	}
 	ld_dump("panic", true);
