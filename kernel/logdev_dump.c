@@ -660,18 +660,23 @@ static ssize_t ld_dump_on_oops_read(struct file *f, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
 }
 
+/*
+ * "0" or "1", one trailing newline allowed (docs/DEBUGFS.md, rules common
+ * to all control files); anything else is -EINVAL and the switch keeps
+ * its state.
+ */
 static ssize_t ld_dump_on_oops_write(struct file *f, const char __user *ubuf,
 				     size_t count, loff_t *ppos)
 {
-	unsigned int val;
-	int ret = kstrtouint_from_user(ubuf, count, 0, &val);
+	char buf[2];
 
-	/* 0 or 1; anything else is -EINVAL and the switch keeps its state */
-	if (ret)
-		return ret;
-	if (val > 1)
+	if (count < 1 || count > 2)
 		return -EINVAL;
-	WRITE_ONCE(ld_dump_on_oops, val);
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	if ((buf[0] != '0' && buf[0] != '1') || (count == 2 && buf[1] != '\n'))
+		return -EINVAL;
+	WRITE_ONCE(ld_dump_on_oops, buf[0] == '1');
 	return count;
 }
 

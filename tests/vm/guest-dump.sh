@@ -50,18 +50,25 @@ if [ "$mode" = panic ]; then
 	check_eq "dump_on_oops switched on through debugfs" "$(cat $D/dump_on_oops)" 1
 fi
 if [ "$mode" = sysrq ]; then
-	for bad in 2 yes-please x ''; do
+	for bad in 2 yes-please y x '' +1 01 ' 1' 0x1 1x; do
 		if echo "$bad" > $D/dump_on_oops 2>/dev/null; then
 			fail "dump_on_oops '$bad' refused"
 		else
 			pass "dump_on_oops '$bad' refused"
 		fi
 	done
+	if printf '1\n\n' > $D/dump_on_oops 2>/dev/null; then
+		fail "dump_on_oops '1\\n\\n' refused"
+	else
+		pass "dump_on_oops '1\\n\\n' refused"
+	fi
 	check_eq "dump_on_oops keeps 0 after garbage" "$(cat $D/dump_on_oops)" 0
-	echo 1 > $D/dump_on_oops
+	printf 1 > $D/dump_on_oops
+	check_eq "dump_on_oops '1' without a newline" "$(cat $D/dump_on_oops)" 1
 	echo garbage > $D/dump_on_oops 2>/dev/null
 	check_eq "dump_on_oops keeps 1 after garbage" "$(cat $D/dump_on_oops)" 1
 	echo 0 > $D/dump_on_oops
+	check_eq "dump_on_oops back to 0" "$(cat $D/dump_on_oops)" 0
 fi
 
 echo 1 > $D/enable
