@@ -27,6 +27,8 @@
  * bytes and checked record lengths, so a damaged sub-buffer ends that CPU's
  * dump with a note, never a loop.  Per-CPU cursors are allocated at init.
  * rcu_read_lock() keeps a ring being resized from being freed under us.
+ * After an oops or panic dump recording stays off; if the kernel lives on,
+ * a work item switches it off properly (ld_dump_stop_fn()).
  *
  * Layer: features (logdev_features.h); calls the recording core and the
  * ring.  Its module parameters (dump_on_oops, dump_records) become
@@ -48,6 +50,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/atomic.h>
+#include <linux/irq_work.h>
+#include <linux/workqueue.h>
 #include <linux/edprint_fmt.h>
 #include "logdev_core.h"
 #include "logdev_features.h"
@@ -137,6 +141,42 @@ struct ld_dump_cur {
 	u32 comm_pid;
 	char comm[LOGDEV_COMM_LEN];
 };
+
+/*
+ * After an oops the kernel may live on: recording, stopped by a plain
+ * store in the dump, is then switched off properly (static key, flush,
+ * end of data for readers, enable reads 0) from process context, as a
+ * write of 0 to enable does.  irq_work, then a work item: the dump may run
+ * in NMI.  The mutex is only tried: the task that oopsed may hold it.
+ */
+#define LD_DUMP_STOP_TRIES	30	/* one a second */
+
+static void ld_dump_stop_fn(struct work_struct *w);
+static DECLARE_DELAYED_WORK(ld_dump_stop_work, ld_dump_stop_fn);
+static int ld_dump_stop_tries;
+
+static void ld_dump_stop_fn(struct work_struct *w)
+{
+	if (!mutex_trylock(&ld_cfg_mutex)) {
+		if (++ld_dump_stop_tries < LD_DUMP_STOP_TRIES)
+			schedule_delayed_work(&ld_dump_stop_work, HZ);
+		else
+			pr_warn("recording stopped by the dump, but enable still reads 1: write 0 to it\n");
+		return;
+	}
+	/* unless someone switched it off and on again meanwhile */
+	if (ld_cfg.enabled && !READ_ONCE(logdev_recording))
+		ld_set_enabled(false);
+	mutex_unlock(&ld_cfg_mutex);
+}
+
+static void ld_dump_stop_irq(struct irq_work *w)
+{
+	ld_dump_stop_tries = 0;
+	schedule_delayed_work(&ld_dump_stop_work, 0);
+}
+
+static struct irq_work ld_dump_stop_iw = IRQ_WORK_INIT_HARD(ld_dump_stop_irq);
 
 static struct ld_dump_cur *ld_dump_cur;	/* nr_cpu_ids entries */
 static atomic_t ld_dump_running = ATOMIC_INIT(0);
@@ -592,13 +632,10 @@ static void ld_dump(const char *why, bool freeze)
 	ld_dump_print("dump end (%s): %llu records printed%s", why, printed,
 		      freeze && was ? ", recording stopped" : "");
 	if (freeze) {
-		/*
-		 * Keep what led to the crash.  enable reads 0 from now on (a
-		 * plain store: no mutex here); writing 1 records again.
-		 */
+		/* keep what led to the crash; if the kernel lives on, stop properly */
 		if (was) {
-			WRITE_ONCE(ld_cfg.enabled, false);
 			WRITE_ONCE(ld_dump_froze, true);
+			irq_work_queue(&ld_dump_stop_iw);
 		}
 	} else {
 		WRITE_ONCE(logdev_recording, was);
@@ -733,6 +770,8 @@ void ld_dump_exit(void)
 	/* a dump running on another CPU (sysrq) ends before the memory goes */
 	while (atomic_read(&ld_dump_running))
 		cpu_relax();
+	irq_work_sync(&ld_dump_stop_iw);
+	cancel_delayed_work_sync(&ld_dump_stop_work);
 	kfree(ld_dump_cur);
 	ld_dump_cur = NULL;
 }

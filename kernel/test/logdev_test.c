@@ -714,19 +714,20 @@ struct lt_dump_work {
 	int n;
 	int m;			/* records that alternate with the other CPU */
 	atomic_t *turn;
+	u64 deadline;		/* ktime_get_ns(): no waiting after it */
 };
 
 /*
- * CPU 0's last M records and CPU 1's M records alternate (a turn counter,
- * each wait bounded to about 0.1 s), so that the two CPUs' records
- * interleave in time: seq N-M, other 0, seq N-M+1, other 1, ...
+ * CPU 0's last M records and CPU 1's M records alternate (a turn counter),
+ * so that the two CPUs' records interleave in time: seq N-M, other 0,
+ * seq N-M+1, other 1, ...  The waits end at a deadline 10 s after the
+ * write (a vCPU the host does not run for that long: no alternation, and
+ * the test says so), never later.
  */
-static void lt_dump_turn(atomic_t *turn, int parity)
+static void lt_dump_turn(atomic_t *turn, int parity, u64 deadline)
 {
-	int spin;
-
-	for (spin = 0; (atomic_read(turn) & 1) != parity && spin < 100000; spin++)
-		udelay(1);
+	while ((atomic_read(turn) & 1) != parity && ktime_get_ns() < deadline)
+		cpu_relax();
 }
 
 static void lt_dump_fn(struct work_struct *w)
@@ -737,7 +738,7 @@ static void lt_dump_fn(struct work_struct *w)
 	if (d->cpu == 0) {
 		for (i = 0; i < d->n; i++) {
 			if (i >= d->n - d->m)
-				lt_dump_turn(d->turn, 0);
+				lt_dump_turn(d->turn, 0, d->deadline);
 			edprint("seq %d", i);
 			if (i >= d->n - d->m)
 				atomic_inc(d->turn);
@@ -746,7 +747,7 @@ static void lt_dump_fn(struct work_struct *w)
 	}
 	for (i = 0; i < d->n; i++) {
 		if (i < d->m)
-			lt_dump_turn(d->turn, 1);
+			lt_dump_turn(d->turn, 1, d->deadline);
 		edprint("other %d %s %c %lld", i, i & 1 ? "odd" : "even", 'a' + i % 26,
 			-1000000000000LL * i);
 		atomic_inc(d->turn);
@@ -778,6 +779,7 @@ static ssize_t lt_dump_seq_write(struct file *f, const char __user *ubuf,
 		d[i].n = i ? m : n;
 		d[i].m = min(n, m);
 		d[i].turn = &turn;
+		d[i].deadline = ktime_get_ns() + 10 * NSEC_PER_SEC;
 	}
 	queue_work_on(1, system_highpri_wq, &d[1].work);
 	queue_work_on(0, system_highpri_wq, &d[0].work);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Host side of the crash dump test (guest-dump.sh, logdev_dump.c).
-#   check-dump.sh DIR NAME MODE N M RECORDS   (MODE: oops bug mid panic sysrq)
+#   check-dump.sh DIR NAME MODE N M RECORDS   (MODE: oops bug mid live panic sysrq)
 # DIR/console.log is the serial console of a boot of guest-dump.sh MODE N M:
 # CPU 0 recorded "seq 0".."seq N-1", CPU 1 "other 0".."other M-1" and one
 # "vbin M ..." (M + 1 records), and the dump prints the last RECORDS of each.
@@ -14,7 +14,8 @@
 # for sysrq: the kernel went on, and its later oops without dump_on_oops
 # printed no dump; for mid (CPU 0 died inside a record): CPU 0's open
 # sub-buffer is left out with a note, and what is shown are the last
-# RECORDS of its closed sub-buffers.
+# RECORDS of its closed sub-buffers; for live: the kernel lived on after
+# the oops, and its later panic (dump_on_oops off) printed no dump.
 set -uo pipefail
 dir=$1 name=$2 mode=$3 n=$4 m=$5 rec=$6
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,9 +40,10 @@ function other(k) {
 }
 BEGIN {
 	want0 = n < rec ? n : rec; want1 = m + 1 < rec ? m + 1 : rec
-	why = mode == "bug" || mode == "mid" ? "oops" : mode	# what the dump says
+	why = mode == "bug" || mode == "mid" || mode == "live" ? "oops" : mode	# what the dump says
 }
 /logdev-dump-test: sysrq done/ { sysrq_done = NR }
+/logdev-dump-test: alive after the oops/ { alive = NR }
 /Oops|BUG: kernel NULL pointer|kernel BUG at/ && !oops { oops = NR }
 /Kernel panic/ && !kpanic { kpanic = NR }
 /logdev: dump \(panic\): printed above/ { above = NR }
@@ -148,6 +150,11 @@ END {
 		check(oops && oops < begin, "oops before the dump", "oops line " oops + 0 ", dump at " begin + 0)
 		check(kpanic > end && above > end, "then the panic, which points at the dump above",
 		      "panic line " kpanic + 0 ", note line " above + 0 ", dump end " end + 0)
+	} else if (mode == "live") {
+		check(oops && oops < begin, "oops before the dump", "oops line " oops + 0 ", dump at " begin + 0)
+		check(alive > end && kpanic > alive && !above && begins == 1,
+		      "the kernel lived on; its later panic without dump_on_oops printed no dump",
+		      "alive line " alive + 0 ", panic " kpanic + 0 ", dump end " end + 0 ", dumps " begins + 0)
 	} else if (mode == "panic") {
 		check(kpanic && kpanic < begin, "panic before the dump", "panic line " kpanic + 0)
 	} else {

@@ -11,6 +11,11 @@
 #           record and committing it: CPU 0's open sub-buffer is left out
 #   panic   dump_on_oops switched on through debugfs, dump_records=50
 #           through sysfs (bad values refused first): panic()
+#   live    logdev loaded with dump_on_oops=1 dump_records=20, panic_on_oops
+#           0: a child shell oopses, the kernel lives on: recording is then
+#           switched off properly (enable reads 0, the consuming read gets
+#           every record and its end), and records again when enabled; then
+#           a panic with dump_on_oops off (no second dump)
 #   sysrq   logdev loaded with dump_records=30: echo a > /proc/sysrq-trigger
 #           prints the dump and the kernel goes on, recording as before;
 #           the debugfs switch refuses garbage; then an oops with
@@ -26,12 +31,13 @@ PARAM=/sys/module/logdev/parameters
 case $mode in
 oops|mid|bug) insmod /logdev/logdev.ko dump_on_oops=1 ;;
 sysrq) insmod /logdev/logdev.ko dump_records=30 ;;
+live) insmod /logdev/logdev.ko dump_on_oops=1 dump_records=20 ;;
 *) insmod /logdev/logdev.ko ;;
 esac || { fail "insmod logdev.ko"; exit 1; }
 insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
 
 case $mode in
-oops|mid|bug) check_eq "dump_on_oops=1 on insmod reads 1" "$(cat $D/dump_on_oops)" 1 ;;
+oops|mid|bug|live) check_eq "dump_on_oops=1 on insmod reads 1" "$(cat $D/dump_on_oops)" 1 ;;
 *) check_eq "dump_on_oops is off by default" "$(cat $D/dump_on_oops)" 0 ;;
 esac
 
@@ -80,6 +86,28 @@ oops|mid|bug)
 	echo $mode > $T/crash ;;
 panic)
 	echo "logdev-dump-test: crash panic"
+	echo panic > $T/crash ;;
+live)
+	echo 0 > /proc/sys/kernel/panic_on_oops
+	echo "logdev-dump-test: crash oops in a child"
+	sh -c "echo oops > $T/crash"
+	echo "logdev-dump-test: alive after the oops"
+	i=0
+	while [ "$(cat $D/enable)" != 0 ] && [ $i -lt 20 ]; do sleep 1; i=$((i + 1)); done
+	check_eq "enable reads 0 after the oops dump (switched off properly)" "$(cat $D/enable)" 0
+	timeout 30 cat $D/per_cpu/cpu0/trace_pipe_raw > /tmp/cpu0.raw
+	check_eq "the consuming read of cpu 0 ends (end of data)" "$?" 0
+	check_ge "it got cpu 0's records (bytes)" "$(wc -c < /tmp/cpu0.raw)" 32000
+	check_eq "every record of cpu 0 was read, none lost" \
+		"$(awk '$1 == "cpu=0" { sub("read=", "", $3); print $3 }' $D/stats)" \
+		"$(awk '$1 == "cpu=0" { sub("written=", "", $2); print $2 }' $D/stats)"
+	echo 1 > $D/enable
+	w0=$(awk '$1 == "cpu=0" { sub("written=", "", $2); sub("comm=", "", $NF); print $2 - $NF }' $D/stats)
+	echo "3 0" > $T/dump_seq
+	w1=$(awk '$1 == "cpu=0" { sub("written=", "", $2); sub("comm=", "", $NF); print $2 - $NF }' $D/stats)
+	check_eq "enable 1 records again after the oops" "$((w1 - w0))" 3
+	echo 0 > $D/dump_on_oops
+	echo "logdev-dump-test: crash panic without dump_on_oops"
 	echo panic > $T/crash ;;
 sysrq)
 	echo "logdev-dump-test: sysrq"

@@ -221,10 +221,11 @@ fi
 # the console): an oops with logdev.dump_on_oops=1 (default 64 records per
 # CPU), a panic with the debugfs switch and dump_records=50, the sysrq key
 # (30 records, the kernel goes on) then an oops with dump_on_oops off (no
-# dump), and an oops inside a record on CPU 0 (its open sub-buffer left
-# out).  Multi-threaded TCG: enable is written only while no edprint site
-# runs.
-for t in oops:64 panic:50 sysrq:30 mid:64; do
+# dump), an oops inside a record on CPU 0 (its open sub-buffer left out),
+# and an oops the kernel lives through (panic_on_oops 0: recording is then
+# switched off properly, the records read, recording again).  Multi-threaded
+# TCG: enable is written only while no edprint site runs.
+for t in oops:64 panic:50 sysrq:30 mid:64 live:20; do
 	mode=${t%:*} recs=${t#*:} name=vm-dump-${t%:*}
 	if "$top/tools/vm/run.sh" --kver "$kver" --smp 2 --timeout "${VM_TIMEOUT:-180}" \
 		--expect-crash --script "$vm/guest-dump.sh" \
