@@ -499,7 +499,10 @@ static void ld_dump_record(int cpu, struct ld_dump_cur *c)
 		c->lost[i] = 0;
 		c->have_prev = false;
 	}
-	if (c->comm_pid == r->pid && c->comm[0]) {
+	if (!r->pid) {
+		/* every CPU's idle task (swapper/N): ftrace's name, as the reader's */
+		scnprintf(who, sizeof(who), "<idle>-0");
+	} else if (c->comm_pid == r->pid && c->comm[0]) {
 		for (i = 0; c->comm[i]; i++)
 			if (c->comm[i] < ' ' || c->comm[i] == 0x7f)
 				c->comm[i] = '?';
