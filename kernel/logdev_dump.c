@@ -407,7 +407,12 @@ static bool ld_dump_slots(const char *fmt, const u8 *in, u32 in_bytes, u8 *out,
 	return true;
 }
 
-/* The message of record @r (not a comm record) into ld_dump_msg. */
+/*
+ * The message of record @r (not a comm record) into ld_dump_msg.  The site
+ * table is read without ld_sites_mutex: an entry is only repointed (to a
+ * copy, when its module goes away) and a module's memory is freed only
+ * after synchronize_rcu(), which waits for the dump's rcu_read_lock().
+ */
 static void ld_dump_message(const struct logdev_rec_hdr *r)
 {
 	const u8 *payload = (const u8 *)(r + 1);
@@ -745,10 +750,12 @@ int ld_dump_init(struct dentry *dir)
 	if (ret)
 		goto err_free;
 	atomic_notifier_chain_register(&panic_notifier_list, &ld_dump_panic_nb);
+	/* -EBUSY: another handler has the key; -EINVAL: no CONFIG_MAGIC_SYSRQ */
 	ret = register_sysrq_key(LD_DUMP_SYSRQ_KEY, &ld_dump_sysrq_op);
-	if (ret)
-		pr_warn("sysrq key '%c' taken (%d): no sysrq dump\n",
-			LD_DUMP_SYSRQ_KEY, ret);
+	if (ret == -EBUSY)
+		pr_warn("sysrq key '%c' taken: no sysrq dump\n", LD_DUMP_SYSRQ_KEY);
+	else if (ret)
+		pr_info("no sysrq (%d): no sysrq dump\n", ret);
 	ld_dump_sysrq_on = !ret;
 	debugfs_create_file("dump_on_oops", 0644, dir, NULL, &ld_dump_on_oops_fops);
 	return 0;
