@@ -62,7 +62,7 @@ BEGIN {
 inside && /logdev: dump cpu:[0-9]+ records=/ {
 	s = substr($0, index($0, "dump cpu:") + 9)
 	split(s, f, "[ =]")	# cpu records N shown N
-	hrec[f[1]] = f[3]; hshown[f[1]] = f[5]
+	hrec[f[1]] = f[3]; hshown[f[1]] = f[5]; hover[f[1]] = f[9]	# ... written N overrun N
 	if (index(s, "(skipped: sub-buffers with an uncommitted writer)")) busy[f[1]] = 1
 	next
 }
@@ -126,6 +126,10 @@ END {
 		      "records=" hrec[0] " shown=" hshown[0])
 		check(k0 == hrec[0] - 1, "cpu 0: the records shown are the last of its closed sub-buffers",
 		      "last seq shown " k0 ", records=" hrec[0])
+	} else if (mode == "panic") {
+		check(hrec[0] >= want0 && hrec[0] < n && hover[0] > 0 && hshown[0] == want0,
+		      "cpu 0 header: the ring wrapped (records < " n ", overrun > 0), shown=" want0,
+		      "records=" hrec[0] " overrun=" hover[0] " shown=" hshown[0])
 	} else
 	check(hrec[0] == n && hshown[0] == want0, "cpu 0 header: records=" n " shown=" want0,
 	      "records=" hrec[0] " shown=" hshown[0])

@@ -10,7 +10,8 @@
 #   mid     the same, the NULL dereference on CPU 0 between reserving a
 #           record and committing it: CPU 0's open sub-buffer is left out
 #   panic   dump_on_oops switched on through debugfs, dump_records=50
-#           through sysfs (bad values refused first): panic()
+#           through sysfs (bad values refused first), an 8 KiB buffer that
+#           CPU 0's records wrap (overwrite mode): panic()
 #   live    logdev loaded with dump_on_oops=1 dump_records=20, panic_on_oops
 #           0: a child shell oopses, the kernel lives on: recording is then
 #           switched off properly (enable reads 0, the consuming read gets
@@ -54,6 +55,9 @@ if [ "$mode" = panic ]; then
 	check_eq "dump_records 50" "$(cat $PARAM/dump_records)" 50
 	echo 1 > $D/dump_on_oops
 	check_eq "dump_on_oops switched on through debugfs" "$(cat $D/dump_on_oops)" 1
+	# two 4 KiB sub-buffers: CPU 0's 1000 records wrap the ring (overwrite)
+	echo 8 > $D/buffer_size_kb
+	check_eq "buffer_size_kb 8" "$(cat $D/buffer_size_kb)" 8
 fi
 if [ "$mode" = sysrq ]; then
 	for bad in 2 yes-please y x '' +1 01 ' 1' 0x1 1x; do
