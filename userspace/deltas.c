@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * deltas.c: statistics of the time between consecutive records on one CPU,
- * grouped by (from site, to site).  A pair never spans a lost-events gap,
- * nor a timestamp going back or jumping by more than LGD_STEP_MAX_NS
+ * deltas.c: statistics of the time between a record and the previous record
+ * of its stream (streams.c: same CPU and context level by default; same CPU;
+ * or same task), grouped by (from site, to site).  A pair never spans a
+ * lost-events gap (such pairs are counted as cut, per site they started
+ * at), nor a timestamp going back or jumping by more than LGD_STEP_MAX_NS
  * (lgd_ts_step(); such pairs are only counted: left_back, left_huge).
- * Memory: 8 bytes per record (every delta is kept for median/p99).
+ * Each pair's deltas go into a log-linear histogram (struct lgd_hist,
+ * below: our own code in the manner of HdrHistogram, G. Tene): memory per
+ * pair is bounded whatever the capture's size; count, min, max and total
+ * are exact, median and p99 exact up to LGD_HIST_EXACT_MAX deltas and
+ * within 2^-8 relative error beyond.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -12,31 +18,201 @@
 #include <string.h>
 #include "liblogdev.h"
 
-static int grow_cpu(struct lgd_deltas *ds, uint32_t cpu)
-{
-	uint32_t n = cpu + 1;
-	uint32_t *ps;
-	uint64_t *pt;
-	uint8_t *pv;
+/* ---- log-linear histogram (liblogdev.h: struct lgd_hist) ---------------- */
 
-	if (cpu < ds->nr_cpu)
-		return 0;
-	ps = realloc(ds->prev_site, n * sizeof(*ps));
-	if (!ps)
-		return -ENOMEM;
-	ds->prev_site = ps;
-	pt = realloc(ds->prev_ts, n * sizeof(*pt));
-	if (!pt)
-		return -ENOMEM;
-	ds->prev_ts = pt;
-	pv = realloc(ds->prev_valid, n);
-	if (!pv)
-		return -ENOMEM;
-	ds->prev_valid = pv;
-	memset(pv + ds->nr_cpu, 0, n - ds->nr_cpu);
-	ds->nr_cpu = n;
+#define SUB	(1u << LGD_HIST_SUB_BITS)	/* 128 buckets per power of two */
+
+/* chunk and bucket of magnitude @m; chunk 0 has 2 * SUB buckets */
+static void bucket_of(uint64_t m, unsigned int *chunk, unsigned int *idx)
+{
+	unsigned int e;
+
+	if (m < 2 * SUB) {
+		*chunk = 0;
+		*idx = (unsigned int)m;
+		return;
+	}
+	e = 63u - (unsigned int)__builtin_clzll(m);		/* 8..63 */
+	*chunk = e - LGD_HIST_SUB_BITS;				/* 1..56 */
+	*idx = (unsigned int)(m >> (e - LGD_HIST_SUB_BITS)) - SUB;	/* 0..127 */
+}
+
+static unsigned int chunk_len(unsigned int chunk)
+{
+	return chunk ? SUB : 2 * SUB;
+}
+
+/* the middle of bucket @idx of @chunk (a magnitude; exact in chunk 0) */
+static uint64_t bucket_mid(unsigned int chunk, unsigned int idx)
+{
+	unsigned int shift;
+
+	if (!chunk)
+		return idx;
+	shift = chunk;			/* e - 7: width 2^shift */
+	return ((uint64_t)(SUB + idx) << shift) + (1ull << (shift - 1));
+}
+
+static int hist_count(struct lgd_hist *h, int neg, unsigned int c, unsigned int i,
+		      uint64_t n)
+{
+	uint64_t **ch = &h->chunk[neg][c];
+
+	if (!*ch) {
+		*ch = calloc(chunk_len(c), sizeof(**ch));
+		if (!*ch)
+			return -ENOMEM;
+	}
+	(*ch)[i] += n;
 	return 0;
 }
+
+static void minmax(struct lgd_hist *h, int64_t lo, int64_t hi)
+{
+	if (!h->count || lo < h->min)
+		h->min = lo;
+	if (!h->count || hi > h->max)
+		h->max = hi;
+}
+
+int lgd_hist_add(struct lgd_hist *h, int64_t v)
+{
+	int neg = v < 0;
+	uint64_t m = neg ? -(uint64_t)v : (uint64_t)v;
+	unsigned int c, i;
+
+	bucket_of(m, &c, &i);
+	if (hist_count(h, neg, c, i, 1))
+		return -ENOMEM;
+	if (h->count < LGD_HIST_EXACT_MAX) {
+		if (!h->exact && !h->count) {
+			h->exact = malloc(LGD_HIST_EXACT_MAX * sizeof(*h->exact));
+			if (!h->exact)
+				return -ENOMEM;
+		}
+		if (h->exact)
+			h->exact[h->count] = v;
+	} else if (h->exact) {		/* one more than kept: histogram only */
+		free(h->exact);
+		h->exact = NULL;
+	}
+	minmax(h, v, v);
+	h->count++;
+	h->sum += v;
+	return 0;
+}
+
+int lgd_hist_merge(struct lgd_hist *dst, const struct lgd_hist *src)
+{
+	if (!src->count)
+		return 0;
+	for (int neg = 0; neg < 2; neg++)
+		for (unsigned int c = 0; c < LGD_HIST_CHUNKS; c++) {
+			if (!src->chunk[neg][c])
+				continue;
+			for (unsigned int i = 0; i < chunk_len(c); i++)
+				if (src->chunk[neg][c][i] &&
+				    hist_count(dst, neg, c, i, src->chunk[neg][c][i]))
+					return -ENOMEM;
+		}
+	if (dst->count + src->count <= LGD_HIST_EXACT_MAX && src->exact &&
+	    (dst->exact || !dst->count)) {
+		if (!dst->exact) {
+			dst->exact = malloc(LGD_HIST_EXACT_MAX * sizeof(*dst->exact));
+			if (!dst->exact)
+				return -ENOMEM;
+		}
+		memcpy(dst->exact + dst->count, src->exact, src->count * sizeof(*src->exact));
+	} else {
+		free(dst->exact);
+		dst->exact = NULL;
+	}
+	minmax(dst, src->min, src->max);
+	dst->count += src->count;
+	dst->sum += src->sum;
+	return 0;
+}
+
+int lgd_hist_is_exact(const struct lgd_hist *h)
+{
+	return !h->count || h->exact;
+}
+
+static int i64_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* ceil(@n * @q / 100) without overflow: the nearest rank */
+static uint64_t rank_of(uint64_t n, unsigned int q)
+{
+	uint64_t k = n / 100 * q + (n % 100 * q + 99) / 100;
+
+	return k ? k : 1;
+}
+
+int64_t lgd_hist_quantile(struct lgd_hist *h, unsigned int q)
+{
+	uint64_t k, seen = 0;
+	int64_t v = 0;
+
+	if (!h->count)
+		return 0;
+	k = rank_of(h->count, q);
+	if (h->exact) {
+		qsort(h->exact, h->count, sizeof(*h->exact), i64_cmp);
+		return h->exact[k - 1];
+	}
+	/* negative values, most negative first, then the others upwards */
+	for (int c = LGD_HIST_CHUNKS - 1; c >= 0; c--) {
+		const uint64_t *ch = h->chunk[1][c];
+
+		for (int i = ch ? (int)chunk_len((unsigned int)c) - 1 : -1; i >= 0; i--) {
+			seen += ch[i];
+			if (seen >= k) {
+				uint64_t m = bucket_mid((unsigned int)c, (unsigned int)i);
+
+				v = m > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)m;
+				goto found;
+			}
+		}
+	}
+	for (unsigned int c = 0; c < LGD_HIST_CHUNKS; c++) {
+		const uint64_t *ch = h->chunk[0][c];
+
+		for (unsigned int i = 0; ch && i < chunk_len(c); i++) {
+			seen += ch[i];
+			if (seen >= k) {
+				uint64_t m = bucket_mid(c, i);
+
+				v = m > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)m;
+				goto found;
+			}
+		}
+	}
+	v = h->max;	/* not reached: the buckets hold count values */
+found:
+	return v < h->min ? h->min : v > h->max ? h->max : v;
+}
+
+int64_t lgd_hist_total(const struct lgd_hist *h)
+{
+	return h->sum > INT64_MAX ? INT64_MAX : h->sum < INT64_MIN ? INT64_MIN :
+	       (int64_t)h->sum;
+}
+
+void lgd_hist_free(struct lgd_hist *h)
+{
+	for (int neg = 0; neg < 2; neg++)
+		for (unsigned int c = 0; c < LGD_HIST_CHUNKS; c++)
+			free(h->chunk[neg][c]);
+	free(h->exact);
+	memset(h, 0, sizeof(*h));
+}
+
+/* ---- pairs ---------------------------------------------------------------- */
 
 static struct lgd_pair *find_pair(struct lgd_deltas *ds, uint32_t from, uint32_t to)
 {
@@ -61,16 +237,9 @@ static struct lgd_pair *find_pair(struct lgd_deltas *ds, uint32_t from, uint32_t
 
 static int pair_push(struct lgd_pair *p, int64_t v)
 {
-	if (p->count == p->cap) {
-		uint64_t nc = p->cap ? p->cap * 2 : 16;
-		int64_t *nd = realloc(p->d, nc * sizeof(*nd));
-
-		if (!nd)
-			return -ENOMEM;
-		p->d = nd;
-		p->cap = nc;
-	}
-	p->d[p->count++] = v;
+	if (lgd_hist_add(&p->h, v))
+		return -ENOMEM;
+	p->count++;
 	return 0;
 }
 
@@ -82,46 +251,74 @@ int lgd_deltas_add_value(struct lgd_deltas *ds, uint32_t from, uint32_t to,
 	return p ? pair_push(p, ns) : -ENOMEM;
 }
 
-int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
+/* a pair cut by a gap: counted per site it started at */
+static void on_cut(void *arg, const struct lgd_stream *st)
 {
-	struct lgd_pair *p;
+	struct lgd_deltas *ds = arg;
 
-	if (it->cpu > (1u << 20))
-		return 0;
-	if (grow_cpu(ds, it->cpu))
-		return -ENOMEM;
-	if (it->kind == LGD_ITEM_GAP) {
-		ds->prev_valid[it->cpu] = 0;
-		return 0;
-	}
-	if (ds->prev_valid[it->cpu]) {
-		uint64_t ns;
+	ds->cut++;
+	if (st->site >= ds->nr_cut_site) {
+		uint32_t n = st->site < (1u << 24) ? st->site + 1 : 0;
+		uint64_t *nc = n ? realloc(ds->cut_site, n * sizeof(*nc)) : NULL;
 
-		switch (lgd_ts_step(ds->prev_ts[it->cpu], it->ts, &ns)) {
-		case LGD_STEP_OK:
-			p = find_pair(ds, ds->prev_site[it->cpu], it->rec.site);
-			if (!p || pair_push(p, (int64_t)ns))
-				return -ENOMEM;
-			break;
-		case LGD_STEP_BACK:
-			ds->left_back++;
-			break;
-		case LGD_STEP_HUGE:
-			ds->left_huge++;
-			break;
+		if (!nc) {	/* an absurd site id, or no memory: not per site */
+			ds->cut_err = !n ? ds->cut_err : -ENOMEM;
+			return;
 		}
+		memset(nc + ds->nr_cut_site, 0, (n - ds->nr_cut_site) * sizeof(*nc));
+		ds->cut_site = nc;
+		ds->nr_cut_site = n;
 	}
-	ds->prev_valid[it->cpu] = 1;
-	ds->prev_site[it->cpu] = it->rec.site;
-	ds->prev_ts[it->cpu] = it->ts;
-	return 0;
+	ds->cut_site[st->site]++;
 }
 
-static int i64_cmp(const void *a, const void *b)
+static void ready(struct lgd_deltas *ds)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	if (ds->st_ready)
+		return;
+	lgd_streams_init(&ds->st, ds->by);
+	ds->st.on_cut = on_cut;
+	ds->st.cut_arg = ds;
+	ds->st_ready = 1;
+}
 
-	return x < y ? -1 : x > y;
+int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
+{
+	struct lgd_stream_step sp;
+	struct lgd_pair *p;
+
+	ready(ds);
+	if (it->kind == LGD_ITEM_REC)
+		ds->records++;
+	if (it->kind == LGD_ITEM_GAP) {
+		ds->lost_gaps++;
+		if (it->gap_kind != LGD_GAP_SUBBUFS && it->gap_kind != LGD_GAP_CORRUPT)
+			ds->lost += it->gap_count;
+	}
+	if (lgd_streams_add(&ds->st, it, &sp) || ds->cut_err)
+		return -ENOMEM;
+	if (!sp.has_prev)
+		return 0;
+	switch (sp.kind) {
+	case LGD_STEP_OK:
+		p = find_pair(ds, sp.from_site, it->rec.site);
+		if (!p || pair_push(p, (int64_t)sp.ns))
+			return -ENOMEM;
+		if (sp.nested_recs) {
+			p->nested_n++;
+			p->nested_recs += sp.nested_recs;
+			p->nested_ns = p->nested_ns + sp.nested_ns < p->nested_ns ?
+				       UINT64_MAX : p->nested_ns + sp.nested_ns;
+		}
+		break;
+	case LGD_STEP_BACK:
+		ds->left_back++;
+		break;
+	case LGD_STEP_HUGE:
+		ds->left_huge++;
+		break;
+	}
+	return 0;
 }
 
 static enum lgd_sort sort_key;
@@ -151,32 +348,19 @@ static int pair_cmp(const void *a, const void *b)
 	return x->to < y->to ? -1 : x->to > y->to;
 }
 
-/* nearest-rank percentile q/100 of n sorted values */
-static int64_t rank(const int64_t *d, uint64_t n, unsigned q)
-{
-	uint64_t k = (n * q + 99) / 100;
-
-	return d[k ? k - 1 : 0];
-}
-
 void lgd_deltas_finish(struct lgd_deltas *ds, enum lgd_sort key)
 {
+	if (ds->st_ready)
+		lgd_streams_finish(&ds->st);
 	for (size_t i = 0; i < ds->nr; i++) {
 		struct lgd_pair *p = &ds->pairs[i];
 
-		qsort(p->d, p->count, sizeof(*p->d), i64_cmp);
-		p->total = 0;
-		for (uint64_t j = 0; j < p->count; j++)	/* saturating */
-			if (p->d[j] > 0 && p->total > INT64_MAX - p->d[j])
-				p->total = INT64_MAX;
-			else if (p->d[j] < 0 && p->total < INT64_MIN - p->d[j])
-				p->total = INT64_MIN;
-			else
-				p->total += p->d[j];
-		p->min = p->d[0];
-		p->max = p->d[p->count - 1];
-		p->median = rank(p->d, p->count, 50);
-		p->p99 = rank(p->d, p->count, 99);
+		p->approx = !lgd_hist_is_exact(&p->h);
+		p->total = lgd_hist_total(&p->h);
+		p->min = p->h.min;
+		p->max = p->h.max;
+		p->median = lgd_hist_quantile(&p->h, 50);
+		p->p99 = lgd_hist_quantile(&p->h, 99);
 	}
 	sort_key = key;
 	if (ds->nr)
@@ -186,11 +370,11 @@ void lgd_deltas_finish(struct lgd_deltas *ds, enum lgd_sort key)
 void lgd_deltas_free(struct lgd_deltas *ds)
 {
 	for (size_t i = 0; i < ds->nr; i++)
-		free(ds->pairs[i].d);
+		lgd_hist_free(&ds->pairs[i].h);
 	free(ds->pairs);
-	free(ds->prev_site);
-	free(ds->prev_ts);
-	free(ds->prev_valid);
+	if (ds->st_ready)
+		lgd_streams_free(&ds->st);
+	free(ds->cut_site);
 	memset(ds, 0, sizeof(*ds));
 }
 
@@ -213,6 +397,14 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 		if (!durations) {
 			ret = lgd_deltas_add(ds, &it);
 		} else {
+			if (it.kind == LGD_ITEM_REC)
+				ds->records++;
+			if (it.kind == LGD_ITEM_GAP) {
+				ds->lost_gaps++;
+				if (it.gap_kind != LGD_GAP_SUBBUFS &&
+				    it.gap_kind != LGD_GAP_CORRUPT)
+					ds->lost += it.gap_count;
+			}
 			ret = lgd_dur_add(&du, &it, &dp);
 			if (ret > 0)
 				ret = lgd_deltas_add_value(ds, dp.entry_site, dp.ret_site, dp.ns);
@@ -223,6 +415,10 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 	lgd_dur_finish(&du);
 	if (st)
 		*st = du.stats;
+	/* rows of entry sites with entries left without return */
+	for (size_t i = 0; durations && i < ds->nr; i++)
+		if (ds->pairs[i].from < du.nr_sites)
+			ds->pairs[i].unmatched = du.unmatched[ds->pairs[i].from];
 	lgd_merge_free(&m);
 	lgd_dur_free(&du);
 	return ret < 0 ? ret : 0;
