@@ -557,16 +557,18 @@ unsigned int cli_pair_marks(const struct lgd_deltas *ds, const struct lgd_pair *
 void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
 		      unsigned int used)
 {
-	if (used & CLI_MARK_CUT)
-		fprintf(f, "%s! %" PRIu64 " pair%s cut by lost events (%" PRIu64 " gap%s, %" PRIu64
-			" records lost and any in missing sub-buffers or corrupt data): the "
-			"counts of rows marked ! (pairs from that site) may be short\n", pfx,
-			ds->cut, ds->cut == 1 ? "" : "s", ds->lost_gaps,
-			ds->lost_gaps == 1 ? "" : "s", ds->lost);
-	else if (ds->lost_gaps)
-		fprintf(f, "%s%" PRIu64 " lost-events gap%s (%" PRIu64 " records lost and any in "
-			"missing sub-buffers or corrupt data); no pair was cut\n", pfx,
-			ds->lost_gaps, ds->lost_gaps == 1 ? "" : "s", ds->lost);
+	if (ds->lost_gaps) {
+		fprintf(f, "%s%slost events: %" PRIu64 " gap%s, %" PRIu64 " record%s lost%s", pfx,
+			used & CLI_MARK_CUT ? "! " : "", ds->lost_gaps,
+			ds->lost_gaps == 1 ? "" : "s", ds->lost, ds->lost == 1 ? "" : "s",
+			ds->lost_unknown ? " and more in missing sub-buffers or corrupt data" : "");
+		if (ds->st_ready)
+			fprintf(f, "; %" PRIu64 " pair%s cut", ds->cut, ds->cut == 1 ? "" : "s");
+		if (used & CLI_MARK_CUT)
+			fputs(": rows marked ! start at a site where a pair was cut, their counts "
+			      "may be short", f);
+		fputc('\n', f);
+	}
 	if (used & CLI_MARK_UNMATCHED)
 		fprintf(f, "%s? rows whose probe has entries without return: their count is "
 			"short of those (summary line)\n", pfx);

@@ -294,6 +294,8 @@ int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
 		ds->lost_gaps++;
 		if (it->gap_kind != LGD_GAP_SUBBUFS && it->gap_kind != LGD_GAP_CORRUPT)
 			ds->lost += it->gap_count;
+		else
+			ds->lost_unknown++;
 	}
 	if (lgd_streams_add(&ds->st, it, &sp) || ds->cut_err)
 		return -ENOMEM;
@@ -404,6 +406,8 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 				if (it.gap_kind != LGD_GAP_SUBBUFS &&
 				    it.gap_kind != LGD_GAP_CORRUPT)
 					ds->lost += it.gap_count;
+				else
+					ds->lost_unknown++;
 			}
 			ret = lgd_dur_add(&du, &it, &dp);
 			if (ret > 0)

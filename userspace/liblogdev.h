@@ -728,7 +728,7 @@ struct lgd_deltas {
 	uint64_t left_back, left_huge;
 	uint64_t cut, *cut_site;
 	uint32_t nr_cut_site;
-	uint64_t lost, lost_gaps;
+	uint64_t lost, lost_gaps, lost_unknown;
 	uint64_t records;	/* records fed (items of kind LGD_ITEM_REC) */
 	int cut_err;
 };
