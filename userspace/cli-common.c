@@ -565,8 +565,8 @@ void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
 		if (ds->st_ready)
 			fprintf(f, "; %" PRIu64 " pair%s cut", ds->cut, ds->cut == 1 ? "" : "s");
 		if (used & CLI_MARK_CUT)
-			fputs(": rows marked ! start at a site where a pair was cut, their counts "
-			      "may be short", f);
+			fputs(": counts of pairs from a site where one was cut may be short "
+			      "(rows marked !)", f);
 		fputc('\n', f);
 	}
 	if (used & CLI_MARK_UNMATCHED)

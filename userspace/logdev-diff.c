@@ -22,6 +22,10 @@
  * json: {"a": FILE, "b": FILE, "pairs": [{"from", "to", "status",
  *   "a": {"count", "median_ns", "p99_ns"} or null, "b": ..., "ratio",
  *   "change_pct"}]}, ratio/change_pct null when not both or infinite.
+ * Marks after a text row, per side ("A:!~ B:~"): '!' pairs from its first
+ * site were cut by lost events, '?' entries without return (--durations),
+ * '~' median and p99 from the histogram; their footnotes follow the table
+ * (cli_deltas_notes(); on stderr for csv and json, which carry no marks).
  * Both machine formats are valid for strict parsers whatever bytes a name
  * holds: strings through cli_json_str() / cli_csv_field() (UTF-8, invalid
  * bytes as U+FFFD, RFC 4180 quoting; cli.h).
