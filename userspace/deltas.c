@@ -75,6 +75,24 @@ static void minmax(struct lgd_hist *h, int64_t lo, int64_t hi)
 		h->max = hi;
 }
 
+/* room for @n exact values (@n <= LGD_HIST_EXACT_MAX): grown by doubling */
+static int exact_room(struct lgd_hist *h, uint64_t n)
+{
+	uint32_t nc = h->exact_cap ? h->exact_cap : 8;
+	int64_t *ne;
+
+	if (n <= h->exact_cap)
+		return 0;
+	while (nc < n)
+		nc *= 2;
+	ne = realloc(h->exact, nc * sizeof(*ne));
+	if (!ne)
+		return -ENOMEM;
+	h->exact = ne;
+	h->exact_cap = nc;
+	return 0;
+}
+
 int lgd_hist_add(struct lgd_hist *h, int64_t v)
 {
 	int neg = v < 0;
@@ -85,16 +103,13 @@ int lgd_hist_add(struct lgd_hist *h, int64_t v)
 	if (hist_count(h, neg, c, i, 1))
 		return -ENOMEM;
 	if (h->count < LGD_HIST_EXACT_MAX) {
-		if (!h->exact && !h->count) {
-			h->exact = malloc(LGD_HIST_EXACT_MAX * sizeof(*h->exact));
-			if (!h->exact)
-				return -ENOMEM;
-		}
-		if (h->exact)
-			h->exact[h->count] = v;
+		if (exact_room(h, h->count + 1))
+			return -ENOMEM;
+		h->exact[h->count] = v;
 	} else if (h->exact) {		/* one more than kept: histogram only */
 		free(h->exact);
 		h->exact = NULL;
+		h->exact_cap = 0;
 	}
 	minmax(h, v, v);
 	h->count++;
@@ -115,17 +130,14 @@ int lgd_hist_merge(struct lgd_hist *dst, const struct lgd_hist *src)
 				    hist_count(dst, neg, c, i, src->chunk[neg][c][i]))
 					return -ENOMEM;
 		}
-	if (dst->count + src->count <= LGD_HIST_EXACT_MAX && src->exact &&
-	    (dst->exact || !dst->count)) {
-		if (!dst->exact) {
-			dst->exact = malloc(LGD_HIST_EXACT_MAX * sizeof(*dst->exact));
-			if (!dst->exact)
-				return -ENOMEM;
-		}
+	if (dst->count + src->count <= LGD_HIST_EXACT_MAX) {	/* both keep theirs */
+		if (exact_room(dst, dst->count + src->count))
+			return -ENOMEM;
 		memcpy(dst->exact + dst->count, src->exact, src->count * sizeof(*src->exact));
 	} else {
 		free(dst->exact);
 		dst->exact = NULL;
+		dst->exact_cap = 0;
 	}
 	minmax(dst, src->min, src->max);
 	dst->count += src->count;

@@ -641,8 +641,9 @@ void lgd_streams_free(struct lgd_streams *s);
  * of their own.  Up to LGD_HIST_EXACT_MAX values are also kept as they
  * are, and while a histogram holds no more than that its percentiles are
  * exact.  count, min, max and the sum are always exact.
- * Memory: 1 KB per power of two in use (2 KB for the first), plus up to
- * LGD_HIST_EXACT_MAX * 8 bytes, whatever the number of values.
+ * Memory: 1 KB per power of two in use (2 KB for values below 256 ns), at
+ * most 114 KB, plus up to LGD_HIST_EXACT_MAX * 8 bytes, whatever the number
+ * of values.
  */
 #define LGD_HIST_SUB_BITS	7
 #define LGD_HIST_CHUNKS		57	/* chunk 0: 0..255; chunk k: [2^(k+7), 2^(k+8)) */
@@ -654,7 +655,7 @@ void lgd_streams_free(struct lgd_streams *s);
  * struct lgd_hist - @count values, @min, @max (ns, valid if @count),
  * @sum (exact: 128 bits), @chunk[0] non-negative values, @chunk[1]
  * magnitudes of negative ones, @exact (the values while @count <=
- * LGD_HIST_EXACT_MAX, else NULL)
+ * LGD_HIST_EXACT_MAX, else NULL; @exact_cap allocated, grown by doubling)
  */
 struct lgd_hist {
 	uint64_t count;
@@ -662,6 +663,7 @@ struct lgd_hist {
 	__int128 sum;
 	uint64_t *chunk[2][LGD_HIST_CHUNKS];
 	int64_t *exact;
+	uint32_t exact_cap;
 };
 
 /** lgd_hist_add() - add value @v (ns).  Return: 0 or -ENOMEM. */

@@ -371,5 +371,6 @@ int main(int argc, char **argv)
 	test_hist();
 	test_help();
 	tmpdir_remove();
+	printf("pairs: %d passed, %d failed\n", passes, failures);
 	return ldc_exit_status();
 }
