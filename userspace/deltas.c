@@ -226,11 +226,13 @@ void lgd_hist_free(struct lgd_hist *h)
 
 /* ---- pairs ---------------------------------------------------------------- */
 
-static struct lgd_pair *find_pair(struct lgd_deltas *ds, uint32_t from, uint32_t to)
+static struct lgd_pair *find_pair3(struct lgd_deltas *ds, uint32_t from, uint32_t to,
+				  uint32_t parent)
 {
 	/* linear search from the end: few distinct pairs in practice */
 	for (size_t i = ds->nr; i-- > 0;)
-		if (ds->pairs[i].from == from && ds->pairs[i].to == to)
+		if (ds->pairs[i].from == from && ds->pairs[i].to == to &&
+		    ds->pairs[i].parent == parent)
 			return &ds->pairs[i];
 	if (ds->nr == ds->cap) {
 		size_t nc = ds->cap ? ds->cap * 2 : 64;
@@ -244,7 +246,13 @@ static struct lgd_pair *find_pair(struct lgd_deltas *ds, uint32_t from, uint32_t
 	memset(&ds->pairs[ds->nr], 0, sizeof(ds->pairs[0]));
 	ds->pairs[ds->nr].from = from;
 	ds->pairs[ds->nr].to = to;
+	ds->pairs[ds->nr].parent = parent;
 	return &ds->pairs[ds->nr++];
+}
+
+static struct lgd_pair *find_pair(struct lgd_deltas *ds, uint32_t from, uint32_t to)
+{
+	return find_pair3(ds, from, to, LGD_NO_SITE);
 }
 
 static int pair_push(struct lgd_pair *p, int64_t v)
@@ -392,6 +400,169 @@ void lgd_deltas_free(struct lgd_deltas *ds)
 	memset(ds, 0, sizeof(*ds));
 }
 
+/*
+ * Nesting of durations (--durations): inclusive time is the duration; the
+ * self time of a pair is its duration minus the durations of the pairs
+ * directly nested in it (of the same task and context: entries pushed on a
+ * stack per key, as durations.c keys them, in merge order); its parent is
+ * the entry below it on that stack when it returns.  A pair completed at
+ * its entry (its return came first: the CPUs' clocks disagree) has no
+ * children and its parent is the top of its entry's stack.  Entries above
+ * a returning one are entries whose return never came: dropped.
+ */
+struct nest_open {
+	uint64_t off;
+	int64_t child_ns;
+	uint32_t site;
+	const char *name;
+};
+
+struct nest_task {
+	uint32_t pid, ctx;
+	int64_t cpu;
+	uint32_t depth;
+	struct nest_open v[LGD_DUR_DEPTH];
+};
+
+struct nest {
+	struct nest_task *t;
+	size_t nr, cap;
+};
+
+struct nest_res {
+	uint32_t parent;
+	int64_t child_ns;
+	int inside;
+};
+
+static struct nest_task *nest_task(struct nest *n, const struct lgd_item *it, int create)
+{
+	uint32_t pid = it->rec.pid, ctx = it->rec.ctx;
+	int64_t cpu = (pid == 0 || ctx != LOGDEV_CTX_TASK) ? (int64_t)it->cpu : -1;
+	struct nest_task *t;
+
+	for (size_t i = 0; i < n->nr; i++)
+		if (n->t[i].pid == pid && n->t[i].ctx == ctx && n->t[i].cpu == cpu)
+			return &n->t[i];
+	if (!create)
+		return NULL;
+	for (size_t i = 0; i < n->nr; i++)	/* reuse an empty one */
+		if (!n->t[i].depth) {
+			t = &n->t[i];
+			goto fill;
+		}
+	if (n->nr == n->cap) {
+		size_t nc = n->cap ? n->cap * 2 : 16;
+		struct nest_task *nt = realloc(n->t, nc * sizeof(*nt));
+
+		if (!nt)
+			return NULL;
+		n->t = nt;
+		n->cap = nc;
+	}
+	t = &n->t[n->nr++];
+fill:
+	t->pid = pid;
+	t->ctx = ctx;
+	t->cpu = cpu;
+	t->depth = 0;
+	return t;
+}
+
+static int nest_push(struct nest *n, const struct lgd_item *it, const char *name)
+{
+	struct nest_task *t = nest_task(n, it, 1);
+
+	if (!t)
+		return -ENOMEM;
+	if (t->depth == LGD_DUR_DEPTH) {	/* the oldest goes, as in durations.c */
+		memmove(t->v, t->v + 1, (LGD_DUR_DEPTH - 1) * sizeof(t->v[0]));
+		t->depth--;
+	}
+	t->v[t->depth++] = (struct nest_open){ it->file_off, 0, it->rec.site, name };
+	return 0;
+}
+
+/* is an entry of @site below level @i of @t, with no call of @name between? */
+static int nest_inside(const struct nest_task *t, uint32_t i, const char *name,
+		       const struct lgd_deltas *ds)
+{
+	if (!ds->inside_set)
+		return 0;
+	while (i-- > 0) {
+		if (t->v[i].site == ds->inside_site)
+			return 1;
+		if (t->v[i].name == name)
+			return 0;	/* the outer call of the same probe counts */
+	}
+	return 0;
+}
+
+/* pair @dp completed by the return @it: its entry off the stack */
+static void nest_pop(struct nest *n, const struct lgd_item *it, const struct lgd_dur_pair *dp,
+		     const struct lgd_deltas *ds, struct nest_res *res)
+{
+	struct nest_task *t = nest_task(n, it, 0);
+
+	for (uint32_t i = t ? t->depth : 0; i-- > 0;) {
+		if (t->v[i].off != dp->entry_off)
+			continue;
+		res->child_ns = t->v[i].child_ns;
+		if (i) {
+			res->parent = t->v[i - 1].site;
+			t->v[i - 1].child_ns += dp->ns;
+		}
+		res->inside = nest_inside(t, i, t->v[i].name, ds);
+		t->depth = i;
+		return;
+	}
+}
+
+/* pair @dp completed by its entry @it (the return came first) */
+static void nest_top(struct nest *n, const struct lgd_item *it, const struct lgd_dur_pair *dp,
+		     const char *name, const struct lgd_deltas *ds, struct nest_res *res)
+{
+	struct nest_task *t = nest_task(n, it, 0);
+
+	if (!t || !t->depth)
+		return;
+	res->parent = t->v[t->depth - 1].site;
+	t->v[t->depth - 1].child_ns += dp->ns;
+	res->inside = nest_inside(t, t->depth, name, ds);
+}
+
+static void nest_gap(struct nest *n, uint32_t cpu)
+{
+	for (size_t i = 0; i < n->nr; i++)
+		if (n->t[i].cpu == (int64_t)cpu)
+			n->t[i].depth = 0;
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
+static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
+		   const struct nest_res *res)
+{
+	struct lgd_pair *p = find_pair3(ds, dp->entry_site, dp->ret_site,
+					ds->by_parent ? res->parent : LGD_NO_SITE);
+
+	if (!p || pair_push(p, dp->ns))
+		return -ENOMEM;
+	p->self_ns = sat_add(p->self_ns, sat_add(dp->ns, -res->child_ns));
+	if (res->inside) {
+		p->inside_n++;
+		p->inside_ns = sat_add(p->inside_ns, dp->ns);
+	}
+	return 0;
+}
+
 int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		      struct lgd_dur_stats *st)
 {
@@ -401,8 +572,17 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 	struct lgd_item it;
 	int ret;
 
+	struct nest ns = { 0 };
+
 	if (lgd_dur_init(&du, &r->sites))
 		return -ENOMEM;
+	for (size_t i = 0; i < ds->nr_user_pairs; i++) {
+		ret = lgd_dur_pair_sites(&du, &r->sites, ds->user_pairs[i][0], ds->user_pairs[i][1]);
+		if (ret) {
+			lgd_dur_free(&du);
+			return ret;
+		}
+	}
 	if (lgd_merge_init(&m, r)) {
 		lgd_dur_free(&du);
 		return -ENOMEM;
@@ -421,9 +601,23 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 				else
 					ds->lost_unknown++;
 			}
+			int role = it.kind == LGD_ITEM_REC && it.rec.site < du.nr_sites ?
+				   du.role[it.rec.site] : LGD_DUR_NONE;
+
+			if (it.kind == LGD_ITEM_GAP)
+				nest_gap(&ns, it.cpu);
 			ret = lgd_dur_add(&du, &it, &dp);
-			if (ret > 0)
-				ret = lgd_deltas_add_value(ds, dp.entry_site, dp.ret_site, dp.ns);
+			if (ret > 0) {
+				struct nest_res res = { LGD_NO_SITE, 0, 0 };
+
+				if (role == LGD_DUR_RETURN && dp.ret_off == it.file_off)
+					nest_pop(&ns, &it, &dp, ds, &res);
+				else
+					nest_top(&ns, &it, &dp, du.name[it.rec.site], ds, &res);
+				ret = add_dur(ds, &dp, &res);
+			} else if (!ret && role == LGD_DUR_ENTRY) {
+				ret = nest_push(&ns, &it, du.name[it.rec.site]);
+			}
 		}
 		if (ret < 0)
 			break;
@@ -437,5 +631,6 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			ds->pairs[i].unmatched = du.unmatched[ds->pairs[i].from];
 	lgd_merge_free(&m);
 	lgd_dur_free(&du);
+	free(ns.t);
 	return ret < 0 ? ret : 0;
 }

@@ -87,6 +87,28 @@ int lgd_dur_init(struct lgd_durations *du, const struct lgd_sites *s)
 	return 0;
 }
 
+int lgd_dur_pair_sites(struct lgd_durations *du, const struct lgd_sites *s,
+		       uint32_t entry, uint32_t ret)
+{
+	char *le, *lr;
+
+	if (entry >= du->nr_sites || ret >= du->nr_sites || entry == ret ||
+	    du->role[entry] || du->role[ret])
+		return -EINVAL;
+	le = lgd_site_label_alloc(s, entry);
+	lr = lgd_site_label_alloc(s, entry);
+	if (!le || !lr) {
+		free(le);
+		free(lr);
+		return -ENOMEM;
+	}
+	du->role[entry] = LGD_DUR_ENTRY;
+	du->name[entry] = le;
+	du->role[ret] = LGD_DUR_RETURN;
+	du->name[ret] = lr;
+	return 0;
+}
+
 /* The key of @it: pid, ctx, and the CPU where the pid does not say it all. */
 static void key_of(const struct lgd_item *it, uint32_t *pid, uint32_t *ctx,
 		   int64_t *cpu)
@@ -165,6 +187,7 @@ static void fill_pair(struct lgd_durations *du, struct lgd_dur_pair *out,
 		      const struct lgd_dur_open *e, const struct lgd_dur_open *r)
 {
 	out->entry_site = e->site;
+	out->entry_off = e->off;
 	out->entry_cpu = e->cpu;
 	out->ret_site = r->site;
 	out->ret_cpu = r->cpu;

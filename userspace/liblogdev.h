@@ -700,16 +700,30 @@ void lgd_hist_free(struct lgd_hist *h);
  *              (lgd_stream_step, saturating), @nested_recs their records
  * @unmatched:  --durations: entries of @from's probe left without return
  *              (the row's count is short of them); else 0
+ * @parent:     --durations with @by_parent: the entry site of the innermost
+ *              enclosing open entry of the same task and context when this
+ *              one began (LGD_NO_SITE: none)
+ * @self_ns:    --durations: sum of self times (a duration minus the
+ *              durations of the pairs directly nested in it; saturating)
+ * @inside_n, @inside_ns: --durations with @inside_site: durations of this
+ *              pair that ran inside an entry of that site (at any depth;
+ *              the outermost call of the pair's probe only), and their sum
  */
 struct lgd_pair {
 	uint32_t from, to;
+	uint32_t parent;	/* LGD_NO_SITE unless split by parent */
 	uint64_t count;
 	struct lgd_hist h;
 	int64_t min, max, median, p99, total;
 	int approx;
 	uint64_t nested_n, nested_ns, nested_recs;
 	uint64_t unmatched;
+	int64_t self_ns;
+	uint64_t inside_n;
+	int64_t inside_ns;
 };
+
+#define LGD_NO_SITE	UINT32_MAX
 
 /*
  * struct lgd_deltas - @left_back, @left_huge: pairs of consecutive records
@@ -733,6 +747,12 @@ struct lgd_deltas {
 	uint64_t lost, lost_gaps, lost_unknown;
 	uint64_t records;	/* records fed (items of kind LGD_ITEM_REC) */
 	int cut_err;
+	/* --durations options, set before lgd_deltas_collect() */
+	uint32_t (*user_pairs)[2];	/* edprint (entry, return) site pairs */
+	size_t nr_user_pairs;
+	int by_parent;
+	uint32_t inside_site;		/* LGD_NO_SITE: none (0 in a zeroed struct: set it) */
+	int inside_set;
 };
 
 enum lgd_sort { LGD_SORT_TOTAL, LGD_SORT_MAX, LGD_SORT_P99, LGD_SORT_MEDIAN,
@@ -796,6 +816,7 @@ struct lgd_dur_slot {
  * struct lgd_dur_pair - a return paired with its entry
  * @entry_site, @ret_site: site ids
  * @entry_cpu, @ret_cpu:   CPUs of the two records
+ * @entry_off: file offset of the entry record
  * @ret_off:  file offset of the return record (identifies it: the pair can
  *            come after records that follow the return in merge order)
  * @ret_ts:   ns
@@ -805,7 +826,7 @@ struct lgd_dur_slot {
 struct lgd_dur_pair {
 	uint32_t entry_site, ret_site;
 	uint32_t entry_cpu, ret_cpu;
-	uint64_t ret_off, ret_ts;
+	uint64_t entry_off, ret_off, ret_ts;
 	int64_t ns;
 };
 
@@ -840,6 +861,15 @@ struct lgd_durations {
  */
 int lgd_dur_init(struct lgd_durations *du, const struct lgd_sites *s);
 int lgd_dur_has_returns(const struct lgd_durations *du);
+/**
+ * lgd_dur_pair_sites() - after lgd_dur_init(): records of site @entry are
+ * entries and records of site @ret their returns (edprint in/out pairs,
+ * "--pair FROM,TO"), paired as return probes are (same task and context).
+ * Return: 0, -EINVAL (a site unknown, the same, or already a probe's), or
+ * -ENOMEM.
+ */
+int lgd_dur_pair_sites(struct lgd_durations *du, const struct lgd_sites *s,
+		       uint32_t entry, uint32_t ret);
 /**
  * lgd_dur_add() - feed items in merge order.  A return pairs with the
  * innermost open entry of its probe, task and context; a task's return
@@ -892,8 +922,11 @@ void lgd_dur_marks_free(struct lgd_dur_marks *mk);
 
 /**
  * lgd_deltas_collect() - merge every item of @r into @ds: the time between
- * consecutive records per CPU, or with @durations only return-probe
- * durations (pair: entry site, return site; signed).  *@st (if not NULL):
+ * a record and the previous one of its stream (@ds->by), or with
+ * @durations only return-probe durations and the edprint pairs of
+ * @ds->user_pairs (pair: entry site, return site; signed), with their self
+ * time, split by parent (@ds->by_parent) and the time inside
+ * @ds->inside_site (if @ds->inside_set): deltas.c's "nesting" comment.  *@st (if not NULL):
  * how many entries and returns were paired, negative, unmatched.
  * Return: 0, -ENOMEM, or a read error from lgd_merge_next().
  */

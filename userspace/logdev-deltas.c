@@ -33,6 +33,7 @@
  *   from              to                   count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)
  *   kfree_skbmem:295  kfree_skbmem:320         1    484.000    484.000    484.000    484.000      484.000        1      2.000
  */
+#define _GNU_SOURCE
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -42,10 +43,18 @@
 
 const struct cli_cmd cli_cmd_deltas = {
 	"deltas", cmd_deltas,
-	"deltas [--by cpu|task|context] [--durations] [--sort=total|max|p99|median|count] [FILE]",
+	"deltas [--by cpu|task|context] [--durations [--pair FROM,TO]... [--by-parent] "
+	"[--inside SITE]] [--sort=total|max|p99|median|count] [FILE]",
 	"  -b, --by STREAM      which records pair: context (default: same CPU and\n"
 	"                       context level), cpu (same CPU), task (same pid)\n"
-	"      --durations      return-probe durations instead of record deltas\n"
+	"      --durations      return-probe durations instead of record deltas, with\n"
+	"                       self time (minus directly nested pairs' durations)\n"
+	"      --pair FROM,TO   also edprint pairs: FROM's records as entries, TO's as\n"
+	"                       their returns (site labels, e.g. f:10,f:20); --durations\n"
+	"      --by-parent      split each row by the innermost enclosing entry of the\n"
+	"                       same task and context (column parent); --durations\n"
+	"      --inside SITE    time of each pair inside SITE's calls and its share;\n"
+	"                       --durations\n"
 	"  -s, --sort KEY       total (default), max, p99, median or count\n"
 	"  Times in us.  median, p99: nearest rank; exact up to 1024 deltas per pair,\n"
 	"  beyond from a log-linear histogram within 2^-8 (0.39 %) of the exact value\n"
@@ -55,12 +64,68 @@ const struct cli_cmd cli_cmd_deltas = {
 	"  Example: logdev deltas --by context run.cap\n",
 };
 
+/* the id of the site labelled @label in @r (lgd_site_label()), or -1 */
+static int64_t site_by_label(const struct lgd_reader *r, const char *label)
+{
+	for (uint32_t i = 0; i < r->sites.nr; i++) {
+		char *l;
+		int eq;
+
+		if (!r->sites.by_id[i])
+			continue;
+		l = lgd_site_label_alloc(&r->sites, i);
+		eq = l && !strcmp(l, label);
+		free(l);
+		if (eq)
+			return i;
+	}
+	return -1;
+}
+
 /* *@buf = the whole label of site @id (malloc'd); Return: its length, -1 if no memory */
 static int label(const struct lgd_reader *r, uint32_t id, char **buf)
 {
 	free(*buf);
 	*buf = lgd_site_label_alloc(&r->sites, id);
 	return *buf ? (int)strlen(*buf) : -1;
+}
+
+/*
+ * "time in X inside Y": per pair with durations inside an entry of site Y,
+ * their count, sum and share of Y's inclusive time (the sum of the
+ * durations of Y's rows; a recursive Y counts its inner calls again)
+ */
+static void print_inside(const struct lgd_reader *r, const struct lgd_deltas *ds,
+			 const char *y)
+{
+	int64_t ytot = 0;
+	uint64_t ycount = 0;
+	char *fb = NULL, *tb = NULL, t[32];
+
+	for (size_t i = 0; i < ds->nr; i++)
+		if (ds->pairs[i].from == ds->inside_site) {
+			ytot = ytot > INT64_MAX - ds->pairs[i].total ? INT64_MAX :
+			       ytot + ds->pairs[i].total;
+			ycount += ds->pairs[i].count;
+		}
+	lgd_fmt_us(t, sizeof(t), ytot);
+	printf("inside %s: %" PRIu64 " call%s, %s us inclusive\n", y, ycount,
+	       ycount == 1 ? "" : "s", t);
+	for (size_t i = 0; i < ds->nr; i++) {
+		const struct lgd_pair *p = &ds->pairs[i];
+
+		if (!p->inside_n)
+			continue;
+		lgd_fmt_us(t, sizeof(t), p->inside_ns);
+		printf("  %s -> %s: %" PRIu64 " call%s, %s us", label(r, p->from, &fb) < 0 ? "?" : fb,
+		       label(r, p->to, &tb) < 0 ? "?" : tb, p->inside_n,
+		       p->inside_n == 1 ? "" : "s", t);
+		if (ytot > 0)
+			printf(", %.1f %% of %s", (double)p->inside_ns * 100.0 / (double)ytot, y);
+		putchar('\n');
+	}
+	free(fb);
+	free(tb);
 }
 
 int cmd_deltas(int argc, char **argv)
@@ -74,9 +139,15 @@ int cmd_deltas(int argc, char **argv)
 	int ret, wf = 24, wt = 24;
 	char *fb = NULL, *tb = NULL;
 	struct lgd_dur_stats st;
+	const char *pairs[16], *inside = NULL;
+	uint32_t pair_ids[16][2];
+	int npairs = 0, by_parent = 0;
 
 	static const struct option lo[] = {
 		{ "durations", no_argument, NULL, 'D' },
+		{ "pair", required_argument, NULL, 'p' },
+		{ "by-parent", no_argument, NULL, 'P' },
+		{ "inside", required_argument, NULL, 'i' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
@@ -89,7 +160,7 @@ int cmd_deltas(int argc, char **argv)
 	int c, k;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:b:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:b:p:i:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'D':
 			durations = 1;
@@ -97,6 +168,22 @@ int cmd_deltas(int argc, char **argv)
 		case 'b':
 			if (cli_by_arg("deltas", optarg, &by))
 				return 2;
+			break;
+		case 'p':	/* --pair FROM,TO: an edprint in/out pair as a duration */
+			if (npairs == 16 || !strchr(optarg, ',')) {
+				fprintf(stderr, "logdev deltas: --pair FROM,TO (two site labels, "
+					"at most 16 pairs): %s\n", optarg);
+				return 2;
+			}
+			pairs[npairs++] = optarg;
+			durations = 1;
+			break;
+		case 'P':
+			by_parent = durations = 1;
+			break;
+		case 'i':
+			inside = optarg;
+			durations = 1;
 			break;
 		case 's':
 			for (k = 0; k < (int)(sizeof(keys) / sizeof(keys[0])); k++)
@@ -118,6 +205,42 @@ int cmd_deltas(int argc, char **argv)
 		return 2;
 	if (cli_open_input(file, &r))
 		return 1;
+	for (int i = 0; i < npairs; i++) {
+		char *from = strdup(pairs[i]), *to = from ? strchr(from, ',') : NULL;
+		int64_t f = -1, t = -1;
+
+		if (to) {
+			*to++ = 0;
+			f = site_by_label(&r, from);
+			t = site_by_label(&r, to);
+		}
+		if (f < 0 || t < 0 || f == t) {
+			fprintf(stderr, "logdev deltas: --pair %s: %s\n", pairs[i],
+				!from ? "out of memory" : f == t && f >= 0 ? "the same site twice" :
+				"no site of the capture has that label (func:line, as deltas prints)");
+			free(from);
+			lgd_reader_close(&r);
+			return from ? 2 : 1;
+		}
+		free(from);
+		pair_ids[i][0] = (uint32_t)f;
+		pair_ids[i][1] = (uint32_t)t;
+	}
+	ds.user_pairs = pair_ids;
+	ds.nr_user_pairs = (size_t)npairs;
+	ds.by_parent = by_parent;
+	if (inside) {
+		int64_t y = site_by_label(&r, inside);
+
+		if (y < 0) {
+			fprintf(stderr, "logdev deltas: --inside %s: no site of the capture has "
+				"that label (func:line, as deltas prints)\n", inside);
+			lgd_reader_close(&r);
+			return 2;
+		}
+		ds.inside_site = (uint32_t)y;
+		ds.inside_set = 1;
+	}
 	ds.by = by;
 	ret = cli_collect(&r, &ds, durations, &st) ? -1 : 0;
 	lgd_deltas_finish(&ds, key);
@@ -136,6 +259,10 @@ int cmd_deltas(int argc, char **argv)
 	       "min(us)", "median(us)", "p99(us)", "max(us)", "total(us)");
 	if (nested)
 		printf(" %8s %10s", "nested", "nested(us)");
+	if (durations)
+		printf(" %12s", "self(us)");
+	if (by_parent)
+		printf(" %s", "parent");
 	putchar('\n');
 	for (size_t i = 0; i < ds.nr; i++) {
 		const struct lgd_pair *p = &ds.pairs[i];
@@ -156,8 +283,17 @@ int cmd_deltas(int argc, char **argv)
 		       p->count, a[0], a[1], a[2], a[3], a[4]);
 		if (nested)
 			printf(" %8" PRIu64 " %10s", p->nested_n, a[5]);
+		if (durations) {
+			lgd_fmt_us(a[5], 32, p->self_ns);
+			printf(" %12s", a[5]);
+		}
+		if (by_parent)
+			printf(" %s", p->parent == LGD_NO_SITE ? "-" :
+			       label(&r, p->parent, &fb) < 0 ? "?" : fb);
 		printf("%s%s\n", m[0] ? " " : "", m);
 	}
+	if (inside && !ret)
+		print_inside(&r, &ds, inside);
 	if (!ret && !ds.records)
 		printf("deltas: 0 records\n");
 	if (!ret)

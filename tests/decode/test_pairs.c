@@ -194,6 +194,73 @@ static void test_empty(void)
 	free(out);
 }
 
+/*
+ * edprint pairs as durations (--pair), self time, --by-parent, --inside:
+ * task 10 calls f (10 -> 20, 9 us) which calls g twice (3 us, 1 us; an
+ * interrupt's g of 0.5 us meanwhile is not nested: another context), then
+ * g alone (2 us)
+ */
+static void test_nesting(void)
+{
+	static const char fmts[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\ta.c\t10\tf\tin\n2\ta.c\t20\tf\tout\n"
+		"3\tb.c\t30\tg\tin\n4\tb.c\t40\tg\tout\n";
+	static const uint64_t rec[][3] = {	/* ts, site, ctx */
+		{ 1000, 1, 0 }, { 2000, 3, 0 }, { 3000, 3, 2 }, { 3500, 4, 2 }, { 5000, 4, 0 },
+		{ 6000, 3, 0 }, { 7000, 4, 0 }, { 10000, 2, 0 }, { 20000, 3, 0 }, { 22000, 4, 0 },
+	};
+	struct buf b = { 0 };
+	struct sbuf s;
+	char *out, *path;
+	int st;
+
+	cap_meta(&b, fmts);
+	sb_begin(&s, 0, 0, 1000, 0, 0);
+	for (size_t i = 0; i < sizeof(rec) / sizeof(rec[0]); i++) {
+		if (i == 8) {
+			cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+			sb_begin(&s, 0, 1, rec[i][0], 0, 0);
+		}
+		sb_rec(&s, rec[i][0], (uint32_t)rec[i][1], LOGDEV_REC_PRINT, (uint8_t)rec[i][2], 10,
+		       NULL, 0);
+	}
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("nest.cap", b.p, b.n);
+	free(b.p);
+
+	out = run("deltas --pair f:10,f:20 --pair g:30,g:40 %s", path, &st);
+	CHECK_STR_EQ(out,
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
+		"f:10                     f:20                              1      9.000      9.000      9.000      9.000        9.000        5.000\n"
+		"g:30                     g:40                              4      0.500      1.000      3.000      3.000        6.500        6.500\n"
+		"durations: 5 paired (0 negative), 0 entries without return, 0 returns without entry\n",
+		"deltas --pair: edprint pairs as durations, self time without nested pairs");
+	CHECK_EQ(st, 0, "deltas --pair exit 0");
+	free(out);
+	out = run("deltas --pair f:10,f:20 --pair g:30,g:40 --by-parent %s", path, &st);
+	CHECK_STR_EQ(out,
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us) parent\n"
+		"f:10                     f:20                              1      9.000      9.000      9.000      9.000        9.000        5.000 -\n"
+		"g:30                     g:40                              2      1.000      1.000      3.000      3.000        4.000        4.000 f:10\n"
+		"g:30                     g:40                              2      0.500      0.500      2.000      2.000        2.500        2.500 -\n"
+		"durations: 5 paired (0 negative), 0 entries without return, 0 returns without entry\n",
+		"deltas --by-parent: g split by its innermost enclosing pair");
+	free(out);
+	out = run("deltas --pair f:10,f:20 --pair g:30,g:40 --inside f:10 %s", path, &st);
+	CHECK_TRUE(strstr(out, "\ninside f:10: 1 call, 9.000 us inclusive\n"
+			  "  g:30 -> g:40: 2 calls, 4.000 us, 44.4 % of f:10\n") != NULL,
+		   "deltas --inside: time of g inside f, and its share");
+	free(out);
+	out = run("deltas --pair f:10,nosuch:1 %s", path, &st);
+	CHECK_EQ(st, 2, "deltas --pair with an unknown site: usage error");
+	free(out);
+	out = run("deltas --pair f:10 %s", path, &st);
+	CHECK_EQ(st, 2, "deltas --pair without TO: usage error");
+	free(out);
+}
+
 /* ---- histograms ----------------------------------------------------------- */
 
 static uint64_t rng = 88172645463325252ull;
@@ -368,6 +435,7 @@ int main(int argc, char **argv)
 	test_context();
 	test_task();
 	test_empty();
+	test_nesting();
 	test_hist();
 	test_help();
 	tmpdir_remove();
