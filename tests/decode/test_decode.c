@@ -1153,8 +1153,9 @@ static void test_durations(void)
 	snprintf(args, sizeof(args), "deltas --durations %s", path);
 	run_cli(args, &out, &err);
 	expect_text("deltas --durations: paired return-probe durations only, then the summary", out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)\n"
-		"f:0                      f%return:0                        4      0.100      3.000     10.000     10.000       19.100\n"
+		/* self: the outer call's 10 us minus the inner one's 3 us */
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
+		"f:0                      f%return:0                        4      0.100      3.000     10.000     10.000       19.100       16.100\n"
 		"durations: 4 paired (0 negative), 0 entries without return, 1 return without entry\n");
 	free(out);
 	free(err);
@@ -1635,8 +1636,8 @@ static void test_dur_accounting(void)
 	snprintf(args, sizeof(args), "deltas --durations %s", path);
 	st = run_cli(args, &out, &err);
 	expect_text("deltas --durations: the negative duration counts, and the summary line", out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)\n"
-		"f:0                      f%return:0                        2     -5.000     -5.000      2.000      2.000       -3.000 ?\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
+		"f:0                      f%return:0                        2     -5.000     -5.000      2.000      2.000       -3.000       -3.000 ?\n"
 		"? rows whose probe has entries without return: their count is short of those (summary line)\n"
 		"durations: 2 paired (1 negative), 2 entries without return, 3 returns without entry\n");
 	free(out);
