@@ -641,9 +641,9 @@ void lgd_streams_free(struct lgd_streams *s);
  * of their own.  Up to LGD_HIST_EXACT_MAX values are also kept as they
  * are, and while a histogram holds no more than that its percentiles are
  * exact.  count, min, max and the sum are always exact.
- * Memory: 1 KB per power of two in use (2 KB for values below 256 ns), at
- * most 114 KB, plus up to LGD_HIST_EXACT_MAX * 8 bytes, whatever the number
- * of values.
+ * Memory: 1 KB per power of two in use (2 KB for values below 256 ns), per
+ * sign: at most 116 KB, plus up to LGD_HIST_EXACT_MAX * 8 bytes, whatever
+ * the number of values.
  */
 #define LGD_HIST_SUB_BITS	7
 #define LGD_HIST_CHUNKS		57	/* chunk 0: 0..255; chunk k: [2^(k+7), 2^(k+8)) */
