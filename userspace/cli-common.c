@@ -545,7 +545,7 @@ unsigned int cli_pair_marks(const struct lgd_deltas *ds, const struct lgd_pair *
 {
 	unsigned int m = 0;
 
-	if (p->from < ds->nr_cut_site && ds->cut_site[p->from])
+	if (lgd_deltas_cut_at(ds, p->from))
 		m |= CLI_MARK_CUT;
 	if (p->unmatched)
 		m |= CLI_MARK_UNMATCHED;

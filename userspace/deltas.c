@@ -271,25 +271,49 @@ int lgd_deltas_add_value(struct lgd_deltas *ds, uint32_t from, uint32_t to,
 	return p ? pair_push(p, ns) : -ENOMEM;
 }
 
+/* the slot of @site in the cut table (open addressing), or an empty one */
+static struct lgd_site_count *cut_slot(struct lgd_site_count *tab, size_t cap, uint32_t site)
+{
+	size_t i = (site * 2654435761u) & (cap - 1);	/* Knuth's multiplicative hash */
+
+	while (tab[i].n && tab[i].site != site)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+uint64_t lgd_deltas_cut_at(const struct lgd_deltas *ds, uint32_t site)
+{
+	return ds->cut_cap ? cut_slot(ds->cut_tab, ds->cut_cap, site)->n : 0;
+}
+
 /* a pair cut by a gap: counted per site it started at */
 static void on_cut(void *arg, const struct lgd_stream *st)
 {
 	struct lgd_deltas *ds = arg;
+	struct lgd_site_count *sc;
 
 	ds->cut++;
-	if (st->site >= ds->nr_cut_site) {
-		uint32_t n = st->site < (1u << 24) ? st->site + 1 : 0;
-		uint64_t *nc = n ? realloc(ds->cut_site, n * sizeof(*nc)) : NULL;
+	if ((ds->cut_nr + 1) * 2 > ds->cut_cap) {
+		size_t nc = ds->cut_cap ? ds->cut_cap * 2 : 64;
+		struct lgd_site_count *nt = calloc(nc, sizeof(*nt));
 
-		if (!nc) {	/* an absurd site id, or no memory: not per site */
-			ds->cut_err = !n ? ds->cut_err : -ENOMEM;
+		if (!nt) {
+			ds->cut_err = -ENOMEM;
 			return;
 		}
-		memset(nc + ds->nr_cut_site, 0, (n - ds->nr_cut_site) * sizeof(*nc));
-		ds->cut_site = nc;
-		ds->nr_cut_site = n;
+		for (size_t i = 0; i < ds->cut_cap; i++)
+			if (ds->cut_tab[i].n)
+				*cut_slot(nt, nc, ds->cut_tab[i].site) = ds->cut_tab[i];
+		free(ds->cut_tab);
+		ds->cut_tab = nt;
+		ds->cut_cap = nc;
 	}
-	ds->cut_site[st->site]++;
+	sc = cut_slot(ds->cut_tab, ds->cut_cap, st->site);
+	if (!sc->n) {
+		sc->site = st->site;
+		ds->cut_nr++;
+	}
+	sc->n++;
 }
 
 static void ready(struct lgd_deltas *ds)
@@ -396,7 +420,7 @@ void lgd_deltas_free(struct lgd_deltas *ds)
 	free(ds->pairs);
 	if (ds->st_ready)
 		lgd_streams_free(&ds->st);
-	free(ds->cut_site);
+	free(ds->cut_tab);
 	memset(ds, 0, sizeof(*ds));
 }
 

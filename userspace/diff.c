@@ -110,7 +110,7 @@ static int named_build(struct named_set *ns, const struct lgd_deltas *ds,
 		}
 		if (lgd_hist_merge(&x->h, &p->h))
 			return -ENOMEM;
-		x->cut |= p->from < ds->nr_cut_site && ds->cut_site[p->from];
+		x->cut |= lgd_deltas_cut_at(ds, p->from) != 0;
 		x->unmatched += p->unmatched;
 	}
 	return 0;

@@ -555,8 +555,8 @@ int lgd_by_parse(const char *name);
 /** lgd_by_name() - the name of LGD_BY_* @by ("?" if none). */
 const char *lgd_by_name(int by);
 
-/* CPUs above this are not paired (the reader accepts CPUs below 4096) */
-#define LGD_STREAMS_MAX_CPU	(1u << 20)
+/* CPUs from this on are not paired (the reader gives none: LGD_MAX_CPU) */
+#define LGD_STREAMS_MAX_CPU	4096u
 
 /**
  * struct lgd_stream - a stream's previous record (@valid), and what its
@@ -725,13 +725,20 @@ struct lgd_pair {
 
 #define LGD_NO_SITE	UINT32_MAX
 
+/** struct lgd_site_count - @n (> 0: the slot is used) for site @site. */
+struct lgd_site_count {
+	uint32_t site;
+	uint64_t n;
+};
+
 /*
  * struct lgd_deltas - @left_back, @left_huge: pairs of consecutive records
  * of a stream left out because the timestamp went back, or jumped by more
  * than LGD_STEP_MAX_NS (lgd_ts_step()).
  * @by:       LGD_BY_* (set before the first lgd_deltas_add(); 0: context)
- * @cut:      pairs cut by lost-events gaps (lgd_streams.cut); @cut_site[id]
- *            of them started at site id (@nr_cut_site ids)
+ * @cut:      pairs cut by lost-events gaps (lgd_streams.cut); how many of
+ *            them started at a site: lgd_deltas_cut_at() (@cut_tab: a hash
+ *            table of @cut_cap slots, @cut_nr in use)
  * @lost:     records lost (gap counts of kinds counted in records) and
  *            @lost_gaps gaps of any kind
  */
@@ -742,8 +749,9 @@ struct lgd_deltas {
 	struct lgd_streams st;
 	int st_ready;
 	uint64_t left_back, left_huge;
-	uint64_t cut, *cut_site;
-	uint32_t nr_cut_site;
+	uint64_t cut;
+	struct lgd_site_count *cut_tab;
+	size_t cut_cap, cut_nr;
 	uint64_t lost, lost_gaps, lost_unknown;
 	uint64_t records;	/* records fed (items of kind LGD_ITEM_REC) */
 	int cut_err;
@@ -771,6 +779,8 @@ int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it);
  */
 int lgd_deltas_add_value(struct lgd_deltas *ds, uint32_t from, uint32_t to,
 			int64_t ns);
+/** lgd_deltas_cut_at() - pairs from @site cut by lost events (@ds->cut_tab). */
+uint64_t lgd_deltas_cut_at(const struct lgd_deltas *ds, uint32_t site);
 /**
  * lgd_deltas_finish() - compute min/median/p99/max/total (saturating at
  * INT64_MIN/INT64_MAX ns, never overflowing) per pair and sort
