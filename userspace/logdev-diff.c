@@ -338,6 +338,9 @@ int cmd_diff(int argc, char **argv)
 					used[k] |= side_marks(k ? &df.rows[i].b : &df.rows[i].a);
 			cli_deltas_notes(fmt == F_TEXT ? stdout : stderr, k ? "B: " : "A: ",
 					 &ds[k], used[k]);
+			if (!ds[k].records)
+				fprintf(fmt == F_TEXT ? stdout : stderr, "%s: 0 records\n",
+					k ? "B" : "A");
 		}
 		lgd_diff_free(&df);
 	}

@@ -228,6 +228,16 @@ static void test_empty(void)
 	out = run("deltas %s", path, &st);
 	CHECK_TRUE(st == 0 && strstr(out, "\ndeltas: 0 records\n") != NULL, "deltas: an empty capture says 0 records");
 	free(out);
+	{
+		char args[1400], *err;
+
+		snprintf(args, sizeof(args), "diff %s %s", path, path);
+		st = run_cli(args, &out, &err);
+		CHECK_TRUE(st == 0 && strstr(out, "\nA: 0 records\nB: 0 records\n") != NULL,
+			   "diff: an empty capture says 0 records");
+		free(out);
+		free(err);
+	}
 }
 
 /*
