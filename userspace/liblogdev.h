@@ -9,9 +9,12 @@
  *                   timestamp; yields struct lgd_item one at a time.  Memory:
  *                   one sub-buffer (subbuf_size bytes) per CPU, independent
  *                   of the capture size.
+ *   lgd_streams      which record pairs with which: the previous record of
+ *                   the same CPU and context level (or CPU, or task).
  *   lgd_deltas       per (from site, to site) statistics of the time between
- *                   consecutive records on one CPU (keeps every delta: 8
- *                   bytes per record).
+ *                   a record and the previous one of its stream, in a
+ *                   log-linear histogram per pair (lgd_hist: memory bounded
+ *                   per pair, independent of the number of records).
  *
  *   lgd_render       an item to text: site label, message by record type,
  *                   duration marks, +delta; report lines (render.c).
@@ -19,8 +22,8 @@
  * Layers, bottom up (docs/DEVELOPING.md): capture.c (file sections),
  * subbuf.c (sub-buffer and record bytes: subbuf.h, the only place that
  * knows their layout), meta.c (header, formats, symbols), reader.c (per-CPU
- * streams and merge), bprintf.c and render.c (text), deltas.c,
- * durations.c, diff.c (analyses).
+ * streams and merge), streams.c (which records pair), bprintf.c and
+ * render.c (text), deltas.c, durations.c, diff.c (analyses).
  *
  * Nothing here prints or exits.  Errors are negative errno values; problems
  * in the data (corruption, truncation) are reported to an optional warning
