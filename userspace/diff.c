@@ -6,8 +6,9 @@
  * func:line in any file when no exact match is left.  Several pairs of one
  * capture at the same places (a site registered twice, e.g. a probe removed
  * and added again) are merged before the median and p99 (nearest rank, as
- * in deltas.c, from their merged histograms) are taken.  Row labels are "func:line", or "file:func:line"
- * where the two captures together hold that func:line in more than one
+ * in deltas.c, from their merged histograms) are taken.  Row labels are
+ * "func:line", or "file:func:line" where the two captures together hold
+ * that func:line in more than one
  * file, with "#N" where a capture has several sites at one file:func:line
  * (told apart, and matched, by their formats; diff_seq()).  Rows that
  * could not be matched one to one say so (lgd_diff_row.warn).

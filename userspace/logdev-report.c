@@ -11,8 +11,9 @@
  * and context level, so a task record's delta skips the interrupt records
  * between (--by cpu: the previous record on the CPU, whatever its context;
  * --by task: of the same task, across CPUs; streams.c), left out for a
- * stream's first record and after a gap of its CPU; a step back prints "-D us (clock went back, not in
- * deltas)", one over 2^62 ns "+D us (step over 2^62 ns, not in deltas)"
+ * stream's first record and after a gap of its CPU; a step back prints
+ * "-D us (clock went back, not in deltas)", one over 2^62 ns "+D us (step
+ * over 2^62 ns, not in deltas)"
  * (lgd_ts_step(), the rule of deltas).  Gaps print in place:
  *
  *   [   789.171900] cpu:0 *** LOST 123 events (overrun) ***
