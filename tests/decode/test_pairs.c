@@ -214,6 +214,42 @@ static void test_cut(void)
 	free(out);
 }
 
+/*
+ * --by task across a gap: pid 20's record on CPU 1, lost events on CPU 1,
+ * then its next record on CPU 0: no pair (its records on CPU 1 may be
+ * lost), counted as cut; pid 30 (last on CPU 0) pairs across it
+ */
+static void test_task_gap(void)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	char *out, *path;
+	int st;
+
+	cap_meta(&b, formats);
+	sb_begin(&s, 1, 0, 1000, 0, 0);
+	sb_rec(&s, 1000, 1, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 20, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
+	sb_begin(&s, 1, 1, 2000, 3, 0);		/* 3 records dropped on CPU 1 */
+	sb_rec(&s, 2000, 2, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 40, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
+	sb_begin(&s, 0, 0, 1500, 0, 0);
+	sb_rec(&s, 1500, 1, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 30, NULL, 0);
+	sb_rec(&s, 3000, 3, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 20, NULL, 0);
+	sb_rec(&s, 4000, 3, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 30, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("taskgap.cap", b.p, b.n);
+	free(b.p);
+	out = run("deltas --by task %s", path, &st);
+	CHECK_STR_EQ(out,
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"kfree_skbmem:291         kfree_skbmem:320                  1      2.500      2.500      2.500      2.500        2.500        0      0.000 !\n"
+		"! lost events: 1 gap, 3 records lost; 1 pair cut: counts of pairs from a site where one was cut may be short (rows marked !)\n",
+		"deltas --by task: a task's pair across a gap of its previous CPU is cut");
+	free(out);
+}
+
 /* an empty capture: the table says so */
 static void test_empty(void)
 {
@@ -482,6 +518,7 @@ int main(int argc, char **argv)
 	test_task();
 	test_empty();
 	test_cut();
+	test_task_gap();
 	test_nesting();
 	test_hist();
 	test_help();
