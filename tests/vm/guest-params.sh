@@ -89,6 +89,7 @@ for fv in enable=1 buffer_size_kb=64 subbuf_size=8192 mode=discard clock=mono; d
 	perm=$(ls -l $S/$f | cut -c1-10)
 	check_eq "sysfs parameters/$f is read-only" "$perm" "-r--r--r--"
 done
+grep . $S/* > $R/sysfs-params.txt	# for the docs and a post-mortem
 hdr=$(grep -E '^(nr_subbufs|clock|mode):' $D/header | tr '\n' ' ')
 check_eq "header: the geometry, clock and mode of the parameters" "$hdr" \
 	"nr_subbufs: 8 clock: mono mode: discard "
