@@ -19,6 +19,7 @@
 #include <linux/rcupdate.h>
 #include <linux/jump_label.h>
 #include <linux/lockdep.h>
+#include <linux/ctype.h>
 #include "logdev_core.h"
 
 struct ld_config ld_cfg = {
@@ -34,6 +35,176 @@ const char * const ld_mode_names[2] = {
 	[LD_MODE_DISCARD] = "discard",
 };
 
+/* --------------------------------------------------------------------------
+ * Parsing and checking of control values, shared by the debugfs control
+ * files (logdev_debugfs.c, after copying a write and dropping its one
+ * trailing newline) and the module parameters (logdev_main.c): one parser,
+ * so "logdev.mode=discard" at boot and "echo discard > mode" accept and
+ * refuse the same words.  Each takes a NUL-terminated word and returns 0
+ * or -EINVAL; none changes any state.
+ */
+
+/**
+ * ld_parse_u64() - a decimal number
+ * @s:   the word: digits only (no sign, no spaces, no 0x, no newline)
+ * @val: the number
+ *
+ * Return: 0, or -EINVAL if empty, not all digits, or above U64_MAX.
+ */
+int ld_parse_u64(const char *s, u64 *val)
+{
+	const char *p;
+
+	if (!*s)
+		return -EINVAL;
+	for (p = s; *p; p++)
+		if (!isdigit(*p))
+			return -EINVAL;
+	return kstrtou64(s, 10, val) ? -EINVAL : 0;
+}
+
+/**
+ * ld_parse_name() - which of @nr names @s is (mode, clock)
+ * @s:     the word, compared exactly (case matters, no abbreviation)
+ * @names: the names
+ * @nr:    how many
+ *
+ * Return: the index, or -EINVAL.
+ */
+int ld_parse_name(const char *s, const char * const *names, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -EINVAL;
+}
+
+/**
+ * ld_parse_enable() - the value of "enable": 0 or 1
+ * @s:  the word
+ * @on: the value
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ld_parse_enable(const char *s, bool *on)
+{
+	u64 v;
+
+	if (ld_parse_u64(s, &v) || v > 1)
+		return -EINVAL;
+	*on = v;
+	return 0;
+}
+
+/**
+ * ld_parse_subbuf_size() - the value of "subbuf_size"
+ * @s:    the word
+ * @size: bytes: a power of two from LD_SUBBUF_MIN to LD_SUBBUF_MAX
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ld_parse_subbuf_size(const char *s, u32 *size)
+{
+	u64 v;
+
+	if (ld_parse_u64(s, &v) || v < LD_SUBBUF_MIN || v > LD_SUBBUF_MAX ||
+	    !is_power_of_2(v))
+		return -EINVAL;
+	*size = v;
+	return 0;
+}
+
+/**
+ * ld_parse_size_kb() - the value of "buffer_size_kb"
+ * @s:  the word
+ * @kb: KiB per CPU, 1 to LD_BUF_KB_MAX (whether it suits the sub-buffer
+ *      size is ld_size_kb_subbufs()'s question)
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ld_parse_size_kb(const char *s, u64 *kb)
+{
+	u64 v;
+
+	if (ld_parse_u64(s, &v) || !v || v > LD_BUF_KB_MAX)
+		return -EINVAL;
+	*kb = v;
+	return 0;
+}
+
+/**
+ * ld_size_kb_subbufs() - sub-buffers per CPU for @kb KiB of @subbuf_size
+ * @kb:          KiB per CPU
+ * @subbuf_size: bytes per sub-buffer (a valid subbuf_size)
+ * @nr:          the number of sub-buffers, before ld_buf_size_ok()
+ *               rounds it down to a power of two
+ *
+ * Return: 0, or -EINVAL if @kb is not a whole number of sub-buffers or
+ * fewer than two.
+ */
+int ld_size_kb_subbufs(u64 kb, u32 subbuf_size, u32 *nr)
+{
+	u32 sb_kb = subbuf_size / 1024;
+
+	if (!sb_kb || kb > LD_BUF_KB_MAX || kb % sb_kb || kb / sb_kb < 2)
+		return -EINVAL;
+	*nr = kb / sb_kb;
+	return 0;
+}
+
+/**
+ * ld_buf_size_ok() - the ring geometry that will be allocated, if it fits
+ * @subbuf_size: bytes per sub-buffer
+ * @nr:          sub-buffers per CPU; rounded down to the power of two the
+ *               ring uses (so only what it uses is allocated)
+ *
+ * Like ftrace's resize, never takes more than half of the memory
+ * available, counting every possible CPU.
+ *
+ * Return: 0, or -ENOMEM if it would.
+ */
+int ld_buf_size_ok(u32 subbuf_size, u32 *nr)
+{
+	*nr = rounddown_pow_of_two(*nr);
+	if ((u64)subbuf_size * *nr * num_possible_cpus() / PAGE_SIZE >
+	    si_mem_available() / 2)
+		return -ENOMEM;
+	return 0;
+}
+
+/* -------------------------------------------------------------------------- */
+
+/**
+ * ld_buffers_init() - allocate every CPU's ring in the given configuration
+ * @cfg: subbuf_size, nr_subbufs (checked by ld_buf_size_ok()), mode and
+ *       clock; @cfg->enabled is ignored (ld_set_enabled() starts recording)
+ *
+ * Initialisation of the recording core (logdev_main.c), before anything
+ * can record or read.  Does not sleep for RCU, so it can run in an early
+ * initcall.  ld_percpu_exit() frees what it allocated.
+ *
+ * Return: 0, or -ENOMEM (then nothing stays allocated and ld_cfg is
+ * unchanged).
+ */
+int ld_buffers_init(const struct ld_config *cfg)
+{
+	int ret;
+
+	mutex_lock(&ld_cfg_mutex);
+	ret = ld_percpu_init(cfg->subbuf_size, cfg->nr_subbufs, cfg->mode);
+	if (!ret) {
+		ld_cfg.subbuf_size = cfg->subbuf_size;
+		ld_cfg.nr_subbufs = cfg->nr_subbufs;
+		ld_cfg.mode = cfg->mode;
+		ld_clock_select(cfg->clock);
+		ld_cfg.clock = cfg->clock;
+	}
+	mutex_unlock(&ld_cfg_mutex);
+	return ret;
+}
+
 /*
  * Replace every CPU's buffer by a new one of @nr_subbufs sub-buffers of
  * @subbuf_size bytes.  All new buffers are allocated first: on failure the
@@ -47,11 +218,7 @@ int ld_resize(u32 subbuf_size, u32 nr_subbufs)
 	lockdep_assert_held(&ld_cfg_mutex);
 	if (ld_cfg.enabled)
 		return -EBUSY;
-	/* the ring uses a power of two of sub-buffers: allocate what it uses */
-	nr_subbufs = rounddown_pow_of_two(nr_subbufs);
-	/* like ftrace's resize: never take more than half of what is free */
-	if ((u64)subbuf_size * nr_subbufs * num_possible_cpus() / PAGE_SIZE >
-	    si_mem_available() / 2)
+	if (ld_buf_size_ok(subbuf_size, &nr_subbufs))
 		return -ENOMEM;
 	tmp = kcalloc(nr_cpu_ids, sizeof(*tmp), GFP_KERNEL);
 	if (!tmp)

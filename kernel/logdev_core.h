@@ -153,6 +153,17 @@ extern struct ld_config ld_cfg;
 extern struct mutex ld_cfg_mutex;
 extern const char * const ld_mode_names[2];
 
+/* Control values: one parser for debugfs writes and module parameters. */
+int ld_parse_u64(const char *s, u64 *val);
+int ld_parse_name(const char *s, const char * const *names, int nr);
+int ld_parse_enable(const char *s, bool *on);
+int ld_parse_subbuf_size(const char *s, u32 *size);
+int ld_parse_size_kb(const char *s, u64 *kb);
+int ld_size_kb_subbufs(u64 kb, u32 subbuf_size, u32 *nr);
+int ld_buf_size_ok(u32 subbuf_size, u32 *nr);
+
+int ld_buffers_init(const struct ld_config *cfg);
+
 /* Control operations, all called with ld_cfg_mutex held. */
 int ld_set_enabled(bool on);
 int ld_set_mode(enum ld_mode mode);

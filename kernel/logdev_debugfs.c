@@ -17,8 +17,6 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
-#include <linux/log2.h>
-#include <linux/ctype.h>
 #include <linux/stddef.h>
 #include "logdev_core.h"
 #include "logdev_features.h"
@@ -27,7 +25,9 @@
 
 /*
  * Copy a control write into @buf as a NUL-terminated word, dropping one
- * trailing newline.  Empty, too long or embedded NUL: -EINVAL.
+ * trailing newline.  Empty, too long or embedded NUL: -EINVAL.  The word
+ * then goes to the recording core's parsers (ld_parse_*(), shared with the
+ * module parameters of logdev_main.c).
  */
 static int ld_get_word(const char __user *ubuf, size_t count, char *buf,
 		       size_t size)
@@ -48,15 +48,10 @@ static int ld_get_word(const char __user *ubuf, size_t count, char *buf,
 static int ld_get_u64(const char __user *ubuf, size_t count, u64 *val)
 {
 	char buf[24];
-	int i, ret;
+	int ret;
 
 	ret = ld_get_word(ubuf, count, buf, sizeof(buf));
-	if (ret)
-		return ret;
-	for (i = 0; buf[i]; i++)
-		if (!isdigit(buf[i]))
-			return -EINVAL;
-	return kstrtou64(buf, 10, val) ? -EINVAL : 0;
+	return ret ? ret : ld_parse_u64(buf, val);
 }
 
 /* Index of @word in @names, or -EINVAL. */
@@ -64,15 +59,10 @@ static int ld_get_name(const char __user *ubuf, size_t count,
 		       const char * const *names, int nr)
 {
 	char buf[16];
-	int i, ret;
+	int ret;
 
 	ret = ld_get_word(ubuf, count, buf, sizeof(buf));
-	if (ret)
-		return ret;
-	for (i = 0; i < nr; i++)
-		if (!strcmp(buf, names[i]))
-			return i;
-	return -EINVAL;
+	return ret ? ret : ld_parse_name(buf, names, nr);
 }
 
 static __printf(4, 5)
@@ -115,16 +105,17 @@ static ssize_t enable_read(struct file *f, char __user *ubuf, size_t count,
 static ssize_t enable_write(struct file *f, const char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
-	u64 val;
+	char buf[24];
+	bool on;
 	int ret;
 
-	ret = ld_get_u64(ubuf, count, &val);
+	ret = ld_get_word(ubuf, count, buf, sizeof(buf));
+	if (!ret)
+		ret = ld_parse_enable(buf, &on);
 	if (ret)
 		return ret;
-	if (val > 1)
-		return -EINVAL;
 	mutex_lock(&ld_cfg_mutex);
-	ret = ld_set_enabled(val);
+	ret = ld_set_enabled(on);
 	mutex_unlock(&ld_cfg_mutex);
 	return ret ? ret : count;
 }
@@ -225,21 +216,23 @@ static ssize_t size_kb_read(struct file *f, char __user *ubuf, size_t count,
 static ssize_t size_kb_write(struct file *f, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
+	char buf[24];
 	u64 kb;
-	u32 sb_kb;
+	u32 nr;
 	int ret;
 
-	ret = ld_get_u64(ubuf, count, &kb);
+	ret = ld_get_word(ubuf, count, buf, sizeof(buf));
+	if (!ret)
+		ret = ld_parse_size_kb(buf, &kb);
 	if (ret)
 		return ret;
 	mutex_lock(&ld_cfg_mutex);
-	sb_kb = ld_cfg.subbuf_size / 1024;
-	if (kb > LD_BUF_KB_MAX || kb % sb_kb || kb / sb_kb < 2)
+	if (ld_size_kb_subbufs(kb, ld_cfg.subbuf_size, &nr))
 		ret = -EINVAL;
 	else if (ld_cfg.enabled)
 		ret = -EBUSY;
 	else
-		ret = ld_resize(ld_cfg.subbuf_size, kb / sb_kb);
+		ret = ld_resize(ld_cfg.subbuf_size, nr);
 	mutex_unlock(&ld_cfg_mutex);
 	return ret ? ret : count;
 }
@@ -262,23 +255,24 @@ static ssize_t subbuf_read(struct file *f, char __user *ubuf, size_t count,
 static ssize_t subbuf_write(struct file *f, const char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
-	u64 size, total;
+	char buf[24];
+	u32 size, nr;
 	int ret;
 
-	ret = ld_get_u64(ubuf, count, &size);
+	ret = ld_get_word(ubuf, count, buf, sizeof(buf));
+	if (!ret)
+		ret = ld_parse_subbuf_size(buf, &size);
 	if (ret)
 		return ret;
-	if (size < LD_SUBBUF_MIN || size > LD_SUBBUF_MAX || !is_power_of_2(size))
-		return -EINVAL;
 	mutex_lock(&ld_cfg_mutex);
-	/* keep buffer_size_kb, rounded down to whole sub-buffers */
-	total = (u64)ld_cfg.subbuf_size * ld_cfg.nr_subbufs;
-	if (total / size < 2)
+	/* keep buffer_size_kb: both are powers of two, so whole sub-buffers */
+	if (ld_size_kb_subbufs((u64)ld_cfg.subbuf_size * ld_cfg.nr_subbufs / 1024,
+			       size, &nr))
 		ret = -EINVAL;
 	else if (ld_cfg.enabled)
 		ret = -EBUSY;
 	else
-		ret = ld_resize(size, total / size);
+		ret = ld_resize(size, nr);
 	mutex_unlock(&ld_cfg_mutex);
 	return ret ? ret : count;
 }

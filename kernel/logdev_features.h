@@ -29,4 +29,11 @@ void ld_modlog_exit(void);
 /* logdev_pipe.c: per_cpu/cpuN/trace_pipe_raw */
 void ld_pipe_init(struct dentry *dir);
 
+/*
+ * logdev_dump.c: the last records on the console on oops, panic and sysrq;
+ * dump_on_oops
+ */
+int ld_dump_init(struct dentry *dir);
+void ld_dump_exit(void);
+
 #endif /* _LOGDEV_FEATURES_H */

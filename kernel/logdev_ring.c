@@ -817,6 +817,89 @@ int ld_consume(struct ld_cpu_buf *cb, void *dst)
 }
 
 /**
+ * ld_peek_range() - the sub-buffers a reader that does not consume may look at
+ * @cb:    the buffer
+ * @first: set to the oldest sub-buffer (global number) neither consumed nor
+ *         overwritten: at least read_sb, and at most nr_subbufs - 1 before
+ *         the newest
+ * @end:   set to one past the newest sub-buffer opened so far (the open one
+ *         included); *@first == *@end when there is none
+ *
+ * Only loads, for the crash dump (logdev_dump.c), which may run in NMI or
+ * with the other CPUs stopped: no lock, no store.  With writers still
+ * running (another CPU), the range may be stale by the time it is used:
+ * ld_peek_subbuf() checks each sub-buffer again.
+ */
+void ld_peek_range(struct ld_cpu_buf *cb, u64 *first, u64 *end)
+{
+	u64 w = ld_local_read_remote(&cb->write_off);
+	u64 rs = ld_atomic_read(&cb->read_sb);
+	u64 e = (w + cb->subbuf_size - 1) >> cb->subbuf_shift;
+	u64 f = e > cb->nr_subbufs ? e - cb->nr_subbufs : 0;
+
+	*first = rs > f ? (rs < e ? rs : e) : f;
+	*end = e;
+}
+
+/**
+ * ld_peek_subbuf() - one sub-buffer's committed records, without consuming
+ * @cb:         the buffer
+ * @sb:         global sub-buffer number, from ld_peek_range()
+ * @subbuf:     set to the sub-buffer in the ring (header first); read it in
+ *              place, it is not copied
+ * @data_bytes: set to the bytes of records after the header, all committed
+ *              (the closer's data_bytes, or for the open sub-buffer the bytes
+ *              reserved so far)
+ *
+ * The same test as the consumer's (ld_peek()): commit[slot] counts the bytes
+ * committed to a slot over its laps, so lap L of it is whole when the count
+ * is (L + 1) * subbuf_size, and the open sub-buffer has every reservation
+ * committed when the count is L * subbuf_size plus the bytes reserved.  The
+ * sub-buffer is not claimed: a writer on another CPU may still reuse the
+ * slot (overwrite mode) while the caller reads it; the caller bounds every
+ * step by @data_bytes and the record lengths it checks, and may call this
+ * again after reading to see whether the lap moved on.
+ *
+ * Return: 0; -ENODATA: @sb not opened yet, or its slot already holds a later
+ * lap (overwritten); -EBUSY: a writer in it has not committed (interrupted,
+ * or stopped by the crash); -EUCLEAN: the header is not the one of @sb
+ * (magic, seq, data_bytes out of range).
+ */
+int ld_peek_subbuf(struct ld_cpu_buf *cb, u64 sb, const void **subbuf,
+		   u32 *data_bytes)
+{
+	const struct logdev_subbuf_hdr *h = ld_sb_addr(cb, sb);
+	u64 w = ld_local_read_remote(&cb->write_off);
+	u64 base = (sb >> cb->nr_shift) << cb->subbuf_shift;
+	u64 c = ld_local_read_remote(&cb->commit[ld_slot(cb, sb)]);
+	u32 bytes;
+
+	if (ld_sb_of(cb, w) < sb ||
+	    (ld_sb_of(cb, w) == sb && ld_off_in(cb, w) == 0))
+		return -ENODATA;
+	if (c > base + cb->subbuf_size)
+		return -ENODATA;
+	if (ld_sb_of(cb, w) > sb) {
+		if (c != base + cb->subbuf_size)
+			return -EBUSY;
+		/* [R1] as in ld_consume(): the count before the bytes */
+		ld_smp_rmb();
+		bytes = READ_ONCE(h->data_bytes);
+	} else {
+		if (c != base + ld_off_in(cb, w))
+			return -EBUSY;
+		ld_smp_rmb();
+		bytes = ld_off_in(cb, w) - HDR;
+	}
+	if (READ_ONCE(h->magic) != LOGDEV_SUBBUF_MAGIC ||
+	    READ_ONCE(h->seq) != sb || bytes > cb->subbuf_size - HDR)
+		return -EUCLEAN;
+	*subbuf = h;
+	*data_bytes = bytes;
+	return 0;
+}
+
+/**
  * ld_get_stats() - snapshot of a buffer's counters
  * @cb: the buffer
  * @st: filled in (records, and bytes for @st->bytes)

@@ -168,4 +168,9 @@ bool ld_flush(struct ld_cpu_buf *cb);
 void ld_get_stats(struct ld_cpu_buf *cb, struct ld_stats *st);
 u32 ld_subbuf_records(const void *subbuf, u32 subbuf_size);
 
+/* Looking at the buffer without consuming it (the crash dump) */
+void ld_peek_range(struct ld_cpu_buf *cb, u64 *first, u64 *end);
+int ld_peek_subbuf(struct ld_cpu_buf *cb, u64 sb, const void **subbuf,
+		   u32 *data_bytes);
+
 #endif /* _LOGDEV_RING_H */

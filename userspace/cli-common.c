@@ -65,7 +65,9 @@ static const struct {
 		    "  logdev report --raw demo.cap | awk -F'\\t' '$6 == \"kfree_skbmem\"'\n"
 		    "  sudo logdev report                          (the live buffers, consuming)\n" },
 	{ "deltas", "  logdev deltas --sort=p99 demo.cap\n"
-		    "  logdev deltas --durations probes.cap        (return probes: entry to return)\n" },
+		    "  logdev deltas --by cpu run.cap              (pairs across contexts, as before)\n"
+		    "  logdev deltas --durations probes.cap        (return probes: entry to return)\n"
+		    "  logdev deltas --pair show_smap:10,show_smap:20 --inside show_smap:10 run.cap\n" },
 	{ "diff", "  logdev diff before.cap after.cap\n"
 		  "  logdev diff --format csv --min-count 10 before.cap after.cap > diff.csv\n" },
 	{ "convert", "  logdev convert -o demo.dat demo.cap && trace-cmd report demo.dat\n" },
@@ -615,6 +617,73 @@ int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 	else if (ret < 0)
 		fprintf(stderr, "logdev: %s\n", strerror(-ret));
 	return ret ? 1 : 0;
+}
+
+int cli_by_arg(const char *verb, const char *arg, int *by)
+{
+	int b = lgd_by_parse(arg);
+
+	if (b < 0) {
+		fprintf(stderr, "logdev %s: bad --by value '%s' (cpu, task or context)\n", verb,
+			arg);
+		return 2;
+	}
+	*by = b;
+	return 0;
+}
+
+void cli_marks(char *b, unsigned int m)
+{
+	int n = 0;
+
+	if (m & CLI_MARK_CUT)
+		b[n++] = '!';
+	if (m & CLI_MARK_UNMATCHED)
+		b[n++] = '?';
+	if (m & CLI_MARK_APPROX)
+		b[n++] = '~';
+	b[n] = 0;
+}
+
+unsigned int cli_pair_marks(const struct lgd_deltas *ds, const struct lgd_pair *p)
+{
+	unsigned int m = 0;
+
+	if (lgd_deltas_cut_at(ds, p->from))
+		m |= CLI_MARK_CUT;
+	if (p->unmatched)
+		m |= CLI_MARK_UNMATCHED;
+	if (p->approx)
+		m |= CLI_MARK_APPROX;
+	return m;
+}
+
+void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
+		      unsigned int used)
+{
+	if (ds->lost_gaps) {
+		fprintf(f, "%s%slost events: %" PRIu64 " gap%s, %" PRIu64 " record%s lost%s", pfx,
+			used & CLI_MARK_CUT ? "! " : "", ds->lost_gaps,
+			ds->lost_gaps == 1 ? "" : "s", ds->lost, ds->lost == 1 ? "" : "s",
+			ds->lost_unknown ? " and more in missing sub-buffers or corrupt data" : "");
+		if (ds->st_ready)
+			fprintf(f, "; %" PRIu64 " pair%s cut", ds->cut, ds->cut == 1 ? "" : "s");
+		if (used & CLI_MARK_CUT)
+			fputs(": counts of pairs from a site where one was cut may be short "
+			      "(rows marked !)", f);
+		fputc('\n', f);
+	}
+	else if (used & CLI_MARK_CUT)	/* cut only by records left out (absurd stamps) */
+		fprintf(f, "%s! %" PRIu64 " pair%s cut by records left out of the statistics "
+			"(absurd timestamps): counts of rows marked ! may be short\n", pfx,
+			ds->cut, ds->cut == 1 ? "" : "s");
+	if (used & CLI_MARK_UNMATCHED)
+		fprintf(f, "%s? rows whose probe has entries without return: their count is "
+			"short of those (summary line)\n", pfx);
+	if (used & CLI_MARK_APPROX)
+		fprintf(f, "%s~ median and p99 from a log-linear histogram (more than %d deltas): "
+			"within %s of the exact value\n", pfx, LGD_HIST_EXACT_MAX,
+			LGD_HIST_REL_ERROR);
 }
 
 /* length of the valid UTF-8 character at NUL-terminated @s, 0 if none */

@@ -156,6 +156,33 @@ int cli_open_input(const char *file, struct lgd_reader *r);
 int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		struct lgd_dur_stats *st);
 /**
+ * cli_by_arg() - parse a --by value (cpu, task, context) of @verb into
+ * *@by; prints a usage error.  Return: 0, or 2 (usage).
+ */
+int cli_by_arg(const char *verb, const char *arg, int *by);
+/*
+ * Marks at the end of a delta-table row, with the footnotes that explain
+ * them (cli_deltas_notes()): '!' pairs from the row's first site were cut
+ * by lost events (its count may be short); '?' entries of its probe were
+ * left without return (--durations); '~' median and p99 from the
+ * histogram (within LGD_HIST_REL_ERROR).
+ */
+#define CLI_MARK_CUT		1
+#define CLI_MARK_UNMATCHED	2
+#define CLI_MARK_APPROX		4
+/** cli_marks() - the marks of bits @m as text ("" if none) into @b (>= 5 bytes). */
+void cli_marks(char *b, unsigned int m);
+/** cli_pair_marks() - the CLI_MARK_* bits of pair @p of @ds. */
+unsigned int cli_pair_marks(const struct lgd_deltas *ds, const struct lgd_pair *p);
+/**
+ * cli_deltas_notes() - the footnotes of marks @used (CLI_MARK_* bits) for
+ * the table of @ds on @f, each line starting with @pfx; and, when @ds has
+ * lost events though no row is marked, a line saying how many.
+ */
+void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
+		      unsigned int used);
+
+/**
  * cli_json_str() - @s as a JSON string (quotes included) on @f: valid
  * UTF-8 kept as is; '"' and '\\' backslash-escaped; bytes below 0x20, DEL,
  * C1 controls (U+0080-U+009F) and bidi overrides (U+202A-U+202E,

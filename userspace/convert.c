@@ -13,8 +13,10 @@
  *
  *   unsigned int site; __data_loc char[] file; unsigned int line;
  *   unsigned char ctx (0 task 1 softirq 2 hardirq 3 NMI);
- *   long long delta_ns (since the previous record of the CPU; -1 for its
- *     first and after lost events; negative where the clock went back);
+ *   long long delta_ns (since the previous record of the same CPU and
+ *     context level, as logdev report's "+D us" (streams.c); -1 for the
+ *     first of its stream and after lost events; negative where the clock
+ *     went back);
  *   __data_loc char[] msg (lgd_render_msg() + lgd_render_dur(): the message
  *     of logdev report, terminal-safe: control bytes escaped, lgd_escape());
  *   argN: one per conversion of the format (lgd_fmt_arg_kinds()): long long,
@@ -500,24 +502,23 @@ int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, struct lgd_convert_sta
 	struct lgd_dur_marks marks = { 0 };
 	struct lgd_merge m;
 	struct lgd_item it;
-	uint64_t *prev = NULL;
-	uint8_t *valid = NULL;
+	struct lgd_streams sm;	/* delta_ns: report's rule (streams.c) */
+	struct lgd_stream_step sp;
 	static char msg[8192];	/* as lgd_render.msg: cut at 8191 bytes */
 	char *ks = NULL, *cmd = NULL;
 	size_t ks_len = 0, cmd_len = 0;
 	int ret, merging = 0;
 
 	memset(st, 0, sizeof(*st));
+	lgd_streams_init(&sm, LGD_BY_CONTEXT);
 	lgd_tdw_init(&w);
 	if (lgd_dur_init(&du, &r->sites))
 		return -ENOMEM;
 	ret = -ENOMEM;
 	if (lgd_dur_has_returns(&du) && lgd_dur_collect(r, &du, &marks))
 		goto out;
-	prev = calloc(LGD_TDW_MAX_CPUS, sizeof(*prev));
-	valid = calloc(LGD_TDW_MAX_CPUS, 1);
 	cv.by_site = calloc(r->sites.nr ? r->sites.nr : 1, sizeof(*cv.by_site));
-	if (!prev || !valid || !cv.by_site)
+	if (!cv.by_site)
 		goto out;
 	for (uint32_t i = 0; i < r->sites.nr; i++)
 		if (r->sites.by_id[i] && !(cv.by_site[i] = evt_add(&cv, r->sites.by_id[i], i)))
@@ -528,11 +529,13 @@ int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, struct lgd_convert_sta
 	while ((ret = lgd_merge_next(&m, &it)) > 0) {
 		if (it.cpu >= LGD_TDW_MAX_CPUS)
 			continue;	/* the reader never gives one */
+		ret = lgd_streams_add(&sm, &it, &sp);
+		if (ret < 0)
+			goto out;
 		if (it.kind == LGD_ITEM_GAP) {
 			int unknown = it.gap_kind == LGD_GAP_SUBBUFS ||
 				      it.gap_kind == LGD_GAP_CORRUPT;
 
-			valid[it.cpu] = 0;
 			st->gaps++;
 			st->gaps_unknown += unknown;
 			ret = lgd_tdw_missed(&w, it.cpu, unknown ? -1 :
@@ -543,16 +546,16 @@ int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, struct lgd_convert_sta
 
 			if (dm)
 				len = lgd_render_dur(msg, sizeof(msg), len, dm);
-			ret = put_record(&cv, &w, &it, msg, len,
-					 valid[it.cpu] ? (int64_t)(it.ts - prev[it.cpu]) : -1);
+			/* signed: a step back is negative (its ts minus the previous) */
+			ret = put_record(&cv, &w, &it, msg, len, !sp.has_prev ? -1 :
+					 sp.kind == LGD_STEP_BACK ? (int64_t)(0 - sp.ns) :
+					 (int64_t)sp.ns);
 			if (ret == -E2BIG) {
 				st->too_big++;
 				ret = 0;
 			} else if (!ret) {
 				st->records++;
 			}
-			valid[it.cpu] = 1;
-			prev[it.cpu] = it.ts;
 		}
 		if (ret < 0)
 			goto out;
@@ -582,8 +585,7 @@ out:
 		lgd_merge_free(&m);
 	free(ks);
 	free(cmd);
-	free(prev);
-	free(valid);
+	lgd_streams_free(&sm);
 	lgd_dur_marks_free(&marks);
 	lgd_dur_free(&du);
 	lgd_tdw_free(&w);

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * deltas.c: statistics of the time between consecutive records on one CPU,
- * grouped by (from site, to site).  A pair never spans a lost-events gap,
- * nor a timestamp going back or jumping by more than LGD_STEP_MAX_NS
+ * deltas.c: statistics of the time between a record and the previous record
+ * of its stream (streams.c: same CPU and context level by default; same CPU;
+ * or same task), grouped by (from site, to site).  A pair never spans a
+ * lost-events gap (such pairs are counted as cut, per site they started
+ * at), nor a timestamp going back or jumping by more than LGD_STEP_MAX_NS
  * (lgd_ts_step(); such pairs are only counted: left_back, left_huge).
- * Memory: 8 bytes per record (every delta is kept for median/p99).
+ * Each pair's deltas go into a log-linear histogram (struct lgd_hist,
+ * below: our own code in the manner of HdrHistogram, G. Tene): memory per
+ * pair is bounded whatever the capture's size; count, min, max and total
+ * are exact, median and p99 exact up to LGD_HIST_EXACT_MAX deltas and
+ * within 2^-8 relative error beyond.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -12,37 +18,221 @@
 #include <string.h>
 #include "liblogdev.h"
 
-static int grow_cpu(struct lgd_deltas *ds, uint32_t cpu)
-{
-	uint32_t n = cpu + 1;
-	uint32_t *ps;
-	uint64_t *pt;
-	uint8_t *pv;
+/* ---- log-linear histogram (liblogdev.h: struct lgd_hist) ---------------- */
 
-	if (cpu < ds->nr_cpu)
-		return 0;
-	ps = realloc(ds->prev_site, n * sizeof(*ps));
-	if (!ps)
-		return -ENOMEM;
-	ds->prev_site = ps;
-	pt = realloc(ds->prev_ts, n * sizeof(*pt));
-	if (!pt)
-		return -ENOMEM;
-	ds->prev_ts = pt;
-	pv = realloc(ds->prev_valid, n);
-	if (!pv)
-		return -ENOMEM;
-	ds->prev_valid = pv;
-	memset(pv + ds->nr_cpu, 0, n - ds->nr_cpu);
-	ds->nr_cpu = n;
+#define SUB	(1u << LGD_HIST_SUB_BITS)	/* 128 buckets per power of two */
+
+/* chunk and bucket of magnitude @m; chunk 0 has 2 * SUB buckets */
+static void bucket_of(uint64_t m, unsigned int *chunk, unsigned int *idx)
+{
+	unsigned int e;
+
+	if (m < 2 * SUB) {
+		*chunk = 0;
+		*idx = (unsigned int)m;
+		return;
+	}
+	e = 63u - (unsigned int)__builtin_clzll(m);		/* 8..63 */
+	*chunk = e - LGD_HIST_SUB_BITS;				/* 1..56 */
+	*idx = (unsigned int)(m >> (e - LGD_HIST_SUB_BITS)) - SUB;	/* 0..127 */
+}
+
+static unsigned int chunk_len(unsigned int chunk)
+{
+	return chunk ? SUB : 2 * SUB;
+}
+
+/* the middle of bucket @idx of @chunk (a magnitude; exact in chunk 0) */
+static uint64_t bucket_mid(unsigned int chunk, unsigned int idx)
+{
+	unsigned int shift;
+
+	if (!chunk)
+		return idx;
+	shift = chunk;			/* e - 7: width 2^shift */
+	return ((uint64_t)(SUB + idx) << shift) + (1ull << (shift - 1));
+}
+
+static int hist_count(struct lgd_hist *h, int neg, unsigned int c, unsigned int i,
+		      uint64_t n)
+{
+	uint64_t **ch = &h->chunk[neg][c];
+
+	if (!*ch) {
+		*ch = calloc(chunk_len(c), sizeof(**ch));
+		if (!*ch)
+			return -ENOMEM;
+	}
+	(*ch)[i] += n;
 	return 0;
 }
 
-static struct lgd_pair *find_pair(struct lgd_deltas *ds, uint32_t from, uint32_t to)
+static void minmax(struct lgd_hist *h, int64_t lo, int64_t hi)
+{
+	if (!h->count || lo < h->min)
+		h->min = lo;
+	if (!h->count || hi > h->max)
+		h->max = hi;
+}
+
+/* room for @n exact values (@n <= LGD_HIST_EXACT_MAX): grown by doubling */
+static int exact_room(struct lgd_hist *h, uint64_t n)
+{
+	uint32_t nc = h->exact_cap ? h->exact_cap : 8;
+	int64_t *ne;
+
+	if (n <= h->exact_cap)
+		return 0;
+	while (nc < n)
+		nc *= 2;
+	ne = realloc(h->exact, nc * sizeof(*ne));
+	if (!ne)
+		return -ENOMEM;
+	h->exact = ne;
+	h->exact_cap = nc;
+	return 0;
+}
+
+int lgd_hist_add(struct lgd_hist *h, int64_t v)
+{
+	int neg = v < 0;
+	uint64_t m = neg ? -(uint64_t)v : (uint64_t)v;
+	unsigned int c, i;
+
+	bucket_of(m, &c, &i);
+	if (hist_count(h, neg, c, i, 1))
+		return -ENOMEM;
+	if (h->count < LGD_HIST_EXACT_MAX) {
+		if (exact_room(h, h->count + 1))
+			return -ENOMEM;
+		h->exact[h->count] = v;
+	} else if (h->exact) {		/* one more than kept: histogram only */
+		free(h->exact);
+		h->exact = NULL;
+		h->exact_cap = 0;
+	}
+	minmax(h, v, v);
+	h->count++;
+	h->sum += v;
+	return 0;
+}
+
+int lgd_hist_merge(struct lgd_hist *dst, const struct lgd_hist *src)
+{
+	if (!src->count)
+		return 0;
+	for (int neg = 0; neg < 2; neg++)
+		for (unsigned int c = 0; c < LGD_HIST_CHUNKS; c++) {
+			if (!src->chunk[neg][c])
+				continue;
+			for (unsigned int i = 0; i < chunk_len(c); i++)
+				if (src->chunk[neg][c][i] &&
+				    hist_count(dst, neg, c, i, src->chunk[neg][c][i]))
+					return -ENOMEM;
+		}
+	if (dst->count + src->count <= LGD_HIST_EXACT_MAX) {	/* both keep theirs */
+		if (exact_room(dst, dst->count + src->count))
+			return -ENOMEM;
+		memcpy(dst->exact + dst->count, src->exact, src->count * sizeof(*src->exact));
+	} else {
+		free(dst->exact);
+		dst->exact = NULL;
+		dst->exact_cap = 0;
+	}
+	minmax(dst, src->min, src->max);
+	dst->count += src->count;
+	dst->sum += src->sum;
+	return 0;
+}
+
+int lgd_hist_is_exact(const struct lgd_hist *h)
+{
+	return !h->count || h->exact;
+}
+
+static int i64_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* ceil(@n * @q / 100) without overflow: the nearest rank */
+static uint64_t rank_of(uint64_t n, unsigned int q)
+{
+	uint64_t k = n / 100 * q + (n % 100 * q + 99) / 100;
+
+	return k ? k : 1;
+}
+
+int64_t lgd_hist_quantile(struct lgd_hist *h, unsigned int q)
+{
+	uint64_t k, seen = 0;
+	int64_t v = 0;
+
+	if (!h->count)
+		return 0;
+	k = rank_of(h->count, q);
+	if (h->exact) {
+		qsort(h->exact, h->count, sizeof(*h->exact), i64_cmp);
+		return h->exact[k - 1];
+	}
+	/* negative values, most negative first, then the others upwards */
+	for (int c = LGD_HIST_CHUNKS - 1; c >= 0; c--) {
+		const uint64_t *ch = h->chunk[1][c];
+
+		for (int i = ch ? (int)chunk_len((unsigned int)c) - 1 : -1; i >= 0; i--) {
+			seen += ch[i];
+			if (seen >= k) {
+				uint64_t m = bucket_mid((unsigned int)c, (unsigned int)i);
+
+				v = m > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)m;
+				goto found;
+			}
+		}
+	}
+	for (unsigned int c = 0; c < LGD_HIST_CHUNKS; c++) {
+		const uint64_t *ch = h->chunk[0][c];
+
+		for (unsigned int i = 0; ch && i < chunk_len(c); i++) {
+			seen += ch[i];
+			if (seen >= k) {
+				uint64_t m = bucket_mid(c, i);
+
+				v = m > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)m;
+				goto found;
+			}
+		}
+	}
+	v = h->max;	/* not reached: the buckets hold count values */
+found:
+	return v < h->min ? h->min : v > h->max ? h->max : v;
+}
+
+int64_t lgd_hist_total(const struct lgd_hist *h)
+{
+	return h->sum > INT64_MAX ? INT64_MAX : h->sum < INT64_MIN ? INT64_MIN :
+	       (int64_t)h->sum;
+}
+
+void lgd_hist_free(struct lgd_hist *h)
+{
+	for (int neg = 0; neg < 2; neg++)
+		for (unsigned int c = 0; c < LGD_HIST_CHUNKS; c++)
+			free(h->chunk[neg][c]);
+	free(h->exact);
+	memset(h, 0, sizeof(*h));
+}
+
+/* ---- pairs ---------------------------------------------------------------- */
+
+static struct lgd_pair *find_pair3(struct lgd_deltas *ds, uint32_t from, uint32_t to,
+				  uint32_t parent)
 {
 	/* linear search from the end: few distinct pairs in practice */
 	for (size_t i = ds->nr; i-- > 0;)
-		if (ds->pairs[i].from == from && ds->pairs[i].to == to)
+		if (ds->pairs[i].from == from && ds->pairs[i].to == to &&
+		    ds->pairs[i].parent == parent)
 			return &ds->pairs[i];
 	if (ds->nr == ds->cap) {
 		size_t nc = ds->cap ? ds->cap * 2 : 64;
@@ -56,21 +246,20 @@ static struct lgd_pair *find_pair(struct lgd_deltas *ds, uint32_t from, uint32_t
 	memset(&ds->pairs[ds->nr], 0, sizeof(ds->pairs[0]));
 	ds->pairs[ds->nr].from = from;
 	ds->pairs[ds->nr].to = to;
+	ds->pairs[ds->nr].parent = parent;
 	return &ds->pairs[ds->nr++];
+}
+
+static struct lgd_pair *find_pair(struct lgd_deltas *ds, uint32_t from, uint32_t to)
+{
+	return find_pair3(ds, from, to, LGD_NO_SITE);
 }
 
 static int pair_push(struct lgd_pair *p, int64_t v)
 {
-	if (p->count == p->cap) {
-		uint64_t nc = p->cap ? p->cap * 2 : 16;
-		int64_t *nd = realloc(p->d, nc * sizeof(*nd));
-
-		if (!nd)
-			return -ENOMEM;
-		p->d = nd;
-		p->cap = nc;
-	}
-	p->d[p->count++] = v;
+	if (lgd_hist_add(&p->h, v))
+		return -ENOMEM;
+	p->count++;
 	return 0;
 }
 
@@ -82,46 +271,102 @@ int lgd_deltas_add_value(struct lgd_deltas *ds, uint32_t from, uint32_t to,
 	return p ? pair_push(p, ns) : -ENOMEM;
 }
 
-int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
+/* the slot of @site in the cut table (open addressing), or an empty one */
+static struct lgd_site_count *cut_slot(struct lgd_site_count *tab, size_t cap, uint32_t site)
 {
-	struct lgd_pair *p;
+	size_t i = (site * 2654435761u) & (cap - 1);	/* Knuth's multiplicative hash */
 
-	if (it->cpu > (1u << 20))
-		return 0;
-	if (grow_cpu(ds, it->cpu))
-		return -ENOMEM;
-	if (it->kind == LGD_ITEM_GAP) {
-		ds->prev_valid[it->cpu] = 0;
-		return 0;
-	}
-	if (ds->prev_valid[it->cpu]) {
-		uint64_t ns;
-
-		switch (lgd_ts_step(ds->prev_ts[it->cpu], it->ts, &ns)) {
-		case LGD_STEP_OK:
-			p = find_pair(ds, ds->prev_site[it->cpu], it->rec.site);
-			if (!p || pair_push(p, (int64_t)ns))
-				return -ENOMEM;
-			break;
-		case LGD_STEP_BACK:
-			ds->left_back++;
-			break;
-		case LGD_STEP_HUGE:
-			ds->left_huge++;
-			break;
-		}
-	}
-	ds->prev_valid[it->cpu] = 1;
-	ds->prev_site[it->cpu] = it->rec.site;
-	ds->prev_ts[it->cpu] = it->ts;
-	return 0;
+	while (tab[i].n && tab[i].site != site)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
 }
 
-static int i64_cmp(const void *a, const void *b)
+uint64_t lgd_deltas_cut_at(const struct lgd_deltas *ds, uint32_t site)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return ds->cut_cap ? cut_slot(ds->cut_tab, ds->cut_cap, site)->n : 0;
+}
 
-	return x < y ? -1 : x > y;
+/* a pair cut by a gap: counted per site it started at */
+static void on_cut(void *arg, const struct lgd_stream *st)
+{
+	struct lgd_deltas *ds = arg;
+	struct lgd_site_count *sc;
+
+	ds->cut++;
+	if ((ds->cut_nr + 1) * 2 > ds->cut_cap) {
+		size_t nc = ds->cut_cap ? ds->cut_cap * 2 : 64;
+		struct lgd_site_count *nt = calloc(nc, sizeof(*nt));
+
+		if (!nt) {
+			ds->cut_err = -ENOMEM;
+			return;
+		}
+		for (size_t i = 0; i < ds->cut_cap; i++)
+			if (ds->cut_tab[i].n)
+				*cut_slot(nt, nc, ds->cut_tab[i].site) = ds->cut_tab[i];
+		free(ds->cut_tab);
+		ds->cut_tab = nt;
+		ds->cut_cap = nc;
+	}
+	sc = cut_slot(ds->cut_tab, ds->cut_cap, st->site);
+	if (!sc->n) {
+		sc->site = st->site;
+		ds->cut_nr++;
+	}
+	sc->n++;
+}
+
+static void ready(struct lgd_deltas *ds)
+{
+	if (ds->st_ready)
+		return;
+	lgd_streams_init(&ds->st, ds->by);
+	ds->st.on_cut = on_cut;
+	ds->st.cut_arg = ds;
+	ds->st_ready = 1;
+}
+
+int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
+{
+	struct lgd_stream_step sp;
+	struct lgd_pair *p;
+
+	ready(ds);
+	if (it->kind == LGD_ITEM_REC)
+		ds->records++;
+	/* a record with an absurd stamp stands in a gap of its own: left out
+	 * and warned about by the reader, not lost; it still cuts its pairs */
+	if (it->kind == LGD_ITEM_GAP && it->gap_kind != LGD_GAP_BAD_TS) {
+		ds->lost_gaps++;
+		if (it->gap_kind != LGD_GAP_SUBBUFS && it->gap_kind != LGD_GAP_CORRUPT)
+			ds->lost += it->gap_count;
+		else
+			ds->lost_unknown++;
+	}
+	if (lgd_streams_add(&ds->st, it, &sp) || ds->cut_err)
+		return -ENOMEM;
+	if (!sp.has_prev)
+		return 0;
+	switch (sp.kind) {
+	case LGD_STEP_OK:
+		p = find_pair(ds, sp.from_site, it->rec.site);
+		if (!p || pair_push(p, (int64_t)sp.ns))
+			return -ENOMEM;
+		if (sp.nested_recs) {
+			p->nested_n++;
+			p->nested_recs += sp.nested_recs;
+			p->nested_ns = p->nested_ns + sp.nested_ns < p->nested_ns ?
+				       UINT64_MAX : p->nested_ns + sp.nested_ns;
+		}
+		break;
+	case LGD_STEP_BACK:
+		ds->left_back++;
+		break;
+	case LGD_STEP_HUGE:
+		ds->left_huge++;
+		break;
+	}
+	return 0;
 }
 
 static enum lgd_sort sort_key;
@@ -151,32 +396,19 @@ static int pair_cmp(const void *a, const void *b)
 	return x->to < y->to ? -1 : x->to > y->to;
 }
 
-/* nearest-rank percentile q/100 of n sorted values */
-static int64_t rank(const int64_t *d, uint64_t n, unsigned q)
-{
-	uint64_t k = (n * q + 99) / 100;
-
-	return d[k ? k - 1 : 0];
-}
-
 void lgd_deltas_finish(struct lgd_deltas *ds, enum lgd_sort key)
 {
+	if (ds->st_ready)
+		lgd_streams_finish(&ds->st);
 	for (size_t i = 0; i < ds->nr; i++) {
 		struct lgd_pair *p = &ds->pairs[i];
 
-		qsort(p->d, p->count, sizeof(*p->d), i64_cmp);
-		p->total = 0;
-		for (uint64_t j = 0; j < p->count; j++)	/* saturating */
-			if (p->d[j] > 0 && p->total > INT64_MAX - p->d[j])
-				p->total = INT64_MAX;
-			else if (p->d[j] < 0 && p->total < INT64_MIN - p->d[j])
-				p->total = INT64_MIN;
-			else
-				p->total += p->d[j];
-		p->min = p->d[0];
-		p->max = p->d[p->count - 1];
-		p->median = rank(p->d, p->count, 50);
-		p->p99 = rank(p->d, p->count, 99);
+		p->approx = !lgd_hist_is_exact(&p->h);
+		p->total = lgd_hist_total(&p->h);
+		p->min = p->h.min;
+		p->max = p->h.max;
+		p->median = lgd_hist_quantile(&p->h, 50);
+		p->p99 = lgd_hist_quantile(&p->h, 99);
 	}
 	sort_key = key;
 	if (ds->nr)
@@ -186,12 +418,175 @@ void lgd_deltas_finish(struct lgd_deltas *ds, enum lgd_sort key)
 void lgd_deltas_free(struct lgd_deltas *ds)
 {
 	for (size_t i = 0; i < ds->nr; i++)
-		free(ds->pairs[i].d);
+		lgd_hist_free(&ds->pairs[i].h);
 	free(ds->pairs);
-	free(ds->prev_site);
-	free(ds->prev_ts);
-	free(ds->prev_valid);
+	if (ds->st_ready)
+		lgd_streams_free(&ds->st);
+	free(ds->cut_tab);
 	memset(ds, 0, sizeof(*ds));
+}
+
+/*
+ * Nesting of durations (--durations): inclusive time is the duration; the
+ * self time of a pair is its duration minus the durations of the pairs
+ * directly nested in it (of the same task and context: entries pushed on a
+ * stack per key, as durations.c keys them, in merge order); its parent is
+ * the entry below it on that stack when it returns.  A pair completed at
+ * its entry (its return came first: the CPUs' clocks disagree) has no
+ * children and its parent is the top of its entry's stack.  Entries above
+ * a returning one are entries whose return never came: dropped.
+ */
+struct nest_open {
+	uint64_t off;
+	int64_t child_ns;
+	uint32_t site;
+	const char *name;
+};
+
+struct nest_task {
+	uint32_t pid, ctx;
+	int64_t cpu;
+	uint32_t depth;
+	struct nest_open v[LGD_DUR_DEPTH];
+};
+
+struct nest {
+	struct nest_task *t;
+	size_t nr, cap;
+};
+
+struct nest_res {
+	uint32_t parent;
+	int64_t child_ns;
+	int inside;
+};
+
+static struct nest_task *nest_task(struct nest *n, const struct lgd_item *it, int create)
+{
+	uint32_t pid = it->rec.pid, ctx = it->rec.ctx;
+	int64_t cpu = (pid == 0 || ctx != LOGDEV_CTX_TASK) ? (int64_t)it->cpu : -1;
+	struct nest_task *t;
+
+	for (size_t i = 0; i < n->nr; i++)
+		if (n->t[i].pid == pid && n->t[i].ctx == ctx && n->t[i].cpu == cpu)
+			return &n->t[i];
+	if (!create)
+		return NULL;
+	for (size_t i = 0; i < n->nr; i++)	/* reuse an empty one */
+		if (!n->t[i].depth) {
+			t = &n->t[i];
+			goto fill;
+		}
+	if (n->nr == n->cap) {
+		size_t nc = n->cap ? n->cap * 2 : 16;
+		struct nest_task *nt = realloc(n->t, nc * sizeof(*nt));
+
+		if (!nt)
+			return NULL;
+		n->t = nt;
+		n->cap = nc;
+	}
+	t = &n->t[n->nr++];
+fill:
+	t->pid = pid;
+	t->ctx = ctx;
+	t->cpu = cpu;
+	t->depth = 0;
+	return t;
+}
+
+static int nest_push(struct nest *n, const struct lgd_item *it, const char *name)
+{
+	struct nest_task *t = nest_task(n, it, 1);
+
+	if (!t)
+		return -ENOMEM;
+	if (t->depth == LGD_DUR_DEPTH) {	/* the oldest goes, as in durations.c */
+		memmove(t->v, t->v + 1, (LGD_DUR_DEPTH - 1) * sizeof(t->v[0]));
+		t->depth--;
+	}
+	t->v[t->depth++] = (struct nest_open){ it->file_off, 0, it->rec.site, name };
+	return 0;
+}
+
+/* is an entry of @site below level @i of @t, with no call of @name between? */
+static int nest_inside(const struct nest_task *t, uint32_t i, const char *name,
+		       const struct lgd_deltas *ds)
+{
+	if (!ds->inside_set)
+		return 0;
+	while (i-- > 0) {
+		if (t->v[i].site == ds->inside_site)
+			return 1;
+		if (t->v[i].name == name)
+			return 0;	/* the outer call of the same probe counts */
+	}
+	return 0;
+}
+
+/* pair @dp completed by the return @it: its entry off the stack */
+static void nest_pop(struct nest *n, const struct lgd_item *it, const struct lgd_dur_pair *dp,
+		     const struct lgd_deltas *ds, struct nest_res *res)
+{
+	struct nest_task *t = nest_task(n, it, 0);
+
+	for (uint32_t i = t ? t->depth : 0; i-- > 0;) {
+		if (t->v[i].off != dp->entry_off)
+			continue;
+		res->child_ns = t->v[i].child_ns;
+		if (i) {
+			res->parent = t->v[i - 1].site;
+			t->v[i - 1].child_ns += dp->ns;
+		}
+		res->inside = nest_inside(t, i, t->v[i].name, ds);
+		t->depth = i;
+		return;
+	}
+}
+
+/* pair @dp completed by its entry @it (the return came first) */
+static void nest_top(struct nest *n, const struct lgd_item *it, const struct lgd_dur_pair *dp,
+		     const char *name, const struct lgd_deltas *ds, struct nest_res *res)
+{
+	struct nest_task *t = nest_task(n, it, 0);
+
+	if (!t || !t->depth)
+		return;
+	res->parent = t->v[t->depth - 1].site;
+	t->v[t->depth - 1].child_ns += dp->ns;
+	res->inside = nest_inside(t, t->depth, name, ds);
+}
+
+static void nest_gap(struct nest *n, uint32_t cpu)
+{
+	for (size_t i = 0; i < n->nr; i++)
+		if (n->t[i].cpu == (int64_t)cpu)
+			n->t[i].depth = 0;
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
+static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
+		   const struct nest_res *res)
+{
+	struct lgd_pair *p = find_pair3(ds, dp->entry_site, dp->ret_site,
+					ds->by_parent ? res->parent : LGD_NO_SITE);
+
+	if (!p || pair_push(p, dp->ns))
+		return -ENOMEM;
+	p->self_ns = sat_add(p->self_ns, sat_add(dp->ns, -res->child_ns));
+	if (res->inside) {
+		p->inside_n++;
+		p->inside_ns = sat_add(p->inside_ns, dp->ns);
+	}
+	return 0;
 }
 
 int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
@@ -203,8 +598,17 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 	struct lgd_item it;
 	int ret;
 
+	struct nest ns = { 0 };
+
 	if (lgd_dur_init(&du, &r->sites))
 		return -ENOMEM;
+	for (size_t i = 0; i < ds->nr_user_pairs; i++) {
+		ret = lgd_dur_pair_sites(&du, &r->sites, ds->user_pairs[i][0], ds->user_pairs[i][1]);
+		if (ret) {
+			lgd_dur_free(&du);
+			return ret;
+		}
+	}
 	if (lgd_merge_init(&m, r)) {
 		lgd_dur_free(&du);
 		return -ENOMEM;
@@ -213,9 +617,33 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 		if (!durations) {
 			ret = lgd_deltas_add(ds, &it);
 		} else {
+			if (it.kind == LGD_ITEM_REC)
+				ds->records++;
+			if (it.kind == LGD_ITEM_GAP && it.gap_kind != LGD_GAP_BAD_TS) {
+				ds->lost_gaps++;
+				if (it.gap_kind != LGD_GAP_SUBBUFS &&
+				    it.gap_kind != LGD_GAP_CORRUPT)
+					ds->lost += it.gap_count;
+				else
+					ds->lost_unknown++;
+			}
+			int role = it.kind == LGD_ITEM_REC && it.rec.site < du.nr_sites ?
+				   du.role[it.rec.site] : LGD_DUR_NONE;
+
+			if (it.kind == LGD_ITEM_GAP)
+				nest_gap(&ns, it.cpu);
 			ret = lgd_dur_add(&du, &it, &dp);
-			if (ret > 0)
-				ret = lgd_deltas_add_value(ds, dp.entry_site, dp.ret_site, dp.ns);
+			if (ret > 0) {
+				struct nest_res res = { LGD_NO_SITE, 0, 0 };
+
+				if (role == LGD_DUR_RETURN && dp.ret_off == it.file_off)
+					nest_pop(&ns, &it, &dp, ds, &res);
+				else
+					nest_top(&ns, &it, &dp, du.name[it.rec.site], ds, &res);
+				ret = add_dur(ds, &dp, &res);
+			} else if (!ret && role == LGD_DUR_ENTRY) {
+				ret = nest_push(&ns, &it, du.name[it.rec.site]);
+			}
 		}
 		if (ret < 0)
 			break;
@@ -223,7 +651,12 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 	lgd_dur_finish(&du);
 	if (st)
 		*st = du.stats;
+	/* rows of entry sites with entries left without return */
+	for (size_t i = 0; durations && i < ds->nr; i++)
+		if (ds->pairs[i].from < du.nr_sites)
+			ds->pairs[i].unmatched = du.unmatched[ds->pairs[i].from];
 	lgd_merge_free(&m);
 	lgd_dur_free(&du);
+	free(ns.t);
 	return ret < 0 ? ret : 0;
 }

@@ -6,8 +6,9 @@
  * func:line in any file when no exact match is left.  Several pairs of one
  * capture at the same places (a site registered twice, e.g. a probe removed
  * and added again) are merged before the median and p99 (nearest rank, as
- * in deltas.c) are taken.  Row labels are "func:line", or "file:func:line"
- * where the two captures together hold that func:line in more than one
+ * in deltas.c, from their merged histograms) are taken.  Row labels are
+ * "func:line", or "file:func:line" where the two captures together hold
+ * that func:line in more than one
  * file, with "#N" where a capture has several sites at one file:func:line
  * (told apart, and matched, by their formats; diff_seq()).  Rows that
  * could not be matched one to one say so (lgd_diff_row.warn).
@@ -47,10 +48,11 @@ static int end_eq(const struct end *x, const struct end *y, int wild)
 /* One capture's pairs by place, samples merged. */
 struct named {
 	struct end from, to;
-	int64_t *d;
-	uint64_t n;
+	struct lgd_hist h;
 	int matched;
 	int merged;	/* an end has a twin (has_twin()): pairs merged */
+	int cut;	/* a pair from its first site was cut by lost events */
+	uint64_t unmatched;	/* --durations: entries without return */
 	int ambiguous;	/* an empty file that could mean several */
 };
 
@@ -62,22 +64,8 @@ struct named_set {
 static void named_free(struct named_set *ns)
 {
 	for (size_t i = 0; i < ns->nr; i++)
-		free(ns->v[i].d);
+		lgd_hist_free(&ns->v[i].h);
 	free(ns->v);
-}
-
-static int i64_cmp(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int64_t rank(const int64_t *d, uint64_t n, unsigned int q)
-{
-	uint64_t k = (n * q + 99) / 100;
-
-	return n ? d[k ? k - 1 : 0] : 0;
 }
 
 /*
@@ -99,7 +87,6 @@ static int named_build(struct named_set *ns, const struct lgd_deltas *ds,
 		struct end f = { lgd_sites_get(s, p->from), p->from };
 		struct end t = { lgd_sites_get(s, p->to), p->to };
 		struct named *x = NULL;
-		int64_t *nd;
 
 		for (size_t j = 0; j < ns->nr; j++)
 			if (end_eq(&ns->v[j].from, &f, 0) && end_eq(&ns->v[j].to, &t, 0)) {
@@ -122,25 +109,22 @@ static int named_build(struct named_set *ns, const struct lgd_deltas *ds,
 			x->to = t;
 			x->merged = has_twin(f.st) || has_twin(t.st);
 		}
-		if (!p->count)
-			continue;
-		nd = realloc(x->d, (x->n + p->count) * sizeof(*nd));
-		if (!nd)
+		if (lgd_hist_merge(&x->h, &p->h))
 			return -ENOMEM;
-		memcpy(nd + x->n, p->d, p->count * sizeof(*nd));
-		x->d = nd;
-		x->n += p->count;
+		x->cut |= lgd_deltas_cut_at(ds, p->from) != 0;
+		x->unmatched += p->unmatched;
 	}
-	for (size_t i = 0; i < ns->nr; i++)
-		qsort(ns->v[i].d, ns->v[i].n, sizeof(int64_t), i64_cmp);
 	return 0;
 }
 
-static void side_of(struct lgd_diff_side *sd, const struct named *x)
+static void side_of(struct lgd_diff_side *sd, struct named *x)
 {
-	sd->count = x->n;
-	sd->median = rank(x->d, x->n, 50);
-	sd->p99 = rank(x->d, x->n, 99);
+	sd->count = x->h.count;
+	sd->median = lgd_hist_quantile(&x->h, 50);
+	sd->p99 = lgd_hist_quantile(&x->h, 99);
+	sd->approx = !lgd_hist_is_exact(&x->h);
+	sd->cut = x->cut;
+	sd->unmatched = x->unmatched;
 }
 
 static int row_cmp(const void *pa, const void *pb)
@@ -263,8 +247,8 @@ static char *end_label(const struct amb *am, const struct end *x,
 }
 
 static struct lgd_diff_row *add_row(struct lgd_diff *df, size_t *cap,
-				   const struct amb *am, const struct named *a,
-				   const struct named *b)
+				   const struct amb *am, struct named *a,
+				   struct named *b)
 {
 	struct lgd_diff_row *r;
 

@@ -50,7 +50,8 @@ int lgd_dur_init(struct lgd_durations *du, const struct lgd_sites *s)
 	du->nr_sites = s->nr;
 	du->role = calloc(s->nr ? s->nr : 1, sizeof(*du->role));
 	du->name = calloc(s->nr ? s->nr : 1, sizeof(*du->name));
-	if (!du->role || !du->name) {
+	du->unmatched = calloc(s->nr ? s->nr : 1, sizeof(*du->unmatched));
+	if (!du->role || !du->name || !du->unmatched) {
 		lgd_dur_free(du);
 		return -ENOMEM;
 	}
@@ -83,6 +84,28 @@ int lgd_dur_init(struct lgd_durations *du, const struct lgd_sites *s)
 				break;
 			}
 	}
+	return 0;
+}
+
+int lgd_dur_pair_sites(struct lgd_durations *du, const struct lgd_sites *s,
+		       uint32_t entry, uint32_t ret)
+{
+	char *le, *lr;
+
+	if (entry >= du->nr_sites || ret >= du->nr_sites || entry == ret ||
+	    du->role[entry] || du->role[ret])
+		return -EINVAL;
+	le = lgd_site_label_alloc(s, entry);
+	lr = lgd_site_label_alloc(s, entry);
+	if (!le || !lr) {
+		free(le);
+		free(lr);
+		return -ENOMEM;
+	}
+	du->role[entry] = LGD_DUR_ENTRY;
+	du->name[entry] = le;
+	du->role[ret] = LGD_DUR_RETURN;
+	du->name[ret] = lr;
 	return 0;
 }
 
@@ -151,10 +174,20 @@ static const char *intern(struct lgd_durations *du, const char *name)
 	return NULL;
 }
 
+/* @n open entries of @v left without return: counted, also per entry site */
+static void entries_lost(struct lgd_durations *du, const struct lgd_dur_open *v, uint32_t n)
+{
+	du->stats.entries_unmatched += n;
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i].site < du->nr_sites)
+			du->unmatched[v[i].site]++;
+}
+
 static void fill_pair(struct lgd_durations *du, struct lgd_dur_pair *out,
 		      const struct lgd_dur_open *e, const struct lgd_dur_open *r)
 {
 	out->entry_site = e->site;
+	out->entry_off = e->off;
 	out->entry_cpu = e->cpu;
 	out->ret_site = r->site;
 	out->ret_cpu = r->cpu;
@@ -166,11 +199,16 @@ static void fill_pair(struct lgd_durations *du, struct lgd_dur_pair *out,
 		du->stats.negative++;
 }
 
-/* push @o on @v (@n deep); full: the oldest is dropped and counted in @lost */
-static void push(struct lgd_dur_open *v, uint32_t *n, const struct lgd_dur_open *o,
-		 uint64_t *lost)
+/*
+ * push @o on @v (@n deep); full: the oldest is dropped and counted in @lost,
+ * and per site in @du->unmatched if @entries
+ */
+static void push(struct lgd_durations *du, struct lgd_dur_open *v, uint32_t *n,
+		 const struct lgd_dur_open *o, uint64_t *lost, int entries)
 {
 	if (*n == LGD_DUR_DEPTH) {
+		if (entries && v[0].site < du->nr_sites)
+			du->unmatched[v[0].site]++;
 		memmove(v, v + 1, (LGD_DUR_DEPTH - 1) * sizeof(*v));
 		--*n;
 		++*lost;
@@ -191,7 +229,7 @@ int lgd_dur_add(struct lgd_durations *du, const struct lgd_item *it,
 		/* per-CPU keys only: their entries' returns may be lost */
 		for (size_t i = 0; i < du->nr; i++)
 			if (du->slots[i].cpu == (int64_t)it->cpu) {
-				du->stats.entries_unmatched += du->slots[i].depth;
+				entries_lost(du, du->slots[i].open, du->slots[i].depth);
 				du->slots[i].depth = 0;
 			}
 		return 0;
@@ -223,7 +261,7 @@ int lgd_dur_add(struct lgd_durations *du, const struct lgd_item *it,
 			fill_pair(du, out, &o, &sl->early[sl->nearly]);
 			return 1;
 		}
-		push(sl->open, &sl->depth, &o, &du->stats.entries_unmatched);
+		push(du, sl->open, &sl->depth, &o, &du->stats.entries_unmatched, 1);
 		return 0;
 	}
 	du->stats.returns++;
@@ -239,14 +277,14 @@ int lgd_dur_add(struct lgd_durations *du, const struct lgd_item *it,
 	}
 	if (!sl)
 		return -ENOMEM;
-	push(sl->early, &sl->nearly, &o, &du->stats.returns_unmatched);
+	push(du, sl->early, &sl->nearly, &o, &du->stats.returns_unmatched, 0);
 	return 0;
 }
 
 void lgd_dur_finish(struct lgd_durations *du)
 {
 	for (size_t i = 0; i < du->nr; i++) {
-		du->stats.entries_unmatched += du->slots[i].depth;
+		entries_lost(du, du->slots[i].open, du->slots[i].depth);
 		du->stats.returns_unmatched += du->slots[i].nearly;
 		du->slots[i].depth = 0;
 		du->slots[i].nearly = 0;
@@ -260,6 +298,7 @@ void lgd_dur_free(struct lgd_durations *du)
 			free(du->name[i]);
 	free(du->name);
 	free(du->role);
+	free(du->unmatched);
 	free(du->slots);
 	memset(du, 0, sizeof(*du));
 }

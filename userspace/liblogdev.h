@@ -9,9 +9,12 @@
  *                   timestamp; yields struct lgd_item one at a time.  Memory:
  *                   one sub-buffer (subbuf_size bytes) per CPU, independent
  *                   of the capture size.
+ *   lgd_streams      which record pairs with which: the previous record of
+ *                   the same CPU and context level (or CPU, or task).
  *   lgd_deltas       per (from site, to site) statistics of the time between
- *                   consecutive records on one CPU (keeps every delta: 8
- *                   bytes per record).
+ *                   a record and the previous one of its stream, in a
+ *                   log-linear histogram per pair (lgd_hist: memory bounded
+ *                   per pair, independent of the number of records).
  *
  *   lgd_render       an item to text: site label, message by record type,
  *                   duration marks, +delta; report lines (render.c).
@@ -19,8 +22,8 @@
  * Layers, bottom up (docs/DEVELOPING.md): capture.c (file sections),
  * subbuf.c (sub-buffer and record bytes: subbuf.h, the only place that
  * knows their layout), meta.c (header, formats, symbols), reader.c (per-CPU
- * streams and merge), bprintf.c and render.c (text), deltas.c,
- * durations.c, diff.c (analyses).
+ * streams and merge), streams.c (which records pair), bprintf.c and
+ * render.c (text), deltas.c, durations.c, diff.c (analyses).
  *
  * Nothing here prints or exits.  Errors are negative errno values; problems
  * in the data (corruption, truncation) are reported to an optional warning
@@ -537,37 +540,6 @@ int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r);
 int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it);
 void lgd_merge_free(struct lgd_merge *m);
 
-/* ---- deltas ---------------------------------------------------------- */
-
-/**
- * struct lgd_pair - deltas between site @from and the next record @to.
- * Values are signed: a return-probe duration (lgd_deltas_add_value()) is
- * negative when the CPUs' clocks disagree; deltas between records are not.
- */
-struct lgd_pair {
-	uint32_t from, to;
-	uint64_t count;
-	int64_t *d;		/* ns, count of them (sorted by lgd_deltas_finish) */
-	uint64_t cap;
-	int64_t min, max, median, p99, total;	/* ns, after finish */
-};
-
-/*
- * struct lgd_deltas - @left_back, @left_huge: pairs of consecutive records
- * left out because the timestamp went back, or jumped by more than
- * LGD_STEP_MAX_NS, on their CPU (lgd_ts_step()).
- */
-struct lgd_deltas {
-	struct lgd_pair *pairs;
-	size_t nr, cap;
-	/* per-CPU previous record: site and ts; valid flag */
-	uint32_t nr_cpu;
-	uint32_t *prev_site;
-	uint64_t *prev_ts;
-	uint8_t *prev_valid;
-	uint64_t left_back, left_huge;
-};
-
 /*
  * The largest step (ns) between two consecutive records of one CPU that is
  * taken as real: 2^62 ns (146 years; every trace clock counts from boot).
@@ -589,6 +561,233 @@ enum lgd_step {
  */
 enum lgd_step lgd_ts_step(uint64_t prev, uint64_t ts, uint64_t *ns);
 
+/* ---- pairing streams (streams.c) -------------------------------------- */
+
+/*
+ * Which records pair (report's "+D us", deltas, diff): a record with the
+ * previous record of its stream.  streams.c's file comment has the rule
+ * and the exact definition of nested time.
+ */
+enum lgd_by {
+	LGD_BY_CONTEXT = 0,	/* (CPU, context level): the default */
+	LGD_BY_CPU = 1,		/* CPU, any context (before issue 11) */
+	LGD_BY_TASK = 2,	/* task context: pid across CPUs (pid 0 and
+				 * interrupts: as LGD_BY_CONTEXT) */
+};
+
+/** lgd_by_parse() - "context", "cpu", "task" -> LGD_BY_*, else -EINVAL. */
+int lgd_by_parse(const char *name);
+/** lgd_by_name() - the name of LGD_BY_* @by ("?" if none). */
+const char *lgd_by_name(int by);
+
+/* CPUs from this on are not paired (the reader gives none: LGD_MAX_CPU) */
+#define LGD_STREAMS_MAX_CPU	4096u
+
+/**
+ * struct lgd_stream - a stream's previous record (@valid), and what its
+ * deeper contexts did since: @nested_ns (sum of run spans, saturating),
+ * @nested_recs (records in those runs).  @used, @pid: task hash slot;
+ * @gap_seen: its CPU's gap count at that record (LGD_BY_TASK).
+ */
+struct lgd_stream {
+	uint64_t ts;		/* ns */
+	uint64_t nested_ns;
+	uint64_t nested_recs;
+	uint64_t gap_seen;
+	uint32_t site, cpu, pid;
+	uint8_t valid, used;
+};
+
+/** struct lgd_run - a run of records deeper than one level on one CPU. */
+struct lgd_run {
+	uint64_t first, last;	/* ns */
+	uint64_t n;		/* records; 0: no run */
+	uint32_t pid;		/* of its first record */
+};
+
+/**
+ * struct lgd_stream_step - a record's pair with its stream's previous one
+ * @has_prev:  0: the first record of its stream (or the first after a gap)
+ * @kind, @ns: lgd_ts_step() of the two timestamps (only LGD_STEP_OK is a
+ *             delta)
+ * @from_site, @from_cpu: the previous record's site and CPU
+ * @nested_ns, @nested_recs: nested time between the two (streams.c): sum of
+ *             the spans of the runs of deeper-context records, ns; records
+ */
+struct lgd_stream_step {
+	int has_prev;
+	enum lgd_step kind;
+	uint64_t ns;
+	uint32_t from_site, from_cpu;
+	uint64_t nested_ns, nested_recs;
+};
+
+/**
+ * struct lgd_streams - every stream's previous record (streams.c)
+ * @cut:    pairs cut by lost-events gaps (a stream with a previous record
+ *          forgotten at a gap), also given one by one to @on_cut if set
+ */
+struct lgd_streams {
+	int by;
+	uint32_t nr_cpu;
+	struct lgd_stream *cs;		/* per CPU, 4 levels */
+	struct lgd_run *runs;		/* per CPU, 3 levels */
+	uint64_t *gaps;			/* per CPU: gaps seen */
+	struct lgd_stream *tasks;	/* LGD_BY_TASK: hash of pids */
+	size_t tasks_cap, nr_tasks;
+	uint64_t cut;
+	void (*on_cut)(void *arg, const struct lgd_stream *st);
+	void *cut_arg;
+};
+
+/** lgd_streams_init() - no stream yet, pairing by @by (LGD_BY_*). */
+void lgd_streams_init(struct lgd_streams *s, int by);
+/**
+ * lgd_streams_add() - feed items in merge order: a record fills *@step with
+ * its pair (if it has one); a gap forgets its CPU's streams.
+ * Return: 0 or -ENOMEM.
+ */
+int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
+		   struct lgd_stream_step *step);
+/** lgd_streams_finish() - after the last item: count the cut task streams. */
+void lgd_streams_finish(struct lgd_streams *s);
+/** lgd_streams_free() - free the state, keep @by and @on_cut (ready again). */
+void lgd_streams_free(struct lgd_streams *s);
+
+/* ---- log-linear histograms (deltas.c) --------------------------------- */
+
+/*
+ * A distribution in bounded memory (HDR-histogram style; our own code):
+ * values of magnitude below 256 ns have one bucket each; above, each power
+ * of two [2^e, 2^(e+1)) is split into 128 buckets of width 2^(e-7).  A
+ * bucket is shown by its middle, so a percentile read from the histogram
+ * is within 2^-8 (< 0.4 %) of the exact nearest-rank value (relative to
+ * it), and exact below 256 ns.  Negative values (durations) have buckets
+ * of their own.  Up to LGD_HIST_EXACT_MAX values are also kept as they
+ * are, and while a histogram holds no more than that its percentiles are
+ * exact.  count, min, max and the sum are always exact.
+ * Memory: 1 KB per power of two in use (2 KB for values below 256 ns), per
+ * sign: at most 116 KB, plus up to LGD_HIST_EXACT_MAX * 8 bytes, whatever
+ * the number of values.
+ */
+#define LGD_HIST_SUB_BITS	7
+#define LGD_HIST_CHUNKS		57	/* chunk 0: 0..255; chunk k: [2^(k+7), 2^(k+8)) */
+#define LGD_HIST_EXACT_MAX	1024
+/* the stated bound of a histogram percentile's relative error */
+#define LGD_HIST_REL_ERROR	"2^-8 (0.39 %)"
+
+/**
+ * struct lgd_hist - @count values, @min, @max (ns, valid if @count),
+ * @sum (exact: 128 bits), @chunk[0] non-negative values, @chunk[1]
+ * magnitudes of negative ones, @exact (the values while @count <=
+ * LGD_HIST_EXACT_MAX, else NULL; @exact_cap allocated, grown by doubling)
+ */
+struct lgd_hist {
+	uint64_t count;
+	int64_t min, max;
+	__int128 sum;
+	uint64_t *chunk[2][LGD_HIST_CHUNKS];
+	int64_t *exact;
+	uint32_t exact_cap;
+};
+
+/** lgd_hist_add() - add value @v (ns).  Return: 0 or -ENOMEM. */
+int lgd_hist_add(struct lgd_hist *h, int64_t v);
+/** lgd_hist_merge() - add every value of @src to @dst.  0 or -ENOMEM. */
+int lgd_hist_merge(struct lgd_hist *dst, const struct lgd_hist *src);
+/**
+ * lgd_hist_quantile() - nearest-rank percentile @q (0 < @q <= 100): the
+ * ceil(q/100 * count)-th smallest value; exact while @exact holds every
+ * value (count <= LGD_HIST_EXACT_MAX), else the middle of its bucket
+ * clamped to [min, max] (error bound above).  0 for an empty histogram.
+ * Sorts @exact in place.
+ */
+int64_t lgd_hist_quantile(struct lgd_hist *h, unsigned int q);
+/** lgd_hist_is_exact() - are @h's percentiles exact (all values kept)? */
+int lgd_hist_is_exact(const struct lgd_hist *h);
+/** lgd_hist_total() - the sum, saturated to [INT64_MIN, INT64_MAX] ns. */
+int64_t lgd_hist_total(const struct lgd_hist *h);
+void lgd_hist_free(struct lgd_hist *h);
+
+/* ---- deltas ---------------------------------------------------------- */
+
+/**
+ * struct lgd_pair - deltas between site @from and the next record @to of its
+ * stream (lgd_streams: by context, CPU or task).
+ * Values are signed: a return-probe duration (lgd_deltas_add_value()) is
+ * negative when the CPUs' clocks disagree; deltas between records are not.
+ * @h:          the distribution (lgd_hist: bounded memory)
+ * @min, @max, @median, @p99, @total: ns, after lgd_deltas_finish()
+ * @approx:     median and p99 come from the histogram (more than
+ *              LGD_HIST_EXACT_MAX values): within LGD_HIST_REL_ERROR
+ * @nested_n:   deltas of this pair with deeper-context records between
+ *              their two records; @nested_ns the sum of their nested time
+ *              (lgd_stream_step, saturating), @nested_recs their records
+ * @unmatched:  --durations: entries of @from's probe left without return
+ *              (the row's count is short of them); else 0
+ * @parent:     --durations with @by_parent: the entry site of the innermost
+ *              enclosing open entry of the same task and context when this
+ *              one began (LGD_NO_SITE: none)
+ * @self_ns:    --durations: sum of self times (a duration minus the
+ *              durations of the pairs directly nested in it; saturating)
+ * @inside_n, @inside_ns: --durations with @inside_site: durations of this
+ *              pair that ran inside an entry of that site (at any depth;
+ *              the outermost call of the pair's probe only), and their sum
+ */
+struct lgd_pair {
+	uint32_t from, to;
+	uint32_t parent;	/* LGD_NO_SITE unless split by parent */
+	uint64_t count;
+	struct lgd_hist h;
+	int64_t min, max, median, p99, total;
+	int approx;
+	uint64_t nested_n, nested_ns, nested_recs;
+	uint64_t unmatched;
+	int64_t self_ns;
+	uint64_t inside_n;
+	int64_t inside_ns;
+};
+
+#define LGD_NO_SITE	UINT32_MAX
+
+/** struct lgd_site_count - @n (> 0: the slot is used) for site @site. */
+struct lgd_site_count {
+	uint32_t site;
+	uint64_t n;
+};
+
+/*
+ * struct lgd_deltas - @left_back, @left_huge: pairs of consecutive records
+ * of a stream left out because the timestamp went back, or jumped by more
+ * than LGD_STEP_MAX_NS (lgd_ts_step()).
+ * @by:       LGD_BY_* (set before the first lgd_deltas_add(); 0: context)
+ * @cut:      pairs cut by lost-events gaps (lgd_streams.cut); how many of
+ *            them started at a site: lgd_deltas_cut_at() (@cut_tab: a hash
+ *            table of @cut_cap slots, @cut_nr in use)
+ * @lost:     records lost (gap counts of kinds counted in records) and
+ *            @lost_gaps gaps of any kind
+ */
+struct lgd_deltas {
+	struct lgd_pair *pairs;
+	size_t nr, cap;
+	int by;
+	struct lgd_streams st;
+	int st_ready;
+	uint64_t left_back, left_huge;
+	uint64_t cut;
+	struct lgd_site_count *cut_tab;
+	size_t cut_cap, cut_nr;
+	uint64_t lost, lost_gaps, lost_unknown;
+	uint64_t records;	/* records fed (items of kind LGD_ITEM_REC) */
+	int cut_err;
+	/* --durations options, set before lgd_deltas_collect() */
+	uint32_t (*user_pairs)[2];	/* edprint (entry, return) site pairs */
+	size_t nr_user_pairs;
+	int by_parent;
+	uint32_t inside_site;		/* LGD_NO_SITE: none (0 in a zeroed struct: set it) */
+	int inside_set;
+};
+
 enum lgd_sort { LGD_SORT_TOTAL, LGD_SORT_MAX, LGD_SORT_P99, LGD_SORT_MEDIAN,
 	       LGD_SORT_COUNT };
 
@@ -605,6 +804,8 @@ int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it);
  */
 int lgd_deltas_add_value(struct lgd_deltas *ds, uint32_t from, uint32_t to,
 			int64_t ns);
+/** lgd_deltas_cut_at() - pairs from @site cut by lost events (@ds->cut_tab). */
+uint64_t lgd_deltas_cut_at(const struct lgd_deltas *ds, uint32_t site);
 /**
  * lgd_deltas_finish() - compute min/median/p99/max/total (saturating at
  * INT64_MIN/INT64_MAX ns, never overflowing) per pair and sort
@@ -650,6 +851,7 @@ struct lgd_dur_slot {
  * struct lgd_dur_pair - a return paired with its entry
  * @entry_site, @ret_site: site ids
  * @entry_cpu, @ret_cpu:   CPUs of the two records
+ * @entry_off: file offset of the entry record
  * @ret_off:  file offset of the return record (identifies it: the pair can
  *            come after records that follow the return in merge order)
  * @ret_ts:   ns
@@ -659,7 +861,7 @@ struct lgd_dur_slot {
 struct lgd_dur_pair {
 	uint32_t entry_site, ret_site;
 	uint32_t entry_cpu, ret_cpu;
-	uint64_t ret_off, ret_ts;
+	uint64_t entry_off, ret_off, ret_ts;
 	int64_t ns;
 };
 
@@ -685,6 +887,7 @@ struct lgd_durations {
 	struct lgd_dur_slot *slots;
 	size_t nr, cap;
 	struct lgd_dur_stats stats;
+	uint64_t *unmatched;	/* per site id: entries left without return */
 };
 
 /**
@@ -693,6 +896,15 @@ struct lgd_durations {
  */
 int lgd_dur_init(struct lgd_durations *du, const struct lgd_sites *s);
 int lgd_dur_has_returns(const struct lgd_durations *du);
+/**
+ * lgd_dur_pair_sites() - after lgd_dur_init(): records of site @entry are
+ * entries and records of site @ret their returns (edprint in/out pairs,
+ * "--pair FROM,TO"), paired as return probes are (same task and context).
+ * Return: 0, -EINVAL (a site unknown, the same, or already a probe's), or
+ * -ENOMEM.
+ */
+int lgd_dur_pair_sites(struct lgd_durations *du, const struct lgd_sites *s,
+		       uint32_t entry, uint32_t ret);
 /**
  * lgd_dur_add() - feed items in merge order.  A return pairs with the
  * innermost open entry of its probe, task and context; a task's return
@@ -745,8 +957,11 @@ void lgd_dur_marks_free(struct lgd_dur_marks *mk);
 
 /**
  * lgd_deltas_collect() - merge every item of @r into @ds: the time between
- * consecutive records per CPU, or with @durations only return-probe
- * durations (pair: entry site, return site; signed).  *@st (if not NULL):
+ * a record and the previous one of its stream (@ds->by), or with
+ * @durations only return-probe durations and the edprint pairs of
+ * @ds->user_pairs (pair: entry site, return site; signed), with their self
+ * time, split by parent (@ds->by_parent) and the time inside
+ * @ds->inside_site (if @ds->inside_set): deltas.c's "nesting" comment.  *@st (if not NULL):
  * how many entries and returns were paired, negative, unmatched.
  * Return: 0, -ENOMEM, or a read error from lgd_merge_next().
  */
@@ -755,10 +970,17 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 
 /* ---- diff of two captures' delta tables ------------------------------ */
 
-/** struct lgd_diff_side - one capture's numbers for a pair (ns, records). */
+/**
+ * struct lgd_diff_side - one capture's numbers for a pair (ns, records)
+ * @approx:    median and p99 from the histogram (lgd_pair.approx)
+ * @cut:       pairs starting at its first site were cut by lost events
+ * @unmatched: --durations: entries of its probe left without return
+ */
 struct lgd_diff_side {
 	uint64_t count;
 	int64_t median, p99;
+	int approx, cut;
+	uint64_t unmatched;
 };
 
 enum { LGD_DIFF_IN_A = 1, LGD_DIFF_IN_B = 2, LGD_DIFF_BOTH = 3 };
@@ -931,8 +1153,9 @@ enum { LGD_RENDER_TEXT = 0, LGD_RENDER_RAW = 1 };
 
 /**
  * struct lgd_render - line renderer of one capture (render.c's file comment
- * shows the two styles).  Keeps each CPU's previous record time for the
- * "+D us" delta (none for a CPU's first record and after a gap).
+ * shows the two styles).  Keeps each stream's previous record (@st,
+ * streams.c: by CPU and context level unless lgd_render_by()) for the
+ * "+D us" delta (none for a stream's first record and after a gap).
  * @missing:  records rendered so far whose payload lacked an argument
  *            their format needs ("[missing]", LGD_BP_ST_MISSING): a front
  *            end warns once per capture with this count
@@ -940,9 +1163,7 @@ enum { LGD_RENDER_TEXT = 0, LGD_RENDER_RAW = 1 };
 struct lgd_render {
 	const struct lgd_reader *r;
 	int style;		/* LGD_RENDER_TEXT or LGD_RENDER_RAW */
-	uint64_t *prev;		/* per CPU: ts of the previous record, ns */
-	uint8_t *valid;
-	size_t ncpu;
+	struct lgd_streams st;
 	char *label;		/* lgd_render_label()'s buffer */
 	size_t label_cap;
 	char *line;		/* the line being built */
@@ -954,6 +1175,11 @@ struct lgd_render {
 
 /** lgd_render_init() - for items of @r in @style.  Return: 0 or -ENOMEM. */
 int lgd_render_init(struct lgd_render *rd, const struct lgd_reader *r, int style);
+/**
+ * lgd_render_by() - "+D us" pairs records by @by (LGD_BY_*; default
+ * LGD_BY_CONTEXT), from the next item on; call before the first.
+ */
+void lgd_render_by(struct lgd_render *rd, int by);
 /**
  * lgd_render_item() - the line (ending in a newline) of item @it, given in
  * merge order; @dur the duration mark of this record (lgd_dur_mark_find())

@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * logdev-deltas.c: "logdev deltas [--durations] [--sort=KEY] [FILE]": for every pair of
- * consecutive records on one CPU (never across a lost-events gap), grouped
- * by (from site, to site): count, min, median, p99, max, total of the time
- * between them, in us with 3 decimals.  Sorted slowest first, by total
- * time unless --sort=max|p99|median|total|count (descending; ties by count
- * then site ids).  median/p99: nearest rank.
+ * logdev-deltas.c: "logdev deltas [--by cpu|task|context] [--durations]
+ * [--sort=KEY] [FILE]": for every record and the previous record of its
+ * stream (--by context, the default: same CPU and same context level, so
+ * an interrupt that records inside a task's pair leaves it whole; --by cpu:
+ * same CPU whatever the context; --by task: same task across CPUs;
+ * streams.c), never across a lost-events gap, grouped by (from site, to
+ * site): count, min, median, p99, max, total of the time between them, in
+ * us with 3 decimals; with --by context or task also "nested": how many of
+ * those deltas had records of deeper contexts between their two records,
+ * and the sum of those records' run spans ("nested(us)", a lower bound of
+ * the interrupts' time, streams.c).  Sorted slowest first, by total time
+ * unless --sort=max|p99|median|total|count (descending; ties by count then
+ * site ids).  median/p99: nearest rank, exact up to LGD_HIST_EXACT_MAX
+ * deltas per pair, beyond that from a log-linear histogram within 2^-8
+ * (0.39 %) of the exact value (row marked '~').
  * --durations: instead, the durations of return probes (logdev probes "r:"),
  * each return paired with its entry (durations.c), as pairs NAME:0 ->
  * NAME%return:0; exact even when other records come in between.  Signed:
@@ -13,13 +22,18 @@
  * the line "durations: P paired (N negative), E entries without return,
  * R returns without entry" (durations.c: every entry and return counted).
  * Without --durations, pairs across a timestamp going back or jumping by
- * more than 2^62 ns on their CPU are left out (lgd_ts_step()) and counted in
- * a last line "deltas: N pairs left out: clock went backwards (K), step
+ * more than 2^62 ns on their stream are left out (lgd_ts_step()) and counted
+ * in a last line "deltas: N pairs left out: clock went backwards (K), step
  * over 2^62 ns (J)" (only when N > 0).
+ * Marks after a row, explained by footnotes (cli_deltas_notes()): '!' pairs
+ * from its first site were cut by lost events, '?' its probe has entries
+ * without return, '~' percentiles from the histogram.  A capture without
+ * records says "deltas: 0 records".
  *
- *   from                     to                            count        min     median        p99        max      total
- *   kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000    484.000
+ *   from              to                   count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)
+ *   kfree_skbmem:295  kfree_skbmem:320         1    484.000    484.000    484.000    484.000      484.000        1      2.000
  */
+#define _GNU_SOURCE
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,10 +42,45 @@
 #include "cli.h"
 
 const struct cli_cmd cli_cmd_deltas = {
-	"deltas", cmd_deltas, "deltas [--durations] [--sort=total|max|p99|median|count] [FILE]",
-	"      --durations      return-probe durations instead of record deltas\n"
-	"  -s, --sort KEY       total (default), max, p99, median or count\n",
+	"deltas", cmd_deltas,
+	"deltas [--by cpu|task|context] [--durations [--pair FROM,TO]... [--by-parent] "
+	"[--inside SITE]] [--sort=total|max|p99|median|count] [FILE]",
+	"  -b, --by STREAM      which records pair: context (default: same CPU and\n"
+	"                       context level), cpu (same CPU), task (same pid)\n"
+	"      --durations      return-probe durations instead of record deltas, with\n"
+	"                       self time (minus directly nested pairs' durations)\n"
+	"      --pair FROM,TO   also edprint pairs: FROM's records as entries, TO's as\n"
+	"                       their returns (site labels, e.g. f:10,f:20)\n"
+	"      --by-parent      split each row by the innermost enclosing entry of the\n"
+	"                       same task and context (column parent)\n"
+	"      --inside SITE    time of each pair inside SITE's calls and its share\n"
+	"                       (--pair, --by-parent, --inside imply --durations)\n"
+	"  -s, --sort KEY       total (default), max, p99, median or count\n"
+	"  Times in us.  median, p99: nearest rank; exact up to 1024 deltas per pair,\n"
+	"  beyond from a log-linear histogram within 2^-8 (0.39 %) of the exact value\n"
+	"  (row marked ~).  min, max, count, total: exact.  nested: deltas with\n"
+	"  deeper-context records inside, nested(us) the sum of those records' spans.\n"
+	"  Marks: ! pairs cut by lost events or left-out records, ? entries without\n"
+	"  return.\n"
 };
+
+/* the id of the site labelled @label in @r (lgd_site_label()), or -1 */
+static int64_t site_by_label(const struct lgd_reader *r, const char *label)
+{
+	for (uint32_t i = 0; i < r->sites.nr; i++) {
+		char *l;
+		int eq;
+
+		if (!r->sites.by_id[i])
+			continue;
+		l = lgd_site_label_alloc(&r->sites, i);
+		eq = l && !strcmp(l, label);
+		free(l);
+		if (eq)
+			return i;
+	}
+	return -1;
+}
 
 /* *@buf = the whole label of site @id (malloc'd); Return: its length, -1 if no memory */
 static int label(const struct lgd_reader *r, uint32_t id, char **buf)
@@ -41,19 +90,65 @@ static int label(const struct lgd_reader *r, uint32_t id, char **buf)
 	return *buf ? (int)strlen(*buf) : -1;
 }
 
+/*
+ * "time in X inside Y": per pair with durations inside an entry of site Y,
+ * their count, sum and share of Y's inclusive time (the sum of the
+ * durations of Y's rows; a recursive Y counts its inner calls again)
+ */
+static void print_inside(const struct lgd_reader *r, const struct lgd_deltas *ds,
+			 const char *y)
+{
+	int64_t ytot = 0;
+	uint64_t ycount = 0;
+	char *fb = NULL, *tb = NULL, t[32];
+
+	for (size_t i = 0; i < ds->nr; i++)
+		if (ds->pairs[i].from == ds->inside_site) {
+			ytot = ytot > INT64_MAX - ds->pairs[i].total ? INT64_MAX :
+			       ytot + ds->pairs[i].total;
+			ycount += ds->pairs[i].count;
+		}
+	lgd_fmt_us(t, sizeof(t), ytot);
+	printf("inside %s: %" PRIu64 " call%s, %s us inclusive\n", y, ycount,
+	       ycount == 1 ? "" : "s", t);
+	for (size_t i = 0; i < ds->nr; i++) {
+		const struct lgd_pair *p = &ds->pairs[i];
+
+		if (!p->inside_n)
+			continue;
+		lgd_fmt_us(t, sizeof(t), p->inside_ns);
+		printf("  %s -> %s: %" PRIu64 " call%s, %s us", label(r, p->from, &fb) < 0 ? "?" : fb,
+		       label(r, p->to, &tb) < 0 ? "?" : tb, p->inside_n,
+		       p->inside_n == 1 ? "" : "s", t);
+		if (ytot > 0)
+			printf(", %.1f %% of %s", (double)p->inside_ns * 100.0 / (double)ytot, y);
+		putchar('\n');
+	}
+	free(fb);
+	free(tb);
+}
+
 int cmd_deltas(int argc, char **argv)
 {
 	struct lgd_reader r;
 	struct lgd_deltas ds = { 0 };
-	int durations = 0;
+	int durations = 0, by = LGD_BY_CONTEXT, nested;
+	unsigned int used = 0;
 	const char *file = NULL;
 	enum lgd_sort key = LGD_SORT_TOTAL;
 	int ret, wf = 24, wt = 24;
 	char *fb = NULL, *tb = NULL;
 	struct lgd_dur_stats st;
+	const char *pairs[16], *inside = NULL;
+	uint32_t pair_ids[16][2];
+	int npairs = 0, by_parent = 0;
 
 	static const struct option lo[] = {
 		{ "durations", no_argument, NULL, 'D' },
+		{ "pair", required_argument, NULL, 'p' },
+		{ "by-parent", no_argument, NULL, 'P' },
+		{ "inside", required_argument, NULL, 'i' },
+		{ "by", required_argument, NULL, 'b' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -65,9 +160,29 @@ int cmd_deltas(int argc, char **argv)
 	int c, k;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:b:p:i:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'D':
+			durations = 1;
+			break;
+		case 'b':
+			if (cli_by_arg("deltas", optarg, &by))
+				return 2;
+			break;
+		case 'p':	/* --pair FROM,TO: an edprint in/out pair as a duration */
+			if (npairs == 16 || !strchr(optarg, ',')) {
+				fprintf(stderr, "logdev deltas: --pair FROM,TO (two site labels, "
+					"at most 16 pairs): %s\n", optarg);
+				return 2;
+			}
+			pairs[npairs++] = optarg;
+			durations = 1;
+			break;
+		case 'P':
+			by_parent = durations = 1;
+			break;
+		case 'i':
+			inside = optarg;
 			durations = 1;
 			break;
 		case 's':
@@ -90,8 +205,46 @@ int cmd_deltas(int argc, char **argv)
 		return 2;
 	if (cli_open_input(file, &r))
 		return 1;
+	for (int i = 0; i < npairs; i++) {
+		char *from = strdup(pairs[i]), *to = from ? strchr(from, ',') : NULL;
+		int64_t f = -1, t = -1;
+
+		if (to) {
+			*to++ = 0;
+			f = site_by_label(&r, from);
+			t = site_by_label(&r, to);
+		}
+		if (f < 0 || t < 0 || f == t) {
+			fprintf(stderr, "logdev deltas: --pair %s: %s\n", pairs[i],
+				!from ? "out of memory" : f == t && f >= 0 ? "the same site twice" :
+				"no site of the capture has that label (func:line, as deltas prints)");
+			free(from);
+			lgd_reader_close(&r);
+			return from ? 2 : 1;
+		}
+		free(from);
+		pair_ids[i][0] = (uint32_t)f;
+		pair_ids[i][1] = (uint32_t)t;
+	}
+	ds.user_pairs = pair_ids;
+	ds.nr_user_pairs = (size_t)npairs;
+	ds.by_parent = by_parent;
+	if (inside) {
+		int64_t y = site_by_label(&r, inside);
+
+		if (y < 0) {
+			fprintf(stderr, "logdev deltas: --inside %s: no site of the capture has "
+				"that label (func:line, as deltas prints)\n", inside);
+			lgd_reader_close(&r);
+			return 2;
+		}
+		ds.inside_site = (uint32_t)y;
+		ds.inside_set = 1;
+	}
+	ds.by = by;
 	ret = cli_collect(&r, &ds, durations, &st) ? -1 : 0;
 	lgd_deltas_finish(&ds, key);
+	nested = !durations && by != LGD_BY_CPU;
 	/* site columns: at least 24 wide, wider if a label needs it (never cut) */
 	for (size_t i = 0; i < ds.nr; i++) {
 		int lf = label(&r, ds.pairs[i].from, &fb);
@@ -102,27 +255,56 @@ int cmd_deltas(int argc, char **argv)
 		if (lt > wt)
 			wt = lt;
 	}
-	if (!ds.nr && !ret)	/* no bare header: say why the table is empty */
+	if (!ret && ds.records && !ds.nr)	/* no bare header: say why the table is empty */
 		printf("no pairs: %s\n", durations ?
 		       "no return-probe record paired with its entry" :
-		       "no two consecutive records on one CPU");
-	else
-		printf("%-*s %-*s %10s %10s %10s %10s %10s %12s\n", wf, "from", wt, "to", "count",
-		       "min", "median", "p99", "max", "total");
+		       by == LGD_BY_CPU ? "no two consecutive records on one CPU" :
+		       "no two records of one stream (--by: CPU, context level, task)");
+	else if (ds.nr) {
+		printf("%-*s %-*s %10s %10s %10s %10s %10s %12s", wf, "from", wt, "to", "count",
+		       "min(us)", "median(us)", "p99(us)", "max(us)", "total(us)");
+		if (nested)
+			printf(" %8s %10s", "nested", "nested(us)");
+		if (durations)
+			printf(" %12s", "self(us)");
+		if (by_parent)
+			printf(" %s", "parent");
+		putchar('\n');
+	}
 	for (size_t i = 0; i < ds.nr; i++) {
 		const struct lgd_pair *p = &ds.pairs[i];
 		const char *f = label(&r, p->from, &fb) < 0 ? "?" : fb;
 		const char *t = label(&r, p->to, &tb) < 0 ? "?" : tb;
-		char a[5][32];
+		unsigned int mk = cli_pair_marks(&ds, p);
+		char a[6][32], m[8];
 
 		lgd_fmt_us(a[0], 32, p->min);
 		lgd_fmt_us(a[1], 32, p->median);
 		lgd_fmt_us(a[2], 32, p->p99);
 		lgd_fmt_us(a[3], 32, p->max);
 		lgd_fmt_us(a[4], 32, p->total);
-		printf("%-*s %-*s %10" PRIu64 " %10s %10s %10s %10s %12s\n", wf, f, wt, t,
+		lgd_fmt_us(a[5], 32, p->nested_ns > INT64_MAX ? INT64_MAX : (int64_t)p->nested_ns);
+		cli_marks(m, mk);
+		used |= mk;
+		printf("%-*s %-*s %10" PRIu64 " %10s %10s %10s %10s %12s", wf, f, wt, t,
 		       p->count, a[0], a[1], a[2], a[3], a[4]);
+		if (nested)
+			printf(" %8" PRIu64 " %10s", p->nested_n, a[5]);
+		if (durations) {
+			lgd_fmt_us(a[5], 32, p->self_ns);
+			printf(" %12s", a[5]);
+		}
+		if (by_parent)
+			printf(" %s", p->parent == LGD_NO_SITE ? "-" :
+			       label(&r, p->parent, &fb) < 0 ? "?" : fb);
+		printf("%s%s\n", m[0] ? " " : "", m);
 	}
+	if (inside && !ret)
+		print_inside(&r, &ds, inside);
+	if (!ret && !ds.records)
+		printf("deltas: 0 records\n");
+	if (!ret)
+		cli_deltas_notes(stdout, "", &ds, used);
 	if (durations && !ret) {
 		char sum[256];
 

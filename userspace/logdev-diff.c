@@ -22,6 +22,10 @@
  * json: {"a": FILE, "b": FILE, "pairs": [{"from", "to", "status",
  *   "a": {"count", "median_ns", "p99_ns"} or null, "b": ..., "ratio",
  *   "change_pct"}]}, ratio/change_pct null when not both or infinite.
+ * Marks after a text row, per side ("A:!~ B:~"): '!' pairs from its first
+ * site were cut by lost events, '?' entries without return (--durations),
+ * '~' median and p99 from the histogram; their footnotes follow the table
+ * (cli_deltas_notes(); on stderr for csv and json, which carry no marks).
  * Both machine formats are valid for strict parsers whatever bytes a name
  * holds: strings through cli_json_str() / cli_csv_field() (UTF-8, invalid
  * bytes as U+FFFD, RFC 4180 quoting; cli.h).
@@ -37,18 +41,25 @@
 #include "cli.h"
 
 const struct cli_cmd cli_cmd_diff = {
-	"diff", cmd_diff, "diff [--durations] [--format text|csv|json] [--min-count N] A.cap B.cap",
+	"diff", cmd_diff,
+	"diff [--by cpu|task|context] [--durations] [--format text|csv|json] [--min-count N] A.cap B.cap",
+	"  -b, --by STREAM      which records pair (as deltas): context (default), cpu, task\n"
 	"      --durations      compare return-probe durations\n"
 	"  -f, --format FMT     text (default), csv or json\n"
-	"  -m, --min-count N    leave out pairs with fewer than N deltas on a side\n",
+	"  -m, --min-count N    leave out pairs with fewer than N deltas on a side\n"
+	"  text: times in us; csv, json: in ns.  median, p99 as in deltas (exact up to\n"
+	"  1024 deltas, else within 2^-8 (0.39 %)).  Marks after a text row, per side\n"
+	"  (A:, B:): ! pairs cut by lost events, ? entries without return, ~ histogram\n"
+	"  percentiles; footnotes below the table (on stderr for csv and json).\n"
 };
 
 enum fmt { F_TEXT, F_CSV, F_JSON };
 
 /* Open @file and fill @ds (finished).  Prints errors.  0 or 1. */
 static int load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
-		int durations)
+		int durations, int by)
 {
+	ds->by = by;
 	if (cli_open_input(file, r))
 		return 1;
 	if (cli_collect(r, ds, durations, NULL)) {
@@ -97,8 +108,15 @@ static void warn_rows(const struct lgd_diff *df)
 	}
 }
 
+/* marks of a side (CLI_MARK_*) */
+static unsigned int side_marks(const struct lgd_diff_side *sd)
+{
+	return (sd->cut ? CLI_MARK_CUT : 0) | (sd->unmatched ? CLI_MARK_UNMATCHED : 0) |
+	       (sd->approx ? CLI_MARK_APPROX : 0);
+}
+
 /* the text table: labels terminal-safe (lgd_escape()); 0, or 1 out of memory */
-static int print_text(const struct lgd_diff *df)
+static int print_text(const struct lgd_diff *df, unsigned int used[2])
 {
 	int wf = 24, wt = 24;
 	char **tl = calloc(df->nr * 2 + 1, sizeof(*tl));
@@ -123,8 +141,8 @@ static int print_text(const struct lgd_diff *df)
 		if ((int)strlen(tl[2 * i + 1]) > wt)
 			wt = (int)strlen(tl[2 * i + 1]);
 	}
-	printf("%-*s %-*s %9s %11s %11s %9s %11s %11s %10s %11s\n", wf, "from", wt, "to",
-	       "count_A", "median_A", "p99_A", "count_B", "median_B", "p99_B",
+	printf("%-*s %-*s %9s %12s %11s %9s %12s %11s %10s %11s\n", wf, "from", wt, "to",
+	       "count_A", "median_A(us)", "p99_A(us)", "count_B", "median_B(us)", "p99_B(us)",
 	       "ratio", "change");
 	for (size_t i = 0; i < df->nr; i++) {
 		const struct lgd_diff_row *r = &df->rows[i];
@@ -152,8 +170,18 @@ static int print_text(const struct lgd_diff *df)
 			snprintf(ra, sizeof(ra), "%.2fx", r->ratio);
 			snprintf(ch, sizeof(ch), "%+.1f%%", r->change_pct);
 		}
-		printf("%-*s %-*s %9s %11s %11s %9s %11s %11s %10s %11s\n", wf, tl[2 * i],
+		printf("%-*s %-*s %9s %12s %11s %9s %12s %11s %10s %11s", wf, tl[2 * i],
 		       wt, tl[2 * i + 1], c[0], m[0], p[0], c[1], m[1], p[1], ra, ch);
+		for (int k = 0; k < 2; k++) {
+			unsigned int mk = r->present & (1 << k) ? side_marks(sd[k]) : 0;
+			char mt[8];
+
+			cli_marks(mt, mk);
+			used[k] |= mk;
+			if (mk)
+				printf(" %c:%s", k ? 'B' : 'A', mt);
+		}
+		putchar('\n');
 	}
 	for (size_t i = 0; i < 2 * df->nr; i++)
 		free(tl[i]);
@@ -255,10 +283,12 @@ int cmd_diff(int argc, char **argv)
 	struct lgd_diff df;
 	enum fmt fmt = F_TEXT;
 	unsigned long long min = 1;
-	int nf = 0, ret = 0, durations = 0;
+	int nf = 0, ret = 0, durations = 0, by = LGD_BY_CONTEXT;
+	unsigned int used[2] = { 0, 0 };
 
 	static const struct option lo[] = {
 		{ "durations", no_argument, NULL, 'D' },
+		{ "by", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "min-count", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
@@ -268,10 +298,14 @@ int cmd_diff(int argc, char **argv)
 	uint64_t mc;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:m:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:m:b:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'D':
 			durations = 1;
+			break;
+		case 'b':
+			if (cli_by_arg("diff", optarg, &by))
+				return 2;
 			break;
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -305,9 +339,9 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (nf != 2)
 		return cli_verb_usage_error(&cli_cmd_diff);
-	if (load(files[0], &r[0], &ds[0], durations))
+	if (load(files[0], &r[0], &ds[0], durations, by))
 		return 1;
-	if (load(files[1], &r[1], &ds[1], durations)) {
+	if (load(files[1], &r[1], &ds[1], durations, by)) {
 		lgd_deltas_free(&ds[0]);
 		lgd_reader_close(&r[0]);
 		return 1;
@@ -323,7 +357,18 @@ int cmd_diff(int argc, char **argv)
 		else if (fmt == F_JSON)
 			print_json(&df, files[0], files[1]);
 		else
-			ret = print_text(&df);
+			ret = print_text(&df, used);
+		/* machine formats: the marks' meaning on stderr */
+		for (int k = 0; k < 2; k++) {
+			if (fmt != F_TEXT)
+				for (size_t i = 0; i < df.nr; i++)
+					used[k] |= side_marks(k ? &df.rows[i].b : &df.rows[i].a);
+			cli_deltas_notes(fmt == F_TEXT ? stdout : stderr, k ? "B: " : "A: ",
+					 &ds[k], used[k]);
+			if (!ds[k].records)
+				fprintf(fmt == F_TEXT ? stdout : stderr, "%s: 0 records\n",
+					k ? "B" : "A");
+		}
 		lgd_diff_free(&df);
 	}
 	for (int k = 0; k < 2; k++) {

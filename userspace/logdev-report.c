@@ -7,9 +7,13 @@
  *
  * "[ " + seconds with 6 decimals right-aligned in 12 chars + "]"; context
  * after the pid unless task ("pid:0 nmi"); "+D us" is the time since the
- * previous record on the same CPU (3 decimals), left out for a CPU's first
- * record and after a gap; a step back prints "-D us (clock went back, not in
- * deltas)", one over 2^62 ns "+D us (step over 2^62 ns, not in deltas)"
+ * previous record of the same stream (3 decimals): by default the same CPU
+ * and context level, so a task record's delta skips the interrupt records
+ * between (--by cpu: the previous record on the CPU, whatever its context;
+ * --by task: of the same task, across CPUs; streams.c), left out for a
+ * stream's first record and after a gap of its CPU; a step back prints
+ * "-D us (clock went back, not in deltas)", one over 2^62 ns "+D us (step
+ * over 2^62 ns, not in deltas)"
  * (lgd_ts_step(), the rule of deltas).  Gaps print in place:
  *
  *   [   789.171900] cpu:0 *** LOST 123 events (overrun) ***
@@ -48,8 +52,10 @@
 #include "cli.h"
 
 const struct cli_cmd cli_cmd_report = {
-	"report", cmd_report, "report [--raw] [FILE]",
-	"  -r, --raw            tab-separated lines for programs\n",
+	"report", cmd_report, "report [--raw] [--by cpu|task|context] [FILE]",
+	"  -r, --raw            tab-separated lines for programs\n"
+	"  -b, --by STREAM      +D us since the previous record of: the same CPU and\n"
+	"                       context level (context, default), CPU (cpu), task (task)\n",
 };
 
 int cmd_report(int argc, char **argv)
@@ -58,7 +64,7 @@ int cmd_report(int argc, char **argv)
 	struct lgd_merge m;
 	struct lgd_item it;
 	const char *file = NULL;
-	int raw = 0, ret;
+	int raw = 0, ret, by = LGD_BY_CONTEXT;
 	struct lgd_durations du;
 	struct lgd_dur_marks marks = { 0 };
 	int has_dur;
@@ -66,16 +72,21 @@ int cmd_report(int argc, char **argv)
 
 	static const struct option lo[] = {
 		{ "raw", no_argument, NULL, 'r' },
+		{ "by", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":rh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":rb:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			raw = 1;
+			break;
+		case 'b':
+			if (cli_by_arg("report", optarg, &by))
+				return 2;
 			break;
 		case 'h':
 			return cli_verb_help(&cli_cmd_report);
@@ -111,6 +122,7 @@ int cmd_report(int argc, char **argv)
 		lgd_reader_close(&r);
 		return 1;
 	}
+	lgd_render_by(&rd, by);
 	while ((ret = lgd_merge_next(&m, &it)) > 0) {
 		const struct lgd_dur_mark *paired = NULL;
 		const char *line;

@@ -6,9 +6,11 @@
  * lost-events names, a record's message (which renderer goes with which
  * record type: binary printf of its site's format, with cut and missing
  * marks (records lacking arguments counted: lgd_render.missing), or a hex
- * dump), return-probe duration marks, the time since the CPU's previous
- * record (lgd_ts_step(): a step back or over 2^62 ns is marked as left out
- * of deltas), and the whole report line in its two styles:
+ * dump), return-probe duration marks, the time since the previous record
+ * of its stream (streams.c: same CPU and context level unless
+ * lgd_render_by() says otherwise; lgd_ts_step(): a step back or over 2^62
+ * ns is marked as left out of deltas), and the whole report line in its
+ * two styles:
  *
  *   text: [   789.171773] cpu:0 pid:1234 kfree_skbmem:291 in  +0.101 us
  *         [   789.171900] cpu:0 *** LOST 123 events (overrun) ***
@@ -394,23 +396,19 @@ int lgd_render_init(struct lgd_render *rd, const struct lgd_reader *r, int style
 	memset(rd, 0, sizeof(*rd));
 	rd->r = r;
 	rd->style = style;
-	/* CPU numbers are bounded by the reader (< 4096); size_t: no wrap */
-	for (uint32_t i = 0; i < r->nr_cpus; i++)
-		if ((size_t)r->cpus[i] + 1 > rd->ncpu)
-			rd->ncpu = (size_t)r->cpus[i] + 1;
-	rd->prev = calloc(rd->ncpu ? rd->ncpu : 1, sizeof(*rd->prev));
-	rd->valid = calloc(rd->ncpu ? rd->ncpu : 1, 1);
-	if (!rd->prev || !rd->valid) {
-		lgd_render_free(rd);
-		return -ENOMEM;
-	}
+	lgd_streams_init(&rd->st, LGD_BY_CONTEXT);	/* lgd_render_by() */
 	return 0;
+}
+
+void lgd_render_by(struct lgd_render *rd, int by)
+{
+	lgd_streams_free(&rd->st);
+	lgd_streams_init(&rd->st, by);
 }
 
 void lgd_render_free(struct lgd_render *rd)
 {
-	free(rd->prev);
-	free(rd->valid);
+	lgd_streams_free(&rd->st);
 	free(rd->label);
 	free(rd->line);
 	memset(rd, 0, sizeof(*rd));
@@ -586,7 +584,8 @@ static void render_raw(struct lgd_render *rd, const struct lgd_item *it, size_t 
  * the capture has no comm record of P); "  -D us (clock
  * went back, not in deltas)", "  +D us (step over 2^62 ns, not in deltas)"
  */
-static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t len)
+static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t len,
+			const struct lgd_stream_step *sp)
 {
 	const char *comm;
 
@@ -611,12 +610,12 @@ static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t
 	line_str(rd, lgd_render_label(rd, it->rec.site));
 	line_put(rd, " ", 1);
 	line_put(rd, rd->msg, len);
-	if (it->ts_absurd)
+	if (it->ts_absurd) {
 		line_str(rd, "  (absurd timestamp, not in statistics)");
-	else if (it->cpu < rd->ncpu && rd->valid[it->cpu]) {
-		uint64_t d;
+	} else if (sp->has_prev) {
 		/* the rule of deltas (lgd_ts_step()): marked where it leaves one out */
-		enum lgd_step k = lgd_ts_step(rd->prev[it->cpu], it->ts, &d);
+		uint64_t d = sp->ns;
+		enum lgd_step k = sp->kind;
 
 		line_put(rd, k == LGD_STEP_BACK ? "  -" : "  +", 3);
 		line_u64(rd, d / 1000, 0);
@@ -633,13 +632,15 @@ static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t
 long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
 		    const struct lgd_dur_mark *dur, const char **text)
 {
+	struct lgd_stream_step sp;
 	size_t len;
 
 	rd->len = 0;
 	rd->err = 0;
+	/* the previous record of its stream (streams.c, the rule of deltas) */
+	if (lgd_streams_add(&rd->st, it, &sp))
+		return -ENOMEM;
 	if (it->kind == LGD_ITEM_GAP) {
-		if (it->cpu < rd->ncpu)
-			rd->valid[it->cpu] = 0;
 		render_gap(rd, it);
 	} else {
 		unsigned int st;
@@ -652,12 +653,8 @@ long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
 		if (rd->style == LGD_RENDER_RAW)
 			render_raw(rd, it, len);
 		else
-			render_text(rd, it, len);
+			render_text(rd, it, len, &sp);
 		line_put(rd, "\n", 1);
-		if (it->cpu < rd->ncpu) {	/* after an absurd stamp: no delta, as in deltas */
-			rd->valid[it->cpu] = !it->ts_absurd;
-			rd->prev[it->cpu] = it->ts;
-		}
 	}
 	if (rd->err)
 		return rd->err;

@@ -136,9 +136,28 @@ static void test_report_deltas(void)
 
 	char args[700];
 
+	/* by context (the default): an interrupt context's first record has no delta */
 	snprintf(args, sizeof(args), "report %s", path);
 	st = run_cli(args, &out, &err);
-	expect_text("report golden text",
+	expect_text("report golden text (+D us by CPU and context)",
+		out,
+		"[   789.171773] cpu:0 pid:1234 kfree_skbmem:291 in\n"
+		"[   789.171773] cpu:1 pid:0 hardirq foo_xmit:10 val=42 name=eth0\n"
+		"[   789.171773] cpu:0 pid:1234 kfree_skbmem:295 1  +0.101 us\n"
+		"[   789.171774] cpu:1 pid:77 softirq kfree_skbmem:291 in\n"
+		"[   789.172257] cpu:0 pid:1234 kfree_skbmem:320 out  +484.000 us\n"
+		"[   789.172257] cpu:0 pid:1234 site#9:? <unknown site 9: 4 arg bytes>  +0.001 us\n"
+		"[   789.172257] cpu:0 pid:1234 kfree_skbmem:291 <raw 2 bytes: de ad>  +0.098 us\n"
+		"[   789.172300] cpu:1 pid:0 nmi foo_xmit:12 q\\t-5 \"x\"A\n");
+	CHECK_WHY(st == 0 && err[0] == 0,
+		  "report golden exit 0, no warnings",
+		  "status %d stderr '%s'", st, err);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "report --by cpu %s", path);
+	st = run_cli(args, &out, &err);
+	expect_text("report --by cpu golden text (+D us by CPU, any context)",
 		out,
 		"[   789.171773] cpu:0 pid:1234 kfree_skbmem:291 in\n"
 		"[   789.171773] cpu:1 pid:0 hardirq foo_xmit:10 val=42 name=eth0\n"
@@ -149,7 +168,7 @@ static void test_report_deltas(void)
 		"[   789.172257] cpu:0 pid:1234 kfree_skbmem:291 <raw 2 bytes: de ad>  +0.098 us\n"
 		"[   789.172300] cpu:1 pid:0 nmi foo_xmit:12 q\\t-5 \"x\"A  +526.000 us\n");
 	CHECK_WHY(st == 0 && err[0] == 0,
-		  "report golden exit 0, no warnings",
+		  "report --by cpu exit 0, no warnings",
 		  "status %d stderr '%s'", st, err);
 	free(out);
 	free(err);
@@ -170,15 +189,28 @@ static void test_report_deltas(void)
 
 	snprintf(args, sizeof(args), "deltas %s", path);
 	st = run_cli(args, &out, &err);
+	/* by context: CPU 1's three records are of three contexts, no pair */
 	expect_text("deltas golden text (sorted by total)", out,
-		"from                     to                            count        min     median        p99        max        total\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000      484.000        0      0.000\n"
+		"kfree_skbmem:291         kfree_skbmem:295                  1      0.101      0.101      0.101      0.101        0.101        0      0.000\n"
+		"site#9:?                 kfree_skbmem:291                  1      0.098      0.098      0.098      0.098        0.098        0      0.000\n"
+		"kfree_skbmem:320         site#9:?                          1      0.001      0.001      0.001      0.001        0.001        0      0.000\n");
+	CHECK_EQ(st, 0, "deltas exit 0");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "deltas --by cpu %s", path);
+	st = run_cli(args, &out, &err);
+	expect_text("deltas --by cpu golden text (sorted by total)", out,
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)\n"
 		"kfree_skbmem:291         foo_xmit:12                       1    526.000    526.000    526.000    526.000      526.000\n"
 		"kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000      484.000\n"
 		"foo_xmit:10              kfree_skbmem:291                  1      0.950      0.950      0.950      0.950        0.950\n"
 		"kfree_skbmem:291         kfree_skbmem:295                  1      0.101      0.101      0.101      0.101        0.101\n"
 		"site#9:?                 kfree_skbmem:291                  1      0.098      0.098      0.098      0.098        0.098\n"
 		"kfree_skbmem:320         site#9:?                          1      0.001      0.001      0.001      0.001        0.001\n");
-	CHECK_EQ(st, 0, "deltas exit 0");
+	CHECK_EQ(st, 0, "deltas --by cpu exit 0");
 	free(out);
 	free(err);
 
@@ -271,8 +303,9 @@ static void test_gaps(void)
 	run_cli(args, &out, &err);
 	/* only 291->295 twice (1000 and 100 ns); nothing across a gap */
 	expect_text("lost events: deltas never span a gap", out,
-		"from                     to                            count        min     median        p99        max        total\n"
-		"kfree_skbmem:291         kfree_skbmem:295                  2      0.100      0.100      1.000      1.000        1.100\n");
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"kfree_skbmem:291         kfree_skbmem:295                  2      0.100      0.100      1.000      1.000        1.100        0      0.000\n"
+		"lost events: 5 gaps, 131 records lost and more in missing sub-buffers or corrupt data; 3 pairs cut\n");
 	free(out);
 	free(err);
 	free(b.p);
@@ -747,7 +780,7 @@ static void test_comm(void)
 	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp("comm.cap", b.p, b.n);
 
-	snprintf(args, sizeof(args), "report %s", path);
+	snprintf(args, sizeof(args), "report --by cpu %s", path);
 	st = run_cli(args, &out, &err);
 	expect_text("comm: report prints COMM-PID, pid:N without a comm record", out,
 		"[     1.000000] cpu:0 alpha-100 kfree_skbmem:291 in\n"
@@ -983,12 +1016,12 @@ static void test_diff(void)
 	snprintf(args, sizeof(args), "diff %s %s", pa, pb);
 	st = run_cli(args, &out, &err);
 	expect_text("diff golden text (matched by func:line, worst first, one-sided last)", out,
-		"from                     to                         count_A    median_A       p99_A   count_B    median_B       p99_B      ratio      change\n"
-		"kfree_skbmem:291         kfree_skbmem:295                 3       1.000       1.000         3     484.000     484.000    484.00x   +48300.0%\n"
-		"kfree_skbmem:320         kfree_skbmem:291                 2      97.000      97.000         2     515.000     515.000      5.31x     +430.9%\n"
-		"kfree_skbmem:295         kfree_skbmem:320                 3       2.000       2.000         3       1.000       1.000      0.50x      -50.0%\n"
-		"kfree_skbmem:320         foo_xmit:10                      1      97.000      97.000         -           -           -          -   only in A\n"
-		"kfree_skbmem:320         new_func:50                      -           -           -         1     515.000     515.000          -   only in B\n");
+		"from                     to                         count_A median_A(us)   p99_A(us)   count_B median_B(us)   p99_B(us)      ratio      change\n"
+		"kfree_skbmem:291         kfree_skbmem:295                 3        1.000       1.000         3      484.000     484.000    484.00x   +48300.0%\n"
+		"kfree_skbmem:320         kfree_skbmem:291                 2       97.000      97.000         2      515.000     515.000      5.31x     +430.9%\n"
+		"kfree_skbmem:295         kfree_skbmem:320                 3        2.000       2.000         3        1.000       1.000      0.50x      -50.0%\n"
+		"kfree_skbmem:320         foo_xmit:10                      1       97.000      97.000         -            -           -          -   only in A\n"
+		"kfree_skbmem:320         new_func:50                      -            -           -         1      515.000     515.000          -   only in B\n");
 	CHECK_WHY(st == 0 && !err[0],
 		  "diff exit 0, no warnings",
 		  "status %d stderr '%s'", st, err);
@@ -1122,8 +1155,9 @@ static void test_durations(void)
 	snprintf(args, sizeof(args), "deltas --durations %s", path);
 	run_cli(args, &out, &err);
 	expect_text("deltas --durations: paired return-probe durations only, then the summary", out,
-		"from                     to                            count        min     median        p99        max        total\n"
-		"f:0                      f%return:0                        4      0.100      3.000     10.000     10.000       19.100\n"
+		/* self: the outer call's 10 us minus the inner one's 3 us */
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
+		"f:0                      f%return:0                        4      0.100      3.000     10.000     10.000       19.100       16.100\n"
 		"durations: 4 paired (0 negative), 0 entries without return, 1 return without entry\n");
 	free(out);
 	free(err);
@@ -1604,8 +1638,9 @@ static void test_dur_accounting(void)
 	snprintf(args, sizeof(args), "deltas --durations %s", path);
 	st = run_cli(args, &out, &err);
 	expect_text("deltas --durations: the negative duration counts, and the summary line", out,
-		"from                     to                            count        min     median        p99        max        total\n"
-		"f:0                      f%return:0                        2     -5.000     -5.000      2.000      2.000       -3.000\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
+		"f:0                      f%return:0                        2     -5.000     -5.000      2.000      2.000       -3.000       -3.000 ?\n"
+		"? rows whose probe has entries without return: their count is short of those (summary line)\n"
 		"durations: 2 paired (1 negative), 2 entries without return, 3 returns without entry\n");
 	free(out);
 	free(err);
@@ -1797,7 +1832,7 @@ static void test_issue7(void)
 			    "1001\t0\t1\thardirq\t2\tf\t2\tabc|[cut]\n");
 		free(out);
 		free(err);
-		snprintf(args, sizeof(args), "%s report %s > %s", cli, path,
+		snprintf(args, sizeof(args), "%s report --by cpu %s > %s", cli, path,
 			 tmp_path("issue7.txt"));
 		if (system(args))
 			fail("report: %c of 0", "report failed");

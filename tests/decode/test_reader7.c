@@ -313,10 +313,10 @@ static void test_timestamps(void)
 		"report: an impossible step is marked, report and deltas agree");
 	free(out);
 	free(err);
-	snprintf(args, sizeof(args), "deltas %s", p);
+	snprintf(args, sizeof(args), "deltas --by cpu %s", p);
 	run_cli(args, &out, &err);
 	CHECK_STR_EQ(out,
-		"from                     to                            count        min     median        p99        max        total\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)\n"
 		"g:2                      f:1                               1      0.600      0.600      0.600      0.600        0.600\n"
 		"f:1                      g:2                               1      0.500      0.500      0.500      0.500        0.500\n"
 		"deltas: 2 pairs left out: clock went backwards (1), step over 2^62 ns (1)\n",
@@ -325,7 +325,7 @@ static void test_timestamps(void)
 	free(err);
 
 	p = build_ts("sum.cap", sum, 6);
-	snprintf(args, sizeof(args), "deltas %s", p);
+	snprintf(args, sizeof(args), "deltas --by cpu %s", p);
 	st = run_cli(args, &out, &err);
 	CHECK_WHY(st == 3 &&
 		  strstr(out, "\nf:1                      g:2                               3 "

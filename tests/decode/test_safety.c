@@ -383,9 +383,12 @@ static void test_absurd_ts(void)
 	st = run_cli(args, &out, &err);
 	CHECK_EQ(st, 3, "absurd: deltas exits 3");
 	/* f->g 500 and 700, g->f 600; nothing to or from an absurd record or across it */
-	CHECK_STR_CONTAINS(out, "\nf:1                      g:2                               2      0.500      0.500      0.700      0.700        1.200\n"
-				"g:2                      f:1                               1      0.600      0.600      0.600      0.600        0.600\n",
+	CHECK_STR_CONTAINS(out, "\nf:1                      g:2                               2      0.500      0.500      0.700      0.700        1.200        0      0.000 !\n"
+				"g:2                      f:1                               1      0.600      0.600      0.600      0.600        0.600        0      0.000 !\n",
 			   "absurd: deltas statistics leave both absurd records out, no pair across them");
+	CHECK_STR_CONTAINS(out, "! 2 pairs cut by records left out of the statistics (absurd timestamps)",
+			   "absurd: the rows marked ! say why, not as lost events");
+	CHECK_TRUE(!strstr(out, "lost events"), "absurd: an absurd record is not a lost event");
 	CHECK_TRUE(!strstr(out, "left out: clock went backwards"),
 		   "absurd: not counted as clock steps either (once, as absurd)");
 	CHECK_STR_CONTAINS(err, "2 records with an absurd timestamp (0 or 2^64-1) left out of every statistic",
@@ -507,7 +510,7 @@ static void test_empty_tables(void)
 	free(err);
 	snprintf(args, sizeof(args), "deltas %s", path);
 	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 0 && !strcmp(out, "no pairs: no two consecutive records on one CPU\n"),
+	CHECK_WHY(st == 0 && !strcmp(out, "no pairs: no two records of one stream (--by: CPU, context level, task)\n"),
 		  "empty: deltas of one record says 'no pairs'", "status %d:\n%s", st, out);
 	free(out);
 	free(err);
@@ -629,7 +632,7 @@ static void test_completion(void)
 	static const struct { const char *words, *want; } cases[] = {
 		{ "re", "record report\n" },
 		{ "\"\"", "record report deltas diff convert help\n" },
-		{ "deltas --", "--durations --help --sort\n" },
+		{ "deltas --", "--by --by-parent --durations --help --inside --pair --sort\n" },
 		{ "deltas --sort m", "max median\n" },
 		{ "diff --format \"\"", "text csv json\n" },
 		{ "help co", "convert\n" },

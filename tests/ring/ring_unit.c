@@ -392,8 +392,76 @@ static void test_tail_zero(void)
 	ring_free(&r);
 }
 
+/* ld_peek_range()/ld_peek_subbuf(): what the crash dump may read, no consume */
+static void test_peek(void)
+{
+	struct ring r;
+	struct ld_resv rv;
+	const void *sb;
+	u64 first, end;
+	u32 bytes = 0, i;
+	int rc;
+
+	ring_new(&r, 256, 4, LD_MODE_OVERWRITE);
+	ld_peek_range(&r.cb, &first, &end);
+	CHECK_WHY(first == 0 && end == 0, "peek: empty ring has no sub-buffer",
+		  "first %llu end %llu", (unsigned long long)first, (unsigned long long)end);
+	CHECK_EQ(ld_peek_subbuf(&r.cb, 0, &sb, &bytes), -ENODATA, "peek: unopened sub-buffer is -ENODATA");
+	for (i = 0; i < 8; i++)		/* 6 fill sub-buffer 0, 2 in the open 1 */
+		put(&r, i);
+	ld_peek_range(&r.cb, &first, &end);
+	CHECK_WHY(first == 0 && end == 2, "peek: range of 8 records is [0, 2)",
+		  "first %llu end %llu", (unsigned long long)first, (unsigned long long)end);
+	rc = ld_peek_subbuf(&r.cb, 0, &sb, &bytes);
+	CHECK_WHY(rc == 0 && bytes == 6 * 32, "peek: closed sub-buffer 0 has 6 records",
+		  "rc %d bytes %u", rc, bytes);
+	rc = ld_peek_subbuf(&r.cb, 1, &sb, &bytes);
+	CHECK_WHY(rc == 0 && bytes == 2 * 32, "peek: open sub-buffer 1 has 2 committed records",
+		  "rc %d bytes %u", rc, bytes);
+	/* a writer stopped between reserve and commit (the crash) */
+	CHECK_EQ(ld_reserve(&r.cb, 8, &rv), 0, "peek: reserve");
+	CHECK_EQ(ld_peek_subbuf(&r.cb, 1, &sb, &bytes), -EBUSY,
+		 "peek: open sub-buffer with an uncommitted writer is -EBUSY");
+	rc = ld_peek_subbuf(&r.cb, 0, &sb, &bytes);
+	CHECK_WHY(rc == 0 && bytes == 6 * 32, "peek: the closed one before it is still readable",
+		  "rc %d bytes %u", rc, bytes);
+	rv.rec->site = 99;
+	rv.rec->type = LOGDEV_REC_RAW;
+	rv.rec->arg_bytes = 8;
+	ld_commit(&r.cb, &rv);
+	rc = ld_peek_subbuf(&r.cb, 1, &sb, &bytes);
+	CHECK_WHY(rc == 0 && bytes == 3 * 32, "peek: after the commit, 3 records",
+		  "rc %d bytes %u", rc, bytes);
+	/* overwrite: 5 sub-buffers more, sub-buffer 0..2 go */
+	for (i = 0; i < 28; i++)
+		put(&r, 100 + i);
+	ld_peek_range(&r.cb, &first, &end);
+	CHECK_WHY(end == 7 && first == 3, "peek: after a wrap the range is the last 4 sub-buffers",
+		  "first %llu end %llu", (unsigned long long)first, (unsigned long long)end);
+	CHECK_EQ(ld_peek_subbuf(&r.cb, 2, &sb, &bytes), -ENODATA,
+		 "peek: an overwritten sub-buffer is -ENODATA");
+	rc = ld_peek_subbuf(&r.cb, 3, &sb, &bytes);
+	CHECK_WHY(rc == 0 && ((const struct logdev_subbuf_hdr *)sb)->seq == 3,
+		  "peek: oldest kept sub-buffer is 3", "rc %d", rc);
+	((struct logdev_subbuf_hdr *)sb)->magic ^= 1;
+	CHECK_EQ(ld_peek_subbuf(&r.cb, 3, &sb, &bytes), -EUCLEAN,
+		 "peek: a damaged header is -EUCLEAN");
+	((struct logdev_subbuf_hdr *)sb)->magic ^= 1;
+	/* a consumed sub-buffer leaves the range */
+	{
+		static unsigned char buf[256];
+
+		CHECK_EQ(ld_consume(&r.cb, buf), 1, "peek: consume one");
+	}
+	ld_peek_range(&r.cb, &first, &end);
+	CHECK_WHY(first == 4 && end == 7, "peek: consumed sub-buffer 3 leaves the range",
+		  "first %llu end %llu", (unsigned long long)first, (unsigned long long)end);
+	ring_free(&r);
+}
+
 int main(void)
 {
+	test_peek();
 	test_init();
 	test_flush_and_read();
 	test_discard();

@@ -134,6 +134,68 @@ ctx_case
 sed -i 's/\toverrun$/\tlost/' "$tmp/raw"
 expect check-contexts.sh "v1 kind lost in a v2 capture" "every loss counted in records"
 
+# check-dump.sh (sysrq, 10 "seq", 6 "other" + 1 "vbin", the last 6 of each):
+# a hand-made console with the two CPUs alternating every 5 us
+dump_case() {
+	mkdir -p "$tmp/dump"
+	awk 'BEGIN {
+		print "PASS: g: dump_on_oops is off by default"
+		print "logdev-dump-test: recorded 10 6"
+		print "[    5.000000] sysrq: logdev: dump of the last records of every CPU"
+		print "[    5.000000] logdev: dump begin (sysrq): 2 cpus, last 6 records per cpu, clock local, mode overwrite"
+		print "[    5.000000] logdev: dump cpu:0 records=10 shown=6 written=11 overrun=0 dropped=0 nesting_lost=0 too_big=0"
+		print "[    5.000000] logdev: dump cpu:1 records=7 shown=6 written=8 overrun=0 dropped=0 nesting_lost=0 too_big=0"
+		for (j = 0; j < 6; j++) {
+			printf "[    5.000000] logdev: [     1.%06d] cpu:0 kworker/0:1H-41 lt_dump_fn:741 seq %d  +10.000 us\n", 100 + 10 * j, 4 + j
+			k = 1 + j
+			msg = k < 6 ? sprintf("other %d %s %c -%d000000000000", k, k % 2 ? "odd" : "even", 97 + k, k) : \
+				"vbin 6 lt_dump_fn+0x0/0x4f0 [logdev_test]"
+			printf "[    5.000000] logdev: [     1.%06d] cpu:1 kworker/1:1H-58 lt_dump_fn:%d %s  +10.000 us\n", 105 + 10 * j, k < 6 ? 748 : 752, msg
+		}
+		print "[    5.000000] logdev: dump end (sysrq): 12 records printed"
+		print "logdev-dump-test: sysrq done"
+		print "[    6.000000] Oops: 0002 [#1] PREEMPT SMP NOPTI"
+		print "[    6.100000] Kernel panic - not syncing: Fatal exception"
+	}' > "$tmp/dump/console.log"
+}
+dexpect() {
+	local what=$1 want=$2 out rc nfail
+	out=$("$vm/check-dump.sh" "$tmp/dump" t sysrq 10 6 6 2>&1)
+	rc=$?
+	nfail=$(printf '%s\n' "$out" | grep -c '^FAIL: ')
+	if [ -z "$want" ]; then
+		if [ "$rc" = 0 ] && [ "$nfail" = 0 ]; then
+			pass "check-dump.sh: $what: no FAIL line, exit 0"
+		else
+			fail "check-dump.sh: $what: exit $rc, $nfail FAIL lines: $(printf '%s\n' "$out" | grep '^FAIL: ' | head -n 2 | tr '\n' '|')"
+		fi
+	elif [ "$rc" != 0 ] && printf '%s\n' "$out" | grep '^FAIL: ' | grep -qF -- "$want"; then
+		pass "check-dump.sh: $what: FAIL '$want', exit $rc"
+	else
+		fail "check-dump.sh: $what: want a FAIL line with '$want' and exit != 0, got exit $rc: $(printf '%s\n' "$out" | grep '^FAIL: ' | head -n 2 | tr '\n' '|')"
+	fi
+}
+dump_case
+dexpect "good dump" ""
+dump_case
+sed -i '/ seq 6  /d' "$tmp/dump/console.log"
+dexpect "a record missing" "cpu 0: seq 4..9 exactly, in order"
+dump_case
+sed -i 's/ other 3 odd d -3000000000000 / other 3 odd e -3000000000000 /' "$tmp/dump/console.log"
+dexpect "a slots record's text wrong" "cpu 1: other"
+dump_case
+sed -i 's/ seq 7  +10.000 us/ seq 7  +30.000 us/' "$tmp/dump/console.log"
+dexpect "a delta wrong" "each delta is the step between the timestamps"
+dump_case
+sed -i 's/1\.000130\] cpu:0/1.000170] cpu:0/' "$tmp/dump/console.log"
+dexpect "out of time order" "merged in time order across cpus"
+dump_case
+sed -i 's/dump cpu:0 records=10 shown=6/dump cpu:0 records=10 shown=5/' "$tmp/dump/console.log"
+dexpect "header count wrong" "cpu 0 header: records=10 shown=6"
+dump_case
+sed -i 's/^logdev-dump-test: sysrq done$/&\n[    5.500000] logdev: dump begin (oops): 2 cpus, last 6 records per cpu, clock local, mode overwrite/' "$tmp/dump/console.log"
+dexpect "a dump after the oops with dump_on_oops off" "exactly one dump (sysrq)"
+
 # lines_of (run-tests.sh's guest lines): every PASS/FAIL line of a guest.log,
 # whatever bytes it holds (a probe name refused for its byte 0xff), CR removed
 printf 'PASS: g: a\r\nPASS: g: refuses '"'"'p:caf\377=f'"'"'\r\nFAIL: g: bad \376\r\nnoise\r\n' > "$tmp/guest.log"

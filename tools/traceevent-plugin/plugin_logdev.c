@@ -57,7 +57,7 @@ struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 	{
 		.name = "delta",
 		.plugin_alias = "logdev",
-		.description = "print the delta since the previous logdev record on the CPU",
+		.description = "print the delta since the previous logdev record of the CPU and context",
 		.set = 1,
 	},
 	{

@@ -4,7 +4,7 @@
 #
 #   tools/vm/run.sh [--kver V] [--smp N] [--mem MB] [--timeout S] [--idle S]
 #                   [--tcg multi|single] [--append "k=v"] [--args "a b"] [--verbose]
-#                   [--host-bins "/usr/bin/trace-cmd"]
+#                   [--host-bins "/usr/bin/trace-cmd"] [--expect-crash]
 #                   --script GUEST_SCRIPT [--files "a.ko b.ko logdev.static"] --out HOSTDIR
 #
 # The kernel: --kver V, else the one the first .ko in --files was built for
@@ -26,6 +26,11 @@
 # initramfs at the same paths, with every shared library `ldd` names for them
 # (the loader included) at the paths ldd gives, so a dynamically linked tool
 # such as trace-cmd runs in the busybox guest.
+#
+# --expect-crash: the guest script makes the kernel die (oops, panic): the run
+# succeeds (exit 0) when the console shows "Kernel panic" and QEMU exited,
+# with no results to unpack (the checks read HOSTDIR/console.log, where the
+# guest script's output is too); exit 7 if the guest did not die.
 #
 # Host side: HOSTDIR/console.log is the whole serial console; the tarball is
 # decoded, checked against the guest's SHA-256 and unpacked into HOSTDIR.
@@ -54,11 +59,13 @@
 # the console; 3 timeout while the console was still active (QEMU killed,
 # registers reported as for a wedge); 4 results missing or corrupt;
 # 5 guest script exited non-zero (results still unpacked); 6 guest wedged
-# (silent console, lockup or stall; QEMU killed).
+# (silent console, lockup or stall; QEMU killed); 7 --expect-crash and the
+# kernel did not panic.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 kver= smp=2 mem=512 tmo=120 idle=90 tcg=multi script= files= out= append= args= verbose= hostbins=
+expect_crash=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--idle) idle=$2; shift 2 ;;
@@ -74,7 +81,8 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--args) args=$2; shift 2 ;;
 	--verbose|-v) verbose=1; shift ;;
-	-h|--help) sed -n '2,53p' "$0"; exit 0 ;;
+	--expect-crash) expect_crash=1; shift ;;
+	-h|--help) sed -n '2,63p' "$0"; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 1 ;;
 	esac
 done
@@ -279,6 +287,18 @@ if [ -n "$timedout" ]; then
 	echo "run.sh: TIMEOUT after ${tmo}s with the console still active (last output $((now - last_change)) s before): QEMU killed; $rips (registers: $out/wedge-registers.txt, console: $out/console.log)" >&2
 	tr -d '\r' < "$out/console.log" | grep -E 'BUG:|Oops:|WARNING:|Kernel panic|Call Trace:' | head -n 5 >&2 || true
 	exit 3
+fi
+
+if [ -n "$expect_crash" ]; then
+	# grep the file itself: a `tr | grep -q` pipeline fails under pipefail
+	# when grep stops reading at its match before tr has written the rest
+	if grep -aq 'Kernel panic' "$out/console.log"; then
+		echo "run.sh: kernel $kver, smp $smp, ${secs}s, the kernel died as expected (console: $out/console.log)" >&2
+		exit 0
+	fi
+	echo "run.sh: --expect-crash, but no 'Kernel panic' on the console (qemu status $qrc): $out/console.log" >&2
+	tail -n 5 "$out/console.log" | tr -d '\r' >&2
+	exit 7
 fi
 
 # Kernel trouble on the console: report it first, whatever else happened.

@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev_dump.c - the buffer on the console when the kernel dies: on an
+ * oops (die notifier), a panic (panic notifier) and the sysrq key 'a',
+ * the last dump_records records of every CPU are printed with printk(),
+ * merged by time, in `logdev report`'s text form (docs/CRASHDUMP.md):
+ *
+ *   logdev: dump begin (oops): 2 cpus, last 64 records per cpu, clock local, mode overwrite
+ *   logdev: dump cpu:0 records=1000 shown=64 written=1008 overrun=0 dropped=0 ...
+ *   logdev: [    12.345678] cpu:0 sh-93 lt_dump_seq:712 seq 900  +1.204 us
+ *   logdev: dump end (oops): 115 records printed, recording stopped
+ *
+ * Text is made here, in the dying kernel, from the binary records: a
+ * LOGDEV_REC_PRINT payload is vbin_printf()'s, which the kernel's own
+ * bstr_printf() renders; a LOGDEV_REC_PRINT_SLOTS payload is first laid
+ * out as vbin_printf() would have (ld_dump_slots(), walking the site's
+ * format as edprint_fmt.h parses it), then rendered the same way.
+ *
+ * Safety: runs in the die notifier (interrupts off, maybe NMI), in the
+ * panic notifier (other CPUs stopped, maybe holding any lock) or in the
+ * sysrq handler (interrupt context).  So: no lock (no mutex, no
+ * ld_cfg_mutex, no ld_buf_rwsem), no allocation, no sleeping.  Writers are
+ * stopped first by a plain store (logdev_recording = false, no
+ * synchronize); an atomic keeps a second oops or panic from re-entering.
+ * Only committed records are read (ld_peek_subbuf(): the consumer's test
+ * on the commit counts); every walk is bounded by the sub-buffer's data
+ * bytes and checked record lengths, so a damaged sub-buffer ends that CPU's
+ * dump with a note, never a loop.  Per-CPU cursors are allocated at init.
+ * rcu_read_lock() keeps a ring being resized from being freed under us.
+ * After an oops or panic dump recording stays off; if the kernel lives on,
+ * a work item switches it off properly (ld_dump_stop_fn()).
+ *
+ * Layer: features (logdev_features.h); calls the recording core and the
+ * ring.  Its module parameters (dump_on_oops, dump_records) become
+ * logdev.dump_on_oops=1 and logdev.dump_records=N on the command line of a
+ * kernel with logdev built in.
+ */
+/* fixed, not KBUILD_MODNAME: parsers look for it, module or built in */
+#define pr_fmt(fmt) "logdev: " fmt
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/debugfs.h>
+#include <linux/kdebug.h>
+#include <linux/notifier.h>
+#include <linux/panic_notifier.h>
+#include <linux/sysrq.h>
+#include <linux/nmi.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/atomic.h>
+#include <linux/irq_work.h>
+#include <linux/workqueue.h>
+#include <linux/edprint_fmt.h>
+#include "logdev_core.h"
+#include "logdev_features.h"
+
+/*
+ * Per CPU.  A dump line is about 115 bytes on the console (printk's time,
+ * "logdev: ", the report line); a 115200 baud serial console moves 11520
+ * bytes/s (10 bits a byte), about 100 lines/s: 64 records take about 0.65 s
+ * per CPU that recorded (docs/CRASHDUMP.md).
+ */
+#define LD_DUMP_RECORDS_DEFAULT	64
+#define LD_DUMP_RECORDS_MAX	10000	/* per CPU */
+#define LD_DUMP_SYSRQ_KEY	'a'	/* free in 6.1 (drivers/tty/sysrq.c) */
+#define LD_DUMP_NOTE_BUSY	" (skipped: sub-buffers with an uncommitted writer)"
+#define LD_DUMP_NOTE_GONE	" (skipped: sub-buffers overwritten meanwhile)"
+#define LD_DUMP_NOTE_BAD	" (stopped: damaged sub-buffer)"
+#define LD_DUMP_LINE		768	/* bytes of one printed line */
+#define LD_DUMP_MSG		512	/* bytes of a record's message */
+/*
+ * bstr_printf() trusts the format: it reads an argument per conversion
+ * whatever the payload holds.  So the payload is copied into a zeroed
+ * buffer large enough for every conversion of the format to read inside it
+ * (at most 8 bytes and 3 of alignment each, strings end at a zero).
+ */
+#define LD_DUMP_ARGS		4096	/* bytes */
+
+static bool ld_dump_on_oops;
+module_param_named(dump_on_oops, ld_dump_on_oops, bool, 0644);
+MODULE_PARM_DESC(dump_on_oops,
+		 "print the last dump_records records of every CPU on oops and panic (default 0)");
+
+static unsigned int ld_dump_records = LD_DUMP_RECORDS_DEFAULT;
+
+static int ld_dump_records_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, LD_DUMP_RECORDS_MAX);
+}
+
+static const struct kernel_param_ops ld_dump_records_ops = {
+	.set = ld_dump_records_set,
+	.get = param_get_uint,
+};
+module_param_cb(dump_records, &ld_dump_records_ops, &ld_dump_records, 0644);
+MODULE_PARM_DESC(dump_records,
+		 "records per CPU the crash dump prints, 1..10000 (default 64)");
+
+/**
+ * struct ld_dump_cur - one CPU's place in the dump (preallocated at init)
+ * @cb:       the CPU's ring
+ * @first:    oldest sub-buffer to walk (global number)
+ * @end:      one past the newest
+ * @sb:       sub-buffer being walked
+ * @base:     its address in the ring, or NULL before the first
+ * @off:      offset of the next record after the header (bytes)
+ * @bytes:    committed record bytes in @sb
+ * @rec:      the next record to print, NULL when done
+ * @total:    records (not comm records) found by the counting pass
+ * @left:     records still to print
+ * @prev_ts:  timestamp of the CPU's previous record (ns), if @have_prev
+ * @have_prev: @prev_ts is set (no delta for a CPU's very first record or
+ *            the first after a loss)
+ * @busy:     sub-buffers skipped: a writer in them had not committed
+ * @gone:     sub-buffers skipped: overwritten while the dump ran
+ * @lost:     losses reported in headers met since the last record printed,
+ *            per enum ld_refusal (printed as LOST lines)
+ * @bad:      a damaged header or record stopped the walk: what (a note is
+ *            printed), else NULL
+ * @bad_sb:   the sub-buffer where it stopped
+ * @bad_off:  the record offset where it stopped (bytes)
+ * @comm_pid: the task named by the CPU's last comm record
+ * @comm:     its name
+ */
+struct ld_dump_cur {
+	struct ld_cpu_buf *cb;
+	u64 first, end, sb;
+	const u8 *base;
+	u32 off, bytes;
+	const struct logdev_rec_hdr *rec;
+	u64 total, left;
+	u64 prev_ts;
+	bool have_prev;
+	u32 busy, gone;
+	u64 lost[LD_NR_REFUSALS];
+	const char *bad;
+	u64 bad_sb;
+	u32 bad_off;
+	u32 comm_pid;
+	char comm[LOGDEV_COMM_LEN];
+};
+
+/*
+ * After an oops the kernel may live on: recording, stopped by a plain
+ * store in the dump, is then switched off properly (static key, flush,
+ * end of data for readers, enable reads 0) from process context, as a
+ * write of 0 to enable does.  irq_work, then a work item: the dump may run
+ * in NMI.  The mutex is only tried: the task that oopsed may hold it.
+ */
+#define LD_DUMP_STOP_TRIES	30	/* one a second */
+
+static void ld_dump_stop_fn(struct work_struct *w);
+static DECLARE_DELAYED_WORK(ld_dump_stop_work, ld_dump_stop_fn);
+static int ld_dump_stop_tries;
+
+static void ld_dump_stop_fn(struct work_struct *w)
+{
+	if (!mutex_trylock(&ld_cfg_mutex)) {
+		if (++ld_dump_stop_tries < LD_DUMP_STOP_TRIES)
+			schedule_delayed_work(&ld_dump_stop_work, HZ);
+		else
+			pr_warn("recording stopped by the dump, but enable still reads 1: write 0 to it\n");
+		return;
+	}
+	/* unless someone switched it off and on again meanwhile */
+	if (ld_cfg.enabled && !READ_ONCE(logdev_recording))
+		ld_set_enabled(false);
+	mutex_unlock(&ld_cfg_mutex);
+}
+
+static void ld_dump_stop_irq(struct irq_work *w)
+{
+	ld_dump_stop_tries = 0;
+	schedule_delayed_work(&ld_dump_stop_work, 0);
+}
+
+static struct irq_work ld_dump_stop_iw = IRQ_WORK_INIT_HARD(ld_dump_stop_irq);
+
+static struct ld_dump_cur *ld_dump_cur;	/* nr_cpu_ids entries */
+static atomic_t ld_dump_running = ATOMIC_INIT(0);
+static bool ld_dump_froze;	/* an oops/panic dump stopped recording */
+static char ld_dump_line[LD_DUMP_LINE];
+static char ld_dump_msg[LD_DUMP_MSG];
+static u32 ld_dump_args[LD_DUMP_ARGS / sizeof(u32)];
+
+static const char * const ld_dump_lost_names[LD_NR_REFUSALS] = {
+	[LD_DROPPED] = "dropped",
+	[LD_NESTING_LOST] = "nesting_lost",
+	[LD_TOO_BIG] = "too_big",
+};
+
+/* ------------------------------------------------------------ the walk */
+
+static void ld_dump_reset(struct ld_dump_cur *c)
+{
+	c->sb = c->first;
+	c->base = NULL;
+	c->off = 0;
+	c->bytes = 0;
+	c->rec = NULL;
+	c->have_prev = false;
+	c->busy = 0;
+	c->gone = 0;
+	memset(c->lost, 0, sizeof(c->lost));
+	c->bad = NULL;
+	c->comm_pid = 0;
+	c->comm[0] = '\0';
+}
+
+/*
+ * Enter sub-buffer c->sb: true if it can be walked.  A sub-buffer with an
+ * uncommitted writer or already overwritten is skipped (counted); a damaged
+ * header stops the CPU's walk.
+ */
+static bool ld_dump_enter(struct ld_dump_cur *c)
+{
+	const struct logdev_subbuf_hdr *h;
+	const void *p;
+	u32 bytes;
+	int ret = ld_peek_subbuf(c->cb, c->sb, &p, &bytes);
+
+	if (ret == -EBUSY) {
+		c->busy++;
+		return false;
+	}
+	if (ret == -ENODATA) {
+		c->gone++;
+		return false;
+	}
+	if (ret) {
+		c->bad = "damaged sub-buffer header";
+		c->bad_sb = c->sb;
+		c->bad_off = 0;
+		return false;
+	}
+	h = p;
+	c->base = p;
+	c->bytes = bytes;
+	c->off = 0;
+	c->lost[LD_DROPPED] += READ_ONCE(h->dropped_before);
+	c->lost[LD_NESTING_LOST] += READ_ONCE(h->nesting_lost_before);
+	c->lost[LD_TOO_BIG] += READ_ONCE(h->too_big_before);
+	return true;
+}
+
+/*
+ * Move to the next record that is not a comm record (comm records name the
+ * CPU's task: kept in c->comm).  Bounded: every step moves c->off forward
+ * by a checked length or c->sb to the next sub-buffer, up to c->end.
+ */
+static void ld_dump_next(struct ld_dump_cur *c)
+{
+	const struct logdev_rec_hdr *r;
+	u32 len, n;
+
+	c->rec = NULL;
+	while (!c->bad && c->sb < c->end) {
+		if (!c->base && !ld_dump_enter(c)) {
+			if (c->bad)
+				return;
+			c->sb++;
+			continue;
+		}
+		if (c->off + LOGDEV_REC_HDR_SIZE > c->bytes) {
+			c->base = NULL;
+			c->sb++;
+			continue;
+		}
+		r = (const void *)(c->base + LOGDEV_SUBBUF_HDR_SIZE + c->off);
+		len = READ_ONCE(r->len);
+		if (len < LOGDEV_REC_HDR_SIZE || (len & (LOGDEV_REC_ALIGN - 1)) ||
+		    c->off + len > c->bytes ||
+		    r->arg_bytes > len - LOGDEV_REC_HDR_SIZE) {
+			c->bad = "damaged record";
+			c->bad_sb = c->sb;
+			c->bad_off = c->off;
+			return;
+		}
+		c->off += len;
+		if (r->type == LOGDEV_REC_COMM) {
+			n = min_t(u32, r->arg_bytes, LOGDEV_COMM_LEN - 1);
+			memcpy(c->comm, r + 1, n);
+			c->comm[n] = '\0';
+			c->comm_pid = r->pid;
+			continue;
+		}
+		c->rec = r;
+		return;
+	}
+}
+
+/* -------------------------------------------------------- the messages */
+
+/* bytes a string of the format reads at most: its conversions' arguments */
+static bool ld_dump_fmt_fits(const char *fmt, u32 arg_bytes)
+{
+	size_t n = strnlen(fmt, LD_DUMP_ARGS);
+
+	/* every '%' may take an 8-byte argument and 3 bytes of alignment */
+	return n < LD_DUMP_ARGS && arg_bytes + (n / 2 + 1) * 11 <= LD_DUMP_ARGS;
+}
+
+/* a 4-byte int slot to a 4-byte aligned int of vbin_printf()'s layout */
+static bool ld_dump_int(const u8 *in, u32 in_bytes, u32 *i, u8 *out, u32 *o)
+{
+	*o = ALIGN(*o, 4);
+	if (*i + 4 > in_bytes || *o + 4 > LD_DUMP_ARGS)
+		return false;
+	memcpy(out + *o, in + *i, 4);
+	*i += 4;
+	*o += 4;
+	return true;
+}
+
+/*
+ * Lay a LOGDEV_REC_PRINT_SLOTS payload out as vbin_printf() does, into
+ * @out (zeroed, LD_DUMP_ARGS bytes), walking @fmt as edp_fmt_slots_ok()
+ * (edprint_fmt.h) and bstr_printf() read it: '*' and plain/%c/%h/%hh
+ * arguments take a 4-byte slot, l/ll/L/z/t ones 8 bytes at 4-byte
+ * alignment, a %s its NUL-terminated string padded to 4.  In vbin_printf()'s
+ * layout (lib/vsprintf.c) a number is aligned to its size (at most 4) and
+ * takes its size (%c and %hh 1 byte, %h 2), a string is not aligned.
+ * @cut: the record is flagged LOGDEV_REC_F_CUT: a string of EDP_STR_MAX
+ * characters was cut there, and "[cut]" follows it.
+ * Return: true if the payload held every argument.
+ */
+static bool ld_dump_slots(const char *fmt, const u8 *in, u32 in_bytes, u8 *out,
+			  bool cut)
+{
+	u32 i = 0, o = 0, size, n;
+	char q;
+
+	while (*fmt) {
+		if (*fmt++ != '%')
+			continue;
+		while (*fmt == '-' || *fmt == '+' || *fmt == ' ' || *fmt == '#' ||
+		       *fmt == '0')
+			fmt++;
+		if (*fmt == '*') {		/* width argument: an int */
+			fmt++;
+			if (!ld_dump_int(in, in_bytes, &i, out, &o))
+				return false;
+		} else {
+			while (*fmt >= '0' && *fmt <= '9')
+				fmt++;
+		}
+		if (*fmt == '.') {
+			fmt++;
+			if (*fmt == '*') {	/* precision argument: an int */
+				fmt++;
+				if (!ld_dump_int(in, in_bytes, &i, out, &o))
+					return false;
+			} else {
+				while (*fmt >= '0' && *fmt <= '9')
+					fmt++;
+			}
+		}
+		q = 0;
+		if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' ||
+		    *fmt == 't') {
+			q = *fmt++;
+			if (q == *fmt && (q == 'l' || q == 'h'))
+				q = *fmt++ == 'l' ? 'L' : 'H';
+		}
+		switch (*fmt++) {
+		case '%':
+			continue;
+		case 's':
+			if (i >= in_bytes)
+				return false;
+			n = strnlen((const char *)in + i, in_bytes - i);
+			if (i + n >= in_bytes)		/* no NUL inside */
+				return false;
+			if (o + n + sizeof("[cut]") > LD_DUMP_ARGS)
+				return false;
+			memcpy(out + o, in + i, n);
+			o += n;
+			if (cut && n == EDP_STR_MAX) {
+				memcpy(out + o, "[cut]", 5);
+				o += 5;
+			}
+			out[o++] = '\0';
+			i += (n + 4) & ~3u;
+			continue;
+		case 'c':
+			size = 1;
+			break;
+		case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
+			size = q == 'H' ? 1 : q == 'h' ? 2 :
+			       (q == 'l' || q == 'L' || q == 'z' || q == 't') ? 8 : 4;
+			break;
+		default:	/* edprint never stores slots for these */
+			return false;
+		}
+		n = size == 8 ? 8 : 4;		/* the slot */
+		if (i + n > in_bytes)
+			return false;
+		o = ALIGN(o, min_t(u32, size, 4));
+		if (o + size > LD_DUMP_ARGS)
+			return false;
+		memcpy(out + o, in + i, size);	/* little-endian: the low bytes */
+		i += n;
+		o += size;
+	}
+	return true;
+}
+
+/*
+ * The message of record @r (not a comm record) into ld_dump_msg.  The site
+ * table is read without ld_sites_mutex: an entry is only repointed (to a
+ * copy, when its module goes away) and a module's memory is freed only
+ * after synchronize_rcu(), which waits for the dump's rcu_read_lock().
+ */
+static void ld_dump_message(const struct logdev_rec_hdr *r)
+{
+	const u8 *payload = (const u8 *)(r + 1);
+	struct logdev_site *s = ld_site_get(r->site);
+	const char *fmt = s ? READ_ONCE(s->fmt) : NULL;
+	char *m = ld_dump_msg;
+	bool whole = true;
+	int n, i;
+
+	if (r->type == LOGDEV_REC_PRINT || r->type == LOGDEV_REC_PRINT_SLOTS) {
+		if (!fmt) {
+			scnprintf(m, LD_DUMP_MSG, "<unknown site %u: %u arg bytes>",
+				  r->site, r->arg_bytes);
+			return;
+		}
+		if (!ld_dump_fmt_fits(fmt, r->arg_bytes)) {
+			scnprintf(m, LD_DUMP_MSG, "<format too long for the dump: %u arg bytes>",
+				  r->arg_bytes);
+			return;
+		}
+		memset(ld_dump_args, 0, sizeof(ld_dump_args));
+		if (r->type == LOGDEV_REC_PRINT)
+			memcpy(ld_dump_args, payload, r->arg_bytes);
+		else
+			whole = ld_dump_slots(fmt, payload, r->arg_bytes,
+					      (u8 *)ld_dump_args,
+					      r->ctx & LOGDEV_REC_F_CUT);
+		n = bstr_printf(m, LD_DUMP_MSG, fmt, ld_dump_args);
+		n = min(n, LD_DUMP_MSG - 1);
+		while (n > 0 && m[n - 1] == '\n')
+			m[--n] = '\0';
+		if (r->type == LOGDEV_REC_PRINT && (r->ctx & LOGDEV_REC_F_CUT))
+			scnprintf(m + n, LD_DUMP_MSG - n, "[cut]");
+		else if (!whole)
+			scnprintf(m + n, LD_DUMP_MSG - n, " [missing]");
+		/* one console line per record */
+		for (i = 0; m[i]; i++)
+			if (m[i] == '\n' || m[i] == '\r')
+				m[i] = ' ';
+		return;
+	}
+	n = scnprintf(m, LD_DUMP_MSG, "<%s %u bytes:",
+		      r->type == LOGDEV_REC_RAW ? "raw" : "type?", r->arg_bytes);
+	for (i = 0; i < r->arg_bytes && i < 32; i++)
+		n += scnprintf(m + n, LD_DUMP_MSG - n, " %02x", payload[i]);
+	scnprintf(m + n, LD_DUMP_MSG - n, "%s>", r->arg_bytes > 32 ? " ..." : "");
+}
+
+static const char *ld_dump_ctx(u8 ctx)
+{
+	switch (ctx & LOGDEV_CTX_MASK) {
+	case LOGDEV_CTX_SOFTIRQ:
+		return " softirq";
+	case LOGDEV_CTX_HARDIRQ:
+		return " hardirq";
+	case LOGDEV_CTX_NMI:
+		return " nmi";
+	}
+	return "";
+}
+
+/* printk one line of the dump; the console may be slow: pet the watchdog */
+static __printf(1, 2) void ld_dump_print(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(ld_dump_line, sizeof(ld_dump_line), fmt, ap);
+	va_end(ap);
+	pr_emerg("%s\n", ld_dump_line);
+	touch_nmi_watchdog();
+}
+
+/* `logdev report`'s text line of c->rec (userspace/render.c, render_text()) */
+static void ld_dump_record(int cpu, struct ld_dump_cur *c)
+{
+	const struct logdev_rec_hdr *r = c->rec;
+	struct logdev_site *s = ld_site_get(r->site);
+	char who[LOGDEV_COMM_LEN + 16], where[96], delta[64] = "";
+	u64 ts = r->ts, d;
+	int i;
+
+	for (i = 0; i < LD_NR_REFUSALS; i++) {
+		if (!c->lost[i])
+			continue;
+		ld_dump_print("[ %5llu.%06llu] cpu:%d *** LOST %llu events (%s) ***",
+			      ts / NSEC_PER_SEC, ts % NSEC_PER_SEC / 1000, cpu,
+			      c->lost[i], ld_dump_lost_names[i]);
+		c->lost[i] = 0;
+		c->have_prev = false;
+	}
+	if (!r->pid) {
+		/* every CPU's idle task (swapper/N): ftrace's name, as the reader's */
+		scnprintf(who, sizeof(who), "<idle>-0");
+	} else if (c->comm_pid == r->pid && c->comm[0]) {
+		for (i = 0; c->comm[i]; i++)
+			if (c->comm[i] < ' ' || c->comm[i] == 0x7f)
+				c->comm[i] = '?';
+		scnprintf(who, sizeof(who), "%s-%u", c->comm, r->pid);
+	} else {
+		scnprintf(who, sizeof(who), "pid:%u", r->pid);
+	}
+	if (s)
+		scnprintf(where, sizeof(where), "%s:%u", READ_ONCE(s->func), s->line);
+	else
+		scnprintf(where, sizeof(where), "site#%u:?", r->site);
+	if (c->have_prev) {
+		if (ts >= c->prev_ts) {
+			d = ts - c->prev_ts;
+			scnprintf(delta, sizeof(delta), "  +%llu.%03llu us", d / 1000, d % 1000);
+		} else {
+			d = c->prev_ts - ts;
+			scnprintf(delta, sizeof(delta),
+				  "  -%llu.%03llu us (clock went back, not in deltas)",
+				  d / 1000, d % 1000);
+		}
+	}
+	ld_dump_message(r);
+	ld_dump_print("[ %5llu.%06llu] cpu:%d %s%s %s %s%s",
+		      ts / NSEC_PER_SEC, ts % NSEC_PER_SEC / 1000, cpu, who,
+		      ld_dump_ctx(r->ctx), where, ld_dump_msg, delta);
+	c->prev_ts = ts;
+	c->have_prev = true;
+}
+
+/* ------------------------------------------------------------- the dump */
+
+/*
+ * Count @cpu's records, then place its cursor on the last @n of them, with
+ * the timestamp of the one before as the base of the first delta.  Prints
+ * the CPU's header line, unless the CPU never recorded.
+ */
+static void ld_dump_prepare(int cpu, struct ld_dump_cur *c, u64 n)
+{
+	struct ld_stats st;
+	u64 skip, i;
+
+	c->cb = rcu_dereference(per_cpu_ptr(ld_pcpu, cpu)->cb);
+	c->first = 0;
+	c->end = 0;
+	if (c->cb)
+		ld_peek_range(c->cb, &c->first, &c->end);
+	ld_dump_reset(c);
+	for (c->total = 0, ld_dump_next(c); c->rec; ld_dump_next(c))
+		c->total++;
+	skip = c->total > n ? c->total - n : 0;
+	c->left = c->total - skip;
+	if (c->cb) {
+		ld_get_stats(c->cb, &st);
+		if (st.written || c->total)
+			ld_dump_print("dump cpu:%d records=%llu shown=%llu written=%llu overrun=%llu dropped=%llu nesting_lost=%llu too_big=%llu%s%s%s",
+				      cpu, c->total, c->left, st.written,
+				      st.overrun, st.dropped, st.nesting_lost,
+				      st.too_big,
+				      c->busy ? LD_DUMP_NOTE_BUSY : "",
+				      c->gone ? LD_DUMP_NOTE_GONE : "",
+				      c->bad ? LD_DUMP_NOTE_BAD : "");
+	}
+	ld_dump_reset(c);
+	for (i = 0, ld_dump_next(c); c->rec && i < skip; i++, ld_dump_next(c)) {
+		c->prev_ts = c->rec->ts;
+		c->have_prev = true;
+	}
+	/* losses before the first record shown belong to the part skipped */
+	memset(c->lost, 0, sizeof(c->lost));
+	if (!c->left)
+		c->rec = NULL;
+}
+
+/*
+ * The dump itself: @why names the trigger; @freeze leaves recording off
+ * afterwards (oops, panic: the buffer keeps what led to the crash), else
+ * recording goes back to what it was (sysrq).
+ */
+static void ld_dump(const char *why, bool freeze)
+{
+	struct ld_dump_cur *c, *best;
+	u64 n = READ_ONCE(ld_dump_records), printed = 0;
+	bool was;
+	int cpu, bcpu;
+
+	if (!ld_dump_cur)
+		return;
+	if (atomic_cmpxchg(&ld_dump_running, 0, 1)) {
+		pr_emerg("dump (%s) skipped: a dump is running\n", why);
+		return;
+	}
+	/* stop the writers: a plain store, no synchronize (any context) */
+	was = READ_ONCE(logdev_recording);
+	WRITE_ONCE(logdev_recording, false);
+	rcu_read_lock();
+	ld_dump_print("dump begin (%s): %u cpus, last %llu records per cpu, clock %s, mode %s",
+		      why, num_possible_cpus(), n,
+		      ld_clock_names[READ_ONCE(ld_cfg.clock)],
+		      ld_mode_names[READ_ONCE(ld_cfg.mode)]);
+	for_each_possible_cpu(cpu)
+		ld_dump_prepare(cpu, &ld_dump_cur[cpu], n);
+	/* merge by time: each step prints the CPU whose next record is oldest */
+	for (;;) {
+		best = NULL;
+		bcpu = -1;
+		for_each_possible_cpu(cpu) {
+			c = &ld_dump_cur[cpu];
+			if (c->rec && (!best || c->rec->ts < best->rec->ts)) {
+				best = c;
+				bcpu = cpu;
+			}
+		}
+		if (!best)
+			break;
+		ld_dump_record(bcpu, best);
+		printed++;
+		if (--best->left)
+			ld_dump_next(best);
+		else
+			best->rec = NULL;
+	}
+	for_each_possible_cpu(cpu) {
+		c = &ld_dump_cur[cpu];
+		if (c->bad)
+			ld_dump_print("dump cpu:%d stopped: %s at sub-buffer %llu offset %u",
+				      cpu, c->bad, c->bad_sb, c->bad_off);
+	}
+	rcu_read_unlock();
+	ld_dump_print("dump end (%s): %llu records printed%s", why, printed,
+		      freeze && was ? ", recording stopped" : "");
+	if (freeze) {
+		/* keep what led to the crash; if the kernel lives on, stop properly */
+		if (was) {
+			WRITE_ONCE(ld_dump_froze, true);
+			irq_work_queue(&ld_dump_stop_iw);
+		}
+	} else {
+		WRITE_ONCE(logdev_recording, was);
+	}
+	atomic_set(&ld_dump_running, 0);
+}
+
+static int ld_dump_die(struct notifier_block *nb, unsigned long val, void *data)
+{
+	if (val == DIE_OOPS && READ_ONCE(ld_dump_on_oops))
+		ld_dump("oops", true);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ld_dump_die_nb = {
+	.notifier_call = ld_dump_die,
+};
+
+static int ld_dump_panic(struct notifier_block *nb, unsigned long val, void *data)
+{
+	if (!READ_ONCE(ld_dump_on_oops))
+		return NOTIFY_DONE;
+	/* an oops dump just before (oops=panic) left recording off: said */
+	if (READ_ONCE(ld_dump_froze) && !READ_ONCE(logdev_recording)) {
+		pr_emerg("dump (panic): printed above, at the oops\n");
+		return NOTIFY_DONE;
+	}
+	ld_dump("panic", true);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ld_dump_panic_nb = {
+	.notifier_call = ld_dump_panic,
+	.priority = INT_MAX,	/* before others that may not return */
+};
+
+static void ld_dump_sysrq(int key)
+{
+	ld_dump("sysrq", false);
+}
+
+static const struct sysrq_key_op ld_dump_sysrq_op = {
+	.handler = ld_dump_sysrq,
+	.help_msg = "logdev-dump(a)",
+	.action_msg = "logdev: dump of the last records of every CPU",
+	.enable_mask = SYSRQ_ENABLE_DUMP,
+};
+
+static bool ld_dump_sysrq_on;
+
+/* ------------------------------------------------------------- debugfs */
+
+static ssize_t ld_dump_on_oops_read(struct file *f, char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	char buf[4];
+	int n = scnprintf(buf, sizeof(buf), "%d\n", READ_ONCE(ld_dump_on_oops));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
+}
+
+/*
+ * "0" or "1", one trailing newline allowed (docs/DEBUGFS.md, rules common
+ * to all control files); anything else is -EINVAL and the switch keeps
+ * its state.
+ */
+static ssize_t ld_dump_on_oops_write(struct file *f, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	char buf[2];
+
+	if (count < 1 || count > 2)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	if ((buf[0] != '0' && buf[0] != '1') || (count == 2 && buf[1] != '\n'))
+		return -EINVAL;
+	WRITE_ONCE(ld_dump_on_oops, buf[0] == '1');
+	return count;
+}
+
+static const struct file_operations ld_dump_on_oops_fops = {
+	.owner = THIS_MODULE,
+	.read = ld_dump_on_oops_read,
+	.write = ld_dump_on_oops_write,
+	.llseek = default_llseek,
+};
+
+/**
+ * ld_dump_init() - allocate the cursors, hook oops, panic and sysrq, and
+ * create debugfs dump_on_oops
+ * @dir: logdev's debugfs directory
+ *
+ * Return: 0 or -ENOMEM (or the die notifier's error).
+ */
+int ld_dump_init(struct dentry *dir)
+{
+	int ret;
+
+	ld_dump_cur = kcalloc(nr_cpu_ids, sizeof(*ld_dump_cur), GFP_KERNEL);
+	if (!ld_dump_cur)
+		return -ENOMEM;
+	ret = register_die_notifier(&ld_dump_die_nb);
+	if (ret)
+		goto err_free;
+	atomic_notifier_chain_register(&panic_notifier_list, &ld_dump_panic_nb);
+	/* -EBUSY: another handler has the key; -EINVAL: no CONFIG_MAGIC_SYSRQ */
+	ret = register_sysrq_key(LD_DUMP_SYSRQ_KEY, &ld_dump_sysrq_op);
+	if (ret == -EBUSY)
+		pr_warn("sysrq key '%c' taken: no sysrq dump\n", LD_DUMP_SYSRQ_KEY);
+	else if (ret)
+		pr_info("no sysrq (%d): no sysrq dump\n", ret);
+	ld_dump_sysrq_on = !ret;
+	debugfs_create_file("dump_on_oops", 0644, dir, NULL, &ld_dump_on_oops_fops);
+	return 0;
+
+err_free:
+	kfree(ld_dump_cur);
+	ld_dump_cur = NULL;
+	return ret;
+}
+
+/**
+ * ld_dump_exit() - unhook oops, panic and sysrq; free the cursors
+ *
+ * After the debugfs files are gone.
+ */
+void ld_dump_exit(void)
+{
+	if (ld_dump_sysrq_on)
+		unregister_sysrq_key(LD_DUMP_SYSRQ_KEY, &ld_dump_sysrq_op);
+	atomic_notifier_chain_unregister(&panic_notifier_list, &ld_dump_panic_nb);
+	unregister_die_notifier(&ld_dump_die_nb);
+	/* a dump running on another CPU (sysrq) ends before the memory goes */
+	while (atomic_read(&ld_dump_running))
+		cpu_relax();
+	irq_work_sync(&ld_dump_stop_iw);
+	cancel_delayed_work_sync(&ld_dump_stop_work);
+	kfree(ld_dump_cur);
+	ld_dump_cur = NULL;
+}
