@@ -686,20 +686,19 @@ void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
 			LGD_HIST_REL_ERROR);
 }
 
-/* length of the valid UTF-8 character at NUL-terminated @s, 0 if none */
-static int utf8_seq(const unsigned char *s)
-{
-	return lgd_utf8_len(s, 4, NULL);	/* a NUL ends a sequence early */
-}
-
 void cli_json_str(FILE *f, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	cli_json_strn(f, str, strlen(str));
+}
+
+void cli_json_strn(FILE *f, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *end = s + len;
 
 	fputc('"', f);
-	while (*s) {
+	while (s < end) {
 		uint32_t cp = 0;
-		int n = lgd_utf8_len(s, 4, &cp);
+		int n = *s ? lgd_utf8_len(s, (size_t)(end - s) < 4 ? (size_t)(end - s) : 4, &cp) : 1;
 
 		if (!n) {
 			fputs("\\ufffd", f);
@@ -709,7 +708,7 @@ void cli_json_str(FILE *f, const char *str)
 			fputc(*s++, f);
 		} else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) ||
 			   (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
-			/* controls, DEL, C1, bidi overrides: \u escapes (terminal-safe) */
+			/* controls (NUL too), DEL, C1, bidi overrides: \u escapes (terminal-safe) */
 			fprintf(f, "\\u%04x", (unsigned int)cp);
 			s += n;
 		} else {
@@ -722,18 +721,23 @@ void cli_json_str(FILE *f, const char *str)
 
 void cli_csv_field(FILE *f, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	cli_csv_fieldn(f, str, strlen(str));
+}
+
+void cli_csv_fieldn(FILE *f, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *end = s + len;
 	int quote = 0;
 
-	for (const unsigned char *p = s; *p && !quote; p++)
+	for (const unsigned char *p = s; p < end && !quote; p++)
 		quote = *p == ',' || *p == '"' || *p < 0x20 || *p == 0x7f;
 	if (quote)
 		fputc('"', f);
-	while (*s) {
-		int n = utf8_seq(s);
+	while (s < end) {
+		int n = *s ? lgd_utf8_len(s, (size_t)(end - s) < 4 ? (size_t)(end - s) : 4, NULL) : 0;
 
 		if (!n) {
-			fputs("\xef\xbf\xbd", f);	/* U+FFFD */
+			fputs("\xef\xbf\xbd", f);	/* U+FFFD (also for a NUL) */
 			s++;
 			continue;
 		}
@@ -744,4 +748,27 @@ void cli_csv_field(FILE *f, const char *str)
 	}
 	if (quote)
 		fputc('"', f);
+}
+
+int64_t cli_site_by_label(const struct lgd_reader *r, const char *label)
+{
+	int64_t probe = -1;
+
+	for (uint32_t i = 0; i < r->sites.nr; i++) {
+		const struct lgd_site *st = r->sites.by_id[i];
+		char *l;
+		int eq;
+
+		if (!st)
+			continue;
+		l = lgd_site_label_alloc(&r->sites, i);
+		eq = l && !strcmp(l, label);
+		free(l);
+		if (eq)
+			return i;
+		if (probe < 0 && st->file && !strcmp(st->file, "probe") && st->func &&
+		    !strcmp(st->func, label))
+			probe = i;
+	}
+	return probe;
 }

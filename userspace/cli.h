@@ -21,7 +21,9 @@ struct cli_cmd {
 
 /* each verb's file defines its entry (name, function, usage, options) */
 extern const struct cli_cmd cli_cmd_record, cli_cmd_report, cli_cmd_deltas, cli_cmd_diff,
-	cli_cmd_convert;
+	cli_cmd_convert, cli_cmd_hist, cli_cmd_export;
+int cmd_hist(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_deltas(int argc, char **argv);
@@ -198,5 +200,40 @@ void cli_json_str(FILE *f, const char *s);
  * so the file is UTF-8.  The one CSV field writer.
  */
 void cli_csv_field(FILE *f, const char *s);
+/** cli_json_strn() - cli_json_str() of @len bytes (a NUL byte as \u0000). */
+void cli_json_strn(FILE *f, const char *s, size_t len);
+/** cli_csv_fieldn() - cli_csv_field() of @len bytes (a NUL byte as U+FFFD). */
+void cli_csv_fieldn(FILE *f, const char *s, size_t len);
+/**
+ * cli_site_by_label() - the id of the site of @r labelled @label
+ * (lgd_site_label(): "func:line", as deltas prints it), else of the probe
+ * named @label (file "probe", func @label: "vfs_read", "vfs_read%return").
+ * Return: the id, or -1 if none.
+ */
+int64_t cli_site_by_label(const struct lgd_reader *r, const char *label);
+
+/*
+ * logdev hist and diff --svg (logdev-hist.c)
+ */
+/**
+ * cli_hist_load() - open @file (NULL: live), collect its delta table (@by;
+ * @durations: durations, with FROM,TO as an edprint pair in @user_pair when
+ * FROM is not a probe), finish it in deltas' default order, and point *@pp
+ * at the pair of sites labelled @from, @to (cli_site_by_label()), or with
+ * @from NULL at row @nth (1-based).  Prints errors as "logdev VERB: ...".
+ * Return: 0 (@r and @ds to free), 1 (unusable, no such pair), 2 (no site
+ * with that label).
+ */
+int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
+		  const char *verb, const char *from, const char *to, uint64_t nth,
+		  int durations, int by, uint32_t user_pair[1][2], const struct lgd_pair **pp);
+/** cli_hist_title() - "FROM -> TO (FILE, by STREAM|durations)", raw, malloc'd. */
+char *cli_hist_title(const struct lgd_reader *r, const struct lgd_pair *p, const char *file,
+		     int durations, int by);
+/** cli_hist_marks_text() - the meaning of marks @mk (CLI_MARK_*) for an SVG legend. */
+void cli_hist_marks_text(char *b, size_t n, unsigned int mk);
+/** cli_hist_svg_write() - lgd_svg_hist() into file @out.  Return: 0 or 1 (said why). */
+int cli_hist_svg_write(const char *out, const char *title, const struct lgd_svg_series *s,
+		       int n, const char *verb);
 
 #endif /* LOGDEV_CLI_H */

@@ -660,3 +660,35 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 	free(ns.t);
 	return ret < 0 ? ret : 0;
 }
+
+/*
+ * Powers of two hold whole log-linear buckets (chunk 0: one value each;
+ * chunk c >= 1: [2^(c+7), 2^(c+8))), so these counts are exact.
+ */
+void lgd_hist_log2(const struct lgd_hist *h, uint64_t pos[LGD_HIST_LOG2_N],
+		   uint64_t neg[LGD_HIST_LOG2_N])
+{
+	memset(pos, 0, LGD_HIST_LOG2_N * sizeof(*pos));
+	memset(neg, 0, LGD_HIST_LOG2_N * sizeof(*neg));
+	for (int s = 0; s < 2; s++) {
+		uint64_t *out = s ? neg : pos;
+
+		for (unsigned int c = 0; c < LGD_HIST_CHUNKS; c++) {
+			const uint64_t *ch = h->chunk[s][c];
+
+			if (!ch)
+				continue;
+			for (unsigned int i = 0; i < chunk_len(c); i++) {
+				unsigned int k;
+
+				if (!ch[i])
+					continue;
+				if (c)
+					k = c + 8;
+				else
+					k = i ? 64u - (unsigned int)__builtin_clzll(i) : 0;
+				out[k] += ch[i];
+			}
+		}
+	}
+}

@@ -703,6 +703,53 @@ int lgd_hist_merge(struct lgd_hist *dst, const struct lgd_hist *src);
  * Sorts @exact in place.
  */
 int64_t lgd_hist_quantile(struct lgd_hist *h, unsigned int q);
+/*
+ * Log2 buckets (logdev hist, like bpftrace's hist()): bucket 0 holds the
+ * value 0, bucket k (1..64) the values in [2^(k-1), 2^k); for negative
+ * values the same by magnitude.
+ */
+#define LGD_HIST_LOG2_N		65
+/**
+ * lgd_hist_log2() - the count of @h's values in each log2 bucket: @pos[k]
+ * non-negative values, @neg[k] negative ones by magnitude (@neg[0] is 0).
+ * Exact: a log2 bucket is a whole number of log-linear buckets.
+ */
+void lgd_hist_log2(const struct lgd_hist *h, uint64_t pos[LGD_HIST_LOG2_N],
+		   uint64_t neg[LGD_HIST_LOG2_N]);
+/**
+ * lgd_log2_label() - the label of log2 bucket @k (@neg: of negative values)
+ * into @b (snprintf): "[0]", "[1]", "[2, 4)", "[1K, 2K)" with binary
+ * suffixes K M G T P E (2^10 ... 2^60) where a bound is a multiple of one;
+ * negative: "[-1]", "(-4, -2]".  Return: as snprintf.
+ */
+int lgd_log2_label(char *b, size_t n, unsigned int k, int neg);
+
+/**
+ * struct lgd_svg_series - one distribution of a histogram chart
+ * @name:   legend text (raw capture text allowed: it is escaped)
+ * @pos, @neg: log2 bucket counts (lgd_hist_log2())
+ * @count, @min, @median, @max: records and ns, for the legend
+ * @marks:  a note printed after the legend line ("" or NULL: none), e.g.
+ *          "! pairs cut by lost events"
+ */
+struct lgd_svg_series {
+	const char *name;
+	const uint64_t *pos, *neg;
+	uint64_t count;
+	int64_t min, median, max;
+	const char *marks;
+};
+
+/**
+ * lgd_svg_hist() - write a self-contained SVG 1.1 chart of @n (1 or 2)
+ * series' log2 histograms to @f (hist.c: our own code): title @title, x
+ * axis the buckets (ns), y axis the count (records), bars side by side per
+ * bucket in two colours, a legend line per series with count, min, median
+ * and max (us).  All text is lgd_escape()d, then XML-escaped: the file is
+ * well-formed XML whatever bytes the names hold.
+ * Return: 0, -EINVAL (@n not 1 or 2), or -EIO (a write failed).
+ */
+int lgd_svg_hist(FILE *f, const char *title, const struct lgd_svg_series *s, int n);
 /** lgd_hist_is_exact() - are @h's percentiles exact (all values kept)? */
 int lgd_hist_is_exact(const struct lgd_hist *h);
 /** lgd_hist_total() - the sum, saturated to [INT64_MIN, INT64_MAX] ns. */

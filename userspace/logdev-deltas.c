@@ -64,24 +64,6 @@ const struct cli_cmd cli_cmd_deltas = {
 	"  return.\n"
 };
 
-/* the id of the site labelled @label in @r (lgd_site_label()), or -1 */
-static int64_t site_by_label(const struct lgd_reader *r, const char *label)
-{
-	for (uint32_t i = 0; i < r->sites.nr; i++) {
-		char *l;
-		int eq;
-
-		if (!r->sites.by_id[i])
-			continue;
-		l = lgd_site_label_alloc(&r->sites, i);
-		eq = l && !strcmp(l, label);
-		free(l);
-		if (eq)
-			return i;
-	}
-	return -1;
-}
-
 /* *@buf = the whole label of site @id (malloc'd); Return: its length, -1 if no memory */
 static int label(const struct lgd_reader *r, uint32_t id, char **buf)
 {
@@ -211,8 +193,8 @@ int cmd_deltas(int argc, char **argv)
 
 		if (to) {
 			*to++ = 0;
-			f = site_by_label(&r, from);
-			t = site_by_label(&r, to);
+			f = cli_site_by_label(&r, from);
+			t = cli_site_by_label(&r, to);
 		}
 		if (f < 0 || t < 0 || f == t) {
 			fprintf(stderr, "logdev deltas: --pair %s: %s\n", pairs[i],
@@ -230,7 +212,7 @@ int cmd_deltas(int argc, char **argv)
 	ds.nr_user_pairs = (size_t)npairs;
 	ds.by_parent = by_parent;
 	if (inside) {
-		int64_t y = site_by_label(&r, inside);
+		int64_t y = cli_site_by_label(&r, inside);
 
 		if (y < 0) {
 			fprintf(stderr, "logdev deltas: --inside %s: no site of the capture has "
