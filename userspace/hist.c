@@ -9,7 +9,7 @@
  * records, ticks at 1, 2 or 5 times a power of ten), one slot per log2
  * bucket from the lowest to the highest non-empty one of all series
  * (negative durations left of [0]), in each slot one bar per series (two
- * colours), the count above each bar of a single series, bucket labels
+ * colours), the count above each bar, bucket labels
  * under the slots, the x axis title (ns, log2 buckets, suffixes), and a
  * legend line per series (count, min, median, max in us).  Text from a
  * capture goes through lgd_escape() (no control byte) and then XML's five
@@ -193,19 +193,21 @@ int lgd_svg_hist(FILE *f, const char *title, const struct lgd_svg_series *s, int
 		for (int k = 0; k < n; k++) {
 			uint64_t c = slot_count(&s[k], j);
 			double h = (y1 - y0) * (double)c / (double)ymax;
+
 			double bx = sx + slot * 0.1 + bw * k;
 
 			if (!c)
 				continue;
+			if (h < 2)	/* a count of 1 among thousands stays visible */
+				h = 2;
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 				"fill=\"%s\"><title>", bx, y1 - h, bw, h, colour[k]);
 			slot_label(lab, sizeof(lab), j);
 			xml_text(f, s[k].name);
 			fprintf(f, " %s ns: %" PRIu64 "</title></rect>\n", lab, c);
-			if (n == 1)
-				fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" "
 					"text-anchor=\"middle\">%" PRIu64 "</text>\n",
-					bx + bw / 2, y1 - h - 3, c);
+				bx + bw / 2, y1 - h - 3, n == 1 ? 10 : 8, c);
 		}
 		slot_label(lab, sizeof(lab), j);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" "
