@@ -69,7 +69,14 @@ static const struct {
 		    "  logdev deltas --durations probes.cap        (return probes: entry to return)\n"
 		    "  logdev deltas --pair show_smap:10,show_smap:20 --inside show_smap:10 run.cap\n" },
 	{ "diff", "  logdev diff before.cap after.cap\n"
-		  "  logdev diff --format csv --min-count 10 before.cap after.cap > diff.csv\n" },
+		  "  logdev diff --format csv --min-count 10 before.cap after.cap > diff.csv\n"
+		  "  logdev diff --svg skb.svg demo_skb:117 demo_skb:119 before.cap after.cap\n" },
+	{ "hist", "  logdev hist demo_skb:117 demo_skb:119 demo.cap\n"
+		  "  logdev hist --pair 1 --svg top.svg demo.cap  (the first row of logdev deltas)\n"
+		  "  logdev hist --durations vfs_read vfs_read%return probes.cap\n" },
+	{ "export", "  logdev export --format perfetto -o demo.json demo.cap  (ui.perfetto.dev)\n"
+		    "  logdev export --format csv demo.cap > demo.csv\n"
+		    "  logdev export --format json demo.cap | jq 'select(.type == \"lost\")'\n" },
 	{ "convert", "  logdev convert -o demo.dat demo.cap && trace-cmd report demo.dat\n" },
 	{ "help", "  logdev help deltas\n" },
 };

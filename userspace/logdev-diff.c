@@ -42,8 +42,8 @@
 
 const struct cli_cmd cli_cmd_diff = {
 	"diff", cmd_diff,
-	"diff [--by cpu|task|context] [--durations] [--format text|csv|json] [--min-count N] A.cap B.cap\n"
-	"  logdev diff --svg OUT.svg [--by cpu|task|context] [--durations] (FROM TO | --pair N) A.cap B.cap",
+	"diff [--by cpu|task|context] [--durations] [--format text|csv|json] [--min-count N] "
+	"[--svg OUT.svg (FROM TO | --pair N)] A.cap B.cap",
 	"  -b, --by STREAM      which records pair (as deltas): context (default), cpu, task\n"
 	"      --durations      compare return-probe durations\n"
 	"  -f, --format FMT     text (default), csv or json\n"
@@ -55,7 +55,6 @@ const struct cli_cmd cli_cmd_diff = {
 	"      --svg OUT        draw one pair's histograms of A and B on one chart (as\n"
 	"                       logdev hist): sites FROM TO, or --pair N\n"
 	"  -p, --pair N         with --svg: the Nth row of logdev deltas A\n"
-	"  example: logdev diff --svg skb.svg demo_skb:117 demo_skb:119 a.cap b.cap\n"
 };
 
 enum fmt { F_TEXT, F_CSV, F_JSON };

@@ -68,7 +68,6 @@ const struct cli_cmd cli_cmd_export = {
 	"  message delta_ns duration_ns lost_kind lost_count; type lost: a gap row.\n"
 	"  perfetto: one track per CPU (tid = CPU + 1), instant events for records and\n"
 	"  gaps, slices for entry/return pairs; times in us with ns precision.\n"
-	"  example: logdev export --format perfetto -o demo.json demo.cap\n"
 };
 
 enum { X_JSON, X_CSV, X_PERFETTO };

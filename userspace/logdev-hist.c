@@ -48,7 +48,7 @@ const struct cli_cmd cli_cmd_hist = {
 	"  Buckets: powers of two of ns, [low, high), K = 2^10, M = 2^20, G = 2^30;\n"
 	"  counts exact.  min, median, max, total in us (median as in deltas).\n"
 	"  Marks: ! pairs cut by lost events, ? entries without return, ~ histogram\n"
-	"  median.  example: logdev hist --svg skb.svg demo_skb:117 demo_skb:119 demo.cap\n"
+	"  median.\n"
 };
 
 int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
