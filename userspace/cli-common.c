@@ -705,8 +705,17 @@ void cli_json_strn(FILE *f, const char *str, size_t len)
 	fputc('"', f);
 	while (s < end) {
 		uint32_t cp = 0;
-		int n = *s ? lgd_utf8_len(s, (size_t)(end - s) < 4 ? (size_t)(end - s) : 4, &cp) : 1;
+		const unsigned char *run = s;
+		int n;
 
+		/* a run of plain printable ASCII in one write (the common case) */
+		while (s < end && *s >= 0x20 && *s < 0x7f && *s != '"' && *s != '\\')
+			s++;
+		if (s > run)
+			fwrite(run, 1, (size_t)(s - run), f);
+		if (s == end)
+			break;
+		n = *s ? lgd_utf8_len(s, (size_t)(end - s) < 4 ? (size_t)(end - s) : 4, &cp) : 1;
 		if (!n) {
 			fputs("\\ufffd", f);
 			s++;
@@ -741,8 +750,17 @@ void cli_csv_fieldn(FILE *f, const char *str, size_t len)
 	if (quote)
 		fputc('"', f);
 	while (s < end) {
-		int n = *s ? lgd_utf8_len(s, (size_t)(end - s) < 4 ? (size_t)(end - s) : 4, NULL) : 0;
+		const unsigned char *run = s;
+		int n;
 
+		/* a run of ASCII other than NUL and the quote in one write */
+		while (s < end && *s && *s < 0x80 && *s != '"')
+			s++;
+		if (s > run)
+			fwrite(run, 1, (size_t)(s - run), f);
+		if (s == end)
+			break;
+		n = *s ? lgd_utf8_len(s, (size_t)(end - s) < 4 ? (size_t)(end - s) : 4, NULL) : 0;
 		if (!n) {
 			fputs("\xef\xbf\xbd", f);	/* U+FFFD (also for a NUL) */
 			s++;
