@@ -159,6 +159,9 @@ int lgd_svg_hist(FILE *f, const char *title, const struct lgd_svg_series *s, int
 	slot = (x1 - x0) / nb;
 	bw = slot * 0.8 / n;
 	H = y1 + 110 + 20.0 * n;
+	for (int k = 0; k < n; k++)	/* marks: a line of their own under the legend */
+		if (s[k].marks && *s[k].marks)
+			H += 18;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
@@ -222,10 +225,12 @@ int lgd_svg_hist(FILE *f, const char *title, const struct lgd_svg_series *s, int
 		"time, ns (log2 buckets [low, high); K = 2^10, M = 2^20, G = 2^30)</text>\n",
 		(x0 + x1) / 2, y1 + 75);
 	/* legend */
+	double y = y1 + 100 - 20;
+
 	for (int k = 0; k < n; k++) {
-		double y = y1 + 100 + 20.0 * k;
 		char a[32], b[32], c[32];
 
+		y += 20;
 		us_text(a, sizeof(a), s[k].min);
 		us_text(b, sizeof(b), s[k].median);
 		us_text(c, sizeof(c), s[k].max);
@@ -234,11 +239,13 @@ int lgd_svg_hist(FILE *f, const char *title, const struct lgd_svg_series *s, int
 			x0 + 18, y);
 		xml_text(f, s[k].name);
 		fprintf(f, ": count %" PRIu64 ", min %s, median %s, max %s", s[k].count, a, b, c);
-		if (s[k].marks && *s[k].marks) {
-			fputs(" ", f);
-			xml_text(f, s[k].marks);
-		}
 		fputs("</text>\n", f);
+		if (s[k].marks && *s[k].marks) {
+			y += 18;
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">", x0 + 18, y);
+			xml_text(f, s[k].marks);
+			fputs("</text>\n", f);
+		}
 	}
 	fputs("</svg>\n", f);
 	return ferror(f) ? -EIO : 0;

@@ -178,6 +178,12 @@ check_hist demo.cap demo_skb 117 demo_skb 119
 check_hist demo.cap demo_mmap_touch 162 demo_mmap_touch 164
 check_hist ctx-overwrite.cap lt_record 93 lt_record 91
 
+# a pair cut by lost events: its mark and footnote in the text, its meaning in the SVG legend
+"$logdev" hist --pair 1 --svg cut.svg ctx-overwrite.cap > cut.out 2>/dev/null
+grep -q ' deltas !~$' cut.out && grep -q '^! lost events: 4 gaps' cut.out &&
+	grep -q '(! pairs cut by lost events: count may be short)' cut.svg &&
+	pass "hist of a cut pair: mark ! and footnote in the text, the note in the SVG legend" ||
+	fail "hist of a cut pair: mark, footnote or SVG note missing"
 if command -v xmllint >/dev/null; then
 	xmllint --noout demo.cap.svg 2>/dev/null && pass "xmllint reads hist's SVG" || fail "xmllint rejects hist's SVG"
 fi
