@@ -513,6 +513,70 @@ int cli_live_check(const char *dir)
 	return 0;
 }
 
+struct lgd_filter cli_filter;
+
+int cli_write_recorder(struct lgd_cap_writer *w)
+{
+	char t[32];
+	int n = snprintf(t, sizeof(t), "pid %ld\n", (long)getpid());
+
+	return lgd_cap_write_section(w, LGD_SECT_RECORDER, LGD_CAP_NO_CPU, t, (uint64_t)n);
+}
+
+int cli_filter_opt(const char *verb, int c, const char *arg)
+{
+	static const char *const names[] = {
+		[CLI_OPT_CPU - CLI_OPT_CPU] = "cpu", [CLI_OPT_PID - CLI_OPT_CPU] = "pid",
+		[CLI_OPT_COMM - CLI_OPT_CPU] = "comm", [CLI_OPT_SITE - CLI_OPT_CPU] = "site",
+		[CLI_OPT_CONTEXT - CLI_OPT_CPU] = "context", [CLI_OPT_FROM - CLI_OPT_CPU] = "from",
+		[CLI_OPT_TO - CLI_OPT_CPU] = "to",
+	};
+	char why[200];
+	char *e;
+	int ret;
+
+	if (c == CLI_OPT_INCLUDE_RECORDER) {
+		cli_filter.include_recorder = 1;
+		return 0;
+	}
+	if (c < CLI_OPT_CPU || c > CLI_OPT_TO)
+		return -1;
+	ret = lgd_filter_set(&cli_filter, names[c - CLI_OPT_CPU], arg, why, sizeof(why));
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "logdev: out of memory\n");
+		exit(1);
+	}
+	if (ret) {
+		e = lgd_escape_alloc(arg);
+		fprintf(stderr, "logdev %s: bad --%s '%s': %s\n", verb, names[c - CLI_OPT_CPU],
+			e ? e : "?", why);
+		free(e);
+		return 2;
+	}
+	return 0;
+}
+
+void cli_filter_notes(const struct lgd_reader *r)
+{
+	if (r->nr_recorder_out)
+		fprintf(stderr, "logdev: %" PRIu64 " record%s of the recorder (pid %" PRId64
+			") left out; --include-recorder keeps them\n", r->nr_recorder_out,
+			r->nr_recorder_out == 1 ? "" : "s", r->recorder_pid);
+}
+
+/* cli_open_input()'s reader gets the filter options of the verb */
+static int open_filtered(struct lgd_reader *r)
+{
+	int ret = lgd_reader_set_filter(r, &cli_filter);
+
+	if (ret) {
+		fprintf(stderr, "logdev: %s\n", strerror(-ret));
+		lgd_reader_close(r);
+		return 1;
+	}
+	return 0;
+}
+
 int cli_open_input(const char *file, struct lgd_reader *r)
 {
 	struct lgd_diag d = { 0 };
@@ -533,7 +597,7 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 				fprintf(stderr, " (offset %" PRId64 ")\n", d.offset);
 			return 1;
 		}
-		return 0;
+		return open_filtered(r);
 	}
 	/* live: snapshot the buffers into an unlinked temporary capture */
 	if (cli_live_check(dir))
@@ -599,18 +663,22 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 			free(st);
 		}
 	}
+	cli_write_recorder(&w);
 	lgd_cap_write_end(&w);
 	if (lgd_reader_open_fd(r, fd, cli_warn, NULL, &d)) {
 		fprintf(stderr, "logdev: live snapshot: %s\n", d.msg);
 		return 1;
 	}
-	return 0;
+	return open_filtered(r);
 }
 
 int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		struct lgd_dur_stats *st)
 {
 	int ret = lgd_deltas_collect(r, ds, durations, st);
+
+	if (!ret)
+		cli_filter_notes(r);
 
 	if (ret == -ENOMEM)
 		fprintf(stderr, "logdev: out of memory\n");

@@ -42,7 +42,7 @@
 
 const struct cli_cmd cli_cmd_diff = {
 	"diff", cmd_diff,
-	"diff [--by cpu|task|context] [--durations] [--format text|csv|json] [--min-count N] A.cap B.cap",
+	"diff [--by cpu|task|context] [--durations] [--format text|csv|json] [--min-count N] [FILTERS] A.cap B.cap",
 	"  -b, --by STREAM      which records pair (as deltas): context (default), cpu, task\n"
 	"      --durations      compare return-probe durations\n"
 	"  -f, --format FMT     text (default), csv or json\n"
@@ -51,6 +51,8 @@ const struct cli_cmd cli_cmd_diff = {
 	"  1024 deltas, else within 2^-8 (0.39 %)).  Marks after a text row, per side\n"
 	"  (A:, B:): ! pairs cut by lost events, ? entries without return, ~ histogram\n"
 	"  percentiles; footnotes below the table (on stderr for csv and json).\n"
+	CLI_FILTER_HELP
+	"  (the filters apply to both captures; relative times from each one's first record)\n"
 };
 
 enum fmt { F_TEXT, F_CSV, F_JSON };
@@ -292,6 +294,7 @@ int cmd_diff(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "min-count", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -299,6 +302,13 @@ int cmd_diff(int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:m:b:h", lo, NULL)) != -1) {
+		int fk = cli_filter_opt("diff", c, optarg);
+
+		if (fk >= 0) {
+			if (fk)
+				return 2;
+			continue;
+		}
 		switch (c) {
 		case 'D':
 			durations = 1;
