@@ -632,7 +632,9 @@ static void test_completion(void)
 	static const struct { const char *words, *want; } cases[] = {
 		{ "re", "record report\n" },
 		{ "\"\"", "record report deltas diff convert help\n" },
-		{ "deltas --", "--by --by-parent --durations --help --inside --pair --sort\n" },
+		{ "deltas --", "--by --by-parent --comm --context --cpu --durations --from --help "
+			       "--include-recorder --inside --pair --pid --site --sort --to\n" },
+		{ "report --context \"\"", "task softirq hardirq nmi\n" },
 		{ "deltas --sort m", "max median\n" },
 		{ "diff --format \"\"", "text csv json\n" },
 		{ "help co", "convert\n" },
