@@ -63,14 +63,18 @@ static const struct {
 		    "  sudo logdev record -o ls.cap -- ls -l /     (until ls exits)\n" },
 	{ "report", "  logdev report demo.cap | less\n"
 		    "  logdev report --raw demo.cap | awk -F'\\t' '$6 == \"kfree_skbmem\"'\n"
-		    "  sudo logdev report                          (the live buffers, consuming)\n" },
+		    "  sudo logdev report                          (the live buffers, consuming)\n"
+		    "  logdev report --cpu 1 --comm 'kworker*' --from +1.5s --to +2s run.cap\n" },
 	{ "deltas", "  logdev deltas --sort=p99 demo.cap\n"
 		    "  logdev deltas --by cpu run.cap              (pairs across contexts, as before)\n"
 		    "  logdev deltas --durations probes.cap        (return probes: entry to return)\n"
-		    "  logdev deltas --pair show_smap:10,show_smap:20 --inside show_smap:10 run.cap\n" },
+		    "  logdev deltas --pair show_smap:10,show_smap:20 --inside show_smap:10 run.cap\n"
+		    "  logdev deltas --site 'demo_*' --context task run.cap  (pairs of demo_ sites only)\n" },
 	{ "diff", "  logdev diff before.cap after.cap\n"
-		  "  logdev diff --format csv --min-count 10 before.cap after.cap > diff.csv\n" },
-	{ "convert", "  logdev convert -o demo.dat demo.cap && trace-cmd report demo.dat\n" },
+		  "  logdev diff --format csv --min-count 10 before.cap after.cap > diff.csv\n"
+		  "  logdev diff --pid 1234 --from +1s before.cap after.cap\n" },
+	{ "convert", "  logdev convert -o demo.dat demo.cap && trace-cmd report demo.dat\n"
+		     "  logdev convert -o cpu0.dat --cpu 0 demo.cap\n" },
 	{ "help", "  logdev help deltas\n" },
 };
 
