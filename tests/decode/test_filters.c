@@ -237,6 +237,65 @@ static void test_deltas(void)
 	free(out);
 }
 
+/* --durations (--pair): a duration counts only if its entry and return pass */
+static void test_durations(void)
+{
+	char *out;
+	int st;
+
+	out = run("deltas --pair f:10,f:30", &st, NULL);
+	CHECK_TRUE(strstr(out, "\nf:10                     f:30                              3      3.000     10.000") != NULL,
+		   "deltas --pair: 3 durations unfiltered");
+	free(out);
+	out = run("deltas --pair f:10,f:30 --to +25us", &st, NULL);
+	CHECK_TRUE(strstr(out, "\nf:10                     f:30                              2      3.000      3.000     10.000     10.000") != NULL,
+		   "deltas --pair --to: a return after the window drops its duration");
+	free(out);
+	out = run("deltas --pair f:10,f:30 --from +5us", &st, NULL);
+	CHECK_TRUE(strstr(out, "\nf:10                     f:30                              1     10.000") != NULL,
+		   "deltas --pair --from: an entry before the window drops its duration");
+	free(out);
+	out = run("deltas --pair f:10,f:30 --cpu 1", &st, NULL);
+	CHECK_TRUE(strstr(out, "\nf:10                     f:30                              1      3.000") != NULL,
+		   "deltas --pair --cpu 1: the task on CPU 1 only");
+	free(out);
+}
+
+/* lost events: kept or left out by CPU and time only */
+static void test_gaps(void)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	char *save = path, *out;
+	int st;
+
+	cap_meta(&b, formats);
+	sb_begin(&s, 0, 0, 1000000, 0, 0);
+	sb_rec(&s, 1000000, 1, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 10, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	sb_begin(&s, 1, 0, 1001000, 0, 0);
+	sb_rec(&s, 1001000, 1, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 20, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
+	sb_begin(&s, 1, 1, 1002000, 5, 0);	/* 5 dropped before it */
+	sb_rec(&s, 1002000, 3, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 20, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("gap.cap", b.p, b.n);
+	free(b.p);
+	out = run("report --pid 20", &st, NULL);
+	CHECK_TRUE(strstr(out, "LOST 5 events") && count_lines(out) == 3 &&
+		   !strstr(out, "+1.000 us"), "report --pid: a gap of its CPU shown, no +D across it");
+	free(out);
+	out = run("report --cpu 0", &st, NULL);
+	CHECK_TRUE(!strstr(out, "LOST") && count_lines(out) == 1, "report --cpu 0: CPU 1's gap left out");
+	free(out);
+	out = run("report --from +1.5us", &st, NULL);
+	CHECK_TRUE(strstr(out, "LOST 5 events") && count_lines(out) == 2,
+		   "report --from: a gap inside the window shown");
+	free(out);
+	path = save;
+}
+
 static void test_diff_convert(void)
 {
 	char args[1200], *out, *err;
@@ -352,6 +411,8 @@ int main(int argc, char **argv)
 	make_cap();
 	test_report();
 	test_deltas();
+	test_durations();
+	test_gaps();
 	test_diff_convert();
 	test_bad();
 	test_parse();
