@@ -9,6 +9,9 @@
  *                   timestamp; yields struct lgd_item one at a time.  Memory:
  *                   one sub-buffer (subbuf_size bytes) per CPU, independent
  *                   of the capture size.
+ *   lgd_filter       which records the analyses see (--cpu --pid --comm --site
+ *                   --context --from --to; the recorder's own records): one
+ *                   parser and one predicate (filter.c), applied by the merge.
  *   lgd_streams      which record pairs with which: the previous record of
  *                   the same CPU and context level (or CPU, or task).
  *   lgd_deltas       per (from site, to site) statistics of the time between
