@@ -44,7 +44,7 @@
 const struct cli_cmd cli_cmd_deltas = {
 	"deltas", cmd_deltas,
 	"deltas [--by cpu|task|context] [--durations [--pair FROM,TO]... [--by-parent] "
-	"[--inside SITE]] [--sort=total|max|p99|median|count] [FILE]",
+	"[--inside SITE]] [--sort=total|max|p99|median|count] [FILTERS] [FILE]",
 	"  -b, --by STREAM      which records pair: context (default: same CPU and\n"
 	"                       context level), cpu (same CPU), task (same pid)\n"
 	"      --durations      return-probe durations instead of record deltas, with\n"
@@ -62,6 +62,7 @@ const struct cli_cmd cli_cmd_deltas = {
 	"  deeper-context records inside, nested(us) the sum of those records' spans.\n"
 	"  Marks: ! pairs cut by lost events or left-out records, ? entries without\n"
 	"  return.\n"
+	CLI_FILTER_HELP,
 };
 
 /* *@buf = the whole label of site @id (malloc'd); Return: its length, -1 if no memory */
@@ -133,6 +134,7 @@ int cmd_deltas(int argc, char **argv)
 		{ "by", required_argument, NULL, 'b' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const keys[] = {
@@ -143,6 +145,13 @@ int cmd_deltas(int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":s:b:p:i:h", lo, NULL)) != -1) {
+		int fk = cli_filter_opt("deltas", c, optarg);
+
+		if (fk >= 0) {
+			if (fk)
+				return 2;
+			continue;
+		}
 		switch (c) {
 		case 'D':
 			durations = 1;

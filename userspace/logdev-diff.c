@@ -42,7 +42,7 @@
 
 const struct cli_cmd cli_cmd_diff = {
 	"diff", cmd_diff,
-	"diff [--by cpu|task|context] [--durations] [--format text|csv|json] [--min-count N] "
+	"diff [--by cpu|task|context] [--durations] [--format text|csv|json] [--min-count N] [FILTERS] "
 	"[--svg OUT.svg (FROM TO | --pair N)] A.cap B.cap",
 	"  -b, --by STREAM      which records pair (as deltas): context (default), cpu, task\n"
 	"      --durations      compare return-probe durations\n"
@@ -55,6 +55,8 @@ const struct cli_cmd cli_cmd_diff = {
 	"      --svg OUT        draw one pair's histograms of A and B on one chart (as\n"
 	"                       logdev hist): sites FROM TO, or --pair N\n"
 	"  -p, --pair N         with --svg: the Nth row of logdev deltas A\n"
+	CLI_FILTER_HELP
+	"  (the filters apply to both captures; relative times from each one's first record)\n"
 };
 
 enum fmt { F_TEXT, F_CSV, F_JSON };
@@ -386,6 +388,7 @@ int cmd_diff(int argc, char **argv)
 		{ "svg", required_argument, NULL, 'S' },
 		{ "pair", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -393,6 +396,13 @@ int cmd_diff(int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:m:b:p:h", lo, NULL)) != -1) {
+		int fk = cli_filter_opt("diff", c, optarg);
+
+		if (fk >= 0) {
+			if (fk)
+				return 2;
+			continue;
+		}
 		switch (c) {
 		case 'D':
 			durations = 1;

@@ -56,7 +56,7 @@
 const struct cli_cmd cli_cmd_export = {
 	"export", cmd_export,
 	"export --format json|csv|perfetto [--by cpu|task|context] [--pair FROM,TO]... "
-	"[-o OUT] [FILE]",
+	"[-o OUT] [FILTERS] [FILE]",
 	"  -f, --format FMT     json (JSON lines), csv (RFC 4180) or perfetto (Chrome\n"
 	"                       trace-event JSON for ui.perfetto.dev, chrome://tracing)\n"
 	"  -o, --output OUT     write to OUT (default: standard output)\n"
@@ -64,6 +64,7 @@ const struct cli_cmd cli_cmd_export = {
 	"                       context (default), cpu, task\n"
 	"      --pair FROM,TO   FROM's records are entries, TO's their returns: a\n"
 	"                       duration_ns, and a slice in perfetto (as deltas --pair)\n"
+	CLI_FILTER_HELP
 	"  Columns (json, csv): ts_ns cpu pid comm ctx site_id func file line type\n"
 	"  message delta_ns duration_ns lost_kind lost_count; type lost: a gap row.\n"
 	"  perfetto: one track per CPU (tid = CPU + 1), instant events for records and\n"
@@ -251,12 +252,20 @@ int cmd_export(int argc, char **argv)
 		{ "by", required_argument, NULL, 'b' },
 		{ "pair", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:o:b:h", lo, NULL)) != -1) {
+		int fk = cli_filter_opt("export", c, optarg);
+
+		if (fk >= 0) {
+			if (fk)
+				return 2;
+			continue;
+		}
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "json"))
@@ -347,6 +356,7 @@ int cmd_export(int argc, char **argv)
 		failed = 1;
 		goto out;
 	}
+	m.filtered_items = 1;	/* pairs never span a record a filter left out */
 	if (fmt == X_CSV)
 		fputs("ts_ns,cpu,pid,comm,ctx,site_id,func,file,line,type,message,delta_ns,"
 		      "duration_ns,lost_kind,lost_count\r\n", x.f);
@@ -359,6 +369,8 @@ int cmd_export(int argc, char **argv)
 			ret = -ENOMEM;
 			break;
 		}
+		if (it.filtered)
+			continue;
 		if (it.kind == LGD_ITEM_GAP)
 			put_gap(&x, &it);
 		else
@@ -371,6 +383,7 @@ int cmd_export(int argc, char **argv)
 	if (fmt == X_PERFETTO)
 		fputs("\n]}\n", x.f);
 	lgd_merge_free(&m);
+	cli_filter_notes(&r);
 	if (negative) {
 		fprintf(stderr, "logdev export: warning: %" PRIu64 " negative duration%s (the "
 			"CPUs' clocks disagree) left without a slice\n", negative,

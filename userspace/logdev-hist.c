@@ -38,12 +38,13 @@
 
 const struct cli_cmd cli_cmd_hist = {
 	"hist", cmd_hist,
-	"hist [--by cpu|task|context] [--durations] [--svg OUT.svg] (FROM TO | --pair N) [FILE]",
+	"hist [--by cpu|task|context] [--durations] [--svg OUT.svg] [FILTERS] (FROM TO | --pair N) [FILE]",
 	"  -b, --by STREAM      which records pair (as deltas): context (default), cpu, task\n"
 	"      --durations      return-probe durations (FROM vfs_read TO vfs_read%return),\n"
 	"                       or an edprint in/out pair FROM TO (as deltas --pair)\n"
 	"  -p, --pair N         the Nth row of logdev deltas (its default sort, by total)\n"
 	"      --svg OUT        also write the histogram as an SVG picture to OUT\n"
+	CLI_FILTER_HELP
 	"  FROM, TO: site labels as deltas prints them (func:line) or probe names.\n"
 	"  Buckets: powers of two of ns, [low, high), K = 2^10, M = 2^20, G = 2^30;\n"
 	"  counts exact.  min, median, max, total in us (median as in deltas).\n"
@@ -235,12 +236,20 @@ int cmd_hist(int argc, char **argv)
 		{ "pair", required_argument, NULL, 'p' },
 		{ "svg", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":b:p:h", lo, NULL)) != -1) {
+		int fk = cli_filter_opt("hist", c, optarg);
+
+		if (fk >= 0) {
+			if (fk)
+				return 2;
+			continue;
+		}
 		switch (c) {
 		case 'D':
 			durations = 1;
@@ -298,6 +307,7 @@ int cmd_hist(int argc, char **argv)
 		ret = cli_hist_svg_write(svg, title, &s, 1, "hist");
 	}
 	free(title);
+	cli_filter_notes(&r);
 	lgd_deltas_free(&ds);
 	lgd_reader_close(&r);
 	if (fflush(stdout))

@@ -203,4 +203,21 @@ sys.exit(0 if len(fills) == 2 and "A: demo.cap" in txt and "B: demo-half.cap" in
 [ $? = 2 ] && pass "hist with an unknown label: exit 2" || fail "hist unknown label: not exit 2"
 "$logdev" hist --pair 0 demo.cap >/dev/null 2>&1
 [ $? = 2 ] && pass "hist --pair 0: exit 2" || fail "hist --pair 0: not exit 2"
+# the filters (filter.c) apply to export and hist as to every verb
+"$logdev" export --format csv --cpu 1 ctx-overwrite.cap > f1.csv 2>/dev/null
+"$logdev" report --raw --cpu 1 ctx-overwrite.cap > f1.raw 2>/dev/null
+python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open("f1.csv", newline="")))
+raw = [l for l in open("f1.raw") if l.strip()]
+sys.exit(0 if rows and all(r["cpu"] == "1" for r in rows) and len(rows) == len(raw) else 1)' &&
+	pass "export --cpu 1: only CPU 1, as many rows as report --raw --cpu 1" ||
+	fail "export --cpu 1: rows of other CPUs or a count unlike report's"
+"$logdev" hist --site 'demo_skb:*' demo_skb:117 demo_skb:119 demo.cap > fs.out 2>/dev/null &&
+	"$logdev" hist --site 'demo_kfree*' demo_skb:117 demo_skb:119 demo.cap > fk.out 2>&1
+[ $? = 1 ] && grep -q '200 deltas' fs.out &&
+	pass "hist --site: the pair kept when both ends pass, gone when they do not" ||
+	fail "hist --site: filter not applied"
+"$logdev" hist --cpu x demo_skb:117 demo_skb:119 demo.cap > /dev/null 2>&1
+[ $? = 2 ] && pass "hist --cpu x: usage error" || fail "hist --cpu x: not exit 2"
 [ $failed = 0 ]

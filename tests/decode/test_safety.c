@@ -633,8 +633,11 @@ static void test_completion(void)
 		{ "re", "record report\n" },
 		{ "\"\"", "record report deltas diff hist export convert help\n" },
 		{ "export --format \"\"", "json csv perfetto\n" },
-		{ "hist --", "--by --durations --help --pair --svg\n" },
-		{ "deltas --", "--by --by-parent --durations --help --inside --pair --sort\n" },
+		{ "hist --", "--by --comm --context --cpu --durations --from --help "
+			     "--include-recorder --pair --pid --site --svg --to\n" },
+		{ "deltas --", "--by --by-parent --comm --context --cpu --durations --from --help "
+			       "--include-recorder --inside --pair --pid --site --sort --to\n" },
+		{ "report --context \"\"", "task softirq hardirq nmi\n" },
 		{ "deltas --sort m", "max median\n" },
 		{ "diff --format \"\"", "text csv json\n" },
 		{ "help co", "convert\n" },
