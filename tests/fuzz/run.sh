@@ -5,12 +5,15 @@
 #                                    test of a bug the fuzzer found), then
 #                                    fuzz each target from its corpus for an
 #                                    equal share of SECONDS; PASS/FAIL lines
-#   run.sh fuzz RUNS TARGET...       fuzz each target for an equal share of
-#                                    RUNS executions (rounded up), one target
-#                                    at a time, one process (no -jobs: the
-#                                    machine is shared); prints a table of
-#                                    executions, seconds and execs/s per
-#                                    target and the total
+#   run.sh fuzz RUNS TARGET...       fuzz each target for its share of RUNS
+#                                    executions (weight(), per mille: the
+#                                    fast word parsers get most, the whole-
+#                                    capture reader, 100x slower per input,
+#                                    least), one target at a time, in one
+#                                    process (no -jobs: the machine is
+#                                    shared); prints a table of executions,
+#                                    seconds and execs/s per target and the
+#                                    total
 # New corpus entries go to build/corpus/TARGET (seeded from corpus/TARGET,
 # which stays as committed); a crash leaves build/crash-TARGET-*, to be
 # committed under crashes/TARGET/ with its fix.  Exit: 0 all passed, 1 a
@@ -55,6 +58,26 @@ fuzz_one() {
 	return $st
 }
 
+# weight TARGET: its share of `run.sh fuzz`'s executions, per mille (a
+# target not listed: an equal share of what is left); maxlen TARGET: the
+# largest input libFuzzer makes (0: its default, the largest seed)
+weight() {
+	case $1 in
+	ctlparse|subbuf|bprintf) echo 300 ;;
+	meta) echo 60 ;;
+	probespec) echo 30 ;;
+	capture) echo 10 ;;
+	*) echo 0 ;;
+	esac
+}
+maxlen() {
+	case $1 in
+	capture) echo 16384 ;;	# a few sub-buffers; the seeds are up to 53 KB
+	probespec) echo 1100 ;;	# a write is at most 1023 bytes
+	*) echo 0 ;;
+	esac
+}
+
 case $mode in
 check)
 	for t in "${targets[@]}"; do
@@ -73,7 +96,7 @@ check)
 	per=$(( (amount + ${#targets[@]} - 1) / ${#targets[@]} ))
 	[ "$per" -ge 1 ] || per=1
 	for t in "${targets[@]}"; do
-		if fuzz_one "$t" -max_total_time="$per"; then
+		if fuzz_one "$t" -max_total_time="$per" -max_len="$(maxlen "$t")"; then
 			echo "PASS: fuzz-$t: $execs executions in ${secs}s, no crash, no sanitizer report"
 		else
 			grep -E 'ERROR|runtime error|SUMMARY|Test unit written' "build/$t.log" | head -12
@@ -83,11 +106,13 @@ check)
 	done
 	;;
 fuzz)
-	per=$(( (amount + ${#targets[@]} - 1) / ${#targets[@]} ))
 	total=0
 	printf '%-10s %12s %8s %10s  %s\n' target execs seconds execs/s result
 	for t in "${targets[@]}"; do
-		if fuzz_one "$t" -runs="$per"; then
+		w=$(weight "$t")
+		[ "$w" -gt 0 ] || w=$((1000 / ${#targets[@]}))
+		per=$(( (amount * w + 999) / 1000 ))
+		if fuzz_one "$t" -runs="$per" -max_len="$(maxlen "$t")"; then
 			res=ok
 		else
 			res="CRASH (build/$t.log)"
