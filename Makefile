@@ -7,6 +7,9 @@
 #   make check      every test: the test helpers, ring core (userspace, sanitizers), decoder
 #                   goldens, VM tests
 #   make bench      benchmarks (see docs/PERFORMANCE.md)
+#   make fuzz       every parser under libFuzzer with ASan+UBSan, 10^7
+#                   executions in all (FUZZ_RUNS=N), one target at a time;
+#                   prints executions per target (tests/fuzz/README.md)
 #   make install    reader to $(PREFIX)/bin, its man page logdev(1) and bash completion
 #                   under $(PREFIX)/share, headers to $(PREFIX)/include, logdev.ko for KDIR
 #                   (not the test modules of kernel/test/),
@@ -59,6 +62,9 @@ bench: userspace
 	tools/deps.sh --bench
 	$(MAKE) -C bench run
 
+fuzz:
+	$(MAKE) -C tests/fuzz fuzz
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/uapi/linux $(DESTDIR)$(PREFIX)/include/linux
 	install -m 0755 userspace/logdev $(DESTDIR)$(PREFIX)/bin/logdev
@@ -78,12 +84,13 @@ clean:
 	$(MAKE) -C tests/ring clean
 	-$(MAKE) -C tests/decode clean
 	-$(MAKE) -C tests/include clean
+	-$(MAKE) -C tests/fuzz clean
 	-$(MAKE) -C bench clean
 	-$(MAKE) -C tools/traceevent-plugin clean
 	-$(MAKE) -C tests/plugin clean
 	rm -rf demo-out tests/vm/out build
 
-.PHONY: all kernel userspace plugin deps vm-kernel demo check bench install clean
+.PHONY: all kernel userspace plugin deps vm-kernel demo check bench fuzz install clean
 
 # Cloud vs PREEMPT_RT kernel, same workload through logdev probes, then
 # `logdev diff` (tools/demo-compare.sh; about 2.5 min, not part of check).

@@ -28,6 +28,10 @@ else
 	echo "FAIL: decode: tests/decode/Makefile missing" | tee -a "$log"
 fi
 suite golden "$top/tests/golden/run.sh" "$top/userspace/logdev"
+# every parser under libFuzzer (ASan+UBSan): the inputs of fixed bugs
+# replayed, then FUZZ_SECONDS (20) of fuzzing in all; SKIP without clang's
+# fuzzer runtime
+suite fuzz make -s -C "$top/tests/fuzz" check
 # logdev convert read back by trace-cmd (installed by tools/deps.sh)
 suite tracecmd "$top/tests/tracecmd/run.sh" "$top/userspace/logdev"
 # the trace-cmd plugin through trace-cmd report (needs trace-cmd and
