@@ -445,8 +445,12 @@ static int ld_parse_where(struct ld_pctx *c, struct ld_probe *p, char *tgt)
 	return 0;
 }
 
-/* The target: WHERE[+OFFSET] or SYSTEM:EVENT, with the optional NAME=. */
-static int ld_parse_target(struct ld_pctx *c, struct ld_probe *p, char *spec)
+/*
+ * The target: WHERE[+OFFSET] or SYSTEM:EVENT, with the optional NAME=.
+ * Not inlined: its symbol buffers and ld_parse()'s formats would make one
+ * frame over 1 KB (CONFIG_FRAME_WARN of a small built-in kernel).
+ */
+static noinline_for_stack int ld_parse_target(struct ld_pctx *c, struct ld_probe *p, char *spec)
 {
 	char *eq = strchr(spec, '='), *tgt = spec, *plus, *ev;
 	struct ld_tp_find f = { };
