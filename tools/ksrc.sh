@@ -6,6 +6,8 @@
 #
 #   tools/ksrc.sh tree              unpack + kernel-tree (if needed); print
 #                                   the tree's path
+#   tools/ksrc.sh pristine          the files kernel-tree changes, as in the
+#                                   tarball (extracted once); print the dir
 #   tools/ksrc.sh config NAME       configure O=CACHE/o-NAME from recipe NAME
 #                                   (only if the recipe changed or there is no
 #                                   .config); print the O= directory
@@ -17,12 +19,13 @@
 #
 # Recipes (make tinyconfig, then scripts/config, then olddefconfig):
 #   check  what the fast in-tree check compiles against (tests/intree):
-#          slub's options and MODULES (for a test module), no kernel image
+#          slub's options, its own O= (it flips CONFIG_LOGDEV), no image
 #   slub   the demo/check-builtin kernel with SLUB (make demo-builtin)
 #   slob   the same with SLOB (6.1 still has it, under EXPERT)
 # Both boot under QEMU with a busybox initramfs: serial console, initramfs,
 # devtmpfs, proc/sysfs/debugfs, kallsyms, SMP with ACPI (QEMU's -smp 2 needs
-# it), loopback TCP, paravirt guest, jump labels, CONFIG_LOGDEV=y.
+# it), loopback TCP, paravirt guest, jump labels, kprobes (logdev's probes
+# file needs them; in 6.1 they need MODULES), CONFIG_LOGDEV=y.
 #
 # Environment: LOGDEV_KCACHE cache dir (default build/cache in the repo),
 # LOGDEV_KSRC_TAR the tarball (default /usr/src/linux-source-6.1.tar.xz:
@@ -48,17 +51,18 @@ common="-e 64BIT -e PRINTK -e TTY -e SERIAL_8250 -e SERIAL_8250_CONSOLE
 	-e NET -e INET -e UNIX -e FUTEX -e EPOLL -e SHMEM -e TMPFS
 	-e MULTIUSER -e FILE_LOCKING -e POSIX_TIMERS
 	-d CC_OPTIMIZE_FOR_SIZE -e CC_OPTIMIZE_FOR_PERFORMANCE
+	-e MODULES -e MODULE_UNLOAD -e KPROBES
 	-e EXPERT -e LOGDEV"
 recipe() {
 	case $1 in
-	check) echo "$common -d SLOB -e SLUB -e MODULES -e MODULE_UNLOAD -e KPROBES -e KRETPROBES -e TRACEPOINTS -e FTRACE" ;;
+	check) echo "$common -d SLOB -e SLUB" ;;
 	slub) echo "$common -d SLOB -e SLUB" ;;
 	slob) echo "$common -d SLUB -d SLAB -e SLOB" ;;
 	*) return 1 ;;
 	esac
 }
 # must be =y after olddefconfig (a dependency that did not hold drops them)
-must="LOGDEV DEBUG_FS KALLSYMS SMP ACPI NET INET BLK_DEV_INITRD SERIAL_8250_CONSOLE PROC_PAGE_MONITOR"
+must="LOGDEV KPROBES MODULES DEBUG_FS KALLSYMS SMP ACPI NET INET BLK_DEV_INITRD SERIAL_8250_CONSOLE PROC_PAGE_MONITOR"
 
 do_tree() {
 	local stamp=$cache/.unpacked want
@@ -81,6 +85,25 @@ do_tree() {
 		{ cat "$cache/kernel-tree.log" >&2; die "kernel-tree failed on $tree"; }
 	grep -q 'applied' "$cache/kernel-tree.log" && grep 'applied' "$cache/kernel-tree.log" >&2
 	return 0
+}
+
+# The pristine files kernel-tree changes (Makefile, kernel/Makefile,
+# lib/Kconfig.debug and what the probe patches touch), extracted from the
+# tarball once into CACHE/pristine/linux-source-6.1: the fast check applies
+# kernel-tree to a copy of them (tests/intree/run.sh).
+do_pristine() {
+	local p=$cache/pristine f miss=()
+	[ -r "$tarball" ] || die "no $tarball (apt-get install linux-source-6.1, or tools/deps.sh --kernel as root)"
+	for f in Makefile kernel/Makefile lib/Kconfig.debug \
+		$(grep -h '^+++ ' "$top"/kernel/intree/probes/*.patch | awk '{ print $2 }' | cut -d/ -f2- | sort -u); do
+		[ -f "$p/linux-source-6.1/$f" ] || miss+=("linux-source-6.1/$f")
+	done
+	if [ ${#miss[@]} != 0 ]; then
+		echo "ksrc: extracting ${#miss[@]} pristine files from $tarball" >&2
+		mkdir -p "$p"
+		tar xJf "$tarball" -C "$p" "${miss[@]}"
+	fi
+	echo "$p/linux-source-6.1"
 }
 
 do_config() {
@@ -117,6 +140,8 @@ case $cmd in
 tree)
 	do_tree
 	echo "$tree" ;;
+pristine)
+	do_pristine ;;
 config)
 	[ $# = 1 ] || die "usage: tools/ksrc.sh config NAME"
 	do_tree
@@ -139,6 +164,8 @@ set)
 	*) die "set NAME y|n|m" ;;
 	esac
 	make -s -C "$tree" O="$o" olddefconfig > /dev/null
+	# auto.conf and autoconf.h too: M= builds read them and do not sync
+	make -s -C "$tree" O="$o" syncconfig > /dev/null
 	v=$(grep -E '^(# )?CONFIG_LOGDEV[= ]' "$o/.config" || true)
 	case $2 in
 	y) [ "$v" = CONFIG_LOGDEV=y ] ;;
