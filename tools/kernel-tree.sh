@@ -37,7 +37,7 @@ for a in "$@"; do
 	case $a in
 	--probes) probes=1 ;;
 	--check) check_only=1 ;;
-	-h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,/^set -euo/{/^set -euo/d;p}' "$0"; exit 0 ;;
 	-*) echo "kernel-tree: unknown option '$a'" >&2; exit 2 ;;
 	*) [ -z "$ksrc" ] || { echo "kernel-tree: one KSRC only" >&2; exit 2; }; ksrc=$a ;;
 	esac

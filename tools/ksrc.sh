@@ -173,6 +173,6 @@ set)
 	n) [ "$v" = "# CONFIG_LOGDEV is not set" ] ;;
 	esac || die "CONFIG_LOGDEV=$2 did not stick in $o/.config (got '$v')" ;;
 *)
-	sed -n '2,32p' "$0"
+	sed -n '2,/^set -euo/{/^set -euo/d;p}' "$0"
 	[ -z "$cmd" ] || [ "$cmd" = -h ] || [ "$cmd" = --help ] || exit 2 ;;
 esac
