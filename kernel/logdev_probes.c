@@ -469,6 +469,10 @@ static noinline_for_stack int ld_parse_target(struct ld_pctx *c, struct ld_probe
 	if (!*tgt)
 		return ld_fail(c, tgt, -EINVAL, "no target");
 	if (p->kind == LD_PROBE_TRACEPOINT) {
+		/* a small built-in kernel may have none (docs/BUILTIN.md) */
+		if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+			return ld_fail(c, tgt, -EOPNOTSUPP,
+				       "this kernel has no tracepoints (CONFIG_TRACEPOINTS)");
 		ev = strchr(tgt, ':');
 		if (!ev || ev == tgt || !ev[1] || strchr(ev + 1, ':'))
 			return ld_fail(c, tgt, -EINVAL, "tracepoint is not SYSTEM:EVENT");
@@ -697,6 +701,8 @@ static int ld_probe_arm(struct ld_probe *p)
 		p->rp.maxactive = max_t(int, 64, 4 * num_possible_cpus());
 		return register_kretprobe(&p->rp);
 	default:
+		if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+			return -EOPNOTSUPP;	/* refused by ld_parse_target() */
 		return tracepoint_probe_register(p->tp, ld_tp_probe, p);
 	}
 }
@@ -712,6 +718,8 @@ static void ld_probe_disarm(struct ld_probe *p)
 		unregister_kretprobe(&p->rp);
 		break;
 	default:
+		if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+			break;
 		tracepoint_probe_unregister(p->tp, ld_tp_probe, p);
 		tracepoint_synchronize_unregister();
 		break;
