@@ -22,10 +22,10 @@
 # kmem_cache_free, mmap, munmap, TLB flush, show_smap, wchan), the
 # built-in edprint() of net/core/skbuff.c among them.
 #
-# Kernel command line: LOGDEV_BUILTIN_APPEND (default empty).  With
-# logdev.enable=1 there (the boot parameters of issue 10 item 2) the guest
-# records from boot (`logdev record --no-enable`); without it, it enables
-# recording through debugfs.
+# Kernel command line: LOGDEV_BUILTIN_APPEND (default logdev.enable=1:
+# recording from the early initcalls, docs/DEBUGFS.md "Parameters"; the
+# guest then drains with `logdev record --no-enable`).  Set it empty to
+# have the guest enable recording through debugfs instead.
 # LOGDEV_BUILTIN_KERNELS="slub" (or "slob") builds and boots only that one.
 # Results: build/demo-builtin/{slub,slob}/ (run.cap, formats.txt, stats.txt,
 # console.log), build logs build/demo-builtin/{slub,slob}-build.log.
@@ -34,7 +34,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 check=
 if [ "${1:-}" = --check ]; then check=1; shift; fi
 mmaps=${1:-1000} wchans=${2:-1000} kbytes=${3:-2048} smaps=${4:-100}
-append=${LOGDEV_BUILTIN_APPEND:-}
+append=${LOGDEV_BUILTIN_APPEND-logdev.enable=1}
 # LOGDEV_BUILTIN_KERNELS: a subset ("slub") to try one kernel (no diff then)
 kernels=${LOGDEV_BUILTIN_KERNELS:-slub slob}
 out=$top/build/demo-builtin
