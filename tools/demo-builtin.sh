@@ -127,6 +127,24 @@ if [ -f "$out/slub/run.cap" ] && [ -f "$out/slob/run.cap" ]; then
 	echo "kfree_skbmem and kmem_cache_free rows:"
 	head -n 1 "$out/diff.txt"
 	grep -E 'kfree_skbmem|kmem_cache_free' "$out/diff.txt" || true
+	# kfree_skbmem's in -> out whatever records fall between (the
+	# allocator's own probes): an edprint pair, as durations (diff --pair);
+	# its labels (func:line) read from the capture, not hard-coded
+	site() { "$U/logdev" report --raw "$out/slub/run.cap" 2>/dev/null |
+		awk -F'\t' -v f="$1" -v m="$2" '$6 == f && $8 == m { print $6 ":" $7; exit }'; }
+	kin=$(site kfree_skbmem in) kout=$(site kfree_skbmem out)
+	cin=$(site kmem_cache_free_probe in) cout=$(site kmem_cache_free_probe out)
+	if [ -n "$kin" ] && [ -n "$kout" ] && [ -n "$cin" ] && [ -n "$cout" ]; then
+		"$U/logdev" diff --pair "$kin,$kout" --pair "$cin,$cout" "$out/slub/run.cap" \
+			"$out/slob/run.cap" > "$out/diff-pairs.txt" 2> "$out/diff-pairs.err" || true
+		echo
+		echo "in -> out of kfree_skbmem and kmem_cache_free (logdev diff --pair $kin,$kout --pair $cin,$cout):"
+		head -n 1 "$out/diff-pairs.txt"
+		grep -E "^($kin|$cin) " "$out/diff-pairs.txt" || true
+	fi
+	[ -z "$check" ] || check "logdev diff --pair: kfree_skbmem in -> out row, SLUB against SLOB" \
+		"labels '$kin' '$kout', $(head -c 300 "$out/diff-pairs.err" 2>/dev/null)" \
+		grep -qE "^$kin +$kout +[0-9]+ " "$out/diff-pairs.txt"
 	if [ -z "$check" ]; then
 		echo
 		echo "the whole table:"

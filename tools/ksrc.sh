@@ -84,6 +84,18 @@ do_tree() {
 	"$top/tools/kernel-tree.sh" --probes "$tree" > "$cache/kernel-tree.log" 2>&1 ||
 		{ cat "$cache/kernel-tree.log" >&2; die "kernel-tree failed on $tree"; }
 	grep -q 'applied' "$cache/kernel-tree.log" && grep 'applied' "$cache/kernel-tree.log" >&2
+	# The tree's links now point at this checkout.  If they pointed at
+	# another one before (a cache shared by two checkouts), make would
+	# judge logdev's objects by the new targets' mtimes, which may be
+	# older than the objects built from the old ones: stale objects linked
+	# (seen: a worktree's cache reused from main, ld_peek_* undefined).
+	# So logdev's objects go whenever the checkout changes.
+	if [ "$(cat "$cache/.linked" 2>/dev/null)" != "$top" ]; then
+		[ -f "$cache/.linked" ] &&
+			echo "ksrc: tree was linked to $(cat "$cache/.linked"); rebuilding logdev's objects" >&2
+		rm -rf "$cache"/o-*/kernel/logdev
+		echo "$top" > "$cache/.linked"
+	fi
 	return 0
 }
 

@@ -73,7 +73,8 @@ static const struct {
 	{ "diff", "  logdev diff before.cap after.cap\n"
 		  "  logdev diff --format csv --min-count 10 before.cap after.cap > diff.csv\n"
 		  "  logdev diff --svg skb.svg demo_skb:117 demo_skb:119 before.cap after.cap\n"
-		  "  logdev diff --pid 1234 --from +1s before.cap after.cap\n" },
+		  "  logdev diff --pid 1234 --from +1s before.cap after.cap\n"
+		  "  logdev diff --pair kfree_skbmem:813,kfree_skbmem:818 slub.cap slob.cap\n" },
 	{ "hist", "  logdev hist demo_skb:117 demo_skb:119 demo.cap\n"
 		  "  logdev hist --pair 1 --svg top.svg demo.cap  (the first row of logdev deltas)\n"
 		  "  logdev hist --durations vfs_read vfs_read%return probes.cap\n" },

@@ -32,6 +32,7 @@
  * Exit: 0, 3 with warnings (a capture's, pairs left out, rows not matched one
  * to one), 1 if a capture is unusable, 2 usage.
  */
+#define _GNU_SOURCE
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -54,6 +55,8 @@ const struct cli_cmd cli_cmd_diff = {
 	"  percentiles; footnotes below the table (on stderr for csv and json).\n"
 	"      --svg OUT        draw one pair's histograms of A and B on one chart (as\n"
 	"                       logdev hist): sites FROM TO, or --pair N\n"
+	"  -p, --pair FROM,TO   also edprint pairs as durations (as deltas --pair: FROM's\n"
+	"                       records entries, TO's their returns; implies --durations)\n"
 	"  -p, --pair N         with --svg: the Nth row of logdev deltas A\n"
 	CLI_FILTER_HELP
 	"  (the filters apply to both captures; relative times from each one's first record)\n"
@@ -63,11 +66,36 @@ enum fmt { F_TEXT, F_CSV, F_JSON };
 
 /* Open @file and fill @ds (finished).  Prints errors.  0 or 1. */
 static int load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
-		int durations, int by)
+		int durations, int by, const char *const *pairs, int npairs,
+		uint32_t (*ids)[2])
 {
 	ds->by = by;
 	if (cli_open_input(file, r))
 		return 1;
+	/* --pair FROM,TO: labels, resolved in each capture (ids differ) */
+	for (int i = 0; i < npairs; i++) {
+		char *from = strdup(pairs[i]), *to = from ? strchr(from, ',') : NULL;
+		int64_t f = -1, t = -1;
+
+		if (to) {
+			*to++ = 0;
+			f = cli_site_by_label(r, from);
+			t = cli_site_by_label(r, to);
+		}
+		if (f < 0 || t < 0 || f == t) {
+			fprintf(stderr, "logdev diff: %s: --pair %s: %s\n", file, pairs[i],
+				!from ? "out of memory" : f == t && f >= 0 ? "the same site twice" :
+				"no site of the capture has that label (func:line, as deltas prints)");
+			free(from);
+			lgd_reader_close(r);
+			return 1;
+		}
+		free(from);
+		ids[i][0] = (uint32_t)f;
+		ids[i][1] = (uint32_t)t;
+	}
+	ds->user_pairs = npairs ? ids : NULL;
+	ds->nr_user_pairs = (size_t)npairs;
 	if (cli_collect(r, ds, durations, NULL)) {
 		lgd_deltas_free(ds);
 		lgd_reader_close(r);
@@ -379,6 +407,9 @@ int cmd_diff(int argc, char **argv)
 	unsigned int used[2] = { 0, 0 };
 	const char *svg = NULL, *ops[4];
 	uint64_t nth = 0;
+	const char *upairs[16];
+	int nupairs = 0;
+	static uint32_t uids[2][16][2];
 
 	static const struct option lo[] = {
 		{ "durations", no_argument, NULL, 'D' },
@@ -432,6 +463,15 @@ int cmd_diff(int argc, char **argv)
 			svg = optarg;
 			break;
 		case 'p':
+			if (strchr(optarg, ',')) {	/* FROM,TO: an edprint pair */
+				if (nupairs == 16) {
+					fprintf(stderr, "logdev diff: at most 16 --pair FROM,TO\n");
+					return 2;
+				}
+				upairs[nupairs++] = optarg;
+				durations = 1;
+				break;
+			}
 			if (cli_parse_uint("diff", "--pair", optarg, 1, UINT32_MAX, &nth))
 				return 2;
 			break;
@@ -440,6 +480,10 @@ int cmd_diff(int argc, char **argv)
 		default:
 			return cli_opt_error("diff", c, optopt, argv, optind);
 		}
+	}
+	if (nupairs && (svg || nth)) {
+		fprintf(stderr, "logdev diff: --pair FROM,TO is not for --svg (there: FROM TO, or --pair N)\n");
+		return 2;
 	}
 	if (svg || nth) {	/* one pair's histograms: FROM TO A B, or --pair N A B */
 		int want = nth ? 2 : 4;
@@ -463,9 +507,9 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (nf != 2)
 		return cli_verb_usage_error(&cli_cmd_diff);
-	if (load(files[0], &r[0], &ds[0], durations, by))
+	if (load(files[0], &r[0], &ds[0], durations, by, upairs, nupairs, uids[0]))
 		return 1;
-	if (load(files[1], &r[1], &ds[1], durations, by)) {
+	if (load(files[1], &r[1], &ds[1], durations, by, upairs, nupairs, uids[1])) {
 		lgd_deltas_free(&ds[0]);
 		lgd_reader_close(&r[0]);
 		return 1;
