@@ -25,7 +25,7 @@ i=0
 while [ \$i -lt $smaps ]; do cat /proc/1/smaps > /dev/null; i=\$((i + 1)); done
 EOF
 if [ "$(cat $D/enable)" = 1 ]; then
-	echo "demo-builtin: recording since boot (logdev.enable=1)"
+	echo "demo-builtin: recording since boot (logdev.enable=1); guest started at uptime $(cut -d' ' -f1 /proc/uptime) s"
 	/logdev/logdev.static record --no-enable -o $R/run.cap -- sh /tmp/work.sh
 	rc=$?
 	echo 0 > $D/enable

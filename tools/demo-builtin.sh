@@ -112,6 +112,16 @@ for k in $kernels; do
 		"$U/logdev" report --raw "$d/run.cap" 2> "$d/report.err" |
 			awk -F'\t' '{ n[$6]++ } END { for (f in n) print f, n[f] }' | sort > "$d/records-by-func.txt"
 	fi
+	if [ -n "$check" ] && [ "$append" = logdev.enable=1 ]; then
+		# recording from boot: the first record is older than the guest
+		# script (uptime and the trace clock both count from boot)
+		up=$(sed -n 's/.*guest started at uptime \([0-9.]*\) s.*/\1/p' "$d/guest.log" 2>/dev/null)
+		first=$("$U/logdev" report --raw "$d/run.cap" 2>/dev/null |
+			awk -F'\t' 'NR == 1 { printf "%.3f", $1 / 1e9 }')
+		check "$k kernel: recorded from boot (logdev.enable=1): first record at ${first:-?} s, guest started at ${up:-?} s" \
+			"no 'recording since boot' line or a later first record" \
+			awk -v a="${first:-x}" -v b="${up:-x}" 'BEGIN { exit !(a != "x" && b != "x" && a + 0 < b + 0) }'
+	fi
 	if [ -n "$check" ]; then
 		for f in kfree_skbmem kmem_cache_free_probe ksys_mmap_pgoff __vm_munmap flush_tlb_mm_range show_smap proc_pid_wchan; do
 			n=$(awk -v f=$f '$1 == f { print $2 }' "$d/records-by-func.txt" 2>/dev/null)
@@ -131,7 +141,8 @@ if [ -f "$out/slub/run.cap" ] && [ -f "$out/slob/run.cap" ]; then
 	# allocator's own probes): an edprint pair, as durations (diff --pair);
 	# its labels (func:line) read from the capture, not hard-coded
 	site() { "$U/logdev" report --raw "$out/slub/run.cap" 2>/dev/null |
-		awk -F'\t' -v f="$1" -v m="$2" '$6 == f && $8 == m { print $6 ":" $7; exit }'; }
+		awk -F'\t' -v f="$1" -v m="$2" '$6 == f && $8 == m && !x { x = $6 ":" $7 }
+		END { print x }'; }	# no early exit: pipefail and SIGPIPE
 	kin=$(site kfree_skbmem in) kout=$(site kfree_skbmem out)
 	cin=$(site kmem_cache_free_probe in) cout=$(site kmem_cache_free_probe out)
 	if [ -n "$kin" ] && [ -n "$kout" ] && [ -n "$cin" ] && [ -n "$cout" ]; then
