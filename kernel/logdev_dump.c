@@ -110,9 +110,12 @@ MODULE_PARM_DESC(dump_records,
  * @rec:      the next record to print, NULL when done
  * @total:    records (not comm records) found by the counting pass
  * @left:     records still to print
- * @prev_ts:  timestamp of the CPU's previous record (ns), if @have_prev
- * @have_prev: @prev_ts is set (no delta for a CPU's very first record or
- *            the first after a loss)
+ * @prev_ts:  per context level (LOGDEV_CTX_*): timestamp of the previous
+ *            record of this CPU and context (ns), if set in @have_prev; the
+ *            delta printed is since it, as logdev report's default
+ *            (--by context): an interrupt's records never split a task's
+ * @have_prev: bit c set: @prev_ts[c] is set (no delta for a stream's very
+ *            first record or the first after a loss)
  * @busy:     sub-buffers skipped: a writer in them had not committed
  * @gone:     sub-buffers skipped: overwritten while the dump ran
  * @lost:     losses reported in headers met since the last record printed,
@@ -131,8 +134,8 @@ struct ld_dump_cur {
 	u32 off, bytes;
 	const struct logdev_rec_hdr *rec;
 	u64 total, left;
-	u64 prev_ts;
-	bool have_prev;
+	u64 prev_ts[LOGDEV_CTX_MASK + 1];
+	u8 have_prev;
 	u32 busy, gone;
 	u64 lost[LD_NR_REFUSALS];
 	const char *bad;
@@ -200,7 +203,7 @@ static void ld_dump_reset(struct ld_dump_cur *c)
 	c->off = 0;
 	c->bytes = 0;
 	c->rec = NULL;
-	c->have_prev = false;
+	c->have_prev = 0;
 	c->busy = 0;
 	c->gone = 0;
 	memset(c->lost, 0, sizeof(c->lost));
@@ -493,6 +496,7 @@ static void ld_dump_record(int cpu, struct ld_dump_cur *c)
 	struct logdev_site *s = ld_site_get(r->site);
 	char who[LOGDEV_COMM_LEN + 16], where[96], delta[64] = "";
 	u64 ts = r->ts, d;
+	unsigned int lev = r->ctx & LOGDEV_CTX_MASK;
 	int i;
 
 	for (i = 0; i < LD_NR_REFUSALS; i++) {
@@ -502,7 +506,7 @@ static void ld_dump_record(int cpu, struct ld_dump_cur *c)
 			      ts / NSEC_PER_SEC, ts % NSEC_PER_SEC / 1000, cpu,
 			      c->lost[i], ld_dump_lost_names[i]);
 		c->lost[i] = 0;
-		c->have_prev = false;
+		c->have_prev = 0;
 	}
 	if (!r->pid) {
 		/* every CPU's idle task (swapper/N): ftrace's name, as the reader's */
@@ -519,12 +523,12 @@ static void ld_dump_record(int cpu, struct ld_dump_cur *c)
 		scnprintf(where, sizeof(where), "%s:%u", READ_ONCE(s->func), s->line);
 	else
 		scnprintf(where, sizeof(where), "site#%u:?", r->site);
-	if (c->have_prev) {
-		if (ts >= c->prev_ts) {
-			d = ts - c->prev_ts;
+	if (c->have_prev & BIT(lev)) {
+		if (ts >= c->prev_ts[lev]) {
+			d = ts - c->prev_ts[lev];
 			scnprintf(delta, sizeof(delta), "  +%llu.%03llu us", d / 1000, d % 1000);
 		} else {
-			d = c->prev_ts - ts;
+			d = c->prev_ts[lev] - ts;
 			scnprintf(delta, sizeof(delta),
 				  "  -%llu.%03llu us (clock went back, not in deltas)",
 				  d / 1000, d % 1000);
@@ -534,8 +538,8 @@ static void ld_dump_record(int cpu, struct ld_dump_cur *c)
 	ld_dump_print("[ %5llu.%06llu] cpu:%d %s%s %s %s%s",
 		      ts / NSEC_PER_SEC, ts % NSEC_PER_SEC / 1000, cpu, who,
 		      ld_dump_ctx(r->ctx), where, ld_dump_msg, delta);
-	c->prev_ts = ts;
-	c->have_prev = true;
+	c->prev_ts[lev] = ts;
+	c->have_prev |= BIT(lev);
 }
 
 /* ------------------------------------------------------------- the dump */
@@ -573,8 +577,8 @@ static void ld_dump_prepare(int cpu, struct ld_dump_cur *c, u64 n)
 	}
 	ld_dump_reset(c);
 	for (i = 0, ld_dump_next(c); c->rec && i < skip; i++, ld_dump_next(c)) {
-		c->prev_ts = c->rec->ts;
-		c->have_prev = true;
+		c->prev_ts[c->rec->ctx & LOGDEV_CTX_MASK] = c->rec->ts;
+		c->have_prev |= BIT(c->rec->ctx & LOGDEV_CTX_MASK);
 	}
 	/* losses before the first record shown belong to the part skipped */
 	memset(c->lost, 0, sizeof(c->lost));

@@ -256,6 +256,15 @@ for t in oops:64 panic:50 sysrq:30 mid:64 live:20; do
 	fi
 done
 
+# 9b. the dump's deltas by context: logdev_test's writers in all four
+# contexts on both CPUs, then sysrq 'a' (200 records per CPU): every +D us is
+# the time since the previous record of its CPU and context level, as
+# report's default (check-dump-ctx.sh).  Multi-threaded TCG: enable flips
+# only while no edprint site runs.
+if boot vm-dump-ctx 2 "$vm/guest-dump-ctx.sh" "$K/logdev.ko $T/logdev_test.ko" "300"; then
+	host_check vm-dump-ctx check-dump-ctx.sh "$out/vm-dump-ctx"
+fi
+
 # 10. parameters (issue 10, item 2): garbage refuses insmod and names the
 # parameter; enable=1 buffer_size_kb=64 subbuf_size=8192 mode=discard
 # clock=mono take effect from the load, show in debugfs and (read-only,
