@@ -208,6 +208,39 @@ static __always_inline unsigned long ld_fetch_base(const struct ld_fetch *f,
 	}
 }
 
+/*
+ * Copy the NUL-terminated string at @src to @dst, at most @max bytes, NUL
+ * included; never faults (strncpy_from_kernel_nofault() is not exported to
+ * modules).  Reads aligned 8-byte words with copy_from_kernel_nofault(),
+ * which never cross a page, so a string that ends just before an unmapped
+ * page is read whole.  Returns the bytes stored (NUL included; @max and no
+ * NUL in @src's first @max - 1 bytes: cut, the last byte stored a NUL), or
+ * -EFAULT (nothing usable stored).
+ */
+static long ld_str_nofault(char *dst, unsigned long src, u32 max)
+{
+	unsigned long a = ALIGN_DOWN(src, sizeof(u64));
+	u32 skip = src - a, n = 0, i;
+	u64 w;
+
+	while (n < max) {
+		if (copy_from_kernel_nofault(&w, (void *)a, sizeof(w)))
+			return -EFAULT;
+		for (i = skip; i < sizeof(w) && n < max; i++) {
+			char ch = ((char *)&w)[i];
+
+			if (n == max - 1)
+				ch = '\0';
+			dst[n++] = ch;
+			if (!ch)
+				return n;
+		}
+		skip = 0;
+		a += sizeof(w);
+	}
+	return n;
+}
+
 /* Append the text @s (NUL included) at @buf + @pos; the new position. */
 static __always_inline u32 ld_put_str(u8 *buf, u32 pos, const char *s, u32 n)
 {
@@ -246,8 +279,8 @@ static u32 ld_fetch_store(const struct ld_fetch *f, struct pt_regs *regs,
 	}
 	if (f->type == LD_FT_STRING) {
 		addr = f->ndrf ? v + f->off[f->ndrf - 1] : v;
-		n = *mark ? -EFAULT : strncpy_from_kernel_nofault((char *)buf + pos,
-					(void *)addr, LD_PROBE_STR_MAX);
+		n = *mark ? -EFAULT : ld_str_nofault((char *)buf + pos, addr,
+						     LD_PROBE_STR_MAX);
 		if (n < 0) {
 			buf[pos++] = '\0';
 			mark = ld_fault_mark;
@@ -371,7 +404,7 @@ static void notrace ld_tp_probe(void *data)
  */
 struct ld_err {
 	u64 ts;
-	char reason[128];
+	char reason[256];
 	char cmd[LD_ERRLOG_CMD];
 	u32 pos;
 };
@@ -737,9 +770,11 @@ static int ld_parse_arg(struct ld_pctx *c, struct ld_probe *p, char *tok)
 			return ld_fail(c, colon + 1, -EINVAL, "$comm is a string");
 		f.type = LD_FT_STRING;
 	}
-	if (f.type == LD_FT_STRING && f.base != LD_FB_COMM && !f.ndrf &&
-	    f.base == LD_FB_IMM)
-		return ld_fail(c, src, -EINVAL, "string accepts only a memory address");
+	/* as ftrace: a string is read at an address, "+0($arg1):string" */
+	if (f.type == LD_FT_STRING && f.base != LD_FB_COMM && !f.ndrf)
+		return ld_fail(c, colon + 1, -EINVAL,
+			       "string accepts only memory arguments: +0(%s):string reads the string %s points at",
+			       src, src);
 	f.fault = f.ndrf || (f.type == LD_FT_STRING);
 	if (!eq) {
 		switch (f.base) {
@@ -1137,7 +1172,7 @@ static int ld_similar_sym(void *data, const char *name, struct module *mod,
 			  unsigned long addr)
 {
 	struct ld_sym_similar *ss = data;
-	const char *hit = strnstr(name, ss->core, KSYM_NAME_LEN);
+	const char *hit = strstr(name, ss->core);
 
 	if (!hit)
 		return 0;
@@ -1251,7 +1286,7 @@ static int ld_check_unique(struct ld_pctx *c, struct ld_probe *p)
 			return ld_fail(c, at, -ENOENT,
 				       "no symbol %s (inlined, or renamed: see probes_list)",
 				       p->sym);
-		return ld_fail(c, at, -ENOENT, "no symbol %s; %u names contain it: %s%s",
+		return ld_fail(c, at, -ENOENT, "no symbol %s; symbols containing it (%u): %s%s",
 			       p->sym, n, cand, n > LD_CANDIDATES ? ", ..." : "");
 	}
 	return 0;
@@ -1340,7 +1375,7 @@ static int ld_probe_add(struct ld_pctx *c, char *cmd)
 	if (old) {
 		if (old->kind != p->kind && !strcmp(old->sym, p->sym))
 			ret = ld_fail(c, c->buf, -EEXIST,
-				      "a probe named %s exists (%c: on the same function); names are shared by p:, r: and t: (each names its records): name this one, e.g. %c:%s_%s %s",
+				      "a probe named %s exists (%c: on the same function; a name is one probe's records): name this one, e.g. %c:%s_%s %s",
 				      p->name, ld_probe_kind_char[old->kind],
 				      ld_probe_kind_char[p->kind], p->name,
 				      p->kind == LD_PROBE_KRETPROBE ? "ret" : "entry",

@@ -51,6 +51,21 @@ $1 == "LOST" { lost += $3; next }
 	if (fn == "tgt_ret%return" && hex(arg(msg, "retval")) != 2 * last_a1 + 43981) badr++
 	if (fn == "kmem_cache_free") kcf[arg(msg, "arg1")]++
 	if (fn == "tp_kcf") tpk[arg(msg, "arg3")]++
+	# ftrace syntax, typed arguments: 3 calls of lt_probe_typed, i = 0..2
+	if (fn == "typed") {
+		i = cnt[fn] - 1
+		want = sprintf("s=\"hello \"typed\"\" n=%d v=%.0f vx=0x%x b=%d nm=\"obj-name\" fn=lt_probe_delay+0x0/0x",
+			       -5 - i, 4294967280 + i, 4294967280 + i, -16 + i)
+		if (substr(msg, 1, length(want)) != want || msg !~ / \[logdev_test\] mg=4660$/) {
+			badtyped++; if (!firstbad) firstbad = msg " (want " want "... [logdev_test] mg=4660)"
+		}
+	}
+	if (fn == "typed_ret%return" && msg !~ /^retval=4294967277 duration=/) { badtyped++; if (!firstbad) firstbad = msg }
+	if (fn == "cm" && msg !~ ("^comm=\"sh\" lo=" (251 - cnt[fn] + 1) " di=0x[0-9a-f]+ neg=" (-7 - cnt[fn] + 1) "$")) {
+		badtyped++; if (!firstbad) firstbad = msg
+	}
+	if (fn == "p_lt_probe_typed_0" && msg != "arg3=" (-5 - cnt[fn] + 1)) { badtyped++; if (!firstbad) firstbad = msg }
+	if (fn == "flt" && msg != "bad=0(fault)") { badtyped++; if (!firstbad) firstbad = msg }
 	if (fn == "lt_probe_delay%return") {
 		if (!match(msg, /duration=[0-9.]+ us/)) { nodur++; next }
 		v = substr(msg, RSTART + 9, RLENGTH - 12) + 0
@@ -77,6 +92,10 @@ END {
 	check(cnt["lt_probe_delay"] == d && cnt["lt_probe_delay%return"] == d && !badret,
 	      "r:lt_probe_delay: " d " entries, " d " returns, retval " us,
 	      cnt["lt_probe_delay"] + 0 " / " cnt["lt_probe_delay%return"] + 0 ", " badret + 0 " bad")
+	check(cnt["typed"] == 3 && cnt["typed_ret%return"] == 3 && cnt["cm"] == 3 &&
+	      cnt["p_lt_probe_typed_0"] == 3 && cnt["flt"] == 3 && cnt["r_lt_probe_typed_0%return"] == 3 && !badtyped,
+	      "ftrace syntax: typed values printed as typed (string, s64, u32, x32, s8, nested deref, symbol, @SYM, $comm, u8, %REG, fault)",
+	      cnt["typed"] + 0 "/" cnt["typed_ret%return"] + 0 "/" cnt["cm"] + 0 "/" cnt["p_lt_probe_typed_0"] + 0 "/" cnt["flt"] + 0 " records, " badtyped + 0 " bad, first: " firstbad)
 	check(ndur == d && !nodur, "report pairs every return with its entry (" ndur + 0 " durations)",
 	      nodur + 0 " returns without duration")
 	# median (insertion sort, D is small): TCG vCPUs get descheduled on a
