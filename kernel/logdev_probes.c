@@ -57,6 +57,9 @@
 #include <linux/mutex.h>
 #include <linux/cpumask.h>
 #include <linux/sched/clock.h>
+#include <linux/sort.h>
+#include <linux/glob.h>
+#include <linux/vmalloc.h>
 #include "logdev_core.h"
 #include "logdev_features.h"
 
@@ -141,6 +144,7 @@ static const char ld_probe_kind_char[] = { 'p', 'r', 't' };
  * @nr_ret:   entries used in @ret
  * @payload_max: bytes the largest record of this probe can take
  * @maxactive: r: MAXACTIVE as written (0: logdev's default)
+ * @named:     the command gave NAME
  * @ftrace:    written in ftrace's form (p:NAME SYM): ftrace's default name
  * @group:     GRP of p:GRP/NAME as written ("" if none), for the listing
  * @args:      the argument words as written, for the listing
@@ -166,7 +170,7 @@ struct ld_probe {
 	u32 nr_entry, nr_ret;
 	u32 payload_max;
 	int maxactive;
-	bool ftrace;
+	bool ftrace, named;
 	char group[LD_PROBE_NAME_LEN];
 	char args[256];
 	struct logdev_site *site, *ret_site;
@@ -842,9 +846,9 @@ static int ld_parse_where(struct ld_pctx *c, struct ld_probe *p, char *tgt)
 	if (!*s)
 		return ld_fail(c, s, -EINVAL, "no function name");
 	for (; *s; s++)
-		if (!ld_ident_char(*s) && *s != '.')
+		if (!ld_ident_char(*s) && *s != '.' && !(!colon && strchr("*?[]!-", *s)))
 			return ld_fail(c, s, -EINVAL,
-				       "function name has a byte other than [A-Za-z0-9_.]");
+				       "function name has a byte other than [A-Za-z0-9_.] (or a glob's *?[]!-)");
 	strscpy(p->sym, tgt, sizeof(p->sym));
 	return 0;
 }
@@ -865,6 +869,7 @@ static int ld_parse_target(struct ld_pctx *c, struct ld_probe *p, char *spec)
 				       LD_PROBE_NAME_LEN);
 		strscpy(p->name, spec, sizeof(p->name));
 	}
+	p->named = *p->name;
 	p->target_off = tgt - c->buf;
 	if (!*tgt)
 		return ld_fail(c, tgt, -EINVAL, "no target");
@@ -1006,7 +1011,6 @@ static int ld_parse_head(struct ld_pctx *c, struct ld_probe *p, char *spec,
 /* Fill @p from a command (not a removal); nothing is registered yet. */
 static int ld_parse(struct ld_pctx *c, struct ld_probe *p, char *cmd)
 {
-	char fmt[256] = "", rfmt[256] = "", func[LD_PROBE_NAME_LEN + 8];
 	char *tok, *spec, *pct;
 	u32 i, bytes;
 	int ret;
@@ -1065,6 +1069,15 @@ static int ld_parse(struct ld_pctx *c, struct ld_probe *p, char *cmd)
 		return ld_fail(c, c->buf + p->target_off, -E2BIG,
 			       "a record of these arguments may take %u bytes, more than %d (a string takes %d)",
 			       p->payload_max, LOGDEV_MAX_PAYLOAD, LD_PROBE_STR_MAX);
+	return 0;
+}
+
+/* The call sites of @p's records (formats from its fetches). */
+static int ld_probe_sites(struct ld_pctx *c, struct ld_probe *p)
+{
+	char fmt[256] = "", rfmt[256] = "", func[LD_PROBE_NAME_LEN + 8];
+	u32 i;
+
 	for (i = 0; i < p->nr_entry; i++)
 		ld_fmt_add(fmt, sizeof(fmt), &p->entry[i]);
 	for (i = 0; i < p->nr_ret; i++)
@@ -1292,6 +1305,238 @@ static int ld_check_unique(struct ld_pctx *c, struct ld_probe *p)
 	return 0;
 }
 
+/* ------------------------------------------------------ globs and listing */
+
+#define LD_GLOB_ATTACH_MAX	64	/* probes one glob spec may attach */
+#define LD_LIST_MAX		2000	/* functions probe_functions lists */
+
+/*
+ * Text symbols of vmlinux (between _stext and _etext: no init text, no
+ * data) and of the loaded modules (their core text) whose names match a
+ * glob (glob_match(): * ? [...]), as "NAME" or "MOD:NAME", at most @max
+ * kept (@n counts them all).
+ */
+struct ld_glob_walk {
+	const char *pat;
+	unsigned long stext, etext;
+	char **names;
+	unsigned int n, max;
+};
+
+static void ld_glob_add(struct ld_glob_walk *g, const char *mod, const char *name)
+{
+	if (g->n < g->max)
+		g->names[g->n] = mod ? kasprintf(GFP_KERNEL, "%s:%s", mod, name) :
+					kstrdup(name, GFP_KERNEL);
+	g->n++;
+}
+
+static int ld_glob_vmlinux(void *data, const char *name, struct module *mod,
+			   unsigned long addr)
+{
+	struct ld_glob_walk *g = data;
+
+	if (!mod && addr >= g->stext && addr < g->etext && glob_match(g->pat, name))
+		ld_glob_add(g, NULL, name);
+	return 0;
+}
+
+static int ld_glob_module(void *data, const char *name, struct module *mod,
+			  unsigned long addr)
+{
+	struct ld_glob_walk *g = data;
+	unsigned long base = (unsigned long)mod->core_layout.base;
+
+	if (addr >= base && addr < base + mod->core_layout.text_size &&
+	    glob_match(g->pat, name))
+		ld_glob_add(g, mod->name, name);
+	return 0;
+}
+
+static int ld_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char * const *)a, *(const char * const *)b);
+}
+
+static void ld_glob_free(struct ld_glob_walk *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < min(g->n, g->max); i++)
+		kfree(g->names[i]);
+	kvfree(g->names);
+}
+
+/*
+ * Fill @g with the text symbols matching @pat, sorted; names defined more
+ * than once (static functions of the same name) are kept once and counted
+ * in *@dups.  Returns 0, -ENOMEM, or -ENOSYS without kallsyms iteration.
+ */
+static int ld_glob_collect(struct ld_glob_walk *g, const char *pat,
+			   unsigned int max, unsigned int *dups)
+{
+	unsigned int i, j, cnt = 0;
+
+	memset(g, 0, sizeof(*g));
+	ld_each_sym_lookup();
+	if (!ld_each_vmlinux_sym || !ld_each_module_sym)
+		return -ENOSYS;
+	g->pat = pat;
+	g->max = max;
+	g->stext = ld_sym_addr("_stext", &cnt);
+	g->etext = ld_sym_addr("_etext", &cnt);
+	g->names = kvcalloc(max, sizeof(*g->names), GFP_KERNEL);
+	if (!g->names)
+		return -ENOMEM;
+	ld_each_vmlinux_sym(ld_glob_vmlinux, g);
+	ld_each_module_sym(ld_glob_module, g);
+	for (i = 0; i < min(g->n, g->max); i++)
+		if (!g->names[i])
+			return -ENOMEM;
+	if (g->n > g->max)
+		return 0;
+	sort(g->names, g->n, sizeof(*g->names), ld_cmp_str, NULL);
+	*dups = 0;
+	for (i = 0, j = 0; i < g->n; i++) {
+		if (j && !strcmp(g->names[j - 1], g->names[i])) {
+			kfree(g->names[i]);
+			(*dups)++;
+			continue;
+		}
+		g->names[j++] = g->names[i];
+	}
+	g->n = j;
+	return 0;
+}
+
+static bool ld_is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* The suffix gcc gives a function it changed (.isra.0, .constprop.0, .part.0, .cold), or NULL. */
+static const char *ld_renamed(const char *name)
+{
+	static const char * const sfx[] = { ".isra.", ".constprop.", ".part.", ".cold", ".llvm." };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sfx); i++)
+		if (strstr(name, sfx[i]))
+			return sfx[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------ probe_functions */
+
+static char ld_list_pat[KSYM_NAME_LEN] = "";	/* under ld_probes_mutex */
+
+/*
+ * Reading: the text functions matching the glob last written, one per
+ * line, sorted, without the kprobe blacklist (each is tried as a disabled
+ * kprobe, which patches nothing), renamed ones marked; a first line says
+ * how many matched and how many were left out.
+ */
+static int ld_list_show(struct seq_file *m, void *v)
+{
+	struct ld_glob_walk g;
+	struct kprobe *kps, **kpp;
+	unsigned int i, dups = 0, nbl = 0, nk = 0;
+	int ret;
+
+	mutex_lock(&ld_probes_mutex);
+	if (!*ld_list_pat) {
+		seq_puts(m, "# write a glob first: echo 'vfs_*' > probe_functions\n");
+		goto out;
+	}
+	ret = ld_glob_collect(&g, ld_list_pat, LD_LIST_MAX, &dups);
+	if (ret) {
+		seq_printf(m, "# error %d listing %s\n", ret, ld_list_pat);
+		goto out;
+	}
+	if (g.n > g.max) {
+		seq_printf(m, "# %s matches %u functions, more than %d: narrow the glob\n",
+			   ld_list_pat, g.n, LD_LIST_MAX);
+		ld_glob_free(&g);
+		goto out;
+	}
+	kps = kvcalloc(g.n ?: 1, sizeof(*kps), GFP_KERNEL);
+	kpp = kvcalloc(g.n ?: 1, sizeof(*kpp), GFP_KERNEL);
+	if (!kps || !kpp) {
+		seq_puts(m, "# out of memory\n");
+		goto out_free;
+	}
+	for (i = 0; i < g.n; i++) {
+		kps[i].symbol_name = g.names[i];
+		kps[i].flags = KPROBE_FLAG_DISABLED;
+		if (register_kprobe(&kps[i])) {
+			nbl++;
+			kps[i].symbol_name = NULL;
+		} else {
+			kpp[nk++] = &kps[i];
+		}
+	}
+	seq_printf(m, "# %u functions match %s; %u not probe-able (kprobe blacklist, or not a probe point) left out; %u names defined more than once (probe them as 0xADDR)\n",
+		   g.n + dups, ld_list_pat, nbl, dups);
+	for (i = 0; i < g.n; i++) {
+		const char *r;
+
+		if (!kps[i].symbol_name)
+			continue;
+		r = ld_renamed(g.names[i]);
+		if (r)
+			seq_printf(m, "%s\t(renamed by the compiler: %s)\n", g.names[i], r);
+		else
+			seq_printf(m, "%s\n", g.names[i]);
+	}
+	if (nk)
+		unregister_kprobes(kpp, nk);
+out_free:
+	kvfree(kps);
+	kvfree(kpp);
+	ld_glob_free(&g);
+out:
+	mutex_unlock(&ld_probes_mutex);
+	return 0;
+}
+
+static int ld_list_open(struct inode *inode, struct file *f)
+{
+	return single_open(f, ld_list_show, NULL);
+}
+
+/* One glob, [A-Za-z0-9_.*?[]!-], at most KSYM_NAME_LEN - 1 bytes; else -EINVAL, kept. */
+static ssize_t ld_list_write(struct file *f, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char *buf, *s;
+	ssize_t ret = count;
+
+	if (count >= KSYM_NAME_LEN)
+		return -EINVAL;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	s = strim(buf);
+	if (!*s || strlen(s) != strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.*?[]!-")) {
+		ret = -EINVAL;
+	} else {
+		mutex_lock(&ld_probes_mutex);
+		strscpy(ld_list_pat, s, sizeof(ld_list_pat));
+		mutex_unlock(&ld_probes_mutex);
+	}
+	kfree(buf);
+	return ret;
+}
+
+static const struct file_operations ld_list_fops = {
+	.owner = THIS_MODULE,
+	.open = ld_list_open,
+	.read = seq_read,
+	.write = ld_list_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 /* ------------------------------------------------------------- (un)arming */
 
 static int ld_probe_arm(struct ld_probe *p)
@@ -1357,6 +1602,99 @@ static struct ld_probe *ld_probe_find(const char *name)
 	return NULL;
 }
 
+/*
+ * A glob target ("p:vfs_*"): one probe per matching text function, at most
+ * LD_GLOB_ATTACH_MAX (more: -E2BIG, saying how many match).  Each is named
+ * as a probe on that function alone would be (with NAME given: NAME_FUNC);
+ * names defined more than once, blacklisted functions and names already
+ * taken are skipped; none attached: -ENOENT.  Any other error detaches
+ * those of this command.  Consumes @p.
+ */
+static int ld_probe_add_glob(struct ld_pctx *c, struct ld_probe *p)
+{
+	const char *at = c->buf + p->target_off;
+	char prefix[LD_PROBE_NAME_LEN];
+	struct ld_glob_walk g;
+	struct ld_probe *q, *n;
+	unsigned int i, dups = 0, skipped = 0;
+	LIST_HEAD(added);
+	int ret;
+
+	strscpy(prefix, p->named ? p->name : "", sizeof(prefix));
+	ret = ld_glob_collect(&g, p->sym, LD_GLOB_ATTACH_MAX, &dups);
+	if (ret) {
+		ld_fail(c, at, ret, "cannot search the symbols for %s (error %d)", p->sym, ret);
+		goto out_free;
+	}
+	if (g.n > g.max) {
+		ret = ld_fail(c, at, -E2BIG,
+			      "%s matches %u functions, more than %d a glob may attach: narrow it (probe_functions lists them)",
+			      p->sym, g.n, LD_GLOB_ATTACH_MAX);
+		goto out_free;
+	}
+	for (i = 0; i < g.n; i++) {
+		struct ld_pctx c2 = *c;
+
+		q = kmemdup(p, sizeof(*p), GFP_KERNEL);
+		if (!q) {
+			ret = ld_fail(c, NULL, -ENOMEM, "out of memory");
+			goto err_undo;
+		}
+		INIT_LIST_HEAD(&q->list);
+		strscpy(q->sym, g.names[i], sizeof(q->sym));
+		*q->name = '\0';
+		ld_make_name(q);
+		if (*prefix) {
+			char nm[LD_PROBE_NAME_LEN];
+
+			snprintf(nm, sizeof(nm), "%s_%s", prefix, q->name);
+			strscpy(q->name, nm, sizeof(q->name));
+		}
+		if (ld_probe_find(q->name) || ld_check_unique(&c2, q)) {
+			skipped++;
+			kfree(q);
+			continue;
+		}
+		ret = ld_probe_sites(c, q);
+		if (ret) {
+			ld_probe_free(q);
+			goto err_undo;
+		}
+		ret = ld_probe_arm(q);
+		if (ret == -EINVAL || ret == -EILSEQ || ret == -ENOENT) {
+			skipped++;
+			ld_probe_free(q);
+			continue;
+		}
+		if (ret) {
+			ld_fail(c, at, ret, "cannot attach to %s (error %d)", q->sym, ret);
+			ld_probe_free(q);
+			goto err_undo;
+		}
+		list_add_tail(&q->list, &added);
+	}
+	if (list_empty(&added)) {
+		ret = ld_fail(c, at, -ENOENT,
+			      "%s: no probe-able function among %u matches (%u blacklisted, taken or ambiguous)",
+			      p->sym, g.n + dups, skipped + dups);
+		goto out_free;
+	}
+	list_splice_tail(&added, &ld_probes);
+	ret = 0;
+	goto out_free;
+
+err_undo:
+	list_for_each_entry_safe(q, n, &added, list) {
+		list_del(&q->list);
+		ld_probe_disarm(q);
+		ld_probe_free(q);
+	}
+out_free:
+	ld_glob_free(&g);
+	ld_probe_free(p);
+	return ret;
+}
+
 static int ld_probe_add(struct ld_pctx *c, char *cmd)
 {
 	const char *at;
@@ -1368,6 +1706,11 @@ static int ld_probe_add(struct ld_pctx *c, char *cmd)
 	if (!p)
 		return ld_fail(c, NULL, -ENOMEM, "out of memory");
 	ret = ld_parse(c, p, cmd);
+	if (ret)
+		goto err_free;
+	if (p->kind != LD_PROBE_TRACEPOINT && !p->addr && ld_is_glob(p->sym))
+		return ld_probe_add_glob(c, p);
+	ret = ld_probe_sites(c, p);
 	if (ret)
 		goto err_free;
 	at = c->buf + p->target_off;
@@ -1651,4 +1994,5 @@ void ld_probes_init(struct dentry *dir)
 {
 	debugfs_create_file("probes", 0644, dir, NULL, &ld_probes_fops);
 	debugfs_create_file("error_log", 0644, dir, NULL, &ld_errlog_fops);
+	debugfs_create_file("probe_functions", 0644, dir, NULL, &ld_list_fops);
 }

@@ -257,6 +257,39 @@ grep -q "	probe	$off_ok	tgt_off	" $D/formats &&
 	pass "formats keeps a removed probe's site (line $off_ok)" ||
 	fail "removed probe's site missing from formats"
 
+# Finding functions: probe_functions lists the text functions matching a
+# glob, without the kprobe blacklist, renamed ones marked; glob specs attach
+# to every match up to 64.
+LF=$D/probe_functions
+echo 'lt_probe_t*' > $LF
+l=$(cat $LF | tr '\n' '|')
+[ "$l" = "# 2 functions match lt_probe_t*; 0 not probe-able (kprobe blacklist, or not a probe point) left out; 0 names defined more than once (probe them as 0xADDR)|logdev_test:lt_probe_target|logdev_test:lt_probe_typed|" ] &&
+	pass "probe_functions lists lt_probe_t*" || fail "probe_functions lt_probe_t*: $l"
+echo 'kprobe_int3_handler' > $LF
+l=$(cat $LF | tr '\n' '|')
+[ "$l" = "# 1 functions match kprobe_int3_handler; 1 not probe-able (kprobe blacklist, or not a probe point) left out; 0 names defined more than once (probe them as 0xADDR)|" ] &&
+	pass "probe_functions leaves the blacklisted out" || fail "probe_functions kprobe_int3_handler: $l"
+isra=$(grep -m 1 ' [tT] [a-z_]*\.isra\.[0-9]*$' /proc/kallsyms | cut -d' ' -f3)
+if [ -n "$isra" ]; then
+	echo "${isra%%.*}*" > $LF
+	grep -qxF "$isra	(renamed by the compiler: .isra.)" $LF &&
+		pass "probe_functions marks $isra as renamed" || fail "probe_functions ${isra%%.*}*: $(cat $LF | tr '\n' '|')"
+else fail "no .isra. function in /proc/kallsyms to test with"; fi
+o=$(printf 'a b\n' | dd of=$LF conv=notrunc 2>&1)
+case "$o" in *Invalid*) pass "probe_functions refuses 'a b'" ;; *) fail "probe_functions 'a b': '$o'" ;; esac
+: > $PF
+ok_add 'p:lt_probe_t* $arg1'
+[ "$(sed 's/ hits=.*//' $PF | tr '\n' '|')" = 'p:logdev_test_lt_probe_target logdev_test:lt_probe_target $arg1|p:logdev_test_lt_probe_typed logdev_test:lt_probe_typed $arg1|' ] &&
+	pass "glob p:lt_probe_t* attaches to both matches" || fail "glob attach: $(cat $PF | tr '\n' '|')"
+ok_add 'r:g=lt_probe_t* $retval'
+grep -q '^r:g_logdev_test_lt_probe_typed logdev_test:lt_probe_typed \$retval' $PF &&
+	pass "glob with NAME= names each NAME_FUNC" || fail "glob NAME=: $(cat $PF | tr '\n' '|')"
+bad 'p:*' 'Argument list too long'
+tail -n 3 $EL | head -n 1 | grep -Eq 'error: \* matches [0-9]+ functions, more than 64 a glob may attach' &&
+	pass "a glob matching too many says how many" || fail "glob E2BIG: $(tail -n 3 $EL | head -n 1)"
+bad 'p:no_such_fn_logdev*' 'No such file'
+: > $PF
+
 # probes attached while the module goes away
 add 'kmem_cache_free' > /dev/null && add 'r:lt_probe_delay' > /dev/null &&
 	add 't:sched:sched_switch' > /dev/null || fail "attach before rmmod"
