@@ -769,6 +769,9 @@ static int ld_parse_arg(struct ld_pctx *c, struct ld_probe *p, char *tok)
 	ret = ld_parse_fetch(c, p, &f, src);
 	if (ret)
 		return ret;
+	/* ftrace's default type is x64 ("0x..."); logdev's short forms: "%llx" */
+	if (!colon && p->ftrace && f.type == LD_FT_LEGACY)
+		f.type = LD_FT_X;
 	if (f.base == LD_FB_COMM) {
 		if (colon && f.type != LD_FT_STRING)
 			return ld_fail(c, colon + 1, -EINVAL, "$comm is a string");
