@@ -87,6 +87,8 @@ int main(int argc, char **argv)
 			ret = add_file(&w, LGD_SECT_KALLSYMS, LGD_CAP_NO_CPU, argv[++i]);
 		else if (!strcmp(a, "--modlog"))
 			ret = add_file(&w, LGD_SECT_MODLOG, LGD_CAP_NO_CPU, argv[++i]);
+		else if (!strcmp(a, "--probes"))
+			ret = add_file(&w, LGD_SECT_PROBES, LGD_CAP_NO_CPU, argv[++i]);
 		else if (!strcmp(a, "--stats"))
 			ret = add_file(&w, LGD_SECT_STATS, LGD_CAP_NO_CPU, argv[++i]);
 		else if (!strcmp(a, "--cpu")) {

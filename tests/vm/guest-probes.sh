@@ -62,6 +62,11 @@ grep -qx 'p:kprobes/typed lt_probe_typed s=+0($arg1):string n=$arg3:s64 v=+8($ar
 	grep -q '^r3:r_lt_probe_typed_0 lt_probe_typed hits=0 returns=0' $PF &&
 	pass "ftrace syntax listed: GRP/NAME, default names p_SYM_0 and r_SYM_0, MAXACTIVE" ||
 	fail "ftrace syntax listing: $(grep typed $PF | tr '\n' '|')"
+# A probe that misses: logdev's own ld_write_print() runs inside the other
+# probes' handlers, where the kprobes core skips a nested kprobe and counts
+# it in nmissed (it hits only from the tracepoint's handler, which is no
+# kprobe); check-probes.sh: the reader's warning.
+ok_add 'p:nest logdev:ld_write_print'
 cat $PF > $R/probes-before.txt
 
 /logdev/logdev.static record -o $R/probes.cap -- \
@@ -168,7 +173,7 @@ case "$o" in *Invalid*) pass "refuses two lines in one write" ;; *) fail "two li
 
 # removal: one, then all by an empty write, then all by O_TRUNC
 if add '-tgt_off' > /dev/null && ! grep -q '^p:tgt_off ' $PF &&
-	[ "$(wc -l < $PF)" = 9 ]; then pass "-tgt_off removes one, 9 left"
+	[ "$(wc -l < $PF)" = 10 ]; then pass "-tgt_off removes one, 10 left"
 else fail "-tgt_off: $(cat $PF | tr '\n' '|')"; fi
 printf '' | dd of=$PF conv=notrunc 2>/dev/null
 printf '\n' | dd of=$PF conv=notrunc 2>/dev/null
