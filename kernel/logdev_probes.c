@@ -3,7 +3,14 @@
  * logdev_probes.c - run-time probe points, the debugfs "probes" file
  * (modelled on ftrace's kprobe_events; docs/DEBUGFS.md describes it).
  *
- * One command per write:
+ * One command per write, in ftrace's kprobe_events syntax
+ * (Documentation/trace/kprobetrace.rst):
+ *   p[:[GRP/]NAME] SYM[+OFF]|MOD:SYM|0xADDR [FETCHARGS]   kprobe
+ *   r[MAXACTIVE][:[GRP/]NAME] SYM [FETCHARGS]            kretprobe
+ *   -:[GRP/]NAME                                         remove one probe
+ * FETCHARGS: [NAME=]FETCHARG[:TYPE], FETCHARG $argN $retval $comm $stack
+ * $stackN %REG @SYM[+-OFF] @0xADDR +-OFF(FETCHARG), TYPE u8..u64 s8..s64
+ * x8..x64 string symbol (struct ld_fetch); or in logdev's short forms:
  *   [p:][NAME=]WHERE[+OFFSET] [ARG]...  kprobe at WHERE (+OFFSET bytes)
  *   r:[NAME=]WHERE [ARG]...             kretprobe; its entry handler records
  *                                       the entry too, so the reader can pair
@@ -24,11 +31,16 @@
  * [ANAME=]$retval (return probes).  ANAMEs (given or default: argN,
  * retval) are unique within a probe, as kprobe_events wants them.
  *
+ * WHERE may also be a glob (p:vfs_*): one probe per matching text function,
+ * at most LD_GLOB_ATTACH_MAX.  "probe_functions" lists the probe-able
+ * functions matching a glob.
+ *
  * Every hit is a LOGDEV_REC_PRINT record of the probe's own call site: file
  * "probe", func NAME (NAME%return for the return of an r: probe), line
- * OFFSET; its format is "arg1=%llx ..." and its payload one u64 per
- * argument, as vbin_printf() stores %llx, so readers render it like any
- * edprint().  Handlers run in any context (kprobes: irqs off) and only call
+ * OFFSET; its format carries each argument's type ("n=%lld s=\"%s\"%s ...",
+ * ld_fmt_add()) and its payload is what vbin_printf() stores for that
+ * format (u64 values, NUL-terminated strings), so readers render it like
+ * any edprint().  Handlers run in any context (kprobes: irqs off) and only call
  * the lock-free ld_write_print().
  *
  * Probes are kept on a list under ld_probes_mutex; a handler only touches

@@ -27,7 +27,8 @@
  * over 2^62 ns (J)" (only when N > 0).
  * Marks after a row, explained by footnotes (cli_deltas_notes()): '!' pairs
  * from its first site were cut by lost events, '?' its probe has entries
- * without return, '~' percentiles from the histogram.  A capture without
+ * without return, '~' percentiles from the histogram, '#' a run-time probe
+ * of either site missed hits (the capture's PROBES section).  A capture without
  * records says "deltas: 0 records".
  *
  *   from              to                   count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)
