@@ -7,12 +7,22 @@
 #   make check      every test: the test helpers, ring core (userspace, sanitizers), decoder
 #                   goldens, VM tests
 #   make bench      benchmarks (see docs/PERFORMANCE.md)
+#   make fuzz       every parser under libFuzzer with ASan+UBSan, 10^7
+#                   executions in all (FUZZ_RUNS=N), one target at a time;
+#                   prints executions per target (tests/fuzz/README.md)
 #   make install    reader to $(PREFIX)/bin, its man page logdev(1) and bash completion
 #                   under $(PREFIX)/share, headers to $(PREFIX)/include, logdev.ko for KDIR
 #                   (not the test modules of kernel/test/),
 #                   Module.symvers to $(PREFIX)/share/logdev (KBUILD_EXTRA_SYMBOLS for
 #                   modules that call edprint), plugin_logdev.so where libtraceevent
 #                   looks (docs/TRACE-CMD.md, "The trace-cmd plugin")
+#   make kernel-tree KSRC=DIR [PROBES=1]
+#                   add logdev to a kernel source tree (kernel/logdev/ linking
+#                   kernel/*.c, CONFIG_LOGDEV in Kernel hacking; PROBES=1: the
+#                   edprint patches of kernel/intree/probes/); docs/BUILTIN.md
+#   make demo-builtin   two 6.1 kernels with logdev built in (SLUB, SLOB),
+#                   booted in QEMU, `logdev diff` of the kfree_skbmem hunt
+#   make check-builtin  the same boots with assertions (not part of check)
 #   make clean
 #
 # KDIR selects the kernel build tree for `make`/`make install`: default the
@@ -45,6 +55,10 @@ plugin:
 deps:
 	tools/deps.sh
 
+# what building logdev into a kernel needs (tests/intree in check, demo-builtin)
+deps-kernel:
+	tools/deps.sh --kernel
+
 # Modules for the kernel the VM boots.
 vm-kernel: deps
 	$(MAKE) -C kernel KDIR=/lib/modules/$(VM_KVER)/build
@@ -52,12 +66,15 @@ vm-kernel: deps
 demo: deps userspace vm-kernel
 	tools/demo.sh
 
-check: deps userspace plugin vm-kernel
+check: deps deps-kernel userspace plugin vm-kernel
 	tests/run-all.sh
 
 bench: userspace
 	tools/deps.sh --bench
 	$(MAKE) -C bench run
+
+fuzz:
+	$(MAKE) -C tests/fuzz fuzz
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/uapi/linux $(DESTDIR)$(PREFIX)/include/linux
@@ -78,15 +95,31 @@ clean:
 	$(MAKE) -C tests/ring clean
 	-$(MAKE) -C tests/decode clean
 	-$(MAKE) -C tests/include clean
+	-$(MAKE) -C tests/fuzz clean
 	-$(MAKE) -C bench clean
 	-$(MAKE) -C tools/traceevent-plugin clean
 	-$(MAKE) -C tests/plugin clean
 	rm -rf demo-out tests/vm/out build
 
-.PHONY: all kernel userspace plugin deps vm-kernel demo check bench install clean
+.PHONY: all kernel userspace plugin deps deps-kernel vm-kernel demo check bench fuzz install clean
 
 # Cloud vs PREEMPT_RT kernel, same workload through logdev probes, then
 # `logdev diff` (tools/demo-compare.sh; about 2.5 min, not part of check).
 demo-compare: userspace
 	tools/demo-compare.sh
 .PHONY: demo-compare
+
+# logdev in a kernel tree (docs/BUILTIN.md).  KSRC: a kernel source tree;
+# PROBES=1 also applies kernel/intree/probes/series.
+kernel-tree:
+	@test -n "$(KSRC)" || { echo "usage: make kernel-tree KSRC=DIR [PROBES=1]" >&2; exit 2; }
+	tools/kernel-tree.sh $(if $(filter 1 y yes,$(PROBES)),--probes) "$(KSRC)"
+
+# SLUB and SLOB 6.1 kernels with logdev built in (tools/demo-builtin.sh;
+# kernels cached in build/cache/, first run about 30 min on 2 cores).
+demo-builtin: deps deps-kernel userspace
+	tools/demo-builtin.sh
+
+check-builtin: deps deps-kernel userspace
+	tools/demo-builtin.sh --check
+.PHONY: kernel-tree demo-builtin check-builtin

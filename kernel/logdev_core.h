@@ -28,13 +28,9 @@
 #include <linux/edprint.h>
 #include "logdev_ring.h"
 #include "logdev_clock.h"
+#include "logdev_parse.h"
 
 #define LD_MAX_SITES		8192	/* call-site table entries; id 0 unused */
-#define LD_SUBBUF_MIN		1024	/* bytes */
-#define LD_SUBBUF_MAX		65536	/* bytes */
-#define LD_SUBBUF_DEFAULT	4096	/* bytes */
-#define LD_BUF_KB_DEFAULT	1024	/* per CPU */
-#define LD_BUF_KB_MAX		(256 * 1024)	/* per CPU */
 
 /* ------------------------------------------ per-CPU state: logdev_percpu.c */
 
@@ -153,13 +149,6 @@ extern struct ld_config ld_cfg;
 extern struct mutex ld_cfg_mutex;
 extern const char * const ld_mode_names[2];
 
-/* Control values: one parser for debugfs writes and module parameters. */
-int ld_parse_u64(const char *s, u64 *val);
-int ld_parse_name(const char *s, const char * const *names, int nr);
-int ld_parse_enable(const char *s, bool *on);
-int ld_parse_subbuf_size(const char *s, u32 *size);
-int ld_parse_size_kb(const char *s, u64 *kb);
-int ld_size_kb_subbufs(u64 kb, u32 subbuf_size, u32 *nr);
 int ld_buf_size_ok(u32 subbuf_size, u32 *nr);
 
 int ld_buffers_init(const struct ld_config *cfg);

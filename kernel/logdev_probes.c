@@ -868,8 +868,12 @@ static int ld_parse_where(struct ld_pctx *c, struct ld_probe *p, char *tgt)
 	return 0;
 }
 
-/* The target: WHERE[+OFFSET] or SYSTEM:EVENT, with the optional NAME=. */
-static int ld_parse_target(struct ld_pctx *c, struct ld_probe *p, char *spec)
+/*
+ * The target: WHERE[+OFFSET] or SYSTEM:EVENT, with the optional NAME=.
+ * Not inlined: its symbol buffers and ld_parse()'s formats would make one
+ * frame over 1 KB (CONFIG_FRAME_WARN of a small built-in kernel).
+ */
+static noinline_for_stack int ld_parse_target(struct ld_pctx *c, struct ld_probe *p, char *spec)
 {
 	char *eq = strchr(spec, '='), *tgt = spec, *plus, *ev;
 	struct ld_tp_find f = { };
@@ -889,6 +893,10 @@ static int ld_parse_target(struct ld_pctx *c, struct ld_probe *p, char *spec)
 	if (!*tgt)
 		return ld_fail(c, tgt, -EINVAL, "no target");
 	if (p->kind == LD_PROBE_TRACEPOINT) {
+		/* a small built-in kernel may have none (docs/BUILTIN.md) */
+		if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+			return ld_fail(c, tgt, -EOPNOTSUPP,
+				       "this kernel has no tracepoints (CONFIG_TRACEPOINTS)");
 		ev = strchr(tgt, ':');
 		if (!ev || ev == tgt || !ev[1] || strchr(ev + 1, ':'))
 			return ld_fail(c, tgt, -EINVAL, "tracepoint is not SYSTEM:EVENT");
@@ -1576,6 +1584,8 @@ static int ld_probe_arm(struct ld_probe *p)
 			max_t(int, 64, 4 * num_possible_cpus());
 		return register_kretprobe(&p->rp);
 	default:
+		if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+			return -EOPNOTSUPP;	/* refused by ld_parse_target() */
 		return tracepoint_probe_register(p->tp, ld_tp_probe, p);
 	}
 }
@@ -1591,6 +1601,8 @@ static void ld_probe_disarm(struct ld_probe *p)
 		unregister_kretprobe(&p->rp);
 		break;
 	default:
+		if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+			break;
 		tracepoint_probe_unregister(p->tp, ld_tp_probe, p);
 		tracepoint_synchronize_unregister();
 		break;

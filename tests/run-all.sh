@@ -28,6 +28,10 @@ else
 	echo "FAIL: decode: tests/decode/Makefile missing" | tee -a "$log"
 fi
 suite golden "$top/tests/golden/run.sh" "$top/userspace/logdev"
+# every parser under libFuzzer (ASan+UBSan): the inputs of fixed bugs
+# replayed, then FUZZ_SECONDS (20) of fuzzing in all; SKIP without clang's
+# fuzzer runtime
+suite fuzz make -s -C "$top/tests/fuzz" check
 # logdev convert read back by trace-cmd (installed by tools/deps.sh)
 suite tracecmd "$top/tests/tracecmd/run.sh" "$top/userspace/logdev"
 # the trace-cmd plugin through trace-cmd report (needs trace-cmd and
@@ -39,6 +43,10 @@ suite kshark "$top/tests/kshark/run.sh" "$top/userspace/logdev"
 # the host-side VM checkers on hand-made results (no VM needed)
 suite vm-checks "$top/tests/vm/check-selftest.sh"
 suite kernel-deps "$top/tests/kernel-deps.sh"
+# logdev added to linux-source-6.1 (tools/kernel-tree.sh), its objects
+# compiled in-tree with W=1, edprint() a no-op with CONFIG_LOGDEV=n; no
+# kernel build (the prepared tree is cached in build/cache/)
+suite intree "$top/tests/intree/run.sh"
 suite userspace-deps "$top/tests/userspace-deps.sh"
 suite install "$top/tests/install-check.sh"
 suite vm "$top/tests/vm/run-tests.sh" ${VM_QUICK:+--quick}

@@ -3,21 +3,26 @@
 # module, the static reader, the trace-cmd plugin, and to run the QEMU tests,
 # trace-cmd's reading of what `logdev convert` writes (tests/tracecmd), the
 # plugin's tests (tests/plugin) and the KernelShark load test (tests/kshark).
-#   tools/deps.sh [--rt | --bench]
+#   tools/deps.sh [--rt | --bench | --kernel]...
 # --rt: also the PREEMPT_RT kernel; --bench: also what `make bench` compares
 # against (LTTng-UST and lttng-tools, valgrind for instruction counts; trace-cmd
-# is in the base list).
+# is in the base list); --kernel: also what building logdev into a kernel
+# from Debian's sources needs (linux-source-6.1, its build tools: the in-tree
+# check of `make check`, tests/intree, and make demo-builtin/check-builtin).
 # Root: apt-get update once, then apt-get install what is missing.
 # Not root: print the one apt-get install line needed and exit 1.
 set -eu
 rt=
 bench=
-case "${1:-}" in
---rt) rt=1 ;;
---bench) bench=1 ;;
-"") ;;
-*) echo "usage: $0 [--rt | --bench]" >&2; exit 2 ;;
-esac
+kernel=
+for a in "$@"; do
+	case "$a" in
+	--rt) rt=1 ;;
+	--bench) bench=1 ;;
+	--kernel) kernel=1 ;;
+	*) echo "usage: $0 [--rt | --bench | --kernel]..." >&2; exit 2 ;;
+	esac
+done
 
 pkgs="build-essential gcc make libc6-dev busybox-static cpio qemu-system-x86 linux-image-cloud-amd64 linux-headers-cloud-amd64"
 # the trace-cmd plugin (tools/traceevent-plugin) and its tests (tests/plugin)
@@ -27,6 +32,7 @@ pkgs="$pkgs pkg-config libtraceevent-dev trace-cmd"
 pkgs="$pkgs libkshark-dev libjson-c-dev libtracecmd-dev libtracefs-dev"
 [ -n "$rt" ] && pkgs="$pkgs linux-image-rt-amd64 linux-headers-rt-amd64"
 [ -n "$bench" ] && pkgs="$pkgs liblttng-ust-dev lttng-tools valgrind"
+[ -n "$kernel" ] && pkgs="$pkgs linux-source-6.1 flex bison bc libelf-dev libssl-dev patch xz-utils"
 
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]

@@ -722,12 +722,14 @@ int lgd_fmt_arg_kinds(const char *fmt, int *kinds, unsigned int max)
 			fmt--;
 			break;
 		default:
-			return (int)n;	/* render() stops here too */
+			goto out;	/* render() stops here too */
 		}
 		fmt++;
 		if (n < max)
 			kinds[n] = kind;
 		n++;
 	}
+out:
+	/* never more than @max: callers index arrays of @max by the result */
 	return (int)(n < max ? n : max);
 }

@@ -40,6 +40,11 @@
  *             sub-buffers of subbuf_size bytes (see the header), in the
  *             order they were consumed; any number of these per CPU,
  *             interleaved across CPUs in the order the recorder drained them
+ *   RECORDER  text "pid N\n": the pid of the program that wrote the capture
+ *             (logdev record, or the reader's snapshot of live buffers), so
+ *             that the analyses can leave its own records out (a probe on
+ *             ksys_read would count the recorder's reads).  Readers before
+ *             it skip it as an unknown section and keep those records
  *   END       length 0; marks a complete recording (a file without END was
  *             cut short: readers decode what is there and warn)
  *
@@ -67,7 +72,8 @@ enum lgd_cap_sect {
 	LGD_SECT_CPU_DATA = 5,
 	LGD_SECT_END = 6,
 	LGD_SECT_MODLOG = 7,
-	LGD_SECT_PROBES = 8,	/* debugfs "probes" at the end: hits, missed */
+	LGD_SECT_RECORDER = 8,
+	LGD_SECT_PROBES = 9,	/* debugfs "probes" at the end: hits, missed */
 };
 
 /** lgd_sect_name() - "HEADER", "CPU_DATA", ... for a section type; "unknown-type" else (static). */

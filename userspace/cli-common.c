@@ -63,14 +63,25 @@ static const struct {
 		    "  sudo logdev record -o ls.cap -- ls -l /     (until ls exits)\n" },
 	{ "report", "  logdev report demo.cap | less\n"
 		    "  logdev report --raw demo.cap | awk -F'\\t' '$6 == \"kfree_skbmem\"'\n"
-		    "  sudo logdev report                          (the live buffers, consuming)\n" },
+		    "  sudo logdev report                          (the live buffers, consuming)\n"
+		    "  logdev report --cpu 1 --comm 'kworker*' --from +1.5s --to +2s run.cap\n" },
 	{ "deltas", "  logdev deltas --sort=p99 demo.cap\n"
 		    "  logdev deltas --by cpu run.cap              (pairs across contexts, as before)\n"
 		    "  logdev deltas --durations probes.cap        (return probes: entry to return)\n"
-		    "  logdev deltas --pair show_smap:10,show_smap:20 --inside show_smap:10 run.cap\n" },
+		    "  logdev deltas --pair show_smap:10,show_smap:20 --inside show_smap:10 run.cap\n"
+		    "  logdev deltas --site 'demo_*' --context task run.cap  (pairs of demo_ sites only)\n" },
 	{ "diff", "  logdev diff before.cap after.cap\n"
-		  "  logdev diff --format csv --min-count 10 before.cap after.cap > diff.csv\n" },
-	{ "convert", "  logdev convert -o demo.dat demo.cap && trace-cmd report demo.dat\n" },
+		  "  logdev diff --format csv --min-count 10 before.cap after.cap > diff.csv\n"
+		  "  logdev diff --svg skb.svg demo_skb:117 demo_skb:119 before.cap after.cap\n"
+		  "  logdev diff --pid 1234 --from +1s before.cap after.cap\n" },
+	{ "hist", "  logdev hist demo_skb:117 demo_skb:119 demo.cap\n"
+		  "  logdev hist --pair 1 --svg top.svg demo.cap  (the first row of logdev deltas)\n"
+		  "  logdev hist --durations vfs_read vfs_read%return probes.cap\n" },
+	{ "export", "  logdev export --format perfetto -o demo.json demo.cap  (ui.perfetto.dev)\n"
+		    "  logdev export --format csv demo.cap > demo.csv\n"
+		    "  logdev export --format json demo.cap | jq 'select(.type == \"lost\")'\n" },
+	{ "convert", "  logdev convert -o demo.dat demo.cap && trace-cmd report demo.dat\n"
+		     "  logdev convert -o cpu0.dat --cpu 0 demo.cap\n" },
 	{ "help", "  logdev help deltas\n" },
 };
 
@@ -513,6 +524,70 @@ int cli_live_check(const char *dir)
 	return 0;
 }
 
+struct lgd_filter cli_filter;
+
+int cli_write_recorder(struct lgd_cap_writer *w)
+{
+	char t[32];
+	int n = snprintf(t, sizeof(t), "pid %ld\n", (long)getpid());
+
+	return lgd_cap_write_section(w, LGD_SECT_RECORDER, LGD_CAP_NO_CPU, t, (uint64_t)n);
+}
+
+int cli_filter_opt(const char *verb, int c, const char *arg)
+{
+	static const char *const names[] = {
+		[CLI_OPT_CPU - CLI_OPT_CPU] = "cpu", [CLI_OPT_PID - CLI_OPT_CPU] = "pid",
+		[CLI_OPT_COMM - CLI_OPT_CPU] = "comm", [CLI_OPT_SITE - CLI_OPT_CPU] = "site",
+		[CLI_OPT_CONTEXT - CLI_OPT_CPU] = "context", [CLI_OPT_FROM - CLI_OPT_CPU] = "from",
+		[CLI_OPT_TO - CLI_OPT_CPU] = "to",
+	};
+	char why[200];
+	char *e;
+	int ret;
+
+	if (c == CLI_OPT_INCLUDE_RECORDER) {
+		cli_filter.include_recorder = 1;
+		return 0;
+	}
+	if (c < CLI_OPT_CPU || c > CLI_OPT_TO)
+		return -1;
+	ret = lgd_filter_set(&cli_filter, names[c - CLI_OPT_CPU], arg, why, sizeof(why));
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "logdev: out of memory\n");
+		exit(1);
+	}
+	if (ret) {
+		e = lgd_escape_alloc(arg);
+		fprintf(stderr, "logdev %s: bad --%s '%s': %s\n", verb, names[c - CLI_OPT_CPU],
+			e ? e : "?", why);
+		free(e);
+		return 2;
+	}
+	return 0;
+}
+
+void cli_filter_notes(const struct lgd_reader *r)
+{
+	if (r->nr_recorder_out)
+		fprintf(stderr, "logdev: %" PRIu64 " record%s of the recorder (pid %" PRId64
+			") left out; --include-recorder keeps them\n", r->nr_recorder_out,
+			r->nr_recorder_out == 1 ? "" : "s", r->recorder_pid);
+}
+
+/* cli_open_input()'s reader gets the filter options of the verb */
+static int open_filtered(struct lgd_reader *r)
+{
+	int ret = lgd_reader_set_filter(r, &cli_filter);
+
+	if (ret) {
+		fprintf(stderr, "logdev: %s\n", strerror(-ret));
+		lgd_reader_close(r);
+		return 1;
+	}
+	return 0;
+}
+
 int cli_open_input(const char *file, struct lgd_reader *r)
 {
 	struct lgd_diag d = { 0 };
@@ -533,7 +608,7 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 				fprintf(stderr, " (offset %" PRId64 ")\n", d.offset);
 			return 1;
 		}
-		return 0;
+		return open_filtered(r);
 	}
 	/* live: snapshot the buffers into an unlinked temporary capture */
 	if (cli_live_check(dir))
@@ -599,18 +674,22 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 			free(st);
 		}
 	}
+	cli_write_recorder(&w);
 	lgd_cap_write_end(&w);
 	if (lgd_reader_open_fd(r, fd, cli_warn, NULL, &d)) {
 		fprintf(stderr, "logdev: live snapshot: %s\n", d.msg);
 		return 1;
 	}
-	return 0;
+	return open_filtered(r);
 }
 
 int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		struct lgd_dur_stats *st)
 {
 	int ret = lgd_deltas_collect(r, ds, durations, st);
+
+	if (!ret)
+		cli_filter_notes(r);
 
 	if (ret == -ENOMEM)
 		fprintf(stderr, "logdev: out of memory\n");
@@ -715,21 +794,29 @@ void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
 			LGD_HIST_REL_ERROR);
 }
 
-/* length of the valid UTF-8 character at NUL-terminated @s, 0 if none */
-static int utf8_seq(const unsigned char *s)
-{
-	return lgd_utf8_len(s, 4, NULL);	/* a NUL ends a sequence early */
-}
-
 void cli_json_str(FILE *f, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	cli_json_strn(f, str, strlen(str));
+}
+
+void cli_json_strn(FILE *f, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *end = s + len;
 
 	fputc('"', f);
-	while (*s) {
+	while (s < end) {
 		uint32_t cp = 0;
-		int n = lgd_utf8_len(s, 4, &cp);
+		const unsigned char *run = s;
+		int n;
 
+		/* a run of plain printable ASCII in one write (the common case) */
+		while (s < end && *s >= 0x20 && *s < 0x7f && *s != '"' && *s != '\\')
+			s++;
+		if (s > run)
+			fwrite(run, 1, (size_t)(s - run), f);
+		if (s == end)
+			break;
+		n = *s ? lgd_utf8_len(s, (size_t)(end - s) < 4 ? (size_t)(end - s) : 4, &cp) : 1;
 		if (!n) {
 			fputs("\\ufffd", f);
 			s++;
@@ -738,7 +825,7 @@ void cli_json_str(FILE *f, const char *str)
 			fputc(*s++, f);
 		} else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) ||
 			   (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
-			/* controls, DEL, C1, bidi overrides: \u escapes (terminal-safe) */
+			/* controls (NUL too), DEL, C1, bidi overrides: \u escapes (terminal-safe) */
 			fprintf(f, "\\u%04x", (unsigned int)cp);
 			s += n;
 		} else {
@@ -751,18 +838,32 @@ void cli_json_str(FILE *f, const char *str)
 
 void cli_csv_field(FILE *f, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	cli_csv_fieldn(f, str, strlen(str));
+}
+
+void cli_csv_fieldn(FILE *f, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *end = s + len;
 	int quote = 0;
 
-	for (const unsigned char *p = s; *p && !quote; p++)
+	for (const unsigned char *p = s; p < end && !quote; p++)
 		quote = *p == ',' || *p == '"' || *p < 0x20 || *p == 0x7f;
 	if (quote)
 		fputc('"', f);
-	while (*s) {
-		int n = utf8_seq(s);
+	while (s < end) {
+		const unsigned char *run = s;
+		int n;
 
+		/* a run of ASCII other than NUL and the quote in one write */
+		while (s < end && *s && *s < 0x80 && *s != '"')
+			s++;
+		if (s > run)
+			fwrite(run, 1, (size_t)(s - run), f);
+		if (s == end)
+			break;
+		n = *s ? lgd_utf8_len(s, (size_t)(end - s) < 4 ? (size_t)(end - s) : 4, NULL) : 0;
 		if (!n) {
-			fputs("\xef\xbf\xbd", f);	/* U+FFFD */
+			fputs("\xef\xbf\xbd", f);	/* U+FFFD (also for a NUL) */
 			s++;
 			continue;
 		}
@@ -773,4 +874,27 @@ void cli_csv_field(FILE *f, const char *str)
 	}
 	if (quote)
 		fputc('"', f);
+}
+
+int64_t cli_site_by_label(const struct lgd_reader *r, const char *label)
+{
+	int64_t probe = -1;
+
+	for (uint32_t i = 0; i < r->sites.nr; i++) {
+		const struct lgd_site *st = r->sites.by_id[i];
+		char *l;
+		int eq;
+
+		if (!st)
+			continue;
+		l = lgd_site_label_alloc(&r->sites, i);
+		eq = l && !strcmp(l, label);
+		free(l);
+		if (eq)
+			return i;
+		if (probe < 0 && st->file && !strcmp(st->file, "probe") && st->func &&
+		    !strcmp(st->func, label))
+			probe = i;
+	}
+	return probe;
 }

@@ -21,7 +21,9 @@ struct cli_cmd {
 
 /* each verb's file defines its entry (name, function, usage, options) */
 extern const struct cli_cmd cli_cmd_record, cli_cmd_report, cli_cmd_deltas, cli_cmd_diff,
-	cli_cmd_convert;
+	cli_cmd_convert, cli_cmd_hist, cli_cmd_export;
+int cmd_hist(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_deltas(int argc, char **argv);
@@ -207,5 +209,95 @@ void cli_json_str(FILE *f, const char *s);
  * so the file is UTF-8.  The one CSV field writer.
  */
 void cli_csv_field(FILE *f, const char *s);
+/** cli_json_strn() - cli_json_str() of @len bytes (a NUL byte as \u0000). */
+void cli_json_strn(FILE *f, const char *s, size_t len);
+/** cli_csv_fieldn() - cli_csv_field() of @len bytes (a NUL byte as U+FFFD). */
+void cli_csv_fieldn(FILE *f, const char *s, size_t len);
+/**
+ * cli_site_by_label() - the id of the site of @r labelled @label
+ * (lgd_site_label(): "func:line", as deltas prints it), else of the probe
+ * named @label (file "probe", func @label: "vfs_read", "vfs_read%return").
+ * Return: the id, or -1 if none.
+ */
+int64_t cli_site_by_label(const struct lgd_reader *r, const char *label);
+
+/*
+ * logdev hist and diff --svg (logdev-hist.c)
+ */
+/**
+ * cli_hist_load() - open @file (NULL: live), collect its delta table (@by;
+ * @durations: durations, with FROM,TO as an edprint pair in @user_pair when
+ * FROM is not a probe), finish it in deltas' default order, and point *@pp
+ * at the pair of sites labelled @from, @to (cli_site_by_label()), or with
+ * @from NULL at row @nth (1-based).  Prints errors as "logdev VERB: ...".
+ * Return: 0 (@r and @ds to free), 1 (unusable, no such pair), 2 (no site
+ * with that label).
+ */
+int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
+		  const char *verb, const char *from, const char *to, uint64_t nth,
+		  int durations, int by, uint32_t user_pair[1][2], const struct lgd_pair **pp);
+/** cli_hist_title() - "FROM -> TO (FILE, by STREAM|durations)", raw, malloc'd. */
+char *cli_hist_title(const struct lgd_reader *r, const struct lgd_pair *p, const char *file,
+		     int durations, int by);
+/** cli_hist_marks_text() - the meaning of marks @mk (CLI_MARK_*) for an SVG legend. */
+void cli_hist_marks_text(char *b, size_t n, unsigned int mk);
+/** cli_hist_svg_write() - lgd_svg_hist() into file @out.  Return: 0 or 1 (said why). */
+int cli_hist_svg_write(const char *out, const char *title, const struct lgd_svg_series *s,
+		       int n, const char *verb);
+
+/*
+ * Filters (filter.c), shared by report, deltas, diff, convert (and any verb
+ * that opens its input with cli_open_input()): put CLI_FILTER_LONGOPTS in
+ * the verb's getopt_long() table, hand every option to cli_filter_opt()
+ * first, and add CLI_FILTER_HELP to its option lines.  cli_open_input()
+ * applies cli_filter to the reader; cli_filter_notes() says what was left
+ * out.
+ */
+enum {
+	CLI_OPT_CPU = 0x100, CLI_OPT_PID, CLI_OPT_COMM, CLI_OPT_SITE, CLI_OPT_CONTEXT,
+	CLI_OPT_FROM, CLI_OPT_TO, CLI_OPT_INCLUDE_RECORDER,
+};
+#define CLI_FILTER_LONGOPTS \
+	{ "cpu", required_argument, NULL, CLI_OPT_CPU }, \
+	{ "pid", required_argument, NULL, CLI_OPT_PID }, \
+	{ "comm", required_argument, NULL, CLI_OPT_COMM }, \
+	{ "site", required_argument, NULL, CLI_OPT_SITE }, \
+	{ "context", required_argument, NULL, CLI_OPT_CONTEXT }, \
+	{ "from", required_argument, NULL, CLI_OPT_FROM }, \
+	{ "to", required_argument, NULL, CLI_OPT_TO }, \
+	{ "include-recorder", no_argument, NULL, CLI_OPT_INCLUDE_RECORDER }
+#define CLI_FILTER_HELP \
+	"  filters (kinds AND, values of one kind OR; pairs only where both ends pass):\n" \
+	"      --cpu LIST           CPUs: 0,2-3\n" \
+	"      --pid LIST           pids: 100-200,4242\n" \
+	"      --comm NAME          task name or glob: 'kworker*'\n" \
+	"      --site PATTERN       glob on func:line, file:func:line or probe name\n" \
+	"      --context LIST       task,softirq,hardirq,nmi\n" \
+	"      --from TIME          records at or after TIME: seconds as report prints\n" \
+	"                           them (4.026146), a unit (200ms, 5us), or +TIME from\n" \
+	"                           the first record (+1.5s)\n" \
+	"      --to TIME            records before TIME (same forms)\n" \
+	"      --include-recorder   keep the records of the recording process itself\n" \
+	"                           (left out by default, and counted on stderr)\n"
+/**
+ * cli_write_recorder() - a RECORDER section ("pid N\n", capture.h) with this
+ * process's pid.  Return: 0 or negative errno from the writer.
+ */
+int cli_write_recorder(struct lgd_cap_writer *w);
+/** cli_filter - the filter options given (cli_filter_opt()). */
+extern struct lgd_filter cli_filter;
+/**
+ * cli_filter_opt() - option @c of getopt_long() with value @arg: a filter
+ * option is added to cli_filter.  Return: -1 not a filter option, 0 taken,
+ * 2 after "logdev VERB: bad --OPT 'VALUE': expected ..." (usage error).
+ */
+int cli_filter_opt(const char *verb, int c, const char *arg);
+/**
+ * cli_filter_notes() - on stderr, after a verb's output: how many of the
+ * recorder's own records the last merge of @r left out ("logdev: N records
+ * of the recorder (pid P) left out; --include-recorder keeps them").  Not a
+ * warning about the data (no exit 3).
+ */
+void cli_filter_notes(const struct lgd_reader *r);
 
 #endif /* LOGDEV_CLI_H */

@@ -525,6 +525,7 @@ int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, struct lgd_convert_sta
 			goto out;
 	if (lgd_merge_init(&m, r))
 		goto out;
+	m.filtered_items = 1;	/* pairs made on every record (streams.c) */
 	merging = 1;
 	while ((ret = lgd_merge_next(&m, &it)) > 0) {
 		if (it.cpu >= LGD_TDW_MAX_CPUS)
@@ -532,6 +533,8 @@ int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, struct lgd_convert_sta
 		ret = lgd_streams_add(&sm, &it, &sp);
 		if (ret < 0)
 			goto out;
+		if (it.filtered)
+			continue;
 		if (it.kind == LGD_ITEM_GAP) {
 			int unknown = it.gap_kind == LGD_GAP_SUBBUFS ||
 				      it.gap_kind == LGD_GAP_CORRUPT;

@@ -332,11 +332,11 @@ int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
 	struct lgd_pair *p;
 
 	ready(ds);
-	if (it->kind == LGD_ITEM_REC)
+	if (it->kind == LGD_ITEM_REC && !it->filtered)
 		ds->records++;
 	/* a record with an absurd stamp stands in a gap of its own: left out
 	 * and warned about by the reader, not lost; it still cuts its pairs */
-	if (it->kind == LGD_ITEM_GAP && it->gap_kind != LGD_GAP_BAD_TS) {
+	if (it->kind == LGD_ITEM_GAP && it->gap_kind != LGD_GAP_BAD_TS && !it->filtered) {
 		ds->lost_gaps++;
 		if (it->gap_kind != LGD_GAP_SUBBUFS && it->gap_kind != LGD_GAP_CORRUPT)
 			ds->lost += it->gap_count;
@@ -345,7 +345,7 @@ int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
 	}
 	if (lgd_streams_add(&ds->st, it, &sp) || ds->cut_err)
 		return -ENOMEM;
-	if (!sp.has_prev)
+	if (!sp.has_prev || it->filtered)	/* both ends kept (streams.c) */
 		return 0;
 	switch (sp.kind) {
 	case LGD_STEP_OK:
@@ -573,6 +573,24 @@ static int64_t sat_add(int64_t a, int64_t b)
 	return a + b;
 }
 
+/*
+ * Does the filter keep both ends of the duration @dp that record @it
+ * closed?  The other end has @it's task and context (durations.c pairs
+ * them so), its own CPU, site and time (@it's ts minus the duration).
+ */
+static int dur_kept(const struct lgd_reader *r, const struct lgd_item *it,
+		    const struct lgd_dur_pair *dp)
+{
+	struct lgd_item o = *it;
+
+	if (it->filtered)
+		return 0;
+	o.cpu = dp->entry_off == it->file_off ? dp->ret_cpu : dp->entry_cpu;
+	o.rec.site = dp->entry_off == it->file_off ? dp->ret_site : dp->entry_site;
+	o.ts = dp->entry_off == it->file_off ? dp->ret_ts : dp->ret_ts - (uint64_t)dp->ns;
+	return lgd_reader_keep(r, &o);
+}
+
 static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
 		   const struct nest_res *res)
 {
@@ -613,13 +631,15 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 		lgd_dur_free(&du);
 		return -ENOMEM;
 	}
+	m.filtered_items = 1;	/* pairs made on every record, kept if both pass */
 	while ((ret = lgd_merge_next(&m, &it)) > 0) {
 		if (!durations) {
 			ret = lgd_deltas_add(ds, &it);
 		} else {
-			if (it.kind == LGD_ITEM_REC)
+			if (it.kind == LGD_ITEM_REC && !it.filtered)
 				ds->records++;
-			if (it.kind == LGD_ITEM_GAP && it.gap_kind != LGD_GAP_BAD_TS) {
+			if (it.kind == LGD_ITEM_GAP && it.gap_kind != LGD_GAP_BAD_TS &&
+			    !it.filtered) {
 				ds->lost_gaps++;
 				if (it.gap_kind != LGD_GAP_SUBBUFS &&
 				    it.gap_kind != LGD_GAP_CORRUPT)
@@ -633,6 +653,8 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			if (it.kind == LGD_ITEM_GAP)
 				nest_gap(&ns, it.cpu);
 			ret = lgd_dur_add(&du, &it, &dp);
+			if (ret > 0 && !dur_kept(r, &it, &dp))
+				ret = 0;	/* an end left out by the filter */
 			if (ret > 0) {
 				struct nest_res res = { LGD_NO_SITE, 0, 0 };
 
@@ -659,4 +681,36 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 	lgd_dur_free(&du);
 	free(ns.t);
 	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Powers of two hold whole log-linear buckets (chunk 0: one value each;
+ * chunk c >= 1: [2^(c+7), 2^(c+8))), so these counts are exact.
+ */
+void lgd_hist_log2(const struct lgd_hist *h, uint64_t pos[LGD_HIST_LOG2_N],
+		   uint64_t neg[LGD_HIST_LOG2_N])
+{
+	memset(pos, 0, LGD_HIST_LOG2_N * sizeof(*pos));
+	memset(neg, 0, LGD_HIST_LOG2_N * sizeof(*neg));
+	for (int s = 0; s < 2; s++) {
+		uint64_t *out = s ? neg : pos;
+
+		for (unsigned int c = 0; c < LGD_HIST_CHUNKS; c++) {
+			const uint64_t *ch = h->chunk[s][c];
+
+			if (!ch)
+				continue;
+			for (unsigned int i = 0; i < chunk_len(c); i++) {
+				unsigned int k;
+
+				if (!ch[i])
+					continue;
+				if (c)
+					k = c + 8;
+				else
+					k = i ? 64u - (unsigned int)__builtin_clzll(i) : 0;
+				out[k] += ch[i];
+			}
+		}
+	}
 }

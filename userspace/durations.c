@@ -324,6 +324,7 @@ int lgd_dur_collect(struct lgd_reader *r, struct lgd_durations *du,
 	mk->nr = 0;
 	if (lgd_merge_init(&m, r))
 		return -ENOMEM;
+	m.filtered_items = 1;	/* pairs made on every record (filter.c) */
 	r->warn = NULL;		/* the printing pass gives the warnings */
 	while ((ret = lgd_merge_next(&m, &it)) > 0) {
 		ret = lgd_dur_add(du, &it, &dp);

@@ -9,6 +9,9 @@
  *                   timestamp; yields struct lgd_item one at a time.  Memory:
  *                   one sub-buffer (subbuf_size bytes) per CPU, independent
  *                   of the capture size.
+ *   lgd_filter       which records the analyses see (--cpu --pid --comm --site
+ *                   --context --from --to; the recorder's own records): one
+ *                   parser and one predicate (filter.c), applied by the merge.
  *   lgd_streams      which record pairs with which: the previous record of
  *                   the same CPU and context level (or CPU, or task).
  *   lgd_deltas       per (from site, to site) statistics of the time between
@@ -339,6 +342,71 @@ int lgd_bprintf_args(const char *fmt, const void *args, size_t nargs, unsigned i
  */
 int lgd_fmt_arg_kinds(const char *fmt, int *kinds, unsigned int max);
 
+/* ---- filters (filter.c) ---------------------------------------------- */
+
+/*
+ * Which records the analyses see (report, deltas, diff, convert: --cpu,
+ * --pid, --comm, --site, --context, --from, --to).  Kinds of conditions
+ * combine with AND, the values of one kind with OR (--cpu 0 --cpu 2 is
+ * --cpu 0,2).  Pairs (streams.c) are made on every record, then kept only
+ * where both records pass: a filter chooses rows, it never changes a
+ * number (a record left out cuts its stream's pair, never joins the
+ * records on either side of it).  filter.c's file comment has the syntax.
+ */
+struct lgd_item;
+
+struct lgd_range {
+	uint64_t lo, hi;	/* inclusive */
+};
+
+/**
+ * struct lgd_filter - parsed filter options (lgd_filter_set())
+ * @cpus, @nr_cpus; @pids, @nr_pids: ranges (none: any)
+ * @comms, @nr_comms; @sites, @nr_sites: fnmatch(3) patterns (none: any)
+ * @ctx_mask:  bits 1 << enum logdev_ctx (0: any)
+ * @has_from, @from_rel, @from_ns; @has_to, @to_rel, @to_ns: the window
+ *             from <= ts < to (ns; @*_rel: from the capture's first record)
+ * @include_recorder: keep the records of the recorder's own pid
+ */
+struct lgd_filter {
+	struct lgd_range *cpus, *pids;
+	size_t nr_cpus, nr_pids;
+	char **comms, **sites;
+	size_t nr_comms, nr_sites;
+	unsigned int ctx_mask;
+	int has_from, from_rel, has_to, to_rel;
+	uint64_t from_ns, to_ns;
+	int include_recorder;
+};
+
+/**
+ * lgd_filter_set() - add option @name ("cpu", "pid", "comm", "site",
+ * "context", "from", "to") with value @value to @f.  On -EINVAL @why
+ * (@why_size bytes) says what was expected.  @f must start zeroed.
+ * Return: 0, -EINVAL (bad value; @f unchanged), -ENOENT (no such filter
+ * name), -ENOMEM.
+ */
+int lgd_filter_set(struct lgd_filter *f, const char *name, const char *value,
+		  char *why, size_t why_size);
+/** lgd_filter_active() - does @f leave any record out (the recorder aside)? */
+int lgd_filter_active(const struct lgd_filter *f);
+/**
+ * lgd_filter_sites() - *@keep: per site id of @s (@s->nr entries), 1 where
+ * the site's "func:line", "file:func:line" or func (a probe's name)
+ * matches a --site pattern; NULL when @f has none.  Return: 0 or -ENOMEM.
+ */
+int lgd_filter_sites(const struct lgd_filter *f, const struct lgd_sites *s, uint8_t **keep);
+/**
+ * lgd_filter_match() - does @f keep the item @it (a record, or a gap: gaps
+ * only by CPU and time)?  @site_ok: the --site verdict of its site (1 if no
+ * --site); @comm: its task name or NULL (not known: --comm leaves it out);
+ * @base: ns of the capture's first record (relative times).  Return: 1/0.
+ */
+int lgd_filter_match(const struct lgd_filter *f, const struct lgd_item *it, int site_ok,
+		    const char *comm, uint64_t base);
+/** lgd_filter_free() - free @f's lists, zero it. */
+void lgd_filter_free(struct lgd_filter *f);
+
 /* ---- reader ---------------------------------------------------------- */
 
 /**
@@ -382,6 +450,13 @@ struct lgd_reader {
 	struct lgd_comm_task *comm_tab;
 	size_t comm_tab_cap, nr_comm_tasks, nr_comms;
 	int comms_all;
+	int64_t recorder_pid;	/* pid of the recorder (RECORDER section), or -1 */
+	const struct lgd_filter *filter;	/* lgd_reader_set_filter(), or NULL */
+	uint8_t *filter_sites;	/* per site id: 1 kept by filter's --site */
+	uint32_t nr_filter_sites;
+	int filter_base_set;
+	uint64_t filter_base;	/* ns: first record's ts (relative --from/--to) */
+	uint64_t nr_recorder_out;	/* recorder's records left out by the last merge */
 	uint64_t nr_absurd_ts;	/* records with an absurd timestamp met by the
 				 * last merge (lgd_merge_init() zeroes it); its end
 				 * warns once with the count */
@@ -402,6 +477,23 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn warn,
 int lgd_reader_open(struct lgd_reader *r, const char *path, lgd_warn_fn warn,
 		   void *warn_arg, struct lgd_diag *d);
 void lgd_reader_close(struct lgd_reader *r);
+
+/**
+ * lgd_reader_set_filter() - from the next lgd_merge_init() on, every merge
+ * of @r marks the items @f leaves out (lgd_item.filtered) and hands them out
+ * only if lgd_merge.filtered_items is set; @f (NULL: none) must outlive @r.
+ * The recorder's own records (RECORDER section) are left out unless
+ * @f->include_recorder, with or without a filter.  Loads every task name
+ * (lgd_comm_load()) when @f has --comm.  Return: 0 or -ENOMEM, -EIO.
+ */
+int lgd_reader_set_filter(struct lgd_reader *r, const struct lgd_filter *f);
+/**
+ * lgd_reader_keep() - would @r's filter keep item @it?  (The merge's test,
+ * without counting; a record of the recorder is not kept unless
+ * include_recorder.)  Relative times need the merge to have met the first
+ * record.  Return: 1 kept, 0 left out.
+ */
+int lgd_reader_keep(const struct lgd_reader *r, const struct lgd_item *it);
 
 /* ---- task names ------------------------------------------------------ */
 
@@ -523,6 +615,9 @@ struct lgd_item {
 	uint64_t gap_count;
 	uint64_t seq;
 	uint64_t file_off;
+	int filtered;		/* left out by the reader's filter or as the
+				 * recorder's record (lgd_reader_set_filter()):
+				 * only seen with lgd_merge.filtered_items */
 	int ts_absurd;		/* a record whose own timestamp (@rec.ts) is absurd
 				 * (lgd_ts_absurd()); @ts is then its CPU's previous
 				 * record's, to keep it in place in the merge */
@@ -542,6 +637,9 @@ struct lgd_merge {
 	int absurd_items;	/* set after lgd_merge_init(): return records with an
 				 * absurd timestamp (ts_absurd set) instead of a
 				 * LGD_GAP_BAD_TS gap in their place (report marks them) */
+	int filtered_items;	/* set after lgd_merge_init(): return the items the
+				 * filter leaves out too, marked .filtered (for
+				 * lgd_streams_add(): no pair across them) */
 };
 
 /**
@@ -616,6 +714,7 @@ struct lgd_stream {
 	uint64_t gap_seen;
 	uint32_t site, cpu, pid;
 	uint8_t valid, used;
+	uint8_t kept;		/* the previous record was not .filtered */
 };
 
 /** struct lgd_run - a run of records deeper than one level on one CPU. */
@@ -627,7 +726,8 @@ struct lgd_run {
 
 /**
  * struct lgd_stream_step - a record's pair with its stream's previous one
- * @has_prev:  0: the first record of its stream (or the first after a gap)
+ * @has_prev:  0: the first record of its stream (or the first after a gap,
+ *             or after a record the filter left out: lgd_item.filtered)
  * @kind, @ns: lgd_ts_step() of the two timestamps (only LGD_STEP_OK is a
  *             delta)
  * @from_site, @from_cpu: the previous record's site and CPU
@@ -723,6 +823,53 @@ int lgd_hist_merge(struct lgd_hist *dst, const struct lgd_hist *src);
  * Sorts @exact in place.
  */
 int64_t lgd_hist_quantile(struct lgd_hist *h, unsigned int q);
+/*
+ * Log2 buckets (logdev hist, like bpftrace's hist()): bucket 0 holds the
+ * value 0, bucket k (1..64) the values in [2^(k-1), 2^k); for negative
+ * values the same by magnitude.
+ */
+#define LGD_HIST_LOG2_N		65
+/**
+ * lgd_hist_log2() - the count of @h's values in each log2 bucket: @pos[k]
+ * non-negative values, @neg[k] negative ones by magnitude (@neg[0] is 0).
+ * Exact: a log2 bucket is a whole number of log-linear buckets.
+ */
+void lgd_hist_log2(const struct lgd_hist *h, uint64_t pos[LGD_HIST_LOG2_N],
+		   uint64_t neg[LGD_HIST_LOG2_N]);
+/**
+ * lgd_log2_label() - the label of log2 bucket @k (@neg: of negative values)
+ * into @b (snprintf): "[0]", "[1]", "[2, 4)", "[1K, 2K)" with binary
+ * suffixes K M G T P E (2^10 ... 2^60) where a bound is a multiple of one;
+ * negative: "[-1]", "(-4, -2]".  Return: as snprintf.
+ */
+int lgd_log2_label(char *b, size_t n, unsigned int k, int neg);
+
+/**
+ * struct lgd_svg_series - one distribution of a histogram chart
+ * @name:   legend text (raw capture text allowed: it is escaped)
+ * @pos, @neg: log2 bucket counts (lgd_hist_log2())
+ * @count, @min, @median, @max: records and ns, for the legend
+ * @marks:  a note printed after the legend line ("" or NULL: none), e.g.
+ *          "! pairs cut by lost events"
+ */
+struct lgd_svg_series {
+	const char *name;
+	const uint64_t *pos, *neg;
+	uint64_t count;
+	int64_t min, median, max;
+	const char *marks;
+};
+
+/**
+ * lgd_svg_hist() - write a self-contained SVG 1.1 chart of @n (1 or 2)
+ * series' log2 histograms to @f (hist.c: our own code): title @title, x
+ * axis the buckets (ns), y axis the count (records), bars side by side per
+ * bucket in two colours, a legend line per series with count, min, median
+ * and max (us).  All text is lgd_escape()d, then XML-escaped: the file is
+ * well-formed XML whatever bytes the names hold.
+ * Return: 0, -EINVAL (@n not 1 or 2), or -EIO (a write failed).
+ */
+int lgd_svg_hist(FILE *f, const char *title, const struct lgd_svg_series *s, int n);
 /** lgd_hist_is_exact() - are @h's percentiles exact (all values kept)? */
 int lgd_hist_is_exact(const struct lgd_hist *h);
 /** lgd_hist_total() - the sum, saturated to [INT64_MIN, INT64_MAX] ns. */

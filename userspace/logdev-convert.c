@@ -21,8 +21,9 @@
 #include "cli.h"
 
 const struct cli_cmd cli_cmd_convert = {
-	"convert", cmd_convert, "convert [-o OUT.dat] [FILE]",
-	"  -o, --output FILE    write the trace.dat there (default, or -: stdout)\n",
+	"convert", cmd_convert, "convert [-o OUT.dat] [FILTERS] [FILE]",
+	"  -o, --output FILE    write the trace.dat there (default, or -: stdout)\n"
+	CLI_FILTER_HELP,
 };
 
 int cmd_convert(int argc, char **argv)
@@ -30,6 +31,7 @@ int cmd_convert(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lgd_convert_stats st;
@@ -40,6 +42,13 @@ int cmd_convert(int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
+		int fk = cli_filter_opt("convert", c, optarg);
+
+		if (fk >= 0) {
+			if (fk)
+				return 2;
+			continue;
+		}
 		switch (c) {
 		case 'o':
 			outp = optarg;
@@ -78,6 +87,8 @@ int cmd_convert(int argc, char **argv)
 	ret = lgd_convert_tracedat(&r, out, &st);
 	if (outp && fclose(out) && !ret)
 		ret = -EIO;
+	if (!ret)
+		cli_filter_notes(&r);
 	lgd_reader_close(&r);
 	if (ret) {
 		fprintf(stderr, "logdev: convert: %s\n", strerror(-ret));

@@ -45,7 +45,7 @@
 const struct cli_cmd cli_cmd_deltas = {
 	"deltas", cmd_deltas,
 	"deltas [--by cpu|task|context] [--durations [--pair FROM,TO]... [--by-parent] "
-	"[--inside SITE]] [--sort=total|max|p99|median|count] [FILE]",
+	"[--inside SITE]] [--sort=total|max|p99|median|count] [FILTERS] [FILE]",
 	"  -b, --by STREAM      which records pair: context (default: same CPU and\n"
 	"                       context level), cpu (same CPU), task (same pid)\n"
 	"      --durations      return-probe durations instead of record deltas, with\n"
@@ -63,25 +63,8 @@ const struct cli_cmd cli_cmd_deltas = {
 	"  deeper-context records inside, nested(us) the sum of those records' spans.\n"
 	"  Marks: ! pairs cut by lost events or left-out records, ? entries without\n"
 	"  return.\n"
+	CLI_FILTER_HELP,
 };
-
-/* the id of the site labelled @label in @r (lgd_site_label()), or -1 */
-static int64_t site_by_label(const struct lgd_reader *r, const char *label)
-{
-	for (uint32_t i = 0; i < r->sites.nr; i++) {
-		char *l;
-		int eq;
-
-		if (!r->sites.by_id[i])
-			continue;
-		l = lgd_site_label_alloc(&r->sites, i);
-		eq = l && !strcmp(l, label);
-		free(l);
-		if (eq)
-			return i;
-	}
-	return -1;
-}
 
 /* *@buf = the whole label of site @id (malloc'd); Return: its length, -1 if no memory */
 static int label(const struct lgd_reader *r, uint32_t id, char **buf)
@@ -152,6 +135,7 @@ int cmd_deltas(int argc, char **argv)
 		{ "by", required_argument, NULL, 'b' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const keys[] = {
@@ -162,6 +146,13 @@ int cmd_deltas(int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":s:b:p:i:h", lo, NULL)) != -1) {
+		int fk = cli_filter_opt("deltas", c, optarg);
+
+		if (fk >= 0) {
+			if (fk)
+				return 2;
+			continue;
+		}
 		switch (c) {
 		case 'D':
 			durations = 1;
@@ -212,8 +203,8 @@ int cmd_deltas(int argc, char **argv)
 
 		if (to) {
 			*to++ = 0;
-			f = site_by_label(&r, from);
-			t = site_by_label(&r, to);
+			f = cli_site_by_label(&r, from);
+			t = cli_site_by_label(&r, to);
 		}
 		if (f < 0 || t < 0 || f == t) {
 			fprintf(stderr, "logdev deltas: --pair %s: %s\n", pairs[i],
@@ -231,7 +222,7 @@ int cmd_deltas(int argc, char **argv)
 	ds.nr_user_pairs = (size_t)npairs;
 	ds.by_parent = by_parent;
 	if (inside) {
-		int64_t y = site_by_label(&r, inside);
+		int64_t y = cli_site_by_label(&r, inside);
 
 		if (y < 0) {
 			fprintf(stderr, "logdev deltas: --inside %s: no site of the capture has "

@@ -42,7 +42,8 @@
 
 const struct cli_cmd cli_cmd_diff = {
 	"diff", cmd_diff,
-	"diff [--by cpu|task|context] [--durations] [--format text|csv|json] [--min-count N] A.cap B.cap",
+	"diff [--by cpu|task|context] [--durations] [--format text|csv|json] [--min-count N] [FILTERS] "
+	"[--svg OUT.svg (FROM TO | --pair N)] A.cap B.cap",
 	"  -b, --by STREAM      which records pair (as deltas): context (default), cpu, task\n"
 	"      --durations      compare return-probe durations\n"
 	"  -f, --format FMT     text (default), csv or json\n"
@@ -51,6 +52,11 @@ const struct cli_cmd cli_cmd_diff = {
 	"  1024 deltas, else within 2^-8 (0.39 %)).  Marks after a text row, per side\n"
 	"  (A:, B:): ! pairs cut by lost events, ? entries without return, ~ histogram\n"
 	"  percentiles; footnotes below the table (on stderr for csv and json).\n"
+	"      --svg OUT        draw one pair's histograms of A and B on one chart (as\n"
+	"                       logdev hist): sites FROM TO, or --pair N\n"
+	"  -p, --pair N         with --svg: the Nth row of logdev deltas A\n"
+	CLI_FILTER_HELP
+	"  (the filters apply to both captures; relative times from each one's first record)\n"
 };
 
 enum fmt { F_TEXT, F_CSV, F_JSON };
@@ -275,6 +281,92 @@ static void print_json(const struct lgd_diff *df, const char *fa, const char *fb
 	puts(df->nr ? "\n]}" : "]}");
 }
 
+/*
+ * diff --svg OUT: the histograms of one pair in A and B on one chart
+ * (logdev-hist.c's loader; with --pair N the Nth row of A's deltas table,
+ * found in B by its labels), and a line per side on stdout.
+ */
+static int diff_svg(const char *out, const char *from, const char *to, uint64_t nth,
+		    const char *files[2], int durations, int by)
+{
+	struct lgd_reader r[2];
+	struct lgd_deltas ds[2] = { { 0 }, { 0 } };
+	const struct lgd_pair *p[2];
+	uint32_t up[2][1][2];
+	uint64_t pos[2][LGD_HIST_LOG2_N], neg[2][LGD_HIST_LOG2_N];
+	char marks[2][160], *fl = NULL, *tl = NULL, *title = NULL, *name[2] = { NULL, NULL };
+	struct lgd_svg_series s[2];
+	int ret, k;
+
+	ret = cli_hist_load(files[0], &r[0], &ds[0], "diff", from, to, nth, durations, by,
+			    up[0], &p[0]);
+	if (ret)
+		return ret;
+	fl = lgd_site_label_alloc(&r[0].sites, p[0]->from);
+	tl = lgd_site_label_alloc(&r[0].sites, p[0]->to);
+	if (!fl || !tl) {
+		fprintf(stderr, "logdev: out of memory\n");
+		ret = 1;
+		goto out_a;
+	}
+	ret = cli_hist_load(files[1], &r[1], &ds[1], "diff", fl, tl, 0, durations, by, up[1],
+			    &p[1]);
+	if (ret)
+		goto out_a;
+	for (k = 0; k < 2; k++) {
+		size_t n = strlen(files[k]) + 4;
+		char m[8], a[2][32], *e;
+
+		name[k] = malloc(n);
+		if (!name[k])
+			break;
+		snprintf(name[k], n, "%c: %s", k ? 'B' : 'A', files[k]);
+		lgd_hist_log2(&p[k]->h, pos[k], neg[k]);
+		cli_hist_marks_text(marks[k], sizeof(marks[k]), cli_pair_marks(&ds[k], p[k]));
+		s[k] = (struct lgd_svg_series){ .name = name[k], .pos = pos[k], .neg = neg[k],
+			.count = p[k]->count, .min = p[k]->min, .median = p[k]->median,
+			.max = p[k]->max, .marks = marks[k] };
+		cli_marks(m, cli_pair_marks(&ds[k], p[k]));
+		lgd_fmt_us(a[0], 32, p[k]->median);
+		lgd_fmt_us(a[1], 32, p[k]->max);
+		e = lgd_escape_alloc(name[k]);
+		printf("%s: %" PRIu64 " %s, median %s us, max %s us%s%s\n", e ? e : "?",
+		       p[k]->count, durations ? "durations" : "deltas", a[0], a[1],
+		       m[0] ? " " : "", m);
+		free(e);
+	}
+	if (k == 2) {
+		size_t n = strlen(fl) + strlen(tl) + 64;
+
+		title = malloc(n);
+		if (title)
+			snprintf(title, n, "%s -> %s (A vs B, %s%s)", fl, tl,
+				 durations ? "durations" : "by ", durations ? "" : lgd_by_name(by));
+	}
+	if (!title) {
+		fprintf(stderr, "logdev: out of memory\n");
+		ret = 1;
+	} else {
+		for (k = 0; k < 2; k++)
+			cli_deltas_notes(stdout, k ? "B: " : "A: ", &ds[k],
+					 cli_pair_marks(&ds[k], p[k]));
+		ret = cli_hist_svg_write(out, title, s, 2, "diff");
+	}
+	free(title);
+	free(name[0]);
+	free(name[1]);
+	lgd_deltas_free(&ds[1]);
+	lgd_reader_close(&r[1]);
+out_a:
+	free(fl);
+	free(tl);
+	lgd_deltas_free(&ds[0]);
+	lgd_reader_close(&r[0]);
+	if (fflush(stdout))
+		return 1;
+	return ret ? ret : cli_exit_status(0);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	const char *files[2] = { NULL, NULL };
@@ -285,20 +377,32 @@ int cmd_diff(int argc, char **argv)
 	unsigned long long min = 1;
 	int nf = 0, ret = 0, durations = 0, by = LGD_BY_CONTEXT;
 	unsigned int used[2] = { 0, 0 };
+	const char *svg = NULL, *ops[4];
+	uint64_t nth = 0;
 
 	static const struct option lo[] = {
 		{ "durations", no_argument, NULL, 'D' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "min-count", required_argument, NULL, 'm' },
+		{ "svg", required_argument, NULL, 'S' },
+		{ "pair", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	uint64_t mc;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:m:b:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:m:b:p:h", lo, NULL)) != -1) {
+		int fk = cli_filter_opt("diff", c, optarg);
+
+		if (fk >= 0) {
+			if (fk)
+				return 2;
+			continue;
+		}
 		switch (c) {
 		case 'D':
 			durations = 1;
@@ -324,11 +428,31 @@ int cmd_diff(int argc, char **argv)
 				return 2;
 			min = mc;
 			break;
+		case 'S':
+			svg = optarg;
+			break;
+		case 'p':
+			if (cli_parse_uint("diff", "--pair", optarg, 1, UINT32_MAX, &nth))
+				return 2;
+			break;
 		case 'h':
 			return cli_verb_help(&cli_cmd_diff);
 		default:
 			return cli_opt_error("diff", c, optopt, argv, optind);
 		}
+	}
+	if (svg || nth) {	/* one pair's histograms: FROM TO A B, or --pair N A B */
+		int want = nth ? 2 : 4;
+
+		if (!svg || argc - optind != want) {
+			fprintf(stderr, "logdev diff: %s\n", !svg ? "--pair N goes with --svg OUT" :
+				"--svg OUT takes FROM TO A.cap B.cap, or --pair N A.cap B.cap");
+			return cli_verb_usage_error(&cli_cmd_diff);
+		}
+		for (int i = 0; i < want; i++)
+			ops[i] = argv[optind + i];
+		return diff_svg(svg, nth ? NULL : ops[0], nth ? NULL : ops[1], nth,
+				ops + want - 2, durations, by);
 	}
 	for (; optind < argc; optind++) {
 		if (nf == 2) {

@@ -396,6 +396,8 @@ static int rec_write_meta(struct rec *rc)
 
 	if (!ret)
 		ret = lgd_cap_write_section(&rc->w, LGD_SECT_HEADER, LGD_CAP_NO_CPU, rc->ht, rc->hl);
+	if (!ret)	/* our pid: the analyses leave our own records out */
+		ret = cli_write_recorder(&rc->w);
 	if (!ret)
 		ret = write_formats(rc, rc->ft, rc->fl);
 	if (ret) {

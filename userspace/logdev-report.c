@@ -52,10 +52,11 @@
 #include "cli.h"
 
 const struct cli_cmd cli_cmd_report = {
-	"report", cmd_report, "report [--raw] [--by cpu|task|context] [FILE]",
+	"report", cmd_report, "report [--raw] [--by cpu|task|context] [FILTERS] [FILE]",
 	"  -r, --raw            tab-separated lines for programs\n"
 	"  -b, --by STREAM      +D us since the previous record of: the same CPU and\n"
-	"                       context level (context, default), CPU (cpu), task (task)\n",
+	"                       context level (context, default), CPU (cpu), task (task)\n"
+	CLI_FILTER_HELP,
 };
 
 int cmd_report(int argc, char **argv)
@@ -74,12 +75,20 @@ int cmd_report(int argc, char **argv)
 		{ "raw", no_argument, NULL, 'r' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":rb:h", lo, NULL)) != -1) {
+		int fk = cli_filter_opt("report", c, optarg);
+
+		if (fk >= 0) {
+			if (fk)
+				return 2;
+			continue;
+		}
 		switch (c) {
 		case 'r':
 			raw = 1;
@@ -114,6 +123,7 @@ int cmd_report(int argc, char **argv)
 	}
 	m.comm_items = raw;	/* --raw shows comm records: func <comm> */
 	m.absurd_items = 1;	/* shown, marked; out of the deltas (render.c) */
+	m.filtered_items = 1;	/* the renderer pairs on every record (streams.c) */
 	if (lgd_render_init(&rd, &r, raw ? LGD_RENDER_RAW : LGD_RENDER_TEXT)) {
 		fprintf(stderr, "logdev: out of memory\n");
 		lgd_dur_marks_free(&marks);
@@ -150,6 +160,8 @@ int cmd_report(int argc, char **argv)
 		cli_nwarn++, fprintf(stderr, "logdev: warning: %" PRIu64 " record%s lack%s arguments their "
 			"format needs (payload too short, not cut; shown as [missing])\n",
 			rd.missing, rd.missing == 1 ? "" : "s", rd.missing == 1 ? "s" : "");
+	if (ret >= 0)
+		cli_filter_notes(&r);
 	lgd_dur_marks_free(&marks);
 	lgd_render_free(&rd);
 	lgd_dur_free(&du);

@@ -20,7 +20,8 @@ static const struct cli_cmd cmd_help_entry = {
 
 /* the subcommands, in the order the usage lists them */
 static const struct cli_cmd *const cmds[] = {
-	&cli_cmd_record, &cli_cmd_report, &cli_cmd_deltas, &cli_cmd_diff, &cli_cmd_convert, &cmd_help_entry,
+	&cli_cmd_record, &cli_cmd_report, &cli_cmd_deltas, &cli_cmd_diff, &cli_cmd_hist, &cli_cmd_export,
+	&cli_cmd_convert, &cmd_help_entry,
 };
 #define NR_CMDS	(sizeof(cmds) / sizeof(cmds[0]))
 
@@ -30,8 +31,9 @@ void cli_usage(FILE *f)
 	for (size_t i = 0; i < NR_CMDS; i++)
 		fprintf(f, "  logdev %s\n", cmds[i]->usage);
 	fprintf(f, "  logdev --version\n"
-		   "FILE defaults to logdev.cap for record; report, deltas and convert without\n"
-		   "FILE read the live buffers (consuming).  DIR: -d, $LOGDEV_DEBUGFS, or %s.\n"
+		   "FILE defaults to logdev.cap for record; report, deltas, hist, export and\n"
+		   "convert without FILE read the live buffers (consuming).\n"
+		   "DIR: -d, $LOGDEV_DEBUGFS, or %s.\n"
 		   "record without --duration and COMMAND records until Ctrl-C or SIGTERM.\n"
 		   "examples:\n"
 		   "  sudo logdev record -o demo.cap --duration 5\n"

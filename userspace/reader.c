@@ -153,6 +153,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 
 	memset(r, 0, sizeof(*r));
 	r->fd = fd;
+	r->recorder_pid = -1;
 	r->warn = wfn;
 	r->warn_arg = warn_arg;
 	if (fstat(fd, &st) < 0) {
@@ -292,6 +293,25 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 			}
 			modlog_len = len;
 			break;
+		case LGD_SECT_RECORDER:	/* "pid N\n" (capture.h) */
+			t = read_text(r, data, len);
+			if (!t) {
+				ret = -ENOMEM;
+				goto err;
+			}
+			{
+				unsigned long long pid;
+				char nl;
+
+				if (sscanf(t, "pid %llu%c", &pid, &nl) == 2 && nl == '\n' &&
+				    pid <= UINT32_MAX)
+					r->recorder_pid = (int64_t)pid;
+				else
+					warn(r, -EINVAL, (int64_t)data, -1, -1,
+					     "RECORDER section without \"pid N\", ignored");
+			}
+			free(t);
+			break;
 		case LGD_SECT_CPU_DATA:
 			if (!have_hdr) {
 				ret = -EINVAL;
@@ -366,6 +386,8 @@ void lgd_reader_close(struct lgd_reader *r)
 		close(r->fd);
 	r->fd = -1;
 	lgd_sites_free(&r->sites);
+	free(r->filter_sites);
+	r->filter_sites = NULL;
 	lgd_ksyms_free(&r->ksyms);
 	free(r->stats);
 	r->stats = NULL;
@@ -816,6 +838,7 @@ int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r)
 	memset(m, 0, sizeof(*m));
 	m->r = r;
 	r->nr_absurd_ts = 0;
+	r->nr_recorder_out = 0;
 	m->all = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->all));
 	m->heap = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->heap));
 	if (r->nr_cpus)
@@ -914,7 +937,56 @@ static int merge_one(struct lgd_merge *m, struct lgd_item *it)
 	return 1;
 }
 
-int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it)
+int lgd_reader_set_filter(struct lgd_reader *r, const struct lgd_filter *f)
+{
+	int ret;
+
+	free(r->filter_sites);
+	r->filter_sites = NULL;
+	r->nr_filter_sites = 0;
+	r->filter = f;
+	if (!f)
+		return 0;
+	ret = lgd_filter_sites(f, &r->sites, &r->filter_sites);
+	if (ret)
+		return ret;
+	r->nr_filter_sites = r->sites.nr;
+	if (f->nr_comms && !r->comms_all)
+		return lgd_comm_load(r);
+	return 0;
+}
+
+/* the recorder's own record (task context, its pid), left out by default */
+static int is_recorder(const struct lgd_reader *r, const struct lgd_item *it)
+{
+	return it->kind == LGD_ITEM_REC && r->recorder_pid >= 0 &&
+	       !(r->filter && r->filter->include_recorder) &&
+	       (it->rec.ctx & LOGDEV_CTX_MASK) == LOGDEV_CTX_TASK &&
+	       it->rec.pid == (uint64_t)r->recorder_pid;
+}
+
+int lgd_reader_keep(const struct lgd_reader *r, const struct lgd_item *it)
+{
+	const struct lgd_filter *f = r->filter;
+	int site_ok = 1;
+	const char *comm = NULL;
+
+	if (is_recorder(r, it))
+		return 0;
+	if (!lgd_filter_active(f))
+		return 1;
+	if (it->kind == LGD_ITEM_REC) {
+		if (f->nr_sites)
+			site_ok = r->filter_sites && it->rec.site < r->nr_filter_sites &&
+				  r->filter_sites[it->rec.site];
+		if (f->nr_comms)
+			comm = lgd_comm_at(r, it->rec.pid, it->ts);
+	}
+	return lgd_filter_match(f, it, site_ok, comm, r->filter_base);
+}
+
+/* every item, the filter's verdict in it->filtered */
+static int merge_next_all(struct lgd_merge *m, struct lgd_item *it)
 {
 	int ret;
 
@@ -943,6 +1015,27 @@ int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it)
 			it->file_off = off;
 		}
 	}
+	if (ret > 0) {
+		struct lgd_reader *r = m->r;
+
+		if (!r->filter_base_set && it->kind == LGD_ITEM_REC && !it->ts_absurd &&
+		    it->rec.type != LOGDEV_REC_COMM) {
+			r->filter_base_set = 1;	/* the first record: relative times */
+			r->filter_base = it->ts;
+		}
+		it->filtered = !lgd_reader_keep(r, it);
+		if (it->filtered && is_recorder(r, it) && it->rec.type != LOGDEV_REC_COMM)
+			r->nr_recorder_out++;
+	}
+	return ret;
+}
+
+int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it)
+{
+	int ret;
+
+	while ((ret = merge_next_all(m, it)) > 0 && it->filtered && !m->filtered_items)
+		;
 	return ret;
 }
 

@@ -640,6 +640,10 @@ long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
 	/* the previous record of its stream (streams.c, the rule of deltas) */
 	if (lgd_streams_add(&rd->st, it, &sp))
 		return -ENOMEM;
+	if (it->filtered) {	/* left out by the filter: its place only */
+		*text = "";
+		return 0;
+	}
 	if (it->kind == LGD_ITEM_GAP) {
 		render_gap(rd, it);
 	} else {

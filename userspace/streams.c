@@ -29,6 +29,12 @@
  * a run of one record spans 0 ns (the time before its first and after its
  * last record is not seen).
  *
+ * Filters (filter.c): a record the filter left out (lgd_item.filtered)
+ * takes its place in its stream like any other, and neither it nor the
+ * record after it has a pair: pairs are made on every record and kept
+ * only where both ends pass the filter, so a filter chooses rows of the
+ * unfiltered table and never joins two records across a third.
+ *
  * Lost events: a gap on a CPU forgets that CPU's streams and runs (a pair
  * never spans a gap); each stream forgotten with a previous record is a
  * pair cut (@on_cut).  With --by task, a task stream whose previous record
@@ -251,7 +257,7 @@ int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
 	} else {
 		st = &s->cs[(size_t)cpu * NLEV + ctx];
 	}
-	if (st->valid) {
+	if (st->valid && st->kept && !it->filtered) {
 		step->has_prev = 1;
 		step->kind = lgd_ts_step(st->ts, it->ts, &step->ns);
 		step->from_site = st->site;
@@ -260,6 +266,7 @@ int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
 		step->nested_recs = st->nested_recs;
 	}
 	st->valid = 1;
+	st->kept = !it->filtered;
 	st->ts = it->ts;
 	st->site = it->rec.site;
 	st->cpu = cpu;

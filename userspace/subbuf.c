@@ -214,12 +214,14 @@ int lgd_sb_load(struct lgd_sb *sb, const void *buf, size_t avail,
 int lgd_sb_next(struct lgd_sb *sb, struct lgd_sb_rec *rec)
 {
 	for (;;) {
-		const uint8_t *p = sb->b + sb->pos;
+		const uint8_t *p;
 		uint32_t len, arg_bytes;
 		uint8_t ctx;
 
+		/* before the first load sb->b is NULL: no arithmetic on it */
 		if (sb->pos >= sb->end)
 			return LGD_SB_REC_END;
+		p = sb->b + sb->pos;
 		memset(rec, 0, sizeof(*rec));
 		rec->off = sb->pos;
 		rec->left = sb->end - sb->pos;

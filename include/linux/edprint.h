@@ -208,13 +208,63 @@ do {									\
 /* Compile error unless @fmt is a string literal. */
 #define __edprint_literal(fmt)	("" fmt "")
 
+/*
+ * Which edprint() a file gets.  A kernel tree that logdev was added to
+ * (make kernel-tree; kernel/intree/Kconfig) has CONFIG_HAVE_LOGDEV=y: there
+ * a file gets the real edprint() only if logdev is reachable from it
+ * (CONFIG_LOGDEV=y, or =m and the file is part of a module), else the no-op
+ * below.  Out-of-tree builds (kernel/Kbuild, kernel/test/Kbuild, any module
+ * built against a logdev.ko) define LOGDEV_OUT_OF_TREE; a tree without
+ * logdev (Debian's headers) has no CONFIG_HAVE_LOGDEV: both get the real one.
+ */
+#if defined(CONFIG_HAVE_LOGDEV) && !IS_REACHABLE(CONFIG_LOGDEV) && \
+	!defined(LOGDEV_OUT_OF_TREE)
+#define __EDPRINT_NOOP	1
+#else
+#define __EDPRINT_NOOP	0
+#endif
+
+#if __EDPRINT_NOOP
+/* The arguments are checked against the format, as no_printk() does. */
+static inline __printf(1, 2) void __edprint_check(const char *fmt, ...)
+{
+}
+
+/**
+ * edprint() - no-op: logdev is not built in this kernel (or is a module and
+ * the caller is built in)
+ * @_fmt: printf format, a string literal, checked against the arguments
+ * @...: arguments for @_fmt, never evaluated
+ *
+ * Compiles to nothing: no site, no static key test, no call.
+ */
+#define edprint(_fmt, ...)						\
+do {									\
+	if (0)								\
+		__edprint_check(__edprint_literal(_fmt), ##__VA_ARGS__); \
+} while (0)
+
+#else /* !__EDPRINT_NOOP */
+
+/*
+ * The sites go to their own section in modules (for tools that read a
+ * module's sites from its file); built into vmlinux nothing collects that
+ * section, and the linker would warn about an orphan: plain .data there.
+ */
+#ifdef MODULE
+#define __edprint_site_section	__section("__logdev_sites")
+#else
+#define __edprint_site_section
+#endif
+
 /**
  * edprint() - record a binary print probe when logdev is enabled
  * @_fmt: printf format, must be a string literal (checked by the compiler,
  *        like the arguments)
  * @...: arguments for @fmt
  *
- * Declares a static struct logdev_site in section "__logdev_sites"; when the
+ * Declares a static struct logdev_site (in section "__logdev_sites" in a
+ * module, in .data built in); when the
  * logdev_key static key is off the whole statement is one patched nop.
  * When on, the arguments are stored as LOGDEV_REC_PRINT_SLOTS (encoding
  * chosen at compile time, see edprint_slots.h) or, for formats with %p or
@@ -226,7 +276,7 @@ do {									\
 #define edprint(_fmt, ...)						\
 do {									\
 	static struct logdev_site __used				\
-	__section("__logdev_sites") __edprint_site = {			\
+	__edprint_site_section __edprint_site = {			\
 		.fmt = __edprint_literal(_fmt),				\
 		.file = __FILE__,					\
 		.func = __func__,					\
@@ -240,5 +290,7 @@ do {									\
 			__logdev_print(&__edprint_site, _fmt, ##__VA_ARGS__); \
 	}								\
 } while (0)
+
+#endif /* __EDPRINT_NOOP */
 
 #endif /* _LINUX_EDPRINT_H */

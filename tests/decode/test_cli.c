@@ -539,6 +539,17 @@ static void test_command_output(void)
 	      st == 0 && strstr(out, "hello-from-command"), "status %d out %.100s", st, out);
 	free(out);
 	free(err);
+	{	/* its own pid in the capture (RECORDER), so analyses can leave it out */
+		struct lgd_reader r;
+		struct lgd_diag d;
+		int ok = !lgd_reader_open(&r, cap, NULL, NULL, &d);
+
+		check("record: the capture holds the recorder's pid (section RECORDER)",
+		      ok && r.recorder_pid > 0 && r.recorder_pid != (int64_t)getpid(),
+		      "open %d pid %lld", ok, ok ? (long long)r.recorder_pid : -1LL);
+		if (ok)
+			lgd_reader_close(&r);
+	}
 
 	/* exit status: the command's; 127 when it cannot start */
 	snprintf(args, sizeof(args), "record -o %s -- sh -c 'exit 3'", cap);

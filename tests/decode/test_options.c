@@ -89,7 +89,8 @@ static char *fake_debugfs(void)
 
 static void test_help_version(void)
 {
-	static const char *const verbs[] = { "record", "report", "deltas", "diff", "convert" };
+	static const char *const verbs[] = { "record", "report", "deltas", "diff", "hist", "export",
+					     "convert" };
 	char *out, *err, args[200], name[300];
 	int st;
 
@@ -100,7 +101,8 @@ static void test_help_version(void)
 		snprintf(name, sizeof(name), "logdev %s: usage of every verb on stdout, exit 0", h);
 		check(name, st == 0 && strstr(out, "usage") && strstr(out, "logdev record") &&
 		      strstr(out, "logdev report") && strstr(out, "logdev deltas") &&
-		      strstr(out, "logdev diff") && strstr(out, "logdev convert") && !err[0],
+		      strstr(out, "logdev diff") && strstr(out, "logdev convert") &&
+		      strstr(out, "logdev hist") && strstr(out, "logdev export") && !err[0],
 		      "status %d out %.300s err %.300s", st, out, err);
 		free(out);
 		free(err);
@@ -153,6 +155,8 @@ static void test_help_version(void)
 		{ "deltas --sort", "--sort" }, { "diff --format", "--format" },
 		{ "diff a b --min-count", "--min-count" }, { "diff -m", "-m" },
 		{ "convert x --output", "--output" }, { "convert -o", "-o" },
+		{ "hist a b --svg", "--svg" }, { "hist --pair", "--pair" },
+		{ "export --format", "--format" }, { "export -f csv -o", "-o" },
 	};
 	for (size_t i = 0; i < sizeof(novalue) / sizeof(novalue[0]); i++) {
 		st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", novalue[i][0], &out, &err);
@@ -167,6 +171,7 @@ static void test_help_version(void)
 	static const char *const flagval[][2] = {
 		{ "deltas --durations=1 x", "--durations" }, { "report --raw=1 x", "--raw" },
 		{ "diff --durations=yes a b", "--durations" },
+		{ "hist --durations=1 a b", "--durations" },
 	};
 	for (size_t i = 0; i < sizeof(flagval) / sizeof(flagval[0]); i++) {
 		st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", flagval[i][0], &out, &err);
@@ -224,11 +229,17 @@ static void test_spellings(void)
 		"diff -m 2 -f json %s %s", "diff -m2 -fjson %s %s",
 	};
 
+	static const char *const xfmt[] = { "export --format=csv %s", "export --format csv %s",
+					    "export -f csv %s", "export %s -fcsv" };
+	static const char *const hpair[] = { "hist --pair=1 %s", "hist --pair 1 %s", "hist -p1 %s" };
+
 	same_output("report", raw, 4, a, NULL);
 	same_output("deltas", sort, 5, a, NULL);
 	same_output("deltas", sortmax, 3, a, NULL);
 	same_output("diff", fmt, 4, a, b);
 	same_output("diff", minc, 4, a, b);
+	same_output("export", xfmt, 4, a, NULL);
+	same_output("hist", hpair, 3, a, NULL);
 	free(a);
 	free(b);
 }

@@ -373,6 +373,38 @@ static int within(int64_t a, int64_t e)
 }
 
 /*
+ * logdev hist's log2 buckets (lgd_hist_log2()) of @h and of the merged @hm
+ * against counts made from the @n values themselves: bucket 0 the value 0,
+ * bucket k [2^(k-1), 2^k), negative values by magnitude.
+ */
+static void check_log2(const char *name, const struct lgd_hist *h, const struct lgd_hist *hm,
+		       const int64_t *v, uint64_t n)
+{
+	static uint64_t want[2][LGD_HIST_LOG2_N], pos[2][LGD_HIST_LOG2_N], neg[2][LGD_HIST_LOG2_N];
+	char why[200] = "";
+	int bad = 0;
+
+	memset(want, 0, sizeof(want));
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t m = v[i] < 0 ? -(uint64_t)v[i] : (uint64_t)v[i];
+
+		want[v[i] < 0][m ? 64 - __builtin_clzll(m) : 0]++;
+	}
+	lgd_hist_log2(h, pos[0], neg[0]);
+	lgd_hist_log2(hm, pos[1], neg[1]);
+	for (int k = 0; k < LGD_HIST_LOG2_N && !bad; k++)
+		for (int j = 0; j < 2 && !bad; j++)
+			if (pos[j][k] != want[0][k] || neg[j][k] != want[1][k]) {
+				snprintf(why, sizeof(why), "bucket %d: want %llu/-%llu, got %llu/-%llu%s",
+					 k, (unsigned long long)want[0][k],
+					 (unsigned long long)want[1][k], (unsigned long long)pos[j][k],
+					 (unsigned long long)neg[j][k], j ? " (merged)" : "");
+				bad = 1;
+			}
+	CHECK_WHY(!bad, NAMEF("hist %s: log2 bucket counts exact (logdev hist)", name), "%s", why);
+}
+
+/*
  * Put @n values of @v into a histogram (and half of them into each of two
  * merged ones), compare count, min, max, total and the percentiles with the
  * exact values of a sorted copy.
@@ -414,6 +446,7 @@ static void check_values(const char *name, int64_t *v, uint64_t n)
 		  "%s", why);
 	CHECK_EQ(lgd_hist_is_exact(&h), n <= LGD_HIST_EXACT_MAX,
 		 NAMEF("hist %s: exact only while all values are kept", name));
+	check_log2(name, &h, &h1, v, n);
 	lgd_hist_free(&h);
 	lgd_hist_free(&h1);
 	lgd_hist_free(&h2);
@@ -493,6 +526,24 @@ static void test_hist(void)
 	}
 }
 
+/* logdev hist's bucket labels (bpftrace's style, binary suffixes) */
+static void test_log2_labels(void)
+{
+	static const struct { unsigned int k; int neg; const char *want; } t[] = {
+		{ 0, 0, "[0]" }, { 1, 0, "[1]" }, { 2, 0, "[2, 4)" }, { 10, 0, "[512, 1K)" },
+		{ 11, 0, "[1K, 2K)" }, { 21, 0, "[1M, 2M)" }, { 31, 0, "[1G, 2G)" },
+		{ 63, 0, "[4E, 8E)" }, { 64, 0, "[8E, 16E)" }, { 1, 1, "[-1]" },
+		{ 3, 1, "(-8, -4]" }, { 12, 1, "(-4K, -2K]" },
+	};
+	char b[48];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		lgd_log2_label(b, sizeof(b), t[i].k, t[i].neg);
+		CHECK_STR_EQ(b, t[i].want, NAMEF("hist: log2 label of bucket %s%u", t[i].neg ? "-" : "",
+						 t[i].k));
+	}
+}
+
 /* deltas --help states the bound */
 static void test_help(void)
 {
@@ -522,6 +573,7 @@ int main(int argc, char **argv)
 	test_nesting();
 	test_hist();
 	test_help();
+	test_log2_labels();
 	tmpdir_remove();
 	printf("pairs: %d passed, %d failed\n", passes, failures);
 	return ldc_exit_status();

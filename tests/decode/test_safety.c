@@ -549,7 +549,7 @@ static void test_help_man(void)
 	int st;
 
 	verbs_of_help(verbs, sizeof(verbs));
-	CHECK_STR_EQ(verbs, "record report deltas diff convert help ", "help: the verbs of logdev --help");
+	CHECK_STR_EQ(verbs, "record report deltas diff hist export convert help ", "help: the verbs of logdev --help");
 	snprintf(path, sizeof(path), "%s/docs/logdev.1", top);
 	man = slurp_n(path, &n);
 	CHECK_TRUE(n > 1000, "man: docs/logdev.1 is there");
@@ -631,8 +631,13 @@ static void test_completion(void)
 {
 	static const struct { const char *words, *want; } cases[] = {
 		{ "re", "record report\n" },
-		{ "\"\"", "record report deltas diff convert help\n" },
-		{ "deltas --", "--by --by-parent --durations --help --inside --pair --sort\n" },
+		{ "\"\"", "record report deltas diff hist export convert help\n" },
+		{ "export --format \"\"", "json csv perfetto\n" },
+		{ "hist --", "--by --comm --context --cpu --durations --from --help "
+			     "--include-recorder --pair --pid --site --svg --to\n" },
+		{ "deltas --", "--by --by-parent --comm --context --cpu --durations --from --help "
+			       "--include-recorder --inside --pair --pid --site --sort --to\n" },
+		{ "report --context \"\"", "task softirq hardirq nmi\n" },
 		{ "deltas --sort m", "max median\n" },
 		{ "diff --format \"\"", "text csv json\n" },
 		{ "help co", "convert\n" },
@@ -648,6 +653,66 @@ static void test_completion(void)
 	}
 }
 
+/*
+ * hist, its SVG and export on the hostile capture: terminal text escaped,
+ * the SVG well-formed XML (python3's parser) with the names escaped, the
+ * json lines valid JSON with the control bytes as \u escapes, the csv read
+ * back by python3's csv module with the message's bytes as they were.
+ */
+static void test_hist_export_safety(void)
+{
+	char *path = hostile_cap("hostile-x.cap"), *svg = tmp_path("hostile.svg");
+	char *js = tmp_path("hostile.json"), *cs = tmp_path("hostile.csv");
+	char args[2000], *out, *err;
+	int st;
+
+	snprintf(args, sizeof(args), "hist --pair 1 --svg %s %s", svg, path);
+	st = run_cli(args, &out, &err);
+	CHECK_EQ(st, 0, "terminal: hist exit 0");
+	CHECK_SAFE(out, strlen(out), "terminal: hist text holds no unsafe byte");
+	CHECK_STR_CONTAINS(out, "[512, 1K)", "terminal: hist buckets the pair's 1000 ns delta (1K = 1024)");
+	free(out);
+	free(err);
+	out = slurp(svg);
+	CHECK_TRUE(out != NULL, "terminal: hist --svg wrote the file");
+	if (out) {
+		CHECK_SAFE(out, strlen(out), "terminal: hist's SVG holds no control byte");
+		CHECK_STR_CONTAINS(out, "ev\\x1b[7mil:10 -&gt; bidi:20",
+				   "terminal: SVG title escaped (\\x1b, then XML's &gt;)");
+	}
+	free(out);
+	snprintf(args, sizeof(args), "python3 -c 'import sys, xml.etree.ElementTree as E; "
+		 "E.parse(sys.argv[1])' %s", svg);
+	CHECK_EQ(system(args), 0, "terminal: hist's SVG of hostile names is well-formed XML");
+
+	snprintf(args, sizeof(args), "export --format json -o %s %s", js, path);
+	st = run_cli(args, &out, &err);
+	CHECK_EQ(st, 0, "terminal: export json exit 0");
+	free(out);
+	free(err);
+	out = slurp(js);
+	CHECK_TRUE(out && strstr(out, "\"str=\\u001b[31mRED\\u000d\\u007f\\ufffd\\ufffd\\u009b[1A chr=\\u0007\""),
+		   "terminal: export json: control bytes as \\u, invalid UTF-8 as \\ufffd");
+	if (out)
+		CHECK_SAFE_TAB(out, strlen(out), 1, "terminal: export json holds no unsafe byte");
+	free(out);
+	snprintf(args, sizeof(args), "python3 -c 'import sys, json; rows = [json.loads(l) for l in "
+		 "open(sys.argv[1])]; sys.exit(0 if rows[0][\"message\"].startswith(\"str=\\x1b[31mRED\\r\") "
+		 "and rows[0][\"comm\"] == \"sh\\x1b[2Jx\\r\\x7f\\ufffd\" else 1)' %s", js);
+	CHECK_EQ(system(args), 0, "terminal: export json parses, message and comm decoded as recorded");
+
+	snprintf(args, sizeof(args), "export --format csv -o %s %s", cs, path);
+	st = run_cli(args, &out, &err);
+	CHECK_EQ(st, 0, "terminal: export csv exit 0");
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "python3 -c 'import sys, csv; r = list(csv.DictReader(open(sys.argv[1], "
+		 "newline=\"\", encoding=\"utf-8\"))); sys.exit(0 if len(r) == 6 and "
+		 "r[0][\"message\"] == \"str=\\x1b[31mRED\\r\\x7f\\ufffd\\ufffd\\x9b[1A chr=\\x07\" and "
+		 "r[0][\"func\"] == \"ev\\x1b[7mil\" else 1)' %s", cs);
+	CHECK_EQ(system(args), 0, "terminal: export csv (RFC 4180) read back: 6 rows, CR and ESC kept in quotes");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -661,6 +726,7 @@ int main(int argc, char **argv)
 		return 1;
 	test_escape_unit();
 	test_terminal_safety();
+	test_hist_export_safety();
 	test_exit_and_damage();
 	test_absurd_ts();
 	test_live_missing();

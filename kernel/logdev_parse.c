@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev_parse.c - parsing and checking of control values, shared by the
+ * debugfs control files (logdev_debugfs.c, after copying a write and
+ * dropping its one trailing newline) and the module parameters
+ * (logdev_main.c): one parser, so "logdev.mode=discard" at boot and
+ * "echo discard > mode" accept and refuse the same words.  Each takes a
+ * NUL-terminated word and returns 0 or -EINVAL; none changes any state.
+ *
+ * Layer: recording core (declared in logdev_parse.h, which logdev_core.h
+ * includes); calls nothing of logdev.  Portable: built unchanged in
+ * userspace by the fuzzer (tests/fuzz/fuzz_ctlparse.c), as the ring core
+ * is by tests/ring, through logdev_shim.h and the few kernel helpers
+ * tests/fuzz/kshim/ldk_parse.h supplies (kstrtou64, is_power_of_2).
+ */
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#include <linux/ctype.h>
+#include <linux/log2.h>
+#include <linux/string.h>
+#endif
+#include "logdev_parse.h"
+
+
+/**
+ * ld_parse_u64() - a decimal number
+ * @s:   the word: digits only (no sign, no spaces, no 0x, no newline)
+ * @val: the number
+ *
+ * Return: 0, or -EINVAL if empty, not all digits, or above U64_MAX.
+ */
+int ld_parse_u64(const char *s, u64 *val)
+{
+	const char *p;
+
+	if (!*s)
+		return -EINVAL;
+	for (p = s; *p; p++)
+		if (!isdigit(*p))
+			return -EINVAL;
+	return kstrtou64(s, 10, val) ? -EINVAL : 0;
+}
+
+/**
+ * ld_parse_name() - which of @nr names @s is (mode, clock)
+ * @s:     the word, compared exactly (case matters, no abbreviation)
+ * @names: the names
+ * @nr:    how many
+ *
+ * Return: the index, or -EINVAL.
+ */
+int ld_parse_name(const char *s, const char * const *names, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -EINVAL;
+}
+
+/**
+ * ld_parse_enable() - the value of "enable": 0 or 1
+ * @s:  the word
+ * @on: the value
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ld_parse_enable(const char *s, bool *on)
+{
+	u64 v;
+
+	if (ld_parse_u64(s, &v) || v > 1)
+		return -EINVAL;
+	*on = v;
+	return 0;
+}
+
+/**
+ * ld_parse_subbuf_size() - the value of "subbuf_size"
+ * @s:    the word
+ * @size: bytes: a power of two from LD_SUBBUF_MIN to LD_SUBBUF_MAX
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ld_parse_subbuf_size(const char *s, u32 *size)
+{
+	u64 v;
+
+	if (ld_parse_u64(s, &v) || v < LD_SUBBUF_MIN || v > LD_SUBBUF_MAX ||
+	    !is_power_of_2(v))
+		return -EINVAL;
+	*size = v;
+	return 0;
+}
+
+/**
+ * ld_parse_size_kb() - the value of "buffer_size_kb"
+ * @s:  the word
+ * @kb: KiB per CPU, 1 to LD_BUF_KB_MAX (whether it suits the sub-buffer
+ *      size is ld_size_kb_subbufs()'s question)
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ld_parse_size_kb(const char *s, u64 *kb)
+{
+	u64 v;
+
+	if (ld_parse_u64(s, &v) || !v || v > LD_BUF_KB_MAX)
+		return -EINVAL;
+	*kb = v;
+	return 0;
+}
+
+/**
+ * ld_size_kb_subbufs() - sub-buffers per CPU for @kb KiB of @subbuf_size
+ * @kb:          KiB per CPU
+ * @subbuf_size: bytes per sub-buffer (a valid subbuf_size)
+ * @nr:          the number of sub-buffers, before ld_buf_size_ok()
+ *               rounds it down to a power of two
+ *
+ * Return: 0, or -EINVAL if @kb is not a whole number of sub-buffers or
+ * fewer than two.
+ */
+int ld_size_kb_subbufs(u64 kb, u32 subbuf_size, u32 *nr)
+{
+	u32 sb_kb = subbuf_size / 1024;
+
+	if (!sb_kb || kb > LD_BUF_KB_MAX || kb % sb_kb || kb / sb_kb < 2)
+		return -EINVAL;
+	*nr = kb / sb_kb;
+	return 0;
+}
+

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_capture.c - libFuzzer target: a whole capture file through liblogdev,
+ * as `logdev report` reads it: lgd_reader_open_fd() on a memfd holding the
+ * input bytes, the return-probe pairing pass (lgd_dur_collect()), the k-way
+ * merge, and every item rendered in the text and the raw style.
+ *
+ * Input: the capture's bytes, as is (seeds: tests/golden/cap).  The last
+ * byte, if the input is longer than a file header, also picks the pairing
+ * rule of the renderer's "+D us" (context, cpu, task).
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include "liblogdev.h"
+
+static void warn_sink(void *arg, const struct lgd_diag *d)
+{
+	(void)arg;
+	(void)d;
+}
+
+static void render_all(struct lgd_reader *r, int style, int by,
+		       const struct lgd_dur_marks *marks)
+{
+	static struct lgd_render rd;	/* 8 KiB message buffer: not on the stack */
+	struct lgd_merge m;
+	struct lgd_item it;
+	const char *line;
+
+	if (lgd_merge_init(&m, r))
+		return;
+	m.comm_items = style == LGD_RENDER_RAW;
+	m.absurd_items = 1;
+	if (lgd_render_init(&rd, r, style)) {
+		lgd_merge_free(&m);
+		return;
+	}
+	lgd_render_by(&rd, by);
+	while (lgd_merge_next(&m, &it) > 0) {
+		const struct lgd_dur_mark *dm = NULL;
+
+		if (it.kind == LGD_ITEM_REC)
+			dm = lgd_dur_mark_find(marks, it.file_off);
+		if (lgd_render_item(&rd, &it, dm, &line) < 0)
+			break;
+	}
+	lgd_render_free(&rd);
+	lgd_merge_free(&m);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const int bys[] = { LGD_BY_CONTEXT, LGD_BY_CPU, LGD_BY_TASK };
+	struct lgd_reader r;
+	struct lgd_diag d;
+	struct lgd_durations du;
+	struct lgd_dur_marks marks = { 0 };
+	int fd, by = LGD_BY_CONTEXT;
+
+	fd = memfd_create("fuzz-capture", 0);
+	if (fd < 0)
+		abort();
+	if (size && write(fd, data, size) != (ssize_t)size)
+		abort();
+	if (size > 64)
+		by = bys[data[size - 1] % 3];
+	if (lgd_reader_open_fd(&r, fd, warn_sink, NULL, &d))
+		return 0;	/* fd closed by the reader */
+	if (!lgd_dur_init(&du, &r.sites)) {
+		if (!lgd_dur_has_returns(&du) || !lgd_dur_collect(&r, &du, &marks)) {
+			render_all(&r, LGD_RENDER_TEXT, by, &marks);
+			render_all(&r, LGD_RENDER_RAW, by, &marks);
+		}
+		lgd_dur_marks_free(&marks);
+		lgd_dur_free(&du);
+	}
+	lgd_reader_close(&r);
+	return 0;
+}

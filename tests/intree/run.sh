@@ -1,0 +1,264 @@
+#!/bin/bash
+# The fast in-tree check (make check, suite "intree"): logdev added to a
+# kernel tree, without building a kernel.
+#   1. tools/kernel-tree.sh on fake trees: refuses what it cannot patch
+#      (exit 1, a reason) and changes nothing; applies to a good tree, and
+#      a second run changes nothing.
+#   2. On the pristine linux-source-6.1 files it touches (tools/ksrc.sh
+#      pristine): logdev and every probe patch apply; a second run changes
+#      nothing.
+#   3. In the prepared tree (tools/ksrc.sh, O=CACHE/o-check, a tinyconfig-
+#      based configuration, prepared once and cached):
+#      CONFIG_LOGDEV=y: logdev's objects compile with W=1 and no warning,
+#      edprint() in a test file (built in and as a module) calls logdev, and
+#      built in its site is not in the "__logdev_sites" section (that would
+#      be an orphan section in vmlinux);
+#      CONFIG_LOGDEV=m: built-in code gets the no-op, a module the real one;
+#      CONFIG_LOGDEV=n: no call, no logdev symbol, arguments not evaluated,
+#      and a format/argument mismatch fails to compile (-Werror=format).
+# Prints its time.  A fresh machine first pays the unpack (about 20 s) and
+# `make prepare` of the check configuration (about 1-2 min on 2 cores):
+# tools/ksrc.sh prints both when it does them.
+# Needs linux-source-6.1 flex bison bc libelf-dev libssl-dev
+# (tools/deps.sh --kernel).  Env: LOGDEV_KCACHE (tools/ksrc.sh).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+P=intree
+. "$top/tests/vm/lib.sh"
+t0=$SECONDS
+kt=$top/tools/kernel-tree.sh
+ksrc=$top/tools/ksrc.sh
+tmp=$(mktemp -d /tmp/logdev-intree.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# a listing of every file and link with content hashes: "nothing changed"
+snap() { (cd "$1" 2>/dev/null && find . -printf '%y %p %l\n' | sort && find . -type f -exec sha1sum {} + | sort); }
+
+# a fake kernel tree with just what kernel-tree looks at
+fake_tree() {
+	local d=$1
+	mkdir -p "$d/kernel" "$d/lib" "$d/include/linux" "$d/include/uapi/linux"
+	printf 'VERSION = 6\nPATCHLEVEL = 1\n' > "$d/Makefile"
+	printf 'obj-y = fork.o\nobj-$(CONFIG_TRACING) += trace/\n' > "$d/kernel/Makefile"
+	printf 'menu "Kernel hacking"\nsource "kernel/trace/Kconfig"\n\nconfig FOO\n\tbool "foo"\nendmenu\n' > "$d/lib/Kconfig.debug"
+}
+
+# refused TREE WHAT PATTERN [ARGS]: kernel-tree exits 1, says PATTERN, and
+# TREE is byte for byte as before
+refused() {
+	local d=$1 what=$2 pat=$3 rc
+	shift 3
+	snap "$d" > "$tmp/before"
+	"$kt" "$@" "$d" > "$tmp/out" 2>&1
+	rc=$?
+	snap "$d" > "$tmp/after"
+	if [ $rc != 1 ]; then
+		fail "kernel-tree refuses $what: exit $rc, want 1: $(head -c 300 "$tmp/out")"
+	elif ! grep -q -- "$pat" "$tmp/out"; then
+		fail "kernel-tree refuses $what: no '$pat' in: $(head -c 300 "$tmp/out")"
+	elif ! cmp -s "$tmp/before" "$tmp/after"; then
+		fail "kernel-tree refuses $what but changed the tree: $(diff "$tmp/before" "$tmp/after" | head -n 5 | tr '\n' '|')"
+	else
+		pass "kernel-tree refuses $what, says why, changes nothing"
+	fi
+}
+
+# ---- 1. fake trees
+refused "$tmp/none" "a missing directory" "not a directory"
+mkdir -p "$tmp/empty"
+refused "$tmp/empty" "a directory that is not a kernel tree" "not a kernel source tree"
+fake_tree "$tmp/noanchor"
+sed -i '/kernel\/trace\/Kconfig/d' "$tmp/noanchor/lib/Kconfig.debug"
+refused "$tmp/noanchor" "a tree without the Tracers menu to hook into" "kernel/trace/Kconfig"
+fake_tree "$tmp/theirs"
+echo '/* not ours */' > "$tmp/theirs/include/linux/edprint.h"
+refused "$tmp/theirs" "a tree with another edprint.h" "include/linux/edprint.h exists"
+fake_tree "$tmp/foreign"
+mkdir -p "$tmp/foreign/kernel/logdev"
+echo 'obj-y += other.o' > "$tmp/foreign/kernel/logdev/Makefile"
+refused "$tmp/foreign" "a tree whose kernel/logdev/ is not ours" "kernel/logdev/Makefile is not a link"
+fake_tree "$tmp/noprobe"
+refused "$tmp/noprobe" "probes that do not apply (no links made first)" "probe patch 0001" --probes
+fake_tree "$tmp/good"
+"$kt" "$tmp/good" > "$tmp/out" 2>&1
+rc=$?
+check_eq "kernel-tree applies to a good fake tree (exit)" "$rc" 0
+check "kernel-tree links kernel/logdev/ to the repository's sources" \
+	"$(ls -l "$tmp/good/kernel/logdev" | head -n 5 | tr '\n' '|')" \
+	test "$(readlink "$tmp/good/kernel/logdev/logdev_record.c")" = "$top/kernel/logdev_record.c" -a \
+	"$(readlink "$tmp/good/kernel/logdev/Makefile")" = "$top/kernel/intree/Makefile" -a \
+	"$(readlink "$tmp/good/include/uapi/linux/logdev.h")" = "$top/include/uapi/linux/logdev.h" -a \
+	"$(readlink "$tmp/good/include/linux/edprint.h")" = "$top/include/linux/edprint.h"
+check "kernel-tree adds the Makefile line and the Kconfig source line after Tracers" \
+	"$(tail -n 2 "$tmp/good/kernel/Makefile" | tr '\n' '|') / $(tr '\n' '|' < "$tmp/good/lib/Kconfig.debug")" \
+	sh -c "grep -qxF 'obj-\$(CONFIG_LOGDEV) += logdev/' '$tmp/good/kernel/Makefile' &&
+		grep -A2 -xF 'source \"kernel/trace/Kconfig\"' '$tmp/good/lib/Kconfig.debug' | grep -qxF 'source \"kernel/logdev/Kconfig\"'"
+snap "$tmp/good" > "$tmp/before"
+"$kt" "$tmp/good" > "$tmp/out" 2>&1
+rc=$?
+snap "$tmp/good" > "$tmp/after"
+check "kernel-tree on a prepared tree: exit 0, 0 changes, tree unchanged" \
+	"exit $rc, $(cat "$tmp/out"), $(diff "$tmp/before" "$tmp/after" | head -n 3 | tr '\n' '|')" \
+	sh -c "[ $rc = 0 ] && grep -q '; 0 changes' '$tmp/out' && cmp -s '$tmp/before' '$tmp/after'"
+
+# ---- 2. the pristine 6.1 files, with the probes
+pristine=$("$ksrc" pristine 2> "$tmp/ksrc.err")
+if [ -z "$pristine" ] || [ ! -d "$pristine" ]; then
+	fail "pristine linux-source-6.1 files: $(tail -n 3 "$tmp/ksrc.err" | tr '\n' '|')"
+else
+	cp -a "$pristine" "$tmp/p61"
+	mkdir -p "$tmp/p61/include/linux" "$tmp/p61/include/uapi/linux"
+	npatch=$(grep -vc '^#\|^$' "$top/kernel/intree/probes/series")
+	"$kt" --probes "$tmp/p61" > "$tmp/out" 2>&1
+	rc=$?
+	napplied=$(grep -c '^kernel-tree: applied ' "$tmp/out")
+	check "kernel-tree --probes applies to linux-source-6.1 ($npatch patches)" \
+		"exit $rc, $napplied applied: $(head -c 400 "$tmp/out")" \
+		test "$rc" = 0 -a "$napplied" = "$npatch" -a "$npatch" -ge 5
+	check "every probe patch adds edprint() and includes <linux/edprint.h>" \
+		"$(grep -c '^+.*edprint(' "$top"/kernel/intree/probes/*.patch | tr '\n' ' ')" \
+		sh -c "! grep -L '^+#include <linux/edprint.h>' '$top'/kernel/intree/probes/*.patch | grep -q ."
+	snap "$tmp/p61" > "$tmp/before"
+	"$kt" --probes "$tmp/p61" > "$tmp/out" 2>&1
+	rc=$?
+	snap "$tmp/p61" > "$tmp/after"
+	check "kernel-tree --probes again: 0 changes" "exit $rc: $(cat "$tmp/out")" \
+		sh -c "[ $rc = 0 ] && grep -q '; 0 changes' '$tmp/out' && cmp -s '$tmp/before' '$tmp/after'"
+	# a tree at another patch level: a hunk that no longer matches
+	cp -a "$pristine" "$tmp/p61x"
+	mkdir -p "$tmp/p61x/include/linux" "$tmp/p61x/include/uapi/linux"
+	sed -i 's/^static void kfree_skbmem(struct sk_buff \*skb)$/static void kfree_skbmem_renamed(struct sk_buff *skb)/' \
+		"$tmp/p61x/net/core/skbuff.c"
+	sed -i '/^	switch (skb->fclone) {$/,+3d' "$tmp/p61x/net/core/skbuff.c"
+	refused "$tmp/p61x" "a 6.1 tree where one probe hunk does not match" "0001-skbuff" --probes
+fi
+
+# ---- 3. compile in the prepared tree
+tp1=$SECONDS
+tree=$("$ksrc" tree 2> "$tmp/ksrc.err") && o=$("$ksrc" config check 2>> "$tmp/ksrc.err")
+if [ -z "${o:-}" ] || [ ! -f "$o/.config" ]; then
+	fail "prepared tree: $(tail -n 5 "$tmp/ksrc.err" | tr '\n' '|')"
+	finish
+	exit
+fi
+cat "$tmp/ksrc.err"
+kmake() { make -s -C "$tree" O="$o" -j"${JOBS:-2}" "$@"; }
+if [ ! -f "$o/include/generated/autoconf.h" ] || [ ! -f "$o/scripts/mod/modpost" ]; then
+	echo "intree: make prepare (once per cache)"
+	tp=$SECONDS
+	kmake prepare > "$tmp/prepare.log" 2>&1 || { fail "make prepare: $(tail -n 5 "$tmp/prepare.log" | tr '\n' '|')"; finish; exit; }
+	echo "intree: prepare took $((SECONDS - tp)) s"
+fi
+
+# the test files: one body, built in (obj-y) and as a module (obj-m)
+m=$tmp/m
+mkdir -p "$m"
+cat > "$m/edp_body.h" <<'C'
+#include <linux/kernel.h>
+#include <linux/edprint.h>
+/* never defined: with the no-op edprint() nothing may refer to it */
+int edp_never_defined(void);
+void edp_call(int x);
+void edp_call(int x)
+{
+	edprint("x=%d y=%d", x, edp_never_defined());
+	edprint("in");
+}
+C
+printf '#include "edp_body.h"\n' > "$m/edp_builtin.c"
+printf '#include <linux/module.h>\n#include "edp_body.h"\nMODULE_LICENSE("GPL");\n' > "$m/edp_mod.c"
+cat > "$m/edp_badfmt.c" <<'C'
+#include <linux/kernel.h>
+#include <linux/edprint.h>
+void edp_bad(int x);
+void edp_bad(int x)
+{
+	edprint("%s", x);
+}
+C
+printf 'obj-y += edp_builtin.o\nobj-m += edp_mod.o\n' > "$m/Kbuild"
+mbuild() { rm -f "$m"/*.o; kmake M="$m" edp_builtin.o edp_mod.o > "$m/build.log" 2>&1; }
+# refs OBJ: the logdev symbols OBJ refers to or defines, and the
+# never-defined argument, one line
+refs() { nm "$1" 2>/dev/null | awk '$NF ~ /^(__logdev_print|logdev_key|__logdev_reserve|__logdev_commit|logdev_site_enc|edp_never_defined)$/ { print $NF }' | sort -u | tr '\n' ' '; }
+# calls WHAT OBJ: OBJ refers to logdev's key and print functions and to the
+# argument (the real edprint())
+calls() {
+	local r
+	r=$(refs "$2")
+	case " $r" in
+	*" __logdev_print "*) ;;
+	*) r="$r(no __logdev_print)" ;;
+	esac
+	case " $r" in
+	*" edp_never_defined "*) ;;
+	*) r="$r(no edp_never_defined)" ;;
+	esac
+	case " $r" in
+	*" logdev_key "*) ;;
+	*) r="$r(no logdev_key)" ;;
+	esac
+	case $r in
+	*"(no "*) fail "$1: refers to $r" ;;
+	*) pass "$1 ($r)" ;;
+	esac
+}
+sites_sec() { readelf -SW "$1" 2>/dev/null | grep -cE '\] __logdev_sites '; }
+
+# CONFIG_LOGDEV=y
+if "$ksrc" set check y > "$tmp/set.log" 2>&1; then
+	rm -f "$o"/kernel/logdev/*.o
+	tc=$SECONDS
+	kmake W=1 kernel/logdev/ > "$tmp/w1.log" 2>&1
+	rc=$?
+	nobj=$(make -s --no-print-directory -f - <<MK
+include $top/kernel/Makefile.objs
+all:
+	@echo \$(logdev-y)
+MK
+)
+	missing=
+	for ob in $nobj; do [ -f "$o/kernel/logdev/$ob" ] || missing="$missing $ob"; done
+	check "logdev's objects compile in-tree (CONFIG_LOGDEV=y, W=1): $(echo $nobj | wc -w) objects in $((SECONDS - tc)) s" \
+		"exit $rc, missing:$missing: $(grep -m 3 -E 'error|Error' "$tmp/w1.log" | tr '\n' '|')" \
+		test "$rc" = 0 -a -z "$missing" -a -f "$o/kernel/logdev/built-in.a"
+	nw=$(grep -c 'warning:' "$tmp/w1.log")
+	check_eq "logdev's objects: no warning with W=1" "$nw warnings$( [ "$nw" = 0 ] || grep -m 3 'warning:' "$tmp/w1.log" | tr '\n' '|')" "0 warnings"
+	if mbuild; then
+		calls "CONFIG_LOGDEV=y: built-in edprint() calls logdev" "$m/edp_builtin.o"
+		calls "CONFIG_LOGDEV=y: a module's edprint() calls logdev" "$m/edp_mod.o"
+		check_eq "CONFIG_LOGDEV=y: built-in sites are not in section __logdev_sites (no orphan in vmlinux)" \
+			"$(sites_sec "$m/edp_builtin.o")" 0
+		check_eq "CONFIG_LOGDEV=y: a module's sites are in section __logdev_sites" "$(sites_sec "$m/edp_mod.o")" 1
+	else
+		fail "CONFIG_LOGDEV=y: test files do not build: $(grep -m 3 -E 'error' "$m/build.log" | tr '\n' '|')"
+	fi
+else
+	fail "CONFIG_LOGDEV=y: $(cat "$tmp/set.log")"
+fi
+
+# CONFIG_LOGDEV=m
+if "$ksrc" set check m > "$tmp/set.log" 2>&1 && mbuild; then
+	check_eq "CONFIG_LOGDEV=m: built-in edprint() is the no-op (IS_REACHABLE)" "$(refs "$m/edp_builtin.o")" ""
+	calls "CONFIG_LOGDEV=m: a module's edprint() calls logdev" "$m/edp_mod.o"
+else
+	fail "CONFIG_LOGDEV=m: $(cat "$tmp/set.log") $(grep -m 3 -E 'error' "$m/build.log" 2>/dev/null | tr '\n' '|')"
+fi
+
+# CONFIG_LOGDEV=n
+if "$ksrc" set check n > "$tmp/set.log" 2>&1 && mbuild; then
+	check_eq "CONFIG_LOGDEV=n: built-in edprint() compiles to no call, arguments not evaluated" \
+		"$(refs "$m/edp_builtin.o")" ""
+	check_eq "CONFIG_LOGDEV=n: a module's edprint() compiles to no call" "$(refs "$m/edp_mod.o")" ""
+	check_eq "CONFIG_LOGDEV=n: no site data left" "$(sites_sec "$m/edp_builtin.o")$(sites_sec "$m/edp_mod.o")" 00
+	kmake M="$m" ccflags-y=-Werror=format edp_badfmt.o > "$tmp/bad.log" 2>&1
+	rc=$?
+	check "CONFIG_LOGDEV=n: a format/argument mismatch fails to compile (-Werror=format)" \
+		"exit $rc: $(grep -m 2 -E 'error|warning' "$tmp/bad.log" | tr '\n' '|')" \
+		sh -c "[ $rc != 0 ] && grep -q 'error: format .%s. expects argument of type' '$tmp/bad.log' &&
+			grep -q 'edp_badfmt.c:6:.*edprint' '$tmp/bad.log'"
+else
+	fail "CONFIG_LOGDEV=n: $(cat "$tmp/set.log") $(grep -m 3 -E 'error' "$m/build.log" 2>/dev/null | tr '\n' '|')"
+fi
+echo "intree: $((SECONDS - t0)) s (fake trees and pristine files $((tp1 - t0)) s, in-tree compiles $((SECONDS - tp1)) s; load average $(cut -d' ' -f1-3 /proc/loadavg))"
+finish

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev-export.c: "logdev export --format json|csv|perfetto [--by STREAM]
+ * [--pair FROM,TO]... [-o OUT] [FILE]": every record and every lost-events
+ * gap of a capture, in time order (the merge of report), for other tools.
+ *
+ * csv (RFC 4180: a header line, fields quoted where they hold a comma, a
+ * quote, CR, LF or another control byte, "" for a quote; UTF-8, a byte
+ * outside valid UTF-8 or a NUL as U+FFFD; cli_csv_fieldn()) and json (JSON
+ * lines: one object per line, strings through cli_json_strn(): control
+ * bytes, NUL included, as \uXXXX) have the same columns:
+ *   ts_ns       record time, ns (the capture's clock); for a gap its
+ *               sub-buffer's first time
+ *   cpu         CPU
+ *   pid, comm   task id and name at that time (comm empty / null when the
+ *               capture has no comm record of it)
+ *   ctx         task, softirq, hardirq or nmi
+ *   site_id, func, file, line   the call site (func "?" when unknown)
+ *   type        print (edprint, binary printf), print_slots (edprint,
+ *               compile-time encoding), raw, or lost (a gap row)
+ *   message     the text the kernel would have printed (report's, not
+ *               escaped for a terminal: the format escapes it)
+ *   delta_ns    time since the previous record of its stream (--by, as
+ *               report's +D us); empty / null where report prints none
+ *   duration_ns a return probe's (or --pair TO record's) duration since its
+ *               entry; empty / null otherwise
+ *   lost_kind, lost_count   gap rows: the cause (dropped, overrun, subbufs,
+ *               corrupt, nesting_lost, too_big, lost, bad_ts) and count
+ *               (records; sub-buffers for subbufs, bytes for corrupt)
+ * In json, a record has no lost_* keys and a gap row only ts_ns, cpu,
+ * type, lost_kind and lost_count.
+ *
+ * perfetto: the Chrome trace-event JSON format (one object
+ * {"displayTimeUnit": "ns", "traceEvents": [...]}) that Perfetto's UI and
+ * chrome://tracing open.  One process (pid 1, named "logdev FILE"), one
+ * thread per CPU: tid = CPU + 1 (tid 0 means the process itself to some
+ * viewers), named "CPU N" and sorted by CPU.  Each record is an instant
+ * event ("ph": "i", "s": "t") named by its site label, with args msg, pid,
+ * comm, ctx, site; each entry/return pair (return probes, and --pair FROM,TO
+ * edprint pairs) also a complete slice ("ph": "X") on the entry's CPU,
+ * named by the probe (or FROM), from the entry's time for its duration (a
+ * negative duration, two CPUs' clocks disagreeing, gets no slice: counted
+ * in a warning); each gap an instant event "LOST" with args kind and count.
+ * Times ("ts", "dur") in us with 3 decimals: ns precision.
+ * Exit: 0, 3 decoded with warnings, 1 unusable capture or write error, 2 usage.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+const struct cli_cmd cli_cmd_export = {
+	"export", cmd_export,
+	"export --format json|csv|perfetto [--by cpu|task|context] [--pair FROM,TO]... "
+	"[-o OUT] [FILTERS] [FILE]",
+	"  -f, --format FMT     json (JSON lines), csv (RFC 4180) or perfetto (Chrome\n"
+	"                       trace-event JSON for ui.perfetto.dev, chrome://tracing)\n"
+	"  -o, --output OUT     write to OUT (default: standard output)\n"
+	"  -b, --by STREAM      delta_ns since the previous record of (as report):\n"
+	"                       context (default), cpu, task\n"
+	"      --pair FROM,TO   FROM's records are entries, TO's their returns: a\n"
+	"                       duration_ns, and a slice in perfetto (as deltas --pair)\n"
+	CLI_FILTER_HELP
+	"  Columns (json, csv): ts_ns cpu pid comm ctx site_id func file line type\n"
+	"  message delta_ns duration_ns lost_kind lost_count; type lost: a gap row.\n"
+	"  perfetto: one track per CPU (tid = CPU + 1), instant events for records and\n"
+	"  gaps, slices for entry/return pairs; times in us with ns precision.\n"
+};
+
+enum { X_JSON, X_CSV, X_PERFETTO };
+
+static const char *type_name(int t)
+{
+	switch (t) {
+	case LOGDEV_REC_PRINT: return "print";
+	case LOGDEV_REC_PRINT_SLOTS: return "print_slots";
+	case LOGDEV_REC_RAW: return "raw";
+	case LOGDEV_REC_COMM: return "comm";
+	default: return "type?";
+	}
+}
+
+/* ns as us with 3 decimals (ns precision) */
+static void put_us(FILE *f, uint64_t ns)
+{
+	fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned int)(ns % 1000));
+}
+
+struct xctx {
+	FILE *f;
+	int fmt;
+	int first;		/* perfetto: no comma before the first event */
+	struct lgd_reader *r;
+	struct lgd_durations *du;
+	char msg[8192];
+};
+
+static void perfetto_sep(struct xctx *x)
+{
+	fputs(x->first ? "\n" : ",\n", x->f);
+	x->first = 0;
+}
+
+static void put_gap(struct xctx *x, const struct lgd_item *it)
+{
+	FILE *f = x->f;
+	const char *k = lgd_gap_kind_name(it->gap_kind);
+
+	if (x->fmt == X_CSV) {
+		fprintf(f, "%" PRIu64 ",%u,,,,,,,,lost,,,,%s,%" PRIu64 "\r\n", it->ts, it->cpu, k,
+			it->gap_count);
+	} else if (x->fmt == X_JSON) {
+		fprintf(f, "{\"ts_ns\":%" PRIu64 ",\"cpu\":%u,\"type\":\"lost\",\"lost_kind\":"
+			"\"%s\",\"lost_count\":%" PRIu64 "}\n", it->ts, it->cpu, k, it->gap_count);
+	} else {
+		perfetto_sep(x);
+		fprintf(f, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%u,\"ts\":", it->cpu + 1);
+		put_us(f, it->ts);
+		fprintf(f, ",\"name\":\"LOST\",\"cat\":\"lost\",\"args\":{\"kind\":\"%s\","
+			"\"count\":%" PRIu64 "}}", k, it->gap_count);
+	}
+}
+
+static void put_rec(struct xctx *x, const struct lgd_item *it, const struct lgd_stream_step *sp,
+		    const struct lgd_dur_mark *dm, uint64_t *negative)
+{
+	FILE *f = x->f;
+	const struct lgd_site *s = lgd_sites_get(&x->r->sites, it->rec.site);
+	const char *comm = lgd_comm_at(x->r, it->rec.pid, it->ts);
+	size_t len = lgd_render_msg_bytes(x->r, it, x->msg, sizeof(x->msg), NULL);
+	int has_delta = sp->has_prev && sp->kind == LGD_STEP_OK;
+
+	if (x->fmt == X_CSV) {
+		fprintf(f, "%" PRIu64 ",%u,%u,", it->ts, it->cpu, it->rec.pid);
+		cli_csv_field(f, comm ? comm : "");
+		fprintf(f, ",%s,%u,", lgd_ctx_name(it->rec.ctx), it->rec.site);
+		cli_csv_field(f, s ? s->func : "?");
+		fputc(',', f);
+		cli_csv_field(f, s ? s->file : "");
+		fprintf(f, ",%u,%s,", s ? s->line : 0, type_name(it->rec.type));
+		cli_csv_fieldn(f, x->msg, len);
+		fputc(',', f);
+		if (has_delta)
+			fprintf(f, "%" PRIu64, sp->ns);
+		fputc(',', f);
+		if (dm)
+			fprintf(f, "%" PRId64, dm->ns);
+		fputs(",,\r\n", f);
+	} else if (x->fmt == X_JSON) {
+		fprintf(f, "{\"ts_ns\":%" PRIu64 ",\"cpu\":%u,\"pid\":%u,\"comm\":", it->ts, it->cpu,
+			it->rec.pid);
+		if (comm)
+			cli_json_str(f, comm);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"ctx\":\"%s\",\"site_id\":%u,\"func\":", lgd_ctx_name(it->rec.ctx),
+			it->rec.site);
+		cli_json_str(f, s ? s->func : "?");
+		fputs(",\"file\":", f);
+		cli_json_str(f, s ? s->file : "");
+		fprintf(f, ",\"line\":%u,\"type\":\"%s\",\"message\":", s ? s->line : 0,
+			type_name(it->rec.type));
+		cli_json_strn(f, x->msg, len);
+		fputs(",\"delta_ns\":", f);
+		if (has_delta)
+			fprintf(f, "%" PRIu64, sp->ns);
+		else
+			fputs("null", f);
+		fputs(",\"duration_ns\":", f);
+		if (dm)
+			fprintf(f, "%" PRId64, dm->ns);
+		else
+			fputs("null", f);
+		fputs("}\n", f);
+	} else {
+		char *label = lgd_site_label_alloc(&x->r->sites, it->rec.site);
+
+		perfetto_sep(x);
+		fprintf(f, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%u,\"ts\":", it->cpu + 1);
+		put_us(f, it->ts);
+		fputs(",\"name\":", f);
+		cli_json_str(f, label ? label : "?");
+		fputs(",\"cat\":\"record\",\"args\":{\"msg\":", f);
+		cli_json_strn(f, x->msg, len);
+		fprintf(f, ",\"pid\":%u,\"comm\":", it->rec.pid);
+		cli_json_str(f, comm ? comm : "");
+		fprintf(f, ",\"ctx\":\"%s\",\"site\":%u}}", lgd_ctx_name(it->rec.ctx),
+			it->rec.site);
+		free(label);
+		if (dm && dm->ns < 0) {
+			(*negative)++;
+		} else if (dm && (uint64_t)dm->ns <= it->ts) {
+			const char *name = it->rec.site < x->du->nr_sites ?
+					   x->du->name[it->rec.site] : NULL;
+
+			perfetto_sep(x);
+			fprintf(f, "{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":", dm->entry_cpu + 1);
+			put_us(f, it->ts - (uint64_t)dm->ns);
+			fputs(",\"dur\":", f);
+			put_us(f, (uint64_t)dm->ns);
+			fputs(",\"name\":", f);
+			cli_json_str(f, name ? name : "?");
+			fprintf(f, ",\"cat\":\"duration\",\"args\":{\"ret_cpu\":%u,\"pid\":%u}}",
+				dm->ret_cpu, it->rec.pid);
+		}
+	}
+}
+
+static void perfetto_head(struct xctx *x, const char *file)
+{
+	FILE *f = x->f;
+	char name[512];
+
+	snprintf(name, sizeof(name), "logdev %s", file ? file : "live");
+	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
+	perfetto_sep(x);
+	fputs("{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":", f);
+	cli_json_str(f, name);
+	fputs("}}", f);
+	for (uint32_t i = 0; i < x->r->nr_cpus; i++) {
+		uint32_t c = x->r->cpus[i];
+
+		perfetto_sep(x);
+		fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_name\","
+			"\"args\":{\"name\":\"CPU %u\"}}", c + 1, c);
+		perfetto_sep(x);
+		fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_sort_index\","
+			"\"args\":{\"sort_index\":%u}}", c + 1, c);
+	}
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static struct xctx x;
+	struct lgd_reader r;
+	struct lgd_merge m;
+	struct lgd_item it;
+	struct lgd_streams st;
+	struct lgd_durations du;
+	struct lgd_dur_marks marks = { 0 };
+	const char *file = NULL, *out = NULL, *pairs[16];
+	int fmt = -1, by = LGD_BY_CONTEXT, npairs = 0, ret = 0, failed = 0;
+	uint64_t negative = 0;
+
+	static const struct option lo[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "pair", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_FILTER_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:o:b:h", lo, NULL)) != -1) {
+		int fk = cli_filter_opt("export", c, optarg);
+
+		if (fk >= 0) {
+			if (fk)
+				return 2;
+			continue;
+		}
+		switch (c) {
+		case 'f':
+			if (!strcmp(optarg, "json"))
+				fmt = X_JSON;
+			else if (!strcmp(optarg, "csv"))
+				fmt = X_CSV;
+			else if (!strcmp(optarg, "perfetto"))
+				fmt = X_PERFETTO;
+			else {
+				fprintf(stderr, "logdev export: bad format %s (json, csv or "
+					"perfetto)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'b':
+			if (cli_by_arg("export", optarg, &by))
+				return 2;
+			break;
+		case 'p':
+			if (npairs == 16 || !strchr(optarg, ',')) {
+				fprintf(stderr, "logdev export: --pair FROM,TO (two site labels, "
+					"at most 16 pairs): %s\n", optarg);
+				return 2;
+			}
+			pairs[npairs++] = optarg;
+			break;
+		case 'h':
+			return cli_verb_help(&cli_cmd_export);
+		default:
+			return cli_opt_error("export", c, optopt, argv, optind);
+		}
+	}
+	if (fmt < 0) {
+		fprintf(stderr, "logdev export: --format json, csv or perfetto is required\n");
+		return cli_verb_usage_error(&cli_cmd_export);
+	}
+	if (cli_file_arg("export", argc, argv, optind, &file))
+		return 2;
+	if (cli_open_input(file, &r))
+		return 1;
+	if (lgd_dur_init(&du, &r.sites)) {
+		fprintf(stderr, "logdev: out of memory\n");
+		lgd_reader_close(&r);
+		return 1;
+	}
+	for (int i = 0; i < npairs; i++) {
+		char *from = strdup(pairs[i]), *to = from ? strchr(from, ',') : NULL;
+		int64_t fi = -1, ti = -1;
+		int e = -EINVAL;
+
+		if (to) {
+			*to++ = 0;
+			fi = cli_site_by_label(&r, from);
+			ti = cli_site_by_label(&r, to);
+		}
+		if (fi >= 0 && ti >= 0)
+			e = lgd_dur_pair_sites(&du, &r.sites, (uint32_t)fi, (uint32_t)ti);
+		free(from);
+		if (e) {
+			fprintf(stderr, "logdev export: --pair %s: %s\n", pairs[i],
+				e == -ENOMEM ? "out of memory" : fi < 0 || ti < 0 ?
+				"no site of the capture has that label (func:line, as deltas "
+				"prints)" : "the same site twice, or a probe's site");
+			lgd_dur_free(&du);
+			lgd_reader_close(&r);
+			return e == -ENOMEM ? 1 : 2;
+		}
+	}
+	x.f = stdout;
+	if (out && !(x.f = fopen(out, "w"))) {
+		fprintf(stderr, "logdev export: %s: %s\n", out, strerror(errno));
+		lgd_dur_free(&du);
+		lgd_reader_close(&r);
+		return 1;
+	}
+	x.fmt = fmt;
+	x.first = 1;
+	x.r = &r;
+	x.du = &du;
+	lgd_streams_init(&st, by);
+	/* returns paired first: one can come before its entry in time order */
+	if ((lgd_dur_has_returns(&du) && lgd_dur_collect(&r, &du, &marks)) ||
+	    lgd_merge_init(&m, &r)) {
+		fprintf(stderr, "logdev: out of memory\n");
+		failed = 1;
+		goto out;
+	}
+	m.filtered_items = 1;	/* pairs never span a record a filter left out */
+	if (fmt == X_CSV)
+		fputs("ts_ns,cpu,pid,comm,ctx,site_id,func,file,line,type,message,delta_ns,"
+		      "duration_ns,lost_kind,lost_count\r\n", x.f);
+	else if (fmt == X_PERFETTO)
+		perfetto_head(&x, file);
+	while ((ret = lgd_merge_next(&m, &it)) > 0) {
+		struct lgd_stream_step sp = { 0 };
+
+		if (lgd_streams_add(&st, &it, &sp)) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (it.filtered)
+			continue;
+		if (it.kind == LGD_ITEM_GAP)
+			put_gap(&x, &it);
+		else
+			put_rec(&x, &it, &sp, lgd_dur_mark_find(&marks, it.file_off), &negative);
+	}
+	if (ret < 0) {
+		fprintf(stderr, "logdev: %s\n", strerror(-ret));
+		failed = 1;
+	}
+	if (fmt == X_PERFETTO)
+		fputs("\n]}\n", x.f);
+	lgd_merge_free(&m);
+	cli_filter_notes(&r);
+	if (negative) {
+		fprintf(stderr, "logdev export: warning: %" PRIu64 " negative duration%s (the "
+			"CPUs' clocks disagree) left without a slice\n", negative,
+			negative == 1 ? "" : "s");
+		cli_nwarn++;
+	}
+out:
+	if ((out ? fclose(x.f) : fflush(x.f)) && !failed) {
+		fprintf(stderr, "logdev export: %s: write error\n", out ? out : "stdout");
+		failed = 1;
+	}
+	lgd_streams_free(&st);
+	lgd_dur_marks_free(&marks);
+	lgd_dur_free(&du);
+	lgd_reader_close(&r);
+	return cli_exit_status(failed);
+}

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev-hist.c: "logdev hist [--by cpu|task|context] [--durations]
+ * [--svg OUT.svg] (FROM TO | --pair N) [FILE]": the distribution of one
+ * pair of logdev deltas (the time between a record of site FROM and the
+ * next record of its stream at site TO; with --durations the return-probe
+ * durations FROM -> FROM%return, or an edprint in/out pair) as a log2
+ * histogram in the terminal, in the manner of bpftrace's hist():
+ *
+ *   demo_skb:117 -> demo_skb:119 (demo.cap, by context): 200 deltas
+ *   ns            count
+ *   [4K, 8K)        170 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
+ *   [8K, 16K)        19 |@@@@                                    |
+ *   count 200, min 5.268 us, median 6.730 us, max 210.583 us, total 1656.675 us
+ *
+ * Buckets are powers of two of ns ([low, high); K = 2^10, M = 2^20,
+ * G = 2^30), counts exact (lgd_hist_log2()); negative durations (clocks
+ * of two CPUs disagreeing) get buckets of their own, above [0].  Sites are
+ * named by their label as deltas prints it (func:line) or by probe name.
+ * --pair N takes the Nth row of "logdev deltas" (its default sort, by
+ * total; with --durations of "logdev deltas --durations").  --svg OUT
+ * also writes the chart as a self-contained SVG (hist.c).  The row's marks
+ * and footnotes are those of deltas: '!' pairs from FROM were cut by lost
+ * events (count may be short), '?' entries without return, '~' median
+ * from the histogram.
+ * "logdev diff --svg OUT FROM TO A B" (logdev-diff.c) uses the loader
+ * here for each capture and draws both on one chart.
+ * Exit: 0, 3 decoded with warnings, 1 unusable capture / no such pair /
+ * write error, 2 usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+const struct cli_cmd cli_cmd_hist = {
+	"hist", cmd_hist,
+	"hist [--by cpu|task|context] [--durations] [--svg OUT.svg] [FILTERS] (FROM TO | --pair N) [FILE]",
+	"  -b, --by STREAM      which records pair (as deltas): context (default), cpu, task\n"
+	"      --durations      return-probe durations (FROM vfs_read TO vfs_read%return),\n"
+	"                       or an edprint in/out pair FROM TO (as deltas --pair)\n"
+	"  -p, --pair N         the Nth row of logdev deltas (its default sort, by total)\n"
+	"      --svg OUT        also write the histogram as an SVG picture to OUT\n"
+	CLI_FILTER_HELP
+	"  FROM, TO: site labels as deltas prints them (func:line) or probe names.\n"
+	"  Buckets: powers of two of ns, [low, high), K = 2^10, M = 2^20, G = 2^30;\n"
+	"  counts exact.  min, median, max, total in us (median as in deltas).\n"
+	"  Marks: ! pairs cut by lost events, ? entries without return, ~ histogram\n"
+	"  median.\n"
+};
+
+int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
+		  const char *verb, const char *from, const char *to, uint64_t nth,
+		  int durations, int by, uint32_t user_pair[1][2], const struct lgd_pair **pp)
+{
+	int64_t f = -1, t = -1;
+
+	*pp = NULL;
+	if (cli_open_input(file, r))
+		return 1;
+	if (from) {
+		f = cli_site_by_label(r, from);
+		t = cli_site_by_label(r, to);
+		if (f < 0 || t < 0) {
+			char *e = lgd_escape_alloc(f < 0 ? from : to);
+
+			fprintf(stderr, "logdev %s: %s: %s: no site of the capture has that label "
+				"(func:line, as deltas prints) or probe name\n", verb,
+				file ? file : "live", e ? e : "?");
+			free(e);
+			lgd_reader_close(r);
+			return 2;
+		}
+		/* an edprint in/out pair as durations (a probe pairs by itself) */
+		if (durations && strcmp(r->sites.by_id[f]->file, "probe")) {
+			user_pair[0][0] = (uint32_t)f;
+			user_pair[0][1] = (uint32_t)t;
+			ds->user_pairs = user_pair;
+			ds->nr_user_pairs = 1;
+		}
+	}
+	ds->by = by;
+	if (cli_collect(r, ds, durations, NULL)) {
+		lgd_deltas_free(ds);
+		lgd_reader_close(r);
+		return 1;
+	}
+	lgd_deltas_finish(ds, LGD_SORT_TOTAL);	/* deltas' default order: --pair N */
+	for (size_t i = 0; i < ds->nr; i++) {
+		const struct lgd_pair *p = &ds->pairs[i];
+
+		if (from ? p->from == (uint64_t)f && p->to == (uint64_t)t : i + 1 == nth) {
+			*pp = p;
+			return 0;
+		}
+	}
+	if (from) {
+		char *ef = lgd_escape_alloc(from), *et = lgd_escape_alloc(to);
+
+		fprintf(stderr, "logdev %s: %s: no %s from %s to %s (%" PRIu64 " records)\n",
+			verb, file ? file : "live", durations ? "durations" : "deltas",
+			ef ? ef : "?", et ? et : "?", ds->records);
+		free(ef);
+		free(et);
+	} else {
+		fprintf(stderr, "logdev %s: %s: --pair %" PRIu64 ": the deltas table has %zu "
+			"row%s\n", verb, file ? file : "live", nth, ds->nr, ds->nr == 1 ? "" : "s");
+	}
+	lgd_deltas_free(ds);
+	lgd_reader_close(r);
+	return 1;
+}
+
+char *cli_hist_title(const struct lgd_reader *r, const struct lgd_pair *p, const char *file,
+		     int durations, int by)
+{
+	char *f = lgd_site_label_alloc(&r->sites, p->from);
+	char *t = lgd_site_label_alloc(&r->sites, p->to);
+	char *s = NULL;
+	size_t n;
+
+	if (f && t) {
+		n = strlen(f) + strlen(t) + strlen(file ? file : "live") + 64;
+		s = malloc(n);
+		if (s && durations)
+			snprintf(s, n, "%s -> %s (%s, durations)", f, t, file ? file : "live");
+		else if (s)
+			snprintf(s, n, "%s -> %s (%s, by %s)", f, t, file ? file : "live",
+				 lgd_by_name(by));
+	}
+	free(f);
+	free(t);
+	return s;
+}
+
+/* one bucket line: "[4K, 8K)   170 |@@@@   |" with a bar of 40 columns */
+static void bucket_line(unsigned int k, int neg, uint64_t c, uint64_t maxc)
+{
+	char lab[48], bar[41];
+	int w = maxc ? (int)((c * 40 + maxc - 1) / maxc) : 0;
+
+	lgd_log2_label(lab, sizeof(lab), k, neg);
+	memset(bar, ' ', 40);
+	memset(bar, '@', (size_t)w);
+	bar[40] = 0;
+	printf("%-12s %10" PRIu64 " |%s|\n", lab, c, bar);
+}
+
+static int cli_hist_print(const struct lgd_reader *r, const struct lgd_deltas *ds,
+			  const struct lgd_pair *p, const char *title, int durations)
+{
+	uint64_t pos[LGD_HIST_LOG2_N], neg[LGD_HIST_LOG2_N], maxc = 0;
+	int lo = -1, hi = -1;
+	unsigned int mk = cli_pair_marks(ds, p);
+	char m[8], a[4][32];
+	char *et = lgd_escape_alloc(title);
+
+	(void)r;
+	lgd_hist_log2(&p->h, pos, neg);
+	for (int k = 0; k < LGD_HIST_LOG2_N; k++) {
+		maxc = pos[k] > maxc ? pos[k] : maxc;
+		maxc = neg[k] > maxc ? neg[k] : maxc;
+	}
+	cli_marks(m, mk);
+	printf("%s: %" PRIu64 " %s%s%s\n", et ? et : "?", p->count,
+	       durations ? "durations" : "deltas", m[0] ? " " : "", m);
+	free(et);
+	printf("%-12s %10s\n", "ns", "count");
+	/* negative durations, most negative first, then [0] and up */
+	for (int k = LGD_HIST_LOG2_N - 1; k >= 1; k--)
+		if (neg[k] && lo < 0)
+			lo = k;
+	for (int k = lo; k >= 1; k--)
+		bucket_line((unsigned int)k, 1, neg[k], maxc);
+	lo = hi = -1;
+	for (int k = 0; k < LGD_HIST_LOG2_N; k++)
+		if (pos[k]) {
+			lo = lo < 0 ? k : lo;
+			hi = k;
+		}
+	for (int k = lo; k >= 0 && k <= hi; k++)
+		bucket_line((unsigned int)k, 0, pos[k], maxc);
+	lgd_fmt_us(a[0], 32, p->min);
+	lgd_fmt_us(a[1], 32, p->median);
+	lgd_fmt_us(a[2], 32, p->max);
+	lgd_fmt_us(a[3], 32, p->total);
+	printf("count %" PRIu64 ", min %s us, median %s us, max %s us, total %s us\n",
+	       p->count, a[0], a[1], a[2], a[3]);
+	cli_deltas_notes(stdout, "", ds, mk);
+	return 0;
+}
+
+int cli_hist_svg_write(const char *out, const char *title, const struct lgd_svg_series *s,
+		       int n, const char *verb)
+{
+	FILE *f = fopen(out, "w");
+	int ret;
+
+	if (!f) {
+		fprintf(stderr, "logdev %s: %s: %s\n", verb, out, strerror(errno));
+		return 1;
+	}
+	ret = lgd_svg_hist(f, title, s, n);
+	if (fclose(f) || ret) {
+		fprintf(stderr, "logdev %s: %s: write error\n", verb, out);
+		return 1;
+	}
+	return 0;
+}
+
+/* marks' short text for an SVG legend */
+void cli_hist_marks_text(char *b, size_t n, unsigned int mk)
+{
+	snprintf(b, n, "%s%s%s", mk & CLI_MARK_CUT ? "(! pairs cut by lost events: count may "
+		 "be short) " : "", mk & CLI_MARK_UNMATCHED ? "(? entries without return) " : "",
+		 mk & CLI_MARK_APPROX ? "(~ median from the histogram, within 0.39 %)" : "");
+}
+
+int cmd_hist(int argc, char **argv)
+{
+	struct lgd_reader r;
+	struct lgd_deltas ds = { 0 };
+	const struct lgd_pair *p;
+	const char *file = NULL, *svg = NULL, *from = NULL, *to = NULL;
+	int durations = 0, by = LGD_BY_CONTEXT, ret, nops;
+	uint64_t nth = 0;
+	uint32_t up[1][2];
+	char *title;
+
+	static const struct option lo[] = {
+		{ "durations", no_argument, NULL, 'D' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "pair", required_argument, NULL, 'p' },
+		{ "svg", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_FILTER_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":b:p:h", lo, NULL)) != -1) {
+		int fk = cli_filter_opt("hist", c, optarg);
+
+		if (fk >= 0) {
+			if (fk)
+				return 2;
+			continue;
+		}
+		switch (c) {
+		case 'D':
+			durations = 1;
+			break;
+		case 'b':
+			if (cli_by_arg("hist", optarg, &by))
+				return 2;
+			break;
+		case 'p':
+			if (cli_parse_uint("hist", "--pair", optarg, 1, UINT32_MAX, &nth))
+				return 2;
+			break;
+		case 'S':
+			svg = optarg;
+			break;
+		case 'h':
+			return cli_verb_help(&cli_cmd_hist);
+		default:
+			return cli_opt_error("hist", c, optopt, argv, optind);
+		}
+	}
+	nops = argc - optind;
+	if (nth) {
+		if (cli_file_arg("hist", argc, argv, optind, &file))
+			return 2;
+	} else {
+		if (nops < 2 || nops > 3) {
+			fprintf(stderr, "logdev hist: FROM and TO (site labels), or --pair N\n");
+			return cli_verb_usage_error(&cli_cmd_hist);
+		}
+		from = argv[optind];
+		to = argv[optind + 1];
+		file = nops == 3 ? argv[optind + 2] : NULL;
+	}
+	ret = cli_hist_load(file, &r, &ds, "hist", from, to, nth, durations, by, up, &p);
+	if (ret)
+		return ret;
+	title = cli_hist_title(&r, p, file, durations, by);
+	if (!title) {
+		fprintf(stderr, "logdev: out of memory\n");
+		ret = 1;
+	} else {
+		cli_hist_print(&r, &ds, p, title, durations);
+	}
+	if (title && svg) {
+		uint64_t pos[LGD_HIST_LOG2_N], neg[LGD_HIST_LOG2_N];
+		char marks[160];
+		struct lgd_svg_series s = {
+			.name = file ? file : "live", .pos = pos, .neg = neg, .count = p->count,
+			.min = p->min, .median = p->median, .max = p->max, .marks = marks,
+		};
+
+		lgd_hist_log2(&p->h, pos, neg);
+		cli_hist_marks_text(marks, sizeof(marks), cli_pair_marks(&ds, p));
+		ret = cli_hist_svg_write(svg, title, &s, 1, "hist");
+	}
+	free(title);
+	cli_filter_notes(&r);
+	lgd_deltas_free(&ds);
+	lgd_reader_close(&r);
+	if (fflush(stdout))
+		return 1;
+	return cli_exit_status(ret);
+}
