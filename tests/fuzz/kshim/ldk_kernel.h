@@ -166,13 +166,16 @@ static inline int kstrtoul(const char *s, unsigned int base, unsigned long *res)
 	return 0;
 }
 
-/* kstrtol(): as kstrtoul() with an optional '-' (then at most -LONG_MIN) */
+/* kstrtol(): as kstrtoul() with an optional '-' (then at most -LONG_MIN;
+ * no '+' after it: lib/kstrtox.c's kstrtoll()) */
 static inline int kstrtol(const char *s, unsigned int base, long *res)
 {
 	unsigned long v;
 	int ret;
 
 	if (*s == '-') {
+		if (s[1] == '+')
+			return -EINVAL;
 		ret = kstrtoul(s + 1, base, &v);
 		if (ret)
 			return ret;
