@@ -3,7 +3,14 @@
  * logdev_probes.c - run-time probe points, the debugfs "probes" file
  * (modelled on ftrace's kprobe_events; docs/DEBUGFS.md describes it).
  *
- * One command per write:
+ * One command per write, in ftrace's kprobe_events syntax
+ * (Documentation/trace/kprobetrace.rst):
+ *   p[:[GRP/]NAME] SYM[+OFF]|MOD:SYM|0xADDR [FETCHARGS]   kprobe
+ *   r[MAXACTIVE][:[GRP/]NAME] SYM [FETCHARGS]            kretprobe
+ *   -:[GRP/]NAME                                         remove one probe
+ * FETCHARGS: [NAME=]FETCHARG[:TYPE], FETCHARG $argN $retval $comm $stack
+ * $stackN %REG @SYM[+-OFF] @0xADDR +-OFF(FETCHARG), TYPE u8..u64 s8..s64
+ * x8..x64 string symbol (struct ld_fetch); or in logdev's short forms:
  *   [p:][NAME=]WHERE[+OFFSET] [ARG]...  kprobe at WHERE (+OFFSET bytes)
  *   r:[NAME=]WHERE [ARG]...             kretprobe; its entry handler records
  *                                       the entry too, so the reader can pair
@@ -24,11 +31,16 @@
  * [ANAME=]$retval (return probes).  ANAMEs (given or default: argN,
  * retval) are unique within a probe, as kprobe_events wants them.
  *
+ * WHERE may also be a glob (p:vfs_*): one probe per matching text function,
+ * at most LD_GLOB_ATTACH_MAX.  "probe_functions" lists the probe-able
+ * functions matching a glob.
+ *
  * Every hit is a LOGDEV_REC_PRINT record of the probe's own call site: file
  * "probe", func NAME (NAME%return for the return of an r: probe), line
- * OFFSET; its format is "arg1=%llx ..." and its payload one u64 per
- * argument, as vbin_printf() stores %llx, so readers render it like any
- * edprint().  Handlers run in any context (kprobes: irqs off) and only call
+ * OFFSET; its format carries each argument's type ("n=%lld s=\"%s\"%s ...",
+ * ld_fmt_add()) and its payload is what vbin_printf() stores for that
+ * format (u64 values, NUL-terminated strings), so readers render it like
+ * any edprint().  Handlers run in any context (kprobes: irqs off) and only call
  * the lock-free ld_write_print().
  *
  * Probes are kept on a list under ld_probes_mutex; a handler only touches
@@ -57,19 +69,67 @@
 #include <linux/mutex.h>
 #include <linux/cpumask.h>
 #include <linux/sched/clock.h>
+#include <linux/sort.h>
+#include <linux/glob.h>
+#include <linux/vmalloc.h>
 #include "logdev_core.h"
 #include "logdev_features.h"
 
 #define LD_PROBE_NAME_LEN	64
 #define LD_PROBE_MAX_ARGS	8
 #define LD_PROBE_CMD_MAX	1024	/* bytes of one write */
-#define LD_PROBE_ARG_RETVAL	0	/* ld_probe.*_idx: 0 $retval, N $argN */
 
 #ifdef CONFIG_X86_64
 #define LD_TP_MAX_ARGS		5	/* register arguments after __data */
 #else
 #define LD_TP_MAX_ARGS		0
 #endif
+
+#define LD_PROBE_STR_MAX	48	/* bytes of a :string value, NUL included */
+#define LD_FETCH_DEPTH		4	/* nested +OFF(...) dereferences */
+#define LD_ANAME_LEN		32
+#define LD_MAXACTIVE_MAX	4096	/* as ftrace's KRETPROBE_MAXACTIVE_MAX */
+
+/* Where a fetch argument's value starts (ftrace's kprobe_events FETCHARG). */
+enum ld_fetch_base {
+	LD_FB_ARG,	/* $argN: @val = N */
+	LD_FB_RETVAL,	/* $retval */
+	LD_FB_REG,	/* %REG: @val = offset in struct pt_regs */
+	LD_FB_IMM,	/* @SYM, @ADDR: @val = the address (then one deref) */
+	LD_FB_STACKN,	/* $stackN: @val = N */
+	LD_FB_STACK,	/* $stack: the stack pointer */
+	LD_FB_COMM,	/* $comm: current->comm, a string */
+};
+
+/* How it is recorded, and printed (the site's format says which). */
+enum ld_fetch_type {
+	LD_FT_LEGACY,	/* no :TYPE: u64, "%llx" (logdev's short forms) */
+	LD_FT_U,	/* uN: "%llu" */
+	LD_FT_S,	/* sN: "%lld", sign-extended from N bits */
+	LD_FT_X,	/* xN: "0x%llx" */
+	LD_FT_STRING,	/* string: "\"%s\"", at most LD_PROBE_STR_MAX bytes */
+	LD_FT_SYMBOL,	/* symbol: "%pS" */
+};
+
+/**
+ * struct ld_fetch - one fetch argument: a base value, dereferences, a type
+ * @base:  enum ld_fetch_base
+ * @type:  enum ld_fetch_type
+ * @size:  bytes of the value (1, 2, 4, 8); the last dereference reads that many
+ * @ndrf:  dereferences in @off, innermost first
+ * @fault: the value may fault: the format has a "%s" after it that holds
+ *         "" or "(fault)" (and "[cut]" for a string longer than we keep)
+ * @val:   see enum ld_fetch_base
+ * @off:   each dereference reads at (value + @off[i])
+ * @name:  the argument's name in the format
+ */
+struct ld_fetch {
+	u8 base, type, size, ndrf;
+	bool fault;
+	unsigned long val;
+	long off[LD_FETCH_DEPTH];
+	char name[LD_ANAME_LEN];
+};
 
 enum ld_probe_kind {
 	LD_PROBE_KPROBE,
@@ -90,11 +150,15 @@ static const char ld_probe_kind_char[] = { 'p', 'r', 't' };
  * @target_off: offset of the target in the command (for error_log)
  * @system:    tracepoints: the system as written
  * @offset:    kprobes: bytes from @sym
- * @entry_idx: argument fetched for each u64 of an entry/kprobe/tracepoint
- *             record (N: $argN)
- * @ret_idx:   the same for a return record ($retval only)
- * @nr_entry: entries used in @entry_idx
- * @nr_ret:   entries used in @ret_idx
+ * @entry:     the fetches of an entry/kprobe/tracepoint record, in order
+ * @ret:       the fetches of a return record (those of $retval)
+ * @nr_entry: entries used in @entry
+ * @nr_ret:   entries used in @ret
+ * @payload_max: bytes the largest record of this probe can take
+ * @maxactive: r: MAXACTIVE as written (0: logdev's default)
+ * @named:     the command gave NAME
+ * @ftrace:    written in ftrace's form (p:NAME SYM): ftrace's default name
+ * @group:     GRP of p:GRP/NAME as written ("" if none), for the listing
  * @args:      the argument words as written, for the listing
  * @site:      call site of entry/kprobe/tracepoint records
  * @ret_site:  call site of return records (r: only)
@@ -113,9 +177,13 @@ struct ld_probe {
 	unsigned long addr;
 	unsigned long offset;
 	u32 target_off;
-	u8 entry_idx[LD_PROBE_MAX_ARGS];
-	u8 ret_idx[LD_PROBE_MAX_ARGS];
+	struct ld_fetch entry[LD_PROBE_MAX_ARGS];
+	struct ld_fetch ret[LD_PROBE_MAX_ARGS];
 	u32 nr_entry, nr_ret;
+	u32 payload_max;
+	int maxactive;
+	bool ftrace, named;
+	char group[LD_PROBE_NAME_LEN];
 	char args[256];
 	struct logdev_site *site, *ret_site;
 	atomic_long_t hits, rets;
@@ -129,18 +197,153 @@ static DEFINE_MUTEX(ld_probes_mutex);
 
 /* --------------------------------------------------------------- handlers */
 
-static __always_inline void ld_probe_regs_record(struct logdev_site *site,
-						 const u8 *idx, u32 n,
-						 struct pt_regs *regs)
+static const char ld_fault_mark[] = "(fault)";
+static const char ld_cut_mark[] = "[cut]";
+
+/* The base value of @f: from @regs (kprobes) or @tpa (tracepoint args). */
+static __always_inline unsigned long ld_fetch_base(const struct ld_fetch *f,
+						   struct pt_regs *regs,
+						   const unsigned long *tpa)
 {
-	u64 w[LD_PROBE_MAX_ARGS];
-	u32 i;
+	switch (f->base) {
+	case LD_FB_ARG:
+		return tpa ? tpa[f->val - 1] :
+			regs_get_kernel_argument(regs, f->val - 1);
+	case LD_FB_RETVAL:
+		return regs_return_value(regs);
+	case LD_FB_REG:
+		return *(unsigned long *)((char *)regs + f->val);
+	case LD_FB_IMM:
+		return f->val;
+	case LD_FB_STACKN:
+		return regs_get_kernel_stack_nth(regs, f->val);
+	case LD_FB_STACK:
+		return kernel_stack_pointer(regs);
+	default:
+		return (unsigned long)current->comm;
+	}
+}
+
+/*
+ * Copy the NUL-terminated string at @src to @dst, at most @max bytes, NUL
+ * included; never faults (strncpy_from_kernel_nofault() is not exported to
+ * modules).  Reads aligned 8-byte words with copy_from_kernel_nofault(),
+ * which never cross a page, so a string that ends just before an unmapped
+ * page is read whole.  Returns the bytes stored (NUL included; @max and no
+ * NUL in @src's first @max - 1 bytes: cut, the last byte stored a NUL), or
+ * -EFAULT (nothing usable stored).
+ */
+static long ld_str_nofault(char *dst, unsigned long src, u32 max)
+{
+	unsigned long a = ALIGN_DOWN(src, sizeof(u64));
+	u32 skip = src - a, n = 0, i;
+	u64 w;
+
+	while (n < max) {
+		if (copy_from_kernel_nofault(&w, (void *)a, sizeof(w)))
+			return -EFAULT;
+		for (i = skip; i < sizeof(w) && n < max; i++) {
+			char ch = ((char *)&w)[i];
+
+			if (n == max - 1)
+				ch = '\0';
+			dst[n++] = ch;
+			if (!ch)
+				return n;
+		}
+		skip = 0;
+		a += sizeof(w);
+	}
+	return n;
+}
+
+/* Append the text @s (NUL included) at @buf + @pos; the new position. */
+static __always_inline u32 ld_put_str(u8 *buf, u32 pos, const char *s, u32 n)
+{
+	memcpy(buf + pos, s, n);
+	return pos + n;
+}
+
+/*
+ * Store the value of @f at @buf + @pos as vbin_printf() would for its
+ * format (8-byte values 4-byte aligned, strings NUL-terminated), then the
+ * fault mark string if @f->fault.  Never faults: memory is read with the
+ * _nofault helpers.  Returns the new position (at most @pos +
+ * ld_fetch_bytes(@f)).
+ */
+static u32 ld_fetch_store(const struct ld_fetch *f, struct pt_regs *regs,
+			  const unsigned long *tpa, u8 *buf, u32 pos)
+{
+	unsigned long v = ld_fetch_base(f, regs, tpa), addr;
+	const char *mark = "";
+	u64 w = 0;
+	long n;
+	u32 i, last = f->ndrf;
+
+	if (f->type == LD_FT_STRING && f->ndrf)
+		last = f->ndrf - 1;	/* the string is at the last address */
+	for (i = 0; i < last; i++) {
+		u32 sz = (i + 1 == f->ndrf) ? f->size : sizeof(v);
+
+		addr = v + f->off[i];
+		v = 0;
+		if (copy_from_kernel_nofault(&v, (void *)addr, sz)) {
+			mark = ld_fault_mark;
+			v = 0;
+			break;
+		}
+	}
+	if (f->type == LD_FT_STRING) {
+		addr = f->ndrf ? v + f->off[f->ndrf - 1] : v;
+		n = *mark ? -EFAULT : ld_str_nofault((char *)buf + pos, addr,
+						     LD_PROBE_STR_MAX);
+		if (n < 0) {
+			buf[pos++] = '\0';
+			mark = ld_fault_mark;
+		} else {
+			char more = 0;
+
+			pos += n;
+			if (n == LD_PROBE_STR_MAX &&
+			    !copy_from_kernel_nofault(&more, (void *)(addr + n - 1), 1) &&
+			    more)
+				mark = ld_cut_mark;
+		}
+	} else {
+		w = v;
+		if (f->size < 8) {
+			w &= (1ULL << (f->size * 8)) - 1;
+			if (f->type == LD_FT_S && (w >> (f->size * 8 - 1)))
+				w |= ~0ULL << (f->size * 8);
+		}
+		pos = ALIGN(pos, 4);
+		memcpy(buf + pos, &w, sizeof(w));
+		pos += sizeof(w);
+	}
+	if (f->fault)
+		pos = ld_put_str(buf, pos, mark, strlen(mark) + 1);
+	return pos;
+}
+
+/* Worst-case bytes ld_fetch_store() adds (3 of alignment included). */
+static u32 ld_fetch_bytes(const struct ld_fetch *f)
+{
+	u32 n = f->type == LD_FT_STRING ? LD_PROBE_STR_MAX : 3 + 8;
+
+	return n + (f->fault ? sizeof(ld_fault_mark) : 0);
+}
+
+static __always_inline void ld_probe_record(struct logdev_site *site,
+					    const struct ld_fetch *f, u32 n,
+					    struct pt_regs *regs,
+					    const unsigned long *tpa)
+{
+	u8 buf[LOGDEV_MAX_PAYLOAD] __aligned(8);
+	u32 i, pos = 0;
 
 	for (i = 0; i < n; i++)
-		w[i] = idx[i] == LD_PROBE_ARG_RETVAL ?
-			regs_return_value(regs) :
-			regs_get_kernel_argument(regs, idx[i] - 1);
-	ld_write_print(logdev_site_id(site), w, n * sizeof(u64));
+		pos = ld_fetch_store(&f[i], regs, tpa, buf, pos);
+	ld_write_print(logdev_site_id(site), buf, pos);
 }
 
 static int ld_kp_handler(struct kprobe *kp, struct pt_regs *regs)
@@ -148,7 +351,7 @@ static int ld_kp_handler(struct kprobe *kp, struct pt_regs *regs)
 	struct ld_probe *p = container_of(kp, struct ld_probe, kp);
 
 	atomic_long_inc(&p->hits);
-	ld_probe_regs_record(p->site, p->entry_idx, p->nr_entry, regs);
+	ld_probe_record(p->site, p->entry, p->nr_entry, regs, NULL);
 	return 0;
 }
 NOKPROBE_SYMBOL(ld_kp_handler);
@@ -158,7 +361,7 @@ static int ld_rp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct ld_probe *p = container_of(get_kretprobe(ri), struct ld_probe, rp);
 
 	atomic_long_inc(&p->hits);
-	ld_probe_regs_record(p->site, p->entry_idx, p->nr_entry, regs);
+	ld_probe_record(p->site, p->entry, p->nr_entry, regs, NULL);
 	return 0;
 }
 NOKPROBE_SYMBOL(ld_rp_entry);
@@ -168,7 +371,7 @@ static int ld_rp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct ld_probe *p = container_of(get_kretprobe(ri), struct ld_probe, rp);
 
 	atomic_long_inc(&p->rets);
-	ld_probe_regs_record(p->ret_site, p->ret_idx, p->nr_ret, regs);
+	ld_probe_record(p->ret_site, p->ret, p->nr_ret, regs, NULL);
 	return 0;
 }
 NOKPROBE_SYMBOL(ld_rp_return);
@@ -179,7 +382,8 @@ NOKPROBE_SYMBOL(ld_rp_return);
  * the first five arguments after __data arrive in registers, so declaring
  * five unsigned longs reads registers only: an argument the tracepoint does
  * not have is a meaningless value, never a bad memory access (narrower
- * argument types leave the upper bits undefined).
+ * argument types leave the upper bits undefined).  Only $argN, $comm and
+ * @SYM fetches are allowed here (no pt_regs).
  */
 #if LD_TP_MAX_ARGS == 5
 static void notrace ld_tp_probe(void *data, unsigned long a1, unsigned long a2,
@@ -188,13 +392,9 @@ static void notrace ld_tp_probe(void *data, unsigned long a1, unsigned long a2,
 {
 	const unsigned long a[LD_TP_MAX_ARGS] = { a1, a2, a3, a4, a5 };
 	struct ld_probe *p = data;
-	u64 w[LD_PROBE_MAX_ARGS];
-	u32 i;
 
 	atomic_long_inc(&p->hits);
-	for (i = 0; i < p->nr_entry; i++)
-		w[i] = a[p->entry_idx[i] - 1];
-	ld_write_print(logdev_site_id(p->site), w, p->nr_entry * sizeof(u64));
+	ld_probe_record(p->site, p->entry, p->nr_entry, NULL, a);
 }
 #else
 static void notrace ld_tp_probe(void *data)
@@ -220,7 +420,7 @@ static void notrace ld_tp_probe(void *data)
  */
 struct ld_err {
 	u64 ts;
-	char reason[128];
+	char reason[256];
 	char cmd[LD_ERRLOG_CMD];
 	u32 pos;
 };
@@ -239,7 +439,7 @@ struct ld_pctx {
 	const char *buf;
 	int err;
 	const char *at;		/* in @buf */
-	char reason[128];
+	char reason[256];
 };
 
 static __printf(4, 5) int ld_fail(struct ld_pctx *c, const char *at, int err,
@@ -309,6 +509,12 @@ static void ld_make_name(struct ld_probe *p)
 {
 	char *c, base[KSYM_NAME_LEN + 4];
 
+	if (p->ftrace && !p->addr) {
+		/* ftrace's kprobe_events: p_SYM_OFF, r_SYM_0 */
+		snprintf(p->name, LD_PROBE_NAME_LEN, "%c_%s_%lu",
+			 ld_probe_kind_char[p->kind], p->sym, p->offset);
+		goto sanitize;
+	}
 	if (p->addr)
 		snprintf(base, sizeof(base), "%c_%s", ld_probe_kind_char[p->kind], p->sym);
 	else
@@ -317,6 +523,7 @@ static void ld_make_name(struct ld_probe *p)
 		snprintf(p->name, LD_PROBE_NAME_LEN, "%s_%lu", base, p->offset);
 	else
 		strscpy(p->name, base, LD_PROBE_NAME_LEN);
+sanitize:
 	for (c = p->name; *c; c++)
 		if (!ld_ident_char(*c))
 			*c = '_';
@@ -335,75 +542,291 @@ static void ld_tp_match(struct tracepoint *tp, void *priv)
 		f->tp = tp;
 }
 
-/* One u64 word of a record's format: "NAME=%llx" appended to @fmt. */
-static void ld_fmt_add(char *fmt, size_t size, const char *aname)
+/* Is @name the name of another argument of @p (entry or return)? */
+static bool ld_aname_used(const struct ld_probe *p, const char *name)
 {
-	if (*fmt)
-		strlcat(fmt, " ", size);
-	strlcat(fmt, aname, size);
-	strlcat(fmt, "=%llx", size);
-}
+	u32 i;
 
-/* Does the format @fmt (ld_fmt_add() words) have a word named @aname? */
-static bool ld_fmt_has(const char *fmt, const char *aname)
-{
-	size_t n = strlen(aname);
-	const char *w;
-
-	for (w = fmt; (w = strstr(w, aname)); w++)
-		if ((w == fmt || w[-1] == ' ') && !strncmp(w + n, "=%llx", 5))
+	for (i = 0; i < p->nr_entry; i++)
+		if (!strcmp(p->entry[i].name, name))
+			return true;
+	for (i = 0; i < p->nr_ret; i++)
+		if (!strcmp(p->ret[i].name, name))
 			return true;
 	return false;
 }
 
-/*
- * "[ANAME=]$argN" or "[ANAME=]$retval": adds the fetch to @p and its word
- * to the entry format @fmt or the return format @rfmt (@size bytes each).
- * ANAME (given or default) must not name another argument of the probe,
- * entry or return: ftrace's kprobe_events refuses that too ("This argument
- * name is already used", -EINVAL).
- */
-static int ld_parse_arg(struct ld_pctx *c, struct ld_probe *p, char *tok,
-			char *fmt, char *rfmt, size_t size)
+/* One word of a record's format for @f, appended to @fmt (@size bytes). */
+static void ld_fmt_add(char *fmt, size_t size, const struct ld_fetch *f)
 {
-	char *eq = strchr(tok, '='), *src = tok, aname[32];
-	unsigned int n;
+	static const char * const conv[] = {
+		[LD_FT_LEGACY] = "%llx", [LD_FT_U] = "%llu", [LD_FT_S] = "%lld",
+		[LD_FT_X] = "0x%llx", [LD_FT_STRING] = "\"%s\"",
+		[LD_FT_SYMBOL] = "%pS",
+	};
 
+	if (*fmt)
+		strlcat(fmt, " ", size);
+	strlcat(fmt, f->name, size);
+	strlcat(fmt, "=", size);
+	strlcat(fmt, conv[f->type], size);
+	if (f->fault)
+		strlcat(fmt, "%s", size);
+}
+
+static unsigned long ld_sym_addr(const char *name, unsigned int *count);
+
+#ifdef CONFIG_X86_64
+#define LD_REG(r) { #r, offsetof(struct pt_regs, r) }
+static const struct { const char *name; u16 off; } ld_regs[] = {
+	LD_REG(r15), LD_REG(r14), LD_REG(r13), LD_REG(r12), LD_REG(bp),
+	LD_REG(bx), LD_REG(r11), LD_REG(r10), LD_REG(r9), LD_REG(r8),
+	LD_REG(ax), LD_REG(cx), LD_REG(dx), LD_REG(si), LD_REG(di),
+	LD_REG(orig_ax), LD_REG(ip), LD_REG(cs), LD_REG(flags), LD_REG(sp),
+	LD_REG(ss),
+};
+#undef LD_REG
+#endif
+
+/*
+ * FETCHARG (ftrace's kprobe_events): $argN, $retval, $comm, $stack,
+ * $stackN, %REG, @SYM[+|-OFF], @0xADDR, +|-OFF(FETCHARG).  @s is cut in
+ * place; errors point into it.
+ */
+static int ld_parse_fetch(struct ld_pctx *c, struct ld_probe *p,
+			  struct ld_fetch *f, char *s)
+{
+	bool tp = p->kind == LD_PROBE_TRACEPOINT;
+	unsigned int n;
+	char *open, *close, *sign;
+	long off;
+	int ret;
+
+	if (!*s)
+		return ld_fail(c, s, -EINVAL, "no argument expression");
+	if (*s == '+' || *s == '-') {
+		open = strchr(s, '(');
+		close = s + strlen(s) - 1;
+		if (!open)
+			return ld_fail(c, s, -EINVAL, "dereference needs a brace: +OFF(FETCHARG)");
+		if (*close != ')')
+			return ld_fail(c, close + 1, -EINVAL, "dereference brace is not closed");
+		*open = '\0';
+		*close = '\0';
+		if (s[1] == 'u')
+			return ld_fail(c, s + 1, -EINVAL,
+				       "user-space dereference (+u) is not supported");
+		if (kstrtol(s + 1, 0, &off))
+			return ld_fail(c, s + 1, -EINVAL, "invalid dereference offset");
+		ret = ld_parse_fetch(c, p, f, open + 1);
+		if (ret)
+			return ret;
+		if (f->base == LD_FB_COMM)
+			return ld_fail(c, open + 1, -EINVAL, "$comm can not be dereferenced");
+		if (f->ndrf >= LD_FETCH_DEPTH)
+			return ld_fail(c, s, -EINVAL, "dereference is nested more than %d deep",
+				       LD_FETCH_DEPTH);
+		f->off[f->ndrf++] = *s == '-' ? -off : off;
+		return 0;
+	}
+	if (*s == '@') {
+		f->base = LD_FB_IMM;
+		sign = strpbrk(s + 1, "+-");
+		off = 0;
+		if (sign) {
+			if (kstrtol(sign + 1, 0, &off))
+				return ld_fail(c, sign + 1, -EINVAL, "invalid offset after @SYM");
+			if (*sign == '-')
+				off = -off;
+			*sign = '\0';
+		}
+		if (s[1] == '0' && (s[2] == 'x' || s[2] == 'X')) {
+			if (kstrtoul(s + 3, 16, &f->val) || !f->val)
+				return ld_fail(c, s + 1, -EINVAL, "invalid memory address");
+		} else {
+			unsigned int cnt = 0;
+
+			if (!s[1])
+				return ld_fail(c, s + 1, -EINVAL, "no symbol after @");
+			f->val = ld_sym_addr(s + 1, &cnt);
+			if (cnt > 1)
+				return ld_fail(c, s + 1, -EADDRNOTAVAIL,
+					       "@%s is defined %u times: use @0xADDR (/proc/kallsyms)",
+					       s + 1, cnt);
+			if (!f->val)
+				return ld_fail(c, s + 1, -ENOENT, "no symbol %s", s + 1);
+		}
+		f->off[f->ndrf++] = off;
+		return 0;
+	}
+	if (*s == '%') {
+#ifdef CONFIG_X86_64
+		u32 i;
+
+		if (tp)
+			return ld_fail(c, s, -EINVAL, "%%REG is not available on a tracepoint");
+		for (i = 0; i < ARRAY_SIZE(ld_regs); i++)
+			if (!strcmp(s + 1, ld_regs[i].name)) {
+				f->base = LD_FB_REG;
+				f->val = ld_regs[i].off;
+				return 0;
+			}
+#endif
+		return ld_fail(c, s + 1, -EINVAL,
+			       "invalid register name (x86-64: ax bx cx dx si di bp sp r8..r15 ip flags)");
+	}
+	if (!strcmp(s, "$retval")) {
+		if (p->kind != LD_PROBE_KRETPROBE)
+			return ld_fail(c, s, -EINVAL, "$retval needs a return probe (r:)");
+		f->base = LD_FB_RETVAL;
+		return 0;
+	}
+	if (!strcmp(s, "$comm") || !strcmp(s, "$COMM")) {
+		f->base = LD_FB_COMM;
+		return 0;
+	}
+	if (!strcmp(s, "$stack") || !strncmp(s, "$stack", 6)) {
+		if (tp)
+			return ld_fail(c, s, -EINVAL, "$stack is not available on a tracepoint");
+		if (!s[6]) {
+			f->base = LD_FB_STACK;
+			return 0;
+		}
+		if (kstrtouint(s + 6, 10, &n) || n > 1024)
+			return ld_fail(c, s + 6, -EINVAL, "invalid stack number (0..1024)");
+		f->base = LD_FB_STACKN;
+		f->val = n;
+		return 0;
+	}
+	if (!strncmp(s, "$arg", 4)) {
+		if (kstrtouint(s + 4, 10, &n) || !n)
+			return ld_fail(c, s + 4, -EINVAL, "invalid argument number");
+		if (n > (tp ? LD_TP_MAX_ARGS : 6))
+			return ld_fail(c, s, -EINVAL, "$arg%u: at most $arg%d here", n,
+				       tp ? LD_TP_MAX_ARGS : 6);
+		f->base = LD_FB_ARG;
+		f->val = n;
+		return 0;
+	}
+	if (*s == '$')
+		return ld_fail(c, s, -EINVAL,
+			       "invalid $-variable (argument is not $argN, $retval, $comm, $stack or $stackN)");
+	return ld_fail(c, s, -EINVAL,
+		       "invalid fetch argument ($argN $retval $comm $stackN %%REG @SYM +OFF(...))");
+}
+
+/* TYPE of FETCHARG:TYPE: u8..u64, s8..s64, x8..x64, string, symbol. */
+static int ld_parse_type(struct ld_pctx *c, struct ld_fetch *f, char *t)
+{
+	unsigned int bits;
+
+	if (!strcmp(t, "string")) {
+		f->type = LD_FT_STRING;
+		f->size = 8;
+		return 0;
+	}
+	if (!strcmp(t, "symbol")) {
+		f->type = LD_FT_SYMBOL;
+		f->size = 8;
+		return 0;
+	}
+	if ((*t == 'u' || *t == 's' || *t == 'x') && !kstrtouint(t + 1, 10, &bits) &&
+	    (bits == 8 || bits == 16 || bits == 32 || bits == 64)) {
+		f->type = *t == 'u' ? LD_FT_U : *t == 's' ? LD_FT_S : LD_FT_X;
+		f->size = bits / 8;
+		return 0;
+	}
+	return ld_fail(c, t, -EINVAL,
+		       "unknown type (u8..u64, s8..s64, x8..x64, string, symbol)");
+}
+
+/*
+ * One argument, "[ANAME=]FETCHARG[:TYPE]": adds the fetch to @p (the entry
+ * record, or the return record for $retval).  ANAME (given or default:
+ * argN for $argN, retval, comm, stackN, the register's name, else argK by
+ * position) must not name another argument of the probe, entry or return:
+ * ftrace's kprobe_events refuses that too ("This argument name is already
+ * used", -EINVAL).
+ */
+static int ld_parse_arg(struct ld_pctx *c, struct ld_probe *p, char *tok)
+{
+	char *eq = strchr(tok, '='), *src = tok, *colon;
+	struct ld_fetch f = { .size = 8 };
+	int ret;
+
+	if (eq && (eq == tok || strchr("+-@$%", *tok)))
+		eq = NULL;	/* "=" inside an expression is not a name */
 	if (eq) {
 		*eq = '\0';
 		src = eq + 1;
-		if (!ld_good_name(tok) || strlen(tok) >= sizeof(aname))
+		if (!ld_good_name(tok) || strlen(tok) >= sizeof(f.name))
 			return ld_fail(c, ld_bad_byte(tok), -EINVAL,
 				       "argument name is not an identifier of at most %zu bytes",
-				       sizeof(aname) - 1);
-		strscpy(aname, tok, sizeof(aname));
+				       sizeof(f.name) - 1);
+		strscpy(f.name, tok, sizeof(f.name));
 	}
 	if (p->nr_entry + p->nr_ret >= LD_PROBE_MAX_ARGS)
 		return ld_fail(c, tok, -E2BIG, "more than %d arguments",
 			       LD_PROBE_MAX_ARGS);
-	if (!strcmp(src, "$retval")) {
-		if (p->kind != LD_PROBE_KRETPROBE)
-			return ld_fail(c, src, -EINVAL, "$retval needs a return probe (r:)");
-		if (!eq)
-			strscpy(aname, "retval", sizeof(aname));
-		if (ld_fmt_has(fmt, aname) || ld_fmt_has(rfmt, aname))
-			return ld_fail(c, tok, -EINVAL, "argument name is already used");
-		p->ret_idx[p->nr_ret++] = LD_PROBE_ARG_RETVAL;
-		ld_fmt_add(rfmt, size, aname);
-		return 0;
+	/* the type follows the last ':' after any brace */
+	colon = strrchr(src, ':');
+	if (colon && strchr(colon, ')'))
+		colon = NULL;
+	if (colon) {
+		*colon = '\0';
+		ret = ld_parse_type(c, &f, colon + 1);
+		if (ret)
+			return ret;
 	}
-	if (strncmp(src, "$arg", 4) || src[4] < '1' || src[4] > '9' || src[5])
-		return ld_fail(c, src, -EINVAL, "argument is not $argN or $retval");
-	n = src[4] - '0';
-	if (n > (p->kind == LD_PROBE_TRACEPOINT ? LD_TP_MAX_ARGS : 6))
-		return ld_fail(c, src, -EINVAL, "$arg%u: at most $arg%d here", n,
-			       p->kind == LD_PROBE_TRACEPOINT ? LD_TP_MAX_ARGS : 6);
-	if (!eq)
-		snprintf(aname, sizeof(aname), "arg%u", n);
-	if (ld_fmt_has(fmt, aname) || ld_fmt_has(rfmt, aname))
+	ret = ld_parse_fetch(c, p, &f, src);
+	if (ret)
+		return ret;
+	/* ftrace's default type is x64 ("0x..."); logdev's short forms: "%llx" */
+	if (!colon && p->ftrace && f.type == LD_FT_LEGACY)
+		f.type = LD_FT_X;
+	if (f.base == LD_FB_COMM) {
+		if (colon && f.type != LD_FT_STRING)
+			return ld_fail(c, colon + 1, -EINVAL, "$comm is a string");
+		f.type = LD_FT_STRING;
+	}
+	/* as ftrace: a string is read at an address, "+0($arg1):string" */
+	if (f.type == LD_FT_STRING && f.base != LD_FB_COMM && !f.ndrf)
+		return ld_fail(c, colon + 1, -EINVAL,
+			       "string accepts only memory arguments: +0(%s):string reads the string %s points at",
+			       src, src);
+	f.fault = f.ndrf || (f.type == LD_FT_STRING);
+	if (!eq) {
+		switch (f.base) {
+		case LD_FB_ARG:
+			snprintf(f.name, sizeof(f.name), "arg%lu", f.val);
+			break;
+		case LD_FB_RETVAL:
+			strscpy(f.name, "retval", sizeof(f.name));
+			break;
+		case LD_FB_COMM:
+			strscpy(f.name, "comm", sizeof(f.name));
+			break;
+		case LD_FB_STACKN:
+			snprintf(f.name, sizeof(f.name), "stack%lu", f.val);
+			break;
+		default:
+			if (f.base == LD_FB_REG && !f.ndrf)
+				strscpy(f.name, src + 1, sizeof(f.name));
+			else
+				snprintf(f.name, sizeof(f.name), "arg%u",
+					 p->nr_entry + p->nr_ret + 1);
+			break;
+		}
+		if (f.ndrf && f.base != LD_FB_IMM)
+			snprintf(f.name, sizeof(f.name), "arg%u",
+				 p->nr_entry + p->nr_ret + 1);
+	}
+	if (ld_aname_used(p, f.name))
 		return ld_fail(c, tok, -EINVAL, "argument name is already used");
-	p->entry_idx[p->nr_entry++] = n;
-	ld_fmt_add(fmt, size, aname);
+	if (p->kind != LD_PROBE_KRETPROBE || f.base != LD_FB_RETVAL)
+		p->entry[p->nr_entry++] = f;
+	else
+		p->ret[p->nr_ret++] = f;
 	return 0;
 }
 
@@ -438,9 +861,9 @@ static int ld_parse_where(struct ld_pctx *c, struct ld_probe *p, char *tgt)
 	if (!*s)
 		return ld_fail(c, s, -EINVAL, "no function name");
 	for (; *s; s++)
-		if (!ld_ident_char(*s) && *s != '.')
+		if (!ld_ident_char(*s) && *s != '.' && !(!colon && strchr("*?[]!-", *s)))
 			return ld_fail(c, s, -EINVAL,
-				       "function name has a byte other than [A-Za-z0-9_.]");
+				       "function name has a byte other than [A-Za-z0-9_.] (or a glob's *?[]!-)");
 	strscpy(p->sym, tgt, sizeof(p->sym));
 	return 0;
 }
@@ -465,6 +888,7 @@ static noinline_for_stack int ld_parse_target(struct ld_pctx *c, struct ld_probe
 				       LD_PROBE_NAME_LEN);
 		strscpy(p->name, spec, sizeof(p->name));
 	}
+	p->named = *p->name;
 	p->target_off = tgt - c->buf;
 	if (!*tgt)
 		return ld_fail(c, tgt, -EINVAL, "no target");
@@ -501,7 +925,7 @@ static noinline_for_stack int ld_parse_target(struct ld_pctx *c, struct ld_probe
 		if (ret)
 			return ret;
 	}
-	if (!eq)
+	if (!*p->name)
 		ld_make_name(p);
 	if (!ld_good_name(p->name))
 		return ld_fail(c, tgt, -EINVAL,
@@ -527,15 +951,111 @@ static struct logdev_site *ld_site_new(const char *func, const char *fmt,
 	return s;
 }
 
+/* Does @s look like a probe target (SYM, MOD:SYM, SYM+OFF, 0xADDR)? */
+static bool ld_is_target(const char *s)
+{
+	return s && (ld_ident_char(*s)) && !strchr(s, '=');
+}
+
+/* The next word of @cmd, without taking it (strsep() takes it). */
+static const char *ld_peek_word(const char *cmd, char *buf, size_t size)
+{
+	size_t n;
+
+	if (!cmd)
+		return NULL;
+	cmd = skip_spaces(cmd);
+	n = strcspn(cmd, " \t");
+	if (!n || n >= size)
+		return n ? cmd : NULL;
+	memcpy(buf, cmd, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * ftrace's head word, "p[:[GRP/]NAME]" or "r[MAXACTIVE][:[GRP/]NAME]",
+ * when a target word follows (or the head has no ':' at all): fills the
+ * kind, MAXACTIVE, group and name of @p and returns 1; 0 when @spec is one
+ * of logdev's short forms ("p:[NAME=]WHERE ..."); or an error.
+ */
+static int ld_parse_head(struct ld_pctx *c, struct ld_probe *p, char *spec,
+			 const char *cmd)
+{
+	char peek[KSYM_NAME_LEN + 16], *s = spec + 1, *name, *slash;
+	unsigned int maxact = 0;
+
+	if (*spec != 'p' && *spec != 'r')
+		return 0;
+	while (*spec == 'r' && isdigit(*s))
+		s++;
+	if (*s && *s != ':')
+		return 0;
+	if (*s == ':' && (strchr(s, '=') ||
+			  !ld_is_target(ld_peek_word(cmd, peek, sizeof(peek)))))
+		return 0;
+	/* ftrace's form from here on */
+	p->kind = *spec == 'r' ? LD_PROBE_KRETPROBE : LD_PROBE_KPROBE;
+	if (s > spec + 1) {
+		char digits[12];
+
+		if (s - spec - 1 >= sizeof(digits))
+			return ld_fail(c, spec + 1, -EINVAL, "maxactive is too big (at most %d)",
+				       LD_MAXACTIVE_MAX);
+		memcpy(digits, spec + 1, s - spec - 1);
+		digits[s - spec - 1] = '\0';
+		if (kstrtouint(digits, 10, &maxact))
+			return ld_fail(c, spec + 1, -EINVAL, "invalid maxactive number");
+		if (maxact > LD_MAXACTIVE_MAX)
+			return ld_fail(c, spec + 1, -EINVAL, "maxactive is too big (at most %d)",
+				       LD_MAXACTIVE_MAX);
+		p->maxactive = maxact;
+	}
+	if (*s == ':') {
+		name = s + 1;
+		slash = strchr(name, '/');
+		if (slash) {
+			*slash = '\0';
+			if (!ld_good_name(name))
+				return ld_fail(c, ld_bad_byte(name), -EINVAL,
+					       "group name must follow the same rules as C identifiers");
+			strscpy(p->group, name, sizeof(p->group));
+			name = slash + 1;
+		}
+		if (*name && !ld_good_name(name))
+			return ld_fail(c, ld_bad_byte(name), -EINVAL,
+				       "event name must follow the same rules as C identifiers (< %d bytes)",
+				       LD_PROBE_NAME_LEN);
+		strscpy(p->name, name, sizeof(p->name));
+	}
+	return 1;
+}
+
 /* Fill @p from a command (not a removal); nothing is registered yet. */
 static int ld_parse(struct ld_pctx *c, struct ld_probe *p, char *cmd)
 {
-	char fmt[256] = "", rfmt[256] = "", func[LD_PROBE_NAME_LEN + 8];
-	char *tok, *spec;
+	char *tok, *spec, *pct;
+	u32 i, bytes;
 	int ret;
 
 	spec = strsep(&cmd, " \t");
-	if (!strncmp(spec, "r:", 2)) {
+	ret = ld_parse_head(c, p, spec, cmd);
+	if (ret < 0)
+		return ret;
+	if (ret) {
+		p->ftrace = true;
+		do {
+			spec = strsep(&cmd, " \t");
+		} while (spec && !*spec);
+		if (!spec)
+			return ld_fail(c, c->buf + strlen(c->text), -EINVAL,
+				       "no probe point: p:NAME SYM[+OFF] (or MOD:SYM, 0xADDR)");
+		pct = strstr(spec, "%return");
+		if (pct && !pct[7] && p->kind == LD_PROBE_KPROBE) {
+			*pct = '\0';
+			p->kind = LD_PROBE_KRETPROBE;
+		}
+	} else if (!strncmp(spec, "r:", 2)) {
 		p->kind = LD_PROBE_KRETPROBE;
 		spec += 2;
 	} else if (!strncmp(spec, "t:", 2)) {
@@ -558,10 +1078,33 @@ static int ld_parse(struct ld_pctx *c, struct ld_probe *p, char *cmd)
 		if (*p->args)
 			strlcat(p->args, " ", sizeof(p->args));
 		strlcat(p->args, tok, sizeof(p->args));
-		ret = ld_parse_arg(c, p, tok, fmt, rfmt, sizeof(fmt));
+		ret = ld_parse_arg(c, p, tok);
 		if (ret)
 			return ret;
 	}
+	for (i = 0, bytes = 0; i < p->nr_entry; i++)
+		bytes += ld_fetch_bytes(&p->entry[i]);
+	p->payload_max = bytes;
+	for (i = 0, bytes = 0; i < p->nr_ret; i++)
+		bytes += ld_fetch_bytes(&p->ret[i]);
+	p->payload_max = max(p->payload_max, bytes);
+	if (p->payload_max > LOGDEV_MAX_PAYLOAD)
+		return ld_fail(c, c->buf + p->target_off, -E2BIG,
+			       "a record of these arguments may take %u bytes, more than %d (a string takes %d)",
+			       p->payload_max, LOGDEV_MAX_PAYLOAD, LD_PROBE_STR_MAX);
+	return 0;
+}
+
+/* The call sites of @p's records (formats from its fetches). */
+static int ld_probe_sites(struct ld_pctx *c, struct ld_probe *p)
+{
+	char fmt[256] = "", rfmt[256] = "", func[LD_PROBE_NAME_LEN + 8];
+	u32 i;
+
+	for (i = 0; i < p->nr_entry; i++)
+		ld_fmt_add(fmt, sizeof(fmt), &p->entry[i]);
+	for (i = 0; i < p->nr_ret; i++)
+		ld_fmt_add(rfmt, sizeof(rfmt), &p->ret[i]);
 
 	p->site = ld_site_new(p->name, fmt, p->offset);
 	if (!p->site)
@@ -613,6 +1156,103 @@ static void ld_each_sym_lookup(void)
 	ld_each_module_sym = (ld_each_sym_t)ld_kprobe_lookup("module_kallsyms_on_each_symbol");
 	if (!ld_each_vmlinux_sym || !ld_each_module_sym)
 		pr_warn("probes: kallsyms iteration not found: ambiguous names are not detected\n");
+}
+
+struct ld_sym_find {
+	const char *name;
+	unsigned long addr;
+	unsigned int n;
+};
+
+static int ld_find_sym(void *data, const char *name, struct module *mod,
+		       unsigned long addr)
+{
+	struct ld_sym_find *sf = data;
+
+	if (!strcmp(name, sf->name)) {
+		sf->addr = addr;
+		sf->n++;
+	}
+	return 0;
+}
+
+/*
+ * The address of @name in vmlinux and the loaded modules (for @SYM), and
+ * in *@count how many definitions there are; 0 if none or kallsyms
+ * iteration was not found.
+ */
+static unsigned long ld_sym_addr(const char *name, unsigned int *count)
+{
+	struct ld_sym_find sf = { .name = name };
+
+	ld_each_sym_lookup();
+	if (!ld_each_vmlinux_sym || !ld_each_module_sym)
+		return 0;
+	ld_each_vmlinux_sym(ld_find_sym, &sf);
+	ld_each_module_sym(ld_find_sym, &sf);
+	*count = sf.n;
+	return sf.addr;
+}
+
+#define LD_CANDIDATES		6	/* names offered for a missing symbol */
+
+struct ld_sym_similar {
+	const char *core;	/* the name without leading '_' and .suffix */
+	size_t corelen;
+	char *out;		/* "a, b, c" */
+	size_t size;
+	unsigned int n;		/* names found */
+};
+
+static int ld_similar_sym(void *data, const char *name, struct module *mod,
+			  unsigned long addr)
+{
+	struct ld_sym_similar *ss = data;
+	const char *hit = strstr(name, ss->core);
+
+	if (!hit)
+		return 0;
+	/* ignore the compiler's and the kernel's helper prefixes of data */
+	if (!strncmp(name, "__pfx_", 6) || !strncmp(name, "__ksymtab", 9) ||
+	    !strncmp(name, "__kstrtab", 9) || !strncmp(name, "__SCK__", 7) ||
+	    !strncmp(name, "__SCT__", 7) || !strncmp(name, "__tracepoint", 12) ||
+	    !strncmp(name, "__traceiter", 11) || !strncmp(name, "__bpf_trace", 11) ||
+	    !strncmp(name, "trace_event_", 12) || !strncmp(name, "perf_trace_", 11) ||
+	    !strncmp(name, "__probestub", 11))
+		return 0;
+	if (ss->n < LD_CANDIDATES) {
+		if (ss->n)
+			strlcat(ss->out, ", ", ss->size);
+		if (mod) {
+			strlcat(ss->out, mod->name, ss->size);
+			strlcat(ss->out, ":", ss->size);
+		}
+		strlcat(ss->out, name, ss->size);
+	}
+	ss->n++;
+	return 0;
+}
+
+/*
+ * Names of vmlinux and the loaded modules that contain @sym's core (@sym
+ * without leading underscores and without a ".suffix"): "do_munmap" finds
+ * "__do_munmap"'s relatives, "foo" finds "foo.isra.0".  At most
+ * LD_CANDIDATES are written to @out; returns how many there are.
+ */
+static unsigned int ld_similar(const char *sym, char *out, size_t size)
+{
+	char core[KSYM_NAME_LEN];
+	struct ld_sym_similar ss = { .core = core, .out = out, .size = size };
+
+	*out = '\0';
+	strscpy(core, sym + strspn(sym, "_"), sizeof(core));
+	core[strcspn(core, ".")] = '\0';
+	ss.corelen = strlen(core);
+	if (ss.corelen < 3 || !ld_each_vmlinux_sym || !ld_each_module_sym)
+		return 0;
+	ld_each_vmlinux_sym(ld_similar_sym, &ss);
+	ld_each_module_sym(ld_similar_sym, &ss);
+	return ss.n;
 }
 
 struct ld_sym_count {
@@ -673,10 +1313,252 @@ static int ld_check_unique(struct ld_pctx *c, struct ld_probe *p)
 		return ld_fail(c, at, -EADDRNOTAVAIL,
 			       "%s is defined %u times: use MOD:FUNC or 0xADDR (/proc/kallsyms)",
 			       p->sym, sc.n);
-	if (!sc.n)
-		return ld_fail(c, at, -ENOENT, "no symbol %s", p->sym);
+	if (!sc.n) {
+		char cand[160];
+		unsigned int n = ld_similar(colon ? colon + 1 : p->sym, cand,
+					    sizeof(cand));
+
+		if (!n)
+			return ld_fail(c, at, -ENOENT,
+				       "no symbol %s (inlined, or renamed: see probes_list)",
+				       p->sym);
+		return ld_fail(c, at, -ENOENT, "no symbol %s; symbols containing it (%u): %s%s",
+			       p->sym, n, cand, n > LD_CANDIDATES ? ", ..." : "");
+	}
 	return 0;
 }
+
+/* ------------------------------------------------------ globs and listing */
+
+#define LD_GLOB_ATTACH_MAX	64	/* probes one glob spec may attach */
+#define LD_LIST_MAX		2000	/* functions probe_functions lists */
+
+/*
+ * Text symbols of vmlinux (between _stext and _etext: no init text, no
+ * data) and of the loaded modules (their core text) whose names match a
+ * glob (glob_match(): * ? [...]), as "NAME" or "MOD:NAME", at most @max
+ * kept (@n counts them all).
+ */
+struct ld_glob_walk {
+	const char *pat;
+	unsigned long stext, etext;
+	char **names;
+	unsigned int n, max;
+};
+
+static void ld_glob_add(struct ld_glob_walk *g, const char *mod, const char *name)
+{
+	if (g->n < g->max)
+		g->names[g->n] = mod ? kasprintf(GFP_KERNEL, "%s:%s", mod, name) :
+					kstrdup(name, GFP_KERNEL);
+	g->n++;
+}
+
+static int ld_glob_vmlinux(void *data, const char *name, struct module *mod,
+			   unsigned long addr)
+{
+	struct ld_glob_walk *g = data;
+
+	if (!mod && addr >= g->stext && addr < g->etext && glob_match(g->pat, name))
+		ld_glob_add(g, NULL, name);
+	return 0;
+}
+
+static int ld_glob_module(void *data, const char *name, struct module *mod,
+			  unsigned long addr)
+{
+	struct ld_glob_walk *g = data;
+	unsigned long base = (unsigned long)mod->core_layout.base;
+
+	if (addr >= base && addr < base + mod->core_layout.text_size &&
+	    glob_match(g->pat, name))
+		ld_glob_add(g, mod->name, name);
+	return 0;
+}
+
+static int ld_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char * const *)a, *(const char * const *)b);
+}
+
+static void ld_glob_free(struct ld_glob_walk *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < min(g->n, g->max); i++)
+		kfree(g->names[i]);
+	kvfree(g->names);
+}
+
+/*
+ * Fill @g with the text symbols matching @pat, sorted; names defined more
+ * than once (static functions of the same name) are kept once and counted
+ * in *@dups.  Returns 0, -ENOMEM, or -ENOSYS without kallsyms iteration.
+ */
+static int ld_glob_collect(struct ld_glob_walk *g, const char *pat,
+			   unsigned int max, unsigned int *dups)
+{
+	unsigned int i, j, cnt = 0;
+
+	memset(g, 0, sizeof(*g));
+	ld_each_sym_lookup();
+	if (!ld_each_vmlinux_sym || !ld_each_module_sym)
+		return -ENOSYS;
+	g->pat = pat;
+	g->max = max;
+	g->stext = ld_sym_addr("_stext", &cnt);
+	g->etext = ld_sym_addr("_etext", &cnt);
+	g->names = kvcalloc(max, sizeof(*g->names), GFP_KERNEL);
+	if (!g->names)
+		return -ENOMEM;
+	ld_each_vmlinux_sym(ld_glob_vmlinux, g);
+	ld_each_module_sym(ld_glob_module, g);
+	for (i = 0; i < min(g->n, g->max); i++)
+		if (!g->names[i])
+			return -ENOMEM;
+	if (g->n > g->max)
+		return 0;
+	sort(g->names, g->n, sizeof(*g->names), ld_cmp_str, NULL);
+	*dups = 0;
+	for (i = 0, j = 0; i < g->n; i++) {
+		if (j && !strcmp(g->names[j - 1], g->names[i])) {
+			kfree(g->names[i]);
+			(*dups)++;
+			continue;
+		}
+		g->names[j++] = g->names[i];
+	}
+	g->n = j;
+	return 0;
+}
+
+static bool ld_is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* The suffix gcc gives a function it changed (.isra.0, .constprop.0, .part.0, .cold), or NULL. */
+static const char *ld_renamed(const char *name)
+{
+	static const char * const sfx[] = { ".isra.", ".constprop.", ".part.", ".cold", ".llvm." };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sfx); i++)
+		if (strstr(name, sfx[i]))
+			return sfx[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------ probe_functions */
+
+static char ld_list_pat[KSYM_NAME_LEN] = "";	/* under ld_probes_mutex */
+
+/*
+ * Reading: the text functions matching the glob last written, one per
+ * line, sorted, without the kprobe blacklist (each is tried as a disabled
+ * kprobe, which patches nothing), renamed ones marked; a first line says
+ * how many matched and how many were left out.
+ */
+static int ld_list_show(struct seq_file *m, void *v)
+{
+	struct ld_glob_walk g;
+	struct kprobe *kps, **kpp;
+	unsigned int i, dups = 0, nbl = 0, nk = 0;
+	int ret;
+
+	mutex_lock(&ld_probes_mutex);
+	if (!*ld_list_pat) {
+		seq_puts(m, "# write a glob first: echo 'vfs_*' > probe_functions\n");
+		goto out;
+	}
+	ret = ld_glob_collect(&g, ld_list_pat, LD_LIST_MAX, &dups);
+	if (ret) {
+		seq_printf(m, "# error %d listing %s\n", ret, ld_list_pat);
+		goto out;
+	}
+	if (g.n > g.max) {
+		seq_printf(m, "# %s matches %u functions, more than %d: narrow the glob\n",
+			   ld_list_pat, g.n, LD_LIST_MAX);
+		ld_glob_free(&g);
+		goto out;
+	}
+	kps = kvcalloc(g.n ?: 1, sizeof(*kps), GFP_KERNEL);
+	kpp = kvcalloc(g.n ?: 1, sizeof(*kpp), GFP_KERNEL);
+	if (!kps || !kpp) {
+		seq_puts(m, "# out of memory\n");
+		goto out_free;
+	}
+	for (i = 0; i < g.n; i++) {
+		kps[i].symbol_name = g.names[i];
+		kps[i].flags = KPROBE_FLAG_DISABLED;
+		if (register_kprobe(&kps[i])) {
+			nbl++;
+			kps[i].symbol_name = NULL;
+		} else {
+			kpp[nk++] = &kps[i];
+		}
+	}
+	seq_printf(m, "# %u functions match %s; %u not probe-able (kprobe blacklist, or not a probe point) left out; %u names defined more than once (probe them as 0xADDR)\n",
+		   g.n + dups, ld_list_pat, nbl, dups);
+	for (i = 0; i < g.n; i++) {
+		const char *r;
+
+		if (!kps[i].symbol_name)
+			continue;
+		r = ld_renamed(g.names[i]);
+		if (r)
+			seq_printf(m, "%s\t(renamed by the compiler: %s)\n", g.names[i], r);
+		else
+			seq_printf(m, "%s\n", g.names[i]);
+	}
+	if (nk)
+		unregister_kprobes(kpp, nk);
+out_free:
+	kvfree(kps);
+	kvfree(kpp);
+	ld_glob_free(&g);
+out:
+	mutex_unlock(&ld_probes_mutex);
+	return 0;
+}
+
+static int ld_list_open(struct inode *inode, struct file *f)
+{
+	return single_open(f, ld_list_show, NULL);
+}
+
+/* One glob, [A-Za-z0-9_.*?[]!-], at most KSYM_NAME_LEN - 1 bytes; else -EINVAL, kept. */
+static ssize_t ld_list_write(struct file *f, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char *buf, *s;
+	ssize_t ret = count;
+
+	if (count >= KSYM_NAME_LEN)
+		return -EINVAL;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	s = strim(buf);
+	if (!*s || strlen(s) != strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.*?[]!-")) {
+		ret = -EINVAL;
+	} else {
+		mutex_lock(&ld_probes_mutex);
+		strscpy(ld_list_pat, s, sizeof(ld_list_pat));
+		mutex_unlock(&ld_probes_mutex);
+	}
+	kfree(buf);
+	return ret;
+}
+
+static const struct file_operations ld_list_fops = {
+	.owner = THIS_MODULE,
+	.open = ld_list_open,
+	.read = seq_read,
+	.write = ld_list_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
 
 /* ------------------------------------------------------------- (un)arming */
 
@@ -698,7 +1580,8 @@ static int ld_probe_arm(struct ld_probe *p)
 			p->rp.kp.symbol_name = p->sym;
 		p->rp.handler = ld_rp_return;
 		p->rp.entry_handler = ld_rp_entry;
-		p->rp.maxactive = max_t(int, 64, 4 * num_possible_cpus());
+		p->rp.maxactive = p->maxactive ?:
+			max_t(int, 64, 4 * num_possible_cpus());
 		return register_kretprobe(&p->rp);
 	default:
 		if (!IS_ENABLED(CONFIG_TRACEPOINTS))
@@ -746,10 +1629,103 @@ static struct ld_probe *ld_probe_find(const char *name)
 	return NULL;
 }
 
+/*
+ * A glob target ("p:vfs_*"): one probe per matching text function, at most
+ * LD_GLOB_ATTACH_MAX (more: -E2BIG, saying how many match).  Each is named
+ * as a probe on that function alone would be (with NAME given: NAME_FUNC);
+ * names defined more than once, blacklisted functions and names already
+ * taken are skipped; none attached: -ENOENT.  Any other error detaches
+ * those of this command.  Consumes @p.
+ */
+static int ld_probe_add_glob(struct ld_pctx *c, struct ld_probe *p)
+{
+	const char *at = c->buf + p->target_off;
+	char prefix[LD_PROBE_NAME_LEN];
+	struct ld_glob_walk g;
+	struct ld_probe *q, *n;
+	unsigned int i, dups = 0, skipped = 0;
+	LIST_HEAD(added);
+	int ret;
+
+	strscpy(prefix, p->named ? p->name : "", sizeof(prefix));
+	ret = ld_glob_collect(&g, p->sym, LD_GLOB_ATTACH_MAX, &dups);
+	if (ret) {
+		ld_fail(c, at, ret, "cannot search the symbols for %s (error %d)", p->sym, ret);
+		goto out_free;
+	}
+	if (g.n > g.max) {
+		ret = ld_fail(c, at, -E2BIG,
+			      "%s matches %u functions, more than %d a glob may attach: narrow it (probe_functions lists them)",
+			      p->sym, g.n, LD_GLOB_ATTACH_MAX);
+		goto out_free;
+	}
+	for (i = 0; i < g.n; i++) {
+		struct ld_pctx c2 = *c;
+
+		q = kmemdup(p, sizeof(*p), GFP_KERNEL);
+		if (!q) {
+			ret = ld_fail(c, NULL, -ENOMEM, "out of memory");
+			goto err_undo;
+		}
+		INIT_LIST_HEAD(&q->list);
+		strscpy(q->sym, g.names[i], sizeof(q->sym));
+		*q->name = '\0';
+		ld_make_name(q);
+		if (*prefix) {
+			char nm[LD_PROBE_NAME_LEN];
+
+			snprintf(nm, sizeof(nm), "%s_%s", prefix, q->name);
+			strscpy(q->name, nm, sizeof(q->name));
+		}
+		if (ld_probe_find(q->name) || ld_check_unique(&c2, q)) {
+			skipped++;
+			kfree(q);
+			continue;
+		}
+		ret = ld_probe_sites(c, q);
+		if (ret) {
+			ld_probe_free(q);
+			goto err_undo;
+		}
+		ret = ld_probe_arm(q);
+		if (ret == -EINVAL || ret == -EILSEQ || ret == -ENOENT) {
+			skipped++;
+			ld_probe_free(q);
+			continue;
+		}
+		if (ret) {
+			ld_fail(c, at, ret, "cannot attach to %s (error %d)", q->sym, ret);
+			ld_probe_free(q);
+			goto err_undo;
+		}
+		list_add_tail(&q->list, &added);
+	}
+	if (list_empty(&added)) {
+		ret = ld_fail(c, at, -ENOENT,
+			      "%s: no probe-able function among %u matches (%u blacklisted, taken or ambiguous)",
+			      p->sym, g.n + dups, skipped + dups);
+		goto out_free;
+	}
+	list_splice_tail(&added, &ld_probes);
+	ret = 0;
+	goto out_free;
+
+err_undo:
+	list_for_each_entry_safe(q, n, &added, list) {
+		list_del(&q->list);
+		ld_probe_disarm(q);
+		ld_probe_free(q);
+	}
+out_free:
+	ld_glob_free(&g);
+	ld_probe_free(p);
+	return ret;
+}
+
 static int ld_probe_add(struct ld_pctx *c, char *cmd)
 {
 	const char *at;
-	struct ld_probe *p;
+	struct ld_probe *p, *old;
 	int ret;
 
 	lockdep_assert_held(&ld_probes_mutex);
@@ -759,9 +1735,26 @@ static int ld_probe_add(struct ld_pctx *c, char *cmd)
 	ret = ld_parse(c, p, cmd);
 	if (ret)
 		goto err_free;
+	if (p->kind != LD_PROBE_TRACEPOINT && !p->addr && ld_is_glob(p->sym))
+		return ld_probe_add_glob(c, p);
+	ret = ld_probe_sites(c, p);
+	if (ret)
+		goto err_free;
 	at = c->buf + p->target_off;
-	if (ld_probe_find(p->name)) {
-		ret = ld_fail(c, c->buf, -EEXIST, "a probe named %s exists", p->name);
+	old = ld_probe_find(p->name);
+	if (old) {
+		if (old->kind != p->kind && !strcmp(old->sym, p->sym))
+			ret = ld_fail(c, c->buf, -EEXIST,
+				      "a probe named %s exists (%c: on the same function; a name is one probe's records): name this one, e.g. %c:%s_%s %s",
+				      p->name, ld_probe_kind_char[old->kind],
+				      ld_probe_kind_char[p->kind], p->name,
+				      p->kind == LD_PROBE_KRETPROBE ? "ret" : "entry",
+				      p->sym);
+		else
+			ret = ld_fail(c, c->buf, -EEXIST,
+				      "a probe named %s exists (%c:%s %s): remove it (-:%s) or give another name",
+				      p->name, ld_probe_kind_char[old->kind], old->name,
+				      old->sym, old->name);
 		goto err_free;
 	}
 	ret = ld_check_unique(c, p);
@@ -821,7 +1814,10 @@ static int ld_probes_show(struct seq_file *m, void *v)
 
 	mutex_lock(&ld_probes_mutex);
 	list_for_each_entry(p, &ld_probes, list) {
-		seq_printf(m, "%c:%s ", ld_probe_kind_char[p->kind], p->name);
+		seq_putc(m, ld_probe_kind_char[p->kind]);
+		if (p->maxactive)
+			seq_printf(m, "%d", p->maxactive);
+		seq_printf(m, ":%s%s%s ", p->group, *p->group ? "/" : "", p->name);
 		if (p->kind == LD_PROBE_TRACEPOINT)
 			seq_printf(m, "%s:%s", p->system, p->sym);
 		else if (p->offset)
@@ -889,15 +1885,34 @@ static ssize_t ld_probes_write(struct file *f, const char __user *ubuf,
 		goto out_unlocked;
 	}
 	if (*cmd == '-') {
-		if (!ld_good_name(cmd + 1)) {
-			ret = ld_fail(&c, ld_bad_byte(cmd + 1), -EINVAL,
+		/* -NAME, or ftrace's -:[GRP/]NAME */
+		char *name = cmd + 1, *grp = NULL, *slash;
+
+		if (*name == ':') {
+			name++;
+			slash = strchr(name, '/');
+			if (slash) {
+				*slash = '\0';
+				grp = name;
+				name = slash + 1;
+			}
+		}
+		if (grp && !ld_good_name(grp)) {
+			ret = ld_fail(&c, ld_bad_byte(grp), -EINVAL,
+				      "removal: group name is not an identifier");
+		} else if (!ld_good_name(name)) {
+			ret = ld_fail(&c, ld_bad_byte(name), -EINVAL,
 				      "removal: probe name is not an identifier");
-		} else if ((p = ld_probe_find(cmd + 1))) {
+		} else if ((p = ld_probe_find(name)) &&
+			   (!grp || !strcmp(grp, *p->group ? p->group : "kprobes"))) {
 			ld_probe_remove(p);
 			ret = 0;
+		} else if (p) {
+			ret = ld_fail(&c, grp, -ENOENT, "probe %s is not in group %s (it is in %s)",
+				      name, grp, *p->group ? p->group : "kprobes");
 		} else {
-			ret = ld_fail(&c, cmd + 1, -ENOENT, "no probe %s to remove",
-				      cmd + 1);
+			ret = ld_fail(&c, name, -ENOENT, "no probe %s to remove",
+				      name);
 		}
 	} else {
 		ret = ld_probe_add(&c, cmd);
@@ -1006,4 +2021,5 @@ void ld_probes_init(struct dentry *dir)
 {
 	debugfs_create_file("probes", 0644, dir, NULL, &ld_probes_fops);
 	debugfs_create_file("error_log", 0644, dir, NULL, &ld_errlog_fops);
+	debugfs_create_file("probe_functions", 0644, dir, NULL, &ld_list_fops);
 }

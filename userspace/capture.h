@@ -73,6 +73,7 @@ enum lgd_cap_sect {
 	LGD_SECT_END = 6,
 	LGD_SECT_MODLOG = 7,
 	LGD_SECT_RECORDER = 8,
+	LGD_SECT_PROBES = 9,	/* debugfs "probes" at the end: hits, missed */
 };
 
 /** lgd_sect_name() - "HEADER", "CPU_DATA", ... for a section type; "unknown-type" else (static). */

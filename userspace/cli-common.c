@@ -722,6 +722,8 @@ void cli_marks(char *b, unsigned int m)
 		b[n++] = '?';
 	if (m & CLI_MARK_APPROX)
 		b[n++] = '~';
+	if (m & CLI_MARK_MISSED)
+		b[n++] = '#';
 	b[n] = 0;
 }
 
@@ -736,6 +738,30 @@ unsigned int cli_pair_marks(const struct lgd_deltas *ds, const struct lgd_pair *
 	if (p->approx)
 		m |= CLI_MARK_APPROX;
 	return m;
+}
+
+unsigned int cli_probe_misses(const struct lgd_reader *r)
+{
+	unsigned int n = 0;
+	const char *l, *nm;
+	size_t len;
+	uint64_t missed;
+
+	if (!r->probes)
+		return 0;
+	for (l = r->probes; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		char name[1024];
+
+		if (!lgd_probe_line(l, &nm, &len, &missed) || !missed)
+			continue;
+		lgd_escape(name, sizeof(name), nm, len < 200 ? len : 200);
+		cli_nwarn++;
+		n++;
+		fprintf(stderr, "logdev: warning: probe %s missed %" PRIu64 " hit%s (the kernel's "
+			"nmissed when recording ended: a handler was already running on that CPU); "
+			"its records are short of them\n", name, missed, missed == 1 ? "" : "s");
+	}
+	return n;
 }
 
 void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
@@ -760,6 +786,9 @@ void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
 	if (used & CLI_MARK_UNMATCHED)
 		fprintf(f, "%s? rows whose probe has entries without return: their count is "
 			"short of those (summary line)\n", pfx);
+	if (used & CLI_MARK_MISSED)
+		fprintf(f, "%s# rows of a run-time probe that missed hits (the kernel's nmissed, "
+			"warning on stderr): their counts are short of those\n", pfx);
 	if (used & CLI_MARK_APPROX)
 		fprintf(f, "%s~ median and p99 from a log-linear histogram (more than %d deltas): "
 			"within %s of the exact value\n", pfx, LGD_HIST_EXACT_MAX,

@@ -172,6 +172,15 @@ int cli_by_arg(const char *verb, const char *arg, int *by);
 #define CLI_MARK_CUT		1
 #define CLI_MARK_UNMATCHED	2
 #define CLI_MARK_APPROX		4
+#define CLI_MARK_MISSED		8
+
+/**
+ * cli_probe_misses() - warn (stderr, cli_nwarn) once per run-time probe of
+ * reader @r whose kernel probe missed hits (nmissed of the capture's PROBES
+ * section) and that has a site in @r; returns how many probes.
+ */
+struct lgd_reader;
+unsigned int cli_probe_misses(const struct lgd_reader *r);
 /** cli_marks() - the marks of bits @m as text ("" if none) into @b (>= 5 bytes). */
 void cli_marks(char *b, unsigned int m);
 /** cli_pair_marks() - the CLI_MARK_* bits of pair @p of @ds. */

@@ -124,6 +124,23 @@ struct lgd_sites {
  * counted.  Return: number of malformed lines (>= 0) or -ENOMEM.
  */
 int lgd_sites_parse(struct lgd_sites *s, const char *text, size_t len);
+/**
+ * lgd_probe_missed() - the kernel's miss count (kprobe/kretprobe nmissed,
+ * since the probe was attached) of the run-time probe whose records come
+ * from @site (file "probe", func NAME or NAME%return), from @probes, the
+ * text of a capture's PROBES section (lines "p:[GRP/]NAME ... missed=N").
+ * Returns N, or 0 if @site is not a probe's, the probe is not listed, or
+ * @probes is NULL.
+ */
+uint64_t lgd_probe_missed(const char *probes, const struct lgd_site *site);
+/**
+ * lgd_probe_line() - one line of a PROBES section: *@name (not
+ * NUL-terminated, *@len bytes) is the probe's NAME (after any GRP/),
+ * *@missed its "missed=" value (0 if none).  Returns 1, or 0 if @line is
+ * not a probe line.
+ */
+int lgd_probe_line(const char *line, const char **name, size_t *len, uint64_t *missed);
+
 /** lgd_sites_get() - site @id or NULL. */
 const struct lgd_site *lgd_sites_get(const struct lgd_sites *s, uint32_t id);
 void lgd_sites_free(struct lgd_sites *s);
@@ -402,6 +419,8 @@ void lgd_filter_free(struct lgd_filter *f);
  *              of the MODLOG section if there is one
  * @has_ksyms:  a KALLSYMS or MODLOG section was present
  * @stats:      text of the last STATS section (NUL-terminated) or NULL
+ * @probes:     text of the last PROBES section (debugfs "probes" at the end
+ *              of recording; lgd_probe_missed()) or NULL
  * @cpus:       distinct CPUs with CPU_DATA, ascending; @nr_cpus of them
  * @complete:   an END section was seen
  * @warn, @warn_arg: warning callback (may be NULL)
@@ -421,6 +440,7 @@ struct lgd_reader {
 	struct lgd_ksyms ksyms;
 	int has_ksyms;
 	char *stats;
+	char *probes;
 	uint32_t *cpus;
 	uint32_t nr_cpus;
 	int complete;

@@ -27,7 +27,8 @@
  * over 2^62 ns (J)" (only when N > 0).
  * Marks after a row, explained by footnotes (cli_deltas_notes()): '!' pairs
  * from its first site were cut by lost events, '?' its probe has entries
- * without return, '~' percentiles from the histogram.  A capture without
+ * without return, '~' percentiles from the histogram, '#' a run-time probe
+ * of either site missed hits (the capture's PROBES section).  A capture without
  * records says "deltas: 0 records".
  *
  *   from              to                   count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)
@@ -267,6 +268,10 @@ int cmd_deltas(int argc, char **argv)
 		const char *f = label(&r, p->from, &fb) < 0 ? "?" : fb;
 		const char *t = label(&r, p->to, &tb) < 0 ? "?" : tb;
 		unsigned int mk = cli_pair_marks(&ds, p);
+
+		if (lgd_probe_missed(r.probes, lgd_sites_get(&r.sites, p->from)) ||
+		    lgd_probe_missed(r.probes, lgd_sites_get(&r.sites, p->to)))
+			mk |= CLI_MARK_MISSED;
 		char a[6][32], m[8];
 
 		lgd_fmt_us(a[0], 32, p->min);
@@ -296,6 +301,8 @@ int cmd_deltas(int argc, char **argv)
 		printf("deltas: 0 records\n");
 	if (!ret)
 		cli_deltas_notes(stdout, "", &ds, used);
+	if (!ret && (used & CLI_MARK_MISSED))
+		cli_probe_misses(&r);
 	if (durations && !ret) {
 		char sum[256];
 

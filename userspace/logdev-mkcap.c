@@ -3,7 +3,7 @@
  * logdev-mkcap.c: build a capture file from loose files, e.g. copied out of
  * a VM's debugfs, so that captures can be checked on the host:
  *
- *   logdev-mkcap -o OUT --header FILE [--formats FILE]... [--kallsyms FILE] [--modlog FILE]
+ *   logdev-mkcap -o OUT --header FILE [--formats FILE]... [--kallsyms FILE] [--modlog FILE] [--probes FILE]
  *                [--stats FILE] [--cpu N:RAWFILE]... [--no-end]
  *
  * RAWFILE holds bytes read from per_cpu/cpuN/trace_pipe_raw (whole
@@ -22,7 +22,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: logdev-mkcap -o OUT --header FILE [--formats FILE]... "
-			"[--kallsyms FILE] [--modlog FILE] [--stats FILE] [--cpu N:RAWFILE]... [--no-end]\n");
+			"[--kallsyms FILE] [--modlog FILE] [--stats FILE] [--probes FILE] [--cpu N:RAWFILE]... [--no-end]\n");
 	return 2;
 }
 
@@ -87,6 +87,8 @@ int main(int argc, char **argv)
 			ret = add_file(&w, LGD_SECT_KALLSYMS, LGD_CAP_NO_CPU, argv[++i]);
 		else if (!strcmp(a, "--modlog"))
 			ret = add_file(&w, LGD_SECT_MODLOG, LGD_CAP_NO_CPU, argv[++i]);
+		else if (!strcmp(a, "--probes"))
+			ret = add_file(&w, LGD_SECT_PROBES, LGD_CAP_NO_CPU, argv[++i]);
 		else if (!strcmp(a, "--stats"))
 			ret = add_file(&w, LGD_SECT_STATS, LGD_CAP_NO_CPU, argv[++i]);
 		else if (!strcmp(a, "--cpu")) {

@@ -627,7 +627,7 @@ static void rec_drain(struct rec *rc)
 }
 
 /*
- * Last FORMATS, STATS and END, on disk; then FILE.tmp renamed to FILE, or
+ * Last FORMATS, STATS, PROBES (if the probes file has any) and END, on disk; then FILE.tmp renamed to FILE, or
  * after a write error cut back to its last whole section and named.
  */
 static void rec_finish(struct rec *rc)
@@ -638,6 +638,8 @@ static void rec_finish(struct rec *rc)
 		size_t sl, fl;
 		char *st = cli_read_text(rc->dir, "stats", &sl);
 		char *ft = cli_read_text(rc->dir, "formats", &fl);
+		size_t pl;
+		char *pt = cli_read_text(rc->dir, "probes", &pl);	/* NULL: none */
 
 		if (ft) {
 			write_formats(rc, ft, fl);
@@ -646,6 +648,12 @@ static void rec_finish(struct rec *rc)
 		if (st) {
 			lgd_cap_write_section(&rc->w, LGD_SECT_STATS, LGD_CAP_NO_CPU, st, sl);
 			free(st);
+		}
+		if (pt) {	/* the probes' hit and miss counts (nmissed) */
+			if (pl)
+				lgd_cap_write_section(&rc->w, LGD_SECT_PROBES, LGD_CAP_NO_CPU,
+						      pt, pl);
+			free(pt);
 		}
 		/* on disk before it replaces FILE (delayed ENOSPC, NFS) */
 		if (!lgd_cap_write_end(&rc->w) && rc->tmp && fsync(rc->outfd))

@@ -155,6 +155,7 @@ int cmd_report(int argc, char **argv)
 		lgd_fmt_dur_summary(sum, sizeof(sum), &du.stats);
 		fputs(sum, stdout);
 	}
+	cli_probe_misses(&r);
 	if (rd.missing)		/* once per capture, text and raw (lgd_render.missing) */
 		cli_nwarn++, fprintf(stderr, "logdev: warning: %" PRIu64 " record%s lack%s arguments their "
 			"format needs (payload too short, not cut; shown as [missing])\n",

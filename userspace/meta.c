@@ -849,3 +849,39 @@ void lgd_ksyms_free(struct lgd_ksyms *k)
 	free(k->mods);
 	memset(k, 0, sizeof(*k));
 }
+
+int lgd_probe_line(const char *line, const char **name, size_t *len, uint64_t *missed)
+{
+	const char *end = line + strcspn(line, "\n");
+	const char *nm = line + strcspn(line, ": \n"), *m;
+
+	if (*nm != ':')
+		return 0;
+	nm++;
+	/* NAME after an optional GRP/ in the first word */
+	for (m = nm; m < end && *m != ' '; m++)
+		if (*m == '/')
+			nm = m + 1;
+	*name = nm;
+	*len = (size_t)(m - nm);
+	m = strstr(line, " missed=");
+	*missed = m && m < end ? strtoull(m + 8, NULL, 10) : 0;
+	return 1;
+}
+
+uint64_t lgd_probe_missed(const char *probes, const struct lgd_site *site)
+{
+	const char *l, *pct, *nm;
+	size_t n, len;
+	uint64_t missed;
+
+	if (!probes || !site || !site->file || !site->func || strcmp(site->file, "probe"))
+		return 0;
+	pct = strstr(site->func, "%return");
+	n = pct && !pct[7] ? (size_t)(pct - site->func) : strlen(site->func);
+	for (l = probes; *l; l += strcspn(l, "\n"), l += *l == '\n')
+		if (lgd_probe_line(l, &nm, &len, &missed) && len == n &&
+		    !strncmp(nm, site->func, n))
+			return missed;
+	return 0;
+}

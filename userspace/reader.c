@@ -267,6 +267,10 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 			free(r->stats);
 			r->stats = read_text(r, data, len);
 			break;
+		case LGD_SECT_PROBES:	/* the last one wins */
+			free(r->probes);
+			r->probes = read_text(r, data, len);
+			break;
 		case LGD_SECT_KALLSYMS:
 			t = read_text(r, data, len);
 			if (!t) {
@@ -387,6 +391,8 @@ void lgd_reader_close(struct lgd_reader *r)
 	lgd_ksyms_free(&r->ksyms);
 	free(r->stats);
 	r->stats = NULL;
+	free(r->probes);
+	r->probes = NULL;
 	free(r->cpus);
 	r->cpus = NULL;
 	r->nr_cpus = 0;

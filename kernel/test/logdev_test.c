@@ -550,6 +550,27 @@ static noinline __noclone unsigned long lt_probe_target(unsigned long i,
 }
 
 /*
+ * Target of the typed-argument probes (tests/vm/guest-probes.sh, ftrace's
+ * fetch arguments): a string, a structure to dereference (+0, +8, +16 of
+ * @o on x86-64: neg, val, name), a signed number, a function pointer for
+ * :symbol, and lt_probe_magic for @SYM.
+ */
+struct lt_probe_obj {
+	long neg;		/* +0 */
+	u32 val;		/* +8 */
+	const char *name;	/* +16 */
+};
+u32 lt_probe_magic = 0x1234;
+
+static noinline __noclone long lt_probe_typed(const char *s,
+					       struct lt_probe_obj *o, long n,
+					       void *fn)
+{
+	barrier();
+	return n + o->val + (s[0] == 'h') + (fn != NULL);
+}
+
+/*
  * Busy-wait @us microseconds of trace_clock_local(), logdev's default clock
  * (call with migration disabled).  Not udelay(): under QEMU TCG the delay
  * loop calibration is off (udelay(500) measured 203 us on a secondary CPU).
@@ -567,7 +588,9 @@ static noinline __noclone unsigned long lt_probe_delay(unsigned long us)
  * "N US D": between two edprint() markers, in this task, without migrating:
  * N calls of lt_probe_target(i, 0xabcd), N kmem_cache_alloc() then N
  * kmem_cache_free() on our own cache, and D calls of lt_probe_delay(US)
- * (returns US after US microseconds of trace_clock_local()).
+ * (returns US after US microseconds of trace_clock_local()), then 3 calls of
+ * lt_probe_typed() (i = 0..2: n = -5 - i, o->neg = -7 - i, o->val =
+ * 0xfffffff0 + i).
  */
 static ssize_t lt_probe_work_write(struct file *f, const char __user *ubuf,
 				   size_t len, loff_t *ppos)
@@ -606,6 +629,12 @@ static ssize_t lt_probe_work_write(struct file *f, const char __user *ubuf,
 			kmem_cache_free(lt_probe_cache, objs[i]);
 	for (i = 0; i < d; i++)
 		lt_probe_sink += lt_probe_delay(us);
+	for (i = 0; i < 3; i++) {
+		struct lt_probe_obj o = { -7 - (long)i, 0xfffffff0 + i, "obj-name" };
+
+		lt_probe_sink += lt_probe_typed("hello \"typed\"", &o, -5 - (long)i,
+						lt_probe_delay);
+	}
 	edprint("probe_work end");
 	migrate_enable();
 out:

@@ -1890,6 +1890,36 @@ static void test_prec_bound(void)
 		    got, "[abcd] [ef] [xyz] [long] []");
 }
 
+/* issue 12: the probes' miss counts of a capture's PROBES section */
+static void test_probe_missed(void)
+{
+	const char *pr =
+		"p:lt_probe_target lt_probe_target $arg1 hits=1000 missed=0\n"
+		"p:kmem_cache_free kmem_cache_free $arg1 hits=35216 missed=41\n"
+		"r3:kprobes/myret do_sys_openat2 $retval:s32 hits=27 returns=27 missed=5\n"
+		"t:tp_kcf kmem:kmem_cache_free $arg3 hits=1589\n"
+		"p:kmem_cache kmem_cache_alloc hits=2 missed=7";
+	struct lgd_site s = { .file = "probe", .func = "kmem_cache_free" };
+
+	CHECK_EQ(lgd_probe_missed(pr, &s), 41, "probe_missed: p: probe");
+	s.func = "myret%return";
+	CHECK_EQ(lgd_probe_missed(pr, &s), 5, "probe_missed: return site of rN:GRP/NAME");
+	s.func = "myret";
+	CHECK_EQ(lgd_probe_missed(pr, &s), 5, "probe_missed: entry site of rN:GRP/NAME");
+	s.func = "lt_probe_target";
+	CHECK_EQ(lgd_probe_missed(pr, &s), 0, "probe_missed: missed=0");
+	s.func = "tp_kcf";
+	CHECK_EQ(lgd_probe_missed(pr, &s), 0, "probe_missed: tracepoint (no missed=): 0, not the next line's");
+	s.func = "kmem_cache";
+	CHECK_EQ(lgd_probe_missed(pr, &s), 7, "probe_missed: last line, no newline; a prefix name is not a match");
+	s.func = "kmem";
+	CHECK_EQ(lgd_probe_missed(pr, &s), 0, "probe_missed: unknown probe");
+	s.file = "demo.c";
+	s.func = "kmem_cache_free";
+	CHECK_EQ(lgd_probe_missed(pr, &s), 0, "probe_missed: an edprint site of the same name is not a probe");
+	CHECK_EQ(lgd_probe_missed(NULL, &s), 0, "probe_missed: no PROBES section");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -1916,6 +1946,7 @@ int main(int argc, char **argv)
 	test_escaped_sites();
 	test_long_site_name();
 	test_dur_accounting();
+	test_probe_missed();
 	tmpdir_remove();
 	printf("decode: %d passed, %d failed\n", passes, failures);
 	return failures ? 1 : 0;

@@ -7,19 +7,213 @@
  *
  * Input: commands separated by byte 0x01, each written to "probes" as one
  * write (ld_probes_write(): parse, uniqueness check against a fake
- * kallsyms, attach to a fake kprobes/tracepoints, list, remove, error_log).
+ * kallsyms, attach to a fake kprobes/tracepoints, globs, list, remove,
+ * error_log); a command starting with byte 0x02 is written to
+ * "probe_functions" instead (the rest: a glob) and that file is read.
  * After the writes: the listing and the error_log are rendered, every
  * attached probe is fired once (its handlers record through a fake
- * ld_write_print()), and all probes are removed.
+ * ld_write_print(), reading registers that point into a fake kernel
+ * memory, ldk_mem[], or nowhere), and all probes are removed.
  * Checks beyond the sanitizers: a write returns its count or a negative
- * errno; a record's payload is at most 8 u64 and names registers the
- * handler may read ($argN 1..6, 1..5 for tracepoints); every probe is
- * unregistered at the end; nothing leaks (LeakSanitizer).
+ * errno; a probe's fetches are ones its handler may run ($argN 1..6, 1..5
+ * for tracepoints; registers inside struct pt_regs; no pt_regs on a
+ * tracepoint; $retval only in a return record; sizes 1 2 4 8); a record's
+ * payload is what its format says, as vbin_printf() lays it out (8-byte
+ * values 4-byte aligned, NUL-terminated strings, nothing left over), and at
+ * most the probe's payload_max and LOGDEV_MAX_PAYLOAD; memory is read only
+ * through copy_from_kernel_nofault() (ASan: the handler's buffers); every
+ * probe is unregistered at the end; nothing leaks (LeakSanitizer).
  */
 #include "logdev_probes.c"
 
+/* ---- the fake kernel memory: the only bytes copy_from_kernel_nofault()
+ * reads (ldk_mem_init(): pointers into itself, strings, one running into
+ * the end), at the kernel address LDK_MEM; the stack is its second half */
+#define LDK_MEM		0xffff888000100000UL
+#define LDK_MEM_SIZE	512
+static u8 ldk_mem[LDK_MEM_SIZE] __aligned(8);
+
+static void ldk_mem_init(void)
+{
+	static const u64 w[] = {
+		LDK_MEM + 64,		/* 0: -> "/etc/passwd" */
+		LDK_MEM + 0,		/* 8: -> itself: +0(+0(...)) */
+		LDK_MEM + 128,		/* 16: -> a long string */
+		0xffffffffffffff85ULL,	/* 24: -123 */
+		LDK_MEM + 500,		/* 32: -> a string cut by the end */
+		0x1234,			/* 40: not a kernel address */
+		0xffffffff81100000UL,	/* 48: vfs_read, for :symbol */
+	};
+
+	memset(ldk_mem, 0, sizeof(ldk_mem));
+	memcpy(ldk_mem, w, sizeof(w));
+	memcpy(ldk_mem + 64, "/etc/passwd", 12);
+	memset(ldk_mem + 128, 'A', 100);	/* more than LD_PROBE_STR_MAX */
+	for (int i = 256; i < 500; i += 8)	/* the stack: words pointing back */
+		*(u64 *)(ldk_mem + i) = LDK_MEM + (i % 64);
+	memset(ldk_mem + 500, 'z', LDK_MEM_SIZE - 500);	/* no NUL before the end */
+}
+
+static struct task_struct ldk_task __aligned(8) = { "fuzz_probespec" };
+struct task_struct *ldk_current = &ldk_task;
+
+long copy_from_kernel_nofault(void *dst, const void *src, size_t size)
+{
+	unsigned long a = (unsigned long)src;
+
+	if (!size || size > LDK_MEM_SIZE)
+		abort();	/* logdev reads 1..8 bytes */
+	if (a >= (unsigned long)ldk_task.comm &&
+	    a - (unsigned long)ldk_task.comm <= sizeof(ldk_task.comm) - size) {
+		memcpy(dst, src, size);	/* $comm: current->comm */
+		return 0;
+	}
+	if (a < LDK_MEM || a - LDK_MEM > LDK_MEM_SIZE - size)
+		return -EFAULT;
+	memcpy(dst, ldk_mem + (a - LDK_MEM), size);
+	return 0;
+}
+unsigned long regs_get_kernel_stack_nth(struct pt_regs *r, unsigned int n)
+{
+	unsigned long v = 0;
+
+	if (n > LDK_MEM_SIZE || copy_from_kernel_nofault(&v, (void *)(r->sp + 8UL * n), 8))
+		return 0;
+	return v;
+}
+
+/* ---- lib/sort.c's contract: sort @num elements of @size bytes at @base
+ * by @cmp, in place, no allocation (the kernel's is a heapsort; this is an
+ * insertion sort, enough for the few names here); @swap NULL: bytes */
+void sort(void *base, size_t num, size_t size,
+	  int (*cmp)(const void *, const void *),
+	  void (*swap)(void *, void *, int))
+{
+	char *b = base, tmp[64];
+
+	if (swap || size > sizeof(tmp))
+		abort();	/* logdev passes neither */
+	for (size_t i = 1; i < num; i++)
+		for (size_t j = i; j > 0 && cmp(b + (j - 1) * size, b + j * size) > 0; j--) {
+			memcpy(tmp, b + j * size, size);
+			memcpy(b + j * size, b + (j - 1) * size, size);
+			memcpy(b + (j - 1) * size, tmp, size);
+		}
+}
+
+/*
+ * lib/glob.c's contract: does all of @str match @pat?  '*' any run of
+ * bytes, '?' one byte, [abc] [a-z] [!a-z] one byte of a class (a ']' first
+ * in the class is a member, a '-' first or before the ']' is a member), a
+ * '[' without a closing ']' is a literal '[', '\x' is a literal x.  Our own
+ * code from that description: on a mismatch, go back to the last '*' and
+ * let it take one more byte (linear in both, no recursion).
+ */
+/* Does the class at @p (after its '['; not empty, has a ']') hold @c?
+ * *@end: the byte after its ']'; -1: not a class (a literal '[') */
+static int ldk_glob_class(const char *p, unsigned char c, const char **end)
+{
+	bool inv = *p == '!', hit = false;
+
+	if (inv)
+		p++;
+	if (!*p || !strchr(p + 1, ']'))
+		return -1;
+	do {
+		unsigned char a = *p, z = a;
+
+		if (p[1] == '-' && p[2] && p[2] != ']') {
+			z = p[2];
+			p += 2;
+		}
+		if (a <= c && c <= z)
+			hit = true;
+		p++;
+	} while (*p != ']');
+	*end = p + 1;
+	return c && hit != inv;
+}
+
+bool glob_match(const char *pat, const char *str)
+{
+	const char *star = NULL, *star_str = NULL, *end;
+	int r;
+
+	for (;;) {
+		unsigned char c = *str, d = *pat;
+
+		if (d == '*') {
+			while (*pat == '*')
+				pat++;
+			if (!*pat)
+				return true;
+			star = pat;
+			star_str = str;
+			continue;
+		}
+		if (d == '?' && c) {
+			pat++, str++;
+			continue;
+		}
+		if (d == '[') {
+			r = ldk_glob_class(pat + 1, c, &end);
+			if (r > 0) {
+				pat = end, str++;
+				continue;
+			}
+			if (r == 0)
+				goto back;
+			/* not a class: a literal '[' */
+		} else if (d == '\\' && pat[1]) {
+			d = *++pat;
+		} else if (d == '?') {
+			goto back;
+		}
+		if (c == d) {
+			if (!d)
+				return true;
+			pat++, str++;
+			continue;
+		}
+back:
+		if (!star || !*star_str)
+			return false;
+		pat = star;
+		str = ++star_str;
+	}
+}
+
+/* glob_match() against examples worked out by hand from lib/glob.c's
+ * description; aborts on a wrong answer (run once, first input) */
+static void ldk_glob_selftest(void)
+{
+	static const struct { const char *pat, *str; bool m; } t[] = {
+		{ "vfs_*", "vfs_read", 1 }, { "vfs_*", "vfs_", 1 }, { "vfs_*", "vfs", 0 },
+		{ "*", "", 1 }, { "", "", 1 }, { "", "a", 0 }, { "?", "", 0 },
+		{ "*read", "vfs_read", 1 }, { "*read", "vfs_readv", 0 },
+		{ "*a*b", "xaxxb", 1 }, { "*a*b", "xaxxbc", 0 }, { "a*b*c", "abbc", 1 },
+		{ "do_?ys_open", "do_sys_open", 1 }, { "[a-c]x", "bx", 1 },
+		{ "[a-c]x", "dx", 0 }, { "[!a-c]x", "dx", 1 }, { "[!a-c]x", "ax", 0 },
+		{ "[]]", "]", 1 }, { "[a-]", "-", 1 }, { "[-a]", "-", 1 },
+		{ "[abc", "[abc", 1 }, { "[abc", "a", 0 }, { "[", "[", 1 },
+		{ "\\*", "*", 1 }, { "\\*", "a", 0 }, { "**x", "ax", 1 },
+		{ "vfs_read", "vfs_read", 1 }, { "vfs_read", "vfs_readv", 0 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (glob_match(t[i].pat, t[i].str) != t[i].m) {
+			fprintf(stderr, "glob_match(%s, %s) != %d\n", t[i].pat, t[i].str, t[i].m);
+			abort();
+		}
+}
+
 /* ---- the fake kernel: symbols (two "dup_fn": ambiguous), tracepoints */
 static const struct { const char *name, *mod; unsigned long addr; } ldk_syms[] = {
+	{ "_stext", NULL, 0xffffffff81000000UL },
+	{ "_etext", NULL, 0xffffffff81300000UL },
+	{ "ldk_data", NULL, LDK_MEM + 8 },	/* data: @ldk_data, not in globs */
+	{ "vfs_readv", NULL, 0xffffffff81100080UL },
+	{ "do_sys_open", NULL, 0xffffffff81100400UL },
 	{ "vfs_read", NULL, 0xffffffff81100000UL },
 	{ "vfs_write", NULL, 0xffffffff81100100UL },
 	{ "dup_fn", NULL, 0xffffffff81100200UL },
@@ -30,7 +224,9 @@ static const struct { const char *name, *mod; unsigned long addr; } ldk_syms[] =
 	{ "module_kallsyms_on_each_symbol", NULL, 0xffffffff81200100UL },
 };
 static struct tracepoint ldk_tps[] = { { "sched_switch" }, { "kmem_cache_free" } };
-static struct module ldk_mymod = { "mymod" };
+static struct module ldk_mymod = {
+	"mymod", { (void *)0xffffffffc0000000UL, 0x2000, 0x1000 }
+};
 static long ldk_armed;		/* registered and not yet unregistered */
 
 typedef int (*ldk_sym_fn)(void *, const char *, struct module *, unsigned long);
@@ -71,6 +267,8 @@ static int ldk_resolve(struct kprobe *kp)
 			     !ldk_syms[i].mod[colon - n] && !strcmp(colon + 1, ldk_syms[i].name))
 			  : !strcmp(n, ldk_syms[i].name)) {
 			kp->addr = (kprobe_opcode_t *)(ldk_syms[i].addr + kp->offset);
+			if (ldk_syms[i].addr < 0xffffffff81000000UL)
+				return -EINVAL;	/* not text: ldk_data */
 			return kp->offset > 4096 ? -EILSEQ : 0;
 		}
 	}
@@ -121,10 +319,14 @@ int tracepoint_probe_unregister(struct tracepoint *tp, void *probe, void *data)
 }
 
 /* ---- the recording core */
+static struct logdev_site *ldk_site;	/* the last logdev_site_id()'s */
+static u32 ldk_payload_max;		/* of the probe fire_all() fires */
+
 u32 logdev_site_id(struct logdev_site *site)
 {
 	if (!site || !site->fmt || !site->func || !site->file)
 		abort();
+	ldk_site = site;
 	return 1;
 }
 void ld_site_adopt(struct logdev_site *s)
@@ -136,11 +338,89 @@ void ld_site_adopt(struct logdev_site *s)
 	kfree(s->fmt);
 	kfree(s);
 }
+
+/*
+ * The payload is what @fmt says, laid out as vbin_printf() does: %ll[xud]
+ * and %pS 8 bytes at a 4-byte boundary, %s a NUL-terminated string (a
+ * fetched one at most LD_PROBE_STR_MAX bytes; a fault mark "", "(fault)"
+ * or "[cut]"), every byte used.
+ */
+static void ldk_check_payload(const char *fmt, const u8 *buf, u32 bytes)
+{
+	u32 pos = 0;
+
+	for (const char *f = fmt; *f; f++) {
+		if (*f != '%')
+			continue;
+		f++;
+		if (*f == 's') {
+			const u8 *nul = memchr(buf + pos, 0, bytes - pos);
+			bool mark = f[1] != '"';	/* "\"%s\"" is a value */
+
+			if (!nul || (!mark && nul - (buf + pos) >= LD_PROBE_STR_MAX) ||
+			    (mark && strcmp((const char *)buf + pos, "") &&
+			     strcmp((const char *)buf + pos, ld_fault_mark) &&
+			     strcmp((const char *)buf + pos, ld_cut_mark)))
+				abort();
+			pos = nul - buf + 1;
+			continue;
+		}
+		if (f[0] == 'p' && f[1] == 'S')
+			f++;
+		else if (f[0] == 'l' && f[1] == 'l' && f[2] && strchr("xud", f[2]))
+			f += 2;
+		else
+			abort();	/* ld_fmt_add() writes no other */
+		pos = ALIGN(pos, 4);
+		if (pos + 8 > bytes)
+			abort();
+		pos += 8;
+	}
+	if (pos != bytes)
+		abort();
+}
+
+/* The record as a reader would print it, on stderr (checked payload). */
+static void ldk_trace(const struct logdev_site *site, const u8 *buf, u32 bytes)
+{
+	u32 pos = 0;
+	u64 v;
+
+	fprintf(stderr, "record %s: ", site->func);
+	for (const char *f = site->fmt; *f; f++) {
+		if (*f != '%') {
+			fputc(*f, stderr);
+			continue;
+		}
+		f++;
+		if (*f == 's') {
+			fputs((const char *)buf + pos, stderr);
+			pos += strlen((const char *)buf + pos) + 1;
+			continue;
+		}
+		pos = ALIGN(pos, 4);
+		memcpy(&v, buf + pos, 8);
+		pos += 8;
+		if (*f == 'p') {
+			f++;
+			fprintf(stderr, "%#llx", v);
+		} else {
+			f += 2;
+			fprintf(stderr, *f == 'x' ? "%llx" : *f == 'u' ? "%llu" : "%lld", v);
+		}
+	}
+	fprintf(stderr, "  (%u bytes)\n", bytes);
+}
+
 int ld_write_print(u32 site_id, const void *payload, u32 bytes)
 {
-	if (site_id != 1 || bytes > LD_PROBE_MAX_ARGS * sizeof(u64) || bytes % 8 ||
-	    (bytes && !payload))
+	if (site_id != 1 || bytes > LOGDEV_MAX_PAYLOAD || bytes > ldk_payload_max ||
+	    (bytes && !payload) || !ldk_site)
 		abort();
+	ldk_check_payload(ldk_site->fmt, payload, bytes);
+	if (getenv("FUZZ_PROBESPEC_TRACE"))	/* by hand: what was recorded */
+		ldk_trace(ldk_site, payload, bytes);
+	ldk_site = NULL;
 	return 0;
 }
 
@@ -155,6 +435,10 @@ void seq_printf(struct seq_file *m, const char *fmt, ...)
 	va_end(ap);
 	if (n > 0)
 		m->len = (size_t)n < sizeof(m->buf) - m->len ? m->len + n : sizeof(m->buf) - 1;
+}
+void seq_puts(struct seq_file *m, const char *s)
+{
+	seq_printf(m, "%s", s);
 }
 void seq_putc(struct seq_file *m, char c)
 {
@@ -177,7 +461,14 @@ ssize_t seq_read(struct file *f, char *b, size_t n, loff_t *pos)
 	return 0;
 }
 loff_t seq_lseek(struct file *f, loff_t off, int whence) { (void)f, (void)whence; return off; }
-int single_release(struct inode *i, struct file *f) { (void)i; free(f->seq); return 0; }
+int single_release(struct inode *i, struct file *f)
+{
+	(void)i;
+	if (getenv("FUZZ_PROBESPEC_TRACE"))	/* by hand: the file as read */
+		fputs(f->seq->buf, stderr);
+	free(f->seq);
+	return 0;
+}
 struct dentry *debugfs_create_file(const char *name, unsigned short mode, struct dentry *dir,
 				   void *data, const struct file_operations *fops)
 {
@@ -185,22 +476,74 @@ struct dentry *debugfs_create_file(const char *name, unsigned short mode, struct
 	return NULL;
 }
 
-/* Each attached probe's handlers, once: what the parser stored is safe to use. */
+/* A fetch the handler of a probe of @kind may run (see the file comment). */
+static void ldk_check_fetch(const struct ld_fetch *f, enum ld_probe_kind kind, bool ret)
+{
+	bool tp = kind == LD_PROBE_TRACEPOINT;
+
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+		abort();
+	if (f->ndrf > LD_FETCH_DEPTH || f->type > LD_FT_SYMBOL || !*f->name ||
+	    strnlen(f->name, sizeof(f->name)) == sizeof(f->name))
+		abort();
+	if (ret != (f->base == LD_FB_RETVAL) && kind == LD_PROBE_KRETPROBE)
+		abort();
+	switch (f->base) {
+	case LD_FB_ARG:
+		if (f->val < 1 || f->val > (tp ? LD_TP_MAX_ARGS : 6))
+			abort();
+		break;
+	case LD_FB_RETVAL:
+		if (kind != LD_PROBE_KRETPROBE)
+			abort();
+		break;
+	case LD_FB_REG:
+		if (tp || f->val % sizeof(long) || f->val >= sizeof(struct pt_regs))
+			abort();
+		break;
+	case LD_FB_IMM:
+		if (!f->ndrf)
+			abort();	/* @SYM is read, never recorded as is */
+		break;
+	case LD_FB_STACKN:
+	case LD_FB_STACK:
+		if (tp)
+			abort();
+		break;
+	case LD_FB_COMM:
+		if (f->ndrf || f->type != LD_FT_STRING)
+			abort();
+		break;
+	default:
+		abort();
+	}
+	if (f->type == LD_FT_STRING && !f->ndrf && f->base != LD_FB_COMM)
+		abort();
+}
+
+/* Each attached probe's handlers, once: what the parser stored is safe to
+ * use.  Registers point into ldk_mem[] (strings, pointers), at its end, or
+ * nowhere. */
 static void fire_all(void)
 {
-	struct pt_regs regs = { 1, 2, 3, 4, 5, 6, 7 };
+	struct pt_regs regs = {
+		.di = LDK_MEM, .si = LDK_MEM + 64, .dx = LDK_MEM + 128, .cx = 0x1234,
+		.r8 = LDK_MEM + 500, .r9 = 0, .ax = LDK_MEM + 8, .bx = LDK_MEM + 24,
+		.bp = LDK_MEM + 256, .sp = LDK_MEM + 256, .ip = 0xffffffff81100000UL,
+		.r10 = ~0UL, .r11 = LDK_MEM + LDK_MEM_SIZE - 1,
+	};
+	const unsigned long tpa[5] = { LDK_MEM, LDK_MEM + 64, 0x1234, LDK_MEM + 500, 0 };
 	struct ld_probe *p;
 
 	list_for_each_entry(p, &ld_probes, list) {
 		for (u32 i = 0; i < p->nr_entry; i++)
-			if (p->entry_idx[i] < 1 ||
-			    p->entry_idx[i] > (p->kind == LD_PROBE_TRACEPOINT ? LD_TP_MAX_ARGS : 6))
-				abort();
+			ldk_check_fetch(&p->entry[i], p->kind, false);
 		for (u32 i = 0; i < p->nr_ret; i++)
-			if (p->ret_idx[i] != LD_PROBE_ARG_RETVAL)
-				abort();
-		if (p->nr_entry + p->nr_ret > LD_PROBE_MAX_ARGS || !ld_good_name(p->name))
+			ldk_check_fetch(&p->ret[i], p->kind, true);
+		if (p->nr_entry + p->nr_ret > LD_PROBE_MAX_ARGS || !ld_good_name(p->name) ||
+		    p->payload_max > LOGDEV_MAX_PAYLOAD)
 			abort();
+		ldk_payload_max = p->payload_max;
 		switch (p->kind) {
 		case LD_PROBE_KPROBE:
 			ld_kp_handler(&p->kp, &regs);
@@ -214,7 +557,7 @@ static void fire_all(void)
 			break;
 		}
 		default:
-			ld_tp_probe(p, 1, 2, 3, 4, 5);
+			ld_tp_probe(p, tpa[0], tpa[1], tpa[2], tpa[3], tpa[4]);
 			break;
 		}
 	}
@@ -225,7 +568,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct file f = { .f_mode = FMODE_WRITE };
 	const uint8_t *cmd = data, *end = data + size;
 	loff_t pos = 0;
+	static bool once;
 
+	if (!once) {
+		once = true;
+		ldk_mem_init();
+		ldk_glob_selftest();
+	}
 	while (cmd <= end) {
 		const uint8_t *sep = memchr(cmd, 0x01, end - cmd);
 		size_t n = (sep ? sep : end) - cmd;
@@ -235,7 +584,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!w)
 			abort();
 		memcpy(w, cmd, n);
-		ret = ld_probes_write(&f, w, n, &pos);
+		if (n && w[0] == 0x02) {
+			/* probe_functions: a glob, then a read (ld_list_show()) */
+			ret = ld_list_write(&f, w + 1, n - 1, &pos);
+			ret = ret == (ssize_t)n - 1 ? (ssize_t)n : ret;
+			f.f_flags = 0;
+			ld_list_open(NULL, &f);
+			single_release(NULL, &f);
+		} else {
+			ret = ld_probes_write(&f, w, n, &pos);
+		}
 		free(w);
 		if (ret != (ssize_t)n && (ret >= 0 || ret < -4095))
 			abort();

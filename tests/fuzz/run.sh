@@ -53,9 +53,12 @@ fuzz_one() {
 	shift
 	local out=${newdir:-corpus}/$t
 	mkdir -p "build/$out"
-	local t0=$SECONDS
+	local t0=$SECONDS seeds=()
+	# the seeds, if committed (the root .gitignore's *.cap keeps
+	# corpus/capture's out of git: mkcorpus.py makes them)
+	[ -d "corpus/$t" ] && seeds=("../corpus/$t")
 	(cd build && "./fuzz_$t" -print_final_stats=1 -artifact_prefix="crash-$t-" \
-		-close_fd_mask=3 "$@" "$out" "../corpus/$t") >"build/$t.log" 2>&1
+		-close_fd_mask=3 "$@" "$out" "${seeds[@]}") >"build/$t.log" 2>&1
 	local st=$?
 	secs=$((SECONDS - t0))
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "build/$t.log" | tail -1)

@@ -187,6 +187,12 @@ if boot vm-probes 2 "$vm/guest-probes.sh" \
 	host_check vm-probes check-probes.sh "$out/vm-probes"
 fi
 
+# 4b. an ftrace user's session: kprobe_events syntax as documented, typed
+# arguments reported (the transcript in docs/DEBUGFS.md)
+if boot vm-probes-ftrace 2 "$vm/guest-probes-ftrace.sh" "$K/logdev.ko $U/logdev.static" ""; then
+	guest_lines "$out/vm-probes-ftrace"
+fi
+
 # 5. record ended by signals, a closed pipe and a full disk: enable restored,
 # captures readable; the command's stdout kept out of `-o -`
 if boot vm-record 2 "$vm/guest-record.sh" \

@@ -64,6 +64,19 @@ typedef long long loff_t_;
 #define PTR_ERR(p) ((long)(p))
 #define ERR_PTR(e) ((void *)(long)(e))
 #define container_of(p, t, m) ((t *)((char *)(p) - offsetof(t, m)))
+#define __aligned(n) __attribute__((aligned(n)))
+#define noinline_for_stack __attribute__((noinline))
+#define ALIGN(x, a) (((x) + ((a) - 1)) & ~((typeof(x))(a) - 1))
+#define ALIGN_DOWN(x, a) ((x) & ~((typeof(x))(a) - 1))
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define max(a, b) ((a) > (b) ? (a) : (b))
+/* IS_ENABLED(): the kernel's trick, 1 for an option defined as 1 */
+#define __ARG_PLACEHOLDER_1 0,
+#define __take_second_arg(ignored, val, ...) val
+#define ____is_defined(arg1_or_junk) __take_second_arg(arg1_or_junk 1, 0)
+#define ___is_defined(val) ____is_defined(__ARG_PLACEHOLDER_##val)
+#define IS_ENABLED(option) ___is_defined(option)
+#define CONFIG_TRACEPOINTS 1
 #define EADDRNOTAVAIL_ EADDRNOTAVAIL
 
 /* ---- strings: the kernel's semantics */
@@ -157,10 +170,92 @@ static inline int kstrtoul(const char *s, unsigned int base, unsigned long *res)
 	return 0;
 }
 
+/* kstrtol(): as kstrtoul() with an optional '-' (then at most -LONG_MIN;
+ * no '+' after it: lib/kstrtox.c's kstrtoll()) */
+static inline int kstrtol(const char *s, unsigned int base, long *res)
+{
+	unsigned long v;
+	int ret;
+
+	if (*s == '-') {
+		if (s[1] == '+')
+			return -EINVAL;
+		ret = kstrtoul(s + 1, base, &v);
+		if (ret)
+			return ret;
+		if (v > (unsigned long)LONG_MAX + 1)
+			return -ERANGE;
+		*res = (long)(0 - v);
+		return 0;
+	}
+	ret = kstrtoul(s, base, &v);
+	if (ret)
+		return ret;
+	if (v > LONG_MAX)
+		return -ERANGE;
+	*res = (long)v;
+	return 0;
+}
+static inline int kstrtouint(const char *s, unsigned int base, unsigned int *res)
+{
+	unsigned long v;
+	int ret = kstrtoul(s, base, &v);
+
+	if (ret)
+		return ret;
+	if (v > UINT_MAX)
+		return -ERANGE;
+	*res = (unsigned int)v;
+	return 0;
+}
+static inline char *skip_spaces(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return (char *)s;
+}
+
 /* ---- allocation */
 static inline void *kzalloc(size_t n, int gfp) { (void)gfp; return calloc(1, n); }
 static inline void kfree(const void *p) { free((void *)p); }
 static inline char *kstrdup(const char *s, int gfp) { (void)gfp; return s ? strdup(s) : NULL; }
+static inline void *kmemdup(const void *s, size_t n, int gfp)
+{
+	void *p = malloc(n ? n : 1);
+
+	(void)gfp;
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+__printf(2, 3) static inline char *kasprintf(int gfp, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	(void)gfp;
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		p = NULL;
+	va_end(ap);
+	return p;
+}
+/* kvcalloc(): NULL on overflow of n * size, as the kernel's */
+static inline void *kvcalloc(size_t n, size_t size, int gfp)
+{
+	(void)gfp;
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return calloc(n ? n : 1, size ? size : 1);
+}
+static inline void kvfree(const void *p) { free((void *)p); }
+
+/* ---- lib/sort.c, lib/glob.c: our own versions of their contracts
+ * (fuzz_probespec.c) */
+void sort(void *base, size_t num, size_t size,
+	  int (*cmp)(const void *, const void *),
+	  void (*swap)(void *, void *, int));
+bool glob_match(const char *pat, const char *str);
 static inline void *memdup_user_nul(const void *u, size_t n)
 {
 	char *p = malloc(n + 1);
@@ -188,6 +283,18 @@ static inline void list_del(struct list_head *e)
 	e->next->prev = e->prev;
 	e->next = e->prev = NULL;
 }
+#define INIT_LIST_HEAD(h) do { (h)->next = (h); (h)->prev = (h); } while (0)
+static inline bool list_empty(const struct list_head *h) { return h->next == h; }
+/* move every entry of @l to the tail of @h; @l is left as it was (stale) */
+static inline void list_splice_tail(struct list_head *l, struct list_head *h)
+{
+	if (list_empty(l))
+		return;
+	l->next->prev = h->prev;
+	h->prev->next = l->next;
+	l->prev->next = h;
+	h->prev = l->prev;
+}
 #define list_entry(p, t, m) container_of(p, t, m)
 #define list_for_each_entry(p, h, m) \
 	for (p = list_entry((h)->next, typeof(*p), m); &p->m != (h); \
@@ -207,11 +314,39 @@ static inline unsigned int num_possible_cpus(void) { return 2; }
 static inline u64 local_clock(void) { return 1234567890ULL; }
 
 /* ---- kprobes, tracepoints: a fake kernel (fuzz_probespec.c) */
-struct pt_regs { unsigned long di, si, dx, cx, r8, r9, ax; };
-#define regs_get_kernel_argument(r, n) ((n) == 0 ? (r)->di : (r)->si)
+/* x86-64's struct pt_regs (arch/x86/include/asm/ptrace.h), its order */
+struct pt_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
+	unsigned long ax, cx, dx, si, di, orig_ax, ip, cs, flags, sp, ss;
+};
+/* x86-64: arguments 0..5 in di si dx cx r8 r9, then on the stack (0 here:
+ * logdev never asks for more than 6) */
+static inline unsigned long regs_get_kernel_argument(struct pt_regs *r, unsigned int n)
+{
+	switch (n) {
+	case 0: return r->di;
+	case 1: return r->si;
+	case 2: return r->dx;
+	case 3: return r->cx;
+	case 4: return r->r8;
+	case 5: return r->r9;
+	default: abort();	/* the parser allows $arg1..$arg6 only */
+	}
+}
 #define regs_return_value(r) ((r)->ax)
+#define kernel_stack_pointer(r) ((r)->sp)
+/* the Nth word of the stack, 0 when it is not on the stack (the fake
+ * kernel's stack: fuzz_probespec.c) */
+unsigned long regs_get_kernel_stack_nth(struct pt_regs *r, unsigned int n);
+/* 0 and the bytes, or -EFAULT reading nothing useful: only the fake
+ * kernel memory of fuzz_probespec.c is readable */
+long copy_from_kernel_nofault(void *dst, const void *src, size_t size);
+struct task_struct { char comm[16]; };
+extern struct task_struct *ldk_current;
+#define current ldk_current
 typedef u8 kprobe_opcode_t;
-struct module { char name[MODULE_NAME_LEN]; };
+struct module_layout { void *base; unsigned int size, text_size; };
+struct module { char name[MODULE_NAME_LEN]; struct module_layout core_layout; };
 struct kprobe;
 typedef int (*kprobe_pre_handler_t)(struct kprobe *, struct pt_regs *);
 struct kprobe {
@@ -234,6 +369,11 @@ struct kretprobe {
 };
 int register_kprobe(struct kprobe *kp);
 void unregister_kprobe(struct kprobe *kp);
+static inline void unregister_kprobes(struct kprobe **kps, int num)
+{
+	for (int i = 0; i < num; i++)
+		unregister_kprobe(kps[i]);
+}
 int register_kretprobe(struct kretprobe *rp);
 void unregister_kretprobe(struct kretprobe *rp);
 struct tracepoint { const char *name; };
@@ -258,6 +398,7 @@ struct file_operations {
 };
 __printf(2, 3) void seq_printf(struct seq_file *m, const char *fmt, ...);
 void seq_putc(struct seq_file *m, char c);
+void seq_puts(struct seq_file *m, const char *s);
 int single_open(struct file *f, int (*show)(struct seq_file *, void *), void *data);
 ssize_t seq_read(struct file *f, char *b, size_t n, loff_t *pos);
 loff_t seq_lseek(struct file *f, loff_t off, int whence);

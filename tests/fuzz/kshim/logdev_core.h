@@ -8,6 +8,7 @@
 #ifndef LDK_LOGDEV_CORE_H
 #define LDK_LOGDEV_CORE_H
 #include "ldk_kernel.h"
+#include "uapi/linux/logdev.h"	/* LOGDEV_MAX_PAYLOAD */
 
 struct logdev_site {
 	const char *fmt;
