@@ -27,9 +27,6 @@
 
 /* the kernel logdev runs on (x86-64: tracepoint arguments in registers) */
 #define CONFIG_X86_64 1
-#define CONFIG_TRACEPOINTS 1	/* the Debian kernel's: t: probes parse */
-/* the kernel's IS_ENABLED() for the options defined above as 1 */
-#define IS_ENABLED(option) (option)
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -45,7 +42,6 @@ typedef long long loff_t_;
 #undef __always_inline
 #define __always_inline inline
 #define notrace
-#define noinline_for_stack __attribute__((noinline))
 #define likely(x) (x)
 #define unlikely(x) (x)
 #define __printf(a, b) __attribute__((format(printf, a, b)))
