@@ -123,9 +123,11 @@ if [ "${km:-0}" -gt 0 ]; then
 		pass "deltas marks kmem_cache_free's rows '#' with the footnote and the warning" ||
 		fail "deltas without the miss mark: $(grep -E '^kmem_cache_free|^#' "$dir/deltas.txt" | head -n 3 | tr '\n' '|')"
 else
-	grep -q 'warning: probe .* missed' "$dir/probes.err" &&
-		fail "a miss warning although no probe missed: $(grep missed "$dir/probes.err" | head -n 1)" ||
-		pass "no probe missed a hit in this run, and report warns of none"
+	# kmem_cache_free missed nothing this run: no warning names it (the
+	# probe "nest" on ld_write_print misses by design, its warning is right)
+	grep -q 'warning: probe kmem_cache_free missed' "$dir/probes.err" &&
+		fail "a miss warning for kmem_cache_free although it missed nothing: $(grep 'kmem_cache_free missed' "$dir/probes.err" | head -n 1)" ||
+		pass "kmem_cache_free missed no hit in this run, and report warns of none for it"
 fi
 nm=$(sed -n 's/^p:nest .* missed=\([0-9]*\)$/\1/p' "$dir/probes-after.txt")
 [ "${nm:-0}" -ge "$n" ] &&
