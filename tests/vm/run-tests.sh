@@ -283,4 +283,24 @@ if boot vm-params 2 "$vm/guest-params.sh" \
 	guest_lines "$out/vm-params"
 fi
 
+# 11. faults under load and permissions (issue 13, items 3 and 5;
+# tests/vm/guest-faults.sh says what each checks).  vm-faults (-smp 4):
+# debugfs modes, CPU hotplug of every CPU but 0 in a loop under writers
+# and readers, a module with sites in the buffer unloaded 20 times under
+# load, rmmod with readers blocked in read() and poll().  Multi-threaded
+# TCG: enable flips only while no edprint site runs (module loads patch
+# only the new module's sites).  vm-faults-ctl (-smp 2): concurrent writers
+# to every control file, the probes file under concurrent add/remove while
+# probes fire.  Single-threaded TCG: enable flips, and kprobes are
+# armed, under running writers (the stale-translation wedge, see boot()).
+if boot vm-faults 4 "$vm/guest-faults.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $T/logdev_syma.ko $U/logdev.static $vmtool" \
+	"load ${VM_FAULTS_SECS:-15}"; then
+	guest_lines "$out/vm-faults"
+fi
+if boot vm-faults-ctl 2 "$vm/guest-faults.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $vmtool" "ctl ${VM_FAULTS_SECS:-15}" single; then
+	guest_lines "$out/vm-faults-ctl"
+fi
+
 [ $failed = 0 ]

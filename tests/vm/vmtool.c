@@ -13,6 +13,12 @@
  *                            data there is a violation (counted in
  *                            hup_with_data); prints
  *                            "records=R hup_with_data=H after_eof=B"
+ *   vmtool hotplug SECONDS   CPUs 1..N-1 offline/online in a loop under
+ *                            writers and readers; vmtool ctlstorm SECONDS:
+ *                            concurrent writers to every control file;
+ *                            vmtool probestorm SECONDS: the probes file
+ *                            under concurrent add/remove while probes fire
+ *                            (see "faults under load" below; PASS:/FAIL:)
  *   vmtool stress SECONDS ITERS SEED
  *                            control-write stress, see stress() below; prints
  *                            PASS:/FAIL: lines (name vm-stress-smpN)
@@ -665,6 +671,636 @@ static int stress(double secs, unsigned int it, unsigned int seed)
 	return fails ? 1 : 0;
 }
 
+/* ---- faults under load (guest-faults.sh, issue 13 item 3) ------------- */
+/*
+ * Shared by hotplug, ctlstorm and probestorm: the stress part's readers,
+ * drain() and check_epoch(), with readers that find the sub-buffer size
+ * from the data (subbuf_size may change between their reads) and a
+ * controller of its own.  Each mode ends with recording off, every reader
+ * drained to EOF and, per CPU, read + lost in headers == written (and the
+ * other equalities of check_epoch()) over a span with no clear in it.
+ */
+
+/*
+ * The sub-buffer size of @n bytes read from one trace_pipe_raw: the
+ * smallest power of two 1024..65536 that divides @n and at every multiple
+ * of which a sub-buffer header of @cpu starts (a smaller guess would put a
+ * header inside a real sub-buffer's records).  0 if none fits.
+ */
+static size_t guess_sb(const unsigned char *buf, size_t n, int cpu)
+{
+	size_t sb, o;
+
+	for (sb = 1024; sb <= MAXSB; sb *= 2) {
+		if (n % sb)
+			continue;
+		for (o = 0; o < n; o += sb) {
+			const struct logdev_subbuf_hdr *h = (const void *)(buf + o);
+
+			if (h->magic != LOGDEV_SUBBUF_MAGIC || h->cpu != (uint32_t)cpu ||
+			    h->data_bytes > sb - LOGDEV_SUBBUF_HDR_SIZE)
+				break;
+		}
+		if (o >= n)
+			return sb;
+	}
+	return 0;
+}
+
+/* the stress reader, reading MAXSB at a time, sub-buffer size from the data */
+static void *fault_reader(void *arg)
+{
+	struct rd *r = arg;
+	unsigned char *buf = malloc(MAXSB);
+	int fd = open_pipe(r->cpu);
+
+	if (fd < 0 || !buf) {
+		r->errors++;
+		return NULL;
+	}
+	while (!stop_readers) {
+		unsigned int want = __atomic_load_n(&pause_req, __ATOMIC_ACQUIRE);
+		unsigned int g0 = en_gen, on0 = en_state;
+		ssize_t n;
+		size_t sb;
+		long k;
+
+		if (want && r->acked == want) {
+			usleep(1000);
+			continue;
+		}
+		n = read(fd, buf, MAXSB);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(r->err, sizeof(r->err), "read: %s", strerror(errno));
+			r->errors++;
+			usleep(1000);
+			continue;
+		}
+		if (n == 0) {
+			if (on0 && en_state && g0 == en_gen)
+				r->eof_while_on++;
+			if (want)
+				__atomic_store_n(&r->acked, want, __ATOMIC_RELEASE);
+			else
+				usleep(1000);
+			continue;
+		}
+		sb = guess_sb(buf, n, r->cpu);
+		k = sb ? count_records(buf, n, sb, r->cpu, r->lost, NULL) : -1;
+		if (k < 0)
+			r->bad++;
+		else
+			r->recs += k;
+	}
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+static void fault_start_readers(void)
+{
+	int c;
+
+	for (c = 0; c < ncpu; c++) {
+		rds[c].cpu = c;
+		pthread_create(&rds[c].th, NULL, fault_reader, &rds[c]);
+	}
+}
+
+/* stop and join the readers; FAIL lines for what they saw; 0 if all well */
+static int fault_stop_readers(void)
+{
+	int c, bad = 0;
+
+	stop_readers = 1;
+	for (c = 0; c < ncpu; c++)
+		pthread_join(rds[c].th, NULL);
+	for (c = 0; c < ncpu; c++) {
+		if (rds[c].eof_while_on)
+			fail("%s: cpu %d: read() returned 0 (EOF) %llu times while recording was on",
+			     name, c, (unsigned long long)rds[c].eof_while_on), bad++;
+		if (rds[c].bad)
+			fail("%s: cpu %d: %llu malformed reads", name, c,
+			     (unsigned long long)rds[c].bad), bad++;
+		if (rds[c].errors)
+			fail("%s: cpu %d: %llu read errors (%s)", name, c,
+			     (unsigned long long)rds[c].errors, rds[c].err), bad++;
+	}
+	return bad;
+}
+
+/* one write of "@val" to @path (absolute): 0 or errno */
+static int put_path(const char *path, const char *val)
+{
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return errno;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+/* final epoch: recording off, readers drained, exact accounting; 0 if exact */
+static int fault_end_epoch(unsigned int epoch)
+{
+	int before = fails;
+
+	set_enable(0);
+	if (drain(epoch))
+		return -1;
+	check_epoch(epoch, 1);
+	return fails != before;
+}
+
+/* ---- hotplug: every CPU but 0 offline and online again, in a loop ---- */
+static volatile int stop_hp;
+static unsigned long hp_cycles, hp_err;
+static unsigned long wr_runs, wr_bursts, wr_offline;
+static char hp_msg[160];
+
+static void *hp_thread(void *arg)
+{
+	char path[96];
+	int c, on, err;
+
+	(void)arg;
+	while (!stop_hp) {
+		for (c = 1; c < ncpu; c++) {
+			for (on = 0; on <= 1; on++) {
+				snprintf(path, sizeof(path),
+					 "/sys/devices/system/cpu/cpu%d/online", c);
+				err = put_path(path, on ? "1\n" : "0\n");
+				if (err) {
+					hp_err++;
+					snprintf(hp_msg, sizeof(hp_msg), "cpu%d online <- %d: %s",
+						 c, on, strerror(err));
+				}
+			}
+		}
+		hp_cycles++;
+	}
+	return NULL;
+}
+
+/* logdev_test's run (every online CPU, every context), again and again */
+static void *run_thread(void *arg)
+{
+	const char *n = arg;
+
+	while (!stop_writers) {
+		int err = put_path(T "/run", n);
+
+		if (err)
+			fail("%s: logdev_test run %s: %s", name, n, strerror(err));
+		wr_runs++;
+	}
+	return NULL;
+}
+
+/* bursts on random CPUs: -ENODEV if the CPU is offline (counted) */
+static void *burst_thread(void *arg)
+{
+	char v[32];
+
+	(void)arg;
+	while (!stop_writers) {
+		int err;
+
+		snprintf(v, sizeof(v), "%d 50", rand() % ncpu);
+		err = put_path(T "/burst", v);
+		if (err == ENODEV)
+			wr_offline++;
+		else if (err)
+			fail("%s: burst %s: %s", name, v, strerror(err));
+		else
+			wr_bursts++;
+	}
+	return NULL;
+}
+
+/*
+ * vmtool hotplug SECONDS: recording on for the whole run; writers in every
+ * context (logdev_test run) and bursts on random CPUs, one consuming reader
+ * per possible CPU, while CPUs 1..N-1 go offline and online again in a loop.
+ * Then CPUs 1..N-1 offline for good under the writers, recording off
+ * with them offline (their final flush runs remotely), the readers
+ * drained, and per CPU read + lost == written, each cause of loss equal in
+ * headers and stats; then the CPUs online again.
+ */
+static int hotplug_main(double secs)
+{
+	pthread_t hp, w1, w2;
+	char path[96];
+	double t_end;
+	int c, bad;
+
+	ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	if (ncpu < 2 || ncpu > MAXCPU)
+		return printf("FAIL: vm-faults: hotplug: %d CPUs (want 2..%d)\n", ncpu, MAXCPU), 1;
+	snprintf(name, sizeof(name), "vm-faults: hotplug");
+	srand(1);
+	put("enable", "0\n");
+	put("mode", "overwrite\n");
+	put("subbuf_size", "4096\n");
+	put("buffer_size_kb", "64\n");
+	put("clear", "1\n");
+	fault_start_readers();
+	set_enable(1);
+	pthread_create(&w1, NULL, run_thread, "200\n");
+	pthread_create(&w2, NULL, burst_thread, NULL);
+	pthread_create(&hp, NULL, hp_thread, NULL);
+	t_end = now() + secs;
+	while (now() < t_end) {
+		sleep_ms(1000);
+		printf("INFO: %s: %lu hotplug cycles, %lu runs, %lu bursts\n", name,
+		       hp_cycles, wr_runs, wr_bursts);
+	}
+	stop_hp = 1;
+	pthread_join(hp, NULL);
+	/*
+	 * CPUs 1..N-1 go offline for good while the writers still run, so
+	 * their open sub-buffers hold records; recording stops with them
+	 * offline (their final flush runs on another CPU), then they come back.
+	 */
+	for (c = 1; c < ncpu; c++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", c);
+		if (put_path(path, "0\n"))
+			fail("%s: cpu%d offline before the stop refused", name, c);
+		sleep_ms(100);
+	}
+	stop_writers = 1;
+	pthread_join(w1, NULL);
+	pthread_join(w2, NULL);
+	if (fault_end_epoch(1) == 0)
+		printf("PASS: %s: read + lost == written per CPU after %lu offline/online cycles of CPUs 1..%d and a stop with them offline (read %llu lost %llu written %llu)\n",
+		       name, hp_cycles, ncpu - 1, tot_read, tot_lost, tot_written);
+	for (c = 1; c < ncpu; c++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", c);
+		if (put_path(path, "1\n"))
+			fail("%s: cpu%d online after the stop refused", name, c);
+	}
+	bad = fault_stop_readers();
+	if (!bad)
+		printf("PASS: %s: no EOF while recording, no malformed data, no read error\n", name);
+	if (hp_err)
+		fail("%s: %lu hotplug writes failed, e.g. %s", name, hp_err, hp_msg);
+	else if (hp_cycles < 3)
+		fail("%s: only %lu hotplug cycles in %.0f s", name, hp_cycles, secs);
+	else
+		printf("PASS: %s: %lu cycles of CPUs 1..%d offline and online, every write accepted\n",
+		       name, hp_cycles, ncpu - 1);
+	if (wr_runs < 2 || wr_bursts < 10 || !tot_read)
+		fail("%s: too little load: %lu runs, %lu bursts, %llu records read",
+		     name, wr_runs, wr_bursts, tot_read);
+	else
+		printf("PASS: %s: writers ran meanwhile: %lu runs, %lu bursts (%lu refused ENODEV: CPU offline)\n",
+		       name, wr_runs, wr_bursts, wr_offline);
+	return fails ? 1 : 0;
+}
+
+/* ---- ctlstorm: concurrent writers to every control file --------------- */
+/*
+ * One thread per control file writes random words from its table, good and
+ * bad, while logdev_test's writers run and the readers consume.  A word
+ * marked bad must fail with EINVAL; a good one must be accepted, or for
+ * mode, clock, buffer_size_kb and subbuf_size refused with EBUSY (recording
+ * was on); any other outcome is a FAIL.  Afterwards: every file reads back
+ * a value of its table, the sizes agree, and one more epoch with no clear
+ * in it (recording on, a run, recording off) is exact.
+ */
+struct ctl {
+	const char *file;
+	const char *words[8];	/* "!" first: must be refused with EINVAL */
+	int busy_ok;		/* good words may be refused with EBUSY */
+	unsigned long ok, busy, inval;
+	char err[160];
+	unsigned long nerr;
+};
+
+static struct ctl ctls[] = {
+	{ "enable", { "1\n", "0\n", "1\n", "!2\n", "!on\n", "!\n" }, 0 },
+	{ "mode", { "overwrite\n", "discard\n", "!bogus\n", "!overwrite discard\n" }, 1 },
+	{ "clock", { "local\n", "global\n", "mono\n", "!loc\n" }, 1 },
+	{ "buffer_size_kb", { "16\n", "32\n", "64\n", "!0\n", "!abc\n", "!12abc\n" }, 1 },
+	{ "subbuf_size", { "1024\n", "2048\n", "4096\n", "!3000\n", "!0\n" }, 1 },
+	{ "clear", { "1\n", "!\n" }, 0 },
+	{ "flush", { "1\n", "!2\n" }, 0 },
+	{ "dump_on_oops", { "0\n", "!7\n" }, 0 },
+};
+#define NCTL (sizeof(ctls) / sizeof(ctls[0]))
+static volatile int stop_ctl;
+
+static void *ctl_thread(void *arg)
+{
+	struct ctl *k = arg;
+	unsigned int seed = (unsigned int)(k - ctls) * 7919 + 1;
+	int nw = 0;
+
+	while (nw < 8 && k->words[nw])
+		nw++;
+	while (!stop_ctl) {
+		const char *w = k->words[rand_r(&seed) % nw];
+		int badw = *w == '!', err;
+
+		if (badw)
+			w++;
+		if (!strcmp(k->file, "enable")) {
+			/* keep en_state/en_gen true for the readers' EOF check */
+			if (badw) {
+				err = put(k->file, w);
+			} else {
+				set_enable(w[0] == '1');
+				err = 0;
+			}
+		} else {
+			err = put(k->file, w);
+		}
+		if (badw ? err == EINVAL : (!err || (err == EBUSY && k->busy_ok))) {
+			if (badw)
+				k->inval++;
+			else if (err)
+				k->busy++;
+			else
+				k->ok++;
+		} else {
+			k->nerr++;
+			snprintf(k->err, sizeof(k->err), "'%.*s' -> %s (want %s)",
+				 (int)strcspn(w, "\n"), w, err ? strerror(err) : "accepted",
+				 badw ? "EINVAL" : k->busy_ok ? "accepted or EBUSY" : "accepted");
+		}
+		if (rand_r(&seed) % 4 == 0)
+			sleep_ms(rand_r(&seed) % 5);
+	}
+	return NULL;
+}
+
+/* is @v one of @k's good words (without their newline)? */
+static int ctl_good(const struct ctl *k, const char *v)
+{
+	int i;
+
+	for (i = 0; i < 8 && k->words[i]; i++)
+		if (k->words[i][0] != '!' &&
+		    !strncmp(k->words[i], v, strcspn(k->words[i], "\n")) &&
+		    strlen(v) == strcspn(k->words[i], "\n"))
+			return 1;
+	return 0;
+}
+
+static int ctl_has_bad(const struct ctl *k)
+{
+	int i;
+
+	for (i = 0; i < 8 && k->words[i]; i++)
+		if (k->words[i][0] == '!')
+			return 1;
+	return 0;
+}
+
+static int ctlstorm_main(double secs)
+{
+	pthread_t th[NCTL], w1;
+	char v[128], kb[128], sb[128];
+	unsigned long tot = 0;
+	double t_end;
+	size_t i;
+
+	ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	if (ncpu < 1 || ncpu > MAXCPU)
+		return 1;
+	snprintf(name, sizeof(name), "vm-faults-ctl: storm");
+	put("enable", "0\n");
+	put("subbuf_size", "4096\n");
+	put("buffer_size_kb", "32\n");
+	put("clear", "1\n");
+	fault_start_readers();
+	set_enable(1);
+	pthread_create(&w1, NULL, run_thread, "100\n");
+	for (i = 0; i < NCTL; i++)
+		pthread_create(&th[i], NULL, ctl_thread, &ctls[i]);
+	t_end = now() + secs;
+	while (now() < t_end) {
+		sleep_ms(1000);
+		printf("INFO: %s: %lu runs so far\n", name, wr_runs);
+	}
+	stop_ctl = 1;
+	for (i = 0; i < NCTL; i++)
+		pthread_join(th[i], NULL);
+	stop_writers = 1;
+	pthread_join(w1, NULL);
+
+	for (i = 0; i < NCTL; i++) {
+		struct ctl *k = &ctls[i];
+
+		tot += k->ok + k->busy + k->inval;
+		if (k->nerr)
+			fail("%s: %s: %lu writes with the wrong outcome, e.g. %s", name,
+			     k->file, k->nerr, k->err);
+		else if (!k->ok || (ctl_has_bad(k) && !k->inval))
+			fail("%s: %s: %lu accepted, %lu EBUSY, %lu EINVAL: a kind never tried",
+			     name, k->file, k->ok, k->busy, k->inval);
+		else
+			printf("PASS: %s: %s: %lu accepted, %lu EBUSY, %lu EINVAL, each as documented\n",
+			       name, k->file, k->ok, k->busy, k->inval);
+	}
+	/* recording off, readers drained; the files hold values of their tables */
+	set_enable(0);
+	drain(1);
+	check_epoch(1, 0);	/* clears ran meanwhile: not exact, counts reset */
+	for (i = 1; i < NCTL; i++) {
+		struct ctl *k = &ctls[i];
+
+		if (!strcmp(k->file, "clear") || !strcmp(k->file, "flush"))
+			continue;
+		get(k->file, v, sizeof(v));
+		if (!ctl_good(k, v))
+			fail("%s: %s reads '%s' after the storm, not a value written", name,
+			     k->file, v);
+		else
+			printf("PASS: %s: %s reads '%s' after the storm\n", name, k->file, v);
+	}
+	get("buffer_size_kb", kb, sizeof(kb));
+	get("subbuf_size", sb, sizeof(sb));
+	if (atoi(sb) <= 0 || atoi(kb) * 1024 / atoi(sb) < 2 || atoi(kb) * 1024 % atoi(sb))
+		fail("%s: buffer_size_kb %s and subbuf_size %s disagree", name, kb, sb);
+	/* one clean epoch: exact accounting after the storm */
+	if (put("clear", "1\n"))
+		fail("%s: clear after the storm refused", name);
+	for (i = 0; i < (size_t)ncpu; i++) {
+		rds[i].recs = 0;
+		memset(rds[i].lost, 0, sizeof(rds[i].lost));
+	}
+	__atomic_store_n(&pause_req, 0, __ATOMIC_RELEASE);
+	set_enable(1);
+	if (put_path(T "/run", "300\n"))
+		fail("%s: logdev_test run after the storm failed", name);
+	if (fault_end_epoch(2) == 0 && tot_read)
+		printf("PASS: %s: after %lu control writes from %zu threads, an epoch is exact: read %llu + lost %llu == written %llu\n",
+		       name, tot, NCTL, tot_read, tot_lost, tot_written);
+	else if (!tot_read)
+		fail("%s: nothing read in the epoch after the storm", name);
+	if (!fault_stop_readers())
+		printf("PASS: %s: no EOF while recording, no malformed data, no read error\n", name);
+	put("dump_on_oops", "0\n");
+	return fails ? 1 : 0;
+}
+
+/* ---- probestorm: the probes file under concurrent add/remove --------- */
+/*
+ * Threads add and remove probes on functions that fire all the time (the
+ * readers' own vfs_read, kmem_cache_free), some under the same names as
+ * other threads', one truncating the file (O_TRUNC removes every probe),
+ * one reading the listing, while recording is on.  Outcomes allowed: add
+ * 0 or EEXIST (the name is taken), removal 0 or ENOENT (already gone).
+ * Then every probe removed, the listing empty, recording off, and per CPU
+ * read + lost == written (no clear in this run: one exact span).
+ */
+struct pst {
+	const char *add, *del;
+	unsigned long added, exist, removed, noent, nerr;
+	char err[200];
+};
+
+static struct pst psts[] = {
+	{ "p:fs_a vfs_read", "-:fs_a" },
+	{ "p:fs_a vfs_write", "-:fs_a" },	/* same name: EEXIST / ENOENT */
+	{ "r:fs_r vfs_read $retval", "-:fs_r" },
+	{ "p:fs_k kmem_cache_free s=$arg1 o=$arg2", "-:fs_k" },
+	{ "p:kprobes/fs_g vfs_read $comm", "-:kprobes/fs_g" },
+};
+#define NPST (sizeof(psts) / sizeof(psts[0]))
+static unsigned long ps_trunc, ps_lists;
+
+static void *pst_thread(void *arg)
+{
+	struct pst *k = arg;
+	char path[] = D "/probes";
+	int err;
+
+	while (!stop_ctl) {
+		err = put_path(path, k->add);
+		if (!err)
+			k->added++;
+		else if (err == EEXIST)
+			k->exist++;
+		else if (k->nerr++ == 0)
+			snprintf(k->err, sizeof(k->err), "'%s' -> %s", k->add, strerror(err));
+		usleep(rand() % 3000);
+		err = put_path(path, k->del);
+		if (!err)
+			k->removed++;
+		else if (err == ENOENT)
+			k->noent++;
+		else if (k->nerr++ == 0)
+			snprintf(k->err, sizeof(k->err), "'%s' -> %s", k->del, strerror(err));
+	}
+	return NULL;
+}
+
+static void *pst_other(void *arg)
+{
+	char buf[4096];
+	int fd;
+
+	(void)arg;
+	while (!stop_ctl) {
+		fd = open(D "/probes", O_RDONLY);
+		if (fd >= 0) {
+			while (read(fd, buf, sizeof(buf)) > 0)
+				;
+			close(fd);
+			ps_lists++;
+		}
+		if (rand() % 4 == 0) {
+			fd = open(D "/probes", O_WRONLY | O_TRUNC);
+			if (fd >= 0) {
+				close(fd);
+				ps_trunc++;
+			}
+		}
+		usleep(2000);
+	}
+	return NULL;
+}
+
+static int probestorm_main(double secs)
+{
+	pthread_t th[NPST], o;
+	char buf[4096];
+	double t_end;
+	size_t i;
+	ssize_t n;
+	int fd, bad = 0;
+	unsigned long adds = 0;
+
+	ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	if (ncpu < 1 || ncpu > MAXCPU)
+		return 1;
+	snprintf(name, sizeof(name), "vm-faults-ctl: probes");
+	put("enable", "0\n");
+	put("subbuf_size", "4096\n");
+	put("buffer_size_kb", "64\n");
+	put("mode", "overwrite\n");
+	put("clear", "1\n");
+	stop_readers = 0;
+	stop_ctl = 0;
+	fault_start_readers();
+	set_enable(1);
+	for (i = 0; i < NPST; i++)
+		pthread_create(&th[i], NULL, pst_thread, &psts[i]);
+	pthread_create(&o, NULL, pst_other, NULL);
+	t_end = now() + secs;
+	while (now() < t_end) {
+		sleep_ms(1000);
+		printf("INFO: %s: %lu listings, %lu truncations\n", name, ps_lists, ps_trunc);
+	}
+	stop_ctl = 1;
+	for (i = 0; i < NPST; i++)
+		pthread_join(th[i], NULL);
+	pthread_join(o, NULL);
+	for (i = 0; i < NPST; i++) {
+		struct pst *k = &psts[i];
+
+		adds += k->added;
+		if (k->nerr) {
+			fail("%s: '%s' / '%s': %lu unexpected outcomes, e.g. %s", name,
+			     k->add, k->del, k->nerr, k->err);
+			bad++;
+		}
+	}
+	if (!bad && adds > 10)
+		printf("PASS: %s: %lu adds (%lu + %lu EEXIST for the shared name), %lu listings, %lu truncations: every outcome 0, EEXIST or ENOENT\n",
+		       name, adds, psts[1].added, psts[1].exist, ps_lists, ps_trunc);
+	else if (!bad)
+		fail("%s: only %lu probes added", name, adds);
+	/* remove what is left; the listing must be empty */
+	fd = open(D "/probes", O_WRONLY | O_TRUNC);
+	if (fd >= 0)
+		close(fd);
+	fd = open(D "/probes", O_RDONLY);
+	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n != 0)
+		fail("%s: probes lists %zd bytes after every probe was removed: %.80s",
+		     name, n, n > 0 ? (buf[n] = 0, buf) : "");
+	else
+		printf("PASS: %s: the listing is empty after removing every probe\n", name);
+	if (fault_end_epoch(1) == 0 && tot_read)
+		printf("PASS: %s: read + lost == written per CPU (read %llu lost %llu written %llu)\n",
+		       name, tot_read, tot_lost, tot_written);
+	else if (!tot_read)
+		fail("%s: no record read: the probes never fired", name);
+	if (!fault_stop_readers())
+		printf("PASS: %s: no EOF while recording, no malformed data, no read error\n", name);
+	return fails ? 1 : 0;
+}
+
 /* ---- comm: task names across exit and pid reuse (guest-comm.sh) ---- */
 
 /* as task NAME, write TAG to logdev_test's comm file; Return: 0 or -1 */
@@ -752,6 +1388,12 @@ int main(int argc, char **argv)
 			      strtoul(argv[4], NULL, 0));
 	if (argc == 5 && !strcmp(argv[1], "comm"))
 		return comm_main(argv[2], argv[3], argv[4]);
-	fprintf(stderr, "usage: vmtool eof-read CPU | eof-poll CPU | stress SECONDS ITERS SEED | comm A B C\n");
+	if (argc == 3 && !strcmp(argv[1], "hotplug"))
+		return hotplug_main(atof(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "ctlstorm"))
+		return ctlstorm_main(atof(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "probestorm"))
+		return probestorm_main(atof(argv[2]));
+	fprintf(stderr, "usage: vmtool eof-read CPU | eof-poll CPU | stress SECONDS ITERS SEED | comm A B C | hotplug SECONDS | ctlstorm SECONDS | probestorm SECONDS\n");
 	return 2;
 }
