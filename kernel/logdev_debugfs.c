@@ -500,16 +500,16 @@ DEFINE_SHOW_ATTRIBUTE(stats);
  */
 void ld_debugfs_init(struct dentry *dir)
 {
-	debugfs_create_file("enable", 0644, dir, NULL, &enable_fops);
-	debugfs_create_file("mode", 0644, dir, (void *)&ld_mode_choice,
+	debugfs_create_file("enable", 0600, dir, NULL, &enable_fops);
+	debugfs_create_file("mode", 0600, dir, (void *)&ld_mode_choice,
 			    &choice_fops);
-	debugfs_create_file("clock", 0644, dir, (void *)&ld_clock_choice,
+	debugfs_create_file("clock", 0600, dir, (void *)&ld_clock_choice,
 			    &choice_fops);
-	debugfs_create_file("buffer_size_kb", 0644, dir, NULL, &size_kb_fops);
-	debugfs_create_file("subbuf_size", 0644, dir, NULL, &subbuf_fops);
+	debugfs_create_file("buffer_size_kb", 0600, dir, NULL, &size_kb_fops);
+	debugfs_create_file("subbuf_size", 0600, dir, NULL, &subbuf_fops);
 	debugfs_create_file("clear", 0200, dir, NULL, &clear_fops);
 	debugfs_create_file("flush", 0200, dir, NULL, &flush_fops);
-	debugfs_create_file("formats", 0444, dir, NULL, &formats_fops);
-	debugfs_create_file("header", 0444, dir, NULL, &header_fops);
-	debugfs_create_file("stats", 0444, dir, NULL, &stats_fops);
+	debugfs_create_file("formats", 0400, dir, NULL, &formats_fops);
+	debugfs_create_file("header", 0400, dir, NULL, &header_fops);
+	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
 }

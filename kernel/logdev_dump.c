@@ -761,7 +761,7 @@ int ld_dump_init(struct dentry *dir)
 	else if (ret)
 		pr_info("no sysrq (%d): no sysrq dump\n", ret);
 	ld_dump_sysrq_on = !ret;
-	debugfs_create_file("dump_on_oops", 0644, dir, NULL, &ld_dump_on_oops_fops);
+	debugfs_create_file("dump_on_oops", 0600, dir, NULL, &ld_dump_on_oops_fops);
 	return 0;
 
 err_free:

@@ -289,6 +289,6 @@ DEFINE_SEQ_ATTRIBUTE(ld_modlog);	/* ld_modlog_open(), ld_modlog_fops */
  */
 int ld_modlog_init(struct dentry *dir)
 {
-	debugfs_create_file("module_log", 0444, dir, NULL, &ld_modlog_fops);
+	debugfs_create_file("module_log", 0400, dir, NULL, &ld_modlog_fops);
 	return register_module_notifier(&ld_modlog_nb);
 }

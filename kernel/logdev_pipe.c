@@ -161,7 +161,7 @@ void ld_pipe_init(struct dentry *dir)
 	for_each_possible_cpu(cpu) {
 		snprintf(name, sizeof(name), "cpu%d", cpu);
 		d = debugfs_create_dir(name, pcpu);
-		debugfs_create_file("trace_pipe_raw", 0444, d,
+		debugfs_create_file("trace_pipe_raw", 0400, d,
 				    (void *)(long)cpu, &pipe_fops);
 	}
 }

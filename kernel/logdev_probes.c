@@ -2019,7 +2019,7 @@ static const struct file_operations ld_errlog_fops = {
  */
 void ld_probes_init(struct dentry *dir)
 {
-	debugfs_create_file("probes", 0644, dir, NULL, &ld_probes_fops);
-	debugfs_create_file("error_log", 0644, dir, NULL, &ld_errlog_fops);
-	debugfs_create_file("probe_functions", 0644, dir, NULL, &ld_list_fops);
+	debugfs_create_file("probes", 0600, dir, NULL, &ld_probes_fops);
+	debugfs_create_file("error_log", 0600, dir, NULL, &ld_errlog_fops);
+	debugfs_create_file("probe_functions", 0600, dir, NULL, &ld_list_fops);
 }
