@@ -48,6 +48,7 @@
 #include <linux/nmi.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/ctype.h>
 #include <linux/uaccess.h>
 #include <linux/atomic.h>
 #include <linux/irq_work.h>
@@ -187,6 +188,7 @@ static bool ld_dump_froze;	/* an oops/panic dump stopped recording */
 static char ld_dump_line[LD_DUMP_LINE];
 static char ld_dump_msg[LD_DUMP_MSG];
 static u32 ld_dump_args[LD_DUMP_ARGS / sizeof(u32)];
+static char ld_dump_fmt[2 * LD_DUMP_ARGS];
 
 static const char * const ld_dump_lost_names[LD_NR_REFUSALS] = {
 	[LD_DROPPED] = "dropped",
@@ -303,6 +305,37 @@ static bool ld_dump_fmt_fits(const char *fmt, u32 arg_bytes)
 
 	/* every '%' may take an 8-byte argument and 3 bytes of alignment */
 	return n < LD_DUMP_ARGS && arg_bytes + (n / 2 + 1) * 11 <= LD_DUMP_ARGS;
+}
+
+/*
+ * @fmt with every plain %p and %pK made %px, in ld_dump_fmt: a
+ * LOGDEV_REC_PRINT record holds what the kernel's "%p" printed for those
+ * (logdev_record.c ld_hash_ptr()), which bstr_printf() must not hash again.
+ * Called with @fmt shorter than LD_DUMP_ARGS (ld_dump_fmt_fits()).
+ */
+static const char *ld_dump_hashed_fmt(const char *fmt)
+{
+	char *o = ld_dump_fmt;
+
+	while (*fmt) {
+		if ((*o++ = *fmt++) != '%')
+			continue;
+		if (*fmt == '%') {
+			*o++ = *fmt++;
+			continue;
+		}
+		while (*fmt && strchr("-+ #0123456789.*hlLzt", *fmt))
+			*o++ = *fmt++;
+		if (*fmt != 'p')
+			continue;
+		*o++ = *fmt++;
+		if (*fmt == 'K')
+			fmt++;
+		if (!isalnum(*fmt) || fmt[-1] == 'K')
+			*o++ = 'x';
+	}
+	*o = '\0';
+	return ld_dump_fmt;
 }
 
 /* a 4-byte int slot to a 4-byte aligned int of vbin_printf()'s layout */
@@ -443,6 +476,8 @@ static void ld_dump_message(const struct logdev_rec_hdr *r)
 			whole = ld_dump_slots(fmt, payload, r->arg_bytes,
 					      (u8 *)ld_dump_args,
 					      r->ctx & LOGDEV_REC_F_CUT);
+		if (r->type == LOGDEV_REC_PRINT)
+			fmt = ld_dump_hashed_fmt(fmt);
 		n = bstr_printf(m, LD_DUMP_MSG, fmt, ld_dump_args);
 		n = min(n, LD_DUMP_MSG - 1);
 		while (n > 0 && m[n - 1] == '\n')

@@ -6,7 +6,8 @@
  *
  * Layer: recording core (logdev_core.h); calls the site table, the per-CPU
  * state and the ring.  Preemption disabled, no locks, no allocation, no
- * text formatting; safe in NMI and on PREEMPT_RT.  Buffers are only
+ * text formatting (but the kernel's own "%p" of a plain %p argument, to
+ * hash it: ld_hash_ptr()); safe in NMI and on PREEMPT_RT.  Buffers are only
  * replaced or reset while recording is off and after synchronize_rcu()
  * (logdev_buffers.c), so a writer never sees a buffer change under it.
  */
@@ -22,6 +23,7 @@
 #include <linux/irq_work.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
+#include <asm/unaligned.h>
 #include "logdev_core.h"
 
 DEFINE_STATIC_KEY_FALSE(logdev_key);
@@ -157,18 +159,45 @@ static __always_inline u32 ld_vbin_num_size(char q, char c)
 }
 
 /*
- * vbin_printf() needed more than LOGDEV_MAX_PAYLOAD bytes in a scratch
- * buffer larger than that: its first LOGDEV_MAX_PAYLOAD bytes hold the
- * arguments laid out as if nothing were cut (except a %s that crossed the
- * scratch end).  Walk @fmt with vbin_printf()'s layout (lib/vsprintf.c:
- * numbers aligned to min(size, 4), strings and pointer texts NUL-terminated,
- * unaligned) to find where the arguments that fit end; a %s or pointer text
- * (%pI4...) that does not fit with its NUL is kept as the prefix that does,
- * NUL-terminated at the last byte (the reader's cut mark goes there).
+ * The pointer stored at @p (8 bytes, 4-aligned: vbin_printf()'s layout) of
+ * a plain %p, %pK or %pe becomes what the kernel's own "%p" prints for it
+ * (lib/vsprintf.c ptr_to_id(), default_pointer()): NULL and error pointers
+ * unchanged, else the 32-bit siphash of the kernel's boot key, or the raw
+ * value under the no_hash_pointers boot option; LOGDEV_PTR_NOKEY where the
+ * kernel prints "(____ptrval____)" (key not ready yet).  %pK is hashed
+ * whatever kptr_restrict says (never more than %p shows).  snprintf()'s %p
+ * takes no lock and allocates nothing (a READ_ONCE of the key's flag, then
+ * siphash): any context, NMI included.
+ */
+static void notrace ld_hash_ptr(u8 *p)
+{
+	char text[24];
+	u64 v = get_unaligned((u64 *)p), h;
+
+	if (IS_ERR_OR_NULL((void *)(unsigned long)v))
+		return;
+	snprintf(text, sizeof(text), "%p", (void *)(unsigned long)v);
+	if (kstrtou64(text, 16, &h))
+		h = LOGDEV_PTR_NOKEY;
+	put_unaligned(h, (u64 *)p);
+}
+
+/*
+ * Walk @fmt over vbin_printf()'s argument buffer @buf with vbin_printf()'s
+ * layout (lib/vsprintf.c: numbers aligned to min(size, 4), strings and
+ * pointer texts NUL-terminated, unaligned), up to @end bytes, hashing the
+ * plain %p, %pK and %pe pointers on the way (ld_hash_ptr()).
+ * For a cut record (@end LOGDEV_MAX_PAYLOAD: vbin_printf() needed more than
+ * that in a scratch buffer larger than that, whose first @end bytes hold the
+ * arguments laid out as if nothing were cut, except a %s that crossed the
+ * scratch end) it also finds where the arguments that fit end; a %s or
+ * pointer text (%pI4...) that does not fit with its NUL is kept as the
+ * prefix that does, NUL-terminated at the last byte (the reader's cut mark
+ * goes there).
  *
- * Return: payload bytes to keep: LOGDEV_MAX_PAYLOAD if a string or pointer
- * text ends there (cut, or whole with its NUL last), else the offset of the
- * first argument left out.
+ * Return: payload bytes to keep: @end if a string or pointer text ends
+ * there (cut, or whole with its NUL last), else the offset of the first
+ * argument left out, or of the end of the arguments.
  */
 #define LD_CUT_INT() do {						\
 	off = ALIGN(off, 4);						\
@@ -178,10 +207,10 @@ static __always_inline u32 ld_vbin_num_size(char q, char c)
 	off += 4;							\
 } while (0)
 
-static u32 notrace ld_vbin_cut(u8 *buf, const char *fmt, va_list ap)
+static u32 notrace ld_vbin_walk(u8 *buf, const char *fmt, va_list ap, u32 end)
 {
-	const u32 end = LOGDEV_MAX_PAYLOAD;
 	u32 off = 0, size, len;
+	bool hash = false;
 	const char *s;
 	char q;
 
@@ -240,6 +269,7 @@ static u32 notrace ld_vbin_cut(u8 *buf, const char *fmt, va_list ap)
 			fmt++;
 			if (!isalnum(*fmt) || strchr("SsxKe", *fmt)) {
 				size = 8;
+				hash = !isalnum(*fmt) || *fmt == 'K' || *fmt == 'e';
 				(void)va_arg(ap, void *);
 				goto num;
 			}
@@ -265,6 +295,9 @@ num:
 			off = ALIGN(off, min_t(u32, size, 4));
 			if (off + size > end)
 				return off;
+			if (hash)
+				ld_hash_ptr(buf + off);
+			hash = false;
 			off += size;
 			continue;
 		default:	/* vbin_printf() stops here too */
@@ -285,7 +318,9 @@ num:
  * at the end of its buffer (a string whose NUL would be the last byte is
  * skipped, a pointer text's NUL there is overwritten by a 1-byte number),
  * so every record of at most LOGDEV_MAX_PAYLOAD bytes comes out exact.
- * Arguments beyond LOGDEV_MAX_PAYLOAD bytes are cut (ld_vbin_cut()) and the
+ * Plain %p, %pK and %pe pointers are stored as the kernel's "%p" prints
+ * them (ld_hash_ptr()).
+ * Arguments beyond LOGDEV_MAX_PAYLOAD bytes are cut (ld_vbin_walk()) and the
  * record is flagged LOGDEV_REC_F_CUT.  The scratch buffers are all zero
  * between calls (each call clears what vbin_printf() and it wrote), so
  * alignment gaps vbin_printf() skips are zero: every byte of the record
@@ -325,8 +360,11 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 	used = words > 0 ? (u32)words * sizeof(u32) : 0;
 	if (likely(used <= LOGDEV_MAX_PAYLOAD)) {
 		bytes = used;
+		/* a 'p' anywhere: maybe a %p to hash (ld_vbin_walk()) */
+		if (strchr(fmt, 'p'))
+			ld_vbin_walk(buf, fmt, aq, bytes);
 	} else {
-		bytes = ld_vbin_cut(buf, fmt, aq);
+		bytes = ld_vbin_walk(buf, fmt, aq, LOGDEV_MAX_PAYLOAD);
 		used = min_t(u32, used, sizeof(pc->scratch[0]));
 		flags = LOGDEV_REC_F_CUT;
 	}

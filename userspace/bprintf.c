@@ -44,11 +44,14 @@
  * A %p extension in a slots payload (old captures) prints
  * "[unrenderable %SPEC]" and ends the output.  %c of 0 puts a NUL byte in
  * the output and goes on, as vsnprintf() does.
- * Our choice where the kernel cannot be reproduced: plain %p (and %pK, and
- * %pe of a non-error pointer) prints a siphash of the pointer with a boot
- * secret in the kernel; we print the raw stored value exactly as %px does
- * (16 zero-padded lowercase hex digits).  NULL and error pointers print the
- * same as in the kernel.
+ * Plain %p (and %pK, and %pe of a non-error pointer): the kernel stores
+ * what its own "%p" prints (the 32-bit siphash of its boot key, NULL and
+ * error pointers as they are, the raw value only under no_hash_pointers:
+ * include/uapi/linux/logdev.h), so printing the stored value as %px does
+ * (16 zero-padded lowercase hex digits) gives the kernel's text;
+ * LOGDEV_PTR_NOKEY prints "(____ptrval____)" as the kernel did then.
+ * Captures made before logdev hashed (tools before 2026-12) hold the raw
+ * value there, printed the same way.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -375,7 +378,14 @@ static void pointer(struct out *o, const char *fmt, uint64_t v,
 	default:
 		break;
 	}
-	/* 'x', 'K', plain %p: raw value (see file comment) */
+	/* 'x': raw value; 'K', plain %p: the kernel's hash (file comment) */
+	if (*fmt != 'x' && v == LOGDEV_PTR_NOKEY) {
+		const char *t = "(____ptrval____)";
+
+		sp.width = 16;	/* lib/vsprintf.c ptr_to_id() */
+		string(o, t, strlen(t), sp);
+		return;
+	}
 	ptr_hex(o, v, sp);
 }
 

@@ -501,6 +501,15 @@ static noinline void lt_printf_table(struct dentry *dentry)
 	LT_PF_CUT(3 + 499 + 11, -1, "v3 %s%pI4", LT_S(499), ip);
 	/* slots: a %s of 256 characters is cut at 255 and marked */
 	LT_PF_CUT(7 + 255, 1, "slots [%s]", LT_S(256));
+	/*
+	 * issue 13 item 5: plain %p, %pK and %pe of a non-error pointer print
+	 * what the kernel's "%p" prints (a hash of its boot key), NULL and
+	 * error pointers as they are, %px raw; also in a cut record
+	 */
+	LT_PF("hashed %p|%20p|%-18p|%pK|%pe", ptr, ptr, ptr, ptr, ptr);
+	LT_PF("hashed null %p err %p %pe", NULL, ERR_PTR(-ENOMEM), ERR_PTR(-ENOMEM));
+	LT_PF("hashed %p then %px %d", lt_bytes3, lt_bytes3, 5);
+	LT_PF_CUT(2 + 16 + 2 + 503, -1, "C %p [%s] end", ptr, LT_S(504));
 	/* sites in files whose names hold a tab, a quote, a newline */
 	lt_oddfiles(7);
 	/* a raw record larger than a sub-buffer: refused, counted as too_big */

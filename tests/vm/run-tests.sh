@@ -297,6 +297,7 @@ if boot vm-faults 4 "$vm/guest-faults.sh" \
 	"$K/logdev.ko $T/logdev_test.ko $T/logdev_syma.ko $U/logdev.static $vmtool" \
 	"load ${VM_FAULTS_SECS:-15}"; then
 	guest_lines "$out/vm-faults"
+	host_check vm-printf-hashed check-printf.sh "$out/vm-faults/hashed"
 fi
 if boot vm-faults-ctl 2 "$vm/guest-faults.sh" \
 	"$K/logdev.ko $T/logdev_test.ko $vmtool" "ctl ${VM_FAULTS_SECS:-15}" single; then

@@ -13,6 +13,7 @@
  *                            data there is a violation (counted in
  *                            hup_with_data); prints
  *                            "records=R hup_with_data=H after_eof=B"
+ *   vmtool seed-rng          credit entropy (test guests: %p hash key)
  *   vmtool hotplug SECONDS   CPUs 1..N-1 offline/online in a loop under
  *                            writers and readers; vmtool ctlstorm SECONDS:
  *                            concurrent writers to every control file;
@@ -34,12 +35,15 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/logdev.h>
+#include <linux/random.h>
 
 #define D	"/sys/kernel/debug/logdev"
 #define T	"/sys/kernel/debug/logdev_test"
@@ -1301,6 +1305,37 @@ static int probestorm_main(double secs)
 	return fails ? 1 : 0;
 }
 
+/* ---- seed-rng: credit entropy so the kernel's %p hash key gets made ---- */
+/*
+ * vmtool seed-rng: RNDADDENTROPY of 64 bytes of getrandom() output, credited
+ * as 512 bits (root only), so that crng is initialised in a guest without
+ * an entropy source (qemu64 has no RDRAND) and lib/vsprintf.c's key for
+ * hashing %p is drawn (it retries every 2 s): plain %p then prints a hash,
+ * not "(____ptrval____)".  A test guest only.
+ */
+static int seed_rng_main(void)
+{
+	struct {
+		int entropy_count;
+		int buf_size;
+		unsigned char buf[64];
+	} e;
+	int fd, ok;
+
+	e.entropy_count = 8 * sizeof(e.buf);
+	e.buf_size = sizeof(e.buf);
+	if (getrandom(e.buf, sizeof(e.buf), GRND_INSECURE) != (ssize_t)sizeof(e.buf))
+		return perror("vmtool: getrandom"), 1;
+	fd = open("/dev/random", O_WRONLY);
+	if (fd < 0)
+		return perror("vmtool: /dev/random"), 1;
+	ok = ioctl(fd, RNDADDENTROPY, &e) == 0;
+	if (!ok)
+		perror("vmtool: RNDADDENTROPY");
+	close(fd);
+	return ok ? 0 : 1;
+}
+
 /* ---- comm: task names across exit and pid reuse (guest-comm.sh) ---- */
 
 /* as task NAME, write TAG to logdev_test's comm file; Return: 0 or -1 */
@@ -1388,12 +1423,14 @@ int main(int argc, char **argv)
 			      strtoul(argv[4], NULL, 0));
 	if (argc == 5 && !strcmp(argv[1], "comm"))
 		return comm_main(argv[2], argv[3], argv[4]);
+	if (argc == 2 && !strcmp(argv[1], "seed-rng"))
+		return seed_rng_main();
 	if (argc == 3 && !strcmp(argv[1], "hotplug"))
 		return hotplug_main(atof(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "ctlstorm"))
 		return ctlstorm_main(atof(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "probestorm"))
 		return probestorm_main(atof(argv[2]));
-	fprintf(stderr, "usage: vmtool eof-read CPU | eof-poll CPU | stress SECONDS ITERS SEED | comm A B C | hotplug SECONDS | ctlstorm SECONDS | probestorm SECONDS\n");
+	fprintf(stderr, "usage: vmtool eof-read CPU | eof-poll CPU | stress SECONDS ITERS SEED | comm A B C | seed-rng | hotplug SECONDS | ctlstorm SECONDS | probestorm SECONDS\n");
 	return 2;
 }

@@ -133,6 +133,15 @@ enum logdev_ctx {
  */
 #define LOGDEV_REC_F_CUT	0x80
 
+/*
+ * LOGDEV_REC_PRINT payload value of a plain %p (also %pK, and %pe of a
+ * pointer that is not an error) when the kernel could not hash it: its
+ * pointer-hash key was not ready yet (early boot), where the kernel itself
+ * prints "(____ptrval____)".  Readers print that text.  Not a canonical
+ * x86-64 address (4- or 5-level paging), and above any hash (32 bits).
+ */
+#define LOGDEV_PTR_NOKEY	0x7fffffffffffffffULL
+
 /**
  * struct logdev_rec_hdr - header of every record (24 bytes)
  * @ts:    timestamp in ns of the selected trace clock; on one CPU, records
@@ -153,6 +162,13 @@ enum logdev_ctx {
  * the payload; strings, and pointer formats that must be resolved at record
  * time such as %pI4, copied as NUL-terminated text); bstr_printf() renders
  * it.  Userspace readers decode it themselves (userspace/bprintf.c).
+ * Except: the value of a plain %p, %pK and %pe of a pointer that is not an
+ * error is what the kernel's own "%p" prints for it at record time (a 32-bit
+ * hash; the raw value only under the no_hash_pointers boot option; NULL and
+ * error pointers as they are; LOGDEV_PTR_NOKEY before the hash key exists),
+ * so that a capture shows no address the kernel would not print; %px
+ * stores the raw value (format version 3 on: earlier captures hold raw
+ * values for %p too).
  *
  * Payload for LOGDEV_REC_PRINT_SLOTS: the arguments in order, laid out as
  * for LOGDEV_REC_PRINT except that every argument smaller than 4 bytes
