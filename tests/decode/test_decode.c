@@ -455,6 +455,14 @@ static void test_bprintf(void)
 	KERN("%pI4%d", "10.0.0.1!5", "si", "10.0.0.1!", 5);
 	KERN("%pe", "-ENOMEM", "p", (void *)(intptr_t)-12);
 	KERN("%pe", "-EPROBE_DEFER", "p", (void *)(intptr_t)-517);
+	/* plain %p holds the kernel's hash (docs/SECURITY.md): printed as is */
+	KERN("%p|%20p|%-12p|%pK", "0000000075f33ab9|            75f33ab9|75f33ab9    |0000000075f33ab9",
+	     "pppp", (void *)0x75f33ab9ull, (void *)0x75f33ab9ull, (void *)0x75f33ab9ull,
+	     (void *)0x75f33ab9ull);
+	/* no hash key yet when recorded (LOGDEV_PTR_NOKEY): as the kernel printed */
+	KERN("%p|%20p|%pK|%pe|%px", "(____ptrval____)|(____ptrval____)|(____ptrval____)|(____ptrval____)|7fffffffffffffff",
+	     "ppppp", (void *)LOGDEV_PTR_NOKEY, (void *)LOGDEV_PTR_NOKEY,
+	     (void *)LOGDEV_PTR_NOKEY, (void *)LOGDEV_PTR_NOKEY, (void *)LOGDEV_PTR_NOKEY);
 	KERN("%d %jd %d", "1 ", "iLi", 1, 2LL, 3);
 	KERN("%d %n", "1 ", "ii", 1, 2);
 	KERN("end%", "end", "i", 0);
