@@ -539,6 +539,31 @@ static void test_command_output(void)
 	      st == 0 && strstr(out, "hello-from-command"), "status %d out %.100s", st, out);
 	free(out);
 	free(err);
+	{	/* a capture holds addresses: 0600 (docs/SECURITY.md) */
+		struct stat sb;
+		char env2[800];
+
+		check("record -o FILE: the capture is 0600 (it holds kallsyms)",
+		      !stat(cap, &sb) && (sb.st_mode & 0777) == 0600, "mode %o",
+		      (unsigned int)(sb.st_mode & 0777));
+		/* under sudo, the capture goes to the user who ran sudo */
+		snprintf(env2, sizeof(env2), "%s SUDO_UID=4242 SUDO_GID=4343", env);
+		snprintf(args, sizeof(args), "record -o %s -- true", cap);
+		st = run_cli_env(env2, args, &out, &err);
+		if (geteuid() == 0)
+			check("record under sudo: the capture belongs to SUDO_UID:SUDO_GID, 0600",
+			      st == 0 && !stat(cap, &sb) && sb.st_uid == 4242 && sb.st_gid == 4343 &&
+			      (sb.st_mode & 0777) == 0600, "status %d uid %u gid %u mode %o err %.200s",
+			      st, (unsigned int)sb.st_uid, (unsigned int)sb.st_gid,
+			      (unsigned int)(sb.st_mode & 0777), err);
+		else
+			check("record with SUDO_UID set, not root: the capture stays ours, 0600",
+			      st == 0 && !stat(cap, &sb) && sb.st_uid == geteuid() &&
+			      (sb.st_mode & 0777) == 0600, "status %d uid %u mode %o err %.200s",
+			      st, (unsigned int)sb.st_uid, (unsigned int)(sb.st_mode & 0777), err);
+		free(out);
+		free(err);
+	}
 	{	/* its own pid in the capture (RECORDER), so analyses can leave it out */
 		struct lgd_reader r;
 		struct lgd_diag d;
