@@ -911,7 +911,8 @@ static int hotplug_main(double secs)
 	put("enable", "0\n");
 	put("mode", "overwrite\n");
 	put("subbuf_size", "4096\n");
-	put("buffer_size_kb", "64\n");
+	/* 4 sub-buffers per CPU: the readers fall behind, losses are counted too */
+	put("buffer_size_kb", "16\n");
 	put("clear", "1\n");
 	fault_start_readers();
 	set_enable(1);
