@@ -71,10 +71,15 @@ static void put(struct out *o, char c)
 	o->len++;
 }
 
+/* @n bytes of @s: copied while they fit (one memcpy), then counted */
 static void puts_n(struct out *o, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		put(o, s[i]);
+	if (o->len + n < o->size) {	/* nearly always: the whole run fits */
+		memcpy(o->buf + o->len, s, n);
+	} else if (o->len + 1 < o->size) {
+		memcpy(o->buf + o->len, s, o->size - 1 - o->len);
+	}
+	o->len += n;
 }
 
 /* @n copies of @c (none if n <= 0): written while they fit, then counted */
@@ -237,10 +242,35 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 		else if (!zero)
 			width--;
 	}
-	do {
-		tmp[i++] = digits[num % (unsigned)sp.base];
-		num /= (unsigned)sp.base;
-	} while (num);
+	/* constant divisors: the compiler turns them into multiplications */
+	switch (sp.base) {
+	case 10:
+		do {
+			tmp[i++] = (char)('0' + num % 10);
+			num /= 10;
+		} while (num);
+		break;
+	case 16:
+		do {
+			tmp[i++] = digits[num & 15];
+			num >>= 4;
+		} while (num);
+		break;
+	default:	/* 8 */
+		do {
+			tmp[i++] = (char)('0' + (num & 7));
+			num >>= 3;
+		} while (num);
+	}
+	if (!sign && !pfx && width <= i && prec <= i) {
+		/* no sign, prefix or padding (a plain %d %u %x): the digits only */
+		char *d = tmp + sizeof(tmp) - i;
+
+		for (int k = 0; k < i; k++)
+			d[k] = tmp[i - 1 - k];
+		puts_n(o, d, (size_t)i);
+		return;
+	}
 	if (i > prec)
 		prec = i;
 	width -= prec;

@@ -213,6 +213,23 @@ void cli_csv_field(FILE *f, const char *s);
 void cli_json_strn(FILE *f, const char *s, size_t len);
 /** cli_csv_fieldn() - cli_csv_field() of @len bytes (a NUL byte as U+FFFD). */
 void cli_csv_fieldn(FILE *f, const char *s, size_t len);
+/** cli_csv_needs_quote() - does cli_csv_fieldn() quote these @len bytes? */
+int cli_csv_needs_quote(const char *s, size_t len);
+/**
+ * cli_csv_put() - cli_csv_fieldn() into @dst instead of a FILE, for rows
+ * built in memory: @dst needs room for 3 * @len + 2 bytes (CLI_CSV_MAX()).
+ * Return: the bytes written (no NUL).
+ */
+size_t cli_csv_put(char *dst, const char *s, size_t len);
+#define CLI_CSV_MAX(len) (3 * (size_t)(len) + 2)
+/**
+ * cli_out_buffer() - make @f (a verb's output of up to millions of lines)
+ * fully buffered in CLI_OUT_BUFFER bytes when it is not a terminal: one
+ * write(2) per MiB instead of one per 4 KiB.  Call before anything is
+ * written to @f; once per process (later calls do nothing).
+ */
+void cli_out_buffer(FILE *f);
+#define CLI_OUT_BUFFER (1 << 20)
 /**
  * cli_site_by_label() - the id of the site of @r labelled @label
  * (lgd_site_label(): "func:line", as deltas prints it), else of the probe

@@ -1273,6 +1273,14 @@ char *lgd_site_label_text_alloc(const struct lgd_sites *s, uint32_t id);
 char *lgd_site_label_place(const struct lgd_site *st, uint32_t id, int with_file,
 			  uint32_t seq);
 
+/** LGD_U64_DEC_MAX: bytes lgd_fmt_u64() may write (20 digits; no NUL). */
+#define LGD_U64_DEC_MAX 20
+/**
+ * lgd_fmt_u64() - @v in decimal into @b (at least LGD_U64_DEC_MAX bytes), no
+ * NUL, as printf's "%" PRIu64 (two digits per division: no printf on the
+ * readers' hot paths).  Return: the number of digits written (1..20).
+ */
+size_t lgd_fmt_u64(char *b, uint64_t v);
 /** lgd_fmt_us() - @ns as microseconds with 3 decimals, "-" when negative. */
 void lgd_fmt_us(char *b, size_t n, int64_t ns);
 /**
@@ -1333,6 +1341,10 @@ struct lgd_render {
 	struct lgd_streams st;
 	char *label;		/* lgd_render_label()'s buffer */
 	size_t label_cap;
+	char **labels;		/* per site id: its label text, made once */
+	uint32_t *label_len;	/* their lengths (bytes) */
+	const struct lgd_site **label_site;	/* the site each was made from */
+	uint32_t nr_labels;	/* size of the three (the reader's sites.nr) */
 	char *line;		/* the line being built */
 	size_t len, cap;
 	int err;
@@ -1361,6 +1373,13 @@ long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
  * buffer of @rd valid until the next call.  Never cut unless out of memory.
  */
 const char *lgd_render_label(struct lgd_render *rd, uint32_t id);
+/**
+ * lgd_render_forget_labels() - drop the labels lgd_render_item() keeps per
+ * site (made once per site id, remade when the site's struct or the number
+ * of sites changes); call it after changing the reader's sites in place
+ * (lgd_sites_parse(), lgd_sites_mark_labels()) while rendering.
+ */
+void lgd_render_forget_labels(struct lgd_render *rd);
 void lgd_render_free(struct lgd_render *rd);
 
 /* ---- trace.dat (trace-cmd file format v6) writer: tracedat.c ---------- */

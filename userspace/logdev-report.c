@@ -44,6 +44,7 @@
  * corruption, absurd timestamps, damaged records), 1 unusable or I/O
  * error, 2 usage (cli_exit_status()).
  */
+#define _GNU_SOURCE	/* fwrite_unlocked() */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -133,6 +134,7 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	lgd_render_by(&rd, by);
+	cli_out_buffer(stdout);
 	while ((ret = lgd_merge_next(&m, &it)) > 0) {
 		const struct lgd_dur_mark *paired = NULL;
 		const char *line;
@@ -147,7 +149,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		}
 		/* NULs included (%c of 0 prints one, as in the kernel) */
-		fwrite(line, 1, (size_t)len, stdout);
+		fwrite_unlocked(line, 1, (size_t)len, stdout);
 	}
 	if (ret >= 0 && has_dur && !raw) {
 		char sum[256];

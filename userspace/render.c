@@ -267,6 +267,36 @@ char *lgd_site_label_text_alloc(const struct lgd_sites *s, uint32_t id)
 
 /* ---- numbers ------------------------------------------------------------ */
 
+/* two decimal digits of 0..99, for lgd_fmt_u64() */
+static const char dec2[200] =
+	"00010203040506070809101112131415161718192021222324"
+	"25262728293031323334353637383940414243444546474849"
+	"50515253545556575859606162636465666768697071727374"
+	"75767778798081828384858687888990919293949596979899";
+
+size_t lgd_fmt_u64(char *b, uint64_t v)
+{
+	char t[LGD_U64_DEC_MAX];
+	size_t i = sizeof(t), n;
+
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100);
+
+		v /= 100;
+		t[--i] = dec2[2 * d + 1];
+		t[--i] = dec2[2 * d];
+	}
+	if (v >= 10) {
+		t[--i] = dec2[2 * v + 1];
+		t[--i] = dec2[2 * v];
+	} else {
+		t[--i] = (char)('0' + v);
+	}
+	n = sizeof(t) - i;
+	memcpy(b, t + i, n);
+	return n;
+}
+
 void lgd_fmt_us(char *b, size_t n, int64_t ns)
 {
 	uint64_t m = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
@@ -409,6 +439,7 @@ void lgd_render_by(struct lgd_render *rd, int by)
 void lgd_render_free(struct lgd_render *rd)
 {
 	lgd_streams_free(&rd->st);
+	lgd_render_forget_labels(rd);
 	free(rd->label);
 	free(rd->line);
 	memset(rd, 0, sizeof(*rd));
@@ -429,13 +460,13 @@ static int line_room(struct lgd_render *rd, size_t n)
 	return 0;
 }
 
-static void line_put(struct lgd_render *rd, const char *s, size_t n)
+/* the line ends in a NUL only once it is done (lgd_render_item()) */
+static inline void line_put(struct lgd_render *rd, const char *s, size_t n)
 {
-	if (rd->err || (rd->err = line_room(rd, n)))
+	if (rd->len + n + 1 > rd->cap && (rd->err || (rd->err = line_room(rd, n))))
 		return;
 	memcpy(rd->line + rd->len, s, n);
 	rd->len += n;
-	rd->line[rd->len] = 0;
 }
 
 static void line_add(struct lgd_render *rd, const char *fmt, ...)
@@ -471,29 +502,32 @@ static void line_str(struct lgd_render *rd, const char *s)
 /* @v in decimal, at least @width digits (zero-padded); no printf: hot path */
 static void line_u64(struct lgd_render *rd, uint64_t v, int width)
 {
-	char b[24];
-	int i = sizeof(b);
+	char b[LGD_U64_DEC_MAX];
+	size_t n = lgd_fmt_u64(b, v);
 
-	do {
-		b[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v || (int)sizeof(b) - i < width);
-	line_put(rd, b + i, sizeof(b) - (size_t)i);
+	if ((int)n < width) {
+		static const char zeros[] = "00000000000000000000";
+		size_t z = (size_t)width - n;
+
+		line_put(rd, zeros, z < sizeof(zeros) - 1 ? z : sizeof(zeros) - 1);
+	}
+	line_put(rd, b, n);
 }
 
 /* a timestamp as seconds with 6 decimals, right-aligned in 12 columns */
 static void line_ts(struct lgd_render *rd, uint64_t ts)
 {
 	uint64_t sec = ts / 1000000000u, us = ts % 1000000000u / 1000u;
-	int digits = 1;
+	char b[LGD_U64_DEC_MAX + 12];
+	size_t n = lgd_fmt_u64(b + 12, sec), pad = n < 5 ? 5 - n : 0;
 
-	for (uint64_t v = sec; v >= 10; v /= 10)
-		digits++;
-	for (int pad = 12 - (digits + 7); pad > 0; pad--)
-		line_put(rd, " ", 1);
-	line_u64(rd, sec, 0);
-	line_put(rd, ".", 1);
-	line_u64(rd, us, 6);
+	/* "   SSSSS.uuuuuu": at least 12 columns, the seconds padded on the left */
+	memset(b + 12 - pad, ' ', pad);
+	line_put(rd, b + 12 - pad, pad + n);
+	b[0] = '.';
+	for (int i = 6; i > 0; i--, us /= 10)
+		b[i] = (char)('0' + us % 10);
+	line_put(rd, b, 7);
 }
 
 /* @n bytes of @s, terminal-safe (lgd_escape()) */
@@ -521,6 +555,57 @@ const char *lgd_render_label(struct lgd_render *rd, uint32_t id)
 		lgd_site_label_text(&rd->r->sites, id, rd->label, rd->label_cap);
 	}
 	return rd->label ? rd->label : "?";
+}
+
+void lgd_render_forget_labels(struct lgd_render *rd)
+{
+	for (uint32_t i = 0; i < rd->nr_labels; i++)
+		free(rd->labels[i]);
+	free(rd->labels);
+	free(rd->label_len);
+	free(rd->label_site);
+	rd->labels = NULL;
+	rd->label_len = NULL;
+	rd->label_site = NULL;
+	rd->nr_labels = 0;
+}
+
+/*
+ * lgd_render_label() of site @id into the line, made once per site (the
+ * label's snprintf and escape cost more than the rest of a report line)
+ */
+static void line_label(struct lgd_render *rd, uint32_t id)
+{
+	const struct lgd_sites *ss = &rd->r->sites;
+	const struct lgd_site *st = lgd_sites_get(ss, id);
+
+	if (rd->nr_labels != ss->nr) {		/* first call, or the sites grew */
+		lgd_render_forget_labels(rd);
+		rd->labels = calloc(ss->nr, sizeof(*rd->labels));
+		rd->label_len = calloc(ss->nr, sizeof(*rd->label_len));
+		rd->label_site = calloc(ss->nr, sizeof(*rd->label_site));
+		if (rd->labels && rd->label_len && rd->label_site)
+			rd->nr_labels = ss->nr;
+		else
+			lgd_render_forget_labels(rd);
+	}
+	if (!st || id >= rd->nr_labels) {	/* unknown site: "site#ID:?" */
+		line_str(rd, lgd_render_label(rd, id));
+		return;
+	}
+	if (!rd->labels[id] || rd->label_site[id] != st) {
+		char *t = lgd_site_label_text_alloc(ss, id);
+
+		if (!t) {
+			line_str(rd, lgd_render_label(rd, id));
+			return;
+		}
+		free(rd->labels[id]);
+		rd->labels[id] = t;
+		rd->label_len[id] = (uint32_t)strlen(t);
+		rd->label_site[id] = st;
+	}
+	line_put(rd, rd->labels[id], rd->label_len[id]);
 }
 
 static void render_gap(struct lgd_render *rd, const struct lgd_item *it)
@@ -607,7 +692,7 @@ static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t
 		line_str(rd, lgd_ctx_name(it->rec.ctx));
 	}
 	line_put(rd, " ", 1);
-	line_str(rd, lgd_render_label(rd, it->rec.site));
+	line_label(rd, it->rec.site);
 	line_put(rd, " ", 1);
 	line_put(rd, rd->msg, len);
 	if (it->ts_absurd) {
@@ -662,6 +747,7 @@ long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
 	}
 	if (rd->err)
 		return rd->err;
+	rd->line[rd->len] = 0;	/* line_put() keeps room for it */
 	*text = rd->line;
 	return (long)rd->len;
 }

@@ -19,7 +19,7 @@ out=$top/bench/out/reader
 mkdir -p "$out"
 make -s -C "$top/userspace" >/dev/null 2>&1 || echo "bench: userspace build failed, using the existing $top/userspace/logdev" >&2
 make -s -C "$here" >/dev/null
-logdev=$top/userspace/logdev
+logdev=${LOGDEV:-$top/userspace/logdev}
 
 # --- trace.dat from the VM -------------------------------------------------
 tc=$out/trace.dat
@@ -38,7 +38,7 @@ if [ ! -s "$tc" ] || [ "$(cat "$out/trace.dat.records" 2>/dev/null)" != "$small"
 	cp "$tcbin" $(ldd "$tcbin" | awk '/=>/ { print $3 } /ld-linux/ && !/=>/ { print $1 }') "$out/tc-files/"
 	# buffer: records * ~40 bytes / CPUs, doubled, in KiB
 	bufkb=$(( (npc * 80) / 1024 + 4096 ))
-	"$top/tools/vm/run.sh" --smp 2 --mem 1536 --timeout 1800 \
+	"$top/tools/vm/run.sh" --smp 2 --mem 1536 --timeout 1800 --append no_timer_check \
 		--script "$here/guest-tracecmd.sh" \
 		--files "$kb/kernel/logdev.ko $kb/bench/logdev_bench.ko $(echo "$out"/tc-files/*)" \
 		--args "$npc $bufkb" --out "$out/vm" >&2
