@@ -52,6 +52,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -169,6 +170,14 @@ static uint64_t get_arg(struct args *a, unsigned size)
 	align = size == 8 ? 4 : size;
 
 	a->off = (a->off + align - 1) & ~(size_t)(align - 1);
+	if (a->off + 8 <= a->n) {	/* 8 bytes readable: one load, little-endian */
+		uint64_t le;
+
+		memcpy(&le, a->p + a->off, 8);
+		v = le64toh(le);
+		a->off += size;
+		return size == 8 ? v : v & ((1ULL << (8 * want)) - 1);
+	}
 	for (unsigned i = 0; i < size; i++)
 		if (a->off + i < a->n)
 			v |= (uint64_t)a->p[a->off + i] << (8 * i);
@@ -221,6 +230,17 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 	int zero = num == 0;
 	int width = sp.width, prec = sp.prec, i = 0;
 
+	if (sp.base == 10 && sp.width < 0 && sp.prec < 0 &&
+	    !(sp.flags & (F_LEFT | F_PLUS | F_SPACE | F_SPECIAL | F_ZEROPAD)) &&
+	    o->len + LGD_U64_DEC_MAX + 1 < o->size) {
+		/* a plain %d %u %ld...: digits (and a minus) straight into the output */
+		if ((sp.flags & F_SIGN) && (int64_t)num < 0) {
+			o->buf[o->len++] = '-';
+			num = 0 - num;
+		}
+		o->len += lgd_fmt_u64(o->buf + o->len, num);
+		return;
+	}
 	if (sp.flags & F_LEFT)
 		sp.flags &= ~F_ZEROPAD;
 	if (sp.flags & F_SIGN) {
