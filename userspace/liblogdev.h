@@ -7,8 +7,9 @@
  *                   kallsyms, stats) loaded at open; CPU data read lazily.
  *   lgd_merge        streaming k-way merge of every CPU of a reader by
  *                   timestamp; yields struct lgd_item one at a time.  Memory:
- *                   one sub-buffer (subbuf_size bytes) per CPU, independent
- *                   of the capture size.
+ *                   a read-ahead of whole sub-buffers per CPU (up to
+ *                   LGD_READ_AHEAD_CPU, LGD_READ_AHEAD_ALL in all, at least one
+ *                   sub-buffer), independent of the capture size.
  *   lgd_filter       which records the analyses see (--cpu --pid --comm --site
  *                   --context --from --to; the recorder's own records): one
  *                   parser and one predicate (filter.c), applied by the merge.
@@ -625,6 +626,10 @@ struct lgd_item {
 
 struct lgd_cpu_stream;
 
+/* the merge's read-ahead (bytes): per CPU, and in all (split between CPUs) */
+#define LGD_READ_AHEAD_CPU	(256u << 10)
+#define LGD_READ_AHEAD_ALL	(4u << 20)
+
 /** struct lgd_merge - k-way merge state (heap of CPU streams). */
 struct lgd_merge {
 	struct lgd_reader *r;
@@ -937,6 +942,9 @@ struct lgd_site_count {
 struct lgd_deltas {
 	struct lgd_pair *pairs;
 	size_t nr, cap;
+	uint32_t *pair_hash;		/* index + 1 of each pair by (from, to, parent) */
+	size_t pair_hash_cap, pair_hash_nr;
+	int pairs_moved;		/* sorted since indexed */
 	int by;
 	struct lgd_streams st;
 	int st_ready;
