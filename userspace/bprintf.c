@@ -473,6 +473,22 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 			continue;
 		}
 		fmt++;			/* the '%' */
+		if (*fmt == 'd' || *fmt == 'u' || *fmt == 'i') {
+			/* plain %d %u %i, the most common: no flags, width or length */
+			uint64_t num;
+
+			if (arg_missing(&a, 4))
+				goto cut;
+			num = get_arg(&a, 4);
+			if (*fmt != 'u') {
+				num = (uint64_t)(int64_t)(int32_t)num;
+				sp.flags |= F_SIGN;
+			}
+			sink_num(sk, *fmt != 'u' ? LGD_ARG_S64 : LGD_ARG_U64, num);
+			number(&o, num, sp);
+			fmt++;
+			continue;
+		}
 		for (;; fmt++) {
 			if (*fmt == '-')
 				sp.flags |= F_LEFT;

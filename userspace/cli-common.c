@@ -842,12 +842,19 @@ void cli_csv_field(FILE *f, const char *str)
 	cli_csv_fieldn(f, str, strlen(str));
 }
 
+/* per byte: 1 it makes a CSV field quoted (',' '"' controls DEL), 2 it is
+ * copied as it is (ASCII but NUL and '"'), 3 both (',' and the controls but NUL) */
+static const unsigned char csv_class[256] = {
+	[0x00] = 1, [0x01 ... 0x1f] = 3, [0x20 ... 0x21] = 2, ['"'] = 1,
+	[0x23 ... 0x2b] = 2, [','] = 3, [0x2d ... 0x7e] = 2, [0x7f] = 3,
+};
+
 int cli_csv_needs_quote(const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str, *end = s + len;
 
 	for (; s < end; s++)
-		if (*s == ',' || *s == '"' || *s < 0x20 || *s == 0x7f)
+		if (csv_class[*s] & 1)
 			return 1;
 	return 0;
 }
@@ -868,7 +875,7 @@ static size_t csv_body(char *dst, const unsigned char **sp, const unsigned char 
 		int n;
 
 		/* a run of ASCII other than NUL and the quote at once */
-		while (s < stop && *s && *s < 0x80 && *s != '"')
+		while (s < stop && (csv_class[*s] & 2))
 			s++;
 		memcpy(o, run, (size_t)(s - run));
 		o += s - run;

@@ -99,7 +99,59 @@ struct xctx {
 	char msg[8192];
 	char *row;		/* csv: the row being built (one fwrite per row) */
 	size_t row_cap;
+	char **cols;		/* csv: per site id, its "func,file" columns */
+	const struct lgd_site **cols_site;	/* the site each was made from */
+	uint32_t nr_cols;
 };
+
+static void cols_free(struct xctx *x)
+{
+	for (uint32_t i = 0; i < x->nr_cols; i++)
+		free(x->cols[i]);
+	free(x->cols);
+	free(x->cols_site);
+	x->cols = NULL;
+	x->cols_site = NULL;
+	x->nr_cols = 0;
+}
+
+/*
+ * csv: the func and file columns of site @s (id @id), made once per site:
+ * "FUNC,FILE" with each field as cli_csv_put() writes it.  NULL: no memory.
+ */
+static const char *site_cols(struct xctx *x, const struct lgd_site *s, uint32_t id)
+{
+	const struct lgd_sites *ss = &x->r->sites;
+	size_t lf, lfi;
+	char *c;
+
+	if (x->nr_cols != ss->nr) {	/* first call, or the sites grew */
+		cols_free(x);
+		x->cols = calloc(ss->nr, sizeof(*x->cols));
+		x->cols_site = calloc(ss->nr, sizeof(*x->cols_site));
+		if (!x->cols || !x->cols_site) {
+			cols_free(x);
+			return NULL;
+		}
+		x->nr_cols = ss->nr;
+	}
+	if (id >= x->nr_cols)
+		return NULL;
+	if (x->cols[id] && x->cols_site[id] == s)
+		return x->cols[id];
+	lf = strlen(s->func);
+	lfi = strlen(s->file);
+	c = malloc(CLI_CSV_MAX(lf) + 1 + CLI_CSV_MAX(lfi) + 1);
+	if (!c)
+		return NULL;
+	lf = cli_csv_put(c, s->func, lf);
+	c[lf++] = ',';
+	c[lf + cli_csv_put(c + lf, s->file, lfi)] = 0;
+	free(x->cols[id]);
+	x->cols[id] = c;
+	x->cols_site[id] = s;
+	return c;
+}
 
 /* @v in decimal at @o; Return: the end */
 static char *put_u64(char *o, uint64_t v)
@@ -124,11 +176,16 @@ static int put_csv_rec(struct xctx *x, const struct lgd_item *it, const struct l
 		       const char *comm, size_t len, int has_delta, uint64_t delta,
 		       const struct lgd_dur_mark *dm)
 {
-	const char *func = s ? s->func : "?", *file = s ? s->file : "";
-	size_t lc = comm ? strlen(comm) : 0, lf = strlen(func), lfi = strlen(file);
+	const char *cols = s ? site_cols(x, s, it->rec.site) : "?,";
+	size_t lc = comm ? strlen(comm) : 0, lcols;
 	/* numbers (8 of at most 20 digits and a sign), names, commas: < 256 */
-	size_t need = 256 + CLI_CSV_MAX(lc) + CLI_CSV_MAX(lf) + CLI_CSV_MAX(lfi) + CLI_CSV_MAX(len);
+	size_t need;
 	char *o;
+
+	if (!cols)
+		return -ENOMEM;
+	lcols = strlen(cols);
+	need = 256 + CLI_CSV_MAX(lc) + lcols + CLI_CSV_MAX(len);
 
 	if (need > x->row_cap) {
 		char *nr = realloc(x->row, need);
@@ -150,9 +207,8 @@ static int put_csv_rec(struct xctx *x, const struct lgd_item *it, const struct l
 	*o++ = ',';
 	o = put_u64(o, it->rec.site);
 	*o++ = ',';
-	o += cli_csv_put(o, func, lf);
-	*o++ = ',';
-	o += cli_csv_put(o, file, lfi);
+	memcpy(o, cols, lcols);		/* func,file */
+	o += lcols;
 	*o++ = ',';
 	o = put_u64(o, s ? s->line : 0);
 	*o++ = ',';
@@ -461,6 +517,7 @@ out:
 		failed = 1;
 	}
 	free(x.row);
+	cols_free(&x);
 	lgd_streams_free(&st);
 	lgd_dur_marks_free(&marks);
 	lgd_dur_free(&du);

@@ -281,10 +281,19 @@ static const char dec2[200] =
 
 size_t lgd_fmt_u64(char *b, uint64_t v)
 {
-	size_t n = 1, i;
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+		1000000000000ull, 10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull,
+	};
+	/* digits: log10 from the bit length (1233 / 4096 ~ log10(2)), then one compare */
+	unsigned t = ((64 - (unsigned)__builtin_clzll(v | 1)) * 1233) >> 12;
+	size_t n = t + (v >= pow10[t]), i;
 
-	for (uint64_t p = 10; n < 20 && v >= p; p *= 10)
-		n++;
+	if (!n)
+		n = 1;	/* 0 */
 	i = n;
 	while (v >= 100) {	/* from the last digit back, two at a time */
 		unsigned d = (unsigned)(v % 100);
