@@ -269,16 +269,26 @@ static struct lgd_pair *find_pair3(struct lgd_deltas *ds, uint32_t from, uint32_
 				  uint32_t parent)
 {
 	size_t slot;
+	uint32_t *memo = &ds->pair_memo[to % LGD_PAIR_MEMO];
+	struct lgd_pair *p;
 
 	/* a hash of the pairs (once a record: the deltas' hot path) */
 	if (!ds->pair_hash || ds->pair_hash_nr != ds->nr || ds->pairs_moved) {
 		ds->pairs_moved = 0;
+		memset(ds->pair_memo, 0, sizeof(ds->pair_memo));
 		if (pair_rehash(ds, ds->nr + 1))
 			return NULL;
 	}
+	/* before it, the pair last found ending at a site like @to: a site is
+	 * nearly always reached from the same one */
+	p = *memo && *memo <= ds->nr ? &ds->pairs[*memo - 1] : NULL;
+	if (p && p->from == from && p->to == to && p->parent == parent)
+		return p;
 	slot = pair_slot(ds, from, to, parent);
-	if (ds->pair_hash[slot])
+	if (ds->pair_hash[slot]) {
+		*memo = ds->pair_hash[slot];
 		return &ds->pairs[ds->pair_hash[slot] - 1];
+	}
 	if (2 * (ds->nr + 1) > ds->pair_hash_cap) {
 		if (pair_rehash(ds, ds->nr + 1))
 			return NULL;
@@ -298,6 +308,7 @@ static struct lgd_pair *find_pair3(struct lgd_deltas *ds, uint32_t from, uint32_
 	ds->pairs[ds->nr].to = to;
 	ds->pairs[ds->nr].parent = parent;
 	ds->pair_hash[slot] = (uint32_t)ds->nr + 1;
+	*memo = (uint32_t)ds->nr + 1;
 	ds->pair_hash_nr = ds->nr + 1;
 	return &ds->pairs[ds->nr++];
 }

@@ -945,6 +945,8 @@ struct lgd_deltas {
 	uint32_t *pair_hash;		/* index + 1 of each pair by (from, to, parent) */
 	size_t pair_hash_cap, pair_hash_nr;
 	int pairs_moved;		/* sorted since indexed */
+#define LGD_PAIR_MEMO 64
+	uint32_t pair_memo[LGD_PAIR_MEMO];	/* by to site % 64: the pair last found */
 	int by;
 	struct lgd_streams st;
 	int st_ready;
