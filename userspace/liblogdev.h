@@ -1288,7 +1288,8 @@ char *lgd_site_label_place(const struct lgd_site *st, uint32_t id, int with_file
 /**
  * lgd_fmt_u64() - @v in decimal into @b (at least LGD_U64_DEC_MAX bytes), no
  * NUL, as printf's "%" PRIu64 (two digits per division: no printf on the
- * readers' hot paths).  Return: the number of digits written (1..20).
+ * readers' hot paths; in bprintf.c, used by it and the layers above).
+ * Return: the number of digits written (1..20).
  */
 size_t lgd_fmt_u64(char *b, uint64_t v);
 /** lgd_fmt_us() - @ns as microseconds with 3 decimals, "-" when negative. */
