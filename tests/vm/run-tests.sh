@@ -283,4 +283,16 @@ if boot vm-params 2 "$vm/guest-params.sh" \
 	guest_lines "$out/vm-params"
 fi
 
+# 11. the live view (issue 11 item 5): report --follow --raw while writers in
+# every context record on both CPUs, then SIGINT: every record at most once,
+# in time order or marked late, printed + lost = written, the lost-events
+# summary and the exit status (check-follow.sh); a small buffer loses events;
+# deltas --follow's final table.  Multi-threaded TCG: enable flips only while
+# no edprint site runs (before and after the writers).
+if boot vm-follow 2 "$vm/guest-follow.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static" "${VM_FOLLOW_ITERS:-2000}"; then
+	guest_lines "$out/vm-follow"
+	host_check vm-follow check-follow.sh "$out/vm-follow"
+fi
+
 [ $failed = 0 ]
