@@ -265,8 +265,8 @@ int cli_follow_run(struct cli_follow *f, cli_follow_item_fn fn, cli_follow_tick_
 			}
 		pfd[np].fd = stop_pipe[0];
 		pfd[np].events = POLLIN;
-		wait_ns = next_flush - now;
-		if (tick && next_tick - now < wait_ns)
+		wait_ns = next_flush > now ? next_flush - now : 0;
+		if (tick && (next_tick <= now || next_tick - now < wait_ns))
 			wait_ns = next_tick > now ? next_tick - now : 0;
 		pr = poll(pfd, (nfds_t)np + 1, (int)(wait_ns / 1000000) + 1);
 		if (pr < 0 && errno != EINTR) {

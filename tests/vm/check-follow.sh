@@ -104,4 +104,13 @@ END {
 else
 	fail "deltas: no table came back"
 fi
+# text: the filter kept task and hardirq records only, in report's text form
+if [ -s "$dir/text.out" ]; then
+	n=$(grep -c ' lt_record:[0-9]* ctx=[0-3] seq=' "$dir/text.out")
+	bad=$(grep -c ' softirq \| nmi ' "$dir/text.out")
+	check "text: records printed in report's form" "none in $dir/text.out" [ "$n" -gt 0 ]
+	check_eq "text: --context task,hardirq leaves softirq and nmi out" "$bad" 0
+else
+	fail "text: no output came back"
+fi
 finish
