@@ -15,6 +15,9 @@
  * per CPU per round (any read size works: a FIFO may return part of a
  * sub-buffer, the live merge keeps the rest).
  *
+ * SIGINT and SIGTERM are caught even when they were ignored at the start
+ * (a shell's background job ignores SIGINT): they are the way to end
+ * --follow (record, which ends by itself, keeps ignored signals ignored).
  * On SIGINT or SIGTERM: flush once more, read what every CPU has complete
  * (at most its ring's size: writers that keep writing cannot keep us),
  * hand out everything held in time order, and return.  Call sites that
