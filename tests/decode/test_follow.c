@@ -421,7 +421,8 @@ static void check_raw(const char *out, int total, const char *name)
 static void test_cli_follow(int sig, const char *name)
 {
 	char *dir = fake_debugfs(name), out[1100], err[1100], nm[200];
-	char *args[] = { "report", "--follow", "--raw", NULL };
+	/* a wide window: a loaded machine may pause this writer between two CPUs */
+	char *args[] = { "report", "--follow", "--raw", "--window", "3000", NULL };
 	pid_t pid;
 	int fd[2], st;
 	char *e;
@@ -509,7 +510,7 @@ static void test_cli_late(void)
 static void test_cli_filter_clean(void)
 {
 	char *dir = fake_debugfs("clean"), out[1100], err[1100], *o;
-	char *args[] = { "report", "-f", "--cpu", "1", NULL };
+	char *args[] = { "report", "-f", "--cpu", "1", "--window=3000", NULL };
 	struct sbuf s;
 	pid_t pid;
 	int fd[2], st;
@@ -541,7 +542,7 @@ static void test_cli_filter_clean(void)
 static void test_cli_deltas(void)
 {
 	char *dir = fake_debugfs("deltas"), out[1100], err[1100], *o, *e;
-	char *args[] = { "deltas", "--follow", NULL };
+	char *args[] = { "deltas", "--follow", "--window", "3000", NULL };
 	struct sbuf s;
 	pid_t pid;
 	int fd[2], st;
