@@ -6,14 +6,16 @@
  *     (by trace clock, by wall time, all CPUs waiting), a late record
  *     marked and counted, the byte bound (records handed out early,
  *     marked), a sub-buffer fed in pieces, lost events per CPU, comm
- *     records as task names, memory back to nothing after a long run;
+ *     records as task names, memory back to nothing after a long run,
+ *     flipped bytes fed in random pieces (no crash, nothing held after);
  *   - the CLI against a fake debugfs directory (LOGDEV_DEBUGFS) whose
  *     per_cpu/cpuN/trace_pipe_raw are FIFOs fed by this program in pieces:
  *     every record printed exactly once, in time order; a CPU whose data
  *     comes after the window prints its records marked late; SIGINT and
  *     SIGTERM end it with the records held and the lost-events summary,
- *     exit 3 with lost events, 0 without; --cpu filters; deltas --follow's
- *     final table; usage errors.
+ *     exit 3 with lost events, 0 without; --cpu filters; a site that
+ *     registers while following is named (formats read again) and --site
+ *     matches it; deltas --follow's final table; usage errors.
  *
  * Usage: test_follow PATH-TO-logdev
  * Output: "PASS: name" / "FAIL: name: why"; exit 1 if anything failed.
@@ -232,6 +234,50 @@ static void test_live_comm_corrupt(void)
 	CHECK_STR_EQ(name ? name : "(none)", "worker", "comm: its name is the task's");
 	CHECK_EQ(ncorrupt, 1, "corrupt: a bad sub-buffer is a corrupt gap");
 	CHECK_EQ(lv.held_bytes, 0, "corrupt: nothing held");
+	lgd_live_free(&lv);
+	lgd_reader_close(&r);
+}
+
+/* hostile bytes in random pieces: no crash, nothing held after the drain */
+static void test_live_hostile(void)
+{
+	static const uint32_t cpus[2] = { 0, 1 };
+	struct lgd_reader r;
+	struct lgd_live lv;
+	struct lgd_item it;
+	unsigned int fl, seed = 12345;
+	uint64_t items = 0;
+
+	if (open_meta(&r)) {
+		fail("hostile: meta", "cannot open the metadata capture");
+		return;
+	}
+	lgd_live_init(&lv, &r, cpus, 2, 50 * MS, 16 * SBS);
+	for (int k = 0; k < 3000; k++) {
+		struct sbuf s;
+		uint8_t pl[4] = { 1, 0, 0, 0 };
+		size_t off = 0;
+
+		mk_sb(&s, (uint16_t)(k & 1), (uint64_t)(rand_r(&seed) % 50), rand_r(&seed), 1000,
+		      1 + rand_r(&seed) % 5, k, 0);
+		sb_rec(&s, rand_r(&seed) % 4 ? 5 : 0, 1 + rand_r(&seed) % 3, LOGDEV_REC_PRINT, 0, 1,
+		       pl, 4);
+		for (int j = rand_r(&seed) % 6; j > 0; j--)	/* flip a few bytes anywhere */
+			s.b[rand_r(&seed) % SBS] ^= (uint8_t)(1 + rand_r(&seed) % 255);
+		while (off < SBS) {
+			size_t n = 1 + rand_r(&seed) % 300;
+
+			n = n > SBS - off ? SBS - off : n;
+			lgd_live_feed(&lv, (uint32_t)(k & 1), s.b + off, n, (uint64_t)k * MS);
+			off += n;
+		}
+		while (lgd_live_next(&lv, (uint64_t)k * MS, 0, &it, &fl) > 0)
+			items++;
+	}
+	while (lgd_live_next(&lv, 0, 1, &it, &fl) > 0)
+		items++;
+	CHECK_TRUE(items > 3000, "hostile: flipped bytes: items come out, no crash");
+	CHECK_EQ(lv.held_bytes, 0, "hostile: nothing held after the drain");
 	lgd_live_free(&lv);
 	lgd_reader_close(&r);
 }
@@ -538,6 +584,45 @@ static void test_cli_filter_clean(void)
 	free(dir);
 }
 
+/* a site that registers while following: "formats" read again for it */
+static void test_cli_new_site(void)
+{
+	char *dir = fake_debugfs("newsite"), out[1100], err[1100], *o, p[1200];
+	char *args[] = { "report", "-f", "--site", "ev2*", NULL };
+	struct sbuf s;
+	uint8_t pl[4] = { 7, 0, 0, 0 };
+	pid_t pid;
+	int fd[2];
+	FILE *f;
+
+	snprintf(out, sizeof(out), "%s.out", dir);
+	snprintf(err, sizeof(err), "%s.err", dir);
+	pid = spawn(dir, out, err, args);
+	fd[0] = open_fifo(dir, 0);
+	fd[1] = open_fifo(dir, 1);
+	usleep(200000);
+	snprintf(p, sizeof(p), "%s/formats", dir);	/* site 2 registers now */
+	f = fopen(p, "a");
+	if (f) {
+		fputs("2\tt.c\t20\tev2\tlate site %d\n", f);
+		fclose(f);
+	}
+	sb_begin(&s, 0, 0, 1000 * MS, 0, 0);
+	sb_rec(&s, 1000 * MS, 1, LOGDEV_REC_PRINT, 0, 100, pl, 4);
+	sb_rec(&s, 1000 * MS + 1000, 2, LOGDEV_REC_PRINT, 0, 100, pl, 4);
+	write_pieces(fd[0], s.b, SBS, SBS);
+	CHECK_TRUE(wait_lines(out, "ev2:20 late site 7", 1, 10),
+		   "new site: named from formats read again, and --site matches it");
+	kill(pid, SIGINT);
+	wait_exit(pid, 20);
+	o = slurp(out);
+	CHECK_TRUE(!strstr(o, "ev:10"), "new site: --site leaves the old site out");
+	close(fd[0]);
+	close(fd[1]);
+	free(o);
+	free(dir);
+}
+
 /* deltas --follow, not on a terminal: the table once, at the end */
 static void test_cli_deltas(void)
 {
@@ -613,11 +698,13 @@ int main(int argc, char **argv)
 	test_live_window();
 	test_live_bound();
 	test_live_comm_corrupt();
+	test_live_hostile();
 	test_cli_usage();
 	test_cli_follow(SIGINT, "sigint");
 	test_cli_follow(SIGTERM, "sigterm");
 	test_cli_late();
 	test_cli_filter_clean();
+	test_cli_new_site();
 	test_cli_deltas();
 	tmpdir_remove();
 	return ldc_exit_status();
