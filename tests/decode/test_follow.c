@@ -15,7 +15,9 @@
  *     SIGTERM end it with the records held and the lost-events summary,
  *     exit 3 with lost events, 0 without; --cpu filters; a site that
  *     registers while following is named (formats read again) and --site
- *     matches it; deltas --follow's final table; usage errors.
+ *     matches it; deltas --follow's final table; 5 MB from one CPU with a
+ *     60 s window: over the 4 MiB bound records go out early, one EARLY
+ *     line, none lost or reordered; usage errors.
  *
  * Usage: test_follow PATH-TO-logdev
  * Output: "PASS: name" / "FAIL: name: why"; exit 1 if anything failed.
@@ -623,6 +625,55 @@ static void test_cli_new_site(void)
 	free(dir);
 }
 
+/*
+ * the reorder buffer's bound (4 MiB): CPU 0 alone writes 5 MB with a 60 s
+ * window, so records go out before their window: one EARLY line before
+ * that run, every record once and in order, counted, exit 3
+ */
+static void test_cli_early(void)
+{
+	char *dir = fake_debugfs("early"), out[1100], err[1100], *e;
+	char *args[] = { "report", "-f", "--raw", "--window", "60000", NULL };
+	enum { N = 20000 };	/* sub-buffers of 6 records: 5 MB */
+	pid_t pid;
+	int fd[2], st;
+
+	snprintf(out, sizeof(out), "%s.out", dir);
+	snprintf(err, sizeof(err), "%s.err", dir);
+	pid = spawn(dir, out, err, args);
+	fd[0] = open_fifo(dir, 0);
+	fd[1] = open_fifo(dir, 1);
+	for (int k = 0; k < N; k++) {
+		struct sbuf s;
+		uint8_t pl[4];
+
+		sb_begin(&s, 0, (uint64_t)k, 1000 * MS + (uint64_t)k * NPER * 1000, 0, 0);
+		for (int i = 0; i < NPER; i++) {
+			lgd_cap_put_u32(pl, (uint32_t)(k * NPER + i));
+			sb_rec(&s, 1000 * MS + (uint64_t)(k * NPER + i) * 1000, 1, LOGDEV_REC_PRINT,
+			       0, 100, pl, 4);
+		}
+		write_pieces(fd[0], s.b, SBS, SBS);
+	}
+	/* all read once what is beyond 4 MiB (16384 sub-buffers) is printed */
+	CHECK_TRUE(wait_lines(out, "\tev\t10\tseq ", (N - 16384) * NPER - NPER, 60),
+		   "early: the records beyond the bound printed while following");
+	usleep(300000);
+	kill(pid, SIGINT);
+	st = wait_exit(pid, 60);
+	CHECK_EQ(st, 3, "early: exit 3 (records before their window)");
+	CHECK_EQ(count_lines(out, "EARLY\t0\t"), 1, "early: one EARLY line before the run");
+	check_raw(out, N * NPER, "early");
+	e = slurp(err);
+	CHECK_STR_CONTAINS(e, "logdev: follow: 120000 records, 0 late (marked), ",
+			   "early: all counted");
+	CHECK_TRUE(!strstr(e, ", 0 before their window"), "early: records before their window counted");
+	close(fd[0]);
+	close(fd[1]);
+	free(e);
+	free(dir);
+}
+
 /* deltas --follow, not on a terminal: the table once, at the end */
 static void test_cli_deltas(void)
 {
@@ -706,6 +757,7 @@ int main(int argc, char **argv)
 	test_cli_filter_clean();
 	test_cli_new_site();
 	test_cli_deltas();
+	test_cli_early();
 	tmpdir_remove();
 	return ldc_exit_status();
 }
