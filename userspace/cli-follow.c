@@ -288,6 +288,12 @@ int cli_follow_run(struct cli_follow *f, cli_follow_item_fn fn, cli_follow_tick_
 		ret = emit(f, 0, fn, arg);
 		if (ret < 0)
 			goto out;
+		/* live: what went out is seen now, before poll() may wait (one write a round) */
+		if (fflush(stdout)) {
+			perror("logdev: stdout");
+			ret = -EIO;
+			goto out;
+		}
 		if (tick && cli_mono_ns() >= next_tick) {
 			if (tick(arg, cli_mono_ns())) {
 				ret = -EIO;

@@ -107,9 +107,7 @@ static int follow_item(void *arg, const struct lgd_item *it, unsigned int flags)
 	} else {
 		fwrite(line, 1, (size_t)len, stdout);
 	}
-	if (fflush(stdout))	/* live: each line as it comes */
-		return perror("logdev: stdout"), 1;
-	return 0;
+	return ferror(stdout) ? (perror("logdev: stdout"), 1) : 0;	/* flushed each round */
 }
 
 static int report_follow(int raw, int by, uint64_t window_ns)
