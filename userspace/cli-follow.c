@@ -269,6 +269,14 @@ int cli_follow_run(struct cli_follow *f, cli_follow_item_fn fn, cli_follow_tick_
 		pfd[np].fd = stop_pipe[0];
 		pfd[np].events = POLLIN;
 		wait_ns = next_flush > now ? next_flush - now : 0;
+		{	/* a held record due by wall time before that: wake for it */
+			uint64_t due = lgd_live_deadline(&f->lv);
+
+			if (due <= now)
+				wait_ns = 0;
+			else if (due - now < wait_ns)
+				wait_ns = due - now;
+		}
 		if (tick && (next_tick <= now || next_tick - now < wait_ns))
 			wait_ns = next_tick > now ? next_tick - now : 0;
 		pr = poll(pfd, (nfds_t)np + 1, (int)(wait_ns / 1000000) + 1);

@@ -757,6 +757,12 @@ int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_it
  * records (all but SUBBUFS, CORRUPT and BAD_TS).
  */
 uint64_t lgd_live_lost(const struct lgd_live *lv, uint32_t i, uint64_t by_kind[9]);
+/**
+ * lgd_live_deadline() - the wall time (ns, as the @now_ns given to
+ * lgd_live_feed()) at which the oldest-fed item held becomes due by the
+ * window, UINT64_MAX if nothing is held: how long a caller may wait.
+ */
+uint64_t lgd_live_deadline(const struct lgd_live *lv);
 /** lgd_live_cpu_id() - the CPU number of index @i. */
 uint32_t lgd_live_cpu_id(const struct lgd_live *lv, uint32_t i);
 void lgd_live_free(struct lgd_live *lv);

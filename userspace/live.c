@@ -460,3 +460,17 @@ int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_it
 		return 1;
 	}
 }
+
+uint64_t lgd_live_deadline(const struct lgd_live *lv)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (uint32_t i = 0; i < lv->nr_cpus; i++) {
+		const struct lgd_live_cpu *c = lv->cpu[i];
+		uint64_t in = c->has_head ? c->head_t_in : c->qn ? c->q[c->qhead].t_in : UINT64_MAX;
+
+		if (in < t)
+			t = in;
+	}
+	return t == UINT64_MAX || t > UINT64_MAX - lv->window_ns ? UINT64_MAX : t + lv->window_ns;
+}

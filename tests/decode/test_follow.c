@@ -102,6 +102,7 @@ static void test_live_window(void)
 	CHECK_EQ(lv.held_bytes, SBS, "live: the whole sub-buffer held");
 	CHECK_EQ(lgd_live_next(&lv, 10 * MS, 0, &it, &fl), 0,
 		 "live: inside the window, one CPU silent: nothing goes out");
+	CHECK_EQ(lgd_live_deadline(&lv), 50 * MS, "live: due at feed time + window (wall)");
 	/* CPU 1 brings records interleaved: now both wait, the merge may go */
 	mk_sb(&s, 1, 0, 1000 * MS + 50000, 100000, 5, 100, 3);
 	lgd_live_feed(&lv, 1, s.b, SBS, 10 * MS);
@@ -151,6 +152,7 @@ static void test_live_window(void)
 	CHECK_EQ(lgd_live_next(&lv, 300 * MS, 1, &it, &fl), 1, "live: drain hands it out");
 	CHECK_EQ(lgd_live_next(&lv, 300 * MS, 1, &it, &fl), 0, "live: drained: empty");
 	CHECK_EQ(lv.held_bytes, 0, "live: drained: nothing held");
+	CHECK_EQ(lgd_live_deadline(&lv), UINT64_MAX, "live: nothing held: no deadline");
 	CHECK_EQ(lgd_live_lost(&lv, 1, k), 3, "live: lost records of CPU 1");
 	CHECK_EQ(k[LGD_GAP_OVERRUN], 3, "live: lost by kind");
 	CHECK_EQ(lgd_live_lost(&lv, 0, k), 0, "live: CPU 0 lost nothing");
