@@ -38,7 +38,7 @@
  * Every hit is a LOGDEV_REC_PRINT record of the probe's own call site: file
  * "probe", func NAME (NAME%return for the return of an r: probe), line
  * OFFSET; its format carries each argument's type ("n=%lld s=\"%s\"%s ...",
- * ld_fmt_add()) and its payload is what vbin_printf() stores for that
+ * ld_fmt_make()) and its payload is what vbin_printf() stores for that
  * format (u64 values, NUL-terminated strings), so readers render it like
  * any edprint().  Handlers run in any context (kprobes: irqs off) and only call
  * the lock-free ld_write_print().
@@ -576,22 +576,36 @@ static bool ld_aname_used(const struct ld_probe *p, const char *name)
 	return false;
 }
 
-/* One word of a record's format for @f, appended to @fmt (@size bytes). */
-static void ld_fmt_add(char *fmt, size_t size, const struct ld_fetch *f)
-{
-	static const char * const conv[] = {
-		[LD_FT_LEGACY] = "%llx", [LD_FT_U] = "%llu", [LD_FT_S] = "%lld",
-		[LD_FT_X] = "0x%llx", [LD_FT_STRING] = "\"%s\"",
-		[LD_FT_SYMBOL] = "%pS",
-	};
+static const char * const ld_fmt_conv[] = {
+	[LD_FT_LEGACY] = "%llx", [LD_FT_U] = "%llu", [LD_FT_S] = "%lld",
+	[LD_FT_X] = "0x%llx", [LD_FT_STRING] = "\"%s\"",
+	[LD_FT_SYMBOL] = "%pS",
+};
 
-	if (*fmt)
-		strlcat(fmt, " ", size);
-	strlcat(fmt, f->name, size);
-	strlcat(fmt, "=", size);
-	strlcat(fmt, conv[f->type], size);
-	if (f->fault)
-		strlcat(fmt, "%s", size);
+/*
+ * The format of a record of the @n fetches @f ("NAME=CONV[%s] ..."), in a
+ * buffer of its own size (kfree() it), or NULL without memory.  Every
+ * fetch has its conversion, whatever the names' lengths: a format cut
+ * short would render the payload's values under the wrong names.
+ */
+static char *ld_fmt_make(const struct ld_fetch *f, u32 n)
+{
+	size_t len = 1, pos = 0;
+	char *fmt;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		len += (i ? 1 : 0) + strlen(f[i].name) + 1 +
+		       strlen(ld_fmt_conv[f[i].type]) + (f[i].fault ? 2 : 0);
+	fmt = kmalloc(len, GFP_KERNEL);
+	if (!fmt)
+		return NULL;
+	for (i = 0; i < n; i++)
+		pos += scnprintf(fmt + pos, len - pos, "%s%s=%s%s", i ? " " : "",
+				 f[i].name, ld_fmt_conv[f[i].type],
+				 f[i].fault ? "%s" : "");
+	fmt[pos] = '\0';
+	return fmt;
 }
 
 static unsigned long ld_sym_addr(const char *name, unsigned int *count);
@@ -636,8 +650,10 @@ static int ld_parse_fetch(struct ld_pctx *c, struct ld_probe *p,
 		if (s[1] == 'u')
 			return ld_fail(c, s + 1, -EINVAL,
 				       "user-space dereference (+u) is not supported");
-		if (kstrtol(s + 1, 0, &off))
-			return ld_fail(c, s + 1, -EINVAL, "invalid dereference offset");
+		/* the signed word, as ftrace: one sign, LONG_MIN..LONG_MAX */
+		if (s[1] == '+' || s[1] == '-' || kstrtol(s, 0, &off))
+			return ld_fail(c, s + 1, -EINVAL,
+				       "invalid dereference offset (one sign, then a number that fits a long)");
 		ret = ld_parse_fetch(c, p, f, open + 1);
 		if (ret)
 			return ret;
@@ -646,7 +662,7 @@ static int ld_parse_fetch(struct ld_pctx *c, struct ld_probe *p,
 		if (f->ndrf >= LD_FETCH_DEPTH)
 			return ld_fail(c, s, -EINVAL, "dereference is nested more than %d deep",
 				       LD_FETCH_DEPTH);
-		f->off[f->ndrf++] = *s == '-' ? -off : off;
+		f->off[f->ndrf++] = off;
 		return 0;
 	}
 	if (*s == '@') {
@@ -654,10 +670,9 @@ static int ld_parse_fetch(struct ld_pctx *c, struct ld_probe *p,
 		sign = strpbrk(s + 1, "+-");
 		off = 0;
 		if (sign) {
-			if (kstrtol(sign + 1, 0, &off))
-				return ld_fail(c, sign + 1, -EINVAL, "invalid offset after @SYM");
-			if (*sign == '-')
-				off = -off;
+			if (sign[1] == '+' || sign[1] == '-' || kstrtol(sign, 0, &off))
+				return ld_fail(c, sign + 1, -EINVAL,
+					       "invalid offset after @SYM (one sign, then a number that fits a long)");
 			*sign = '\0';
 		}
 		if (s[1] == '0' && (s[2] == 'x' || s[2] == 'X')) {
@@ -1118,20 +1133,22 @@ static int ld_parse(struct ld_pctx *c, struct ld_probe *p, char *cmd)
 /* The call sites of @p's records (formats from its fetches). */
 static int ld_probe_sites(struct ld_pctx *c, struct ld_probe *p)
 {
-	char fmt[256] = "", rfmt[256] = "", func[LD_PROBE_NAME_LEN + 8];
-	u32 i;
+	char func[LD_PROBE_NAME_LEN + 8], *fmt;
 
-	for (i = 0; i < p->nr_entry; i++)
-		ld_fmt_add(fmt, sizeof(fmt), &p->entry[i]);
-	for (i = 0; i < p->nr_ret; i++)
-		ld_fmt_add(rfmt, sizeof(rfmt), &p->ret[i]);
-
+	fmt = ld_fmt_make(p->entry, p->nr_entry);
+	if (!fmt)
+		return ld_fail(c, NULL, -ENOMEM, "out of memory");
 	p->site = ld_site_new(p->name, fmt, p->offset);
+	kfree(fmt);
 	if (!p->site)
 		return ld_fail(c, NULL, -ENOMEM, "out of memory");
 	if (p->kind == LD_PROBE_KRETPROBE) {
+		fmt = ld_fmt_make(p->ret, p->nr_ret);
+		if (!fmt)
+			return ld_fail(c, NULL, -ENOMEM, "out of memory");
 		snprintf(func, sizeof(func), "%s%%return", p->name);
-		p->ret_site = ld_site_new(func, rfmt, 0);
+		p->ret_site = ld_site_new(func, fmt, 0);
+		kfree(fmt);
 		if (!p->ret_site)
 			return ld_fail(c, NULL, -ENOMEM, "out of memory");
 	}
@@ -1963,29 +1980,39 @@ static void ld_probes_remove_all(void)
 static noinline_for_stack void ld_probe_rearm(struct ld_probe *p)
 {
 	struct ld_pctx c = { .rearm = true };
-	char line[LD_PROBE_NAME_LEN + KSYM_NAME_LEN + 4], why[256];
-	size_t at;
+	char *line, *why;
 	int ret;
 
-	snprintf(line, sizeof(line), "%c:%s ", ld_probe_kind_char[p->kind], p->name);
-	at = strlen(line);
-	strlcat(line, p->sym, sizeof(line));
+	line = kasprintf(GFP_KERNEL, "%c:%s %s", ld_probe_kind_char[p->kind],
+			 p->name, p->sym);
+	if (!line) {
+		p->arm_err = -ENOMEM;
+		pr_warn("probe %s not armed on the load of %s: out of memory\n",
+			p->name, p->mod);
+		return;
+	}
 	c.text = line;
 	c.buf = line;
+	/* what ld_check_unique() points at: the target */
+	p->target_off = strlen(line) - strlen(p->sym);
 	ret = ld_check_unique(&c, p);
 	if (!ret) {
 		ret = ld_probe_arm(p);
 		if (ret)
-			ld_fail(&c, line + at, ret, "cannot attach to it (error %d)", ret);
+			ld_fail(&c, line + p->target_off, ret,
+				"cannot attach to it (error %d)", ret);
 	}
-	if (!ret)
-		return;
-	p->arm_err = ret;
-	snprintf(why, sizeof(why), "probe %s not armed on the load of %s: %s",
-		 p->name, p->mod, c.reason);
-	strscpy(c.reason, why, sizeof(c.reason));
-	ld_errlog_add(&c);
-	pr_warn("%s\n", why);
+	if (ret) {
+		p->arm_err = ret;
+		why = kasprintf(GFP_KERNEL, "probe %s not armed on the load of %s: %s",
+				p->name, p->mod, c.reason);
+		if (why)
+			strscpy(c.reason, why, sizeof(c.reason));
+		ld_errlog_add(&c);
+		pr_warn("%s\n", c.reason);
+		kfree(why);
+	}
+	kfree(line);
 }
 
 /*
