@@ -46,7 +46,10 @@
  * Probes are kept on a list under ld_probes_mutex; a handler only touches
  * its own probe.  Removal unregisters (which waits for running handlers)
  * before freeing; the call sites go to the site table (ld_site_adopt()) so
- * "formats" still describes records already taken.
+ * "formats" still describes records already taken.  A probe in a module is
+ * disarmed when the module goes and armed again when it comes back; MOD:FUNC
+ * of a module not loaded waits for it (ld_probes_module_cb(): the listing's
+ * state=gone and state=pending).
  *
  * Layer: feature (logdev_features.h); creates "probes" and "error_log"
  * itself and calls the recording core (ld_write_print(), the site table).
