@@ -1349,6 +1349,10 @@ static int ld_check_unique(struct ld_pctx *c, struct ld_probe *p)
 		sc.mod = p->sym;
 		sc.modlen = colon - p->sym;
 		sc.name = colon + 1;
+	} else if (c->rearm && *p->mod) {
+		/* FUNC found in p->mod when written: armed as MOD:FUNC */
+		sc.mod = p->mod;
+		sc.modlen = strlen(p->mod);
 	} else {
 		ld_each_vmlinux_sym(ld_count_vmlinux, &sc);
 	}
@@ -1357,8 +1361,8 @@ static int ld_check_unique(struct ld_pctx *c, struct ld_probe *p)
 		return ld_fail(c, at, -EADDRNOTAVAIL,
 			       "%s is defined %u times: use MOD:FUNC or 0xADDR (/proc/kallsyms)",
 			       p->sym, sc.n);
-	if (!sc.n && colon && c->rearm)
-		return ld_fail(c, at, -ENOENT, "no symbol %s in it", colon + 1);
+	if (!sc.n && c->rearm)
+		return ld_fail(c, at, -ENOENT, "no symbol %s in it", colon ? colon + 1 : p->sym);
 	if (!sc.n && colon)
 		return ld_fail(c, at, -ENOENT,
 			       "no symbol %s in %.*s; if it is __init code (freed after the module's init), an __init function of %.*s is probed by writing the probe before the module loads",

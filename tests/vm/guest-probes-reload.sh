@@ -137,6 +137,19 @@ ok_add 'p:atgt2 logdev_test:lt_probe_typed'
 echo '1 0 0' > $LT/probe_work
 expect $PF atgt2 3 armed
 
+# FUNC written while one module defined it is armed again in that module,
+# though another module defines FUNC too by then (lsym_dup_target is in both
+# logdev_syma and logdev_symb)
+insmod /logdev/logdev_syma.ko
+ok_add 'p:dd lsym_dup_target'
+insmod /logdev/logdev_symb.ko
+rmmod logdev_syma
+insmod /logdev/logdev_syma.ko
+echo 1 > /sys/kernel/debug/logdev_syma/fire
+echo 1 > /sys/kernel/debug/logdev_symb/fire
+expect $PF dd 2 armed
+rmmod logdev_syma; rmmod logdev_symb
+
 # probe writers against module loads and unloads: one task adds and removes
 # probes on logdev_test (MOD:SYM and FUNC) while another loads and unloads
 # it; no oops, and at the end every probe on it is armed with the module
