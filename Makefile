@@ -76,6 +76,10 @@ deps:
 deps-kernel:
 	tools/deps.sh --kernel
 
+# the PREEMPT_RT kernel and headers (the DKMS build of tests/install-check.sh)
+deps-rt:
+	tools/deps.sh --rt
+
 # Modules for the kernel the VM boots.
 vm-kernel: deps
 	$(MAKE) -C kernel KDIR=/lib/modules/$(VM_KVER)/build
@@ -83,7 +87,7 @@ vm-kernel: deps
 demo: deps userspace vm-kernel
 	tools/demo.sh
 
-check: deps deps-kernel userspace plugin vm-kernel
+check: deps deps-kernel deps-rt userspace plugin vm-kernel
 	tests/run-all.sh
 
 bench: userspace
@@ -214,7 +218,7 @@ clean:
 	-$(MAKE) -C tests/plugin clean
 	rm -rf demo-out tests/vm/out build
 
-.PHONY: all kernel userspace plugin deps deps-kernel vm-kernel demo check bench fuzz clean
+.PHONY: all kernel userspace plugin deps deps-kernel deps-rt vm-kernel demo check bench fuzz clean
 .PHONY: install install-user install-module uninstall dkms-source dkms-install dkms-uninstall
 
 # Cloud vs PREEMPT_RT kernel, same workload through logdev probes, then
