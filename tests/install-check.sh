@@ -179,6 +179,11 @@ if "$top/tools/vm/run.sh" --kver "$kver" --smp 2 --timeout "${VM_TIMEOUT:-180}" 
 	pass "install-vm: VM ran ($(grep -o '[0-9.]*s, results' "$tmp/vm.runlog" | cut -d, -f1))"
 	grep -a '^PASS: \|^FAIL: ' "$tmp/vm/guest.log" | tr -d '\r'
 	grep -aq '^FAIL: ' "$tmp/vm/guest.log" && failed=1
+	# the kernel's own words for an unsigned module, which make install's note quotes
+	grep -aq 'logdev: module verification failed: signature and/or required key missing - tainting kernel' \
+		"$tmp/vm/dmesg.txt" && grep -q 'module verification failed: signature and/or$' "$tmp/log" &&
+		pass "install-vm: the unsigned logdev.ko logs what make install's note says (module verification failed ... tainting kernel)" ||
+		fail "install-vm: the kernel's message on the unsigned logdev.ko is not the note's: $(grep -a 'logdev:' "$tmp/vm/dmesg.txt" | head -n 2 | tr '\n' '|')"
 	"$P/bin/logdev" report "$tmp/vm/hello.cap" > "$tmp/report.txt" 2> "$tmp/report.err"
 	rc=$?
 	[ $rc = 0 ] && pass "install-vm: the installed reader reads the capture (exit 0)" ||
