@@ -38,6 +38,10 @@
 #   make demo-builtin   two 6.1 kernels with logdev built in (SLUB, SLOB),
 #                   booted in QEMU, `logdev diff` of the kfree_skbmem hunt
 #   make check-builtin  the same boots with assertions (not part of check)
+#   make check-debug    the whole VM suite on two debug 6.1 kernels (KASAN +
+#                   lockdep, KCSAN + lockdep; 4 CPUs); any kernel report
+#                   fails; kernels cached in build/cache/ (tools/debug-kernel.sh,
+#                   CHECK_DEBUG_VARIANT=kasan|kcsan for one)
 #   make clean
 #
 # KDIR selects the kernel build tree for `make`/`make install`: default the
@@ -241,3 +245,9 @@ demo-builtin: deps deps-kernel userspace
 check-builtin: deps deps-kernel userspace
 	tools/demo-builtin.sh --check
 .PHONY: kernel-tree demo-builtin check-builtin
+
+# The VM suite on debug kernels (tools/debug-kernel.sh; first run builds two
+# kernels, about 40-60 min each on 2 cores; later runs reuse them).
+check-debug: deps deps-kernel userspace
+	tools/debug-kernel.sh --variant $(or $(CHECK_DEBUG_VARIANT),all)
+.PHONY: check-debug

@@ -3,7 +3,8 @@
 # module, the static reader, the trace-cmd plugin, and to run the QEMU tests,
 # trace-cmd's reading of what `logdev convert` writes (tests/tracecmd), the
 # plugin's tests (tests/plugin), the KernelShark load test (tests/kshark) and
-# DKMS (make dkms-install, tests/install-check.sh).
+# the fuzz suite's libFuzzer targets (tests/fuzz) and DKMS (make
+# dkms-install, tests/install-check.sh).
 #   tools/deps.sh [--rt | --bench | --kernel]...
 # --rt: also the PREEMPT_RT kernel (make check: tests/install-check.sh builds
 # logdev.ko through DKMS for it); --bench: also what `make bench` compares
@@ -35,6 +36,9 @@ pkgs="$pkgs libkshark-dev libjson-c-dev libtracecmd-dev libtracefs-dev"
 # make dkms-install and its test (tests/install-check.sh: private DKMS trees;
 # openssl makes DKMS's signing key and the signed install's test key)
 pkgs="$pkgs dkms openssl"
+# the fuzz suite (tests/fuzz): clang with its libFuzzer/ASan/UBSan runtime
+# (Debian 12's clang is 14); without them the suite says SKIP
+pkgs="$pkgs clang libclang-rt-14-dev"
 [ -n "$rt" ] && pkgs="$pkgs linux-image-rt-amd64 linux-headers-rt-amd64"
 [ -n "$bench" ] && pkgs="$pkgs liblttng-ust-dev lttng-tools valgrind"
 [ -n "$kernel" ] && pkgs="$pkgs linux-source-6.1 flex bison bc libelf-dev libssl-dev patch xz-utils"
