@@ -2,8 +2,8 @@
 # Check (and, as root, install) the Debian packages logdev needs to build the
 # module, the static reader, the trace-cmd plugin, and to run the QEMU tests,
 # trace-cmd's reading of what `logdev convert` writes (tests/tracecmd), the
-# plugin's tests (tests/plugin), the KernelShark load test (tests/kshark) and
-# the fuzz suite's libFuzzer targets (tests/fuzz) and DKMS (make
+# plugin's tests (tests/plugin), the KernelShark load test (tests/kshark),
+# the fuzz suite's libFuzzer targets (tests/fuzz), and DKMS (make
 # dkms-install, tests/install-check.sh).
 #   tools/deps.sh [--rt | --bench | --kernel]...
 # --rt: also the PREEMPT_RT kernel (make check: tests/install-check.sh builds
