@@ -64,12 +64,14 @@ static const struct {
 	{ "report", "  logdev report demo.cap | less\n"
 		    "  logdev report --raw demo.cap | awk -F'\\t' '$6 == \"kfree_skbmem\"'\n"
 		    "  sudo logdev report                          (the live buffers, consuming)\n"
-		    "  logdev report --cpu 1 --comm 'kworker*' --from +1.5s --to +2s run.cap\n" },
+		    "  logdev report --cpu 1 --comm 'kworker*' --from +1.5s --to +2s run.cap\n"
+		    "  sudo logdev report --follow --site 'kfree*'  (live, as it comes; Ctrl-C ends)\n" },
 	{ "deltas", "  logdev deltas --sort=p99 demo.cap\n"
 		    "  logdev deltas --by cpu run.cap              (pairs across contexts, as before)\n"
 		    "  logdev deltas --durations probes.cap        (return probes: entry to return)\n"
 		    "  logdev deltas --pair show_smap:10,show_smap:20 --inside show_smap:10 run.cap\n"
-		    "  logdev deltas --site 'demo_*' --context task run.cap  (pairs of demo_ sites only)\n" },
+		    "  logdev deltas --site 'demo_*' --context task run.cap  (pairs of demo_ sites only)\n"
+		    "  sudo logdev deltas --follow                 (live table, redrawn every second)\n" },
 	{ "diff", "  logdev diff before.cap after.cap\n"
 		  "  logdev diff --format csv --min-count 10 before.cap after.cap > diff.csv\n"
 		  "  logdev diff --svg skb.svg demo_skb:117 demo_skb:119 before.cap after.cap\n"

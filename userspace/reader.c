@@ -508,6 +508,12 @@ static int comm_add(struct lgd_reader *r, uint32_t pid, uint64_t ts,
 	return 0;
 }
 
+int lgd_comm_add(struct lgd_reader *r, uint32_t pid, uint64_t ts, const uint8_t *payload,
+		 uint32_t bytes)
+{
+	return comm_add(r, pid, ts, payload, bytes);
+}
+
 const char *lgd_comm_at(const struct lgd_reader *r, uint32_t pid, uint64_t ts)
 {
 	const struct lgd_comm_task *t;
