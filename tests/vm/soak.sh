@@ -93,7 +93,7 @@ for k in $kernels; do
 	*) fail "$name: unknown kernel '$k' (cloud or rt)"; continue ;;
 	esac
 	if [ -z "$kv" ]; then
-		fail "$name: no $k kernel installed (tools/deps.sh${k/cloud/} ${k/cloud/}; rt: tools/deps.sh --rt)"
+		fail "$name: no $k kernel with headers installed (tools/deps.sh, for rt tools/deps.sh --rt)"
 		continue
 	fi
 	if ! m=$(modules "$kv"); then
