@@ -369,8 +369,14 @@ static int lt_run(unsigned long iters)
 
 		if (!c->thread)
 			continue;
-		if (!err)
-			wait_for_completion(&c->done);
+		/*
+		 * In slices: a soak run takes minutes, and a task blocked
+		 * uninterruptibly that long without a context switch is what
+		 * the hung-task detector reports (tools/vm/run.sh fails the
+		 * boot on it).
+		 */
+		while (!err && !wait_for_completion_timeout(&c->done, 10 * HZ))
+			;
 		kthread_stop(c->thread);
 		c->thread = NULL;
 	}
