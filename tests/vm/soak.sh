@@ -108,8 +108,11 @@ for k in $kernels; do
 	tmo=$(awk -v r="$records" -v n="$(echo $modes | wc -w)" 'BEGIN { printf "%d", 240 + n * r / 1e6 * 60 }')
 	# Multi-threaded TCG: soaktool switches enable on before the writers
 	# start and off after they are done, so the static key never flips under
-	# an edprint() site (tools/vm/run.sh --tcg).
-	"$top/tools/vm/run.sh" --kver "$kv" --smp "$smp" --mem 1024 --timeout "$tmo" \
+	# an edprint() site (tools/vm/run.sh --tcg).  --idle 240: the boot is
+	# silent (quiet), and a 4-CPU PREEMPT_RT boot on a loaded host (load
+	# average 20) once printed nothing for 90 s; once up, the guest prints
+	# progress every 20 s.
+	"$top/tools/vm/run.sh" --kver "$kv" --smp "$smp" --mem 1024 --timeout "$tmo" --idle 240 \
 		--script "$vm/guest-soak.sh" --files "$m/logdev.ko $m/test/logdev_test.ko $out/soaktool" \
 		--args "$kb $records $every $name $modes" --out "$out/$name" 2> "$out/$name.runlog"
 	rc=$?
