@@ -28,6 +28,8 @@
  *             payload's, nothing but logdev_test's records and comm records
  *   nesting:  chains reached the deepest level (nest_deep > 0), every NMI
  *             sent arrived.
+ *   readers:  no read() waited more than STALL_MAX_S while the writers ran
+ *             (sampled every 200 ms): a sub-buffer completes every few ms.
  * Prints PASS:/FAIL: lines named NAME, "INFO:" lines with the per-CPU and
  * per-context figures, and "SOAK:" summary lines (records/s, duration) that
  * tests/vm/soak.sh collects.  Progress every 20 s while the writers run.
@@ -52,6 +54,7 @@
 #define NCTX	4
 #define RDBUF	(64 * 1024)
 #define MAXSITE	8192
+#define STALL_MAX_S	5	/* longest wait in one read() allowed while writers run */
 
 enum { L_OVERRUN, L_DROPPED, L_NESTING_LOST, L_TOO_BIG, L_NR };
 static const char *const l_name[L_NR] = { "overrun", "dropped", "nesting_lost", "too_big" };
@@ -144,6 +147,8 @@ static int site_is_ours(uint32_t id)
 
 /* ---- readers ------------------------------------------------------- */
 
+static double now(void);
+
 struct rd {
 	pthread_t th;
 	int cpu;
@@ -152,6 +157,8 @@ struct rd {
 	uint64_t read[NCTX], gaps[NCTX], next[NCTX];
 	uint64_t comm, lost[L_NR];
 	uint64_t bad_sb, ctx_bad, order_bad, other, eof_early, errors;
+	volatile double last_ret;	/* now() when read() last returned */
+	double stall;			/* longest wait in one read() seen (s) */
 	char ex[200];		/* first problem, for the FAIL line */
 };
 static struct rd rds[MAXCPU];
@@ -250,6 +257,7 @@ static void *reader(void *arg)
 		ssize_t n = read(fd, buf, RDBUF);
 		ssize_t o;
 
+		r->last_ret = now();
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -462,7 +470,16 @@ int main(int argc, char **argv)
 	}
 	last = t0;
 	while (!job.done) {
+		double t;
+
 		usleep(200000);
+		t = now();
+		for (c = 0; c < ncpu; c++) {
+			double since = t - (rds[c].last_ret ? rds[c].last_ret : t0);
+
+			if (since > rds[c].stall)
+				rds[c].stall = since;
+		}
 		if (now() - last >= 20) {
 			uint64_t w = 0, r = 0;
 
@@ -474,6 +491,9 @@ int main(int argc, char **argv)
 				}
 			out("INFO", "progress: %.0f s, %llu written, %llu read so far", last - t0,
 			    (unsigned long long)w, (unsigned long long)r);
+			for (c = 0; c < ncpu; c++)
+				out("INFO", "progress: cpu %d: %llu sub-buffers read, longest wait in read() %.1f s",
+				    c, (unsigned long long)rds[c].subbufs, rds[c].stall);
 		}
 	}
 	pthread_join(wth, NULL);
@@ -533,6 +553,15 @@ int main(int argc, char **argv)
 		      (unsigned long long)r->bad_sb, (unsigned long long)r->other,
 		      (unsigned long long)r->ctx_bad, (unsigned long long)r->order_bad,
 		      (unsigned long long)r->errors, r->ex);
+		/*
+		 * The writers never stop while the run lasts: a sub-buffer
+		 * completes every few ms, so a reader waiting seconds in one
+		 * read() was not woken (a lost wake-up) or not scheduled.
+		 */
+		snprintf(what, sizeof(what), "cpu %d: reader never waited more than %d s in one read() while writers ran",
+			 c, STALL_MAX_S);
+		check(r->stall <= STALL_MAX_S, what, "waited %.1f s (run %.1f s), %llu sub-buffers read",
+		      r->stall, tw, (unsigned long long)r->subbufs);
 		snprintf(what, sizeof(what), "cpu %d: no EOF while recording", c);
 		check(!r->eof_early, what, "read() returned 0 before the writers were done");
 		snprintf(what, sizeof(what), "cpu %d: stats seen", c);
