@@ -540,13 +540,13 @@ int main(int argc, char **argv)
 		totw += st[c].written;
 		totr += rsum;
 		totl += hl;
-		out("INFO", "cpu %d: calls %llu + comm %llu, stats written %llu read %llu; read %llu (comm %llu), lost in headers %llu (overrun %llu dropped %llu nesting_lost %llu too_big %llu), %llu sub-buffers",
+		out("INFO", "cpu %d: calls %llu + comm %llu, stats written %llu read %llu; read %llu (comm %llu), lost in headers %llu (overrun %llu dropped %llu nesting_lost %llu too_big %llu), %llu sub-buffers, longest wait in read() %.1f s",
 		    c, (unsigned long long)wsum, (unsigned long long)st[c].comm,
 		    (unsigned long long)st[c].written, (unsigned long long)st[c].read,
 		    (unsigned long long)rsum, (unsigned long long)r->comm, (unsigned long long)hl,
 		    (unsigned long long)r->lost[0], (unsigned long long)r->lost[1],
 		    (unsigned long long)r->lost[2], (unsigned long long)r->lost[3],
-		    (unsigned long long)r->subbufs);
+		    (unsigned long long)r->subbufs, r->stall);
 		snprintf(what, sizeof(what), "cpu %d: sub-buffers and records well-formed, only logdev_test's, ctx fields agree, seq increasing", c);
 		check(!r->bad_sb && !r->other && !r->ctx_bad && !r->order_bad && !r->errors, what,
 		      "bad %llu other %llu ctx %llu order %llu errors %llu: %s",
