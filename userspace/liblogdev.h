@@ -753,6 +753,7 @@ struct lgd_streams {
 	struct lgd_stream *cs;		/* per CPU, 4 levels */
 	struct lgd_run *runs;		/* per CPU, 3 levels */
 	uint64_t *gaps;			/* per CPU: gaps seen */
+	uint32_t *cur_pid;		/* per CPU: pid of its latest task-context record */
 	struct lgd_stream *tasks;	/* LGD_BY_TASK: hash of pids */
 	size_t tasks_cap, nr_tasks;
 	uint64_t cut;

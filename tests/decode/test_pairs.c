@@ -179,6 +179,44 @@ static void test_task(void)
 }
 
 /*
+ * --by task, nested time is what ran on the CPU in other contexts between
+ * the task's two records, whatever pid the interrupts' records carry:
+ * pid 10 records in on CPU 0, sleeps, the idle CPU takes two hardirqs
+ * (pid 0, 1 us apart), pid 10 records out.  --by context and --by task
+ * give the same pair and the same nested time (issue 11: --by task had
+ * given the run to pid 0's stream, nested 0).
+ */
+static void test_task_idle_irq(void)
+{
+	static const char want[] =
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"kfree_skbmem:291         kfree_skbmem:320                  1     10.000     10.000     10.000     10.000       10.000        1      1.000\n"
+		"kfree_skbmem:295         kfree_skbmem:295                  1      1.000      1.000      1.000      1.000        1.000        0      0.000\n";
+	struct buf b = { 0 };
+	struct sbuf s;
+	char *out, *path;
+	int st;
+
+	cap_meta(&b, formats);
+	sb_begin(&s, 0, 0, 1000000, 0, 0);
+	sb_rec(&s, 1000000, 1, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 10, NULL, 0);
+	sb_rec(&s, 1002000, 2, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 0, NULL, 0);
+	sb_rec(&s, 1003000, 2, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 0, NULL, 0);
+	sb_rec(&s, 1010000, 3, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 10, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("idleirq.cap", b.p, b.n);
+	free(b.p);
+	out = run("deltas %s", path, &st);
+	CHECK_STR_EQ(out, want, "deltas --by context: an idle CPU's interrupts nested in the task pair");
+	free(out);
+	out = run("deltas --by task %s", path, &st);
+	CHECK_STR_EQ(out, want,
+		"deltas --by task: interrupts of pid 0 between a task's two records on its CPU are nested in its pair");
+	free(out);
+}
+
+/*
  * a lost-events gap cuts the pair from site X (an absurd id, 0xfffffff0):
  * the row X -> Y is marked '!', the footnote counts gap, records, pairs
  */
@@ -567,6 +605,7 @@ int main(int argc, char **argv)
 		return 1;
 	test_context();
 	test_task();
+	test_task_idle_irq();
 	test_empty();
 	test_cut();
 	test_task_gap();
