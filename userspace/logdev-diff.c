@@ -492,7 +492,7 @@ int cmd_diff(int argc, char **argv)
 			else if (!strcmp(optarg, "json"))
 				fmt = F_JSON;
 			else {
-				fprintf(stderr, "logdev diff: bad format %s\n", optarg);
+				fprintf(stderr, "logdev diff: bad --format '%s' (text, csv or json)\n", optarg);
 				return 2;
 			}
 			break;
