@@ -10,12 +10,27 @@
 #   make fuzz       every parser under libFuzzer with ASan+UBSan, 10^7
 #                   executions in all (FUZZ_RUNS=N), one target at a time;
 #                   prints executions per target (tests/fuzz/README.md)
-#   make install    reader to $(PREFIX)/bin, its man page logdev(1) and bash completion
-#                   under $(PREFIX)/share, headers to $(PREFIX)/include, logdev.ko for KDIR
-#                   (not the test modules of kernel/test/),
-#                   Module.symvers to $(PREFIX)/share/logdev (KBUILD_EXTRA_SYMBOLS for
-#                   modules that call edprint), plugin_logdev.so where libtraceevent
-#                   looks (docs/TRACE-CMD.md, "The trace-cmd plugin")
+#   make install    (PREFIX=/usr/local, DESTDIR honoured; README "Using it on a real
+#                   machine") the reader, dynamic and static (bin/logdev,
+#                   bin/logdev.static), logdev(1) and bash completion under share/,
+#                   the headers for modules that call edprint() in
+#                   $(PREFIX)/include/logdev/ (linux/edprint*.h, uapi/linux/logdev.h:
+#                   -I$(PREFIX)/include/logdev, not the system's linux/), the module
+#                   template (share/logdev/module-template/), plugin_logdev.so where
+#                   libtraceevent looks (docs/TRACE-CMD.md); and for the kernel of
+#                   KDIR: logdev.ko in /lib/modules/KVER/updates/ (not the test and
+#                   demo modules of kernel/test/), its Module.symvers in
+#                   $(PREFIX)/lib/logdev/KVER/, then depmod (not with DESTDIR).
+#                   SIGN_KEY=key.pem SIGN_CERT=cert.der: sign logdev.ko with the
+#                   kernel's scripts/sign-file (a key enrolled as MOK, for Secure Boot)
+#   make install-user / install-module   the two halves of install
+#   make uninstall  remove what install put there (same PREFIX, DESTDIR, KDIR)
+#   make dkms-install   install-user, then logdev's module sources into
+#                   /usr/src/logdev-VERSION (dkms.conf), `dkms add`, and `dkms install`
+#                   for every kernel with headers in /lib/modules/*/build
+#                   (DKMS_KERNELS="V1 V2" to choose); DKMS rebuilds it for kernels
+#                   installed later.  DKMS_FLAGS: more dkms options (--dkmstree ...)
+#   make dkms-uninstall  dkms remove logdev/VERSION --all, and its sources
 #   make kernel-tree KSRC=DIR [PROBES=1]
 #                   add logdev to a kernel source tree (kernel/logdev/ linking
 #                   kernel/*.c, CONFIG_LOGDEV in Kernel hacking; PROBES=1: the
@@ -23,6 +38,10 @@
 #   make demo-builtin   two 6.1 kernels with logdev built in (SLUB, SLOB),
 #                   booted in QEMU, `logdev diff` of the kfree_skbmem hunt
 #   make check-builtin  the same boots with assertions (not part of check)
+#   make check-debug    the whole VM suite on two debug 6.1 kernels (KASAN +
+#                   lockdep, KCSAN + lockdep; 4 CPUs); any kernel report
+#                   fails; kernels cached in build/cache/ (tools/debug-kernel.sh,
+#                   CHECK_DEBUG_VARIANT=kasan|kcsan for one)
 #   make clean
 #
 # KDIR selects the kernel build tree for `make`/`make install`: default the
@@ -34,6 +53,7 @@
 
 PREFIX     ?= /usr/local
 KVER_RUNNING := $(shell uname -r)
+LOGDEV_VERSION := $(shell sed -n 's/^\#define LOGDEV_VERSION[^"]*"\(.*\)".*/\1/p' userspace/version.h)
 VM_KVER     = $(shell tools/kver.sh 2>/dev/null)
 ifneq ($(wildcard /lib/modules/$(KVER_RUNNING)/build),)
 KDIR ?= /lib/modules/$(KVER_RUNNING)/build
@@ -44,6 +64,7 @@ endif
 all: kernel userspace plugin
 
 kernel:
+	$(call kver_note,building logdev.ko)
 	$(MAKE) -C kernel KDIR=$(KDIR)
 
 userspace:
@@ -59,6 +80,10 @@ deps:
 deps-kernel:
 	tools/deps.sh --kernel
 
+# the PREEMPT_RT kernel and headers (the DKMS build of tests/install-check.sh)
+deps-rt:
+	tools/deps.sh --rt
+
 # Modules for the kernel the VM boots.
 vm-kernel: deps
 	$(MAKE) -C kernel KDIR=/lib/modules/$(VM_KVER)/build
@@ -66,7 +91,7 @@ vm-kernel: deps
 demo: deps userspace vm-kernel
 	tools/demo.sh
 
-check: deps deps-kernel userspace plugin vm-kernel
+check: deps deps-kernel deps-rt userspace plugin vm-kernel
 	tests/run-all.sh
 
 bench: userspace
@@ -76,18 +101,114 @@ bench: userspace
 fuzz:
 	$(MAKE) -C tests/fuzz fuzz
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/uapi/linux $(DESTDIR)$(PREFIX)/include/linux
-	install -m 0755 userspace/logdev $(DESTDIR)$(PREFIX)/bin/logdev
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+# The kernel KDIR builds for: its UTS_RELEASE, what a module's vermagic says
+# (Debian's include/config/kernel.release holds the upstream version instead).
+KVER_KDIR = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+# kver_note WHAT: fail without a kernel build tree; say so when it is not the
+# running kernel's (a module loads only into the kernel it was built for)
+define kver_note
+	@k='$(KVER_KDIR)'; test -n "$$k" || { echo "logdev: KDIR=$(KDIR) is no kernel build tree (no include/generated/utsrelease.h): install that kernel's headers or set KDIR=" >&2; exit 1; }; \
+	test "$$k" = "$(KVER_RUNNING)" || echo "logdev: $(1) for kernel $$k (KDIR=$(KDIR)), not for the running kernel $(KVER_RUNNING): it loads only on a machine running $$k"
+endef
+
+INCDIR       = $(PREFIX)/include/logdev
+SYMVERSDIR   = $(PREFIX)/lib/logdev/$(KVER_KDIR)
+TEMPLATEDIR  = $(PREFIX)/share/logdev/module-template
+INSTALL_MOD_DIR ?= updates
+MODDIR       = $(DESTDIR)/lib/modules/$(KVER_KDIR)/$(INSTALL_MOD_DIR)
+SIGN_HASH   ?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' $(KDIR)/.config 2>/dev/null),sha256)
+KDIR_MODSIG  = $(shell grep -q '^CONFIG_MODULE_SIG=y' $(KDIR)/.config 2>/dev/null && echo y)
+USER_FILES   = bin/logdev bin/logdev.static share/man/man1/logdev.1 \
+	share/bash-completion/completions/logdev \
+	$(patsubst include/%,include/logdev/%,$(wildcard include/linux/edprint*.h)) \
+	include/logdev/uapi/linux/logdev.h \
+	$(addprefix share/logdev/module-template/,Makefile Kbuild hello_logdev.c)
+
+install: install-user install-module
+
+install-user: userspace plugin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(INCDIR)/linux $(DESTDIR)$(INCDIR)/uapi/linux \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(TEMPLATEDIR)
+	install -m 0755 userspace/logdev userspace/logdev.static $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 docs/logdev.1 $(DESTDIR)$(PREFIX)/share/man/man1/logdev.1
 	install -m 0644 userspace/logdev.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/logdev
-	install -m 0644 include/uapi/linux/logdev.h $(DESTDIR)$(PREFIX)/include/uapi/linux/logdev.h
-	install -m 0644 include/linux/edprint*.h $(DESTDIR)$(PREFIX)/include/linux/
-	install -d $(DESTDIR)$(PREFIX)/share/logdev
-	install -m 0644 kernel/Module.symvers $(DESTDIR)$(PREFIX)/share/logdev/Module.symvers
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
+	install -m 0644 include/linux/edprint*.h $(DESTDIR)$(INCDIR)/linux/
+	install -m 0644 include/uapi/linux/logdev.h $(DESTDIR)$(INCDIR)/uapi/linux/logdev.h
+	install -m 0644 tools/module-template/Kbuild tools/module-template/hello_logdev.c $(DESTDIR)$(TEMPLATEDIR)/
+	sed 's|@PREFIX@|$(PREFIX)|g' tools/module-template/Makefile > $(DESTDIR)$(TEMPLATEDIR)/Makefile
 	$(MAKE) -C tools/traceevent-plugin install
+	@echo "logdev: a module of your own: cp -r $(TEMPLATEDIR) mymod && make -C mymod (README, \"Using it on a real machine\")"
+
+# logdev.ko is copied, not installed through kbuild's modules_install: for an
+# external module that signs only with the kernel's own key (absent from
+# distribution headers: "sign-file: certs/signing_key.pem: No such file", then
+# ignored) and skips depmod without a System.map in KDIR (Debian's headers).
+install-module: kernel
+	$(call kver_note,installing logdev.ko)
+	install -d $(MODDIR) $(DESTDIR)$(SYMVERSDIR)
+	install -m 0644 kernel/logdev.ko $(MODDIR)/logdev.ko
+	install -m 0644 kernel/Module.symvers $(DESTDIR)$(SYMVERSDIR)/Module.symvers
+ifneq ($(SIGN_KEY),)
+	@test -n "$(SIGN_CERT)" || { echo "logdev: SIGN_KEY needs SIGN_CERT (the certificate of the key, DER or PEM)" >&2; exit 1; }
+	$(KDIR)/scripts/sign-file $(SIGN_HASH) $(SIGN_KEY) $(SIGN_CERT) $(MODDIR)/logdev.ko
+else ifeq ($(KDIR_MODSIG),y)
+	@echo "logdev: logdev.ko is not signed.  Loading it logs \"module verification failed: signature and/or"; \
+	echo "  required key missing - tainting kernel\": harmless, the module works.  Under Secure Boot"; \
+	echo "  (kernel lockdown) an unsigned module is refused (insmod: \"Key was rejected by service\" or"; \
+	echo "  \"Operation not permitted\"): sign it with a key enrolled as MOK (mokutil --import CERT):"; \
+	echo "  make install SIGN_KEY=key.pem SIGN_CERT=cert.der, or use make dkms-install (DKMS signs"; \
+	echo "  with its own MOK key, /var/lib/dkms/mok.key)"
+endif
+ifeq ($(DESTDIR),)
+	depmod -a $(KVER_KDIR) $(if $(wildcard /boot/System.map-$(KVER_KDIR)),-F /boot/System.map-$(KVER_KDIR))
+else
+	@echo "logdev: DESTDIR set: no depmod (run depmod -a $(KVER_KDIR) where it is installed)"
+endif
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(USER_FILES)) $(MODDIR)/logdev.ko \
+		$(DESTDIR)$(SYMVERSDIR)/Module.symvers
+	-rmdir $(DESTDIR)$(SYMVERSDIR) $(DESTDIR)$(PREFIX)/lib/logdev $(DESTDIR)$(TEMPLATEDIR) \
+		$(DESTDIR)$(PREFIX)/share/logdev $(DESTDIR)$(INCDIR)/uapi/linux $(DESTDIR)$(INCDIR)/uapi \
+		$(DESTDIR)$(INCDIR)/linux $(DESTDIR)$(INCDIR) 2>/dev/null
+	rm -f "$$($(MAKE) -s --no-print-directory -C tools/traceevent-plugin print-plugin-dir)/plugin_logdev.so"
+ifeq ($(DESTDIR),)
+	-depmod -a $(KVER_KDIR)
+endif
+
+# DKMS (dkms.conf): the module's sources in DKMS_SRCTREE/logdev-VERSION, then
+# dkms add + install per kernel.  DKMS_FLAGS are passed to every dkms call
+# (the tests use private --dkmstree/--installtree and --no-depmod).
+DKMS        ?= dkms
+DKMS_SRCTREE ?= /usr/src
+DKMS_SRC     = $(DESTDIR)$(DKMS_SRCTREE)/logdev-$(LOGDEV_VERSION)
+DKMS_KERNELS ?= $(patsubst /lib/modules/%/build,%,$(wildcard /lib/modules/*/build))
+DKMS_ALL     = $(DKMS_FLAGS) --sourcetree $(DESTDIR)$(DKMS_SRCTREE)
+
+dkms-source:
+	@test -n "$(LOGDEV_VERSION)" || { echo "logdev: no LOGDEV_VERSION in userspace/version.h" >&2; exit 1; }
+	rm -rf $(DKMS_SRC)/kernel $(DKMS_SRC)/include
+	install -d $(DKMS_SRC)/kernel $(DKMS_SRC)/include/linux $(DKMS_SRC)/include/uapi/linux
+	install -m 0644 kernel/Kbuild kernel/Makefile kernel/Makefile.objs \
+		$(wildcard kernel/logdev_*.c kernel/logdev_*.h) $(DKMS_SRC)/kernel/
+	install -m 0644 include/linux/edprint*.h $(DKMS_SRC)/include/linux/
+	install -m 0644 include/uapi/linux/logdev.h $(DKMS_SRC)/include/uapi/linux/
+	install -m 0755 tools/dkms-post-build.sh $(DKMS_SRC)/
+	sed 's|@LOGDEV_VERSION@|$(LOGDEV_VERSION)|g' dkms.conf > $(DKMS_SRC)/dkms.conf
+
+dkms-install: install-user dkms-source
+	@command -v $(DKMS) > /dev/null || { echo "logdev: no dkms (apt-get install dkms)" >&2; exit 1; }
+	@test -n "$(DKMS_KERNELS)" || { echo "logdev: no kernel with headers in /lib/modules/*/build (DKMS_KERNELS=)" >&2; exit 1; }
+	if $(DKMS) status $(DKMS_ALL) logdev/$(LOGDEV_VERSION) | grep -q .; then \
+		$(DKMS) remove $(DKMS_ALL) logdev/$(LOGDEV_VERSION) --all; fi
+	$(DKMS) add $(DKMS_ALL) logdev/$(LOGDEV_VERSION)
+	set -e; for k in $(DKMS_KERNELS); do $(DKMS) install $(DKMS_ALL) logdev/$(LOGDEV_VERSION) -k $$k; done
+	$(DKMS) status $(DKMS_ALL) logdev
+
+dkms-uninstall:
+	-$(DKMS) remove $(DKMS_ALL) logdev/$(LOGDEV_VERSION) --all
+	rm -rf $(DKMS_SRC)
 
 clean:
 	$(MAKE) -C userspace clean
@@ -101,7 +222,8 @@ clean:
 	-$(MAKE) -C tests/plugin clean
 	rm -rf demo-out tests/vm/out build
 
-.PHONY: all kernel userspace plugin deps deps-kernel vm-kernel demo check bench fuzz install clean
+.PHONY: all kernel userspace plugin deps deps-kernel deps-rt vm-kernel demo check bench fuzz clean
+.PHONY: install install-user install-module uninstall dkms-source dkms-install dkms-uninstall
 
 # Cloud vs PREEMPT_RT kernel, same workload through logdev probes, then
 # `logdev diff` (tools/demo-compare.sh; about 2.5 min, not part of check).
@@ -123,3 +245,9 @@ demo-builtin: deps deps-kernel userspace
 check-builtin: deps deps-kernel userspace
 	tools/demo-builtin.sh --check
 .PHONY: kernel-tree demo-builtin check-builtin
+
+# The VM suite on debug kernels (tools/debug-kernel.sh; first run builds two
+# kernels, about 40-60 min each on 2 cores; later runs reuse them).
+check-debug: deps deps-kernel userspace
+	tools/debug-kernel.sh --variant $(or $(CHECK_DEBUG_VARIANT),all)
+.PHONY: check-debug

@@ -19,7 +19,7 @@ struct dentry;
 void ld_debugfs_init(struct dentry *dir);
 
 /* logdev_probes.c: probes, error_log */
-void ld_probes_init(struct dentry *dir);
+int ld_probes_init(struct dentry *dir);
 void ld_probes_exit(void);
 
 /* logdev_modlog.c: module_log (and its module notifier) */

@@ -285,10 +285,12 @@ static int __init ld_files_start(void)
 		goto err;
 	}
 	ld_debugfs_init(ld_dir);
-	ld_probes_init(ld_dir);
-	ret = ld_modlog_init(ld_dir);
+	ret = ld_probes_init(ld_dir);
 	if (ret)
 		goto err_dir;
+	ret = ld_modlog_init(ld_dir);
+	if (ret)
+		goto err_probes;
 	ld_pipe_init(ld_dir);
 	ret = ld_dump_init(ld_dir);
 	if (ret)
@@ -297,6 +299,8 @@ static int __init ld_files_start(void)
 
 err_modlog:
 	ld_modlog_exit();
+err_probes:
+	ld_probes_exit();
 err_dir:
 	debugfs_remove_recursive(ld_dir);
 err:

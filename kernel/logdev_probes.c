@@ -38,7 +38,7 @@
  * Every hit is a LOGDEV_REC_PRINT record of the probe's own call site: file
  * "probe", func NAME (NAME%return for the return of an r: probe), line
  * OFFSET; its format carries each argument's type ("n=%lld s=\"%s\"%s ...",
- * ld_fmt_add()) and its payload is what vbin_printf() stores for that
+ * ld_fmt_make()) and its payload is what vbin_printf() stores for that
  * format (u64 values, NUL-terminated strings), so readers render it like
  * any edprint().  Handlers run in any context (kprobes: irqs off) and only call
  * the lock-free ld_write_print().
@@ -46,7 +46,10 @@
  * Probes are kept on a list under ld_probes_mutex; a handler only touches
  * its own probe.  Removal unregisters (which waits for running handlers)
  * before freeing; the call sites go to the site table (ld_site_adopt()) so
- * "formats" still describes records already taken.
+ * "formats" still describes records already taken.  A probe in a module is
+ * disarmed when the module goes and armed again when it comes back; MOD:FUNC
+ * of a module not loaded waits for it (ld_probes_module_cb(): the listing's
+ * state=gone and state=pending).
  *
  * Layer: feature (logdev_features.h); creates "probes" and "error_log"
  * itself and calls the recording core (ld_write_print(), the site table).
@@ -167,6 +170,20 @@ static const char ld_probe_kind_char[] = { 'p', 'r', 't' };
  * @kp:       the kprobe (p:)
  * @rp:       the kretprobe (r:)
  * @tp:       the tracepoint (t:)
+ * @mod:      kprobes: the module that holds the target ("" vmlinux): MOD of
+ *            MOD:FUNC, or the module FUNC or 0xADDR was found in
+ * @ksym:     kprobes by name: the name given to kprobes (MOD:FUNC once the
+ *            module is known, so a reload finds the same function)
+ * @armed:    registered with kprobes / the tracepoint
+ * @was_armed: armed once: not armed now means gone (its module unloaded,
+ *            or its __init code freed), else pending (module not loaded yet)
+ * @arm_err:  the error of the last arming on a module load (0: none)
+ * @missed_before: nmissed of the armings before this one
+ *
+ * A probe on a module's function is disarmed when the module goes and
+ * armed again when a module of that name comes (ld_probes_module_cb(), as
+ * ftrace's trace_kprobe_module_callback()), keeping its counts; one on
+ * 0xADDR stays gone (the address means nothing in the next load).
  */
 struct ld_probe {
 	struct list_head list;
@@ -190,6 +207,11 @@ struct ld_probe {
 	struct kprobe kp;
 	struct kretprobe rp;
 	struct tracepoint *tp;
+	char mod[MODULE_NAME_LEN];
+	char ksym[MODULE_NAME_LEN + KSYM_NAME_LEN];
+	bool armed, was_armed;
+	int arm_err;
+	unsigned long missed_before;
 };
 
 static LIST_HEAD(ld_probes);
@@ -439,6 +461,7 @@ struct ld_pctx {
 	const char *buf;
 	int err;
 	const char *at;		/* in @buf */
+	bool rearm;		/* arming on a module load, not a write */
 	char reason[256];
 };
 
@@ -556,22 +579,36 @@ static bool ld_aname_used(const struct ld_probe *p, const char *name)
 	return false;
 }
 
-/* One word of a record's format for @f, appended to @fmt (@size bytes). */
-static void ld_fmt_add(char *fmt, size_t size, const struct ld_fetch *f)
-{
-	static const char * const conv[] = {
-		[LD_FT_LEGACY] = "%llx", [LD_FT_U] = "%llu", [LD_FT_S] = "%lld",
-		[LD_FT_X] = "0x%llx", [LD_FT_STRING] = "\"%s\"",
-		[LD_FT_SYMBOL] = "%pS",
-	};
+static const char * const ld_fmt_conv[] = {
+	[LD_FT_LEGACY] = "%llx", [LD_FT_U] = "%llu", [LD_FT_S] = "%lld",
+	[LD_FT_X] = "0x%llx", [LD_FT_STRING] = "\"%s\"",
+	[LD_FT_SYMBOL] = "%pS",
+};
 
-	if (*fmt)
-		strlcat(fmt, " ", size);
-	strlcat(fmt, f->name, size);
-	strlcat(fmt, "=", size);
-	strlcat(fmt, conv[f->type], size);
-	if (f->fault)
-		strlcat(fmt, "%s", size);
+/*
+ * The format of a record of the @n fetches @f ("NAME=CONV[%s] ..."), in a
+ * buffer of its own size (kfree() it), or NULL without memory.  Every
+ * fetch has its conversion, whatever the names' lengths: a format cut
+ * short would render the payload's values under the wrong names.
+ */
+static char *ld_fmt_make(const struct ld_fetch *f, u32 n)
+{
+	size_t len = 1, pos = 0;
+	char *fmt;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		len += (i ? 1 : 0) + strlen(f[i].name) + 1 +
+		       strlen(ld_fmt_conv[f[i].type]) + (f[i].fault ? 2 : 0);
+	fmt = kmalloc(len, GFP_KERNEL);
+	if (!fmt)
+		return NULL;
+	for (i = 0; i < n; i++)
+		pos += scnprintf(fmt + pos, len - pos, "%s%s=%s%s", i ? " " : "",
+				 f[i].name, ld_fmt_conv[f[i].type],
+				 f[i].fault ? "%s" : "");
+	fmt[pos] = '\0';
+	return fmt;
 }
 
 static unsigned long ld_sym_addr(const char *name, unsigned int *count);
@@ -616,8 +653,10 @@ static int ld_parse_fetch(struct ld_pctx *c, struct ld_probe *p,
 		if (s[1] == 'u')
 			return ld_fail(c, s + 1, -EINVAL,
 				       "user-space dereference (+u) is not supported");
-		if (kstrtol(s + 1, 0, &off))
-			return ld_fail(c, s + 1, -EINVAL, "invalid dereference offset");
+		/* the signed word, as ftrace: one sign, LONG_MIN..LONG_MAX */
+		if (s[1] == '+' || s[1] == '-' || kstrtol(s, 0, &off))
+			return ld_fail(c, s + 1, -EINVAL,
+				       "invalid dereference offset (one sign, then a number that fits a long)");
 		ret = ld_parse_fetch(c, p, f, open + 1);
 		if (ret)
 			return ret;
@@ -626,7 +665,7 @@ static int ld_parse_fetch(struct ld_pctx *c, struct ld_probe *p,
 		if (f->ndrf >= LD_FETCH_DEPTH)
 			return ld_fail(c, s, -EINVAL, "dereference is nested more than %d deep",
 				       LD_FETCH_DEPTH);
-		f->off[f->ndrf++] = *s == '-' ? -off : off;
+		f->off[f->ndrf++] = off;
 		return 0;
 	}
 	if (*s == '@') {
@@ -634,10 +673,9 @@ static int ld_parse_fetch(struct ld_pctx *c, struct ld_probe *p,
 		sign = strpbrk(s + 1, "+-");
 		off = 0;
 		if (sign) {
-			if (kstrtol(sign + 1, 0, &off))
-				return ld_fail(c, sign + 1, -EINVAL, "invalid offset after @SYM");
-			if (*sign == '-')
-				off = -off;
+			if (sign[1] == '+' || sign[1] == '-' || kstrtol(sign, 0, &off))
+				return ld_fail(c, sign + 1, -EINVAL,
+					       "invalid offset after @SYM (one sign, then a number that fits a long)");
 			*sign = '\0';
 		}
 		if (s[1] == '0' && (s[2] == 'x' || s[2] == 'X')) {
@@ -1098,20 +1136,22 @@ static int ld_parse(struct ld_pctx *c, struct ld_probe *p, char *cmd)
 /* The call sites of @p's records (formats from its fetches). */
 static int ld_probe_sites(struct ld_pctx *c, struct ld_probe *p)
 {
-	char fmt[256] = "", rfmt[256] = "", func[LD_PROBE_NAME_LEN + 8];
-	u32 i;
+	char func[LD_PROBE_NAME_LEN + 8], *fmt;
 
-	for (i = 0; i < p->nr_entry; i++)
-		ld_fmt_add(fmt, sizeof(fmt), &p->entry[i]);
-	for (i = 0; i < p->nr_ret; i++)
-		ld_fmt_add(rfmt, sizeof(rfmt), &p->ret[i]);
-
+	fmt = ld_fmt_make(p->entry, p->nr_entry);
+	if (!fmt)
+		return ld_fail(c, NULL, -ENOMEM, "out of memory");
 	p->site = ld_site_new(p->name, fmt, p->offset);
+	kfree(fmt);
 	if (!p->site)
 		return ld_fail(c, NULL, -ENOMEM, "out of memory");
 	if (p->kind == LD_PROBE_KRETPROBE) {
+		fmt = ld_fmt_make(p->ret, p->nr_ret);
+		if (!fmt)
+			return ld_fail(c, NULL, -ENOMEM, "out of memory");
 		snprintf(func, sizeof(func), "%s%%return", p->name);
-		p->ret_site = ld_site_new(func, rfmt, 0);
+		p->ret_site = ld_site_new(func, fmt, 0);
+		kfree(fmt);
 		if (!p->ret_site)
 			return ld_fail(c, NULL, -ENOMEM, "out of memory");
 	}
@@ -1260,6 +1300,7 @@ struct ld_sym_count {
 	const char *mod;	/* count only in this module, or NULL */
 	size_t modlen;
 	unsigned int n;
+	char found[MODULE_NAME_LEN];	/* module of the last match, "" vmlinux */
 };
 
 static int ld_count_vmlinux(void *data, const char *name, struct module *mod,
@@ -1280,15 +1321,18 @@ static int ld_count_module(void *data, const char *name, struct module *mod,
 	if (sc->mod && (strlen(mod->name) != sc->modlen ||
 			strncmp(mod->name, sc->mod, sc->modlen)))
 		return 0;
-	if (!strcmp(name, sc->name))
+	if (!strcmp(name, sc->name)) {
 		sc->n++;
+		strscpy(sc->found, mod->name, sizeof(sc->found));
+	}
 	return 0;
 }
 
 /*
  * A kprobe target by name must name one place: FUNC defined once in
  * vmlinux and all modules, MOD:FUNC once in MOD (as ftrace's kprobe_events:
- * -EADDRNOTAVAIL for several, -ENOENT for none).
+ * -EADDRNOTAVAIL for several, -ENOENT for none).  The module of the one
+ * definition goes to @p->mod.
  */
 static int ld_check_unique(struct ld_pctx *c, struct ld_probe *p)
 {
@@ -1305,6 +1349,10 @@ static int ld_check_unique(struct ld_pctx *c, struct ld_probe *p)
 		sc.mod = p->sym;
 		sc.modlen = colon - p->sym;
 		sc.name = colon + 1;
+	} else if (c->rearm && *p->mod) {
+		/* FUNC found in p->mod when written: armed as MOD:FUNC */
+		sc.mod = p->mod;
+		sc.modlen = strlen(p->mod);
 	} else {
 		ld_each_vmlinux_sym(ld_count_vmlinux, &sc);
 	}
@@ -1313,6 +1361,12 @@ static int ld_check_unique(struct ld_pctx *c, struct ld_probe *p)
 		return ld_fail(c, at, -EADDRNOTAVAIL,
 			       "%s is defined %u times: use MOD:FUNC or 0xADDR (/proc/kallsyms)",
 			       p->sym, sc.n);
+	if (!sc.n && c->rearm)
+		return ld_fail(c, at, -ENOENT, "no symbol %s in it", colon ? colon + 1 : p->sym);
+	if (!sc.n && colon)
+		return ld_fail(c, at, -ENOENT,
+			       "no symbol %s in %.*s; if it is __init code (freed after the module's init), an __init function of %.*s is probed by writing the probe before the module loads",
+			       colon + 1, (int)sc.modlen, p->sym, (int)sc.modlen, p->sym);
 	if (!sc.n) {
 		char cand[160];
 		unsigned int n = ld_similar(colon ? colon + 1 : p->sym, cand,
@@ -1320,12 +1374,61 @@ static int ld_check_unique(struct ld_pctx *c, struct ld_probe *p)
 
 		if (!n)
 			return ld_fail(c, at, -ENOENT,
-				       "no symbol %s (inlined, or renamed: see probes_list)",
+				       "no symbol %s (inlined, or renamed: see probe_functions)",
 				       p->sym);
 		return ld_fail(c, at, -ENOENT, "no symbol %s; symbols containing it (%u): %s%s",
 			       p->sym, n, cand, n > LD_CANDIDATES ? ", ..." : "");
 	}
+	if (*sc.found)
+		strscpy(p->mod, sc.found, sizeof(p->mod));
 	return 0;
+}
+
+struct ld_mod_find {
+	const char *name;	/* a module's name, or NULL */
+	size_t len;
+	unsigned long addr;	/* else: the module holding this address */
+	char *found;		/* MODULE_NAME_LEN bytes */
+};
+
+static int ld_mod_match(void *data, const char *name, struct module *mod,
+			unsigned long addr)
+{
+	struct ld_mod_find *mf = data;
+
+	if (mf->name ? strlen(mod->name) != mf->len || strncmp(mod->name, mf->name, mf->len) :
+		       !within_module(mf->addr, mod))
+		return 0;
+	strscpy(mf->found, mod->name, MODULE_NAME_LEN);
+	return 1;
+}
+
+/*
+ * Is a module named @name (@len bytes) loaded (formed: being initialized,
+ * live or going)?  True when kallsyms iteration was not found (the
+ * command is then refused as before, not left pending).
+ */
+static bool ld_module_loaded(const char *name, size_t len)
+{
+	char found[MODULE_NAME_LEN] = "";
+	struct ld_mod_find mf = { .name = name, .len = len, .found = found };
+
+	ld_each_sym_lookup();
+	if (!ld_each_module_sym)
+		return true;
+	ld_each_module_sym(ld_mod_match, &mf);
+	return *found;
+}
+
+/* The name of the module holding @addr to @out (MODULE_NAME_LEN), or "". */
+static void ld_addr_module(unsigned long addr, char *out)
+{
+	struct ld_mod_find mf = { .addr = addr, .found = out };
+
+	*out = '\0';
+	ld_each_sym_lookup();
+	if (ld_each_module_sym)
+		ld_each_module_sym(ld_mod_match, &mf);
 }
 
 /* ------------------------------------------------------ globs and listing */
@@ -1562,14 +1665,15 @@ static const struct file_operations ld_list_fops = {
 
 /* ------------------------------------------------------------- (un)arming */
 
-static int ld_probe_arm(struct ld_probe *p)
+/* Register @p's kprobe, kretprobe or tracepoint probe; 0 or -errno. */
+static int ld_probe_register(struct ld_probe *p)
 {
 	switch (p->kind) {
 	case LD_PROBE_KPROBE:
 		if (p->addr)
 			p->kp.addr = (kprobe_opcode_t *)p->addr;
 		else
-			p->kp.symbol_name = p->sym;
+			p->kp.symbol_name = p->ksym;
 		p->kp.offset = p->offset;
 		p->kp.pre_handler = ld_kp_handler;
 		return register_kprobe(&p->kp);
@@ -1577,7 +1681,7 @@ static int ld_probe_arm(struct ld_probe *p)
 		if (p->addr)
 			p->rp.kp.addr = (kprobe_opcode_t *)p->addr;
 		else
-			p->rp.kp.symbol_name = p->sym;
+			p->rp.kp.symbol_name = p->ksym;
 		p->rp.handler = ld_rp_return;
 		p->rp.entry_handler = ld_rp_entry;
 		p->rp.maxactive = p->maxactive ?:
@@ -1590,8 +1694,66 @@ static int ld_probe_arm(struct ld_probe *p)
 	}
 }
 
+/* The kprobe of a kprobe or kretprobe, else NULL. */
+static struct kprobe *ld_probe_kp(struct ld_probe *p)
+{
+	return p->kind == LD_PROBE_KPROBE ? &p->kp :
+	       p->kind == LD_PROBE_KRETPROBE ? &p->rp.kp : NULL;
+}
+
+/* The kprobes core's nmissed of the current arming (0 unarmed). */
+static unsigned long ld_probe_nmissed(struct ld_probe *p)
+{
+	if (!p->armed)
+		return 0;
+	return p->kind == LD_PROBE_KPROBE ? p->kp.nmissed :
+	       p->kind == LD_PROBE_KRETPROBE ? (unsigned long)p->rp.nmissed : 0;
+}
+
+/*
+ * Is @p armed on text that was freed (its module went, or its __init code
+ * after the module's init: the kprobes core's "gone" flag)?
+ */
+static bool ld_probe_gone(struct ld_probe *p)
+{
+	struct kprobe *kp = ld_probe_kp(p);
+
+	return p->armed && kp && kprobe_gone(kp);
+}
+
+/*
+ * Arm @p: a fresh kprobe (a kprobe that was registered once keeps the
+ * address it resolved, which kprobes refuses beside a symbol name); a
+ * kprobe by name in a module is given as MOD:FUNC.  Learns the module the
+ * target is in.  0 or -errno (unarmed).
+ */
+static int ld_probe_arm(struct ld_probe *p)
+{
+	struct kprobe *kp = ld_probe_kp(p);
+	int ret;
+
+	lockdep_assert_held(&ld_probes_mutex);
+	if (kp) {
+		memset(&p->kp, 0, sizeof(p->kp));
+		memset(&p->rp, 0, sizeof(p->rp));
+		if (*p->mod && !strchr(p->sym, ':'))
+			snprintf(p->ksym, sizeof(p->ksym), "%s:%s", p->mod, p->sym);
+		else
+			strscpy(p->ksym, p->sym, sizeof(p->ksym));
+	}
+	ret = ld_probe_register(p);
+	if (ret)
+		return ret;
+	p->armed = true;
+	p->was_armed = true;
+	p->arm_err = 0;
+	if (kp && !*p->mod)
+		ld_addr_module((unsigned long)kp->addr, p->mod);
+	return 0;
+}
+
 /* Unregister; when this returns no handler of @p runs or will run. */
-static void ld_probe_disarm(struct ld_probe *p)
+static void ld_probe_unregister(struct ld_probe *p)
 {
 	switch (p->kind) {
 	case LD_PROBE_KPROBE:
@@ -1607,6 +1769,16 @@ static void ld_probe_disarm(struct ld_probe *p)
 		tracepoint_synchronize_unregister();
 		break;
 	}
+}
+
+/* Disarm @p if armed, keeping its miss count. */
+static void ld_probe_disarm(struct ld_probe *p)
+{
+	if (!p->armed)
+		return;
+	p->missed_before += ld_probe_nmissed(p);
+	ld_probe_unregister(p);
+	p->armed = false;
 }
 
 /* Free an unarmed probe; its sites go to the table (or are freed). */
@@ -1757,6 +1929,14 @@ static int ld_probe_add(struct ld_pctx *c, char *cmd)
 				      old->sym, old->name);
 		goto err_free;
 	}
+	if (p->kind != LD_PROBE_TRACEPOINT && !p->addr && strchr(p->sym, ':') &&
+	    !ld_module_loaded(p->sym, strchr(p->sym, ':') - p->sym)) {
+		/* MOD:FUNC of a module not loaded: armed when it loads */
+		strscpy(p->mod, p->sym, min_t(size_t, sizeof(p->mod),
+					      strchr(p->sym, ':') - p->sym + 1));
+		list_add_tail(&p->list, &ld_probes);
+		return 0;
+	}
 	ret = ld_check_unique(c, p);
 	if (ret)
 		goto err_free;
@@ -1796,13 +1976,106 @@ static void ld_probes_remove_all(void)
 	mutex_unlock(&ld_probes_mutex);
 }
 
+/* --------------------------------------------------- module load, unload */
+
+/*
+ * Arm @p again on the load of its module (MODULE_STATE_COMING: the module's
+ * text, __init code included, is in place and its symbols are listed, its
+ * init has not run).  FUNC must still be there once; a failure is left in
+ * error_log and the listing ("error=").
+ */
+static noinline_for_stack void ld_probe_rearm(struct ld_probe *p)
+{
+	struct ld_pctx c = { .rearm = true };
+	char *line, *why;
+	int ret;
+
+	line = kasprintf(GFP_KERNEL, "%c:%s %s", ld_probe_kind_char[p->kind],
+			 p->name, p->sym);
+	if (!line) {
+		p->arm_err = -ENOMEM;
+		pr_warn("probe %s not armed on the load of %s: out of memory\n",
+			p->name, p->mod);
+		return;
+	}
+	c.text = line;
+	c.buf = line;
+	/* what ld_check_unique() points at: the target */
+	p->target_off = strlen(line) - strlen(p->sym);
+	ret = ld_check_unique(&c, p);
+	if (!ret) {
+		ret = ld_probe_arm(p);
+		if (ret)
+			ld_fail(&c, line + p->target_off, ret,
+				"cannot attach to it (error %d)", ret);
+	}
+	if (ret) {
+		p->arm_err = ret;
+		why = kasprintf(GFP_KERNEL, "probe %s not armed on the load of %s: %s",
+				p->name, p->mod, c.reason);
+		if (why)
+			strscpy(c.reason, why, sizeof(c.reason));
+		ld_errlog_add(&c);
+		pr_warn("%s\n", c.reason);
+		kfree(why);
+	}
+	kfree(line);
+}
+
+/*
+ * The module notifier (as ftrace's trace_kprobe_module_callback()): on
+ * MODULE_STATE_COMING the probes on that module's functions (by name) are
+ * armed, those written before it was loaded and those disarmed when a
+ * module of that name went; on MODULE_STATE_LIVE probes whose text the
+ * kprobes core marked gone (__init code, freed now) are disarmed; on
+ * MODULE_STATE_GOING every probe in the module is disarmed.  A disarmed
+ * probe keeps its counts and call sites.  Runs in the loading or unloading
+ * task, after the kprobes core's own notifier (same priority, registered
+ * later); takes ld_probes_mutex, as the probes file's writers, which may
+ * read the module list (module_mutex) and register kprobes but never wait
+ * for a module load.
+ */
+static int ld_probes_module_cb(struct notifier_block *nb, unsigned long action,
+			       void *data)
+{
+	struct module *mod = data;
+	struct ld_probe *p;
+
+	if (action != MODULE_STATE_COMING && action != MODULE_STATE_LIVE &&
+	    action != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&ld_probes_mutex);
+	list_for_each_entry(p, &ld_probes, list) {
+		if (p->kind == LD_PROBE_TRACEPOINT || strcmp(p->mod, mod->name))
+			continue;
+		if (action == MODULE_STATE_GOING ||
+		    (action == MODULE_STATE_LIVE && ld_probe_gone(p))) {
+			ld_probe_disarm(p);
+		} else if (action == MODULE_STATE_COMING && !p->addr &&
+			   (!p->armed || ld_probe_gone(p))) {
+			ld_probe_disarm(p);	/* a gone one the GOING missed */
+			ld_probe_rearm(p);
+		}
+	}
+	mutex_unlock(&ld_probes_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ld_probes_module_nb = {
+	.notifier_call = ld_probes_module_cb,
+	.priority = 0,	/* after the kprobes core's (0, registered first) */
+};
+
 /**
  * ld_probes_exit() - remove every probe (module unload)
  *
- * Call before the buffers are freed: afterwards no handler runs.
+ * Call before the buffers are freed: afterwards no handler runs.  The
+ * module notifier goes first (a running callback is waited for), so no
+ * probe is armed after this.
  */
 void ld_probes_exit(void)
 {
+	unregister_module_notifier(&ld_probes_module_nb);
 	ld_probes_remove_all();
 }
 
@@ -1828,10 +2101,13 @@ static int ld_probes_show(struct seq_file *m, void *v)
 			seq_printf(m, " %s", p->args);
 		seq_printf(m, " hits=%ld", atomic_long_read(&p->hits));
 		if (p->kind == LD_PROBE_KRETPROBE)
-			seq_printf(m, " returns=%ld missed=%d",
-				   atomic_long_read(&p->rets), p->rp.nmissed);
-		else if (p->kind == LD_PROBE_KPROBE)
-			seq_printf(m, " missed=%lu", p->kp.nmissed);
+			seq_printf(m, " returns=%ld", atomic_long_read(&p->rets));
+		if (p->kind != LD_PROBE_TRACEPOINT)
+			seq_printf(m, " missed=%lu", p->missed_before + ld_probe_nmissed(p));
+		if (!p->armed || ld_probe_gone(p))
+			seq_printf(m, " state=%s", p->was_armed ? "gone" : "pending");
+		if (p->arm_err)
+			seq_printf(m, " error=%d", p->arm_err);
 		seq_putc(m, '\n');
 	}
 	mutex_unlock(&ld_probes_mutex);
@@ -2012,14 +2288,21 @@ static const struct file_operations ld_errlog_fops = {
 /* ------------------------------------------------------------------- init */
 
 /**
- * ld_probes_init() - create the "probes" and "error_log" files
+ * ld_probes_init() - create the "probes", "error_log" and "probe_functions"
+ * files, and the module notifier that re-arms probes on module loads
  * @dir: the logdev debugfs directory
  *
  * Module init; no probe exists until one is written to "probes".
+ * Return: 0, or the error of register_module_notifier().
  */
-void ld_probes_init(struct dentry *dir)
+int ld_probes_init(struct dentry *dir)
 {
+	int ret = register_module_notifier(&ld_probes_module_nb);
+
+	if (ret)
+		return ret;
 	debugfs_create_file("probes", 0644, dir, NULL, &ld_probes_fops);
 	debugfs_create_file("error_log", 0644, dir, NULL, &ld_errlog_fops);
 	debugfs_create_file("probe_functions", 0644, dir, NULL, &ld_list_fops);
+	return 0;
 }

@@ -2,9 +2,12 @@
 # Check (and, as root, install) the Debian packages logdev needs to build the
 # module, the static reader, the trace-cmd plugin, and to run the QEMU tests,
 # trace-cmd's reading of what `logdev convert` writes (tests/tracecmd), the
-# plugin's tests (tests/plugin) and the KernelShark load test (tests/kshark).
+# plugin's tests (tests/plugin), the KernelShark load test (tests/kshark),
+# the fuzz suite's libFuzzer targets (tests/fuzz), and DKMS (make
+# dkms-install, tests/install-check.sh).
 #   tools/deps.sh [--rt | --bench | --kernel]...
-# --rt: also the PREEMPT_RT kernel; --bench: also what `make bench` compares
+# --rt: also the PREEMPT_RT kernel (make check: tests/install-check.sh builds
+# logdev.ko through DKMS for it); --bench: also what `make bench` compares
 # against (LTTng-UST and lttng-tools, valgrind for instruction counts; trace-cmd
 # is in the base list); --kernel: also what building logdev into a kernel
 # from Debian's sources needs (linux-source-6.1, its build tools: the in-tree
@@ -30,6 +33,12 @@ pkgs="$pkgs pkg-config libtraceevent-dev trace-cmd"
 # the KernelShark load test (tests/kshark): libkshark-dev, and what its
 # pkg-config file requires (json-c, libtracecmd, which requires libtracefs)
 pkgs="$pkgs libkshark-dev libjson-c-dev libtracecmd-dev libtracefs-dev"
+# make dkms-install and its test (tests/install-check.sh: private DKMS trees;
+# openssl makes DKMS's signing key and the signed install's test key)
+pkgs="$pkgs dkms openssl"
+# the fuzz suite (tests/fuzz): clang with its libFuzzer/ASan/UBSan runtime
+# (Debian 12's clang is 14); without them the suite says SKIP
+pkgs="$pkgs clang libclang-rt-14-dev"
 [ -n "$rt" ] && pkgs="$pkgs linux-image-rt-amd64 linux-headers-rt-amd64"
 [ -n "$bench" ] && pkgs="$pkgs liblttng-ust-dev lttng-tools valgrind"
 [ -n "$kernel" ] && pkgs="$pkgs linux-source-6.1 flex bison bc libelf-dev libssl-dev patch xz-utils"

@@ -22,6 +22,12 @@
 #          slub's options, its own O= (it flips CONFIG_LOGDEV), no image
 #   slub   the demo/check-builtin kernel with SLUB (make demo-builtin)
 #   slob   the same with SLOB (6.1 still has it, under EXPERT)
+#   kasan  the debug kernel of `make check-debug` (tools/debug-kernel.sh):
+#          KASAN, lockdep (PROVE_LOCKING, PROVE_RCU), DEBUG_ATOMIC_SLEEP,
+#          PREEMPT + DEBUG_PREEMPT, debug objects, CPU hotplug, kretprobes,
+#          ftrace's kprobe events; CONFIG_LOGDEV off (the out-of-tree module
+#          and the VM suite run on it)
+#   kcsan  the same with KCSAN instead of KASAN (the two exclude each other)
 # Both boot under QEMU with a busybox initramfs: serial console, initramfs,
 # devtmpfs, proc/sysfs/debugfs, kallsyms, SMP with ACPI (QEMU's -smp 2 needs
 # it), loopback TCP, paravirt guest, jump labels, kprobes (logdev's probes
@@ -53,8 +59,22 @@ common="-e 64BIT -e PRINTK -e TTY -e SERIAL_8250 -e SERIAL_8250_CONSOLE
 	-d CC_OPTIMIZE_FOR_SIZE -e CC_OPTIMIZE_FOR_PERFORMANCE
 	-e MODULES -e MODULE_UNLOAD -e KPROBES
 	-e EXPERT -e LOGDEV"
+# the debug kernels (kasan, kcsan): the checkers, and what the VM suite needs
+# beyond the boot options above (hotplug, kretprobes, tracepoints and ftrace's
+# kprobe_events for vm-merge/vm-probes-ftrace, perf events for the NMI writer)
+debug="-d LOGDEV -e MODULE_FORCE_UNLOAD -e HOTPLUG_CPU -e KRETPROBES
+	-e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE -e TRACEPOINTS -e EVENT_TRACING
+	-e KPROBE_EVENTS -e PERF_EVENTS -e PCI -e BLOCK -e PACKET -e SYSVIPC -e IKCONFIG
+	-d SLOB -e SLUB -e SLUB_DEBUG
+	-d PREEMPT_NONE -d PREEMPT_VOLUNTARY -e PREEMPT
+	-e DEBUG_KERNEL -e BUG -e DEBUG_BUGVERBOSE -e STACKTRACE
+	-e PROVE_LOCKING -e DEBUG_SPINLOCK -e DEBUG_MUTEXES -e PROVE_RCU -e TRACE_IRQFLAGS
+	-e DEBUG_ATOMIC_SLEEP -e DEBUG_PREEMPT
+	-e DEBUG_OBJECTS -e DEBUG_OBJECTS_TIMERS -e DEBUG_OBJECTS_WORK -e DEBUG_OBJECTS_RCU_HEAD"
 recipe() {
 	case $1 in
+	kasan) echo "$common $debug -e KASAN -e KASAN_GENERIC -e KASAN_INLINE" ;;
+	kcsan) echo "$common $debug -d KASAN -e KCSAN" ;;
 	check) echo "$common -d SLOB -e SLUB" ;;
 	slub) echo "$common -d SLOB -e SLUB" ;;
 	slob) echo "$common -d SLUB -d SLAB -e SLOB" ;;
@@ -62,7 +82,14 @@ recipe() {
 	esac
 }
 # must be =y after olddefconfig (a dependency that did not hold drops them)
-must="LOGDEV KPROBES MODULES DEBUG_FS KALLSYMS SMP ACPI NET INET BLK_DEV_INITRD SERIAL_8250_CONSOLE PROC_PAGE_MONITOR"
+must="KPROBES MODULES DEBUG_FS KALLSYMS SMP ACPI NET INET BLK_DEV_INITRD SERIAL_8250_CONSOLE PROC_PAGE_MONITOR"
+must_of() {
+	case $1 in
+	kasan) echo "$must KASAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP PREEMPT DEBUG_PREEMPT HOTPLUG_CPU KRETPROBES TRACEPOINTS KPROBE_EVENTS" ;;
+	kcsan) echo "$must KCSAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP PREEMPT DEBUG_PREEMPT HOTPLUG_CPU KRETPROBES TRACEPOINTS KPROBE_EVENTS" ;;
+	*) echo "$must LOGDEV" ;;
+	esac
+}
 
 do_tree() {
 	local stamp=$cache/.unpacked want
@@ -120,7 +147,7 @@ do_pristine() {
 
 do_config() {
 	local name=$1 o=$cache/o-$1 r stamp
-	r=$(recipe "$name") || die "no recipe '$name' (check, slub, slob)"
+	r=$(recipe "$name") || die "no recipe '$name' (check, slub, slob, kasan, kcsan)"
 	r=$(printf "%s " $r)	# one line (echo would take -e)
 	stamp="$r"
 	if [ -f "$o/.config" ] && [ "$(cat "$o/.recipe" 2>/dev/null)" = "$stamp" ]; then
@@ -135,7 +162,7 @@ do_config() {
 	"$tree/scripts/config" --file "$o/.config" $r
 	make -s -C "$tree" O="$o" olddefconfig >> "$o/config.log" 2>&1 ||
 		{ cat "$o/config.log" >&2; die "olddefconfig failed"; }
-	for c in $must; do
+	for c in $(must_of "$name"); do
 		grep -q "^CONFIG_$c=y" "$o/.config" || die "CONFIG_$c did not stick in $o/.config (a dependency is missing)"
 	done
 	case $name in

@@ -52,10 +52,50 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "liblogdev.h"
+
+/* two decimal digits of 0..99, for lgd_fmt_u64() (here, the lowest layer using it) */
+static const char dec2[200] =
+	"00010203040506070809101112131415161718192021222324"
+	"25262728293031323334353637383940414243444546474849"
+	"50515253545556575859606162636465666768697071727374"
+	"75767778798081828384858687888990919293949596979899";
+
+size_t lgd_fmt_u64(char *b, uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+		1000000000000ull, 10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull,
+	};
+	/* digits: log10 from the bit length (1233 / 4096 ~ log10(2)), then one compare */
+	unsigned t = ((64 - (unsigned)__builtin_clzll(v | 1)) * 1233) >> 12;
+	size_t n = t + (v >= pow10[t]), i;
+
+	if (!n)
+		n = 1;	/* 0 */
+	i = n;
+	while (v >= 100) {	/* from the last digit back, two at a time */
+		unsigned d = (unsigned)(v % 100);
+
+		v /= 100;
+		b[--i] = dec2[2 * d + 1];
+		b[--i] = dec2[2 * d];
+	}
+	if (v >= 10) {
+		b[1] = dec2[2 * v + 1];
+		b[0] = dec2[2 * v];
+	} else {
+		b[0] = (char)('0' + v);
+	}
+	return n;
+}
 
 /* output accumulator with snprintf semantics */
 struct out {
@@ -71,10 +111,15 @@ static void put(struct out *o, char c)
 	o->len++;
 }
 
+/* @n bytes of @s: copied while they fit (one memcpy), then counted */
 static void puts_n(struct out *o, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		put(o, s[i]);
+	if (o->len + n < o->size) {	/* nearly always: the whole run fits */
+		memcpy(o->buf + o->len, s, n);
+	} else if (o->len + 1 < o->size) {
+		memcpy(o->buf + o->len, s, o->size - 1 - o->len);
+	}
+	o->len += n;
 }
 
 /* @n copies of @c (none if n <= 0): written while they fit, then counted */
@@ -164,6 +209,14 @@ static uint64_t get_arg(struct args *a, unsigned size)
 	align = size == 8 ? 4 : size;
 
 	a->off = (a->off + align - 1) & ~(size_t)(align - 1);
+	if (a->off + 8 <= a->n) {	/* 8 bytes readable: one load, little-endian */
+		uint64_t le;
+
+		memcpy(&le, a->p + a->off, 8);
+		v = le64toh(le);
+		a->off += size;
+		return size == 8 ? v : v & ((1ULL << (8 * want)) - 1);
+	}
 	for (unsigned i = 0; i < size; i++)
 		if (a->off + i < a->n)
 			v |= (uint64_t)a->p[a->off + i] << (8 * i);
@@ -216,6 +269,17 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 	int zero = num == 0;
 	int width = sp.width, prec = sp.prec, i = 0;
 
+	if (sp.base == 10 && sp.width < 0 && sp.prec < 0 &&
+	    !(sp.flags & (F_LEFT | F_PLUS | F_SPACE | F_SPECIAL | F_ZEROPAD)) &&
+	    o->len + LGD_U64_DEC_MAX + 1 < o->size) {
+		/* a plain %d %u %ld...: digits (and a minus) straight into the output */
+		if ((sp.flags & F_SIGN) && (int64_t)num < 0) {
+			o->buf[o->len++] = '-';
+			num = 0 - num;
+		}
+		o->len += lgd_fmt_u64(o->buf + o->len, num);
+		return;
+	}
 	if (sp.flags & F_LEFT)
 		sp.flags &= ~F_ZEROPAD;
 	if (sp.flags & F_SIGN) {
@@ -237,10 +301,35 @@ static void number(struct out *o, uint64_t num, struct spec sp)
 		else if (!zero)
 			width--;
 	}
-	do {
-		tmp[i++] = digits[num % (unsigned)sp.base];
-		num /= (unsigned)sp.base;
-	} while (num);
+	/* constant divisors: the compiler turns them into multiplications */
+	switch (sp.base) {
+	case 10:
+		do {
+			tmp[i++] = (char)('0' + num % 10);
+			num /= 10;
+		} while (num);
+		break;
+	case 16:
+		do {
+			tmp[i++] = digits[num & 15];
+			num >>= 4;
+		} while (num);
+		break;
+	default:	/* 8 */
+		do {
+			tmp[i++] = (char)('0' + (num & 7));
+			num >>= 3;
+		} while (num);
+	}
+	if (!sign && !pfx && width <= i && prec <= i) {
+		/* no sign, prefix or padding (a plain %d %u %x): the digits only */
+		char *d = tmp + sizeof(tmp) - i;
+
+		for (int k = 0; k < i; k++)
+			d[k] = tmp[i - 1 - k];
+		puts_n(o, d, (size_t)i);
+		return;
+	}
 	if (i > prec)
 		prec = i;
 	width -= prec;
@@ -423,6 +512,22 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 			continue;
 		}
 		fmt++;			/* the '%' */
+		if (*fmt == 'd' || *fmt == 'u' || *fmt == 'i') {
+			/* plain %d %u %i, the most common: no flags, width or length */
+			uint64_t num;
+
+			if (arg_missing(&a, 4))
+				goto cut;
+			num = get_arg(&a, 4);
+			if (*fmt != 'u') {
+				num = (uint64_t)(int64_t)(int32_t)num;
+				sp.flags |= F_SIGN;
+			}
+			sink_num(sk, *fmt != 'u' ? LGD_ARG_S64 : LGD_ARG_U64, num);
+			number(&o, num, sp);
+			fmt++;
+			continue;
+		}
 		for (;; fmt++) {
 			if (*fmt == '-')
 				sp.flags |= F_LEFT;

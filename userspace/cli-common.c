@@ -64,12 +64,14 @@ static const struct {
 	{ "report", "  logdev report demo.cap | less\n"
 		    "  logdev report --raw demo.cap | awk -F'\\t' '$6 == \"kfree_skbmem\"'\n"
 		    "  sudo logdev report                          (the live buffers, consuming)\n"
-		    "  logdev report --cpu 1 --comm 'kworker*' --from +1.5s --to +2s run.cap\n" },
+		    "  logdev report --cpu 1 --comm 'kworker*' --from +1.5s --to +2s run.cap\n"
+		    "  sudo logdev report --follow --site 'kfree*'  (live, as it comes; Ctrl-C ends)\n" },
 	{ "deltas", "  logdev deltas --sort=p99 demo.cap\n"
 		    "  logdev deltas --by cpu run.cap              (pairs across contexts, as before)\n"
 		    "  logdev deltas --durations probes.cap        (return probes: entry to return)\n"
 		    "  logdev deltas --pair show_smap:10,show_smap:20 --inside show_smap:10 run.cap\n"
-		    "  logdev deltas --site 'demo_*' --context task run.cap  (pairs of demo_ sites only)\n" },
+		    "  logdev deltas --site 'demo_*' --context task run.cap  (pairs of demo_ sites only)\n"
+		    "  sudo logdev deltas --follow                 (live table, redrawn every second)\n" },
 	{ "diff", "  logdev diff before.cap after.cap\n"
 		  "  logdev diff --format csv --min-count 10 before.cap after.cap > diff.csv\n"
 		  "  logdev diff --svg skb.svg demo_skb:117 demo_skb:119 before.cap after.cap\n"
@@ -842,39 +844,104 @@ void cli_csv_field(FILE *f, const char *str)
 	cli_csv_fieldn(f, str, strlen(str));
 }
 
-void cli_csv_fieldn(FILE *f, const char *str, size_t len)
+/* per byte: 1 it makes a CSV field quoted (',' '"' controls DEL), 2 it is
+ * copied as it is (ASCII but NUL and '"'), 3 both (',' and the controls but NUL) */
+static const unsigned char csv_class[256] = {
+	[0x00] = 1, [0x01 ... 0x1f] = 3, [0x20 ... 0x21] = 2, ['"'] = 1,
+	[0x23 ... 0x2b] = 2, [','] = 3, [0x2d ... 0x7e] = 2, [0x7f] = 3,
+};
+
+int cli_csv_needs_quote(const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str, *end = s + len;
-	int quote = 0;
 
-	for (const unsigned char *p = s; p < end && !quote; p++)
-		quote = *p == ',' || *p == '"' || *p < 0x20 || *p == 0x7f;
-	if (quote)
-		fputc('"', f);
-	while (s < end) {
+	for (; s < end; s++)
+		if (csv_class[*s] & 1)
+			return 1;
+	return 0;
+}
+
+/*
+ * The body of a CSV field (no quotes around it) from *@sp while it is
+ * before @stop (@end: the end of the whole field, so that a UTF-8 sequence
+ * may end past @stop): at most 3 bytes out per byte in, plus 3.
+ */
+static size_t csv_body(char *dst, const unsigned char **sp, const unsigned char *stop,
+		       const unsigned char *end)
+{
+	const unsigned char *s = *sp;
+	char *o = dst;
+
+	while (s < stop) {
 		const unsigned char *run = s;
 		int n;
 
-		/* a run of ASCII other than NUL and the quote in one write */
-		while (s < end && *s && *s < 0x80 && *s != '"')
+		/* a run of ASCII other than NUL and the quote at once */
+		while (s < stop && (csv_class[*s] & 2))
 			s++;
-		if (s > run)
-			fwrite(run, 1, (size_t)(s - run), f);
-		if (s == end)
+		memcpy(o, run, (size_t)(s - run));
+		o += s - run;
+		if (s == stop)
 			break;
 		n = *s ? lgd_utf8_len(s, (size_t)(end - s) < 4 ? (size_t)(end - s) : 4, NULL) : 0;
 		if (!n) {
-			fputs("\xef\xbf\xbd", f);	/* U+FFFD (also for a NUL) */
+			memcpy(o, "\xef\xbf\xbd", 3);	/* U+FFFD (also for a NUL) */
+			o += 3;
 			s++;
 			continue;
 		}
 		if (*s == '"')
-			fputc('"', f);
-		fwrite(s, 1, (size_t)n, f);
+			*o++ = '"';
+		memcpy(o, s, (size_t)n);
+		o += n;
 		s += n;
+	}
+	*sp = s;
+	return (size_t)(o - dst);
+}
+
+size_t cli_csv_put(char *dst, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *end = s + len;
+	int quote = cli_csv_needs_quote(str, len);
+	size_t o = 0;
+
+	if (quote)
+		dst[o++] = '"';
+	o += csv_body(dst + o, &s, end, end);
+	if (quote)
+		dst[o++] = '"';
+	return o;
+}
+
+void cli_csv_fieldn(FILE *f, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *end = s + len;
+	int quote = cli_csv_needs_quote(str, len);
+	char b[3 * 1024 + 3];
+
+	if (quote)
+		fputc('"', f);
+	while (s < end) {	/* 1024 bytes in at a time */
+		const unsigned char *stop = end - s > 1024 ? s + 1024 : end;
+
+		fwrite(b, 1, csv_body(b, &s, stop, end), f);
 	}
 	if (quote)
 		fputc('"', f);
+}
+
+void cli_out_buffer(FILE *f)
+{
+	static char *buf;
+
+	if (buf || isatty(fileno(f)))
+		return;
+	buf = malloc(CLI_OUT_BUFFER);	/* kept to the exit, which flushes it */
+	if (buf && setvbuf(f, buf, _IOFBF, CLI_OUT_BUFFER)) {
+		free(buf);
+		buf = NULL;
+	}
 }
 
 int64_t cli_site_by_label(const struct lgd_reader *r, const char *label)

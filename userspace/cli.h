@@ -213,6 +213,23 @@ void cli_csv_field(FILE *f, const char *s);
 void cli_json_strn(FILE *f, const char *s, size_t len);
 /** cli_csv_fieldn() - cli_csv_field() of @len bytes (a NUL byte as U+FFFD). */
 void cli_csv_fieldn(FILE *f, const char *s, size_t len);
+/** cli_csv_needs_quote() - does cli_csv_fieldn() quote these @len bytes? */
+int cli_csv_needs_quote(const char *s, size_t len);
+/**
+ * cli_csv_put() - cli_csv_fieldn() into @dst instead of a FILE, for rows
+ * built in memory: @dst needs room for 3 * @len + 2 bytes (CLI_CSV_MAX()).
+ * Return: the bytes written (no NUL).
+ */
+size_t cli_csv_put(char *dst, const char *s, size_t len);
+#define CLI_CSV_MAX(len) (3 * (size_t)(len) + 2)
+/**
+ * cli_out_buffer() - make @f (a verb's output of up to millions of lines)
+ * fully buffered in CLI_OUT_BUFFER bytes when it is not a terminal: one
+ * write(2) per MiB instead of one per 4 KiB.  Call before anything is
+ * written to @f; once per process (later calls do nothing).
+ */
+void cli_out_buffer(FILE *f);
+#define CLI_OUT_BUFFER (1 << 20)
 /**
  * cli_site_by_label() - the id of the site of @r labelled @label
  * (lgd_site_label(): "func:line", as deltas prints it), else of the probe
@@ -303,5 +320,67 @@ int cli_filter_opt(const char *verb, int c, const char *arg);
  * warning about the data (no exit 3).
  */
 void cli_filter_notes(const struct lgd_reader *r);
+
+/*
+ * --follow of report and deltas (cli-follow.c): the live buffers read as
+ * they fill, merged by time through the library's live merge (lgd_live).
+ */
+/* sub-buffers held for reordering at most (bytes; at least 2 per CPU) */
+#define CLI_FOLLOW_MAX_BYTES	(4u << 20)
+/* default reorder window (ms): trace clock and wall time */
+#define CLI_FOLLOW_WINDOW_MS	100
+
+/**
+ * struct cli_follow - the follow loop's state: @r the live metadata
+ * (header, formats, symbols; task names as they come), @lv the live merge,
+ * @n CPU files @fds of CPUs @cpus (@idle: at their end, looked at again
+ * every half window), @buf one read (16 sub-buffers)
+ */
+struct cli_follow {
+	const char *dir;
+	struct lgd_reader r;
+	struct lgd_live lv;
+	int *fds;
+	uint8_t *idle;
+	uint32_t *cpus;
+	uint32_t n;
+	uint8_t *buf;
+	size_t bufsz;
+	uint32_t formats_tried;	/* highest site id "formats" was re-read for */
+};
+/* an item handed out (LGD_LIVE_* @flags); non-zero stops (a write error) */
+typedef int (*cli_follow_item_fn)(void *arg, const struct lgd_item *it, unsigned int flags);
+/* every tick_ns of wall time; non-zero stops */
+typedef int (*cli_follow_tick_fn)(void *arg, uint64_t now_ns);
+/** cli_mono_ns() - CLOCK_MONOTONIC in ns. */
+uint64_t cli_mono_ns(void);
+/**
+ * cli_follow_open() - the live metadata of $LOGDEV_DEBUGFS (or the default
+ * directory) with the filter options applied, every CPU's trace_pipe_raw
+ * opened non-blocking, a live merge with window @window_ns.  Prints errors
+ * (no live buffer: cli_live_hint()).  Return: 0, or 1 (unusable).
+ */
+int cli_follow_open(struct cli_follow *f, uint64_t window_ns);
+/**
+ * cli_follow_run() - follow until SIGINT or SIGTERM (cli-follow.c's file
+ * comment: flush cadence, the final drain), handing every item to @fn in
+ * merge order and calling @tick (if not NULL) every @tick_ns.
+ * Return: 0, or 1 after printing an error (I/O, memory, @fn failed).
+ */
+int cli_follow_run(struct cli_follow *f, cli_follow_item_fn fn, cli_follow_tick_fn tick,
+		   uint64_t tick_ns, void *arg);
+/**
+ * cli_follow_summary() - on stderr: records handed out, late and early
+ * ones, and the lost events per CPU ("logdev: lost events: cpu:0 0, cpu:1
+ * 12 (overrun 12)"); lost events, late or early records count as
+ * warnings (exit 3).
+ */
+void cli_follow_summary(struct cli_follow *f);
+void cli_follow_close(struct cli_follow *f);
+/**
+ * cli_window_arg() - parse --window MS (a whole number of ms, 1 to 60000)
+ * of @verb into *@ns.  Return: 0, or 2 (usage, said why).
+ */
+int cli_window_arg(const char *verb, const char *arg, uint64_t *ns);
 
 #endif /* LOGDEV_CLI_H */

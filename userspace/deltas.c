@@ -226,14 +226,74 @@ void lgd_hist_free(struct lgd_hist *h)
 
 /* ---- pairs ---------------------------------------------------------------- */
 
+/* the hash slot of (@from, @to, @parent) in @ds->pair_hash */
+static size_t pair_slot(const struct lgd_deltas *ds, uint32_t from, uint32_t to,
+			uint32_t parent)
+{
+	/* Knuth's multiplicative hash of the three ids */
+	size_t i = ((from * 2654435761u) ^ (to * 40503u) ^ (parent * 2246822519u)) &
+		   (ds->pair_hash_cap - 1);
+
+	for (;;) {
+		uint32_t k = ds->pair_hash[i];
+		const struct lgd_pair *p = k ? &ds->pairs[k - 1] : NULL;
+
+		if (!p || (p->from == from && p->to == to && p->parent == parent))
+			return i;
+		i = (i + 1) & (ds->pair_hash_cap - 1);
+	}
+}
+
+/* index every pair (again: first use, growth, or the pairs were sorted) */
+static int pair_rehash(struct lgd_deltas *ds, size_t want)
+{
+	size_t cap = 64;
+	uint32_t *t;
+
+	while (cap < 2 * want)
+		cap *= 2;
+	t = calloc(cap, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	free(ds->pair_hash);
+	ds->pair_hash = t;
+	ds->pair_hash_cap = cap;
+	ds->pair_hash_nr = ds->nr;
+	for (size_t i = 0; i < ds->nr; i++)
+		t[pair_slot(ds, ds->pairs[i].from, ds->pairs[i].to, ds->pairs[i].parent)] =
+			(uint32_t)i + 1;
+	return 0;
+}
+
 static struct lgd_pair *find_pair3(struct lgd_deltas *ds, uint32_t from, uint32_t to,
 				  uint32_t parent)
 {
-	/* linear search from the end: few distinct pairs in practice */
-	for (size_t i = ds->nr; i-- > 0;)
-		if (ds->pairs[i].from == from && ds->pairs[i].to == to &&
-		    ds->pairs[i].parent == parent)
-			return &ds->pairs[i];
+	size_t slot;
+	uint32_t *memo = &ds->pair_memo[to % LGD_PAIR_MEMO];
+	struct lgd_pair *p;
+
+	/* a hash of the pairs (once a record: the deltas' hot path) */
+	if (!ds->pair_hash || ds->pair_hash_nr != ds->nr || ds->pairs_moved) {
+		ds->pairs_moved = 0;
+		memset(ds->pair_memo, 0, sizeof(ds->pair_memo));
+		if (pair_rehash(ds, ds->nr + 1))
+			return NULL;
+	}
+	/* before it, the pair last found ending at a site like @to: a site is
+	 * nearly always reached from the same one */
+	p = *memo && *memo <= ds->nr ? &ds->pairs[*memo - 1] : NULL;
+	if (p && p->from == from && p->to == to && p->parent == parent)
+		return p;
+	slot = pair_slot(ds, from, to, parent);
+	if (ds->pair_hash[slot]) {
+		*memo = ds->pair_hash[slot];
+		return &ds->pairs[ds->pair_hash[slot] - 1];
+	}
+	if (2 * (ds->nr + 1) > ds->pair_hash_cap) {
+		if (pair_rehash(ds, ds->nr + 1))
+			return NULL;
+		slot = pair_slot(ds, from, to, parent);
+	}
 	if (ds->nr == ds->cap) {
 		size_t nc = ds->cap ? ds->cap * 2 : 64;
 		struct lgd_pair *np = realloc(ds->pairs, nc * sizeof(*np));
@@ -247,6 +307,9 @@ static struct lgd_pair *find_pair3(struct lgd_deltas *ds, uint32_t from, uint32_
 	ds->pairs[ds->nr].from = from;
 	ds->pairs[ds->nr].to = to;
 	ds->pairs[ds->nr].parent = parent;
+	ds->pair_hash[slot] = (uint32_t)ds->nr + 1;
+	*memo = (uint32_t)ds->nr + 1;
+	ds->pair_hash_nr = ds->nr + 1;
 	return &ds->pairs[ds->nr++];
 }
 
@@ -413,6 +476,7 @@ void lgd_deltas_finish(struct lgd_deltas *ds, enum lgd_sort key)
 	sort_key = key;
 	if (ds->nr)
 		qsort(ds->pairs, ds->nr, sizeof(*ds->pairs), pair_cmp);
+	ds->pairs_moved = 1;	/* find_pair3() indexes them again */
 }
 
 void lgd_deltas_free(struct lgd_deltas *ds)
@@ -420,6 +484,7 @@ void lgd_deltas_free(struct lgd_deltas *ds)
 	for (size_t i = 0; i < ds->nr; i++)
 		lgd_hist_free(&ds->pairs[i].h);
 	free(ds->pairs);
+	free(ds->pair_hash);
 	if (ds->st_ready)
 		lgd_streams_free(&ds->st);
 	free(ds->cut_tab);

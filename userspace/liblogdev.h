@@ -7,8 +7,9 @@
  *                   kallsyms, stats) loaded at open; CPU data read lazily.
  *   lgd_merge        streaming k-way merge of every CPU of a reader by
  *                   timestamp; yields struct lgd_item one at a time.  Memory:
- *                   one sub-buffer (subbuf_size bytes) per CPU, independent
- *                   of the capture size.
+ *                   a read-ahead of whole sub-buffers per CPU (up to
+ *                   LGD_READ_AHEAD_CPU, LGD_READ_AHEAD_ALL in all, at least one
+ *                   sub-buffer), independent of the capture size.
  *   lgd_filter       which records the analyses see (--cpu --pid --comm --site
  *                   --context --from --to; the recorder's own records): one
  *                   parser and one predicate (filter.c), applied by the merge.
@@ -533,6 +534,14 @@ struct lgd_comm_task {
 int lgd_comm_load(struct lgd_reader *r);
 
 /**
+ * lgd_comm_add() - add the task name of a comm record (LOGDEV_REC_COMM) of
+ * @pid at @ts (ns), its @bytes of payload (need not end in NUL), to @r's
+ * task names: what a merge does with the comm records it meets, for a
+ * reader fed by other means (lgd_live).  Return: 0 or -ENOMEM.
+ */
+int lgd_comm_add(struct lgd_reader *r, uint32_t pid, uint64_t ts, const uint8_t *payload,
+		 uint32_t bytes);
+/**
  * lgd_comm_at() - the name of task @pid at time @ts (ns): the name of the
  * latest comm record of @pid at or before @ts; if there is none (it was
  * lost), the first one after @ts.
@@ -625,6 +634,10 @@ struct lgd_item {
 
 struct lgd_cpu_stream;
 
+/* the merge's read-ahead (bytes): per CPU, and in all (split between CPUs) */
+#define LGD_READ_AHEAD_CPU	(256u << 10)
+#define LGD_READ_AHEAD_ALL	(4u << 20)
+
 /** struct lgd_merge - k-way merge state (heap of CPU streams). */
 struct lgd_merge {
 	struct lgd_reader *r;
@@ -657,6 +670,107 @@ int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r);
  */
 int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it);
 void lgd_merge_free(struct lgd_merge *m);
+
+/* ---- live follow (live.c): sub-buffers as they arrive, merged ---------- */
+
+/*
+ * A live merge: the bytes read from each CPU's trace_pipe_raw go in
+ * (lgd_live_feed()), items come out merged by time (lgd_live_next()) once
+ * no CPU can still deliver an older one, or once they are old enough: a
+ * bounded reorder window.  An item is handed out when
+ *   - every CPU has an item waiting (the plain k-way merge: each CPU's data
+ *     is in time order, so nothing older can come), or
+ *   - it is older than the newest record seen by @window_ns of trace clock,
+ *   - it has waited @window_ns of wall time (CLOCK_MONOTONIC, given by the
+ *     caller as @now_ns) since its sub-buffer was fed, or
+ *   - the sub-buffers held exceed @max_bytes (the reorder buffer is full:
+ *     handed out early, LGD_LIVE_EARLY), or the caller drains (@drain).
+ * A record older than one already handed out (its CPU's data came after
+ * the window) is handed out with LGD_LIVE_LATE, never dropped or moved.
+ * Memory: the sub-buffers held (at most @max_bytes plus what one
+ * lgd_live_feed() adds before the caller calls lgd_live_next() again),
+ * and per CPU one partial sub-buffer, one payload copy and a decoder.
+ * Items are as lgd_merge_next() gives them: comm records go to the
+ * reader's task names (items only with @comm_items), absurd timestamps
+ * become LGD_GAP_BAD_TS gaps unless @absurd_items, filtered items are
+ * skipped unless @filtered_items (then marked .filtered), the reader's
+ * filter and recorder pid apply.  @file_off is the byte offset in the
+ * CPU's stream of data fed.
+ */
+#define LGD_LIVE_LATE	1	/* older than an item already handed out */
+#define LGD_LIVE_EARLY	2	/* handed out before its window: buffer full */
+
+struct lgd_live_cpu;
+
+/**
+ * struct lgd_live - a live merge of @nr_cpus CPUs of reader @r (metadata:
+ * header, sites, symbols; task names added as comm records arrive)
+ * @window_ns:  reorder window, trace clock and wall time (ns)
+ * @max_bytes:  bound of the sub-buffers held (bytes)
+ * @held_bytes: sub-buffers held now (bytes)
+ * @newest_ts:  newest record timestamp fed (ns)
+ * @last_ts:    timestamp of the last record handed out (ns)
+ * @late, @early: records handed out with LGD_LIVE_LATE / LGD_LIVE_EARLY
+ * @records:    records handed out (comm records not counted)
+ * @on_unknown_site: if set, called with a record's site id when the reader
+ *              does not know it, before the filter decides (re-read the
+ *              formats there: sites register when they first fire)
+ */
+struct lgd_live {
+	struct lgd_reader *r;
+	struct lgd_live_cpu **cpu;
+	uint32_t nr_cpus;
+	uint64_t window_ns, max_bytes, held_bytes;
+	uint64_t newest_ts, last_ts;
+	int have_last;
+	uint64_t late, early, records;
+	int comm_items, absurd_items, filtered_items;
+	void (*on_unknown_site)(void *arg, struct lgd_reader *r, uint32_t site);
+	void *arg;
+};
+
+/**
+ * lgd_live_init() - a live merge of the CPUs @cpus[0..@nr-1] of @r (which
+ * gives subbuf_size), window @window_ns, sub-buffers held at most
+ * @max_bytes (raised to 2 sub-buffers per CPU if lower).
+ * Return: 0 or -ENOMEM / -EINVAL (@nr 0).
+ */
+int lgd_live_init(struct lgd_live *lv, struct lgd_reader *r, const uint32_t *cpus,
+		 uint32_t nr, uint64_t window_ns, uint64_t max_bytes);
+/**
+ * lgd_live_feed() - @len bytes read from CPU index @i (into @cpus of
+ * lgd_live_init()) at wall time @now_ns; a read may end inside a
+ * sub-buffer (a pipe), the rest comes with the next call.  Never refuses
+ * data: call lgd_live_next() after it (it hands out early when over
+ * @max_bytes).  Return: 0 or -ENOMEM / -EINVAL.
+ */
+int lgd_live_feed(struct lgd_live *lv, uint32_t i, const void *data, size_t len,
+		 uint64_t now_ns);
+/**
+ * lgd_live_next() - the next item that may be handed out at wall time
+ * @now_ns (everything held if @drain), *@flags its LGD_LIVE_* bits.
+ * Data problems go to the reader's warning callback.
+ * Return: 1 with *@it filled (payload valid until the next call), 0 if
+ * none may go out now, -ENOMEM.
+ */
+int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_item *it,
+		 unsigned int *flags);
+/**
+ * lgd_live_lost() - records lost on CPU index @i so far, by kind: @by_kind
+ * (LGD_GAP_* index, 9 entries; LGD_GAP_SUBBUFS counts sub-buffers and
+ * LGD_GAP_CORRUPT bytes) filled; returns the sum of the kinds counted in
+ * records (all but SUBBUFS, CORRUPT and BAD_TS).
+ */
+uint64_t lgd_live_lost(const struct lgd_live *lv, uint32_t i, uint64_t by_kind[9]);
+/**
+ * lgd_live_deadline() - the wall time (ns, as the @now_ns given to
+ * lgd_live_feed()) at which the oldest-fed item held becomes due by the
+ * window, UINT64_MAX if nothing is held: how long a caller may wait.
+ */
+uint64_t lgd_live_deadline(const struct lgd_live *lv);
+/** lgd_live_cpu_id() - the CPU number of index @i. */
+uint32_t lgd_live_cpu_id(const struct lgd_live *lv, uint32_t i);
+void lgd_live_free(struct lgd_live *lv);
 
 /*
  * The largest step (ns) between two consecutive records of one CPU that is
@@ -938,6 +1052,11 @@ struct lgd_site_count {
 struct lgd_deltas {
 	struct lgd_pair *pairs;
 	size_t nr, cap;
+	uint32_t *pair_hash;		/* index + 1 of each pair by (from, to, parent) */
+	size_t pair_hash_cap, pair_hash_nr;
+	int pairs_moved;		/* sorted since indexed */
+#define LGD_PAIR_MEMO 64
+	uint32_t pair_memo[LGD_PAIR_MEMO];	/* by to site % 64: the pair last found */
 	int by;
 	struct lgd_streams st;
 	int st_ready;
@@ -1285,6 +1404,15 @@ char *lgd_site_label_text_alloc(const struct lgd_sites *s, uint32_t id);
 char *lgd_site_label_place(const struct lgd_site *st, uint32_t id, int with_file,
 			  uint32_t seq);
 
+/** LGD_U64_DEC_MAX: bytes lgd_fmt_u64() may write (20 digits; no NUL). */
+#define LGD_U64_DEC_MAX 20
+/**
+ * lgd_fmt_u64() - @v in decimal into @b (at least LGD_U64_DEC_MAX bytes), no
+ * NUL, as printf's "%" PRIu64 (two digits per division: no printf on the
+ * readers' hot paths; in bprintf.c, used by it and the layers above).
+ * Return: the number of digits written (1..20).
+ */
+size_t lgd_fmt_u64(char *b, uint64_t v);
 /** lgd_fmt_us() - @ns as microseconds with 3 decimals, "-" when negative. */
 void lgd_fmt_us(char *b, size_t n, int64_t ns);
 /**
@@ -1345,6 +1473,10 @@ struct lgd_render {
 	struct lgd_streams st;
 	char *label;		/* lgd_render_label()'s buffer */
 	size_t label_cap;
+	char **labels;		/* per site id: its label text, made once */
+	uint32_t *label_len;	/* their lengths (bytes) */
+	const struct lgd_site **label_site;	/* the site each was made from */
+	uint32_t nr_labels;	/* size of the three (the reader's sites.nr) */
 	char *line;		/* the line being built */
 	size_t len, cap;
 	int err;
@@ -1373,6 +1505,13 @@ long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
  * buffer of @rd valid until the next call.  Never cut unless out of memory.
  */
 const char *lgd_render_label(struct lgd_render *rd, uint32_t id);
+/**
+ * lgd_render_forget_labels() - drop the labels lgd_render_item() keeps per
+ * site (made once per site id, remade when the site's struct or the number
+ * of sites changes); call it after changing the reader's sites in place
+ * (lgd_sites_parse(), lgd_sites_mark_labels()) while rendering.
+ */
+void lgd_render_forget_labels(struct lgd_render *rd);
 void lgd_render_free(struct lgd_render *rd);
 
 /* ---- trace.dat (trace-cmd file format v6) writer: tracedat.c ---------- */

@@ -40,12 +40,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 
 const struct cli_cmd cli_cmd_deltas = {
 	"deltas", cmd_deltas,
 	"deltas [--by cpu|task|context] [--durations [--pair FROM,TO]... [--by-parent] "
-	"[--inside SITE]] [--sort=total|max|p99|median|count] [FILTERS] [FILE]",
+	"[--inside SITE]] [--sort=total|max|p99|median|count] [FILTERS] "
+	"[FILE | --follow [--window MS]]",
 	"  -b, --by STREAM      which records pair: context (default: same CPU and\n"
 	"                       context level), cpu (same CPU), task (same pid)\n"
 	"      --durations      return-probe durations instead of record deltas, with\n"
@@ -57,6 +59,12 @@ const struct cli_cmd cli_cmd_deltas = {
 	"      --inside SITE    time of each pair inside SITE's calls and its share\n"
 	"                       (--pair, --by-parent, --inside imply --durations)\n"
 	"  -s, --sort KEY       total (default), max, p99, median or count\n"
+	"  -f, --follow         live: the table of the records as they arrive, redrawn\n"
+	"                       once a second on a terminal (only at the end when not\n"
+	"                       on a terminal), until Ctrl-C (SIGINT) or SIGTERM; then\n"
+	"                       the final table and the lost events per CPU (stderr);\n"
+	"                       not with --durations, --pair, --by-parent, --inside\n"
+	"      --window MS      --follow's reorder window, 1 to 60000 ms (default 100)\n"
 	"  Times in us.  median, p99: nearest rank; exact up to 1024 deltas per pair,\n"
 	"  beyond from a log-linear histogram within 2^-8 (0.39 %) of the exact value\n"
 	"  (row marked ~).  min, max, count, total: exact.  nested: deltas with\n"
@@ -112,20 +120,181 @@ static void print_inside(const struct lgd_reader *r, const struct lgd_deltas *ds
 	free(tb);
 }
 
+/*
+ * The table of @ds (finished here, sorted by @key) on stdout, with its
+ * footnotes and summary lines; @ret < 0: the collection failed (table
+ * only).  @final: the last table of the run, whose warnings count
+ * (cli_nwarn) and go to stderr (deltas --follow redraws tables before it).
+ */
+static void print_table(const struct lgd_reader *r, struct lgd_deltas *ds, enum lgd_sort key,
+			int durations, int by, int by_parent, const char *inside, int ret,
+			const struct lgd_dur_stats *st, int final)
+{
+	unsigned int used = 0;
+	int wf = 24, wt = 24, nested;
+	char *fb = NULL, *tb = NULL;
+
+	lgd_deltas_finish(ds, key);
+	nested = !durations && by != LGD_BY_CPU;
+	/* site columns: at least 24 wide, wider if a label needs it (never cut) */
+	for (size_t i = 0; i < ds->nr; i++) {
+		int lf = label(r, ds->pairs[i].from, &fb);
+		int lt = label(r, ds->pairs[i].to, &tb);
+
+		if (lf > wf)
+			wf = lf;
+		if (lt > wt)
+			wt = lt;
+	}
+	if (!ret && ds->records && !ds->nr)	/* no bare header: say why the table is empty */
+		printf("no pairs: %s\n", durations ?
+		       "no return-probe record paired with its entry" :
+		       by == LGD_BY_CPU ? "no two consecutive records on one CPU" :
+		       "no two records of one stream (--by: CPU, context level, task)");
+	else if (ds->nr) {
+		printf("%-*s %-*s %10s %10s %10s %10s %10s %12s", wf, "from", wt, "to", "count",
+		       "min(us)", "median(us)", "p99(us)", "max(us)", "total(us)");
+		if (nested)
+			printf(" %8s %10s", "nested", "nested(us)");
+		if (durations)
+			printf(" %12s", "self(us)");
+		if (by_parent)
+			printf(" %s", "parent");
+		putchar('\n');
+	}
+	for (size_t i = 0; i < ds->nr; i++) {
+		const struct lgd_pair *p = &ds->pairs[i];
+		const char *f = label(r, p->from, &fb) < 0 ? "?" : fb;
+		const char *t = label(r, p->to, &tb) < 0 ? "?" : tb;
+		unsigned int mk = cli_pair_marks(ds, p);
+
+		if (lgd_probe_missed(r->probes, lgd_sites_get(&r->sites, p->from)) ||
+		    lgd_probe_missed(r->probes, lgd_sites_get(&r->sites, p->to)))
+			mk |= CLI_MARK_MISSED;
+		char a[6][32], m[8];
+
+		lgd_fmt_us(a[0], 32, p->min);
+		lgd_fmt_us(a[1], 32, p->median);
+		lgd_fmt_us(a[2], 32, p->p99);
+		lgd_fmt_us(a[3], 32, p->max);
+		lgd_fmt_us(a[4], 32, p->total);
+		lgd_fmt_us(a[5], 32, p->nested_ns > INT64_MAX ? INT64_MAX : (int64_t)p->nested_ns);
+		cli_marks(m, mk);
+		used |= mk;
+		printf("%-*s %-*s %10" PRIu64 " %10s %10s %10s %10s %12s", wf, f, wt, t,
+		       p->count, a[0], a[1], a[2], a[3], a[4]);
+		if (nested)
+			printf(" %8" PRIu64 " %10s", p->nested_n, a[5]);
+		if (durations) {
+			lgd_fmt_us(a[5], 32, p->self_ns);
+			printf(" %12s", a[5]);
+		}
+		if (by_parent)
+			printf(" %s", p->parent == LGD_NO_SITE ? "-" :
+			       label(r, p->parent, &fb) < 0 ? "?" : fb);
+		printf("%s%s\n", m[0] ? " " : "", m);
+	}
+	if (inside && !ret)
+		print_inside(r, ds, inside);
+	if (!ret && !ds->records)
+		printf("deltas: 0 records\n");
+	if (!ret)
+		cli_deltas_notes(stdout, "", ds, used);
+	if (!ret && (used & CLI_MARK_MISSED) && final)
+		cli_probe_misses(r);
+	if (durations && !ret) {
+		char sum[256];
+
+		lgd_fmt_dur_summary(sum, sizeof(sum), st);
+		fputs(sum, stdout);
+	}
+	if (!durations && !ret && (ds->left_back || ds->left_huge)) {
+		char lo[256];
+
+		lgd_fmt_left_out(lo, sizeof(lo), ds);
+		printf("deltas: %s\n", lo);
+		cli_nwarn += final;	/* exit 3: numbers left out */
+	}
+	free(fb);
+	free(tb);
+}
+
+/* ---- --follow: the table of the live buffers (cli-follow.c) ------------ */
+
+struct follow_tab {
+	struct cli_follow *f;
+	struct lgd_deltas ds;
+	enum lgd_sort key;
+	int by;
+	uint64_t late_seen;
+};
+
+static int follow_add(void *arg, const struct lgd_item *it, unsigned int flags)
+{
+	struct follow_tab *t = arg;
+
+	(void)flags;	/* a late record pairs within its stream (its CPU's order holds) */
+	if (lgd_deltas_add(&t->ds, it)) {
+		fprintf(stderr, "logdev: out of memory\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* on a terminal, once a second: clear the screen, a title line, the table */
+static int follow_redraw(void *arg, uint64_t now_ns)
+{
+	struct follow_tab *t = arg;
+	struct lgd_dur_stats st = { 0 };
+
+	(void)now_ns;
+	fputs("\033[H\033[2J", stdout);	/* cursor home, clear: as top(1) */
+	printf("logdev deltas --follow: %" PRIu64 " records, %" PRIu64 " late  (Ctrl-C: final "
+	       "table)\n", t->f->lv.records, t->f->lv.late);
+	print_table(&t->f->r, &t->ds, t->key, 0, t->by, 0, NULL, 0, &st, 0);
+	return fflush(stdout) ? 1 : 0;
+}
+
+static int deltas_follow(int by, enum lgd_sort key, uint64_t window_ns)
+{
+	static struct follow_tab t;
+	struct lgd_dur_stats st = { 0 };
+	struct cli_follow f;
+	int failed;
+
+	if (cli_follow_open(&f, window_ns))
+		return 1;
+	f.lv.filtered_items = 1;	/* pairs are made on every record (streams.c) */
+	t.f = &f;
+	t.key = key;
+	t.by = by;
+	t.ds.by = by;
+	failed = cli_follow_run(&f, follow_add, isatty(STDOUT_FILENO) ? follow_redraw : NULL,
+				1000000000ull, &t);
+	if (isatty(STDOUT_FILENO))
+		fputs("\033[H\033[2J", stdout);
+	print_table(&f.r, &t.ds, key, 0, by, 0, NULL, failed ? -1 : 0, &st, 1);
+	if (fflush(stdout))
+		failed = 1;
+	cli_follow_summary(&f);
+	lgd_deltas_free(&t.ds);
+	cli_follow_close(&f);
+	return cli_exit_status(failed);
+}
+
 int cmd_deltas(int argc, char **argv)
 {
 	struct lgd_reader r;
 	struct lgd_deltas ds = { 0 };
-	int durations = 0, by = LGD_BY_CONTEXT, nested;
-	unsigned int used = 0;
+	int durations = 0, by = LGD_BY_CONTEXT;
 	const char *file = NULL;
 	enum lgd_sort key = LGD_SORT_TOTAL;
-	int ret, wf = 24, wt = 24;
-	char *fb = NULL, *tb = NULL;
+	int ret;
 	struct lgd_dur_stats st;
 	const char *pairs[16], *inside = NULL;
 	uint32_t pair_ids[16][2];
-	int npairs = 0, by_parent = 0;
+	int npairs = 0, by_parent = 0, follow = 0, window_set = 0;
+	uint64_t window_ns = CLI_FOLLOW_WINDOW_MS * 1000000ull;
 
 	static const struct option lo[] = {
 		{ "durations", no_argument, NULL, 'D' },
@@ -134,6 +303,8 @@ int cmd_deltas(int argc, char **argv)
 		{ "inside", required_argument, NULL, 'i' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "follow", no_argument, NULL, 'f' },
+		{ "window", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -145,7 +316,7 @@ int cmd_deltas(int argc, char **argv)
 	int c, k;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:b:p:i:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:b:p:i:fh", lo, NULL)) != -1) {
 		int fk = cli_filter_opt("deltas", c, optarg);
 
 		if (fk >= 0) {
@@ -188,6 +359,14 @@ int cmd_deltas(int argc, char **argv)
 			}
 			key = (enum lgd_sort)k;
 			break;
+		case 'f':
+			follow = 1;
+			break;
+		case 'W':
+			if (cli_window_arg("deltas", optarg, &window_ns))
+				return 2;
+			window_set = 1;
+			break;
 		case 'h':
 			return cli_verb_help(&cli_cmd_deltas);
 		default:
@@ -196,6 +375,15 @@ int cmd_deltas(int argc, char **argv)
 	}
 	if (cli_file_arg("deltas", argc, argv, optind, &file))
 		return 2;
+	if ((follow && (file || durations)) || (window_set && !follow)) {
+		fprintf(stderr, "logdev deltas: %s\n", !follow ? "--window goes with --follow" :
+			file ? "--follow reads the live buffers, not a FILE" :
+			"--follow makes record deltas, not --durations, --pair, --by-parent or --inside "
+			"(return probes are paired in a first pass over a capture)");
+		return cli_verb_usage_error(&cli_cmd_deltas);
+	}
+	if (follow)
+		return deltas_follow(by, key, window_ns);
 	if (cli_open_input(file, &r))
 		return 1;
 	for (int i = 0; i < npairs; i++) {
@@ -236,89 +424,7 @@ int cmd_deltas(int argc, char **argv)
 	}
 	ds.by = by;
 	ret = cli_collect(&r, &ds, durations, &st) ? -1 : 0;
-	lgd_deltas_finish(&ds, key);
-	nested = !durations && by != LGD_BY_CPU;
-	/* site columns: at least 24 wide, wider if a label needs it (never cut) */
-	for (size_t i = 0; i < ds.nr; i++) {
-		int lf = label(&r, ds.pairs[i].from, &fb);
-		int lt = label(&r, ds.pairs[i].to, &tb);
-
-		if (lf > wf)
-			wf = lf;
-		if (lt > wt)
-			wt = lt;
-	}
-	if (!ret && ds.records && !ds.nr)	/* no bare header: say why the table is empty */
-		printf("no pairs: %s\n", durations ?
-		       "no return-probe record paired with its entry" :
-		       by == LGD_BY_CPU ? "no two consecutive records on one CPU" :
-		       "no two records of one stream (--by: CPU, context level, task)");
-	else if (ds.nr) {
-		printf("%-*s %-*s %10s %10s %10s %10s %10s %12s", wf, "from", wt, "to", "count",
-		       "min(us)", "median(us)", "p99(us)", "max(us)", "total(us)");
-		if (nested)
-			printf(" %8s %10s", "nested", "nested(us)");
-		if (durations)
-			printf(" %12s", "self(us)");
-		if (by_parent)
-			printf(" %s", "parent");
-		putchar('\n');
-	}
-	for (size_t i = 0; i < ds.nr; i++) {
-		const struct lgd_pair *p = &ds.pairs[i];
-		const char *f = label(&r, p->from, &fb) < 0 ? "?" : fb;
-		const char *t = label(&r, p->to, &tb) < 0 ? "?" : tb;
-		unsigned int mk = cli_pair_marks(&ds, p);
-
-		if (lgd_probe_missed(r.probes, lgd_sites_get(&r.sites, p->from)) ||
-		    lgd_probe_missed(r.probes, lgd_sites_get(&r.sites, p->to)))
-			mk |= CLI_MARK_MISSED;
-		char a[6][32], m[8];
-
-		lgd_fmt_us(a[0], 32, p->min);
-		lgd_fmt_us(a[1], 32, p->median);
-		lgd_fmt_us(a[2], 32, p->p99);
-		lgd_fmt_us(a[3], 32, p->max);
-		lgd_fmt_us(a[4], 32, p->total);
-		lgd_fmt_us(a[5], 32, p->nested_ns > INT64_MAX ? INT64_MAX : (int64_t)p->nested_ns);
-		cli_marks(m, mk);
-		used |= mk;
-		printf("%-*s %-*s %10" PRIu64 " %10s %10s %10s %10s %12s", wf, f, wt, t,
-		       p->count, a[0], a[1], a[2], a[3], a[4]);
-		if (nested)
-			printf(" %8" PRIu64 " %10s", p->nested_n, a[5]);
-		if (durations) {
-			lgd_fmt_us(a[5], 32, p->self_ns);
-			printf(" %12s", a[5]);
-		}
-		if (by_parent)
-			printf(" %s", p->parent == LGD_NO_SITE ? "-" :
-			       label(&r, p->parent, &fb) < 0 ? "?" : fb);
-		printf("%s%s\n", m[0] ? " " : "", m);
-	}
-	if (inside && !ret)
-		print_inside(&r, &ds, inside);
-	if (!ret && !ds.records)
-		printf("deltas: 0 records\n");
-	if (!ret)
-		cli_deltas_notes(stdout, "", &ds, used);
-	if (!ret && (used & CLI_MARK_MISSED))
-		cli_probe_misses(&r);
-	if (durations && !ret) {
-		char sum[256];
-
-		lgd_fmt_dur_summary(sum, sizeof(sum), &st);
-		fputs(sum, stdout);
-	}
-	if (!durations && !ret && (ds.left_back || ds.left_huge)) {
-		char lo[256];
-
-		lgd_fmt_left_out(lo, sizeof(lo), &ds);
-		printf("deltas: %s\n", lo);
-		cli_nwarn++;	/* exit 3: numbers left out */
-	}
-	free(fb);
-	free(tb);
+	print_table(&r, &ds, key, durations, by, by_parent, inside, ret, &st, 1);
 	lgd_deltas_free(&ds);
 	lgd_reader_close(&r);
 	if (fflush(stdout))

@@ -44,6 +44,7 @@
  * corruption, absurd timestamps, damaged records), 1 unusable or I/O
  * error, 2 usage (cli_exit_status()).
  */
+#define _GNU_SOURCE	/* fwrite_unlocked() */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -52,12 +53,92 @@
 #include "cli.h"
 
 const struct cli_cmd cli_cmd_report = {
-	"report", cmd_report, "report [--raw] [--by cpu|task|context] [FILTERS] [FILE]",
+	"report", cmd_report,
+	"report [--raw] [--by cpu|task|context] [FILTERS] [FILE | --follow [--window MS]]",
 	"  -r, --raw            tab-separated lines for programs\n"
 	"  -b, --by STREAM      +D us since the previous record of: the same CPU and\n"
 	"                       context level (context, default), CPU (cpu), task (task)\n"
+	"  -f, --follow         live: print records as they arrive, merged by time,\n"
+	"                       until Ctrl-C (SIGINT) or SIGTERM; then the records\n"
+	"                       held and the lost events per CPU (stderr)\n"
+	"      --window MS      --follow's reorder window, 1 to 60000 ms (default 100):\n"
+	"                       a record waits until it is MS older than the newest\n"
+	"                       record (trace clock) or waited MS (wall time); one\n"
+	"                       that comes later prints marked (late)\n"
 	CLI_FILTER_HELP,
 };
+
+/* ---- --follow: the live buffers as they fill (cli-follow.c) ------------- */
+
+struct follow_out {
+	struct lgd_render rd;
+	int raw;
+	unsigned int prev_flags;
+};
+
+/*
+ * One item of the live merge: its line; a late record (older than one
+ * printed) gets "  (late)" in text, a "LATE" line before it in --raw; the
+ * first of a run of records printed before their window (reorder buffer
+ * full) a mark line.
+ */
+static int follow_item(void *arg, const struct lgd_item *it, unsigned int flags)
+{
+	struct follow_out *o = arg;
+	const char *line;
+	long len = lgd_render_item(&o->rd, it, NULL, &line);
+
+	if (len < 0)
+		return fprintf(stderr, "logdev: out of memory\n"), 1;
+	if (!len)
+		return 0;	/* an item the filter left out */
+	if ((flags & LGD_LIVE_EARLY) && !(o->prev_flags & LGD_LIVE_EARLY)) {
+		if (o->raw)
+			printf("EARLY\t%u\t%" PRIu64 "\n", it->cpu, it->ts);
+		else
+			printf("*** reorder buffer full (%u bytes): records printed before their "
+			       "window, later ones may come late ***\n", CLI_FOLLOW_MAX_BYTES);
+	}
+	o->prev_flags = flags;
+	if ((flags & LGD_LIVE_LATE) && o->raw)
+		printf("LATE\t%u\t%" PRIu64 "\n", it->cpu, it->ts);
+	if ((flags & LGD_LIVE_LATE) && !o->raw && len > 0 && line[len - 1] == '\n') {
+		fwrite(line, 1, (size_t)len - 1, stdout);
+		fputs("  (late: older than a record printed before it)\n", stdout);
+	} else {
+		fwrite(line, 1, (size_t)len, stdout);
+	}
+	return ferror(stdout) ? (perror("logdev: stdout"), 1) : 0;	/* flushed each round */
+}
+
+static int report_follow(int raw, int by, uint64_t window_ns)
+{
+	static struct follow_out o;
+	struct cli_follow f;
+	int failed;
+
+	if (cli_follow_open(&f, window_ns))
+		return 1;
+	f.lv.comm_items = raw;	/* as report: --raw shows comm records */
+	f.lv.absurd_items = 1;
+	f.lv.filtered_items = 1;	/* the renderer pairs on every record */
+	o.raw = raw;
+	if (lgd_render_init(&o.rd, &f.r, raw ? LGD_RENDER_RAW : LGD_RENDER_TEXT)) {
+		fprintf(stderr, "logdev: out of memory\n");
+		cli_follow_close(&f);
+		return 1;
+	}
+	lgd_render_by(&o.rd, by);
+	failed = cli_follow_run(&f, follow_item, NULL, 0, &o);
+	if (o.rd.missing)
+		cli_nwarn++, fprintf(stderr, "logdev: warning: %" PRIu64 " record%s lack%s arguments "
+			"their format needs (payload too short, not cut; shown as [missing])\n",
+			o.rd.missing, o.rd.missing == 1 ? "" : "s", o.rd.missing == 1 ? "s" : "");
+	cli_follow_summary(&f);
+	lgd_render_free(&o.rd);
+	cli_follow_close(&f);
+	return cli_exit_status(failed);
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -65,7 +146,8 @@ int cmd_report(int argc, char **argv)
 	struct lgd_merge m;
 	struct lgd_item it;
 	const char *file = NULL;
-	int raw = 0, ret, by = LGD_BY_CONTEXT;
+	int raw = 0, ret, by = LGD_BY_CONTEXT, follow = 0, window_set = 0;
+	uint64_t window_ns = CLI_FOLLOW_WINDOW_MS * 1000000ull;
 	struct lgd_durations du;
 	struct lgd_dur_marks marks = { 0 };
 	int has_dur;
@@ -74,6 +156,8 @@ int cmd_report(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "raw", no_argument, NULL, 'r' },
 		{ "by", required_argument, NULL, 'b' },
+		{ "follow", no_argument, NULL, 'f' },
+		{ "window", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -81,7 +165,7 @@ int cmd_report(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":rb:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":rb:fh", lo, NULL)) != -1) {
 		int fk = cli_filter_opt("report", c, optarg);
 
 		if (fk >= 0) {
@@ -97,6 +181,14 @@ int cmd_report(int argc, char **argv)
 			if (cli_by_arg("report", optarg, &by))
 				return 2;
 			break;
+		case 'f':
+			follow = 1;
+			break;
+		case 'W':
+			if (cli_window_arg("report", optarg, &window_ns))
+				return 2;
+			window_set = 1;
+			break;
 		case 'h':
 			return cli_verb_help(&cli_cmd_report);
 		default:
@@ -105,6 +197,13 @@ int cmd_report(int argc, char **argv)
 	}
 	if (cli_file_arg("report", argc, argv, optind, &file))
 		return 2;
+	if ((follow && file) || (window_set && !follow)) {
+		fprintf(stderr, "logdev report: %s\n", follow ? "--follow reads the live buffers, "
+			"not a FILE" : "--window goes with --follow");
+		return cli_verb_usage_error(&cli_cmd_report);
+	}
+	if (follow)
+		return report_follow(raw, by, window_ns);
 	if (cli_open_input(file, &r))
 		return 1;
 	if (lgd_dur_init(&du, &r.sites)) {
@@ -133,6 +232,7 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	lgd_render_by(&rd, by);
+	cli_out_buffer(stdout);
 	while ((ret = lgd_merge_next(&m, &it)) > 0) {
 		const struct lgd_dur_mark *paired = NULL;
 		const char *line;
@@ -147,7 +247,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		}
 		/* NULs included (%c of 0 prints one, as in the kernel) */
-		fwrite(line, 1, (size_t)len, stdout);
+		fwrite_unlocked(line, 1, (size_t)len, stdout);
 	}
 	if (ret >= 0 && has_dur && !raw) {
 		char sum[256];

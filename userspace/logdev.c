@@ -32,7 +32,8 @@ void cli_usage(FILE *f)
 		fprintf(f, "  logdev %s\n", cmds[i]->usage);
 	fprintf(f, "  logdev --version\n"
 		   "FILE defaults to logdev.cap for record; report, deltas, hist, export and\n"
-		   "convert without FILE read the live buffers (consuming).\n"
+		   "convert without FILE read the live buffers (consuming); report --follow and\n"
+		   "deltas --follow read them as they fill, until Ctrl-C.\n"
 		   "DIR: -d, $LOGDEV_DEBUGFS, or %s.\n"
 		   "record without --duration and COMMAND records until Ctrl-C or SIGTERM.\n"
 		   "examples:\n"

@@ -539,6 +539,12 @@ static int comm_add(struct lgd_reader *r, uint32_t pid, uint64_t ts,
 	return 0;
 }
 
+int lgd_comm_add(struct lgd_reader *r, uint32_t pid, uint64_t ts, const uint8_t *payload,
+		 uint32_t bytes)
+{
+	return comm_add(r, pid, ts, payload, bytes);
+}
+
 const char *lgd_comm_at(const struct lgd_reader *r, uint32_t pid, uint64_t ts)
 {
 	const struct lgd_comm_task *t;
@@ -586,7 +592,11 @@ struct lgd_cpu_stream {
 	uint64_t sect_left;	/* bytes left in the current section */
 	int eof;
 
-	uint8_t *sb;		/* current sub-buffer */
+	uint8_t *sb;		/* current sub-buffer (in @ra) */
+	uint8_t *ra;		/* read-ahead: whole sub-buffers, one pread() */
+	uint32_t ra_cap;	/* its size (bytes, a multiple of subbuf_size) */
+	uint32_t ra_len;	/* bytes in it */
+	uint64_t ra_off;	/* file offset of its first byte */
 	uint64_t sb_off;	/* its file offset */
 	uint32_t sb_avail;	/* bytes of it present */
 	struct lgd_sb *dec;	/* its decoder: header and record walk */
@@ -655,14 +665,23 @@ static int next_subbuf(struct lgd_cpu_stream *s)
 		}
 	}
 	want = s->sect_left < sbs ? (size_t)s->sect_left : sbs;
-	n = pread_full(r->fd, s->sb, want, s->sect_off);
-	if (n < 0) {
-		warn(r, (int)n, (int64_t)s->sect_off, s->cpu, -1, "read error");
-		s->eof = 1;
-		return 0;
+	if (s->sect_off < s->ra_off || s->sect_off + want > s->ra_off + s->ra_len) {
+		/* several sub-buffers a read: fewer system calls than one each */
+		size_t get = s->sect_left < s->ra_cap ? (size_t)s->sect_left : s->ra_cap;
+
+		n = pread_full(r->fd, s->ra, get, s->sect_off);
+		if (n < 0) {
+			warn(r, (int)n, (int64_t)s->sect_off, s->cpu, -1, "read error");
+			s->eof = 1;
+			return 0;
+		}
+		s->ra_off = s->sect_off;
+		s->ra_len = (uint32_t)n;
 	}
+	s->sb = s->ra + (s->sect_off - s->ra_off);
+	n = (ssize_t)(s->ra_off + s->ra_len - s->sect_off);	/* short at the end of the file */
 	s->sb_off = s->sect_off;
-	s->sb_avail = (uint32_t)n;
+	s->sb_avail = (uint32_t)(n < (ssize_t)want ? n : (ssize_t)want);
 	s->sect_off += want;
 	s->sect_left -= want;
 	return 1;
@@ -891,10 +910,17 @@ int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r)
 		s->r = r;
 		s->cpu = r->cpus[i];
 		s->scan_off = r->first_sect_off;
-		s->sb = malloc(r->hdr.subbuf_size);
+		/* read-ahead: up to 256 KiB a CPU, 4 MiB in all, at least a sub-buffer */
+		s->ra_cap = (uint32_t)((LGD_READ_AHEAD_ALL / r->nr_cpus < LGD_READ_AHEAD_CPU ?
+					LGD_READ_AHEAD_ALL / r->nr_cpus : LGD_READ_AHEAD_CPU) /
+				       r->hdr.subbuf_size * r->hdr.subbuf_size);
+		if (s->ra_cap < r->hdr.subbuf_size)
+			s->ra_cap = r->hdr.subbuf_size;
+		s->ra = malloc(s->ra_cap);
+		s->sb = s->ra;
 		s->payload = malloc(r->hdr.subbuf_size);
 		s->dec = lgd_sb_alloc();
-		if (!s->sb || !s->payload || !s->dec)
+		if (!s->ra || !s->payload || !s->dec)
 			goto nomem;
 		if (stream_advance(s))
 			m->heap[m->nr++] = s;
@@ -1075,7 +1101,7 @@ void lgd_merge_free(struct lgd_merge *m)
 	if (m->nr_all)
 		free(m->all[0]->sh);
 	for (uint32_t i = 0; i < m->nr_all; i++) {
-		free(m->all[i]->sb);
+		free(m->all[i]->ra);
 		free(m->all[i]->payload);
 		lgd_sb_free(m->all[i]->dec);
 		free(m->all[i]);

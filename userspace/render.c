@@ -132,6 +132,11 @@ static size_t esc_char(const unsigned char *s, size_t avail, char *out, size_t *
 	return 4 * (size_t)n;
 }
 
+/* 1 for the bytes lgd_escape() keeps as they are: printable ASCII but '\\' */
+static const unsigned char plain_ascii[256] = {
+	[0x20 ... 0x5b] = 1, [0x5d ... 0x7e] = 1,
+};
+
 size_t lgd_escape(char *dst, size_t size, const char *src, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)src, *e = s + n;
@@ -143,7 +148,7 @@ size_t lgd_escape(char *dst, size_t size, const char *src, size_t n)
 		const unsigned char *run = s;
 
 		/* printable ASCII at once: nearly every byte of a message */
-		while (s < e && *s >= 0x20 && *s < 0x7f && *s != '\\')
+		while (s < e && plain_ascii[*s])
 			s++;
 		if (s > run) {
 			size_t len = (size_t)(s - run);
@@ -409,6 +414,7 @@ void lgd_render_by(struct lgd_render *rd, int by)
 void lgd_render_free(struct lgd_render *rd)
 {
 	lgd_streams_free(&rd->st);
+	lgd_render_forget_labels(rd);
 	free(rd->label);
 	free(rd->line);
 	memset(rd, 0, sizeof(*rd));
@@ -429,13 +435,13 @@ static int line_room(struct lgd_render *rd, size_t n)
 	return 0;
 }
 
-static void line_put(struct lgd_render *rd, const char *s, size_t n)
+/* the line ends in a NUL only once it is done (lgd_render_item()) */
+static inline void line_put(struct lgd_render *rd, const char *s, size_t n)
 {
-	if (rd->err || (rd->err = line_room(rd, n)))
+	if (rd->len + n + 1 > rd->cap && (rd->err || (rd->err = line_room(rd, n))))
 		return;
 	memcpy(rd->line + rd->len, s, n);
 	rd->len += n;
-	rd->line[rd->len] = 0;
 }
 
 static void line_add(struct lgd_render *rd, const char *fmt, ...)
@@ -471,29 +477,32 @@ static void line_str(struct lgd_render *rd, const char *s)
 /* @v in decimal, at least @width digits (zero-padded); no printf: hot path */
 static void line_u64(struct lgd_render *rd, uint64_t v, int width)
 {
-	char b[24];
-	int i = sizeof(b);
+	char b[LGD_U64_DEC_MAX];
+	size_t n = lgd_fmt_u64(b, v);
 
-	do {
-		b[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v || (int)sizeof(b) - i < width);
-	line_put(rd, b + i, sizeof(b) - (size_t)i);
+	if ((int)n < width) {
+		static const char zeros[] = "00000000000000000000";
+		size_t z = (size_t)width - n;
+
+		line_put(rd, zeros, z < sizeof(zeros) - 1 ? z : sizeof(zeros) - 1);
+	}
+	line_put(rd, b, n);
 }
 
 /* a timestamp as seconds with 6 decimals, right-aligned in 12 columns */
 static void line_ts(struct lgd_render *rd, uint64_t ts)
 {
 	uint64_t sec = ts / 1000000000u, us = ts % 1000000000u / 1000u;
-	int digits = 1;
+	char b[LGD_U64_DEC_MAX + 12];
+	size_t n = lgd_fmt_u64(b + 12, sec), pad = n < 5 ? 5 - n : 0;
 
-	for (uint64_t v = sec; v >= 10; v /= 10)
-		digits++;
-	for (int pad = 12 - (digits + 7); pad > 0; pad--)
-		line_put(rd, " ", 1);
-	line_u64(rd, sec, 0);
-	line_put(rd, ".", 1);
-	line_u64(rd, us, 6);
+	/* "   SSSSS.uuuuuu": at least 12 columns, the seconds padded on the left */
+	memset(b + 12 - pad, ' ', pad);
+	line_put(rd, b + 12 - pad, pad + n);
+	b[0] = '.';
+	for (int i = 6; i > 0; i--, us /= 10)
+		b[i] = (char)('0' + us % 10);
+	line_put(rd, b, 7);
 }
 
 /* @n bytes of @s, terminal-safe (lgd_escape()) */
@@ -521,6 +530,59 @@ const char *lgd_render_label(struct lgd_render *rd, uint32_t id)
 		lgd_site_label_text(&rd->r->sites, id, rd->label, rd->label_cap);
 	}
 	return rd->label ? rd->label : "?";
+}
+
+void lgd_render_forget_labels(struct lgd_render *rd)
+{
+	for (uint32_t i = 0; i < rd->nr_labels; i++)
+		free(rd->labels[i]);
+	free(rd->labels);
+	free(rd->label_len);
+	free(rd->label_site);
+	rd->labels = NULL;
+	rd->label_len = NULL;
+	rd->label_site = NULL;
+	rd->nr_labels = 0;
+}
+
+/*
+ * The label of site @id (lgd_render_label()), made once per site (the
+ * label's snprintf and escape cost more than the rest of a report line);
+ * *@len its length.  Valid until the next call.
+ */
+static const char *label_get(struct lgd_render *rd, uint32_t id, size_t *len)
+{
+	const struct lgd_sites *ss = &rd->r->sites;
+	const struct lgd_site *st = lgd_sites_get(ss, id);
+	const char *l;
+
+	if (rd->nr_labels != ss->nr) {		/* first call, or the sites grew */
+		lgd_render_forget_labels(rd);
+		rd->labels = calloc(ss->nr, sizeof(*rd->labels));
+		rd->label_len = calloc(ss->nr, sizeof(*rd->label_len));
+		rd->label_site = calloc(ss->nr, sizeof(*rd->label_site));
+		if (rd->labels && rd->label_len && rd->label_site)
+			rd->nr_labels = ss->nr;
+		else
+			lgd_render_forget_labels(rd);
+	}
+	if (st && id < rd->nr_labels && (!rd->labels[id] || rd->label_site[id] != st)) {
+		char *t = lgd_site_label_text_alloc(ss, id);
+
+		if (t) {
+			free(rd->labels[id]);
+			rd->labels[id] = t;
+			rd->label_len[id] = (uint32_t)strlen(t);
+			rd->label_site[id] = st;
+		}
+	}
+	if (st && id < rd->nr_labels && rd->labels[id] && rd->label_site[id] == st) {
+		*len = rd->label_len[id];
+		return rd->labels[id];
+	}
+	l = lgd_render_label(rd, id);	/* unknown site ("site#ID:?"), or no memory */
+	*len = strlen(l);
+	return l;
 }
 
 static void render_gap(struct lgd_render *rd, const struct lgd_item *it)
@@ -579,54 +641,98 @@ static void render_raw(struct lgd_render *rd, const struct lgd_item *it, size_t 
 	line_put(rd, rd->msg, len);	/* escaped by lgd_render_msg() */
 }
 
+/* a timestamp as line_ts() writes it, at @o; Return: the end */
+static char *put_ts(char *o, uint64_t ts)
+{
+	uint64_t sec = ts / 1000000000u;
+	unsigned us = (unsigned)(ts % 1000000000u / 1000u);
+	char b[LGD_U64_DEC_MAX];
+	size_t n = lgd_fmt_u64(b, sec);
+
+	for (size_t pad = n; pad < 5; pad++)
+		*o++ = ' ';
+	memcpy(o, b, n);
+	o += n;
+	*o++ = '.';
+	for (int i = 6; i > 0; i--, us /= 10)
+		o[i - 1] = (char)('0' + us % 10);
+	return o + 6;
+}
+
+/* @v with exactly 3 digits (zero-padded), @v < 1000 */
+static char *put_3(char *o, unsigned v)
+{
+	o[0] = (char)('0' + v / 100);
+	o[1] = (char)('0' + v / 10 % 10);
+	o[2] = (char)('0' + v % 10);
+	return o + 3;
+}
+
+#define PUT_LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
+
 /*
  * text: [   SECONDS] cpu:C COMM-P [ctx] LABEL MESSAGE[  +D us] (pid:P where
  * the capture has no comm record of P); "  -D us (clock
- * went back, not in deltas)", "  +D us (step over 2^62 ns, not in deltas)"
+ * went back, not in deltas)", "  +D us (step over 2^62 ns, not in deltas)".
+ * Room for the whole line is made once, then it is written with no check.
  */
 static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t len,
 			const struct lgd_stream_step *sp)
 {
-	const char *comm;
+	const char *comm = lgd_comm_at(rd->r, it->rec.pid, it->ts), *ctx = NULL, *label;
+	size_t lc = comm ? strlen(comm) : 0, lctx = 0, ll;
+	char *o;
 
-	line_put(rd, "[ ", 2);
-	line_ts(rd, it->ts_absurd ? it->rec.ts : it->ts);
-	line_put(rd, "] cpu:", 6);
-	line_u64(rd, it->cpu, 0);
-	comm = lgd_comm_at(rd->r, it->rec.pid, it->ts);
-	if (comm && *comm) {	/* ftrace's COMM-PID, escaped */
-		line_put(rd, " ", 1);
-		line_escape(rd, comm, strlen(comm));
-		line_put(rd, "-", 1);
-	} else {		/* no comm record (format versions 1 and 2), or an empty name */
-		line_put(rd, " pid:", 5);
-	}
-	line_u64(rd, it->rec.pid, 0);
 	if (it->rec.ctx) {
-		line_put(rd, " ", 1);
-		line_str(rd, lgd_ctx_name(it->rec.ctx));
+		ctx = lgd_ctx_name(it->rec.ctx);
+		lctx = strlen(ctx);
 	}
-	line_put(rd, " ", 1);
-	line_str(rd, lgd_render_label(rd, it->rec.site));
-	line_put(rd, " ", 1);
-	line_put(rd, rd->msg, len);
+	label = label_get(rd, it->rec.site, &ll);
+	/* numbers and fixed text < 192 bytes; an escape is at most 4 bytes a byte */
+	if (rd->err || (rd->err = line_room(rd, 192 + 4 * lc + lctx + ll + len)))
+		return;
+	o = rd->line + rd->len;
+	o = PUT_LIT(o, "[ ");
+	o = put_ts(o, it->ts_absurd ? it->rec.ts : it->ts);
+	o = PUT_LIT(o, "] cpu:");
+	o += lgd_fmt_u64(o, it->cpu);
+	if (lc) {	/* ftrace's COMM-PID, escaped */
+		*o++ = ' ';
+		o += lgd_escape(o, 4 * lc + 1, comm, lc);
+		*o++ = '-';
+	} else {	/* no comm record (format versions 1 and 2), or an empty name */
+		o = PUT_LIT(o, " pid:");
+	}
+	o += lgd_fmt_u64(o, it->rec.pid);
+	if (ctx) {
+		*o++ = ' ';
+		memcpy(o, ctx, lctx);
+		o += lctx;
+	}
+	*o++ = ' ';
+	memcpy(o, label, ll);
+	o += ll;
+	*o++ = ' ';
+	memcpy(o, rd->msg, len);
+	o += len;
 	if (it->ts_absurd) {
-		line_str(rd, "  (absurd timestamp, not in statistics)");
+		o = PUT_LIT(o, "  (absurd timestamp, not in statistics)");
 	} else if (sp->has_prev) {
 		/* the rule of deltas (lgd_ts_step()): marked where it leaves one out */
 		uint64_t d = sp->ns;
 		enum lgd_step k = sp->kind;
 
-		line_put(rd, k == LGD_STEP_BACK ? "  -" : "  +", 3);
-		line_u64(rd, d / 1000, 0);
-		line_put(rd, ".", 1);
-		line_u64(rd, d % 1000, 3);
-		line_put(rd, " us", 3);
+		o = k == LGD_STEP_BACK ? PUT_LIT(o, "  -") : PUT_LIT(o, "  +");
+		o += lgd_fmt_u64(o, d / 1000);
+		*o++ = '.';
+		o = put_3(o, (unsigned)(d % 1000));
+		o = PUT_LIT(o, " us");
 		if (k == LGD_STEP_BACK)
-			line_str(rd, " (clock went back, not in deltas)");
+			o = PUT_LIT(o, " (clock went back, not in deltas)");
 		else if (k == LGD_STEP_HUGE)
-			line_str(rd, " (step over 2^62 ns, not in deltas)");
+			o = PUT_LIT(o, " (step over 2^62 ns, not in deltas)");
 	}
+	rd->len = (size_t)(o - rd->line);
 }
 
 long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
@@ -662,6 +768,7 @@ long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
 	}
 	if (rd->err)
 		return rd->err;
+	rd->line[rd->len] = 0;	/* line_put() keeps room for it */
 	*text = rd->line;
 	return (long)rd->len;
 }

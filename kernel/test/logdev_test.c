@@ -550,6 +550,18 @@ static noinline __noclone unsigned long lt_probe_target(unsigned long i,
 }
 
 /*
+ * Called 3 times (i = 0..2) from lt_init(), in .init.text: a probe written
+ * while this module is not loaded ("p logdev_test:lt_probe_init_target",
+ * pending) fires during its init, then is gone when the init text is freed
+ * (tests/vm/guest-probes-reload.sh).
+ */
+static noinline __noclone __init unsigned long lt_probe_init_target(unsigned long i)
+{
+	barrier();
+	return i + 1;
+}
+
+/*
  * Target of the typed-argument probes (tests/vm/guest-probes.sh, ftrace's
  * fetch arguments): a string, a structure to dereference (+0, +8, +16 of
  * @o on x86-64: neg, val, name), a signed number, a function pointer for
@@ -878,12 +890,15 @@ static const struct file_operations lt_crash_fops = {
 
 static int __init lt_init(void)
 {
+	unsigned long i;
 	unsigned int cpu;
 	int err;
 
 	lt_pf_ref = kcalloc(LT_PF_MAX, LT_PF_LINE, GFP_KERNEL);
 	if (!lt_pf_ref)
 		return -ENOMEM;
+	for (i = 0; i < 3; i++)
+		lt_probe_sink += lt_probe_init_target(i);
 	for_each_possible_cpu(cpu) {
 		struct lt_cpu *c = per_cpu_ptr(&lt_cpu, cpu);
 

@@ -761,8 +761,9 @@ static void test_completion(void)
 		{ "export --format \"\"", "json csv perfetto\n" },
 		{ "hist --", "--by --comm --context --cpu --durations --from --help "
 			     "--include-recorder --pair --pid --site --svg --to\n" },
-		{ "deltas --", "--by --by-parent --comm --context --cpu --durations --from --help "
-			       "--include-recorder --inside --pair --pid --site --sort --to\n" },
+		{ "deltas --", "--by --by-parent --comm --context --cpu --durations --follow --from "
+			       "--help --include-recorder --inside --pair --pid --site --sort --to "
+			       "--window\n" },
 		{ "report --context \"\"", "task softirq hardirq nmi\n" },
 		{ "deltas --sort m", "max median\n" },
 		{ "diff --format \"\"", "text csv json\n" },

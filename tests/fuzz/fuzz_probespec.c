@@ -9,7 +9,12 @@
  * write (ld_probes_write(): parse, uniqueness check against a fake
  * kallsyms, attach to a fake kprobes/tracepoints, globs, list, remove,
  * error_log); a command starting with byte 0x02 is written to
- * "probe_functions" instead (the rest: a glob) and that file is read.
+ * "probe_functions" instead (the rest: a glob) and that file is read; a
+ * command starting with byte 0x03 unloads the fake module "mymod" if it is
+ * loaded, else loads it (the module notifier: MODULE_STATE_GOING, or
+ * _COMING then _LIVE), checking that no probe on it stays armed while it
+ * is away and that each one by name is armed (or says why not) once it is
+ * back; it is loaded again before the end.
  * After the writes: the listing and the error_log are rendered, every
  * attached probe is fired once (its handlers record through a fake
  * ld_write_print(), reading registers that point into a fake kernel
@@ -228,6 +233,7 @@ static struct module ldk_mymod = {
 	"mymod", { (void *)0xffffffffc0000000UL, 0x2000, 0x1000 }
 };
 static long ldk_armed;		/* registered and not yet unregistered */
+static bool ldk_mymod_gone;	/* "mymod" unloaded (command 0x03) */
 
 typedef int (*ldk_sym_fn)(void *, const char *, struct module *, unsigned long);
 static int ldk_each_vmlinux(ldk_sym_fn fn, void *data)
@@ -240,7 +246,8 @@ static int ldk_each_vmlinux(ldk_sym_fn fn, void *data)
 static int ldk_each_module(ldk_sym_fn fn, void *data)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(ldk_syms); i++)
-		if (ldk_syms[i].mod && fn(data, ldk_syms[i].name, &ldk_mymod, ldk_syms[i].addr))
+		if (ldk_syms[i].mod && !ldk_mymod_gone &&
+		    fn(data, ldk_syms[i].name, &ldk_mymod, ldk_syms[i].addr))
 			return 1;
 	return 0;
 }
@@ -249,6 +256,8 @@ static int ldk_resolve(struct kprobe *kp)
 {
 	const char *n = kp->symbol_name, *colon;
 
+	if (kp->addr && ldk_mymod_gone && within_module((unsigned long)kp->addr, &ldk_mymod))
+		return -EINVAL;	/* not text (any more) */
 	if (kp->addr)
 		return (unsigned long)kp->addr >= 0xffffffff80000000UL ? 0 : -EINVAL;
 	if (!n)
@@ -263,6 +272,8 @@ static int ldk_resolve(struct kprobe *kp)
 	}
 	colon = strchr(n, ':');
 	for (size_t i = 0; i < ARRAY_SIZE(ldk_syms); i++) {
+		if (ldk_syms[i].mod && ldk_mymod_gone)
+			continue;
 		if (colon ? (ldk_syms[i].mod && !strncmp(n, ldk_syms[i].mod, colon - n) &&
 			     !ldk_syms[i].mod[colon - n] && !strcmp(colon + 1, ldk_syms[i].name))
 			  : !strcmp(n, ldk_syms[i].name)) {
@@ -563,6 +574,31 @@ static void fire_all(void)
 	}
 }
 
+/*
+ * Unload "mymod" (GOING) or load it (COMING, LIVE) through the module
+ * notifier; then no probe on it is armed while it is away, and each one by
+ * name is armed or has its arming error once it is back.
+ */
+static void ldk_mymod_toggle(void)
+{
+	struct ld_probe *p;
+
+	if (!ldk_mymod_gone) {
+		ld_probes_module_cb(&ld_probes_module_nb, MODULE_STATE_GOING, &ldk_mymod);
+		ldk_mymod_gone = true;
+	} else {
+		ldk_mymod_gone = false;
+		ld_probes_module_cb(&ld_probes_module_nb, MODULE_STATE_COMING, &ldk_mymod);
+		ld_probes_module_cb(&ld_probes_module_nb, MODULE_STATE_LIVE, &ldk_mymod);
+	}
+	list_for_each_entry(p, &ld_probes, list) {
+		if (strcmp(p->mod, "mymod"))
+			continue;
+		if (ldk_mymod_gone ? p->armed : !p->addr && !p->armed && !p->arm_err)
+			abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct file f = { .f_mode = FMODE_WRITE };
@@ -591,6 +627,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			f.f_flags = 0;
 			ld_list_open(NULL, &f);
 			single_release(NULL, &f);
+		} else if (n == 1 && w[0] == 0x03) {
+			ldk_mymod_toggle();
+			ret = 1;
 		} else {
 			ret = ld_probes_write(&f, w, n, &pos);
 		}
@@ -607,6 +646,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ld_errlog_open(NULL, &f);
 	single_release(NULL, &f);
 	fire_all();
+	if (ldk_mymod_gone)
+		ldk_mymod_toggle();
 	f.f_flags = O_TRUNC;
 	ld_probes_open(NULL, &f);	/* removes every probe */
 	single_release(NULL, &f);

@@ -39,4 +39,29 @@ grep -q ' myopen:0 path="/proc/version" flags=0x[0-9a-f]* comm="cat"' $R/report.
 	pass "myopen: path=\"/proc/version\" (string through two dereferences), comm=\"cat\"" ||
 	fail "no myopen record of /proc/version: $(grep myopen $R/report.txt | head -n 3)"
 grep -q '^p:myprobe ' probes && fail "-:myprobe did not remove it" || pass "-:myprobe removes it"
+
+# The documentation's examples adapted to 6.1 x86-64, typed: do_sys_open is
+# inlined into the open syscalls, which reach do_sys_openat2(dfd, filename,
+# how); x86-64 passes arguments in di, si, dx (the documentation's %ax %dx
+# %cx +4($stack) are i386's regparm); flags and mode are in *how (+0, +8);
+# the filename is a user pointer (ustring is not supported: its address).
+# The string example, +0(%di):string[1] = +0(+0(%di)):string, on
+# do_filp_open(dfd, struct filename *, op): the name is at +0 of %si.
+echo "# --- the same examples on 6.1 x86-64, typed"
+say "echo > probes"
+say "echo 'p:myprobe do_sys_openat2 dfd=%di:s32 filename=%si:x64 flags=+0(%dx):x32 mode=+8(%dx):u16' >> probes"
+say "echo 'r:myretprobe do_sys_openat2 \$retval:s32' >> probes"
+say "echo 'p:myopen do_filp_open path=+0(+0(%si)):string' >> probes"
+/logdev/logdev.static record -o $R/ftrace64.cap -- cat /proc/version /nonexistent > /dev/null 2> $R/record64.err
+say "cat probes"
+echo "# logdev record -o ftrace64.cap -- cat /proc/version /nonexistent; logdev report ftrace64.cap | grep ' cat-'"
+/logdev/logdev.static report $R/ftrace64.cap 2> $R/report64.err | grep ' cat-' > $R/report64.txt
+cat $R/report64.txt
+grep -Eq ' cat-[0-9]+ myprobe:0 dfd=-100 filename=0x[0-9a-f]+ flags=0x8000 mode=0  ' $R/report64.txt &&
+	grep -Eq ' cat-[0-9]+ myretprobe%return:0 retval=3 duration=' $R/report64.txt &&
+	grep -Eq ' cat-[0-9]+ myretprobe%return:0 retval=-2 duration=' $R/report64.txt &&
+	grep -Eq ' myopen:0(#[0-9]+)? path="/proc/version"  ' $R/report64.txt &&
+	grep -Eq ' myopen:0(#[0-9]+)? path="/nonexistent"  ' $R/report64.txt &&
+	pass "adapted examples: dfd=-100 (AT_FDCWD) flags=0x8000 mode=0, retval 3 and -2, both paths" ||
+	fail "adapted examples: $(tr '\n' '|' < $R/report64.txt)"
 finish

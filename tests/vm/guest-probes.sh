@@ -57,6 +57,11 @@ ok_add 'p:cm lt_probe_typed $comm lo=$arg3:u8 di=%di:x64 neg=+0(%si):s64'
 ok_add 'p lt_probe_typed $arg3:s32'
 ok_add 'p:flt lt_probe_typed bad=+0(+8($arg3)):u64'
 ok_add 'r3 lt_probe_typed'
+# a format longer than 255 bytes keeps every argument (it was cut at 255
+# while the payload held all seven strings: values under the wrong names)
+long=
+for i in 1 2 3 4 5 6 7; do long="$long c${i}bcdefghijklmnopqrstuvwxyz01=\$comm"; done
+ok_add "p:longfmt lt_probe_typed$long"
 grep -qx 'p:kprobes/typed lt_probe_typed s=+0($arg1):string n=$arg3:s64 v=+8($arg2):u32 vx=+8($arg2):x32 b=+8($arg2):s8 nm=+0(+16($arg2)):string fn=$arg4:symbol mg=@lt_probe_magic:u32 hits=0 missed=0' $PF &&
 	grep -q '^p:p_lt_probe_typed_0 lt_probe_typed \$arg3:s32 hits=0' $PF &&
 	grep -q '^r3:r_lt_probe_typed_0 lt_probe_typed hits=0 returns=0' $PF &&
@@ -80,6 +85,15 @@ echo "$n $us $d" > $R/params.txt
 grep -qF '	probe	0	typed	s=\"%s\"%s n=%lld v=%llu%s vx=0x%llx%s b=%lld%s nm=\"%s\"%s fn=%pS mg=%llu%s' $R/formats.txt &&
 	pass "formats: the probe's format carries the types" ||
 	fail "typed format: $(grep '	typed	' $R/formats.txt)"
+
+lf=$(grep '	probe	0	longfmt	' $R/formats.txt | cut -f5)
+want=$(for i in 1 2 3 4 5 6 7; do printf 'c%sbcdefghijklmnopqrstuvwxyz01=\\"%%s\\"%%s ' $i; done)
+[ "$lf " = "$want" ] && pass "formats: longfmt's 7 arguments in a ${#lf}-byte format" ||
+	fail "longfmt format: '$lf', want '$want'"
+v=$(/logdev/logdev.static report $R/probes.cap 2> /dev/null | grep -m 1 ' longfmt:0 ' | sed 's/.* longfmt:0 //; s/  +.*//')
+want=$(for i in 1 2 3 4 5 6 7; do printf 'c%sbcdefghijklmnopqrstuvwxyz01="sh" ' $i; done)
+[ "$v " = "$want" ] && pass "report: longfmt's 7 values under their names" ||
+	fail "longfmt record: '$v', want '$want'"
 
 # hits as the probes file counts them
 hits() { grep "^$1 " $R/probes-after.txt | sed -n 's/.* hits=\([0-9]*\).*/\1/p'; }
@@ -139,6 +153,16 @@ bad 'p:x lt_probe_typed a=%zz' 'Invalid argument'
 bad 'p:x lt_probe_typed a=+0($arg1' 'Invalid argument'
 bad 'p:x lt_probe_typed a=+0(+0(+0(+0(+0($arg1))))):u8' 'Invalid argument'
 bad 'p:x lt_probe_typed a=+8($comm)' 'Invalid argument'
+# one sign per offset, as ftrace (kstrtol() of the signed word)
+bad 'p:x lt_probe_typed a=--5($arg1)' 'Invalid argument'
+bad 'p:x lt_probe_typed a=+-5($arg1)' 'Invalid argument'
+bad 'p:x lt_probe_typed a=-+5($arg1)' 'Invalid argument'
+bad 'p:x lt_probe_typed a=--9223372036854775808($arg1)' 'Invalid argument'
+bad 'p:x lt_probe_typed a=+0(@lt_probe_magic--4):u32' 'Invalid argument'
+bad 'p:x lt_probe_typed a=-9223372036854775809($arg1)' 'Invalid argument'
+tail -n 3 $EL | head -n 1 | grep -q 'invalid dereference offset (one sign, then a number that fits a long)' &&
+	pass "error_log: a double sign or an offset out of range says why" ||
+	fail "error_log for a double sign: $(tail -n 3 $EL | head -n 1)"
 bad 'p:x lt_probe_typed $comm:u32' 'Invalid argument'
 bad 'p:x lt_probe_typed a=@no_such_symbol_logdev' 'No such file'
 bad 'r5000 lt_probe_typed' 'Invalid argument'
@@ -173,7 +197,7 @@ case "$o" in *Invalid*) pass "refuses two lines in one write" ;; *) fail "two li
 
 # removal: one, then all by an empty write, then all by O_TRUNC
 if add '-tgt_off' > /dev/null && ! grep -q '^p:tgt_off ' $PF &&
-	[ "$(wc -l < $PF)" = 10 ]; then pass "-tgt_off removes one, 10 left"
+	[ "$(wc -l < $PF)" = 11 ]; then pass "-tgt_off removes one, 11 left"
 else fail "-tgt_off: $(cat $PF | tr '\n' '|')"; fi
 printf '' | dd of=$PF conv=notrunc 2>/dev/null
 printf '\n' | dd of=$PF conv=notrunc 2>/dev/null
@@ -207,7 +231,11 @@ bad 'p:dupy=lsym_dup_target' 'assign requested address'
 grep -q 'lsym_dup_target.*2' $EL && pass "error_log: lsym_dup_target defined 2 times" ||
 	fail "error_log lacks lsym_dup_target: $(tail -n 3 $EL | tr '\n' '|')"
 bad 'p:dupz=logdev_syma:no_such_function_logdev' 'No such file'
-bad 'p:dupz=no_such_module_logdev:lsym_dup_target' 'No such file'
+# MOD:FUNC of a module not loaded is pending (armed when it loads: vm-probes-reload)
+ok_add 'p:dupz=no_such_module_logdev:lsym_dup_target'
+grep -q '^p:dupz no_such_module_logdev:lsym_dup_target hits=0 missed=0 state=pending$' $PF &&
+	add '-dupz' > /dev/null && pass "MOD:FUNC of a module not loaded is listed pending" ||
+	fail "pending MOD:FUNC: $(grep dupz $PF)"
 bad 'p:dupz=0x1234' 'No such file'
 ok_add 'p:dupa=logdev_syma:lsym_dup_target $arg1'
 baddr=$(grep ' lsym_dup_target	\[logdev_symb\]' /proc/kallsyms | cut -d' ' -f1)

@@ -193,6 +193,17 @@ if boot vm-probes-ftrace 2 "$vm/guest-probes-ftrace.sh" "$K/logdev.ko $U/logdev.
 	guest_lines "$out/vm-probes-ftrace"
 fi
 
+# 4c. probes across module unload and load (issue 12 item 6): listed gone
+# with their counts, armed again on the load, pending MOD:SYM probes armed
+# when the module comes (also on its __init code); then probe writers race
+# 20 module reloads.  Multi-threaded TCG: the race is between CPUs, and
+# enable is written only by logdev record around a workload.
+if boot vm-probes-reload 2 "$vm/guest-probes-reload.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $T/logdev_syma.ko $T/logdev_symb.ko $U/logdev.static" \
+	"${VM_RELOAD_ROUNDS:-20}"; then
+	guest_lines "$out/vm-probes-reload"
+fi
+
 # 5. record ended by signals, a closed pipe and a full disk: enable restored,
 # captures readable; the command's stdout kept out of `-o -`
 if boot vm-record 2 "$vm/guest-record.sh" \
@@ -281,6 +292,18 @@ fi
 if boot vm-params 2 "$vm/guest-params.sh" \
 	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static" ""; then
 	guest_lines "$out/vm-params"
+fi
+
+# 11. the live view (issue 11 item 5): report --follow --raw while writers in
+# every context record on both CPUs, then SIGINT: every record at most once,
+# in time order or marked late, printed + lost = written, the lost-events
+# summary and the exit status (check-follow.sh); a small buffer loses events;
+# deltas --follow's final table.  Multi-threaded TCG: enable flips only while
+# no edprint site runs (before and after the writers).
+if boot vm-follow 2 "$vm/guest-follow.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static" "${VM_FOLLOW_ITERS:-2000}"; then
+	guest_lines "$out/vm-follow"
+	host_check vm-follow check-follow.sh "$out/vm-follow"
 fi
 
 [ $failed = 0 ]

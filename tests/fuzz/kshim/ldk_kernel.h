@@ -112,6 +112,16 @@ static inline int vscnprintf(char *b, size_t n, const char *f, va_list ap)
 		return 0;
 	return (size_t)r >= n ? (int)n - 1 : r;
 }
+static inline __printf(3, 4) int scnprintf(char *b, size_t n, const char *f, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, f);
+	r = vscnprintf(b, n, f, ap);
+	va_end(ap);
+	return r;
+}
 static inline char *strim(char *s)
 {
 	size_t n = strlen(s);
@@ -213,6 +223,7 @@ static inline char *skip_spaces(const char *s)
 
 /* ---- allocation */
 static inline void *kzalloc(size_t n, int gfp) { (void)gfp; return calloc(1, n); }
+static inline void *kmalloc(size_t n, int gfp) { (void)gfp; return malloc(n); }
 static inline void kfree(const void *p) { free((void *)p); }
 static inline char *kstrdup(const char *s, int gfp) { (void)gfp; return s ? strdup(s) : NULL; }
 static inline void *kmemdup(const void *s, size_t n, int gfp)
@@ -343,6 +354,20 @@ extern struct task_struct *ldk_current;
 typedef u8 kprobe_opcode_t;
 struct module_layout { void *base; unsigned int size, text_size; };
 struct module { char name[MODULE_NAME_LEN]; struct module_layout core_layout; };
+/* module notifier (the fake kernel loads and unloads "mymod") */
+static inline bool within_module(unsigned long addr, const struct module *mod)
+{
+	return addr - (unsigned long)mod->core_layout.base < mod->core_layout.size;
+}
+struct notifier_block {
+	int (*notifier_call)(struct notifier_block *, unsigned long, void *);
+	int priority;
+};
+#define NOTIFY_DONE 0
+enum module_state { MODULE_STATE_LIVE, MODULE_STATE_COMING, MODULE_STATE_GOING,
+		    MODULE_STATE_UNFORMED };
+static inline int register_module_notifier(struct notifier_block *nb) { (void)nb; return 0; }
+static inline int unregister_module_notifier(struct notifier_block *nb) { (void)nb; return 0; }
 struct kprobe;
 typedef int (*kprobe_pre_handler_t)(struct kprobe *, struct pt_regs *);
 struct kprobe {
@@ -353,7 +378,9 @@ struct kprobe {
 	unsigned long nmissed;
 	u32 flags;
 };
+#define KPROBE_FLAG_GONE 1
 #define KPROBE_FLAG_DISABLED 2
+static inline bool kprobe_gone(struct kprobe *p) { return p->flags & KPROBE_FLAG_GONE; }
 struct kretprobe_instance { int dummy; };
 struct kretprobe {
 	struct kprobe kp;
