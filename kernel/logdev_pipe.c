@@ -106,9 +106,20 @@ static ssize_t pipe_read(struct file *f, char __user *ubuf, size_t count,
 			ret = -EAGAIN;
 			break;
 		}
+		/*
+		 * Back to the top (copy, arm again) whenever our waiting flag
+		 * was cleared: a wake-up clears it, and a writer wakes us when
+		 * it closes a sub-buffer, which a nested writer does while
+		 * the writer it interrupted still has a record open there.
+		 * Then nothing is readable yet; sleeping on with the flag
+		 * clear, neither that writer's commit nor the timer would ever
+		 * wake us (a soak run's reader slept until the end: tests/vm/
+		 * soaktool.c, "longest wait in read()").
+		 */
 		ld_reader_arm(cpu);
 		if (wait_event_interruptible(r->wq, ld_is_stopped() ||
-					     ld_cpu_readable(cpu))) {
+					     ld_cpu_readable(cpu) ||
+					     !READ_ONCE(r->waiting))) {
 			ret = -ERESTARTSYS;
 			break;
 		}

@@ -560,6 +560,21 @@ int cli_filter_opt(const char *verb, int c, const char *arg)
 		fprintf(stderr, "logdev: out of memory\n");
 		exit(1);
 	}
+	if (!ret && (c == CLI_OPT_FROM || c == CLI_OPT_TO)) {
+		/* the text of each end as given, for the message below */
+		static char ends[2][64];
+		const struct lgd_filter *f = &cli_filter;
+		int i = c == CLI_OPT_TO;
+
+		snprintf(ends[i], sizeof(ends[i]), "%s", arg);
+		/* both ends on the same scale (absolute, or from the first
+		 * record) and an empty window: nothing could pass */
+		if (f->has_from && f->has_to && f->from_rel == f->to_rel && f->from_ns >= f->to_ns) {
+			snprintf(why, sizeof(why), "not %s --%s (%s): no record could be in the window",
+				 i ? "after" : "before", i ? "from" : "to", ends[!i]);
+			ret = -EINVAL;
+		}
+	}
 	if (ret) {
 		e = lgd_escape_alloc(arg);
 		fprintf(stderr, "logdev %s: bad --%s '%s': %s\n", verb, names[c - CLI_OPT_CPU],

@@ -246,12 +246,16 @@ int64_t cli_site_by_label(const struct lgd_reader *r, const char *label);
  * @durations: durations, with FROM,TO as an edprint pair in @user_pair when
  * FROM is not a probe), finish it in deltas' default order, and point *@pp
  * at the pair of sites labelled @from, @to (cli_site_by_label()), or with
- * @from NULL at row @nth (1-based).  Prints errors as "logdev VERB: ...".
+ * @like the sites at the places of @like[0], @like[1] (sites of another
+ * capture, matched as diff matches them: lgd_site_match(); @from, @to
+ * their labels for messages), or with @from NULL at row @nth (1-based).
+ * Prints errors as "logdev VERB: ...".
  * Return: 0 (@r and @ds to free), 1 (unusable, no such pair), 2 (no site
  * with that label).
  */
 int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
-		  const char *verb, const char *from, const char *to, uint64_t nth,
+		  const char *verb, const char *from, const char *to,
+		  const struct lgd_site *const like[2], uint64_t nth,
 		  int durations, int by, uint32_t user_pair[1][2], const struct lgd_pair **pp);
 /** cli_hist_title() - "FROM -> TO (FILE, by STREAM|durations)", raw, malloc'd. */
 char *cli_hist_title(const struct lgd_reader *r, const struct lgd_pair *p, const char *file,

@@ -2,8 +2,13 @@
 /*
  * diff.c: two captures' delta tables side by side.  Pairs
  * are matched by their call sites' file, function and line (site ids differ
- * between captures); a site whose file is empty matches one of the same
- * func:line in any file when no exact match is left.  Several pairs of one
+ * between captures), in three rounds, each only among what the ones before
+ * left unmatched: the same file path; then the same file name (the path's
+ * last component: one module built in two trees, /a/x.c and /b/x.c), where
+ * that leaves one candidate on each side; then a site whose file is empty
+ * with one of the same func:line in any file, where that leaves one
+ * candidate on each side.  lgd_site_match() finds one site by the same
+ * rule (diff --svg, hist across captures).  Several pairs of one
  * capture at the same places (a site registered twice, e.g. a probe removed
  * and added again) are merged before the median and p99 (nearest rank, as
  * in deltas.c, from their merged histograms) are taken.  Row labels are
@@ -30,8 +35,21 @@ struct end {
 	uint32_t id;
 };
 
-/* same place?  @wild: an empty file matches any file */
-static int end_eq(const struct end *x, const struct end *y, int wild)
+/* the matching rounds of end_eq(), lgd_diff_build() and lgd_site_match() */
+enum { M_EXACT, M_BASENAME, M_WILD, M_ROUNDS };
+
+static const char *file_base(const char *f)
+{
+	const char *b = strrchr(f, '/');
+
+	return b ? b + 1 : f;
+}
+
+/*
+ * same place?  @mode M_EXACT: same file; M_BASENAME: also the same file
+ * name in another directory; M_WILD: also an empty file with any file
+ */
+static int end_eq(const struct end *x, const struct end *y, int mode)
 {
 	if (!x->st || !y->st)
 		return !x->st && !y->st && x->id == y->id;
@@ -42,7 +60,10 @@ static int end_eq(const struct end *x, const struct end *y, int wild)
 		return 0;
 	if (!strcmp(x->st->file, y->st->file))
 		return 1;
-	return wild && (!x->st->file[0] || !y->st->file[0]);
+	if (mode == M_BASENAME)
+		return x->st->file[0] && y->st->file[0] &&
+		       !strcmp(file_base(x->st->file), file_base(y->st->file));
+	return mode == M_WILD && (!x->st->file[0] || !y->st->file[0]);
 }
 
 /* One capture's pairs by place, samples merged. */
@@ -89,7 +110,7 @@ static int named_build(struct named_set *ns, const struct lgd_deltas *ds,
 		struct named *x = NULL;
 
 		for (size_t j = 0; j < ns->nr; j++)
-			if (end_eq(&ns->v[j].from, &f, 0) && end_eq(&ns->v[j].to, &t, 0)) {
+			if (end_eq(&ns->v[j].from, &f, M_EXACT) && end_eq(&ns->v[j].to, &t, M_EXACT)) {
 				x = &ns->v[j];
 				break;
 			}
@@ -189,13 +210,18 @@ static int amb_build(struct amb *am, const struct lgd_sites *sa,
 	qsort(am->v, n, sizeof(*am->v), lgd_site_order_cmp);
 	memcpy(am->all, am->v, n * sizeof(*am->all));
 	am->nall = n;
-	/* an empty file (sorted first) is the same place as any one file */
+	/*
+	 * an empty file (sorted first) is the same place as any one file, and
+	 * one file name in two directories is (the captures' build trees
+	 * differ) unless one capture has both (lgd_site.label_file)
+	 */
 	for (size_t i = 0, j; i < n; i = j) {
 		const char *file = am->v[i]->file;
-		int differ = 0;
+		int differ = am->v[i]->label_file;
 
 		for (j = i + 1; j < n && !amb_cmp(&am->v[j], &am->v[i]); j++) {
-			differ |= file[0] && strcmp(am->v[j]->file, file) != 0;
+			differ |= am->v[j]->label_file;
+			differ |= file[0] && strcmp(file_base(am->v[j]->file), file_base(file)) != 0;
 			file = am->v[j]->file;
 		}
 		if (differ)
@@ -293,16 +319,16 @@ static struct lgd_diff_row *add_row(struct lgd_diff *df, size_t *cap,
 	return r;
 }
 
-/* unmatched pairs of @ns at the places of @x (@wild: empty files match) */
-static struct named *match(struct named_set *ns, const struct named *x, int wild,
+/* unmatched pairs of @ns at the places of @x (end_eq()'s @mode) */
+static struct named *match(struct named_set *ns, const struct named *x, int mode,
 			   size_t *count)
 {
 	struct named *found = NULL;
 
 	*count = 0;
 	for (size_t j = 0; j < ns->nr; j++)
-		if (!ns->v[j].matched && end_eq(&ns->v[j].from, &x->from, wild) &&
-		    end_eq(&ns->v[j].to, &x->to, wild)) {
+		if (!ns->v[j].matched && end_eq(&ns->v[j].from, &x->from, mode) &&
+		    end_eq(&ns->v[j].to, &x->to, mode)) {
 			if (!found)
 				found = &ns->v[j];
 			++*count;
@@ -327,17 +353,18 @@ int lgd_diff_build(struct lgd_diff *df, const struct lgd_deltas *a,
 	if (!ret)
 		ret = amb_build(&am, sa, sb);
 	/*
-	 * exact places first, then an empty file matching any file, but only
-	 * where that leaves no choice (one candidate on each side)
+	 * exact places first, then one file name in two directories, then an
+	 * empty file matching any file, the last two only where that leaves
+	 * no choice (one candidate on each side)
 	 */
-	for (int wild = 0; !ret && wild < 2; wild++)
+	for (int mode = M_EXACT; !ret && mode < M_ROUNDS; mode++)
 		for (size_t i = 0; i < na.nr; i++) {
 			struct named *y;
 			size_t ny, nx;
 
-			if (na.v[i].matched || !(y = match(&nb, &na.v[i], wild, &ny)))
+			if (na.v[i].matched || !(y = match(&nb, &na.v[i], mode, &ny)))
 				continue;
-			if (wild && (ny > 1 || (match(&na, y, 1, &nx), nx > 1))) {
+			if (mode != M_EXACT && (ny > 1 || (match(&na, y, mode, &nx), nx > 1))) {
 				na.v[i].ambiguous = y->ambiguous = 1;
 				continue;
 			}
@@ -364,6 +391,32 @@ int lgd_diff_build(struct lgd_diff *df, const struct lgd_deltas *a,
 	if (df->nr)
 		qsort(df->rows, df->nr, sizeof(*df->rows), row_cmp);
 	return 0;
+}
+
+int64_t lgd_site_match(const struct lgd_sites *s, const struct lgd_site *x)
+{
+	struct end ex = { x, x ? x->id : 0 };
+
+	for (int mode = M_EXACT; mode < M_ROUNDS; mode++) {
+		int64_t found = -1;
+		size_t n = 0;
+
+		for (uint32_t i = 0; i < s->nr; i++) {
+			struct end e = { s->by_id[i], i };
+
+			if (!e.st || !end_eq(&e, &ex, mode))
+				continue;
+			if (found < 0)
+				found = i;
+			n++;
+		}
+		/* exact: the first of twins (diff merges them); else one only */
+		if (n == 1 || (n && mode == M_EXACT))
+			return found;
+		if (n)
+			return -2;
+	}
+	return -1;
 }
 
 void lgd_diff_min_count(struct lgd_diff *df, uint64_t min)

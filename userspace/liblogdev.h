@@ -867,6 +867,7 @@ struct lgd_streams {
 	struct lgd_stream *cs;		/* per CPU, 4 levels */
 	struct lgd_run *runs;		/* per CPU, 3 levels */
 	uint64_t *gaps;			/* per CPU: gaps seen */
+	uint32_t *cur_pid;		/* per CPU: pid of its latest task-context record */
 	struct lgd_stream *tasks;	/* LGD_BY_TASK: hash of pids */
 	size_t tasks_cap, nr_tasks;
 	uint64_t cut;
@@ -1298,7 +1299,8 @@ struct lgd_diff_row {
 /* an end's site shares file, func, line and format with another site of
  * its capture: diff cannot tell them apart, their pairs are merged */
 #define LGD_DIFF_W_MERGED	1
-/* a site without a file was left unmatched: several files could be meant */
+/* a site left unmatched: matched only by its file name or without a file,
+ * it could be any of several sites of the other capture */
 #define LGD_DIFF_W_AMBIGUOUS	2
 
 struct lgd_diff {
@@ -1309,9 +1311,11 @@ struct lgd_diff {
 /**
  * lgd_diff_build() - match the pairs of two finished delta tables (@a with
  * sites @sa, @b with @sb) by the file, function and line of their sites,
- * and their format where a capture has several sites at one place
- * (a site with an empty file matches that func:line in any file when no
- * exact match is left and no other could be meant).  Rows that cannot be
+ * and their format where a capture has several sites at one place; what
+ * the same file path left unmatched then by file name (the path's last
+ * component: one module built in two trees), then a site with an empty
+ * file with that func:line in any file, each only where no other could be
+ * meant (one candidate on each side).  Rows that cannot be
  * matched one to one carry LGD_DIFF_W_* bits in @warn.  Rows: pairs of both
  * sides first,
  * largest median increase (b - a, ns) first, so the worst regressions lead
@@ -1327,6 +1331,14 @@ int lgd_diff_build(struct lgd_diff *df, const struct lgd_deltas *a,
  */
 void lgd_diff_min_count(struct lgd_diff *df, uint64_t min);
 void lgd_diff_free(struct lgd_diff *df);
+/**
+ * lgd_site_match() - the site of capture @s at the place of @x (a site of
+ * another capture), by lgd_diff_build()'s rule: same file path, func, line
+ * (and format where a capture has several sites there); else the same file
+ * name in another directory; else an empty file on either side.
+ * Return: its id; -1 none; -2 several could be meant (not the same path).
+ */
+int64_t lgd_site_match(const struct lgd_sites *s, const struct lgd_site *x);
 
 /* ---- rendering (render.c): an item to text, for every front end ------- */
 

@@ -353,7 +353,8 @@ int cmd_deltas(int argc, char **argv)
 				if (!strcmp(optarg, keys[k]))
 					break;
 			if (k == (int)(sizeof(keys) / sizeof(keys[0]))) {
-				fprintf(stderr, "logdev deltas: bad sort key %s\n", optarg);
+				fprintf(stderr, "logdev deltas: bad --sort key '%s' (total, max, p99, median or count)\n",
+					optarg);
 				return 2;
 			}
 			key = (enum lgd_sort)k;

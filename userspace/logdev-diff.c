@@ -117,7 +117,8 @@ static void warn_rows(const struct lgd_diff *df)
 {
 	static const char *const why[2] = {	/* LGD_DIFF_W_MERGED, LGD_DIFF_W_AMBIGUOUS */
 		"involve sites that share file, function, line and format in one capture (merged)",
-		"stay unmatched: a site without a file could be any of several",
+		"stay unmatched: a site matched only by its file name, or without a file, "
+		"could be any of several",
 	};
 
 	for (int k = 0; k < 2; k++) {
@@ -140,6 +141,43 @@ static void warn_rows(const struct lgd_diff *df)
 			free(t);
 		}
 	}
+}
+
+/*
+ * Nothing matched: with rows on both sides but none in both, the table is
+ * two lists; say so, with a row of each, and make the exit status 3.
+ */
+static void warn_no_match(const struct lgd_diff *df)
+{
+	const struct lgd_diff_row *ra = NULL, *rb = NULL;
+	char *af, *at, *bf, *bt;
+
+	for (size_t i = 0; i < df->nr; i++) {
+		const struct lgd_diff_row *r = &df->rows[i];
+
+		if (r->present == LGD_DIFF_BOTH)
+			return;
+		if (r->present == LGD_DIFF_IN_A && !ra)
+			ra = r;
+		if (r->present == LGD_DIFF_IN_B && !rb)
+			rb = r;
+	}
+	if (!ra || !rb)
+		return;
+	af = lgd_escape_alloc(ra->from);
+	at = lgd_escape_alloc(ra->to);
+	bf = lgd_escape_alloc(rb->from);
+	bt = lgd_escape_alloc(rb->to);
+
+	cli_nwarn++;
+	fprintf(stderr, "logdev diff: warning: no pair of A matches a pair of B (e.g. A: %s -> %s; "
+		"B: %s -> %s); pairs match by their sites' function, line and file (path, "
+		"else file name): are A and B recordings of the same code?\n",
+		af ? af : "?", at ? at : "?", bf ? bf : "?", bt ? bt : "?");
+	free(af);
+	free(at);
+	free(bf);
+	free(bt);
 }
 
 /* marks of a side (CLI_MARK_*) */
@@ -324,9 +362,10 @@ static int diff_svg(const char *out, const char *from, const char *to, uint64_t 
 	uint64_t pos[2][LGD_HIST_LOG2_N], neg[2][LGD_HIST_LOG2_N];
 	char marks[2][160], *fl = NULL, *tl = NULL, *title = NULL, *name[2] = { NULL, NULL };
 	struct lgd_svg_series s[2];
+	const struct lgd_site *like[2];
 	int ret, k;
 
-	ret = cli_hist_load(files[0], &r[0], &ds[0], "diff", from, to, nth, durations, by,
+	ret = cli_hist_load(files[0], &r[0], &ds[0], "diff", from, to, NULL, nth, durations, by,
 			    up[0], &p[0]);
 	if (ret)
 		return ret;
@@ -337,8 +376,11 @@ static int diff_svg(const char *out, const char *from, const char *to, uint64_t 
 		ret = 1;
 		goto out_a;
 	}
-	ret = cli_hist_load(files[1], &r[1], &ds[1], "diff", fl, tl, 0, durations, by, up[1],
-			    &p[1]);
+	/* B's sites at the places of A's, as the table matches them */
+	like[0] = lgd_sites_get(&r[0].sites, p[0]->from);
+	like[1] = lgd_sites_get(&r[0].sites, p[0]->to);
+	ret = cli_hist_load(files[1], &r[1], &ds[1], "diff", fl, tl, like, 0, durations, by,
+			    up[1], &p[1]);
 	if (ret)
 		goto out_a;
 	for (k = 0; k < 2; k++) {
@@ -450,7 +492,7 @@ int cmd_diff(int argc, char **argv)
 			else if (!strcmp(optarg, "json"))
 				fmt = F_JSON;
 			else {
-				fprintf(stderr, "logdev diff: bad format %s\n", optarg);
+				fprintf(stderr, "logdev diff: bad --format '%s' (text, csv or json)\n", optarg);
 				return 2;
 			}
 			break;
@@ -519,6 +561,7 @@ int cmd_diff(int argc, char **argv)
 		ret = 1;
 	} else {
 		warn_rows(&df);
+		warn_no_match(&df);
 		lgd_diff_min_count(&df, min);
 		if (fmt == F_CSV)
 			print_csv(&df);

@@ -53,7 +53,8 @@ const struct cli_cmd cli_cmd_hist = {
 };
 
 int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
-		  const char *verb, const char *from, const char *to, uint64_t nth,
+		  const char *verb, const char *from, const char *to,
+		  const struct lgd_site *const like[2], uint64_t nth,
 		  int durations, int by, uint32_t user_pair[1][2], const struct lgd_pair **pp)
 {
 	int64_t f = -1, t = -1;
@@ -61,7 +62,22 @@ int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 	*pp = NULL;
 	if (cli_open_input(file, r))
 		return 1;
-	if (from) {
+	if (from && like) {	/* the places of another capture's sites */
+		f = lgd_site_match(&r->sites, like[0]);
+		t = lgd_site_match(&r->sites, like[1]);
+		if (f < 0 || t < 0) {
+			char *e = lgd_escape_alloc(f < 0 ? from : to);
+
+			fprintf(stderr, "logdev %s: %s: %s: %s (sites match by file, function "
+				"and line, then by file name)\n", verb, file ? file : "live",
+				e ? e : "?", (f < 0 ? f : t) == -2 ?
+				"several sites of the capture could be that one" :
+				"no site of the capture at that place");
+			free(e);
+			lgd_reader_close(r);
+			return 2;
+		}
+	} else if (from) {
 		f = cli_site_by_label(r, from);
 		t = cli_site_by_label(r, to);
 		if (f < 0 || t < 0) {
@@ -284,7 +300,7 @@ int cmd_hist(int argc, char **argv)
 		to = argv[optind + 1];
 		file = nops == 3 ? argv[optind + 2] : NULL;
 	}
-	ret = cli_hist_load(file, &r, &ds, "hist", from, to, nth, durations, by, up, &p);
+	ret = cli_hist_load(file, &r, &ds, "hist", from, to, NULL, nth, durations, by, up, &p);
 	if (ret)
 		return ret;
 	title = cli_hist_title(&r, p, file, durations, by);

@@ -112,6 +112,19 @@ static char *read_text(struct lgd_reader *r, uint64_t off, uint64_t len)
 	return t;
 }
 
+/*
+ * a text section cut by the end of the file: only its whole lines count
+ * (a line cut short is not a malformed one); its new length
+ */
+static uint64_t whole_lines(char *t, uint64_t len)
+{
+	char *nl = len ? memrchr(t, '\n', len) : NULL;
+
+	len = nl ? (uint64_t)(nl - t) + 1 : 0;
+	t[len] = 0;
+	return len;
+}
+
 static int add_cpu(struct lgd_reader *r, uint32_t cpu)
 {
 	uint32_t i, *n;
@@ -148,6 +161,8 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 	uint64_t off, bad_cpus = 0;
 	uint32_t cap_version, hdr_bytes;
 	int have_hdr = 0, cut = 0, ret;
+	ssize_t fn;
+	char *t = NULL;		/* a text section's bytes */
 	char *modlog = NULL;
 	size_t modlog_len = 0;
 
@@ -175,7 +190,17 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 		goto err;
 	}
 	r->file_size = (uint64_t)st.st_size;
-	if (pread_full(fd, fh, sizeof(fh), 0) != (ssize_t)sizeof(fh) ||
+	fn = pread_full(fd, fh, sizeof(fh), 0);
+	if (fn >= 0 && fn < (ssize_t)sizeof(fh) &&
+	    !memcmp(fh, LGD_CAP_MAGIC, fn < 8 ? (size_t)fn : 8)) {
+		/* the start of a capture, cut: nothing to decode, said */
+		r->first_sect_off = LGD_CAP_FILE_HDR_BYTES;
+		warn(r, -ENODATA, (int64_t)r->file_size, -1, -1,
+		     "the file header has %zd of its %d bytes: no record to decode", fn,
+		     LGD_CAP_FILE_HDR_BYTES);
+		return 0;
+	}
+	if (fn != (ssize_t)sizeof(fh) ||
 	    lgd_cap_file_hdr_get(fh, &cap_version, &hdr_bytes) == -EINVAL) {
 		ret = -EINVAL;
 		set_diag(d, ret, 0, "not a logdev capture (bad magic or too short)");
@@ -196,7 +221,6 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 		ssize_t n = pread_full(fd, sh, sizeof(sh), off);
 		uint32_t type, cpu;
 		uint64_t len, data;
-		char *t;
 
 		if (n < 0) {
 			ret = (int)n;
@@ -209,6 +233,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 			warn(r, -ENODATA, (int64_t)r->file_size, -1, -1,
 			     "section header at byte %llu has %zd of its 16 bytes",
 			     (unsigned long long)off, n);
+			cut = 1;
 			break;
 		}
 		lgd_cap_sect_hdr_get(sh, &type, &cpu, &len);
@@ -227,19 +252,30 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 			len = r->file_size - data;
 			cut = 1;
 		}
-		switch (type) {
-		case LGD_SECT_HEADER:
+		/* a cut text section: its whole lines (not CPU data: bytes) */
+		t = NULL;
+		if (type != LGD_SECT_CPU_DATA && type <= LGD_SECT_PROBES) {
 			t = read_text(r, data, len);
 			if (!t) {
 				ret = -ENOMEM;
 				goto err;
 			}
-			if (have_hdr) {
-				free(t);
+			if (cut)
+				len = whole_lines(t, len);
+		}
+		switch (type) {
+		case LGD_SECT_HEADER:
+			if (have_hdr)
+				break;
+			ret = lgd_header_parse(&r->hdr, t, len, d);
+			if (ret && cut) {
+				/* cut: said above; nothing after it to decode */
+				memset(&r->hdr, 0, sizeof(r->hdr));
+				warn(r, -ENODATA, (int64_t)r->file_size, -1, -1,
+				     "the HEADER section is incomplete: no record to decode");
+				ret = 0;
 				break;
 			}
-			ret = lgd_header_parse(&r->hdr, t, len, d);
-			free(t);
 			if (ret) {
 				/* offset of the offending line, else the text */
 				if (d)
@@ -250,13 +286,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 			have_hdr = 1;
 			break;
 		case LGD_SECT_FORMATS:
-			t = read_text(r, data, len);
-			if (!t) {
-				ret = -ENOMEM;
-				goto err;
-			}
 			ret = lgd_sites_parse(&r->sites, t, len);
-			free(t);
 			if (ret < 0)
 				goto err;
 			if (ret > 0)
@@ -265,41 +295,29 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 			break;
 		case LGD_SECT_STATS:
 			free(r->stats);
-			r->stats = read_text(r, data, len);
+			r->stats = t;
+			t = NULL;
 			break;
 		case LGD_SECT_PROBES:	/* the last one wins */
 			free(r->probes);
-			r->probes = read_text(r, data, len);
+			r->probes = t;
+			t = NULL;
 			break;
 		case LGD_SECT_KALLSYMS:
-			t = read_text(r, data, len);
-			if (!t) {
-				ret = -ENOMEM;
-				goto err;
-			}
 			lgd_ksyms_free(&r->ksyms);
 			ret = lgd_ksyms_parse(&r->ksyms, t, len);
-			free(t);
 			if (ret < 0)
 				goto err;
 			r->has_ksyms = 1;
 			break;
 		case LGD_SECT_MODLOG:	/* cumulative: the last one wins */
 			free(modlog);
-			modlog = read_text(r, data, len);
-			if (!modlog) {
-				ret = -ENOMEM;
-				goto err;
-			}
+			modlog = t;
+			t = NULL;
 			modlog_len = len;
 			break;
 		case LGD_SECT_RECORDER:	/* "pid N\n" (capture.h) */
-			t = read_text(r, data, len);
-			if (!t) {
-				ret = -ENOMEM;
-				goto err;
-			}
-			{
+			if (!cut || len) {
 				unsigned long long pid;
 				char nl;
 
@@ -310,7 +328,6 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 					warn(r, -EINVAL, (int64_t)data, -1, -1,
 					     "RECORDER section without \"pid N\", ignored");
 			}
-			free(t);
 			break;
 		case LGD_SECT_CPU_DATA:
 			if (!have_hdr) {
@@ -333,7 +350,20 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 		default:
 			break;	/* unknown: skip */
 		}
+		free(t);
+		t = NULL;
 		off = data + len;
+		if (cut)
+			break;	/* the end of the file */
+	}
+	if (!have_hdr && (cut || !r->complete)) {
+		/* cut before its header's end: nothing to decode, said */
+		if (!cut)
+			warn(r, -ENODATA, (int64_t)r->file_size, -1, -1,
+			     "the file ends at a section boundary before the HEADER section: "
+			     "no record to decode");
+		free(modlog);
+		return 0;
 	}
 	if (!have_hdr) {
 		ret = -EINVAL;
@@ -359,6 +389,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 	}
 	return 0;
 err:
+	free(t);
 	free(modlog);
 	lgd_reader_close(r);
 	return ret;

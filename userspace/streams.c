@@ -21,9 +21,17 @@
  * record of level L or shallower on that CPU), its span (last ts - first
  * ts, 0 if the clock went back) and its number of records are added to
  * the stream that owns level L on that CPU: with --by context the CPU's
- * stream of level L; with --by task, for level 0, the task stream of the
- * pid the run's first record interrupted (the CPU's pid-0 stream for pid
- * 0).  A pair (A, B) reports what its stream gathered between A and B:
+ * stream of level L; with --by task, for level 0, the stream whose
+ * previous record is the CPU's latest task-context record (a task's
+ * stream, or the CPU's pid-0 stream), whatever pid the run's records
+ * carry (an interrupt while the task slept and the CPU idled carries pid
+ * 0, yet ran between the task's two records on that CPU: --by context
+ * counts it there too); if that task has recorded on another CPU since
+ * (or the CPU has no task-context record yet), the task stream of the
+ * pid the run's first record interrupted (a task that migrated to this
+ * CPU and was interrupted before its first record here; pid 0: the CPU's
+ * pid-0 stream).  A pair (A, B)
+ * reports what its stream gathered between A and B:
  * the sum of the spans of the runs of deeper records between them, and
  * their records.  That is a lower bound of the time the interrupts took:
  * a run of one record spans 0 ns (the time before its first and after its
@@ -43,7 +51,7 @@
  * whose previous record is on another CPU stays valid: a task's records
  * lost on a CPU it visited in between are not seen.
  *
- * Memory: 4 streams and 3 runs per CPU; with --by task one stream per
+ * Memory: 4 streams, 3 runs and the latest task pid per CPU; with --by task one stream per
  * pid seen in task context (a hash table).
  */
 #include <errno.h>
@@ -90,6 +98,7 @@ void lgd_streams_free(struct lgd_streams *s)
 	free(s->cs);
 	free(s->runs);
 	free(s->gaps);
+	free(s->cur_pid);
 	free(s->tasks);
 	lgd_streams_init(s, by);
 	s->on_cut = on_cut;
@@ -102,6 +111,7 @@ static int grow_cpu(struct lgd_streams *s, uint32_t cpu)
 	struct lgd_stream *cs;
 	struct lgd_run *runs;
 	uint64_t *gaps;
+	uint32_t *cur;
 
 	if (cpu < o)
 		return 0;
@@ -117,6 +127,11 @@ static int grow_cpu(struct lgd_streams *s, uint32_t cpu)
 	if (!gaps)
 		return -ENOMEM;
 	s->gaps = gaps;
+	cur = realloc(s->cur_pid, (size_t)n * sizeof(*cur));
+	if (!cur)
+		return -ENOMEM;
+	s->cur_pid = cur;
+	memset(cur + o, 0, (size_t)(n - o) * sizeof(*cur));
 	memset(cs + (size_t)o * NLEV, 0, (size_t)(n - o) * NLEV * sizeof(*cs));
 	memset(runs + (size_t)o * NRUN, 0, (size_t)(n - o) * NRUN * sizeof(*runs));
 	memset(gaps + o, 0, (size_t)(n - o) * sizeof(*gaps));
@@ -191,7 +206,16 @@ static struct lgd_stream *owner(struct lgd_streams *s, uint32_t cpu, int lev, ui
 {
 	struct lgd_stream *st;
 
-	if (s->by == LGD_BY_TASK && lev == LOGDEV_CTX_TASK && pid) {
+	if (s->by == LGD_BY_TASK && lev == LOGDEV_CTX_TASK) {
+		uint32_t cur = s->cur_pid[cpu];	/* the CPU's latest task record's */
+
+		st = cur ? task_stream(s, cur, 0) : &s->cs[(size_t)cpu * NLEV];
+		if (st && cur)
+			task_check(s, st);
+		if (st && st->valid && st->cpu == cpu)
+			return st;
+		if (!pid)
+			return &s->cs[(size_t)cpu * NLEV];
 		st = task_stream(s, pid, 0);
 		if (st)
 			task_check(s, st);
@@ -257,6 +281,8 @@ int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
 	} else {
 		st = &s->cs[(size_t)cpu * NLEV + ctx];
 	}
+	if (ctx == LOGDEV_CTX_TASK)
+		s->cur_pid[cpu] = it->rec.pid;
 	if (st->valid && st->kept && !it->filtered) {
 		step->has_prev = 1;
 		step->kind = lgd_ts_step(st->ts, it->ts, &step->ns);

@@ -10,8 +10,22 @@
  *             edprint("ctx=%d seq=%u", ctx, seq) with a per-CPU per-context
  *             sequence number counting from 0.  The write returns when every
  *             writer, timer, tasklet, irq_work and NMI is finished.
+ *   soak      write "N K": as run, and every K-th iteration of each writer
+ *             also makes a nested chain: a task record (not on PREEMPT_RT)
+ *             whose reservation stays open while a softirq (tasklet run by
+ *             local_bh_enable()) reserves one, which stays open while an
+ *             irq_work (hardirq) reserves one, which stays open while a
+ *             self-NMI records: four writers nested on one CPU (three on
+ *             PREEMPT_RT, where softirqs are threads and cannot preempt an
+ *             open reservation).  Same "ctx=%d seq=%u" payloads and
+ *             per-CPU per-context seq counters as run, so counts stays
+ *             exact (tests/vm/guest-soak.sh).
  *   counts    per CPU per context, how many edprint() calls the last run made:
- *             "cpu=N ctx=N written=N" lines; then "nmi_sent=N nmi_seen=N".
+ *             "cpu=N ctx=N written=N" lines; then "nmi_sent=N nmi_seen=N";
+ *             then "nest_chains=N nest_deep=N nest_outer=N nest_timeouts=N":
+ *             chains started by soak, NMI records made while nest_outer
+ *             (3, or 2 on PREEMPT_RT) outer reservations of the chain were
+ *             open, and waits for an irq_work or NMI that gave up (100 ms).
  *   printf    write anything: one edprint() per entry of a table of formats,
  *             all on one CPU, in table order.
  *   printf_ref the kernel's own text for the same call (vsnprintf()), one
@@ -85,6 +99,12 @@ struct lt_cpu {
 	unsigned int comm_tag;
 	struct irq_work comm_work;
 	bool timer_on;
+	/* soak's nested chain (lt_nest_*) */
+	struct irq_work nest_work;
+	struct tasklet_struct nest_tasklet;
+	int nest_open;			/* chain reservations open on this CPU */
+	int nest_hard;			/* chain irq_work pending */
+	int nest_nmi;			/* chain self-NMI pending */
 	struct task_struct *thread;
 	struct completion done;
 };
@@ -95,6 +115,10 @@ static struct dentry *lt_dir;
 static unsigned long lt_iters;
 static atomic_t lt_nmi_sent, lt_nmi_seen;
 static bool lt_nmi_registered;
+static unsigned long lt_nest_every;	/* soak: chain every N iterations, 0 off */
+static atomic_t lt_nest_chains, lt_nest_deep, lt_nest_timeouts;
+/* outer chain reservations open when the chain's NMI records */
+#define LT_NEST_OUTER	(IS_ENABLED(CONFIG_PREEMPT_RT) ? 2 : 3)
 
 /*
  * One record; seq is taken and used without leaving the context.  Records
@@ -134,7 +158,16 @@ static enum hrtimer_restart lt_timer(struct hrtimer *t)
 static int lt_nmi(unsigned int type, struct pt_regs *regs)
 {
 	struct lt_cpu *c = this_cpu_ptr(&lt_cpu);
+	int ret = NMI_DONE;
 
+	/* soak's chain; a self-NMI of run's may have been merged into this one */
+	if (READ_ONCE(c->nest_nmi)) {
+		if (c->nest_open == LT_NEST_OUTER)
+			atomic_inc(&lt_nest_deep);
+		lt_record(LT_CTX_NMI);
+		WRITE_ONCE(c->nest_nmi, 0);
+		ret = NMI_HANDLED;
+	}
 	if (READ_ONCE(c->comm_nmi)) {
 		edprint("comm tag=%u ctx=%d", c->comm_tag, LT_CTX_NMI);
 		WRITE_ONCE(c->comm_nmi, 0);
@@ -142,11 +175,113 @@ static int lt_nmi(unsigned int type, struct pt_regs *regs)
 	}
 	/* Only our own self-NMIs: anything else belongs to someone else. */
 	if (!READ_ONCE(c->nmi_pending))
-		return NMI_DONE;
+		return ret;
 	lt_record(LT_CTX_NMI);
 	atomic_inc(&lt_nmi_seen);
 	WRITE_ONCE(c->nmi_pending, 0);
 	return NMI_HANDLED;
+}
+
+/* ---- soak's nested chain --------------------------------------------- */
+
+/*
+ * The nested records: the payload edprint("ctx=%d seq=%u") would store
+ * (two u32 slots), reserved by hand so that the reservation stays open
+ * while a deeper context records.
+ */
+static struct logdev_site __used __section("__logdev_sites") lt_nest_site = {
+	.fmt = "ctx=%d seq=%u",
+	.file = __FILE__,
+	.func = "lt_nest",
+	.line = __LINE__,
+};
+
+/* Reserve this context's chain record; preemption off until lt_nest_commit(). */
+static u32 *lt_nest_reserve(struct lt_cpu *c, int ctx, struct logdev_resv *r)
+{
+	unsigned int seq = c->seq[ctx]++;
+	u32 *p = __logdev_reserve(&lt_nest_site, 2 * sizeof(u32), r);
+
+	if (p) {
+		p[0] = ctx;
+		p[1] = seq;
+		c->nest_open++;
+	}
+	return p;
+}
+
+static void lt_nest_commit(struct lt_cpu *c, struct logdev_resv *r)
+{
+	c->nest_open--;
+	__logdev_commit(r);
+}
+
+/* Wait (at most 100 ms of trace_clock_local()) for a deeper context to clear @flag. */
+static void lt_nest_wait(int *flag)
+{
+	u64 t0 = trace_clock_local();
+
+	while (READ_ONCE(*flag) && trace_clock_local() - t0 < 100 * NSEC_PER_MSEC)
+		cpu_relax();
+	if (READ_ONCE(*flag))
+		atomic_inc(&lt_nest_timeouts);
+}
+
+/* hardirq (irq_work): record, and keep the record open across a self-NMI */
+static void lt_nest_hard(struct irq_work *w)
+{
+	struct lt_cpu *c = container_of(w, struct lt_cpu, nest_work);
+	struct logdev_resv r;
+	u32 *p = lt_nest_reserve(c, LT_CTX_HARDIRQ, &r);
+
+	if (lt_nmi_registered) {
+		WRITE_ONCE(c->nest_nmi, 1);
+		apic->send_IPI_self(NMI_VECTOR);
+		lt_nest_wait(&c->nest_nmi);
+	}
+	if (p)
+		lt_nest_commit(c, &r);
+	WRITE_ONCE(c->nest_hard, 0);
+}
+
+/* softirq (tasklet): record, and keep the record open across the irq_work */
+static void lt_nest_soft(unsigned long data)
+{
+	struct lt_cpu *c = this_cpu_ptr(&lt_cpu);
+	struct logdev_resv r;
+	u32 *p = lt_nest_reserve(c, LT_CTX_SOFTIRQ, &r);
+
+	WRITE_ONCE(c->nest_hard, 1);
+	irq_work_queue(&c->nest_work);	/* a self-IPI: interrupts are on here */
+	lt_nest_wait(&c->nest_hard);
+	if (p)
+		lt_nest_commit(c, &r);
+}
+
+/*
+ * Task context, on the writer's own CPU, preemption on: a task record open
+ * while local_bh_enable() runs the tasklet in softirq context on top of it.
+ * On PREEMPT_RT softirqs run in a thread (here, in this task at
+ * local_bh_enable()) and that needs preemption on, which an open
+ * reservation has off: the chain starts at softirq there.
+ */
+static void lt_nest_task(struct lt_cpu *c)
+{
+	struct logdev_resv r;
+	u32 *p = NULL;
+
+	atomic_inc(&lt_nest_chains);
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		preempt_disable();
+		p = lt_nest_reserve(c, LT_CTX_TASK, &r);
+	}
+	local_bh_disable();
+	tasklet_schedule(&c->nest_tasklet);
+	local_bh_enable();
+	if (p)
+		lt_nest_commit(c, &r);
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
+		preempt_enable();
 }
 
 static int lt_thread(void *arg)
@@ -172,6 +307,8 @@ static int lt_thread(void *arg)
 			apic->send_IPI_self(NMI_VECTOR);
 		}
 		preempt_enable();
+		if (lt_nest_every && i % lt_nest_every == lt_nest_every - 1)
+			lt_nest_task(c);
 		if (i % 64 == 63)
 			cond_resched();
 	}
@@ -197,6 +334,9 @@ static int lt_run(unsigned long iters)
 	lt_iters = iters;
 	atomic_set(&lt_nmi_sent, 0);
 	atomic_set(&lt_nmi_seen, 0);
+	atomic_set(&lt_nest_chains, 0);
+	atomic_set(&lt_nest_deep, 0);
+	atomic_set(&lt_nest_timeouts, 0);
 	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
 		struct lt_cpu *c = per_cpu_ptr(&lt_cpu, cpu);
@@ -229,8 +369,14 @@ static int lt_run(unsigned long iters)
 
 		if (!c->thread)
 			continue;
-		if (!err)
-			wait_for_completion(&c->done);
+		/*
+		 * In slices: a soak run takes minutes, and a task blocked
+		 * uninterruptibly that long without a context switch is what
+		 * the hung-task detector reports (tools/vm/run.sh fails the
+		 * boot on it).
+		 */
+		while (!err && !wait_for_completion_timeout(&c->done, 10 * HZ))
+			;
 		kthread_stop(c->thread);
 		c->thread = NULL;
 	}
@@ -242,8 +388,15 @@ static int lt_run(unsigned long iters)
 		irq_work_sync(&c->work);
 		irq_work_sync(&c->comm_work);
 		tasklet_kill(&c->tasklet);
-		for (waited = 0; READ_ONCE(c->nmi_pending) && waited < 1000; waited++)
+		tasklet_kill(&c->nest_tasklet);
+		irq_work_sync(&c->nest_work);
+		for (waited = 0; (READ_ONCE(c->nmi_pending) || READ_ONCE(c->nest_nmi)) &&
+		     waited < 1000; waited++)
 			msleep(1);
+		if (READ_ONCE(c->nest_nmi)) {
+			pr_warn("logdev_test: cpu %u: chain self-NMI never arrived\n", cpu);
+			c->nest_nmi = 0;
+		}
 		if (READ_ONCE(c->nmi_pending)) {
 			pr_warn("logdev_test: cpu %u: self-NMI never arrived\n", cpu);
 			c->nmi_pending = 0;
@@ -265,10 +418,41 @@ static ssize_t lt_run_write(struct file *f, const char __user *ubuf,
 	if (!iters || iters > 100000000UL)
 		return -EINVAL;
 	mutex_lock(&lt_lock);
+	lt_nest_every = 0;
 	err = lt_run(iters);
 	mutex_unlock(&lt_lock);
 	return err ? err : len;
 }
+
+/* "N K": run N with a nested chain every K iterations (K >= 1) */
+static ssize_t lt_soak_write(struct file *f, const char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	unsigned long iters, every;
+	char buf[48];
+	int err;
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%lu %lu", &iters, &every) != 2 || !iters ||
+	    iters > 100000000UL || !every || every > 100000000UL)
+		return -EINVAL;
+	mutex_lock(&lt_lock);
+	lt_nest_every = every;
+	err = lt_run(iters);
+	lt_nest_every = 0;
+	mutex_unlock(&lt_lock);
+	return err ? err : len;
+}
+
+static const struct file_operations lt_soak_fops = {
+	.owner = THIS_MODULE,
+	.write = lt_soak_write,
+	.llseek = noop_llseek,
+};
 
 static const struct file_operations lt_run_fops = {
 	.owner = THIS_MODULE,
@@ -288,6 +472,9 @@ static int lt_counts_show(struct seq_file *m, void *v)
 				   per_cpu_ptr(&lt_cpu, cpu)->seq[ctx]);
 	seq_printf(m, "nmi_sent=%d nmi_seen=%d\n", atomic_read(&lt_nmi_sent),
 		   atomic_read(&lt_nmi_seen));
+	seq_printf(m, "nest_chains=%d nest_deep=%d nest_outer=%d nest_timeouts=%d\n",
+		   atomic_read(&lt_nest_chains), atomic_read(&lt_nest_deep),
+		   LT_NEST_OUTER, atomic_read(&lt_nest_timeouts));
 	mutex_unlock(&lt_lock);
 	return 0;
 }
@@ -915,6 +1102,8 @@ static int __init lt_init(void)
 		c->work = IRQ_WORK_INIT_HARD(lt_irq_work);
 		c->comm_work = IRQ_WORK_INIT_HARD(lt_comm_irq_work);
 		tasklet_init(&c->tasklet, lt_tasklet, 0);
+		c->nest_work = IRQ_WORK_INIT_HARD(lt_nest_hard);
+		tasklet_init(&c->nest_tasklet, lt_nest_soft, 0);
 		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		c->timer.function = lt_timer;
 	}
@@ -930,6 +1119,7 @@ static int __init lt_init(void)
 		goto err_nmi;
 	}
 	debugfs_create_file("run", 0200, lt_dir, NULL, &lt_run_fops);
+	debugfs_create_file("soak", 0200, lt_dir, NULL, &lt_soak_fops);
 	debugfs_create_file("counts", 0444, lt_dir, NULL, &lt_counts_fops);
 	debugfs_create_file("printf", 0200, lt_dir, NULL, &lt_printf_fops);
 	debugfs_create_file("printf_ref", 0444, lt_dir, NULL, &lt_printf_ref_fops);
@@ -963,6 +1153,8 @@ static void __exit lt_exit(void)
 		irq_work_sync(&c->work);
 		irq_work_sync(&c->comm_work);
 		tasklet_kill(&c->tasklet);
+		tasklet_kill(&c->nest_tasklet);
+		irq_work_sync(&c->nest_work);
 	}
 	kmem_cache_destroy(lt_probe_cache);
 	kfree(lt_pf_ref);

@@ -337,6 +337,10 @@ static void test_bad(void)
 		{ "--from 99999999999999999999", "bad --from '99999999999999999999'" },
 		{ "--site ''", "bad --site ''" },
 		{ "--comm ''", "bad --comm ''" },
+		/* a window no record can be in, in either order of the options */
+		{ "--from 2 --to 1", "bad --to '1': not after --from (2): no record could be in the window" },
+		{ "--to 1 --from 2", "bad --from '2': not before --to (1): no record could be in the window" },
+		{ "--from +5us --to +5us", "bad --to '+5us': not after --from (+5us)" },
 	};
 	static const char *const verbs[] = { "report", "deltas", "convert -o /dev/null" };
 

@@ -240,6 +240,28 @@ static void test_spellings(void)
 	same_output("diff", minc, 4, a, b);
 	same_output("export", xfmt, 4, a, NULL);
 	same_output("hist", hpair, 3, a, NULL);
+	/* issue 11: a bad --sort or --format lists the valid choices */
+	{
+		static const char *const bad[][2] = {
+			{ "deltas --sort bogus %s", "(total, max, p99, median or count)" },
+			{ "diff --format bogus %s %s", "(text, csv or json)" },
+			{ "export --format bogus %s", "json, csv or" },
+		};
+
+		for (size_t i = 0; i < 3; i++) {
+			char args[1400], *out, *err;
+			int st;
+
+			snprintf(args, sizeof(args), bad[i][0], a, a);
+			st = run_cli(args, &out, &err);
+			CHECK_WHY(st == 2 && strstr(err, bad[i][1]) && strstr(err, "bogus"),
+				  NAMEF("%s: usage error listing the choices", i == 0 ? "deltas --sort bogus" :
+					i == 1 ? "diff --format bogus" : "export --format bogus"),
+				  "exit %d, stderr %s", st, err);
+			free(out);
+			free(err);
+		}
+	}
 	free(a);
 	free(b);
 }

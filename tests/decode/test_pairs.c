@@ -179,6 +179,148 @@ static void test_task(void)
 }
 
 /*
+ * --by task, nested time is what ran on the CPU in other contexts between
+ * the task's two records, whatever pid the interrupts' records carry:
+ * pid 10 records in on CPU 0, sleeps, the idle CPU takes two hardirqs
+ * (pid 0, 1 us apart), pid 10 records out.  --by context and --by task
+ * give the same pair and the same nested time (issue 11: --by task had
+ * given the run to pid 0's stream, nested 0).
+ */
+static void test_task_idle_irq(void)
+{
+	static const char want[] =
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"kfree_skbmem:291         kfree_skbmem:320                  1     10.000     10.000     10.000     10.000       10.000        1      1.000\n"
+		"kfree_skbmem:295         kfree_skbmem:295                  1      1.000      1.000      1.000      1.000        1.000        0      0.000\n";
+	struct buf b = { 0 };
+	struct sbuf s;
+	char *out, *path;
+	int st;
+
+	cap_meta(&b, formats);
+	sb_begin(&s, 0, 0, 1000000, 0, 0);
+	sb_rec(&s, 1000000, 1, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 10, NULL, 0);
+	sb_rec(&s, 1002000, 2, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 0, NULL, 0);
+	sb_rec(&s, 1003000, 2, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 0, NULL, 0);
+	sb_rec(&s, 1010000, 3, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 10, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp("idleirq.cap", b.p, b.n);
+	free(b.p);
+	out = run("deltas %s", path, &st);
+	CHECK_STR_EQ(out, want, "deltas --by context: an idle CPU's interrupts nested in the task pair");
+	free(out);
+	out = run("deltas --by task %s", path, &st);
+	CHECK_STR_EQ(out, want,
+		"deltas --by task: interrupts of pid 0 between a task's two records on its CPU are nested in its pair");
+	free(out);
+}
+
+/*
+ * a capture of sites 1 -> 2 (in -> out, 10 us) whose formats are @formats,
+ * and 3 -> 4 on CPU 1 if @four
+ */
+static char *paths_cap(const char *name, const char *formats, int four)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	char *path;
+
+	cap_meta(&b, formats);
+	sb_begin(&s, 0, 0, 1000000, 0, 0);
+	sb_rec(&s, 1000000, 1, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 10, NULL, 0);
+	sb_rec(&s, 1010000, 2, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 10, NULL, 0);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	if (four) {
+		sb_begin(&s, 1, 0, 1000000, 0, 0);
+		sb_rec(&s, 1000000, 3, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 11, NULL, 0);
+		sb_rec(&s, 1020000, 4, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 11, NULL, 0);
+		cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
+	}
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp(name, b.p, b.n);
+	free(b.p);
+	return path;
+}
+
+/*
+ * diff matches sites across build trees by file name (issue 11): one
+ * module built in /a and in /b matches; a third capture with that file
+ * name in two directories does not (either could be meant: warned); a
+ * capture with nothing in common says so and exits 3.  diff --svg finds
+ * B's pair by the same rule.
+ */
+static void test_diff_paths(void)
+{
+	char *a = strdup(paths_cap("pa.cap",
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\t/a/drv/x.c\t10\tf\tin\n"
+		"2\t/a/drv/x.c\t12\tf\tout\n", 0));
+	char *b = strdup(paths_cap("pb.cap",
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\t/b/drv/x.c\t10\tf\tin\n"
+		"2\t/b/drv/x.c\t12\tf\tout\n", 0));
+	char *c = strdup(paths_cap("pc.cap",
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\t/c/one/x.c\t10\tf\tin\n"
+		"2\t/c/one/x.c\t12\tf\tout\n"
+		"3\t/c/two/x.c\t10\tf\tin\n"
+		"4\t/c/two/x.c\t12\tf\tout\n", 1));
+	char *d = strdup(paths_cap("pd.cap",
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\t/b/drv/y.c\t10\tg\tin\n"
+		"2\t/b/drv/y.c\t12\tg\tout\n", 0));
+	char args[1400], *out, *err;
+	int st;
+
+	snprintf(args, sizeof(args), "diff %s %s", a, b);
+	st = run_cli(args, &out, &err);
+	CHECK_STR_EQ(out,
+		"from                     to                         count_A median_A(us)   p99_A(us)   count_B median_B(us)   p99_B(us)      ratio      change\n"
+		"f:10                     f:12                             1       10.000      10.000         1       10.000      10.000      1.00x       +0.0%\n",
+		"diff: one file name in two build trees is one place");
+	CHECK_STR_EQ(err, "", "diff of two build trees: no warning");
+	CHECK_EQ(st, 0, "diff of two build trees: exit 0");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff %s %s", a, c);
+	st = run_cli(args, &out, &err);
+	CHECK_TRUE(!strstr(out, "1.00x") && strstr(out, "only in A") && strstr(out, "only in B"),
+		   "diff: a file name in two directories of B matches neither");
+	CHECK_TRUE(strstr(err, "could be any of several") != NULL,
+		   "diff: the file-name ambiguity is warned about");
+	CHECK_EQ(st, 3, "diff with an ambiguous file name: exit 3");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff %s %s", a, d);
+	st = run_cli(args, &out, &err);
+	CHECK_TRUE(strstr(err, "warning: no pair of A matches a pair of B") != NULL &&
+		   strstr(err, "same code?") != NULL, "diff: nothing in common is said, with a hint");
+	CHECK_EQ(st, 3, "diff with nothing in common: exit 3");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "diff --svg %s/p.svg f:10 f:12 %s %s", tmpdir, a, b);
+	st = run_cli(args, &out, &err);
+	CHECK_TRUE(st == 0 && strstr(out, "B: ") && strstr(out, ": 1 deltas"),
+		   "diff --svg: B's pair found across build trees");
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "diff --svg %s/p.svg f:10 f:12 %s %s", tmpdir, a, c);
+	st = run_cli(args, &out, &err);
+	CHECK_TRUE(st == 2 && strstr(err, "several sites of the capture could be that one"),
+		   "diff --svg: an ambiguous file name is a clear error, as in the table");
+	free(out);
+	free(err);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+
+/*
  * a lost-events gap cuts the pair from site X (an absurd id, 0xfffffff0):
  * the row X -> Y is marked '!', the footnote counts gap, records, pairs
  */
@@ -567,6 +709,8 @@ int main(int argc, char **argv)
 		return 1;
 	test_context();
 	test_task();
+	test_task_idle_irq();
+	test_diff_paths();
 	test_empty();
 	test_cut();
 	test_task_gap();

@@ -17,6 +17,7 @@
  * Output: "PASS: name" / "FAIL: name: why"; exit 1 if anything failed.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,6 +257,131 @@ static struct buf two_subbufs(size_t *second)
 	}
 	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	return b;
+}
+
+/* ---- a capture cut at every byte: truncated, never corrupt --------------- */
+
+struct cut_warns {
+	int n, other;		/* warnings; those that are not -ENODATA */
+	char first_other[300];
+};
+
+static void cut_warn(void *arg, const struct lgd_diag *d)
+{
+	struct cut_warns *w = arg;
+
+	w->n++;
+	if (d->err != -ENODATA && !w->other++)
+		snprintf(w->first_other, sizeof(w->first_other), "err %d at %lld: %s",
+			 d->err, (long long)d->offset, d->msg);
+}
+
+/*
+ * Every section kind a recording writes, small: HEADER, FORMATS, KALLSYMS,
+ * RECORDER, MODLOG, two sub-buffers of CPU 0, one of CPU 1, STATS, END.
+ * *@data: the offset of the first CPU_DATA section.
+ */
+static struct buf every_section_cap(size_t *data)
+{
+	static const char ksyms[] =
+		"ffffffff81000000 T _stext\nffffffff81000100 t helper\nffffffff81000200 T kmem_cache_free\n";
+	static const char modlog[] =
+		"# logdev module log: clock local, 0 entries dropped\n"
+		"load 500000 mod core=ffffffffc0537000+1000/5000 init=ffffffffc053d000+1000/3000\n"
+		"ffffffffc0537000 t mod_fn\t[mod]\n";
+	static const char stats[] = "cpu0 entries: 6 overrun: 0\ncpu1 entries: 2 overrun: 0\n";
+	struct buf b = { 0 };
+	struct sbuf s;
+
+	cap_meta(&b, plain_formats);
+	cap_sect(&b, LGD_SECT_KALLSYMS, LGD_CAP_NO_CPU, ksyms, strlen(ksyms));
+	cap_sect(&b, LGD_SECT_RECORDER, LGD_CAP_NO_CPU, "pid 4242\n", 9);
+	cap_sect(&b, LGD_SECT_MODLOG, LGD_CAP_NO_CPU, modlog, strlen(modlog));
+	*data = b.n;
+	for (int k = 0; k < 3; k++) {
+		uint64_t t0 = 1000000ull + (uint64_t)k * 100000;
+
+		sb_begin(&s, k == 2, (uint64_t)(k == 2 ? 0 : k), t0, 0, 0);
+		for (int i = 0; i < 3; i++) {
+			sb_rec(&s, t0 + (uint64_t)i * 1000, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
+			sb_rec(&s, t0 + (uint64_t)i * 1000 + 500, 2, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
+		}
+		cap_sect(&b, LGD_SECT_CPU_DATA, k == 2, s.b, SBS);
+	}
+	cap_sect(&b, LGD_SECT_STATS, LGD_CAP_NO_CPU, stats, strlen(stats));
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	return b;
+}
+
+/*
+ * Issue 11: a capture cut anywhere, inside its metadata too, is truncated:
+ * the reader opens it, every warning is a truncation (-ENODATA: "truncated
+ * at byte N", with the section), never a corruption or a parse error, and
+ * the records before the cut are decoded.  Every cut length, from 0 to the
+ * whole file, through the library; through the CLI every cut in the file
+ * and first section headers, every 5th in the metadata, every 29th in the
+ * data (report, deltas, export in turn): exit 3,
+ * "truncated at byte N", never "corrupt", nothing on stdout but data.
+ */
+static void test_every_cut(void)
+{
+	size_t data, bad_lib = 0, bad_cli = 0, runs = 0;
+	struct buf b = every_section_cap(&data);
+	char why[600] = "", args[1200], *out, *err;
+	int full_recs = -1;
+
+	for (size_t n = b.n + 1; n-- > 0;) {	/* the whole file first: its records */
+		struct cut_warns w = { 0 };
+		struct lgd_reader r;
+		struct lgd_diag d = { 0 };
+		struct lgd_merge m;
+		struct lgd_item it;
+		char *path = write_tmp("every.cap", b.p, n);
+		int recs = 0, ret = lgd_reader_open(&r, path, cut_warn, &w, &d);
+
+		if (ret) {
+			if (!bad_lib++)
+				snprintf(why, sizeof(why), "cut at %zu: open failed: %s", n, d.msg);
+			continue;
+		}
+		if (!lgd_merge_init(&m, &r)) {
+			while (lgd_merge_next(&m, &it) > 0)
+				recs += it.kind == LGD_ITEM_REC;
+			lgd_merge_free(&m);
+		}
+		lgd_reader_close(&r);
+		if (n == b.n) {
+			full_recs = recs;
+			if (w.n && !bad_lib++)
+				snprintf(why, sizeof(why), "the whole file: %d warnings", w.n);
+		} else if ((w.other || !w.n || recs > full_recs) && !bad_lib++) {
+			snprintf(why, sizeof(why), "cut at %zu: %d warnings, %d not truncation (%s), %d records",
+				 n, w.n, w.other, w.first_other, recs);
+		}
+	}
+	CHECK_WHY(!bad_lib && full_recs == 18, "truncated: every cut length opens, every warning says truncated",
+		  "%zu bad cuts; %s; whole file %d records", bad_lib, why, full_recs);
+
+	for (size_t n = 0; n < b.n; n += n < 40 ? 1 : n < data + 64 ? 5 : 29) {
+		static const char *const verbs[3] = { "report", "deltas", "export --format csv" };
+		const char *v = verbs[n % 3];
+		char want[64];
+		int st;
+
+		write_tmp("every.cap", b.p, n);
+		snprintf(args, sizeof(args), "%s %s", v, tmp_path("every.cap"));
+		st = run_cli(args, &out, &err);
+		runs++;
+		snprintf(want, sizeof(want), "truncated at byte %zu", n);
+		if ((st != 3 || !strstr(err, want) || strstr(err, "corrupt") ||
+		     strstr(err, "error")) && !bad_cli++)
+			snprintf(why, sizeof(why), "%s cut at %zu: exit %d, stderr: %.300s", v, n, st, err);
+		free(out);
+		free(err);
+	}
+	CHECK_WHY(!bad_cli, NAMEF("truncated: %zu cuts through the CLI: exit 3, truncated at byte N, never corrupt",
+				  runs), "%zu bad; first: %s", bad_cli, why);
+	free(b.p);
 }
 
 static void test_exit_and_damage(void)
@@ -729,6 +855,7 @@ int main(int argc, char **argv)
 	test_terminal_safety();
 	test_hist_export_safety();
 	test_exit_and_damage();
+	test_every_cut();
 	test_absurd_ts();
 	test_live_missing();
 	test_empty_tables();

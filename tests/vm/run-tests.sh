@@ -306,6 +306,25 @@ if boot vm-follow 2 "$vm/guest-follow.sh" \
 	host_check vm-follow check-follow.sh "$out/vm-follow"
 fi
 
+# 12. soak, short (issue 13 item 1; `make soak` is the long one): a 4-CPU
+# guest of each kernel, writers in task, softirq, hardirq and NMI context on
+# every CPU with chains nested four deep (three on PREEMPT_RT), consuming
+# readers, 10^6 records per mode (VM_SOAK_RECORDS), overwrite then discard;
+# every record checked as read (tests/vm/soak.sh, soaktool.c).  The cloud
+# kernel uses kernel/*.ko; the PREEMPT_RT one modules built in
+# build/soak/KVER/ (tools/deps.sh --rt installs its packages).
+# Multi-threaded TCG: enable flips only while no edprint site runs.
+soak_k=
+want vm-soak-cloud && soak_k=cloud
+want vm-soak-rt && soak_k="$soak_k rt"
+if [ -n "$soak_k" ]; then
+	"$vm/soak.sh" --records "${VM_SOAK_RECORDS:-1000000}" --kernels "$soak_k" \
+		--tree-modules --out "$out/soak" > "$out/soak.log" 2>&1
+	grep -a -E '^(PASS|FAIL): ' "$out/soak.log"
+	failed=$((failed + $(grep -a -c '^FAIL: ' "$out/soak.log")))
+	sed -n '/^== /,/^soak: /p' "$out/soak.log" | grep -E '^(==|  .*records_per_s)' | sed 's/^ */INFO: /'
+fi
+
 # 13. faults under load and permissions (issue 13, items 3 and 5;
 # tests/vm/guest-faults.sh says what each checks).  vm-faults (-smp 4):
 # debugfs modes, CPU hotplug of every CPU but 0 in a loop under writers

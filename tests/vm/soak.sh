@@ -1,0 +1,144 @@
+#!/bin/bash
+# The soak test (issue 13 item 1): `make soak` (10^8 records per kernel and
+# mode) and the vm-soak-cloud / vm-soak-rt groups of `make check` (10^6).
+#
+#   tests/vm/soak.sh [--records N] [--kernels "cloud rt"] [--modes "overwrite discard"]
+#                    [--smp 4] [--kb 64] [--every 16] [--tree-modules] [--out DIR]
+#
+# Per kernel (cloud: tools/kver.sh, rt: tools/kver.sh --rt) one boot with
+# --smp CPUs (default 4) runs tests/vm/guest-soak.sh once per mode:
+# logdev_test's writers in task, softirq, hardirq and NMI context on every
+# CPU, a chain nested four deep (task, softirq, hardirq, NMI; three deep on
+# PREEMPT_RT) every --every iterations, one consuming reader per CPU, at
+# least --records edprint() calls; tests/vm/soaktool.c checks every record as
+# it is read (see its header for the assertions).  tools/vm/run.sh fails the
+# boot on a WARN, BUG, lockdep report, lockup or RCU stall in the console or
+# the kernel log.
+#
+# Modules: built per kernel in build/soak/KVER/ from a private copy of the
+# sources (tools/kernel-src.sh; files copied only when they changed, so a
+# second run rebuilds nothing), never touching kernel/*.ko.  --tree-modules:
+# for the kernel that kernel/logdev.ko was built for, use kernel/*.ko
+# (make check has just built them).
+#
+# Prints PASS:/FAIL: lines, then per kernel and mode a table: records
+# written/read/lost per CPU and context, records/s, duration, and the host's
+# load average before and after.  Exit status non-zero if any check failed.
+# Results stay in --out (default build/soak/out).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+vm=$top/tests/vm
+records=100000000 kernels="cloud rt" modes="overwrite discard" smp=4 kb=64 every=16
+tree= out=$top/build/soak/out
+while [ $# -gt 0 ]; do
+	case $1 in
+	--records) records=$2; shift 2 ;;
+	--kernels) kernels=$2; shift 2 ;;
+	--modes) modes=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--kb) kb=$2; shift 2 ;;
+	--every) every=$2; shift 2 ;;
+	--tree-modules) tree=1; shift ;;
+	--out) out=$2; shift 2 ;;
+	*) echo "usage: $0 [--records N] [--kernels \"cloud rt\"] [--modes \"overwrite discard\"] [--smp N] [--kb KB] [--every K] [--tree-modules] [--out DIR]" >&2
+	   exit 2 ;;
+	esac
+done
+failed=0
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+mkdir -p "$out"
+
+U=$top/userspace
+if ! ${CC:-cc} -static -O2 -Wall -I "$top/include/uapi" -I "$top/include" \
+	-o "$out/soaktool" "$vm/soaktool.c" -lpthread 2> "$out/soaktool.err"; then
+	fail "vm-soak: cannot build tests/vm/soaktool.c: $(head -n 3 "$out/soaktool.err" | tr '\n' '|')"
+	exit 1
+fi
+
+# modules KVER: print the directory holding logdev.ko and test/logdev_test.ko
+# built for KVER (building them if needed), or fail.
+modules() {
+	local kv=$1 b=$top/build/soak/$1 stage f
+	if [ -n "$tree" ] && [ -f "$top/kernel/logdev.ko" ] && [ -f "$top/kernel/test/logdev_test.ko" ] &&
+		[ "$(grep -ao 'vermagic=[^ ]*' "$top/kernel/logdev.ko" | head -n 1 | cut -d= -f2)" = "$kv" ]; then
+		echo "$top/kernel"
+		return 0
+	fi
+	stage=$(mktemp -d)
+	"$top/tools/kernel-src.sh" "$stage" || { rm -rf "$stage"; return 1; }
+	# copy what changed only: make then rebuilds nothing for an unchanged tree
+	(cd "$stage" && find . -type f) | while read -r f; do
+		if ! cmp -s "$stage/$f" "$b/$f"; then
+			mkdir -p "$(dirname "$b/$f")"
+			cp "$stage/$f" "$b/$f"
+		fi
+	done
+	rm -rf "$stage"
+	if ! make -s -C "$b/kernel" KDIR="/lib/modules/$kv/build" > "$b/build.log" 2>&1; then
+		echo "vm-soak: module build for $kv failed: $(grep -m 3 -i error "$b/build.log" | tr '\n' '|')" >&2
+		return 1
+	fi
+	echo "$b/kernel"
+}
+
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+summary=$out/summary.txt
+: > "$summary"
+for k in $kernels; do
+	name=vm-soak-$k
+	case $k in
+	cloud) kv=$("$top/tools/kver.sh" 2>/dev/null) ;;
+	rt) kv=$("$top/tools/kver.sh" --rt 2>/dev/null) ;;
+	*) fail "$name: unknown kernel '$k' (cloud or rt)"; continue ;;
+	esac
+	if [ -z "$kv" ]; then
+		fail "$name: no $k kernel with headers installed (tools/deps.sh, for rt tools/deps.sh --rt)"
+		continue
+	fi
+	if ! m=$(modules "$kv"); then
+		fail "$name: no modules for $kv (see $top/build/soak/$kv/build.log)"
+		continue
+	fi
+	rm -rf "${out:?}/$name"
+	la0=$(loadavg)
+	# Timeout: 10^6 records take about a minute under TCG; allow 60 s per
+	# 10^6 and mode beyond a base (the run prints progress every 20 s, so
+	# the idle watch still catches a wedge).
+	tmo=$(awk -v r="$records" -v n="$(echo $modes | wc -w)" 'BEGIN { printf "%d", 240 + n * r / 1e6 * 60 }')
+	# Multi-threaded TCG: soaktool switches enable on before the writers
+	# start and off after they are done, so the static key never flips under
+	# an edprint() site (tools/vm/run.sh --tcg).  --idle 240: the boot is
+	# silent (quiet), and a 4-CPU PREEMPT_RT boot on a loaded host (load
+	# average 20) once printed nothing for 90 s; once up, the guest prints
+	# progress every 20 s.  no_timer_check: a PREEMPT_RT boot at that load
+	# panicked in the kernel's early IO-APIC timer check ("IO-APIC + timer
+	# doesn't work!"), which a slow emulated CPU can fail.
+	"$top/tools/vm/run.sh" --kver "$kv" --smp "$smp" --mem 1024 --timeout "$tmo" --idle 240 \
+		--append no_timer_check \
+		--script "$vm/guest-soak.sh" --files "$m/logdev.ko $m/test/logdev_test.ko $out/soaktool" \
+		--args "$kb $records $every $name $modes" --out "$out/$name" 2> "$out/$name.runlog"
+	rc=$?
+	la1=$(loadavg)
+	secs=$(grep -o '[0-9.]*s, results' "$out/$name.runlog" | cut -d, -f1)
+	case $rc in
+	0) echo "PASS: $name: VM ran ($kv, $secs, tcg multi)" ;;
+	5) fail "$name: guest script failed (see $out/$name/guest.log)" ;;
+	*) fail "$name: VM run failed (rc $rc): $(grep -v '^run.sh: kernel ' "$out/$name.runlog" | head -n 4 | tr '\n' '|')" ;;
+	esac
+	[ -f "$out/$name/guest.log" ] || continue
+	grep -a -E '^(PASS|FAIL): ' "$out/$name/guest.log" | tr -d '\r'
+	failed=$((failed + $(grep -a -c '^FAIL: ' "$out/$name/guest.log")))
+	{
+		echo "== $name: kernel $kv, -smp $smp, buffer ${kb} KiB per CPU, chain every $every; boot ${secs:-?}; host load average before $la0, after $la1"
+		awk '
+		/^INFO: .*: mode / { sub(/^INFO: /, ""); print "-- " $0 }
+		/^INFO: .*: cpu [0-9]+ +(task|softirq|hardirq|nmi) / {
+			sub(/^INFO: [^:]*: /, ""); printf "   %s\n", $0 }
+		/^SOAK: / { sub(/^SOAK: /, ""); print "   " $0 }' "$out/$name/guest.log" | tr -d '\r'
+	} >> "$summary"
+done
+echo
+cat "$summary"
+echo "soak: $failed failed"
+[ "$failed" = 0 ]
