@@ -27,8 +27,8 @@
  *   lost_kind, lost_count   gap rows: the cause (dropped, overrun, subbufs,
  *               corrupt, nesting_lost, too_big, lost, bad_ts) and count
  *               (records; sub-buffers for subbufs, bytes for corrupt)
- * In json, a record has no lost_* keys and a gap row only ts_ns, cpu,
- * type, lost_kind and lost_count.
+ * In json every row has every key, in this order: null where it has no
+ * value (a record's lost_*, a gap row's all but ts_ns, cpu, type, lost_*).
  *
  * perfetto: the Chrome trace-event JSON format (one object
  * {"displayTimeUnit": "ns", "traceEvents": [...]}) that Perfetto's UI and
@@ -244,8 +244,11 @@ static void put_gap(struct xctx *x, const struct lgd_item *it)
 		fprintf(f, "%" PRIu64 ",%u,,,,,,,,lost,,,,%s,%" PRIu64 "\r\n", it->ts, it->cpu, k,
 			it->gap_count);
 	} else if (x->fmt == X_JSON) {
-		fprintf(f, "{\"ts_ns\":%" PRIu64 ",\"cpu\":%u,\"type\":\"lost\",\"lost_kind\":"
-			"\"%s\",\"lost_count\":%" PRIu64 "}\n", it->ts, it->cpu, k, it->gap_count);
+		fprintf(f, "{\"ts_ns\":%" PRIu64 ",\"cpu\":%u,\"pid\":null,\"comm\":null,"
+			"\"ctx\":null,\"site_id\":null,\"func\":null,\"file\":null,\"line\":null,"
+			"\"type\":\"lost\",\"message\":null,\"delta_ns\":null,\"duration_ns\":null,"
+			"\"lost_kind\":\"%s\",\"lost_count\":%" PRIu64 "}\n", it->ts, it->cpu, k,
+			it->gap_count);
 	} else {
 		perfetto_sep(x);
 		fprintf(f, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%u,\"ts\":", it->cpu + 1);
@@ -292,7 +295,7 @@ static int put_rec(struct xctx *x, const struct lgd_item *it, const struct lgd_s
 			fprintf(f, "%" PRId64, dm->ns);
 		else
 			fputs("null", f);
-		fputs("}\n", f);
+		fputs(",\"lost_kind\":null,\"lost_count\":null}\n", f);
 	} else {
 		char *label = lgd_site_label_alloc(&x->r->sites, it->rec.site);
 

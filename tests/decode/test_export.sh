@@ -62,6 +62,9 @@ check(len(crow) == len(raw), "csv: one row per record and gap (%d)" % len(crow))
 cols = "ts_ns cpu pid comm ctx site_id func file line type message delta_ns duration_ns lost_kind lost_count".split()
 with open(cap + ".csv", newline="", encoding="utf-8") as fh:
     check(next(csv.reader(fh)) == cols, "csv: header names the documented columns")
+missing = [(i, sorted(set(cols) - set(j))) for i, j in enumerate(rows) if set(j) != set(cols)]
+check(not missing, "json: every row has every documented key, null where it has no value" +
+      ("" if not missing else ": row %d lacks %s" % missing[0]))
 
 bad = None
 for i, (j, c, r) in enumerate(zip(rows, crow, raw)):
