@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 
 const struct cli_cmd cli_cmd_hist = {
@@ -245,6 +246,7 @@ int cmd_hist(int argc, char **argv)
 	uint64_t nth = 0;
 	uint32_t up[1][2];
 	char *title;
+	struct stat st;
 
 	static const struct option lo[] = {
 		{ "durations", no_argument, NULL, 'D' },
@@ -299,6 +301,16 @@ int cmd_hist(int argc, char **argv)
 		from = argv[optind];
 		to = argv[optind + 1];
 		file = nops == 3 ? argv[optind + 2] : NULL;
+		/* "hist FROM FILE": TO forgotten; reading the live buffers
+		 * for a site named like the capture would only mislead */
+		if (nops == 2 && !stat(to, &st) && S_ISREG(st.st_mode)) {
+			char *e = lgd_escape_alloc(to);
+
+			fprintf(stderr, "logdev hist: '%s' is a file, not the site TO: "
+				"hist FROM TO [FILE]\n", e ? e : "?");
+			free(e);
+			return cli_verb_usage_error(&cli_cmd_hist);
+		}
 	}
 	ret = cli_hist_load(file, &r, &ds, "hist", from, to, NULL, nth, durations, by, up, &p);
 	if (ret)

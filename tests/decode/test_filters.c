@@ -359,6 +359,19 @@ static void test_bad(void)
 		}
 	}
 	{
+		/* TO forgotten: the capture is not taken for TO (nor the live
+		 * buffers read) */
+		char *out, *err;
+		int st;
+
+		out = run("hist f:10", &st, &err);
+		CHECK_WHY(st == 2 && strstr(err, "is a file") && !out[0],
+			  "hist FROM FILE (TO missing): usage error (exit 2), FILE named as a file",
+			  "exit %d, stderr %s", st, err);
+		free(out);
+		free(err);
+	}
+	{
 		char args[1200], *out, *err;
 		int st;
 
