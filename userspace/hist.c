@@ -186,7 +186,7 @@ int lgd_svg_hist(FILE *f, const char *title, const struct lgd_svg_series *s, int
 			break;
 	}
 	fprintf(f, "<text x=\"20\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
-		"transform=\"rotate(-90 20 %.1f)\">count (records)</text>\n",
+		"transform=\"rotate(-90 20 %.1f)\">count (pairs)</text>\n",
 		(y0 + y1) / 2, (y0 + y1) / 2);
 
 	/* bars */

@@ -170,7 +170,7 @@ t = ET.parse(cap + ".svg").getroot()
 ns = "{http://www.w3.org/2000/svg}"
 bars = [e for e in t.iter(ns + "rect") if e.find(ns + "title") is not None]
 texts = " ".join("".join(e.itertext()) for e in t.iter(ns + "text"))
-ok2 = (len(bars) == len([c for c in got.values() if c]) and "count (records)" in texts and
+ok2 = (len(bars) == len([c for c in got.values() if c]) and "count (pairs)" in texts and
        "time, ns" in texts and "%s:%d -> %s:%d" % (ff, fl, tf, tl) in texts and "count %d" % n in texts)
 print(("PASS" if ok2 else "FAIL") + ": export: hist --svg %s: well-formed XML, one bar per non-empty bucket, axes, title and count" % cap)
 sys.exit(0 if ok and ok2 else 1)
