@@ -587,6 +587,13 @@ int cli_filter_opt(const char *verb, int c, const char *arg)
 
 void cli_filter_notes(const struct lgd_reader *r)
 {
+	if (lgd_filter_active(&cli_filter) && r->nr_recs_seen && !r->nr_recs_kept) {
+		fprintf(stderr, "logdev: the filters left out all %" PRIu64 " record%s\n",
+			r->nr_recs_seen, r->nr_recs_seen == 1 ? "" : "s");
+		if (cli_filter.nr_comms && !lgd_reader_comm_matches(r))
+			fprintf(stderr, "logdev: no task in the capture is named like --comm%s\n",
+				r->nr_comms ? "" : " (it holds no task names: recorded without them?)");
+	}
 	if (r->nr_recorder_out)
 		fprintf(stderr, "logdev: %" PRIu64 " record%s of the recorder (pid %" PRId64
 			") left out; --include-recorder keeps them\n", r->nr_recorder_out,

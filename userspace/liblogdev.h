@@ -458,6 +458,9 @@ struct lgd_reader {
 	int filter_base_set;
 	uint64_t filter_base;	/* ns: first record's ts (relative --from/--to) */
 	uint64_t nr_recorder_out;	/* recorder's records left out by the last merge */
+	uint64_t nr_recs_seen, nr_recs_kept;	/* records met / kept by the filter
+				 * in the last merge (task names and the
+				 * recorder's records not counted) */
 	uint64_t nr_absurd_ts;	/* records with an absurd timestamp met by the
 				 * last merge (lgd_merge_init() zeroes it); its end
 				 * warns once with the count */
@@ -522,6 +525,13 @@ struct lgd_comm_task {
 };
 
 #define LGD_COMM_UNORDERED_MAX	256
+
+/**
+ * lgd_reader_comm_matches() - does a task name the reader knows (the names
+ * met so far, all of them after lgd_comm_load()) match one of its filter's
+ * --comm patterns?  Return: 1 yes, 0 no (or no --comm pattern).
+ */
+int lgd_reader_comm_matches(const struct lgd_reader *r);
 
 /**
  * lgd_comm_load() - read every comm record of the capture (one pass over

@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -889,6 +890,7 @@ int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r)
 	m->r = r;
 	r->nr_absurd_ts = 0;
 	r->nr_recorder_out = 0;
+	r->nr_recs_seen = r->nr_recs_kept = 0;
 	m->all = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->all));
 	m->heap = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->heap));
 	if (r->nr_cpus)
@@ -1022,6 +1024,20 @@ static int is_recorder(const struct lgd_reader *r, const struct lgd_item *it)
 	       it->rec.pid == (uint64_t)r->recorder_pid;
 }
 
+int lgd_reader_comm_matches(const struct lgd_reader *r)
+{
+	const struct lgd_filter *f = r->filter;
+
+	if (!f || !f->nr_comms || !r->comm_tab)
+		return 0;
+	for (size_t i = 0; i < r->comm_tab_cap; i++)
+		for (uint32_t j = 0; j < r->comm_tab[i].n; j++)
+			for (size_t k = 0; k < f->nr_comms; k++)
+				if (!fnmatch(f->comms[k], r->comm_tab[i].v[j].comm, 0))
+					return 1;
+	return 0;
+}
+
 int lgd_reader_keep(const struct lgd_reader *r, const struct lgd_item *it)
 {
 	const struct lgd_filter *f = r->filter;
@@ -1081,8 +1097,14 @@ static int merge_next_all(struct lgd_merge *m, struct lgd_item *it)
 			r->filter_base = it->ts;
 		}
 		it->filtered = !lgd_reader_keep(r, it);
-		if (it->filtered && is_recorder(r, it) && it->rec.type != LOGDEV_REC_COMM)
-			r->nr_recorder_out++;
+		if (it->kind == LGD_ITEM_REC && it->rec.type != LOGDEV_REC_COMM) {
+			if (is_recorder(r, it)) {
+				r->nr_recorder_out += it->filtered;
+			} else {
+				r->nr_recs_seen++;
+				r->nr_recs_kept += !it->filtered;
+			}
+		}
 	}
 	return ret;
 }

@@ -195,6 +195,19 @@ static void test_report(void)
 	free(out);
 	out = run("report --from +1s", &st, &err);
 	CHECK_TRUE(out[0] == 0 && st == 0, "report --from +1s: nothing left, exit 0");
+	CHECK_STR_CONTAINS(err, "the filters left out all 9 records",
+			   "report --from +1s: says the filters left every record out");
+	free(out);
+	free(err);
+	/* a capture where nothing could match --comm (no task name of that
+	 * glob in it) says so, and which names it has */
+	out = run("deltas --comm nosuchtask", &st, &err);
+	CHECK_STR_CONTAINS(err, "no task in the capture is named like --comm",
+			   "deltas --comm nosuchtask: says no task has such a name");
+	free(out);
+	free(err);
+	out = run("deltas --cpu 0", &st, &err);
+	CHECK_TRUE(!strstr(err, "left out all"), "deltas --cpu 0: records kept, no such note");
 	free(out);
 	free(err);
 }
