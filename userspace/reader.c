@@ -837,7 +837,8 @@ static int stream_advance(struct lgd_cpu_stream *s)
 				(unsigned long long)s->last_ts);
 		if (!lgd_ts_absurd(rec.hdr.ts))
 			s->last_ts = rec.hdr.ts;	/* compare the next with this one */
-		if (!lgd_sites_get(&r->sites, rec.hdr.site))
+		/* a task name record has no call site: never "missing" */
+		if (rec.hdr.type != LOGDEV_REC_COMM && !lgd_sites_get(&r->sites, rec.hdr.site))
 			s->sh->missing_sites++;
 		memset(&s->head, 0, sizeof(s->head));
 		s->head.kind = LGD_ITEM_REC;
