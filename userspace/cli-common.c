@@ -20,6 +20,26 @@
 
 unsigned long cli_nwarn;
 
+/*
+ * A diagnostic's text, which may quote a capture's or a kernel file's own
+ * bytes (a bad header value, a section's line), escaped for the terminal
+ * as recorded text is (lgd_escape()); without memory, control bytes as '?'.
+ */
+const char *cli_diag_text(const char *msg)
+{
+	static char *last;
+	char *p;
+
+	free(last);
+	last = lgd_escape_alloc(msg);
+	if (last)
+		return last;
+	for (p = (char *)msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return msg;
+}
+
 void cli_warn(void *arg, const struct lgd_diag *d)
 {
 	const char *what = "at";
@@ -43,7 +63,7 @@ void cli_warn(void *arg, const struct lgd_diag *d)
 	if (pos)
 		fputc(')', stderr);
 	/* "warning: corrupt at byte 12 (CPU 0): what", or "warning: what" with no position */
-	fprintf(stderr, "%s%s\n", d->offset >= 0 || pos ? ": " : "", d->msg);
+	fprintf(stderr, "%s%s\n", d->offset >= 0 || pos ? ": " : "", cli_diag_text(d->msg));
 }
 
 int cli_exit_status(int failed)
@@ -436,7 +456,7 @@ int cli_write_meta(struct lgd_cap_writer *w, const char *dir,
 	}
 	ret = lgd_header_parse(&h, ht, hl, &d);
 	if (ret) {
-		fprintf(stderr, "logdev: %s/header: %s\n", dir, d.msg);
+		fprintf(stderr, "logdev: %s/header: %s\n", dir, cli_diag_text(d.msg));
 		free(ht);
 		return ret;
 	}
@@ -627,7 +647,7 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 
 	if (file) {
 		if (lgd_reader_open(r, file, cli_warn, NULL, &d)) {
-			fprintf(stderr, "logdev: %s: %s%s", file, d.msg,
+			fprintf(stderr, "logdev: %s: %s%s", file, cli_diag_text(d.msg),
 				d.offset >= 0 ? "" : "\n");
 			if (d.offset >= 0)
 				fprintf(stderr, " (offset %" PRId64 ")\n", d.offset);
@@ -702,7 +722,7 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 	cli_write_recorder(&w);
 	lgd_cap_write_end(&w);
 	if (lgd_reader_open_fd(r, fd, cli_warn, NULL, &d)) {
-		fprintf(stderr, "logdev: live snapshot: %s\n", d.msg);
+		fprintf(stderr, "logdev: live snapshot: %s\n", cli_diag_text(d.msg));
 		return 1;
 	}
 	return open_filtered(r);

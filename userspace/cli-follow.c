@@ -114,7 +114,7 @@ int cli_follow_open(struct cli_follow *f, uint64_t window_ns)
 	cli_write_recorder(&w);
 	lgd_cap_write_end(&w);
 	if (lgd_reader_open_fd(&f->r, fd, cli_warn, NULL, &d)) {
-		fprintf(stderr, "logdev: live metadata: %s\n", d.msg);
+		fprintf(stderr, "logdev: live metadata: %s\n", cli_diag_text(d.msg));
 		return 1;
 	}
 	ret = lgd_reader_set_filter(&f->r, &cli_filter);

@@ -83,6 +83,8 @@ int cli_parse_real(const char *cmd, const char *opt, const char *s, double lo,
  * for bytes present but wrong (-EINVAL, -EPROTO), "at byte N (...): why"
  * for the rest (a clock going back, -ERANGE).
  */
+/* cli_diag_text() - @msg escaped for the terminal (valid until the next call) */
+const char *cli_diag_text(const char *msg);
 void cli_warn(void *arg, const struct lgd_diag *d);
 /*
  * cli_nwarn - warnings said so far about the data (cli_warn() and the

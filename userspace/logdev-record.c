@@ -312,7 +312,7 @@ static int rec_open_debugfs(struct rec *rc)
 		return 1;
 	}
 	if (lgd_header_parse(&hdr, rc->ht, rc->hl, &d)) {
-		fprintf(stderr, "logdev: %s/header: %s\n", rc->dir, d.msg);
+		fprintf(stderr, "logdev: %s/header: %s\n", rc->dir, cli_diag_text(d.msg));
 		return 1;
 	}
 	rc->sbs = hdr.subbuf_size;

@@ -392,6 +392,35 @@ static void test_every_cut(void)
 	free(b.p);
 }
 
+/*
+ * A capture's own bytes quoted in an error or a warning (a bad header
+ * value, a section's text) reach the terminal escaped, like recorded text:
+ * an ESC in the header's version line is printed as \x1b (found by a fresh
+ * user: "bad version value: <ESC>3" went raw to stderr).
+ */
+static void test_diag_escaped(void)
+{
+	size_t data;
+	struct buf b = every_section_cap(&data);
+	char *p = memmem(b.p, b.n, "version: 3", 10), args[1200], *out, *err;
+	int st;
+
+	CHECK_TRUE(p != NULL, "diag escaped: the fixture has a version line");
+	if (!p) {
+		free(b.p);
+		return;
+	}
+	p[9] = 0x1b;
+	snprintf(args, sizeof(args), "report %s", write_tmp("escbad.cap", b.p, b.n));
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(!strchr(err, 0x1b) && strstr(err, "\\x1b"),
+		  "diag escaped: a capture's ESC in an error message is printed as \\x1b",
+		  "exit %d, stderr %s", st, err);
+	free(out);
+	free(err);
+	free(b.p);
+}
+
 static void test_exit_and_damage(void)
 {
 	size_t second;
@@ -864,6 +893,7 @@ int main(int argc, char **argv)
 	test_hist_export_safety();
 	test_exit_and_damage();
 	test_every_cut();
+	test_diag_escaped();
 	test_absurd_ts();
 	test_live_missing();
 	test_empty_tables();
