@@ -128,7 +128,7 @@ int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 	}
 	lgd_deltas_free(ds);
 	lgd_reader_close(r);
-	return 1;
+	return 2;	/* a pair the capture does not have: usage, as a bad site */
 }
 
 char *cli_hist_title(const struct lgd_reader *r, const struct lgd_pair *p, const char *file,

@@ -377,6 +377,16 @@ static void test_bad(void)
 		char *out, *err;
 		int st;
 
+		out = run("hist --pair 99", &st, &err);
+		CHECK_WHY(st == 2 && strstr(err, "the deltas table has"),
+			  "hist --pair N beyond the table: usage error (exit 2)", "exit %d, stderr %s", st, err);
+		free(out);
+		free(err);
+		out = run("hist g:40 f:10", &st, &err);
+		CHECK_WHY(st == 2 && strstr(err, "no deltas from g:40 to f:10"),
+			  "hist FROM TO of no pair: usage error (exit 2)", "exit %d, stderr %s", st, err);
+		free(out);
+		free(err);
 		out = run("hist f:10", &st, &err);
 		CHECK_WHY(st == 2 && strstr(err, "is a file") && !out[0],
 			  "hist FROM FILE (TO missing): usage error (exit 2), FILE named as a file",
