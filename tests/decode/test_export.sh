@@ -201,7 +201,7 @@ sys.exit(0 if len(fills) == 2 and "A: demo.cap" in txt and "B: demo-half.cap" in
 	pass "diff --svg --pair 1: two colours, legend A and B, counts on stdout" ||
 	fail "diff --svg --pair 1: chart or summary wrong"
 "$logdev" hist --pair 99 demo.cap >/dev/null 2>&1
-[ $? = 1 ] && pass "hist --pair past the table: exit 1" || fail "hist --pair 99: not exit 1"
+[ $? = 2 ] && pass "hist --pair past the table: exit 2 (usage)" || fail "hist --pair 99: not exit 2"
 "$logdev" hist nosuch:1 demo_skb:119 demo.cap >/dev/null 2>&1
 [ $? = 2 ] && pass "hist with an unknown label: exit 2" || fail "hist unknown label: not exit 2"
 "$logdev" hist --pair 0 demo.cap >/dev/null 2>&1
@@ -218,7 +218,7 @@ sys.exit(0 if rows and all(r["cpu"] == "1" for r in rows) and len(rows) == len(r
 	fail "export --cpu 1: rows of other CPUs or a count unlike report's"
 "$logdev" hist --site 'demo_skb:*' demo_skb:117 demo_skb:119 demo.cap > fs.out 2>/dev/null &&
 	"$logdev" hist --site 'demo_kfree*' demo_skb:117 demo_skb:119 demo.cap > fk.out 2>&1
-[ $? = 1 ] && grep -q '200 deltas' fs.out &&
+[ $? = 2 ] && grep -q '200 deltas' fs.out &&
 	pass "hist --site: the pair kept when both ends pass, gone when they do not" ||
 	fail "hist --site: filter not applied"
 "$logdev" hist --cpu x demo_skb:117 demo_skb:119 demo.cap > /dev/null 2>&1
