@@ -243,6 +243,19 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 			r->complete = 1;
 			break;
 		}
+		if (len > r->file_size - data && !strcmp(lgd_sect_name(type), "unknown-type")) {
+			/*
+			 * A type this reader does not know and a length beyond
+			 * the file: the header's bytes are wrong (a newer
+			 * writer's section would fit in a whole file), so
+			 * corrupt, and nothing after it can be found.
+			 */
+			warn(r, -EINVAL, (int64_t)off, -1, -1,
+			     "section header: unknown type %u with a length of %llu bytes, beyond the end of the file (%llu bytes): the scan stops here",
+			     type, (unsigned long long)len, (unsigned long long)r->file_size);
+			cut = 1;	/* the scan's end, said: no "no END" warning */
+			break;
+		}
 		if (len > r->file_size - data) {
 			/* at the cut, the end of the file; the section named */
 			warn(r, -ENODATA, (int64_t)r->file_size,

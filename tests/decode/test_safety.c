@@ -421,6 +421,32 @@ static void test_diag_escaped(void)
 	free(b.p);
 }
 
+/*
+ * A section header whose bytes are wrong (an unknown type with a length
+ * beyond the end of the file) is corruption, not truncation: the file is
+ * whole (found by a fresh user: one flipped byte gave "truncated at byte
+ * 184270: unknown-type section at byte 255 has 183999 of its
+ * 7236270204635460154 bytes").
+ */
+static void test_sect_hdr_corrupt(void)
+{
+	size_t data;
+	struct buf b = every_section_cap(&data);
+	char args[1200], want[100], *out, *err;
+	int st;
+
+	lgd_cap_sect_hdr_put((uint8_t *)b.p + data, 0x7f7f7f7f, 0, 0x6464646464646464ull);
+	snprintf(args, sizeof(args), "report %s", write_tmp("sectbad.cap", b.p, b.n));
+	st = run_cli(args, &out, &err);
+	snprintf(want, sizeof(want), "corrupt at byte %zu", data);
+	CHECK_WHY(st == 3 && strstr(err, want) && !strstr(err, "truncated"),
+		  "corrupt section header: an unknown type longer than the file is corrupt, not truncated",
+		  "exit %d, want %s, stderr %s", st, want, err);
+	free(out);
+	free(err);
+	free(b.p);
+}
+
 static void test_exit_and_damage(void)
 {
 	size_t second;
@@ -894,6 +920,7 @@ int main(int argc, char **argv)
 	test_exit_and_damage();
 	test_every_cut();
 	test_diag_escaped();
+	test_sect_hdr_corrupt();
 	test_absurd_ts();
 	test_live_missing();
 	test_empty_tables();
