@@ -146,12 +146,15 @@ static void print_table(const struct lgd_reader *r, struct lgd_deltas *ds, enum 
 		if (lt > wt)
 			wt = lt;
 	}
-	if (!ret && ds->records && !ds->nr)	/* no bare header: say why the table is empty */
+	if (!ret && ds->records && !ds->nr) {	/* no bare header: say why the table is empty */
 		printf("no pairs: %s\n", durations ?
 		       "no return-probe record paired with its entry" :
 		       by == LGD_BY_CPU ? "no two consecutive records on one CPU" :
 		       "no two records of one stream (--by: CPU, context level, task)");
-	else if (ds->nr) {
+		if (lgd_filter_active(&cli_filter))
+			printf("  (with filters: a pair is kept only where both its records pass the filters,\n"
+			       "   two records next to each other in their stream before filtering)\n");
+	} else if (ds->nr) {
 		printf("%-*s %-*s %10s %10s %10s %10s %10s %12s", wf, "from", wt, "to", "count",
 		       "min(us)", "median(us)", "p99(us)", "max(us)", "total(us)");
 		if (nested)

@@ -206,6 +206,12 @@ static void test_report(void)
 			   "deltas --comm nosuchtask: says no task has such a name");
 	free(out);
 	free(err);
+	/* records kept, but no two neighbours both kept: the filter said */
+	out = run("deltas --site f:20 --site g:40", &st, &err);
+	CHECK_STR_CONTAINS(out, "both its records pass the filters",
+			   "deltas --site A --site B with no pair A->B: the empty table blames the filters");
+	free(out);
+	free(err);
 	out = run("deltas --cpu 0", &st, &err);
 	CHECK_TRUE(!strstr(err, "left out all"), "deltas --cpu 0: records kept, no such note");
 	free(out);
