@@ -192,7 +192,7 @@ for w in $(sed -n 's/^p:\([wf][0-9]*\) .*/\1/p' $R/race.txt); do
 	[ "$h" -ge 5 ] 2>/dev/null || fail "race: $w hits '$h' after 5 calls"
 done
 pass "race: the probes left fire"
-dmesg | grep -E 'BUG|WARNING|Oops|lockdep|circular' > $R/dmesg-bad.txt
+dmesg | grep -E 'BUG:|WARNING:|Oops|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage' > $R/dmesg-bad.txt
 [ ! -s $R/dmesg-bad.txt ] && pass "no BUG, WARNING or lockdep report in dmesg" ||
 	fail "dmesg: $(head -n 3 $R/dmesg-bad.txt | tr '\n' '|')"
 
