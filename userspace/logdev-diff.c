@@ -56,8 +56,10 @@ const struct cli_cmd cli_cmd_diff = {
 	"      --svg OUT        draw one pair's histograms of A and B on one chart (as\n"
 	"                       logdev hist): sites FROM TO, or --pair N\n"
 	"  -p, --pair FROM,TO   also edprint pairs as durations (as deltas --pair: FROM's\n"
-	"                       records entries, TO's their returns; implies --durations)\n"
-	"  -p, --pair N         with --svg: the Nth row of logdev deltas A\n"
+	"                       records entries, TO's their returns; implies --durations);\n"
+	"                       with --svg, N: the Nth row of logdev deltas A\n"
+	"  Rows: pairs in both captures first, by how much B's median exceeds A's (the\n"
+	"  largest increase first), then pairs only in A, then only in B.\n"
 	CLI_FILTER_HELP
 	"  (the filters apply to both captures; relative times from each one's first record)\n"
 };
