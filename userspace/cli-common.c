@@ -633,6 +633,30 @@ static int open_filtered(struct lgd_reader *r)
 	return 0;
 }
 
+int cli_meta_capture(struct lgd_cap_writer *w, const char *dir, uint32_t *sbs, int *ksyms)
+{
+	FILE *tf = tmpfile();
+	int fd;
+
+	if (!tf) {
+		perror("logdev: tmpfile");
+		return -1;
+	}
+	fd = dup(fileno(tf));
+	fclose(tf);
+	if (fd < 0 || lgd_cap_writer_start(w, fd)) {
+		perror("logdev: temporary capture");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (cli_write_meta(w, dir, sbs, ksyms)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int cli_open_input(const char *file, struct lgd_reader *r)
 {
 	struct lgd_diag d = { 0 };
@@ -643,7 +667,6 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 	unsigned *cpus = NULL;
 	uint8_t *buf;
 	uint64_t bytes = 0, recs = 0;
-	FILE *tf;
 
 	if (file) {
 		if (lgd_reader_open(r, file, cli_warn, NULL, &d)) {
@@ -658,21 +681,9 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 	/* live: snapshot the buffers into an unlinked temporary capture */
 	if (cli_live_check(dir))
 		return 1;
-	tf = tmpfile();
-	if (!tf) {
-		perror("logdev: tmpfile");
+	fd = cli_meta_capture(&w, dir, &sbs, &ksyms);
+	if (fd < 0)
 		return 1;
-	}
-	fd = dup(fileno(tf));
-	fclose(tf);
-	if (fd < 0 || lgd_cap_writer_start(&w, fd)) {
-		perror("logdev: temporary capture");
-		return 1;
-	}
-	if (cli_write_meta(&w, dir, &sbs, &ksyms)) {
-		close(fd);
-		return 1;
-	}
 	n = cli_list_cpus(dir, &cpus);
 	if (n <= 0) {
 		fprintf(stderr, "logdev: %s/per_cpu: %s\n", dir, n ? strerror(-n) :

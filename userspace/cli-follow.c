@@ -89,28 +89,15 @@ int cli_follow_open(struct cli_follow *f, uint64_t window_ns)
 	uint32_t sbs = 0;
 	int ksyms = 0, fd, n, ret;
 	unsigned *cpus = NULL;
-	FILE *tf;
 
 	memset(f, 0, sizeof(*f));
 	f->dir = cli_debugfs();
 	if (cli_live_check(f->dir))
 		return 1;
 	/* the metadata (header, formats, symbols) as a capture without data */
-	tf = tmpfile();
-	if (!tf) {
-		perror("logdev: tmpfile");
+	fd = cli_meta_capture(&w, f->dir, &sbs, &ksyms);
+	if (fd < 0)
 		return 1;
-	}
-	fd = dup(fileno(tf));
-	fclose(tf);
-	if (fd < 0 || lgd_cap_writer_start(&w, fd)) {
-		perror("logdev: temporary capture");
-		return 1;
-	}
-	if (cli_write_meta(&w, f->dir, &sbs, &ksyms)) {
-		close(fd);
-		return 1;
-	}
 	cli_write_recorder(&w);
 	lgd_cap_write_end(&w);
 	if (lgd_reader_open_fd(&f->r, fd, cli_warn, NULL, &d)) {

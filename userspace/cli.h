@@ -113,6 +113,15 @@ int cli_write_str(const char *dir, const char *name, const char *s);
  */
 int cli_list_cpus(const char *dir, unsigned **cpus);
 /**
+ * cli_meta_capture() - start a capture in an unlinked temporary file and
+ * write @dir's metadata into it (cli_write_meta(): @sbs sub-buffer size in
+ * bytes, @ksyms whether symbols were saved).  Prints why on failure.
+ * Return: the file's descriptor (the caller adds data, ends and reads it),
+ * or -1.
+ */
+int cli_meta_capture(struct lgd_cap_writer *w, const char *dir, uint32_t *sbs, int *ksyms);
+
+/**
  * cli_write_meta() - write HEADER, FORMATS and (if a format needs symbols
  * and /proc/kallsyms is readable) KALLSYMS and MODLOG sections from @dir.  Sets
  * *@subbuf_size (bytes), *@ksyms_done.  Return 0 or negative errno (message
