@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -110,8 +111,9 @@ static const struct {
 
 const char cli_exit_text[] =
 	"exit status: 0 all decoded; 3 decoded with warnings (truncated or corrupt data,\n"
-	"absurd timestamps, records left out of statistics: said on stderr); 1 an\n"
-	"unusable capture, an I/O error or no live buffer; 2 a usage error.\n";
+	"lost events, absurd timestamps, records left out of statistics: said on\n"
+	"stderr); 1 an unusable capture (an empty file too), an I/O error or no live\n"
+	"buffer; 2 a usage error.\n";
 
 static const char record_exit_text[] =
 	"exit status: 0 done; 1 an error (write errors included); 128+N when signal N\n"
@@ -161,9 +163,51 @@ int cli_opt_error(const char *verb, int c, int optopt_, char **argv, int optind_
 		fprintf(stderr, "logdev%s%s: %s takes no value\n", *verb ? " " : "", verb, name);
 	else
 		fprintf(stderr, "logdev%s%s: unknown option %s\n", *verb ? " " : "", verb, name);
+	if (c == '?' && optopt_ == 'f' && strncmp(arg, "--", 2))
+		/* one meaning in every verb, as tail -f: it was --format in diff and export */
+		fprintf(stderr, "  -f is --follow in every verb (report, deltas)%s%s%s%s\n",
+			*verb ? "; " : "", verb, *verb ? " does not follow" : "",
+			cli_current && strstr(cli_current->usage, "--format") ?
+			"; --format has no short option" : "");
 	if (*verb)
 		usage_hint(verb);
 	return 2;
+}
+
+int cli_getopt(struct cli_getopt *g, int argc, char **argv)
+{
+	const char *verb = g->cmd->name;
+	int c, fk;
+
+	opterr = 0;
+	for (;;) {
+		c = getopt_long(argc, argv, g->shortopts, g->longopts, NULL);
+		if (c == -1)
+			return -1;
+		fk = cli_filter_opt(verb, c, optarg);
+		if (fk > 0) {
+			g->status = fk;
+			return 0;
+		}
+		if (!fk)
+			continue;
+		if (c == 'b' && g->by) {
+			if (cli_by_arg(verb, optarg, g->by)) {
+				g->status = 2;
+				return 0;
+			}
+			continue;
+		}
+		if (c == 'h') {
+			g->status = cli_verb_help(g->cmd);
+			return 0;
+		}
+		if (c == '?' || c == ':') {
+			g->status = cli_opt_error(verb, c, optopt, argv, optind);
+			return 0;
+		}
+		return c;
+	}
 }
 
 int cli_file_arg(const char *verb, int argc, char **argv, int optind_, const char **file)
@@ -605,7 +649,53 @@ int cli_filter_opt(const char *verb, int c, const char *arg)
 	return 0;
 }
 
-void cli_filter_notes(const struct lgd_reader *r)
+void cli_lost_notes(const struct lgd_reader *r, const char *file, int always)
+{
+	uint64_t total = 0, subbufs = 0;
+	char line[4096];
+	size_t o = 0;
+
+	line[0] = 0;
+	for (uint32_t i = 0; i < r->nr_lost; i++) {
+		uint32_t cpu;
+		uint64_t k[LGD_GAP_NR], n = lgd_reader_lost(r, i, k, &cpu);
+		int first = 1;
+
+		total += n;
+		subbufs += k[LGD_GAP_SUBBUFS];
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "%scpu:%u %" PRIu64, i ? ", " : "",
+				      cpu, n);
+		if (o >= sizeof(line))
+			o = sizeof(line) - 1;
+		for (int j = 1; j < LGD_GAP_NR; j++) {
+			if (!k[j] || j == LGD_GAP_BAD_TS)
+				continue;
+			o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%s %" PRIu64 "%s",
+					      first ? " (" : " ", lgd_gap_kind_name(j), k[j],
+					      j == LGD_GAP_SUBBUFS ? " sub-buffers" :
+					      j == LGD_GAP_CORRUPT ? " bytes" : "");
+			if (o >= sizeof(line))
+				o = sizeof(line) - 1;
+			first = 0;
+		}
+		if (!first && o + 2 < sizeof(line))
+			line[o++] = ')', line[o] = 0;
+	}
+	if (!total && !subbufs && !always)
+		return;
+	if (total || subbufs)
+		cli_nwarn++;	/* records are missing from the output: exit 3 */
+	fprintf(stderr, "logdev: %s%s%slost events: %s\n", total || subbufs ? "warning: " : "",
+		file ? cli_diag_text(file) : "", file ? ": " : "", r->nr_lost ? line : "none");
+}
+
+void cli_filter_notes(const struct lgd_reader *r, const char *file)
+{
+	cli_lost_notes(r, file, 0);
+	cli_left_out_notes(r);
+}
+
+void cli_left_out_notes(const struct lgd_reader *r)
 {
 	if (lgd_filter_active(&cli_filter) && r->nr_recs_seen && !r->nr_recs_kept) {
 		fprintf(stderr, "logdev: the filters left out all %" PRIu64 " record%s\n",
@@ -740,12 +830,12 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 }
 
 int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
-		struct lgd_dur_stats *st)
+		struct lgd_dur_stats *st, const char *file)
 {
 	int ret = lgd_deltas_collect(r, ds, durations, st);
 
 	if (!ret)
-		cli_filter_notes(r);
+		cli_filter_notes(r, file);
 
 	if (ret == -ENOMEM)
 		fprintf(stderr, "logdev: out of memory\n");

@@ -330,48 +330,10 @@ out:
 
 void cli_follow_summary(struct cli_follow *f)
 {
-	uint64_t total = 0;
-	char line[4096];
-	size_t o = 0;
-
-	for (uint32_t i = 0; i < f->n; i++) {
-		uint64_t k[9], n = lgd_live_lost(&f->lv, i, k);
-		int first = 1;
-
-		total += n;
-		o += (size_t)snprintf(line + o, sizeof(line) - o > 0 ? sizeof(line) - o : 0,
-				      "%scpu:%u %" PRIu64, i ? ", " : "", f->cpus[i], n);
-		if (o >= sizeof(line))
-			o = sizeof(line) - 1;
-		for (int j = 1; j < 9; j++) {
-			if (!k[j] || j == LGD_GAP_BAD_TS)
-				continue;
-			o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%s %" PRIu64 "%s",
-					      first ? " (" : " ", lgd_gap_kind_name(j), k[j],
-					      j == LGD_GAP_SUBBUFS ? " sub-buffers" :
-					      j == LGD_GAP_CORRUPT ? " bytes" : "");
-			if (o >= sizeof(line))
-				o = sizeof(line) - 1;
-			first = 0;
-		}
-		if (!first && o + 2 < sizeof(line))
-			line[o++] = ')', line[o] = 0;
-	}
 	fprintf(stderr, "logdev: follow: %" PRIu64 " records, %" PRIu64 " late (marked), %"
 		PRIu64 " before their window (buffer full, marked)\n", f->lv.records, f->lv.late,
 		f->lv.early);
-	fprintf(stderr, "logdev: %slost events: %s\n", total ? "warning: " : "", line);
-	if (total)
-		cli_nwarn++;
-	for (uint32_t i = 0; i < f->n; i++) {	/* sub-buffers or bytes, no record count */
-		uint64_t k[9];
-
-		lgd_live_lost(&f->lv, i, k);
-		if (k[LGD_GAP_SUBBUFS] || k[LGD_GAP_CORRUPT]) {
-			cli_nwarn++;
-			break;
-		}
-	}
+	cli_lost_notes(&f->r, NULL, 1);
 	if (f->lv.late || f->lv.early)
 		cli_nwarn++;	/* the time order was not kept everywhere: exit 3 */
 	if (f->r.nr_absurd_ts) {
@@ -380,7 +342,7 @@ void cli_follow_summary(struct cli_follow *f)
 			f->r.nr_absurd_ts == 1 ? "" : "s");
 		cli_nwarn++;
 	}
-	cli_filter_notes(&f->r);
+	cli_left_out_notes(&f->r);
 }
 
 int cli_window_arg(const char *verb, const char *arg, uint64_t *ns)

@@ -52,6 +52,30 @@ int cli_verb_usage_error(const struct cli_cmd *c);
  */
 int cli_opt_error(const char *verb, int c, int optopt_, char **argv, int optind_);
 /**
+ * struct cli_getopt - a verb's options for cli_getopt(): @cmd the verb,
+ * @shortopts (starting with ':'), @longopts (with CLI_FILTER_LONGOPTS for a
+ * verb that reads records), @by where -b/--by goes (NULL: the verb has
+ * none); @status the exit status when cli_getopt() returned 0.
+ */
+struct option;
+struct cli_getopt {
+	const struct cli_cmd *cmd;
+	const char *shortopts;
+	const struct option *longopts;
+	int *by;
+	int status;
+};
+/**
+ * cli_getopt() - the next option of a verb's command line, getopt_long()
+ * with opterr 0 (optarg, optind as it sets them): the filter options go to
+ * cli_filter (cli_filter_opt()), -b/--by to *@g->by (cli_by_arg()), -h and
+ * --help print the verb's help, an unknown option or a missing value is
+ * said (cli_opt_error()).  Return: an option for the verb to handle, -1
+ * after the last option, or 0: the verb returns @g->status (0 or 1 after
+ * its help, 2 a usage error) at once.
+ */
+int cli_getopt(struct cli_getopt *g, int argc, char **argv);
+/**
  * cli_file_arg() - the optional FILE operand after the options (argv[optind_]):
  * *@file set (NULL: none).  Return: 0, or 2 after "logdev VERB: one FILE only".
  */
@@ -163,11 +187,12 @@ int cli_live_check(const char *dir);
  */
 int cli_open_input(const char *file, struct lgd_reader *r);
 /**
- * cli_collect() - lgd_deltas_collect() with its errors printed.
+ * cli_collect() - lgd_deltas_collect() with its errors printed, then
+ * cli_filter_notes() (@file: the capture's name for them, or NULL).
  * Return: 0, or 1 (out of memory / read error).
  */
 int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
-		struct lgd_dur_stats *st);
+		struct lgd_dur_stats *st, const char *file);
 /**
  * cli_by_arg() - parse a --by value (cpu, task, context) of @verb into
  * *@by; prints a usage error.  Return: 0, or 2 (usage).
@@ -325,12 +350,29 @@ extern struct lgd_filter cli_filter;
  */
 int cli_filter_opt(const char *verb, int c, const char *arg);
 /**
- * cli_filter_notes() - on stderr, after a verb's output: how many of the
- * recorder's own records the last merge of @r left out ("logdev: N records
- * of the recorder (pid P) left out; --include-recorder keeps them").  Not a
- * warning about the data (no exit 3).
+ * cli_filter_notes() - on stderr, after a verb's output: the lost events
+ * of the last merge of @r (cli_lost_notes(), only if any; @file names the
+ * capture or is NULL), then cli_left_out_notes().
  */
-void cli_filter_notes(const struct lgd_reader *r);
+void cli_filter_notes(const struct lgd_reader *r, const char *file);
+/**
+ * cli_left_out_notes() - on stderr: that the filters left out every record
+ * (and why --comm matched none), how many of the recorder's own records
+ * the last merge of @r left out ("logdev: N records of the recorder (pid
+ * P) left out; --include-recorder keeps them").  Not a warning about the
+ * data (no exit 3).
+ */
+void cli_left_out_notes(const struct lgd_reader *r);
+/**
+ * cli_lost_notes() - on stderr, the lost events in the gaps the last merge
+ * of @r kept, per CPU: "logdev: warning: [FILE: ]lost events: cpu:0 0,
+ * cpu:1 12 (overrun 12)" (kinds as lgd_gap_kind_name(); sub-buffers
+ * missing and corrupt bytes say their unit).  Records or sub-buffers lost
+ * are a warning about the data (cli_nwarn: exit 3, in every verb); without
+ * any the line is printed only if @always (--follow: "logdev: lost events:
+ * cpu:0 0, cpu:1 0").
+ */
+void cli_lost_notes(const struct lgd_reader *r, const char *file, int always);
 
 /*
  * --follow of report and deltas (cli-follow.c): the live buffers read as

@@ -464,6 +464,9 @@ struct lgd_reader {
 	uint64_t nr_absurd_ts;	/* records with an absurd timestamp met by the
 				 * last merge (lgd_merge_init() zeroes it); its end
 				 * warns once with the count */
+	struct lgd_lost *lost;	/* per CPU index of the last merge (file or
+				 * live): the lost events of the gaps it kept */
+	uint32_t nr_lost;
 };
 
 /**
@@ -591,6 +594,19 @@ enum lgd_gap_kind {
 				 * out (lgd_merge.absurd_items not set); @count 1 */
 };
 
+#define LGD_GAP_NR	9	/* by_kind[] arrays: indexed by enum lgd_gap_kind */
+
+/**
+ * struct lgd_lost - the lost events one CPU's kept gaps told of
+ * @cpu:     the CPU number
+ * @by_kind: per enum lgd_gap_kind (records; LGD_GAP_SUBBUFS sub-buffers,
+ *           LGD_GAP_CORRUPT bytes; [0] unused)
+ */
+struct lgd_lost {
+	uint32_t cpu;
+	uint64_t by_kind[LGD_GAP_NR];
+};
+
 /**
  * lgd_ts_absurd() - is @ts a timestamp no trace clock gives: 0 (before the
  * clock started) or 2^64-1 (all ones: a field never written)?  Such a
@@ -666,7 +682,8 @@ struct lgd_merge {
 };
 
 /**
- * lgd_merge_init() - one stream per CPU of @r, merged by (ts, cpu).
+ * lgd_merge_init() - one stream per CPU of @r, merged by (ts, cpu); the
+ * lost-events counts of @r (lgd_reader_lost()) start at 0.
  * Return: 0 or -ENOMEM.
  */
 int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r);
@@ -680,6 +697,65 @@ int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r);
  */
 int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it);
 void lgd_merge_free(struct lgd_merge *m);
+/**
+ * lgd_reader_lost() - the lost events of CPU index @i (0 to @r->nr_lost - 1)
+ * in the gaps the last merge of @r kept (file or live; a filter keeps or
+ * leaves out a gap by CPU and time only): @by_kind filled (struct
+ * lgd_lost), *@cpu its CPU number (if @cpu is not NULL).  Return: the
+ * records lost (the kinds counted in records: all but SUBBUFS, CORRUPT and
+ * BAD_TS).
+ */
+uint64_t lgd_reader_lost(const struct lgd_reader *r, uint32_t i, uint64_t by_kind[LGD_GAP_NR],
+			 uint32_t *cpu);
+
+/*
+ * Items from sub-buffers, one way for both merges (reader.c for a capture
+ * file, live.c for the live buffers); the decoder's structs (subbuf.h)
+ * are only named here.
+ */
+struct lgd_sb_info;
+struct lgd_sb_rec;
+#define LGD_SB_GAPS_MAX	6	/* gaps one sub-buffer header can tell of */
+/**
+ * lgd_gap_item() - *@g: a gap of @kind (enum lgd_gap_kind) and @count of
+ * CPU @cpu at @ts, never before @last_ts (ns), from sub-buffer @seq at @off.
+ */
+void lgd_gap_item(struct lgd_item *g, int kind, uint64_t count, uint32_t cpu, uint64_t ts,
+		  uint64_t last_ts, uint64_t seq, uint64_t off);
+/**
+ * lgd_sb_gaps() - the lost-events gaps sub-buffer header @h of CPU @cpu
+ * tells of, in order: sub-buffers missing by a seq jump after @prev_seq
+ * (if @have_prev; not when an overrun count explains it, not for a seq
+ * going back, which the caller may warn about), overrun, dropped,
+ * nesting_lost, too_big, lost (version 1); stamped at h->first_ts, never
+ * before @last_ts (ns), sub-buffer @off (bytes).  Return: how many gaps
+ * are in @g (at most LGD_SB_GAPS_MAX).
+ */
+int lgd_sb_gaps(struct lgd_item g[LGD_SB_GAPS_MAX], const struct lgd_sb_info *h, uint32_t cpu,
+		int have_prev, uint64_t prev_seq, uint64_t last_ts, uint64_t off);
+/**
+ * lgd_item_of_rec() - *@it from record @rec of CPU @cpu, sub-buffer @seq, at
+ * byte @off: a record with an absurd timestamp takes @last_ts (the CPU's
+ * previous record's) as its @ts, marked @ts_absurd; the payload is copied to
+ * @payload (room for a sub-buffer).
+ */
+void lgd_item_of_rec(struct lgd_item *it, uint32_t cpu, const struct lgd_sb_rec *rec,
+		     uint64_t last_ts, uint64_t seq, uint64_t off, uint8_t *payload);
+/**
+ * lgd_reader_settle() - a record or gap of CPU index @i just taken by a
+ * merge (comm records already handled): a record with an absurd timestamp
+ * counted (nr_absurd_ts) and, unless @absurd_items, turned into an
+ * LGD_GAP_BAD_TS gap in its place; the first record's time kept for
+ * relative --from/--to; the filter's verdict in @it->filtered; the counts
+ * nr_recs_seen, nr_recs_kept, nr_recorder_out and the lost events of kept
+ * gaps (lgd_reader_lost()).
+ */
+void lgd_reader_settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i, int absurd_items);
+/**
+ * lgd_reader_lost_init() - lost-events counts at 0 for the @n CPUs @cpus
+ * (indexes as given).  Return: 0 or -ENOMEM.
+ */
+int lgd_reader_lost_init(struct lgd_reader *r, const uint32_t *cpus, uint32_t n);
 
 /* ---- live follow (live.c): sub-buffers as they arrive, merged ---------- */
 
@@ -742,7 +818,8 @@ struct lgd_live {
 /**
  * lgd_live_init() - a live merge of the CPUs @cpus[0..@nr-1] of @r (which
  * gives subbuf_size), window @window_ns, sub-buffers held at most
- * @max_bytes (raised to 2 sub-buffers per CPU if lower).
+ * @max_bytes (raised to 2 sub-buffers per CPU if lower); the lost-events
+ * counts of @r (lgd_reader_lost(): index i is @cpus[i]) start at 0.
  * Return: 0 or -ENOMEM / -EINVAL (@nr 0).
  */
 int lgd_live_init(struct lgd_live *lv, struct lgd_reader *r, const uint32_t *cpus,
@@ -765,13 +842,6 @@ int lgd_live_feed(struct lgd_live *lv, uint32_t i, const void *data, size_t len,
  */
 int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_item *it,
 		 unsigned int *flags);
-/**
- * lgd_live_lost() - records lost on CPU index @i so far, by kind: @by_kind
- * (LGD_GAP_* index, 9 entries; LGD_GAP_SUBBUFS counts sub-buffers and
- * LGD_GAP_CORRUPT bytes) filled; returns the sum of the kinds counted in
- * records (all but SUBBUFS, CORRUPT and BAD_TS).
- */
-uint64_t lgd_live_lost(const struct lgd_live *lv, uint32_t i, uint64_t by_kind[9]);
 /**
  * lgd_live_deadline() - the wall time (ns, as the @now_ns given to
  * lgd_live_feed()) at which the oldest-fed item held becomes due by the

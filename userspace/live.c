@@ -27,8 +27,6 @@
 #include "liblogdev.h"
 #include "subbuf.h"
 
-#define NR_KINDS	9	/* LGD_GAP_* are 1..8 */
-
 struct live_sb {
 	uint8_t *buf;
 	uint64_t off;		/* byte offset in the CPU's data fed */
@@ -47,13 +45,13 @@ struct lgd_live_cpu {
 	uint64_t seq, prev_seq;
 	int have_prev_seq;
 	uint64_t last_ts;	/* ts of the CPU's previous record */
-	struct lgd_item pending[6];	/* gaps waiting before the records */
+	struct lgd_item pending[LGD_SB_GAPS_MAX];	/* gaps waiting before the records */
 	int npending, ipending;
 	struct lgd_item head;	/* the next item of this CPU, if @has_head */
 	int has_head;
 	uint64_t head_t_in;	/* wall time its sub-buffer was fed */
 	uint8_t *payload;	/* copy of @head's payload */
-	uint64_t lost[NR_KINDS];
+	uint32_t idx;		/* its index: lv->cpu[], the reader's lost counts */
 };
 
 static void lwarn(struct lgd_live *lv, int err, int64_t off, int64_t cpu, int64_t seq,
@@ -90,6 +88,8 @@ int lgd_live_init(struct lgd_live *lv, struct lgd_reader *r, const uint32_t *cpu
 	if (!lv->cpu)
 		return -ENOMEM;
 	lv->nr_cpus = nr;
+	if (lgd_reader_lost_init(r, cpus, nr))
+		goto nomem;
 	for (uint32_t i = 0; i < nr; i++) {
 		struct lgd_live_cpu *c = calloc(1, sizeof(*c));
 
@@ -97,6 +97,7 @@ int lgd_live_init(struct lgd_live *lv, struct lgd_reader *r, const uint32_t *cpu
 		if (!c)
 			goto nomem;
 		c->cpu = cpus[i];
+		c->idx = i;
 		c->part = malloc(sbs);
 		c->payload = malloc(sbs);
 		c->dec = lgd_sb_alloc();
@@ -131,21 +132,6 @@ void lgd_live_free(struct lgd_live *lv)
 uint32_t lgd_live_cpu_id(const struct lgd_live *lv, uint32_t i)
 {
 	return i < lv->nr_cpus ? lv->cpu[i]->cpu : 0;
-}
-
-uint64_t lgd_live_lost(const struct lgd_live *lv, uint32_t i, uint64_t by_kind[NR_KINDS])
-{
-	uint64_t sum = 0;
-
-	memset(by_kind, 0, NR_KINDS * sizeof(by_kind[0]));
-	if (i >= lv->nr_cpus)
-		return 0;
-	for (int k = 0; k < NR_KINDS; k++) {
-		by_kind[k] = lv->cpu[i]->lost[k];
-		if (k != LGD_GAP_SUBBUFS && k != LGD_GAP_CORRUPT && k != LGD_GAP_BAD_TS)
-			sum += by_kind[k];
-	}
-	return sum;
 }
 
 /* a whole sub-buffer of CPU @c is in @c->part: queue it */
@@ -223,21 +209,13 @@ int lgd_live_feed(struct lgd_live *lv, uint32_t i, const void *data, size_t len,
 	return 0;
 }
 
-static void push_gap(struct lgd_live_cpu *c, int kind, uint64_t count, uint64_t ts,
-		     uint64_t off)
+/* a corrupt gap of @count bytes at @off, alone in the queue */
+static void corrupt_gap(struct lgd_live_cpu *c, uint64_t count, uint64_t off)
 {
-	struct lgd_item *g = &c->pending[c->npending++];
-
-	memset(g, 0, sizeof(*g));
-	g->kind = LGD_ITEM_GAP;
-	g->cpu = c->cpu;
-	g->ts = ts < c->last_ts ? c->last_ts : ts;
-	g->gap_kind = kind;
-	g->gap_count = count;
-	g->seq = c->seq;
-	g->file_off = off;
-	if (kind > 0 && kind < NR_KINDS)
-		c->lost[kind] += count;
+	lgd_gap_item(&c->pending[0], LGD_GAP_CORRUPT, count, c->cpu, c->last_ts, c->last_ts, c->seq,
+		     off);
+	c->npending = 1;
+	c->ipending = 0;
 }
 
 /* drop the queue's first sub-buffer (fully decoded) */
@@ -273,24 +251,13 @@ static int load_sb(struct lgd_live *lv, struct lgd_live_cpu *c)
 			      st == LGD_SB_BAD_MAGIC ? "bad sub-buffer magic" :
 			      st == LGD_SB_BAD_VERSION ? "sub-buffer version unsupported" :
 			      "bad data_bytes");
-			push_gap(c, LGD_GAP_CORRUPT, sbs, c->last_ts, e->off);
+			corrupt_gap(c, sbs, e->off);
 			c->prev_seq++;
 			pop_sb(lv, c);
 			return 1;
 		}
-		if (c->have_prev_seq && c->seq != c->prev_seq + 1 && c->seq > c->prev_seq &&
-		    !h.overrun_before)
-			push_gap(c, LGD_GAP_SUBBUFS, c->seq - c->prev_seq - 1, h.first_ts, e->off);
-		if (h.overrun_before)
-			push_gap(c, LGD_GAP_OVERRUN, h.overrun_before, h.first_ts, e->off);
-		if (h.dropped_before)
-			push_gap(c, LGD_GAP_DROPPED, h.dropped_before, h.first_ts, e->off);
-		if (h.nesting_lost_before)
-			push_gap(c, LGD_GAP_NESTING_LOST, h.nesting_lost_before, h.first_ts, e->off);
-		if (h.too_big_before)
-			push_gap(c, LGD_GAP_TOO_BIG, h.too_big_before, h.first_ts, e->off);
-		if (h.lost_before)
-			push_gap(c, LGD_GAP_LOST, h.lost_before, h.first_ts, e->off);
+		c->npending = lgd_sb_gaps(c->pending, &h, c->cpu, c->have_prev_seq, c->prev_seq,
+					  c->last_ts, e->off);
 		c->have_prev_seq = 1;
 		c->prev_seq = c->seq;
 		c->loaded = 1;
@@ -331,8 +298,7 @@ static int advance(struct lgd_live *lv, struct lgd_live_cpu *c)
 			lwarn(lv, -EINVAL, (int64_t)(e->off + rec.bad_off), c->cpu, (int64_t)c->seq,
 			      "bad record length %u (%u bytes left in sub-buffer), rest of sub-buffer skipped",
 			      rec.hdr.len, rec.left);
-			c->npending = c->ipending = 0;
-			push_gap(c, LGD_GAP_CORRUPT, rec.left, c->last_ts, e->off + rec.bad_off);
+			corrupt_gap(c, rec.left, e->off + rec.bad_off);
 			continue;
 		case LGD_SB_REC_BAD_ARGS:
 			lwarn(lv, -EINVAL, (int64_t)(e->off + rec.bad_off), c->cpu, (int64_t)c->seq,
@@ -346,17 +312,7 @@ static int advance(struct lgd_live *lv, struct lgd_live_cpu *c)
 			if (rec.hdr.ts > lv->newest_ts)
 				lv->newest_ts = rec.hdr.ts;
 		}
-		memset(&c->head, 0, sizeof(c->head));
-		c->head.kind = LGD_ITEM_REC;
-		c->head.cpu = c->cpu;
-		c->head.ts = lgd_ts_absurd(rec.hdr.ts) ? c->last_ts : rec.hdr.ts;
-		c->head.ts_absurd = lgd_ts_absurd(rec.hdr.ts);
-		c->head.rec = rec.hdr;
-		c->head.rec_flags = rec.flags;
-		memcpy(c->payload, rec.payload, rec.hdr.arg_bytes);
-		c->head.payload = c->payload;
-		c->head.seq = c->seq;
-		c->head.file_off = foff;
+		lgd_item_of_rec(&c->head, c->cpu, &rec, c->last_ts, c->seq, foff, c->payload);
 		c->head_t_in = e->t_in;
 		return 1;
 	}
@@ -410,36 +366,12 @@ int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_it
 			if (!lv->comm_items)
 				continue;
 		}
-		if (it->kind == LGD_ITEM_REC && it->ts_absurd) {
-			r->nr_absurd_ts++;
-			if (!lv->absurd_items) {
-				uint64_t off = it->file_off, seq = it->seq, ts = it->ts;
-				uint32_t cpu = it->cpu;
-
-				memset(it, 0, sizeof(*it));
-				it->kind = LGD_ITEM_GAP;
-				it->cpu = cpu;
-				it->ts = ts;
-				it->gap_kind = LGD_GAP_BAD_TS;
-				it->gap_count = 1;
-				it->seq = seq;
-				it->file_off = off;
-			}
-		}
-		if (it->kind == LGD_ITEM_REC && it->rec.type != LOGDEV_REC_COMM) {
-			if (!lgd_sites_get(&r->sites, it->rec.site) && lv->on_unknown_site)
-				lv->on_unknown_site(lv->arg, r, it->rec.site);
-			if (!r->filter_base_set && !it->ts_absurd) {
-				r->filter_base_set = 1;	/* the first record: relative times */
-				r->filter_base = it->ts;
-			}
-		}
-		it->filtered = !lgd_reader_keep(r, it);
-		if (it->filtered && it->kind == LGD_ITEM_REC && it->rec.type != LOGDEV_REC_COMM &&
-		    r->recorder_pid >= 0 && it->rec.pid == (uint64_t)r->recorder_pid &&
-		    (it->rec.ctx & LOGDEV_CTX_MASK) == LOGDEV_CTX_TASK &&
-		    !(r->filter && r->filter->include_recorder))
-			r->nr_recorder_out++;
+		/* formats re-read before the filter looks at the site */
+		if (it->kind == LGD_ITEM_REC && it->rec.type != LOGDEV_REC_COMM &&
+		    !(it->ts_absurd && !lv->absurd_items) && lv->on_unknown_site &&
+		    !lgd_sites_get(&r->sites, it->rec.site))
+			lv->on_unknown_site(lv->arg, r, it->rec.site);
+		lgd_reader_settle(r, it, min->idx, lv->absurd_items);
 		if (it->kind == LGD_ITEM_REC && it->rec.type != LOGDEV_REC_COMM && !it->ts_absurd) {
 			if (lv->have_last && it->ts < lv->last_ts)
 				*flags |= LGD_LIVE_LATE;

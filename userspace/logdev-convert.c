@@ -38,27 +38,13 @@ int cmd_convert(int argc, char **argv)
 	struct lgd_reader r;
 	const char *file = NULL, *outp = NULL;
 	FILE *out;
+	struct cli_getopt g = { &cli_cmd_convert, ":o:h", lo, NULL, 0 };
 	int c, ret;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
-		int fk = cli_filter_opt("convert", c, optarg);
-
-		if (fk >= 0) {
-			if (fk)
-				return 2;
-			continue;
-		}
-		switch (c) {
-		case 'o':
-			outp = optarg;
-			break;
-		case 'h':
-			return cli_verb_help(&cli_cmd_convert);
-		default:
-			return cli_opt_error("convert", c, optopt, argv, optind);
-		}
-	}
+	while ((c = cli_getopt(&g, argc, argv)) > 0)
+		outp = optarg;	/* -o, its one option */
+	if (!c)
+		return g.status;
 	if (cli_file_arg("convert", argc, argv, optind, &file))
 		return 2;
 	if (outp && !strcmp(outp, "-"))
@@ -88,7 +74,7 @@ int cmd_convert(int argc, char **argv)
 	if (outp && fclose(out) && !ret)
 		ret = -EIO;
 	if (!ret)
-		cli_filter_notes(&r);
+		cli_filter_notes(&r, NULL);
 	lgd_reader_close(&r);
 	if (ret) {
 		fprintf(stderr, "logdev: convert: %s\n", strerror(-ret));

@@ -316,24 +316,13 @@ int cmd_deltas(int argc, char **argv)
 		[LGD_SORT_TOTAL] = "total", [LGD_SORT_MAX] = "max", [LGD_SORT_P99] = "p99",
 		[LGD_SORT_MEDIAN] = "median", [LGD_SORT_COUNT] = "count",
 	};
+	struct cli_getopt g = { &cli_cmd_deltas, ":s:b:p:i:fh", lo, &by, 0 };
 	int c, k;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:b:p:i:fh", lo, NULL)) != -1) {
-		int fk = cli_filter_opt("deltas", c, optarg);
-
-		if (fk >= 0) {
-			if (fk)
-				return 2;
-			continue;
-		}
+	while ((c = cli_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
 		case 'D':
 			durations = 1;
-			break;
-		case 'b':
-			if (cli_by_arg("deltas", optarg, &by))
-				return 2;
 			break;
 		case 'p':	/* --pair FROM,TO: an edprint in/out pair as a duration */
 			if (npairs == 16 || !strchr(optarg, ',')) {
@@ -370,12 +359,10 @@ int cmd_deltas(int argc, char **argv)
 				return 2;
 			window_set = 1;
 			break;
-		case 'h':
-			return cli_verb_help(&cli_cmd_deltas);
-		default:
-			return cli_opt_error("deltas", c, optopt, argv, optind);
 		}
 	}
+	if (!c)
+		return g.status;
 	if (cli_file_arg("deltas", argc, argv, optind, &file))
 		return 2;
 	if ((follow && (file || durations)) || (window_set && !follow)) {
@@ -426,7 +413,7 @@ int cmd_deltas(int argc, char **argv)
 		ds.inside_set = 1;
 	}
 	ds.by = by;
-	ret = cli_collect(&r, &ds, durations, &st) ? -1 : 0;
+	ret = cli_collect(&r, &ds, durations, &st, NULL) ? -1 : 0;
 	print_table(&r, &ds, key, durations, by, by_parent, inside, ret, &st, 1);
 	lgd_deltas_free(&ds);
 	lgd_reader_close(&r);

@@ -47,7 +47,7 @@ const struct cli_cmd cli_cmd_diff = {
 	"[--svg OUT.svg (FROM TO | --pair N)] A.cap B.cap",
 	"  -b, --by STREAM      which records pair (as deltas): context (default), cpu, task\n"
 	"      --durations      compare return-probe durations\n"
-	"  -f, --format FMT     text (default), csv or json\n"
+	"      --format FMT     text (default), csv or json\n"
 	"  -m, --min-count N    leave out pairs with fewer than N deltas on a side\n"
 	"  text: times in us; csv, json: in ns.  median, p99 as in deltas (exact up to\n"
 	"  1024 deltas, else within 2^-8 (0.39 %)).  Marks after a text row, per side\n"
@@ -98,7 +98,7 @@ static int load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 	}
 	ds->user_pairs = npairs ? ids : NULL;
 	ds->nr_user_pairs = (size_t)npairs;
-	if (cli_collect(r, ds, durations, NULL)) {
+	if (cli_collect(r, ds, durations, NULL, file)) {
 		lgd_deltas_free(ds);
 		lgd_reader_close(r);
 		return 1;
@@ -458,7 +458,7 @@ int cmd_diff(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "durations", no_argument, NULL, 'D' },
 		{ "by", required_argument, NULL, 'b' },
-		{ "format", required_argument, NULL, 'f' },
+		{ "format", required_argument, NULL, 'F' },	/* no short option: -f is --follow */
 		{ "min-count", required_argument, NULL, 'm' },
 		{ "svg", required_argument, NULL, 'S' },
 		{ "pair", required_argument, NULL, 'p' },
@@ -466,27 +466,16 @@ int cmd_diff(int argc, char **argv)
 		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct cli_getopt g = { &cli_cmd_diff, ":m:b:p:h", lo, &by, 0 };
 	int c;
 	uint64_t mc;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:m:b:p:h", lo, NULL)) != -1) {
-		int fk = cli_filter_opt("diff", c, optarg);
-
-		if (fk >= 0) {
-			if (fk)
-				return 2;
-			continue;
-		}
+	while ((c = cli_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
 		case 'D':
 			durations = 1;
 			break;
-		case 'b':
-			if (cli_by_arg("diff", optarg, &by))
-				return 2;
-			break;
-		case 'f':
+		case 'F':
 			if (!strcmp(optarg, "text"))
 				fmt = F_TEXT;
 			else if (!strcmp(optarg, "csv"))
@@ -519,12 +508,10 @@ int cmd_diff(int argc, char **argv)
 			if (cli_parse_uint("diff", "--pair", optarg, 1, UINT32_MAX, &nth))
 				return 2;
 			break;
-		case 'h':
-			return cli_verb_help(&cli_cmd_diff);
-		default:
-			return cli_opt_error("diff", c, optopt, argv, optind);
 		}
 	}
+	if (!c)
+		return g.status;
 	if (nupairs && (svg || nth)) {
 		fprintf(stderr, "logdev diff: --pair FROM,TO is not for --svg (there: FROM TO, or --pair N)\n");
 		return 2;

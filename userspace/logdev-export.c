@@ -57,7 +57,7 @@ const struct cli_cmd cli_cmd_export = {
 	"export", cmd_export,
 	"export --format json|csv|perfetto [--by cpu|task|context] [--pair FROM,TO]... "
 	"[-o OUT] [FILTERS] [FILE]",
-	"  -f, --format FMT     json (JSON lines), csv (RFC 4180) or perfetto (Chrome\n"
+	"      --format FMT     json (JSON lines), csv (RFC 4180) or perfetto (Chrome\n"
 	"                       trace-event JSON for ui.perfetto.dev, chrome://tracing)\n"
 	"  -o, --output OUT     write to OUT (default: standard output)\n"
 	"  -b, --by STREAM      delta_ns since the previous record of (as report):\n"
@@ -368,7 +368,7 @@ int cmd_export(int argc, char **argv)
 	uint64_t negative = 0;
 
 	static const struct option lo[] = {
-		{ "format", required_argument, NULL, 'f' },
+		{ "format", required_argument, NULL, 'F' },	/* no short option: -f is --follow */
 		{ "output", required_argument, NULL, 'o' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "pair", required_argument, NULL, 'p' },
@@ -376,19 +376,12 @@ int cmd_export(int argc, char **argv)
 		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct cli_getopt g = { &cli_cmd_export, ":o:b:h", lo, &by, 0 };
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:b:h", lo, NULL)) != -1) {
-		int fk = cli_filter_opt("export", c, optarg);
-
-		if (fk >= 0) {
-			if (fk)
-				return 2;
-			continue;
-		}
+	while ((c = cli_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
-		case 'f':
+		case 'F':
 			if (!strcmp(optarg, "json"))
 				fmt = X_JSON;
 			else if (!strcmp(optarg, "csv"))
@@ -404,10 +397,6 @@ int cmd_export(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
-		case 'b':
-			if (cli_by_arg("export", optarg, &by))
-				return 2;
-			break;
 		case 'p':
 			if (npairs == 16 || !strchr(optarg, ',')) {
 				fprintf(stderr, "logdev export: --pair FROM,TO (two site labels, "
@@ -416,12 +405,10 @@ int cmd_export(int argc, char **argv)
 			}
 			pairs[npairs++] = optarg;
 			break;
-		case 'h':
-			return cli_verb_help(&cli_cmd_export);
-		default:
-			return cli_opt_error("export", c, optopt, argv, optind);
 		}
 	}
+	if (!c)
+		return g.status;
 	if (fmt < 0) {
 		fprintf(stderr, "logdev export: --format json, csv or perfetto is required\n");
 		return cli_verb_usage_error(&cli_cmd_export);
@@ -507,7 +494,7 @@ int cmd_export(int argc, char **argv)
 	if (fmt == X_PERFETTO)
 		fputs("\n]}\n", x.f);
 	lgd_merge_free(&m);
-	cli_filter_notes(&r);
+	cli_filter_notes(&r, NULL);
 	if (negative) {
 		fprintf(stderr, "logdev export: warning: %" PRIu64 " negative duration%s (the "
 			"CPUs' clocks disagree) left without a slice\n", negative,

@@ -100,7 +100,7 @@ int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		}
 	}
 	ds->by = by;
-	if (cli_collect(r, ds, durations, NULL)) {
+	if (cli_collect(r, ds, durations, NULL, strcmp(verb, "diff") ? NULL : file)) {
 		lgd_deltas_free(ds);
 		lgd_reader_close(r);
 		return 1;
@@ -257,24 +257,13 @@ int cmd_hist(int argc, char **argv)
 		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct cli_getopt g = { &cli_cmd_hist, ":b:p:h", lo, &by, 0 };
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:p:h", lo, NULL)) != -1) {
-		int fk = cli_filter_opt("hist", c, optarg);
-
-		if (fk >= 0) {
-			if (fk)
-				return 2;
-			continue;
-		}
+	while ((c = cli_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
 		case 'D':
 			durations = 1;
-			break;
-		case 'b':
-			if (cli_by_arg("hist", optarg, &by))
-				return 2;
 			break;
 		case 'p':
 			if (cli_parse_uint("hist", "--pair", optarg, 1, UINT32_MAX, &nth))
@@ -283,12 +272,10 @@ int cmd_hist(int argc, char **argv)
 		case 'S':
 			svg = optarg;
 			break;
-		case 'h':
-			return cli_verb_help(&cli_cmd_hist);
-		default:
-			return cli_opt_error("hist", c, optopt, argv, optind);
 		}
 	}
+	if (!c)
+		return g.status;
 	nops = argc - optind;
 	if (nth) {
 		if (cli_file_arg("hist", argc, argv, optind, &file))
@@ -334,8 +321,7 @@ int cmd_hist(int argc, char **argv)
 		cli_hist_marks_text(marks, sizeof(marks), cli_pair_marks(&ds, p));
 		ret = cli_hist_svg_write(svg, title, &s, 1, "hist");
 	}
-	free(title);
-	cli_filter_notes(&r);
+	free(title);	/* the notes came with the table (cli_collect()) */
 	lgd_deltas_free(&ds);
 	lgd_reader_close(&r);
 	if (fflush(stdout))

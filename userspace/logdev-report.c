@@ -33,9 +33,12 @@
  * forms; a negative one (the return's CPU clock behind the entry's) is
  * marked " (negative: entry on cpu N, clocks disagree)".  The pairs are
  * found in a first pass (such a return comes before its entry in time
- * order).  Text form, when the capture has return probes, ends with
- *   durations: P paired (N negative), E entries without return, R returns without entry
- * Options: -r/--raw, -h/--help; "--" ends them (report -- FILE).
+ * order).  When the capture has return probes, stderr gets (after the
+ * records; stdout holds records only, in both forms)
+ *   logdev: durations: P paired (N negative), E entries without return, R returns without entry
+ * Options: -r/--raw, -b/--by, -f/--follow, --window, the filters, -h/--help;
+ * "--" ends them (report -- FILE).  --raw also shows task names (comm
+ * records) as rows: func "<comm>", site and line 0, the name as message.
  * The lines come from the library's renderer (render.c, lgd_render_item()).
  * Records whose payload lacks an argument their format needs (not cut:
  * "[missing]") are counted by the renderer; report then warns once on
@@ -55,7 +58,10 @@
 const struct cli_cmd cli_cmd_report = {
 	"report", cmd_report,
 	"report [--raw] [--by cpu|task|context] [FILTERS] [FILE | --follow [--window MS]]",
-	"  -r, --raw            tab-separated lines for programs\n"
+	"  -r, --raw            tab-separated lines for programs: ts_ns cpu pid ctx\n"
+	"                       site_id func line message; LOST cpu n kind; task\n"
+	"                       names (comm records) as rows of func <comm>, site\n"
+	"                       and line 0, the name as message\n"
 	"  -b, --by STREAM      +D us since the previous record of: the same CPU and\n"
 	"                       context level (context, default), CPU (cpu), task (task)\n"
 	"  -f, --follow         live: print records as they arrive, merged by time,\n"
@@ -162,24 +168,13 @@ int cmd_report(int argc, char **argv)
 		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct cli_getopt g = { &cli_cmd_report, ":rb:fh", lo, &by, 0 };
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":rb:fh", lo, NULL)) != -1) {
-		int fk = cli_filter_opt("report", c, optarg);
-
-		if (fk >= 0) {
-			if (fk)
-				return 2;
-			continue;
-		}
+	while ((c = cli_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
 		case 'r':
 			raw = 1;
-			break;
-		case 'b':
-			if (cli_by_arg("report", optarg, &by))
-				return 2;
 			break;
 		case 'f':
 			follow = 1;
@@ -189,12 +184,10 @@ int cmd_report(int argc, char **argv)
 				return 2;
 			window_set = 1;
 			break;
-		case 'h':
-			return cli_verb_help(&cli_cmd_report);
-		default:
-			return cli_opt_error("report", c, optopt, argv, optind);
 		}
 	}
+	if (!c)
+		return g.status;
 	if (cli_file_arg("report", argc, argv, optind, &file))
 		return 2;
 	if ((follow && file) || (window_set && !follow)) {
@@ -249,11 +242,11 @@ int cmd_report(int argc, char **argv)
 		/* NULs included (%c of 0 prints one, as in the kernel) */
 		fwrite_unlocked(line, 1, (size_t)len, stdout);
 	}
-	if (ret >= 0 && has_dur && !raw) {
+	if (ret >= 0 && has_dur) {	/* stderr: stdout holds records only */
 		char sum[256];
 
 		lgd_fmt_dur_summary(sum, sizeof(sum), &du.stats);
-		fputs(sum, stdout);
+		fprintf(stderr, "logdev: %s", sum);
 	}
 	cli_probe_misses(&r);
 	if (rd.missing)		/* once per capture, text and raw (lgd_render.missing) */
@@ -261,7 +254,7 @@ int cmd_report(int argc, char **argv)
 			"format needs (payload too short, not cut; shown as [missing])\n",
 			rd.missing, rd.missing == 1 ? "" : "s", rd.missing == 1 ? "s" : "");
 	if (ret >= 0)
-		cli_filter_notes(&r);
+		cli_filter_notes(&r, NULL);
 	lgd_dur_marks_free(&marks);
 	lgd_render_free(&rd);
 	lgd_dur_free(&du);

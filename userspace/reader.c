@@ -192,7 +192,13 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 	}
 	r->file_size = (uint64_t)st.st_size;
 	fn = pread_full(fd, fh, sizeof(fh), 0);
-	if (fn >= 0 && fn < (ssize_t)sizeof(fh) &&
+	if (fn == 0) {
+		/* nothing was ever written: not a capture cut short, none at all */
+		ret = -EINVAL;
+		set_diag(d, ret, -1, "empty file (0 bytes): not a logdev capture");
+		goto err;
+	}
+	if (fn > 0 && fn < (ssize_t)sizeof(fh) &&
 	    !memcmp(fh, LGD_CAP_MAGIC, fn < 8 ? (size_t)fn : 8)) {
 		/* the start of a capture, cut: nothing to decode, said */
 		r->first_sect_off = LGD_CAP_FILE_HDR_BYTES;
@@ -441,6 +447,9 @@ void lgd_reader_close(struct lgd_reader *r)
 	free(r->cpus);
 	r->cpus = NULL;
 	r->nr_cpus = 0;
+	free(r->lost);
+	r->lost = NULL;
+	r->nr_lost = 0;
 	for (size_t i = 0; i < r->comm_tab_cap; i++)
 		free(r->comm_tab[i].v);
 	free(r->comm_tab);
@@ -601,6 +610,7 @@ struct lgd_cpu_stream {
 	struct lgd_reader *r;
 	struct lgd_merge_shared *sh;
 	uint32_t cpu;
+	uint32_t idx;		/* index in r->cpus and r->lost */
 	uint64_t scan_off;	/* next section header to look at */
 	uint64_t sect_off;	/* next unread byte of the current section */
 	uint64_t sect_left;	/* bytes left in the current section */
@@ -619,7 +629,7 @@ struct lgd_cpu_stream {
 	uint64_t prev_seq;
 	uint64_t last_ts;	/* ts of the CPU's previous record */
 
-	struct lgd_item pending[6];	/* gaps waiting before the records */
+	struct lgd_item pending[LGD_SB_GAPS_MAX];	/* gaps waiting before the records */
 	int npending, ipending;
 
 	struct lgd_item head;	/* next item to hand out (valid if has_head) */
@@ -701,25 +711,53 @@ static int next_subbuf(struct lgd_cpu_stream *s)
 	return 1;
 }
 
-static void push_gap(struct lgd_cpu_stream *s, int kind, uint64_t count, uint64_t ts)
+void lgd_gap_item(struct lgd_item *g, int kind, uint64_t count, uint32_t cpu, uint64_t ts,
+		  uint64_t last_ts, uint64_t seq, uint64_t off)
 {
-	struct lgd_item *g = &s->pending[s->npending++];
-
 	memset(g, 0, sizeof(*g));
 	g->kind = LGD_ITEM_GAP;
-	g->cpu = s->cpu;
-	g->ts = ts < s->last_ts ? s->last_ts : ts;
+	g->cpu = cpu;
+	g->ts = ts < last_ts ? last_ts : ts;
 	g->gap_kind = kind;
 	g->gap_count = count;
-	g->seq = s->seq;
-	g->file_off = s->sb_off;
+	g->seq = seq;
+	g->file_off = off;
+}
+
+int lgd_sb_gaps(struct lgd_item g[LGD_SB_GAPS_MAX], const struct lgd_sb_info *h, uint32_t cpu,
+		int have_prev, uint64_t prev_seq, uint64_t last_ts, uint64_t off)
+{
+	const struct {
+		int kind;
+		uint64_t count;
+	} k[LGD_SB_GAPS_MAX] = {
+		{ LGD_GAP_SUBBUFS, have_prev && h->seq > prev_seq + 1 && !h->overrun_before ?
+				   h->seq - prev_seq - 1 : 0 },
+		{ LGD_GAP_OVERRUN, h->overrun_before }, { LGD_GAP_DROPPED, h->dropped_before },
+		{ LGD_GAP_NESTING_LOST, h->nesting_lost_before },
+		{ LGD_GAP_TOO_BIG, h->too_big_before }, { LGD_GAP_LOST, h->lost_before },
+	};
+	int n = 0;
+
+	for (int i = 0; i < LGD_SB_GAPS_MAX; i++)
+		if (k[i].count)
+			lgd_gap_item(&g[n++], k[i].kind, k[i].count, cpu, h->first_ts, last_ts, h->seq, off);
+	return n;
+}
+
+/* a corrupt gap of @count bytes, alone in the queue (what was queued is dropped) */
+static void corrupt_gap(struct lgd_cpu_stream *s, uint64_t count)
+{
+	s->npending = 1;
+	s->ipending = 0;
+	lgd_gap_item(&s->pending[0], LGD_GAP_CORRUPT, count, s->cpu, s->last_ts, s->last_ts,
+		     s->seq, s->sb_off);
 }
 
 /* the current sub-buffer is unusable: one corrupt gap, nothing else */
 static int skip_subbuf(struct lgd_cpu_stream *s)
 {
-	s->npending = 0;
-	push_gap(s, LGD_GAP_CORRUPT, s->sb_avail, s->last_ts);
+	corrupt_gap(s, s->sb_avail);
 	s->prev_seq++;	/* assume it was the next one */
 	return 1;
 }
@@ -768,27 +806,13 @@ static int load_subbuf(struct lgd_cpu_stream *s)
 			     h.data_bytes, sbs);
 			return skip_subbuf(s);
 		}
-		/* gaps: seq jump, then overrun, then the refusals by cause */
-		if (s->have_prev_seq && s->seq != s->prev_seq + 1) {
-			if (s->seq <= s->prev_seq)
-				rl_warn(s, RL_SEQ_BACK, -EINVAL,
-					(int64_t)(s->sb_off + lgd_sb_field_off(LGD_SB_F_SEQ)),
-					(int64_t)s->seq, "sub-buffer seq %llu after %llu goes backwards",
-				     (unsigned long long)s->seq,
-				     (unsigned long long)s->prev_seq);
-			else if (!h.overrun_before)
-				push_gap(s, LGD_GAP_SUBBUFS, s->seq - s->prev_seq - 1, h.first_ts);
-		}
-		if (h.overrun_before)
-			push_gap(s, LGD_GAP_OVERRUN, h.overrun_before, h.first_ts);
-		if (h.dropped_before)
-			push_gap(s, LGD_GAP_DROPPED, h.dropped_before, h.first_ts);
-		if (h.nesting_lost_before)
-			push_gap(s, LGD_GAP_NESTING_LOST, h.nesting_lost_before, h.first_ts);
-		if (h.too_big_before)
-			push_gap(s, LGD_GAP_TOO_BIG, h.too_big_before, h.first_ts);
-		if (h.lost_before)
-			push_gap(s, LGD_GAP_LOST, h.lost_before, h.first_ts);
+		if (s->have_prev_seq && s->seq <= s->prev_seq)
+			rl_warn(s, RL_SEQ_BACK, -EINVAL,
+				(int64_t)(s->sb_off + lgd_sb_field_off(LGD_SB_F_SEQ)),
+				(int64_t)s->seq, "sub-buffer seq %llu after %llu goes backwards",
+				(unsigned long long)s->seq, (unsigned long long)s->prev_seq);
+		s->npending = lgd_sb_gaps(s->pending, &h, s->cpu, s->have_prev_seq, s->prev_seq,
+					  s->last_ts, s->sb_off);
 		s->have_prev_seq = 1;
 		s->prev_seq = s->seq;
 		if (st == LGD_SB_DATA_CUT)
@@ -801,6 +825,10 @@ static int load_subbuf(struct lgd_cpu_stream *s)
 	}
 	return 0;
 }
+
+static inline void item_of_rec(struct lgd_item *restrict it, uint32_t cpu,
+			       const struct lgd_sb_rec *restrict rec, uint64_t last_ts,
+			       uint64_t seq, uint64_t off, uint8_t *restrict payload);
 
 /* produce s->head; 0 if the stream is finished */
 static int stream_advance(struct lgd_cpu_stream *s)
@@ -831,8 +859,7 @@ static int stream_advance(struct lgd_cpu_stream *s)
 			warn(r, -EINVAL, (int64_t)(s->sb_off + rec.bad_off), s->cpu, (int64_t)s->seq,
 			     "bad record length %u (%u bytes left in sub-buffer), rest of sub-buffer skipped",
 			     rec.hdr.len, rec.left);
-			s->npending = s->ipending = 0;
-			push_gap(s, LGD_GAP_CORRUPT, rec.left, s->last_ts);
+			corrupt_gap(s, rec.left);
 			continue;
 		case LGD_SB_REC_BAD_ARGS:
 			warn(r, -EINVAL, (int64_t)(s->sb_off + rec.bad_off), s->cpu, (int64_t)s->seq,
@@ -853,19 +880,37 @@ static int stream_advance(struct lgd_cpu_stream *s)
 		/* a task name record has no call site: never "missing" */
 		if (rec.hdr.type != LOGDEV_REC_COMM && !lgd_sites_get(&r->sites, rec.hdr.site))
 			s->sh->missing_sites++;
-		memset(&s->head, 0, sizeof(s->head));
-		s->head.kind = LGD_ITEM_REC;
-		s->head.cpu = s->cpu;
-		s->head.ts = lgd_ts_absurd(rec.hdr.ts) ? s->last_ts : rec.hdr.ts;
-		s->head.ts_absurd = lgd_ts_absurd(rec.hdr.ts);
-		s->head.rec = rec.hdr;
-		s->head.rec_flags = rec.flags;
-		memcpy(s->payload, rec.payload, rec.hdr.arg_bytes);
-		s->head.payload = s->payload;
-		s->head.seq = s->seq;
-		s->head.file_off = foff;
+		item_of_rec(&s->head, s->cpu, &rec, s->last_ts, s->seq, foff, s->payload);
 		return 1;
 	}
+}
+
+/*
+ * lgd_item_of_rec(), inlined in the capture reader's per-record path
+ * (restrict: the item, the record and the payload copy never overlap, so the
+ * memset and the stores stay as cheap as when they were written in place)
+ */
+static inline void item_of_rec(struct lgd_item *restrict it, uint32_t cpu,
+			       const struct lgd_sb_rec *restrict rec, uint64_t last_ts,
+			       uint64_t seq, uint64_t off, uint8_t *restrict payload)
+{
+	memset(it, 0, sizeof(*it));
+	it->kind = LGD_ITEM_REC;
+	it->cpu = cpu;
+	it->ts = lgd_ts_absurd(rec->hdr.ts) ? last_ts : rec->hdr.ts;
+	it->ts_absurd = lgd_ts_absurd(rec->hdr.ts);
+	it->rec = rec->hdr;
+	it->rec_flags = rec->flags;
+	memcpy(payload, rec->payload, rec->hdr.arg_bytes);
+	it->payload = payload;
+	it->seq = seq;
+	it->file_off = off;
+}
+
+void lgd_item_of_rec(struct lgd_item *it, uint32_t cpu, const struct lgd_sb_rec *rec,
+		     uint64_t last_ts, uint64_t seq, uint64_t off, uint8_t *payload)
+{
+	item_of_rec(it, cpu, rec, last_ts, seq, off, payload);
 }
 
 /* ---- merge ----------------------------------------------------------- */
@@ -909,7 +954,8 @@ int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r)
 	m->heap = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->heap));
 	if (r->nr_cpus)
 		sh = calloc(1, sizeof(*sh));
-	if (!m->all || !m->heap || (r->nr_cpus && !sh)) {
+	if (!m->all || !m->heap || (r->nr_cpus && !sh) ||
+	    lgd_reader_lost_init(r, r->cpus, r->nr_cpus)) {
 		free(sh);
 		goto nomem;
 	}
@@ -925,6 +971,7 @@ int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r)
 		s->sh = sh;
 		s->r = r;
 		s->cpu = r->cpus[i];
+		s->idx = i;
 		s->scan_off = r->first_sect_off;
 		/* read-ahead: up to 256 KiB a CPU, 4 MiB in all, at least a sub-buffer */
 		s->ra_cap = (uint32_t)((LGD_READ_AHEAD_ALL / r->nr_cpus < LGD_READ_AHEAD_CPU ?
@@ -1072,6 +1119,9 @@ int lgd_reader_keep(const struct lgd_reader *r, const struct lgd_item *it)
 	return lgd_filter_match(f, it, site_ok, comm, r->filter_base);
 }
 
+static inline void settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i,
+			  int absurd_items);
+
 /* every item, the filter's verdict in it->filtered */
 static int merge_next_all(struct lgd_merge *m, struct lgd_item *it)
 {
@@ -1086,41 +1136,76 @@ static int merge_next_all(struct lgd_merge *m, struct lgd_item *it)
 		if (m->comm_items)
 			break;
 	}
-	if (ret > 0 && it->kind == LGD_ITEM_REC && it->ts_absurd) {
-		m->r->nr_absurd_ts++;
-		if (!m->absurd_items) {	/* a gap in its place: no statistic sees it */
-			uint64_t off = it->file_off, seq = it->seq, ts = it->ts;
-			uint32_t cpu = it->cpu;
-
-			memset(it, 0, sizeof(*it));
-			it->kind = LGD_ITEM_GAP;
-			it->cpu = cpu;
-			it->ts = ts;
-			it->gap_kind = LGD_GAP_BAD_TS;
-			it->gap_count = 1;
-			it->seq = seq;
-			it->file_off = off;
-		}
-	}
-	if (ret > 0) {
-		struct lgd_reader *r = m->r;
-
-		if (!r->filter_base_set && it->kind == LGD_ITEM_REC && !it->ts_absurd &&
-		    it->rec.type != LOGDEV_REC_COMM) {
-			r->filter_base_set = 1;	/* the first record: relative times */
-			r->filter_base = it->ts;
-		}
-		it->filtered = !lgd_reader_keep(r, it);
-		if (it->kind == LGD_ITEM_REC && it->rec.type != LOGDEV_REC_COMM) {
-			if (is_recorder(r, it)) {
-				r->nr_recorder_out += it->filtered;
-			} else {
-				r->nr_recs_seen++;
-				r->nr_recs_kept += !it->filtered;
-			}
-		}
-	}
+	if (ret > 0)
+		settle(m->r, it, m->last->idx, m->absurd_items);
 	return ret;
+}
+
+void lgd_reader_settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i, int absurd_items)
+{
+	settle(r, it, i, absurd_items);
+}
+
+/* lgd_reader_settle(), inlined in the capture merge's per-item path */
+static inline void settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i, int absurd_items)
+{
+	int rec = it->kind == LGD_ITEM_REC && it->rec.type != LOGDEV_REC_COMM;
+
+	if (it->kind == LGD_ITEM_REC && it->ts_absurd) {
+		r->nr_absurd_ts++;
+		if (!absurd_items) {	/* a gap in its place: no statistic sees it */
+			lgd_gap_item(it, LGD_GAP_BAD_TS, 1, it->cpu, it->ts, it->ts, it->seq,
+				     it->file_off);
+			rec = 0;
+		}
+	}
+	if (rec && !r->filter_base_set && !it->ts_absurd) {
+		r->filter_base_set = 1;	/* the first record: relative times */
+		r->filter_base = it->ts;
+	}
+	it->filtered = !lgd_reader_keep(r, it);
+	if (rec) {
+		if (is_recorder(r, it)) {
+			r->nr_recorder_out += it->filtered;
+		} else {
+			r->nr_recs_seen++;
+			r->nr_recs_kept += !it->filtered;
+		}
+	} else if (it->kind == LGD_ITEM_GAP && !it->filtered && i < r->nr_lost &&
+		   it->gap_kind > 0 && it->gap_kind < LGD_GAP_NR) {
+		r->lost[i].by_kind[it->gap_kind] += it->gap_count;
+	}
+}
+
+int lgd_reader_lost_init(struct lgd_reader *r, const uint32_t *cpus, uint32_t n)
+{
+	free(r->lost);
+	r->nr_lost = 0;
+	r->lost = calloc(n ? n : 1, sizeof(*r->lost));
+	if (!r->lost)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		r->lost[i].cpu = cpus[i];
+	r->nr_lost = n;
+	return 0;
+}
+
+uint64_t lgd_reader_lost(const struct lgd_reader *r, uint32_t i, uint64_t by_kind[LGD_GAP_NR],
+			 uint32_t *cpu)
+{
+	uint64_t sum = 0;
+
+	memset(by_kind, 0, LGD_GAP_NR * sizeof(by_kind[0]));
+	if (i >= r->nr_lost)
+		return 0;
+	if (cpu)
+		*cpu = r->lost[i].cpu;
+	for (int k = 1; k < LGD_GAP_NR; k++) {
+		by_kind[k] = r->lost[i].by_kind[k];
+		if (k != LGD_GAP_SUBBUFS && k != LGD_GAP_CORRUPT && k != LGD_GAP_BAD_TS)
+			sum += by_kind[k];
+	}
+	return sum;
 }
 
 int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it)

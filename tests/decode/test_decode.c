@@ -355,7 +355,9 @@ static void test_gaps_v1(void)
 
 	snprintf(args, sizeof(args), "report --raw %s", path);
 	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 0 && !strncmp(out, v1_head, strlen(v1_head)) && !*err,
+	/* issue 12: lost events are a warning (exit 3), said once with the counts per CPU */
+	CHECK_WHY(st == 3 && !strncmp(out, v1_head, strlen(v1_head)) &&
+		  !strcmp(err, "logdev: warning: lost events: cpu:0 10 (overrun 3 lost 7)\n"),
 		  "v1 capture: records read, dropped_before as LOST kind lost, overrun as overrun",
 		  "exit %d, out:\n%s\nerr:\n%s", st, out, err);
 	{
@@ -709,6 +711,54 @@ static void test_corruption(void)
 		CHECK_WHY(st == 1 && strstr(err, "not a logdev capture"),
 			  "unusable file exits 1 with message",
 			  "status %d err %s", st, err);
+		free(out);
+		free(err);
+	}
+	/*
+	 * An empty file (a recording that wrote nothing, a `> x.cap` gone
+	 * wrong) is no capture: every reading verb exits 1 and says so, not 3
+	 * (truncated) as a capture cut inside its file header does.
+	 */
+	path = write_tmp("empty.cap", "", 0);
+	decode_file(path, &res);
+	CHECK_WHY(!res.opened, "empty file: the library refuses it", "opened");
+	{
+		static const char *const verbs[] = {
+			"report", "report --raw", "deltas", "export --format csv", "convert -o /dev/null",
+			"hist --pair 1",
+		};
+		char args[700], *out, *err;
+		int st;
+
+		for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+			snprintf(args, sizeof(args), "%s %s", verbs[i], path);
+			st = run_cli(args, &out, &err);
+			CHECK_WHY(st == 1 && strstr(err, "empty file (0 bytes): not a logdev capture") &&
+				  !strstr(err, "truncated") && !out[0],
+				  NAMEF("empty file: %s exits 1, 'empty file ... not a logdev capture', "
+					"nothing on stdout", verbs[i]),
+				  "status %d out %.200s err %s", st, out, err);
+			free(out);
+			free(err);
+		}
+		snprintf(args, sizeof(args), "diff %s %s", path, path);
+		st = run_cli(args, &out, &err);
+		CHECK_WHY(st == 1 && strstr(err, "empty file (0 bytes): not a logdev capture") && !out[0],
+			  "empty file: diff exits 1, 'empty file ... not a logdev capture'",
+			  "status %d out %.200s err %s", st, out, err);
+		free(out);
+		free(err);
+	}
+	/* a capture cut inside its file header is still "truncated" (exit 3) */
+	path = write_tmp("cut1.cap", LGD_CAP_MAGIC, 1);
+	{
+		char args[700], *out, *err;
+		int st;
+
+		snprintf(args, sizeof(args), "report %s", path);
+		st = run_cli(args, &out, &err);
+		CHECK_WHY(st == 3 && strstr(err, "truncated at byte 1"),
+			  "1 byte of capture magic: truncated, exit 3", "status %d err %s", st, err);
 		free(out);
 		free(err);
 	}
@@ -1599,8 +1649,12 @@ static void test_dur_accounting(void)
 	st = run_cli(args, &out, &err);
 	check("report: summary line counts paired, negative and unmatched entries and returns",
 	      st == 0 && strstr(out, "out duration=-5.000 us (negative: entry on cpu 0, clocks disagree)") &&
-	      strstr(out, "\ndurations: 2 paired (1 negative), 2 entries without return, "
-		     "3 returns without entry\n"), "status %d:\n%s", st, out);
+	      !strcmp(err, "logdev: durations: 2 paired (1 negative), 2 entries without return, "
+		     "3 returns without entry\n"), "status %d:\n%s\nstderr:\n%s", st, out, err);
+	/* issue 12: stdout holds records only, so `report cap > file` is the records */
+	check("report: the durations summary is on stderr, not among the records on stdout",
+	      out[0] == '[' && !strstr(out, "durations:"),
+	      "stdout:\n%s", out);
 	free(out);
 	free(err);
 

@@ -156,7 +156,7 @@ static void test_help_version(void)
 		{ "diff a b --min-count", "--min-count" }, { "diff -m", "-m" },
 		{ "convert x --output", "--output" }, { "convert -o", "-o" },
 		{ "hist a b --svg", "--svg" }, { "hist --pair", "--pair" },
-		{ "export --format", "--format" }, { "export -f csv -o", "-o" },
+		{ "export --format", "--format" }, { "export --format csv -o", "-o" },
 	};
 	for (size_t i = 0; i < sizeof(novalue) / sizeof(novalue[0]); i++) {
 		st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", novalue[i][0], &out, &err);
@@ -223,22 +223,22 @@ static void test_spellings(void)
 	static const char *const sortmax[] = { "deltas --sort=max %s", "deltas --sort max %s",
 					       "deltas -s max %s" };
 	static const char *const fmt[] = { "diff --format=csv %s %s", "diff --format csv %s %s",
-					   "diff -f csv %s %s", "diff %s %s -f csv" };
+					   "diff %s %s --format csv" };
 	static const char *const minc[] = {
 		"diff --min-count=2 --format=json %s %s", "diff --min-count 2 --format json %s %s",
-		"diff -m 2 -f json %s %s", "diff -m2 -fjson %s %s",
+		"diff -m 2 --format json %s %s", "diff -m2 --format=json %s %s",
 	};
 
 	static const char *const xfmt[] = { "export --format=csv %s", "export --format csv %s",
-					    "export -f csv %s", "export %s -fcsv" };
+					    "export %s --format=csv" };
 	static const char *const hpair[] = { "hist --pair=1 %s", "hist --pair 1 %s", "hist -p1 %s" };
 
 	same_output("report", raw, 4, a, NULL);
 	same_output("deltas", sort, 5, a, NULL);
 	same_output("deltas", sortmax, 3, a, NULL);
-	same_output("diff", fmt, 4, a, b);
+	same_output("diff", fmt, 3, a, b);
 	same_output("diff", minc, 4, a, b);
-	same_output("export", xfmt, 4, a, NULL);
+	same_output("export", xfmt, 3, a, NULL);
 	same_output("hist", hpair, 3, a, NULL);
 	/* issue 11: a bad --sort or --format lists the valid choices */
 	{
@@ -322,6 +322,84 @@ static void test_record_spellings(void)
 	free(dir);
 }
 
+/*
+ * Issue 12: a short option means one thing in every verb.  From every
+ * verb's --help option lines ("  -o, --output FILE"), each short letter
+ * must go with one long option everywhere; -f is --follow (as tail -f:
+ * it was --format in diff and export), and every verb without --follow
+ * refuses -f (exit 2) saying so, while report's and deltas' -f do exactly
+ * what --follow does.
+ */
+static void test_short_options(void)
+{
+	char verbs[256] = "", *out, *err, *v, *save = NULL, longs[128][40] = { { 0 } };
+	char owner[128][16] = { { 0 } }, clash[400] = "", *a = make_cap("f.cap", 10);
+	int nverbs = 0;
+
+	CHECK_EQ(run_cli("--help", &out, &err), 0, "short options: logdev --help exits 0");
+	/* the verbs: the usage block's "  logdev VERB ..." lines */
+	for (char *l = strstr(out, "usage:\n"); l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char w[32];
+
+		if (*l != ' ' && strncmp(l, "usage:", 6))
+			break;
+		if (sscanf(l, "  logdev %31s", w) == 1 && w[0] != '-' && strcmp(w, "help"))
+			snprintf(verbs + strlen(verbs), sizeof(verbs) - strlen(verbs), "%s ", w);
+	}
+	free(out);
+	free(err);
+	for (v = strtok_r(verbs, " ", &save); v; v = strtok_r(NULL, " ", &save)) {
+		char args[1400], *fo, *fe, *lo, *le;
+		int fst, lst, follows = 0;
+
+		nverbs++;
+		snprintf(args, sizeof(args), "%s --help", v);
+		run_cli(args, &out, &err);
+		for (char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+			unsigned char c;
+			char lng[40];
+
+			if (!strncmp(l, "  -f, --follow", 14))
+				follows = 1;
+			if (sscanf(l, "  -%c, %39[a-z-]", &c, lng) != 2 || c >= 128 || lng[0] != '-')
+				continue;
+			if (!longs[c][0]) {
+				snprintf(longs[c], sizeof(longs[c]), "%s", lng);
+				snprintf(owner[c], sizeof(owner[c]), "%s", v);
+			} else if (strcmp(longs[c], lng) && !clash[0]) {
+				snprintf(clash, sizeof(clash), "-%c is %s in %s but %s in %s", c,
+					 longs[c], owner[c], lng, v);
+			}
+		}
+		free(out);
+		free(err);
+		/* -f against --follow (report, deltas), or refused (the others) */
+		snprintf(args, sizeof(args), "%s -f %s", v, a);
+		fst = run_cli(args, &fo, &fe);
+		snprintf(args, sizeof(args), "%s --follow %s", v, a);
+		lst = run_cli(args, &lo, &le);
+		if (follows)
+			CHECK_WHY(fst == lst && fst == 2 && !strcmp(fo, lo) && !strcmp(fe, le),
+				  NAMEF("-f: %s -f FILE does what %s --follow FILE does", v, v),
+				  "-f: exit %d %s; --follow: exit %d %s", fst, fe, lst, le);
+		else
+			CHECK_WHY(fst == 2 && strstr(fe, "unknown option -f") &&
+				  strstr(fe, "-f is --follow in every verb") && !fo[0],
+				  NAMEF("-f: %s has no --follow and refuses -f, saying it is --follow", v),
+				  "exit %d, stdout %.100s, stderr %s", fst, fo, fe);
+		free(fo);
+		free(fe);
+		free(lo);
+		free(le);
+	}
+	CHECK_EQ(nverbs, 7, "short options: every verb of logdev --help looked at");
+	CHECK_WHY(!clash[0], "short options: each letter means one long option in every verb's --help",
+		  "%s", clash);
+	CHECK_STR_EQ(longs['f'], "--follow", "short options: -f is --follow");
+	CHECK_STR_EQ(longs['o'], "--output", "short options: -o is --output");
+	free(a);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -334,6 +412,7 @@ int main(int argc, char **argv)
 	test_help_version();
 	test_spellings();
 	test_record_spellings();
+	test_short_options();
 	tmpdir_remove();
 	printf("options: %d passed, %d failed\n", passes, failures);
 	return failures ? 1 : 0;

@@ -322,8 +322,9 @@ static struct buf every_section_cap(size_t *data)
  * Issue 11: a capture cut anywhere, inside its metadata too, is truncated:
  * the reader opens it, every warning is a truncation (-ENODATA: "truncated
  * at byte N", with the section), never a corruption or a parse error, and
- * the records before the cut are decoded.  Every cut length, from 0 to the
- * whole file, through the library; through the CLI every cut in the file
+ * the records before the cut are decoded.  Every cut length, from 1 to the
+ * whole file (0 bytes is no capture at all: test_decode.c), through the
+ * library; through the CLI every cut in the file
  * and first section headers, every 5th in the metadata, every 29th in the
  * data (report, deltas, export in turn): exit 3,
  * "truncated at byte N", never "corrupt", nothing on stdout but data.
@@ -335,7 +336,7 @@ static void test_every_cut(void)
 	char why[600] = "", args[1200], *out, *err;
 	int full_recs = -1;
 
-	for (size_t n = b.n + 1; n-- > 0;) {	/* the whole file first: its records */
+	for (size_t n = b.n + 1; n-- > 1;) {	/* the whole file first: its records */
 		struct cut_warns w = { 0 };
 		struct lgd_reader r;
 		struct lgd_diag d = { 0 };
@@ -367,7 +368,7 @@ static void test_every_cut(void)
 	CHECK_WHY(!bad_lib && full_recs == 18, "truncated: every cut length opens, every warning says truncated",
 		  "%zu bad cuts; %s; whole file %d records", bad_lib, why, full_recs);
 
-	for (size_t n = 0; n < b.n; n += n < 40 ? 1 : n < data + 64 ? 5 : 29) {
+	for (size_t n = 1; n < b.n; n += n < 40 ? 1 : n < data + 64 ? 5 : 29) {
 		static const char *const verbs[3] = { "report", "deltas", "export --format csv" };
 		const char *v = verbs[n % 3];
 		char want[64];
@@ -389,6 +390,121 @@ static void test_every_cut(void)
 	}
 	CHECK_WHY(!bad_cli, NAMEF("truncated: %zu cuts through the CLI: exit 3, truncated at byte N, never corrupt",
 				  runs), "%zu bad; first: %s", bad_cli, why);
+	free(b.p);
+}
+
+/*
+ * Issue 12: lost events are a warning in every verb.  The same records on
+ * two CPUs, once with nothing lost and once with CPU 0's second
+ * sub-buffer after 7 overwritten records: every verb that reads records
+ * exits 0 on the first; on the second it exits 3 with one line per capture
+ * on stderr giving the lost events per CPU (as --follow prints them).
+ * --cpu 1 leaves CPU 0's gap out, and with it the warning.
+ */
+static struct buf lost_cap(uint32_t overrun)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+
+	cap_meta(&b, plain_formats);
+	for (int k = 0; k < 3; k++) {
+		uint16_t cpu = k == 2;
+		uint64_t t0 = 1000000ull + (uint64_t)k * 100000;
+
+		sb_begin(&s, cpu, k == 2 ? 0 : (uint64_t)k, t0, 0, k == 1 ? overrun : 0);
+		for (int i = 0; i < 3; i++) {
+			sb_rec(&s, t0 + (uint64_t)i * 1000, 1, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
+			sb_rec(&s, t0 + (uint64_t)i * 1000 + 500, 2, LOGDEV_REC_PRINT, 0, 1, NULL, 0);
+		}
+		cap_sect(&b, LGD_SECT_CPU_DATA, cpu, s.b, SBS);
+	}
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	return b;
+}
+
+static void test_lost_every_verb(void)
+{
+	static const char *const verbs[] = {
+		"report %s", "report --raw %s", "deltas %s", "hist f:1 g:2 %s", "export --format csv %s",
+		"export --format json %s", "convert -o /dev/null %s", "diff %s %s",
+	};
+	struct buf clean = lost_cap(0), lost = lost_cap(7);
+	char *cp = strdup(write_tmp("lost0.cap", clean.p, clean.n));
+	char *lp = strdup(write_tmp("lost7.cap", lost.p, lost.n));
+	char args[1500], *o0, *e0, *o1, *e1;
+
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		static const char want[] = "lost events: cpu:0 7 (overrun 7), cpu:1 0\n";
+		int s0, s1, diff = !strncmp(verbs[i], "diff", 4), nlines = 0;
+		char *at;
+
+		snprintf(args, sizeof(args), verbs[i], cp, cp);
+		s0 = run_cli(args, &o0, &e0);
+		snprintf(args, sizeof(args), verbs[i], lp, lp);
+		s1 = run_cli(args, &o1, &e1);
+		/* one line per capture: diff's two name theirs */
+		for (at = e1; (at = strstr(at, want)); at++)
+			nlines++;
+		CHECK_WHY(s0 == 0 && !strstr(e0, "lost events:"),
+			  NAMEF("lost events: %.30s of a capture with none: exit 0, no lost line", verbs[i]),
+			  "exit %d, stderr %s", s0, e0);
+		CHECK_WHY(s1 == 3 && nlines == 1 + diff &&
+			  strstr(e1, diff ? "logdev: warning: /" : "logdev: warning: lost events: cpu:0 7") &&
+			  (!diff || strstr(e1, "lost7.cap: lost events")),
+			  NAMEF("lost events: %.30s: exit 3, the lost events per CPU on stderr", verbs[i]),
+			  "exit %d, stderr %s", s1, e1);
+		free(o0);
+		free(e0);
+		free(o1);
+		free(e1);
+	}
+	snprintf(args, sizeof(args), "report --cpu 1 %s", lp);
+	CHECK_EQ(run_cli(args, &o1, &e1), 0, "lost events: report --cpu 1 leaves CPU 0's gap and its warning out");
+	CHECK_TRUE(!strstr(e1, "lost events:"), "lost events: --cpu 1: no lost line");
+	free(o1);
+	free(e1);
+	free(cp);
+	free(lp);
+	free(clean.p);
+	free(lost.p);
+}
+
+/*
+ * report --raw shows a capture's task names as rows (README, man page,
+ * --help): "ts cpu pid ctx 0 <comm> 0 NAME" before the task's first record
+ * on that CPU; text report puts the name in its COMM-PID column instead.
+ */
+static void test_raw_comm_rows(void)
+{
+	size_t data;
+	struct buf b = every_section_cap(&data);
+	char args[1200], *out, *err, *man, path[700];
+	size_t n;
+	int st;
+
+	snprintf(args, sizeof(args), "report --raw %s", write_tmp("comm.cap", b.p, b.n));
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && !strncmp(out, "1000000\t0\t1\ttask\t0\t<comm>\t0\tsh\n1000000\t0\t1\ttask\t1\tf\t1\tin\n",
+				      strlen("1000000\t0\t1\ttask\t0\t<comm>\t0\tsh\n1000000\t0\t1\ttask\t1\tf\t1\tin\n")),
+		  "raw comm rows: report --raw: the task name as a row (site 0, func <comm>, line 0) before its record",
+		  "exit %d, stdout %.200s", st, out);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "report %s", tmp_path("comm.cap"));
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && !strstr(out, "<comm>") && strstr(out, "cpu:0 sh-1 f:1 in"),
+		  "raw comm rows: text report has no <comm> line, the name is in COMM-PID",
+		  "exit %d, stdout %.200s", st, out);
+	free(out);
+	free(err);
+	st = run_cli("report --help", &out, &err);
+	CHECK_STR_CONTAINS(out, "func <comm>", "raw comm rows: report --help documents them");
+	free(out);
+	free(err);
+	snprintf(path, sizeof(path), "%s/docs/logdev.1", top);
+	man = slurp_n(path, &n);
+	CHECK_STR_CONTAINS(man, "ts_ns cpu pid ctx 0 <comm> 0 NAME", "raw comm rows: the man page documents them");
+	free(man);
 	free(b.p);
 }
 
@@ -919,6 +1035,8 @@ int main(int argc, char **argv)
 	test_hist_export_safety();
 	test_exit_and_damage();
 	test_every_cut();
+	test_lost_every_verb();
+	test_raw_comm_rows();
 	test_diag_escaped();
 	test_sect_hdr_corrupt();
 	test_absurd_ts();

@@ -26,7 +26,9 @@ if [ $ld_rc != 0 ] && [ $ld_rc != 3 ]; then	# 3: decoded, with warnings on stder
 	fail "logdev report --raw failed: $(head -c 300 "$dir/printf.err")"
 	exit 1
 fi
-[ -s "$dir/printf.err" ] && fail "decoder warnings: $(head -n 3 "$dir/printf.err" | tr '\n' '|')"
+# the too-big record is a lost event: its "lost events" line (exit 3) is expected
+grep -v '^logdev: warning: lost events: ' "$dir/printf.err" > "$dir/printf.warn"
+[ -s "$dir/printf.warn" ] && fail "decoder warnings: $(head -n 3 "$dir/printf.warn" | tr '\n' '|')"
 
 run_checks awk -v name="$name" "$LD_AWK"'
 FILENAME == ARGV[1] && /^#/ { next }

@@ -13,12 +13,14 @@ tmp=$(mktemp -d /tmp/logdev-vmcheck.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 # the fake logdev: `report --raw FILE` prints $tmp/raw, and $tmp/raw.err on
-# stderr; `report FILE` prints $tmp/text if there is one, else $tmp/raw
+# stderr; `report FILE` prints $tmp/text if there is one, else $tmp/raw;
+# exits $tmp/rc if there is one, else 0
 cat > "$tmp/logdev" <<'FAKE'
 #!/bin/sh
 d=$(dirname "$0")
 if [ "$2" != --raw ] && [ -f "$d/text" ]; then cat "$d/text"; else cat "$d/raw"; fi
 [ -f "$d/raw.err" ] && cat "$d/raw.err" >&2
+[ -f "$d/rc" ] && exit "$(cat "$d/rc")"
 exit 0
 FAKE
 chmod +x "$tmp/logdev"
@@ -46,7 +48,7 @@ expect() {
 
 # check-printf.sh: two table entries, the too-big raw record counted lost
 printf_case() {
-	rm -rf "$tmp/dir" "$tmp/raw.err" "$tmp/text"
+	rm -rf "$tmp/dir" "$tmp/raw.err" "$tmp/text" "$tmp/rc"
 	mkdir -p "$tmp/dir"
 	echo cap > "$tmp/dir/printf.cap"
 	printf '# raw_big=-7\n0\thello\n1\tworld 5\n' > "$tmp/dir/printf_ref.txt"
@@ -62,6 +64,11 @@ expect check-printf.sh "good run" ""
 printf_case
 echo "warning: something odd at offset 64" > "$tmp/raw.err"
 expect check-printf.sh "decoder warning" "decoder warnings"
+printf_case
+echo "logdev: warning: lost events: cpu:0 1 (too_big 1)" > "$tmp/raw.err"
+echo 3 > "$tmp/rc"
+expect check-printf.sh "the too-big record's lost-events line, exit 3" ""
+rm -f "$tmp/rc"
 printf_case
 sed -i 's/world 5/world 6/' "$tmp/raw"
 expect check-printf.sh "an entry differs" "entry 1"
@@ -101,7 +108,7 @@ expect check-comm.sh "a record missing" "tag 3 ctx 3: 0 records"
 
 # check-contexts.sh: one CPU, a record from each context, one overrun
 ctx_case() {
-	rm -rf "$tmp/dir" "$tmp/raw.err" "$tmp/text"
+	rm -rf "$tmp/dir" "$tmp/raw.err" "$tmp/text" "$tmp/rc"
 	mkdir -p "$tmp/dir"
 	echo cap > "$tmp/dir/ctx.cap"
 	printf 'cpu=0 ctx=0 written=2\ncpu=0 ctx=1 written=1\ncpu=0 ctx=2 written=1\ncpu=0 ctx=3 written=1\nnmi_sent=1 nmi_seen=1\n' > "$tmp/dir/counts.txt"
@@ -118,6 +125,20 @@ expect check-contexts.sh "record exited 1" "logdev.static record"
 ctx_case
 echo "warning: something odd at offset 64" > "$tmp/raw.err"
 expect check-contexts.sh "decoder warning" "decoder warnings"
+# issue 12: lost events are a warning, exit 3, in every verb: the one
+# warning a loss test expects; another one beside it still fails
+ctx_case
+echo "logdev: warning: lost events: cpu:0 1 (overrun 1)" > "$tmp/raw.err"
+echo 3 > "$tmp/rc"
+expect check-contexts.sh "lost events: exit 3 with the lost-events line" ""
+ctx_case
+printf 'logdev: warning: lost events: cpu:0 1 (overrun 1)\nlogdev: warning: corrupt at byte 64: x\n' > "$tmp/raw.err"
+echo 3 > "$tmp/rc"
+expect check-contexts.sh "lost events and another warning" "decoder warnings"
+ctx_case
+echo 1 > "$tmp/rc"
+expect check-contexts.sh "report exit 1" "exited 1"
+rm -f "$tmp/rc"
 ctx_case
 sed -i 's/read=5/read=4/' "$tmp/dir/stats.txt"
 expect check-contexts.sh "stats read differs" "stats read == records in capture"
