@@ -162,11 +162,18 @@ static inline void bb_kernelish(struct bb *b)
 		/* every kind: the 6th and 7th after __data are past the registers */
 		static const char *const an[] = {
 			"__data", "vol", "neg", "one", "tagged", "sint", "by_value",
-			"dbl", "looped", ""
+			"dbl", ""
 		};
-		u32 at[] = { vptr, vu32, es, eu, tt, sint, st, dbl, loop2, 0 };
+		u32 at[] = { vptr, vu32, es, eu, tt, sint, st, dbl, 0 };
 
-		bb_func(b, "__bpf_trace_ldk_kinds", 10, an, at);
+		bb_func(b, "__bpf_trace_ldk_kinds", 9, an, at);
+	}
+	{
+		/* a loop of typedefs: a broken BTF, refused as a whole */
+		static const char *const ln[] = { "__data", "looped" };
+		u32 lt[] = { vptr, loop2 };
+
+		bb_func(b, "__bpf_trace_ldk_loop", 2, ln, lt);
 	}
 	{
 		/* a struct by value before an integer: positions unknown after it */

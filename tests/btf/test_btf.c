@@ -77,15 +77,16 @@ static void test_kernel_funcs(void)
 		  "ss-prev_state-u32", "kind %u size %u signed %d", p[4].kind, p[4].size,
 		  p[4].is_signed);
 
-	CHECK_EQ(params(blob, size, "__bpf_trace_ldk_kinds", p, &n), -EINVAL, "kinds-loop-refused");
-	/* up to the loop: ask for the first 8 only */
+	CHECK_EQ(params(blob, size, "__bpf_trace_ldk_loop", p, &n), -EINVAL, "loop-refused");
+	CHECK_EQ(params(blob, size, "__bpf_trace_ldk_kinds", p, &n), 0, "kinds-all");
+	CHECK_EQ(p[8].kind, LD_BTF_VARARGS, "kinds-varargs");
 	{
 		struct ld_btf b;
 
 		CHECK_EQ(ld_btf_open(&b, blob, size, NULL), 0, "kinds-open");
 		CHECK_EQ(ld_btf_func_params(&b, "__bpf_trace_ldk_kinds", p, 8, &n), 0,
 			 "kinds-first-8");
-		CHECK_EQ(n, 10, "kinds-n-counts-all");
+		CHECK_EQ(n, 9, "kinds-n-counts-all");
 		CHECK_WHY(p[1].kind == LD_BTF_INT && p[1].size == 4 && !p[1].is_signed,
 			  "kinds-volatile-typedef-u32", "kind %u size %u", p[1].kind, p[1].size);
 		CHECK_WHY(p[2].kind == LD_BTF_INT && p[2].size == 4 && p[2].is_signed,
@@ -262,6 +263,7 @@ static void test_mutations(void)
 	static const char *const funcs[] = {
 		"__bpf_trace_kmem_cache_free", "__bpf_trace_sched_switch",
 		"__bpf_trace_ldk_kinds", "__bpf_trace_ldk_after_struct",
+		"__bpf_trace_ldk_loop",
 	};
 	struct bb bb;
 	size_t size, i, odd = 0, opened = 0;
@@ -282,7 +284,7 @@ static void test_mutations(void)
 			odd++;
 		if (!ret) {
 			opened++;
-			for (k = 0; k < 4; k++) {
+			for (k = 0; k < 5; k++) {
 				ret = ld_btf_func_params(&b, funcs[k], p, MAXP, &n);
 				if (ret && ret != -EINVAL && ret != -ENOENT)
 					odd++;
