@@ -1309,12 +1309,14 @@ static noinline_for_stack int ld_tp_params_load(struct ld_pctx *c, struct ld_pro
 	static const char * const names[] = {
 		"__start_BTF", "__stop_BTF", "__start__bpf_raw_tp", "__stop__bpf_raw_tp",
 	};
-	unsigned long a[ARRAY_SIZE(names)] = { };
+	/* vmlinux's sections never move: found once (under ld_probes_mutex) */
+	static unsigned long a[ARRAY_SIZE(names)];
 	struct ld_syms_find sf = { .names = names, .addrs = a, .n = ARRAY_SIZE(names) };
 	const struct bpf_raw_event_map *e, *end;
 	struct ld_btf btf;
 	int ret;
 
+	lockdep_assert_held(&ld_probes_mutex);
 	if (!IS_ENABLED(CONFIG_DEBUG_INFO_BTF))
 		return ld_fail(c, at, -EOPNOTSUPP,
 			       "this kernel has no BTF (CONFIG_DEBUG_INFO_BTF): arguments by name are not known; $argN works");
@@ -1322,7 +1324,8 @@ static noinline_for_stack int ld_tp_params_load(struct ld_pctx *c, struct ld_pro
 	if (!ld_each_vmlinux_sym)
 		return ld_fail(c, at, -EOPNOTSUPP,
 			       "kallsyms iteration not found: the BTF cannot be located; $argN works");
-	ld_each_vmlinux_sym(ld_find_syms, &sf);
+	if (!a[0] || !a[1] || !a[2] || !a[3])
+		ld_each_vmlinux_sym(ld_find_syms, &sf);
 	if (!a[0] || a[1] <= a[0])
 		return ld_fail(c, at, -EOPNOTSUPP,
 			       "no BTF in kallsyms (__start_BTF; CONFIG_DEBUG_INFO_BTF, CONFIG_KALLSYMS_ALL): $argN works");
