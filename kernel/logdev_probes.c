@@ -29,7 +29,10 @@
  * ARG is [ANAME=]$argN (N 1..6, the function argument by position; for a
  * tracepoint N 1..5, the probe's arguments after its data, x86-64 only) or
  * [ANAME=]$retval (return probes).  ANAMEs (given or default: argN,
- * retval) are unique within a probe, as kprobe_events wants them.
+ * retval) are unique within a probe, as kprobe_events wants them.  In a
+ * t: probe a bare identifier names an argument of the tracepoint's
+ * TP_PROTO (ld_tp_named(): position and type from the kernel's BTF, read
+ * by logdev_btf.c).
  *
  * WHERE may also be a glob (p:vfs_*): one probe per matching text function,
  * at most LD_GLOB_ATTACH_MAX.  "probe_functions" lists the probe-able
