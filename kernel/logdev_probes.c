@@ -637,8 +637,8 @@ static char *ld_fmt_make(const struct ld_fetch *f, u32 n)
 }
 
 static unsigned long ld_sym_addr(const char *name, unsigned int *count);
-static int ld_tp_named(struct ld_pctx *c, struct ld_probe *p, struct ld_fetch *f,
-		       char *s);
+static noinline_for_stack int ld_tp_named(struct ld_pctx *c, struct ld_probe *p,
+					  struct ld_fetch *f, char *s);
 
 #ifdef CONFIG_X86_64
 #define LD_REG(r) { #r, offsetof(struct pt_regs, r) }
@@ -1350,12 +1350,13 @@ static noinline_for_stack int ld_tp_params_load(struct ld_pctx *c, struct ld_pro
 			       p->sym, t->cls);
 	ret = ld_btf_open(&btf, (const void *)a[0], a[1] - a[0], NULL);
 	if (ret)
-		return ld_fail(c, at, ret, "the kernel's BTF cannot be read (error %d): $argN works",
-			       ret);
+		return ld_fail(c, at, ret,
+			       "the kernel's BTF cannot be read (error %d): $argN works", ret);
 	ret = ld_btf_func_params(&btf, t->cls, t->p, LD_TP_PARAMS_MAX, &t->n);
 	ld_btf_close(&btf);
 	if (ret == -ENOENT)
-		return ld_fail(c, at, -EOPNOTSUPP, "no BTF for %s (the class function of %s): $argN works",
+		return ld_fail(c, at, -EOPNOTSUPP,
+			       "no BTF for %s (the class function of %s): $argN works",
 			       t->cls, p->sym);
 	if (ret)
 		return ld_fail(c, at, ret, "the BTF of %s cannot be read (error %d): $argN works",
@@ -1390,7 +1391,8 @@ static bool ld_tp_reg_sized(const struct ld_btf_param *prm)
 }
 
 /*
- * A bare identifier @s in a t: probe's fetch: the TP_PROTO argument of
+ * A bare identifier @s in a t: probe's fetch (not inlined: ld_parse_fetch()
+ * recurses, and @list would be in each of its frames): the TP_PROTO argument of
  * that name, as $argN of its position (@f), its type for ld_parse_arg()
  * in c->named.  Refused with the reason: no BTF (-EOPNOTSUPP), a name that
  * is not an argument (-ENOENT, listing them), an argument past the
@@ -1398,8 +1400,8 @@ static bool ld_tp_reg_sized(const struct ld_btf_param *prm)
  * record (a struct, union or float by value: -EOPNOTSUPP), or one after
  * such an argument (its register is not known: -EOPNOTSUPP).
  */
-static int ld_tp_named(struct ld_pctx *c, struct ld_probe *p, struct ld_fetch *f,
-		       char *s)
+static noinline_for_stack int ld_tp_named(struct ld_pctx *c, struct ld_probe *p,
+					  struct ld_fetch *f, char *s)
 {
 	const struct ld_btf_param *prm;
 	struct ld_tp_params *t = c->tpp;
