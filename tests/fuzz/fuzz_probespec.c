@@ -660,6 +660,64 @@ static void ldk_mymod_toggle(void)
 	}
 }
 
+/*
+ * Tracepoint arguments by name, worked out by hand against the fake BTF
+ * (btf_build.h's bb_kernelish()): the errno of each refusal, and the
+ * position, type and size each accepted name is stored with; aborts on a
+ * wrong answer (run once, first input; every probe removed after).
+ */
+static void ldk_named_selftest(void)
+{
+	static const struct { const char *cmd; int ret; } t[] = {
+		/* no BTF in kallsyms first (nothing cached yet), then with it */
+		{ "t:x=x:kmem_cache_free ptr", -EOPNOTSUPP },
+		{ "t:x=x:ldk_nomap a", -EOPNOTSUPP },		/* not in the map */
+		{ "t:x=x:kmem_cache_free name", -ENOENT },	/* a field, not an argument */
+		{ "t:x=x:ldk_kinds by_value", -EINVAL },	/* the 6th */
+		{ "t:x=x:ldk_after_struct p", -EOPNOTSUPP },	/* a struct by value */
+		{ "t:x=x:ldk_after_struct after", -EOPNOTSUPP },	/* after one */
+		{ "t:x=x:ldk_loop looped", -EINVAL },		/* a broken BTF */
+		{ "t:x=x:kmem_cache_free ptr:string", -EINVAL },
+		{ "p:x vfs_read ptr", -EINVAL },		/* kprobes: no names */
+		{ "t:kmem:kmem_cache_free ptr call_site s", 0 },
+		{ "t:sched:sched_switch preempt prev_state", 0 },
+		{ "t:k=x:ldk_kinds neg tagged one vol sint:x8 d=+8(vol)", 0 },
+	};
+	/* the fetches of the three accepted probes: $argN, type, size */
+	static const struct { u32 val; u8 type, size; } want[] = {
+		{ 2, LD_FT_X, 8 }, { 1, LD_FT_U, 8 }, { 3, LD_FT_X, 8 },
+		{ 1, LD_FT_U, 1 }, { 4, LD_FT_U, 4 },
+		{ 2, LD_FT_S, 4 }, { 4, LD_FT_S, 2 }, { 3, LD_FT_U, 4 }, { 1, LD_FT_U, 4 },
+		{ 5, LD_FT_X, 1 }, { 1, LD_FT_LEGACY, 8 },
+	};
+	struct file f = { .f_mode = FMODE_WRITE };
+	const char *hidden = ldk_dsyms[0].name;
+	struct ld_probe *p;
+	loff_t pos = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		ldk_dsyms[0].name = i ? hidden : "__start_BTF_not_here";
+		if (ld_probes_write(&f, t[i].cmd, strlen(t[i].cmd), &pos) !=
+		    (t[i].ret ? t[i].ret : (ssize_t)strlen(t[i].cmd)))
+			abort();
+	}
+	list_for_each_entry(p, &ld_probes, list)
+		for (i = 0; i < p->nr_entry; i++, k++)
+			if (k >= ARRAY_SIZE(want) || p->entry[i].base != LD_FB_ARG ||
+			    p->entry[i].val != want[k].val || p->entry[i].type != want[k].type ||
+			    p->entry[i].size != want[k].size ||
+			    (k == 0 && strcmp(p->entry[i].name, "ptr")))	/* its default ANAME */
+				abort();
+	if (k != ARRAY_SIZE(want))
+		abort();
+	f.f_flags = O_TRUNC;
+	ld_probes_open(NULL, &f);	/* removes every probe */
+	single_release(NULL, &f);
+	ld_errlog_open(NULL, &f);
+	single_release(NULL, &f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct file f = { .f_mode = FMODE_WRITE };
@@ -672,6 +730,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ldk_mem_init();
 		ldk_glob_selftest();
 		ldk_btf_init();
+		ldk_named_selftest();
 	}
 	while (cmd <= end) {
 		const uint8_t *sep = memchr(cmd, 0x01, end - cmd);
