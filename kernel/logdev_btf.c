@@ -373,30 +373,27 @@ static int ld_btf_resolve(const struct ld_btf *b, u32 id, struct ld_btf_param *p
 }
 
 /**
- * ld_btf_func_params() - the parameters of the function @func
- * @b:    opened BTF (@func is looked for in its own types)
- * @func: the function's name (BTF_KIND_FUNC, whose type is a FUNC_PROTO)
- * @out:  the first @max parameters, in order: name and resolved type
- * @max:  entries of @out
- * @n:    how many parameters the function has (may be more than @max)
+ * ld_btf_func_params_id() - the parameters of the function of type id @id
+ * @b:   opened BTF
+ * @id:  a BTF_KIND_FUNC's id (whose type is a FUNC_PROTO)
+ * @out: the first @max parameters, in order: name and resolved type
+ * @max: entries of @out
+ * @n:   how many parameters the function has (may be more than @max)
  *
- * Return: 0; -ENOENT if @b has no function @func; -EINVAL if its BTF does
- * not hold together (its type is not a prototype, a parameter's type id
- * or name is outside the blob, a loop of typedefs).
+ * Return: 0; -EINVAL if @id is not a function or its BTF does not hold
+ * together (its type is not a prototype, a parameter's type id or name is
+ * outside the blob, a loop of typedefs).
  */
-int ld_btf_func_params(const struct ld_btf *b, const char *func,
-		       struct ld_btf_param *out, u32 max, u32 *n)
+int ld_btf_func_params_id(const struct ld_btf *b, u32 id,
+			  struct ld_btf_param *out, u32 max, u32 *n)
 {
-	u32 id, info, proto, vlen, i;
+	u32 info, proto, vlen, i;
 	const u8 *extra;
 	int ret;
 
-	ret = ld_btf_find_func(b, func, &id);
-	if (ret)
-		return ret;
 	ret = ld_btf_type(b, id, &info, &proto, NULL);
-	if (ret)
-		return ret;
+	if (ret || ld_btf_kind(info) != BTF_KIND_FUNC)
+		return -EINVAL;
 	ret = ld_btf_type(b, proto, &info, &id, &extra);
 	if (ret || ld_btf_kind(info) != BTF_KIND_FUNC_PROTO)
 		return -EINVAL;
@@ -420,4 +417,24 @@ int ld_btf_func_params(const struct ld_btf *b, const char *func,
 			return ret;
 	}
 	return 0;
+}
+
+/**
+ * ld_btf_func_params() - the parameters of the function named @func
+ * @b:    opened BTF (@func is looked for in its own types)
+ * @func: the function's name (BTF_KIND_FUNC, whose type is a FUNC_PROTO)
+ * @out:  the first @max parameters, in order: name and resolved type
+ * @max:  entries of @out
+ * @n:    how many parameters the function has (may be more than @max)
+ *
+ * Return: 0; -ENOENT if @b has no function @func; -EINVAL as
+ * ld_btf_func_params_id().
+ */
+int ld_btf_func_params(const struct ld_btf *b, const char *func,
+		       struct ld_btf_param *out, u32 max, u32 *n)
+{
+	u32 id;
+	int ret = ld_btf_find_func(b, func, &id);
+
+	return ret ? ret : ld_btf_func_params_id(b, id, out, max, n);
 }

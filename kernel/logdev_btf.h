@@ -84,6 +84,8 @@ const char *ld_btf_str(const struct ld_btf *b, u32 off);
 int ld_btf_type(const struct ld_btf *b, u32 id, u32 *info, u32 *size_type,
 		const u8 **extra);
 int ld_btf_find_func(const struct ld_btf *b, const char *name, u32 *id);
+int ld_btf_func_params_id(const struct ld_btf *b, u32 id,
+			  struct ld_btf_param *out, u32 max, u32 *n);
 int ld_btf_func_params(const struct ld_btf *b, const char *func,
 		       struct ld_btf_param *out, u32 max, u32 *n);
 

@@ -13,6 +13,7 @@
  *   test_btf                run the checks (PASS:/FAIL: lines)
  *   test_btf --corpus DIR   also write the blobs as seeds for
  *                           tests/fuzz/fuzz_btf (its input layout)
+ *   test_btf --file BTF TAG a real kernel's BTF (real-btf.sh), alone
  */
 #include "ldk_btf.h"
 #include "logdev_btf.h"
@@ -106,6 +107,10 @@ static void test_kernel_funcs(void)
 			 "missing-func-enoent");
 		CHECK_EQ(ld_btf_func_params(&b, "kmem_cache", p, 8, &n), -ENOENT,
 			 "struct-is-not-a-func");
+		CHECK_EQ(ld_btf_func_params_id(&b, 1, p, 8, &n), -EINVAL, "id-of-an-int-einval");
+		CHECK_EQ(ld_btf_func_params_id(&b, 0, p, 8, &n), -EINVAL, "id-0-einval");
+		CHECK_EQ(ld_btf_func_params_id(&b, b.start_id + b.nr, p, 8, &n), -EINVAL,
+			 "id-past-einval");
 		CHECK_TRUE(ld_btf_str(&b, b.str_len) == NULL, "str-past-end-null");
 		CHECK_STR_EQ(ld_btf_str(&b, 0), "", "str-0-empty");
 		ld_btf_close(&b);
@@ -340,8 +345,82 @@ static int write_corpus(const char *dir)
 	return 0;
 }
 
+/*
+ * A real kernel's BTF (real-btf.sh extracts it from /boot/vmlinuz-*): it
+ * opens; the two class functions logdev's VM test uses have 6.1's
+ * arguments; every function's parameters resolve (-EINVAL: none), every
+ * __bpf_trace_* stub starts with the pointer __data.
+ */
+static void test_file(const char *path, const char *tag)
+{
+	struct ld_btf_param p[MAXP];
+	struct ld_btf b;
+	FILE *f = fopen(path, "rb");
+	size_t size = 0, nfunc = 0, nbad = 0, nstub = 0, badstub = 0;
+	u8 *blob = NULL;
+	u32 i, n, info, st;
+	long len;
+
+	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET)) {
+		CHECK_WHY(0, NAMEF("%s-read", tag), "cannot read %s", path);
+		return;
+	}
+	size = len;
+	blob = malloc(size);
+	if (!blob || fread(blob, 1, size, f) != size)
+		abort();
+	fclose(f);
+	if (!CHECK_EQ(ld_btf_open(&b, blob, size, NULL), 0, NAMEF("%s-opens", tag)))
+		goto out;
+	CHECK_GT(b.nr, 10000, NAMEF("%s-types", tag));
+	printf("# %s: %zu bytes, %u types\n", path, size, b.nr);
+	CHECK_EQ(ld_btf_func_params(&b, "__bpf_trace_kmem_cache_free", p, MAXP, &n), 0,
+		 NAMEF("%s-kmem_cache_free", tag));
+	CHECK_WHY(n == 4 && !strcmp(p[1].name, "call_site") && !strcmp(p[2].name, "ptr") &&
+		  !strcmp(p[3].name, "s") && p[1].kind == LD_BTF_INT && p[1].size == 8 &&
+		  p[2].kind == LD_BTF_PTR && p[3].kind == LD_BTF_PTR,
+		  NAMEF("%s-kmem_cache_free-args", tag), "%u params: %s %s %s", n, p[1].name,
+		  p[2].name, p[3].name);
+	CHECK_EQ(ld_btf_func_params(&b, "__bpf_trace_sched_switch", p, MAXP, &n), 0,
+		 NAMEF("%s-sched_switch", tag));
+	CHECK_WHY(n == 5 && !strcmp(p[1].name, "preempt") && p[1].size == 1 &&
+		  !strcmp(p[4].name, "prev_state") && p[4].size == 4 && !p[4].is_signed,
+		  NAMEF("%s-sched_switch-args", tag), "%u params: %s/%u %s/%u", n, p[1].name,
+		  p[1].size, p[4].name, p[4].size);
+	for (i = 0; i < b.nr; i++) {
+		const char *name;
+
+		if (ld_btf_type(&b, b.start_id + i, &info, &st, NULL) ||
+		    ((info >> 24) & 0x1f) != BTF_KIND_FUNC)
+			continue;
+		nfunc++;
+		name = ld_btf_str(&b, *(const u32 *)(b.types + b.offs[i]));
+		if (!name || ld_btf_func_params_id(&b, b.start_id + i, p, MAXP, &n)) {
+			nbad++;
+			continue;
+		}
+		if (!strncmp(name, "__bpf_trace_", 12)) {
+			nstub++;
+			if (!n || strcmp(p[0].name, "__data") || p[0].kind != LD_BTF_PTR)
+				badstub++;
+		}
+	}
+	printf("# %zu functions, %zu __bpf_trace_ stubs\n", nfunc, nstub);
+	CHECK_WHY(nfunc > 10000 && !nbad, NAMEF("%s-every-function", tag),
+		  "%zu of %zu functions' parameters not read", nbad, nfunc);
+	CHECK_WHY(nstub > 100 && !badstub, NAMEF("%s-stubs-start-with-__data", tag),
+		  "%zu of %zu stubs", badstub, nstub);
+out:
+	ld_btf_close(&b);
+	free(blob);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "--file")) {
+		test_file(argv[2], argv[3]);
+		return ldc_exit_status();
+	}
 	if (argc == 3 && !strcmp(argv[1], "--corpus") && write_corpus(argv[2])) {
 		perror(argv[2]);
 		return 1;

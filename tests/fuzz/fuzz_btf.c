@@ -33,6 +33,9 @@ static void check_params(const struct ld_btf *b, u32 max)
 		if (ld_btf_kind(info) != BTF_KIND_FUNC)
 			continue;
 		found++;
+		ret = ld_btf_func_params_id(b, b->start_id + i, p, max, &n);
+		if (ret && ret != -EINVAL)
+			abort();
 		name = ld_btf_str(b, ld_btf_get32(b->types + b->offs[i]));
 		if (!name)
 			continue;
