@@ -29,7 +29,10 @@
  * ARG is [ANAME=]$argN (N 1..6, the function argument by position; for a
  * tracepoint N 1..5, the probe's arguments after its data, x86-64 only) or
  * [ANAME=]$retval (return probes).  ANAMEs (given or default: argN,
- * retval) are unique within a probe, as kprobe_events wants them.
+ * retval) are unique within a probe, as kprobe_events wants them.  In a
+ * t: probe a bare identifier names an argument of the tracepoint's
+ * TP_PROTO (ld_tp_named(): position and type from the kernel's BTF, read
+ * by logdev_btf.c).
  *
  * WHERE may also be a glob (p:vfs_*): one probe per matching text function,
  * at most LD_GLOB_ATTACH_MAX.  "probe_functions" lists the probe-able
@@ -77,6 +80,7 @@
 #include <linux/vmalloc.h>
 #include "logdev_core.h"
 #include "logdev_features.h"
+#include "logdev_btf.h"
 
 #define LD_PROBE_NAME_LEN	64
 #define LD_PROBE_MAX_ARGS	8
@@ -451,10 +455,29 @@ struct ld_err {
 static struct ld_err ld_errlog[LD_ERRLOG_MAX];
 static u32 ld_errlog_next, ld_errlog_count;
 
+#define LD_TP_PARAMS_MAX	17	/* __data and 16 arguments read from the BTF */
+
+/**
+ * struct ld_tp_params - a tracepoint's TP_PROTO arguments, from the BTF of
+ * its class function __bpf_trace_<class>(void *__data, TP_PROTO...)
+ * @err:  0, or why they could not be read (said once in error_log)
+ * @n:    parameters of the class function, __data included
+ * @p:    the first LD_TP_PARAMS_MAX: @p[0] is __data, @p[N] is $argN
+ * @cls:  the class function's name (from the raw tracepoint map)
+ */
+struct ld_tp_params {
+	int err;
+	u32 n;
+	struct ld_btf_param p[LD_TP_PARAMS_MAX];
+	char cls[KSYM_SYMBOL_LEN];
+};
+
 /*
  * Parsing context of one command: the text as written (@text, for the log)
  * and the writable copy strsep() cuts (@buf, same offsets), and the first
- * error found.
+ * error found; a tracepoint's arguments by name once one is asked for
+ * (@tpp, freed with the command), and the one the argument being parsed
+ * names (@named).
  */
 struct ld_pctx {
 	const char *text;
@@ -463,6 +486,8 @@ struct ld_pctx {
 	const char *at;		/* in @buf */
 	bool rearm;		/* arming on a module load, not a write */
 	char reason[256];
+	struct ld_tp_params *tpp;
+	const struct ld_btf_param *named;
 };
 
 static __printf(4, 5) int ld_fail(struct ld_pctx *c, const char *at, int err,
@@ -612,6 +637,8 @@ static char *ld_fmt_make(const struct ld_fetch *f, u32 n)
 }
 
 static unsigned long ld_sym_addr(const char *name, unsigned int *count);
+static noinline_for_stack int ld_tp_named(struct ld_pctx *c, struct ld_probe *p,
+					  struct ld_fetch *f, char *s);
 
 #ifdef CONFIG_X86_64
 #define LD_REG(r) { #r, offsetof(struct pt_regs, r) }
@@ -749,6 +776,8 @@ static int ld_parse_fetch(struct ld_pctx *c, struct ld_probe *p,
 	if (*s == '$')
 		return ld_fail(c, s, -EINVAL,
 			       "invalid $-variable (argument is not $argN, $retval, $comm, $stack or $stackN)");
+	if (tp && ld_good_name(s))
+		return ld_tp_named(c, p, f, s);	/* an argument of TP_PROTO by name */
 	return ld_fail(c, s, -EINVAL,
 		       "invalid fetch argument ($argN $retval $comm $stackN %%REG @SYM +OFF(...))");
 }
@@ -803,6 +832,7 @@ static int ld_parse_arg(struct ld_pctx *c, struct ld_probe *p, char *tok)
 				       sizeof(f.name) - 1);
 		strscpy(f.name, tok, sizeof(f.name));
 	}
+	c->named = NULL;
 	if (p->nr_entry + p->nr_ret >= LD_PROBE_MAX_ARGS)
 		return ld_fail(c, tok, -E2BIG, "more than %d arguments",
 			       LD_PROBE_MAX_ARGS);
@@ -819,6 +849,12 @@ static int ld_parse_arg(struct ld_pctx *c, struct ld_probe *p, char *tok)
 	ret = ld_parse_fetch(c, p, &f, src);
 	if (ret)
 		return ret;
+	/* a tracepoint's argument by name, as it is: its type in the BTF */
+	if (c->named && !colon && !f.ndrf) {
+		f.type = c->named->kind == LD_BTF_PTR ? LD_FT_X :
+			 c->named->is_signed ? LD_FT_S : LD_FT_U;
+		f.size = c->named->size;
+	}
 	/* ftrace's default type is x64 ("0x..."); logdev's short forms: "%llx" */
 	if (!colon && p->ftrace && f.type == LD_FT_LEGACY)
 		f.type = LD_FT_X;
@@ -836,7 +872,10 @@ static int ld_parse_arg(struct ld_pctx *c, struct ld_probe *p, char *tok)
 	if (!eq) {
 		switch (f.base) {
 		case LD_FB_ARG:
-			snprintf(f.name, sizeof(f.name), "arg%lu", f.val);
+			if (c->named)
+				strscpy(f.name, c->named->name, sizeof(f.name));
+			else
+				snprintf(f.name, sizeof(f.name), "arg%lu", f.val);
 			break;
 		case LD_FB_RETVAL:
 			strscpy(f.name, "retval", sizeof(f.name));
@@ -1232,6 +1271,190 @@ static unsigned long ld_sym_addr(const char *name, unsigned int *count)
 	ld_each_module_sym(ld_find_sym, &sf);
 	*count = sf.n;
 	return sf.addr;
+}
+
+/* ------------------------------------------ tracepoint arguments by name */
+
+struct ld_syms_find {
+	const char * const *names;
+	unsigned long *addrs;
+	u32 n;
+};
+
+static int ld_find_syms(void *data, const char *name, struct module *mod,
+			unsigned long addr)
+{
+	struct ld_syms_find *sf = data;
+	u32 i;
+
+	for (i = 0; i < sf->n; i++)
+		if (!sf->addrs[i] && !strcmp(name, sf->names[i]))
+			sf->addrs[i] = addr;
+	return 0;
+}
+
+/*
+ * The TP_PROTO arguments of @p's tracepoint into @t: the event's entry in
+ * the raw tracepoint map (__start__bpf_raw_tp..__stop__bpf_raw_tp, the
+ * struct bpf_raw_event_map of each built-in tracepoint: its class function
+ * __bpf_trace_<class> and its number of arguments), then that function's
+ * parameters in vmlinux's BTF (__start_BTF..__stop_BTF, the bytes of
+ * /sys/kernel/btf/vmlinux) through our reader (logdev_btf.c).  Section
+ * symbols are data: found by walking kallsyms (CONFIG_KALLSYMS_ALL).
+ * Tracepoints of modules are not reached by t: (for_each_kernel_tracepoint()
+ * lists vmlinux's only), so a module's split BTF is not read here.
+ * Returns 0 or the error, with the reason at @at (-EOPNOTSUPP: no BTF, no
+ * map; $argN still works).
+ */
+static noinline_for_stack int ld_tp_params_load(struct ld_pctx *c, struct ld_probe *p,
+						const char *at, struct ld_tp_params *t)
+{
+	static const char * const names[] = {
+		"__start_BTF", "__stop_BTF", "__start__bpf_raw_tp", "__stop__bpf_raw_tp",
+	};
+	/* vmlinux's sections never move: found once (under ld_probes_mutex) */
+	static unsigned long a[ARRAY_SIZE(names)];
+	struct ld_syms_find sf = { .names = names, .addrs = a, .n = ARRAY_SIZE(names) };
+	const struct bpf_raw_event_map *e, *end;
+	struct ld_btf btf;
+	int ret;
+
+	lockdep_assert_held(&ld_probes_mutex);
+	if (!IS_ENABLED(CONFIG_DEBUG_INFO_BTF))
+		return ld_fail(c, at, -EOPNOTSUPP,
+			       "this kernel has no BTF (CONFIG_DEBUG_INFO_BTF): arguments by name are not known; $argN works");
+	ld_each_sym_lookup();
+	if (!ld_each_vmlinux_sym)
+		return ld_fail(c, at, -EOPNOTSUPP,
+			       "kallsyms iteration not found: the BTF cannot be located; $argN works");
+	if (!a[0] || !a[1] || !a[2] || !a[3])
+		ld_each_vmlinux_sym(ld_find_syms, &sf);
+	if (!a[0] || a[1] <= a[0])
+		return ld_fail(c, at, -EOPNOTSUPP,
+			       "no BTF in kallsyms (__start_BTF; CONFIG_DEBUG_INFO_BTF, CONFIG_KALLSYMS_ALL): $argN works");
+	if (!a[2] || a[3] < a[2] || (a[3] - a[2]) % sizeof(*e))
+		return ld_fail(c, at, -EOPNOTSUPP,
+			       "no raw tracepoint map in kallsyms (__start__bpf_raw_tp; CONFIG_BPF_EVENTS): $argN works");
+	end = (const struct bpf_raw_event_map *)a[3];
+	for (e = (const struct bpf_raw_event_map *)a[2]; e < end; e++)
+		if (e->tp == p->tp)
+			break;
+	if (e == end)
+		return ld_fail(c, at, -EOPNOTSUPP,
+			       "%s is not in the raw tracepoint map: its arguments by name are not known; $argN works",
+			       p->sym);
+	sprint_symbol_no_offset(t->cls, (unsigned long)e->bpf_func);
+	if (strncmp(t->cls, "__bpf_trace_", 12))
+		return ld_fail(c, at, -EOPNOTSUPP,
+			       "the class function of %s is %s, not __bpf_trace_*: $argN works",
+			       p->sym, t->cls);
+	ret = ld_btf_open(&btf, (const void *)a[0], a[1] - a[0], NULL);
+	if (ret)
+		return ld_fail(c, at, ret,
+			       "the kernel's BTF cannot be read (error %d): $argN works", ret);
+	ret = ld_btf_func_params(&btf, t->cls, t->p, LD_TP_PARAMS_MAX, &t->n);
+	ld_btf_close(&btf);
+	if (ret == -ENOENT)
+		return ld_fail(c, at, -EOPNOTSUPP,
+			       "no BTF for %s (the class function of %s): $argN works",
+			       t->cls, p->sym);
+	if (ret)
+		return ld_fail(c, at, ret, "the BTF of %s cannot be read (error %d): $argN works",
+			       t->cls, ret);
+	if (!t->n || t->p[0].kind != LD_BTF_PTR || t->n - 1 != e->num_args)
+		return ld_fail(c, at, -EOPNOTSUPP,
+			       "%s(%u parameters) is not (void *__data, the %u arguments of %s): $argN works",
+			       t->cls, t->n, e->num_args, p->sym);
+	return 0;
+}
+
+/* The arguments' names, "a b c", into @out (@size bytes). */
+static void ld_tp_arg_names(const struct ld_tp_params *t, char *out, size_t size)
+{
+	u32 i;
+
+	*out = '\0';
+	for (i = 1; i < min_t(u32, t->n, LD_TP_PARAMS_MAX); i++) {
+		if (i > 1)
+			strlcat(out, " ", size);
+		strlcat(out, *t->p[i].name ? t->p[i].name : "?", size);
+	}
+	if (t->n > LD_TP_PARAMS_MAX)
+		strlcat(out, " ...", size);
+}
+
+/* Can the value of @prm be read from one register? */
+static bool ld_tp_reg_sized(const struct ld_btf_param *prm)
+{
+	return (prm->kind == LD_BTF_INT || prm->kind == LD_BTF_PTR) &&
+	       (prm->size == 1 || prm->size == 2 || prm->size == 4 || prm->size == 8);
+}
+
+/*
+ * A bare identifier @s in a t: probe's fetch (not inlined: ld_parse_fetch()
+ * recurses, and @list would be in each of its frames): the TP_PROTO argument of
+ * that name, as $argN of its position (@f), its type for ld_parse_arg()
+ * in c->named.  Refused with the reason: no BTF (-EOPNOTSUPP), a name that
+ * is not an argument (-ENOENT, listing them), an argument past the
+ * registers ld_tp_probe() reads (-EINVAL, as $arg6), one logdev cannot
+ * record (a struct, union or float by value: -EOPNOTSUPP), or one after
+ * such an argument (its register is not known: -EOPNOTSUPP).
+ */
+static noinline_for_stack int ld_tp_named(struct ld_pctx *c, struct ld_probe *p,
+					  struct ld_fetch *f, char *s)
+{
+	const struct ld_btf_param *prm;
+	struct ld_tp_params *t = c->tpp;
+	char list[160];
+	u32 i, k;
+
+	if (!t) {
+		t = kzalloc(sizeof(*t), GFP_KERNEL);
+		if (!t)
+			return ld_fail(c, s, -ENOMEM, "out of memory");
+		c->tpp = t;
+		t->err = ld_tp_params_load(c, p, s, t);
+	}
+	if (t->err)
+		return t->err;
+	for (i = 1; i < min_t(u32, t->n, LD_TP_PARAMS_MAX); i++)
+		if (!strcmp(t->p[i].name, s) ||
+		    (t->p[i].name_long && !strncmp(t->p[i].name, s, LD_BTF_NAME_LEN - 1)))
+			break;
+	if (i >= min_t(u32, t->n, LD_TP_PARAMS_MAX)) {
+		ld_tp_arg_names(t, list, sizeof(list));
+		return ld_fail(c, s, -ENOENT, "%s has no argument '%s'; its arguments: %s",
+			       p->sym, s, *list ? list : "none");
+	}
+	prm = &t->p[i];
+	for (k = 1; k < i; k++)
+		if (!ld_tp_reg_sized(&t->p[k]))
+			return ld_fail(c, s, -EOPNOTSUPP,
+				       "'%s' comes after '%s', a %s%s by value (not one register): where '%s' is passed is not known",
+				       s, t->p[k].name,
+				       t->p[k].kind == LD_BTF_AGGR ? "struct or union " :
+				       t->p[k].kind == LD_BTF_FLOAT ? "float " : "",
+				       *t->p[k].type_name ? t->p[k].type_name : "?", s);
+	if (i > LD_TP_MAX_ARGS)
+		return ld_fail(c, s, -EINVAL,
+			       "'%s' is argument %u of %s: logdev reads the first %d (registers), as $arg1..$arg%d",
+			       s, i, p->sym, LD_TP_MAX_ARGS, LD_TP_MAX_ARGS);
+	if (prm->kind == LD_BTF_AGGR)
+		return ld_fail(c, s, -EOPNOTSUPP,
+			       "'%s' is a struct or union passed by value (%s): only integers, enums and pointers are recorded",
+			       s, prm->type_name);
+	if (prm->kind == LD_BTF_FLOAT)
+		return ld_fail(c, s, -EOPNOTSUPP,
+			       "'%s' is a floating-point value (%s): only integers, enums and pointers are recorded",
+			       s, prm->type_name);
+	if (!ld_tp_reg_sized(prm))
+		return ld_fail(c, s, -EOPNOTSUPP,
+			       "'%s' has a type logdev cannot record (%s, %u bytes)",
+			       s, *prm->type_name ? prm->type_name : "?", prm->size);
+	f->base = LD_FB_ARG;
+	f->val = i;
+	c->named = prm;
+	return 0;
 }
 
 #define LD_CANDIDATES		6	/* names offered for a missing symbol */
@@ -2198,6 +2421,7 @@ out:
 		ld_errlog_add(&c);
 	mutex_unlock(&ld_probes_mutex);
 out_unlocked:
+	kfree(c.tpp);
 	kfree(text);
 	kfree(buf);
 	return ret ? ret : count;

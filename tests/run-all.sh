@@ -27,6 +27,8 @@ if [ -f "$top/tests/decode/Makefile" ]; then
 else
 	echo "FAIL: decode: tests/decode/Makefile missing" | tee -a "$log"
 fi
+# kernel/logdev_btf.c (tracepoint arguments by name) on hand-made BTF blobs
+suite btf make -s -C "$top/tests/btf" check
 suite golden "$top/tests/golden/run.sh" "$top/userspace/logdev"
 # every parser under libFuzzer (ASan+UBSan): the inputs of fixed bugs
 # replayed, then FUZZ_SECONDS (20) of fuzzing in all; SKIP without clang's

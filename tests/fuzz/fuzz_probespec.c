@@ -30,6 +30,8 @@
  * probe is unregistered at the end; nothing leaks (LeakSanitizer).
  */
 #include "logdev_probes.c"
+#include "logdev_btf.c"		/* the BTF reader logdev_probes.c calls */
+#include "btf_build.h"		/* tests/btf: the fake kernel's BTF */
 
 /* ---- the fake kernel memory: the only bytes copy_from_kernel_nofault()
  * reads (ldk_mem_init(): pointers into itself, strings, one running into
@@ -228,7 +230,63 @@ static const struct { const char *name, *mod; unsigned long addr; } ldk_syms[] =
 	{ "kallsyms_on_each_symbol", NULL, 0xffffffff81200000UL },
 	{ "module_kallsyms_on_each_symbol", NULL, 0xffffffff81200100UL },
 };
-static struct tracepoint ldk_tps[] = { { "sched_switch" }, { "kmem_cache_free" } };
+static struct tracepoint ldk_tps[] = {
+	{ "sched_switch" }, { "kmem_cache_free" }, { "ldk_kinds" }, { "ldk_after_struct" },
+	{ "ldk_loop" }, { "ldk_nomap" },	/* not in the raw tracepoint map */
+};
+
+/*
+ * The fake kernel's BTF and raw tracepoint map (tracepoint arguments by
+ * name): bb_kernelish()'s functions (tests/btf/btf_build.h: a 6.1 kernel's
+ * __bpf_trace_kmem_cache_free and __bpf_trace_sched_switch, and every
+ * kind logdev maps or refuses), found through kallsyms' __start_BTF,
+ * __stop_BTF, __start__bpf_raw_tp, __stop__bpf_raw_tp (ldk_dsyms[]: real
+ * addresses, filled by ldk_btf_init()); the class functions' names come
+ * back from sprint_symbol_no_offset().
+ */
+#define LDK_BPF_FUNC	0xffffffff81400000UL	/* past _etext: not in globs */
+static const char *const ldk_classes[] = {
+	"__bpf_trace_sched_switch", "__bpf_trace_kmem_cache_free",
+	"__bpf_trace_ldk_kinds", "__bpf_trace_ldk_after_struct", "__bpf_trace_ldk_loop",
+};
+static struct bpf_raw_event_map ldk_raw_tp[5];
+static struct { const char *name; unsigned long addr; } ldk_dsyms[4];
+static u8 *ldk_btf;
+
+static void ldk_btf_init(void)
+{
+	static const u32 nargs[] = { 4, 3, 8, 2, 1 };
+	struct bb *b = malloc(sizeof(*b));
+	size_t size;
+
+	if (!b)
+		abort();
+	bb_init(b, 1, 0);
+	bb_kernelish(b);
+	ldk_btf = bb_blob(b, &size);
+	free(b);
+	for (size_t i = 0; i < ARRAY_SIZE(ldk_raw_tp); i++)
+		ldk_raw_tp[i] = (struct bpf_raw_event_map){
+			.tp = &ldk_tps[i], .bpf_func = (void *)(LDK_BPF_FUNC + 16 * i),
+			.num_args = nargs[i],
+		};
+	ldk_dsyms[0].name = "__start_BTF";
+	ldk_dsyms[0].addr = (unsigned long)ldk_btf;
+	ldk_dsyms[1].name = "__stop_BTF";
+	ldk_dsyms[1].addr = (unsigned long)ldk_btf + size;
+	ldk_dsyms[2].name = "__start__bpf_raw_tp";
+	ldk_dsyms[2].addr = (unsigned long)ldk_raw_tp;
+	ldk_dsyms[3].name = "__stop__bpf_raw_tp";
+	ldk_dsyms[3].addr = (unsigned long)(ldk_raw_tp + ARRAY_SIZE(ldk_raw_tp));
+}
+
+int sprint_symbol_no_offset(char *buffer, unsigned long address)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(ldk_classes); i++)
+		if (address == LDK_BPF_FUNC + 16 * i)
+			return snprintf(buffer, KSYM_SYMBOL_LEN, "%s", ldk_classes[i]);
+	return snprintf(buffer, KSYM_SYMBOL_LEN, "0x%lx", address);
+}
 static struct module ldk_mymod = {
 	"mymod", { (void *)0xffffffffc0000000UL, 0x2000, 0x1000 }
 };
@@ -240,6 +298,9 @@ static int ldk_each_vmlinux(ldk_sym_fn fn, void *data)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(ldk_syms); i++)
 		if (!ldk_syms[i].mod && fn(data, ldk_syms[i].name, NULL, ldk_syms[i].addr))
+			return 1;
+	for (size_t i = 0; i < ARRAY_SIZE(ldk_dsyms); i++)
+		if (fn(data, ldk_dsyms[i].name, NULL, ldk_dsyms[i].addr))
 			return 1;
 	return 0;
 }
@@ -599,6 +660,64 @@ static void ldk_mymod_toggle(void)
 	}
 }
 
+/*
+ * Tracepoint arguments by name, worked out by hand against the fake BTF
+ * (btf_build.h's bb_kernelish()): the errno of each refusal, and the
+ * position, type and size each accepted name is stored with; aborts on a
+ * wrong answer (run once, first input; every probe removed after).
+ */
+static void ldk_named_selftest(void)
+{
+	static const struct { const char *cmd; int ret; } t[] = {
+		/* no BTF in kallsyms first (nothing cached yet), then with it */
+		{ "t:x=x:kmem_cache_free ptr", -EOPNOTSUPP },
+		{ "t:x=x:ldk_nomap a", -EOPNOTSUPP },		/* not in the map */
+		{ "t:x=x:kmem_cache_free name", -ENOENT },	/* a field, not an argument */
+		{ "t:x=x:ldk_kinds by_value", -EINVAL },	/* the 6th */
+		{ "t:x=x:ldk_after_struct p", -EOPNOTSUPP },	/* a struct by value */
+		{ "t:x=x:ldk_after_struct after", -EOPNOTSUPP },	/* after one */
+		{ "t:x=x:ldk_loop looped", -EINVAL },		/* a broken BTF */
+		{ "t:x=x:kmem_cache_free ptr:string", -EINVAL },
+		{ "p:x vfs_read ptr", -EINVAL },		/* kprobes: no names */
+		{ "t:kmem:kmem_cache_free ptr call_site s", 0 },
+		{ "t:sched:sched_switch preempt prev_state", 0 },
+		{ "t:k=x:ldk_kinds neg tagged one vol sint:x8 d=+8(vol)", 0 },
+	};
+	/* the fetches of the three accepted probes: $argN, type, size */
+	static const struct { u32 val; u8 type, size; } want[] = {
+		{ 2, LD_FT_X, 8 }, { 1, LD_FT_U, 8 }, { 3, LD_FT_X, 8 },
+		{ 1, LD_FT_U, 1 }, { 4, LD_FT_U, 4 },
+		{ 2, LD_FT_S, 4 }, { 4, LD_FT_S, 2 }, { 3, LD_FT_U, 4 }, { 1, LD_FT_U, 4 },
+		{ 5, LD_FT_X, 1 }, { 1, LD_FT_LEGACY, 8 },
+	};
+	struct file f = { .f_mode = FMODE_WRITE };
+	const char *hidden = ldk_dsyms[0].name;
+	struct ld_probe *p;
+	loff_t pos = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		ldk_dsyms[0].name = i ? hidden : "__start_BTF_not_here";
+		if (ld_probes_write(&f, t[i].cmd, strlen(t[i].cmd), &pos) !=
+		    (t[i].ret ? t[i].ret : (ssize_t)strlen(t[i].cmd)))
+			abort();
+	}
+	list_for_each_entry(p, &ld_probes, list)
+		for (i = 0; i < p->nr_entry; i++, k++)
+			if (k >= ARRAY_SIZE(want) || p->entry[i].base != LD_FB_ARG ||
+			    p->entry[i].val != want[k].val || p->entry[i].type != want[k].type ||
+			    p->entry[i].size != want[k].size ||
+			    (k == 0 && strcmp(p->entry[i].name, "ptr")))	/* its default ANAME */
+				abort();
+	if (k != ARRAY_SIZE(want))
+		abort();
+	f.f_flags = O_TRUNC;
+	ld_probes_open(NULL, &f);	/* removes every probe */
+	single_release(NULL, &f);
+	ld_errlog_open(NULL, &f);
+	single_release(NULL, &f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct file f = { .f_mode = FMODE_WRITE };
@@ -610,6 +729,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		once = true;
 		ldk_mem_init();
 		ldk_glob_selftest();
+		ldk_btf_init();
+		ldk_named_selftest();
 	}
 	while (cmd <= end) {
 		const uint8_t *sep = memchr(cmd, 0x01, end - cmd);

@@ -71,8 +71,8 @@ fuzz_one() {
 # largest input libFuzzer makes (0: its default, the largest seed)
 weight() {
 	case $1 in
-	ctlparse|subbuf|bprintf) echo 300 ;;
-	meta) echo 60 ;;
+	ctlparse|subbuf|bprintf) echo 280 ;;
+	btf|meta) echo 60 ;;
 	probespec) echo 30 ;;
 	capture) echo 10 ;;
 	*) echo 0 ;;

@@ -64,4 +64,110 @@ grep -Eq ' cat-[0-9]+ myprobe:0 dfd=-100 filename=0x[0-9a-f]+ flags=0x8000 mode=
 	grep -Eq ' myopen:0(#[0-9]+)? path="/nonexistent"  ' $R/report64.txt &&
 	pass "adapted examples: dfd=-100 (AT_FDCWD) flags=0x8000 mode=0, retval 3 and -2, both paths" ||
 	fail "adapted examples: $(tr '\n' '|' < $R/report64.txt)"
+
+# Tracepoint arguments by name (issue 12 item 1): a bare identifier in a t:
+# probe is a TP_PROTO argument, its position and type from the kernel's BTF
+# (__bpf_trace_<class>).  Each named probe has a twin written with $argN and
+# the same types: both run in the same tracepoint call, one after the other
+# on that CPU, so each named record is followed (on its CPU and context) by
+# its twin's with the same text.
+echo "# --- tracepoint arguments by name"
+say "echo > probes; : > error_log"
+say "echo 't:kmem:kmem_cache_free ptr call_site s sp=+0(s):x64' >> probes"
+say "echo 't:kcf_argn=kmem:kmem_cache_free ptr=\$arg2:x64 call_site=\$arg1:u64 s=\$arg3:x64 sp=+0(\$arg3):x64' >> probes"
+say "echo 't:sched:sched_switch preempt prev_state' >> probes"
+say "echo 't:ss_argn=sched:sched_switch preempt=\$arg1:u8 prev_state=\$arg4:u32' >> probes"
+say "echo 't:kcf_typed=kmem:kmem_cache_free p32=ptr:u32 cs=call_site:x64' >> probes"
+say "cat probes"
+say "grep -E '	(kmem_cache_free|kcf_argn|sched_switch|ss_argn|kcf_typed)	' formats"
+grep -E '	(kmem_cache_free|kcf_argn|sched_switch|ss_argn|kcf_typed)	' formats > $R/tpformats.txt
+/logdev/logdev.static record -o $R/tpargs.cap -- sh -c 'cat /proc/version > /dev/null; ls / > /dev/null' 2> $R/tprecord.err
+echo "# logdev record -o tpargs.cap -- sh -c 'cat /proc/version; ls /'; logdev report tpargs.cap | grep -m 6 -E ' (kmem_cache_free|kcf_argn|sched_switch|ss_argn|kcf_typed):'"
+/logdev/logdev.static report $R/tpargs.cap 2> /dev/null |
+	grep -E ' (kmem_cache_free|kcf_argn|sched_switch|ss_argn|kcf_typed):' > $R/tpreport.txt
+grep -m 3 -E ' (kmem_cache_free|kcf_argn|kcf_typed):' $R/tpreport.txt
+grep -m 2 -E ' (sched_switch|ss_argn):' $R/tpreport.txt
+grep -q '^t:kmem_cache_free kmem:kmem_cache_free ptr call_site s sp=+0(s):x64 hits=' probes &&
+	grep -q '^t:sched_switch sched:sched_switch preempt prev_state hits=' probes &&
+	pass "t: probes with arguments by name accepted and listed as written" ||
+	fail "named-argument probes not listed: $(tr '\n' '|' < probes)"
+grep -qF '	kmem_cache_free	ptr=0x%llx call_site=%llu s=0x%llx sp=0x%llx%s' $R/tpformats.txt &&
+	grep -qF '	sched_switch	preempt=%llu prev_state=%llu' $R/tpformats.txt &&
+	grep -qF '	kcf_typed	p32=%llu cs=0x%llx' $R/tpformats.txt &&
+	pass "formats: pointers 0x%llx, unsigned long/bool/unsigned int %llu (BTF), :TYPE overrides (ptr:u32, call_site:x64)" ||
+	fail "named-argument formats: $(tr '\n' '|' < $R/tpformats.txt)"
+# the twins: pair each named record with the next $argN record of its CPU
+# and context (a stack: an interrupt's pair may nest inside)
+/logdev/logdev.static report --raw $R/tpargs.cap 2> /dev/null | awk -F'\t' '
+$6 == "kmem_cache_free" || $6 == "sched_switch" {
+	k = $2 SUBSEP $4 SUBSEP $6; st[k, ++n[k]] = $8; next }
+$6 == "kcf_argn" || $6 == "ss_argn" {
+	f = $6 == "kcf_argn" ? "kmem_cache_free" : "sched_switch"
+	k = $2 SUBSEP $4 SUBSEP f
+	if (!n[k]) { lone[f]++; next }
+	if (st[k, n[k]] == $8) same[f]++; else { diff[f]++; if (!ex[f]) ex[f] = st[k, n[k]] " vs " $8 }
+	n[k]--
+	if ($8 !~ /^(ptr=0xffff[0-9a-f]+ call_site=[0-9]+ s=0xffff[0-9a-f]+ sp=0x[0-9a-f]+|preempt=[01] prev_state=[0-9]+)$/) odd[f]++
+}
+END {
+	for (i = 1; i <= 2; i++) {
+		f = i == 1 ? "kmem_cache_free" : "sched_switch"
+		printf "%s %d %d %d %d %s\n", f, same[f], diff[f], lone[f], odd[f], ex[f]
+	}
+}' > $R/tppairs.txt
+while read f same diff lone odd ex; do
+	want=10; [ $f = sched_switch ] && want=2
+	[ "$same" -ge $want ] && [ "$diff" = 0 ] && [ "$odd" = 0 ] && [ "$lone" -le 2 ] &&
+		pass "$f: $same records by name equal to their \$argN twins (0 differ, $lone twins unpaired at the edges, values look right)" ||
+		fail "$f: $same equal, $diff differ, $lone unpaired, $odd odd values: $ex"
+done < $R/tppairs.txt
+
+# refused, with the reason and a caret under the argument in error_log
+tpbad() {
+	printf '%s\n' "$1" | dd of=probes conv=notrunc 2> $R/tpbad.err
+	grep -q "$2" $R/tpbad.err && pass "refuses '$1' ($2)" ||
+		fail "'$1': $(tr '\n' '|' < $R/tpbad.err), want $2"
+}
+say ": > error_log"
+tpbad 't:kmem:kmem_cache_free name' 'No such file'
+tpbad 't:kmem:kmem_cache_free ptr:string' 'Invalid argument'
+tpbad 't:kmem:kmalloc node' 'Invalid argument'
+tpbad 't:kmem:kmem_cache_free ptr ptr' 'Invalid argument'
+tpbad 't:sched:sched_switch prev_state:s7' 'Invalid argument'
+say "cat error_log"
+cat error_log > $R/tperror.txt
+# check_err N REASON TAIL: the Nth entry gives REASON, and its caret is
+# under TAIL, the end of the command
+check_err() {
+	r=$(awk -v n="$1" -v why="$2" -v tail="$3" '
+	/^\[/ { e++ }
+	e == n && /logdev: error: / { r = $0; sub(/.*logdev: error: /, "", r) }
+	e == n && /^  Command: / { c = $0 }
+	e == n && /^ *\^$/ { k = length($0) }
+	END {
+		if (r == why && substr(c, k) == tail) print "ok"
+		else printf "reason \"%s\", caret under \"%s\"\n", r, substr(c, k)
+	}' $R/tperror.txt)
+	[ "$r" = ok ] && pass "error_log $1: $2 (caret under '$3')" ||
+		fail "error_log $1: $r; want \"$2\" under '$3'"
+}
+check_err 1 "kmem_cache_free has no argument 'name'; its arguments: call_site ptr s" name
+check_err 2 "string accepts only memory arguments: +0(ptr):string reads the string ptr points at" string
+check_err 3 "'node' is argument 6 of kmalloc: logdev reads the first 5 (registers), as \$arg1..\$arg5" node
+check_err 4 "argument name is already used" ptr
+check_err 5 "unknown type (u8..u64, s8..s64, x8..x64, string, symbol)" s7
+say "echo > probes"
+# what a name costs: 10 probes by name (each write walks kallsyms for the
+# BTF and the raw tracepoint map and indexes the BTF) against 10 by $argN;
+# TCG time, only the ratio means anything (docs/DEBUGFS.md)
+ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }	# 10 ms steps
+t0=$(ms)
+for i in 1 2 3 4 5 6 7 8 9 10; do echo "t:byname$i=kmem:kmem_cache_free ptr" >> probes; done
+t1=$(ms)
+for i in 1 2 3 4 5 6 7 8 9 10; do echo "t:byargn$i=kmem:kmem_cache_free \$arg2:x64" >> probes; done
+t2=$(ms)
+echo "# 10 writes by name: $((t1 - t0)) ms; 10 by \$argN: $((t2 - t1)) ms (TCG)"
+[ "$(grep -c '^t:by' probes)" = 20 ] && pass "20 timed probes attached" ||
+	fail "timed probes: $(grep -c '^t:by' probes) of 20"
+echo > probes
 finish

@@ -46,6 +46,8 @@ typedef long long loff_t_;
 #define unlikely(x) (x)
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define KSYM_NAME_LEN 512
+#define KSYM_SYMBOL_LEN (KSYM_NAME_LEN + 128)
+int sprint_symbol_no_offset(char *buffer, unsigned long address);
 #define MODULE_NAME_LEN 56
 #define NSEC_PER_SEC 1000000000ULL
 #define GFP_KERNEL 0
@@ -73,6 +75,7 @@ typedef long long loff_t_;
 #define ___is_defined(val) ____is_defined(__ARG_PLACEHOLDER_##val)
 #define IS_ENABLED(option) ___is_defined(option)
 #define CONFIG_TRACEPOINTS 1
+#define CONFIG_DEBUG_INFO_BTF 1	/* fuzz_probespec.c's fake BTF: ldk_btf_init() */
 #define EADDRNOTAVAIL_ EADDRNOTAVAIL
 
 /* ---- strings: the kernel's semantics */
@@ -400,6 +403,13 @@ static inline void unregister_kprobes(struct kprobe **kps, int num)
 int register_kretprobe(struct kretprobe *rp);
 void unregister_kretprobe(struct kretprobe *rp);
 struct tracepoint { const char *name; };
+/* include/linux/tracepoint-defs.h: an entry of the raw tracepoint map */
+struct bpf_raw_event_map {
+	struct tracepoint *tp;
+	void *bpf_func;
+	u32 num_args;
+	u32 writable_size;
+} __attribute__((aligned(32)));
 void for_each_kernel_tracepoint(void (*fct)(struct tracepoint *, void *), void *priv);
 int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data);
 int tracepoint_probe_unregister(struct tracepoint *tp, void *probe, void *data);
