@@ -29,7 +29,10 @@
 # Environment: LOGDEV_KCACHE (the kernel cache, default build/cache), JOBS
 # (default 2), VM_OUT (default build/check-debug/VARIANT), VM_TIMEOUT per
 # boot (default 900 s: KASAN and lockdep under TCG are several times slower),
-# VM_ONLY (run only some groups, as in tests/vm/run-tests.sh).
+# VM_SLOW (default 8: how much slower that is; scales every boot's idle
+# watch and the short soak's timeout, tests/vm/run-tests.sh), VM_ONLY (run
+# only some groups, as in tests/vm/run-tests.sh).  The short soak runs on
+# the debug kernel itself (group vm-soak-image).
 # Exit: 0 all passed with no kernel report; 1 a build failed or a test or
 # report failed.
 set -euo pipefail
@@ -91,7 +94,7 @@ for v in $variants; do
 	echo "== check-debug: the VM suite on the $v kernel ($kimg; results in $out)"
 	t0=$SECONDS
 	vrc=0
-	VM_OUT=$out VM_TIMEOUT=${VM_TIMEOUT:-900} LOGDEV_VM_KERNEL=$kimg \
+	VM_OUT=$out VM_TIMEOUT=${VM_TIMEOUT:-900} VM_SLOW=${VM_SLOW:-8} LOGDEV_VM_KERNEL=$kimg \
 		"$repo/tests/vm/run-tests.sh" $quick | sed "s/^\(PASS\|FAIL\|SKIP\): /\1: [$v] /" || vrc=1
 	echo "check-debug: $v suite took $((SECONDS - t0)) s"
 	echo "== kernel reports on the $v kernel (console.log, dmesg.txt under $out)"
