@@ -114,12 +114,17 @@ rc=$?
 check "kernel-tree drops a link to another checkout's logdev.mod.c (exit 0, link gone)" \
 	"exit $rc: $(head -c 300 "$tmp/out")" \
 	sh -c "[ $rc = 0 ] && [ ! -e '$tmp/modc/kernel/logdev/logdev.mod.c' ] && [ ! -L '$tmp/modc/kernel/logdev/logdev.mod.c' ]"
-# (kernel/logdev.mod.c exists after an in-place module build; made here if not)
-made_modc=
-[ -e "$top/kernel/logdev.mod.c" ] || { : > "$top/kernel/logdev.mod.c"; made_modc=1; }
-"$kt" "$tmp/modc" > "$tmp/out" 2>&1
+# kernel/logdev.mod.c exists after an in-place module build: a copy of the
+# repository's sources with one, so that this checkout's kernel/ is left alone
+mkdir -p "$tmp/repo/tools" "$tmp/repo/kernel" "$tmp/repo/include/linux" "$tmp/repo/include/uapi/linux"
+cp "$kt" "$tmp/repo/tools/"
+cp "$top"/kernel/*.[ch] "$top/kernel/Makefile.objs" "$tmp/repo/kernel/"
+cp -r "$top/kernel/intree" "$tmp/repo/kernel/"
+cp "$top"/include/linux/edprint*.h "$tmp/repo/include/linux/"
+cp "$top/include/uapi/linux/logdev.h" "$tmp/repo/include/uapi/linux/"
+: > "$tmp/repo/kernel/logdev.mod.c"
+"$tmp/repo/tools/kernel-tree.sh" "$tmp/modc" > "$tmp/out" 2>&1
 rc=$?
-[ -n "$made_modc" ] && rm -f "$top/kernel/logdev.mod.c"
 check "kernel-tree does not link kernel/logdev.mod.c (a build product) into the tree" \
 	"exit $rc: $(ls "$tmp/modc/kernel/logdev" | tr '\n' ' ')" \
 	sh -c "[ $rc = 0 ] && [ ! -L '$tmp/modc/kernel/logdev/logdev.mod.c' ]"
