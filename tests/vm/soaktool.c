@@ -188,6 +188,11 @@ struct rd {
 	double w_runnable, w_rdelay0;	/* this read(): s runnable not run, run delay at start (ns) */
 	/* worst figures over the run */
 	double asleep_ready;		/* longest sleep after its CPU completed a sub-buffer (s) */
+	/* that sleep: when it was last seen (s after the start), records its
+	 * CPU attempted and dropped (stats) since it fell asleep, sub-buffers read */
+	double ar_at;
+	uint64_t ar_written, ar_dropped, ar_subbufs;
+	uint64_t s_dropped, s_dropped0;
 	double runnable_max;		/* most time runnable but not run in one read() (s) */
 	double rdelay_max;		/* most run delay in one read() (s, schedstat) */
 	int no_proc;			/* /proc/self/task/TID unreadable */
@@ -443,7 +448,10 @@ static int thread_sched(int tid, char *state, double *rdelay, uint64_t *pcount)
  * @written (every record attempted, dropped ones too) and a sub-buffer
  * holding at most @per_sb records: see "wake-ups" in the header.
  */
-static void sample_reader(struct rd *r, double t, uint64_t written, uint64_t per_sb)
+static double t_start;
+
+static void sample_reader(struct rd *r, double t, uint64_t written, uint64_t dropped,
+			  uint64_t per_sb)
 {
 	uint64_t nreads = r->nreads, pcount;
 	double rdelay, dt = t - r->s_t;
@@ -472,6 +480,7 @@ static void sample_reader(struct rd *r, double t, uint64_t written, uint64_t per
 			if (!r->s_asleep_since) {
 				r->s_asleep_since = r->s_t;
 				r->s_written0 = r->s_written;
+				r->s_dropped0 = r->s_dropped;
 			}
 			/*
 			 * more records since it fell asleep than two sub-buffers
@@ -479,8 +488,13 @@ static void sample_reader(struct rd *r, double t, uint64_t written, uint64_t per
 			 */
 			if (!r->s_ready_since && written - r->s_written0 > 2 * per_sb)
 				r->s_ready_since = t;
-			if (r->s_ready_since && t - r->s_ready_since > r->asleep_ready)
+			if (r->s_ready_since && t - r->s_ready_since > r->asleep_ready) {
 				r->asleep_ready = t - r->s_ready_since;
+				r->ar_at = t - t_start;
+				r->ar_written = written - r->s_written0;
+				r->ar_dropped = dropped - r->s_dropped0;
+				r->ar_subbufs = r->subbufs;
+			}
 		} else {
 			r->s_asleep_since = r->s_ready_since = 0;
 		}
@@ -493,6 +507,7 @@ static void sample_reader(struct rd *r, double t, uint64_t written, uint64_t per
 	r->s_pcount = pcount;
 	r->s_state = state;
 	r->s_written = written;
+	r->s_dropped = dropped;
 	r->s_t = t;
 }
 
@@ -590,6 +605,7 @@ int main(int argc, char **argv)
 	out("INFO", "%d CPUs, subbuf_size %lu, writing: soak \"%s\" (%lu iterations per CPU, a chain every %lu)",
 	    ncpu, sb, job.arg, iters, every);
 	t0 = now();
+	t_start = t0;
 	if (pthread_create(&wth, NULL, writer, &job)) {
 		out("FAIL", "writer thread");
 		return 1;
@@ -626,7 +642,7 @@ int main(int argc, char **argv)
 			since = t - (r->idle_at > from ? r->idle_at : from);
 			if (since > r->stall_cpu)
 				r->stall_cpu = since;
-			sample_reader(r, t, st[c].written, sb / LOGDEV_REC_HDR_SIZE);
+			sample_reader(r, t, st[c].written, st[c].lost[L_DROPPED], sb / LOGDEV_REC_HDR_SIZE);
 		}
 		if (now() - last >= 20) {
 			uint64_t w = 0, r = 0;
@@ -721,8 +737,10 @@ int main(int argc, char **argv)
 		snprintf(what, sizeof(what), "cpu %d: reader never slept more than %d s after a sub-buffer of its CPU completed (no lost wake-up)",
 			 c, ASLEEP_MAX_S);
 		check(r->asleep_ready <= ASLEEP_MAX_S, what,
-		      "slept %.1f s in one read() while its CPU completed sub-buffers (state S, not run since), %llu sub-buffers read",
-		      r->asleep_ready, (unsigned long long)r->subbufs);
+		      "slept %.1f s in one read() while its CPU completed sub-buffers (state S, not run since; seen at %.1f s of %.1f, its CPU attempted %llu records since it fell asleep, %llu of them dropped; %llu sub-buffers read then, %llu in all)",
+		      r->asleep_ready, r->ar_at, tw, (unsigned long long)r->ar_written,
+		      (unsigned long long)r->ar_dropped, (unsigned long long)r->ar_subbufs,
+		      (unsigned long long)r->subbufs);
 		snprintf(what, sizeof(what), "cpu %d: no EOF while recording", c);
 		check(!r->eof_early, what, "read() returned 0 before the writers were done");
 		snprintf(what, sizeof(what), "cpu %d: stats seen", c);
