@@ -77,6 +77,7 @@
 #include <linux/cpu.h>
 #include <linux/workqueue.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
 #include <linux/edprint.h>
@@ -654,6 +655,24 @@ static noinline void lt_printf_table(struct dentry *dentry)
 	/* a precision bounds what is read of a %s (arrays without a NUL) */
 	LT_PF("[%.3s] [%.*s] [%.0s]", lt_bytes3_s, 2, lt_mac_s, lt_bytes3_s);
 	/*
+	 * ... even at the end of a page with nothing mapped after it
+	 * (vmalloc's guard page): vbin_printf()'s strlen() faulted there
+	 * (ld_vbin_pack()); and every kind of argument around such a %s,
+	 * which is packed by logdev's own code then
+	 */
+	{
+		char *pg = vmalloc(PAGE_SIZE);
+
+		if (pg) {
+			memcpy(pg + PAGE_SIZE - 3, "xyz", 3);
+			LT_PF("edge [%.3s] [%.*s]", pg + PAGE_SIZE - 3, 2, pg + PAGE_SIZE - 2);
+			vfree(pg);
+		}
+	}
+	LT_PF("mixed [%.3s] %d %lld %hhx %hd %c [%*.*s] %pI4 [%-6.2s] %u %s",
+	      lt_bytes3_s, -7, -8LL, (unsigned char)0xab, (short)-3, 'Z', 6, 2, lt_mac_s,
+	      ip, "abcdef", 9U, "end");
+	/*
 	 * issue 7 follow-up: arguments ending at the last bytes of a
 	 * vbin_printf() record (LOGDEV_MAX_PAYLOAD 512; vbin layout: %px 8
 	 * bytes, a string and a pointer text each with its NUL, numbers
@@ -882,7 +901,14 @@ static ssize_t lt_comm_write(struct file *f, const char __user *ubuf,
 	c->comm_tag = tag;
 	edprint("comm tag=%u ctx=%d", tag, LT_CTX_TASK);
 	irq_work_queue(&c->comm_work);
-	irq_work_sync(&c->comm_work);
+	/*
+	 * Preemption is off (the record must come from this CPU): wait as
+	 * irq_work_sync() does for a hard irq_work, without its might_sleep()
+	 * (a DEBUG_ATOMIC_SLEEP kernel reported "sleeping function called
+	 * from invalid context" here: make check-debug, vm-comm)
+	 */
+	while (irq_work_is_busy(&c->comm_work))
+		cpu_relax();
 	if (lt_nmi_registered) {
 		WRITE_ONCE(c->comm_nmi, 1);
 		apic->send_IPI_self(NMI_VECTOR);
