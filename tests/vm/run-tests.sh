@@ -147,7 +147,7 @@ smps="2 4"
 for smp in $smps; do
 	if boot vm-stress-smp$smp "$smp" "$vm/guest-stress.sh" \
 		"$K/logdev.ko $T/logdev_test.ko $vmtool" \
-		"${VM_STRESS_SECS:-15} ${VM_STRESS_ITERS:-2000} $smp" single; then
+		"${VM_STRESS_SECS:-$((15 * ${VM_SLOW:-1}))} ${VM_STRESS_ITERS:-2000} $smp" single; then
 		guest_lines "$out/vm-stress-smp$smp"
 	fi
 done
