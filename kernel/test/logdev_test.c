@@ -583,7 +583,7 @@ static char lt_s300[301];
 
 static void lt_oddfiles(int i);
 
-static noinline void lt_printf_table(struct dentry *dentry)
+static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 {
 	static const char *const nullstr;
 	static const u8 ip[4] = { 192, 168, 7, 42 };
@@ -660,14 +660,9 @@ static noinline void lt_printf_table(struct dentry *dentry)
 	 * (ld_vbin_pack()); and every kind of argument around such a %s,
 	 * which is packed by logdev's own code then
 	 */
-	{
-		char *pg = vmalloc(PAGE_SIZE);
-
-		if (pg) {
-			memcpy(pg + PAGE_SIZE - 3, "xyz", 3);
-			LT_PF("edge [%.3s] [%.*s]", pg + PAGE_SIZE - 3, 2, pg + PAGE_SIZE - 2);
-			vfree(pg);
-		}
+	if (pg) {	/* a vmalloc page (lt_printf_write()) */
+		memcpy(pg + PAGE_SIZE - 3, "xyz", 3);
+		LT_PF("edge [%.3s] [%.*s]", pg + PAGE_SIZE - 3, 2, pg + PAGE_SIZE - 2);
 	}
 	LT_PF("mixed [%.3s] %d %lld %hhx %hd %c [%*.*s] %pI4 [%-6.2s] %u %s",
 	      lt_bytes3_s, -7, -8LL, (unsigned char)0xab, (short)-3, 'Z', 6, 2, lt_mac_s,
@@ -725,11 +720,15 @@ static noinline void lt_printf_table(struct dentry *dentry)
 static ssize_t lt_printf_write(struct file *f, const char __user *ubuf,
 			       size_t len, loff_t *ppos)
 {
+	/* allocated here: the table runs with preemption off */
+	char *pg = vmalloc(PAGE_SIZE);
+
 	mutex_lock(&lt_lock);
 	preempt_disable();	/* one CPU, table order */
-	lt_printf_table(f->f_path.dentry);
+	lt_printf_table(f->f_path.dentry, pg);
 	preempt_enable();
 	mutex_unlock(&lt_lock);
+	vfree(pg);
 	return len;
 }
 
