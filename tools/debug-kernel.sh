@@ -59,7 +59,9 @@ while [ $# -gt 0 ]; do
 done
 
 rc=0
-pat='BUG:|Oops|WARNING:|Kernel panic|general protection|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|sleeping function called|scheduling while atomic|KASAN|KCSAN|UBSAN|blocked for more than|ODEBUG'
+# every pattern holds a ':' or a space, which the base64 results never do
+# ("...HOops4W..." matched inside them)
+pat='BUG:|Oops:|Oops -|WARNING:|Kernel panic|general protection|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|sleeping function called|scheduling while atomic|KASAN:|KCSAN:|UBSAN:|blocked for more than|ODEBUG:'
 for v in $variants; do
 	o=$cache/o-$v
 	if [ -n "$build" ]; then
