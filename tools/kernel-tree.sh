@@ -55,6 +55,8 @@ refuse() { why+=("$*"); }
 # link name -> target, relative to KSRC
 declare -A links
 for f in "$top"/kernel/*.c "$top"/kernel/*.h "$top/kernel/Makefile.objs"; do
+	# not the out-of-tree build's products (logdev.mod.c)
+	case $f in *.mod.c) continue ;; esac
 	links[kernel/logdev/$(basename "$f")]=$f
 done
 links[kernel/logdev/Makefile]=$top/kernel/intree/Makefile
@@ -70,13 +72,14 @@ ours() {	# ours LINK-RELATIVE-PATH
 	local l=$ksrc/$1 t want
 	[ -L "$l" ] || return 1
 	t=$(readlink "$l")
-	want=${links[$1]#"$top"/}
+	want=${links[$1]:-}
+	want=${want#"$top"/}
 	case $t in
-	*/"$want") return 0 ;;
+	*/"$want") [ -n "$want" ] && return 0 ;;
 	esac
 	# a link in kernel/logdev/ to a file since removed from kernel/
 	case $1 in
-	kernel/logdev/*) case $t in */kernel/logdev_*.[ch]|*/kernel/Makefile.objs|*/kernel/intree/*) return 0 ;; esac ;;
+	kernel/logdev/*) case $t in */kernel/logdev_*.[ch]|*/kernel/*.mod.c|*/kernel/Makefile.objs|*/kernel/intree/*) return 0 ;; esac ;;
 	esac
 	return 1
 }

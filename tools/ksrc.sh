@@ -61,10 +61,12 @@ common="-e 64BIT -e PRINTK -e TTY -e SERIAL_8250 -e SERIAL_8250_CONSOLE
 	-e EXPERT -e LOGDEV"
 # the debug kernels (kasan, kcsan): the checkers, and what the VM suite needs
 # beyond the boot options above (hotplug, kretprobes, tracepoints and ftrace's
-# kprobe_events for vm-merge/vm-probes-ftrace, perf events for the NMI writer)
+# kprobe_events for vm-merge/vm-probes-ftrace, perf events for the NMI writer,
+# sysrq for the sysrq dump of vm-dump-sysrq, vm-dump-ctx and vm-params, symbolic
+# error names as the cloud kernel prints %pe: vm-printf compares with them)
 debug="-d LOGDEV -e MODULE_FORCE_UNLOAD -e HOTPLUG_CPU -e KRETPROBES
 	-e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE -e TRACEPOINTS -e EVENT_TRACING
-	-e KPROBE_EVENTS -e PERF_EVENTS -e PCI -e BLOCK -e PACKET -e SYSVIPC -e IKCONFIG
+	-e KPROBE_EVENTS -e PERF_EVENTS -e PCI -e BLOCK -e PACKET -e SYSVIPC -e IKCONFIG -e MAGIC_SYSRQ -e SYMBOLIC_ERRNAME
 	-d SLOB -e SLUB -e SLUB_DEBUG
 	-d PREEMPT_NONE -d PREEMPT_VOLUNTARY -e PREEMPT
 	-e DEBUG_KERNEL -e BUG -e DEBUG_BUGVERBOSE -e STACKTRACE

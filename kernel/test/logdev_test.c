@@ -77,6 +77,7 @@
 #include <linux/cpu.h>
 #include <linux/workqueue.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
 #include <linux/edprint.h>
@@ -582,7 +583,7 @@ static char lt_s300[301];
 
 static void lt_oddfiles(int i);
 
-static noinline void lt_printf_table(struct dentry *dentry)
+static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 {
 	static const char *const nullstr;
 	static const u8 ip[4] = { 192, 168, 7, 42 };
@@ -654,6 +655,19 @@ static noinline void lt_printf_table(struct dentry *dentry)
 	/* a precision bounds what is read of a %s (arrays without a NUL) */
 	LT_PF("[%.3s] [%.*s] [%.0s]", lt_bytes3_s, 2, lt_mac_s, lt_bytes3_s);
 	/*
+	 * ... even at the end of a page with nothing mapped after it
+	 * (vmalloc's guard page): vbin_printf()'s strlen() faulted there
+	 * (ld_vbin_pack()); and every kind of argument around such a %s,
+	 * which is packed by logdev's own code then
+	 */
+	if (pg) {	/* a vmalloc page (lt_printf_write()) */
+		memcpy(pg + PAGE_SIZE - 3, "xyz", 3);
+		LT_PF("edge [%.3s] [%.*s]", pg + PAGE_SIZE - 3, 2, pg + PAGE_SIZE - 2);
+	}
+	LT_PF("mixed [%.3s] %d %lld %hhx %hd %c [%*.*s] %pI4 [%-6.2s] %u %s",
+	      lt_bytes3_s, -7, -8LL, (unsigned char)0xab, (short)-3, 'Z', 6, 2, lt_mac_s,
+	      ip, "abcdef", 9U, "end");
+	/*
 	 * issue 7 follow-up: arguments ending at the last bytes of a
 	 * vbin_printf() record (LOGDEV_MAX_PAYLOAD 512; vbin layout: %px 8
 	 * bytes, a string and a pointer text each with its NUL, numbers
@@ -706,11 +720,15 @@ static noinline void lt_printf_table(struct dentry *dentry)
 static ssize_t lt_printf_write(struct file *f, const char __user *ubuf,
 			       size_t len, loff_t *ppos)
 {
+	/* allocated here: the table runs with preemption off */
+	char *pg = vmalloc(PAGE_SIZE);
+
 	mutex_lock(&lt_lock);
 	preempt_disable();	/* one CPU, table order */
-	lt_printf_table(f->f_path.dentry);
+	lt_printf_table(f->f_path.dentry, pg);
 	preempt_enable();
 	mutex_unlock(&lt_lock);
+	vfree(pg);
 	return len;
 }
 
@@ -882,7 +900,14 @@ static ssize_t lt_comm_write(struct file *f, const char __user *ubuf,
 	c->comm_tag = tag;
 	edprint("comm tag=%u ctx=%d", tag, LT_CTX_TASK);
 	irq_work_queue(&c->comm_work);
-	irq_work_sync(&c->comm_work);
+	/*
+	 * Preemption is off (the record must come from this CPU): wait as
+	 * irq_work_sync() does for a hard irq_work, without its might_sleep()
+	 * (a DEBUG_ATOMIC_SLEEP kernel reported "sleeping function called
+	 * from invalid context" here: make check-debug, vm-comm)
+	 */
+	while (irq_work_is_busy(&c->comm_work))
+		cpu_relax();
 	if (lt_nmi_registered) {
 		WRITE_ONCE(c->comm_nmi, 1);
 		apic->send_IPI_self(NMI_VECTOR);

@@ -101,6 +101,34 @@ check "kernel-tree on a prepared tree: exit 0, 0 changes, tree unchanged" \
 	"exit $rc, $(cat "$tmp/out"), $(diff "$tmp/before" "$tmp/after" | head -n 3 | tr '\n' '|')" \
 	sh -c "[ $rc = 0 ] && grep -q '; 0 changes' '$tmp/out' && cmp -s '$tmp/before' '$tmp/after'"
 
+# a tree prepared by a checkout with built modules in kernel/: its
+# logdev.mod.c (a build product) is not a source to link, and a tree that
+# already links one (older kernel-tree) is brought up to date, not refused
+# (seen 2026-12-01: "links[$1]: unbound variable" from a worktree with no
+# logdev.mod.c, on the cache linked to main)
+fake_tree "$tmp/modc"
+"$kt" "$tmp/modc" > /dev/null 2>&1
+ln -s /elsewhere/kernel/logdev.mod.c "$tmp/modc/kernel/logdev/logdev.mod.c"
+"$kt" "$tmp/modc" > "$tmp/out" 2>&1
+rc=$?
+check "kernel-tree drops a link to another checkout's logdev.mod.c (exit 0, link gone)" \
+	"exit $rc: $(head -c 300 "$tmp/out")" \
+	sh -c "[ $rc = 0 ] && [ ! -e '$tmp/modc/kernel/logdev/logdev.mod.c' ] && [ ! -L '$tmp/modc/kernel/logdev/logdev.mod.c' ]"
+# kernel/logdev.mod.c exists after an in-place module build: a copy of the
+# repository's sources with one, so that this checkout's kernel/ is left alone
+mkdir -p "$tmp/repo/tools" "$tmp/repo/kernel" "$tmp/repo/include/linux" "$tmp/repo/include/uapi/linux"
+cp "$kt" "$tmp/repo/tools/"
+cp "$top"/kernel/*.[ch] "$top/kernel/Makefile.objs" "$tmp/repo/kernel/"
+cp -r "$top/kernel/intree" "$tmp/repo/kernel/"
+cp "$top"/include/linux/edprint*.h "$tmp/repo/include/linux/"
+cp "$top/include/uapi/linux/logdev.h" "$tmp/repo/include/uapi/linux/"
+: > "$tmp/repo/kernel/logdev.mod.c"
+"$tmp/repo/tools/kernel-tree.sh" "$tmp/modc" > "$tmp/out" 2>&1
+rc=$?
+check "kernel-tree does not link kernel/logdev.mod.c (a build product) into the tree" \
+	"exit $rc: $(ls "$tmp/modc/kernel/logdev" | tr '\n' ' ')" \
+	sh -c "[ $rc = 0 ] && [ ! -L '$tmp/modc/kernel/logdev/logdev.mod.c' ]"
+
 # ---- 2. the pristine 6.1 files, with the probes
 pristine=$("$ksrc" pristine 2> "$tmp/ksrc.err")
 if [ -z "$pristine" ] || [ ! -d "$pristine" ]; then

@@ -44,7 +44,7 @@ BEGIN {
 }
 /logdev-dump-test: sysrq done/ { sysrq_done = NR }
 /logdev-dump-test: alive after the oops/ { alive = NR }
-/Oops|BUG: kernel NULL pointer|kernel BUG at/ && !oops { oops = NR }
+/Oops|BUG: kernel NULL pointer|kernel BUG at|general protection fault/ && !oops { oops = NR }
 /Kernel panic/ && !kpanic { kpanic = NR }
 /logdev: dump \(panic\): printed above/ { above = NR }
 /logdev: dump begin \(/ {

@@ -10,7 +10,11 @@
 # e.g. vm-ctx-smp2-discard; the others are skipped without a line).
 # Results stay in $VM_OUT (default tests/vm/out/) for a post-mortem.
 # LOGDEV_VM_KERNEL=path/bzImage: boot that kernel (tools/vm/run.sh), e.g. the
-# debug kernel of tools/debug-kernel.sh, with modules built against its tree.
+# debug kernel of tools/debug-kernel.sh, with modules built against its tree;
+# the short soak then runs on it (group vm-soak-image) instead of the cloud
+# and PREEMPT_RT kernels.  VM_SLOW=N: that kernel is N times slower under
+# TCG (KASAN, lockdep): every boot's idle watch (90 s) is N times longer,
+# and the soak's timeout (VM_TIMEOUT is the other boots').
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tests/vm
@@ -73,7 +77,7 @@ boot() {
 	local name=$1 smp=$2 script=$3 files=$4 args=$5 tcg=${6:-multi} rc
 	want "$name" || return 1
 	"$top/tools/vm/run.sh" --kver "$kver" --smp "$smp" --timeout "${VM_TIMEOUT:-180}" \
-		--tcg "$tcg" --script "$script" --files "$files" --args "$args" --out "$out/$name" \
+		--idle $((90 * ${VM_SLOW:-1})) --tcg "$tcg" --script "$script" --files "$files" --args "$args" --out "$out/$name" \
 		2> "$out/$name.runlog"
 	rc=$?
 	case $rc in
@@ -87,7 +91,9 @@ boot() {
 # 0. the runner itself: a guest that goes silent is reported as wedged, with
 # every vCPU's RIP, within --idle, not as a bare timeout.
 if want vm-wedge; then
-	"$top/tools/vm/run.sh" --kver "$kver" --smp 2 --idle 8 --timeout 120 \
+	# a slow kernel (VM_SLOW) can be silent for more than 8 s while it
+	# boots: seen with the KASAN kernel, wedged "after 16.7 s" in the BIOS
+	"$top/tools/vm/run.sh" --kver "$kver" --smp 2 --idle $((8 * ${VM_SLOW:-1})) --timeout $((120 * ${VM_SLOW:-1})) \
 		--script "$vm/guest-wedge.sh" --out "$out/vm-wedge" 2> "$out/vm-wedge.runlog"
 	rc=$?
 	msg=$(grep 'guest wedged' "$out/vm-wedge.runlog")
@@ -141,7 +147,7 @@ smps="2 4"
 for smp in $smps; do
 	if boot vm-stress-smp$smp "$smp" "$vm/guest-stress.sh" \
 		"$K/logdev.ko $T/logdev_test.ko $vmtool" \
-		"${VM_STRESS_SECS:-15} ${VM_STRESS_ITERS:-2000} $smp" single; then
+		"${VM_STRESS_SECS:-$((15 * ${VM_SLOW:-1}))} ${VM_STRESS_ITERS:-2000} $smp" single; then
 		guest_lines "$out/vm-stress-smp$smp"
 	fi
 done
@@ -228,7 +234,7 @@ if ! want vm-merge; then
 	:
 elif [ -z "$tc" ]; then
 	fail "vm-merge: trace-cmd not installed (tools/deps.sh installs it)"
-elif "$top/tools/vm/run.sh" --kver "$kver" --smp 2 --timeout "${VM_TIMEOUT:-180}" \
+elif "$top/tools/vm/run.sh" --kver "$kver" --smp 2 --timeout "${VM_TIMEOUT:-180}" --idle $((90 * ${VM_SLOW:-1})) \
 	--host-bins "$tc" --script "$vm/guest-merge.sh" \
 	--files "$K/logdev.ko $T/logdev_demo.ko $U/logdev.static" --args "5 40" \
 	--out "$out/vm-merge" 2> "$out/vm-merge.runlog"; then
@@ -261,7 +267,7 @@ fi
 for t in oops:64 panic:50 sysrq:30 mid:64 live:20; do
 	mode=${t%:*} recs=${t#*:} name=vm-dump-${t%:*}
 	want "$name" || continue
-	if "$top/tools/vm/run.sh" --kver "$kver" --smp 2 --timeout "${VM_TIMEOUT:-180}" \
+	if "$top/tools/vm/run.sh" --kver "$kver" --smp 2 --timeout "${VM_TIMEOUT:-180}" --idle $((90 * ${VM_SLOW:-1})) \
 		--expect-crash --script "$vm/guest-dump.sh" \
 		--files "$K/logdev.ko $T/logdev_test.ko" --args "$mode 1000 50" \
 		--out "$out/$name" 2> "$out/$name.runlog"; then
@@ -314,9 +320,14 @@ fi
 # kernel uses kernel/*.ko; the PREEMPT_RT one modules built in
 # build/soak/KVER/ (tools/deps.sh --rt installs its packages).
 # Multi-threaded TCG: enable flips only while no edprint site runs.
+# With LOGDEV_VM_KERNEL (a debug kernel): on that kernel, with kernel/*.ko.
 soak_k=
-want vm-soak-cloud && soak_k=cloud
-want vm-soak-rt && soak_k="$soak_k rt"
+if [ -n "${LOGDEV_VM_KERNEL:-}" ]; then
+	{ want vm-soak-image || want vm-soak-cloud || want vm-soak-rt; } && soak_k=image
+else
+	want vm-soak-cloud && soak_k=cloud
+	want vm-soak-rt && soak_k="$soak_k rt"
+fi
 if [ -n "$soak_k" ]; then
 	"$vm/soak.sh" --records "${VM_SOAK_RECORDS:-1000000}" --kernels "$soak_k" \
 		--tree-modules --out "$out/soak" > "$out/soak.log" 2>&1

@@ -5,7 +5,9 @@
 #   tests/vm/soak.sh [--records N] [--kernels "cloud rt"] [--modes "overwrite discard"]
 #                    [--smp 4] [--kb 64] [--every 16] [--tree-modules] [--out DIR]
 #
-# Per kernel (cloud: tools/kver.sh, rt: tools/kver.sh --rt) one boot with
+# Per kernel (cloud: tools/kver.sh, rt: tools/kver.sh --rt, image: the
+# kernel image LOGDEV_VM_KERNEL names, e.g. tools/debug-kernel.sh's, with
+# kernel/*.ko, which must be built against its tree) one boot with
 # --smp CPUs (default 4) runs tests/vm/guest-soak.sh once per mode:
 # logdev_test's writers in task, softirq, hardirq and NMI context on every
 # CPU, a chain nested four deep (task, softirq, hardirq, NMI; three deep on
@@ -20,6 +22,10 @@
 # second run rebuilds nothing), never touching kernel/*.ko.  --tree-modules:
 # for the kernel that kernel/logdev.ko was built for, use kernel/*.ko
 # (make check has just built them).
+#
+# VM_SLOW=N (default 1): a kernel N times slower under TCG (KASAN, lockdep:
+# tools/debug-kernel.sh sets it): the boot's timeout and idle watch scale.
+# LOGDEV_VM_KERNEL is for `image` only: cloud and rt boot their own kernels.
 #
 # Prints PASS:/FAIL: lines, then per kernel and mode a table: records
 # written/read/lost per CPU and context, records/s, duration, and the host's
@@ -87,16 +93,26 @@ summary=$out/summary.txt
 : > "$summary"
 for k in $kernels; do
 	name=vm-soak-$k
+	img=
 	case $k in
 	cloud) kv=$("$top/tools/kver.sh" 2>/dev/null) ;;
 	rt) kv=$("$top/tools/kver.sh" --rt 2>/dev/null) ;;
-	*) fail "$name: unknown kernel '$k' (cloud or rt)"; continue ;;
+	image)
+		img=${LOGDEV_VM_KERNEL:-}
+		kv=$(grep -ao 'vermagic=[^ ]*' "$top/kernel/logdev.ko" 2>/dev/null | head -n 1 | cut -d= -f2)
+		if [ -z "$img" ] || [ ! -r "$img" ] || [ -z "$kv" ] || [ ! -f "$top/kernel/test/logdev_test.ko" ]; then
+			fail "$name: needs LOGDEV_VM_KERNEL (got '$img') and kernel/logdev.ko, kernel/test/logdev_test.ko built against it"
+			continue
+		fi ;;
+	*) fail "$name: unknown kernel '$k' (cloud, rt or image)"; continue ;;
 	esac
 	if [ -z "$kv" ]; then
 		fail "$name: no $k kernel with headers installed (tools/deps.sh, for rt tools/deps.sh --rt)"
 		continue
 	fi
-	if ! m=$(modules "$kv"); then
+	if [ -n "$img" ]; then
+		m=$top/kernel
+	elif ! m=$(modules "$kv"); then
 		fail "$name: no modules for $kv (see $top/build/soak/$kv/build.log)"
 		continue
 	fi
@@ -105,7 +121,9 @@ for k in $kernels; do
 	# Timeout: 10^6 records take about a minute under TCG; allow 60 s per
 	# 10^6 and mode beyond a base (the run prints progress every 20 s, so
 	# the idle watch still catches a wedge).
-	tmo=$(awk -v r="$records" -v n="$(echo $modes | wc -w)" 'BEGIN { printf "%d", 240 + n * r / 1e6 * 60 }')
+	# VM_SLOW scales both for a slow (debug) kernel.
+	slow=${VM_SLOW:-1}
+	tmo=$(awk -v r="$records" -v n="$(echo $modes | wc -w)" -v s="$slow" 'BEGIN { printf "%d", s * (240 + n * r / 1e6 * 60) }')
 	# Multi-threaded TCG: soaktool switches enable on before the writers
 	# start and off after they are done, so the static key never flips under
 	# an edprint() site (tools/vm/run.sh --tcg).  --idle 240: the boot is
@@ -114,7 +132,7 @@ for k in $kernels; do
 	# progress every 20 s.  no_timer_check: a PREEMPT_RT boot at that load
 	# panicked in the kernel's early IO-APIC timer check ("IO-APIC + timer
 	# doesn't work!"), which a slow emulated CPU can fail.
-	"$top/tools/vm/run.sh" --kver "$kv" --smp "$smp" --mem 1024 --timeout "$tmo" --idle 240 \
+	LOGDEV_VM_KERNEL=$img "$top/tools/vm/run.sh" --kver "$kv" --smp "$smp" --mem 1024 --timeout "$tmo" --idle $((240 * slow)) \
 		--append no_timer_check \
 		--script "$vm/guest-soak.sh" --files "$m/logdev.ko $m/test/logdev_test.ko $out/soaktool" \
 		--args "$kb $records $every $name $modes" --out "$out/$name" 2> "$out/$name.runlog"
