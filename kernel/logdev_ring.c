@@ -59,31 +59,6 @@
 
 #define HDR	LOGDEV_SUBBUF_HDR_SIZE
 
-static inline u64 ld_sb_of(const struct ld_cpu_buf *cb, u64 pos)
-{
-	return pos >> cb->subbuf_shift;
-}
-
-static inline u32 ld_off_in(const struct ld_cpu_buf *cb, u64 pos)
-{
-	return (u32)pos & (cb->subbuf_size - 1);
-}
-
-static inline u32 ld_slot(const struct ld_cpu_buf *cb, u64 sb)
-{
-	return (u32)sb & (cb->nr_subbufs - 1);
-}
-
-static inline void *ld_sb_addr(const struct ld_cpu_buf *cb, u64 sb)
-{
-	return (char *)cb->mem + ((u64)ld_slot(cb, sb) << cb->subbuf_shift);
-}
-
-static inline void *ld_pos_addr(const struct ld_cpu_buf *cb, u64 pos)
-{
-	return (char *)ld_sb_addr(cb, ld_sb_of(cb, pos)) + ld_off_in(cb, pos);
-}
-
 /* Bytes that must be committed to a slot before lap @lap of it is complete */
 static inline u64 ld_lap_end(const struct ld_cpu_buf *cb, u64 lap)
 {
@@ -207,7 +182,7 @@ void ld_cpu_buf_reset(struct ld_cpu_buf *cb, enum ld_mode mode)
 	for (i = 0; i < cb->nr_subbufs; i++)
 		ld_local_set(&cb->commit[i], 0);
 	ld_local_set(&cb->written, 0);
-	ld_local_set(&cb->bytes, 0);
+	ld_local_set(&cb->tails, 0);
 	for (i = 0; i < LD_NR_REFUSALS; i++) {
 		ld_local_set(&cb->refused[i], 0);
 		ld_local_set(&cb->pending[i], 0);
@@ -374,6 +349,8 @@ static bool ld_close(struct ld_cpu_buf *cb, u64 old, u32 flags)
 	 * after the pusher's in ld_prepare_open() [R2].
 	 */
 	ld_smp_wmb();
+	/* bytes of records are derived from this (ld_get_stats()) */
+	ld_local_add(&cb->tails, cb->subbuf_size - off);
 	/*
 	 * local add: atomic against the writers nesting on this CPU, which
 	 * may commit to the same slot; the sum, not the order, decides.
@@ -448,22 +425,20 @@ void ld_lost_nesting(struct ld_cpu_buf *cb)
 }
 
 /**
- * ld_reserve() - reserve space for one record
+ * ld_reserve_slow() - ld_reserve() when its inline fast path does not apply
  * @cb:            this CPU's buffer (kernel: preemption disabled)
  * @payload_bytes: payload after the 24-byte record header
  * @r:             filled in on success
  *
- * On success r->rec points at the record header with ts and len set; the
- * caller fills the other fields and the payload, then calls ld_commit().
+ * The whole reservation, every case: too big, nesting too deep, the record
+ * opens a sub-buffer (closing the previous one, pushing the reader in
+ * overwrite mode) or fills it exactly, or a nested writer moved write_off
+ * between the fast path's load and its cmpxchg.  The fast path has counted
+ * nothing when it calls this.
  *
- * Return: 0; -E2BIG if the record cannot fit a sub-buffer (counted as
- * too_big), -ENOSPC (discard mode, buffer full: counted as dropped) or
- * -EBUSY (nesting too deep or the sub-buffer to enter still being written:
- * counted as nesting_lost).  Every refusal counts as written and under its
- * cause, and is reported in a later sub-buffer header's field of that
- * cause (dropped_before, too_big_before, nesting_lost_before).
+ * Return: as ld_reserve().
  */
-int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
+int ld_reserve_slow(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 {
 	u32 len = (LOGDEV_REC_HDR_SIZE + payload_bytes + LOGDEV_REC_ALIGN - 1) &
 		  ~(u32)(LOGDEV_REC_ALIGN - 1);
@@ -554,42 +529,8 @@ int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 	/* a losing pusher may walk the lengths (ld_subbuf_records()) */
 	WRITE_ONCE(r->rec->len, (u16)len);
 	r->sb = ld_sb_of(cb, start);
+	r->len = len;
 	return 0;
-}
-
-/**
- * ld_commit() - make a reserved record count as written
- * @cb: the buffer ld_reserve() was called on (same CPU, same context)
- * @r:  the reservation
- *
- * Return: true if a sub-buffer became complete (readable) through this
- * reservation or commit, so a sleeping reader may want waking.
- */
-bool ld_commit(struct ld_cpu_buf *cb, struct ld_resv *r)
-{
-	u32 len = r->rec->len;
-	bool done;
-
-	LD_TEST_HOOK(1);
-	ld_local_add(&cb->bytes, len);
-	/*
-	 * [W3] The record (header and payload, filled by the caller, and
-	 * data_bytes if ld_reserve() made us the closer) before its commit.
-	 * Pairs with the smp_rmb() after the consumer's load of commit[] in
-	 * ld_consume() [R1] and after the pusher's in ld_prepare_open() [R2].
-	 * As in LTTng's lib_ring_buffer_commit(): write the data, smp_wmb(),
-	 * add to the sub-buffer's commit count.
-	 */
-	ld_smp_wmb();
-	/*
-	 * Commits of nested writers to one slot may land in any order; the
-	 * sub-buffer is complete when the sum reaches the lap's end, which
-	 * needs every reservation in it committed, the outermost included.
-	 */
-	done = (ld_local_add_return(&cb->commit[ld_slot(cb, r->sb)], len) &
-		(cb->subbuf_size - 1)) == 0;
-	LD_NESTING(cb)--;
-	return done || r->closed_prev;
 }
 
 /**
@@ -906,6 +847,8 @@ int ld_peek_subbuf(struct ld_cpu_buf *cb, u64 sb, const void **subbuf,
  */
 void ld_get_stats(struct ld_cpu_buf *cb, struct ld_stats *st)
 {
+	u64 w;
+
 	/*
 	 * Benign race: unordered loads of counters the writers and the
 	 * consumer keep changing; each value is whole, the set is not a
@@ -918,5 +861,14 @@ void ld_get_stats(struct ld_cpu_buf *cb, struct ld_stats *st)
 	st->dropped = ld_local_read_remote(&cb->refused[LD_DROPPED]);
 	st->nesting_lost = ld_local_read_remote(&cb->refused[LD_NESTING_LOST]);
 	st->too_big = ld_local_read_remote(&cb->refused[LD_TOO_BIG]);
-	st->bytes = ld_local_read_remote(&cb->bytes);
+	/*
+	 * Bytes of records, derived: every byte reserved (write_off) is a
+	 * sub-buffer header, a record or a closed sub-buffer's unused tail
+	 * (tails); all reserved records are committed once writers are quiet.
+	 * Every sub-buffer below write_off was opened (each open is the next
+	 * one), so ceil(write_off / S) headers.
+	 */
+	w = ld_local_read_remote(&cb->write_off);
+	st->bytes = w - (((w + cb->subbuf_size - 1) >> cb->subbuf_shift) * HDR) -
+		    ld_local_read_remote(&cb->tails);
 }

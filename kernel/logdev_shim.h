@@ -192,6 +192,9 @@ static inline u64 ld_sw_cmpxchg(u64 *p, u64 o, u64 n)
 #define ld_smp_rmb()			__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define ld_smp_mb()			__atomic_thread_fence(__ATOMIC_SEQ_CST)
 
+#ifndef __always_inline
+#define __always_inline			inline __attribute__((__always_inline__))
+#endif
 #ifndef READ_ONCE
 #define READ_ONCE(x)			__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)		__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
