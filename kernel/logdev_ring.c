@@ -529,6 +529,7 @@ int ld_reserve_slow(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 	/* a losing pusher may walk the lengths (ld_subbuf_records()) */
 	WRITE_ONCE(r->rec->len, (u16)len);
 	r->sb = ld_sb_of(cb, start);
+	r->commit = &cb->commit[ld_slot(cb, r->sb)];
 	r->len = len;
 	return 0;
 }

@@ -137,12 +137,15 @@ void ld_cpu_buf_reset(struct ld_cpu_buf *cb, enum ld_mode mode);
  * @rec:  the record header; ts and len are filled in, the caller fills the
  *        rest and the payload at (rec + 1)
  * @sb:   global sub-buffer number the record lives in
+ * @commit: the commit counter of its slot (ld_commit() adds @len to it)
+ * @len:  the record's length in bytes, header and padding included
  * @closed_prev: this reservation closed the previous sub-buffer (so it may
  *        have become complete: ld_commit() reports it)
  */
 struct ld_resv {
 	struct logdev_rec_hdr *rec;
 	u64 sb;
+	ld_local_t *commit;
 	u32 len;
 	bool closed_prev;
 };
@@ -219,14 +222,20 @@ static __always_inline int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes,
 	ts = ld_clock_now();
 	off = ld_off_in(cb, old);
 	if (likely(off != 0 && off + len < cb->subbuf_size)) {
+		/* all from old, before the cmpxchg that confirms it */
+		struct logdev_rec_hdr *rec = ld_pos_addr(cb, old);
+		u64 sb = ld_sb_of(cb, old);
+		ld_local_t *commit = &cb->commit[ld_slot(cb, sb)];
+
 		LD_TEST_HOOK(0);
 		if (likely(ld_local_cmpxchg(&cb->write_off, old, old + len) == old)) {
 			ld_local_inc(&cb->written);
-			r->rec = (struct logdev_rec_hdr *)ld_pos_addr(cb, old);
-			r->rec->ts = ts;
+			rec->ts = ts;
 			/* a losing pusher may walk the lengths (ld_subbuf_records()) */
-			WRITE_ONCE(r->rec->len, (u16)len);
-			r->sb = ld_sb_of(cb, old);
+			WRITE_ONCE(rec->len, (u16)len);
+			r->rec = rec;
+			r->sb = sb;
+			r->commit = commit;
 			r->len = len;
 			r->closed_prev = false;
 			return 0;
@@ -274,7 +283,7 @@ static __always_inline bool ld_commit(struct ld_cpu_buf *cb, struct ld_resv *r)
 	 * sub-buffer is complete when the sum reaches the lap's end, which
 	 * needs every reservation in it committed, the outermost included.
 	 */
-	done = (ld_local_add_return(&cb->commit[ld_slot(cb, r->sb)], r->len) &
+	done = (ld_local_add_return(r->commit, r->len) &
 		(cb->subbuf_size - 1)) == 0;
 	LD_NESTING(cb)--;
 	return done || r->closed_prev;

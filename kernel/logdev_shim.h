@@ -9,7 +9,11 @@
  * ld_atomic_t: a counter shared between a CPU's writers and the reader on
  *              another CPU; kernel atomic64_t.
  * ld_clock_now(): the trace clock in ns, provided by the user of the core
- *              (logdev_clock.c in the kernel, the harness in userspace).
+ *              (kernel: a static call set by logdev_clock.c; userspace: the
+ *              harness's function).
+ * LD_SHIM_SINGLE_WRITER (userspace only, bench/host's one-writer row):
+ *              ld_local_t as the kernel's local_t on x86, one writer per
+ *              buffer; see below.
  *
  * What each primitive orders, in the kernel (Documentation/atomic_t.txt,
  * Documentation/memory-barriers.txt); the ring core relies on nothing more:
@@ -44,6 +48,8 @@
 #include <linux/string.h>
 #include <linux/compiler.h>
 #include <linux/atomic.h>
+#include <linux/static_call.h>
+#include <linux/trace_clock.h>
 #include <asm/local.h>
 #include <asm/barrier.h>
 
@@ -81,7 +87,17 @@ typedef atomic64_t ld_atomic_t;
 /* Test hook points; nothing in the kernel. */
 #define LD_TEST_HOOK(where)		do { } while (0)
 
-u64 ld_clock_now(void);
+/*
+ * The trace clock: a static call, patched by ld_clock_select()
+ * (logdev_clock.c) to the clock chosen while recording is off, so a writer
+ * calls trace_clock_local() (or the other) directly, with no switch.
+ */
+DECLARE_STATIC_CALL(ld_clock, trace_clock_local);
+
+static __always_inline u64 ld_clock_now(void)
+{
+	return static_call(ld_clock)();
+}
 
 #else /* userspace test harness */
 
