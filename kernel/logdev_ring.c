@@ -93,6 +93,28 @@ static u32 ld_log2(u32 v)
 	return r;
 }
 
+/*
+ * Records in the first @end bytes after the header of @subbuf (@end at most
+ * the sub-buffer's size minus its header): the walk of ld_subbuf_records().
+ */
+static u32 ld_count_records(const void *subbuf, u32 end)
+{
+	u32 off = 0, n = 0;
+
+	while (off + LOGDEV_REC_HDR_SIZE <= end) {
+		const struct logdev_rec_hdr *rec =
+			(const void *)((const char *)subbuf + HDR + off);
+		u32 len = READ_ONCE(rec->len);
+
+		if (len < LOGDEV_REC_HDR_SIZE || (len & (LOGDEV_REC_ALIGN - 1)) ||
+		    off + len > end)
+			break;
+		off += len;
+		n++;
+	}
+	return n;
+}
+
 /**
  * ld_subbuf_records() - count the records in a closed sub-buffer
  * @subbuf:      start of the sub-buffer (header first)
@@ -116,22 +138,10 @@ u32 ld_subbuf_records(const void *subbuf, u32 subbuf_size)
 {
 	const struct logdev_subbuf_hdr *h = subbuf;
 	u32 end = READ_ONCE(h->data_bytes);
-	u32 off = 0, n = 0;
 
 	if (end > subbuf_size - HDR)
 		return 0;
-	while (off + LOGDEV_REC_HDR_SIZE <= end) {
-		const struct logdev_rec_hdr *rec =
-			(const void *)((const char *)subbuf + HDR + off);
-		u32 len = READ_ONCE(rec->len);
-
-		if (len < LOGDEV_REC_HDR_SIZE || (len & (LOGDEV_REC_ALIGN - 1)) ||
-		    off + len > end)
-			break;
-		off += len;
-		n++;
-	}
-	return n;
+	return ld_count_records(subbuf, end);
 }
 
 /**
@@ -181,7 +191,6 @@ void ld_cpu_buf_reset(struct ld_cpu_buf *cb, enum ld_mode mode)
 	ld_local_set(&cb->write_off, 0);
 	for (i = 0; i < cb->nr_subbufs; i++)
 		ld_local_set(&cb->commit[i], 0);
-	ld_local_set(&cb->written, 0);
 	ld_local_set(&cb->tails, 0);
 	for (i = 0; i < LD_NR_REFUSALS; i++) {
 		ld_local_set(&cb->refused[i], 0);
@@ -420,7 +429,6 @@ static void ld_count_lost(struct ld_cpu_buf *cb, int err)
  */
 void ld_lost_nesting(struct ld_cpu_buf *cb)
 {
-	ld_local_inc(&cb->written);
 	ld_count_lost(cb, -EBUSY);
 }
 
@@ -448,7 +456,6 @@ int ld_reserve_slow(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 	int err;
 
 	/* counters: local, unordered; a remote snapshot may be mid-update */
-	ld_local_inc(&cb->written);
 	if (unlikely(payload_bytes > cb->subbuf_size ||
 		     len > cb->subbuf_size - HDR || len > 0xfff8)) {
 		ld_count_lost(cb, -E2BIG);
@@ -841,6 +848,31 @@ int ld_peek_subbuf(struct ld_cpu_buf *cb, u64 sb, const void **subbuf,
 	return 0;
 }
 
+/*
+ * Records in the sub-buffers neither consumed nor pushed out: read_sb up to
+ * the open one (bounded walks: only loads, any context).  Exact while no
+ * writer and no consumer runs; with them running, a sub-buffer may be
+ * counted while it is claimed or pushed (twice, for an instant) or before
+ * its records have their lengths (missed), as any unordered snapshot of
+ * the counters may be off.
+ */
+static u64 ld_ring_records(struct ld_cpu_buf *cb)
+{
+	u64 w = ld_local_read_remote(&cb->write_off);
+	u64 rs = ld_atomic_read(&cb->read_sb);
+	u64 open = ld_sb_of(cb, w), sb, n = 0;
+	u32 off = ld_off_in(cb, w);
+
+	/* never more than nr_subbufs, even from a stale read_sb */
+	if (open >= rs + cb->nr_subbufs)
+		rs = open + 1 - cb->nr_subbufs;
+	for (sb = rs; sb < open; sb++)
+		n += ld_subbuf_records(ld_sb_addr(cb, sb), cb->subbuf_size);
+	if (off > HDR && rs <= open)
+		n += ld_count_records(ld_sb_addr(cb, open), off - HDR);
+	return n;
+}
+
 /**
  * ld_get_stats() - snapshot of a buffer's counters
  * @cb: the buffer
@@ -856,12 +888,19 @@ void ld_get_stats(struct ld_cpu_buf *cb, struct ld_stats *st)
 	 * snapshot.  The accounting identity holds once writers are quiet
 	 * and everything is consumed.
 	 */
-	st->written = ld_local_read_remote(&cb->written);
 	st->read = ld_atomic_read(&cb->read);
 	st->overrun = ld_atomic_read(&cb->overrun);
 	st->dropped = ld_local_read_remote(&cb->refused[LD_DROPPED]);
 	st->nesting_lost = ld_local_read_remote(&cb->refused[LD_NESTING_LOST]);
 	st->too_big = ld_local_read_remote(&cb->refused[LD_TOO_BIG]);
+	/*
+	 * Written, derived (no counter on the fast path): every record a
+	 * writer reserved is in exactly one sub-buffer, which was consumed
+	 * (read), pushed out (overrun) or is still in the ring; every other
+	 * record tried was refused.  Exact once writers are quiet.
+	 */
+	st->written = st->read + st->overrun + st->dropped + st->nesting_lost +
+		      st->too_big + ld_ring_records(cb);
 	/*
 	 * Bytes of records, derived: every byte reserved (write_off) is a
 	 * sub-buffer header, a record or a closed sub-buffer's unused tail

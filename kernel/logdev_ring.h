@@ -101,7 +101,6 @@ struct ld_cpu_buf {
 	 */
 	ld_local_t write_off;		/* next free byte, global position */
 	ld_local_t *commit;		/* per slot: bytes committed, cumulative over laps */
-	ld_local_t written;
 	ld_local_t refused[LD_NR_REFUSALS];	/* per enum ld_refusal */
 	ld_local_t tails;		/* unused bytes of closed sub-buffers (ld_close()) */
 	/* refused since the last open, not yet in a header, per enum ld_refusal */
@@ -229,7 +228,6 @@ static __always_inline int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes,
 
 		LD_TEST_HOOK(0);
 		if (likely(ld_local_cmpxchg(&cb->write_off, old, old + len) == old)) {
-			ld_local_inc(&cb->written);
 			rec->ts = ts;
 			/* a losing pusher may walk the lengths (ld_subbuf_records()) */
 			WRITE_ONCE(rec->len, (u16)len);
