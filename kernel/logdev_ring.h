@@ -170,9 +170,11 @@ static inline void *ld_sb_addr(const struct ld_cpu_buf *cb, u64 sb)
 	return (char *)cb->mem + ((u64)ld_slot(cb, sb) << cb->subbuf_shift);
 }
 
+/* slot and offset at once: nr_subbufs and subbuf_size are powers of two */
 static inline void *ld_pos_addr(const struct ld_cpu_buf *cb, u64 pos)
 {
-	return (char *)ld_sb_addr(cb, ld_sb_of(cb, pos)) + ld_off_in(cb, pos);
+	return (char *)cb->mem +
+	       (pos & (((u64)cb->nr_subbufs << cb->subbuf_shift) - 1));
 }
 
 
