@@ -437,6 +437,13 @@ notrace void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logde
 	rec->ctx = ld_ctx();
 	rec->pid = pid;
 	rec->arg_bytes = bytes;
+	/*
+	 * The padding to the record's 8-byte length, zeroed now so that
+	 * __logdev_commit() has nothing to do: one aligned 8-byte store over
+	 * the last payload word, which the caller's stores then overwrite.
+	 */
+	if (bytes & (LOGDEV_REC_ALIGN - 1))
+		*(u64 *)((u8 *)(rec + 1) + (bytes & ~(LOGDEV_REC_ALIGN - 1))) = 0;
 	return rec + 1;
 out:
 	preempt_enable_notrace();
@@ -452,10 +459,9 @@ void notrace __logdev_commit(struct logdev_resv *res)
 {
 	struct ld_resv *r = (struct ld_resv *)res;
 	struct ld_pcpu *pc = this_cpu_ptr(ld_pcpu);
-	u32 pad = r->rec->len - LOGDEV_REC_HDR_SIZE - r->rec->arg_bytes;
 
-	if (pad)
-		memset((char *)(r->rec + 1) + r->rec->arg_bytes, 0, pad);
+	BUILD_BUG_ON(LOGDEV_REC_ALIGN != sizeof(u64));
+	/* the padding was zeroed by __logdev_reserve() */
 	if (ld_commit(rcu_dereference_sched(pc->cb), r))
 		ld_kick_reader(pc);
 	preempt_enable_notrace();
