@@ -13,7 +13,8 @@
 #include <linux/timekeeping.h>
 #include "logdev_clock.h"
 
-static int ld_clock_sel;	/* enum ld_clock_id, read by ld_clock_now() */
+/* ld_clock_now() calls this (logdev_shim.h); trace_clock_local() by default */
+DEFINE_STATIC_CALL(ld_clock, trace_clock_local);
 
 const char * const ld_clock_names[LD_NR_CLOCKS] = {
 	[LD_CLOCK_LOCAL] = "local",
@@ -22,31 +23,26 @@ const char * const ld_clock_names[LD_NR_CLOCKS] = {
 };
 
 /**
- * ld_clock_now() - the selected trace clock, for the ring core
- *
- * Return: nanoseconds of trace_clock_local(), trace_clock_global() or
- * ktime_get_mono_fast_ns(), as selected by the debugfs "clock" file.
- */
-u64 notrace ld_clock_now(void)
-{
-	switch (READ_ONCE(ld_clock_sel)) {
-	case LD_CLOCK_GLOBAL:
-		return trace_clock_global();
-	case LD_CLOCK_MONO:
-		return ktime_get_mono_fast_ns();
-	default:
-		return trace_clock_local();
-	}
-}
-
-/**
  * ld_clock_select() - make @clock the one ld_clock_now() reads
- * @clock: the clock
+ * @clock: the clock: trace_clock_local(), trace_clock_global() or
+ *         ktime_get_mono_fast_ns()
  *
  * Only while recording is off (ld_set_clock()): the buffers are emptied
- * after the switch so that no sub-buffer mixes two clocks.
+ * after the switch so that no sub-buffer mixes two clocks.  Patches the
+ * static call (text patching; may sleep): process context, no writer
+ * running (recording off and synchronize_rcu() done by the caller).
  */
 void ld_clock_select(enum ld_clock_id clock)
 {
-	WRITE_ONCE(ld_clock_sel, clock);
+	switch (clock) {
+	case LD_CLOCK_GLOBAL:
+		static_call_update(ld_clock, trace_clock_global);
+		break;
+	case LD_CLOCK_MONO:
+		static_call_update(ld_clock, ktime_get_mono_fast_ns);
+		break;
+	default:
+		static_call_update(ld_clock, trace_clock_local);
+		break;
+	}
 }

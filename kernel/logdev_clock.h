@@ -11,6 +11,7 @@
 #define _LOGDEV_CLOCK_H
 
 #include <linux/types.h>
+#include "logdev_shim.h"
 
 enum ld_clock_id {
 	LD_CLOCK_LOCAL = 0,
@@ -21,7 +22,7 @@ enum ld_clock_id {
 
 extern const char * const ld_clock_names[LD_NR_CLOCKS];
 
-u64 ld_clock_now(void);
+/* ld_clock_now(): logdev_shim.h (a static call into the selected clock) */
 void ld_clock_select(enum ld_clock_id clock);
 
 #endif /* _LOGDEV_CLOCK_H */

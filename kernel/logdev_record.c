@@ -76,7 +76,7 @@ static __always_inline void ld_kick_reader(struct ld_pcpu *pc)
  */
 static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 					   struct ld_cpu_buf *cb, u32 pid,
-					   const u64 *comm)
+					   u64 comm0, u64 comm1)
 {
 	struct ld_resv r;
 	char *p;
@@ -92,8 +92,8 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 		 * the comm record.
 		 */
 		pc->comm_pid = pid;
-		pc->comm[0] = comm[0];
-		pc->comm[1] = comm[1];
+		pc->comm[0] = comm0;
+		pc->comm[1] = comm1;
 		WRITE_ONCE(pc->comm_sb, ld_cur_sb(cb));
 		return;
 	}
@@ -103,7 +103,8 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 	r.rec->pid = pid;
 	r.rec->arg_bytes = LOGDEV_COMM_LEN;
 	p = (char *)(r.rec + 1);
-	memcpy(p, comm, LOGDEV_COMM_LEN);
+	memcpy(p, &comm0, sizeof(comm0));
+	memcpy(p + sizeof(comm0), &comm1, sizeof(comm1));
 	for (i = 0; i < LOGDEV_COMM_LEN - 1 && p[i]; i++)
 		;
 	memset(p + i, 0, LOGDEV_COMM_LEN - i);
@@ -112,8 +113,8 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 	if (ld_commit(cb, &r))
 		ld_kick_reader(pc);
 	pc->comm_pid = pid;
-	pc->comm[0] = comm[0];
-	pc->comm[1] = comm[1];
+	pc->comm[0] = comm0;
+	pc->comm[1] = comm1;
 	WRITE_ONCE(pc->comm_sb, r.sb);
 }
 
@@ -126,14 +127,15 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 static __always_inline void ld_note_task(struct ld_pcpu *pc,
 					 struct ld_cpu_buf *cb, u32 pid)
 {
-	u64 comm[LOGDEV_COMM_LEN / sizeof(u64)];
+	u64 comm0, comm1;	/* two scalars, not an array: no stack canary */
 
-	BUILD_BUG_ON(sizeof(current->comm) != LOGDEV_COMM_LEN);
-	memcpy(comm, current->comm, LOGDEV_COMM_LEN);
-	if (unlikely(pid != pc->comm_pid || comm[0] != pc->comm[0] ||
-		     comm[1] != pc->comm[1] ||
+	BUILD_BUG_ON(sizeof(current->comm) != 2 * sizeof(u64));
+	memcpy(&comm0, current->comm, sizeof(comm0));
+	memcpy(&comm1, current->comm + sizeof(comm0), sizeof(comm1));
+	if (unlikely(pid != pc->comm_pid || comm0 != pc->comm[0] ||
+		     comm1 != pc->comm[1] ||
 		     ld_cur_sb(cb) != READ_ONCE(pc->comm_sb)))
-		ld_write_comm(pc, cb, pid, comm);
+		ld_write_comm(pc, cb, pid, comm0, comm1);
 }
 
 /*
@@ -588,6 +590,7 @@ EXPORT_SYMBOL_GPL(__logdev_print);
 notrace void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logdev_resv *res)
 {
 	struct ld_resv *r = (struct ld_resv *)res;
+	struct logdev_rec_hdr *rec;
 	struct ld_cpu_buf *cb;
 	struct ld_pcpu *pc;
 	u32 id, pid;
@@ -605,12 +608,20 @@ notrace void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logde
 	if (unlikely(ld_reserve(cb, bytes, r)))
 		goto out;
 	ld_check_comm_sb(pc, r->sb);
-	r->rec->site = id;
-	r->rec->type = LOGDEV_REC_PRINT_SLOTS;
-	r->rec->ctx = ld_ctx();
-	r->rec->pid = pid;
-	r->rec->arg_bytes = bytes;
-	return r->rec + 1;
+	rec = r->rec;	/* once: the stores below may alias *r for the compiler */
+	rec->site = id;
+	rec->type = LOGDEV_REC_PRINT_SLOTS;
+	rec->ctx = ld_ctx();
+	rec->pid = pid;
+	rec->arg_bytes = bytes;
+	/*
+	 * The padding to the record's 8-byte length, zeroed now so that
+	 * __logdev_commit() has nothing to do: one aligned 8-byte store over
+	 * the last payload word, which the caller's stores then overwrite.
+	 */
+	if (bytes & (LOGDEV_REC_ALIGN - 1))
+		*(u64 *)((u8 *)(rec + 1) + (bytes & ~(LOGDEV_REC_ALIGN - 1))) = 0;
+	return rec + 1;
 out:
 	preempt_enable_notrace();
 	return NULL;
@@ -625,10 +636,9 @@ void notrace __logdev_commit(struct logdev_resv *res)
 {
 	struct ld_resv *r = (struct ld_resv *)res;
 	struct ld_pcpu *pc = this_cpu_ptr(ld_pcpu);
-	u32 pad = r->rec->len - LOGDEV_REC_HDR_SIZE - r->rec->arg_bytes;
 
-	if (pad)
-		memset((char *)(r->rec + 1) + r->rec->arg_bytes, 0, pad);
+	BUILD_BUG_ON(LOGDEV_REC_ALIGN != sizeof(u64));
+	/* the padding was zeroed by __logdev_reserve() */
 	if (ld_commit(rcu_dereference_sched(pc->cb), r))
 		ld_kick_reader(pc);
 	preempt_enable_notrace();

@@ -59,31 +59,6 @@
 
 #define HDR	LOGDEV_SUBBUF_HDR_SIZE
 
-static inline u64 ld_sb_of(const struct ld_cpu_buf *cb, u64 pos)
-{
-	return pos >> cb->subbuf_shift;
-}
-
-static inline u32 ld_off_in(const struct ld_cpu_buf *cb, u64 pos)
-{
-	return (u32)pos & (cb->subbuf_size - 1);
-}
-
-static inline u32 ld_slot(const struct ld_cpu_buf *cb, u64 sb)
-{
-	return (u32)sb & (cb->nr_subbufs - 1);
-}
-
-static inline void *ld_sb_addr(const struct ld_cpu_buf *cb, u64 sb)
-{
-	return (char *)cb->mem + ((u64)ld_slot(cb, sb) << cb->subbuf_shift);
-}
-
-static inline void *ld_pos_addr(const struct ld_cpu_buf *cb, u64 pos)
-{
-	return (char *)ld_sb_addr(cb, ld_sb_of(cb, pos)) + ld_off_in(cb, pos);
-}
-
 /* Bytes that must be committed to a slot before lap @lap of it is complete */
 static inline u64 ld_lap_end(const struct ld_cpu_buf *cb, u64 lap)
 {
@@ -118,6 +93,28 @@ static u32 ld_log2(u32 v)
 	return r;
 }
 
+/*
+ * Records in the first @end bytes after the header of @subbuf (@end at most
+ * the sub-buffer's size minus its header): the walk of ld_subbuf_records().
+ */
+static u32 ld_count_records(const void *subbuf, u32 end)
+{
+	u32 off = 0, n = 0;
+
+	while (off + LOGDEV_REC_HDR_SIZE <= end) {
+		const struct logdev_rec_hdr *rec =
+			(const void *)((const char *)subbuf + HDR + off);
+		u32 len = READ_ONCE(rec->len);
+
+		if (len < LOGDEV_REC_HDR_SIZE || (len & (LOGDEV_REC_ALIGN - 1)) ||
+		    off + len > end)
+			break;
+		off += len;
+		n++;
+	}
+	return n;
+}
+
 /**
  * ld_subbuf_records() - count the records in a closed sub-buffer
  * @subbuf:      start of the sub-buffer (header first)
@@ -141,22 +138,10 @@ u32 ld_subbuf_records(const void *subbuf, u32 subbuf_size)
 {
 	const struct logdev_subbuf_hdr *h = subbuf;
 	u32 end = READ_ONCE(h->data_bytes);
-	u32 off = 0, n = 0;
 
 	if (end > subbuf_size - HDR)
 		return 0;
-	while (off + LOGDEV_REC_HDR_SIZE <= end) {
-		const struct logdev_rec_hdr *rec =
-			(const void *)((const char *)subbuf + HDR + off);
-		u32 len = READ_ONCE(rec->len);
-
-		if (len < LOGDEV_REC_HDR_SIZE || (len & (LOGDEV_REC_ALIGN - 1)) ||
-		    off + len > end)
-			break;
-		off += len;
-		n++;
-	}
-	return n;
+	return ld_count_records(subbuf, end);
 }
 
 /**
@@ -206,8 +191,7 @@ void ld_cpu_buf_reset(struct ld_cpu_buf *cb, enum ld_mode mode)
 	ld_local_set(&cb->write_off, 0);
 	for (i = 0; i < cb->nr_subbufs; i++)
 		ld_local_set(&cb->commit[i], 0);
-	ld_local_set(&cb->written, 0);
-	ld_local_set(&cb->bytes, 0);
+	ld_local_set(&cb->tails, 0);
 	for (i = 0; i < LD_NR_REFUSALS; i++) {
 		ld_local_set(&cb->refused[i], 0);
 		ld_local_set(&cb->pending[i], 0);
@@ -374,6 +358,8 @@ static bool ld_close(struct ld_cpu_buf *cb, u64 old, u32 flags)
 	 * after the pusher's in ld_prepare_open() [R2].
 	 */
 	ld_smp_wmb();
+	/* bytes of records are derived from this (ld_get_stats()) */
+	ld_local_add(&cb->tails, cb->subbuf_size - off);
 	/*
 	 * local add: atomic against the writers nesting on this CPU, which
 	 * may commit to the same slot; the sum, not the order, decides.
@@ -443,27 +429,24 @@ static void ld_count_lost(struct ld_cpu_buf *cb, int err)
  */
 void ld_lost_nesting(struct ld_cpu_buf *cb)
 {
-	ld_local_inc(&cb->written);
 	ld_count_lost(cb, -EBUSY);
 }
 
 /**
- * ld_reserve() - reserve space for one record
+ * ld_reserve_slow() - ld_reserve() when its inline fast path does not apply
  * @cb:            this CPU's buffer (kernel: preemption disabled)
  * @payload_bytes: payload after the 24-byte record header
  * @r:             filled in on success
  *
- * On success r->rec points at the record header with ts and len set; the
- * caller fills the other fields and the payload, then calls ld_commit().
+ * The whole reservation, every case: too big, nesting too deep, the record
+ * opens a sub-buffer (closing the previous one, pushing the reader in
+ * overwrite mode) or fills it exactly, or a nested writer moved write_off
+ * between the fast path's load and its cmpxchg.  The fast path has counted
+ * nothing when it calls this.
  *
- * Return: 0; -E2BIG if the record cannot fit a sub-buffer (counted as
- * too_big), -ENOSPC (discard mode, buffer full: counted as dropped) or
- * -EBUSY (nesting too deep or the sub-buffer to enter still being written:
- * counted as nesting_lost).  Every refusal counts as written and under its
- * cause, and is reported in a later sub-buffer header's field of that
- * cause (dropped_before, too_big_before, nesting_lost_before).
+ * Return: as ld_reserve().
  */
-int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
+int ld_reserve_slow(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 {
 	u32 len = (LOGDEV_REC_HDR_SIZE + payload_bytes + LOGDEV_REC_ALIGN - 1) &
 		  ~(u32)(LOGDEV_REC_ALIGN - 1);
@@ -473,7 +456,6 @@ int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 	int err;
 
 	/* counters: local, unordered; a remote snapshot may be mid-update */
-	ld_local_inc(&cb->written);
 	if (unlikely(payload_bytes > cb->subbuf_size ||
 		     len > cb->subbuf_size - HDR || len > 0xfff8)) {
 		ld_count_lost(cb, -E2BIG);
@@ -554,42 +536,9 @@ int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 	/* a losing pusher may walk the lengths (ld_subbuf_records()) */
 	WRITE_ONCE(r->rec->len, (u16)len);
 	r->sb = ld_sb_of(cb, start);
+	r->commit = &cb->commit[ld_slot(cb, r->sb)];
+	r->len = len;
 	return 0;
-}
-
-/**
- * ld_commit() - make a reserved record count as written
- * @cb: the buffer ld_reserve() was called on (same CPU, same context)
- * @r:  the reservation
- *
- * Return: true if a sub-buffer became complete (readable) through this
- * reservation or commit, so a sleeping reader may want waking.
- */
-bool ld_commit(struct ld_cpu_buf *cb, struct ld_resv *r)
-{
-	u32 len = r->rec->len;
-	bool done;
-
-	LD_TEST_HOOK(1);
-	ld_local_add(&cb->bytes, len);
-	/*
-	 * [W3] The record (header and payload, filled by the caller, and
-	 * data_bytes if ld_reserve() made us the closer) before its commit.
-	 * Pairs with the smp_rmb() after the consumer's load of commit[] in
-	 * ld_consume() [R1] and after the pusher's in ld_prepare_open() [R2].
-	 * As in LTTng's lib_ring_buffer_commit(): write the data, smp_wmb(),
-	 * add to the sub-buffer's commit count.
-	 */
-	ld_smp_wmb();
-	/*
-	 * Commits of nested writers to one slot may land in any order; the
-	 * sub-buffer is complete when the sum reaches the lap's end, which
-	 * needs every reservation in it committed, the outermost included.
-	 */
-	done = (ld_local_add_return(&cb->commit[ld_slot(cb, r->sb)], len) &
-		(cb->subbuf_size - 1)) == 0;
-	LD_NESTING(cb)--;
-	return done || r->closed_prev;
 }
 
 /**
@@ -899,6 +848,31 @@ int ld_peek_subbuf(struct ld_cpu_buf *cb, u64 sb, const void **subbuf,
 	return 0;
 }
 
+/*
+ * Records in the sub-buffers neither consumed nor pushed out: read_sb up to
+ * the open one (bounded walks: only loads, any context).  Exact while no
+ * writer and no consumer runs; with them running, a sub-buffer may be
+ * counted while it is claimed or pushed (twice, for an instant) or before
+ * its records have their lengths (missed), as any unordered snapshot of
+ * the counters may be off.
+ */
+static u64 ld_ring_records(struct ld_cpu_buf *cb)
+{
+	u64 w = ld_local_read_remote(&cb->write_off);
+	u64 rs = ld_atomic_read(&cb->read_sb);
+	u64 open = ld_sb_of(cb, w), sb, n = 0;
+	u32 off = ld_off_in(cb, w);
+
+	/* never more than nr_subbufs, even from a stale read_sb */
+	if (open >= rs + cb->nr_subbufs)
+		rs = open + 1 - cb->nr_subbufs;
+	for (sb = rs; sb < open; sb++)
+		n += ld_subbuf_records(ld_sb_addr(cb, sb), cb->subbuf_size);
+	if (off > HDR && rs <= open)
+		n += ld_count_records(ld_sb_addr(cb, open), off - HDR);
+	return n;
+}
+
 /**
  * ld_get_stats() - snapshot of a buffer's counters
  * @cb: the buffer
@@ -906,17 +880,35 @@ int ld_peek_subbuf(struct ld_cpu_buf *cb, u64 sb, const void **subbuf,
  */
 void ld_get_stats(struct ld_cpu_buf *cb, struct ld_stats *st)
 {
+	u64 w;
+
 	/*
 	 * Benign race: unordered loads of counters the writers and the
 	 * consumer keep changing; each value is whole, the set is not a
 	 * snapshot.  The accounting identity holds once writers are quiet
 	 * and everything is consumed.
 	 */
-	st->written = ld_local_read_remote(&cb->written);
 	st->read = ld_atomic_read(&cb->read);
 	st->overrun = ld_atomic_read(&cb->overrun);
 	st->dropped = ld_local_read_remote(&cb->refused[LD_DROPPED]);
 	st->nesting_lost = ld_local_read_remote(&cb->refused[LD_NESTING_LOST]);
 	st->too_big = ld_local_read_remote(&cb->refused[LD_TOO_BIG]);
-	st->bytes = ld_local_read_remote(&cb->bytes);
+	/*
+	 * Written, derived (no counter on the fast path): every record a
+	 * writer reserved is in exactly one sub-buffer, which was consumed
+	 * (read), pushed out (overrun) or is still in the ring; every other
+	 * record tried was refused.  Exact once writers are quiet.
+	 */
+	st->written = st->read + st->overrun + st->dropped + st->nesting_lost +
+		      st->too_big + ld_ring_records(cb);
+	/*
+	 * Bytes of records, derived: every byte reserved (write_off) is a
+	 * sub-buffer header, a record or a closed sub-buffer's unused tail
+	 * (tails); all reserved records are committed once writers are quiet.
+	 * Every sub-buffer below write_off was opened (each open is the next
+	 * one), so ceil(write_off / S) headers.
+	 */
+	w = ld_local_read_remote(&cb->write_off);
+	st->bytes = w - (((w + cb->subbuf_size - 1) >> cb->subbuf_shift) * HDR) -
+		    ld_local_read_remote(&cb->tails);
 }

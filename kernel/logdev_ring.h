@@ -101,9 +101,8 @@ struct ld_cpu_buf {
 	 */
 	ld_local_t write_off;		/* next free byte, global position */
 	ld_local_t *commit;		/* per slot: bytes committed, cumulative over laps */
-	ld_local_t written;
 	ld_local_t refused[LD_NR_REFUSALS];	/* per enum ld_refusal */
-	ld_local_t bytes;
+	ld_local_t tails;		/* unused bytes of closed sub-buffers (ld_close()) */
 	/* refused since the last open, not yet in a header, per enum ld_refusal */
 	ld_local_t pending[LD_NR_REFUSALS];
 	int nesting;			/* kernel: writer depth on this CPU (plain int, see ld_reserve()) */
@@ -137,16 +136,115 @@ void ld_cpu_buf_reset(struct ld_cpu_buf *cb, enum ld_mode mode);
  * @rec:  the record header; ts and len are filled in, the caller fills the
  *        rest and the payload at (rec + 1)
  * @sb:   global sub-buffer number the record lives in
+ * @commit: the commit counter of its slot (ld_commit() adds @len to it)
+ * @len:  the record's length in bytes, header and padding included
  * @closed_prev: this reservation closed the previous sub-buffer (so it may
  *        have become complete: ld_commit() reports it)
  */
 struct ld_resv {
 	struct logdev_rec_hdr *rec;
 	u64 sb;
+	ld_local_t *commit;
+	u32 len;
 	bool closed_prev;
 };
 
-int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r);
+/* position helpers: sub-buffer of a position, offset in it, slot, addresses */
+static inline u64 ld_sb_of(const struct ld_cpu_buf *cb, u64 pos)
+{
+	return pos >> cb->subbuf_shift;
+}
+
+static inline u32 ld_off_in(const struct ld_cpu_buf *cb, u64 pos)
+{
+	return (u32)pos & (cb->subbuf_size - 1);
+}
+
+static inline u32 ld_slot(const struct ld_cpu_buf *cb, u64 sb)
+{
+	return (u32)sb & (cb->nr_subbufs - 1);
+}
+
+static inline void *ld_sb_addr(const struct ld_cpu_buf *cb, u64 sb)
+{
+	return (char *)cb->mem + ((u64)ld_slot(cb, sb) << cb->subbuf_shift);
+}
+
+/* slot and offset at once: nr_subbufs and subbuf_size are powers of two */
+static inline void *ld_pos_addr(const struct ld_cpu_buf *cb, u64 pos)
+{
+	return (char *)cb->mem +
+	       (pos & (((u64)cb->nr_subbufs << cb->subbuf_shift) - 1));
+}
+
+
+int ld_reserve_slow(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r);
+
+/**
+ * ld_reserve() - reserve space for one record
+ * @cb:            this CPU's buffer (kernel: preemption disabled)
+ * @payload_bytes: payload after the 24-byte record header
+ * @r:             filled in on success
+ *
+ * On success r->rec points at the record header with ts and len set; the
+ * caller fills the other fields and the payload, then calls ld_commit().
+ *
+ * Inline fast path for the common case, a record that fits strictly inside
+ * the open sub-buffer (no open, no close, no push) at a nesting depth
+ * allowed; everything else, and a nested writer moving write_off between
+ * our load and our cmpxchg, goes to ld_reserve_slow(), which starts over.
+ * The fast path is the slow path's first case with its checks folded: the
+ * same load of write_off, clock read after it, local cmpxchg [L1], and the
+ * same stores (docs/RING.md, "The writer").
+ *
+ * Return: 0; -E2BIG if the record cannot fit a sub-buffer (counted as
+ * too_big), -ENOSPC (discard mode, buffer full: counted as dropped) or
+ * -EBUSY (nesting too deep or the sub-buffer to enter still being written:
+ * counted as nesting_lost).  Every refusal counts as written and under its
+ * cause, and is reported in a later sub-buffer header's field of that
+ * cause (dropped_before, too_big_before, nesting_lost_before).
+ */
+static __always_inline int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes,
+				      struct ld_resv *r)
+{
+	u32 len = (LOGDEV_REC_HDR_SIZE + payload_bytes + LOGDEV_REC_ALIGN - 1) &
+		  ~(u32)(LOGDEV_REC_ALIGN - 1);
+	u64 old, ts;
+	u32 off;
+
+	/* a bound for the sums below; the slow path checks the real limits */
+	if (unlikely(payload_bytes >= 0x10000))
+		return ld_reserve_slow(cb, payload_bytes, r);
+	/* nesting: see ld_reserve_slow(); only a bound on the depth */
+	if (unlikely(++LD_NESTING(cb) > LD_MAX_NESTING))
+		goto slow;
+	/* [L1] as in ld_reserve_slow(): the clock after write_off */
+	old = ld_local_read(&cb->write_off);
+	ts = ld_clock_now();
+	off = ld_off_in(cb, old);
+	if (likely(off != 0 && off + len < cb->subbuf_size)) {
+		/* all from old, before the cmpxchg that confirms it */
+		struct logdev_rec_hdr *rec = ld_pos_addr(cb, old);
+		u64 sb = ld_sb_of(cb, old);
+		ld_local_t *commit = &cb->commit[ld_slot(cb, sb)];
+
+		LD_TEST_HOOK(0);
+		if (likely(ld_local_cmpxchg(&cb->write_off, old, old + len) == old)) {
+			rec->ts = ts;
+			/* a losing pusher may walk the lengths (ld_subbuf_records()) */
+			WRITE_ONCE(rec->len, (u16)len);
+			r->rec = rec;
+			r->sb = sb;
+			r->commit = commit;
+			r->len = len;
+			r->closed_prev = false;
+			return 0;
+		}
+	}
+slow:
+	LD_NESTING(cb)--;
+	return ld_reserve_slow(cb, payload_bytes, r);
+}
 
 /*
  * The global sub-buffer number the next reservation goes to if its record
@@ -157,7 +255,39 @@ static inline u64 ld_cur_sb(struct ld_cpu_buf *cb)
 {
 	return ld_local_read(&cb->write_off) >> cb->subbuf_shift;
 }
-bool ld_commit(struct ld_cpu_buf *cb, struct ld_resv *r);
+
+/**
+ * ld_commit() - make a reserved record count as written
+ * @cb: the buffer ld_reserve() was called on (same CPU, same context)
+ * @r:  the reservation
+ *
+ * Return: true if a sub-buffer became complete (readable) through this
+ * reservation or commit, so a sleeping reader may want waking.
+ */
+static __always_inline bool ld_commit(struct ld_cpu_buf *cb, struct ld_resv *r)
+{
+	bool done;
+
+	LD_TEST_HOOK(1);
+	/*
+	 * [W3] The record (header and payload, filled by the caller, and
+	 * data_bytes if ld_reserve() made us the closer) before its commit.
+	 * Pairs with the smp_rmb() after the consumer's load of commit[] in
+	 * ld_consume() [R1] and after the pusher's in ld_prepare_open() [R2].
+	 * As in LTTng's lib_ring_buffer_commit(): write the data, smp_wmb(),
+	 * add to the sub-buffer's commit count.
+	 */
+	ld_smp_wmb();
+	/*
+	 * Commits of nested writers to one slot may land in any order; the
+	 * sub-buffer is complete when the sum reaches the lap's end, which
+	 * needs every reservation in it committed, the outermost included.
+	 */
+	done = (ld_local_add_return(r->commit, r->len) &
+		(cb->subbuf_size - 1)) == 0;
+	LD_NESTING(cb)--;
+	return done || r->closed_prev;
+}
 void ld_lost_nesting(struct ld_cpu_buf *cb);
 int ld_write(struct ld_cpu_buf *cb, u32 site, u8 type, u8 ctx, u32 pid,
 	     const void *payload, u32 payload_bytes);

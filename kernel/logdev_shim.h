@@ -9,7 +9,11 @@
  * ld_atomic_t: a counter shared between a CPU's writers and the reader on
  *              another CPU; kernel atomic64_t.
  * ld_clock_now(): the trace clock in ns, provided by the user of the core
- *              (logdev_clock.c in the kernel, the harness in userspace).
+ *              (kernel: a static call set by logdev_clock.c; userspace: the
+ *              harness's function).
+ * LD_SHIM_SINGLE_WRITER (userspace only, bench/host's one-writer row):
+ *              ld_local_t as the kernel's local_t on x86, one writer per
+ *              buffer; see below.
  *
  * What each primitive orders, in the kernel (Documentation/atomic_t.txt,
  * Documentation/memory-barriers.txt); the ring core relies on nothing more:
@@ -44,6 +48,8 @@
 #include <linux/string.h>
 #include <linux/compiler.h>
 #include <linux/atomic.h>
+#include <linux/static_call.h>
+#include <linux/trace_clock.h>
 #include <asm/local.h>
 #include <asm/barrier.h>
 
@@ -81,7 +87,17 @@ typedef atomic64_t ld_atomic_t;
 /* Test hook points; nothing in the kernel. */
 #define LD_TEST_HOOK(where)		do { } while (0)
 
-u64 ld_clock_now(void);
+/*
+ * The trace clock: a static call, patched by ld_clock_select()
+ * (logdev_clock.c) to the clock chosen while recording is off, so a writer
+ * calls trace_clock_local() (or the other) directly, with no switch.
+ */
+DECLARE_STATIC_CALL(ld_clock, trace_clock_local);
+
+static __always_inline u64 ld_clock_now(void)
+{
+	return static_call(ld_clock)();
+}
 
 #else /* userspace test harness */
 
@@ -100,6 +116,71 @@ typedef int64_t s64;
 typedef struct { u64 v; } ld_local_t;
 typedef struct { u64 v; } ld_atomic_t;
 
+/* cmpxchg returning the value found, as the kernel's does */
+static inline u64 ld_u64_cmpxchg(u64 *p, u64 o, u64 n)
+{
+	__atomic_compare_exchange_n(p, &o, n, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	return o;
+}
+
+#ifdef LD_SHIM_SINGLE_WRITER
+/*
+ * One writer per buffer, as in the kernel (bench/host's "one writer" row):
+ * ld_local_t is the kernel's local_t on x86 -- single instructions without
+ * the LOCK prefix (add, inc, xadd, cmpxchg), atomic against a signal on the
+ * same thread only, and not a barrier ("memory" clobbers as the kernel's
+ * asm/local.h).  Never for tests/ring, whose threads share a buffer.
+ */
+#if defined(__x86_64__)
+static inline void ld_sw_add(u64 *p, u64 x)
+{
+	asm volatile("addq %1, %0" : "+m" (*p) : "er" (x) : "memory");
+}
+
+static inline u64 ld_sw_add_return(u64 *p, u64 x)
+{
+	u64 o = x;
+
+	asm volatile("xaddq %0, %1" : "+r" (o), "+m" (*p) : : "memory");
+	return o + x;
+}
+
+static inline u64 ld_sw_cmpxchg(u64 *p, u64 o, u64 n)
+{
+	asm volatile("cmpxchgq %2, %1" : "+a" (o), "+m" (*p) : "r" (n) : "memory");
+	return o;
+}
+#else	/* plain C: one thread, no signal nesting in the bench */
+static inline void ld_sw_add(u64 *p, u64 x)
+{
+	*(volatile u64 *)p += x;
+}
+
+static inline u64 ld_sw_add_return(u64 *p, u64 x)
+{
+	return *(volatile u64 *)p += x;
+}
+
+static inline u64 ld_sw_cmpxchg(u64 *p, u64 o, u64 n)
+{
+	u64 v = *(volatile u64 *)p;
+
+	if (v == o)
+		*(volatile u64 *)p = n;
+	return v;
+}
+#endif
+#define ld_local_read(l)		(*(volatile u64 *)&(l)->v)
+#define ld_local_set(l, x)		((void)(*(volatile u64 *)&(l)->v = (x)))
+#define ld_local_add(l, x)		ld_sw_add(&(l)->v, (x))
+#define ld_local_inc(l)			ld_local_add(l, 1)
+#define ld_local_add_return(l, x)	ld_sw_add_return(&(l)->v, (x))
+#define ld_local_cmpxchg(l, o, n)	ld_sw_cmpxchg(&(l)->v, o, n)
+/* xchg with memory is locked on x86 whatever the prefix, as local_xchg() */
+#define ld_local_xchg(l, x)		__atomic_exchange_n(&(l)->v, (x), __ATOMIC_SEQ_CST)
+#define ld_local_read_remote(l)		__atomic_load_n(&(l)->v, __ATOMIC_RELAXED)
+#else
 /*
  * Orders are stronger than the kernel's local_t needs: threads sharing a
  * simulated CPU really are concurrent, and acquire/release on the counters
@@ -111,16 +192,10 @@ typedef struct { u64 v; } ld_atomic_t;
 #define ld_local_add(l, x)		((void)__atomic_fetch_add(&(l)->v, (x), __ATOMIC_ACQ_REL))
 #define ld_local_inc(l)			ld_local_add(l, 1)
 #define ld_local_add_return(l, x)	__atomic_add_fetch(&(l)->v, (x), __ATOMIC_ACQ_REL)
-/* cmpxchg returning the value found, as the kernel's does */
-static inline u64 ld_u64_cmpxchg(u64 *p, u64 o, u64 n)
-{
-	__atomic_compare_exchange_n(p, &o, n, false, __ATOMIC_SEQ_CST,
-				    __ATOMIC_SEQ_CST);
-	return o;
-}
 #define ld_local_cmpxchg(l, o, n)	ld_u64_cmpxchg(&(l)->v, o, n)
 #define ld_local_xchg(l, x)		__atomic_exchange_n(&(l)->v, (x), __ATOMIC_SEQ_CST)
 #define ld_local_read_remote(l)		__atomic_load_n(&(l)->v, __ATOMIC_ACQUIRE)
+#endif /* LD_SHIM_SINGLE_WRITER */
 
 #define ld_atomic_read(a)		__atomic_load_n(&(a)->v, __ATOMIC_SEQ_CST)
 #define ld_atomic_read_acquire(a)	__atomic_load_n(&(a)->v, __ATOMIC_ACQUIRE)
@@ -133,6 +208,9 @@ static inline u64 ld_u64_cmpxchg(u64 *p, u64 o, u64 n)
 #define ld_smp_rmb()			__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define ld_smp_mb()			__atomic_thread_fence(__ATOMIC_SEQ_CST)
 
+#ifndef __always_inline
+#define __always_inline			inline __attribute__((__always_inline__))
+#endif
 #ifndef READ_ONCE
 #define READ_ONCE(x)			__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)		__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
@@ -142,6 +220,11 @@ static inline u64 ld_u64_cmpxchg(u64 *p, u64 o, u64 n)
 #define unlikely(x)			__builtin_expect(!!(x), 0)
 #endif
 
+#ifdef LD_SHIM_SINGLE_WRITER
+/* one writer per buffer: depth and hooks as in the kernel */
+#define LD_NESTING(cb)			((cb)->nesting)
+#define LD_TEST_HOOK(where)		do { } while (0)
+#else
 /*
  * Writer nesting depth: in the harness several threads share one simulated
  * CPU, and a signal handler nests on its own thread, so depth is per thread.
@@ -156,6 +239,7 @@ extern __thread int ld_thread_nesting;
  */
 void ld_test_hook(int where);
 #define LD_TEST_HOOK(where)		ld_test_hook(where)
+#endif
 
 u64 ld_clock_now(void);
 

@@ -8,7 +8,7 @@ N=${1:-2000000}
 RUNS=${2:-7}
 OUT=${BENCH_OUT:-/tmp/logdev-bench.$$}
 mkdir -p "$OUT"
-methods="floor edprint snprintf spin"
+methods="floor edprint edprint-sw snprintf spin"
 have_lttng=0
 if ldd ./hostbench | grep -q lttng-ust; then
 	methods="$methods lttng-ust"

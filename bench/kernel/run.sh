@@ -14,6 +14,11 @@ kdir=/lib/modules/$kver/build
 # a private copy of the module sources, so that a concurrent build in
 # kernel/ (make check) cannot race with ours
 kb=$top/bench/out/kbuild
+if [ -n "${BENCH_KTABLE_ONLY:-}" ]; then
+	# the table again from the results of an earlier run in $out (no build, no boot)
+	[ -f "$out/results.txt" ] || { echo "bench: no $out/results.txt" >&2; exit 1; }
+	load_before=$(cat "$out/load-before.txt" 2>/dev/null || echo "?")
+else
 rm -rf "$kb" "$out"
 mkdir -p "$kb/bench"
 "$top/tools/kernel-src.sh" "$kb"
@@ -25,7 +30,8 @@ make -s -C "$kdir" M="$kb/bench" KBUILD_EXTRA_SYMBOLS="$kb/kernel/Module.symvers
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 "$top/tools/vm/run.sh" --smp 2 --mem 1024 --timeout 900 --script "$here/guest-bench.sh" \
 	--files "$kb/kernel/logdev.ko $kb/bench/logdev_bench.ko" --args "$nr $runs" --out "$out" >&2
-
+echo "$load_before" > "$out/load-before.txt"
+fi
 # bytes/record: ours from stats (bytes / written); ftrace from the event
 # format (size of the fields + the buffer's 4-byte event header) and from
 # the per-CPU stats (bytes / entries).
@@ -45,6 +51,13 @@ declare -A pl=( [0]=0 [2]=8 [2s]=28 )
 med() {	# LABEL -> median ns
 	awk -v l="$1" '$2 == l { print $4 }' "$out/results.txt" | sort -n |
 		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+rratio() {	# A B -> "median min-max" of the per-round ratios A/B (rounds share the interference)
+	awk -v a="$1" -v b="$2" '$2 == a { x[$1] = $4 } $2 == b { y[$1] = $4 }
+		END { for (r in x) if (y[r] > 0) printf "%.4f\n", x[r] / y[r] }' "$out/results.txt" | sort -n |
+	awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
+		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "per round: median %.3f, %.3f-%.3f", m, v[1], v[NR] }'
 }
 range() {	# LABEL -> max - min
 	awk -v l="$1" '$2 == l { if (n++ == 0 || $4 < lo) lo = $4; if ($4 > hi) hi = $4 } END { print hi - lo }' "$out/results.txt"
@@ -73,8 +86,17 @@ for p in 0 2 2s; do
 	noise=$(awk -v a="$off" -v b="$nc" -v r1="$ncr" -v r2="$offr" 'BEGIN { d = a - b; if (d < 0) d = -d; m = r1 > r2 ? r1 : r2; if (m < 1) m = 1;
 		printf "within noise of no call (|%.0f| <= %.0f ns spread): %s", a - b, m, d <= m ? "MET" : "MISSED" }')
 	row "edprint, static key off" "$off" "-" "$noise"
-	t1=$(awk -v a="$ed" -v b="$tp" -v o="$ours" -v f="$ftfmt" 'BEGIN { printf "<= 0.5x trace_printk: %s; bytes <= ftrace (%s): %s",
-		a / b <= 0.5 ? "MET" : "MISSED", f, o + 0 <= f + 0 ? "MET" : "MISSED" }')
+	# issue 13 item 6 (2 ints): <= 0.15x trace_printk and <= 0.5x the raw ring_buffer
+	# reserve/commit; the other payloads keep issue 5's <= 0.5x trace_printk
+	rrt=$(rratio "edprint$p" "tp$p"); rrr=$(rratio "edprint$p" "rb$p")
+	t1=$(awk -v a="$ed" -v b="$tp" -v r="$rbm" -v o="$ours" -v f="$ftfmt" -v p="$p" -v rrt="$rrt" -v rrr="$rrr" 'BEGIN {
+		if (p == "2")
+			printf "<= 0.15x trace_printk: %.3fx %s (%s); <= 0.50x ring_buffer raw: %.3fx %s (%s); bytes <= ftrace (%s): %s",
+				a / b, a / b <= 0.15 ? "MET" : "MISSED", rrt, a / r, a / r <= 0.5 ? "MET" : "MISSED", rrr,
+				f, o + 0 <= f + 0 ? "MET" : "MISSED"
+		else
+			printf "<= 0.5x trace_printk: %s; %.3fx ring_buffer raw; bytes <= ftrace (%s): %s",
+				a / b <= 0.5 ? "MET" : "MISSED", a / r, f, o + 0 <= f + 0 ? "MET" : "MISSED" }')
 	row "edprint (compile-time args)" "$ed" "$ours" "$t1"
 	if [ "$p" = 2 ]; then
 		edc=$(med edprint2c)

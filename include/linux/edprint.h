@@ -189,9 +189,23 @@ static __always_inline u32 __edprint_sbound(const struct logdev_site *site,
 
 #define EDP_SBOUND(i, prev)	__edprint_sbound(_edsite, i, prev)
 
+/*
+ * The reservation is filled by __logdev_reserve() before anything reads it:
+ * exempt from the kernel's automatic zeroing of stack variables
+ * (CONFIG_INIT_STACK_ALL_ZERO, on in Debian's kernels: four stores per call).
+ */
+#if defined(__has_attribute)
+#if __has_attribute(__uninitialized__)
+#define __edprint_noinit	__attribute__((__uninitialized__))
+#endif
+#endif
+#ifndef __edprint_noinit
+#define __edprint_noinit
+#endif
+
 #define __edprint_slots(_site, ...)					\
 do {									\
-	struct logdev_resv __edr;					\
+	struct logdev_resv __edr __edprint_noinit;			\
 	const struct logdev_site *_edsite __maybe_unused = (_site);	\
 	long _edprev __maybe_unused = 0;				\
 	EDP_MAP(EDP_DECLB, ##__VA_ARGS__)				\

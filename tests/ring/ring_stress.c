@@ -339,7 +339,7 @@ int main(int argc, char **argv)
 
 	for (int c = 0; c < cfg.cpus; c++) {
 		struct ld_stats st;
-		u64 lost, tail = 0, unreported[H_NR], stat[H_NR];
+		u64 lost, tail = 0, unreported[H_NR], stat[H_NR], tried = 0;
 
 		ld_get_stats(&bufs[c], &st);
 		lost = st.overrun + st.dropped + st.nesting_lost + st.too_big;
@@ -348,6 +348,7 @@ int main(int argc, char **argv)
 				int s = (c * MAX_THREADS + t) * (MAX_DEPTH + 1) + d;
 
 				tail += attempts[s] - last_seq[s];
+				tried += attempts[s];
 			}
 		unreported[H_OVERRUN] = ld_atomic_read(&bufs[c].overrun_pending);
 		unreported[H_DROPPED] = ld_local_read(&bufs[c].pending[LD_DROPPED]) +
@@ -370,6 +371,10 @@ int main(int argc, char **argv)
 			 NAMEF("%s cpu%d: read + lost == written (%llu + %llu == %llu)", cfg.name, c,
 			       (unsigned long long)st.read, (unsigned long long)lost,
 			       (unsigned long long)st.written));
+		/* written is derived from the ring (ld_get_stats()): the writers' own count */
+		CHECK_EQ(st.written, tried,
+			 NAMEF("%s cpu%d: written == records the writers tried (%llu)", cfg.name, c,
+			       (unsigned long long)tried));
 		CHECK_EQ(decoded[c], st.read,
 			 NAMEF("%s cpu%d: every record read decodes (%llu)", cfg.name, c,
 			       (unsigned long long)decoded[c]));
