@@ -1,0 +1,208 @@
+#!/bin/sh
+# Guest side of bench/kernel/sustained.sh: guest-sustained.sh MS KB LADDER STEPS
+# (LADDER: rates separated by commas)
+# Sustained recording: paced writers (logdev_bench's `pace`: one kthread per
+# CPU, RATE records/s each for MS ms) while a recorder drains to /tmp (the
+# initramfs: RAM), for
+#   logdev:    edprint("bench %d %d"), `logdev record` (discard mode)
+#   trace-cmd: trace_printk("bench %d %d"), `trace-cmd record -p nop`
+#              (per-CPU recorders, splice; ftrace in its default overwrite
+#              mode: a record the reader did not take in time is an overrun)
+# both with KB KiB per CPU and 4096-byte sub-buffers/pages.  RATE walks up
+# LADDER (records/s per CPU) for each tool until the first rung that is not
+# clean, then STEPS bisection steps (geometric) between the last clean rung
+# and that one, then the best rate once more (the confirmation).
+# A rung is clean when the writers reached the rate (>= 97 %), nothing was
+# lost (logdev: stats overrun + dropped + nesting_lost + too_big and the
+# capture's LOST records; trace-cmd: the CPUSTAT overrun, commit overrun and
+# dropped events of the trace.dat and its LOST EVENTS lines) and every
+# record written is in the file.
+# One line per rung in $RESULTS/sustained.txt:
+#   TOOL RATE WRITTEN REACHED_RATE IN_FILE LOST RC REC_USER_S REC_SYS_S BUSY_PCT CLEAN PHASE
+# REC_*: CPU seconds of the recorder's processes during the run (/proc/PID/stat,
+# utime/stime; trace-cmd: all its processes); BUSY_PCT: the guest's CPUs'
+# busy share during the writers' MS (/proc/stat).
+ms=${1:-3000}
+kb=${2:-1024}
+ladder=$(echo "${3:-4000,8000,16000,32000,64000,128000,256000,512000}" | tr , ' ')
+steps=${4:-3}
+R=${RESULTS:-/results}
+D=/sys/kernel/debug
+L=$D/logdev
+B=$D/logdev_bench
+T=$D/tracing
+LD=/logdev/logdev.static
+TC=/usr/bin/trace-cmd
+out=$R/sustained.txt
+
+insmod /logdev/logdev.ko || exit 1
+insmod /logdev/logdev_bench.ko || exit 1
+echo discard > $L/mode || exit 1
+echo 4096 > $L/subbuf_size || exit 1
+echo "$kb" > $L/buffer_size_kb || exit 1
+echo "$kb" > $T/buffer_size_kb || exit 1
+echo 0 > $T/tracing_on
+mkdir -p /sys/kernel/tracing && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+nproc > $R/nproc.txt
+uname -r > $R/uname.txt
+$TC --version 2>&1 | head -n 3 > $R/trace-cmd-version.txt
+: > "$out"
+
+# the guest's CPU time so far: busy and total jiffies, all CPUs
+cpu_jiffies() {
+	awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat
+}
+# utime + stime of the PIDs, in seconds (USER_HZ 100): "USER SYS"
+proc_secs() {
+	for p in "$@"; do cat /proc/"$p"/stat 2>/dev/null; done |
+		awk '{ sub(/.*\) /, ""); u += $12; s += $13 } END { printf "%.2f %.2f", u / 100, s / 100 }'
+}
+# until FILE reads WANT (up to 10 s); 0 if it did
+wait_for() {
+	i=0
+	while [ "$(cat "$1")" != "$2" ]; do
+		[ $i -ge 100 ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+# pace "SCENARIO RATE MS" PIDS...: the paced writers; $busy: the guest's
+# CPUs' busy percentage meanwhile, $rt: "USER SYS" CPU seconds the PIDS
+# (the recorder) used meanwhile.  A failed pace ends the whole run.
+pace() {
+	_w=$1
+	shift
+	set -- $(cpu_jiffies) $(proc_secs "$@") "$@"
+	_b0=$1 _t0=$2 _u0=$3 _s0=$4
+	shift 4
+	if ! echo "$_w" > $B/pace; then
+		echo "pace '$_w' failed"
+		kill -9 "$@"
+		exit 1
+	fi
+	set -- $(cpu_jiffies) $(proc_secs "$@")
+	busy=$(awk -v b="$(($1 - _b0))" -v t="$(($2 - _t0))" 'BEGIN { printf "%.0f", t ? 100 * b / t : 0 }')
+	rt=$(awk -v u="$3" -v s="$4" -v u0="$_u0" -v s0="$_s0" 'BEGIN { printf "%.2f %.2f", u - u0, s - s0 }')
+}
+
+# isqrt N: the integer square root (busybox awk has no sqrt)
+isqrt() {
+	_x=$1 _y=$(( ($1 + 1) / 2 ))
+	[ "$_x" -le 1 ] && { echo "$_x"; return; }
+	while [ "$_y" -lt "$_x" ]; do
+		_x=$_y
+		_y=$(( (_x + $1 / _x) / 2 ))
+	done
+	echo "$_x"
+}
+
+# the writers' totals from logdev_bench/last: "WRITTEN REACHED_RATE_PER_CPU"
+pace_totals() {
+	awk '$1 == "pace" { w += $6; r += $6 / ($7 / 1e9); n++ } END { printf "%d %d", w, n ? r / n : 0 }' $B/last
+}
+
+# run_logdev RATE: one rung, a line in $out; 0 if clean
+run_logdev() {
+	r=$1
+	echo 1 > $L/clear
+	rm -f /tmp/s.cap
+	$LD record -o /tmp/s.cap > /tmp/rec.log 2>&1 &
+	pid=$!
+	wait_for $L/enable 1 || { echo "logdev record did not enable"; cat /tmp/rec.log; return 1; }
+	pace "edprint2 $r $ms" $pid
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	set -- $(pace_totals)
+	written=$1 reached=$2
+	cat $L/stats > /tmp/s.stats
+	lost=$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "=");
+		if (kv[1] ~ /^(overrun|dropped|nesting_lost|too_big)$/) s += kv[2] } } END { print s + 0 }' /tmp/s.stats)
+	stw=$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "written") s += kv[2]; if (kv[1] == "comm") s -= kv[2] } } END { print s + 0 }' /tmp/s.stats)
+	set -- $($LD report --raw /tmp/s.cap 2>/tmp/s.err | awk -F'\t' '
+		$1 == "LOST" { l += $3; next } $8 ~ /^bench [0-9]+ [0-9]+$/ { n++ } END { print n + 0, l + 0 }')
+	infile=$1 flost=$2
+	size=$(wc -c < /tmp/s.cap)
+	[ "$stw" = "$written" ] || { echo "logdev stats written-comm $stw != paced $written"; rc=99; }
+	verdict "logdev" "$r" "$written" "$reached" "$infile" "$((lost + flost))" "$rc" "$rt" "$busy"
+	echo "  logdev $r/s: written $written, stats lost $lost, capture LOST $flost, in file $infile, $size bytes; record rc $rc: $(tail -c 200 /tmp/rec.log)"
+	rm -f /tmp/s.cap
+	[ "$clean" = yes ]
+}
+
+# run_tracecmd RATE: one rung, a line in $out; 0 if clean
+run_tracecmd() {
+	r=$1
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	rm -f /tmp/t.dat /tmp/t.dat.cpu*
+	(cd /tmp && exec $TC record -p nop -b "$kb" -o /tmp/t.dat) > /tmp/tc.log 2>&1 &
+	pid=$!
+	wait_for $T/tracing_on 1 || { echo "trace-cmd record did not start tracing"; cat /tmp/tc.log; return 1; }
+	sleep 0.5	# its per-CPU recorders are forked before tracing_on
+	pace "tp2 $r $ms" $(pidof trace-cmd)
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	set -- $(pace_totals)
+	written=$1 reached=$2
+	$TC report --stat -i /tmp/t.dat > /tmp/t.stat 2>&1
+	lost=$(awk -F: '$1 ~ /^(overrun|commit overrun|dropped events)$/ { s += $2 } END { print s + 0 }' /tmp/t.stat)
+	set -- $($TC report -i /tmp/t.dat 2>/dev/null | awk '
+		/LOST [0-9]+ EVENTS/ { for (i = 1; i <= NF; i++) if ($i == "LOST") l += $(i + 1); next }
+		/ bench [0-9]+ [0-9]+$/ { n++ } END { print n + 0, l + 0 }')
+	infile=$1 flost=$2
+	size=$(wc -c < /tmp/t.dat)
+	verdict "trace-cmd" "$r" "$written" "$reached" "$infile" "$((lost + flost))" "$rc" "$rt" "$busy"
+	echo "  trace-cmd $r/s: written $written, CPUSTAT lost $lost, LOST EVENTS $flost, in file $infile, $size bytes; record rc $rc"
+	rm -f /tmp/t.dat /tmp/t.dat.cpu*
+	[ "$clean" = yes ]
+}
+
+# verdict TOOL RATE WRITTEN REACHED IN_FILE LOST RC "USER SYS" BUSY: a line in $out, $clean
+phase=ladder
+verdict() {
+	clean=no
+	if [ "$6" = 0 ] && [ "$3" = "$5" ] && [ "$7" = 0 ] &&
+	   awk -v a="$4" -v r="$2" 'BEGIN { exit !(a >= 0.97 * r) }'; then
+		clean=yes
+	fi
+	echo "$1 $2 $3 $4 $5 $6 $7 $8 $9 $clean $phase" >> "$out"
+	echo "$1 $2 $3 $4 $5 $6 $7 $8 $9 $clean $phase"
+}
+
+# search TOOL: the ladder, then the bisection, then the confirmation
+search() {
+	f=run_$(echo "$1" | tr -d -)
+	best=0 bad=0
+	phase=ladder
+	for r in $ladder; do
+		if $f "$r"; then best=$r; else bad=$r; break; fi
+	done
+	phase=bisect
+	i=0
+	while [ "$bad" != 0 ] && [ $i -lt "$steps" ]; do
+		lo=$best
+		[ "$lo" = 0 ] && lo=$((bad / 4))
+		# the geometric midpoint, to 2 significant digits
+		mid=$(isqrt $((lo * bad)))
+		e=1
+		while [ $((mid / e)) -ge 100 ]; do e=$((e * 10)); done
+		mid=$(( (mid + e / 2) / e * e ))
+		[ "$mid" -le "$best" ] || [ "$mid" -ge "$bad" ] && break
+		if $f "$mid"; then best=$mid; else bad=$mid; fi
+		i=$((i + 1))
+	done
+	phase=confirm
+	[ "$best" != 0 ] && $f "$best"
+	echo "$1 best $best first_unclean $bad" >> $R/best.txt
+}
+
+echo "sustained: $ms ms per rung, $kb KiB per CPU, ladder $ladder, $steps bisection steps"
+: > $R/best.txt
+search logdev
+search trace-cmd
+cat "$out"
+rmmod logdev_bench || echo "rmmod logdev_bench failed"
+rmmod logdev || echo "rmmod logdev failed"
+exit 0
