@@ -12,13 +12,14 @@
 # LADDER (records/s per CPU) for each tool until the first rung that is not
 # clean, then STEPS bisection steps (geometric) between the last clean rung
 # and that one, then the best rate once more (the confirmation).
-# A rung is clean when the writers reached the rate (>= 97 %), nothing was
+# A rung is clean when the writers reached the rate (>= 90 %: a writer that
+# cannot keep up reaches far less; late wake-ups on a loaded host skip a few), nothing was
 # lost (logdev: stats overrun + dropped + nesting_lost + too_big and the
 # capture's LOST records; trace-cmd: the CPUSTAT overrun, commit overrun and
 # dropped events of the trace.dat and its LOST EVENTS lines) and every
 # record written is in the file.
 # One line per rung in $RESULTS/sustained.txt:
-#   TOOL RATE WRITTEN REACHED_RATE IN_FILE LOST RC REC_USER_S REC_SYS_S BUSY_PCT CLEAN PHASE
+#   TOOL RATE WRITTEN REACHED_RATE IN_FILE LOST RC REC_USER_S REC_SYS_S BUSY_PCT CLEAN PHASE SKIPPED
 # REC_*: CPU seconds of the recorder's processes during the run (/proc/PID/stat,
 # utime/stime; trace-cmd: all its processes); BUSY_PCT: the guest's CPUs'
 # busy share during the writers' MS (/proc/stat).
@@ -45,7 +46,7 @@ echo 0 > $T/tracing_on
 mkdir -p /sys/kernel/tracing && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 nproc > $R/nproc.txt
 uname -r > $R/uname.txt
-$TC --version 2>&1 | head -n 3 > $R/trace-cmd-version.txt
+$TC --version 2>&1 | grep -m1 version > $R/trace-cmd-version.txt
 : > "$out"
 
 # the guest's CPU time so far: busy and total jiffies, all CPUs
@@ -99,6 +100,7 @@ isqrt() {
 # the writers' totals from logdev_bench/last: "WRITTEN REACHED_RATE_PER_CPU"
 pace_totals() {
 	awk '$1 == "pace" { w += $6; r += $6 / ($7 / 1e9); n++ } END { printf "%d %d", w, n ? r / n : 0 }' $B/last
+	awk '$1 == "pace" { s += $8 } END { print s + 0 }' $B/last > /tmp/skipped
 }
 
 # run_logdev RATE: one rung, a line in $out; 0 if clean
@@ -124,7 +126,11 @@ run_logdev() {
 	infile=$1 flost=$2
 	size=$(wc -c < /tmp/s.cap)
 	[ "$stw" = "$written" ] || { echo "logdev stats written-comm $stw != paced $written"; rc=99; }
-	verdict "logdev" "$r" "$written" "$reached" "$infile" "$((lost + flost))" "$rc" "$rt" "$busy"
+	# exact accounting: every record is in the file or counted lost, and
+	# the capture's LOST records say as much as the stats
+	[ "$flost" = "$lost" ] && [ $((infile + lost)) = "$written" ] ||
+		{ echo "logdev accounting: in file $infile + lost $lost (capture LOST $flost) != written $written"; rc=98; }
+	verdict "logdev" "$r" "$written" "$reached" "$infile" "$lost" "$rc" "$rt" "$busy"
 	echo "  logdev $r/s: written $written, stats lost $lost, capture LOST $flost, in file $infile, $size bytes; record rc $rc: $(tail -c 200 /tmp/rec.log)"
 	rm -f /tmp/s.cap
 	[ "$clean" = yes ]
@@ -164,10 +170,10 @@ phase=ladder
 verdict() {
 	clean=no
 	if [ "$6" = 0 ] && [ "$3" = "$5" ] && [ "$7" = 0 ] &&
-	   awk -v a="$4" -v r="$2" 'BEGIN { exit !(a >= 0.97 * r) }'; then
+	   awk -v a="$4" -v r="$2" 'BEGIN { exit !(a >= 0.9 * r) }'; then
 		clean=yes
 	fi
-	echo "$1 $2 $3 $4 $5 $6 $7 $8 $9 $clean $phase" >> "$out"
+	echo "$1 $2 $3 $4 $5 $6 $7 $8 $9 $clean $phase $(cat /tmp/skipped)" >> "$out"
 	echo "$1 $2 $3 $4 $5 $6 $7 $8 $9 $clean $phase"
 }
 
@@ -198,11 +204,70 @@ search() {
 	echo "$1 best $best first_unclean $bad" >> $R/best.txt
 }
 
+# secs CMD...: run CMD under busybox time; "USER SYS" seconds on stdout,
+# CMD's stderr (dd's byte count) in /tmp/secs.err
+secs() {
+	time "$@" 2> /tmp/secs.err
+	awk '$1 == "user" || $1 == "sys" { v[$1] = 60 * $2 + $3 }
+	     END { printf "%.2f %.2f", v["user"], v["sys"] }' /tmp/secs.err
+}
+# the bytes dd copied, from "N+M records out" (bs=65536): a partial block
+# counted as half of one (at most one of hundreds)
+dd_bytes() {
+	awk '/records out/ { split($1, a, "+"); printf "%d", a[1] * 65536 + a[2] * 32768; exit }' /tmp/secs.err
+}
+# fill_logdev: both CPUs' logdev buffers full (discard mode), recording off
+fill_logdev() {
+	echo 1 > $L/clear
+	echo 1 > $L/enable
+	echo "edprint2 1000000 $1" > $B/pace || exit 1
+	echo 0 > $L/enable
+}
+fill_ftrace() {
+	echo > $T/trace
+	echo 1 > $T/tracing_on
+	echo "tp2 1000000 $1" > $B/pace || exit 1
+	echo 0 > $T/tracing_on
+}
+
+# profile KB: where a reader's time goes, on full buffers of KB KiB per
+# CPU, recording off (the rate does not matter): the read alone (dd to
+# /dev/null), read + write to the initramfs (dd to /tmp), and the whole
+# `logdev record` (read, capture sections, record count); ftrace's
+# trace_pipe_raw read by dd (its read(2) path, a copy like ours; trace-cmd
+# record splices instead).  Lines in $R/profile.txt: WHAT BYTES USER SYS
+profile() {
+	pk=$1 pf=$R/profile.txt
+	: > $pf
+	echo "$pk" > $L/buffer_size_kb || exit 1
+	echo "$pk" > $T/buffer_size_kb || exit 1
+	for i in 1 2; do
+		fill_logdev 600
+		set -- $(secs dd if=$L/per_cpu/cpu0/trace_pipe_raw of=/dev/null bs=65536)
+		echo "logdev-read-devnull $(dd_bytes) $1 $2" >> $pf
+		set -- $(secs dd if=$L/per_cpu/cpu1/trace_pipe_raw of=/tmp/p.raw bs=65536)
+		echo "logdev-read-tmpfs $(dd_bytes) $1 $2" >> $pf
+		rm -f /tmp/p.raw
+		fill_logdev 600
+		set -- $(secs $LD record --no-enable --duration 0 -o /tmp/p.cap)
+		echo "logdev-record $(wc -c < /tmp/p.cap) $1 $2" >> $pf
+		rm -f /tmp/p.cap
+		fill_ftrace 600
+		set -- $(secs timeout -s INT 20 dd if=$T/per_cpu/cpu0/trace_pipe_raw of=/dev/null bs=65536)
+		echo "ftrace-read-devnull $(dd_bytes) $1 $2" >> $pf
+		set -- $(secs timeout -s INT 20 dd if=$T/per_cpu/cpu1/trace_pipe_raw of=/tmp/p.raw bs=65536)
+		echo "ftrace-read-tmpfs $(dd_bytes) $1 $2" >> $pf
+		rm -f /tmp/p.raw
+	done
+	cat $pf
+}
+
 echo "sustained: $ms ms per rung, $kb KiB per CPU, ladder $ladder, $steps bisection steps"
 : > $R/best.txt
 search logdev
 search trace-cmd
 cat "$out"
+profile 16384
 rmmod logdev_bench || echo "rmmod logdev_bench failed"
 rmmod logdev || echo "rmmod logdev failed"
 exit 0
