@@ -223,12 +223,6 @@ fill_logdev() {
 	echo "edprint2 1000000 $1" > $B/pace || exit 1
 	echo 0 > $L/enable
 }
-fill_ftrace() {
-	echo > $T/trace
-	echo 1 > $T/tracing_on
-	echo "tp2 1000000 $1" > $B/pace || exit 1
-	echo 0 > $T/tracing_on
-}
 
 # profile KB: where a reader's time goes, on full buffers of KB KiB per
 # CPU, recording off (the rate does not matter): the read alone (dd to
@@ -252,13 +246,32 @@ profile() {
 		set -- $(secs $LD record --no-enable --duration 0 -o /tmp/p.cap)
 		echo "logdev-record $(wc -c < /tmp/p.cap) $1 $2" >> $pf
 		rm -f /tmp/p.cap
-		fill_ftrace 600
-		set -- $(secs timeout -s INT 20 dd if=$T/per_cpu/cpu0/trace_pipe_raw of=/dev/null bs=65536)
-		echo "ftrace-read-devnull $(dd_bytes) $1 $2" >> $pf
-		set -- $(secs timeout -s INT 20 dd if=$T/per_cpu/cpu1/trace_pipe_raw of=/tmp/p.raw bs=65536)
-		echo "ftrace-read-tmpfs $(dd_bytes) $1 $2" >> $pf
-		rm -f /tmp/p.raw
 	done
+	# the recorders with recording on and nothing written: 3 s
+	echo 1 > $L/clear
+	$LD record -o /tmp/p.cap > /dev/null 2>&1 &
+	pid=$!
+	wait_for $L/enable 1
+	set -- $(proc_secs $pid)
+	sleep 3
+	set -- $(proc_secs $pid) "$@"
+	echo "logdev-record-idle-3s 0 $(awk -v a="$1" -v b="$3" 'BEGIN { printf "%.2f", a - b }') $(awk -v a="$2" -v b="$4" 'BEGIN { printf "%.2f", a - b }')" >> $pf
+	kill -TERM $pid
+	wait $pid
+	rm -f /tmp/p.cap
+	echo 0 > $T/tracing_on
+	(cd /tmp && exec $TC record -p nop -b "$kb" -o /tmp/t.dat) > /dev/null 2>&1 &
+	pid=$!
+	wait_for $T/tracing_on 1
+	sleep 0.5
+	pids=$(pidof trace-cmd)
+	set -- $(proc_secs $pids)
+	sleep 3
+	set -- $(proc_secs $pids) "$@"
+	echo "trace-cmd-record-idle-3s 0 $(awk -v a="$1" -v b="$3" 'BEGIN { printf "%.2f", a - b }') $(awk -v a="$2" -v b="$4" 'BEGIN { printf "%.2f", a - b }')" >> $pf
+	kill -INT $pid
+	wait $pid
+	rm -f /tmp/t.dat*
 	cat $pf
 }
 

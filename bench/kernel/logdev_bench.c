@@ -262,7 +262,7 @@ static int run_scenarios(u32 mask, u32 blk, u64 *mean_ns, int *ncpu)
 }
 
 /* records a paced writer may owe before it skips the oldest, in ms of its rate */
-#define PACE_BACKLOG_MS	5
+#define PACE_BACKLOG_MS	50
 
 /* one paced writer: @rate records/s for @ms ms; @written, @ns: what it did */
 struct pacer {

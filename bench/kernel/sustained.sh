@@ -77,7 +77,8 @@ echo
 echo "Where a reader's time goes, full buffers of 16384 KiB per CPU, recording off (CPU time of the reading process,"
 echo "  us of the guest clock per 4 KiB sub-buffer/page; the smaller of 2 runs; '-read-devnull': dd bs=64k to /dev/null,"
 echo "  '-read-tmpfs': dd to a file in the initramfs, 'logdev-record': logdev record --no-enable --duration 0, both CPUs):"
-awk '{ k = $1; us = $2 ? 1e6 * ($3 + $4) / ($2 / 4096) : 0
+awk '$2 == 0 { idle[++ni] = sprintf("  %-26s user %.2f s, sys %.2f s", $1, $3, $4); next }
+     { k = $1; us = $2 ? 1e6 * ($3 + $4) / ($2 / 4096) : 0
 	if (!(k in best) || us < best[k]) { best[k] = us; b[k] = $2; u[k] = $3; sy[k] = $4 } if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
      END { printf "  %-22s %10s %7s %7s %10s\n", "what", "bytes", "user s", "sys s", "us/subbuf"
 	for (i = 1; i <= n; i++) { k = order[i]; printf "  %-22s %10d %7.2f %7.2f %10.1f\n", k, b[k], u[k], sy[k], best[k] } }' "$out/profile.txt"
