@@ -60,11 +60,11 @@ proc_secs() {
 }
 # until FILE reads WANT (up to 10 s); 0 if it did
 wait_for() {
-	i=0
+	_wi=0
 	while [ "$(cat "$1")" != "$2" ]; do
-		[ $i -ge 100 ] && return 1
+		[ $_wi -ge 100 ] && return 1
 		sleep 0.1
-		i=$((i + 1))
+		_wi=$((_wi + 1))
 	done
 }
 # pace "SCENARIO RATE MS" PIDS...: the paced writers; $busy: the guest's
@@ -186,8 +186,8 @@ search() {
 		if $f "$r"; then best=$r; else bad=$r; break; fi
 	done
 	phase=bisect
-	i=0
-	while [ "$bad" != 0 ] && [ $i -lt "$steps" ]; do
+	step=0
+	while [ "$bad" != 0 ] && [ $step -lt "$steps" ]; do
 		lo=$best
 		[ "$lo" = 0 ] && lo=$((bad / 4))
 		# the geometric midpoint, to 2 significant digits
@@ -197,7 +197,7 @@ search() {
 		mid=$(( (mid + e / 2) / e * e ))
 		[ "$mid" -le "$best" ] || [ "$mid" -ge "$bad" ] && break
 		if $f "$mid"; then best=$mid; else bad=$mid; fi
-		i=$((i + 1))
+		step=$((step + 1))
 	done
 	phase=confirm
 	[ "$best" != 0 ] && $f "$best"
