@@ -9,9 +9,16 @@
 # (bisection steps after the first unclean rung).  Prints the tables and the
 # host's load average before and after; per-rung lines stay in
 # bench/out/sustained/sustained.txt.
+# sustained.sh --tables DIR: the tables again from a run's results in DIR
+# (its load averages are in DIR/load.txt).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+if [ "${1:-}" = --tables ]; then
+	out=${2:?usage: sustained.sh --tables DIR}
+	read -r ms kb load_before load_after secs < "$out/load.txt"
+	load_before=${load_before//_/ } load_after=${load_after//_/ }
+else
 ms=${1:-3000}
 kb=${2:-1024}
 ladder=${SUSTAINED_LADDER:-4000,8000,16000,32000,64000,128000,256000,512000}
@@ -38,13 +45,16 @@ t0=$(date +%s)
 	--files "$kb_dir/kernel/logdev.ko $kb_dir/bench/logdev_bench.ko $static" \
 	--args "$ms $kb $ladder $steps" --out "$out" >&2
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+secs=$(( $(date +%s) - t0 ))
+echo "$ms $kb ${load_before// /_} ${load_after// /_} $secs" > "$out/load.txt"
+fi
 s=$out/sustained.txt
 
 echo "Sustained recording: $(cat "$out/uname.txt") in QEMU TCG, $(cat "$out/nproc.txt") CPUs, one paced writer kthread per CPU,"
 echo "  $ms ms per rung, $kb KiB per CPU and 4096-byte sub-buffers/pages for both, the recorder writing to the guest's RAM (initramfs)"
 echo "  logdev: edprint(\"bench %d %d\"), logdev record, discard mode"
 echo "  trace-cmd: trace_printk(\"bench %d %d\"), $(head -n 1 "$out/trace-cmd-version.txt" | tr -s ' ') record -p nop (splice), overwrite mode"
-echo "Host load average: before the boot $load_before, after $load_after ($(( $(date +%s) - t0 )) s)"
+echo "Host load average: before the boot $load_before, after $load_after ($secs s)"
 echo
 echo "Per rate (records/s per CPU; lost = records lost; '-' not run; * writers short of the rate):"
 awk '{ k = $2; rates[k] = 1; tool = ($1 == "logdev") ? "l" : "t"
@@ -81,4 +91,6 @@ awk '$2 == 0 { idle[++ni] = sprintf("  %-26s user %.2f s, sys %.2f s", $1, $3, $
      { k = $1; us = $2 ? 1e6 * ($3 + $4) / ($2 / 4096) : 0
 	if (!(k in best) || us < best[k]) { best[k] = us; b[k] = $2; u[k] = $3; sy[k] = $4 } if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
      END { printf "  %-22s %10s %7s %7s %10s\n", "what", "bytes", "user s", "sys s", "us/subbuf"
-	for (i = 1; i <= n; i++) { k = order[i]; printf "  %-22s %10d %7.2f %7.2f %10.1f\n", k, b[k], u[k], sy[k], best[k] } }' "$out/profile.txt"
+	for (i = 1; i <= n; i++) { k = order[i]; printf "  %-22s %10d %7.2f %7.2f %10.1f\n", k, b[k], u[k], sy[k], best[k] }
+	print "The recorders waiting, recording on, nothing written (CPU time over 3 s):"
+	for (i = 1; i <= ni; i++) print idle[i] }' "$out/profile.txt"
