@@ -535,8 +535,9 @@ static uint64_t rec_drain_once(struct rec *rc)
  * quarter of its buffer (@buf_bytes; 0: unknown, no wait).
  * Why wait: poll() wakes us for every sub-buffer completed, and each wake-up
  * (poll, a read per CPU, a write) cost about 1 ms of guest CPU under TCG in
- * the sustained benchmark (docs/PERFORMANCE.md, section 4) against 28 us
- * per sub-buffer for the copying itself; ftrace's readers likewise sleep
+ * the sustained benchmark (docs/PERFORMANCE.md, section 4) against 27-60 us
+ * per sub-buffer for reading and writing it in bulk; the wait halved the
+ * recorder's CPU per record there.  ftrace's readers likewise sleep
  * until the buffer is buffer_percent full (default 50), and trace-cmd
  * record's recorders sleep 1 ms between splices.
  */
