@@ -8,7 +8,7 @@
  * writes 1 to DIR/enable (unless --no-enable), then drains every CPU's
  * per_cpu/cpuN/trace_pipe_raw with poll() into CPU_DATA sections until S
  * seconds passed, COMMAND exited, or SIGINT/SIGTERM (after a drain that
- * found data it waits up to 10 ms before the next poll: rec_nap_ms()).  Then writes 0 to
+ * found data it waits up to 10 ms before the next poll: cli_nap_ms()).  Then writes 0 to
  * enable (stop + flush; with --no-enable: 1 to flush), drains each CPU until
  * read returns 0 (or, with --no-enable, EAGAIN), re-reads formats, and
  * writes STATS and END.  FILE "-" is stdout.
@@ -526,31 +526,6 @@ static uint64_t rec_drain_once(struct rec *rc)
 	return most;
 }
 
-#define REC_NAP_MAX_MS	10
-
-/*
- * How long to wait after a drain before polling again, in ms: up to
- * REC_NAP_MAX_MS, and no longer than it takes the fastest CPU, at the rate
- * it filled since the last drain (@most bytes in @dt seconds), to fill a
- * quarter of its buffer (@buf_bytes; 0: unknown, no wait).
- * Why wait: poll() wakes us for every sub-buffer completed, and each wake-up
- * (poll, a read per CPU, a write) cost about 1 ms of guest CPU under TCG in
- * the sustained benchmark (docs/PERFORMANCE.md, section 4) against 27-60 us
- * per sub-buffer for reading and writing it in bulk; the wait halved the
- * recorder's CPU per record there.  ftrace's readers likewise sleep
- * until the buffer is buffer_percent full (default 50), and trace-cmd
- * record's recorders sleep 1 ms between splices.
- */
-static int rec_nap_ms(uint64_t most, double dt, uint64_t buf_bytes)
-{
-	double ms;
-
-	if (!most || !buf_bytes || dt <= 0)
-		return 0;
-	ms = 1000.0 * dt * ((double)buf_bytes / 4) / (double)most;
-	return ms >= REC_NAP_MAX_MS ? REC_NAP_MAX_MS : (int)ms;
-}
-
 /* DIR/buffer_size_kb in bytes, 0 if it cannot be read */
 static uint64_t rec_buf_bytes(const struct rec *rc)
 {
@@ -631,7 +606,7 @@ static void rec_run(struct rec *rc)
 		{
 			uint64_t most = rec_drain_once(rc);
 			double t = now_s();
-			int nap = rec_nap_ms(most, t - last_drain, buf_bytes);
+			int nap = cli_nap_ms(most, t - last_drain, buf_bytes);
 
 			last_drain = t;
 			/* a stop signal ends the nap (the wake-up pipe) */
