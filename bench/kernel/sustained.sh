@@ -56,10 +56,10 @@ echo "  logdev: edprint(\"bench %d %d\"), logdev record, discard mode"
 echo "  trace-cmd: trace_printk(\"bench %d %d\"), $(head -n 1 "$out/trace-cmd-version.txt" | tr -s ' ') record -p nop (splice), overwrite mode"
 echo "Host load average: before the boot $load_before, after $load_after ($secs s)"
 echo
-echo "Per rate (records/s per CPU; lost = records lost; '-' not run; * writers short of the rate):"
+echo "Per rate (records/s per CPU; lost = records lost, each also missing from the file; '-' not run; * writers short of the rate):"
 awk '{ k = $2; rates[k] = 1; tool = ($1 == "logdev") ? "l" : "t"
 	# the last run of a rate wins (the confirmation repeats the best)
-	v[tool, k] = $6 ($10 == "yes" ? "" : ($4 < 0.9 * $2 ? "*" : "")) (($3 != $5) ? " (" $3 - $5 " missing)" : "") }
+	v[tool, k] = $6 ($10 == "yes" ? "" : ($4 < 0.9 * $2 ? "*" : "")) (($3 - $5 != $6) ? " (" $3 - $5 " not in the file)" : "") }
      END { n = 0; for (k in rates) r[++n] = k + 0
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (r[j] < r[i]) { x = r[i]; r[i] = r[j]; r[j] = x }
 	printf "  %10s  %-22s  %-22s\n", "R/CPU", "logdev lost", "trace-cmd lost"
