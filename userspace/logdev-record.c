@@ -8,8 +8,9 @@
  * writes 1 to DIR/enable (unless --no-enable), then drains every CPU's
  * per_cpu/cpuN/trace_pipe_raw with poll() into CPU_DATA sections until S
  * seconds passed, COMMAND exited, or SIGINT/SIGTERM (after a drain that
- * found data it waits up to 10 ms before the next poll: cli_nap_ms()).  Then writes 0 to
- * enable (stop + flush; with --no-enable: 1 to flush), drains each CPU until
+ * found data it waits up to 10 ms before the next poll: cli_nap_ms()).
+ * Then writes 0 to enable (stop + flush; with --no-enable: 1 to flush),
+ * drains each CPU until
  * read returns 0 (or, with --no-enable, EAGAIN), re-reads formats, and
  * writes STATS and END.  FILE "-" is stdout.
  * While recording, formats is re-read before draining new data (at most

@@ -13,8 +13,8 @@
 # clean, then STEPS bisection steps (geometric) between the last clean rung
 # and that one, then the best rate once more (the confirmation).
 # A rung is clean when the writers reached the rate (>= 90 %: a writer that
-# cannot keep up reaches far less; late wake-ups on a loaded host skip a few), nothing was
-# lost (logdev: stats overrun + dropped + nesting_lost + too_big and the
+# cannot keep up reaches far less; late wake-ups on a loaded host skip a
+# few), nothing was lost (logdev: stats overrun + dropped + nesting_lost + too_big and the
 # capture's LOST records; trace-cmd: the CPUSTAT overrun, commit overrun and
 # dropped events of the trace.dat and its LOST EVENTS lines) and every
 # record written is in the file.
