@@ -10,8 +10,8 @@
  * seconds passed, COMMAND exited, or SIGINT/SIGTERM (after a drain that
  * found data it waits up to 10 ms before the next poll: cli_nap_ms()).
  * Then writes 0 to enable (stop + flush; with --no-enable: 1 to flush),
- * drains each CPU until
- * read returns 0 (or, with --no-enable, EAGAIN), re-reads formats, and
+ * drains each CPU until read returns 0 (or, with --no-enable, EAGAIN),
+ * re-reads formats, and
  * writes STATS and END.  FILE "-" is stdout.
  * While recording, formats is re-read before draining new data (at most
  * ten times a second; once a second when idle) and written
