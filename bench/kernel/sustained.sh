@@ -74,8 +74,9 @@ awk '{ printf "  %-9s %8d %8s %10d %8d %9d %8d %7d %8.2f %7.2f %7.3f %4d%% %5s\n
 echo
 lb=$(awk '$1 == "logdev" { print $3 }' "$out/best.txt")
 tb=$(awk '$1 == "trace-cmd" { print $3 }' "$out/best.txt")
-lf=$(awk '$1 == "logdev" { print $5 }' "$out/best.txt")
-tf=$(awk '$1 == "trace-cmd" { print $5 }' "$out/best.txt")
+# first unclean rate; 0 from the guest: every rung of the ladder was clean
+lf=$(awk '$1 == "logdev" { print $5 == 0 ? "none in the ladder" : $5 }' "$out/best.txt")
+tf=$(awk '$1 == "trace-cmd" { print $5 == 0 ? "none in the ladder" : $5 }' "$out/best.txt")
 conf() {	# TOOL RATE -> "confirmed" / "NOT confirmed" (the confirm run)
 	awk -v t="$1" -v r="$2" '$1 == t && $2 == r && $12 == "confirm" { c = $11 } END { print c == "yes" ? "confirmed" : "NOT confirmed on a second run" }' "$s"
 }
