@@ -565,6 +565,17 @@ int cli_drain(struct lgd_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 	}
 }
 
+int cli_nap_ms(uint64_t most, double dt, uint64_t buf_bytes)
+{
+	double ms;
+
+	if (!most || !buf_bytes || !(dt > 0))
+		return 0;
+	/* the time @most bytes took, scaled to a quarter of the buffer */
+	ms = 1000.0 * dt * ((double)buf_bytes / 4) / (double)most;
+	return ms >= CLI_NAP_MAX_MS ? CLI_NAP_MAX_MS : (int)ms;
+}
+
 void cli_live_hint(const char *dir, int err)
 {
 	fprintf(stderr, "logdev: no live logdev buffer at %s (%s).\n", dir, strerror(err));

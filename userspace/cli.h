@@ -170,6 +170,23 @@ int cli_maybe_kallsyms(struct lgd_cap_writer *w, const char *formats,
 int cli_drain(struct lgd_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 	      size_t bufsz, uint32_t sbs, int *eof, uint64_t *bytes,
 	      uint64_t *records);
+#define CLI_NAP_MAX_MS	10
+/**
+ * cli_nap_ms() - how long `logdev record` waits after a drain before it
+ * polls again, in ms: up to CLI_NAP_MAX_MS, and no longer than it takes the
+ * fastest CPU, at the rate it filled since the last drain (@most bytes read
+ * from it in @dt seconds), to fill a quarter of its buffer (@buf_bytes per
+ * CPU; 0: unknown).  0 (poll at once) when nothing was read, the buffer
+ * size is unknown or @dt is not positive.
+ * Why: poll() wakes the recorder for every sub-buffer completed, and each
+ * wake-up (poll, a read per CPU, a write) cost about 1 ms of guest CPU under
+ * TCG in the sustained benchmark (docs/PERFORMANCE.md, section 4), against
+ * 27-60 us per sub-buffer read and written in bulk; the wait halved the
+ * recorder's CPU per record there.  ftrace's readers likewise sleep until
+ * the buffer is buffer_percent full (default 50), and trace-cmd record's
+ * recorders sleep 1 ms between splices.
+ */
+int cli_nap_ms(uint64_t most, double dt, uint64_t buf_bytes);
 /**
  * cli_live_hint() - say that there is no live buffer at @dir (@err an
  * errno) and how to get one: load the module (modprobe, insmod), mount

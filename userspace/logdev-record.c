@@ -7,9 +7,11 @@
  * symbols),
  * writes 1 to DIR/enable (unless --no-enable), then drains every CPU's
  * per_cpu/cpuN/trace_pipe_raw with poll() into CPU_DATA sections until S
- * seconds passed, COMMAND exited, or SIGINT/SIGTERM.  Then writes 0 to
- * enable (stop + flush; with --no-enable: 1 to flush), drains each CPU until
- * read returns 0 (or, with --no-enable, EAGAIN), re-reads formats, and
+ * seconds passed, COMMAND exited, or SIGINT/SIGTERM (after a drain that
+ * found data it waits up to 10 ms before the next poll: cli_nap_ms()).
+ * Then writes 0 to enable (stop + flush; with --no-enable: 1 to flush),
+ * drains each CPU until read returns 0 (or, with --no-enable, EAGAIN),
+ * re-reads formats, and
  * writes STATS and END.  FILE "-" is stdout.
  * While recording, formats is re-read before draining new data (at most
  * ten times a second; once a second when idle) and written
@@ -502,10 +504,16 @@ static void rec_start_command(struct rec *rc)
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 }
 
-/* drain every CPU once (non-blocking); errors other than the writer's set rc->rc */
-static void rec_drain_once(struct rec *rc)
+/*
+ * drain every CPU once (non-blocking); errors other than the writer's set
+ * rc->rc.  Return: the most bytes read from one CPU.
+ */
+static uint64_t rec_drain_once(struct rec *rc)
 {
+	uint64_t most = 0;
+
 	for (int i = 0; i < rc->ncpu && !rc->w.err; i++) {
+		uint64_t before = rc->bytes;
 		int eof, ret = cli_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
 					 rc->sbs, &eof, &rc->bytes, &rc->recs);
 
@@ -513,7 +521,21 @@ static void rec_drain_once(struct rec *rc)
 			fprintf(stderr, "logdev: cpu%u: %s\n", rc->cpus[i], strerror(-ret));
 			rc->rc = 1;
 		}
+		if (rc->bytes - before > most)
+			most = rc->bytes - before;
 	}
+	return most;
+}
+
+/* DIR/buffer_size_kb in bytes, 0 if it cannot be read */
+static uint64_t rec_buf_bytes(const struct rec *rc)
+{
+	size_t l;
+	char *t = cli_read_text(rc->dir, "buffer_size_kb", &l);
+	uint64_t kb = t ? strtoull(t, NULL, 10) : 0;
+
+	free(t);
+	return kb * 1024;
 }
 
 /*
@@ -524,11 +546,14 @@ static void rec_run(struct rec *rc)
 {
 	/* the CPUs, the wake-up pipe, and stdout when it is not a file */
 	struct pollfd *pfd = calloc((size_t)rc->ncpu + 2, sizeof(*pfd));
+	uint64_t buf_bytes = rec_buf_bytes(rc);
+	double last_drain;
 	int npfd;
 
 	if (!rc->command && rc->duration < 0 && rc->tty)
 		fprintf(stderr, "logdev: recording until Ctrl-C (SIGINT) or SIGTERM\n");
 	rc->t0 = now_s();
+	last_drain = rc->t0;
 	if (!pfd)
 		rc->rc = 1;
 	while (!rc->rc && !stop_sig && !rc->w.err) {
@@ -579,7 +604,19 @@ static void rec_run(struct rec *rc)
 			if (refresh_formats(rc))
 				break;
 		}
-		rec_drain_once(rc);
+		{
+			uint64_t most = rec_drain_once(rc);
+			double t = now_s();
+			int nap = cli_nap_ms(most, t - last_drain, buf_bytes);
+
+			last_drain = t;
+			/* a stop signal ends the nap (the wake-up pipe) */
+			if (nap > 0) {
+				struct pollfd wp = { .fd = wake_fd[0], .events = POLLIN };
+
+				poll(&wp, 1, nap);
+			}
+		}
 		/* readable but nothing read (EPOLLHUP while recording is
 		 * off with --no-enable): do not spin */
 		if (ready > 0 && rc->bytes == before)

@@ -24,6 +24,22 @@
  * (__logdev_print(), what edprint() did before and still does for %p).
  * NS is the mean over CPUs of (loop time / nr), in ns of the guest's clock.
  * Module parameter nr: records per CPU per run (default 20000).
+ *
+ * Paced writers (sustained recording, bench/kernel/sustained.sh):
+ *   echo "SCENARIO RATE MS" > /sys/kernel/debug/logdev_bench/pace  (blocks)
+ *   cat /sys/kernel/debug/logdev_bench/last   "pace SCENARIO RATE MS CPU WRITTEN NS SKIPPED" per CPU
+ * One kthread per online CPU writes SCENARIO (edprint2 or tp2) at RATE
+ * records/s for MS ms, paced by the clock: at every step it writes the
+ * records that are due by ktime_get_ns() (at most 64 before it looks at the
+ * clock again) and, when none is due, sleeps until the next one is (at least
+ * 200 us, so a fast rate is written in short bursts, not one sleep per
+ * record).  A writer never owes more than PACE_BACKLOG_MS of its rate: a
+ * wake-up that came late (its vCPU preempted on the host, under TCG) would
+ * otherwise be followed by a burst that no reader could be blamed for; the
+ * records beyond are SKIPPED (not written).  At MS it writes what is still
+ * due, so WRITTEN + SKIPPED = RATE * MS / 1000.  A writer that cannot keep
+ * up writes flat out and skips: WRITTEN / NS is the rate it reached.  RATE 1..10000000, MS 1..600000; anything
+ * else is -EINVAL.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -38,6 +54,7 @@
 #include <linux/cpumask.h>
 #include <linux/cpu.h>
 #include <linux/slab.h>
+#include <linux/delay.h>
 #include <linux/edprint.h>
 #include <uapi/linux/logdev.h>
 
@@ -244,6 +261,123 @@ static int run_scenarios(u32 mask, u32 blk, u64 *mean_ns, int *ncpu)
 	return started == cpus ? 0 : -ENOMEM;
 }
 
+/* records a paced writer may owe before it skips the oldest, in ms of its rate */
+#define PACE_BACKLOG_MS	50
+
+/* one paced writer: @rate records/s for @ms ms; @written, @ns: what it did */
+struct pacer {
+	enum scen s;
+	int cpu;
+	u32 rate;
+	u32 ms;
+	u64 written;
+	u64 skipped;
+	u64 ns;
+	struct completion done;
+};
+
+static int pace_fn(void *arg)
+{
+	struct pacer *p = arg;
+	u64 t0 = ktime_get_ns(), now, end = t0 + (u64)p->ms * NSEC_PER_MSEC;
+	u64 cap = max_t(u64, div_u64((u64)p->rate * PACE_BACKLOG_MS, MSEC_PER_SEC), 64);
+	u64 done = 0, skipped = 0, due;
+
+	for (;;) {
+		now = ktime_get_ns();
+		if (now >= end)
+			due = div_u64((u64)p->ms * p->rate, MSEC_PER_SEC);
+		else	/* < 6e14 ns * 1e7/s: fits u64 */
+			due = div_u64((now - t0) * p->rate, NSEC_PER_SEC) + 1;
+		/* a wake-up that came late (vCPU preempted on the host) */
+		if (due > done + skipped + cap)
+			skipped = due - done - cap;
+		if (done + skipped < due) {
+			u32 n = min_t(u64, due - done - skipped, 64);
+
+			run_loop(p->s, n);
+			done += n;
+			cond_resched();
+		} else if (now >= end) {
+			break;
+		} else {
+			/* the next record is due at t0 + (done + skipped) / rate */
+			u64 next = t0 + div_u64((done + skipped) * NSEC_PER_SEC, p->rate);
+			u64 wait_us = next > now ? div_u64(next - now, NSEC_PER_USEC) : 0;
+
+			wait_us = clamp_t(u64, wait_us, 200, 20000);
+			usleep_range(wait_us, wait_us + 50);
+		}
+	}
+	p->written = done;
+	p->skipped = skipped;
+	p->ns = ktime_get_ns() - t0;
+	complete(&p->done);
+	return 0;
+}
+
+/* "SCENARIO RATE MS": paced writers on every online CPU (see the top) */
+static ssize_t pace_write(struct file *f, const char __user *ubuf, size_t len, loff_t *ppos)
+{
+	char buf[64], name[16];
+	size_t n = min(len, sizeof(buf) - 1), o = 0;
+	int cpus = num_online_cpus(), i = 0, started, cpu, ret = 0;
+
+	unsigned int rate, ms;
+	struct pacer *ps;
+	enum scen s;
+
+	if (copy_from_user(buf, ubuf, n))
+		return -EFAULT;
+	buf[n] = 0;
+	if (sscanf(buf, "%15s %u %u", name, &rate, &ms) != 3 ||
+	    !rate || rate > 10000000 || !ms || ms > 600000)
+		return -EINVAL;
+	if (!strcmp(name, "edprint2"))
+		s = S_ED2;
+	else if (!strcmp(name, "tp2"))
+		s = S_TP2;
+	else
+		return -EINVAL;
+	ps = kcalloc(cpus, sizeof(*ps), GFP_KERNEL);
+	if (!ps)
+		return -ENOMEM;
+	mutex_lock(&run_mutex);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct task_struct *t;
+
+		if (i >= cpus)
+			break;
+		ps[i].s = s;
+		ps[i].cpu = cpu;
+		ps[i].rate = rate;
+		ps[i].ms = ms;
+		init_completion(&ps[i].done);
+		t = kthread_create_on_cpu(pace_fn, &ps[i], cpu, "ldpace/%u");
+		if (IS_ERR(t)) {
+			ret = PTR_ERR(t);
+			break;
+		}
+		wake_up_process(t);
+		i++;
+	}
+	cpus_read_unlock();
+	started = i;
+	for (i = 0; i < started; i++)
+		wait_for_completion(&ps[i].done);
+	if (!ret) {
+		last[0] = 0;
+		for (i = 0; i < started; i++)
+			o += scnprintf(last + o, sizeof(last) - o, "pace %s %u %u %d %llu %llu %llu\n",
+				       name, rate, ms, ps[i].cpu, ps[i].written, ps[i].ns,
+				       ps[i].skipped);
+	}
+	mutex_unlock(&run_mutex);
+	kfree(ps);
+	return ret ? ret : len;
+}
+
 /*
  * "run" accepts one scenario name (blocks of nr: one after the other), or
  * "mix" (every scenario but nocall, blocks of 64) or "mixoff" (nocall and
@@ -312,6 +446,12 @@ static const struct file_operations run_fops = {
 	.llseek = noop_llseek,
 };
 
+static const struct file_operations pace_fops = {
+	.owner = THIS_MODULE,
+	.write = pace_write,
+	.llseek = noop_llseek,
+};
+
 static const struct file_operations last_fops = {
 	.owner = THIS_MODULE,
 	.read = last_read,
@@ -325,6 +465,7 @@ static int __init logdev_bench_init(void)
 		return -ENOMEM;
 	dir = debugfs_create_dir("logdev_bench", NULL);
 	debugfs_create_file("run", 0200, dir, NULL, &run_fops);
+	debugfs_create_file("pace", 0200, dir, NULL, &pace_fops);
 	debugfs_create_file("last", 0444, dir, NULL, &last_fops);
 	return 0;
 }
