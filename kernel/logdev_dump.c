@@ -366,40 +366,19 @@ static bool ld_dump_slots(const char *fmt, const u8 *in, u32 in_bytes, u8 *out,
 			  bool cut)
 {
 	u32 i = 0, o = 0, size, n;
+	struct edp_spec sp;
 	char q;
 
 	while (*fmt) {
 		if (*fmt++ != '%')
 			continue;
-		while (*fmt == '-' || *fmt == '+' || *fmt == ' ' || *fmt == '#' ||
-		       *fmt == '0')
-			fmt++;
-		if (*fmt == '*') {		/* width argument: an int */
-			fmt++;
-			if (!ld_dump_int(in, in_bytes, &i, out, &o))
-				return false;
-		} else {
-			while (*fmt >= '0' && *fmt <= '9')
-				fmt++;
-		}
-		if (*fmt == '.') {
-			fmt++;
-			if (*fmt == '*') {	/* precision argument: an int */
-				fmt++;
-				if (!ld_dump_int(in, in_bytes, &i, out, &o))
-					return false;
-			} else {
-				while (*fmt >= '0' && *fmt <= '9')
-					fmt++;
-			}
-		}
-		q = 0;
-		if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' ||
-		    *fmt == 't') {
-			q = *fmt++;
-			if (q == *fmt && (q == 'l' || q == 'h'))
-				q = *fmt++ == 'l' ? 'L' : 'H';
-		}
+		fmt = edp_fmt_spec(fmt, &sp);
+		q = sp.qual;
+		/* width, then precision argument: ints */
+		if (sp.wstar && !ld_dump_int(in, in_bytes, &i, out, &o))
+			return false;
+		if (sp.pstar && !ld_dump_int(in, in_bytes, &i, out, &o))
+			return false;
 		switch (*fmt++) {
 		case '%':
 			continue;

@@ -212,6 +212,7 @@ static void notrace ld_hash_ptr(u8 *p)
 static u32 notrace ld_vbin_walk(u8 *buf, const char *fmt, va_list ap, u32 end)
 {
 	u32 off = 0, size, len;
+	struct edp_spec sp;
 	bool hash = false;
 	const char *s;
 	int prec;
@@ -220,38 +221,17 @@ static u32 notrace ld_vbin_walk(u8 *buf, const char *fmt, va_list ap, u32 end)
 	while (*fmt) {
 		if (*fmt++ != '%')
 			continue;
-		while (*fmt == '-' || *fmt == '+' || *fmt == ' ' || *fmt == '#' ||
-		       *fmt == '0')
-			fmt++;
-		if (*fmt == '*') {		/* width argument: an int */
-			fmt++;
+		fmt = edp_fmt_spec(fmt, &sp);
+		q = sp.qual;
+		if (sp.wstar)		/* width argument: an int */
 			LD_CUT_INT();
-		} else {
-			while (isdigit(*fmt))
-				fmt++;
-		}
-		prec = -1;
-		if (*fmt == '.') {
-			fmt++;
-			if (*fmt == '*') {	/* precision argument: an int */
-				fmt++;
-				off = ALIGN(off, 4);
-				prec = va_arg(ap, int);
-				if (off + 4 > end)
-					return off;
-				off += 4;
-			} else {
-				prec = 0;
-				while (isdigit(*fmt))
-					prec = prec * 10 + *fmt++ - '0';
-			}
-		}
-		q = 0;
-		if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' ||
-		    *fmt == 't') {
-			q = *fmt++;
-			if (q == *fmt && (q == 'l' || q == 'h'))
-				q = *fmt++ == 'l' ? 'L' : 'H';
+		prec = sp.prec;
+		if (sp.pstar) {		/* precision argument: an int */
+			off = ALIGN(off, 4);
+			prec = va_arg(ap, int);
+			if (off + 4 > end)
+				return off;
+			off += 4;
 		}
 		switch (*fmt) {
 		case '%':
@@ -327,21 +307,14 @@ num:
  */
 static bool notrace ld_fmt_str_prec(const char *fmt)
 {
-	bool prec;
+	struct edp_spec sp;
 
 	while ((fmt = strchr(fmt, '%'))) {
-		fmt++;
-		if (*fmt == '%') {
-			fmt++;
-			continue;
-		}
-		while (*fmt && strchr("-+ #0123456789*", *fmt))
-			fmt++;
-		prec = *fmt == '.';
-		while (*fmt && strchr(".0123456789*hlLzt", *fmt))
-			fmt++;
-		if (prec && *fmt == 's')
+		fmt = edp_fmt_spec(fmt + 1, &sp);
+		if (*fmt == 's' && (sp.pstar || sp.prec >= 0))
 			return true;
+		if (*fmt)
+			fmt++;		/* past the conversion ("%%" included) */
 	}
 	return false;
 }
@@ -360,7 +333,8 @@ static int notrace ld_vbin_pack(u32 *bin, u32 size_words, const char *fmt,
 {
 	u8 *buf = (u8 *)bin;
 	u32 cap = size_words * sizeof(u32), off = 0, size, len;
-	int star[2], nstar, prec, n;
+	int star[2], nstar, prec, n, k;
+	struct edp_spec sp;
 	unsigned long long v;
 	const char *s, *spec;
 	char f[32], q;
@@ -371,43 +345,20 @@ static int notrace ld_vbin_pack(u32 *bin, u32 size_words, const char *fmt,
 			continue;
 		spec = fmt - 1;
 		nstar = 0;
-		prec = -1;
-		while (*fmt == '-' || *fmt == '+' || *fmt == ' ' || *fmt == '#' ||
-		       *fmt == '0')
-			fmt++;
-		if (*fmt == '*') {
-			fmt++;
+		fmt = edp_fmt_spec(fmt, &sp);
+		q = sp.qual;
+		if (sp.wstar)
 			star[nstar++] = va_arg(ap, int);
+		prec = sp.prec;
+		if (sp.pstar) {
+			prec = va_arg(ap, int);
+			star[nstar++] = prec;
+		}
+		for (k = 0; k < nstar; k++) {	/* '*' arguments: ints */
 			off = ALIGN(off, 4);
 			if (off + 4 <= cap)
-				memcpy(buf + off, &star[0], 4);
+				memcpy(buf + off, &star[k], 4);
 			off += 4;
-		} else {
-			while (isdigit(*fmt))
-				fmt++;
-		}
-		if (*fmt == '.') {
-			fmt++;
-			if (*fmt == '*') {
-				fmt++;
-				prec = va_arg(ap, int);
-				star[nstar++] = prec;
-				off = ALIGN(off, 4);
-				if (off + 4 <= cap)
-					memcpy(buf + off, &prec, 4);
-				off += 4;
-			} else {
-				prec = 0;
-				while (isdigit(*fmt))
-					prec = prec * 10 + *fmt++ - '0';
-			}
-		}
-		q = 0;
-		if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' ||
-		    *fmt == 't') {
-			q = *fmt++;
-			if (q == *fmt && (q == 'l' || q == 'h'))
-				q = *fmt++ == 'l' ? 'L' : 'H';
 		}
 		switch (*fmt) {
 		case '%':

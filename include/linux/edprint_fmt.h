@@ -14,6 +14,78 @@
 
 #include <linux/edprint_slots.h>	/* EDP_STR_MAX, EDP_MAX_ARGS */
 
+/* Precision digits saturate here, as vsnprintf() clamps a precision
+ * (lib/vsprintf.c, set_precision()); no string edprint stores is longer. */
+#define EDP_PREC_MAX	32767
+
+/**
+ * struct edp_spec - one conversion's flags, width, precision and length
+ * @wstar: the width is '*': an int argument comes first
+ * @pstar: the precision is '*': an int argument comes next (after @wstar's)
+ * @prec:  the precision's digits (at most EDP_PREC_MAX), -1 if none or '*'
+ * @qual:  the length: 0, 'h', 'H' (hh), 'l', 'L' (ll or L), 'z' or 't'
+ */
+struct edp_spec {
+	int wstar;
+	int pstar;
+	int prec;
+	char qual;
+};
+
+/**
+ * edp_fmt_spec() - read a conversion up to its conversion character
+ * @fmt: the format just after a '%'
+ * @sp:  filled in
+ *
+ * Reads as the kernel's vsnprintf() does (lib/vsprintf.c, format_decode()):
+ * flags "-+ #0", a width (digits or '*'), a precision ('.' then digits or
+ * '*'), a length.  The one parse of a conversion's head shared by every
+ * format walker of logdev (edp_fmt_slots_ok(), and in the module the
+ * vbin_printf() walkers of logdev_record.c and the crash dump's slots
+ * reader), so that they agree on which arguments a format takes.
+ *
+ * Return: where the conversion character is (not consumed; '\0' at the
+ * end of a format cut after the '%').
+ */
+static inline const char *edp_fmt_spec(const char *fmt, struct edp_spec *sp)
+{
+	int p;
+
+	sp->wstar = 0;
+	sp->pstar = 0;
+	sp->prec = -1;
+	while (*fmt == '-' || *fmt == '+' || *fmt == ' ' || *fmt == '#' ||
+	       *fmt == '0')
+		fmt++;
+	if (*fmt == '*') {
+		sp->wstar = 1;
+		fmt++;
+	} else {
+		while (*fmt >= '0' && *fmt <= '9')
+			fmt++;
+	}
+	if (*fmt == '.') {
+		fmt++;
+		if (*fmt == '*') {
+			sp->pstar = 1;
+			fmt++;
+		} else {
+			for (p = 0; *fmt >= '0' && *fmt <= '9'; fmt++)
+				if (p < EDP_PREC_MAX)
+					p = p * 10 + (*fmt - '0');
+			sp->prec = p > EDP_PREC_MAX ? EDP_PREC_MAX : p;
+		}
+	}
+	sp->qual = 0;
+	if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' ||
+	    *fmt == 't') {
+		sp->qual = *fmt++;
+		if (sp->qual == *fmt && (sp->qual == 'l' || sp->qual == 'h'))
+			sp->qual = *fmt++ == 'l' ? 'L' : 'H';
+	}
+	return fmt;
+}
+
 /* sprec[] entry of a %s whose precision is a '*' (the argument before it) */
 #define EDP_SPREC_STAR	0xffff
 
@@ -64,41 +136,21 @@ static inline int edp_fmt_slots_ok(const char *fmt, unsigned int nargs,
 		for (p = 0; p < EDP_MAX_ARGS; p++)
 			sprec[p] = 0;
 	while (*fmt) {
+		struct edp_spec sp;
 		u16 prec = 0;
 
 		if (*fmt++ != '%')
 			continue;
-		while (*fmt == '-' || *fmt == '+' || *fmt == ' ' || *fmt == '#' ||
-		       *fmt == '0')
-			fmt++;
-		if (*fmt == '*') {
+		fmt = edp_fmt_spec(fmt, &sp);
+		q = sp.qual;
+		if (sp.wstar && !edp_fmt_num_ok(i++, nargs, strmask, widemask, 0))
+			return 0;
+		if (sp.pstar) {
 			if (!edp_fmt_num_ok(i++, nargs, strmask, widemask, 0))
 				return 0;
-			fmt++;
-		} else {
-			while (*fmt >= '0' && *fmt <= '9')
-				fmt++;
-		}
-		if (*fmt == '.') {
-			fmt++;
-			if (*fmt == '*') {
-				if (!edp_fmt_num_ok(i++, nargs, strmask, widemask, 0))
-					return 0;
-				fmt++;
-				prec = EDP_SPREC_STAR;
-			} else {
-				for (p = 0; *fmt >= '0' && *fmt <= '9'; fmt++)
-					if (p <= EDP_STR_MAX)
-						p = p * 10 + (unsigned int)(*fmt - '0');
-				prec = 1 + (p > EDP_STR_MAX + 1 ? EDP_STR_MAX + 1 : p);
-			}
-		}
-		q = 0;
-		if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' ||
-		    *fmt == 't') {
-			q = *fmt++;
-			if (q == *fmt && (q == 'l' || q == 'h'))
-				q = *fmt++ == 'l' ? 'L' : 'H';
+			prec = EDP_SPREC_STAR;
+		} else if (sp.prec >= 0) {
+			prec = 1 + (sp.prec > EDP_STR_MAX + 1 ? EDP_STR_MAX + 1 : sp.prec);
 		}
 		switch (*fmt++) {
 		case '%':
