@@ -304,14 +304,14 @@ static bool ld_btf_name_copy(char *dst, const char *s)
 /*
  * What the type @id is, through typedef/const/volatile/restrict/type_tag
  * (at most LD_BTF_MAX_DEPTH of them): fills @p's kind, is_signed, size and
- * type_name.  0 or -EINVAL (an id no type has, a loop, a name outside the
+ * type_name (the outermost typedef's name if the type itself has none).  0 or -EINVAL (an id no type has, a loop, a name outside the
  * strings).
  */
 static int ld_btf_resolve(const struct ld_btf *b, u32 id, struct ld_btf_param *p)
 {
+	const char *s, *alias = NULL;	/* the outermost typedef's name */
 	u32 depth, info, st;
 	const u8 *extra;
-	const char *s;
 	int ret;
 
 	for (depth = 0; depth <= LD_BTF_MAX_DEPTH; depth++) {
@@ -322,6 +322,11 @@ static int ld_btf_resolve(const struct ld_btf *b, u32 id, struct ld_btf_param *p
 		}
 		if (ret)
 			return ret;
+		if (ld_btf_kind(info) == BTF_KIND_TYPEDEF && !alias) {
+			alias = ld_btf_str(b, ld_btf_get32(extra - LD_BTF_TYPE_BYTES));
+			if (!alias)
+				return -EINVAL;
+		}
 		switch (ld_btf_kind(info)) {
 		case BTF_KIND_TYPEDEF:
 		case BTF_KIND_VOLATILE:
@@ -336,7 +341,8 @@ static int ld_btf_resolve(const struct ld_btf *b, u32 id, struct ld_btf_param *p
 		s = ld_btf_str(b, ld_btf_get32(extra - LD_BTF_TYPE_BYTES));
 		if (!s)
 			return -EINVAL;
-		ld_btf_name_copy(p->type_name, s);
+		/* an anonymous struct or enum is known by its typedef (pte_t) */
+		ld_btf_name_copy(p->type_name, *s || !alias ? s : alias);
 		p->size = st;
 		switch (ld_btf_kind(info)) {
 		case BTF_KIND_INT: {

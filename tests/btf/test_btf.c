@@ -119,6 +119,41 @@ static void test_kernel_funcs(void)
 }
 
 /* A module's BTF on top of the base: ids and strings continue. */
+/*
+ * An anonymous struct passed by value under a typedef (6.1's pte_t, p4d_t:
+ * typedef struct { pteval_t pte; } pte_t, the xen_mmu_set_pte tracepoint's
+ * pteval): named by the typedef, not "" (a fresh user saw "passed by value ()").
+ */
+static void test_anon_typedef(void)
+{
+	struct ld_btf_param p[MAXP];
+	static const char *const names[] = { "__data", "ptep", "pteval" };
+	struct bb bb;
+	size_t size;
+	u32 ul, vptr, anon, pte_t, cpte, types[3], n = 0;
+	u8 *blob;
+
+	bb_init(&bb, 1, 0);
+	ul = bb_int(&bb, "long unsigned int", 8, 0);
+	vptr = bb_type(&bb, NULL, BTF_KIND_PTR, 0, 0, 0);
+	anon = bb_type(&bb, NULL, BTF_KIND_STRUCT, 1, 0, 8);
+	bb_u32(&bb, bb_str(&bb, "pte"));
+	bb_u32(&bb, ul);
+	bb_u32(&bb, 0);
+	pte_t = bb_type(&bb, "pte_t", BTF_KIND_TYPEDEF, 0, 0, anon);
+	cpte = bb_type(&bb, NULL, BTF_KIND_CONST, 0, 0, pte_t);
+	types[0] = vptr;
+	types[1] = vptr;
+	types[2] = cpte;
+	bb_func(&bb, "__bpf_trace_xen_mmu_set_pte", 3, names, types);
+	blob = bb_blob(&bb, &size);
+	CHECK_EQ(params(blob, size, "__bpf_trace_xen_mmu_set_pte", p, &n), 0, "anon-found");
+	CHECK_WHY(p[2].kind == LD_BTF_AGGR && p[2].size == 8, "anon-struct-by-value",
+		  "kind %u size %u", p[2].kind, p[2].size);
+	CHECK_STR_EQ(p[2].type_name, "pte_t", "anon-struct-named-by-its-typedef");
+	free(blob);
+}
+
 static void test_split(void)
 {
 	struct ld_btf_param p[MAXP];
@@ -426,6 +461,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	test_kernel_funcs();
+	test_anon_typedef();
 	test_split();
 	test_broken();
 	test_mutations();
