@@ -19,7 +19,8 @@
  *                                       not checked: struct tracepoint has
  *                                       no system name)
  *   -NAME                               remove one probe
- *   (empty write, or open with O_TRUNC) remove every probe
+ *   (open with O_TRUNC: "echo > probes") remove every probe; a blank or
+ *   '#' comment write does nothing
  * WHERE is FUNC (a name defined exactly once in vmlinux and the loaded
  * modules, else -EADDRNOTAVAIL, as ftrace's kprobe_events), MOD:FUNC (the
  * one FUNC of module MOD) or 0xADDR (a kernel text address, as in
@@ -2348,18 +2349,18 @@ static ssize_t ld_probes_write(struct file *f, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
 	struct ld_pctx c = { };
+	bool too_long = count >= LD_PROBE_CMD_MAX;
 	struct ld_probe *p;
 	char *buf, *text, *cmd;
 	size_t len;
 	int ret;
 
-	if (count >= LD_PROBE_CMD_MAX)
-		return -EINVAL;
-	buf = memdup_user_nul(ubuf, count);
+	/* too long: its head is kept, for error_log */
+	len = too_long ? LD_PROBE_CMD_MAX - 1 : count;
+	buf = memdup_user_nul(ubuf, len);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	len = count;
-	if (len && buf[len - 1] == '\n')
+	if (len && buf[len - 1] == '\n' && !too_long)
 		buf[--len] = '\0';
 	text = kstrdup(buf, GFP_KERNEL);	/* as written, for error_log */
 	if (!text) {
@@ -2370,6 +2371,12 @@ static ssize_t ld_probes_write(struct file *f, const char __user *ubuf,
 	c.buf = buf;
 
 	mutex_lock(&ld_probes_mutex);
+	if (too_long) {
+		ret = ld_fail(&c, buf + len, -EINVAL,
+			      "a write of %zu bytes: one command is at most %d bytes",
+			      count, LD_PROBE_CMD_MAX - 1);
+		goto out;
+	}
 	if (strlen(buf) != len || strchr(buf, '\n')) {
 		/* embedded NUL, or more than one line */
 		ret = ld_fail(&c, buf + strcspn(buf, "\n"), -EINVAL,
@@ -2377,11 +2384,15 @@ static ssize_t ld_probes_write(struct file *f, const char __user *ubuf,
 		goto out;
 	}
 	cmd = strim(buf);
-	if (!*cmd) {
-		mutex_unlock(&ld_probes_mutex);
-		ld_probes_remove_all();
+	if (!*cmd || *cmd == '#') {
+		/*
+		 * A blank line or a comment does nothing, as in ftrace's
+		 * kprobe_events: removing every probe is the O_TRUNC of the
+		 * open ("echo > probes"), never a write, so the tail of a
+		 * command a tool wrote in two pieces cannot clear the list.
+		 */
 		ret = 0;
-		goto out_unlocked;
+		goto out;
 	}
 	if (*cmd == '-') {
 		/* -NAME, or ftrace's -:[GRP/]NAME */
@@ -2420,7 +2431,6 @@ out:
 	if (ret)
 		ld_errlog_add(&c);
 	mutex_unlock(&ld_probes_mutex);
-out_unlocked:
 	kfree(c.tpp);
 	kfree(text);
 	kfree(buf);

@@ -169,5 +169,42 @@ t2=$(ms)
 echo "# 10 writes by name: $((t1 - t0)) ms; 10 by \$argN: $((t2 - t1)) ms (TCG)"
 [ "$(grep -c '^t:by' probes)" = 20 ] && pass "20 timed probes attached" ||
 	fail "timed probes: $(grep -c '^t:by' probes) of 20"
+# blank lines and comments do nothing (ftrace's kprobe_events): only the
+# O_TRUNC of "echo > probes" clears; the lone '\n' of a command written in
+# two pieces used to remove every probe (found by a fresh user)
+for w in '\n' ' \n' '\t' ' ' '# a comment\n' '  # indented comment'; do
+	printf "$w" | dd of=probes conv=notrunc 2> $R/blank.err
+	rc=$?
+	n=$(grep -c '^t:by' probes)
+	[ $rc = 0 ] && [ "$n" = 20 ] && pass "write '$w' accepted, changes nothing (20 probes)" ||
+		fail "write '$w': rc $rc, $n of 20 probes left: $(tr '\n' '|' < $R/blank.err)"
+done
+printf 'xyz' | dd of=probes conv=notrunc 2> /dev/null
+printf '\n' | dd of=probes conv=notrunc 2> /dev/null
+[ "$(grep -c '^t:by' probes)" = 20 ] && pass "a command in two writes ('xyz', '\\n') leaves the 20 probes" ||
+	fail "a command in two writes: $(grep -c '^t:by' probes) of 20 probes left"
+# a write longer than one command: refused and logged, probes kept
+: > error_log
+long=$(head -c 5000 /dev/zero | tr '\0' a)
+printf 't:kmem:kmem_cache_free %s\n' "$long" > $R/long.txt	# a file: one read, one write
+dd if=$R/long.txt of=probes bs=8192 conv=notrunc 2> $R/long.err
+grep -q 'Invalid argument' $R/long.err && [ "$(grep -c '^t:by' probes)" = 20 ] &&
+	pass "a 5024-byte write: EINVAL, 20 probes kept" ||
+	fail "a 5024-byte write: $(tr '\n' '|' < $R/long.err), $(grep -c '^t:by' probes) of 20 probes"
+grep -q 'logdev: error: a write of 5024 bytes: one command is at most 1023 bytes' error_log &&
+	pass "error_log says why a long write is refused" ||
+	fail "error_log after a long write: $(head -c 300 error_log | tr '\n' '|')"
+# a struct by value under a typedef is named by it (6.1: pte_t, anonymous)
+: > error_log
+printf 't:xpte=xen:xen_mmu_set_pte ptep pteval\n' | dd of=probes conv=notrunc 2> /dev/null
+if grep -q 'no built-in tracepoint' error_log; then
+	echo "SKIP: $P: no xen_mmu_set_pte tracepoint in this kernel"
+else
+	grep -q "'pteval' is a struct or union passed by value (pte_t)" error_log &&
+		pass "a struct by value is named by its typedef (pte_t)" ||
+		fail "struct by value: $(grep 'logdev: error' error_log)"
+fi
 echo > probes
+[ "$(grep -c . probes)" = 0 ] && pass "echo > probes (O_TRUNC) removes every probe" ||
+	fail "echo > probes left $(grep -c . probes) lines"
 finish
