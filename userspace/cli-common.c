@@ -165,7 +165,7 @@ int cli_opt_error(const char *verb, int c, int optopt_, char **argv, int optind_
 		fprintf(stderr, "logdev%s%s: unknown option %s\n", *verb ? " " : "", verb, name);
 	if (c == '?' && optopt_ == 'f' && strncmp(arg, "--", 2))
 		/* one meaning in every verb, as tail -f: it was --format in diff and export */
-		fprintf(stderr, "  -f is --follow in every verb (report, deltas)%s%s%s%s\n",
+		fprintf(stderr, "  -f is --follow, in the verbs that follow (report, deltas)%s%s%s%s\n",
 			*verb ? "; " : "", verb, *verb ? " does not follow" : "",
 			cli_current && strstr(cli_current->usage, "--format") ?
 			"; --format has no short option" : "");

@@ -384,7 +384,7 @@ static void test_short_options(void)
 				  "-f: exit %d %s; --follow: exit %d %s", fst, fe, lst, le);
 		else
 			CHECK_WHY(fst == 2 && strstr(fe, "unknown option -f") &&
-				  strstr(fe, "-f is --follow in every verb") && !fo[0],
+				  strstr(fe, "-f is --follow, in the verbs that follow (report, deltas)") && !fo[0],
 				  NAMEF("-f: %s has no --follow and refuses -f, saying it is --follow", v),
 				  "exit %d, stdout %.100s, stderr %s", fst, fo, fe);
 		free(fo);
