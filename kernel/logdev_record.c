@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * logdev_record.c - the recording path: the edprint() back end
- * (__logdev_print, __logdev_reserve/__logdev_commit), logdev_write_raw()
- * and the probes' ld_write_print().
+ * (__logdev_print, __logdev_words, __logdev_reserve/__logdev_commit),
+ * logdev_write_raw() and the probes' ld_write_print().
  *
  * Layer: recording core (logdev_core.h); calls the site table, the per-CPU
  * state and the ring.  Preemption disabled, no locks, no allocation, no
@@ -36,6 +36,13 @@ EXPORT_SYMBOL_GPL(logdev_key);
  * docs/RING.md) followed by the store of true in logdev_buffers.c.
  */
 bool logdev_recording;
+
+/*
+ * A local the code fully writes before reading, exempt from the kernel's
+ * CONFIG_INIT_STACK_ALL_ZERO (as edprint.h's __edprint_noinit): a
+ * reservation the fast path keeps in registers.
+ */
+#define __ld_noinit	__edprint_noinit
 
 static __always_inline bool ld_recording(void)
 {
@@ -595,6 +602,132 @@ void notrace __logdev_commit(struct logdev_resv *res)
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(__logdev_commit);
+
+/*
+ * __logdev_words()'s record at reservation @r: the header, the payload words
+ * @w0..@w3 (those past @bytes' 8-byte rounding are not stored; the bytes
+ * of the last word past @bytes are the record's padding, zero from
+ * EDP_WSTORE), commit.  @nw: how many words the caller has (1 or 4, a
+ * constant).
+ */
+static __always_inline void ld_words_fill(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
+					  struct ld_resv *r, u32 id, u32 pid, u32 bytes,
+					  u64 w0, u64 w1, u64 w2, u64 w3,
+					  const unsigned int nw)
+{
+	struct logdev_rec_hdr *rec = r->rec;
+	u64 *p = (u64 *)(rec + 1);	/* 8-aligned: 24-byte header */
+
+	ld_check_comm_sb(pc, r->sb);
+	rec->site = id;
+	rec->type = LOGDEV_REC_PRINT_SLOTS;
+	rec->ctx = ld_ctx();
+	rec->pid = pid;
+	rec->arg_bytes = bytes;
+	if (nw == 1) {
+		if (bytes)
+			p[0] = w0;
+	} else {
+		switch ((bytes + 7) / 8) {
+		case 4:
+			p[3] = w3;
+			fallthrough;
+		case 3:
+			p[2] = w2;
+			fallthrough;
+		case 2:
+			p[1] = w1;
+			fallthrough;
+		case 1:
+			p[0] = w0;
+			break;
+		}
+	}
+	if (ld_commit(cb, r))
+		ld_kick_reader(pc);
+}
+
+/*
+ * Everything ld_try_reserve() leaves: out of line, so that the address of
+ * this reservation, which escapes to ld_reserve_slow(), is not the fast
+ * path's (which keeps its own in registers).
+ */
+static noinline void notrace ld_words_slow(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
+					   u32 id, u32 pid, u32 bytes, u64 w0, u64 w1,
+					   u64 w2, u64 w3)
+{
+	struct ld_resv r;
+
+	if (likely(!ld_reserve_slow(cb, bytes, &r)))
+		ld_words_fill(pc, cb, &r, id, pid, bytes, w0, w1, w2, w3, 4);
+}
+
+/*
+ * One record of at most EDP_WORDS_MAX payload bytes held in @w0..@w3 (@nw
+ * of them given, a constant); the fast path keeps the reservation in
+ * registers (ld_try_reserve()).
+ */
+static __always_inline void ld_words(struct logdev_site *site, u32 bytes, u64 w0,
+				     u64 w1, u64 w2, u64 w3, const unsigned int nw)
+{
+	struct ld_cpu_buf *cb;
+	struct ld_pcpu *pc;
+	struct ld_resv r __ld_noinit;
+	u32 id, pid;
+
+	BUILD_BUG_ON(EDP_WORDS_MAX != 4 * sizeof(u64));
+	BUILD_BUG_ON(LOGDEV_REC_HDR_SIZE % sizeof(u64));
+	preempt_disable_notrace();
+	if (unlikely(!ld_recording()))
+		goto out;
+	/* not from edprint(): never past the words given */
+	if (unlikely(bytes > nw * sizeof(u64)))
+		bytes = nw * sizeof(u64);
+	pc = this_cpu_ptr(ld_pcpu);
+	cb = rcu_dereference_sched(pc->cb);
+	id = ld_site_id(site);
+	pid = current->pid;
+	ld_note_task(pc, cb, pid);
+	if (likely(ld_try_reserve(cb, bytes, &r)))
+		ld_words_fill(pc, cb, &r, id, pid, bytes, w0, w1, w2, w3, nw);
+	else
+		ld_words_slow(pc, cb, id, pid, bytes, w0, w1, w2, w3);
+out:
+	preempt_enable_notrace();
+}
+
+/**
+ * __logdev_words() - record a LOGDEV_REC_PRINT_SLOTS record of at most 32
+ * payload bytes given in registers; edprint() only
+ * @site:  the call site (assigned an id on first use)
+ * @bytes: payload bytes, at most EDP_WORDS_MAX
+ * @w0: payload bytes 0-7 (a little-endian load of them); zero past @bytes
+ * @w1: bytes 8-15
+ * @w2: bytes 16-23
+ * @w3: bytes 24-31
+ *
+ * __logdev_reserve(), the payload stores and __logdev_commit() in one call,
+ * with nothing handed back.  Any context, NMI included (the ring core
+ * nests).
+ */
+notrace void __logdev_words(struct logdev_site *site, u32 bytes, u64 w0, u64 w1,
+			    u64 w2, u64 w3)
+{
+	ld_words(site, bytes, w0, w1, w2, w3, 4);
+}
+EXPORT_SYMBOL_GPL(__logdev_words);
+
+/**
+ * __logdev_words1() - __logdev_words() of at most 8 payload bytes
+ * @site:  the call site (assigned an id on first use)
+ * @bytes: payload bytes, at most 8
+ * @w0:    the payload (a little-endian load of it); zero past @bytes
+ */
+notrace void __logdev_words1(struct logdev_site *site, u32 bytes, u64 w0)
+{
+	ld_words(site, bytes, w0, 0, 0, 0, 1);
+}
+EXPORT_SYMBOL_GPL(__logdev_words1);
 
 /* One whole record of @type with a ready payload; see the two callers. */
 static int notrace ld_write_ready(u8 type, u32 site_id, const void *payload,

@@ -181,31 +181,24 @@ static inline void *ld_pos_addr(const struct ld_cpu_buf *cb, u64 pos)
 int ld_reserve_slow(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r);
 
 /**
- * ld_reserve() - reserve space for one record
+ * ld_try_reserve() - ld_reserve()'s inline fast path alone
  * @cb:            this CPU's buffer (kernel: preemption disabled)
  * @payload_bytes: payload after the 24-byte record header
  * @r:             filled in on success
  *
- * On success r->rec points at the record header with ts and len set; the
- * caller fills the other fields and the payload, then calls ld_commit().
+ * The common case only: a record that fits strictly inside the open
+ * sub-buffer (no open, no close, no push) at a nesting depth allowed, with
+ * no nested writer moving write_off between our load and our cmpxchg.  It
+ * is ld_reserve_slow()'s first case with its checks folded: the same load
+ * of write_off, clock read after it, local cmpxchg [L1], and the same
+ * stores (docs/RING.md, "The writer").  @r's address is not passed on, so
+ * a caller that inlines this can keep the reservation in registers.
  *
- * Inline fast path for the common case, a record that fits strictly inside
- * the open sub-buffer (no open, no close, no push) at a nesting depth
- * allowed; everything else, and a nested writer moving write_off between
- * our load and our cmpxchg, goes to ld_reserve_slow(), which starts over.
- * The fast path is the slow path's first case with its checks folded: the
- * same load of write_off, clock read after it, local cmpxchg [L1], and the
- * same stores (docs/RING.md, "The writer").
- *
- * Return: 0; -E2BIG if the record cannot fit a sub-buffer (counted as
- * too_big), -ENOSPC (discard mode, buffer full: counted as dropped) or
- * -EBUSY (nesting too deep or the sub-buffer to enter still being written:
- * counted as nesting_lost).  Every refusal counts as written and under its
- * cause, and is reported in a later sub-buffer header's field of that
- * cause (dropped_before, too_big_before, nesting_lost_before).
+ * Return: true if @r holds a reservation (as from ld_reserve()); false if
+ * nothing changed and ld_reserve_slow() must decide.
  */
-static __always_inline int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes,
-				      struct ld_resv *r)
+static __always_inline bool ld_try_reserve(struct ld_cpu_buf *cb, u32 payload_bytes,
+					   struct ld_resv *r)
 {
 	u32 len = (LOGDEV_REC_HDR_SIZE + payload_bytes + LOGDEV_REC_ALIGN - 1) &
 		  ~(u32)(LOGDEV_REC_ALIGN - 1);
@@ -214,10 +207,10 @@ static __always_inline int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes,
 
 	/* a bound for the sums below; the slow path checks the real limits */
 	if (unlikely(payload_bytes >= 0x10000))
-		return ld_reserve_slow(cb, payload_bytes, r);
+		return false;
 	/* nesting: see ld_reserve_slow(); only a bound on the depth */
 	if (unlikely(++LD_NESTING(cb) > LD_MAX_NESTING))
-		goto slow;
+		goto fail;
 	/* [L1] as in ld_reserve_slow(): the clock after write_off */
 	old = ld_local_read(&cb->write_off);
 	ts = ld_clock_now();
@@ -238,11 +231,38 @@ static __always_inline int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes,
 			r->commit = commit;
 			r->len = len;
 			r->closed_prev = false;
-			return 0;
+			return true;
 		}
 	}
-slow:
+fail:
 	LD_NESTING(cb)--;
+	return false;
+}
+
+/**
+ * ld_reserve() - reserve space for one record
+ * @cb:            this CPU's buffer (kernel: preemption disabled)
+ * @payload_bytes: payload after the 24-byte record header
+ * @r:             filled in on success
+ *
+ * On success r->rec points at the record header with ts and len set; the
+ * caller fills the other fields and the payload, then calls ld_commit().
+ *
+ * ld_try_reserve() inline; everything it leaves, ld_reserve_slow(), which
+ * starts over.
+ *
+ * Return: 0; -E2BIG if the record cannot fit a sub-buffer (counted as
+ * too_big), -ENOSPC (discard mode, buffer full: counted as dropped) or
+ * -EBUSY (nesting too deep or the sub-buffer to enter still being written:
+ * counted as nesting_lost).  Every refusal counts as written and under its
+ * cause, and is reported in a later sub-buffer header's field of that
+ * cause (dropped_before, too_big_before, nesting_lost_before).
+ */
+static __always_inline int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes,
+				      struct ld_resv *r)
+{
+	if (likely(ld_try_reserve(cb, payload_bytes, r)))
+		return 0;
 	return ld_reserve_slow(cb, payload_bytes, r);
 }
 

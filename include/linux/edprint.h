@@ -135,6 +135,30 @@ void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logdev_resv *
  */
 void __logdev_commit(struct logdev_resv *r);
 
+/**
+ * __logdev_words() - record a LOGDEV_REC_PRINT_SLOTS record of at most 32
+ * payload bytes given in registers; edprint() only
+ * @site:  the call site (assigned an id on first use)
+ * @bytes: payload bytes, at most EDP_WORDS_MAX (the slots of edprint_slots.h)
+ * @w0: payload bytes 0-7, as a little-endian load of them; zero past @bytes
+ * @w1: bytes 8-15
+ * @w2: bytes 16-23
+ * @w3: bytes 24-31
+ *
+ * One call instead of __logdev_reserve() + stores + __logdev_commit(), for
+ * arguments without a string (EDP_WSTORE).  Any context, NMI included;
+ * never sleeps, locks or allocates; does nothing while recording is off.
+ */
+void __logdev_words(struct logdev_site *site, u32 bytes, u64 w0, u64 w1, u64 w2, u64 w3);
+
+/**
+ * __logdev_words1() - __logdev_words() of at most 8 payload bytes
+ * @site:  the call site
+ * @bytes: payload bytes, at most 8
+ * @w0:    the payload (a little-endian load of it); zero past @bytes
+ */
+void __logdev_words1(struct logdev_site *site, u32 bytes, u64 w0);
+
 /* Largest slots payload edprint() builds inline (LOGDEV_MAX_PAYLOAD). */
 #define __EDPRINT_SLOTS_MAX	512
 
@@ -219,6 +243,28 @@ do {									\
 	}								\
 } while (0)
 
+/*
+ * No string argument and at most EDP_WORDS_MAX payload bytes (a constant):
+ * the payload goes to __logdev_words() in four words, or to
+ * __logdev_words1() in one if it takes at most 8 bytes.
+ */
+#define __edprint_words_ok(...)						\
+	(EDP_WORDS_OK && (0 EDP_MAP(EDP_WSIZE, ##__VA_ARGS__)) <= EDP_WORDS_MAX)
+
+#define __edprint_words(_site, ...)					\
+do {									\
+	u64 _edw[4] = { };						\
+	unsigned int _edo __maybe_unused = 0;				\
+	EDP_MAP(EDP_WDECL, ##__VA_ARGS__)				\
+	EDP_MAP(EDP_WSTORE, ##__VA_ARGS__)				\
+	if ((0 EDP_MAP(EDP_WSIZE, ##__VA_ARGS__)) <= sizeof(u64))	\
+		__logdev_words1(_site, 0 EDP_MAP(EDP_WSIZE, ##__VA_ARGS__), \
+				_edw[0]);				\
+	else								\
+		__logdev_words(_site, 0 EDP_MAP(EDP_WSIZE, ##__VA_ARGS__), \
+			       _edw[0], _edw[1], _edw[2], _edw[3]);	\
+} while (0)
+
 /* Compile error unless @fmt is a string literal. */
 #define __edprint_literal(fmt)	("" fmt "")
 
@@ -298,9 +344,12 @@ do {									\
 	};								\
 	if (static_branch_unlikely(&logdev_key)) {			\
 		if (__edprint_slots_ok(_fmt, ##__VA_ARGS__) &&		\
-		    likely(__edprint_use_slots(&__edprint_site, ##__VA_ARGS__))) \
-			__edprint_slots(&__edprint_site, ##__VA_ARGS__); \
-		else							\
+		    likely(__edprint_use_slots(&__edprint_site, ##__VA_ARGS__))) { \
+			if (__edprint_words_ok(__VA_ARGS__))		\
+				__edprint_words(&__edprint_site, ##__VA_ARGS__); \
+			else						\
+				__edprint_slots(&__edprint_site, ##__VA_ARGS__); \
+		} else							\
 			__logdev_print(&__edprint_site, _fmt, ##__VA_ARGS__); \
 	}								\
 } while (0)

@@ -89,10 +89,12 @@ static inline char *edp_put_d(char *p, double v, unsigned int sz)
 #define EDP_FP_SLOT	float: 8u, double: 8u,
 #define EDP_FP_PUT	float: edp_put_d, double: edp_put_d,
 #define EDP_FP_NUM(x)	float: (x), double: (x),
+#define EDP_FP_NOWORD	float: EDP_WORDS_MAX + 1u, double: EDP_WORDS_MAX + 1u,
 #else	/* no floating point in the kernel */
 #define EDP_FP_SLOT
 #define EDP_FP_PUT
 #define EDP_FP_NUM(x)
+#define EDP_FP_NOWORD
 #endif
 
 /* @len is edp_strlen() here (computed once, before the reservation) */
@@ -174,5 +176,50 @@ static inline char *edp_put_s(char *p, const char *s, unsigned int len)
  * not evaluated */
 #define EDP_STRBIT(i, x)	| (EDP_ISSTR(x) ? 1u << (i) : 0u)
 #define EDP_WIDEBIT(i, x)	| (!EDP_ISSTR(x) && sizeof(x) > 4 ? 1u << (i) : 0u)
+
+/*
+ * The word form of the same layout, for arguments without a string whose
+ * slots take at most EDP_WORDS_MAX bytes (the sum is then a constant): the
+ * payload is built in four u64 words, word k holding payload bytes 8k to
+ * 8k + 7 as a little-endian load would see them, zero past the last slot,
+ * so that edprint() hands it to the recording function in registers
+ * (__logdev_words()): no payload stores at the call site and no reservation
+ * handed back and forth.  After inlining every offset is a constant and
+ * the words are a few shifts and ORs of the arguments.  Little-endian only
+ * (EDP_WORDS_OK); tests/decode compares the bytes with EDP_STORE's.
+ *
+ *	u64 _edw[4] = { }; unsigned int _edo = 0;
+ *	EDP_MAP(EDP_WDECL, args...) EDP_MAP(EDP_WSTORE, args...)
+ *	0 EDP_MAP(EDP_WSIZE, args...)	constant: payload bytes, or more than
+ *					EDP_WORDS_MAX if the words cannot hold it
+ */
+#define EDP_WORDS_MAX		32
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define EDP_WORDS_OK		1
+#else
+#define EDP_WORDS_OK		0
+#endif
+/* slot bytes of one argument; more than EDP_WORDS_MAX for a string or float */
+#define EDP_WSLOT(x)	(EDP_ISSTR(x) ? EDP_WORDS_MAX + 1u :			\
+			 _Generic((x), EDP_FP_NOWORD default: (sizeof(x) > 4 ? 8u : 4u)))
+
+/* OR @v, a @slot-byte slot at payload byte @off, into the words @w */
+static inline __attribute__((__always_inline__)) void edp_wput(u64 *w, unsigned int off,
+							      u64 v, unsigned int slot)
+{
+	if (off + slot > EDP_WORDS_MAX)
+		return;		/* not taken where the words are used */
+	if (slot == 4)
+		v = (u32)v;	/* as edp_put_u() */
+	w[off / 8] |= v << (off % 8 * 8);
+	if (off % 8 && slot == 8)
+		w[off / 8 + 1] |= v >> 32;
+}
+
+#define EDP_WDECL(i, x)	__auto_type _edv##i = (x);
+#define EDP_WSIZE(i, x)	+ EDP_WSLOT(x)
+#define EDP_WSTORE(i, x)						\
+	edp_wput(_edw, _edo, EDP_ASNUM(_edv##i), EDP_WSLOT(_edv##i));		\
+	_edo += EDP_WSLOT(_edv##i);
 
 #endif /* _LINUX_EDPRINT_SLOTS_H */

@@ -621,6 +621,15 @@ static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 	LT_PF("ipv4 %pI4", ip);
 	LT_PF("mix %c%c%c %d %s %lu", 'x', 'y', 'z', 123, "mid", 456UL);
 	LT_PF("many %d %d %d %d %d %d %d %d %d %d", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+	/*
+	 * the word form (__logdev_words()): an 8-byte value across two
+	 * words, 32 bytes exactly, 28 (padding in the last word), 8 (one word)
+	 */
+	LT_PF("words straddle %d %llx %d %lx", -7, 0x1122334455667788ULL, 9,
+	      0x99aabbccddeeff00UL);
+	LT_PF("words 32 %u %lld %d %lld %d %d", UINT_MAX, -2LL, 3, -4LL, 5, 6);
+	LT_PF("words 28 %d %d %d %d %d %d %d", 1, -2, 3, -4, 5, -6, 7);
+	LT_PF("words 8 %lx", 0xffffffff00000001UL);
 	LT_PF("long string [%s]",
 	      "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
 	/* symbols: what the kernel prints for each kind of address */

@@ -1729,6 +1729,30 @@ static void test_dur_accounting(void)
 		  p_.n % 4 == 0, nm_,					\
 		  "expected \"%s\" got \"%s\" (ret %d, %u bytes stored, %u reserved)", \
 		  exp, got_, n_, p_.n, want_);				\
+	if (EDP_WORDS_OK && (0 EDP_MAP(EDP_WSIZE, ##__VA_ARGS__)) <= EDP_WORDS_MAX) \
+		WORDS_SAME(nm_, p_, ##__VA_ARGS__);			\
+} while (0)
+
+/*
+ * The word form (EDP_WSTORE, what edprint() hands __logdev_words()) of the
+ * same arguments: the bytes of the slot stores in @p_, zero after them to
+ * the end of the last word (the record's padding).
+ */
+static unsigned int slots_as_words;
+#define WORDS_SAME(nm_, p_, ...) do {					\
+	u64 _edw[4] = { 0 };						\
+	unsigned int _edo = 0;						\
+	uint8_t wb_[4 * sizeof(u64)], zero_[4 * sizeof(u64)] = { 0 };	\
+	u32 wn_ = 0 EDP_MAP(EDP_WSIZE, ##__VA_ARGS__);			\
+	EDP_MAP(EDP_WDECL, ##__VA_ARGS__)				\
+	EDP_MAP(EDP_WSTORE, ##__VA_ARGS__)				\
+	memcpy(wb_, _edw, sizeof(wb_));					\
+	slots_as_words++;						\
+	CHECK_WHY(wn_ == (p_).n && _edo == wn_ &&			\
+		  !memcmp(wb_, (p_).b, (p_).n) &&			\
+		  !memcmp(wb_ + wn_, zero_, sizeof(wb_) - wn_),		\
+		  nm_, "words: %u bytes (%u placed) against %u slot bytes, or they differ", \
+		  wn_, _edo, (p_).n);					\
 } while (0)
 
 static void test_slots(void)
@@ -1760,6 +1784,23 @@ static void test_slots(void)
 	SLOTS("uchar %s array %s", "uchar uchar array arr", ustr, buf);
 	SLOTS("many %d %d %d %d %d %d %d %d %d %d", "many 1 2 3 4 5 6 7 8 9 10",
 	      1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+	/* the word form's edges: an 8-byte value across two words, 32 bytes
+	 * exactly (the most __logdev_words() takes), one word, 36 bytes (too
+	 * many: the slots path) */
+	SLOTS("straddle %d %llx %d %lx", "straddle -7 1122334455667788 9 99aabbccddeeff00",
+	      -7, 0x1122334455667788ULL, 9, 0x99aabbccddeeff00UL);
+	SLOTS("full %u %lld %d %lld %d %d", "full 4294967295 -2 3 -4 5 6",
+	      UINT_MAX, -2LL, 3, -4LL, 5, 6);
+	SLOTS("eight %d %d %d %d %d %d %d %d", "eight 1 -2 3 -4 5 -6 7 -8",
+	      1, -2, 3, -4, 5, -6, 7, -8);
+	SLOTS("one %hd", "one -1", (short)-1);
+	SLOTS("one %lx", "one ffffffff00000001", 0xffffffff00000001UL);
+	SLOTS("one %c%c", "one ab", 'a', 'b');
+	SLOTS("nine %d %d %d %d %d %d %d %d %d", "nine 1 2 3 4 5 6 7 8 9",
+	      1, 2, 3, 4, 5, 6, 7, 8, 9);
+	/* every case above without a string, but "many" and "nine" (> 32 bytes) */
+	check("slots: the no-string cases also took the word form", slots_as_words == 15,
+	      "%u of 15", slots_as_words);
 }
 
 /* ---- issue 7: cut arguments, encodings chosen by a parse, unrenderable - */
