@@ -149,6 +149,11 @@ done
 cp "$script" "$stage/logdev/guest.sh"
 # every guest gets the shared test helpers (guest scripts source /logdev/lib.sh)
 cp "$here/../../tests/vm/lib.sh" "$stage/logdev/lib.sh"
+# and the kernel's own by-design races a KCSAN kernel is told to ignore
+{ grep -v '^[[:space:]]*\(#\|$\)' "$here/../../tests/vm/kcsan-filter.txt" || true; } \
+	> "$stage/logdev/kcsan-filter"
+! grep -E '^(ld_|__ld_|logdev|__logdev|edp|__edp|lt_)' "$stage/logdev/kcsan-filter" ||
+	die "tests/vm/kcsan-filter.txt names a logdev function: its races are never filtered"
 printf '%s\n' "$args" > "$stage/logdev/args"
 token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 begin="LOGDEV-RESULTS-BEGIN-$token"
@@ -170,6 +175,13 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
 echo "logdev-vm: guest up, \$(nproc) cpus, kernel \$(uname -r)"
+# a KCSAN kernel (make check-debug): tests/vm/kcsan-filter.txt
+if [ -w /sys/kernel/debug/kcsan ]; then
+	while read -r f; do
+		echo "!\$f" > /sys/kernel/debug/kcsan || echo "logdev-vm: kcsan filter '\$f' refused"
+	done < /logdev/kcsan-filter
+	echo "logdev-vm: kcsan: \$(grep -c . /logdev/kcsan-filter) functions filtered (tests/vm/kcsan-filter.txt)"
+fi
 cd /logdev
 RESULTS=/results
 export RESULTS
