@@ -1951,6 +1951,39 @@ static bool ld_probe_gone(struct ld_probe *p)
  * kprobe by name in a module is given as MOD:FUNC.  Learns the module the
  * target is in.  0 or -errno (unarmed).
  */
+/*
+ * The trace clocks ld_clock_select() can choose: a writer calls one between
+ * its load of write_off and its cmpxchg, so a probe in one would write its
+ * record inside every reservation and make it retry, every time
+ * (ld_reserve_slow() gives up after LD_RESERVE_TRIES; found by a fresh
+ * user with a probe on trace_clock_local, which hung the CPU then).  Their
+ * callees (sched_clock(), native_sched_clock(), ...) are noinstr, which
+ * kprobes refuses itself.
+ */
+static const char * const ld_clock_funcs[] = {
+	"trace_clock_local", "trace_clock_global", "ktime_get_mono_fast_ns",
+};
+
+static void ld_probe_unregister(struct ld_probe *p);
+
+/* @kp resolved to an address in one of ld_clock_funcs[]: true */
+static bool ld_kp_in_clock(const struct kprobe *kp)
+{
+	char name[64];	/* longer names cannot equal one of the clocks' */
+	int i;
+
+	snprintf(name, sizeof(name), "%ps", kp->addr);
+	for (i = 0; i < ARRAY_SIZE(ld_clock_funcs); i++)
+		if (!strcmp(name, ld_clock_funcs[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Register @p and mark it armed.  Return: 0; -EDEADLK if it resolved into
+ * a trace clock (ld_clock_funcs[]: unregistered again), or the error of
+ * ld_probe_register().
+ */
 static int ld_probe_arm(struct ld_probe *p)
 {
 	struct kprobe *kp = ld_probe_kp(p);
@@ -1968,6 +2001,10 @@ static int ld_probe_arm(struct ld_probe *p)
 	ret = ld_probe_register(p);
 	if (ret)
 		return ret;
+	if (kp && ld_kp_in_clock(kp)) {
+		ld_probe_unregister(p);
+		return -EDEADLK;
+	}
 	p->armed = true;
 	p->was_armed = true;
 	p->arm_err = 0;
@@ -2084,7 +2121,7 @@ static int ld_probe_add_glob(struct ld_pctx *c, struct ld_probe *p)
 			goto err_undo;
 		}
 		ret = ld_probe_arm(q);
-		if (ret == -EINVAL || ret == -EILSEQ || ret == -ENOENT) {
+		if (ret == -EINVAL || ret == -EILSEQ || ret == -ENOENT || ret == -EDEADLK) {
 			skipped++;
 			ld_probe_free(q);
 			continue;
@@ -2170,6 +2207,7 @@ static int ld_probe_add(struct ld_pctx *c, char *cmd)
 			p->system, *p->system ? ":" : "", p->sym,
 			p->offset ? "+OFFSET" : "", ret,
 			ret == -EINVAL ? ": blacklisted or not a probe point" :
+			ret == -EDEADLK ? ": a trace clock, which logdev reads inside every record's reservation (a probe there would nest a record in each)" :
 			ret == -EILSEQ ? ": not an instruction boundary" :
 			ret == -ENOENT ? ": no such symbol or address" : "");
 		goto err_free;

@@ -442,7 +442,8 @@ void ld_lost_nesting(struct ld_cpu_buf *cb)
  * opens a sub-buffer (closing the previous one, pushing the reader in
  * overwrite mode) or fills it exactly, or a nested writer moved write_off
  * between the fast path's load and its cmpxchg.  The fast path has counted
- * nothing when it calls this.
+ * nothing when it calls this.  After LD_RESERVE_TRIES tries, each lost to a
+ * writer nesting in between, the record is refused as nesting_lost.
  *
  * Return: as ld_reserve().
  */
@@ -451,6 +452,7 @@ int ld_reserve_slow(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 	u32 len = (LOGDEV_REC_HDR_SIZE + payload_bytes + LOGDEV_REC_ALIGN - 1) &
 		  ~(u32)(LOGDEV_REC_ALIGN - 1);
 	u64 old, new, ts, start, sb = 0;
+	unsigned int tries = 0;
 	u32 off;
 	bool open;
 	int err;
@@ -475,6 +477,18 @@ int ld_reserve_slow(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 	}
 
 	for (;;) {
+		/*
+		 * Every try after the first follows a writer that nested
+		 * between our load and our cmpxchg (or a push we raced).  One
+		 * that nests at every try, such as a probe on what this window
+		 * calls, would hold the CPU here for ever: give up, as
+		 * ftrace's rb_reserve_next_event() does after 1000 loops.
+		 */
+		if (unlikely(++tries > LD_RESERVE_TRIES)) {
+			LD_NESTING(cb)--;
+			ld_count_lost(cb, -EBUSY);
+			return -EBUSY;
+		}
 		/*
 		 * The clock is read after write_off, in program order (the
 		 * call is opaque to the compiler, local_read() is volatile):

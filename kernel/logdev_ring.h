@@ -25,6 +25,15 @@
 /* Deepest nesting of writers on one CPU (task, softirq, hardirq, NMI). */
 #define LD_MAX_NESTING		4
 
+/*
+ * Reservation tries before ld_reserve_slow() refuses a record (-EBUSY,
+ * nesting_lost).  A try is lost only to a writer that nested between the
+ * load of write_off and the cmpxchg; real interrupts lose a few at most,
+ * while one nesting at every try (a probe in the trace clock, say) would
+ * livelock the CPU.  64: far above the first, far below a stall.
+ */
+#define LD_RESERVE_TRIES	64
+
 enum ld_mode {
 	LD_MODE_OVERWRITE = 0,	/* flight recorder: newest data wins */
 	LD_MODE_DISCARD = 1,	/* producer/consumer: drop new data when full */
@@ -39,8 +48,9 @@ enum ld_mode {
  */
 enum ld_refusal {
 	LD_DROPPED = 0,		/* discard mode, buffer full (-ENOSPC) */
-	LD_NESTING_LOST = 1,	/* nesting too deep, or the sub-buffer to enter
-				 * still being written (-EBUSY) */
+	LD_NESTING_LOST = 1,	/* nesting too deep, the sub-buffer to enter
+				 * still being written, or LD_RESERVE_TRIES
+				 * tries lost to nested writers (-EBUSY) */
 	LD_TOO_BIG = 2,		/* larger than a sub-buffer (-E2BIG) */
 	LD_NR_REFUSALS = 3
 };
@@ -53,8 +63,9 @@ enum ld_refusal {
  *               (overwrite mode)
  * @dropped:     records refused because the buffer was full (discard mode)
  * @nesting_lost: records refused because nesting was deeper than
- *               LD_MAX_NESTING or the sub-buffer to enter still had an
- *               uncommitted writer
+ *               LD_MAX_NESTING, the sub-buffer to enter still had an
+ *               uncommitted writer, or nested writers took all of
+ *               LD_RESERVE_TRIES tries
  * @too_big:     records refused because they cannot fit a sub-buffer
  * @bytes:       bytes of committed records (headers included)
  *

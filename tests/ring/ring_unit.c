@@ -251,6 +251,57 @@ static void test_nesting(void)
 	ring_free(&r);
 }
 
+/*
+ * A writer that nests at every try (a probe in the trace clock: found by a
+ * fresh user, the CPU hung): the outer record is refused after
+ * LD_RESERVE_TRIES tries as nesting_lost, every nested one is stored, and
+ * the accounting holds.  Before the bound the outer writer looped for
+ * ever: here the hook stops after 100000 nested records, and the check
+ * fails.
+ */
+static struct ring *storm_ring;
+static unsigned int storm_nested;
+
+static void storm_hook(int where)
+{
+	static __thread int inside;
+
+	if (where != 0 || inside || storm_nested >= 100000)
+		return;
+	inside = 1;
+	storm_nested++;
+	put(storm_ring, 7);
+	inside = 0;
+}
+
+static void test_retry_bound(void)
+{
+	struct ring r;
+	struct ld_stats st;
+	int ret;
+
+	ring_new(&r, 4096, 4, LD_MODE_OVERWRITE);
+	storm_ring = &r;
+	put(&r, 0);	/* the sub-buffer is open: the fast path tries first */
+	ld_hook_fn = storm_hook;
+	ret = put(&r, 1);
+	ld_hook_fn = NULL;
+	ld_get_stats(&r.cb, &st);
+	/* the fast path's try, then LD_RESERVE_TRIES in ld_reserve_slow() */
+	CHECK_WHY(ret == -EBUSY && storm_nested == LD_RESERVE_TRIES + 1 &&
+		  st.nesting_lost == 1 && st.written == storm_nested + 2,
+		  "a writer nesting at every try: the record is refused after LD_RESERVE_TRIES as nesting_lost",
+		  "put returned %d after %u nested records (want -EBUSY after %u), nesting_lost %llu, written %llu",
+		  ret, storm_nested, LD_RESERVE_TRIES + 1, (unsigned long long)st.nesting_lost,
+		  (unsigned long long)st.written);
+	ld_flush(&r.cb);
+	drain(&r, NULL, NULL, NULL, NULL);
+	ld_get_stats(&r.cb, &st);
+	CHECK_EQ(st.read + st.overrun + st.dropped + st.nesting_lost + st.too_big, st.written,
+		 "retry bound: read + lost == written");
+	ring_free(&r);
+}
+
 static void test_pending_writer(void)
 {
 	struct ring r;
@@ -467,6 +518,7 @@ int main(void)
 	test_discard();
 	test_overwrite();
 	test_nesting();
+	test_retry_bound();
 	test_pending_writer();
 	test_e2big();
 	test_tail_zero();

@@ -223,6 +223,18 @@ else
 		pass "a struct by value is named by its typedef (pte_t)" ||
 		fail "struct by value: $(grep 'logdev: error' error_log)"
 fi
+# a probe in a trace clock is refused: every writer reads the clock inside
+# its reservation, so such a probe nested a record in each try and the CPU
+# retried for ever (found by a fresh user with p:trace_clock_local)
+: > error_log
+for f in trace_clock_local trace_clock_global ktime_get_mono_fast_ns; do
+	printf 'p:%s\n' "$f" | dd of=probes conv=notrunc 2> $R/clk.err
+	grep -qi 'deadlock' $R/clk.err &&
+		grep -q "cannot attach to $f (error -35: a trace clock, which logdev reads inside every record's reservation" error_log &&
+		! grep -q " $f " probes &&
+		pass "a probe in the trace clock $f is refused (EDEADLK), error_log says why" ||
+		fail "probe in $f: $(tr '\n' '|' < $R/clk.err) $(grep 'logdev: error' error_log | tail -n 1)"
+done
 echo > probes
 [ "$(grep -c . probes)" = 0 ] && pass "echo > probes (O_TRUNC) removes every probe" ||
 	fail "echo > probes left $(grep -c . probes) lines"
