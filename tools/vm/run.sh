@@ -149,11 +149,6 @@ done
 cp "$script" "$stage/logdev/guest.sh"
 # every guest gets the shared test helpers (guest scripts source /logdev/lib.sh)
 cp "$here/../../tests/vm/lib.sh" "$stage/logdev/lib.sh"
-# and the kernel's own by-design races a KCSAN kernel is told to ignore
-{ grep -v '^[[:space:]]*\(#\|$\)' "$here/../../tests/vm/kcsan-filter.txt" || true; } \
-	> "$stage/logdev/kcsan-filter"
-! grep -E '^(ld_|__ld_|logdev|__logdev|edp|__edp|lt_)' "$stage/logdev/kcsan-filter" ||
-	die "tests/vm/kcsan-filter.txt names a logdev function: its races are never filtered"
 printf '%s\n' "$args" > "$stage/logdev/args"
 token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 begin="LOGDEV-RESULTS-BEGIN-$token"
@@ -175,13 +170,6 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
 echo "logdev-vm: guest up, \$(nproc) cpus, kernel \$(uname -r)"
-# a KCSAN kernel (make check-debug): tests/vm/kcsan-filter.txt
-if [ -w /sys/kernel/debug/kcsan ]; then
-	while read -r f; do
-		echo "!\$f" > /sys/kernel/debug/kcsan || echo "logdev-vm: kcsan filter '\$f' refused"
-	done < /logdev/kcsan-filter
-	echo "logdev-vm: kcsan: \$(grep -c . /logdev/kcsan-filter) functions filtered (tests/vm/kcsan-filter.txt)"
-fi
 cd /logdev
 RESULTS=/results
 export RESULTS
@@ -207,7 +195,7 @@ trap 'rm -rf "$stage" "$stage.initrd.gz"' EXIT
 
 rm -f "$out/console.log" "$out/wedge-registers.txt"
 mon=$stage.mon
-trap 'if [ -n "${qpid:-}" ]; then kill -9 "$qpid" 2>/dev/null || true; fi; rm -rf "$stage" "$stage.initrd.gz" "$mon"' EXIT
+trap 'if [ -n "${qpid:-}" ]; then kill -9 "$qpid" 2>/dev/null || true; fi; rm -rf "$stage" "$stage.initrd.gz" "$mon" "$stage.known"' EXIT
 t0=$(date +%s.%N)
 set +e
 qemu_cmd=(qemu-system-x86_64 -m "$mem" -smp "$smp" -nographic -no-reboot
@@ -313,10 +301,18 @@ if [ -n "$expect_crash" ]; then
 	exit 7
 fi
 
+# The kernel's own by-design reports (tests/vm/known-kernel-reports.txt):
+# exact lines, dropped before the scans below; never one about logdev.
+known=$stage.known
+{ grep -v '^[[:space:]]*\(#\|$\)' "$here/../../tests/vm/known-kernel-reports.txt" || true; } > "$known"
+! grep -E '(^|[ /])(ld_|__ld_|logdev|__logdev|edp|__edp|lt_)' "$known" ||
+	die "tests/vm/known-kernel-reports.txt names logdev: its reports are never dropped"
+drop_known() { grep -vxF -f "$known" || true; }
+
 # Kernel trouble on the console: report it first, whatever else happened.
 # Every pattern holds a ':' or a space, which base64 lines of the results
 # never do ("...VOops..." once matched inside the data).
-bad=$(tr -d '\r' < "$out/console.log" |
+bad=$(tr -d '\r' < "$out/console.log" | drop_known |
 	grep -E 'BUG:|Oops:|Oops -|WARNING:|Kernel panic|general protection|Call Trace:' | head -n 5 || true)
 if [ -n "$bad" ]; then
 	printf 'run.sh: KERNEL TROUBLE on the console (%s):\n%s\n' "$out/console.log" "$bad" >&2
@@ -349,8 +345,9 @@ fi
 # The console runs with `quiet`: WARN()s and lockdep reports reach only the
 # kernel log, which the guest saved.  Same patterns as for the console.
 if [ -f "$out/dmesg.txt" ]; then
-	bad=$(grep -E 'BUG:|Oops:|Oops -|WARNING:|Kernel panic|general protection|Call Trace:|possible recursive locking|circular locking|inconsistent lock state|blocked for more than' \
-		"$out/dmesg.txt" | head -n 5 || true)
+	bad=$(drop_known < "$out/dmesg.txt" |
+		grep -E 'BUG:|Oops:|Oops -|WARNING:|Kernel panic|general protection|Call Trace:|possible recursive locking|circular locking|inconsistent lock state|blocked for more than' |
+		head -n 5 || true)
 	if [ -n "$bad" ]; then
 		printf 'run.sh: KERNEL TROUBLE in the kernel log (%s):\n%s\n' "$out/dmesg.txt" "$bad" >&2
 		exit 2
