@@ -104,11 +104,7 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 		WRITE_ONCE(pc->comm_sb, ld_cur_sb(cb));
 		return;
 	}
-	r.rec->site = 0;
-	r.rec->type = LOGDEV_REC_COMM;
-	r.rec->ctx = ld_ctx();
-	r.rec->pid = pid;
-	r.rec->arg_bytes = LOGDEV_COMM_LEN;
+	ld_fill_hdr(r.rec, 0, LOGDEV_REC_COMM, ld_ctx(), pid, LOGDEV_COMM_LEN);
 	p = (char *)(r.rec + 1);
 	memcpy(p, &comm0, sizeof(comm0));
 	memcpy(p + sizeof(comm0), &comm1, sizeof(comm1));
@@ -511,11 +507,7 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 	ld_note_task(pc, cb, pid);
 	if (likely(!ld_reserve(cb, bytes, &r))) {
 		ld_check_comm_sb(pc, r.sb);
-		r.rec->site = id;
-		r.rec->type = LOGDEV_REC_PRINT;
-		r.rec->ctx = ld_ctx() | flags;
-		r.rec->pid = pid;
-		r.rec->arg_bytes = bytes;
+		ld_fill_hdr(r.rec, id, LOGDEV_REC_PRINT, ld_ctx() | flags, pid, bytes);
 		memcpy(r.rec + 1, buf, bytes);
 		pad = r.rec->len - LOGDEV_REC_HDR_SIZE - bytes;
 		if (pad)
@@ -567,11 +559,7 @@ notrace void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logde
 		goto out;
 	ld_check_comm_sb(pc, r->sb);
 	rec = r->rec;	/* once: the stores below may alias *r for the compiler */
-	rec->site = id;
-	rec->type = LOGDEV_REC_PRINT_SLOTS;
-	rec->ctx = ld_ctx();
-	rec->pid = pid;
-	rec->arg_bytes = bytes;
+	ld_fill_hdr(rec, id, LOGDEV_REC_PRINT_SLOTS, ld_ctx(), pid, bytes);
 	/*
 	 * The padding to the record's 8-byte length, zeroed now so that
 	 * __logdev_commit() has nothing to do: one aligned 8-byte store over
@@ -619,11 +607,7 @@ static __always_inline void ld_words_fill(struct ld_pcpu *pc, struct ld_cpu_buf 
 	u64 *p = (u64 *)(rec + 1);	/* 8-aligned: 24-byte header */
 
 	ld_check_comm_sb(pc, r->sb);
-	rec->site = id;
-	rec->type = LOGDEV_REC_PRINT_SLOTS;
-	rec->ctx = ld_ctx();
-	rec->pid = pid;
-	rec->arg_bytes = bytes;
+	ld_fill_hdr(rec, id, LOGDEV_REC_PRINT_SLOTS, ld_ctx(), pid, bytes);
 	if (nw == 1) {
 		if (bytes)
 			p[0] = w0;
@@ -748,11 +732,7 @@ static int notrace ld_write_ready(u8 type, u32 site_id, const void *payload,
 		ret = ld_reserve(cb, bytes, &r);
 		if (likely(!ret)) {
 			ld_check_comm_sb(pc, r.sb);
-			r.rec->site = site_id;
-			r.rec->type = type;
-			r.rec->ctx = ld_ctx();
-			r.rec->pid = pid;
-			r.rec->arg_bytes = bytes;
+			ld_fill_hdr(r.rec, site_id, type, ld_ctx(), pid, bytes);
 			if (bytes)
 				memcpy(r.rec + 1, payload, bytes);
 			pad = r.rec->len - LOGDEV_REC_HDR_SIZE - bytes;

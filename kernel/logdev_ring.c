@@ -577,11 +577,7 @@ int ld_write(struct ld_cpu_buf *cb, u32 site, u8 type, u8 ctx, u32 pid,
 
 	if (err)
 		return err;
-	r.rec->site = site;
-	r.rec->type = type;
-	r.rec->ctx = ctx;
-	r.rec->pid = pid;
-	r.rec->arg_bytes = payload_bytes;
+	ld_fill_hdr(r.rec, site, type, ctx, pid, payload_bytes);
 	if (payload_bytes)
 		memcpy(r.rec + 1, payload, payload_bytes);
 	pad = r.rec->len - LOGDEV_REC_HDR_SIZE - payload_bytes;

@@ -278,6 +278,21 @@ static __always_inline int ld_reserve(struct ld_cpu_buf *cb, u32 payload_bytes,
 }
 
 /*
+ * The header fields a reservation leaves to its writer (ld_reserve() stores
+ * ts and len): call site, enum logdev_rec_type, context flags, task, and the
+ * payload's length in bytes.
+ */
+static __always_inline void ld_fill_hdr(struct logdev_rec_hdr *rec, u32 site, u8 type,
+					u8 ctx, u32 pid, u32 arg_bytes)
+{
+	rec->site = site;
+	rec->type = type;
+	rec->ctx = ctx;
+	rec->pid = pid;
+	rec->arg_bytes = arg_bytes;
+}
+
+/*
  * The global sub-buffer number the next reservation goes to if its record
  * fits the space left (else the one after).  A plain read: only a hint for
  * the writers of this CPU.
