@@ -114,7 +114,7 @@ for v in $variants; do
 			# before counts (a KASAN kernel reports their NULL-ish
 			# dereference as a general protection fault)
 			if tr -d '\r' < "$f" | awk '/^logdev-dump-test: crash/ { exit } { print }' |
-				{ grep -vxF -f "$known" || true; } |
+				{ grep -avxF -f "$known" || true; } |
 				grep -E "$pat" | sed "s|^|${f#$out/}: |"; then
 				reports=$((reports + 1))
 			fi

@@ -307,7 +307,7 @@ known=$stage.known
 { grep -v '^[[:space:]]*\(#\|$\)' "$here/../../tests/vm/known-kernel-reports.txt" || true; } > "$known"
 ! grep -E '(^|[ /])(ld_|__ld_|logdev|__logdev|edp|__edp|lt_)' "$known" ||
 	die "tests/vm/known-kernel-reports.txt names logdev: its reports are never dropped"
-drop_known() { grep -vxF -f "$known" || true; }
+drop_known() { grep -avxF -f "$known" || true; }
 
 # Kernel trouble on the console: report it first, whatever else happened.
 # Every pattern holds a ':' or a space, which base64 lines of the results
