@@ -1946,12 +1946,6 @@ static bool ld_probe_gone(struct ld_probe *p)
 }
 
 /*
- * Arm @p: a fresh kprobe (a kprobe that was registered once keeps the
- * address it resolved, which kprobes refuses beside a symbol name); a
- * kprobe by name in a module is given as MOD:FUNC.  Learns the module the
- * target is in.  0 or -errno (unarmed).
- */
-/*
  * The trace clocks ld_clock_select() can choose: a writer calls one between
  * its load of write_off and its cmpxchg, so a probe in one would write its
  * record inside every reservation and make it retry, every time
@@ -1980,8 +1974,11 @@ static bool ld_kp_in_clock(const struct kprobe *kp)
 }
 
 /*
- * Register @p and mark it armed.  Return: 0; -EDEADLK if it resolved into
- * a trace clock (ld_clock_funcs[]: unregistered again), or the error of
+ * Arm @p: a fresh kprobe (a kprobe that was registered once keeps the
+ * address it resolved, which kprobes refuses beside a symbol name); a
+ * kprobe by name in a module is given as MOD:FUNC.  Learns the module the
+ * target is in.  0 or -errno (unarmed): -EDEADLK if it resolved into a
+ * trace clock (ld_clock_funcs[]: unregistered again), else the error of
  * ld_probe_register().
  */
 static int ld_probe_arm(struct ld_probe *p)

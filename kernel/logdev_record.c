@@ -37,13 +37,6 @@ EXPORT_SYMBOL_GPL(logdev_key);
  */
 bool logdev_recording;
 
-/*
- * A local the code fully writes before reading, exempt from the kernel's
- * CONFIG_INIT_STACK_ALL_ZERO (as edprint.h's __edprint_noinit): a
- * reservation the fast path keeps in registers.
- */
-#define __ld_noinit	__edprint_noinit
-
 static __always_inline bool ld_recording(void)
 {
 	return smp_load_acquire(&logdev_recording);
@@ -656,7 +649,8 @@ static __always_inline void ld_words(struct logdev_site *site, u32 bytes, u64 w0
 {
 	struct ld_cpu_buf *cb;
 	struct ld_pcpu *pc;
-	struct ld_resv r __ld_noinit;
+	/* filled before it is read: no CONFIG_INIT_STACK_ALL_ZERO stores */
+	struct ld_resv r __edprint_noinit;
 	u32 id, pid;
 
 	BUILD_BUG_ON(EDP_WORDS_MAX != 4 * sizeof(u64));

@@ -264,8 +264,9 @@ fail:
  *
  * Return: 0; -E2BIG if the record cannot fit a sub-buffer (counted as
  * too_big), -ENOSPC (discard mode, buffer full: counted as dropped) or
- * -EBUSY (nesting too deep or the sub-buffer to enter still being written:
- * counted as nesting_lost).  Every refusal counts as written and under its
+ * -EBUSY (nesting too deep, the sub-buffer to enter still being written,
+ * or LD_RESERVE_TRIES tries lost to nested writers: counted as
+ * nesting_lost).  Every refusal counts as written and under its
  * cause, and is reported in a later sub-buffer header's field of that
  * cause (dropped_before, too_big_before, nesting_lost_before).
  */
