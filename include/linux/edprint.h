@@ -184,7 +184,7 @@ static __always_inline bool __edprint_site_slots(struct logdev_site *site, u32 n
 }
 
 #define __edprint_use_slots(_site, ...)					\
-	__edprint_site_slots(_site, EDP_N(__VA_ARGS__),			\
+	__edprint_site_slots(_site, EDP_NARGS(__VA_ARGS__),			\
 			     0 EDP_MAP(EDP_STRBIT, ##__VA_ARGS__),	\
 			     0 EDP_MAP(EDP_WIDEBIT, ##__VA_ARGS__))
 
@@ -300,6 +300,7 @@ static inline __printf(1, 2) void __edprint_check(const char *fmt, ...)
  */
 #define edprint(_fmt, ...)						\
 do {									\
+	EDP_ARGS_CHECK(__VA_ARGS__);					\
 	if (0)								\
 		__edprint_check(__edprint_literal(_fmt), ##__VA_ARGS__); \
 } while (0)
@@ -335,6 +336,7 @@ do {									\
  */
 #define edprint(_fmt, ...)						\
 do {									\
+	EDP_ARGS_CHECK(__VA_ARGS__);					\
 	static struct logdev_site __used				\
 	__edprint_site_section __edprint_site = {			\
 		.fmt = __edprint_literal(_fmt),				\

@@ -133,13 +133,71 @@ static inline char *edp_put_s(char *p, const char *s, unsigned int len)
 #define EDP_PUT(p, x, l) ((p) = EDP_ISSTR(x) ? edp_put_s((p), EDP_ASSTR(x), (l)) :	\
 			 EDP_PUTFN(x)((p), EDP_ASNUM(x), (unsigned int)sizeof(x)))
 
-/* argument counting and an indexed map, up to 16 arguments */
-#define EDP_N(...)		EDP_N_(0, ##__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-#define EDP_N_(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, ...) N
+/*
+ * Argument counting and an indexed map, up to EDP_MAX_ARGS (16) arguments.
+ * 17 to 32 count as TOOMANY, whose map is empty, so that the one error a
+ * caller sees is EDP_ARGS_CHECK()'s; past 32 the count is garbage and the
+ * compiler's messages are too.
+ */
+#define EDP_N(...)		EDP_N_(0, ##__VA_ARGS__, EDP_N_TOOMANY_, 16, 15, 14, 13, 12, 11, \
+				       10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define EDP_N_TOOMANY_		TOOMANY, TOOMANY, TOOMANY, TOOMANY, TOOMANY, TOOMANY, \
+				TOOMANY, TOOMANY, TOOMANY, TOOMANY, TOOMANY, TOOMANY, \
+				TOOMANY, TOOMANY, TOOMANY, TOOMANY
+#define EDP_N_(...)		EDP_N__(__VA_ARGS__)
+#define EDP_N__(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, \
+		_17, _18, _19, _20, _21, _22, _23, _24, _25, _26, _27, _28, _29, _30, _31, \
+		_32, N, ...) N
+/*
+ * EDP_ARGS_CHECK(args...): a declaration that fails to compile, saying why,
+ * when there are more than EDP_MAX_ARGS arguments (edprint() starts with it).
+ */
+#define EDP_ARGS_CHECK(...)						\
+	_Static_assert(EDP_CAT(EDP_ARGS_OK_, EDP_N(__VA_ARGS__)),		\
+		       "edprint(): at most 16 arguments after the format")
+#define EDP_ARGS_OK_TOOMANY	0
+/* the count as a number (0 for TOOMANY, which EDP_ARGS_CHECK() refuses) */
+#define EDP_NARGS(...)		EDP_CAT(EDP_NUM_, EDP_N(__VA_ARGS__))
+#define EDP_NUM_TOOMANY	0
+#define EDP_NUM_0	0
+#define EDP_NUM_1	1
+#define EDP_NUM_2	2
+#define EDP_NUM_3	3
+#define EDP_NUM_4	4
+#define EDP_NUM_5	5
+#define EDP_NUM_6	6
+#define EDP_NUM_7	7
+#define EDP_NUM_8	8
+#define EDP_NUM_9	9
+#define EDP_NUM_10	10
+#define EDP_NUM_11	11
+#define EDP_NUM_12	12
+#define EDP_NUM_13	13
+#define EDP_NUM_14	14
+#define EDP_NUM_15	15
+#define EDP_NUM_16	16
+#define EDP_ARGS_OK_0	1
+#define EDP_ARGS_OK_1	1
+#define EDP_ARGS_OK_2	1
+#define EDP_ARGS_OK_3	1
+#define EDP_ARGS_OK_4	1
+#define EDP_ARGS_OK_5	1
+#define EDP_ARGS_OK_6	1
+#define EDP_ARGS_OK_7	1
+#define EDP_ARGS_OK_8	1
+#define EDP_ARGS_OK_9	1
+#define EDP_ARGS_OK_10	1
+#define EDP_ARGS_OK_11	1
+#define EDP_ARGS_OK_12	1
+#define EDP_ARGS_OK_13	1
+#define EDP_ARGS_OK_14	1
+#define EDP_ARGS_OK_15	1
+#define EDP_ARGS_OK_16	1
 #define EDP_CAT(a, b)		EDP_CAT_(a, b)
 #define EDP_CAT_(a, b)		a##b
 #define EDP_MAP(M, ...)		EDP_CAT(EDP_MAP, EDP_N(__VA_ARGS__))(M, ##__VA_ARGS__)
 #define EDP_MAP0(M)
+#define EDP_MAPTOOMANY(M, ...)
 #define EDP_MAP1(M, a0)	EDP_MAP0(M) M(0, a0)
 #define EDP_MAP2(M, a0, a1)	EDP_MAP1(M, a0) M(1, a1)
 #define EDP_MAP3(M, a0, a1, a2)	EDP_MAP2(M, a0, a1) M(2, a2)
@@ -157,25 +215,34 @@ static inline char *edp_put_s(char *p, const char *s, unsigned int len)
 #define EDP_MAP15(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14)	EDP_MAP14(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) M(14, a14)
 #define EDP_MAP16(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15)	EDP_MAP15(M, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) M(15, a15)
 
-#define EDP_DECL(i, x)	__auto_type _edv##i = (x); unsigned int _edl##i = EDP_LEN(_edv##i);
+/*
+ * An argument as a value: (0 ? (x) : (x)) has x's type after the usual
+ * conversions, so a bit-field becomes an int (or its declared type when
+ * wider), which __auto_type and sizeof accept; arrays and functions decay
+ * as in a call, and other types are unchanged in what is stored (a char
+ * or short still takes a 4-byte slot).  x is evaluated once (one arm).
+ */
+#define EDP_RV(x)	(0 ? (x) : (x))
+
+#define EDP_DECL(i, x)	__auto_type _edv##i = EDP_RV(x); unsigned int _edl##i = EDP_LEN(_edv##i);
 /*
  * EDP_DECL with a bound on each string's length: EDP_SBOUND(i, prev) bytes
  * at most (the includer defines it; prev is the previous argument as a
  * long, for a '*' precision), keeping the previous argument in _edprev.
  */
-#define EDP_DECLB(i, x)	__auto_type _edv##i = (x);				\
+#define EDP_DECLB(i, x)	__auto_type _edv##i = EDP_RV(x);				\
 	unsigned int _edl##i = EDP_ISSTR(_edv##i) ?				\
 		edp_strlen_max(EDP_ASSTR(_edv##i), EDP_SBOUND(i, _edprev)) : 0u;	\
 	_edprev = (long)EDP_ASNUM(_edv##i);
 /* compile-time upper bound of one argument's slot */
-#define EDP_BOUND(i, x)	+ (EDP_ISSTR(x) ? EDP_STR_MAX + 4 : 8)
+#define EDP_BOUND(i, x)	+ (EDP_ISSTR(EDP_RV(x)) ? EDP_STR_MAX + 4 : 8)
 #define EDP_SIZE(i, x)	+ EDP_SLOT(_edv##i, _edl##i)
 #define EDP_STORE(i, x)	EDP_PUT(_edp, _edv##i, _edl##i);
 #define EDP_CUT(i, x)	| (_edl##i > EDP_STR_MAX)
 /* argument kinds for edp_fmt_slots_ok() (edprint_fmt.h); types only, x is
  * not evaluated */
-#define EDP_STRBIT(i, x)	| (EDP_ISSTR(x) ? 1u << (i) : 0u)
-#define EDP_WIDEBIT(i, x)	| (!EDP_ISSTR(x) && sizeof(x) > 4 ? 1u << (i) : 0u)
+#define EDP_STRBIT(i, x)	| (EDP_ISSTR(EDP_RV(x)) ? 1u << (i) : 0u)
+#define EDP_WIDEBIT(i, x)	| (!EDP_ISSTR(EDP_RV(x)) && sizeof(EDP_RV(x)) > 4 ? 1u << (i) : 0u)
 
 /*
  * The word form of the same layout, for arguments without a string whose
@@ -216,8 +283,8 @@ static inline __attribute__((__always_inline__)) void edp_wput(u64 *w, unsigned 
 		w[off / 8 + 1] |= v >> 32;
 }
 
-#define EDP_WDECL(i, x)	__auto_type _edv##i = (x);
-#define EDP_WSIZE(i, x)	+ EDP_WSLOT(x)
+#define EDP_WDECL(i, x)	__auto_type _edv##i = EDP_RV(x);
+#define EDP_WSIZE(i, x)	+ EDP_WSLOT(EDP_RV(x))
 #define EDP_WSTORE(i, x)						\
 	edp_wput(_edw, _edo, EDP_ASNUM(_edv##i), EDP_WSLOT(_edv##i));		\
 	_edo += EDP_WSLOT(_edv##i);

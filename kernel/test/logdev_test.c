@@ -588,6 +588,12 @@ static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 	static const char *const nullstr;
 	static const u8 ip[4] = { 192, 168, 7, 42 };
 	void *ptr = (void *)0xffff888012345678UL;
+	struct {
+		unsigned int u3:3;
+		int s5:5;
+		u64 w40:40;
+		bool b:1;
+	} bf = { 5, -3, 0x123456789aULL, true };
 
 	lt_pf_count = 0;
 	LT_PF("plain text, no args");
@@ -720,6 +726,15 @@ static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 	LT_PF("hashed null %p err %p %pe", NULL, ERR_PTR(-ENOMEM), ERR_PTR(-ENOMEM));
 	LT_PF("hashed %p then %px %d", lt_bytes3, lt_bytes3, 5);
 	LT_PF_CUT(2 + 16 + 2 + 503, -1, "C %p [%s] end", ptr, LT_S(504));
+	/*
+	 * bit-fields as arguments (EDP_RV(): the value after the usual
+	 * conversions, as a call passes it): the word form, then the slots
+	 * form (a string), then one wider than int (cast, as printf's check
+	 * wants for a u64:40)
+	 */
+	LT_PF("bits %u %d %d", bf.u3, bf.s5, bf.b);
+	LT_PF("bits %u [%s] %d", bf.u3, "str", bf.s5);
+	LT_PF("bits wide %llx %d", (unsigned long long)bf.w40, bf.s5);
 	/* sites in files whose names hold a tab, a quote, a newline */
 	lt_oddfiles(7);
 	/* a raw record larger than a sub-buffer: refused, counted as too_big */

@@ -1760,6 +1760,14 @@ static void test_slots(void)
 	const char *nullstr = NULL;
 	const unsigned char ustr[] = "uchar";
 	char buf[8] = "arr";
+	struct {
+		unsigned int u3:3;
+		int s5:5;
+		unsigned long long w40:40;
+		_Bool b:1;
+	} bf = { 5, -3, 0x123456789aULL, 1 };
+	unsigned int bf_bytes;
+	int nargs;
 
 	/* (no arguments: an empty payload; not expressible here, the tests
 	 * build with -std=c11, where `, ##__VA_ARGS__` keeps its comma) */
@@ -1798,9 +1806,21 @@ static void test_slots(void)
 	SLOTS("one %c%c", "one ab", 'a', 'b');
 	SLOTS("nine %d %d %d %d %d %d %d %d %d", "nine 1 2 3 4 5 6 7 8 9",
 	      1, 2, 3, 4, 5, 6, 7, 8, 9);
+	/*
+	 * bit-fields (EDP_RV()): narrow ones take an int's 4-byte slot, one
+	 * wider than int its declared type's 8; in the word form and, with a
+	 * string, in the slots form
+	 */
+	SLOTS("bits %u %d %llx %d", "bits 5 -3 123456789a 1", bf.u3, bf.s5, bf.w40, bf.b);
+	SLOTS("bits %d [%s] %d", "bits 5 [str] -3", bf.u3, "str", bf.s5);
 	/* every case above without a string, but "many" and "nine" (> 32 bytes) */
-	check("slots: the no-string cases also took the word form", slots_as_words == 15,
-	      "%u of 15", slots_as_words);
+	check("slots: the no-string cases also took the word form", slots_as_words == 16,
+	      "%u of 16", slots_as_words);
+	bf_bytes = 0 EDP_MAP(EDP_WSIZE, bf.u3, bf.s5, bf.w40, bf.b);
+	check("slots: a 40-bit bit-field is 8 bytes, the narrow ones 4 (20 in all)",
+	      bf_bytes == 20, "%u", bf_bytes);
+	nargs = EDP_NARGS(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+	check("slots: EDP_NARGS counts 16 arguments", nargs == 16, "%d", nargs);
 }
 
 /* ---- issue 7: cut arguments, encodings chosen by a parse, unrenderable - */
@@ -1820,7 +1840,7 @@ static void check_rec(const char *name, const char *fmt, const uint8_t *pl, size
 
 /* which encoding edprint() picks for fmt and these arguments: 1 slots */
 #define ENC(fmt, ...)							\
-	edp_fmt_slots_ok(fmt, EDP_N(__VA_ARGS__),			\
+	edp_fmt_slots_ok(fmt, EDP_NARGS(__VA_ARGS__),			\
 			 0 EDP_MAP(EDP_STRBIT, ##__VA_ARGS__),		\
 			 0 EDP_MAP(EDP_WIDEBIT, ##__VA_ARGS__), NULL)
 #define EXPECT_ENC(want, fmt, ...)					\
