@@ -105,6 +105,20 @@ if want vm-wedge; then
 	fi
 fi
 
+# 0b. a stall report: the runner stops at its first line but keeps QEMU
+# until the report's stack, 5 s later, is in console.log (it killed QEMU 2 s
+# after the first line before)
+if want vm-stall; then
+	"$top/tools/vm/run.sh" --kver "$kver" --smp 2 --timeout $((120 * ${VM_SLOW:-1})) \
+		--script "$vm/guest-stall.sh" --out "$out/vm-stall" 2> "$out/vm-stall.runlog"
+	rc=$?
+	if [ $rc = 6 ] && grep -q 'guest wedged: kernel reports: .*self-detected stall' "$out/vm-stall.runlog" &&
+		tr -d '\r' < "$out/vm-stall/console.log" | grep -q '^vm-stall: Call Trace: fake_stall_stack'; then
+		echo "PASS: vm-stall: a stall is reported (rc 6) and its stack, 5 s after its first line, is in console.log"
+	else
+		fail "vm-stall: rc $rc (want 6), stack in console.log: $(tr -d '\r' < "$out/vm-stall/console.log" | grep -c 'fake_stall_stack') (want 1): $(head -c 300 "$out/vm-stall.runlog" | tr '\n' '|')"
+	fi
+fi
 
 # host_check NAME CHECKER DIR: run tests/vm/CHECKER on a guest's results;
 # tests/include/runtest.sh makes a FAIL line of a checker that exits non-zero

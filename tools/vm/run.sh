@@ -49,8 +49,9 @@
 #
 # Wedge watch: QEMU gets a monitor socket.  If the console prints nothing for
 # --idle S seconds (default 90, at most --timeout), or the kernel reports a
-# soft lockup or an RCU stall, or --timeout S (default 120) runs out, the
-# runner asks the monitor for every vCPU's registers (`info registers -a`,
+# soft lockup or an RCU stall (then once the console has been quiet for 8 s,
+# so the report's stacks are in console.log), or --timeout S (default 120)
+# runs out, the runner asks the monitor for every vCPU's registers (`info registers -a`,
 # saved in HOSTDIR/wedge-registers.txt), kills QEMU and reports
 #   run.sh: guest wedged: no console output for N s; CPU0 RIP=... CPU1 RIP=...
 # A guest script that runs long should print progress.
@@ -234,6 +235,26 @@ monitor() {
 		print $out;' "$mon" "$@"
 }
 
+# A lockup or stall report's first line is on the console: let the rest
+# (the stacks, seconds later under TCG) reach console.log before QEMU is
+# killed: wait until the console has been quiet for $report_quiet s (at
+# most 60 s).  A fixed 2 s lost the stacks of a run's first RCU stall.
+report_quiet=8
+report_rest() {
+	local s0 s1 q=0 w
+	s0=$(stat -c %s "$out/console.log" 2>/dev/null || echo 0)
+	for ((w = 0; w < 60; w++)); do
+		sleep 1
+		s1=$(stat -c %s "$out/console.log" 2>/dev/null || echo 0)
+		if [ "$s1" = "$s0" ]; then
+			q=$((q + 1))
+			[ "$q" -ge "$report_quiet" ] && return 0
+		else
+			q=0 s0=$s1
+		fi
+	done
+}
+
 # Watch the guest: console silence, lockup/stall reports, overall time.
 stall_re='soft lockup|self-detected stall|detected stalls on CPUs|rcu_(sched|preempt) detected stall|hung_task_timeout|NMI watchdog: Watchdog detected hard LOCKUP'
 start=$(date +%s) last_size=-1 last_change=$start wedge= timedout= checked=0
@@ -245,7 +266,7 @@ while kill -0 "$qpid" 2>/dev/null; do
 		last_size=$size last_change=$now
 		# only the new part of the console, for the stall patterns
 		if tail -c +$((checked + 1)) "$out/console.log" | tr -d '\r' | grep -qE "$stall_re"; then
-			sleep 2	# let the report finish
+			report_rest
 			wedge="kernel reports: $(tr -d '\r' < "$out/console.log" | grep -E "$stall_re" | head -n 1)"
 			break
 		fi
