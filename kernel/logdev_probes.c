@@ -15,9 +15,10 @@
  *   r:[NAME=]WHERE [ARG]...             kretprobe; its entry handler records
  *                                       the entry too, so the reader can pair
  *                                       them into a duration
- *   t:[NAME=]SYSTEM:EVENT [ARG]...      built-in tracepoint EVENT (SYSTEM is
- *                                       not checked: struct tracepoint has
- *                                       no system name)
+ *   t:[NAME=]SYSTEM:EVENT [ARG]...      tracepoint EVENT of vmlinux or of a
+ *                                       loaded module (SYSTEM is not
+ *                                       checked: struct tracepoint has no
+ *                                       system name)
  *   -NAME                               remove one probe
  *   (open with O_TRUNC: "echo > probes") remove every probe; a blank or
  *   '#' comment write does nothing
@@ -176,7 +177,8 @@ static const char ld_probe_kind_char[] = { 'p', 'r', 't' };
  * @rp:       the kretprobe (r:)
  * @tp:       the tracepoint (t:)
  * @mod:      kprobes: the module that holds the target ("" vmlinux): MOD of
- *            MOD:FUNC, or the module FUNC or 0xADDR was found in
+ *            MOD:FUNC, or the module FUNC or 0xADDR was found in;
+ *            tracepoints: the module EVENT was found in ("" vmlinux)
  * @ksym:     kprobes by name: the name given to kprobes (MOD:FUNC once the
  *            module is known, so a reload finds the same function)
  * @armed:    registered with kprobes / the tracepoint
@@ -188,7 +190,9 @@ static const char ld_probe_kind_char[] = { 'p', 'r', 't' };
  * A probe on a module's function is disarmed when the module goes and
  * armed again when a module of that name comes (ld_probes_module_cb(), as
  * ftrace's trace_kprobe_module_callback()), keeping its counts; one on
- * 0xADDR stays gone (the address means nothing in the next load).
+ * 0xADDR stays gone (the address means nothing in the next load).  A probe
+ * on a module's tracepoint likewise (ld_tp_module_cb(), the tracepoint
+ * module notifier); @tp is NULL while the module is away.
  */
 struct ld_probe {
 	struct list_head list;
@@ -591,6 +595,61 @@ static void ld_tp_match(struct tracepoint *tp, void *priv)
 		f->tp = tp;
 }
 
+#if defined(CONFIG_MODULES) && defined(CONFIG_TRACEPOINTS)
+/*
+ * The loaded modules that have tracepoints, as the tracepoint module
+ * notifier reports them (ld_tp_module_cb(): added at MODULE_STATE_COMING,
+ * removed at MODULE_STATE_GOING, before the module's memory is freed).
+ * Under ld_probes_mutex.  for_each_kernel_tracepoint() lists vmlinux's
+ * tracepoints only, and the kernel's list of modules is not exported.
+ */
+struct ld_tp_mod {
+	struct list_head list;
+	struct module *mod;
+};
+static LIST_HEAD(ld_tp_mods);
+
+/* Tracepoint @name of @mod, or NULL. */
+static struct tracepoint *ld_tp_of_mod(struct module *mod, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < mod->num_tracepoints; i++) {
+		struct tracepoint *tp = tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+
+		if (!strcmp(tp->name, name))
+			return tp;
+	}
+	return NULL;
+}
+
+/*
+ * Tracepoint @name in the first loaded module that has one (in load
+ * order), its module's name copied to @modname (MODULE_NAME_LEN bytes);
+ * NULL if none has.
+ */
+static struct tracepoint *ld_tp_in_modules(const char *name, char *modname)
+{
+	struct ld_tp_mod *m;
+	struct tracepoint *tp;
+
+	lockdep_assert_held(&ld_probes_mutex);
+	list_for_each_entry(m, &ld_tp_mods, list) {
+		tp = ld_tp_of_mod(m->mod, name);
+		if (tp) {
+			strscpy(modname, m->mod->name, MODULE_NAME_LEN);
+			return tp;
+		}
+	}
+	return NULL;
+}
+#else
+static struct tracepoint *ld_tp_in_modules(const char *name, char *modname)
+{
+	return NULL;
+}
+#endif
+
 /* Is @name the name of another argument of @p (entry or return)? */
 static bool ld_aname_used(const struct ld_probe *p, const char *name)
 {
@@ -986,7 +1045,10 @@ static noinline_for_stack int ld_parse_target(struct ld_pctx *c, struct ld_probe
 		f.name = p->sym;
 		for_each_kernel_tracepoint(ld_tp_match, &f);
 		if (!f.tp)
-			return ld_fail(c, ev + 1, -ENOENT, "no built-in tracepoint '%s'",
+			f.tp = ld_tp_in_modules(p->sym, p->mod);
+		if (!f.tp)
+			return ld_fail(c, ev + 1, -ENOENT,
+				       "no tracepoint '%s' in vmlinux or a loaded module",
 				       p->sym);
 		p->tp = f.tp;
 	} else {
@@ -1302,8 +1364,8 @@ static int ld_find_syms(void *data, const char *name, struct module *mod,
  * parameters in vmlinux's BTF (__start_BTF..__stop_BTF, the bytes of
  * /sys/kernel/btf/vmlinux) through our reader (logdev_btf.c).  Section
  * symbols are data: found by walking kallsyms (CONFIG_KALLSYMS_ALL).
- * Tracepoints of modules are not reached by t: (for_each_kernel_tracepoint()
- * lists vmlinux's only), so a module's split BTF is not read here.
+ * A module's tracepoint is refused here (-EOPNOTSUPP): its class function
+ * and split BTF are the module's, which this does not read.
  * Returns 0 or the error, with the reason at @at (-EOPNOTSUPP: no BTF, no
  * map; $argN still works).
  */
@@ -1321,6 +1383,10 @@ static noinline_for_stack int ld_tp_params_load(struct ld_pctx *c, struct ld_pro
 	int ret;
 
 	lockdep_assert_held(&ld_probes_mutex);
+	if (*p->mod)
+		return ld_fail(c, at, -EOPNOTSUPP,
+			       "%s is a tracepoint of module %s: arguments by name are known for vmlinux's tracepoints only; $argN works",
+			       p->sym, p->mod);
 	if (!IS_ENABLED(CONFIG_DEBUG_INFO_BTF))
 		return ld_fail(c, at, -EOPNOTSUPP,
 			       "this kernel has no BTF (CONFIG_DEBUG_INFO_BTF): arguments by name are not known; $argN works");
@@ -2325,16 +2391,136 @@ static struct notifier_block ld_probes_module_nb = {
 	.priority = 0,	/* after the kprobes core's (0, registered first) */
 };
 
+#if defined(CONFIG_MODULES) && defined(CONFIG_TRACEPOINTS)
+/*
+ * Arm @p, a probe on a tracepoint of @mod (coming), again; a failure is
+ * left in error_log and the listing ("error="), as ld_probe_rearm().
+ */
+static void ld_tp_rearm(struct ld_probe *p, struct module *mod)
+{
+	struct ld_pctx c = { .rearm = true };
+	int ret = -ENOENT;
+	char *line;
+
+	p->tp = ld_tp_of_mod(mod, p->sym);
+	if (p->tp)
+		ret = ld_probe_arm(p);
+	if (!ret)
+		return;
+	p->arm_err = ret;
+	line = kasprintf(GFP_KERNEL, "t:%s %s:%s", p->name, p->system, p->sym);
+	c.text = line ?: p->sym;
+	c.buf = c.text;
+	if (ret == -ENOENT)
+		ld_fail(&c, NULL, ret,
+			"probe %s not armed on the load of %s: no tracepoint %s in it",
+			p->name, mod->name, p->sym);
+	else
+		ld_fail(&c, NULL, ret,
+			"probe %s not armed on the load of %s: cannot attach to tracepoint %s (error %d)",
+			p->name, mod->name, p->sym, ret);
+	ld_errlog_add(&c);
+	pr_warn("%s\n", c.reason);
+	kfree(line);
+}
+
+/*
+ * The tracepoint module notifier (register_tracepoint_module_notifier(), as
+ * LTTng's): called with the tracepoint core's module list locked, for each
+ * module with tracepoints at MODULE_STATE_COMING (once its jump labels are
+ * in place, before its init) and MODULE_STATE_GOING (after its exit, before
+ * the tracepoint core checks that no probe is left on them and frees it);
+ * at registration, COMING for every module already loaded.  Keeps
+ * ld_tp_mods; disarms the probes on a going module's tracepoints (keeping
+ * their counts: "state=gone") and arms those again when a module of that
+ * name comes.  Lock order: the tracepoint core's module list mutex, then
+ * ld_probes_mutex, then (registering) its tracepoints_mutex; nothing here
+ * takes them the other way round.
+ */
+static int ld_tp_module_cb(struct notifier_block *nb, unsigned long action, void *data)
+{
+	struct module *mod = ((struct tp_module *)data)->mod;
+	struct ld_tp_mod *m, *n;
+	struct ld_probe *p;
+
+	if (action != MODULE_STATE_COMING && action != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&ld_probes_mutex);
+	if (action == MODULE_STATE_COMING) {
+		m = kmalloc(sizeof(*m), GFP_KERNEL);
+		if (m) {
+			m->mod = mod;
+			list_add_tail(&m->list, &ld_tp_mods);
+		} else {
+			pr_warn("out of memory: t: will not find the tracepoints of %s\n",
+				mod->name);
+		}
+	} else {
+		list_for_each_entry_safe(m, n, &ld_tp_mods, list) {
+			if (m->mod == mod) {
+				list_del(&m->list);
+				kfree(m);
+			}
+		}
+	}
+	list_for_each_entry(p, &ld_probes, list) {
+		if (p->kind != LD_PROBE_TRACEPOINT || strcmp(p->mod, mod->name))
+			continue;
+		if (action == MODULE_STATE_GOING) {
+			ld_probe_disarm(p);
+			p->tp = NULL;
+		} else if (!p->armed) {
+			ld_tp_rearm(p, mod);
+		}
+	}
+	mutex_unlock(&ld_probes_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block ld_tp_module_nb = {
+	.notifier_call = ld_tp_module_cb,
+};
+
+static int ld_tp_notifier_register(void)
+{
+	return register_tracepoint_module_notifier(&ld_tp_module_nb);
+}
+
+static void ld_tp_notifier_unregister(void)
+{
+	struct ld_tp_mod *m, *n;
+
+	unregister_tracepoint_module_notifier(&ld_tp_module_nb);
+	mutex_lock(&ld_probes_mutex);
+	list_for_each_entry_safe(m, n, &ld_tp_mods, list) {
+		list_del(&m->list);
+		kfree(m);
+	}
+	mutex_unlock(&ld_probes_mutex);
+}
+#else
+static int ld_tp_notifier_register(void)
+{
+	return 0;
+}
+
+static void ld_tp_notifier_unregister(void)
+{
+}
+#endif
+
 /**
  * ld_probes_exit() - remove every probe (module unload)
  *
  * Call before the buffers are freed: afterwards no handler runs.  The
- * module notifier goes first (a running callback is waited for), so no
- * probe is armed after this.
+ * module notifiers go first (a running callback is waited for; the
+ * tracepoint one's unregistration disarms the probes on modules'
+ * tracepoints), so no probe is armed after this.
  */
 void ld_probes_exit(void)
 {
 	unregister_module_notifier(&ld_probes_module_nb);
+	ld_tp_notifier_unregister();
 	ld_probes_remove_all();
 }
 
@@ -2558,11 +2744,13 @@ static const struct file_operations ld_errlog_fops = {
 
 /**
  * ld_probes_init() - create the "probes", "error_log" and "probe_functions"
- * files, and the module notifier that re-arms probes on module loads
+ * files, and the module notifiers that re-arm probes on module loads (one
+ * for functions, one for tracepoints)
  * @dir: the logdev debugfs directory
  *
  * Module init; no probe exists until one is written to "probes".
- * Return: 0, or the error of register_module_notifier().
+ * Return: 0, or the error of register_module_notifier() or
+ * register_tracepoint_module_notifier().
  */
 int ld_probes_init(struct dentry *dir)
 {
@@ -2570,8 +2758,15 @@ int ld_probes_init(struct dentry *dir)
 
 	if (ret)
 		return ret;
+	ret = ld_tp_notifier_register();
+	if (ret)
+		goto err_module_nb;
 	debugfs_create_file("probes", 0600, dir, NULL, &ld_probes_fops);
 	debugfs_create_file("error_log", 0600, dir, NULL, &ld_errlog_fops);
 	debugfs_create_file("probe_functions", 0600, dir, NULL, &ld_list_fops);
 	return 0;
+
+err_module_nb:
+	unregister_module_notifier(&ld_probes_module_nb);
+	return ret;
 }

@@ -58,6 +58,7 @@
  *             the crash dump test.
  */
 #include <linux/module.h>
+#include <linux/tracepoint.h>
 #include <linux/kernel.h>
 #include <linux/debugfs.h>
 #include <linux/kthread.h>
@@ -779,11 +780,23 @@ DEFINE_SHOW_ATTRIBUTE(lt_printf_ref);
 
 static struct kmem_cache *lt_probe_cache;
 
+/*
+ * A tracepoint of this module (no trace event: a bare DECLARE_TRACE), hit
+ * once per lt_probe_target() call: "t:logdev_test:lt_probe_tp" reaches it
+ * through logdev's tracepoint module notifier, and is gone while this
+ * module is away (tests/vm/guest-probes-reload.sh).
+ */
+DECLARE_TRACE(lt_probe_tp, TP_PROTO(unsigned long i, unsigned long magic),
+	      TP_ARGS(i, magic));
+DEFINE_TRACE(lt_probe_tp, TP_PROTO(unsigned long i, unsigned long magic),
+	     TP_ARGS(i, magic));
+
 /* Probe targets: kept out of line and unchanged in signature. */
 static noinline __noclone unsigned long lt_probe_target(unsigned long i,
 							unsigned long magic)
 {
 	barrier();
+	trace_lt_probe_tp(i, magic);
 	return i * 2 + magic;
 }
 

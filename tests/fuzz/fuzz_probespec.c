@@ -287,8 +287,12 @@ int sprint_symbol_no_offset(char *buffer, unsigned long address)
 			return snprintf(buffer, KSYM_SYMBOL_LEN, "%s", ldk_classes[i]);
 	return snprintf(buffer, KSYM_SYMBOL_LEN, "0x%lx", address);
 }
+/* mymod's tracepoints: one of its own, one named as one of vmlinux's */
+static struct tracepoint ldk_mod_tps[] = { { "mod_tp" }, { "sched_switch" } };
+static tracepoint_ptr_t ldk_mod_tp_ptrs[] = { &ldk_mod_tps[0], &ldk_mod_tps[1] };
 static struct module ldk_mymod = {
-	"mymod", { (void *)0xffffffffc0000000UL, 0x2000, 0x1000 }
+	"mymod", { (void *)0xffffffffc0000000UL, 0x2000, 0x1000 },
+	ARRAY_SIZE(ldk_mod_tp_ptrs), ldk_mod_tp_ptrs
 };
 static long ldk_armed;		/* registered and not yet unregistered */
 static bool ldk_mymod_gone;	/* "mymod" unloaded (command 0x03) */
@@ -378,8 +382,33 @@ void for_each_kernel_tracepoint(void (*fct)(struct tracepoint *, void *), void *
 }
 int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data)
 {
-	(void)tp, (void)probe, (void)data;
+	(void)probe, (void)data;
+	/* a tracepoint of mymod while it is away: a pointer kept too long */
+	if (ldk_mymod_gone && tp >= ldk_mod_tps && tp < ldk_mod_tps + ARRAY_SIZE(ldk_mod_tps))
+		abort();
 	ldk_armed++;
+	return 0;
+}
+
+/*
+ * The tracepoint module notifier: its registration reports every loaded
+ * module with tracepoints (COMING), its removal every one (GOING), as the
+ * kernel's; ldk_mymod_toggle() reports mymod's unload and load.
+ */
+static struct tp_module ldk_mymod_tpm = { .mod = &ldk_mymod };
+static struct notifier_block *ldk_tp_nb;
+int register_tracepoint_module_notifier(struct notifier_block *nb)
+{
+	ldk_tp_nb = nb;
+	if (!ldk_mymod_gone)
+		nb->notifier_call(nb, MODULE_STATE_COMING, &ldk_mymod_tpm);
+	return 0;
+}
+int unregister_tracepoint_module_notifier(struct notifier_block *nb)
+{
+	if (!ldk_mymod_gone)
+		nb->notifier_call(nb, MODULE_STATE_GOING, &ldk_mymod_tpm);
+	ldk_tp_nb = NULL;
 	return 0;
 }
 int tracepoint_probe_unregister(struct tracepoint *tp, void *probe, void *data)
@@ -646,9 +675,11 @@ static void ldk_mymod_toggle(void)
 
 	if (!ldk_mymod_gone) {
 		ld_probes_module_cb(&ld_probes_module_nb, MODULE_STATE_GOING, &ldk_mymod);
+		ld_tp_module_cb(ldk_tp_nb, MODULE_STATE_GOING, &ldk_mymod_tpm);
 		ldk_mymod_gone = true;
 	} else {
 		ldk_mymod_gone = false;
+		ld_tp_module_cb(ldk_tp_nb, MODULE_STATE_COMING, &ldk_mymod_tpm);
 		ld_probes_module_cb(&ld_probes_module_nb, MODULE_STATE_COMING, &ldk_mymod);
 		ld_probes_module_cb(&ld_probes_module_nb, MODULE_STATE_LIVE, &ldk_mymod);
 	}
@@ -656,6 +687,10 @@ static void ldk_mymod_toggle(void)
 		if (strcmp(p->mod, "mymod"))
 			continue;
 		if (ldk_mymod_gone ? p->armed : !p->addr && !p->armed && !p->arm_err)
+			abort();
+		/* a tracepoint probe on mymod points into it only while it is here */
+		if (p->kind == LD_PROBE_TRACEPOINT &&
+		    (ldk_mymod_gone ? p->tp != NULL : p->armed && p->tp != &ldk_mod_tps[0]))
 			abort();
 	}
 }
@@ -727,6 +762,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!once) {
 		once = true;
+		/* as ld_probes_init(): mymod is loaded, so it is reported */
+		if (ld_tp_notifier_register())
+			abort();
 		ldk_mem_init();
 		ldk_glob_selftest();
 		ldk_btf_init();

@@ -39,7 +39,7 @@ bad() {
 # field FILE NAME KEY: KEY=VALUE of probe NAME's line in FILE ("" if none);
 # state: "armed" when the line has no state=
 field() {
-	l=$(grep "^[pr][0-9]*:$2 " "$1")
+	l=$(grep "^[prt][0-9]*:$2 " "$1")
 	case "$3" in
 	state) case "$l" in *" state="*) echo "$l" | sed 's/.* state=\([a-z]*\).*/\1/' ;;
 		"") ;; *) echo armed ;; esac ;;
@@ -52,7 +52,7 @@ expect() {
 	if [ "$h" = "$3" ] && [ "$s" = "$4" ] && [ "${5:-$r}" = "$r" ]; then
 		pass "$(basename "$1" .txt): $2 hits=$3${5:+ returns=$5} $4"
 	else
-		fail "$(basename "$1" .txt): $2: hits '$h' state '$s' returns '$r', want hits=$3 $4${5:+ returns=$5}: $(grep "^[pr][0-9]*:$2 " "$1")"
+		fail "$(basename "$1" .txt): $2: hits '$h' state '$s' returns '$r', want hits=$3 $4${5:+ returns=$5}: $(grep "^[prt][0-9]*:$2 " "$1")"
 	fi
 }
 
@@ -62,6 +62,17 @@ ok_add 'r:rtgt logdev_test:lt_probe_target $retval:u64'
 addr=$(grep ' lt_probe_typed	\[logdev_test\]' /proc/kallsyms | cut -d' ' -f1)
 ok_add "p:atgt 0x$addr"
 ok_add 'p:pend logdev_syma:lsym_a_fn x=$arg1:u64'
+# a tracepoint of a module (logdev_test's lt_probe_tp, hit by each
+# lt_probe_target() call): found through the tracepoint module notifier
+ok_add 't:ttp=logdev_test:lt_probe_tp v=$arg1:u64 m=$arg2:x64'
+bad 't:tpn=logdev_test:lt_probe_tp i' 'not supported'
+tail -n 3 $EL | head -n 1 | grep -q 'lt_probe_tp is a tracepoint of module logdev_test: arguments by name are known for vmlinux.s tracepoints only; \$argN works' &&
+	pass "error_log: arguments by name of a module's tracepoint are refused, saying why" ||
+	fail "error_log for tpn: $(tail -n 3 $EL | head -n 1)"
+bad 't:tpx=logdev_test:no_such_tp_logdev' 'No such file'
+tail -n 3 $EL | head -n 1 | grep -q "no tracepoint 'no_such_tp_logdev' in vmlinux or a loaded module" &&
+	pass "error_log: a tracepoint found nowhere" ||
+	fail "error_log for tpx: $(tail -n 3 $EL | head -n 1)"
 ok_add 'p:nosym logdev_syma:no_such_fn_logdev'
 # an __init function of a loaded module is freed: refused, with the way out
 bad 'p:initp logdev_test:lt_probe_init_target' 'No such file'
@@ -71,6 +82,7 @@ tail -n 3 $EL | head -n 1 | grep -q 'an __init function of logdev_test is probed
 bad 'p:nomod no_such_module_logdev' 'No such file'
 cat $PF > $R/before.txt
 expect $R/before.txt tgt 0 armed
+expect $R/before.txt ttp 0 armed
 expect $R/before.txt pend 0 pending
 expect $R/before.txt nosym 0 pending
 
@@ -95,6 +107,7 @@ cat $EL > $R/error_log.txt
 
 # while logdev_test is away: gone, counts kept; pending ones pending
 expect $R/mid.txt tgt 10 gone
+expect $R/mid.txt ttp 10 gone
 expect $R/mid.txt mtgt 10 gone
 expect $R/mid.txt rtgt 10 gone 10
 expect $R/mid.txt atgt 3 gone
@@ -111,6 +124,7 @@ grep -q 'logdev: error: probe nosym not armed on the load of logdev_syma: no sym
 	fail "error_log has no line for nosym: $(tr '\n' '|' < $R/error_log.txt | tail -c 400)"
 # logdev_test back: re-armed, counts go on; the address probe stays gone
 expect $R/after.txt tgt 20 armed
+expect $R/after.txt ttp 20 armed
 expect $R/after.txt mtgt 20 armed
 expect $R/after.txt rtgt 20 armed 20
 expect $R/after.txt atgt 3 gone
@@ -123,6 +137,9 @@ v=$(grep -o ' tgt:0 i=[0-9]*' $R/report.txt | sed 's/.*i=//' | tr '\n' ' ')
 check_eq "report: tgt's 20 records, i = 0..9 from each load" "$v" \
 	"0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 "
 check_eq "report: mtgt's 20 records, m=0xabcd" "$(grep -c ' mtgt:0 m=0xabcd  +' $R/report.txt)" 20
+v=$(grep -o ' ttp:0 v=[0-9]* m=0xabcd' $R/report.txt | sed 's/.*v=\([0-9]*\).*/\1/' | tr '\n' ' ')
+check_eq "report: ttp's 20 records (the module's tracepoint), v = 0..9 from each load" "$v" \
+	"0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 "
 v=$(grep -o ' rtgt%return:0 retval=[0-9]*' $R/report.txt | sed 's/.*=//' | tr '\n' ' ')
 check_eq "report: rtgt's returns, 2i + 0xabcd from each load" "$v" \
 	"43981 43983 43985 43987 43989 43991 43993 43995 43997 43999 43981 43983 43985 43987 43989 43991 43993 43995 43997 43999 "
@@ -159,6 +176,8 @@ rmmod logdev_syma; rmmod logdev_symb
 	printf 'p:w%s logdev_test:lt_probe_target\n' $((i % 4)) >> $PF 2>/dev/null
 	printf '%s\n' "-:w$(((i + 2) % 4))" >> $PF 2>/dev/null
 	printf 'p:f%s lt_probe_target\n' $((i % 3)) >> $PF 2>/dev/null
+	printf 't:t%s=logdev_test:lt_probe_tp\n' $((i % 2)) >> $PF 2>/dev/null
+	printf '%s\n' "-:t$(((i + 1) % 2))" >> $PF 2>/dev/null
 	cat $PF > /dev/null
 	i=$((i + 1))
 done; echo $i > /tmp/writes ) &
@@ -187,7 +206,7 @@ nw=$(grep -c '^p:w' $R/race.txt)
 	pass "race: $rounds reloads under probe writers; the $(wc -l < $R/race.txt) probes left are all armed" ||
 	fail "race: probes not armed with logdev_test loaded: $(tr '\n' '|' < $R/race.txt)"
 echo '5 0 0' > $LT/probe_work
-for w in $(sed -n 's/^p:\([wf][0-9]*\) .*/\1/p' $R/race.txt); do
+for w in $(sed -n 's/^[pt]:\([wft][0-9]*\) .*/\1/p' $R/race.txt); do
 	h=$(field $PF $w hits)
 	[ "$h" -ge 5 ] 2>/dev/null || fail "race: $w hits '$h' after 5 calls"
 done
@@ -198,11 +217,33 @@ dmesg | grep -E 'BUG:|WARNING:|Oops|possible recursive locking|circular locking|
 
 # logdev itself unloaded with gone and pending probes
 add 'p:pend2 logdev_syma:lsym_a_fn' > /dev/null
+add 't:ttp2=logdev_test:lt_probe_tp' > /dev/null
 rmmod logdev_test
+expect $PF ttp2 0 gone
 if rmmod logdev; then pass "rmmod logdev with gone and pending probes"; else fail "rmmod logdev"; fi
 # a notifier left behind would be called (freed code) by the next load
 insmod /logdev/logdev.ko && insmod /logdev/logdev_syma.ko && rmmod logdev_syma &&
 	rmmod logdev && [ -z "$(dmesg | grep -E 'BUG|Oops')" ] &&
 	pass "modules load and unload after logdev left with probes (no notifier left behind)" ||
 	fail "module loads after rmmod logdev: $(dmesg | grep -E 'BUG|Oops' | head -n 2)"
+
+# a module's tracepoint across logdev's own unload: logdev_tpmod (nothing
+# of logdev's in it) loaded before logdev is found through the tracepoint
+# notifier's registration; logdev leaves with a probe armed on it; the
+# tracepoint fires after that, and the module unloads with no WARNING (the
+# tracepoint core checks that no probe is left on a going module's
+# tracepoints)
+TM=/sys/kernel/debug/logdev_tpmod/fire
+insmod /logdev/logdev_tpmod.ko || fail "insmod logdev_tpmod.ko"
+insmod /logdev/logdev.ko || fail "insmod logdev.ko (after logdev_tpmod)"
+ok_add 't:tm=ltp:ltp_fire_tp v=$arg1:u64 m=$arg2:x64'
+echo 3 > $TM
+expect $PF tm 3 armed
+if rmmod logdev; then pass "rmmod logdev with a probe armed on a loaded module's tracepoint"
+else fail "rmmod logdev with a probe on logdev_tpmod's tracepoint"; fi
+echo 2 > $TM && pass "the tracepoint fires after logdev left" || fail "logdev_tpmod fire after rmmod logdev"
+rmmod logdev_tpmod || fail "rmmod logdev_tpmod"
+dmesg | grep -E 'BUG:|WARNING:|Oops' > $R/dmesg-tp.txt
+[ ! -s $R/dmesg-tp.txt ] && pass "logdev_tpmod unloads after logdev left with its tracepoint probed: no WARNING, BUG or Oops" ||
+	fail "dmesg: $(head -n 3 $R/dmesg-tp.txt | tr '\n' '|')"
 finish

@@ -219,7 +219,7 @@ fi
 # 20 module reloads.  Multi-threaded TCG: the race is between CPUs, and
 # enable is written only by logdev record around a workload.
 if boot vm-probes-reload 2 "$vm/guest-probes-reload.sh" \
-	"$K/logdev.ko $T/logdev_test.ko $T/logdev_syma.ko $T/logdev_symb.ko $U/logdev.static" \
+	"$K/logdev.ko $T/logdev_test.ko $T/logdev_syma.ko $T/logdev_symb.ko $T/logdev_tpmod.ko $U/logdev.static" \
 	"${VM_RELOAD_ROUNDS:-20}"; then
 	guest_lines "$out/vm-probes-reload"
 fi

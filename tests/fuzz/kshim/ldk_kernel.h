@@ -75,6 +75,7 @@ int sprint_symbol_no_offset(char *buffer, unsigned long address);
 #define ___is_defined(val) ____is_defined(__ARG_PLACEHOLDER_##val)
 #define IS_ENABLED(option) ___is_defined(option)
 #define CONFIG_TRACEPOINTS 1
+#define CONFIG_MODULES 1	/* the fake kernel's module "mymod" (command 0x03) */
 #define CONFIG_DEBUG_INFO_BTF 1	/* fuzz_probespec.c's fake BTF: ldk_btf_init() */
 #define EADDRNOTAVAIL_ EADDRNOTAVAIL
 
@@ -356,7 +357,16 @@ extern struct task_struct *ldk_current;
 #define current ldk_current
 typedef u8 kprobe_opcode_t;
 struct module_layout { void *base; unsigned int size, text_size; };
-struct module { char name[MODULE_NAME_LEN]; struct module_layout core_layout; };
+struct tracepoint;
+/* tracepoint_ptr_t without PREL32 relocations: the pointers themselves */
+typedef struct tracepoint *tracepoint_ptr_t;
+static inline struct tracepoint *tracepoint_ptr_deref(tracepoint_ptr_t *p) { return *p; }
+struct module {
+	char name[MODULE_NAME_LEN];
+	struct module_layout core_layout;
+	unsigned int num_tracepoints;
+	tracepoint_ptr_t *tracepoints_ptrs;
+};
 /* module notifier (the fake kernel loads and unloads "mymod") */
 static inline bool within_module(unsigned long addr, const struct module *mod)
 {
@@ -367,6 +377,7 @@ struct notifier_block {
 	int priority;
 };
 #define NOTIFY_DONE 0
+#define NOTIFY_OK 1
 enum module_state { MODULE_STATE_LIVE, MODULE_STATE_COMING, MODULE_STATE_GOING,
 		    MODULE_STATE_UNFORMED };
 static inline int register_module_notifier(struct notifier_block *nb) { (void)nb; return 0; }
@@ -414,6 +425,10 @@ void for_each_kernel_tracepoint(void (*fct)(struct tracepoint *, void *), void *
 int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data);
 int tracepoint_probe_unregister(struct tracepoint *tp, void *probe, void *data);
 static inline void tracepoint_synchronize_unregister(void) { }
+/* the tracepoint module notifier: fuzz_probespec.c calls it for "mymod" */
+struct tp_module { struct list_head list; struct module *mod; };
+int register_tracepoint_module_notifier(struct notifier_block *nb);
+int unregister_tracepoint_module_notifier(struct notifier_block *nb);
 
 /* ---- seq_file, debugfs: output to a buffer */
 struct seq_file { char buf[65536]; size_t len; };
