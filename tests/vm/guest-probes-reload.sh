@@ -36,6 +36,11 @@ bad() {
 	elif echo "$err" | grep -q "$2"; then pass "refuses '$1' ($2)"
 	else fail "'$1' refused with '$err', want '$2'"; fi
 }
+# logged WHAT PATTERN: the last error_log entry's reason matches PATTERN
+logged() {
+	if tail -n 3 $EL | head -n 1 | grep -q "$2"; then pass "error_log: $1"
+	else fail "error_log for $1: $(tail -n 3 $EL | head -n 1)"; fi
+}
 # field FILE NAME KEY: KEY=VALUE of probe NAME's line in FILE ("" if none);
 # state: "armed" when the line has no state=
 field() {
@@ -66,19 +71,15 @@ ok_add 'p:pend logdev_syma:lsym_a_fn x=$arg1:u64'
 # lt_probe_target() call): found through the tracepoint module notifier
 ok_add 't:ttp=logdev_test:lt_probe_tp v=$arg1:u64 m=$arg2:x64'
 bad 't:tpn=logdev_test:lt_probe_tp i' 'not supported'
-tail -n 3 $EL | head -n 1 | grep -q 'lt_probe_tp is a tracepoint of module logdev_test: arguments by name are known for vmlinux.s tracepoints only; \$argN works' &&
-	pass "error_log: arguments by name of a module's tracepoint are refused, saying why" ||
-	fail "error_log for tpn: $(tail -n 3 $EL | head -n 1)"
+logged "arguments by name of a module's tracepoint are refused, saying why" \
+	'lt_probe_tp is a tracepoint of module logdev_test: arguments by name are known for vmlinux.s tracepoints only; \$argN works' 
 bad 't:tpx=logdev_test:no_such_tp_logdev' 'No such file'
-tail -n 3 $EL | head -n 1 | grep -q "no tracepoint 'no_such_tp_logdev' in vmlinux or a loaded module" &&
-	pass "error_log: a tracepoint found nowhere" ||
-	fail "error_log for tpx: $(tail -n 3 $EL | head -n 1)"
+logged "a tracepoint found nowhere" "no tracepoint 'no_such_tp_logdev' in vmlinux or a loaded module"
 ok_add 'p:nosym logdev_syma:no_such_fn_logdev'
 # an __init function of a loaded module is freed: refused, with the way out
 bad 'p:initp logdev_test:lt_probe_init_target' 'No such file'
-tail -n 3 $EL | head -n 1 | grep -q 'an __init function of logdev_test is probed by writing the probe before the module loads' &&
-	pass "error_log: an __init function of a loaded module says how to probe it" ||
-	fail "error_log for initp: $(tail -n 3 $EL | head -n 1)"
+logged "an __init function of a loaded module says how to probe it" \
+	'an __init function of logdev_test is probed by writing the probe before the module loads' 
 bad 'p:nomod no_such_module_logdev' 'No such file'
 cat $PF > $R/before.txt
 expect $R/before.txt tgt 0 armed
