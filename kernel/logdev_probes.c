@@ -29,7 +29,8 @@
  * (ASCII only).  A refused command leaves the reason, the command and the
  * position of the fault in the debugfs "error_log" (last LD_ERRLOG_MAX).
  * ARG is [ANAME=]$argN (N 1..6, the function argument by position; for a
- * tracepoint N 1..5, the probe's arguments after its data, x86-64 only) or
+ * tracepoint N 1..5, the probe's arguments after its data, x86-64 only, and
+ * at most the tracepoint's count where its raw map entry gives it) or
  * [ANAME=]$retval (return probes).  ANAMEs (given or default: argN,
  * retval) are unique within a probe, as kprobe_events wants them.  In a
  * t: probe a bare identifier names an argument of the tracepoint's
@@ -493,6 +494,7 @@ struct ld_pctx {
 	char reason[256];
 	struct ld_tp_params *tpp;
 	const struct ld_btf_param *named;
+	int tp_nargs;		/* ld_tp_nargs(): 0 not looked up, -1 unknown, else N + 1 */
 };
 
 static __printf(4, 5) int ld_fail(struct ld_pctx *c, const char *at, int err,
@@ -697,6 +699,7 @@ static char *ld_fmt_make(const struct ld_fetch *f, u32 n)
 }
 
 static unsigned long ld_sym_addr(const char *name, unsigned int *count);
+static int ld_tp_nargs(struct ld_pctx *c, struct ld_probe *p);
 static noinline_for_stack int ld_tp_named(struct ld_pctx *c, struct ld_probe *p,
 					  struct ld_fetch *f, char *s);
 
@@ -829,6 +832,11 @@ static int ld_parse_fetch(struct ld_pctx *c, struct ld_probe *p,
 		if (n > (tp ? LD_TP_MAX_ARGS : 6))
 			return ld_fail(c, s, -EINVAL, "$arg%u: at most $arg%d here", n,
 				       tp ? LD_TP_MAX_ARGS : 6);
+		/* past the tracepoint's own: a register with anything in it */
+		if (tp && ld_tp_nargs(c, p) >= 0 && n > ld_tp_nargs(c, p))
+			return ld_fail(c, s, -EINVAL, "$arg%u: %s has %d argument%s",
+				       n, p->sym, ld_tp_nargs(c, p),
+				       ld_tp_nargs(c, p) == 1 ? "" : "s");
 		f->base = LD_FB_ARG;
 		f->val = n;
 		return 0;
@@ -1357,6 +1365,77 @@ static int ld_find_syms(void *data, const char *name, struct module *mod,
 }
 
 /*
+ * Section bounds in vmlinux, found once by walking kallsyms (they are data
+ * symbols: CONFIG_KALLSYMS_ALL) under ld_probes_mutex: the BTF and the raw
+ * tracepoint map (struct bpf_raw_event_map of each built-in tracepoint
+ * with a trace event, CONFIG_BPF_EVENTS).  0 where not found.
+ */
+enum { LD_SEC_BTF, LD_SEC_BTF_END, LD_SEC_RAW_TP, LD_SEC_RAW_TP_END, LD_NR_SECS };
+static unsigned long ld_secs[LD_NR_SECS];
+
+static void ld_secs_find(void)
+{
+	static const char * const names[LD_NR_SECS] = {
+		"__start_BTF", "__stop_BTF", "__start__bpf_raw_tp", "__stop__bpf_raw_tp",
+	};
+	struct ld_syms_find sf = { .names = names, .addrs = ld_secs, .n = LD_NR_SECS };
+
+	lockdep_assert_held(&ld_probes_mutex);
+	ld_each_sym_lookup();
+	if (ld_each_vmlinux_sym && (!ld_secs[0] || !ld_secs[1] || !ld_secs[2] || !ld_secs[3]))
+		ld_each_vmlinux_sym(ld_find_syms, &sf);
+}
+
+/*
+ * The raw tracepoint map entry of @p's tracepoint, or NULL: vmlinux's map
+ * for a built-in one, its module's (mod->bpf_raw_events) for a module's.
+ * A tracepoint without a trace event (a bare DECLARE_TRACE) has none.
+ */
+static const struct bpf_raw_event_map *ld_tp_raw_entry(struct ld_probe *p)
+{
+	const struct bpf_raw_event_map *e = NULL, *end = NULL;
+
+	if (*p->mod) {
+#if defined(CONFIG_MODULES) && defined(CONFIG_TRACEPOINTS) && defined(CONFIG_BPF_EVENTS)
+		struct ld_tp_mod *m;
+
+		list_for_each_entry(m, &ld_tp_mods, list)
+			if (!strcmp(m->mod->name, p->mod)) {
+				e = m->mod->bpf_raw_events;
+				end = e + m->mod->num_bpf_raw_events;
+				break;
+			}
+#endif
+	} else {
+		ld_secs_find();
+		if (ld_secs[LD_SEC_RAW_TP] && ld_secs[LD_SEC_RAW_TP_END] >= ld_secs[LD_SEC_RAW_TP] &&
+		    !((ld_secs[LD_SEC_RAW_TP_END] - ld_secs[LD_SEC_RAW_TP]) % sizeof(*e))) {
+			e = (const struct bpf_raw_event_map *)ld_secs[LD_SEC_RAW_TP];
+			end = (const struct bpf_raw_event_map *)ld_secs[LD_SEC_RAW_TP_END];
+		}
+	}
+	for (; e && e < end; e++)
+		if (e->tp == p->tp)
+			return e;
+	return NULL;
+}
+
+/*
+ * How many arguments @p's tracepoint passes (its raw map entry's num_args),
+ * or -1 where no map says (then $argN is not checked against it).
+ */
+static int ld_tp_nargs(struct ld_pctx *c, struct ld_probe *p)
+{
+	const struct bpf_raw_event_map *e;
+
+	if (!c->tp_nargs) {
+		e = ld_tp_raw_entry(p);
+		c->tp_nargs = e ? (int)e->num_args + 1 : -1;
+	}
+	return c->tp_nargs < 0 ? -1 : c->tp_nargs - 1;
+}
+
+/*
  * The TP_PROTO arguments of @p's tracepoint into @t: the event's entry in
  * the raw tracepoint map (__start__bpf_raw_tp..__stop__bpf_raw_tp, the
  * struct bpf_raw_event_map of each built-in tracepoint: its class function
@@ -1372,13 +1451,8 @@ static int ld_find_syms(void *data, const char *name, struct module *mod,
 static noinline_for_stack int ld_tp_params_load(struct ld_pctx *c, struct ld_probe *p,
 						const char *at, struct ld_tp_params *t)
 {
-	static const char * const names[] = {
-		"__start_BTF", "__stop_BTF", "__start__bpf_raw_tp", "__stop__bpf_raw_tp",
-	};
-	/* vmlinux's sections never move: found once (under ld_probes_mutex) */
-	static unsigned long a[ARRAY_SIZE(names)];
-	struct ld_syms_find sf = { .names = names, .addrs = a, .n = ARRAY_SIZE(names) };
-	const struct bpf_raw_event_map *e, *end;
+	const unsigned long *a = ld_secs;	/* vmlinux's sections never move */
+	const struct bpf_raw_event_map *e;
 	struct ld_btf btf;
 	int ret;
 
@@ -1394,19 +1468,15 @@ static noinline_for_stack int ld_tp_params_load(struct ld_pctx *c, struct ld_pro
 	if (!ld_each_vmlinux_sym)
 		return ld_fail(c, at, -EOPNOTSUPP,
 			       "kallsyms iteration not found: the BTF cannot be located; $argN works");
-	if (!a[0] || !a[1] || !a[2] || !a[3])
-		ld_each_vmlinux_sym(ld_find_syms, &sf);
+	ld_secs_find();
 	if (!a[0] || a[1] <= a[0])
 		return ld_fail(c, at, -EOPNOTSUPP,
 			       "no BTF in kallsyms (__start_BTF; CONFIG_DEBUG_INFO_BTF, CONFIG_KALLSYMS_ALL): $argN works");
 	if (!a[2] || a[3] < a[2] || (a[3] - a[2]) % sizeof(*e))
 		return ld_fail(c, at, -EOPNOTSUPP,
 			       "no raw tracepoint map in kallsyms (__start__bpf_raw_tp; CONFIG_BPF_EVENTS): $argN works");
-	end = (const struct bpf_raw_event_map *)a[3];
-	for (e = (const struct bpf_raw_event_map *)a[2]; e < end; e++)
-		if (e->tp == p->tp)
-			break;
-	if (e == end)
+	e = ld_tp_raw_entry(p);
+	if (!e)
 		return ld_fail(c, at, -EOPNOTSUPP,
 			       "%s is not in the raw tracepoint map: its arguments by name are not known; $argN works",
 			       p->sym);

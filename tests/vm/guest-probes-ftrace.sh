@@ -170,6 +170,14 @@ check_err 2 "string accepts only memory arguments: +0(ptr):string reads the stri
 check_err 3 "'node' is argument 6 of kmalloc: logdev reads the first 5 (registers), as \$arg1..\$arg5" node
 check_err 4 "argument name is already used" ptr
 check_err 5 "unknown type (u8..u64, s8..s64, x8..x64, string, symbol)" s7
+# $argN past the tracepoint's arguments (the raw tracepoint map's count):
+# refused; it read a register holding anything, kernel addresses too
+# (found by a fresh user: 't:ss=sched:sched_switch $arg5' was accepted)
+tpbad 't:kcf4=kmem:kmem_cache_free $arg4' 'Invalid argument'
+tpbad 't:ss5=sched:sched_switch $arg2 $arg5' 'Invalid argument'
+cat error_log > $R/tperror.txt
+check_err 6 '$arg4: kmem_cache_free has 3 arguments' '$arg4'
+check_err 7 '$arg5: sched_switch has 4 arguments' '$arg5'
 fi	# btf
 say "echo > probes"
 # what a name costs: 10 probes by name (each write walks kallsyms for the
