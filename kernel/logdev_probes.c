@@ -1408,10 +1408,11 @@ static const struct bpf_raw_event_map *ld_tp_raw_entry(struct ld_probe *p)
 #endif
 	} else {
 		ld_secs_find();
-		if (ld_secs[LD_SEC_RAW_TP] && ld_secs[LD_SEC_RAW_TP_END] >= ld_secs[LD_SEC_RAW_TP] &&
-		    !((ld_secs[LD_SEC_RAW_TP_END] - ld_secs[LD_SEC_RAW_TP]) % sizeof(*e))) {
-			e = (const struct bpf_raw_event_map *)ld_secs[LD_SEC_RAW_TP];
-			end = (const struct bpf_raw_event_map *)ld_secs[LD_SEC_RAW_TP_END];
+		unsigned long a = ld_secs[LD_SEC_RAW_TP], b = ld_secs[LD_SEC_RAW_TP_END];
+
+		if (a && b >= a && !((b - a) % sizeof(*e))) {
+			e = (const struct bpf_raw_event_map *)a;
+			end = (const struct bpf_raw_event_map *)b;
 		}
 	}
 	for (; e && e < end; e++)
