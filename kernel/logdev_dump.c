@@ -80,9 +80,42 @@
 #define LD_DUMP_ARGS		4096	/* bytes */
 
 static bool ld_dump_on_oops;
-module_param_named(dump_on_oops, ld_dump_on_oops, bool, 0644);
+
+/*
+ * The parameter takes the words of the debugfs file (ld_parse_enable():
+ * 0 or 1; one trailing newline, as a sysfs write has): not the bool
+ * parameter's kstrtobool(), which read "01" as off and "1x" or "on" as on.
+ */
+static int ld_dump_on_oops_set(const char *val, const struct kernel_param *kp)
+{
+	char w[2] = { };
+	size_t n = strlen(val);
+	bool on;
+
+	if (n && val[n - 1] == '\n')
+		n--;
+	if (n == 1)
+		w[0] = val[0];
+	if (n != 1 || ld_parse_enable(w, &on)) {
+		pr_err("parameter %s=%s: want 0 or 1\n", kp->name, val);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(bool *)kp->arg, on);
+	return 0;
+}
+
+static int ld_dump_on_oops_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%d\n", READ_ONCE(*(bool *)kp->arg));
+}
+
+static const struct kernel_param_ops ld_dump_on_oops_ops = {
+	.set = ld_dump_on_oops_set,
+	.get = ld_dump_on_oops_get,
+};
+module_param_cb(dump_on_oops, &ld_dump_on_oops_ops, &ld_dump_on_oops, 0644);
 MODULE_PARM_DESC(dump_on_oops,
-		 "print the last dump_records records of every CPU on oops and panic (default 0)");
+		 "0 or 1: print the last dump_records records of every CPU on oops and panic (default 0)");
 
 static unsigned int ld_dump_records = LD_DUMP_RECORDS_DEFAULT;
 

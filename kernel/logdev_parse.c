@@ -60,19 +60,21 @@ int ld_parse_name(const char *s, const char * const *names, int nr)
 }
 
 /**
- * ld_parse_enable() - the value of "enable": 0 or 1
+ * ld_parse_enable() - the value of a switch ("enable", "dump_on_oops"):
+ * the one character 0 or 1
  * @s:  the word
  * @on: the value
+ *
+ * "01" or "00" are refused too, as the dump_on_oops file always did: a
+ * switch has two words, not the numbers that equal them.
  *
  * Return: 0 or -EINVAL.
  */
 int ld_parse_enable(const char *s, bool *on)
 {
-	u64 v;
-
-	if (ld_parse_u64(s, &v) || v > 1)
+	if ((s[0] != '0' && s[0] != '1') || s[1])
 		return -EINVAL;
-	*on = v;
+	*on = s[0] == '1';
 	return 0;
 }
 

@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	u64 v = POISON, ref = 0, kb = POISON;
 	u32 sz = 0x5a5a5a5a, nr = 0x5a5a5a5a;
 	bool on = true;
-	int r, good;
+	int r, good, good1;
 
 	if (!w)
 		abort();
@@ -60,9 +60,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r ? (r != -EINVAL || v != POISON || good) : (!good || v != ref))
 		abort();
 
+	/* a switch: the one character 0 or 1, no leading zeros */
 	on = true;
 	r = ld_parse_enable(w, &on);
-	if (r ? (r != -EINVAL || !on || (good && ref <= 1)) : (!good || ref > 1 || on != (ref == 1)))
+	good1 = !strcmp(w, "0") || !strcmp(w, "1");
+	if (r ? (r != -EINVAL || !on || good1) : (!good1 || on != (w[0] == '1')))
 		abort();
 
 	r = ld_parse_subbuf_size(w, &sz);

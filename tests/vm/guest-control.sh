@@ -72,7 +72,7 @@ if [ -e $D/per_cpu/cpu0/trace_pipe_raw ]; then pass "per_cpu/cpu0/trace_pipe_raw
 else fail "per_cpu/cpu0/trace_pipe_raw missing"; fi
 
 good enable '0\n' 0
-for v in '\n' '2\n' '-1\n' 'yes\n' 'on\n' '1x\n' '01 1\n' 'garbage'; do bad enable "$v"; done
+for v in '\n' '2\n' '-1\n' 'yes\n' 'on\n' '1x\n' '01 1\n' 'garbage' '01\n' '00\n'; do bad enable "$v"; done
 
 good mode 'overwrite\n' overwrite
 for v in '\n' 'bogus\n' 'overwrite discard\n' 'Discard\n' 'over\n'; do bad mode "$v"; done

@@ -72,6 +72,13 @@ refused 'parameter buffer_size_kb=64: want a multiple of subbuf_size (65536 byte
 refused 'parameter subbuf_size=1000: want bytes, a power of two from 1024 to 65536' subbuf_size=1000
 refused 'parameter subbuf_size=131072: want' subbuf_size=131072
 refused "parameter enable=: want 0 or 1" enable=
+refused 'parameter enable=01: want 0 or 1' enable=01
+# dump_on_oops takes its debugfs file's words, not kstrtobool's ("01" was
+# off, "1x" and "on" on: found by a fresh user)
+refused 'parameter dump_on_oops=01: want 0 or 1' dump_on_oops=01
+refused 'parameter dump_on_oops=1x: want 0 or 1' dump_on_oops=1x
+refused 'parameter dump_on_oops=on: want 0 or 1' dump_on_oops=on
+refused 'parameter dump_on_oops=Y: want 0 or 1' dump_on_oops=Y
 
 # 2. good parameters: the state they ask for, from the load on
 dmesg -c > /dev/null
@@ -99,6 +106,19 @@ if (echo discard > $S/enable) 2> /dev/null || (echo 0 > $S/enable) 2> /dev/null;
 else
 	check_eq "sysfs parameters/enable: writes refused, still 1" "$(cat $S/enable)" 1
 fi
+# dump_on_oops's parameter file (0644): the debugfs file's words, one value
+check_eq "sysfs parameters/dump_on_oops reads 0 (as the debugfs file)" "$(cat $S/dump_on_oops)" 0
+for v in 1x on Y 01 2; do
+	if (echo "$v" > $S/dump_on_oops) 2> /dev/null; then
+		fail "sysfs parameters/dump_on_oops: '$v' accepted"
+	else
+		pass "sysfs parameters/dump_on_oops: '$v' refused"
+	fi
+done
+check_eq "sysfs parameters/dump_on_oops: still 0 after the refused words" "$(cat $D/dump_on_oops)" 0
+echo 1 > $S/dump_on_oops
+check_eq "sysfs parameters/dump_on_oops: 1 sets the debugfs file's value" "$(cat $D/dump_on_oops) $(cat $S/dump_on_oops)" "1 1"
+echo 0 > $D/dump_on_oops
 
 # 3. records written before any reader exists are drained by --no-enable
 insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; finish; exit 1; }
