@@ -1179,6 +1179,42 @@ static int ld_parse_head(struct ld_pctx *c, struct ld_probe *p, char *spec,
 	return 1;
 }
 
+/* SYSTEM:EVENT, two identifiers (a tracepoint target word)? */
+static bool ld_is_tp_target(const char *w)
+{
+	char sys[LD_PROBE_NAME_LEN];
+	const char *colon = w ? strchr(w, ':') : NULL;
+
+	if (!colon || colon - w >= sizeof(sys))
+		return false;
+	memcpy(sys, w, colon - w);
+	sys[colon - w] = '\0';
+	return ld_good_name(sys) && ld_good_name(colon + 1);
+}
+
+/*
+ * The listing's form of a t: probe, "t:NAME SYSTEM:EVENT ..." (what
+ * ld_probes_show() prints, so a listing line can be written back): @spec
+ * is the word after "t:", a NAME with no '=' or ':', and the next word of
+ * @cmd is SYSTEM:EVENT.  Sets p->name and returns 1; 0 for the short form
+ * ("t:[NAME=]SYSTEM:EVENT"); or an error.
+ */
+static noinline_for_stack int ld_parse_tp_head(struct ld_pctx *c, struct ld_probe *p,
+					       char *spec, const char *cmd)
+{
+	char peek[KSYM_NAME_LEN + 16];
+
+	if (strchr(spec, ':') || strchr(spec, '=') ||
+	    !ld_is_tp_target(ld_peek_word(cmd, peek, sizeof(peek))))
+		return 0;
+	if (!ld_good_name(spec))
+		return ld_fail(c, ld_bad_byte(spec), -EINVAL,
+			       "probe name is not an identifier ([A-Za-z_][A-Za-z0-9_]*, < %d bytes)",
+			       LD_PROBE_NAME_LEN);
+	strscpy(p->name, spec, sizeof(p->name));
+	return 1;
+}
+
 /* Fill @p from a command (not a removal); nothing is registered yet. */
 static int ld_parse(struct ld_pctx *c, struct ld_probe *p, char *cmd)
 {
@@ -1209,6 +1245,14 @@ static int ld_parse(struct ld_pctx *c, struct ld_probe *p, char *cmd)
 	} else if (!strncmp(spec, "t:", 2)) {
 		p->kind = LD_PROBE_TRACEPOINT;
 		spec += 2;
+		ret = ld_parse_tp_head(c, p, spec, cmd);
+		if (ret < 0)
+			return ret;
+		if (ret) {
+			do {
+				spec = strsep(&cmd, " \t");
+			} while (spec && !*spec);
+		}
 	} else {
 		p->kind = LD_PROBE_KPROBE;
 		if (!strncmp(spec, "p:", 2))

@@ -75,6 +75,17 @@ logged "arguments by name of a module's tracepoint are refused, saying why" \
 	'lt_probe_tp is a tracepoint of module logdev_test: arguments by name are known for vmlinux.s tracepoints only; \$argN works' 
 bad 't:tpx=logdev_test:no_such_tp_logdev' 'No such file'
 logged "a tracepoint found nowhere" "no tracepoint 'no_such_tp_logdev' in vmlinux or a loaded module"
+# a t: listing line ("t:NAME SYSTEM:EVENT ARGS", as cat probes prints it)
+# written back is the same probe (it was refused: found by a fresh user)
+ok_add 't:ttw logdev_test:lt_probe_tp v=$arg1:u64'
+l=$(grep '^t:ttw ' $PF | sed 's/ hits=.*//')
+check_eq "a t: probe in the listing's form lists as written" "$l" 't:ttw logdev_test:lt_probe_tp v=$arg1:u64'
+ok_add '-:ttw'
+ok_add "$l"
+check_eq "its listing line, written back, lists the same" "$(grep '^t:ttw ' $PF | sed 's/ hits=.*//')" "$l"
+ok_add '-:ttw'
+bad 't:bad-name logdev_test:lt_probe_tp' 'Invalid argument'
+bad 't:lt_probe_tp $arg1:u64' 'Invalid argument'
 ok_add 'p:nosym logdev_syma:no_such_fn_logdev'
 # an __init function of a loaded module is freed: refused, with the way out
 bad 'p:initp logdev_test:lt_probe_init_target' 'No such file'
