@@ -727,7 +727,7 @@ static int ld_parse_fetch(struct ld_pctx *c, struct ld_probe *p,
 	unsigned int n;
 	char *open, *close, *sign;
 	long off;
-	int ret;
+	int ret, nargs;
 
 	if (!*s)
 		return ld_fail(c, s, -EINVAL, "no argument expression");
@@ -833,10 +833,10 @@ static int ld_parse_fetch(struct ld_pctx *c, struct ld_probe *p,
 			return ld_fail(c, s, -EINVAL, "$arg%u: at most $arg%d here", n,
 				       tp ? LD_TP_MAX_ARGS : 6);
 		/* past the tracepoint's own: a register with anything in it */
-		if (tp && ld_tp_nargs(c, p) >= 0 && n > ld_tp_nargs(c, p))
+		nargs = tp ? ld_tp_nargs(c, p) : -1;
+		if (nargs >= 0 && n > (unsigned int)nargs)
 			return ld_fail(c, s, -EINVAL, "$arg%u: %s has %d argument%s",
-				       n, p->sym, ld_tp_nargs(c, p),
-				       ld_tp_nargs(c, p) == 1 ? "" : "s");
+				       n, p->sym, nargs, nargs == 1 ? "" : "s");
 		f->base = LD_FB_ARG;
 		f->val = n;
 		return 0;
@@ -1417,17 +1417,45 @@ static int ld_find_syms(void *data, const char *name, struct module *mod,
 enum { LD_SEC_BTF, LD_SEC_BTF_END, LD_SEC_RAW_TP, LD_SEC_RAW_TP_END, LD_NR_SECS };
 static unsigned long ld_secs[LD_NR_SECS];
 
-static void ld_secs_find(void)
+/*
+ * Walk kallsyms for the sections unless ld_secs[@first..@last], the ones
+ * the caller needs, are known: the raw map's user (every t: probe with a
+ * $argN) does not walk again on a kernel without BTF.
+ */
+static void ld_secs_find(int first, int last)
 {
 	static const char * const names[LD_NR_SECS] = {
 		"__start_BTF", "__stop_BTF", "__start__bpf_raw_tp", "__stop__bpf_raw_tp",
 	};
 	struct ld_syms_find sf = { .names = names, .addrs = ld_secs, .n = LD_NR_SECS };
+	int i;
 
 	lockdep_assert_held(&ld_probes_mutex);
 	ld_each_sym_lookup();
-	if (ld_each_vmlinux_sym && (!ld_secs[0] || !ld_secs[1] || !ld_secs[2] || !ld_secs[3]))
+	for (i = first; i <= last; i++)
+		if (!ld_secs[i])
+			break;
+	if (ld_each_vmlinux_sym && i <= last)
 		ld_each_vmlinux_sym(ld_find_syms, &sf);
+}
+
+/*
+ * vmlinux's raw tracepoint map, [@b, @e), if kallsyms has it and its size
+ * is whole entries; false (and @b, @e untouched) if not.
+ */
+static bool ld_vmlinux_raw_map(const struct bpf_raw_event_map **b,
+			       const struct bpf_raw_event_map **e)
+{
+	unsigned long a, z;
+
+	ld_secs_find(LD_SEC_RAW_TP, LD_SEC_RAW_TP_END);
+	a = ld_secs[LD_SEC_RAW_TP];
+	z = ld_secs[LD_SEC_RAW_TP_END];
+	if (!a || z < a || (z - a) % sizeof(**b))
+		return false;
+	*b = (const struct bpf_raw_event_map *)a;
+	*e = (const struct bpf_raw_event_map *)z;
+	return true;
 }
 
 /*
@@ -1451,13 +1479,7 @@ static const struct bpf_raw_event_map *ld_tp_raw_entry(struct ld_probe *p)
 			}
 #endif
 	} else {
-		ld_secs_find();
-		unsigned long a = ld_secs[LD_SEC_RAW_TP], b = ld_secs[LD_SEC_RAW_TP_END];
-
-		if (a && b >= a && !((b - a) % sizeof(*e))) {
-			e = (const struct bpf_raw_event_map *)a;
-			end = (const struct bpf_raw_event_map *)b;
-		}
+		ld_vmlinux_raw_map(&e, &end);
 	}
 	for (; e && e < end; e++)
 		if (e->tp == p->tp)
@@ -1497,7 +1519,7 @@ static noinline_for_stack int ld_tp_params_load(struct ld_pctx *c, struct ld_pro
 						const char *at, struct ld_tp_params *t)
 {
 	const unsigned long *a = ld_secs;	/* vmlinux's sections never move */
-	const struct bpf_raw_event_map *e;
+	const struct bpf_raw_event_map *e, *end;
 	struct ld_btf btf;
 	int ret;
 
@@ -1513,11 +1535,11 @@ static noinline_for_stack int ld_tp_params_load(struct ld_pctx *c, struct ld_pro
 	if (!ld_each_vmlinux_sym)
 		return ld_fail(c, at, -EOPNOTSUPP,
 			       "kallsyms iteration not found: the BTF cannot be located; $argN works");
-	ld_secs_find();
+	ld_secs_find(LD_SEC_BTF, LD_SEC_RAW_TP_END);
 	if (!a[0] || a[1] <= a[0])
 		return ld_fail(c, at, -EOPNOTSUPP,
 			       "no BTF in kallsyms (__start_BTF; CONFIG_DEBUG_INFO_BTF, CONFIG_KALLSYMS_ALL): $argN works");
-	if (!a[2] || a[3] < a[2] || (a[3] - a[2]) % sizeof(*e))
+	if (!ld_vmlinux_raw_map(&e, &end))
 		return ld_fail(c, at, -EOPNOTSUPP,
 			       "no raw tracepoint map in kallsyms (__start__bpf_raw_tp; CONFIG_BPF_EVENTS): $argN works");
 	e = ld_tp_raw_entry(p);
@@ -2419,6 +2441,26 @@ static void ld_probes_remove_all(void)
 /* --------------------------------------------------- module load, unload */
 
 /*
+ * Arming @p on the load of its module (p->mod) failed with @ret, whose
+ * reason ld_fail() left in @c: kept as the listing's "error=", and in
+ * error_log and the kernel log as "probe NAME not armed on the load of
+ * MOD: REASON".
+ */
+static void ld_rearm_failed(struct ld_probe *p, struct ld_pctx *c, int ret)
+{
+	char *why;
+
+	p->arm_err = ret;
+	why = kasprintf(GFP_KERNEL, "probe %s not armed on the load of %s: %s",
+			p->name, p->mod, c->reason);
+	if (why)
+		strscpy(c->reason, why, sizeof(c->reason));
+	ld_errlog_add(c);
+	pr_warn("%s\n", c->reason);
+	kfree(why);
+}
+
+/*
  * Arm @p again on the load of its module (MODULE_STATE_COMING: the module's
  * text, __init code included, is in place and its symbols are listed, its
  * init has not run).  FUNC must still be there once; a failure is left in
@@ -2427,7 +2469,7 @@ static void ld_probes_remove_all(void)
 static noinline_for_stack void ld_probe_rearm(struct ld_probe *p)
 {
 	struct ld_pctx c = { .rearm = true };
-	char *line, *why;
+	char *line;
 	int ret;
 
 	line = kasprintf(GFP_KERNEL, "%c:%s %s", ld_probe_kind_char[p->kind],
@@ -2449,16 +2491,8 @@ static noinline_for_stack void ld_probe_rearm(struct ld_probe *p)
 			ld_fail(&c, line + p->target_off, ret,
 				"cannot attach to it (error %d)", ret);
 	}
-	if (ret) {
-		p->arm_err = ret;
-		why = kasprintf(GFP_KERNEL, "probe %s not armed on the load of %s: %s",
-				p->name, p->mod, c.reason);
-		if (why)
-			strscpy(c.reason, why, sizeof(c.reason));
-		ld_errlog_add(&c);
-		pr_warn("%s\n", c.reason);
-		kfree(why);
-	}
+	if (ret)
+		ld_rearm_failed(p, &c, ret);
 	kfree(line);
 }
 
@@ -2522,20 +2556,15 @@ static void ld_tp_rearm(struct ld_probe *p, struct module *mod)
 		ret = ld_probe_arm(p);
 	if (!ret)
 		return;
-	p->arm_err = ret;
 	line = kasprintf(GFP_KERNEL, "t:%s %s:%s", p->name, p->system, p->sym);
 	c.text = line ?: p->sym;
 	c.buf = c.text;
 	if (ret == -ENOENT)
-		ld_fail(&c, NULL, ret,
-			"probe %s not armed on the load of %s: no tracepoint %s in it",
-			p->name, mod->name, p->sym);
+		ld_fail(&c, NULL, ret, "no tracepoint %s in it", p->sym);
 	else
-		ld_fail(&c, NULL, ret,
-			"probe %s not armed on the load of %s: cannot attach to tracepoint %s (error %d)",
-			p->name, mod->name, p->sym, ret);
-	ld_errlog_add(&c);
-	pr_warn("%s\n", c.reason);
+		ld_fail(&c, NULL, ret, "cannot attach to tracepoint %s (error %d)",
+			p->sym, ret);
+	ld_rearm_failed(p, &c, ret);	/* p->mod is mod->name */
 	kfree(line);
 }
 
@@ -2601,17 +2630,14 @@ static int ld_tp_notifier_register(void)
 	return register_tracepoint_module_notifier(&ld_tp_module_nb);
 }
 
+/*
+ * The unregistration calls ld_tp_module_cb() with MODULE_STATE_GOING for
+ * every module still loaded with tracepoints: that empties ld_tp_mods and
+ * disarms the probes on them.
+ */
 static void ld_tp_notifier_unregister(void)
 {
-	struct ld_tp_mod *m, *n;
-
 	unregister_tracepoint_module_notifier(&ld_tp_module_nb);
-	mutex_lock(&ld_probes_mutex);
-	list_for_each_entry_safe(m, n, &ld_tp_mods, list) {
-		list_del(&m->list);
-		kfree(m);
-	}
-	mutex_unlock(&ld_probes_mutex);
 }
 #else
 static int ld_tp_notifier_register(void)
