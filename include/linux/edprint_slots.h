@@ -148,17 +148,9 @@ static inline char *edp_put_s(char *p, const char *s, unsigned int len)
 #define EDP_N__(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, \
 		_17, _18, _19, _20, _21, _22, _23, _24, _25, _26, _27, _28, _29, _30, _31, \
 		_32, N, ...) N
-/*
- * EDP_ARGS_CHECK(args...): a declaration that fails to compile, saying why,
- * when there are more than EDP_MAX_ARGS arguments (edprint() starts with it).
- */
-#define EDP_ARGS_CHECK(...)						\
-	_Static_assert(EDP_CAT(EDP_ARGS_OK_, EDP_N(__VA_ARGS__)),		\
-		       "edprint(): at most 16 arguments after the format")
-#define EDP_ARGS_OK_TOOMANY	0
-/* the count as a number (0 for TOOMANY, which EDP_ARGS_CHECK() refuses) */
+/* the count as a number; TOOMANY is EDP_MAX_ARGS + 1 */
 #define EDP_NARGS(...)		EDP_CAT(EDP_NUM_, EDP_N(__VA_ARGS__))
-#define EDP_NUM_TOOMANY	0
+#define EDP_NUM_TOOMANY		(EDP_MAX_ARGS + 1)
 #define EDP_NUM_0	0
 #define EDP_NUM_1	1
 #define EDP_NUM_2	2
@@ -176,23 +168,13 @@ static inline char *edp_put_s(char *p, const char *s, unsigned int len)
 #define EDP_NUM_14	14
 #define EDP_NUM_15	15
 #define EDP_NUM_16	16
-#define EDP_ARGS_OK_0	1
-#define EDP_ARGS_OK_1	1
-#define EDP_ARGS_OK_2	1
-#define EDP_ARGS_OK_3	1
-#define EDP_ARGS_OK_4	1
-#define EDP_ARGS_OK_5	1
-#define EDP_ARGS_OK_6	1
-#define EDP_ARGS_OK_7	1
-#define EDP_ARGS_OK_8	1
-#define EDP_ARGS_OK_9	1
-#define EDP_ARGS_OK_10	1
-#define EDP_ARGS_OK_11	1
-#define EDP_ARGS_OK_12	1
-#define EDP_ARGS_OK_13	1
-#define EDP_ARGS_OK_14	1
-#define EDP_ARGS_OK_15	1
-#define EDP_ARGS_OK_16	1
+/*
+ * EDP_ARGS_CHECK(args...): a declaration that fails to compile, saying why,
+ * when there are more than EDP_MAX_ARGS arguments (edprint() starts with it).
+ */
+#define EDP_ARGS_CHECK(...)						\
+	_Static_assert(EDP_NARGS(__VA_ARGS__) <= EDP_MAX_ARGS,		\
+		       "edprint(): at most 16 arguments after the format")
 #define EDP_CAT(a, b)		EDP_CAT_(a, b)
 #define EDP_CAT_(a, b)		a##b
 #define EDP_MAP(M, ...)		EDP_CAT(EDP_MAP, EDP_N(__VA_ARGS__))(M, ##__VA_ARGS__)
