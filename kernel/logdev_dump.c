@@ -82,21 +82,29 @@
 static bool ld_dump_on_oops;
 
 /*
- * The parameter takes the words of the debugfs file (ld_parse_enable():
- * 0 or 1; one trailing newline, as a sysfs write has): not the bool
- * parameter's kstrtobool(), which read "01" as off and "1x" or "on" as on.
+ * A dump_on_oops word of @n bytes at @s (not NUL-terminated): "0" or "1"
+ * (ld_parse_enable()), with one trailing newline allowed, as a debugfs or
+ * sysfs write has it.  The parameter and the debugfs file both take it:
+ * not the bool parameter's kstrtobool(), which read "01" as off and "1x"
+ * or "on" as on.  Return: 0 or -EINVAL.
  */
-static int ld_dump_on_oops_set(const char *val, const struct kernel_param *kp)
+static int ld_dump_on_oops_word(const char *s, size_t n, bool *on)
 {
 	char w[2] = { };
-	size_t n = strlen(val);
+
+	if (n && s[n - 1] == '\n')
+		n--;
+	if (n != 1)
+		return -EINVAL;
+	w[0] = s[0];
+	return ld_parse_enable(w, on);
+}
+
+static int ld_dump_on_oops_set(const char *val, const struct kernel_param *kp)
+{
 	bool on;
 
-	if (n && val[n - 1] == '\n')
-		n--;
-	if (n == 1)
-		w[0] = val[0];
-	if (n != 1 || ld_parse_enable(w, &on)) {
+	if (ld_dump_on_oops_word(val, strlen(val), &on)) {
 		pr_err("parameter %s=%s: want 0 or 1\n", kp->name, val);
 		return -EINVAL;
 	}
@@ -765,14 +773,15 @@ static ssize_t ld_dump_on_oops_write(struct file *f, const char __user *ubuf,
 				     size_t count, loff_t *ppos)
 {
 	char buf[2];
+	bool on;
 
 	if (count < 1 || count > 2)
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
-	if ((buf[0] != '0' && buf[0] != '1') || (count == 2 && buf[1] != '\n'))
+	if (ld_dump_on_oops_word(buf, count, &on))
 		return -EINVAL;
-	WRITE_ONCE(ld_dump_on_oops, buf[0] == '1');
+	WRITE_ONCE(ld_dump_on_oops, on);
 	return count;
 }
 
