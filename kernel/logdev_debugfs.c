@@ -25,9 +25,9 @@
 
 /*
  * Copy a control write into @buf as a NUL-terminated word, dropping one
- * trailing newline.  Empty, too long or embedded NUL: -EINVAL.  The word
- * then goes to the recording core's parsers (ld_parse_*(), shared with the
- * module parameters of logdev_main.c).
+ * trailing newline (ld_parse_write()).  Empty, too long or embedded NUL:
+ * -EINVAL.  The word then goes to the recording core's parsers
+ * (ld_parse_*(), shared with the module parameters of logdev_main.c).
  */
 static int ld_get_word(const char __user *ubuf, size_t count, char *buf,
 		       size_t size)
@@ -37,21 +37,7 @@ static int ld_get_word(const char __user *ubuf, size_t count, char *buf,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	if (buf[count - 1] == '\n')
-		buf[--count] = '\0';
-	if (!count || strlen(buf) != count)
-		return -EINVAL;
-	return 0;
-}
-
-/* A decimal number, digits only (no sign, no spaces). */
-static int ld_get_u64(const char __user *ubuf, size_t count, u64 *val)
-{
-	char buf[24];
-	int ret;
-
-	ret = ld_get_word(ubuf, count, buf, sizeof(buf));
-	return ret ? ret : ld_parse_u64(buf, val);
+	return ld_parse_write(buf, count);
 }
 
 /* Index of @word in @names, or -EINVAL. */
@@ -292,8 +278,9 @@ static ssize_t clear_write(struct file *f, const char __user *ubuf,
 	char buf[64];
 	int ret;
 
-	/* anything non-empty */
 	ret = ld_get_word(ubuf, count, buf, sizeof(buf));
+	if (!ret)
+		ret = ld_parse_clear(buf);
 	if (ret)
 		return ret;
 	mutex_lock(&ld_cfg_mutex);
@@ -311,14 +298,14 @@ static const struct file_operations clear_fops = {
 static ssize_t flush_write(struct file *f, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
-	u64 val;
+	char buf[24];
 	int ret;
 
-	ret = ld_get_u64(ubuf, count, &val);
+	ret = ld_get_word(ubuf, count, buf, sizeof(buf));
+	if (!ret)
+		ret = ld_parse_flush(buf);
 	if (ret)
 		return ret;
-	if (val != 1)
-		return -EINVAL;
 	mutex_lock(&ld_cfg_mutex);
 	ld_flush_all();
 	mutex_unlock(&ld_cfg_mutex);

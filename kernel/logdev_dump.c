@@ -83,21 +83,21 @@ static bool ld_dump_on_oops;
 
 /*
  * A dump_on_oops word of @n bytes at @s (not NUL-terminated): "0" or "1"
- * (ld_parse_enable()), with one trailing newline allowed, as a debugfs or
- * sysfs write has it.  The parameter and the debugfs file both take it:
- * not the bool parameter's kstrtobool(), which read "01" as off and "1x"
- * or "on" as on.  Return: 0 or -EINVAL.
+ * (ld_parse_enable()), with one trailing newline allowed (ld_parse_write(),
+ * as for every control file), as a debugfs or sysfs write has it.  The
+ * parameter and the debugfs file both take it: not the bool parameter's
+ * kstrtobool(), which read "01" as off and "1x" or "on" as on.
+ * Return: 0 or -EINVAL.
  */
 static int ld_dump_on_oops_word(const char *s, size_t n, bool *on)
 {
-	char w[2] = { };
+	char w[3];
 
-	if (n && s[n - 1] == '\n')
-		n--;
-	if (n != 1)
+	if (n > 2)
 		return -EINVAL;
-	w[0] = s[0];
-	return ld_parse_enable(w, on);
+	memcpy(w, s, n);
+	w[n] = '\0';
+	return ld_parse_write(w, n) ?: ld_parse_enable(w, on);
 }
 
 static int ld_dump_on_oops_set(const char *val, const struct kernel_param *kp)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * logdev_parse.c - parsing and checking of control values, shared by the
- * debugfs control files (logdev_debugfs.c, after copying a write and
- * dropping its one trailing newline) and the module parameters
- * (logdev_main.c): one parser, so "logdev.mode=discard" at boot and
- * "echo discard > mode" accept and refuse the same words.  Each takes a
- * NUL-terminated word and returns 0 or -EINVAL; none changes any state.
+ * debugfs control files (logdev_debugfs.c and logdev_dump.c: a write is
+ * made a word by ld_parse_write(), then given to the file's parser) and the
+ * module parameters (logdev_main.c): one parser, so "logdev.mode=discard" at
+ * boot and "echo discard > mode" accept and refuse the same words.  Each
+ * takes a NUL-terminated word and returns 0 or -EINVAL; none changes any
+ * state.
  *
  * Layer: recording core (declared in logdev_parse.h, which logdev_core.h
  * includes); calls nothing of logdev.  Portable: built unchanged in
@@ -21,6 +22,26 @@
 #endif
 #include "logdev_parse.h"
 
+/**
+ * ld_parse_write() - the word of a control file's write
+ * @buf:   the @count bytes written, followed by a NUL (@buf[@count] == '\0')
+ * @count: bytes written
+ *
+ * Drops one trailing newline (as echo writes it), in place; what is left
+ * is the word for the file's ld_parse_*().  Nothing else is taken away:
+ * spaces, a second newline or junk stay in the word, for its parser to
+ * refuse.
+ *
+ * Return: 0, or -EINVAL if the word is empty or holds a NUL.
+ */
+int ld_parse_write(char *buf, size_t count)
+{
+	if (count && buf[count - 1] == '\n')
+		buf[--count] = '\0';
+	if (!count || strlen(buf) != count)
+		return -EINVAL;
+	return 0;
+}
 
 /**
  * ld_parse_u64() - a decimal number
@@ -112,6 +133,30 @@ int ld_parse_size_kb(const char *s, u64 *kb)
 		return -EINVAL;
 	*kb = v;
 	return 0;
+}
+
+/**
+ * ld_parse_clear() - the value of "clear"
+ * @s: the word: any non-empty word
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ld_parse_clear(const char *s)
+{
+	return *s ? 0 : -EINVAL;
+}
+
+/**
+ * ld_parse_flush() - the value of "flush"
+ * @s: the word: the number 1
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ld_parse_flush(const char *s)
+{
+	u64 v;
+
+	return ld_parse_u64(s, &v) || v != 1 ? -EINVAL : 0;
 }
 
 /**

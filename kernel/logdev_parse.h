@@ -23,11 +23,14 @@
 #define LD_BUF_KB_MAX		(256 * 1024)	/* per CPU */
 
 /* Control values: one parser for debugfs writes and module parameters. */
+int ld_parse_write(char *buf, size_t count);
 int ld_parse_u64(const char *s, u64 *val);
 int ld_parse_name(const char *s, const char * const *names, int nr);
 int ld_parse_enable(const char *s, bool *on);
 int ld_parse_subbuf_size(const char *s, u32 *size);
 int ld_parse_size_kb(const char *s, u64 *kb);
+int ld_parse_clear(const char *s);
+int ld_parse_flush(const char *s);
 int ld_size_kb_subbufs(u64 kb, u32 subbuf_size, u32 *nr);
 
 #endif /* _LOGDEV_PARSE_H */
