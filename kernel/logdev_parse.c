@@ -136,27 +136,39 @@ int ld_parse_size_kb(const char *s, u64 *kb)
 }
 
 /**
- * ld_parse_clear() - the value of "clear"
- * @s: the word: any non-empty word
+ * ld_parse_clear() - the value of "clear": any word
+ * @s: the word: one or more visible ASCII bytes, '!' to '~' ("1" as the
+ *     docs write it, or "clear", "0"...)
+ *
+ * A space, a tab, a newline or any other control byte, or a byte above
+ * 0x7e, is no word: " ", "\t", "1 x" and "1\n" (a second newline after
+ * ld_parse_write() dropped the first) are refused, as the other files
+ * refuse them around their words.
  *
  * Return: 0 or -EINVAL.
  */
 int ld_parse_clear(const char *s)
 {
-	return *s ? 0 : -EINVAL;
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++)
+		if (*s < '!' || *s > '~')
+			return -EINVAL;
+	return 0;
 }
 
 /**
- * ld_parse_flush() - the value of "flush"
- * @s: the word: the number 1
+ * ld_parse_flush() - the value of "flush": the one character 1
+ * @s: the word
+ *
+ * "01" or "001" are refused, as the switches refuse them
+ * (ld_parse_enable()): a word, not the numbers that equal it.
  *
  * Return: 0 or -EINVAL.
  */
 int ld_parse_flush(const char *s)
 {
-	u64 v;
-
-	return ld_parse_u64(s, &v) || v != 1 ? -EINVAL : 0;
+	return strcmp(s, "1") ? -EINVAL : 0;
 }
 
 /**

@@ -108,11 +108,68 @@ bad enable 'bogus\n'
 good enable '1\n' 1
 good enable '0\n' 0
 
+# The refused class, for every control file (docs/DEBUGFS.md, "Rules common
+# to all control files"): nothing but whitespace, whitespace before or after
+# the word, a second newline, a NUL inside, junk after the word (\0000 is a
+# NUL byte for printf %b, whatever follows it).  W: a word the file accepts.
+class_bad() {
+	cf=$1 cw=$2 ccheck=${3:-bad}
+	for v in ' ' '  ' '\t' ' \n' '\t\n' '\n\n' '\r\n' '\r' '\0000' '\0000\n' \
+		" $cw" "\t$cw" " $cw\n" "\n$cw" "$cw " "$cw\t" "$cw \n" "$cw\t\n" "$cw\n\n" \
+		"$cw\r\n" "$cw\0000" "$cw\0000\n" "\0000$cw" "$cw x\n" "$cw\nx" "$cw$cw \n"; do
+		$ccheck "$cf" "$v"
+	done
+}
+good enable '0\n' 0
+for fw in enable:1 dump_on_oops:1 mode:discard clock:mono buffer_size_kb:64 subbuf_size:8192; do
+	class_bad "${fw%%:*}" "${fw#*:}"
+done
+
+# clear and flush are write-only: their state is the buffers'.  Records to
+# clear (a probe on vfs_read, hit by cat), recording off, then the stats must
+# stay as they are through every refused write, and clear empties them.
+printf 'p:ctl_vfs_read vfs_read\n' | dd of=$D/probes conv=notrunc 2>/dev/null ||
+	fail "probe p:ctl_vfs_read vfs_read refused"
+good enable '1\n' 1
+cat /proc/version $D/header > /dev/null
+good enable '0\n' 0
+: > $D/probes
+w0=$(grep -o 'written=[0-9]*' $D/stats | tr '\n' ' ')
+case "$w0" in
+*written=[1-9]*) pass "records to clear: $w0" ;;
+*) fail "no records to clear: $w0" ;;
+esac
+# bad_wo FILE DATA: the write of DATA (printf %b) to write-only FILE fails
+# with EINVAL, and stats and enable are unchanged.
+bad_wo() {
+	f=$1 data=$2
+	before="$(cat $D/stats; cat $D/enable)"
+	err=$(put "$f" "$data")
+	rc=$?
+	after="$(cat $D/stats; cat $D/enable)"
+	if [ $rc = 0 ]; then
+		fail "$f: write '$data' accepted"
+	elif ! echo "$err" | grep -q 'Invalid argument'; then
+		fail "$f: write '$data' refused with '$err', want 'Invalid argument'"
+	elif [ "$before" != "$after" ]; then
+		fail "$f: write '$data' refused but the stats changed: $(echo "$after" | tr '\n' '|')"
+	else
+		pass "$f: refuses '$data' (Invalid argument), stats kept"
+	fi
+}
+class_bad clear 1 bad_wo
+class_bad flush 1 bad_wo
+for v in '01\n' '0\n' '2\n' '+1\n'; do bad_wo flush "$v"; done
+for v in 'a b\n' '\0177\n' 'caf\0351\n'; do bad_wo clear "$v"; done
+
 # clear and flush take a write and act; they have no value to read back.
 for f in clear flush; do
 	if (echo 1 > $D/$f) 2>/dev/null; then pass "$f: write accepted"
 	else fail "$f: write '1' refused"; fi
 done
+w1=$(grep -o 'written=[0-9]*' $D/stats | sort -u | tr '\n' ' ')
+[ "$w1" = "written=0 " ] && pass "clear '1' emptied the buffers" ||
+	fail "after clear '1': $w1"
 
 # stats: one well-formed line per online CPU.
 n=$(grep -c '^cpu=[0-9]* written=[0-9]* read=[0-9]* overrun=[0-9]* dropped=[0-9]* nesting_lost=[0-9]* too_big=[0-9]* bytes=[0-9]* comm=[0-9]*$' $D/stats)
