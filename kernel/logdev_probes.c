@@ -1170,6 +1170,11 @@ static int ld_parse_head(struct ld_pctx *c, struct ld_probe *p, char *spec,
 			strscpy(p->group, name, sizeof(p->group));
 			name = slash + 1;
 		}
+		/* as ftrace: "p: SYM" is refused, "p:GRP/ SYM" takes the default name */
+		if (!*name && !slash)
+			return ld_fail(c, name, -EINVAL,
+				       "no probe name after ':': give one (%c:NAME SYM), or leave out the ':' (%c SYM) for the default name",
+				       *spec, *spec);
 		if (*name && !ld_good_name(name))
 			return ld_fail(c, ld_bad_byte(name), -EINVAL,
 				       "event name must follow the same rules as C identifiers (< %d bytes)",

@@ -753,6 +753,110 @@ static void ldk_named_selftest(void)
 	single_release(NULL, &f);
 }
 
+/*
+ * Writes to "probes" worked out by hand (docs/DEBUGFS.md, probes): an
+ * empty NAME after the ':' of p:, r:, rN: (ftrace's "Event name is not
+ * specified") and t:, after NAME= or GRP/, or of a removal; names that are
+ * no identifiers; a second newline or a NUL in the write.  Each refusal's
+ * errno and the reason error_log gives it; the forms that name a probe by
+ * default (p SYM, r SYM, p:GRP/ SYM as ftrace 6.1) and blank writes are
+ * accepted.  Aborts on a wrong answer (run once, first input; every probe
+ * removed after).
+ */
+static void ldk_words_selftest(void)
+{
+#define C(s, r, why) { s, sizeof(s) - 1, r, why }
+	static const struct { const char *cmd; size_t n; int ret; const char *why; } t[] = {
+		C("p: vfs_read", -EINVAL, "no probe name after ':'"),
+		C("p:\tvfs_read", -EINVAL, "no probe name after ':'"),
+		C("p:  vfs_read $arg1", -EINVAL, "no probe name after ':'"),
+		C("p: vfs_read%return", -EINVAL, "no probe name after ':'"),
+		C("r: vfs_read", -EINVAL, "no probe name after ':'"),
+		C("r: vfs_read $retval", -EINVAL, "no probe name after ':'"),
+		C("r4: vfs_read", -EINVAL, "no probe name after ':'"),
+		C("p: 0xffffffff81100000", -EINVAL, "no probe name after ':'"),
+		C("p: mymod:mod_fn", -EINVAL, "no probe name after ':'"),
+		C("p: vfs_*", -EINVAL, "no probe name after ':'"),
+		C("p:/ vfs_read", -EINVAL, "group name"),
+		C("p:/x vfs_read", -EINVAL, "group name"),
+		C("t: kmem:kmem_cache_free", -EINVAL, "probe name is not an identifier"),
+		C("t:=kmem:kmem_cache_free", -EINVAL, "probe name is not an identifier"),
+		C("p:=vfs_read", -EINVAL, "probe name is not an identifier"),
+		C("r:=vfs_read", -EINVAL, "probe name is not an identifier"),
+		C("=vfs_read", -EINVAL, "probe name is not an identifier"),
+		C("p:a-b vfs_read", -EINVAL, "event name must follow"),
+		C("p:9a vfs_read", -EINVAL, "event name must follow"),
+		C("p:a.b vfs_read", -EINVAL, "event name must follow"),
+		C("p:caf\xe9 vfs_read", -EINVAL, "event name must follow"),
+		C("p:g-1/x vfs_read", -EINVAL, "group name"),
+		C("t:a-b kmem:kmem_cache_free", -EINVAL, "probe name is not an identifier"),
+		C("p:x vfs_read =$arg1", -EINVAL, NULL),
+		C("p:x vfs_read a=", -EINVAL, NULL),
+		C("p:x vfs_read $arg1:", -EINVAL, NULL),
+		C("-:", -EINVAL, "removal: probe name is not an identifier"),
+		C("-", -EINVAL, "removal: probe name is not an identifier"),
+		C("-:grp/", -EINVAL, "removal: probe name is not an identifier"),
+		C("-:/x", -EINVAL, "removal: group name is not an identifier"),
+		C("p:x vfs_read\n\n", -EINVAL, "one command per write"),
+		C("p:x vfs_read\0", -EINVAL, "one command per write"),
+		C("p:x vfs_read\0\n", -EINVAL, "one command per write"),
+		C("\0p:x vfs_read", -EINVAL, "one command per write"),
+		/* accepted: the default names, and blank writes that do nothing */
+		C("p vfs_read", 0, NULL),
+		C("r vfs_read", 0, NULL),
+		C("p:grp/ vfs_write", 0, NULL),
+		C(" ", 0, NULL),
+		C("\t\n", 0, NULL),
+		C("\n", 0, NULL),
+		C("# p: vfs_read", 0, NULL),
+	};
+#undef C
+	static const char *const listed[] = { "p_vfs_read_0", "r_vfs_read_0", "p_vfs_write_0" };
+	struct file f = { .f_mode = FMODE_WRITE };
+	struct ld_probe *p;
+	loff_t pos = 0;
+	size_t i, k = 0;
+	int bad = 0;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		u32 logged = ld_errlog_count;
+		const struct ld_err *e;
+		ssize_t r;
+
+		ld_errlog_count = 0;	/* so that a refusal's entry is the only one */
+		r = ld_probes_write(&f, t[i].cmd, t[i].n, &pos);
+		e = &ld_errlog[(ld_errlog_next + LD_ERRLOG_MAX - 1) % LD_ERRLOG_MAX];
+		if (r != (t[i].ret ? t[i].ret : (ssize_t)t[i].n) ||
+		    (t[i].ret && !ld_errlog_count) || (!t[i].ret && ld_errlog_count) ||
+		    (t[i].why && !strstr(e->reason, t[i].why))) {
+			fprintf(stderr, "ldk_words_selftest: '%s': %zd, want %d (error_log: %s)\n",
+				t[i].cmd, r, t[i].ret, ld_errlog_count ? e->reason : "-");
+			bad = 1;
+		}
+		ld_errlog_count = logged;
+	}
+	list_for_each_entry(p, &ld_probes, list) {
+		if (k >= ARRAY_SIZE(listed) || strcmp(p->name, listed[k]) ||
+		    strcmp(p->group, k == 2 ? "grp" : "")) {
+			fprintf(stderr, "ldk_words_selftest: probe %zu is %s/%s, want %s\n",
+				k, p->group, p->name, k < ARRAY_SIZE(listed) ? listed[k] : "none");
+			bad = 1;
+		}
+		k++;
+	}
+	if (k != ARRAY_SIZE(listed)) {
+		fprintf(stderr, "ldk_words_selftest: %zu probes, want %zu\n", k, ARRAY_SIZE(listed));
+		bad = 1;
+	}
+	if (bad)
+		abort();
+	f.f_flags = O_TRUNC;
+	ld_probes_open(NULL, &f);	/* removes every probe */
+	single_release(NULL, &f);
+	ld_errlog_open(NULL, &f);
+	single_release(NULL, &f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct file f = { .f_mode = FMODE_WRITE };
@@ -769,6 +873,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ldk_glob_selftest();
 		ldk_btf_init();
 		ldk_named_selftest();
+		ldk_words_selftest();
 	}
 	while (cmd <= end) {
 		const uint8_t *sep = memchr(cmd, 0x01, end - cmd);

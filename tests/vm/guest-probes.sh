@@ -255,6 +255,51 @@ hb=$(sed -n 's/^p:dupb .* hits=\([0-9]*\).*/\1/p' $PF)
 [ "$ha" = 1 ] && [ "$hb" = 2 ] && pass "MOD:SYM hits only logdev_syma's copy (1), the address only logdev_symb's (2)" ||
 	fail "hits dupa '$ha' (want 1) dupb '$hb' (want 2)"
 : > $PF
+# An empty NAME after ':' is refused in every kind, as ftrace refuses 'p: SYM'
+# ("Event name is not specified"); the forms without ':' (and ftrace's
+# 'p:GRP/ SYM') take the default name.
+bad 'p: lt_probe_target' 'Invalid argument'
+tail -n 3 $EL > /tmp/el3
+l1=$(sed -n 1p /tmp/el3) l2=$(sed -n 2p /tmp/el3) l3=$(sed -n 3p /tmp/el3)
+echo "$l1" | grep -qF "logdev: error: no probe name after ':': give one (p:NAME SYM), or leave out the ':' (p SYM) for the default name" &&
+	[ "$l2" = '  Command: p: lt_probe_target' ] && [ "$l3" = "$(printf '%13s^' '')" ] &&
+	pass "error_log: 'p: SYM' has no probe name, caret after the ':'" ||
+	fail "error_log for 'p: SYM': '$l1' '$l2' '$l3'"
+bad "$(printf 'p:\tlt_probe_target')" 'Invalid argument'
+bad 'p: lt_probe_target $arg1' 'Invalid argument'
+bad 'p: lt_probe_target%return' 'Invalid argument'
+bad 'p: logdev_test:lt_probe_target' 'Invalid argument'
+bad 'p: lt_probe_t*' 'Invalid argument'
+bad 'r: lt_probe_target' 'Invalid argument'
+bad 'r4: lt_probe_target $retval' 'Invalid argument'
+tail -n 3 $EL | head -n 1 | grep -qF "no probe name after ':': give one (r:NAME SYM)" &&
+	pass "error_log: 'r4: SYM' has no probe name" || fail "error_log for 'r4: SYM': $(tail -n 3 $EL | head -n 1)"
+bad 't: kmem:kmem_cache_free' 'Invalid argument'
+bad 't:=kmem:kmem_cache_free' 'Invalid argument'
+bad 'p:=lt_probe_target' 'Invalid argument'
+bad 'r:=lt_probe_target' 'Invalid argument'
+bad 'p:/ lt_probe_target' 'Invalid argument'
+bad 'p:/x lt_probe_target' 'Invalid argument'
+bad '-:' 'Invalid argument'
+bad '-:kprobes/' 'Invalid argument'
+[ ! -s $PF ] && pass "no probe after the empty names" || fail "probes after the empty names: $(cat $PF | tr '\n' '|')"
+ok_add 'p lt_probe_target'
+ok_add 'r lt_probe_target'
+ok_add 'p:grp/ lt_probe_delay'
+[ "$(shape | tr '\n' '|')" = 'p:p_lt_probe_target_0 lt_probe_target|r:r_lt_probe_target_0 lt_probe_target|p:grp/p_lt_probe_delay_0 lt_probe_delay|' ] &&
+	pass "'p SYM', 'r SYM', 'p:GRP/ SYM' take the default names" ||
+	fail "default names: $(cat $PF | tr '\n' '|')"
+# one command, one trailing newline: a second one or a NUL is refused
+for v in 'p:x lt_probe_target\n\n' 'p:x lt_probe_target\0000\n' '\0000p:x lt_probe_target\n'; do
+	before=$(shape)
+	o=$(printf '%b' "$v" | dd of=$PF conv=notrunc 2>&1)
+	case "$o" in
+	*Invalid*) [ "$before" = "$(shape)" ] && pass "probes: refuses '$v', list kept" ||
+		fail "probes: '$v' refused but the list changed" ;;
+	*) fail "probes: '$v': '$o'" ;;
+	esac
+done
+: > $PF
 # Names are identifiers: [A-Za-z_][A-Za-z0-9_]*, bytes above 0x7f refused.
 bad "$(printf 'p:caf\351=lt_probe_target')" 'Invalid argument'
 bad "$(printf 'p:\303\251t\303\251=lt_probe_target')" 'Invalid argument'
