@@ -2062,24 +2062,31 @@ static int ld_list_open(struct inode *inode, struct file *f)
 	return single_open(f, ld_list_show, NULL);
 }
 
-/* One glob, [A-Za-z0-9_.*?[]!-], at most KSYM_NAME_LEN - 1 bytes; else -EINVAL, kept. */
+/*
+ * One glob, [A-Za-z0-9_.*?[]!-], at most KSYM_NAME_LEN - 1 bytes, and one
+ * trailing newline, as every control file (docs/DEBUGFS.md): spaces around
+ * it, a second newline or a NUL are -EINVAL, and the old glob is kept.
+ */
 static ssize_t ld_list_write(struct file *f, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
-	char *buf, *s;
+	size_t len = count;
 	ssize_t ret = count;
+	char *buf;
 
-	if (count >= KSYM_NAME_LEN)
+	if (count > KSYM_NAME_LEN)
 		return -EINVAL;
 	buf = memdup_user_nul(ubuf, count);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	s = strim(buf);
-	if (!*s || strlen(s) != strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.*?[]!-")) {
+	if (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (!len || len >= KSYM_NAME_LEN ||
+	    strspn(buf, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.*?[]!-") != len) {
 		ret = -EINVAL;
 	} else {
 		mutex_lock(&ld_probes_mutex);
-		strscpy(ld_list_pat, s, sizeof(ld_list_pat));
+		strscpy(ld_list_pat, buf, sizeof(ld_list_pat));
 		mutex_unlock(&ld_probes_mutex);
 	}
 	kfree(buf);

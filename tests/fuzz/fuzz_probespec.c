@@ -857,6 +857,66 @@ static void ldk_words_selftest(void)
 	single_release(NULL, &f);
 }
 
+/*
+ * Writes to "probe_functions" worked out by hand: a glob, one trailing
+ * newline allowed (docs/DEBUGFS.md, rules common to all control files);
+ * whitespace only, whitespace around the glob, a second newline, a NUL
+ * inside, a byte outside [A-Za-z0-9_.*?[]!-]: -EINVAL with the glob kept.
+ * Aborts on a wrong answer (first input).
+ */
+static void ldk_list_selftest(void)
+{
+#define C(s, r, pat) { s, sizeof(s) - 1, r, pat }
+	static const struct { const char *w; size_t n; int ret; const char *pat; } t[] = {
+		C("vfs_*", 0, "vfs_*"),
+		C("do_sys_open*\n", 0, "do_sys_open*"),
+		C("", -EINVAL, NULL), C("\n", -EINVAL, NULL), C(" ", -EINVAL, NULL),
+		C("\t", -EINVAL, NULL), C(" \n", -EINVAL, NULL), C("\n\n", -EINVAL, NULL),
+		C(" vfs_*", -EINVAL, NULL), C("\tvfs_*\n", -EINVAL, NULL),
+		C("vfs_* ", -EINVAL, NULL), C("vfs_* \n", -EINVAL, NULL),
+		C("vfs_*\t\n", -EINVAL, NULL), C("vfs_*\r\n", -EINVAL, NULL),
+		C("vfs_*\n\n", -EINVAL, NULL), C("vfs_*\0", -EINVAL, NULL),
+		C("vfs_*\0\n", -EINVAL, NULL), C("vfs_*\0x", -EINVAL, NULL),
+		C("\0vfs_*", -EINVAL, NULL), C("vfs_* x\n", -EINVAL, NULL),
+		C("vfs_*\nx", -EINVAL, NULL), C("a b\n", -EINVAL, NULL),
+		C("vfs_$\n", -EINVAL, NULL), C("vfs_\xe9\n", -EINVAL, NULL),
+	};
+#undef C
+	struct file f = { .f_mode = FMODE_WRITE };
+	loff_t pos = 0;
+	int bad = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		char *w = malloc(t[i].n ? t[i].n : 1);	/* exact size: ASan sees over-reads */
+		const char *want = t[i].pat ? t[i].pat : "kept_*";
+		char shown[64];
+		size_t o = 0;
+		ssize_t r;
+
+		if (!w)
+			abort();
+		memcpy(w, t[i].w, t[i].n);
+		strscpy(ld_list_pat, "kept_*", sizeof(ld_list_pat));	/* the glob before */
+		r = ld_list_write(&f, w, t[i].n, &pos);
+		free(w);
+		if (r == (t[i].ret ? t[i].ret : (ssize_t)t[i].n) && !strcmp(ld_list_pat, want))
+			continue;
+		for (size_t j = 0; j < t[i].n && o + 5 < sizeof(shown); j++) {
+			unsigned char c = t[i].w[j];
+
+			o += c < 0x20 || c > 0x7e ? snprintf(shown + o, sizeof(shown) - o, "\\x%02x", c)
+						  : snprintf(shown + o, sizeof(shown) - o, "%c", c);
+		}
+		shown[o] = '\0';
+		fprintf(stderr, "ldk_list_selftest: write '%s': %zd, glob '%s'; want %d, '%s'\n",
+			shown, r, ld_list_pat, t[i].ret, want);
+		bad = 1;
+	}
+	strscpy(ld_list_pat, "", sizeof(ld_list_pat));
+	if (bad)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct file f = { .f_mode = FMODE_WRITE };
@@ -874,6 +934,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ldk_btf_init();
 		ldk_named_selftest();
 		ldk_words_selftest();
+		ldk_list_selftest();
 	}
 	while (cmd <= end) {
 		const uint8_t *sep = memchr(cmd, 0x01, end - cmd);

@@ -360,6 +360,23 @@ if [ -n "$isra" ]; then
 else fail "no .isra. function in /proc/kallsyms to test with"; fi
 o=$(printf 'a b\n' | dd of=$LF conv=notrunc 2>&1)
 case "$o" in *Invalid*) pass "probe_functions refuses 'a b'" ;; *) fail "probe_functions 'a b': '$o'" ;; esac
+# the rules of every control file: one trailing newline, nothing around the
+# glob (\0000: a NUL byte for printf %b); EINVAL and the glob kept
+echo 'lt_probe_t*' > $LF
+l0=$(head -n 1 $LF)
+for v in ' ' '\t' ' \n' '\n\n' ' lt_probe_t*\n' '\tlt_probe_t*' 'lt_probe_t* \n' 'lt_probe_t*\t\n' \
+	'lt_probe_t*\r\n' 'lt_probe_t*\n\n' 'lt_probe_t*\0000' 'lt_probe_t*\0000\n' 'lt_probe_t* x\n' \
+	'vfs_read\0000x\n'; do
+	o=$(printf '%b' "$v" | dd of=$LF conv=notrunc 2>&1)
+	case "$o" in
+	*Invalid*) [ "$(head -n 1 $LF)" = "$l0" ] && pass "probe_functions: refuses '$v', glob kept" ||
+		fail "probe_functions: '$v' refused but the glob changed: $(head -n 1 $LF)" ;;
+	*) fail "probe_functions: '$v': '$o' (now $(head -n 1 $LF))" ;;
+	esac
+done
+printf 'lt_probe_ty*' > $LF && head -n 1 $LF | grep -q '^# 1 functions match lt_probe_ty\*;' &&
+	pass "probe_functions: a glob without its newline is taken" ||
+	fail "probe_functions 'lt_probe_ty*' without newline: $(head -n 1 $LF)"
 : > $PF
 ok_add 'p:lt_probe_t* $arg1'
 [ "$(sed 's/ hits=.*//' $PF | tr '\n' '|')" = 'p:logdev_test_lt_probe_target logdev_test:lt_probe_target $arg1|p:logdev_test_lt_probe_typed logdev_test:lt_probe_typed $arg1|' ] &&
