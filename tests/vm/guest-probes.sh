@@ -30,6 +30,8 @@ add() {
 }
 # The listing without the counters (they move while probes fire).
 shape() { sed 's/ hits=.*//' $PF; }
+# empty FILE: a debugfs file reads nothing ([ -s ] is no test: its size is 0)
+empty() { [ -z "$(cat "$1")" ]; }
 
 ok_add() {
 	if err=$(add "$1"); then pass "accepts '$1'"; else fail "refuses '$1': $err"; fi
@@ -206,18 +208,18 @@ printf '\n' | dd of=$PF conv=notrunc 2>/dev/null
 [ "$(wc -l < $PF)" = 11 ] && pass "a blank write removes nothing, 11 left" ||
 	fail "after a blank write: $(cat $PF | tr '\n' '|')"
 : > $PF
-[ ! -s $PF ] && pass "O_TRUNC removes all" || fail "after O_TRUNC: $(cat $PF | tr '\n' '|')"
+empty $PF && pass "O_TRUNC removes all" || fail "after O_TRUNC: $(cat $PF | tr '\n' '|')"
 add 'lt_probe_target' > /dev/null; add 'r:lt_probe_delay' > /dev/null
 [ "$(wc -l < $PF)" = 2 ] || fail "re-adding two probes: $(cat $PF | tr '\n' '|')"
 : > $PF
-[ ! -s $PF ] && pass "O_TRUNC removes all again" || fail "after O_TRUNC: $(cat $PF | tr '\n' '|')"
+empty $PF && pass "O_TRUNC removes all again" || fail "after O_TRUNC: $(cat $PF | tr '\n' '|')"
 
 # Ambiguous names: refused with EADDRNOTAVAIL, the reason in error_log; a
 # module-qualified name or an address picks one.  lsym_dup_target is defined
 # by both logdev_syma and logdev_symb; jhash by many vmlinux files.
 [ -r $EL ] && pass "error_log exists" || fail "no $EL"
 true > $EL
-[ ! -s $EL ] && pass "error_log empty after O_TRUNC" || fail "error_log after O_TRUNC: $(head -c 200 $EL)"
+empty $EL && pass "error_log empty after O_TRUNC" || fail "error_log after O_TRUNC: $(head -c 200 $EL)"
 insmod /logdev/logdev_syma.ko && insmod /logdev/logdev_symb.ko || fail "insmod logdev_syma/b"
 nj=$(grep -c ' jhash$' /proc/kallsyms)
 [ "$nj" -gt 1 ] && pass "jhash is defined $nj times in vmlinux" || fail "jhash defined $nj times, test needs > 1"
@@ -282,7 +284,7 @@ bad 'p:/ lt_probe_target' 'Invalid argument'
 bad 'p:/x lt_probe_target' 'Invalid argument'
 bad '-:' 'Invalid argument'
 bad '-:kprobes/' 'Invalid argument'
-[ ! -s $PF ] && pass "no probe after the empty names" || fail "probes after the empty names: $(cat $PF | tr '\n' '|')"
+empty $PF && pass "no probe after the empty names" || fail "probes after the empty names: $(cat $PF | tr '\n' '|')"
 ok_add 'p lt_probe_target'
 ok_add 'r lt_probe_target'
 ok_add 'p:grp/ lt_probe_delay'
@@ -326,12 +328,12 @@ ok_add 'p:dupok=lt_probe_target x=$arg1 y=$arg1 $arg2'
 grep -qF 'p:dupok lt_probe_target x=$arg1 y=$arg1 $arg2' $PF &&
 	pass "the same source under two names is accepted" || fail "dupok: $(cat $PF | tr '\n' '|')"
 : > $PF
-[ ! -s $PF ] && pass "no probe left after the refusals" || fail "probes left: $(cat $PF | tr '\n' '|')"
+empty $PF && pass "no probe left after the refusals" || fail "probes left: $(cat $PF | tr '\n' '|')"
 cat $EL > $R/error_log.txt
 n_el=$(grep -c '^\[' $EL)
 [ "$n_el" -ge 8 ] && pass "error_log keeps the last errors ($n_el)" || fail "error_log has $n_el entries"
 true > $EL
-[ ! -s $EL ] && pass "error_log cleared by O_TRUNC" || fail "error_log not cleared"
+empty $EL && pass "error_log cleared by O_TRUNC" || fail "error_log not cleared"
 rmmod logdev_symb; rmmod logdev_syma
 grep -q "	probe	0	lt_probe_target	arg1=%llx arg2=%llx" $R/formats.txt &&
 	pass "formats lists the probe site (file probe, line 0)" ||
@@ -397,7 +399,7 @@ echo 1 > $D/enable
 echo '10 10 2' > /sys/kernel/debug/logdev_test/probe_work
 rmmod logdev_test
 if rmmod logdev; then pass "rmmod logdev with 3 probes attached"; else fail "rmmod logdev"; fi
-insmod /logdev/logdev.ko && [ -e $PF ] && [ ! -s $PF ] &&
+insmod /logdev/logdev.ko && [ -e $PF ] && empty $PF &&
 	pass "reloaded: no probes" || fail "reload after rmmod"
 rmmod logdev
 finish
