@@ -175,9 +175,21 @@ void ld_clear_all(void)
 		WRITE_ONCE(logdev_recording, true);
 }
 
+/*
+ * Close @cpu's partial sub-buffer; the record that next opens one names its
+ * task first (ld_comm_stale()).  On @cpu, or while no writer of it runs.
+ */
+static bool ld_flush_cpu(int cpu)
+{
+	bool done = ld_flush(ld_cb(cpu));
+
+	ld_comm_stale(per_cpu_ptr(ld_pcpu, cpu));
+	return done;
+}
+
 static void ld_flush_ipi(void *info)
 {
-	ld_flush(info);
+	ld_flush_cpu(smp_processor_id());
 }
 
 /* Close every CPU's partial sub-buffer, on its own CPU if it is online. */
@@ -189,9 +201,9 @@ void ld_flush_all(void)
 	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
 		if (cpu_online(cpu))
-			smp_call_function_single(cpu, ld_flush_ipi, ld_cb(cpu), 1);
+			smp_call_function_single(cpu, ld_flush_ipi, NULL, 1);
 		else
-			ld_flush(ld_cb(cpu));
+			ld_flush_cpu(cpu);
 	}
 	cpus_read_unlock();
 	ld_wake_readers();
@@ -214,7 +226,7 @@ bool ld_flush_stopped(int cpu)
 	mutex_lock(&ld_cfg_mutex);
 	if (!ld_cfg.enabled) {
 		down_read(&ld_buf_rwsem);
-		done = ld_flush(ld_cb(cpu));
+		done = ld_flush_cpu(cpu);
 		up_read(&ld_buf_rwsem);
 	}
 	mutex_unlock(&ld_cfg_mutex);

@@ -48,7 +48,8 @@
  *           well before the buffer does (__logdev_print())
  * @comm_pid, @comm, @comm_sb: the task of this CPU's last comm record
  *           (LOGDEV_REC_COMM), its comm as read then, and the sub-buffer it
- *           is in (LD_COMM_SB_NONE: none, write one before the next record)
+ *           is in; @comm_pid LD_COMM_PID_NONE (ld_comm_stale()): none that
+ *           still counts, write one before the next record
  * @comm_written: comm records this CPU's writers tried to store (included
  *           in the ring's written count; the stats file's comm=)
  */
@@ -65,6 +66,17 @@ struct ld_pcpu {
 };
 
 #define LD_COMM_SB_NONE		(~0ULL)
+#define LD_COMM_PID_NONE	(~0U)	/* no task's: pids are below 2^22 */
+
+/*
+ * The next record on @pc's CPU is preceded by a comm record.  On that CPU
+ * (a plain store: a writer it interrupts at worst writes one comm record
+ * more), or while no writer of it runs.
+ */
+static inline void ld_comm_stale(struct ld_pcpu *pc)
+{
+	WRITE_ONCE(pc->comm_pid, LD_COMM_PID_NONE);
+}
 
 /**
  * struct ld_reader - consumer-side state of one CPU's trace_pipe_raw

@@ -105,6 +105,7 @@ void ld_comm_forget(int cpu)
 	struct ld_pcpu *pc = per_cpu_ptr(ld_pcpu, cpu);
 
 	WRITE_ONCE(pc->comm_sb, LD_COMM_SB_NONE);
+	ld_comm_stale(pc);
 	local_set(&pc->comm_written, 0);
 }
 

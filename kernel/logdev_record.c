@@ -116,9 +116,11 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 
 /*
  * Before a record of @pid (current's): a comm record if this CPU's last
- * one was of another task or name, or is in an older sub-buffer (so every
+ * one was of another task or name, or if it went stale (ld_comm_stale():
+ * a record of this CPU landed in another sub-buffer than it, so that every
  * sub-buffer names the tasks of its records, also after older ones were
- * overwritten).  The fast path compares 4 words.
+ * overwritten).  The fast path compares 3 words; the sub-buffer is
+ * compared once, after the reservation (ld_check_comm_sb()).
  */
 static __always_inline void ld_note_task(struct ld_pcpu *pc,
 					 struct ld_cpu_buf *cb, u32 pid)
@@ -128,20 +130,20 @@ static __always_inline void ld_note_task(struct ld_pcpu *pc,
 	BUILD_BUG_ON(sizeof(current->comm) != 2 * sizeof(u64));
 	memcpy(&comm0, current->comm, sizeof(comm0));
 	memcpy(&comm1, current->comm + sizeof(comm0), sizeof(comm1));
-	if (unlikely(pid != pc->comm_pid || comm0 != pc->comm[0] ||
-		     comm1 != pc->comm[1] ||
-		     ld_cur_sb(cb) != READ_ONCE(pc->comm_sb)))
+	if (unlikely(pid != READ_ONCE(pc->comm_pid) || comm0 != pc->comm[0] ||
+		     comm1 != pc->comm[1]))
 		ld_write_comm(pc, cb, pid, comm0, comm1);
 }
 
 /*
- * After a record: if it went to a later sub-buffer than this CPU's last
- * comm record (it did not fit after it), the next record writes one again.
+ * After a record: if it went to another sub-buffer than this CPU's last
+ * comm record (it did not fit after it, or a flush closed that one), the
+ * next record writes one again.
  */
 static __always_inline void ld_check_comm_sb(struct ld_pcpu *pc, u64 sb)
 {
 	if (unlikely(sb != READ_ONCE(pc->comm_sb)))
-		WRITE_ONCE(pc->comm_sb, LD_COMM_SB_NONE);
+		ld_comm_stale(pc);
 }
 
 /* bytes of one number vbin_printf() stores for length @q of conversion @c */
@@ -585,22 +587,19 @@ void notrace __logdev_commit(struct logdev_resv *res)
 EXPORT_SYMBOL_GPL(__logdev_commit);
 
 /*
- * __logdev_words()'s record at reservation @r: the header, the payload words
- * @w0..@w3 (those past @bytes' 8-byte rounding are not stored; the bytes
- * of the last word past @bytes are the record's padding, zero from
- * EDP_WSTORE), commit.  @nw: how many words the caller has (1 or 4, a
- * constant).
+ * __logdev_words()'s payload at reservation @r, whose header is stored:
+ * the words @w0..@w3 (those past @bytes' 8-byte rounding are not stored;
+ * the bytes of the last word past @bytes are the record's padding, zero
+ * from EDP_WSTORE), then the commit.  @nw: how many words the caller has
+ * (1 or 4, a constant).
  */
 static __always_inline void ld_words_fill(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
-					  struct ld_resv *r, u32 id, u32 pid, u32 bytes,
+					  struct ld_resv *r, u32 bytes,
 					  u64 w0, u64 w1, u64 w2, u64 w3,
 					  const unsigned int nw)
 {
-	struct logdev_rec_hdr *rec = r->rec;
-	u64 *p = (u64 *)(rec + 1);	/* 8-aligned: 24-byte header */
+	u64 *p = (u64 *)(r->rec + 1);	/* 8-aligned: 24-byte header */
 
-	ld_check_comm_sb(pc, r->sb);
-	ld_fill_hdr(rec, id, LOGDEV_REC_PRINT_SLOTS, ld_ctx(), pid, bytes);
 	if (nw == 1) {
 		if (bytes)
 			p[0] = w0;
@@ -620,29 +619,38 @@ static __always_inline void ld_words_fill(struct ld_pcpu *pc, struct ld_cpu_buf 
 			break;
 		}
 	}
+	ld_check_comm_sb(pc, r->sb);
 	if (ld_commit(cb, r))
 		ld_kick_reader(pc);
 }
 
 /*
- * Everything ld_try_reserve() leaves: out of line, so that the address of
- * this reservation, which escapes to ld_reserve_slow(), is not the fast
- * path's (which keeps its own in registers).
+ * Everything ld_try_reserve_hdr() leaves: out of line, so that the address
+ * of this reservation, which escapes to ld_reserve_slow(), is not the fast
+ * path's (which keeps its own in registers).  @hdr1, @hdr2: the header
+ * words, which hold the record's site, pid and length.
  */
 static noinline void notrace ld_words_slow(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
-					   u32 id, u32 pid, u32 bytes, u64 w0, u64 w1,
+					   u64 hdr1, u64 hdr2, u64 w0, u64 w1,
 					   u64 w2, u64 w3)
 {
+	u32 bytes = ld_hdr_word2_bytes(hdr2);
 	struct ld_resv r;
 
-	if (likely(!ld_reserve_slow(cb, bytes, &r)))
-		ld_words_fill(pc, cb, &r, id, pid, bytes, w0, w1, w2, w3, 4);
+	if (likely(!ld_reserve_slow(cb, bytes, &r))) {
+		ld_store_hdr_words(r.rec, hdr1, hdr2);
+		ld_words_fill(pc, cb, &r, bytes, w0, w1, w2, w3, 4);
+	}
 }
 
 /*
  * One record of at most EDP_WORDS_MAX payload bytes held in @w0..@w3 (@nw
- * of them given, a constant); the fast path keeps the reservation in
- * registers (ld_try_reserve()).
+ * of them given, a constant).  The fast path keeps the reservation in
+ * registers and brings the header into the clock call as two words
+ * (ld_try_reserve_hdr()), which also carry what the slow path needs: with
+ * the payload, the buffer, this CPU's state and write_off, six values for
+ * the six callee-saved registers of x86-64, so nothing lives on the stack
+ * (docs/PERFORMANCE.md).
  */
 static __always_inline void ld_words(struct logdev_site *site, u32 bytes, u64 w0,
 				     u64 w1, u64 w2, u64 w3, const unsigned int nw)
@@ -651,7 +659,8 @@ static __always_inline void ld_words(struct logdev_site *site, u32 bytes, u64 w0
 	struct ld_pcpu *pc;
 	/* filled before it is read: no CONFIG_INIT_STACK_ALL_ZERO stores */
 	struct ld_resv r __edprint_noinit;
-	u32 id, pid;
+	u64 hdr1, hdr2;
+	u32 pid;
 
 	BUILD_BUG_ON(EDP_WORDS_MAX != 4 * sizeof(u64));
 	BUILD_BUG_ON(LOGDEV_REC_HDR_SIZE % sizeof(u64));
@@ -663,13 +672,24 @@ static __always_inline void ld_words(struct logdev_site *site, u32 bytes, u64 w0
 		bytes = nw * sizeof(u64);
 	pc = this_cpu_ptr(ld_pcpu);
 	cb = rcu_dereference_sched(pc->cb);
-	id = ld_site_id(site);
+	hdr1 = ld_hdr_word1(ld_site_id(site), ld_rec_len(bytes),
+			    LOGDEV_REC_PRINT_SLOTS, ld_ctx());
 	pid = current->pid;
+	hdr2 = ld_hdr_word2(pid, bytes);
+	/*
+	 * From here the length and the byte count come out of the words
+	 * (ld_hdr_word1_len(), ld_hdr_word2_bytes()): without this the
+	 * compiler keeps them apart as well, two more values across the
+	 * clock call, spilled.
+	 */
+	OPTIMIZER_HIDE_VAR(hdr1);
+	OPTIMIZER_HIDE_VAR(hdr2);
 	ld_note_task(pc, cb, pid);
-	if (likely(ld_try_reserve(cb, bytes, &r)))
-		ld_words_fill(pc, cb, &r, id, pid, bytes, w0, w1, w2, w3, nw);
+	if (likely(ld_try_reserve_hdr(cb, &r, hdr1, hdr2)))
+		ld_words_fill(pc, cb, &r, ld_hdr_word2_bytes(hdr2), w0, w1, w2,
+			      w3, nw);
 	else
-		ld_words_slow(pc, cb, id, pid, bytes, w0, w1, w2, w3);
+		ld_words_slow(pc, cb, hdr1, hdr2, w0, w1, w2, w3);
 out:
 	preempt_enable_notrace();
 }

@@ -552,6 +552,7 @@ int ld_reserve_slow(struct ld_cpu_buf *cb, u32 payload_bytes, struct ld_resv *r)
 	r->sb = ld_sb_of(cb, start);
 	r->commit = &cb->commit[ld_slot(cb, r->sb)];
 	r->len = len;
+	r->sb_mask = cb->subbuf_size - 1;
 	return 0;
 }
 
