@@ -57,7 +57,7 @@ struct lgd_diag {
 	int64_t offset;
 	int64_t cpu;
 	int64_t seq;
-	char msg[200];
+	char msg[320];
 };
 
 typedef void (*lgd_warn_fn)(void *arg, const struct lgd_diag *d);
@@ -410,6 +410,8 @@ void lgd_filter_free(struct lgd_filter *f);
 
 /* ---- reader ---------------------------------------------------------- */
 
+struct lgd_sect_fix;
+
 /**
  * struct lgd_reader - an open capture
  * @fd:         file, owned (closed by lgd_reader_close)
@@ -467,13 +469,21 @@ struct lgd_reader {
 	struct lgd_lost *lost;	/* per CPU index of the last merge (file or
 				 * live): the lost events of the gaps it kept */
 	uint32_t nr_lost;
+	struct lgd_sect_fix *fixes;	/* corrupt section headers found at open and
+				 * how they are read (reader.c), by offset */
+	uint32_t nr_fixes;
 };
 
 /**
  * lgd_reader_open_fd() - take ownership of @fd (a seekable capture), check
  * the file header, scan section headers (payloads of CPU_DATA are not read)
- * and load metadata.  Truncation and bad sections are warned and the scan
- * stops there.
+ * and load metadata.  Truncation is warned and the scan stops there.  A
+ * corrupt section header (a length past the end of the file, or whose end
+ * is no section header) is warned with its offset (-EINVAL), and the scan
+ * goes on at the next section header found after it (by type, CPU and the
+ * sub-buffer magic after a CPU_DATA header): the damaged section is read
+ * up to there (reader.c, struct lgd_sect_fix); only when none follows is
+ * the rest of the file taken as cut short.
  * Return: 0, or negative errno (-EINVAL not a capture / no usable header,
  * -EPROTO unsupported version, -ENOMEM, or from pread) with @d filled.
  * On error @fd is closed.
