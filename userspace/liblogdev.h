@@ -426,6 +426,10 @@ struct lgd_sect_fix;
  *              of recording; lgd_probe_missed()) or NULL
  * @cpus:       distinct CPUs with CPU_DATA, ascending; @nr_cpus of them
  * @complete:   an END section was seen
+ * @sites_final: complete, and a FORMATS section comes after the last
+ *              CPU_DATA section (logdev record writes one last, after
+ *              draining): every call site of a record is listed, and a
+ *              record naming one that is not is damage (warned, -EINVAL)
  * @warn, @warn_arg: warning callback (may be NULL)
  * @comm_tab:   task names from the comm records (LOGDEV_REC_COMM) seen so
  *              far by a merge of this reader, or all of them after
@@ -447,6 +451,7 @@ struct lgd_reader {
 	uint32_t *cpus;
 	uint32_t nr_cpus;
 	int complete;
+	int sites_final;
 	uint64_t first_sect_off;
 	lgd_warn_fn warn;
 	void *warn_arg;

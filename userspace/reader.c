@@ -18,9 +18,12 @@
  * out-of-range section CPUs) are given LGD_WARN_BURST times per kind, then
  * summed up in one "... and N more" warning at the end of the merge (or of
  * the open).  A timestamp is compared with the previous record of its CPU,
- * so one bad stamp costs one warning.  At the end of the merge of a capture
- * without END, records whose site is missing from the formats are counted
- * in one warning (a capture cut short lacks the final FORMATS section).
+ * so one bad stamp costs one warning.  At the end of the merge, records
+ * whose site is missing from the formats are warned about: for a capture
+ * without END in one warning with their count (a capture cut short lacks
+ * the final FORMATS section); for a complete one once per site (the first
+ * LGD_MISSING_IDS), with its count and its first record's offset, as
+ * damage when the formats were written after the data (sum_up()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,10 +47,19 @@ static const char *const rl_name[RL_NR] = {
 	"sub-buffer seq goes backwards",
 };
 
+#define LGD_MISSING_IDS	16	/* missing call sites warned about one by one */
+
 /* state shared by the CPU streams of one merge */
 struct lgd_merge_shared {
 	uint64_t nwarn[RL_NR];
 	uint64_t missing_sites;	/* records whose site is not in the formats */
+	struct {		/* the first LGD_MISSING_IDS such sites, in merge order */
+		uint32_t site, cpu;
+		uint64_t n;	/* records of it */
+		uint64_t off, seq;	/* the first one's file offset, sub-buffer seq */
+	} miss[LGD_MISSING_IDS];
+	uint32_t nr_miss;
+	uint64_t miss_other;	/* records of missing sites beyond those */
 	int summed_up;
 };
 
@@ -422,6 +434,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 	uint8_t fh[LGD_CAP_FILE_HDR_BYTES];
 	struct stat st;
 	uint64_t off, bad_cpus = 0;
+	uint64_t last_formats = 0, last_data = 0;	/* offsets + 1 of the last ones */
 	uint32_t cap_version, hdr_bytes;
 	int have_hdr = 0, cut = 0, ret;
 	ssize_t fn;
@@ -581,6 +594,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 			have_hdr = 1;
 			break;
 		case LGD_SECT_FORMATS:
+			last_formats = off + 1;
 			ret = lgd_sites_parse(&r->sites, t, len);
 			if (ret < 0)
 				goto err;
@@ -641,6 +655,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 				ret = -ENOMEM;
 				goto err;
 			}
+			last_data = off + 1;
 			break;
 		default:
 			break;	/* unknown: skip */
@@ -669,6 +684,8 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 		warn(r, -EINVAL, -1, -1, -1,
 		     "... and %llu more sections with an out-of-range CPU skipped",
 		     (unsigned long long)(bad_cpus - LGD_WARN_BURST));
+	/* the last formats come after the last data: every site is listed */
+	r->sites_final = r->complete && last_formats > last_data;
 	if (!r->complete && !cut)	/* a cut section said it already */
 		warn(r, -ENODATA, (int64_t)r->file_size, -1, -1,
 		     "capture has no END section (recording cut short?)");
@@ -1162,9 +1179,6 @@ static int stream_advance(struct lgd_cpu_stream *s)
 				(unsigned long long)s->last_ts);
 		if (!lgd_ts_absurd(rec.hdr.ts))
 			s->last_ts = rec.hdr.ts;	/* compare the next with this one */
-		/* a task name record has no call site: never "missing" */
-		if (rec.hdr.type != LOGDEV_REC_COMM && !lgd_sites_get(&r->sites, rec.hdr.site))
-			s->sh->missing_sites++;
 		item_of_rec(&s->head, s->cpu, &rec, s->last_ts, s->seq, foff, s->payload);
 		return 1;
 	}
@@ -1291,18 +1305,37 @@ static void sum_up(struct lgd_reader *r, struct lgd_merge_shared *sh)
 		if (sh->nwarn[k] > LGD_WARN_BURST)
 			warn(r, -EINVAL, -1, -1, -1, "... and %llu more \"%s\" warnings",
 			     (unsigned long long)(sh->nwarn[k] - LGD_WARN_BURST), rl_name[k]);
-	/*
-	 * Only for a capture cut short: a complete one has the formats read
-	 * at the end, and a site missing there is simply unknown (site 0).
-	 */
 	if (r->nr_absurd_ts)
 		warn(r, -ERANGE, -1, -1, -1,
 		     "%llu record%s with an absurd timestamp (0 or 2^64-1) left out of every statistic",
 		     (unsigned long long)r->nr_absurd_ts, r->nr_absurd_ts == 1 ? "" : "s");
-	if (sh->missing_sites && !r->complete)
+	if (sh->missing_sites && !r->complete) {
 		warn(r, -ENODATA, -1, -1, -1,
 		     "%llu records use call sites missing from the capture's formats (cut short before the final FORMATS section?)",
 		     (unsigned long long)sh->missing_sites);
+		return;
+	}
+	/*
+	 * A complete capture: once per site, at its first record.  Its formats
+	 * written after its data (r->sites_final, as logdev record and the
+	 * live snapshot write them) list every site its records name: one
+	 * missing is damage (a site id or the formats corrupt).  Formats only
+	 * before the data (hand-made, or a recording whose last formats could
+	 * not be read) may lack sites that fired later: said, not as damage.
+	 */
+	for (uint32_t i = 0; i < sh->nr_miss; i++)
+		warn(r, r->sites_final ? -EINVAL : -ENOENT, (int64_t)sh->miss[i].off,
+		     sh->miss[i].cpu, (int64_t)sh->miss[i].seq,
+		     "call site %u is not in the capture's formats, %s: %llu record%s, the first here, shown as site#%u:?",
+		     sh->miss[i].site, r->sites_final ?
+		     "though they were written after its data (a damaged site id or formats)" :
+		     "which come before its data (a site that first fired later?)",
+		     (unsigned long long)sh->miss[i].n, sh->miss[i].n == 1 ? "" : "s",
+		     sh->miss[i].site);
+	if (sh->miss_other)
+		warn(r, r->sites_final ? -EINVAL : -ENOENT, -1, -1, -1,
+		     "... and %llu more records of other call sites missing from the capture's formats",
+		     (unsigned long long)sh->miss_other);
 }
 
 static int merge_one(struct lgd_merge *m, struct lgd_item *it)
@@ -1407,6 +1440,38 @@ int lgd_reader_keep(const struct lgd_reader *r, const struct lgd_item *it)
 static inline void settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i,
 			  int absurd_items);
 
+/*
+ * Record @it as the merge hands it out: if its site is missing from the
+ * formats, count it by site (the first in merge order gives the offset).
+ * A task name record has no call site, and site 0 is "unknown" by design
+ * (a raw record without one, a full site table): never "missing".
+ */
+static void note_missing(struct lgd_merge_shared *sh, const struct lgd_reader *r,
+			 const struct lgd_item *it)
+{
+	uint32_t i, site = it->rec.site;
+
+	if (it->kind != LGD_ITEM_REC || it->rec.type == LOGDEV_REC_COMM || !site ||
+	    lgd_sites_get(&r->sites, site))
+		return;
+	sh->missing_sites++;
+	for (i = 0; i < sh->nr_miss && sh->miss[i].site != site; i++)
+		;
+	if (i == sh->nr_miss) {
+		if (i == LGD_MISSING_IDS) {
+			sh->miss_other++;
+			return;
+		}
+		sh->nr_miss++;
+		sh->miss[i].site = site;
+		sh->miss[i].cpu = it->cpu;
+		sh->miss[i].off = it->file_off;
+		sh->miss[i].seq = it->seq;
+		sh->miss[i].n = 0;
+	}
+	sh->miss[i].n++;
+}
+
 /* every item, the filter's verdict in it->filtered */
 static int merge_next_all(struct lgd_merge *m, struct lgd_item *it)
 {
@@ -1421,8 +1486,10 @@ static int merge_next_all(struct lgd_merge *m, struct lgd_item *it)
 		if (m->comm_items)
 			break;
 	}
-	if (ret > 0)
+	if (ret > 0) {
+		note_missing(m->last->sh, m->r, it);
 		settle(m->r, it, m->last->idx, m->absurd_items);
+	}
 	return ret;
 }
 
