@@ -672,8 +672,8 @@ void cli_lost_notes(const struct lgd_reader *r, const char *file, int always)
 		uint64_t k[LGD_GAP_NR], n = lgd_reader_lost(r, i, k, &cpu);
 		int first = 1;
 
-		total += n;
-		subbufs += k[LGD_GAP_SUBBUFS];
+		total = lgd_add_sat(total, n);
+		subbufs = lgd_add_sat(subbufs, k[LGD_GAP_SUBBUFS]);
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "%scpu:%u %" PRIu64, i ? ", " : "",
 				      cpu, n);
 		if (o >= sizeof(line))

@@ -623,6 +623,15 @@ struct lgd_lost {
 };
 
 /**
+ * lgd_add_sat() - @a + @b, or UINT64_MAX if that does not fit: a count
+ * summed from untrusted headers never wraps to a small number.
+ */
+static inline uint64_t lgd_add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/**
  * lgd_ts_absurd() - is @ts a timestamp no trace clock gives: 0 (before the
  * clock started) or 2^64-1 (all ones: a field never written)?  Such a
  * record is kept out of every statistic (lgd_merge).
@@ -739,15 +748,61 @@ void lgd_gap_item(struct lgd_item *g, int kind, uint64_t count, uint32_t cpu, ui
 		  uint64_t last_ts, uint64_t seq, uint64_t off);
 /**
  * lgd_sb_gaps() - the lost-events gaps sub-buffer header @h of CPU @cpu
- * tells of, in order: sub-buffers missing by a seq jump after @prev_seq
- * (if @have_prev; not when an overrun count explains it, not for a seq
- * going back, which the caller may warn about), overrun, dropped,
- * nesting_lost, too_big, lost (version 1); stamped at h->first_ts, never
- * before @last_ts (ns), sub-buffer @off (bytes).  Return: how many gaps
- * are in @g (at most LGD_SB_GAPS_MAX).
+ * tells of, in order: @subbufs sub-buffers missing by a seq jump
+ * (lgd_seq_step()'s count; not when an overrun count explains it),
+ * overrun, dropped, nesting_lost, too_big, lost (version 1); stamped at
+ * h->first_ts, never before @last_ts (ns), sub-buffer @off (bytes).
+ * Return: how many gaps are in @g (at most LGD_SB_GAPS_MAX).
  */
 int lgd_sb_gaps(struct lgd_item g[LGD_SB_GAPS_MAX], const struct lgd_sb_info *h, uint32_t cpu,
-		int have_prev, uint64_t prev_seq, uint64_t last_ts, uint64_t off);
+		uint64_t subbufs, uint64_t last_ts, uint64_t off);
+
+/* lgd_seq_step() verdicts on a sub-buffer's seq */
+enum lgd_seq {
+	LGD_SEQ_OK,		/* the next one after the previous (or the first) */
+	LGD_SEQ_JUMP,		/* sub-buffers missing before it: *lost of them */
+	LGD_SEQ_BACK,		/* not after the previous: the buffer reset, or damage */
+	LGD_SEQ_DAMAGED,	/* out of line between neighbours that agree: damaged,
+				 * read as the one between them */
+	LGD_SEQ_IMPOSSIBLE,	/* a jump of more sub-buffers than could be opened in
+				 * the time between them: damaged, not a loss */
+};
+
+/* lgd_seq_ctx.slack of both merges: the ring's sub-buffers and this many */
+#define LGD_SEQ_SLACK	64
+
+/**
+ * struct lgd_seq_ctx - what lgd_seq_step() judges a CPU's next sub-buffer by
+ * @have_prev, @prev: the base: the seq the CPU's previous sub-buffer had (or
+ *            was read as)
+ * @have_next, @next: the seq of the CPU's sub-buffer after this one, when
+ *            it is at hand (a capture file; a live read if already queued)
+ * @prev_ts, @ts: first_ts (ns) of the previous and of this sub-buffer
+ * @slack:    sub-buffers a jump may exceed the ns between them by
+ */
+struct lgd_seq_ctx {
+	int have_prev, have_next;
+	uint64_t prev, next;
+	uint64_t prev_ts, ts;
+	uint64_t slack;
+};
+
+/**
+ * lgd_seq_step() - judge sub-buffer seq @seq against @c, the one rule of
+ * both merges (file and live).  A seq that goes back below the previous
+ * one, or jumps, while the next one follows the previous one's
+ * (prev < next < seq, or next <= prev + 2): LGD_SEQ_DAMAGED, read as
+ * prev + 1 (or prev).  Else back: LGD_SEQ_BACK, the new base.  Else a jump
+ * of k = seq - prev - 1 sub-buffers: LGD_SEQ_IMPOSSIBLE if k exceeds the ns
+ * from @c->prev_ts to @c->ts (a sub-buffer opens at most once per ns; when
+ * both stamps are known) plus @c->slack, else LGD_SEQ_JUMP.  Never wraps.
+ * @lost: sub-buffers to count missing (LGD_SEQ_JUMP only, else 0);
+ * @base: the seq to judge the next one against; @why (@n bytes, if not
+ * NULL): for BACK, DAMAGED and IMPOSSIBLE, a sentence for the warning.
+ * Return: enum lgd_seq.
+ */
+int lgd_seq_step(const struct lgd_seq_ctx *c, uint64_t seq, uint64_t *lost, uint64_t *base,
+		 char *why, size_t n);
 /**
  * lgd_item_of_rec() - *@it from record @rec of CPU @cpu, sub-buffer @seq, at
  * byte @off: a record with an absurd timestamp takes @last_ts (the CPU's

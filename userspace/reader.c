@@ -44,7 +44,7 @@
 enum { RL_TS_BACK, RL_CPU_MISMATCH, RL_SEQ_BACK, RL_NR };
 static const char *const rl_name[RL_NR] = {
 	"timestamp goes backwards", "sub-buffer CPU mismatch",
-	"sub-buffer seq goes backwards",
+	"sub-buffer seq out of line",
 };
 
 #define LGD_MISSING_IDS	16	/* missing call sites warned about one by one */
@@ -921,7 +921,8 @@ struct lgd_cpu_stream {
 	struct lgd_sb *dec;	/* its decoder: header and record walk */
 	uint64_t seq;
 	int have_prev_seq;
-	uint64_t prev_seq;
+	uint64_t prev_seq;	/* the previous sub-buffer's seq (as read: lgd_seq_step()) */
+	uint64_t prev_first_ts;	/* and its first_ts */
 	uint64_t last_ts;	/* ts of the CPU's previous record */
 
 	struct lgd_item pending[LGD_SB_GAPS_MAX];	/* gaps waiting before the records */
@@ -1026,15 +1027,55 @@ void lgd_gap_item(struct lgd_item *g, int kind, uint64_t count, uint32_t cpu, ui
 	g->file_off = off;
 }
 
+int lgd_seq_step(const struct lgd_seq_ctx *c, uint64_t seq, uint64_t *lost, uint64_t *base,
+		 char *why, size_t n)
+{
+	uint64_t p = c->prev, k, dt;
+
+	*lost = 0;
+	*base = seq;
+	if (why && n)
+		why[0] = 0;
+	if (!c->have_prev || (seq > p && seq - p == 1))
+		return LGD_SEQ_OK;
+	/* the next one follows the previous: this one is out of line */
+	if (c->have_next && c->next > p && (seq < p || c->next < seq || c->next - p <= 2)) {
+		*base = c->next - p >= 2 ? p + 1 : p;
+		if (why)
+			snprintf(why, n, "sub-buffer seq %llu between %llu and %llu is damaged: read as %llu, no sub-buffer counted lost",
+				 (unsigned long long)seq, (unsigned long long)p,
+				 (unsigned long long)c->next, (unsigned long long)*base);
+		return LGD_SEQ_DAMAGED;
+	}
+	if (seq <= p) {
+		if (why)
+			snprintf(why, n, "sub-buffer seq %llu after %llu goes backwards (the buffer was reset, or a seq is damaged): no sub-buffer counted lost",
+				 (unsigned long long)seq, (unsigned long long)p);
+		return LGD_SEQ_BACK;
+	}
+	k = seq - p - 1;	/* seq > p + 1: no wrap */
+	if (!lgd_ts_absurd(c->prev_ts) && !lgd_ts_absurd(c->ts)) {
+		dt = c->ts > c->prev_ts ? c->ts - c->prev_ts : 0;
+		if (k > dt && k - dt > c->slack) {
+			if (why)
+				snprintf(why, n, "sub-buffer seq %llu after %llu: a jump of %llu sub-buffers in %llu ns is impossible (a damaged seq?): not counted lost",
+					 (unsigned long long)seq, (unsigned long long)p,
+					 (unsigned long long)k, (unsigned long long)dt);
+			return LGD_SEQ_IMPOSSIBLE;
+		}
+	}
+	*lost = k;
+	return LGD_SEQ_JUMP;
+}
+
 int lgd_sb_gaps(struct lgd_item g[LGD_SB_GAPS_MAX], const struct lgd_sb_info *h, uint32_t cpu,
-		int have_prev, uint64_t prev_seq, uint64_t last_ts, uint64_t off)
+		uint64_t subbufs, uint64_t last_ts, uint64_t off)
 {
 	const struct {
 		int kind;
 		uint64_t count;
 	} k[LGD_SB_GAPS_MAX] = {
-		{ LGD_GAP_SUBBUFS, have_prev && h->seq > prev_seq + 1 && !h->overrun_before ?
-				   h->seq - prev_seq - 1 : 0 },
+		{ LGD_GAP_SUBBUFS, h->overrun_before ? 0 : subbufs },
 		{ LGD_GAP_OVERRUN, h->overrun_before }, { LGD_GAP_DROPPED, h->dropped_before },
 		{ LGD_GAP_NESTING_LOST, h->nesting_lost_before },
 		{ LGD_GAP_TOO_BIG, h->too_big_before }, { LGD_GAP_LOST, h->lost_before },
@@ -1062,6 +1103,51 @@ static int skip_subbuf(struct lgd_cpu_stream *s)
 	corrupt_gap(s, s->sb_avail);
 	s->prev_seq++;	/* assume it was the next one */
 	return 1;
+}
+
+/*
+ * The seq of the CPU's sub-buffer after the current one (the rest of its
+ * section, or the CPU's next CPU_DATA section), for lgd_seq_step(); the
+ * stream is not moved.  Return: 1 with *@seq, 0 if there is none or it is
+ * no sub-buffer (bad magic or version, cut).
+ */
+static int peek_next_seq(const struct lgd_cpu_stream *s, uint64_t *seq)
+{
+	const struct lgd_reader *r = s->r;
+	uint8_t b[LOGDEV_SUBBUF_HDR_SIZE];
+	uint64_t off = s->sect_off, scan = s->scan_off;
+	ssize_t n;
+
+	if (!s->sect_left) {
+		for (;;) {	/* as next_subbuf() walks the sections */
+			uint8_t sh[LGD_CAP_SECT_HDR_BYTES];
+			const struct lgd_sect_fix *fx;
+			uint32_t type, cpu;
+			uint64_t len, data;
+
+			if (s->eof || pread_full(r->fd, sh, sizeof(sh), scan) < (ssize_t)sizeof(sh))
+				return 0;
+			lgd_cap_sect_hdr_get(sh, &type, &cpu, &len);
+			fx = fix_at(r, scan);
+			if (fx) {
+				type = fx->type;
+				cpu = fx->cpu;
+				len = fx->len;
+			}
+			if (type == LGD_SECT_END)
+				return 0;
+			data = scan + sizeof(sh);
+			if (len > r->file_size - data)
+				len = r->file_size - data;
+			if (type == LGD_SECT_CPU_DATA && cpu == s->cpu && len) {
+				off = data;
+				break;
+			}
+			scan = fx ? fx->next : data + len;
+		}
+	}
+	n = pread_full(r->fd, b, sizeof(b), off);
+	return n > 0 && lgd_sb_peek_seq(b, (size_t)n, seq) == 1;
 }
 
 /*
@@ -1108,15 +1194,26 @@ static int load_subbuf(struct lgd_cpu_stream *s)
 			     h.data_bytes, sbs);
 			return skip_subbuf(s);
 		}
-		if (s->have_prev_seq && s->seq <= s->prev_seq)
-			rl_warn(s, RL_SEQ_BACK, -EINVAL,
-				(int64_t)(s->sb_off + lgd_sb_field_off(LGD_SB_F_SEQ)),
-				(int64_t)s->seq, "sub-buffer seq %llu after %llu goes backwards",
-				(unsigned long long)s->seq, (unsigned long long)s->prev_seq);
-		s->npending = lgd_sb_gaps(s->pending, &h, s->cpu, s->have_prev_seq, s->prev_seq,
-					  s->last_ts, s->sb_off);
-		s->have_prev_seq = 1;
-		s->prev_seq = s->seq;
+		{
+			struct lgd_seq_ctx c = {
+				.have_prev = s->have_prev_seq, .prev = s->prev_seq,
+				.prev_ts = s->prev_first_ts, .ts = h.first_ts,
+				.slack = (uint64_t)r->hdr.nr_subbufs + LGD_SEQ_SLACK,
+			};
+			uint64_t lost = 0, base = s->seq;
+			char why[sizeof(((struct lgd_diag *)0)->msg)];
+
+			if (c.have_prev && !(s->seq > c.prev && s->seq - c.prev == 1))
+				c.have_next = peek_next_seq(s, &c.next);
+			if (lgd_seq_step(&c, s->seq, &lost, &base, why, sizeof(why)) >= LGD_SEQ_BACK)
+				rl_warn(s, RL_SEQ_BACK, -EINVAL,
+					(int64_t)(s->sb_off + lgd_sb_field_off(LGD_SB_F_SEQ)),
+					(int64_t)s->seq, "%s", why);
+			s->npending = lgd_sb_gaps(s->pending, &h, s->cpu, lost, s->last_ts, s->sb_off);
+			s->have_prev_seq = 1;
+			s->prev_seq = base;
+			s->prev_first_ts = h.first_ts;
+		}
 		if (st == LGD_SB_DATA_CUT)
 			warn(r, -ENODATA, (int64_t)(s->sb_off + s->sb_avail), s->cpu,
 			     (int64_t)s->seq,
@@ -1525,7 +1622,8 @@ static inline void settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i,
 		}
 	} else if (it->kind == LGD_ITEM_GAP && !it->filtered && i < r->nr_lost &&
 		   it->gap_kind > 0 && it->gap_kind < LGD_GAP_NR) {
-		r->lost[i].by_kind[it->gap_kind] += it->gap_count;
+		r->lost[i].by_kind[it->gap_kind] = lgd_add_sat(r->lost[i].by_kind[it->gap_kind],
+							       it->gap_count);
 	}
 }
 
@@ -1555,7 +1653,7 @@ uint64_t lgd_reader_lost(const struct lgd_reader *r, uint32_t i, uint64_t by_kin
 	for (int k = 1; k < LGD_GAP_NR; k++) {
 		by_kind[k] = r->lost[i].by_kind[k];
 		if (k != LGD_GAP_SUBBUFS && k != LGD_GAP_CORRUPT && k != LGD_GAP_BAD_TS)
-			sum += by_kind[k];
+			sum = lgd_add_sat(sum, by_kind[k]);
 	}
 	return sum;
 }

@@ -117,6 +117,13 @@ int lgd_sb_load(struct lgd_sb *sb, const void *buf, size_t avail,
 int lgd_sb_is_subbuf(const void *buf, size_t avail, uint16_t *cpu);
 
 /**
+ * lgd_sb_peek_seq() - *@seq of the sub-buffer at @buf (@avail bytes) if it
+ * has the magic and a known version.  Return: 1, 0 (no sub-buffer), -1 too
+ * few bytes (its seq ends at byte 16).
+ */
+int lgd_sb_peek_seq(const void *buf, size_t avail, uint64_t *seq);
+
+/**
  * lgd_sb_hdr_size() - bytes of a sub-buffer header of format @version (the
  * data start there): 48 for 2, 40 for 1; 0 for a version this reader does
  * not know (so also: "is @version readable?").

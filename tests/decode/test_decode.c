@@ -429,6 +429,210 @@ static void test_gaps(void)
  * dropped, nesting_lost and too_big records together): read as before, its
  * mixed count printed as kind "lost", its overrun as "overrun".
  */
+/*
+ * A damaged sub-buffer seq was counted as lost sub-buffers: seq 2^32+2
+ * between 1 and 3 gave "LOST 4294967296 sub-buffers", 2^64-1 a count that
+ * wrapped the sums to 0, a seq gone back a loss counted from the damaged
+ * value (fresh user: "0 (subbufs 4294967272 sub-buffers)").  Now a seq out
+ * of line between neighbours that agree is damaged (read as the one
+ * between), one that goes back is a reset or damage, a jump of more
+ * sub-buffers than ns between their stamps is impossible: each is warned
+ * ("corrupt at byte N", the seq field) and counted lost never; a real jump
+ * still is.  Sums of counts saturate instead of wrapping.
+ */
+static void seq_unit(void)
+{
+	static const struct {
+		uint64_t prev, seq, next;
+		int have_next;
+		uint64_t prev_ts, ts;
+		int verdict;
+		uint64_t lost, base;
+	} c[] = {
+		{ 4, 5, 0, 0, 1000, 2000, LGD_SEQ_OK, 0, 5 },
+		{ 4, 10, 11, 1, 1000, 2000, LGD_SEQ_JUMP, 5, 10 },	/* a real jump */
+		{ 4, 10, 0, 0, 1000, 2000, LGD_SEQ_JUMP, 5, 10 },
+		{ 4, (1ull << 32) + 5, 6, 1, 1000, 2000, LGD_SEQ_DAMAGED, 0, 5 },
+		{ 4, UINT64_MAX, 6, 1, 1000, 2000, LGD_SEQ_DAMAGED, 0, 5 },
+		{ 4, 2, 6, 1, 1000, 2000, LGD_SEQ_DAMAGED, 0, 5 },	/* back, next goes on */
+		{ 4, 4, 5, 1, 1000, 2000, LGD_SEQ_DAMAGED, 0, 4 },	/* a repeat */
+		{ 4, 2, 9, 1, 1000, 2000, LGD_SEQ_DAMAGED, 0, 5 },
+		{ 101, 0, 1, 1, 1000, 2000, LGD_SEQ_BACK, 0, 0 },	/* a reset */
+		{ 4, 2, 0, 0, 1000, 2000, LGD_SEQ_BACK, 0, 2 },
+		{ UINT64_MAX, 0, 0, 0, 1000, 2000, LGD_SEQ_BACK, 0, 0 },	/* prev + 1 wraps */
+		{ 4, (1ull << 32) + 5, 0, 0, 1000, 2000, LGD_SEQ_IMPOSSIBLE, 0, (1ull << 32) + 5 },
+		{ 4, UINT64_MAX, 0, 0, 1000, 2000, LGD_SEQ_IMPOSSIBLE, 0, UINT64_MAX },
+		{ 0, 1ull << 40, (1ull << 40) + 1, 1, 5, 1000, LGD_SEQ_IMPOSSIBLE, 0, 1ull << 40 },
+		{ 4, 1000, 0, 0, 2000, 1000, LGD_SEQ_IMPOSSIBLE, 0, 1000 },	/* time back: slack only */
+		{ 4, 1000, 0, 0, 0, 1000, LGD_SEQ_JUMP, 995, 1000 },	/* a stamp unknown: no time rule */
+		{ 4, 4 + 1 + 68, 0, 0, 2000, 2000, LGD_SEQ_JUMP, 68, 73 },	/* 0 ns: the slack, 4 + 64 */
+		{ 4, 4 + 1 + 69, 0, 0, 2000, 2000, LGD_SEQ_IMPOSSIBLE, 0, 74 },
+	};
+	int bad = 0;
+	char why[400] = "";
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct lgd_seq_ctx x = {
+			.have_prev = 1, .prev = c[i].prev, .have_next = c[i].have_next,
+			.next = c[i].next, .prev_ts = c[i].prev_ts, .ts = c[i].ts, .slack = 4 + 64,
+		};
+		uint64_t lost = 7, base = 7;
+		char msg[300];
+		int v = lgd_seq_step(&x, c[i].seq, &lost, &base, msg, sizeof(msg));
+
+		if ((v != c[i].verdict || lost != c[i].lost || base != c[i].base ||
+		     (v >= LGD_SEQ_BACK) != !!msg[0]) && !bad++)
+			snprintf(why, sizeof(why), "case %zu: verdict %d lost %llu base %llu msg '%s'", i, v,
+				 (unsigned long long)lost, (unsigned long long)base, msg);
+	}
+	CHECK_WHY(!bad, "seq: lgd_seq_step() on damaged, reset, impossible and real steps",
+		  "%d bad; first %s", bad, why);
+}
+
+/* CPU 0's sub-buffers of @seqs (@n), 1 us apart, one record each; CPU 1 beside; *@off[i]: their offsets */
+static char *seq_cap(const char *name, const uint64_t *seqs, int n, size_t *off)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	char *path;
+
+	cap_meta(&b, formats_text);
+	for (int i = 0; i < n; i++) {
+		uint64_t t = 1000000 + (uint64_t)i * 1000;
+
+		sb_begin(&s, 0, seqs[i], t, 0, 0);
+		sb_rec(&s, t, 1 + (uint32_t)(i % 3), LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+		off[i] = cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+		sb_begin(&s, 1, (uint64_t)i, t + 500, 0, 0);
+		sb_rec(&s, t + 500, 1, LOGDEV_REC_PRINT, 0, 11, NULL, 0);
+		cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
+	}
+	cap_sect(&b, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, formats_text, strlen(formats_text));
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp(name, b.p, b.n);
+	free(b.p);
+	return path;
+}
+
+static void test_seq_damage(void)
+{
+	static const uint64_t clean[4] = { 0, 1, 2, 3 };
+	static const struct {
+		uint64_t seq2;
+		const char *what;
+	} dmg[] = {
+		{ (1ull << 32) + 2, "is damaged: read as 2" },
+		{ UINT64_MAX, "is damaged: read as 2" },
+		{ 0, "is damaged: read as 2" },
+		{ 1, "is damaged: read as 2" },
+		{ 1000000, "is damaged: read as 2" },
+	};
+	size_t off[8];
+	char args[700], want[200], *path, *ref, *out, *err;
+	int st;
+
+	seq_unit();
+	path = seq_cap("seq-clean.cap", clean, 4, off);
+	snprintf(args, sizeof(args), "report %s", path);
+	st = run_cli(args, &ref, &err);
+	CHECK_WHY(st == 0 && !err[0], "seq: the clean capture: exit 0", "exit %d err %s", st, err);
+	free(err);
+	for (size_t i = 0; i < sizeof(dmg) / sizeof(dmg[0]); i++) {
+		uint64_t seqs[4] = { 0, 1, dmg[i].seq2, 3 };
+		static const char *const verbs[3] = { "report", "deltas", "export --format csv" };
+
+		path = seq_cap("seq-dmg.cap", seqs, 4, off);
+		snprintf(want, sizeof(want), "corrupt at byte %zu (CPU 0", off[2] + 8);
+		for (int v = 0; v < 3; v++) {
+			snprintf(args, sizeof(args), "%s %s", verbs[v], path);
+			st = run_cli(args, &out, &err);
+			CHECK_WHY(st == 3 && strstr(err, want) && strstr(err, dmg[i].what) &&
+				  !strstr(err, "lost events") && !strstr(out, "LOST") &&
+				  !strstr(out, ",lost,") && !strstr(out, "lost events") &&
+				  (v || !strcmp(out, ref)),
+				  NAMEF("seq: %s with CPU 0's seq 2 as %llu: warned at its byte, no sub-buffer lost, exit 3",
+					verbs[v], (unsigned long long)dmg[i].seq2),
+				  "exit %d, want '%s' and '%s', stderr %s stdout %.400s", st, want, dmg[i].what,
+				  err, out);
+			free(out);
+			free(err);
+		}
+	}
+	free(ref);
+
+	/* the last sub-buffer's seq jumps 2^40 in 1 us: impossible, not lost */
+	{
+		uint64_t seqs[4] = { 0, 1, 2, 1ull << 40 };
+
+		path = seq_cap("seq-last.cap", seqs, 4, off);
+		snprintf(args, sizeof(args), "report %s", path);
+		st = run_cli(args, &out, &err);
+		snprintf(want, sizeof(want), "corrupt at byte %zu (CPU 0", off[3] + 8);
+		CHECK_WHY(st == 3 && strstr(err, want) && strstr(err, "is impossible") &&
+			  !strstr(err, "lost events") && !strstr(out, "LOST"),
+			  "seq: a jump of 2^40 sub-buffers in 1 us: impossible, warned, not lost",
+			  "exit %d stderr %s stdout %s", st, err, out);
+		free(out);
+		free(err);
+	}
+	/* a reset (0 1 2, then 0 1 2 again): one warning, nothing lost */
+	{
+		uint64_t seqs[6] = { 0, 1, 2, 0, 1, 2 };
+
+		path = seq_cap("seq-reset.cap", seqs, 6, off);
+		snprintf(args, sizeof(args), "report %s", path);
+		st = run_cli(args, &out, &err);
+		CHECK_WHY(st == 3 && strstr(err, "seq 0 after 2 goes backwards") &&
+			  !strstr(err, "lost events") && !strstr(out, "LOST") && !strchr(strchr(err, '\n') + 1, '\n'),
+			  "seq: a reset: one warning, no sub-buffer lost",
+			  "exit %d stderr %s stdout %s", st, err, out);
+		free(out);
+		free(err);
+	}
+	/* a real jump (0 1 5 6: 3 sub-buffers overwritten, no count) is still a loss */
+	{
+		uint64_t seqs[4] = { 0, 1, 5, 6 };
+
+		path = seq_cap("seq-jump.cap", seqs, 4, off);
+		snprintf(args, sizeof(args), "report %s", path);
+		st = run_cli(args, &out, &err);
+		CHECK_WHY(st == 3 && strstr(out, "cpu:0 *** LOST 3 sub-buffers") &&
+			  strstr(err, "lost events: cpu:0 0 (subbufs 3 sub-buffers), cpu:1 0") &&
+			  !strstr(err, "corrupt"),
+			  "seq: a real jump of 3 sub-buffers is still counted lost, not called damage",
+			  "exit %d stderr %s stdout %s", st, err, out);
+		free(out);
+		free(err);
+	}
+	/* jumps of 2^63 sub-buffers on each of 2 CPUs (2^63 ns apart): the
+	 * total, 2^64, saturates instead of wrapping to 0 (no warning) */
+	{
+		struct buf b = { 0 };
+		struct sbuf s;
+
+		cap_meta(&b, formats_text);
+		for (uint16_t cpu = 0; cpu < 2; cpu++) {
+			sb_begin(&s, cpu, 0, 1000, 0, 0);
+			sb_rec(&s, 1000, 1, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+			cap_sect(&b, LGD_SECT_CPU_DATA, cpu, s.b, SBS);
+			sb_begin(&s, cpu, (1ull << 63) + 1, (1ull << 63) + 2000, 0, 0);
+			sb_rec(&s, (1ull << 63) + 2000, 1, LOGDEV_REC_PRINT, 0, 10, NULL, 0);
+			cap_sect(&b, LGD_SECT_CPU_DATA, cpu, s.b, SBS);
+		}
+		cap_sect(&b, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, formats_text, strlen(formats_text));
+		cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+		snprintf(args, sizeof(args), "report %s", write_tmp("seq-sat.cap", b.p, b.n));
+		free(b.p);
+		st = run_cli(args, &out, &err);
+		CHECK_WHY(st == 3 && strstr(err, "lost events: cpu:0 0 (subbufs 9223372036854775808 sub-buffers), "
+					   "cpu:1 0 (subbufs 9223372036854775808 sub-buffers)"),
+			  "seq: lost sub-buffers of 2^63 on two CPUs: said, the sum does not wrap to 0",
+			  "exit %d stderr %s", st, err);
+		free(out);
+		free(err);
+	}
+}
+
 static void test_gaps_v1(void)
 {
 	struct buf b = { 0 };
@@ -2172,6 +2376,7 @@ int main(int argc, char **argv)
 	test_prec_bound();
 	test_report_deltas();
 	test_missing_site();
+	test_seq_damage();
 	test_comm();
 	test_gaps();
 	test_gaps_v1();
