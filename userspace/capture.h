@@ -49,6 +49,10 @@
  *             cut short: readers decode what is there and warn)
  *
  * Unknown section types are skipped by readers (forward compatible).
+ * A section header whose length cannot be right (past the end of the file,
+ * or its end is no section header while one follows further on) is
+ * corrupt: readers warn with the header's offset and resynchronise at the
+ * next section header (reader.c, struct lgd_sect_fix).
  * The writer only appends, so a capture can be written to a pipe; readers
  * need a seekable file (they read each CPU's sections lazily by offset).
  */

@@ -672,8 +672,8 @@ void cli_lost_notes(const struct lgd_reader *r, const char *file, int always)
 		uint64_t k[LGD_GAP_NR], n = lgd_reader_lost(r, i, k, &cpu);
 		int first = 1;
 
-		total += n;
-		subbufs += k[LGD_GAP_SUBBUFS];
+		total = lgd_add_sat(total, n);
+		subbufs = lgd_add_sat(subbufs, k[LGD_GAP_SUBBUFS]);
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "%scpu:%u %" PRIu64, i ? ", " : "",
 				      cpu, n);
 		if (o >= sizeof(line))
@@ -797,7 +797,7 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 		fprintf(stderr, "logdev: warning: %s/flush: %s\n", dir, strerror(-ret));
 	buf = malloc((size_t)sbs * 16);
 	for (int i = 0; buf && i < n; i++) {
-		char name[64];
+		char name[4200];
 		int cfd, eof;
 
 		snprintf(name, sizeof(name), "%s/per_cpu/cpu%u/trace_pipe_raw", dir, cpus[i]);
@@ -821,6 +821,22 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 			"read\n", n, dir);
 		close(fd);
 		return 1;
+	}
+	{
+		/*
+		 * formats again, after the data, as logdev record ends: a site
+		 * first fired while the buffers were drained is named, and the
+		 * capture's sites are final (a site missing then is damage)
+		 */
+		size_t fl;
+		char *ft = cli_read_text(dir, "formats", &fl);
+
+		if (ft) {
+			lgd_cap_write_section(&w, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, ft, fl);
+			if (!cli_maybe_kallsyms(&w, ft, fl, &ksyms) && ksyms)
+				cli_write_modlog(&w, dir);
+			free(ft);
+		}
 	}
 	{
 		size_t sl;

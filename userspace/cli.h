@@ -198,7 +198,8 @@ int cli_live_check(const char *dir);
 /**
  * cli_open_input() - open @file, or with @file NULL snapshot the live
  * debugfs buffers (flush, drain non-blocking; consuming) into a temporary
- * capture.  Prints errors: no live buffer (cli_live_hint()), no per-CPU
+ * capture (metadata, the data, formats again so its sites are final,
+ * stats, END).  Prints errors: no live buffer (cli_live_hint()), no per-CPU
  * buffer or none readable (1); one CPU's unreadable (a warning, counted).
  * Return 0 or 1 (unusable).
  */

@@ -402,7 +402,7 @@ int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
 	if (it->kind == LGD_ITEM_GAP && it->gap_kind != LGD_GAP_BAD_TS && !it->filtered) {
 		ds->lost_gaps++;
 		if (it->gap_kind != LGD_GAP_SUBBUFS && it->gap_kind != LGD_GAP_CORRUPT)
-			ds->lost += it->gap_count;
+			ds->lost = lgd_add_sat(ds->lost, it->gap_count);
 		else
 			ds->lost_unknown++;
 	}
@@ -708,7 +708,7 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 				ds->lost_gaps++;
 				if (it.gap_kind != LGD_GAP_SUBBUFS &&
 				    it.gap_kind != LGD_GAP_CORRUPT)
-					ds->lost += it.gap_count;
+					ds->lost = lgd_add_sat(ds->lost, it.gap_count);
 				else
 					ds->lost_unknown++;
 			}

@@ -57,7 +57,7 @@ struct lgd_diag {
 	int64_t offset;
 	int64_t cpu;
 	int64_t seq;
-	char msg[200];
+	char msg[320];
 };
 
 typedef void (*lgd_warn_fn)(void *arg, const struct lgd_diag *d);
@@ -410,6 +410,8 @@ void lgd_filter_free(struct lgd_filter *f);
 
 /* ---- reader ---------------------------------------------------------- */
 
+struct lgd_sect_fix;
+
 /**
  * struct lgd_reader - an open capture
  * @fd:         file, owned (closed by lgd_reader_close)
@@ -424,6 +426,10 @@ void lgd_filter_free(struct lgd_filter *f);
  *              of recording; lgd_probe_missed()) or NULL
  * @cpus:       distinct CPUs with CPU_DATA, ascending; @nr_cpus of them
  * @complete:   an END section was seen
+ * @sites_final: complete, and a FORMATS section comes after the last
+ *              CPU_DATA section (logdev record writes one last, after
+ *              draining): every call site of a record is listed, and a
+ *              record naming one that is not is damage (warned, -EINVAL)
  * @warn, @warn_arg: warning callback (may be NULL)
  * @comm_tab:   task names from the comm records (LOGDEV_REC_COMM) seen so
  *              far by a merge of this reader, or all of them after
@@ -445,6 +451,7 @@ struct lgd_reader {
 	uint32_t *cpus;
 	uint32_t nr_cpus;
 	int complete;
+	int sites_final;
 	uint64_t first_sect_off;
 	lgd_warn_fn warn;
 	void *warn_arg;
@@ -467,13 +474,21 @@ struct lgd_reader {
 	struct lgd_lost *lost;	/* per CPU index of the last merge (file or
 				 * live): the lost events of the gaps it kept */
 	uint32_t nr_lost;
+	struct lgd_sect_fix *fixes;	/* corrupt section headers found at open and
+				 * how they are read (reader.c), by offset */
+	uint32_t nr_fixes;
 };
 
 /**
  * lgd_reader_open_fd() - take ownership of @fd (a seekable capture), check
  * the file header, scan section headers (payloads of CPU_DATA are not read)
- * and load metadata.  Truncation and bad sections are warned and the scan
- * stops there.
+ * and load metadata.  Truncation is warned and the scan stops there.  A
+ * corrupt section header (a length past the end of the file, or whose end
+ * is no section header) is warned with its offset (-EINVAL), and the scan
+ * goes on at the next section header found after it (by type, CPU and the
+ * sub-buffer magic after a CPU_DATA header): the damaged section is read
+ * up to there (reader.c, struct lgd_sect_fix); only when none follows is
+ * the rest of the file taken as cut short.
  * Return: 0, or negative errno (-EINVAL not a capture / no usable header,
  * -EPROTO unsupported version, -ENOMEM, or from pread) with @d filled.
  * On error @fd is closed.
@@ -608,6 +623,15 @@ struct lgd_lost {
 };
 
 /**
+ * lgd_add_sat() - @a + @b, or UINT64_MAX if that does not fit: a count
+ * summed from untrusted headers never wraps to a small number.
+ */
+static inline uint64_t lgd_add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/**
  * lgd_ts_absurd() - is @ts a timestamp no trace clock gives: 0 (before the
  * clock started) or 2^64-1 (all ones: a field never written)?  Such a
  * record is kept out of every statistic (lgd_merge).
@@ -724,15 +748,61 @@ void lgd_gap_item(struct lgd_item *g, int kind, uint64_t count, uint32_t cpu, ui
 		  uint64_t last_ts, uint64_t seq, uint64_t off);
 /**
  * lgd_sb_gaps() - the lost-events gaps sub-buffer header @h of CPU @cpu
- * tells of, in order: sub-buffers missing by a seq jump after @prev_seq
- * (if @have_prev; not when an overrun count explains it, not for a seq
- * going back, which the caller may warn about), overrun, dropped,
- * nesting_lost, too_big, lost (version 1); stamped at h->first_ts, never
- * before @last_ts (ns), sub-buffer @off (bytes).  Return: how many gaps
- * are in @g (at most LGD_SB_GAPS_MAX).
+ * tells of, in order: @subbufs sub-buffers missing by a seq jump
+ * (lgd_seq_step()'s count; not when an overrun count explains it),
+ * overrun, dropped, nesting_lost, too_big, lost (version 1); stamped at
+ * h->first_ts, never before @last_ts (ns), sub-buffer @off (bytes).
+ * Return: how many gaps are in @g (at most LGD_SB_GAPS_MAX).
  */
 int lgd_sb_gaps(struct lgd_item g[LGD_SB_GAPS_MAX], const struct lgd_sb_info *h, uint32_t cpu,
-		int have_prev, uint64_t prev_seq, uint64_t last_ts, uint64_t off);
+		uint64_t subbufs, uint64_t last_ts, uint64_t off);
+
+/* lgd_seq_step() verdicts on a sub-buffer's seq */
+enum lgd_seq {
+	LGD_SEQ_OK,		/* the next one after the previous (or the first) */
+	LGD_SEQ_JUMP,		/* sub-buffers missing before it: *lost of them */
+	LGD_SEQ_BACK,		/* not after the previous: the buffer reset, or damage */
+	LGD_SEQ_DAMAGED,	/* out of line between neighbours that agree: damaged,
+				 * read as the one between them */
+	LGD_SEQ_IMPOSSIBLE,	/* a jump of more sub-buffers than could be opened in
+				 * the time between them: damaged, not a loss */
+};
+
+/* lgd_seq_ctx.slack of both merges: the ring's sub-buffers and this many */
+#define LGD_SEQ_SLACK	64
+
+/**
+ * struct lgd_seq_ctx - what lgd_seq_step() judges a CPU's next sub-buffer by
+ * @have_prev, @prev: the base: the seq the CPU's previous sub-buffer had (or
+ *            was read as)
+ * @have_next, @next: the seq of the CPU's sub-buffer after this one, when
+ *            it is at hand (a capture file; a live read if already queued)
+ * @prev_ts, @ts: first_ts (ns) of the previous and of this sub-buffer
+ * @slack:    sub-buffers a jump may exceed the ns between them by
+ */
+struct lgd_seq_ctx {
+	int have_prev, have_next;
+	uint64_t prev, next;
+	uint64_t prev_ts, ts;
+	uint64_t slack;
+};
+
+/**
+ * lgd_seq_step() - judge sub-buffer seq @seq against @c, the one rule of
+ * both merges (file and live).  A seq that goes back below the previous
+ * one, or jumps, while the next one follows the previous one's
+ * (prev < next < seq, or next <= prev + 2): LGD_SEQ_DAMAGED, read as
+ * prev + 1 (or prev).  Else back: LGD_SEQ_BACK, the new base.  Else a jump
+ * of k = seq - prev - 1 sub-buffers: LGD_SEQ_IMPOSSIBLE if k exceeds the ns
+ * from @c->prev_ts to @c->ts (a sub-buffer opens at most once per ns; when
+ * both stamps are known) plus @c->slack, else LGD_SEQ_JUMP.  Never wraps.
+ * @lost: sub-buffers to count missing (LGD_SEQ_JUMP only, else 0);
+ * @base: the seq to judge the next one against; @why (@n bytes, if not
+ * NULL): for BACK, DAMAGED and IMPOSSIBLE, a sentence for the warning.
+ * Return: enum lgd_seq.
+ */
+int lgd_seq_step(const struct lgd_seq_ctx *c, uint64_t seq, uint64_t *lost, uint64_t *base,
+		 char *why, size_t n);
 /**
  * lgd_item_of_rec() - *@it from record @rec of CPU @cpu, sub-buffer @seq, at
  * byte @off: a record with an absurd timestamp takes @last_ts (the CPU's

@@ -42,7 +42,8 @@ struct lgd_live_cpu {
 	uint32_t qhead, qn, qcap;
 	struct lgd_sb *dec;	/* walks q[qhead] when @loaded */
 	int loaded;
-	uint64_t seq, prev_seq;
+	uint64_t seq, prev_seq;	/* prev_seq: as lgd_seq_step() read it */
+	uint64_t prev_first_ts;	/* the previous sub-buffer's first_ts */
 	int have_prev_seq;
 	uint64_t last_ts;	/* ts of the CPU's previous record */
 	struct lgd_item pending[LGD_SB_GAPS_MAX];	/* gaps waiting before the records */
@@ -256,10 +257,26 @@ static int load_sb(struct lgd_live *lv, struct lgd_live_cpu *c)
 			pop_sb(lv, c);
 			return 1;
 		}
-		c->npending = lgd_sb_gaps(c->pending, &h, c->cpu, c->have_prev_seq, c->prev_seq,
-					  c->last_ts, e->off);
-		c->have_prev_seq = 1;
-		c->prev_seq = c->seq;
+		{
+			struct lgd_seq_ctx sc = {
+				.have_prev = c->have_prev_seq, .prev = c->prev_seq,
+				.prev_ts = c->prev_first_ts, .ts = h.first_ts,
+				.slack = (uint64_t)lv->r->hdr.nr_subbufs + LGD_SEQ_SLACK,
+			};
+			uint64_t lost = 0, base = c->seq;
+			char why[sizeof(((struct lgd_diag *)0)->msg)];
+
+			/* the next sub-buffer, if it is queued already */
+			if (c->qn > 1)
+				sc.have_next = lgd_sb_peek_seq(c->q[(c->qhead + 1) % c->qcap].buf, sbs,
+							       &sc.next) == 1;
+			if (lgd_seq_step(&sc, c->seq, &lost, &base, why, sizeof(why)) >= LGD_SEQ_BACK)
+				lwarn(lv, -EINVAL, (int64_t)e->off, c->cpu, (int64_t)c->seq, "%s", why);
+			c->npending = lgd_sb_gaps(c->pending, &h, c->cpu, lost, c->last_ts, e->off);
+			c->have_prev_seq = 1;
+			c->prev_seq = base;
+			c->prev_first_ts = h.first_ts;
+		}
 		c->loaded = 1;
 		return 1;
 	}

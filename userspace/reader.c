@@ -9,15 +9,21 @@
  * the cursor's offset, so nothing grows with the capture size except the
  * metadata (formats, kallsyms).
  *
- * Hostile input: section CPU numbers must be below LGD_MAX_CPU (others are
+ * Hostile input: a section header whose length cannot be right is warned
+ * about (corrupt, at the header's offset) and the walk resynchronises at
+ * the next section header (struct lgd_sect_fix, below); section CPU
+ * numbers must be below LGD_MAX_CPU (others are
  * skipped with a warning); warnings that can repeat for every record or
  * sub-buffer (timestamp going backwards, sub-buffer CPU or seq mismatch,
  * out-of-range section CPUs) are given LGD_WARN_BURST times per kind, then
  * summed up in one "... and N more" warning at the end of the merge (or of
  * the open).  A timestamp is compared with the previous record of its CPU,
- * so one bad stamp costs one warning.  At the end of the merge of a capture
- * without END, records whose site is missing from the formats are counted
- * in one warning (a capture cut short lacks the final FORMATS section).
+ * so one bad stamp costs one warning.  At the end of the merge, records
+ * whose site is missing from the formats are warned about: for a capture
+ * without END in one warning with their count (a capture cut short lacks
+ * the final FORMATS section); for a complete one once per site (the first
+ * LGD_MISSING_IDS), with its count and its first record's offset, as
+ * damage when the formats were written after the data (sum_up()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,13 +44,22 @@
 enum { RL_TS_BACK, RL_CPU_MISMATCH, RL_SEQ_BACK, RL_NR };
 static const char *const rl_name[RL_NR] = {
 	"timestamp goes backwards", "sub-buffer CPU mismatch",
-	"sub-buffer seq goes backwards",
+	"sub-buffer seq out of line",
 };
+
+#define LGD_MISSING_IDS	16	/* missing call sites warned about one by one */
 
 /* state shared by the CPU streams of one merge */
 struct lgd_merge_shared {
 	uint64_t nwarn[RL_NR];
 	uint64_t missing_sites;	/* records whose site is not in the formats */
+	struct {		/* the first LGD_MISSING_IDS such sites, in merge order */
+		uint32_t site, cpu;
+		uint64_t n;	/* records of it */
+		uint64_t off, seq;	/* the first one's file offset, sub-buffer seq */
+	} miss[LGD_MISSING_IDS];
+	uint32_t nr_miss;
+	uint64_t miss_other;	/* records of missing sites beyond those */
 	int summed_up;
 };
 
@@ -144,6 +159,265 @@ static int add_cpu(struct lgd_reader *r, uint32_t cpu)
 	return 0;
 }
 
+/* ---- corrupt section headers: resynchronisation ---------------------- */
+
+/*
+ * Sections lie back to back (capture.h), each found from the length of the
+ * one before, so one wrong length field would hide every section after it.
+ * A section is damaged when its length runs past the end of the file or
+ * its end is no section header (hdr_plausible()) while a section header
+ * does follow further on (resync_scan()): the open's walk then warns and
+ * notes how to read that stretch of the file, and the CPU streams, which
+ * walk the section headers again, read it the same way (fix_at()):
+ *   - the section's length is corrupt (past the end of the file, the next
+ *     header before its end, or its sub-buffers or text, bytes without a
+ *     NUL, going on past its end): its data are the bytes up to the next
+ *     section header;
+ *   - the section is whole but the header after it is corrupt: the bytes
+ *     from there to the next header are read as a CPU_DATA section of the
+ *     CPU its sub-buffers name, or, if they are no sub-buffers, skipped.
+ * A file that ends inside a section and has no section header after its
+ * start is cut short, and said to be (truncated), as before.
+ */
+struct lgd_sect_fix {
+	uint64_t off;		/* the section header at this offset */
+	uint64_t next;		/* is followed by the one at this offset */
+	uint64_t len;		/* bytes of data read for it, from off + 16 */
+	uint32_t type;		/* read as a section of this type (0: skipped) */
+	uint32_t cpu;		/* and, for CPU_DATA, of this CPU */
+};
+
+/* the fix noted for the section header at @off, or NULL */
+static const struct lgd_sect_fix *fix_at(const struct lgd_reader *r, uint64_t off)
+{
+	uint32_t lo = 0, hi = r->nr_fixes;
+
+	while (lo < hi) {	/* noted in file order: sorted by offset */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (r->fixes[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->nr_fixes && r->fixes[lo].off == off ? &r->fixes[lo] : NULL;
+}
+
+static int add_fix(struct lgd_reader *r, uint64_t off, uint64_t next, uint64_t len,
+		   uint32_t type, uint32_t cpu)
+{
+	struct lgd_sect_fix *n = realloc(r->fixes, (r->nr_fixes + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	r->fixes = n;
+	n[r->nr_fixes++] = (struct lgd_sect_fix){ off, next, len, type, cpu };
+	return 0;
+}
+
+/* up to @n bytes of the file at @off (fewer at its end; 0 on a read error) */
+static size_t peek(const struct lgd_reader *r, uint64_t off, void *buf, size_t n)
+{
+	ssize_t got;
+
+	if (off >= r->file_size)
+		return 0;
+	got = pread_full(r->fd, buf, n, off);
+	return got > 0 ? (size_t)got : 0;
+}
+
+/* lgd_sb_is_subbuf() of the bytes at @off: 1, 0, or -1 (the file ends first) */
+static int subbuf_at(const struct lgd_reader *r, uint64_t off, uint16_t *cpu)
+{
+	uint8_t b[8];
+
+	return lgd_sb_is_subbuf(b, peek(r, off, b, sizeof(b)), cpu);
+}
+
+/*
+ * Can a section header start at @off, after a section ending there?  The
+ * end of the file, or a header cut by it, can (said in its turn); a known
+ * type with the CPU its writer gives it (CPU_DATA: sub-buffers after it, or
+ * a CPU in range and a length of whole sub-buffers that fits in the file);
+ * a type this reader does not know (a newer writer's) if its CPU is none
+ * or in range, it fits in the file and a known header (or the end of the
+ * file) follows it.
+ */
+static int hdr_plausible_d(const struct lgd_reader *r, uint64_t off, int depth)
+{
+	uint8_t sh[LGD_CAP_SECT_HDR_BYTES];
+	uint32_t type, cpu;
+	uint64_t len, data = off + sizeof(sh);
+
+	if (peek(r, off, sh, sizeof(sh)) < sizeof(sh))
+		return 1;
+	lgd_cap_sect_hdr_get(sh, &type, &cpu, &len);
+	if (type > LGD_SECT_PROBES)
+		return !depth && (cpu == LGD_CAP_NO_CPU || cpu < LGD_MAX_CPU) &&
+		       len <= r->file_size - data &&
+		       (data + len == r->file_size || hdr_plausible_d(r, data + len, 1));
+	if (type == LGD_SECT_CPU_DATA)	/* its first sub-buffer may be the damage */
+		return !len || subbuf_at(r, data, NULL) != 0 ||
+		       (cpu < LGD_MAX_CPU && len <= r->file_size - data &&
+			(!r->hdr.subbuf_size || !(len % r->hdr.subbuf_size)));
+	return type && cpu == LGD_CAP_NO_CPU;
+}
+
+static int hdr_plausible(const struct lgd_reader *r, uint64_t off)
+{
+	return hdr_plausible_d(r, off, 0);
+}
+
+/*
+ * A section header to resynchronise at, by stricter rules: a known type;
+ * CPU_DATA with a CPU in range and a sub-buffer after it; END of length 0;
+ * a text section with no CPU that fits in the file and is followed by a
+ * plausible header (or the end of the file).
+ */
+static int hdr_candidate(const struct lgd_reader *r, uint64_t off)
+{
+	uint8_t sh[LGD_CAP_SECT_HDR_BYTES];
+	uint32_t type, cpu;
+	uint64_t len, data = off + sizeof(sh);
+
+	if (peek(r, off, sh, sizeof(sh)) < sizeof(sh))
+		return 0;
+	lgd_cap_sect_hdr_get(sh, &type, &cpu, &len);
+	if (type == LGD_SECT_CPU_DATA)
+		return cpu < LGD_MAX_CPU && subbuf_at(r, data, NULL) == 1;
+	if (type == LGD_SECT_END)
+		return cpu == LGD_CAP_NO_CPU && !len;
+	if (!type || type > LGD_SECT_PROBES || cpu != LGD_CAP_NO_CPU ||
+	    len > r->file_size - data)
+		return 0;
+	return data + len == r->file_size || hdr_plausible(r, data + len);
+}
+
+/*
+ * The first section header (hdr_candidate()) at or after @from, or -1.
+ * From a CPU_DATA section's data (@sbs: its sub-buffer size; 0 for other
+ * sections) first in steps of whole sub-buffers, where the next header of
+ * a section of whole sub-buffers lies (*@stepped set when found so), then
+ * byte by byte from the first step that is neither a sub-buffer nor a
+ * header.  Reads the file in 16 KiB pieces: linear in the bytes scanned.
+ */
+static int64_t resync_scan(const struct lgd_reader *r, uint64_t from, uint32_t sbs,
+			   int *stepped)
+{
+	uint8_t buf[16384];
+	uint64_t off = from;
+
+	*stepped = 0;
+	for (; sbs && off < r->file_size; off += sbs) {
+		if (hdr_candidate(r, off)) {
+			*stepped = 1;
+			return (int64_t)off;
+		}
+		if (subbuf_at(r, off, NULL) != 1)
+			break;
+	}
+	while (off < r->file_size && r->file_size - off >= LGD_CAP_SECT_HDR_BYTES) {
+		size_t n = peek(r, off, buf, sizeof(buf));
+
+		if (n < 4)
+			break;
+		for (size_t i = 0; i + 4 <= n; i++)
+			/* a type 1 to 9 (little-endian u32) first, then the rest */
+			if (buf[i] >= 1 && buf[i] <= LGD_SECT_PROBES && !buf[i + 1] && !buf[i + 2] &&
+			    !buf[i + 3] && hdr_candidate(r, off + i))
+				return (int64_t)(off + i);
+		off += n - 3;	/* the last 3 bytes again, with what follows */
+	}
+	return -1;
+}
+
+/* is there a NUL byte in [@from, @to) of the file?  (Text has none; a header has.) */
+static int nul_in(const struct lgd_reader *r, uint64_t from, uint64_t to)
+{
+	uint8_t buf[16384];
+
+	while (from < to) {
+		size_t want = to - from < sizeof(buf) ? (size_t)(to - from) : sizeof(buf);
+		size_t n = peek(r, from, buf, want);
+
+		if (!n || memchr(buf, 0, n))
+			return 1;
+		from += n;
+	}
+	return 0;
+}
+
+/* "CPU_DATA section", or "section of unknown type N", in @b (48 bytes) */
+static const char *sect_what(char b[48], uint32_t type)
+{
+	const char *name = lgd_sect_name(type);
+
+	if (strcmp(name, "unknown-type"))
+		snprintf(b, 48, "%s section", name);
+	else
+		snprintf(b, 48, "section of unknown type %u", type);
+	return b;
+}
+
+/*
+ * The section at @off as its header says (@type, @cpu, @len bytes of
+ * data; @sbs the sub-buffer size, 0 before the HEADER section): if it is
+ * damaged and a section header follows further on, warn (corrupt: the
+ * byte of the header at fault) and note how to read it (add_fix()).
+ * Return: 0, or -ENOMEM.
+ */
+static int check_sect(struct lgd_reader *r, uint64_t off, uint32_t type, uint32_t cpu,
+		      uint64_t len, uint32_t sbs)
+{
+	uint64_t data = off + LGD_CAP_SECT_HDR_BYTES, end, p;
+	int fits = len <= r->file_size - data, stepped;
+	uint8_t sh[LGD_CAP_SECT_HDR_BYTES];
+	uint32_t btype, bcpu;
+	uint64_t blen;
+	uint16_t sbcpu;
+	int64_t found;
+	char what[48];
+
+	end = fits ? data + len : r->file_size;
+	/* fewer than 16 bytes after it: a header cut by the end of the file,
+	 * unless a header lies before its end (checked below) */
+	if (fits && (end == r->file_size ||
+		     (r->file_size - end >= LGD_CAP_SECT_HDR_BYTES && hdr_plausible(r, end))))
+		return 0;
+	found = resync_scan(r, data, type == LGD_SECT_CPU_DATA ? sbs : 0, &stepped);
+	if (found < 0 || (fits && r->file_size - end < LGD_CAP_SECT_HDR_BYTES &&
+			  (uint64_t)found >= end))
+		return 0;	/* nothing after it: the file was cut (said so in the walk) */
+	p = (uint64_t)found;
+	if (!fits || p < end || stepped ||
+	    (type != LGD_SECT_CPU_DATA && type <= LGD_SECT_PROBES && !nul_in(r, end, p))) {
+		/* past the file's end, or the next header before its end, or its
+		 * sub-buffers or text going on past it: the length is wrong */
+		warn(r, -EINVAL, (int64_t)off, type == LGD_SECT_CPU_DATA ? (int64_t)cpu : -1, -1,
+		     "%s header: length %llu is corrupt (%s); resynchronised at the next section header, byte %llu (%llu bytes read as the section)",
+		     sect_what(what, type), (unsigned long long)len,
+		     !fits ? "past the end of the file" : p < end ? "no section header at its end" :
+		     stepped ? "sub-buffers go on past its end" : "text goes on past its end",
+		     (unsigned long long)p, (unsigned long long)(p - data));
+		return add_fix(r, off, p, p - data, type, cpu);
+	}
+	/* the section ends where a header should start, and that one is corrupt */
+	peek(r, end, sh, sizeof(sh));
+	lgd_cap_sect_hdr_get(sh, &btype, &bcpu, &blen);
+	if (p >= end + LGD_CAP_SECT_HDR_BYTES + 8 &&
+	    subbuf_at(r, end + LGD_CAP_SECT_HDR_BYTES, &sbcpu) == 1) {
+		warn(r, -EINVAL, (int64_t)end, sbcpu, -1,
+		     "section header corrupt (type %u, cpu %u, length %llu); the sub-buffers after it read as CPU_DATA of CPU %u, theirs, up to the next section header, byte %llu",
+		     btype, bcpu, (unsigned long long)blen, sbcpu, (unsigned long long)p);
+		return add_fix(r, end, p, p - end - LGD_CAP_SECT_HDR_BYTES, LGD_SECT_CPU_DATA, sbcpu);
+	}
+	warn(r, -EINVAL, (int64_t)end, -1, -1,
+	     "section header corrupt (type %u, cpu %u, length %llu); the %llu bytes up to the next section header, byte %llu, skipped",
+	     btype, bcpu, (unsigned long long)blen, (unsigned long long)(p - end),
+	     (unsigned long long)p);
+	return add_fix(r, end, p, 0, 0, LGD_CAP_NO_CPU);
+}
+
 static void set_diag(struct lgd_diag *d, int err, int64_t off, const char *msg)
 {
 	if (!d)
@@ -160,6 +434,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 	uint8_t fh[LGD_CAP_FILE_HDR_BYTES];
 	struct stat st;
 	uint64_t off, bad_cpus = 0;
+	uint64_t last_formats = 0, last_data = 0;	/* offsets + 1 of the last ones */
 	uint32_t cap_version, hdr_bytes;
 	int have_hdr = 0, cut = 0, ret;
 	ssize_t fn;
@@ -228,6 +503,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 		ssize_t n = pread_full(fd, sh, sizeof(sh), off);
 		uint32_t type, cpu;
 		uint64_t len, data;
+		const struct lgd_sect_fix *fx;
 
 		if (n < 0) {
 			ret = (int)n;
@@ -245,9 +521,21 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 		}
 		lgd_cap_sect_hdr_get(sh, &type, &cpu, &len);
 		data = off + sizeof(sh);
-		if (type == LGD_SECT_END) {
+		fx = fix_at(r, off);
+		if (!fx && type == LGD_SECT_END) {
 			r->complete = 1;
 			break;
+		}
+		if (!fx) {	/* a corrupt length: resynchronised, noted in r->fixes */
+			ret = check_sect(r, off, type, cpu, len, have_hdr ? r->hdr.subbuf_size : 0);
+			if (ret)
+				goto err;
+			fx = fix_at(r, off);
+		}
+		if (fx) {
+			type = fx->type;
+			cpu = fx->cpu;
+			len = fx->len;
 		}
 		if (len > r->file_size - data && !strcmp(lgd_sect_name(type), "unknown-type")) {
 			/*
@@ -306,6 +594,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 			have_hdr = 1;
 			break;
 		case LGD_SECT_FORMATS:
+			last_formats = off + 1;
 			ret = lgd_sites_parse(&r->sites, t, len);
 			if (ret < 0)
 				goto err;
@@ -366,13 +655,14 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 				ret = -ENOMEM;
 				goto err;
 			}
+			last_data = off + 1;
 			break;
 		default:
 			break;	/* unknown: skip */
 		}
 		free(t);
 		t = NULL;
-		off = data + len;
+		off = fx ? fx->next : data + len;
 		if (cut)
 			break;	/* the end of the file */
 	}
@@ -394,6 +684,8 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 		warn(r, -EINVAL, -1, -1, -1,
 		     "... and %llu more sections with an out-of-range CPU skipped",
 		     (unsigned long long)(bad_cpus - LGD_WARN_BURST));
+	/* the last formats come after the last data: every site is listed */
+	r->sites_final = r->complete && last_formats > last_data;
 	if (!r->complete && !cut)	/* a cut section said it already */
 		warn(r, -ENODATA, (int64_t)r->file_size, -1, -1,
 		     "capture has no END section (recording cut short?)");
@@ -447,6 +739,9 @@ void lgd_reader_close(struct lgd_reader *r)
 	free(r->cpus);
 	r->cpus = NULL;
 	r->nr_cpus = 0;
+	free(r->fixes);
+	r->fixes = NULL;
+	r->nr_fixes = 0;
 	free(r->lost);
 	r->lost = NULL;
 	r->nr_lost = 0;
@@ -626,7 +921,8 @@ struct lgd_cpu_stream {
 	struct lgd_sb *dec;	/* its decoder: header and record walk */
 	uint64_t seq;
 	int have_prev_seq;
-	uint64_t prev_seq;
+	uint64_t prev_seq;	/* the previous sub-buffer's seq (as read: lgd_seq_step()) */
+	uint64_t prev_first_ts;	/* and its first_ts */
 	uint64_t last_ts;	/* ts of the CPU's previous record */
 
 	struct lgd_item pending[LGD_SB_GAPS_MAX];	/* gaps waiting before the records */
@@ -666,12 +962,19 @@ static int next_subbuf(struct lgd_cpu_stream *s)
 		uint8_t sh[LGD_CAP_SECT_HDR_BYTES];
 		uint32_t type, cpu;
 		uint64_t len;
+		const struct lgd_sect_fix *fx;
 
 		if (s->eof)
 			return 0;
 		n = pread_full(r->fd, sh, sizeof(sh), s->scan_off);
 		if (n >= (ssize_t)sizeof(sh))
 			lgd_cap_sect_hdr_get(sh, &type, &cpu, &len);
+		fx = n >= (ssize_t)sizeof(sh) ? fix_at(r, s->scan_off) : NULL;
+		if (fx) {	/* a corrupt header, as the open read it (warned there) */
+			type = fx->type;
+			cpu = fx->cpu;
+			len = fx->len;
+		}
 		if (n < (ssize_t)sizeof(sh) || type == LGD_SECT_END) {
 			s->eof = 1;
 			return 0;
@@ -679,7 +982,7 @@ static int next_subbuf(struct lgd_cpu_stream *s)
 		s->sect_off = s->scan_off + sizeof(sh);
 		if (len > r->file_size - s->sect_off)
 			len = r->file_size - s->sect_off;	/* warned at open */
-		s->scan_off = s->sect_off + len;
+		s->scan_off = fx ? fx->next : s->sect_off + len;
 		if (type == LGD_SECT_CPU_DATA && cpu == s->cpu) {
 			s->sect_left = len;
 			if (len % sbs && s->scan_off != r->file_size)	/* cut: warned at open */
@@ -724,15 +1027,55 @@ void lgd_gap_item(struct lgd_item *g, int kind, uint64_t count, uint32_t cpu, ui
 	g->file_off = off;
 }
 
+int lgd_seq_step(const struct lgd_seq_ctx *c, uint64_t seq, uint64_t *lost, uint64_t *base,
+		 char *why, size_t n)
+{
+	uint64_t p = c->prev, k, dt;
+
+	*lost = 0;
+	*base = seq;
+	if (why && n)
+		why[0] = 0;
+	if (!c->have_prev || (seq > p && seq - p == 1))
+		return LGD_SEQ_OK;
+	/* the next one follows the previous: this one is out of line */
+	if (c->have_next && c->next > p && (seq < p || c->next < seq || c->next - p <= 2)) {
+		*base = c->next - p >= 2 ? p + 1 : p;
+		if (why)
+			snprintf(why, n, "sub-buffer seq %llu between %llu and %llu is damaged: read as %llu, no sub-buffer counted lost",
+				 (unsigned long long)seq, (unsigned long long)p,
+				 (unsigned long long)c->next, (unsigned long long)*base);
+		return LGD_SEQ_DAMAGED;
+	}
+	if (seq <= p) {
+		if (why)
+			snprintf(why, n, "sub-buffer seq %llu after %llu goes backwards (the buffer was reset, or a seq is damaged): no sub-buffer counted lost",
+				 (unsigned long long)seq, (unsigned long long)p);
+		return LGD_SEQ_BACK;
+	}
+	k = seq - p - 1;	/* seq > p + 1: no wrap */
+	if (!lgd_ts_absurd(c->prev_ts) && !lgd_ts_absurd(c->ts)) {
+		dt = c->ts > c->prev_ts ? c->ts - c->prev_ts : 0;
+		if (k > dt && k - dt > c->slack) {
+			if (why)
+				snprintf(why, n, "sub-buffer seq %llu after %llu: a jump of %llu sub-buffers in %llu ns is impossible (a damaged seq?): not counted lost",
+					 (unsigned long long)seq, (unsigned long long)p,
+					 (unsigned long long)k, (unsigned long long)dt);
+			return LGD_SEQ_IMPOSSIBLE;
+		}
+	}
+	*lost = k;
+	return LGD_SEQ_JUMP;
+}
+
 int lgd_sb_gaps(struct lgd_item g[LGD_SB_GAPS_MAX], const struct lgd_sb_info *h, uint32_t cpu,
-		int have_prev, uint64_t prev_seq, uint64_t last_ts, uint64_t off)
+		uint64_t subbufs, uint64_t last_ts, uint64_t off)
 {
 	const struct {
 		int kind;
 		uint64_t count;
 	} k[LGD_SB_GAPS_MAX] = {
-		{ LGD_GAP_SUBBUFS, have_prev && h->seq > prev_seq + 1 && !h->overrun_before ?
-				   h->seq - prev_seq - 1 : 0 },
+		{ LGD_GAP_SUBBUFS, h->overrun_before ? 0 : subbufs },
 		{ LGD_GAP_OVERRUN, h->overrun_before }, { LGD_GAP_DROPPED, h->dropped_before },
 		{ LGD_GAP_NESTING_LOST, h->nesting_lost_before },
 		{ LGD_GAP_TOO_BIG, h->too_big_before }, { LGD_GAP_LOST, h->lost_before },
@@ -760,6 +1103,51 @@ static int skip_subbuf(struct lgd_cpu_stream *s)
 	corrupt_gap(s, s->sb_avail);
 	s->prev_seq++;	/* assume it was the next one */
 	return 1;
+}
+
+/*
+ * The seq of the CPU's sub-buffer after the current one (the rest of its
+ * section, or the CPU's next CPU_DATA section), for lgd_seq_step(); the
+ * stream is not moved.  Return: 1 with *@seq, 0 if there is none or it is
+ * no sub-buffer (bad magic or version, cut).
+ */
+static int peek_next_seq(const struct lgd_cpu_stream *s, uint64_t *seq)
+{
+	const struct lgd_reader *r = s->r;
+	uint8_t b[LOGDEV_SUBBUF_HDR_SIZE];
+	uint64_t off = s->sect_off, scan = s->scan_off;
+	ssize_t n;
+
+	if (!s->sect_left) {
+		for (;;) {	/* as next_subbuf() walks the sections */
+			uint8_t sh[LGD_CAP_SECT_HDR_BYTES];
+			const struct lgd_sect_fix *fx;
+			uint32_t type, cpu;
+			uint64_t len, data;
+
+			if (s->eof || pread_full(r->fd, sh, sizeof(sh), scan) < (ssize_t)sizeof(sh))
+				return 0;
+			lgd_cap_sect_hdr_get(sh, &type, &cpu, &len);
+			fx = fix_at(r, scan);
+			if (fx) {
+				type = fx->type;
+				cpu = fx->cpu;
+				len = fx->len;
+			}
+			if (type == LGD_SECT_END)
+				return 0;
+			data = scan + sizeof(sh);
+			if (len > r->file_size - data)
+				len = r->file_size - data;
+			if (type == LGD_SECT_CPU_DATA && cpu == s->cpu && len) {
+				off = data;
+				break;
+			}
+			scan = fx ? fx->next : data + len;
+		}
+	}
+	n = pread_full(r->fd, b, sizeof(b), off);
+	return n > 0 && lgd_sb_peek_seq(b, (size_t)n, seq) == 1;
 }
 
 /*
@@ -806,15 +1194,26 @@ static int load_subbuf(struct lgd_cpu_stream *s)
 			     h.data_bytes, sbs);
 			return skip_subbuf(s);
 		}
-		if (s->have_prev_seq && s->seq <= s->prev_seq)
-			rl_warn(s, RL_SEQ_BACK, -EINVAL,
-				(int64_t)(s->sb_off + lgd_sb_field_off(LGD_SB_F_SEQ)),
-				(int64_t)s->seq, "sub-buffer seq %llu after %llu goes backwards",
-				(unsigned long long)s->seq, (unsigned long long)s->prev_seq);
-		s->npending = lgd_sb_gaps(s->pending, &h, s->cpu, s->have_prev_seq, s->prev_seq,
-					  s->last_ts, s->sb_off);
-		s->have_prev_seq = 1;
-		s->prev_seq = s->seq;
+		{
+			struct lgd_seq_ctx c = {
+				.have_prev = s->have_prev_seq, .prev = s->prev_seq,
+				.prev_ts = s->prev_first_ts, .ts = h.first_ts,
+				.slack = (uint64_t)r->hdr.nr_subbufs + LGD_SEQ_SLACK,
+			};
+			uint64_t lost = 0, base = s->seq;
+			char why[sizeof(((struct lgd_diag *)0)->msg)];
+
+			if (c.have_prev && !(s->seq > c.prev && s->seq - c.prev == 1))
+				c.have_next = peek_next_seq(s, &c.next);
+			if (lgd_seq_step(&c, s->seq, &lost, &base, why, sizeof(why)) >= LGD_SEQ_BACK)
+				rl_warn(s, RL_SEQ_BACK, -EINVAL,
+					(int64_t)(s->sb_off + lgd_sb_field_off(LGD_SB_F_SEQ)),
+					(int64_t)s->seq, "%s", why);
+			s->npending = lgd_sb_gaps(s->pending, &h, s->cpu, lost, s->last_ts, s->sb_off);
+			s->have_prev_seq = 1;
+			s->prev_seq = base;
+			s->prev_first_ts = h.first_ts;
+		}
 		if (st == LGD_SB_DATA_CUT)
 			warn(r, -ENODATA, (int64_t)(s->sb_off + s->sb_avail), s->cpu,
 			     (int64_t)s->seq,
@@ -877,9 +1276,6 @@ static int stream_advance(struct lgd_cpu_stream *s)
 				(unsigned long long)s->last_ts);
 		if (!lgd_ts_absurd(rec.hdr.ts))
 			s->last_ts = rec.hdr.ts;	/* compare the next with this one */
-		/* a task name record has no call site: never "missing" */
-		if (rec.hdr.type != LOGDEV_REC_COMM && !lgd_sites_get(&r->sites, rec.hdr.site))
-			s->sh->missing_sites++;
 		item_of_rec(&s->head, s->cpu, &rec, s->last_ts, s->seq, foff, s->payload);
 		return 1;
 	}
@@ -1006,18 +1402,37 @@ static void sum_up(struct lgd_reader *r, struct lgd_merge_shared *sh)
 		if (sh->nwarn[k] > LGD_WARN_BURST)
 			warn(r, -EINVAL, -1, -1, -1, "... and %llu more \"%s\" warnings",
 			     (unsigned long long)(sh->nwarn[k] - LGD_WARN_BURST), rl_name[k]);
-	/*
-	 * Only for a capture cut short: a complete one has the formats read
-	 * at the end, and a site missing there is simply unknown (site 0).
-	 */
 	if (r->nr_absurd_ts)
 		warn(r, -ERANGE, -1, -1, -1,
 		     "%llu record%s with an absurd timestamp (0 or 2^64-1) left out of every statistic",
 		     (unsigned long long)r->nr_absurd_ts, r->nr_absurd_ts == 1 ? "" : "s");
-	if (sh->missing_sites && !r->complete)
+	if (sh->missing_sites && !r->complete) {
 		warn(r, -ENODATA, -1, -1, -1,
 		     "%llu records use call sites missing from the capture's formats (cut short before the final FORMATS section?)",
 		     (unsigned long long)sh->missing_sites);
+		return;
+	}
+	/*
+	 * A complete capture: once per site, at its first record.  Its formats
+	 * written after its data (r->sites_final, as logdev record and the
+	 * live snapshot write them) list every site its records name: one
+	 * missing is damage (a site id or the formats corrupt).  Formats only
+	 * before the data (hand-made, or a recording whose last formats could
+	 * not be read) may lack sites that fired later: said, not as damage.
+	 */
+	for (uint32_t i = 0; i < sh->nr_miss; i++)
+		warn(r, r->sites_final ? -EINVAL : -ENOENT, (int64_t)sh->miss[i].off,
+		     sh->miss[i].cpu, (int64_t)sh->miss[i].seq,
+		     "call site %u is not in the capture's formats, %s: %llu record%s, the first here, shown as site#%u:?",
+		     sh->miss[i].site, r->sites_final ?
+		     "though they were written after its data (a damaged site id or formats)" :
+		     "which come before its data (a site that first fired later?)",
+		     (unsigned long long)sh->miss[i].n, sh->miss[i].n == 1 ? "" : "s",
+		     sh->miss[i].site);
+	if (sh->miss_other)
+		warn(r, r->sites_final ? -EINVAL : -ENOENT, -1, -1, -1,
+		     "... and %llu more records of other call sites missing from the capture's formats",
+		     (unsigned long long)sh->miss_other);
 }
 
 static int merge_one(struct lgd_merge *m, struct lgd_item *it)
@@ -1122,6 +1537,38 @@ int lgd_reader_keep(const struct lgd_reader *r, const struct lgd_item *it)
 static inline void settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i,
 			  int absurd_items);
 
+/*
+ * Record @it as the merge hands it out: if its site is missing from the
+ * formats, count it by site (the first in merge order gives the offset).
+ * A task name record has no call site, and site 0 is "unknown" by design
+ * (a raw record without one, a full site table): never "missing".
+ */
+static void note_missing(struct lgd_merge_shared *sh, const struct lgd_reader *r,
+			 const struct lgd_item *it)
+{
+	uint32_t i, site = it->rec.site;
+
+	if (it->kind != LGD_ITEM_REC || it->rec.type == LOGDEV_REC_COMM || !site ||
+	    lgd_sites_get(&r->sites, site))
+		return;
+	sh->missing_sites++;
+	for (i = 0; i < sh->nr_miss && sh->miss[i].site != site; i++)
+		;
+	if (i == sh->nr_miss) {
+		if (i == LGD_MISSING_IDS) {
+			sh->miss_other++;
+			return;
+		}
+		sh->nr_miss++;
+		sh->miss[i].site = site;
+		sh->miss[i].cpu = it->cpu;
+		sh->miss[i].off = it->file_off;
+		sh->miss[i].seq = it->seq;
+		sh->miss[i].n = 0;
+	}
+	sh->miss[i].n++;
+}
+
 /* every item, the filter's verdict in it->filtered */
 static int merge_next_all(struct lgd_merge *m, struct lgd_item *it)
 {
@@ -1136,8 +1583,10 @@ static int merge_next_all(struct lgd_merge *m, struct lgd_item *it)
 		if (m->comm_items)
 			break;
 	}
-	if (ret > 0)
+	if (ret > 0) {
+		note_missing(m->last->sh, m->r, it);
 		settle(m->r, it, m->last->idx, m->absurd_items);
+	}
 	return ret;
 }
 
@@ -1173,7 +1622,8 @@ static inline void settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i,
 		}
 	} else if (it->kind == LGD_ITEM_GAP && !it->filtered && i < r->nr_lost &&
 		   it->gap_kind > 0 && it->gap_kind < LGD_GAP_NR) {
-		r->lost[i].by_kind[it->gap_kind] += it->gap_count;
+		r->lost[i].by_kind[it->gap_kind] = lgd_add_sat(r->lost[i].by_kind[it->gap_kind],
+							       it->gap_count);
 	}
 }
 
@@ -1203,7 +1653,7 @@ uint64_t lgd_reader_lost(const struct lgd_reader *r, uint32_t i, uint64_t by_kin
 	for (int k = 1; k < LGD_GAP_NR; k++) {
 		by_kind[k] = r->lost[i].by_kind[k];
 		if (k != LGD_GAP_SUBBUFS && k != LGD_GAP_CORRUPT && k != LGD_GAP_BAD_TS)
-			sum += by_kind[k];
+			sum = lgd_add_sat(sum, by_kind[k]);
 	}
 	return sum;
 }

@@ -148,6 +148,32 @@ uint32_t lgd_sb_hdr_size(uint32_t version)
 	}
 }
 
+int lgd_sb_is_subbuf(const void *buf, size_t avail, uint16_t *cpu)
+{
+	const uint8_t *h = buf;
+
+	if (avail < offsetof(sbh_t, cpu) + FSIZE(sbh_t, cpu))
+		return -1;
+	if (SB_GET(h, magic) != LOGDEV_SUBBUF_MAGIC ||
+	    !lgd_sb_hdr_size((uint32_t)SB_GET(h, version)))
+		return 0;
+	if (cpu)
+		*cpu = (uint16_t)SB_GET(h, cpu);
+	return 1;
+}
+
+int lgd_sb_peek_seq(const void *buf, size_t avail, uint64_t *seq)
+{
+	int st = lgd_sb_is_subbuf(buf, avail, NULL);
+
+	if (st != 1)
+		return st;
+	if (avail < offsetof(sbh_t, seq) + FSIZE(sbh_t, seq))
+		return -1;
+	*seq = SB_GET(buf, seq);
+	return 1;
+}
+
 struct lgd_sb {
 	const uint8_t *b;	/* the loaded sub-buffer */
 	uint32_t pos, end;	/* record walk: next record, end of data */

@@ -107,6 +107,23 @@ int lgd_sb_load(struct lgd_sb *sb, const void *buf, size_t avail,
 	       uint32_t subbuf_size, struct lgd_sb_info *info);
 
 /**
+ * lgd_sb_is_subbuf() - does a sub-buffer start at @buf (@avail bytes
+ * present): its magic and a format version this reader knows?  *@cpu (if
+ * not NULL) gets its header's CPU.  For the capture reader's
+ * resynchronisation after a corrupt section header.
+ * Return: 1 yes, 0 no, -1 too few bytes to tell (fewer than the 8 of
+ * magic, version and cpu).
+ */
+int lgd_sb_is_subbuf(const void *buf, size_t avail, uint16_t *cpu);
+
+/**
+ * lgd_sb_peek_seq() - *@seq of the sub-buffer at @buf (@avail bytes) if it
+ * has the magic and a known version.  Return: 1, 0 (no sub-buffer), -1 too
+ * few bytes (its seq ends at byte 16).
+ */
+int lgd_sb_peek_seq(const void *buf, size_t avail, uint64_t *seq);
+
+/**
  * lgd_sb_hdr_size() - bytes of a sub-buffer header of format @version (the
  * data start there): 48 for 2, 40 for 1; 0 for a version this reader does
  * not know (so also: "is @version readable?").

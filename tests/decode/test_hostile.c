@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -509,6 +510,59 @@ static void test_formats_refresh(void)
 	}
 }
 
+/*
+ * The live snapshot (report without FILE) wrote formats before it drained
+ * the buffers and then END: a site that first fired meanwhile was missing
+ * from a "complete" capture, which is now damage.  It reads formats again
+ * after the data, as logdev record ends.  Here formats is a FIFO: the
+ * first read gets the formats without site 20, every later one with it;
+ * the snapshot's record of site 20 is named, nothing is warned, exit 0.
+ */
+static void test_snapshot_formats(void)
+{
+	struct sbuf s;
+	uint8_t pl[4];
+	char *dir, fifo[700], env[700], *out, *err;
+	pid_t pid;
+	int st;
+
+	sb_begin(&s, 0, 0, 1000, 0, 0);
+	lgd_cap_put_u32(pl, 5);
+	sb_rec(&s, 1000, 20, LOGDEV_REC_PRINT, 0, 1, pl, 4);
+	dir = fake_debugfs("fakedbg-snap", 1, s.b, SBS);
+	snprintf(fifo, sizeof(fifo), "%s/formats", dir);
+	unlink(fifo);
+	if (mkfifo(fifo, 0644)) {
+		fail("snapshot: formats read after the data", "mkfifo: %s", strerror(errno));
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGPIPE, SIG_IGN);
+		alarm(30);
+		for (int i = 0; i < 4; i++) {
+			const char *t = i ? formats_late : formats_text;
+			int fd = open(fifo, O_WRONLY);
+
+			if (fd < 0 || write(fd, t, strlen(t)) < 0)
+				_exit(1);
+			close(fd);
+			usleep(100000);	/* the reader closes before the next open */
+		}
+		_exit(0);
+	}
+	snprintf(env, sizeof(env), "LOGDEV_DEBUGFS=%s", dir);
+	st = run_cli_env(env, "report --raw", &out, &err);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	check("snapshot: formats read again after the data: a site registered meanwhile is named, exit 0",
+	      st == 0 && strstr(out, "late_func\t77\tlate 5") && !err[0],
+	      "status %d out %s err %s", st, out, err);
+	free(out);
+	free(err);
+}
+
 /* ---- 5. warning floods --------------------------------------------- */
 
 static int flood_lib(char *why, size_t wn)
@@ -708,6 +762,7 @@ int main(int argc, char **argv)
 	test_record_existing();
 	test_record_already_enabled();
 	test_formats_refresh();
+	test_snapshot_formats();
 	test_floods();
 	test_messages();
 	test_build_flags();

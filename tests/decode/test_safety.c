@@ -263,7 +263,7 @@ static struct buf two_subbufs(size_t *second)
 
 struct cut_warns {
 	int n, other;		/* warnings; those that are not -ENODATA */
-	char first_other[300];
+	char first_other[400];
 };
 
 static void cut_warn(void *arg, const struct lgd_diag *d)
@@ -560,6 +560,139 @@ static void test_sect_hdr_corrupt(void)
 		  "exit %d, want %s, stderr %s", st, want, err);
 	free(out);
 	free(err);
+	free(b.p);
+}
+
+/*
+ * A section whose length field is wrong (past the end of the file, not
+ * whole sub-buffers, shorter or longer than its data) hid every section
+ * after it: the reader said "truncated" and lost them (fresh user).  Now
+ * it says the length is corrupt, with the byte of the section header, and
+ * resynchronises at the next section header: for every section of
+ * every_section_cap() and each wrong length, the CLI exits 3, says
+ * "corrupt at byte OFF" (OFF: the header) and "length L is corrupt", never
+ * "truncated", and prints every record of the whole capture, exactly; the
+ * library gets one warning, -EINVAL at OFF.  A section header whose type and
+ * CPU are garbage before sub-buffers: read as the CPU its sub-buffers name.
+ */
+struct corrupt_warns {
+	int n, einval_at;	/* warnings; -EINVAL ones at the offset wanted */
+	int64_t want;
+	char first[400];
+};
+
+static void corrupt_warn(void *arg, const struct lgd_diag *d)
+{
+	struct corrupt_warns *w = arg;
+
+	if (!w->n++)
+		snprintf(w->first, sizeof(w->first), "err %d at %lld: %s", d->err,
+			 (long long)d->offset, d->msg);
+	w->einval_at += d->err == -EINVAL && d->offset == w->want;
+}
+
+static void test_sect_len_corrupt(void)
+{
+	size_t data, offs[16], lens[16], nsect = 0, bad_cli = 0, bad_lib = 0, runs = 0;
+	struct buf b = every_section_cap(&data);
+	char args[1200], why[1500] = "", *clean, *out, *err;
+	int st;
+
+	snprintf(args, sizeof(args), "report --raw %s", write_tmp("lenok.cap", b.p, b.n));
+	st = run_cli(args, &clean, &err);
+	CHECK_WHY(st == 0 && !err[0] && strstr(clean, "\tg\t2\tout"), "corrupt length: the clean capture decodes",
+		  "exit %d, stderr %s", st, err);
+	free(err);
+	for (size_t off = LGD_CAP_FILE_HDR_BYTES; off + LGD_CAP_SECT_HDR_BYTES <= b.n && nsect < 16;) {
+		uint32_t type, cpu;
+		uint64_t len;
+
+		lgd_cap_sect_hdr_get(b.p + off, &type, &cpu, &len);
+		if (type == LGD_SECT_END)
+			break;
+		offs[nsect] = off;
+		lens[nsect++] = (size_t)len;
+		off += LGD_CAP_SECT_HDR_BYTES + (size_t)len;
+	}
+	for (size_t i = 0; i < nsect; i++) {
+		const uint64_t wrong[] = {
+			UINT64_MAX, 1ull << 40, b.n, lens[i] + 1, lens[i] + 100, lens[i] / 2,
+			lens[i] > 8 ? lens[i] - 8 : 0, 3 * (uint64_t)lens[i] + SBS,
+		};
+
+		for (size_t k = 0; k < sizeof(wrong) / sizeof(wrong[0]); k++) {
+			struct buf c = { 0 };
+			struct corrupt_warns w = { .want = (int64_t)offs[i] };
+			struct lgd_reader r;
+			struct lgd_diag d = { 0 };
+			char want[120], *path;
+
+			if (wrong[k] == lens[i])
+				continue;
+			b_put(&c, b.p, b.n);
+			lgd_cap_put_u64(c.p + offs[i] + 8, wrong[k]);
+			path = write_tmp("lenbad.cap", c.p, c.n);
+			free(c.p);
+			if (!lgd_reader_open(&r, path, corrupt_warn, &w, &d)) {
+				struct lgd_merge m;
+				struct lgd_item it;
+
+				if (!lgd_merge_init(&m, &r)) {
+					while (lgd_merge_next(&m, &it) > 0)
+						;
+					lgd_merge_free(&m);
+				}
+				lgd_reader_close(&r);
+			}
+			if (w.einval_at != 1 && !bad_lib++)
+				snprintf(why, sizeof(why), "section %zu at %zu, length %llu: %d warnings at it (%d in all), first: %s",
+					 i, offs[i], (unsigned long long)wrong[k], w.einval_at, w.n, w.first);
+			snprintf(args, sizeof(args), "report --raw %s", path);
+			st = run_cli(args, &out, &err);
+			runs++;
+			snprintf(want, sizeof(want), "corrupt at byte %zu", offs[i]);
+			if ((st != 3 || !strstr(err, want) || !strstr(err, "is corrupt") ||
+			     strstr(err, "truncated") || strcmp(out, clean)) && !bad_cli++)
+				snprintf(why, sizeof(why), "section %zu at %zu, length %llu: exit %d, stderr %.600s, %s stdout",
+					 i, offs[i], (unsigned long long)wrong[k], st, err,
+					 strcmp(out, clean) ? "other" : "same");
+			free(out);
+			free(err);
+		}
+	}
+	CHECK_WHY(!bad_lib && !bad_cli && runs > 60,
+		  NAMEF("corrupt length: %zu wrong lengths in %zu sections: corrupt at the header's byte, resynchronised, every record kept, exit 3",
+			runs, nsect), "%zu bad (library), %zu bad (CLI); first: %s", bad_lib, bad_cli, why);
+
+	/* a CPU_DATA header of garbage type and CPU: its sub-buffers say whose */
+	{
+		struct buf c = { 0 };
+		char want[120];
+
+		b_put(&c, b.p, b.n);
+		lgd_cap_sect_hdr_put(c.p + data + LGD_CAP_SECT_HDR_BYTES + SBS, 0x7f7f7f7f, 0x7f7f7f7f,
+				     0x7f7f7f7f7f7f7f7full);
+		snprintf(args, sizeof(args), "report --raw %s", write_tmp("hdrbad.cap", c.p, c.n));
+		st = run_cli(args, &out, &err);
+		snprintf(want, sizeof(want), "corrupt at byte %zu (CPU 0): section header corrupt",
+			 data + LGD_CAP_SECT_HDR_BYTES + SBS);
+		CHECK_WHY(st == 3 && strstr(err, want) && !strcmp(out, clean),
+			  "corrupt section header before sub-buffers: read as their CPU's, every record kept",
+			  "exit %d, want %s, stderr %s, stdout %s", st, want, err,
+			  strcmp(out, clean) ? "other" : "same");
+		free(out);
+		free(err);
+		free(c.p);
+	}
+	/* cut inside a CPU_DATA section: still truncated, not corrupt */
+	snprintf(args, sizeof(args), "report %s", write_tmp("lencut.cap", b.p, data + 100));
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 3 && strstr(err, "truncated at byte") && !strstr(err, "corrupt"),
+		  "corrupt length: a file cut inside a section is still truncated",
+		  "exit %d, stderr %s", st, err);
+	free(out);
+	free(err);
+	free(clean);
 	free(b.p);
 }
 
@@ -1039,6 +1172,7 @@ int main(int argc, char **argv)
 	test_raw_comm_rows();
 	test_diag_escaped();
 	test_sect_hdr_corrupt();
+	test_sect_len_corrupt();
 	test_absurd_ts();
 	test_live_missing();
 	test_empty_tables();
