@@ -856,13 +856,25 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 	return open_filtered(r);
 }
 
+void cli_dur_huge(uint64_t n)
+{
+	if (!n)
+		return;
+	cli_nwarn++;
+	fprintf(stderr, "logdev: warning: %" PRIu64 " return-probe pair%s more than 2^62 ns apart "
+		"(damaged timestamps?) left out of the durations\n", n, n == 1 ? "" : "s");
+}
+
 int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		struct lgd_dur_stats *st, const char *file)
 {
-	int ret = lgd_deltas_collect(r, ds, durations, st);
+	struct lgd_dur_stats own;
+	int ret = lgd_deltas_collect(r, ds, durations, st ? st : &own);
 
 	if (!ret)
 		cli_filter_notes(r, file);
+	if (!ret && durations)
+		cli_dur_huge((st ? st : &own)->huge);
 
 	if (ret == -ENOMEM)
 		fprintf(stderr, "logdev: out of memory\n");

@@ -206,11 +206,18 @@ int cli_live_check(const char *dir);
 int cli_open_input(const char *file, struct lgd_reader *r);
 /**
  * cli_collect() - lgd_deltas_collect() with its errors printed, then
- * cli_filter_notes() (@file: the capture's name for them, or NULL).
+ * cli_filter_notes() (@file: the capture's name for them, or NULL) and,
+ * with @durations, cli_dur_huge().
  * Return: 0, or 1 (out of memory / read error).
  */
 int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		struct lgd_dur_stats *st, const char *file);
+/**
+ * cli_dur_huge() - if @n (lgd_dur_stats.huge) is not 0, warn on stderr
+ * (cli_nwarn) that @n return-probe pairs more than 2^62 ns apart were left
+ * out of the durations.
+ */
+void cli_dur_huge(uint64_t n);
 /**
  * cli_by_arg() - parse a --by value (cpu, task, context) of @verb into
  * *@by; prints a usage error.  Return: 0, or 2 (usage).

@@ -16,7 +16,7 @@
  *   long long delta_ns (since the previous record of the same CPU and
  *     context level, as logdev report's "+D us" (streams.c); -1 for the
  *     first of its stream and after lost events; negative where the clock
- *     went back);
+ *     went back; saturated at +-(2^63 - 1), never wrapped);
  *   __data_loc char[] msg (lgd_render_msg() + lgd_render_dur(): the message
  *     of logdev report, terminal-safe: control bytes escaped, lgd_escape());
  *   argN: one per conversion of the format (lgd_fmt_arg_kinds()): long long,
@@ -517,6 +517,7 @@ int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, struct lgd_convert_sta
 	ret = -ENOMEM;
 	if (lgd_dur_has_returns(&du) && lgd_dur_collect(r, &du, &marks))
 		goto out;
+	st->dur_huge = du.stats.huge;
 	cv.by_site = calloc(r->sites.nr ? r->sites.nr : 1, sizeof(*cv.by_site));
 	if (!cv.by_site)
 		goto out;
@@ -551,8 +552,9 @@ int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, struct lgd_convert_sta
 				len = lgd_render_dur(msg, sizeof(msg), len, dm);
 			/* signed: a step back is negative (its ts minus the previous) */
 			ret = put_record(&cv, &w, &it, msg, len, !sp.has_prev ? -1 :
-					 sp.kind == LGD_STEP_BACK ? (int64_t)(0 - sp.ns) :
-					 (int64_t)sp.ns);
+					 sp.kind == LGD_STEP_BACK ?
+					 (sp.ns > INT64_MAX ? -INT64_MAX : -(int64_t)sp.ns) :
+					 (sp.ns > INT64_MAX ? INT64_MAX : (int64_t)sp.ns));
 			if (ret == -E2BIG) {
 				st->too_big++;
 				ret = 0;

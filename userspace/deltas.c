@@ -560,6 +560,16 @@ fill:
 	return t;
 }
 
+/* @a + @b, saturated at INT64_MIN and INT64_MAX */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+
 static int nest_push(struct nest *n, const struct lgd_item *it, const char *name)
 {
 	struct nest_task *t = nest_task(n, it, 1);
@@ -601,7 +611,7 @@ static void nest_pop(struct nest *n, const struct lgd_item *it, const struct lgd
 		res->child_ns = t->v[i].child_ns;
 		if (i) {
 			res->parent = t->v[i - 1].site;
-			t->v[i - 1].child_ns += dp->ns;
+			t->v[i - 1].child_ns = sat_add(t->v[i - 1].child_ns, dp->ns);
 		}
 		res->inside = nest_inside(t, i, t->v[i].name, ds);
 		t->depth = i;
@@ -618,7 +628,7 @@ static void nest_top(struct nest *n, const struct lgd_item *it, const struct lgd
 	if (!t || !t->depth)
 		return;
 	res->parent = t->v[t->depth - 1].site;
-	t->v[t->depth - 1].child_ns += dp->ns;
+	t->v[t->depth - 1].child_ns = sat_add(t->v[t->depth - 1].child_ns, dp->ns);
 	res->inside = nest_inside(t, t->depth, name, ds);
 }
 
@@ -629,14 +639,6 @@ static void nest_gap(struct nest *n, uint32_t cpu)
 			n->t[i].depth = 0;
 }
 
-static int64_t sat_add(int64_t a, int64_t b)
-{
-	if (b > 0 && a > INT64_MAX - b)
-		return INT64_MAX;
-	if (b < 0 && a < INT64_MIN - b)
-		return INT64_MIN;
-	return a + b;
-}
 
 /*
  * Does the filter keep both ends of the duration @dp that record @it
@@ -664,7 +666,8 @@ static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
 
 	if (!p || pair_push(p, dp->ns))
 		return -ENOMEM;
-	p->self_ns = sat_add(p->self_ns, sat_add(dp->ns, -res->child_ns));
+	p->self_ns = sat_add(p->self_ns, sat_add(dp->ns, res->child_ns == INT64_MIN ? INT64_MAX :
+								-res->child_ns));
 	if (res->inside) {
 		p->inside_n++;
 		p->inside_ns = sat_add(p->inside_ns, dp->ns);

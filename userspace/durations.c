@@ -183,9 +183,23 @@ static void entries_lost(struct lgd_durations *du, const struct lgd_dur_open *v,
 			du->unmatched[v[i].site]++;
 }
 
-static void fill_pair(struct lgd_durations *du, struct lgd_dur_pair *out,
-		      const struct lgd_dur_open *e, const struct lgd_dur_open *r)
+/*
+ * *@out: the pair of entry @e and return @r.  Return: 1, or 0 when their
+ * stamps lie more than LGD_STEP_MAX_NS apart, either way: no call takes
+ * that long and no two CPUs' clocks disagree so much (damaged stamps), so
+ * no duration (it would not fit an int64_t either): counted in huge, both
+ * ends used up.
+ */
+static int fill_pair(struct lgd_durations *du, struct lgd_dur_pair *out,
+		     const struct lgd_dur_open *e, const struct lgd_dur_open *r)
 {
+	uint64_t d;
+	enum lgd_step k = lgd_ts_step(e->ts, r->ts, &d);
+
+	if (k == LGD_STEP_HUGE || (k == LGD_STEP_BACK && d > LGD_STEP_MAX_NS)) {
+		du->stats.huge++;
+		return 0;
+	}
 	out->entry_site = e->site;
 	out->entry_off = e->off;
 	out->entry_cpu = e->cpu;
@@ -193,10 +207,11 @@ static void fill_pair(struct lgd_durations *du, struct lgd_dur_pair *out,
 	out->ret_cpu = r->cpu;
 	out->ret_off = r->off;
 	out->ret_ts = r->ts;
-	out->ns = (int64_t)(r->ts - e->ts);	/* two's complement: signed */
+	out->ns = k == LGD_STEP_BACK ? -(int64_t)d : (int64_t)d;	/* |d| <= 2^62 */
 	du->stats.paired++;
 	if (out->ns < 0)
 		du->stats.negative++;
+	return 1;
 }
 
 /*
@@ -250,16 +265,15 @@ int lgd_dur_add(struct lgd_durations *du, const struct lgd_item *it,
 		if (!sl)
 			return -ENOMEM;
 		/* returns that waited too long have no entry */
-		while (sl->nearly &&
-		       (int64_t)(it->ts - sl->early[0].ts) > LGD_DUR_SKEW_NS) {
+		while (sl->nearly && it->ts > sl->early[0].ts &&
+		       it->ts - sl->early[0].ts > LGD_DUR_SKEW_NS) {
 			memmove(sl->early, sl->early + 1, --sl->nearly * sizeof(sl->early[0]));
 			du->stats.returns_unmatched++;
 		}
 		/* the newest waiting return, if on another CPU, is this entry's */
 		if (sl->nearly && sl->early[sl->nearly - 1].cpu != it->cpu) {
 			sl->nearly--;
-			fill_pair(du, out, &o, &sl->early[sl->nearly]);
-			return 1;
+			return fill_pair(du, out, &o, &sl->early[sl->nearly]);
 		}
 		push(du, sl->open, &sl->depth, &o, &du->stats.entries_unmatched, 1);
 		return 0;
@@ -268,8 +282,7 @@ int lgd_dur_add(struct lgd_durations *du, const struct lgd_item *it,
 	sl = find_slot(du, pid, ctx, cpu, name, cpu < 0);
 	if (sl && sl->depth) {
 		sl->depth--;
-		fill_pair(du, out, &sl->open[sl->depth], &o);
-		return 1;
+		return fill_pair(du, out, &sl->open[sl->depth], &o);
 	}
 	if (cpu >= 0) {		/* one CPU: no skew, the entry is not coming */
 		du->stats.returns_unmatched++;

@@ -1304,13 +1304,16 @@ struct lgd_dur_pair {
 
 /**
  * struct lgd_dur_stats - every entry and return accounted for (records)
- * After lgd_dur_finish(): entries == paired + entries_unmatched and
- * returns == paired + returns_unmatched.
+ * After lgd_dur_finish(): entries == paired + huge + entries_unmatched and
+ * returns == paired + huge + returns_unmatched.  @huge: an entry and its
+ * return more than LGD_STEP_MAX_NS (2^62 ns) apart, either way: damaged
+ * stamps, no duration (left out of every statistic; the CLI warns).
  */
 struct lgd_dur_stats {
 	uint64_t entries, returns;
 	uint64_t paired, negative;	/* negative: of the paired */
 	uint64_t entries_unmatched, returns_unmatched;
+	uint64_t huge;
 };
 
 /**
@@ -1733,9 +1736,11 @@ void lgd_tdw_free(struct lgd_tdw *w);
  * @sites:   events defined (call sites, and unknown sites seen)
  * @too_big: records left out because they do not fit a page (never with
  *           records of at most LOGDEV_MAX_PAYLOAD bytes of arguments)
+ * @dur_huge: return-probe pairs without a duration (lgd_dur_stats.huge)
  */
 struct lgd_convert_stats {
 	uint64_t records, gaps, gaps_unknown, too_big;
+	uint64_t dur_huge;	/* return-probe pairs over 2^62 ns apart: no duration */
 	uint32_t sites;
 };
 

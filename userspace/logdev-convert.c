@@ -85,6 +85,7 @@ int cmd_convert(int argc, char **argv)
 	fprintf(stderr, "logdev: convert: %" PRIu64 " records, %u events, %" PRIu64
 		" lost-events gaps (%" PRIu64 " without a count) -> %s\n", st.records, st.sites,
 		st.gaps, st.gaps_unknown, outp ? outp : "stdout");
+	cli_dur_huge(st.dur_huge);
 	if (st.too_big)
 		cli_nwarn++, fprintf(stderr, "logdev: convert: warning: %" PRIu64 " records too big for a "
 			"trace.dat page left out\n", st.too_big);

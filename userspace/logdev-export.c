@@ -466,6 +466,7 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	}
 	m.filtered_items = 1;	/* pairs never span a record a filter left out */
+	cli_dur_huge(du.stats.huge);
 	if (fmt == X_CSV)
 		fputs("ts_ns,cpu,pid,comm,ctx,site_id,func,file,line,type,message,delta_ns,"
 		      "duration_ns,lost_kind,lost_count\r\n", x.f);

@@ -247,6 +247,7 @@ int cmd_report(int argc, char **argv)
 
 		lgd_fmt_dur_summary(sum, sizeof(sum), &du.stats);
 		fprintf(stderr, "logdev: %s", sum);
+		cli_dur_huge(du.stats.huge);
 	}
 	cli_probe_misses(&r);
 	if (rd.missing)		/* once per capture, text and raw (lgd_render.missing) */

@@ -158,7 +158,7 @@ int lgd_tdw_missed(struct lgd_tdw *w, uint32_t cpu, int64_t count)
 		c->missed_n = 0;
 	} else {
 		c->missed = 1;
-		c->missed_n += (uint64_t)count;
+		c->missed_n = lgd_add_sat(c->missed_n, (uint64_t)count);
 	}
 	return err;
 }
@@ -177,7 +177,8 @@ int lgd_tdw_event(struct lgd_tdw *w, uint32_t cpu, uint64_t ts, const void *payl
 	need = hdr + plen;
 	if (need + 8 + 8 > TD_DATA)	/* + a time extend + a missed count */
 		return -E2BIG;
-	if (c->open && ts < c->last_ts)	/* deltas are unsigned: a new page */
+	/* deltas are unsigned, and a time extend holds 59 bits: a new page */
+	if (c->open && (ts < c->last_ts || (ts - c->last_ts) >> 27 > UINT32_MAX))
 		if ((err = page_flush(c)))
 			return err;
 	delta = c->open ? ts - c->last_ts : 0;
