@@ -664,6 +664,18 @@ static void fire_all(void)
 	}
 }
 
+/* Every probe removed (an O_TRUNC open of "probes"), error_log cleared. */
+static void ldk_probes_reset(void)
+{
+	struct file f = { .f_mode = FMODE_WRITE };
+
+	f.f_flags = O_TRUNC;
+	ld_probes_open(NULL, &f);
+	single_release(NULL, &f);
+	ld_errlog_open(NULL, &f);
+	single_release(NULL, &f);
+}
+
 /*
  * Unload "mymod" (GOING) or load it (COMING, LIVE) through the module
  * notifier; then no probe on it is armed while it is away, and each one by
@@ -746,11 +758,7 @@ static void ldk_named_selftest(void)
 				abort();
 	if (k != ARRAY_SIZE(want))
 		abort();
-	f.f_flags = O_TRUNC;
-	ld_probes_open(NULL, &f);	/* removes every probe */
-	single_release(NULL, &f);
-	ld_errlog_open(NULL, &f);
-	single_release(NULL, &f);
+	ldk_probes_reset();
 }
 
 /*
@@ -850,11 +858,7 @@ static void ldk_words_selftest(void)
 	}
 	if (bad)
 		abort();
-	f.f_flags = O_TRUNC;
-	ld_probes_open(NULL, &f);	/* removes every probe */
-	single_release(NULL, &f);
-	ld_errlog_open(NULL, &f);
-	single_release(NULL, &f);
+	ldk_probes_reset();
 }
 
 /*
@@ -973,11 +977,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fire_all();
 	if (ldk_mymod_gone)
 		ldk_mymod_toggle();
-	f.f_flags = O_TRUNC;
-	ld_probes_open(NULL, &f);	/* removes every probe */
-	single_release(NULL, &f);
-	ld_errlog_open(NULL, &f);	/* clears the log */
-	single_release(NULL, &f);
+	ldk_probes_reset();
 	if (ldk_armed || ld_probes.next != &ld_probes)
 		abort();
 	return 0;
