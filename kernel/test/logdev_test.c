@@ -966,6 +966,50 @@ static const struct file_operations lt_comm_fops = {
 	.llseek = noop_llseek,
 };
 
+/* ---- fill (tests/vm/guest-comm.sh: vmtool cross) ------------------------ */
+
+/*
+ * 507 'x' and the NUL (lt_init()): "fill %u %s" of it is a
+ * LOGDEV_MAX_PAYLOAD payload
+ */
+static char lt_fill_pad[LOGDEV_MAX_PAYLOAD - 4];
+
+/*
+ * "N BYTES": N records of the writing task, each with a payload of BYTES
+ * (8: "fill %u %u", two ints through edprint()'s word path; 12 to 512:
+ * "fill %u %s" with a string of BYTES - 5 characters, vbin_printf()'s u32
+ * then the string and its NUL).  On the writer's CPU: vmtool pins itself.
+ */
+static ssize_t lt_fill_write(struct file *f, const char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	unsigned int i, n, bytes;
+	char buf[32];
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%u %u", &n, &bytes) != 2 || n > 1000 ||
+	    (bytes != 8 && (bytes < 12 || bytes > LOGDEV_MAX_PAYLOAD)))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (bytes == 8)
+			edprint("fill %u %u", i, n);
+		else
+			edprint("fill %u %s", i,
+				lt_fill_pad + sizeof(lt_fill_pad) - 1 - (bytes - 5));
+	}
+	return len;
+}
+
+static const struct file_operations lt_fill_fops = {
+	.owner = THIS_MODULE,
+	.write = lt_fill_write,
+	.llseek = noop_llseek,
+};
+
 /* ---- burst (tests/vm/guest-stop.sh) ----------------------------------- */
 
 static void lt_burst_fn(void *arg)
@@ -1175,6 +1219,7 @@ static int __init lt_init(void)
 	else
 		lt_nmi_registered = true;
 
+	memset(lt_fill_pad, 'x', sizeof(lt_fill_pad) - 1);
 	lt_dir = debugfs_create_dir("logdev_test", NULL);
 	if (IS_ERR(lt_dir)) {
 		err = PTR_ERR(lt_dir);
@@ -1188,6 +1233,7 @@ static int __init lt_init(void)
 	debugfs_create_file("probe_work", 0200, lt_dir, NULL, &lt_probe_work_fops);
 	debugfs_create_file("burst", 0200, lt_dir, NULL, &lt_burst_fops);
 	debugfs_create_file("comm", 0200, lt_dir, NULL, &lt_comm_fops);
+	debugfs_create_file("fill", 0200, lt_dir, NULL, &lt_fill_fops);
 	debugfs_create_file("dump_seq", 0200, lt_dir, NULL, &lt_dump_seq_fops);
 	debugfs_create_file("crash", 0200, lt_dir, NULL, &lt_crash_fops);
 	return 0;

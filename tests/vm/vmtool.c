@@ -13,6 +13,8 @@
  *                            data there is a violation (counted in
  *                            hup_with_data); prints
  *                            "records=R hup_with_data=H after_eof=B"
+ *   vmtool cross ROUNDS      does every sub-buffer name the tasks of its
+ *                            records (comm records)? see cross_main()
  *   vmtool seed-rng          credit entropy (test guests: %p hash key)
  *   vmtool hotplug SECONDS   CPUs 1..N-1 offline/online in a loop under
  *                            writers and readers; vmtool ctlstorm SECONDS:
@@ -30,6 +32,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -1412,6 +1415,200 @@ static int comm_main(const char *a, const char *b, const char *c)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ cross */
+
+/* One write of "N BYTES" to logdev_test's fill file: 0 or -1. */
+static int fill_write(unsigned int n, unsigned int bytes)
+{
+	char b[32];
+	int fd, len, ok;
+
+	fd = open(T "/fill", O_WRONLY);
+	if (fd < 0)
+		return -1;
+	len = snprintf(b, sizeof(b), "%u %u", n, bytes);
+	ok = write(fd, b, (size_t)len) == len;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* A byte over a pipe, and the answer: 0 or -1. */
+static int turn(int wfd, int rfd, char c)
+{
+	char a;
+
+	if (write(wfd, &c, 1) != 1 || read(rfd, &a, 1) != 1)
+		return -1;
+	return a == 'k' ? 0 : -1;
+}
+
+/*
+ * vmtool cross ROUNDS: does every sub-buffer name the tasks of its records?
+ * On CPU 0, in overwrite mode with 1024-byte sub-buffers: this process
+ * (vmtool) and a child named lt_cross take turns.  Per round vmtool writes
+ * 4-6 records of 8-200 payload bytes (the sizes vary so that the open
+ * sub-buffer's free space does), then lt_cross one of 512 bytes, which fits
+ * a sub-buffer with vmtool's records in it about half of the time: else it
+ * opens the next one, lt_cross's comm record left in the one before.  Every
+ * 10th round vmtool then flushes and lt_cross writes one 8-byte record,
+ * which opens a sub-buffer too.  vmtool's records that follow fill the
+ * rest of that sub-buffer, so lt_cross's name can only be in it if the
+ * kernel wrote one there for the record that opened it (the reader names a
+ * record by its pid's comm record before it, else the first after:
+ * lgd_comm_at(); with the older sub-buffers overwritten only that one is
+ * left).  Then recording off, CPU 0 drained to EOF, and every sub-buffer
+ * checked: each pid of a record has a comm record in the same sub-buffer.
+ * Prints "PASS:"/"FAIL:" lines (vm-comm).
+ */
+static int cross_main(unsigned int rounds)
+{
+	unsigned int sbsz, r, nsb = 0, opened = 0, flushed = 0, unnamed = 0;
+	unsigned int flushes = 0, recs = 0;
+	int p2c[2], c2p[2], fd, st, fails0 = 0;
+	size_t cap = 8 << 20, n = 0, o;
+	unsigned char *buf;
+	uint64_t lost = 0;
+	cpu_set_t set;
+	ssize_t k;
+	pid_t child, me = getpid();
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return printf("FAIL: vm-comm: cross: pin to CPU 0: %s\n", strerror(errno)), 1;
+	if (put("enable", "0") || put("mode", "overwrite") || put("subbuf_size", "1024") ||
+	    put("buffer_size_kb", "1024") || put("clear", "1") ||
+	    read_u32_file(D "/subbuf_size", &sbsz) || sbsz != 1024)
+		return printf("FAIL: vm-comm: cross: setup refused\n"), 1;
+	if (pipe(p2c) || pipe(c2p))
+		return printf("FAIL: vm-comm: cross: pipe: %s\n", strerror(errno)), 1;
+	child = fork();
+	if (child < 0)
+		return printf("FAIL: vm-comm: cross: fork: %s\n", strerror(errno)), 1;
+	if (child == 0) {
+		char c, a;
+
+		if (prctl(PR_SET_NAME, "lt_cross", 0, 0, 0))
+			_exit(1);
+		while (read(p2c[0], &c, 1) == 1 && c != 'q') {
+			a = fill_write(1, c == 'b' ? 512 : 8) ? 'e' : 'k';
+			if (write(c2p[1], &a, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	if (put("enable", "1"))
+		return printf("FAIL: vm-comm: cross: enable refused\n"), 1;
+	for (r = 0; r < rounds; r++) {
+		if (fill_write(4 + r % 3, 8 + (r * 53) % 193 / 4 * 4) ||
+		    turn(p2c[1], c2p[0], 'b')) {
+			printf("FAIL: vm-comm: cross: round %u did not record\n", r);
+			fails0 = 1;
+			break;
+		}
+		if (r % 10 == 9) {
+			if (put("flush", "1") || turn(p2c[1], c2p[0], 's')) {
+				printf("FAIL: vm-comm: cross: flush round %u did not record\n", r);
+				fails0 = 1;
+				break;
+			}
+			flushes++;
+		}
+	}
+	if (write(p2c[1], "q", 1) != 1 || waitpid(child, &st, 0) != child ||
+	    !WIFEXITED(st) || WEXITSTATUS(st))
+		fails0 = 1;
+	if (put("enable", "0"))
+		fails0 = 1;
+	buf = malloc(cap);
+	fd = open_pipe(0);
+	if (!buf || fd < 0)
+		return printf("FAIL: vm-comm: cross: no buffer or no trace_pipe_raw\n"), 1;
+	while (n + sbsz <= cap && (k = read(fd, buf + n, sbsz)) > 0)
+		n += (size_t)k;
+	close(fd);
+	if (n % sbsz) {
+		free(buf);
+		return printf("FAIL: vm-comm: cross: read %zu bytes, not whole sub-buffers\n", n), 1;
+	}
+	for (o = 0; o < n; o += sbsz) {
+		const struct logdev_subbuf_hdr *h = (const void *)(buf + o);
+		uint32_t off = 0, first_pid = 0, named[8], nn = 0, i, first_type = 0;
+		uint32_t second_pid = 0, second_bytes = 0, nrec = 0;
+		uint32_t need[64], nneed = 0;
+
+		if (h->magic != LOGDEV_SUBBUF_MAGIC || h->data_bytes > sbsz - LOGDEV_SUBBUF_HDR_SIZE) {
+			free(buf);
+			return printf("FAIL: vm-comm: cross: malformed sub-buffer at byte %zu\n", o), 1;
+		}
+		nsb++;
+		lost += h->overrun_before + h->dropped_before + h->nesting_lost_before +
+			h->too_big_before;
+		while (off + LOGDEV_REC_HDR_SIZE <= h->data_bytes) {
+			const struct logdev_rec_hdr *rec =
+				(const void *)(buf + o + LOGDEV_SUBBUF_HDR_SIZE + off);
+
+			if (rec->len < LOGDEV_REC_HDR_SIZE || off + rec->len > h->data_bytes)
+				break;
+			if (!off) {
+				first_pid = rec->pid;
+				first_type = rec->type;
+			} else if (nrec == 1) {
+				second_pid = rec->pid;
+				second_bytes = rec->arg_bytes;
+			}
+			nrec++;
+			if (rec->type == LOGDEV_REC_COMM) {
+				if (nn < 8)
+					named[nn++] = rec->pid;
+			} else {
+				recs++;
+				for (i = 0; i < nneed && need[i] != rec->pid; i++)
+					;
+				if (i == nneed && nneed < 64)
+					need[nneed++] = rec->pid;
+			}
+			off += rec->len;
+		}
+		if (first_type != LOGDEV_REC_COMM && first_pid == (uint32_t)child)
+			opened++;
+		/* after a flush: lt_cross's name, then its 8-byte record */
+		if (first_type == LOGDEV_REC_COMM && first_pid == (uint32_t)child &&
+		    second_pid == (uint32_t)child && second_bytes == 8)
+			flushed++;
+		for (i = 0; i < nneed; i++) {
+			uint32_t j;
+
+			for (j = 0; j < nn && named[j] != need[i]; j++)
+				;
+			if (j == nn && unnamed++ < 5)
+				printf("FAIL: vm-comm: cross: sub-buffer seq %llu: records of pid %u (%s), no comm record of it\n",
+				       (unsigned long long)h->seq, need[i],
+				       need[i] == (uint32_t)child ? "lt_cross" :
+				       need[i] == (uint32_t)me ? "vmtool" : "?");
+		}
+	}
+	free(buf);
+	if (fails0)
+		return printf("FAIL: vm-comm: cross: the rounds did not complete\n"), 1;
+	if (lost)
+		printf("FAIL: vm-comm: cross: %llu records lost, want none\n", (unsigned long long)lost);
+	if (opened < rounds / 5)
+		printf("FAIL: vm-comm: cross: %u of %u sub-buffers opened by lt_cross's 512-byte record, want at least %u\n",
+		       opened, nsb, rounds / 5);
+	if (flushed != flushes)
+		printf("FAIL: vm-comm: cross: %u sub-buffers after a flush begin with lt_cross's name, want %u\n",
+		       flushed, flushes);
+	if (unnamed)
+		printf("FAIL: vm-comm: cross: %u sub-buffers hold records of a task they do not name\n",
+		       unnamed);
+	if (lost || opened < rounds / 5 || flushed != flushes || unnamed)
+		return 1;
+	printf("PASS: vm-comm: cross: %u rounds, %u records in %u sub-buffers; %u opened by lt_cross's record, %u after a flush: every sub-buffer names the tasks of its records\n",
+	       rounds, recs, nsb, opened, flushed);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1424,6 +1621,8 @@ int main(int argc, char **argv)
 			      strtoul(argv[4], NULL, 0));
 	if (argc == 5 && !strcmp(argv[1], "comm"))
 		return comm_main(argv[2], argv[3], argv[4]);
+	if (argc == 3 && !strcmp(argv[1], "cross"))
+		return cross_main(strtoul(argv[2], NULL, 0));
 	if (argc == 2 && !strcmp(argv[1], "seed-rng"))
 		return seed_rng_main();
 	if (argc == 3 && !strcmp(argv[1], "hotplug"))
@@ -1432,6 +1631,6 @@ int main(int argc, char **argv)
 		return ctlstorm_main(atof(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "probestorm"))
 		return probestorm_main(atof(argv[2]));
-	fprintf(stderr, "usage: vmtool eof-read CPU | eof-poll CPU | stress SECONDS ITERS SEED | comm A B C | seed-rng | hotplug SECONDS | ctlstorm SECONDS | probestorm SECONDS\n");
+	fprintf(stderr, "usage: vmtool eof-read CPU | eof-poll CPU | stress SECONDS ITERS SEED | comm A B C | cross ROUNDS | seed-rng | hotplug SECONDS | ctlstorm SECONDS | probestorm SECONDS\n");
 	return 2;
 }
