@@ -87,9 +87,8 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 		/*
 		 * Refused (discard mode full, nesting): do not try again
 		 * before the sub-buffer changes, or a full buffer would see
-		 * two refusals per record.  The record that next opens a
-		 * sub-buffer finds comm_sb stale and the one after it writes
-		 * the comm record.
+		 * two refusals per record.  The record that next goes to
+		 * another sub-buffer names the task after it (ld_commit_rec()).
 		 */
 		pc->comm_pid = pid;
 		pc->comm[0] = comm0;
@@ -117,10 +116,10 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 /*
  * Before a record of @pid (current's): a comm record if this CPU's last
  * one was of another task or name, or if it went stale (ld_comm_stale():
- * a record of this CPU landed in another sub-buffer than it, so that every
- * sub-buffer names the tasks of its records, also after older ones were
- * overwritten).  The fast path compares 3 words; the sub-buffer is
- * compared once, after the reservation (ld_check_comm_sb()).
+ * a reset or a flush).  The fast path compares 3 words; a record that went
+ * to another sub-buffer than the last comm record is named after it
+ * (ld_commit_rec()), so that every sub-buffer names the tasks of its
+ * records, also after older ones were overwritten.
  */
 static __always_inline void ld_note_task(struct ld_pcpu *pc,
 					 struct ld_cpu_buf *cb, u32 pid)
@@ -136,14 +135,45 @@ static __always_inline void ld_note_task(struct ld_pcpu *pc,
 }
 
 /*
- * After a record: if it went to another sub-buffer than this CPU's last
- * comm record (it did not fit after it, or a flush closed that one), the
- * next record writes one again.
+ * A record of @pc's CPU went to another sub-buffer than the last comm record
+ * (it opened one, or a flush or another writer did; a reset leaves none):
+ * name its task there now, after it.  The reader takes the first name of a
+ * pid after a record when none is before it (lgd_comm_at()), so the
+ * sub-buffer names the task even when the older ones are overwritten.
+ * Only a record that completes its sub-buffer, or a comm record refused,
+ * leaves it unnamed there (ld_write_comm() then names it in the next).
  */
-static __always_inline void ld_check_comm_sb(struct ld_pcpu *pc, u64 sb)
+static noinline void notrace ld_commit_rare(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
+					    bool done, bool moved)
 {
-	if (unlikely(sb != READ_ONCE(pc->comm_sb)))
-		ld_comm_stale(pc);
+	u64 comm0, comm1;
+
+	if (moved) {
+		memcpy(&comm0, current->comm, sizeof(comm0));
+		memcpy(&comm1, current->comm + sizeof(comm0), sizeof(comm1));
+		ld_write_comm(pc, cb, current->pid, comm0, comm1);
+	}
+	if (done)
+		ld_kick_reader(pc);
+}
+
+/*
+ * ld_commit() of a record of this CPU's writers (not a comm record), then
+ * the two rare cases, out of line so that nothing here is live across a
+ * call: a sub-buffer completed (wake its reader), or the record went to
+ * another sub-buffer than this CPU's last comm record (name its task in
+ * it, ld_commit_rare()).  The sub-buffer is compared once, here: the fast
+ * path's comm check before the reservation compares pid and comm only
+ * (ld_note_task()).
+ */
+static __always_inline void ld_commit_rec(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
+					  struct ld_resv *r)
+{
+	bool moved = r->sb != READ_ONCE(pc->comm_sb);
+	bool done = ld_commit(cb, r);
+
+	if (unlikely(done || moved))
+		ld_commit_rare(pc, cb, done, moved);
 }
 
 /* bytes of one number vbin_printf() stores for length @q of conversion @c */
@@ -501,14 +531,12 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 	pid = current->pid;
 	ld_note_task(pc, cb, pid);
 	if (likely(!ld_reserve(cb, bytes, &r))) {
-		ld_check_comm_sb(pc, r.sb);
 		ld_fill_hdr(r.rec, id, LOGDEV_REC_PRINT, ld_ctx() | flags, pid, bytes);
 		memcpy(r.rec + 1, buf, bytes);
 		pad = r.rec->len - LOGDEV_REC_HDR_SIZE - bytes;
 		if (pad)
 			memset((char *)(r.rec + 1) + bytes, 0, pad);
-		if (ld_commit(cb, &r))
-			ld_kick_reader(pc);
+		ld_commit_rec(pc, cb, &r);
 	}
 	memset(buf, 0, used);	/* the next call at this level starts from zeros */
 
@@ -552,7 +580,6 @@ notrace void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logde
 	ld_note_task(pc, cb, pid);
 	if (unlikely(ld_reserve(cb, bytes, r)))
 		goto out;
-	ld_check_comm_sb(pc, r->sb);
 	rec = r->rec;	/* once: the stores below may alias *r for the compiler */
 	ld_fill_hdr(rec, id, LOGDEV_REC_PRINT_SLOTS, ld_ctx(), pid, bytes);
 	/*
@@ -580,8 +607,7 @@ void notrace __logdev_commit(struct logdev_resv *res)
 
 	BUILD_BUG_ON(LOGDEV_REC_ALIGN != sizeof(u64));
 	/* the padding was zeroed by __logdev_reserve() */
-	if (ld_commit(rcu_dereference_sched(pc->cb), r))
-		ld_kick_reader(pc);
+	ld_commit_rec(pc, rcu_dereference_sched(pc->cb), r);
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(__logdev_commit);
@@ -619,9 +645,7 @@ static __always_inline void ld_words_fill(struct ld_pcpu *pc, struct ld_cpu_buf 
 			break;
 		}
 	}
-	ld_check_comm_sb(pc, r->sb);
-	if (ld_commit(cb, r))
-		ld_kick_reader(pc);
+	ld_commit_rec(pc, cb, r);
 }
 
 /*
@@ -745,15 +769,13 @@ static int notrace ld_write_ready(u8 type, u32 site_id, const void *payload,
 		ld_note_task(pc, cb, pid);
 		ret = ld_reserve(cb, bytes, &r);
 		if (likely(!ret)) {
-			ld_check_comm_sb(pc, r.sb);
 			ld_fill_hdr(r.rec, site_id, type, ld_ctx(), pid, bytes);
 			if (bytes)
 				memcpy(r.rec + 1, payload, bytes);
 			pad = r.rec->len - LOGDEV_REC_HDR_SIZE - bytes;
 			if (pad)
 				memset((char *)(r.rec + 1) + bytes, 0, pad);
-			if (ld_commit(cb, &r))
-				ld_kick_reader(pc);
+			ld_commit_rec(pc, cb, &r);
 		}
 	}
 	preempt_enable_notrace();
