@@ -261,7 +261,8 @@ fi
 
 # 8. task names: tasks with known names record from task, hardirq and NMI
 # context, one exits and its pid is reused by another, which renames itself
-# (multi-threaded TCG: record brackets the workload, as in 2.)
+# (multi-threaded TCG: record brackets the workload, as in 2.); then every
+# sub-buffer must name the tasks of its records (vmtool cross)
 if boot vm-comm 2 "$vm/guest-comm.sh" \
 	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static $vmtool" ""; then
 	guest_lines "$out/vm-comm"
