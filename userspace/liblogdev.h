@@ -425,7 +425,9 @@ struct lgd_sect_fix;
  * @probes:     text of the last PROBES section (debugfs "probes" at the end
  *              of recording; lgd_probe_missed()) or NULL
  * @cpus:       distinct CPUs with CPU_DATA, ascending; @nr_cpus of them
- * @complete:   an END section was seen
+ * @complete:   an END section was seen, and the capture is not marked
+ *              incomplete: no SALVAGED section, and not END after CPU_DATA
+ *              and RECORDER with no STATS (capture.h; both warned)
  * @sites_final: complete, and a FORMATS section comes after the last
  *              CPU_DATA section (logdev record writes one last, after
  *              draining): every call site of a record is listed, and a
