@@ -865,6 +865,16 @@ void cli_dur_huge(uint64_t n)
 		"(damaged timestamps?) left out of the durations\n", n, n == 1 ? "" : "s");
 }
 
+void cli_left_out_note(const char *who, const char *file, uint64_t back, uint64_t huge)
+{
+	char lo[256];
+
+	if (!lgd_fmt_left_out_n(lo, sizeof(lo), back, huge))
+		return;
+	fprintf(stderr, "%s: warning: %s%s%s\n", who, file ? file : "", file ? ": " : "", lo);
+	cli_nwarn++;
+}
+
 int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		struct lgd_dur_stats *st, const char *file)
 {

@@ -205,6 +205,14 @@ int cli_live_check(const char *dir);
  */
 int cli_open_input(const char *file, struct lgd_reader *r);
 /**
+ * cli_left_out_note() - on stderr, "WHO: warning: [FILE: ]N pairs left out:
+ * clock went backwards (K), step over 2^62 ns (J)" (@who "logdev" or
+ * "logdev diff"; @file NULL: not named), counted as a warning (exit 3);
+ * nothing when @back + @huge is 0.  The one note of every verb that shows
+ * deltas (hist, diff, export, report; deltas prints it under its table).
+ */
+void cli_left_out_note(const char *who, const char *file, uint64_t back, uint64_t huge);
+/**
  * cli_collect() - lgd_deltas_collect() with its errors printed, then
  * cli_filter_notes() (@file: the capture's name for them, or NULL) and,
  * with @durations, cli_dur_huge().

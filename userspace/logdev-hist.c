@@ -105,6 +105,9 @@ int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		lgd_reader_close(r);
 		return 1;
 	}
+	if (!durations)		/* deltas' note (lgd_ts_step()): a pair left out */
+		cli_left_out_note(strcmp(verb, "diff") ? "logdev" : "logdev diff",
+				  strcmp(verb, "diff") ? NULL : file, ds->left_back, ds->left_huge);
 	lgd_deltas_finish(ds, LGD_SORT_TOTAL);	/* deltas' default order: --pair N */
 	for (size_t i = 0; i < ds->nr; i++) {
 		const struct lgd_pair *p = &ds->pairs[i];

@@ -323,6 +323,34 @@ static void test_timestamps(void)
 		"deltas: no wrapped negative delta, both left-out pairs counted");
 	free(out);
 	free(err);
+	{
+		/*
+		 * one rule for every verb: the same note (stderr) and exit 3
+		 * wherever a delta is shown or counted; none dropped silently
+		 */
+		static const char *const verbs[] = {
+			"report", "hist f:1 g:2", "hist --svg /dev/null f:1 g:2",
+			"export --format csv", "export --format json", "export --format perfetto",
+			"diff", "diff --format csv", "diff --svg /dev/null f:1 g:2",
+		};
+		const char *note = "2 pairs left out: clock went backwards (1), step over 2^62 ns (1)\n";
+
+		for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+			char name[300];
+
+			if (!strncmp(verbs[i], "diff", 4))
+				snprintf(args, sizeof(args), "%s %s %s", verbs[i], p, p);
+			else
+				snprintf(args, sizeof(args), "%s %s", verbs[i], p);
+			st = run_cli(args, &out, &err);
+			snprintf(name, sizeof(name), "%s: the pairs left out (step back, step over "
+				 "2^62 ns) said on stderr, exit 3", verbs[i]);
+			CHECK_WHY(st == 3 && strstr(err, note), name, "status %d, stderr:\n%s", st,
+				  err);
+			free(out);
+			free(err);
+		}
+	}
 
 	p = build_ts("sum.cap", sum, 6);
 	snprintf(args, sizeof(args), "deltas --by cpu %s", p);
