@@ -918,6 +918,8 @@ void cli_marks(char *b, unsigned int m)
 		b[n++] = '~';
 	if (m & CLI_MARK_MISSED)
 		b[n++] = '#';
+	if (m & CLI_MARK_SAT)
+		b[n++] = '>';
 	b[n] = 0;
 }
 
@@ -931,6 +933,10 @@ unsigned int cli_pair_marks(const struct lgd_deltas *ds, const struct lgd_pair *
 		m |= CLI_MARK_UNMATCHED;
 	if (p->approx)
 		m |= CLI_MARK_APPROX;
+	/* a sum at its limit saturated there (lgd_hist_total(), self, nested) */
+	if (p->total == INT64_MAX || p->total == INT64_MIN || p->self_ns == INT64_MAX ||
+	    p->self_ns == INT64_MIN || p->nested_ns >= (uint64_t)INT64_MAX)
+		m |= CLI_MARK_SAT;
 	return m;
 }
 
@@ -983,6 +989,11 @@ void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
 	if (used & CLI_MARK_MISSED)
 		fprintf(f, "%s# rows of a run-time probe that missed hits (the kernel's nmissed, "
 			"warning on stderr): their counts are short of those\n", pfx);
+	if (used & CLI_MARK_SAT) {
+		fprintf(f, "%s> rows with a sum (total, self or nested) at its limit, 2^63-1 ns "
+			"(9223372036854775.807 us): saturated, the true sum is larger\n", pfx);
+		cli_nwarn++;	/* a number printed that is not the sum: exit 3 */
+	}
 	if (used & CLI_MARK_APPROX)
 		fprintf(f, "%s~ median and p99 from a log-linear histogram (more than %d deltas): "
 			"within %s of the exact value\n", pfx, LGD_HIST_EXACT_MAX,

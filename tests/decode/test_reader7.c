@@ -358,11 +358,41 @@ static void test_timestamps(void)
 	CHECK_WHY(st == 3 &&
 		  strstr(out, "\nf:1                      g:2                               3 "
 			      "4611686018427387.903 4611686018427387.903 4611686018427387.903 "
-			      "4611686018427387.903 9223372036854775.807\n") && !strchr(out, '-'),
-		  "deltas: a total beyond 2^63 ns saturates instead of overflowing",
+			      "4611686018427387.903 9223372036854775.807 >\n") && !strstr(out, " -"),
+		  "deltas: a total beyond 2^63 ns saturates instead of overflowing, marked '>'",
 		  "status %d:\n%s%s", st, out, err);
 	free(out);
 	free(err);
+
+	{
+		/*
+		 * three f:1 -> g:2 deltas of 2^62-1 ns, no step left out: the
+		 * total saturates, and every verb printing it marks the row '>',
+		 * explains it and exits 3 (deltas, deltas --durations' total and
+		 * self, hist, diff --svg)
+		 */
+		const uint64_t d = (1ull << 62) - 1;
+		const uint64_t sat[] = { 1, 1 + d, 2 + d, 2 + 2 * d, 3 + 2 * d, 3 + 3 * d };
+		static const char *const verbs[] = {
+			"deltas", "deltas --durations --pair f:1,g:2", "hist f:1 g:2",
+			"hist --svg /dev/null f:1 g:2", "diff --svg /dev/null f:1 g:2",
+		};
+		char *q = build_ts("sat.cap", sat, 6), name[300];
+
+		for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+			if (!strncmp(verbs[i], "diff", 4))
+				snprintf(args, sizeof(args), "%s %s %s", verbs[i], q, q);
+			else
+				snprintf(args, sizeof(args), "%s %s", verbs[i], q);
+			st = run_cli(args, &out, &err);
+			snprintf(name, sizeof(name), "%s: a saturated total is marked '>' with its "
+				 "footnote, exit 3", verbs[i]);
+			CHECK_WHY(st == 3 && strstr(out, " >\n") && strstr(out, "> rows with a sum"),
+				  name, "status %d, stdout:\n%s\nstderr:\n%s", st, out, err);
+			free(out);
+			free(err);
+		}
+	}
 }
 
 /* ---- C: arguments missing from a payload that was not cut ----------- */
