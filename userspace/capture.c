@@ -3,6 +3,7 @@
  * capture.c: capture file writer and little-endian helpers (see capture.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/uio.h>
@@ -148,6 +149,14 @@ int lgd_cap_write_end(struct lgd_cap_writer *w)
 	return lgd_cap_write_section(w, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 }
 
+int lgd_cap_write_salvaged(struct lgd_cap_writer *w, int err)
+{
+	char t[200];
+	int n = snprintf(t, sizeof(t), "write error: %s\n", strerror(-err));
+
+	return lgd_cap_write_section(w, LGD_SECT_SALVAGED, LGD_CAP_NO_CPU, t, (uint64_t)n);
+}
+
 const char *lgd_sect_name(uint32_t type)
 {
 	static const char *const names[] = {
@@ -156,6 +165,7 @@ const char *lgd_sect_name(uint32_t type)
 		[LGD_SECT_CPU_DATA] = "CPU_DATA", [LGD_SECT_END] = "END",
 		[LGD_SECT_MODLOG] = "MODLOG",
 		[LGD_SECT_RECORDER] = "RECORDER", [LGD_SECT_PROBES] = "PROBES",
+		[LGD_SECT_SALVAGED] = "SALVAGED",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])

@@ -45,8 +45,19 @@
  *             that the analyses can leave its own records out (a probe on
  *             ksys_read would count the recorder's reads).  Readers before
  *             it skip it as an unknown section and keep those records
+ *   SALVAGED  text "write error: REASON\n": the recording was cut short by a
+ *             write error (a full disk) and the file cut back to its last
+ *             whole section by logdev record, which ends such a file with
+ *             this section instead of END.  Readers warn that the capture
+ *             is incomplete (exit 3); readers before it see no END and warn
+ *             that it was cut short
  *   END       length 0; marks a complete recording (a file without END was
- *             cut short: readers decode what is there and warn)
+ *             cut short: readers decode what is there and warn).  Written
+ *             only after the last FORMATS and the STATS of a recording that
+ *             ended without error.  A capture of logdev record before
+ *             SALVAGED existed ended a salvaged file with END and no STATS:
+ *             readers take END after CPU_DATA and RECORDER but no STATS as
+ *             incomplete too (and warn)
  *
  * Unknown section types are skipped by readers (forward compatible).
  * A section header whose length cannot be right (past the end of the file,
@@ -78,6 +89,8 @@ enum lgd_cap_sect {
 	LGD_SECT_MODLOG = 7,
 	LGD_SECT_RECORDER = 8,
 	LGD_SECT_PROBES = 9,	/* debugfs "probes" at the end: hits, missed */
+	LGD_SECT_SALVAGED = 10,	/* ends a capture cut short by a write error */
+	LGD_SECT_LAST = LGD_SECT_SALVAGED,	/* the highest type a reader knows */
 };
 
 /** lgd_sect_name() - "HEADER", "CPU_DATA", ... for a section type; "unknown-type" else (static). */
@@ -114,6 +127,13 @@ int lgd_cap_write_section(struct lgd_cap_writer *w, uint32_t type, uint32_t cpu,
 
 /** lgd_cap_write_end() - append the END section. Return: 0 or negative errno. */
 int lgd_cap_write_end(struct lgd_cap_writer *w);
+
+/**
+ * lgd_cap_write_salvaged() - append the SALVAGED section that ends a capture
+ * cut short by a write error, @err (negative errno) named in its text, in
+ * place of END.  Return: 0 or negative errno.
+ */
+int lgd_cap_write_salvaged(struct lgd_cap_writer *w, int err);
 
 /**
  * lgd_cap_file_hdr_put() - the LGD_CAP_FILE_HDR_BYTES of a file header at @p.

@@ -865,6 +865,16 @@ void cli_dur_huge(uint64_t n)
 		"(damaged timestamps?) left out of the durations\n", n, n == 1 ? "" : "s");
 }
 
+void cli_left_out_note(const char *who, const char *file, uint64_t back, uint64_t huge)
+{
+	char lo[256];
+
+	if (!lgd_fmt_left_out_n(lo, sizeof(lo), back, huge))
+		return;
+	fprintf(stderr, "%s: warning: %s%s%s\n", who, file ? file : "", file ? ": " : "", lo);
+	cli_nwarn++;
+}
+
 int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		struct lgd_dur_stats *st, const char *file)
 {
@@ -908,6 +918,8 @@ void cli_marks(char *b, unsigned int m)
 		b[n++] = '~';
 	if (m & CLI_MARK_MISSED)
 		b[n++] = '#';
+	if (m & CLI_MARK_SAT)
+		b[n++] = '>';
 	b[n] = 0;
 }
 
@@ -921,6 +933,10 @@ unsigned int cli_pair_marks(const struct lgd_deltas *ds, const struct lgd_pair *
 		m |= CLI_MARK_UNMATCHED;
 	if (p->approx)
 		m |= CLI_MARK_APPROX;
+	/* a sum at its limit saturated there (lgd_hist_total(), self, nested) */
+	if (p->total == INT64_MAX || p->total == INT64_MIN || p->self_ns == INT64_MAX ||
+	    p->self_ns == INT64_MIN || p->nested_ns >= (uint64_t)INT64_MAX)
+		m |= CLI_MARK_SAT;
 	return m;
 }
 
@@ -973,6 +989,11 @@ void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
 	if (used & CLI_MARK_MISSED)
 		fprintf(f, "%s# rows of a run-time probe that missed hits (the kernel's nmissed, "
 			"warning on stderr): their counts are short of those\n", pfx);
+	if (used & CLI_MARK_SAT) {
+		fprintf(f, "%s> rows with a sum (total, self or nested) at its limit, 2^63-1 ns "
+			"(9223372036854775.807 us): saturated, the true sum is larger\n", pfx);
+		cli_nwarn++;	/* a number printed that is not the sum: exit 3 */
+	}
 	if (used & CLI_MARK_APPROX)
 		fprintf(f, "%s~ median and p99 from a log-linear histogram (more than %d deltas): "
 			"within %s of the exact value\n", pfx, LGD_HIST_EXACT_MAX,

@@ -205,6 +205,14 @@ int cli_live_check(const char *dir);
  */
 int cli_open_input(const char *file, struct lgd_reader *r);
 /**
+ * cli_left_out_note() - on stderr, "WHO: warning: [FILE: ]N pairs left out:
+ * clock went backwards (K), step over 2^62 ns (J)" (@who "logdev" or
+ * "logdev diff"; @file NULL: not named), counted as a warning (exit 3);
+ * nothing when @back + @huge is 0.  The one note of every verb that shows
+ * deltas (hist, diff, export, report; deltas prints it under its table).
+ */
+void cli_left_out_note(const char *who, const char *file, uint64_t back, uint64_t huge);
+/**
  * cli_collect() - lgd_deltas_collect() with its errors printed, then
  * cli_filter_notes() (@file: the capture's name for them, or NULL) and,
  * with @durations, cli_dur_huge().
@@ -228,12 +236,15 @@ int cli_by_arg(const char *verb, const char *arg, int *by);
  * them (cli_deltas_notes()): '!' pairs from the row's first site were cut
  * by lost events (its count may be short); '?' entries of its probe were
  * left without return (--durations); '~' median and p99 from the
- * histogram (within LGD_HIST_REL_ERROR).
+ * histogram (within LGD_HIST_REL_ERROR); '>' a sum of the row (total,
+ * self, nested) reached its limit, 2^63-1 ns, and saturated there: the true
+ * sum is larger (a warning, exit 3).
  */
 #define CLI_MARK_CUT		1
 #define CLI_MARK_UNMATCHED	2
 #define CLI_MARK_APPROX		4
 #define CLI_MARK_MISSED		8
+#define CLI_MARK_SAT		16
 
 /**
  * cli_probe_misses() - warn (stderr, cli_nwarn) once per run-time probe of
@@ -242,14 +253,15 @@ int cli_by_arg(const char *verb, const char *arg, int *by);
  */
 struct lgd_reader;
 unsigned int cli_probe_misses(const struct lgd_reader *r);
-/** cli_marks() - the marks of bits @m as text ("" if none) into @b (>= 5 bytes). */
+/** cli_marks() - the marks of bits @m as text ("" if none) into @b (>= 6 bytes). */
 void cli_marks(char *b, unsigned int m);
 /** cli_pair_marks() - the CLI_MARK_* bits of pair @p of @ds. */
 unsigned int cli_pair_marks(const struct lgd_deltas *ds, const struct lgd_pair *p);
 /**
  * cli_deltas_notes() - the footnotes of marks @used (CLI_MARK_* bits) for
  * the table of @ds on @f, each line starting with @pfx; and, when @ds has
- * lost events though no row is marked, a line saying how many.
+ * lost events though no row is marked, a line saying how many.  A '>'
+ * (CLI_MARK_SAT) in @used is counted as a warning (cli_nwarn: exit 3).
  */
 void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
 		      unsigned int used);

@@ -425,7 +425,9 @@ struct lgd_sect_fix;
  * @probes:     text of the last PROBES section (debugfs "probes" at the end
  *              of recording; lgd_probe_missed()) or NULL
  * @cpus:       distinct CPUs with CPU_DATA, ascending; @nr_cpus of them
- * @complete:   an END section was seen
+ * @complete:   an END section was seen, and the capture is not marked
+ *              incomplete: no SALVAGED section, and not END after CPU_DATA
+ *              and RECORDER with no STATS (capture.h; both warned)
  * @sites_final: complete, and a FORMATS section comes after the last
  *              CPU_DATA section (logdev record writes one last, after
  *              draining): every call site of a record is listed, and a
@@ -1021,6 +1023,7 @@ struct lgd_streams {
 	struct lgd_stream *tasks;	/* LGD_BY_TASK: hash of pids */
 	size_t tasks_cap, nr_tasks;
 	uint64_t cut;
+	uint64_t left_back, left_huge;	/* pairs whose step is no delta (lgd_ts_step()) */
 	void (*on_cut)(void *arg, const struct lgd_stream *st);
 	void *cut_arg;
 };
@@ -1029,7 +1032,9 @@ struct lgd_streams {
 void lgd_streams_init(struct lgd_streams *s, int by);
 /**
  * lgd_streams_add() - feed items in merge order: a record fills *@step with
- * its pair (if it has one); a gap forgets its CPU's streams.
+ * its pair (if it has one); a gap forgets its CPU's streams.  A pair whose
+ * step is LGD_STEP_BACK or LGD_STEP_HUGE is counted in @left_back or
+ * @left_huge (no delta: every verb says so, lgd_fmt_left_out_n()).
  * Return: 0 or -ENOMEM.
  */
 int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
@@ -1579,6 +1584,8 @@ int lgd_fmt_dur_summary(char *b, size_t n, const struct lgd_dur_stats *st);
  * @left_huge (lgd_ts_step()).  Return: as snprintf; 0 (@b "") when none was.
  */
 int lgd_fmt_left_out(char *b, size_t n, const struct lgd_deltas *ds);
+/** lgd_fmt_left_out_n() - the same for counts @back and @huge (lgd_streams). */
+int lgd_fmt_left_out_n(char *b, size_t n, uint64_t back, uint64_t huge);
 
 /**
  * lgd_render_msg() - message text of record item @it of @r into @buf (@size

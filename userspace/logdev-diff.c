@@ -104,13 +104,8 @@ static int load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		return 1;
 	}
 	lgd_deltas_finish(ds, LGD_SORT_TOTAL);
-	if (ds->left_back || ds->left_huge) {	/* as deltas says it (lgd_ts_step()) */
-		char lo[256];
-
-		lgd_fmt_left_out(lo, sizeof(lo), ds);
-		fprintf(stderr, "logdev diff: warning: %s: %s\n", file, lo);
-		cli_nwarn++;
-	}
+	if (!durations)		/* as deltas says it (lgd_ts_step()) */
+		cli_left_out_note("logdev diff", file, ds->left_back, ds->left_huge);
 	return 0;
 }
 

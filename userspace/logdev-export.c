@@ -496,6 +496,8 @@ int cmd_export(int argc, char **argv)
 		fputs("\n]}\n", x.f);
 	lgd_merge_free(&m);
 	cli_filter_notes(&r, NULL);
+	if (!failed)	/* rows whose delta_ns is empty by deltas' rule (lgd_ts_step()) */
+		cli_left_out_note("logdev", NULL, st.left_back, st.left_huge);
 	if (negative) {
 		fprintf(stderr, "logdev export: warning: %" PRIu64 " negative duration%s (the "
 			"CPUs' clocks disagree) left without a slice\n", negative,

@@ -105,6 +105,9 @@ int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		lgd_reader_close(r);
 		return 1;
 	}
+	if (!durations)		/* deltas' note (lgd_ts_step()): a pair left out */
+		cli_left_out_note(strcmp(verb, "diff") ? "logdev" : "logdev diff",
+				  strcmp(verb, "diff") ? NULL : file, ds->left_back, ds->left_huge);
 	lgd_deltas_finish(ds, LGD_SORT_TOTAL);	/* deltas' default order: --pair N */
 	for (size_t i = 0; i < ds->nr; i++) {
 		const struct lgd_pair *p = &ds->pairs[i];
@@ -231,9 +234,10 @@ int cli_hist_svg_write(const char *out, const char *title, const struct lgd_svg_
 /* marks' short text for an SVG legend */
 void cli_hist_marks_text(char *b, size_t n, unsigned int mk)
 {
-	snprintf(b, n, "%s%s%s", mk & CLI_MARK_CUT ? "(! pairs cut by lost events: count may "
+	snprintf(b, n, "%s%s%s%s", mk & CLI_MARK_CUT ? "(! pairs cut by lost events: count may "
 		 "be short) " : "", mk & CLI_MARK_UNMATCHED ? "(? entries without return) " : "",
-		 mk & CLI_MARK_APPROX ? "(~ median from the histogram, within 0.39 %)" : "");
+		 mk & CLI_MARK_APPROX ? "(~ median from the histogram, within 0.39 %) " : "",
+		 mk & CLI_MARK_SAT ? "(> total saturated at 2^63-1 ns)" : "");
 }
 
 int cmd_hist(int argc, char **argv)

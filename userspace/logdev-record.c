@@ -227,16 +227,21 @@ static void write_failed(const struct rec *rc)
 }
 
 /*
- * The capture in @tmp (@fd) was cut by a write error: truncate it to its
- * last whole section and end it, so what was recorded stays readable.
- * Return: 1 if it now ends with END, 0 if not.
+ * The capture in @tmp (@fd) was cut by a write error @err (negative errno):
+ * truncate it to its last whole section before END (@end_at: the writer's
+ * bytes before END was written, or UINT64_MAX) and end it with SALVAGED,
+ * not END: the recording is incomplete and readers say so (capture.h).
+ * Return: 1 if it now ends with SALVAGED, 0 if not (no end mark: readers
+ * still warn, "no END section").
  */
-static int salvage(struct lgd_cap_writer *w, int fd)
+static int salvage(struct lgd_cap_writer *w, int fd, int err, uint64_t end_at)
 {
+	if (w->bytes > end_at)	/* END written, then fsync failed: not complete */
+		w->bytes = end_at;
 	if (ftruncate(fd, (off_t)w->bytes) || lseek(fd, (off_t)w->bytes, SEEK_SET) < 0)
 		return 0;
 	w->err = 0;
-	if (lgd_cap_write_end(w)) {
+	if (lgd_cap_write_salvaged(w, err)) {
 		if (ftruncate(fd, (off_t)w->bytes))
 			return 0;
 		return 0;
@@ -701,6 +706,7 @@ static void rec_drain(struct rec *rc)
  */
 static void rec_finish(struct rec *rc)
 {
+	uint64_t end_at = UINT64_MAX;	/* the writer's bytes before END */
 	int werr;
 
 	if (!rc->w.err) {
@@ -725,6 +731,7 @@ static void rec_finish(struct rec *rc)
 			free(pt);
 		}
 		/* on disk before it replaces FILE (delayed ENOSPC, NFS) */
+		end_at = rc->w.bytes;
 		if (!lgd_cap_write_end(&rc->w) && rc->tmp && fsync(rc->outfd))
 			rc->w.err = -errno;
 		if (rc->w.err)
@@ -733,9 +740,10 @@ static void rec_finish(struct rec *rc)
 	werr = rc->w.err;
 	if (werr) {
 		rc->rc = 1;
-		if (rc->tmp && salvage(&rc->w, rc->outfd))
+		if (rc->tmp && salvage(&rc->w, rc->outfd, werr, end_at))
 			fprintf(stderr, "logdev: recording to %s failed; what was recorded "
-				"(%" PRIu64 " bytes, readable) is in %s; %s was left as it was\n",
+				"(%" PRIu64 " bytes, readable, marked incomplete) is in %s; "
+				"%s was left as it was\n",
 				rc->out, rc->w.bytes, rc->tmp, rc->out);
 		else if (rc->tmp)
 			fprintf(stderr, "logdev: recording to %s failed; what was recorded "

@@ -256,6 +256,8 @@ int cmd_report(int argc, char **argv)
 			rd.missing, rd.missing == 1 ? "" : "s", rd.missing == 1 ? "s" : "");
 	if (ret >= 0)
 		cli_filter_notes(&r, NULL);
+	if (ret >= 0 && !raw)	/* the +D us marked "not in deltas", counted once */
+		cli_left_out_note("logdev", NULL, rd.st.left_back, rd.st.left_huge);
 	lgd_dur_marks_free(&marks);
 	lgd_render_free(&rd);
 	lgd_dur_free(&du);

@@ -252,7 +252,7 @@ static int hdr_plausible_d(const struct lgd_reader *r, uint64_t off, int depth)
 	if (peek(r, off, sh, sizeof(sh)) < sizeof(sh))
 		return 1;
 	lgd_cap_sect_hdr_get(sh, &type, &cpu, &len);
-	if (type > LGD_SECT_PROBES)
+	if (type > LGD_SECT_LAST)
 		return !depth && (cpu == LGD_CAP_NO_CPU || cpu < LGD_MAX_CPU) &&
 		       len <= r->file_size - data &&
 		       (data + len == r->file_size || hdr_plausible_d(r, data + len, 1));
@@ -287,7 +287,7 @@ static int hdr_candidate(const struct lgd_reader *r, uint64_t off)
 		return cpu < LGD_MAX_CPU && subbuf_at(r, data, NULL) == 1;
 	if (type == LGD_SECT_END)
 		return cpu == LGD_CAP_NO_CPU && !len;
-	if (!type || type > LGD_SECT_PROBES || cpu != LGD_CAP_NO_CPU ||
+	if (!type || type > LGD_SECT_LAST || cpu != LGD_CAP_NO_CPU ||
 	    len > r->file_size - data)
 		return 0;
 	return data + len == r->file_size || hdr_plausible(r, data + len);
@@ -322,8 +322,8 @@ static int64_t resync_scan(const struct lgd_reader *r, uint64_t from, uint32_t s
 		if (n < 4)
 			break;
 		for (size_t i = 0; i + 4 <= n; i++)
-			/* a type 1 to 9 (little-endian u32) first, then the rest */
-			if (buf[i] >= 1 && buf[i] <= LGD_SECT_PROBES && !buf[i + 1] && !buf[i + 2] &&
+			/* a type 1 to LGD_SECT_LAST (little-endian u32) first, then the rest */
+			if (buf[i] >= 1 && buf[i] <= LGD_SECT_LAST && !buf[i + 1] && !buf[i + 2] &&
 			    !buf[i + 3] && hdr_candidate(r, off + i))
 				return (int64_t)(off + i);
 		off += n - 3;	/* the last 3 bytes again, with what follows */
@@ -390,7 +390,7 @@ static int check_sect(struct lgd_reader *r, uint64_t off, uint32_t type, uint32_
 		return 0;	/* nothing after it: the file was cut (said so in the walk) */
 	p = (uint64_t)found;
 	if (!fits || p < end || stepped ||
-	    (type != LGD_SECT_CPU_DATA && type <= LGD_SECT_PROBES && !nul_in(r, end, p))) {
+	    (type != LGD_SECT_CPU_DATA && type <= LGD_SECT_LAST && !nul_in(r, end, p))) {
 		/* past the file's end, or the next header before its end, or its
 		 * sub-buffers or text going on past it: the length is wrong */
 		warn(r, -EINVAL, (int64_t)off, type == LGD_SECT_CPU_DATA ? (int64_t)cpu : -1, -1,
@@ -437,6 +437,10 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 	uint64_t last_formats = 0, last_data = 0;	/* offsets + 1 of the last ones */
 	uint32_t cap_version, hdr_bytes;
 	int have_hdr = 0, cut = 0, ret;
+	int have_stats = 0, have_recorder = 0;
+	uint64_t salvaged = 0;		/* offset + 1 of a SALVAGED section */
+	uint64_t end_off = 0;		/* offset of the END section */
+	char *salvage_why = NULL;	/* its text, one line */
 	ssize_t fn;
 	char *t = NULL;		/* a text section's bytes */
 	char *modlog = NULL;
@@ -524,6 +528,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 		fx = fix_at(r, off);
 		if (!fx && type == LGD_SECT_END) {
 			r->complete = 1;
+			end_off = off;
 			break;
 		}
 		if (!fx) {	/* a corrupt length: resynchronised, noted in r->fixes */
@@ -562,7 +567,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 		}
 		/* a cut text section: its whole lines (not CPU data: bytes) */
 		t = NULL;
-		if (type != LGD_SECT_CPU_DATA && type <= LGD_SECT_PROBES) {
+		if (type != LGD_SECT_CPU_DATA && type <= LGD_SECT_LAST) {
 			t = read_text(r, data, len);
 			if (!t) {
 				ret = -ENOMEM;
@@ -602,7 +607,22 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 				warn(r, -EINVAL, (int64_t)data, -1, -1,
 				     "%d malformed formats lines skipped", ret);
 			break;
+		case LGD_SECT_SALVAGED:	/* "write error: REASON\n" (capture.h) */
+			if (!salvaged) {
+				salvaged = off + 1;
+				salvage_why = t;
+				t = NULL;
+				/* one line of printable ASCII: it is printed */
+				salvage_why[strcspn(salvage_why, "\n")] = 0;
+				if (strlen(salvage_why) > 120)
+					salvage_why[120] = 0;
+				for (char *q = salvage_why; *q; q++)
+					if (*q < 0x20 || *q > 0x7e)
+						*q = '?';
+			}
+			break;
 		case LGD_SECT_STATS:
+			have_stats = 1;
 			free(r->stats);
 			r->stats = t;
 			t = NULL;
@@ -626,6 +646,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 			modlog_len = len;
 			break;
 		case LGD_SECT_RECORDER:	/* "pid N\n" (capture.h) */
+			have_recorder = 1;
 			if (!cut || len) {
 				unsigned long long pid;
 				char nl;
@@ -673,6 +694,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 			     "the file ends at a section boundary before the HEADER section: "
 			     "no record to decode");
 		free(modlog);
+		free(salvage_why);
 		return 0;
 	}
 	if (!have_hdr) {
@@ -684,9 +706,30 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 		warn(r, -EINVAL, -1, -1, -1,
 		     "... and %llu more sections with an out-of-range CPU skipped",
 		     (unsigned long long)(bad_cpus - LGD_WARN_BURST));
+	/*
+	 * Incomplete though it may end with END (capture.h): a SALVAGED
+	 * section (logdev record's write error), or, from a logdev record
+	 * before that section, END after data and RECORDER with no STATS
+	 * (the recorder writes STATS before END unless it was cut short)
+	 */
+	if (salvaged) {
+		r->complete = 0;
+		warn(r, -ENODATA, (int64_t)salvaged - 1, -1, -1,
+		     "the recording is incomplete: logdev record cut it short and salvaged "
+		     "it (SALVAGED section: %s); records after the cut are missing",
+		     *salvage_why ? salvage_why : "write error");
+	} else if (r->complete && last_data && have_recorder && !have_stats) {
+		r->complete = 0;
+		warn(r, -ENODATA, (int64_t)end_off, -1, -1,
+		     "the recording is incomplete: an END section but no STATS section, as "
+		     "logdev record left a capture it salvaged after a write error (a full "
+		     "disk?); records after the cut are missing");
+	}
+	free(salvage_why);
+	salvage_why = NULL;
 	/* the last formats come after the last data: every site is listed */
 	r->sites_final = r->complete && last_formats > last_data;
-	if (!r->complete && !cut)	/* a cut section said it already */
+	if (!r->complete && !cut && !salvaged)	/* a cut section said it already */
 		warn(r, -ENODATA, (int64_t)r->file_size, -1, -1,
 		     "capture has no END section (recording cut short?)");
 	if (modlog) {
@@ -703,6 +746,7 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 err:
 	free(t);
 	free(modlog);
+	free(salvage_why);
 	lgd_reader_close(r);
 	return ret;
 }

@@ -290,7 +290,12 @@ int lgd_fmt_dur_summary(char *b, size_t n, const struct lgd_dur_stats *st)
 
 int lgd_fmt_left_out(char *b, size_t n, const struct lgd_deltas *ds)
 {
-	uint64_t all = ds->left_back + ds->left_huge;
+	return lgd_fmt_left_out_n(b, n, ds->left_back, ds->left_huge);
+}
+
+int lgd_fmt_left_out_n(char *b, size_t n, uint64_t back, uint64_t huge)
+{
+	uint64_t all = back + huge;
 
 	if (!all) {
 		if (n)
@@ -299,7 +304,7 @@ int lgd_fmt_left_out(char *b, size_t n, const struct lgd_deltas *ds)
 	}
 	return snprintf(b, n, "%" PRIu64 " pair%s left out: clock went backwards (%" PRIu64
 			"), step over 2^62 ns (%" PRIu64 ")", all, all == 1 ? "" : "s",
-			ds->left_back, ds->left_huge);
+			back, huge);
 }
 
 /* ---- a record's message --------------------------------------------------- */

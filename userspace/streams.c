@@ -286,6 +286,8 @@ int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
 	if (st->valid && st->kept && !it->filtered) {
 		step->has_prev = 1;
 		step->kind = lgd_ts_step(st->ts, it->ts, &step->ns);
+		s->left_back += step->kind == LGD_STEP_BACK;
+		s->left_huge += step->kind == LGD_STEP_HUGE;
 		step->from_site = st->site;
 		step->from_cpu = st->cpu;
 		step->nested_ns = st->nested_ns;

@@ -428,9 +428,43 @@ static void test_closed_pipe(void)
 }
 
 /*
+ * Every verb reading capture @cap, which is incomplete (@what), warns that
+ * the recording is incomplete and exits 3 (decoded, with warnings).
+ */
+static void check_verbs_incomplete(const char *cap, const char *what)
+{
+	static const char *const verbs[] = {
+		"report", "report --raw", "deltas", "hist --pair 1", "export --format csv",
+		"convert -o /dev/null", "diff", "diff --svg /dev/null --pair 1",
+	};
+	char args[1400], name[600], *out, *err;
+	int st, bad = 0;
+	char why[1200] = "";
+
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		if (!strncmp(verbs[i], "diff", 4))
+			snprintf(args, sizeof(args), "%s %s %s", verbs[i], cap, cap);
+		else
+			snprintf(args, sizeof(args), "%s %s", verbs[i], cap);
+		st = run_cli(args, &out, &err);
+		if (st != 3 || !strstr(err, "the recording is incomplete")) {
+			if (!bad++)
+				snprintf(why, sizeof(why), "%s: status %d, stderr %.300s", verbs[i],
+					 st, err);
+		}
+		free(out);
+		free(err);
+	}
+	snprintf(name, sizeof(name), "%s: every verb (report, deltas, hist, export, convert, "
+		 "diff, diff --svg) warns 'the recording is incomplete', exit 3", what);
+	check(name, !bad, "%d verbs wrong, first %s", bad, why);
+}
+
+/*
  * Disk full mid-run (a 64 KiB tmpfs, root only) and a file size limit
  * (RLIMIT_FSIZE, anyone): enable restored, FILE left as it was, FILE.tmp
- * kept, readable (cut at a section boundary, with END), and named.
+ * kept, readable (cut at a section boundary), named, and marked incomplete
+ * (SALVAGED, no END): every verb reading it warns and exits 3.
  */
 static void test_write_errors(void)
 {
@@ -461,9 +495,9 @@ static void test_write_errors(void)
 		recs = cap_records(tmpn, &complete);
 		code = exit_code(st);
 		snprintf(name, sizeof(name), "record stopped by %s: exit 1 at once, enable back at 0, "
-			 "FILE untouched, FILE.tmp readable (END) and named", what);
+			 "FILE untouched, FILE.tmp readable, not complete, and named", what);
 		check(name, !to && code == 1 && en == '0' && glen == sizeof(old) &&
-		      !memcmp(got, old, sizeof(old)) && recs > 0 && complete &&
+		      !memcmp(got, old, sizeof(old)) && recs > 0 && !complete &&
 		      strstr(err, tmpn),
 		      "timeout %d exit %d (1000+: killed by signal) enable %c FILE %zu bytes, "
 		      "FILE.tmp records %d complete %d; err %.400s", to, code, en, glen, recs,
@@ -479,6 +513,8 @@ static void test_write_errors(void)
 			 "(within one sub-buffer of the limit)", what);
 		check(name, tsize >= limit - 2 * (SBS + 16) && tsize <= limit,
 		      "FILE.tmp %lld bytes, limit %lld, records %d", tsize, limit, recs);
+		snprintf(name, sizeof(name), "FILE.tmp of a record stopped by %s", what);
+		check_verbs_incomplete(tmpn, name);
 		free(got);
 		free(err);
 		free(dir);
@@ -506,6 +542,47 @@ static void test_write_errors(void)
 	} else {
 		pass("record -o DEVICE: not root, no device node to test with (skipped)");
 	}
+}
+
+/*
+ * A capture salvaged by a logdev record before the SALVAGED section: END
+ * after its data and RECORDER, no STATS: incomplete too, every verb warns.
+ * With STATS, or without RECORDER (logdev-mkcap, hand-made), END is
+ * complete as before: exit 0, no warning.
+ */
+static void test_old_salvaged(void)
+{
+	struct buf d = some_data(2);
+	char *out, *err, args[1000];
+	int st;
+
+	for (int k = 0; k < 3; k++) {	/* 0: old salvaged, 1: with STATS, 2: no RECORDER */
+		struct buf b = { 0 };
+		char *cap;
+
+		cap_meta(&b, formats_text);
+		if (k != 2)
+			cap_sect(&b, LGD_SECT_RECORDER, LGD_CAP_NO_CPU, "pid 99\n", 7);
+		cap_sect(&b, LGD_SECT_CPU_DATA, 0, d.p, d.n);
+		if (k == 1)
+			cap_sect(&b, LGD_SECT_STATS, LGD_CAP_NO_CPU, "cpu0 written=1\n", 15);
+		cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+		cap = write_tmp("oldsalv.cap", b.p, b.n);
+		free(b.p);
+		if (!k) {
+			check_verbs_incomplete(cap, "END and RECORDER but no STATS (an old "
+					       "record's salvaged capture)");
+			continue;
+		}
+		snprintf(args, sizeof(args), "deltas %s", cap);
+		st = run_cli(args, &out, &err);
+		check(k == 1 ? "END after STATS: complete, exit 0, no warning"
+			     : "END, no STATS, no RECORDER (logdev-mkcap): complete, exit 0",
+		      st == 0 && !*err, "status %d stderr %.300s", st, err);
+		free(out);
+		free(err);
+	}
+	free(d.p);
 }
 
 /* ---- fault 8: the command's stdout never mixes with the capture -------- */
@@ -609,6 +686,7 @@ int main(int argc, char **argv)
 	test_signals();
 	test_closed_pipe();
 	test_write_errors();
+	test_old_salvaged();
 	test_command_output();
 	tmpdir_remove();
 	printf("cli: %d passed, %d failed\n", passes, failures);

@@ -67,6 +67,8 @@ static void make_cap(void)
 	sb_rec(&s, 1007000, 3, LOGDEV_REC_PRINT, LOGDEV_CTX_TASK, 99, NULL, 0);
 	sb_rec(&s, 1008000, 5, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 99, NULL, 0);
 	cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
+	/* as logdev record ends it: STATS, END (without STATS: salvaged, capture.h) */
+	cap_sect(&b, LGD_SECT_STATS, LGD_CAP_NO_CPU, "cpu0 written=6\n", 15);
 	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp("f.cap", b.p, b.n);
 	free(b.p);

@@ -323,6 +323,34 @@ static void test_timestamps(void)
 		"deltas: no wrapped negative delta, both left-out pairs counted");
 	free(out);
 	free(err);
+	{
+		/*
+		 * one rule for every verb: the same note (stderr) and exit 3
+		 * wherever a delta is shown or counted; none dropped silently
+		 */
+		static const char *const verbs[] = {
+			"report", "hist f:1 g:2", "hist --svg /dev/null f:1 g:2",
+			"export --format csv", "export --format json", "export --format perfetto",
+			"diff", "diff --format csv", "diff --svg /dev/null f:1 g:2",
+		};
+		const char *note = "2 pairs left out: clock went backwards (1), step over 2^62 ns (1)\n";
+
+		for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+			char name[300];
+
+			if (!strncmp(verbs[i], "diff", 4))
+				snprintf(args, sizeof(args), "%s %s %s", verbs[i], p, p);
+			else
+				snprintf(args, sizeof(args), "%s %s", verbs[i], p);
+			st = run_cli(args, &out, &err);
+			snprintf(name, sizeof(name), "%s: the pairs left out (step back, step over "
+				 "2^62 ns) said on stderr, exit 3", verbs[i]);
+			CHECK_WHY(st == 3 && strstr(err, note), name, "status %d, stderr:\n%s", st,
+				  err);
+			free(out);
+			free(err);
+		}
+	}
 
 	p = build_ts("sum.cap", sum, 6);
 	snprintf(args, sizeof(args), "deltas --by cpu %s", p);
@@ -330,11 +358,41 @@ static void test_timestamps(void)
 	CHECK_WHY(st == 3 &&
 		  strstr(out, "\nf:1                      g:2                               3 "
 			      "4611686018427387.903 4611686018427387.903 4611686018427387.903 "
-			      "4611686018427387.903 9223372036854775.807\n") && !strchr(out, '-'),
-		  "deltas: a total beyond 2^63 ns saturates instead of overflowing",
+			      "4611686018427387.903 9223372036854775.807 >\n") && !strstr(out, " -"),
+		  "deltas: a total beyond 2^63 ns saturates instead of overflowing, marked '>'",
 		  "status %d:\n%s%s", st, out, err);
 	free(out);
 	free(err);
+
+	{
+		/*
+		 * three f:1 -> g:2 deltas of 2^62-1 ns, no step left out: the
+		 * total saturates, and every verb printing it marks the row '>',
+		 * explains it and exits 3 (deltas, deltas --durations' total and
+		 * self, hist, diff --svg)
+		 */
+		const uint64_t d = (1ull << 62) - 1;
+		const uint64_t sat[] = { 1, 1 + d, 2 + d, 2 + 2 * d, 3 + 2 * d, 3 + 3 * d };
+		static const char *const verbs[] = {
+			"deltas", "deltas --durations --pair f:1,g:2", "hist f:1 g:2",
+			"hist --svg /dev/null f:1 g:2", "diff --svg /dev/null f:1 g:2",
+		};
+		char *q = build_ts("sat.cap", sat, 6), name[300];
+
+		for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+			if (!strncmp(verbs[i], "diff", 4))
+				snprintf(args, sizeof(args), "%s %s %s", verbs[i], q, q);
+			else
+				snprintf(args, sizeof(args), "%s %s", verbs[i], q);
+			st = run_cli(args, &out, &err);
+			snprintf(name, sizeof(name), "%s: a saturated total is marked '>' with its "
+				 "footnote, exit 3", verbs[i]);
+			CHECK_WHY(st == 3 && strstr(out, " >\n") && strstr(out, "> rows with a sum"),
+				  name, "status %d, stdout:\n%s\nstderr:\n%s", st, out, err);
+			free(out);
+			free(err);
+		}
+	}
 }
 
 /* ---- C: arguments missing from a payload that was not cut ----------- */
