@@ -242,6 +242,21 @@ static void test_labels(void)
 	free(err);
 }
 
+/*
+ * `logdev VERB CAP` (a "diff" verb gets CAP twice, as both captures): the
+ * CLI's status, its stdout and stderr in *out and *err (the caller frees).
+ */
+static int run_verb(const char *verb, const char *cap, char **out, char **err)
+{
+	char args[1400];
+
+	if (!strncmp(verb, "diff", 4))
+		snprintf(args, sizeof(args), "%s %s %s", verb, cap, cap);
+	else
+		snprintf(args, sizeof(args), "%s %s", verb, cap);
+	return run_cli(args, out, err);
+}
+
 /* ---- B: timestamps going back or jumping on one CPU ----------------- */
 
 static const char fts[] =
@@ -338,11 +353,7 @@ static void test_timestamps(void)
 		for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
 			char name[300];
 
-			if (!strncmp(verbs[i], "diff", 4))
-				snprintf(args, sizeof(args), "%s %s %s", verbs[i], p, p);
-			else
-				snprintf(args, sizeof(args), "%s %s", verbs[i], p);
-			st = run_cli(args, &out, &err);
+			st = run_verb(verbs[i], p, &out, &err);
 			snprintf(name, sizeof(name), "%s: the pairs left out (step back, step over "
 				 "2^62 ns) said on stderr, exit 3", verbs[i]);
 			CHECK_WHY(st == 3 && strstr(err, note), name, "status %d, stderr:\n%s", st,
@@ -380,11 +391,7 @@ static void test_timestamps(void)
 		char *q = build_ts("sat.cap", sat, 6), name[300];
 
 		for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
-			if (!strncmp(verbs[i], "diff", 4))
-				snprintf(args, sizeof(args), "%s %s %s", verbs[i], q, q);
-			else
-				snprintf(args, sizeof(args), "%s %s", verbs[i], q);
-			st = run_cli(args, &out, &err);
+			st = run_verb(verbs[i], q, &out, &err);
 			snprintf(name, sizeof(name), "%s: a saturated total is marked '>' with its "
 				 "footnote, exit 3", verbs[i]);
 			CHECK_WHY(st == 3 && strstr(out, " >\n") && strstr(out, "> rows with a sum"),
