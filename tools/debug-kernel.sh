@@ -113,7 +113,7 @@ for v in $variants; do
 			# purpose after "logdev-dump-test: crash": only what comes
 			# before counts (a KASAN kernel reports their NULL-ish
 			# dereference as a general protection fault)
-			if tr -d '\r' < "$f" | awk '/^logdev-dump-test: crash/ { exit } { print }' |
+			if tr -d '\r' < "$f" | awk '/(^|\] )logdev-dump-test: crash/ { exit } { print }' |
 				{ grep -avxF -f "$known" || true; } |
 				grep -E "$pat" | sed "s|^|${f#$out/}: |"; then
 				reports=$((reports + 1))
