@@ -165,7 +165,7 @@ static noinline void notrace ld_comm_after(struct ld_pcpu *pc, struct ld_cpu_buf
  * compared once, here: the fast path's comm check before the reservation
  * compares pid and comm only (ld_note_task()).  The wake-up stays inline:
  * with it in the out-of-line call too, `make -C bench run-kernel` measured
- * edprint at 0.57-0.62x the raw ring buffer instead of 0.40-0.44x under
+ * edprint at 0.57-0.62x the raw ring buffer instead of 0.41-0.49x under
  * TCG, the same instructions on the path (docs/PERFORMANCE.md).
  */
 static __always_inline void ld_commit_rec(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
