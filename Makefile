@@ -47,28 +47,57 @@
 #                   CHECK_DEBUG_VARIANT=kasan|kcsan for one)
 #   make clean
 #
-# KDIR selects the kernel build tree for `make`/`make install`: default the
-# running kernel's /lib/modules/$(uname -r)/build, else the Debian kernel
-# installed for the VM.  `demo` and `check` always build against the VM
-# kernel (tools/kver.sh), since that is the kernel they boot.
+# The kernel (docs/KERNELS.md):
+#   KVER=NAME       a kernel of tools/kernels/matrix (6.1 6.1-rt 6.12 6.12-rt
+#                   newest), fetched from Debian's archive into a cache
+#                   without touching the system's apt, built where it builds
+#                   (its chroot for newest), booted with the QEMU that boots
+#                   it; or a release fetched or installed here.  For make,
+#                   demo, check, bench, install, dkms-install.  Its modules
+#                   are built in build/kmod/RELEASE/ (tools/kernels/modules.sh).
+#   no KVER         `make`/`make install` build kernel/ in place for KDIR:
+#                   default the running kernel's /lib/modules/$(uname -r)/build,
+#                   else the matrix's first kernel; `demo`, `check`, `bench`
+#                   use the matrix's first kernel (6.1), and `check` also runs
+#                   the build, load, demo, probes and printf groups on every
+#                   other kernel of the matrix (tests/vm/run-matrix.sh).
 # `demo` and `check` install missing Debian packages when run as root, and
 # otherwise print the apt-get line needed (tools/deps.sh).
 
 PREFIX     ?= /usr/local
 KVER_RUNNING := $(shell uname -r)
 LOGDEV_VERSION := $(shell sed -n 's/^\#define LOGDEV_VERSION[^"]*"\(.*\)".*/\1/p' userspace/version.h)
-VM_KVER     = $(shell tools/kver.sh 2>/dev/null)
+KERNELS    := tools/kernels/kernel.sh
+ifneq ($(KVER),)
+# fetched if missing; its headers, and where its tools run (KRUN)
+KENV       := $(shell $(KERNELS) env $(KVER) 2>&1)
+KENV_OK    := $(filter KDIR=%,$(KENV))
+$(if $(KENV_OK),,$(error KVER=$(KVER): $(KENV)))
+KDIR       := $(patsubst KDIR=%,%,$(filter KDIR=%,$(KENV)))
+KMOD_DIR   := build/kmod/$(patsubst KVER=%,%,$(filter KVER=%,$(KENV)))/kernel
+KRUN       := $(KERNELS) run $(KVER) --
+else
+KMOD_DIR   := kernel
+KRUN       :=
 ifneq ($(wildcard /lib/modules/$(KVER_RUNNING)/build),)
 KDIR ?= /lib/modules/$(KVER_RUNNING)/build
 else
-KDIR ?= /lib/modules/$(shell tools/kver.sh 2>/dev/null)/build
+KDIR ?= $(patsubst KDIR=%,%,$(filter KDIR=%,$(shell $(KERNELS) env 2>/dev/null)))
 endif
+endif
+export LOGDEV_KVER := $(KVER)
 
 all: kernel userspace plugin
 
+ifneq ($(KVER),)
+kernel:
+	$(call kver_note,building logdev.ko)
+	tools/kernels/modules.sh $(KVER)
+else
 kernel:
 	$(call kver_note,building logdev.ko)
 	$(MAKE) -C kernel KDIR=$(KDIR)
+endif
 
 userspace:
 	$(MAKE) -C userspace
@@ -83,18 +112,14 @@ deps:
 deps-kernel:
 	tools/deps.sh --kernel
 
-# the PREEMPT_RT kernel and headers (the DKMS build of tests/install-check.sh)
-deps-rt:
-	tools/deps.sh --rt
-
-# Modules for the kernel the VM boots.
+# Modules for the kernel the VM boots (KVER, default the matrix's first).
 vm-kernel: deps
-	$(MAKE) -C kernel KDIR=/lib/modules/$(VM_KVER)/build
+	tools/kernels/modules.sh $(KVER) > /dev/null
 
 demo: deps userspace vm-kernel
 	tools/demo.sh
 
-check: deps deps-kernel deps-rt userspace plugin vm-kernel
+check: deps deps-kernel userspace plugin vm-kernel
 	tests/run-all.sh
 
 # Soak (tests/vm/soak.sh): SOAK_RECORDS (default 10^8) records per kernel and
@@ -105,7 +130,7 @@ check: deps deps-kernel deps-rt userspace plugin vm-kernel
 # records and mode under TCG (docs/TESTING.md): not part of check, which
 # runs the same with 10^6 (vm-soak-cloud, vm-soak-rt).
 SOAK_RECORDS ?= 100000000
-soak: deps deps-rt
+soak: deps
 	tests/vm/soak.sh --records $(SOAK_RECORDS) $(if $(SOAK_KERNELS),--kernels "$(SOAK_KERNELS)") $(if $(SOAK_MODES),--modes "$(SOAK_MODES)")
 
 bench: userspace
@@ -161,11 +186,11 @@ install-user: userspace plugin
 install-module: kernel
 	$(call kver_note,installing logdev.ko)
 	install -d $(MODDIR) $(DESTDIR)$(SYMVERSDIR)
-	install -m 0644 kernel/logdev.ko $(MODDIR)/logdev.ko
-	install -m 0644 kernel/Module.symvers $(DESTDIR)$(SYMVERSDIR)/Module.symvers
+	install -m 0644 $(KMOD_DIR)/logdev.ko $(MODDIR)/logdev.ko
+	install -m 0644 $(KMOD_DIR)/Module.symvers $(DESTDIR)$(SYMVERSDIR)/Module.symvers
 ifneq ($(SIGN_KEY),)
 	@test -n "$(SIGN_CERT)" || { echo "logdev: SIGN_KEY needs SIGN_CERT (the certificate of the key, DER or PEM)" >&2; exit 1; }
-	$(KDIR)/scripts/sign-file $(SIGN_HASH) $(SIGN_KEY) $(SIGN_CERT) $(MODDIR)/logdev.ko
+	$(KRUN) $(KDIR)/scripts/sign-file $(SIGN_HASH) $(SIGN_KEY) $(SIGN_CERT) $(MODDIR)/logdev.ko
 else ifeq ($(KDIR_MODSIG),y)
 	@echo "logdev: logdev.ko is not signed.  Loading it logs \"module verification failed: signature and/or"; \
 	echo "  required key missing - tainting kernel\": harmless, the module works.  Under Secure Boot"; \
@@ -236,7 +261,7 @@ clean:
 	-$(MAKE) -C tests/plugin clean
 	rm -rf demo-out tests/vm/out build
 
-.PHONY: all kernel userspace plugin deps deps-kernel deps-rt vm-kernel demo check soak bench fuzz clean
+.PHONY: all kernel userspace plugin deps deps-kernel vm-kernel demo check soak bench fuzz clean
 .PHONY: install install-user install-module uninstall dkms-source dkms-install dkms-uninstall
 
 # Cloud vs PREEMPT_RT kernel, same workload through logdev probes, then

@@ -98,7 +98,7 @@ for v in $variants; do
 	echo "== check-debug: the VM suite on the $v kernel ($kimg; results in $out)"
 	t0=$SECONDS
 	vrc=0
-	VM_OUT=$out VM_TIMEOUT=${VM_TIMEOUT:-900} VM_SLOW=${VM_SLOW:-8} LOGDEV_VM_KERNEL=$kimg \
+	VM_OUT=$out VM_TIMEOUT=${VM_TIMEOUT:-900} VM_SLOW=${VM_SLOW:-8} LOGDEV_VM_KERNEL=$kimg LOGDEV_KMOD=$repo/kernel \
 		"$repo/tests/vm/run-tests.sh" $quick | sed "s/^\(PASS\|FAIL\|SKIP\): /\1: [$v] /" || vrc=1
 	echo "check-debug: $v suite took $((SECONDS - t0)) s"
 	echo "== kernel reports on the $v kernel (console.log, dmesg.txt under $out)"

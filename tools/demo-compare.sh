@@ -5,9 +5,9 @@
 #   tools/demo-compare.sh [MMAPS [WCHANS [KBYTES]]]      (default 2000 2000 4096)
 # Env DIFF_MIN_COUNT (default 100): passed to logdev diff --min-count.
 #
-# Installs the -rt kernel if missing (tools/deps.sh --rt, as root), builds
-# the logdev module once per kernel in build/demo-compare/KVER/ (sources
-# copied, so kernel/ keeps its own build), builds tools/demo-workload.c
+# The two kernels: DEMO_COMPARE_KERNELS="CLOUD RT" (names of
+# tools/kernels/matrix, default "6.1 6.1-rt"; fetched when missing).  Builds
+# the logdev module per kernel (tools/kernels/modules.sh), builds tools/demo-workload.c
 # static, boots both kernels at the same time (tools/vm/run.sh, -smp 2 each,
 # so that both see the same host load; the cloud kernel once the slower
 # booting -rt guest is up) running tools/demo-compare-guest.sh, and prints
@@ -22,21 +22,16 @@ out=$top/build/demo-compare
 U=$top/userspace
 
 "$top/tools/deps.sh" >/dev/null
-"$top/tools/deps.sh" --rt >/dev/null
+read -r kcloud krt <<< "${DEMO_COMPARE_KERNELS:-6.1 6.1-rt}"
 make -s -C "$U" logdev logdev.static
 mkdir -p "$out"
 cc -O2 -Wall -static -o "$out/demo-workload" "$top/tools/demo-workload.c"
 
-declare -A kv
+declare -A kv kmod
 for flavour in cloud rt; do
-	if [ $flavour = rt ]; then kver=$("$top/tools/kver.sh" --rt); else kver=$("$top/tools/kver.sh"); fi
-	kv[$flavour]=$kver
-	b=$out/$kver
-	rm -rf "$b"
-	"$top/tools/kernel-src.sh" "$b"
-	echo "demo-compare: building logdev.ko for $kver"
-	make -s -C "$b/kernel" KDIR="/lib/modules/$kver/build" > "$b/build.log" 2>&1 ||
-		{ cat "$b/build.log" >&2; exit 1; }
+	if [ $flavour = rt ]; then k=$krt; else k=$kcloud; fi
+	kmod[$flavour]=$("$top/tools/kernels/modules.sh" --product "$k")
+	kv[$flavour]=$(grep -ao 'vermagic=[^ ]*' "${kmod[$flavour]}/logdev.ko" | head -n 1 | cut -d= -f2)
 done
 # Both VMs at once: TCG timings follow the host's load, so the two kernels
 # should run under the same conditions.  The -rt kernel boots slower (about
@@ -49,7 +44,7 @@ for flavour in rt cloud; do
 	mkdir -p "$out/$flavour"
 	"$top/tools/vm/run.sh" --kver "${kv[$flavour]}" --smp 2 --mem 1024 --timeout 900 \
 		--script "$top/tools/demo-compare-guest.sh" \
-		--files "$out/${kv[$flavour]}/kernel/logdev.ko $U/logdev.static $out/demo-workload" \
+		--files "${kmod[$flavour]}/logdev.ko $U/logdev.static $out/demo-workload" \
 		--args "$mmaps $wchans $kbytes" --out "$out/$flavour" &
 	pids+=($!)
 	if [ $flavour = rt ]; then

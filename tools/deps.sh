@@ -1,13 +1,16 @@
 #!/bin/bash
 # Check (and, as root, install) the Debian packages logdev needs to build the
-# module, the static reader, the trace-cmd plugin, and to run the QEMU tests,
+# module, the static reader, the trace-cmd plugin, and to run the QEMU tests
+# (the kernels themselves come from tools/kernels/kernel.sh, into a cache,
+# never through the system's apt; debootstrap makes the chroots of the
+# kernels that build or boot with a newer suite's tools; pahole makes the
+# BTF of modules built for 6.12),
 # trace-cmd's reading of what `logdev convert` writes (tests/tracecmd), the
 # plugin's tests (tests/plugin), the KernelShark load test (tests/kshark),
 # the fuzz suite's libFuzzer targets (tests/fuzz), and DKMS (make
 # dkms-install, tests/install-check.sh).
-#   tools/deps.sh [--rt | --bench | --kernel]...
-# --rt: also the PREEMPT_RT kernel (make check: tests/install-check.sh builds
-# logdev.ko through DKMS for it); --bench: also what `make bench` compares
+#   tools/deps.sh [--bench | --kernel]...
+# --bench: also what `make bench` compares
 # against (LTTng-UST and lttng-tools, valgrind for instruction counts; trace-cmd
 # is in the base list); --kernel: also what building logdev into a kernel
 # from Debian's sources needs (linux-source-6.1, its build tools: the in-tree
@@ -15,19 +18,19 @@
 # Root: apt-get update once, then apt-get install what is missing.
 # Not root: print the one apt-get install line needed and exit 1.
 set -eu
-rt=
 bench=
 kernel=
 for a in "$@"; do
 	case "$a" in
-	--rt) rt=1 ;;
 	--bench) bench=1 ;;
 	--kernel) kernel=1 ;;
-	*) echo "usage: $0 [--rt | --bench | --kernel]..." >&2; exit 2 ;;
+	*) echo "usage: $0 [--bench | --kernel]..." >&2; exit 2 ;;
 	esac
 done
 
-pkgs="build-essential gcc make libc6-dev busybox-static cpio qemu-system-x86 linux-image-cloud-amd64 linux-headers-cloud-amd64"
+pkgs="build-essential gcc make libc6-dev busybox-static cpio qemu-system-x86 kmod"
+# the kernels of tools/kernels/matrix: their chroots, module BTF, the locks
+pkgs="$pkgs debootstrap dwarves util-linux"
 # the trace-cmd plugin (tools/traceevent-plugin) and its tests (tests/plugin)
 pkgs="$pkgs pkg-config libtraceevent-dev trace-cmd"
 # the KernelShark load test (tests/kshark): libkshark-dev, and what its
@@ -39,7 +42,6 @@ pkgs="$pkgs dkms openssl"
 # the fuzz suite (tests/fuzz): clang with its libFuzzer/ASan/UBSan runtime
 # (Debian 12's clang is 14); without them the suite says SKIP
 pkgs="$pkgs clang libclang-rt-14-dev"
-[ -n "$rt" ] && pkgs="$pkgs linux-image-rt-amd64 linux-headers-rt-amd64"
 [ -n "$bench" ] && pkgs="$pkgs liblttng-ust-dev lttng-tools valgrind"
 [ -n "$kernel" ] && pkgs="$pkgs linux-source-6.1 flex bison bc libelf-dev libssl-dev patch xz-utils"
 
@@ -51,15 +53,8 @@ missing=
 for p in $pkgs; do
 	installed "$p" || missing="$missing $p"
 done
-# The meta packages may be installed while the kernel they point to is not
-# fully there (e.g. headers removed): kver.sh is the real test.
-if [ -z "$missing" ] && ! "$(dirname "$0")/kver.sh" ${rt:+--rt} >/dev/null 2>&1; then
-	missing=" linux-image-cloud-amd64 linux-headers-cloud-amd64"
-	[ -n "$rt" ] && missing="$missing linux-image-rt-amd64 linux-headers-rt-amd64"
-fi
-
 if [ -z "$missing" ]; then
-	echo "deps: all present (kernel $("$(dirname "$0")/kver.sh" ${rt:+--rt}))"
+	echo "deps: all present"
 	exit 0
 fi
 
@@ -74,5 +69,4 @@ echo "deps: installing:$missing"
 [ -n "${LOGDEV_APT_UPDATED:-}" ] || apt-get update -q
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing
-"$(dirname "$0")/kver.sh" ${rt:+--rt} >/dev/null
-echo "deps: installed (kernel $("$(dirname "$0")/kver.sh" ${rt:+--rt}))"
+echo "deps: installed"

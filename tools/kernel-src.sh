@@ -8,5 +8,5 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:?usage: tools/kernel-src.sh DEST}
 mkdir -p "$dest/kernel"
 cp -r "$top/include" "$dest/"
-(cd "$top/kernel" && find . -type f \( -name '*.[ch]' -o -name Kbuild -o -name 'Makefile*' \) \
+(cd "$top/kernel" && find . -type f \( -name '*.[ch]' -o -name '*.sh' -o -name Kbuild -o -name 'Makefile*' \) \
 	! -name '*.mod.c' | tar -cf - -T -) | tar -C "$dest/kernel" -xf -

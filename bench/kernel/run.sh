@@ -1,6 +1,7 @@
 #!/bin/bash
 # bench/kernel/run.sh [NR [RUNS]]: build logdev.ko and logdev_bench.ko for the
-# VM kernel, boot it once (QEMU TCG, 2 CPUs), run every scenario RUNS times
+# kernel LOGDEV_KVER names (make bench KVER=...: tools/kernels/matrix; default
+# its first), boot it once (QEMU TCG, 2 CPUs), run every scenario RUNS times
 # and print the table: ns/record of the guest clock (TCG: only the ratios
 # mean anything), ratio to trace_printk, bytes/record.
 set -euo pipefail
@@ -9,27 +10,18 @@ top=$(cd "$here/../.." && pwd)
 nr=${1:-20000}
 runs=${2:-5}
 out=${BENCH_KOUT:-$top/bench/out/kernel}
-kver=$("$top/tools/kver.sh")
-kdir=/lib/modules/$kver/build
-# a private copy of the module sources, so that a concurrent build in
-# kernel/ (make check) cannot race with ours
-kb=$top/bench/out/kbuild
 if [ -n "${BENCH_KTABLE_ONLY:-}" ]; then
 	# the table again from the results of an earlier run in $out (no build, no boot)
 	[ -f "$out/results.txt" ] || { echo "bench: no $out/results.txt" >&2; exit 1; }
 	load_before=$(cat "$out/load-before.txt" 2>/dev/null || echo "?")
 else
-rm -rf "$kb" "$out"
-mkdir -p "$kb/bench"
-"$top/tools/kernel-src.sh" "$kb"
-cp "$here"/logdev_bench.c "$here/Kbuild" "$kb/bench/"
-
-make -s -C "$kdir" M="$kb/kernel" modules >/dev/null 2>&1 || { echo "bench: building logdev.ko failed" >&2; exit 1; }
-make -s -C "$kdir" M="$kb/bench" KBUILD_EXTRA_SYMBOLS="$kb/kernel/Module.symvers" \
-	ccflags-y="-I$kb/include" modules >/dev/null 2>&1 || { echo "bench: building logdev_bench.ko failed" >&2; exit 1; }
+rm -rf "$out"
+# logdev.ko and logdev_bench.ko for that kernel (build/kmod/RELEASE/)
+km=$("$top/tools/kernels/modules.sh" --product --with "$here" --quiet "${LOGDEV_KVER:-}") ||
+	{ echo "bench: building logdev.ko or logdev_bench.ko failed" >&2; exit 1; }
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 "$top/tools/vm/run.sh" --smp 2 --mem 1024 --timeout 900 --script "$here/guest-bench.sh" \
-	--files "$kb/kernel/logdev.ko $kb/bench/logdev_bench.ko" --args "$nr $runs" --out "$out" >&2
+	--files "$km/logdev.ko $km/../bench-kernel/logdev_bench.ko" --args "$nr $runs" --out "$out" >&2
 echo "$load_before" > "$out/load-before.txt"
 fi
 # bytes/record: ours from stats (bytes / written); ftrace from the event
@@ -62,7 +54,7 @@ rratio() {	# A B -> "median min-max" of the per-round ratios A/B (rounds share t
 range() {	# LABEL -> max - min
 	awk -v l="$1" '$2 == l { if (n++ == 0 || $4 < lo) lo = $4; if ($4 > hi) hi = $4 } END { print hi - lo }' "$out/results.txt"
 }
-echo "Kernel: $kver in QEMU TCG, $(cat "$out/nproc.txt") CPUs, one kthread per CPU, $nr records per CPU and scenario,"
+echo "Kernel: $(cat "$out/uname.txt" 2>/dev/null || echo "${LOGDEV_KVER:-default}") in QEMU TCG, $(cat "$out/nproc.txt") CPUs, one kthread per CPU, $nr records per CPU and scenario,"
 echo "  all recording scenarios interleaved in blocks of 64 records (no call / static key off: blocks of 4096), median of $runs runs"
 echo "(ns of the guest clock under TCG: compare ratios only; host: $(lscpu | sed -n 's/^Model name: *//p'))"
 # TCG timings follow the host's load, and load slows baselines more than logdev:

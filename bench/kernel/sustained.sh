@@ -24,25 +24,18 @@ kb=${2:-1024}
 ladder=${SUSTAINED_LADDER:-4000,8000,16000,32000,64000,128000,256000,512000}
 steps=${SUSTAINED_STEPS:-3}
 out=${BENCH_SOUT:-$top/bench/out/sustained}
-kver=$("$top/tools/kver.sh")
-kdir=/lib/modules/$kver/build
 tc=$(command -v trace-cmd) || { echo "bench: trace-cmd not installed (tools/deps.sh --bench)" >&2; exit 1; }
 static=$top/userspace/logdev.static
 [ -x "$static" ] || { echo "bench: $static missing (make userspace)" >&2; exit 1; }
-# a private copy of the module sources (a concurrent make check builds in kernel/)
-kb_dir=$top/bench/out/kbuild-sustained
-rm -rf "$kb_dir" "$out"
-mkdir -p "$kb_dir/bench"
-"$top/tools/kernel-src.sh" "$kb_dir"
-cp "$here"/logdev_bench.c "$here/Kbuild" "$kb_dir/bench/"
-make -s -C "$kdir" M="$kb_dir/kernel" modules >/dev/null 2>&1 || { echo "bench: building logdev.ko failed" >&2; exit 1; }
-make -s -C "$kdir" M="$kb_dir/bench" KBUILD_EXTRA_SYMBOLS="$kb_dir/kernel/Module.symvers" \
-	ccflags-y="-I$kb_dir/include" modules >/dev/null 2>&1 || { echo "bench: building logdev_bench.ko failed" >&2; exit 1; }
+rm -rf "$out"
+# logdev.ko and logdev_bench.ko for the kernel (LOGDEV_KVER; build/kmod/RELEASE/)
+km=$("$top/tools/kernels/modules.sh" --product --with "$here" --quiet "${LOGDEV_KVER:-}") ||
+	{ echo "bench: building logdev.ko or logdev_bench.ko failed" >&2; exit 1; }
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 t0=$(date +%s)
 "$top/tools/vm/run.sh" --smp 2 --mem 2048 --timeout 3600 --idle 300 --append no_timer_check \
 	--script "$here/guest-sustained.sh" --host-bins "$tc" \
-	--files "$kb_dir/kernel/logdev.ko $kb_dir/bench/logdev_bench.ko $static" \
+	--files "$km/logdev.ko $km/../bench-kernel/logdev_bench.ko $static" \
 	--args "$ms $kb $ladder $steps" --out "$out" >&2
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 secs=$(( $(date +%s) - t0 ))

@@ -29,22 +29,16 @@ logdev=${LOGDEV:-$top/userspace/logdev}
 tc=$out/trace.dat
 npc=$((small / 2))
 if [ ! -s "$tc" ] || [ "$(cat "$out/trace.dat.records" 2>/dev/null)" != "$small" ]; then
-	kver=$("$top/tools/kver.sh"); kdir=/lib/modules/$kver/build
-	kb=$top/bench/out/kbuild
-	rm -rf "$kb" "$out/vm" "$out/tc-files"
-	mkdir -p "$kb/bench" "$out/tc-files"
-	"$top/tools/kernel-src.sh" "$kb"
-	cp "$top/bench/kernel/logdev_bench.c" "$top/bench/kernel/Kbuild" "$kb/bench/"
-	make -s -C "$kdir" M="$kb/kernel" modules >/dev/null 2>&1
-	make -s -C "$kdir" M="$kb/bench" KBUILD_EXTRA_SYMBOLS="$kb/kernel/Module.symvers" \
-		ccflags-y="-I$kb/include" modules >/dev/null 2>&1
+	rm -rf "$out/vm" "$out/tc-files"
+	mkdir -p "$out/tc-files"
+	km=$("$top/tools/kernels/modules.sh" --product --with "$top/bench/kernel" --quiet "${LOGDEV_KVER:-}")
 	tcbin=$(command -v trace-cmd)
 	cp "$tcbin" $(ldd "$tcbin" | awk '/=>/ { print $3 } /ld-linux/ && !/=>/ { print $1 }') "$out/tc-files/"
 	# buffer: records * ~40 bytes / CPUs, doubled, in KiB
 	bufkb=$(( (npc * 80) / 1024 + 4096 ))
 	"$top/tools/vm/run.sh" --smp 2 --mem 1536 --timeout 1800 --append no_timer_check \
 		--script "$here/guest-tracecmd.sh" \
-		--files "$kb/kernel/logdev.ko $kb/bench/logdev_bench.ko $(echo "$out"/tc-files/*)" \
+		--files "$km/logdev.ko $km/../bench-kernel/logdev_bench.ko $(echo "$out"/tc-files/*)" \
 		--args "$npc $bufkb" --out "$out/vm" >&2
 	mv "$out/vm/trace.dat" "$tc"
 	cp "$out/vm/ftstats.txt" "$out/trace.dat.ftstats"

@@ -1,8 +1,12 @@
 #!/bin/bash
 # The QEMU tests: boots the Debian cloud kernel (tools/vm/run.sh) with the
 # modules and the static reader, and checks the results on the host.
-# Expects kernel/logdev.ko, kernel/test/logdev_test.ko, kernel/test/logdev_demo.ko,
-# userspace/logdev.static and userspace/logdev; builds only the guest helper
+# The kernel: LOGDEV_KVER (make check KVER=...: a name of
+# tools/kernels/matrix or a release; default the matrix's first), whose
+# modules tools/kernels/modules.sh builds into build/kmod/RELEASE/ (or
+# LOGDEV_KMOD=DIR: logdev.ko there and the test modules in DIR/test, built
+# for the kernel to boot, as for LOGDEV_VM_KERNEL below).  Expects
+# userspace/logdev.static and userspace/logdev; builds the guest helper
 # tests/vm/vmtool.c (static) into the output directory.
 # Prints PASS:/FAIL: lines; exits non-zero if any check failed.
 #   tests/vm/run-tests.sh [--quick]     (--quick: -smp 2 only)
@@ -21,12 +25,20 @@ vm=$top/tests/vm
 out=${VM_OUT:-$vm/out}
 quick=
 [ "${1:-}" = --quick ] && quick=1
-K=$top/kernel T=$top/kernel/test U=$top/userspace
+U=$top/userspace
 failed=0
 
 . "$vm/lib.sh"
 # this runner's own FAIL lines name their test themselves (not lib.sh's $P)
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+
+K=${LOGDEV_KMOD:-}
+if [ -z "$K" ] && ! K=$("$top/tools/kernels/modules.sh" --quiet "${LOGDEV_KVER:-}"); then
+	fail "vm: logdev does not build for kernel '${LOGDEV_KVER:-default}' (tools/kernels/modules.sh)"
+	exit 1
+fi
+T=$K/test
+export LOGDEV_KMOD=$K	# tools/demo.sh (vm-demo) boots the same modules
 
 missing=
 for f in $K/logdev.ko $T/logdev_test.ko $T/logdev_demo.ko $T/logdev_syma.ko $T/logdev_symb.ko \
@@ -40,11 +52,12 @@ fi
 # The kernel the modules were built for (vermagic of logdev.ko), so a tree
 # built against e.g. the -rt headers boots the -rt kernel.
 kver=$(grep -ao 'vermagic=[^ ]*' "$K/logdev.ko" | head -n 1 | cut -d= -f2)
-kimg=${LOGDEV_VM_KERNEL:-/boot/vmlinuz-$kver}
+kimg=${LOGDEV_VM_KERNEL:-$("$top/tools/kernels/kernel.sh" image "$kver" 2>/dev/null)}
 if [ -z "$kver" ] || [ ! -r "$kimg" ]; then
-	fail "vm: kernel/logdev.ko is built for '$kver', which has no $kimg"
+	fail "vm: ${K#$top/}/logdev.ko is built for '$kver', which has no image to boot ('$kimg')"
 	exit 1
 fi
+echo "vm: kernel $kver, modules in ${K#$top/}"
 rm -rf "$out"
 mkdir -p "$out"
 vmtool=$out/vmtool
@@ -331,21 +344,18 @@ fi
 # guest of each kernel, writers in task, softirq, hardirq and NMI context on
 # every CPU with chains nested four deep (three on PREEMPT_RT), consuming
 # readers, 10^6 records per mode (VM_SOAK_RECORDS), overwrite then discard;
-# every record checked as read (tests/vm/soak.sh, soaktool.c).  The cloud
-# kernel uses kernel/*.ko; the PREEMPT_RT one modules built in
-# build/soak/KVER/ (tools/deps.sh --rt installs its packages).
+# every record checked as read (tests/vm/soak.sh, soaktool.c), on the
+# kernel checked (group vm-soak; its test names say vm-soak-RELEASE).
 # Multi-threaded TCG: enable flips only while no edprint site runs.
 # With LOGDEV_VM_KERNEL (a debug kernel): on that kernel, with kernel/*.ko.
 soak_k=
-if [ -n "${LOGDEV_VM_KERNEL:-}" ]; then
-	{ want vm-soak-image || want vm-soak-cloud || want vm-soak-rt; } && soak_k=image
-else
-	want vm-soak-cloud && soak_k=cloud
-	want vm-soak-rt && soak_k="$soak_k rt"
+if want vm-soak || want vm-soak-image; then
+	soak_k=$kver
+	[ -n "${LOGDEV_VM_KERNEL:-}" ] && soak_k=image
 fi
 if [ -n "$soak_k" ]; then
 	"$vm/soak.sh" --records "${VM_SOAK_RECORDS:-1000000}" --kernels "$soak_k" \
-		--tree-modules --out "$out/soak" > "$out/soak.log" 2>&1
+		--out "$out/soak" > "$out/soak.log" 2>&1
 	grep -a -E '^(PASS|FAIL): ' "$out/soak.log"
 	failed=$((failed + $(grep -a -c '^FAIL: ' "$out/soak.log")))
 	sed -n '/^== /,/^soak: /p' "$out/soak.log" | grep -E '^(==|  .*records_per_s)' | sed 's/^ */INFO: /'

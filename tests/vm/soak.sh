@@ -1,11 +1,11 @@
 #!/bin/bash
 # The soak test (issue 13 item 1): `make soak` (10^8 records per kernel and
-# mode) and the vm-soak-cloud / vm-soak-rt groups of `make check` (10^6).
+# mode) and the vm-soak group of `make check` (10^6, on the kernel checked).
 #
-#   tests/vm/soak.sh [--records N] [--kernels "cloud rt"] [--modes "overwrite discard"]
-#                    [--smp 4] [--kb 64] [--every 16] [--tree-modules] [--out DIR]
+#   tests/vm/soak.sh [--records N] [--kernels "6.1 6.1-rt"] [--modes "overwrite discard"]
+#                    [--smp 4] [--kb 64] [--every 16] [--out DIR]
 #
-# Per kernel (cloud: tools/kver.sh, rt: tools/kver.sh --rt, image: the
+# Per kernel (a name of tools/kernels/matrix or a release; image: the
 # kernel image LOGDEV_VM_KERNEL names, e.g. tools/debug-kernel.sh's, with
 # kernel/*.ko, which must be built against its tree) one boot with
 # --smp CPUs (default 4) runs tests/vm/guest-soak.sh once per mode:
@@ -17,11 +17,8 @@
 # boot on a WARN, BUG, lockdep report, lockup or RCU stall in the console or
 # the kernel log.
 #
-# Modules: built per kernel in build/soak/KVER/ from a private copy of the
-# sources (tools/kernel-src.sh; files copied only when they changed, so a
-# second run rebuilds nothing), never touching kernel/*.ko.  --tree-modules:
-# for the kernel that kernel/logdev.ko was built for, use kernel/*.ko
-# (make check has just built them).
+# Modules: built per kernel by tools/kernels/modules.sh (build/kmod/RELEASE/,
+# files copied only when they changed, so a second run rebuilds nothing).
 #
 # VM_SLOW=N (default 1): a kernel N times slower under TCG (KASAN, lockdep:
 # tools/debug-kernel.sh sets it): the boot's timeout and idle watch scale.
@@ -34,8 +31,8 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tests/vm
-records=100000000 kernels="cloud rt" modes="overwrite discard" smp=4 kb=64 every=16
-tree= out=$top/build/soak/out
+records=100000000 kernels="6.1 6.1-rt" modes="overwrite discard" smp=4 kb=64 every=16
+out=$top/build/soak/out
 while [ $# -gt 0 ]; do
 	case $1 in
 	--records) records=$2; shift 2 ;;
@@ -44,9 +41,8 @@ while [ $# -gt 0 ]; do
 	--smp) smp=$2; shift 2 ;;
 	--kb) kb=$2; shift 2 ;;
 	--every) every=$2; shift 2 ;;
-	--tree-modules) tree=1; shift ;;
 	--out) out=$2; shift 2 ;;
-	*) echo "usage: $0 [--records N] [--kernels \"cloud rt\"] [--modes \"overwrite discard\"] [--smp N] [--kb KB] [--every K] [--tree-modules] [--out DIR]" >&2
+	*) echo "usage: $0 [--records N] [--kernels \"6.1 6.1-rt\"] [--modes \"overwrite discard\"] [--smp N] [--kb KB] [--every K] [--out DIR]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -61,32 +57,6 @@ if ! ${CC:-cc} -static -O2 -Wall -I "$top/include/uapi" -I "$top/include" \
 	exit 1
 fi
 
-# modules KVER: print the directory holding logdev.ko and test/logdev_test.ko
-# built for KVER (building them if needed), or fail.
-modules() {
-	local kv=$1 b=$top/build/soak/$1 stage f
-	if [ -n "$tree" ] && [ -f "$top/kernel/logdev.ko" ] && [ -f "$top/kernel/test/logdev_test.ko" ] &&
-		[ "$(grep -ao 'vermagic=[^ ]*' "$top/kernel/logdev.ko" | head -n 1 | cut -d= -f2)" = "$kv" ]; then
-		echo "$top/kernel"
-		return 0
-	fi
-	stage=$(mktemp -d)
-	"$top/tools/kernel-src.sh" "$stage" || { rm -rf "$stage"; return 1; }
-	# copy what changed only: make then rebuilds nothing for an unchanged tree
-	(cd "$stage" && find . -type f) | while read -r f; do
-		if ! cmp -s "$stage/$f" "$b/$f"; then
-			mkdir -p "$(dirname "$b/$f")"
-			cp "$stage/$f" "$b/$f"
-		fi
-	done
-	rm -rf "$stage"
-	if ! make -s -C "$b/kernel" KDIR="/lib/modules/$kv/build" > "$b/build.log" 2>&1; then
-		echo "vm-soak: module build for $kv failed: $(grep -m 3 -i error "$b/build.log" | tr '\n' '|')" >&2
-		return 1
-	fi
-	echo "$b/kernel"
-}
-
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 
 summary=$out/summary.txt
@@ -95,8 +65,6 @@ for k in $kernels; do
 	name=vm-soak-$k
 	img=
 	case $k in
-	cloud) kv=$("$top/tools/kver.sh" 2>/dev/null) ;;
-	rt) kv=$("$top/tools/kver.sh" --rt 2>/dev/null) ;;
 	image)
 		img=${LOGDEV_VM_KERNEL:-}
 		kv=$(grep -ao 'vermagic=[^ ]*' "$top/kernel/logdev.ko" 2>/dev/null | head -n 1 | cut -d= -f2)
@@ -104,16 +72,16 @@ for k in $kernels; do
 			fail "$name: needs LOGDEV_VM_KERNEL (got '$img') and kernel/logdev.ko, kernel/test/logdev_test.ko built against it"
 			continue
 		fi ;;
-	*) fail "$name: unknown kernel '$k' (cloud, rt or image)"; continue ;;
+	*)
+		if ! kv=$("$top/tools/kernels/kernel.sh" env "$k" | sed -n 's/^KVER=//p'); then
+			fail "$name: no kernel '$k' (tools/kernels/kernel.sh)"
+			continue
+		fi ;;
 	esac
-	if [ -z "$kv" ]; then
-		fail "$name: no $k kernel with headers installed (tools/deps.sh, for rt tools/deps.sh --rt)"
-		continue
-	fi
 	if [ -n "$img" ]; then
 		m=$top/kernel
-	elif ! m=$(modules "$kv"); then
-		fail "$name: no modules for $kv (see $top/build/soak/$kv/build.log)"
+	elif ! m=$("$top/tools/kernels/modules.sh" --quiet "$kv"); then
+		fail "$name: no modules for $kv (see $top/build/kmod/$kv/build.log)"
 		continue
 	fi
 	rm -rf "${out:?}/$name"

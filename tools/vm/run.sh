@@ -7,11 +7,13 @@
 #                   [--host-bins "/usr/bin/trace-cmd"] [--expect-crash]
 #                   --script GUEST_SCRIPT [--files "a.ko b.ko logdev.static"] --out HOSTDIR
 #
-# The kernel: --kver V, else the one the first .ko in --files was built for
-# (vermagic), else tools/kver.sh's.  Every .ko must match it.
-# LOGDEV_VM_KERNEL=path/bzImage boots that image instead of /boot/vmlinuz-V
-# (e.g. a debug kernel, see tools/debug-kernel.sh); V is then only checked
-# against the modules' vermagic.
+# The kernel: --kver V (a release, or a name of tools/kernels/matrix), else
+# the one the first .ko in --files was built for (vermagic), else the
+# matrix's default.  Every .ko must match it.  Its image and the QEMU that
+# boots it come from tools/kernels/kernel.sh (image, qemu: the matrix's QEMU
+# column).  LOGDEV_VM_KERNEL=path/bzImage boots that image instead (e.g. a
+# debug kernel, see tools/debug-kernel.sh) with this machine's QEMU; V is
+# then only checked against the modules' vermagic.
 #
 # Guest side: the files are copied to /logdev/, the script to /logdev/guest.sh,
 # tests/vm/lib.sh (the helpers guest scripts source) to /logdev/lib.sh;
@@ -98,33 +100,44 @@ esac
 [ "$idle" -gt 0 ] 2>/dev/null && [ "$tmo" -gt 0 ] 2>/dev/null || die "--idle and --timeout take seconds"
 [ "$idle" -le "$tmo" ] || idle=$tmo
 command -v perl >/dev/null || die "perl not found (the wedge watch talks to QEMU's monitor with it)"
-# Without --kver: the kernel the first .ko was built for (its vermagic),
-# else tools/kver.sh's choice.
+kernels=$here/../kernels/kernel.sh
+# Without --kver: the kernel the first .ko was built for (its vermagic).
 if [ -z "$kver" ]; then
 	for f in $files; do
 		case "$f" in
 		*.ko)
 			kver=$(grep -ao 'vermagic=[^ ]*' "$f" | head -n 1 | cut -d= -f2)
-			[ -n "$kver" ] && [ -r "${LOGDEV_VM_KERNEL:-/boot/vmlinuz-$kver}" ] && break
-			kver= ;;
+			[ -n "$kver" ] && break ;;
 		esac
 	done
 fi
-[ -n "$kver" ] || kver=$("$here/../kver.sh") || die "no VM kernel (run tools/deps.sh)"
+# a matrix name or nothing: the release it stands for (not for an image of
+# LOGDEV_VM_KERNEL, which only the modules' vermagic names)
+if [ -z "${LOGDEV_VM_KERNEL:-}" ]; then
+	kenv=$("$kernels" env "$kver") || die "no kernel '$kver' (tools/kernels/kernel.sh env '$kver')"
+	kver=$(echo "$kenv" | sed -n 's/^KVER=//p')
+fi
+[ -n "$kver" ] || die "no VM kernel (--kver, or a .ko in --files)"
 for f in $files; do
 	case "$f" in
 	*.ko)
 		v=$(grep -ao 'vermagic=[^ ]*' "$f" | head -n 1 | cut -d= -f2)
-		[ "$v" = "$kver" ] || die "$f is built for '$v', the VM boots $kver (make -C kernel KDIR=/lib/modules/$kver/build)" ;;
+		[ "$v" = "$kver" ] || die "$f is built for '$v', the VM boots $kver (tools/kernels/modules.sh $kver)" ;;
 	esac
 done
-kimg=${LOGDEV_VM_KERNEL:-/boot/vmlinuz-$kver}
+if [ -n "${LOGDEV_VM_KERNEL:-}" ]; then
+	kimg=$LOGDEV_VM_KERNEL
+	qemu=(qemu-system-x86_64)
+	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found"
+else
+	kimg=$("$kernels" image "$kver") || die "no image to boot for $kver"
+	qemu=("$kernels" qemu "$kver")
+fi
 [ -r "$kimg" ] || die "cannot read $kimg"
 busybox=$(command -v busybox || true)
 [ -n "$busybox" ] || die "busybox not found (apt-get install busybox-static)"
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	[ -x /bin/busybox ] || die "busybox is not static"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found"
 command -v cpio >/dev/null || die "cpio not found"
 
 mkdir -p "$out"
@@ -199,7 +212,7 @@ mon=$stage.mon
 trap 'if [ -n "${qpid:-}" ]; then kill -9 "$qpid" 2>/dev/null || true; fi; rm -rf "$stage" "$stage.initrd.gz" "$mon" "$stage.known"' EXIT
 t0=$(date +%s.%N)
 set +e
-qemu_cmd=(qemu-system-x86_64 -m "$mem" -smp "$smp" -nographic -no-reboot
+qemu_cmd=("${qemu[@]}" -m "$mem" -smp "$smp" -nographic -no-reboot
 	-accel "$accel" -kernel "$kimg" -initrd "$stage.initrd.gz"
 	-monitor "unix:$mon,server=on,wait=off"
 	-append "console=ttyS0 panic=-1 oops=panic noirqdebug quiet $append")
