@@ -30,9 +30,11 @@
 #   make uninstall  remove what install put there (same PREFIX, DESTDIR, KDIR)
 #   make dkms-install   install-user, then logdev's module sources into
 #                   /usr/src/logdev-VERSION (dkms.conf), `dkms add`, and `dkms install`
-#                   for every kernel with headers in /lib/modules/*/build
-#                   (DKMS_KERNELS="V1 V2" to choose); DKMS rebuilds it for kernels
-#                   installed later.  DKMS_FLAGS: more dkms options (--dkmstree ...)
+#                   for KVER, else every kernel with headers in /lib/modules/*/build
+#                   (DKMS_KERNELS="V1 V2" to choose: releases, or names of
+#                   tools/kernels/matrix, each built where it builds, its chroot
+#                   for newest); DKMS rebuilds it for kernels installed later.
+#                   DKMS_FLAGS: more dkms options (--dkmstree ...)
 #   make dkms-uninstall  dkms remove logdev/VERSION --all, and its sources
 #   make kernel-tree KSRC=DIR [PROBES=1]
 #                   add logdev to a kernel source tree (kernel/logdev/ linking
@@ -222,7 +224,7 @@ endif
 DKMS        ?= dkms
 DKMS_SRCTREE ?= /usr/src
 DKMS_SRC     = $(DESTDIR)$(DKMS_SRCTREE)/logdev-$(LOGDEV_VERSION)
-DKMS_KERNELS ?= $(patsubst /lib/modules/%/build,%,$(wildcard /lib/modules/*/build))
+DKMS_KERNELS ?= $(or $(KVER),$(patsubst /lib/modules/%/build,%,$(wildcard /lib/modules/*/build)))
 DKMS_ALL     = $(DKMS_FLAGS) --sourcetree $(DESTDIR)$(DKMS_SRCTREE)
 
 dkms-source:
@@ -242,7 +244,10 @@ dkms-install: install-user dkms-source
 	if $(DKMS) status $(DKMS_ALL) logdev/$(LOGDEV_VERSION) | grep -q .; then \
 		$(DKMS) remove $(DKMS_ALL) logdev/$(LOGDEV_VERSION) --all; fi
 	$(DKMS) add $(DKMS_ALL) logdev/$(LOGDEV_VERSION)
-	set -e; for k in $(DKMS_KERNELS); do $(DKMS) install $(DKMS_ALL) logdev/$(LOGDEV_VERSION) -k $$k; done
+	set -e; for k in $(DKMS_KERNELS); do \
+		eval "$$($(KERNELS) env $$k)"; \
+		$(KERNELS) run $$k -- $(DKMS) install $(DKMS_ALL) logdev/$(LOGDEV_VERSION) -k $$KVER --kernelsourcedir $$KDIR; \
+	done
 	$(DKMS) status $(DKMS_ALL) logdev
 
 dkms-uninstall:

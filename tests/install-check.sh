@@ -9,21 +9,28 @@
 #    a KDIR that is no kernel tree refused, `make uninstall` leaving no file;
 #  - the module template built from the installed files alone, its CRC of
 #    __logdev_print the installed Module.symvers' one;
+#  - `make install-module KVER=NAME` and the installed template built for
+#    every kernel of tools/kernels/matrix (each where it builds: its chroot
+#    for newest), with that kernel's vermagic and logdev's CRC;
 #  - `make dkms-install` into private DKMS trees (dkms --dkmstree,
 #    --sourcetree, --installtree, --no-depmod; its MOK key in a temporary
-#    directory) for the cloud and the PREEMPT_RT kernel: logdev.ko built,
-#    signed and installed per kernel with that kernel's vermagic, its
-#    Module.symvers kept where the template finds it;
+#    directory) for every kernel of the matrix: logdev.ko built, signed and
+#    installed per kernel with that kernel's vermagic, its Module.symvers
+#    kept where the template finds it;
 #  - a VM boot of the cloud kernel with the installed logdev.ko and static
 #    reader and the template module: the template's "hello %d" records read
 #    back by the installed reader.
-#   tests/install-check.sh          (needs kernel/ built for the VM kernel;
-#                                    the RT kernel's headers: tools/deps.sh --rt)
+#   tests/install-check.sh          (the kernels: tools/kernels/kernel.sh,
+#                                    fetched when missing; INSTALL_KERNELS="6.1
+#                                    newest" to check only some)
 # Prints PASS:/FAIL: lines; exits non-zero on any FAIL.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-kver=$("$top/tools/kver.sh") || { echo "FAIL: install: no VM kernel (tools/deps.sh)"; exit 1; }
-kdir=/lib/modules/$kver/build
+kernels=${INSTALL_KERNELS:-$("$top/tools/kernels/kernel.sh" names | tr '\n' ' ')}
+# the default kernel: make install, uninstall, signing and the VM boot
+kname=$("$top/tools/kernels/kernel.sh" names | head -n 1)
+eval "$("$top/tools/kernels/kernel.sh" env "$kname")" || { echo "FAIL: install: no kernel $kname (tools/kernels/kernel.sh)"; exit 1; }
+kver=$KVER kdir=$KDIR
 tmp=$(mktemp -d /tmp/logdev-install.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
@@ -46,7 +53,7 @@ symvers_crc() {
 }
 
 # ---- make install DESTDIR=...
-if ! make -C "$top" install DESTDIR="$dest" PREFIX="$prefix" KDIR="$kdir" > "$tmp/log" 2>&1; then
+if ! make -C "$top" install DESTDIR="$dest" PREFIX="$prefix" KVER="$kname" > "$tmp/log" 2>&1; then
 	fail "make install failed: $(tail -n 5 "$tmp/log" | tr '\n' '|')"
 	exit 1
 fi
@@ -101,7 +108,7 @@ ko=$dest/lib/modules/$kver/updates/logdev.ko
 [ "$(vermagic "$ko")" = "$kver" ] && pass "installed logdev.ko has vermagic $kver" ||
 	fail "installed logdev.ko has vermagic '$(vermagic "$ko")' (want $kver)"
 sv=$P/lib/logdev/$kver/Module.symvers
-want=$(symvers_crc "$top/kernel/Module.symvers" __logdev_print)
+want=$(symvers_crc "$top/build/kmod/$kver/kernel/Module.symvers" __logdev_print)
 [ -n "$want" ] && [ "$(symvers_crc "$sv" __logdev_print)" = "$want" ] &&
 	pass "lib/logdev/$kver/Module.symvers is the build's (__logdev_print $want)" ||
 	fail "lib/logdev/$kver/Module.symvers: __logdev_print '$(symvers_crc "$sv" __logdev_print)' (build: '$want')"
@@ -149,7 +156,7 @@ case "$got" in *"no logdev Module.symvers for $kver"*) pass "the template withou
 if command -v openssl > /dev/null; then
 	openssl req -new -x509 -nodes -days 1 -subj "/CN=logdev install test" -newkey rsa:2048 \
 		-keyout "$tmp/key.pem" -outform DER -out "$tmp/cert.der" > /dev/null 2>&1
-	if make -C "$top" install-module DESTDIR="$tmp/signed" KDIR="$kdir" \
+	if make -C "$top" install-module DESTDIR="$tmp/signed" KVER="$kname" \
 		SIGN_KEY="$tmp/key.pem" SIGN_CERT="$tmp/cert.der" > "$tmp/sign.log" 2>&1; then
 		got=$(modinfo -F signer "$tmp/signed/lib/modules/$kver/updates/logdev.ko" 2>/dev/null)
 		[ "$got" = "logdev install test" ] && pass "make install SIGN_KEY= SIGN_CERT= signs logdev.ko (signer: $got)" ||
@@ -200,8 +207,37 @@ else
 	fail "install-vm: VM run failed (rc $?): $(head -n 4 "$tmp/vm.runlog" | tr '\n' '|') guest: $(grep -a '^FAIL' "$tmp/vm/guest.log" 2>/dev/null | head -n 3 | tr '\n' '|')"
 fi
 
+# ---- every kernel of the matrix: make install-module KVER=NAME and the
+# installed template built for it, where that kernel builds (kernel.sh run)
+for k in $kernels; do
+	eval "$("$top/tools/kernels/kernel.sh" env "$k")" || { fail "$k: no such kernel"; continue; }
+	m=$tmp/kv-$k
+	if ! make -C "$top" install-module DESTDIR="$m/root" KVER="$k" > "$m.log" 2>&1; then
+		fail "$k: make install-module KVER=$k failed: $(grep -m 3 -E 'rror|failed' "$m.log" | tr '\n' '|')"
+		continue
+	fi
+	ko=$m/root/lib/modules/$KVER/updates/logdev.ko
+	[ "$(vermagic "$ko")" = "$KVER" ] && pass "$k: make install-module KVER=$k installs logdev.ko for $KVER" ||
+		fail "$k: installed logdev.ko has vermagic '$(vermagic "$ko")' (want $KVER)"
+	# the template, from this tree's template against that install
+	mkdir -p "$m/mod" "$m/prefix/lib/logdev/$KVER" "$m/prefix/include/logdev"
+	cp "$P"/share/logdev/module-template/* "$m/mod/"
+	cp -r "$P/include/logdev/." "$m/prefix/include/logdev/"
+	cp "$m/root$prefix/lib/logdev/$KVER/Module.symvers" "$m/prefix/lib/logdev/$KVER/"
+	kc=$(symvers_crc "$m/prefix/lib/logdev/$KVER/Module.symvers" __logdev_print)
+	if "$top/tools/kernels/kernel.sh" run "$k" -C "$m/mod" -- make KDIR="$KDIR" LOGDEV_PREFIX="$m/prefix" \
+		> "$m/mod.log" 2>&1 && [ -f "$m/mod/hello_logdev.ko" ]; then
+		got=$(crc "$m/mod/hello_logdev.ko" __logdev_print)
+		[ -n "$kc" ] && [ "$got" = "$kc" ] && [ "$(vermagic "$m/mod/hello_logdev.ko")" = "$KVER" ] &&
+			pass "$k: the installed template builds for $KVER (CRC of __logdev_print $got)" ||
+			fail "$k: the template for $KVER: CRC '$got' (installed '$kc'), vermagic '$(vermagic "$m/mod/hello_logdev.ko")'"
+	else
+		fail "$k: the installed template does not build for $KVER: $(grep -m 3 -E 'rror|symvers' "$m/mod.log" | tr '\n' '|')"
+	fi
+done
+
 # ---- make uninstall: no file left
-if make -C "$top" uninstall DESTDIR="$dest" PREFIX="$prefix" KDIR="$kdir" > "$tmp/un.log" 2>&1; then
+if make -C "$top" uninstall DESTDIR="$dest" PREFIX="$prefix" KVER="$kname" > "$tmp/un.log" 2>&1; then
 	left=$(cd "$dest" && find . -type f | head -n 5 | tr '\n' ' ')
 	[ -z "$left" ] && pass "make uninstall removes every file make install put there" ||
 		fail "make uninstall left: $left"
@@ -209,20 +245,23 @@ else
 	fail "make uninstall failed: $(tail -n 3 "$tmp/un.log" | tr '\n' '|')"
 fi
 
-# ---- make dkms-install into private trees, for the cloud and the RT kernel
-rtkver=$("$top/tools/kver.sh" --rt 2>/dev/null)
+# ---- make dkms-install into private trees, for every kernel of the matrix
 if ! command -v dkms > /dev/null; then
 	fail "dkms: no dkms (tools/deps.sh installs it)"
-elif [ -z "$rtkver" ]; then
-	fail "dkms: no PREEMPT_RT kernel headers (tools/deps.sh --rt; make check installs them)"
 else
 	d=$tmp/dkms
-	mkdir -p "$d/tree" "$d/inst/$kver" "$d/inst/$rtkver" "$d/mok"
+	mkdir -p "$d/tree" "$d/inst" "$d/mok"
+	rels=
+	for k in $kernels; do
+		eval "$("$top/tools/kernels/kernel.sh" env "$k")"
+		rels="$rels $KVER"
+		mkdir -p "$d/inst/$KVER"
+	done
 	# DKMS signs with its MOK key (made on first use): a private one here
 	if env mok_signing_key="$d/mok/mok.key" mok_certificate="$d/mok/mok.pub" modprobe_on_install= \
-		make -C "$top" dkms-install DESTDIR="$d/root" DKMS_KERNELS="$kver $rtkver" \
+		make -C "$top" dkms-install DESTDIR="$d/root" DKMS_KERNELS="$kernels" \
 		DKMS_FLAGS="--dkmstree $d/tree --installtree $d/inst --no-depmod" > "$d/log" 2>&1; then
-		pass "dkms: make dkms-install (dkms add, build, install) for $kver and $rtkver"
+		pass "dkms: make dkms-install (dkms add, build, install) for$rels"
 	else
 		fail "dkms: make dkms-install failed: $(grep -a -m 4 -i 'error\|bad\|fail' "$d/log" | tr '\n' '|')"
 	fi
@@ -231,36 +270,38 @@ else
 		[ ! -e "$src/kernel/test" ] && [ -f "$src/kernel/logdev_main.c" ] &&
 		pass "dkms: sources in /usr/src/logdev-$version (dkms.conf version $version, no test modules)" ||
 		fail "dkms: /usr/src/logdev-$version: dkms.conf $(grep PACKAGE_VERSION "$src/dkms.conf" 2>/dev/null), kernel/: $(ls "$src/kernel" 2>/dev/null | head -n 3 | tr '\n' ' ')"
-	for k in "$kver" "$rtkver"; do
-		m=$d/inst/$k/updates/dkms/logdev.ko
-		kos=$(cd "$d/inst/$k" && find . -name '*.ko' | tr '\n' ' ')
-		[ "$kos" = "./updates/dkms/logdev.ko " ] && pass "dkms: $k gets logdev.ko only, in updates/dkms/" ||
-			fail "dkms: $k got '$kos' (want ./updates/dkms/logdev.ko)"
-		[ "$(vermagic "$m")" = "$k" ] && pass "dkms: logdev.ko for $k has vermagic $k ($(modinfo -F vermagic "$m" | cut -d' ' -f2-))" ||
-			fail "dkms: logdev.ko for $k has vermagic '$(vermagic "$m")'"
+	for k in $kernels; do
+		eval "$("$top/tools/kernels/kernel.sh" env "$k")"
+		m=$d/inst/$KVER/updates/dkms/logdev.ko
+		kos=$(cd "$d/inst/$KVER" && find . -name '*.ko' | tr '\n' ' ')
+		[ "$kos" = "./updates/dkms/logdev.ko " ] && pass "dkms: $KVER gets logdev.ko only, in updates/dkms/" ||
+			fail "dkms: $KVER got '$kos' (want ./updates/dkms/logdev.ko)"
+		[ "$(vermagic "$m")" = "$KVER" ] && pass "dkms: logdev.ko for $KVER has vermagic $KVER ($(modinfo -F vermagic "$m" | cut -d' ' -f2-))" ||
+			fail "dkms: logdev.ko for $KVER has vermagic '$(vermagic "$m")'"
 		got=$(modinfo -F signer "$m" 2>/dev/null)
-		[ "$got" = "DKMS module signing key" ] && pass "dkms: logdev.ko for $k signed with DKMS's MOK key" ||
-			fail "dkms: logdev.ko for $k: signer '$got' (want DKMS module signing key)"
-		sv=$d/tree/logdev/kernel-$k-$arch/Module.symvers
+		[ "$got" = "DKMS module signing key" ] && pass "dkms: logdev.ko for $KVER signed with DKMS's MOK key" ||
+			fail "dkms: logdev.ko for $KVER: signer '$got' (want DKMS module signing key)"
+		sv=$d/tree/logdev/kernel-$KVER-$arch/Module.symvers
 		kc=$(symvers_crc "$sv" __logdev_print)
-		[ -n "$kc" ] && pass "dkms: Module.symvers of $k kept in the DKMS tree (kernel-$k-$arch/)" ||
-			fail "dkms: no Module.symvers with __logdev_print in DKMS's kernel-$k-$arch/"
+		[ -n "$kc" ] && pass "dkms: Module.symvers of $KVER kept in the DKMS tree (kernel-$KVER-$arch/)" ||
+			fail "dkms: no Module.symvers with __logdev_print in DKMS's kernel-$KVER-$arch/"
 		# the template finds it there (LOGDEV_PREFIX has none: dkms-install puts no module)
 		rm -rf "$d/mod"
 		cp -r "$d/root$prefix/share/logdev/module-template" "$d/mod"
-		if make -C "$d/mod" KDIR="/lib/modules/$k/build" LOGDEV_PREFIX="$d/root$prefix" \
+		if "$top/tools/kernels/kernel.sh" run "$k" -C "$d/mod" -- make KDIR="$KDIR" LOGDEV_PREFIX="$d/root$prefix" \
 			LOGDEV_DKMS_TREE="$d/tree" > "$d/mod.log" 2>&1; then
 			got=$(crc "$d/mod/hello_logdev.ko" __logdev_print)
-			[ -n "$got" ] && [ "$got" = "$kc" ] && [ "$(vermagic "$d/mod/hello_logdev.ko")" = "$k" ] &&
-				pass "dkms: the template builds for $k against DKMS's Module.symvers (CRC $got)" ||
-				fail "dkms: the template for $k: CRC '$got' (DKMS's '$kc'), vermagic '$(vermagic "$d/mod/hello_logdev.ko")'"
+			[ -n "$got" ] && [ "$got" = "$kc" ] && [ "$(vermagic "$d/mod/hello_logdev.ko")" = "$KVER" ] &&
+				pass "dkms: the template builds for $KVER against DKMS's Module.symvers (CRC $got)" ||
+				fail "dkms: the template for $KVER: CRC '$got' (DKMS's '$kc'), vermagic '$(vermagic "$d/mod/hello_logdev.ko")'"
 		else
-			fail "dkms: the template does not build for $k: $(grep -m 3 -E 'rror|symvers' "$d/mod.log" | tr '\n' '|')"
+			fail "dkms: the template does not build for $KVER: $(grep -m 3 -E 'rror|symvers' "$d/mod.log" | tr '\n' '|')"
 		fi
 	done
+	n=$(echo $kernels | wc -w)
 	st=$(dkms status --dkmstree "$d/tree" --sourcetree "$d/root/usr/src" --installtree "$d/inst" logdev 2>&1)
-	[ "$(echo "$st" | grep -c ': installed')" = 2 ] && pass "dkms: dkms status shows logdev/$version installed for both kernels" ||
-		fail "dkms: dkms status: $(echo "$st" | tr '\n' '|')"
+	[ "$(echo "$st" | grep -c ': installed')" = "$n" ] && pass "dkms: dkms status shows logdev/$version installed for the $n kernels" ||
+		fail "dkms: dkms status (want $n installed): $(echo "$st" | tr '\n' '|')"
 	if make -C "$top" dkms-uninstall DESTDIR="$d/root" \
 		DKMS_FLAGS="--dkmstree $d/tree --installtree $d/inst --no-depmod" > "$d/un.log" 2>&1; then
 		left=$(find "$d/inst" "$d/tree" -name '*.ko' | head -n 3 | tr '\n' ' ')

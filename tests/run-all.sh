@@ -52,6 +52,12 @@ suite intree "$top/tests/intree/run.sh"
 suite userspace-deps "$top/tests/userspace-deps.sh"
 suite install "$top/tests/install-check.sh"
 suite vm "$top/tests/vm/run-tests.sh" ${VM_QUICK:+--quick}
+# every other kernel of tools/kernels/matrix: build, load, demo, probes,
+# printf (and the soak on PREEMPT_RT); `make check KVER=NAME` runs the whole
+# suite above on NAME instead, and not this
+if [ -z "${LOGDEV_KVER:-}" ] && [ -z "${CHECK_NO_MATRIX:-}" ]; then
+	suite matrix "$top/tests/vm/run-matrix.sh"
+fi
 
 passed=$(grep -c '^PASS: ' "$log")
 failed=$(grep -c '^FAIL: ' "$log")

@@ -211,7 +211,10 @@ cmd_run() {
 			ld_die "$KVER was built with $KCC, which this machine lacks (apt-get install $KCC)"
 		cd "$dir" && exec "$@"
 	fi
-	"$(dirname "$0")/chroot.sh" ensure "$KBUILD" "$KCC" make pahole libelf1t64 libssl3t64 zlib1g kmod > /dev/null
+	# what kbuild's helpers need, and dkms and openssl (make dkms-install, and
+	# the scripts/sign-file of make install SIGN_KEY=) for what runs there
+	"$(dirname "$0")/chroot.sh" ensure "$KBUILD" "$KCC" make pahole libelf1t64 libssl3t64 zlib1g kmod \
+		dkms openssl > /dev/null
 	exec "$(dirname "$0")/chroot.sh" run "$KBUILD" -C "$dir" -- "$@"
 }
 

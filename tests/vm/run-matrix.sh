@@ -1,0 +1,51 @@
+#!/bin/bash
+# tests/vm/run-matrix.sh [NAME...]: the groups of the VM suite that tell
+# whether logdev works on a kernel at all, on every kernel of
+# tools/kernels/matrix but the one `make check` checks in full (LOGDEV_KVER,
+# default the matrix's first), or on the NAMEs given:
+#   build     logdev.ko and the test modules build (tools/kernels/modules.sh)
+#   load      vm-control: the module loads, every control file works
+#   demo      vm-demo: make demo's own script on that kernel
+#   probes    vm-probes, vm-probes-ftrace, vm-probes-reload, vm-sym: run-time
+#             probes by name, MOD:FUNC, glob, "did you mean", kprobe_events
+#             syntax, module reloads, %pS of module symbols
+#   printf    vm-ctx-smp2-overwrite with vm-printf: every context, and the
+#             printf table against the kernel's own printk
+# plus, on PREEMPT_RT kernels, vm-soak (writers nested in every context).
+# MATRIX_GROUPS="vm-..." replaces the list.  Each line is prefixed with the
+# kernel's name: "PASS: [6.12] vm-control: ...".  Results stay in
+# $VM_OUT/matrix-NAME/ (default tests/vm/out-matrix-NAME).
+# Exit non-zero if any check failed.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+K=$top/tools/kernels/kernel.sh
+failed=0
+groups=${MATRIX_GROUPS:-vm-control vm-demo vm-probes vm-probes-ftrace vm-probes-reload vm-sym vm-ctx-smp2-overwrite}
+
+if [ $# -gt 0 ]; then
+	names="$*"
+else
+	checked=${LOGDEV_KVER:-$("$K" names | head -n 1)}
+	checked=$("$K" env "$checked" | sed -n 's/^KVER=//p')
+	names=
+	for n in $("$K" names); do
+		[ "$("$K" env "$n" | sed -n 's/^KVER=//p')" = "$checked" ] || names="$names $n"
+	done
+fi
+for n in $names; do
+	g=$groups
+	case $n in *-rt) [ -z "${MATRIX_GROUPS:-}" ] && g="$g vm-soak" ;; esac
+	t0=$SECONDS
+	if ! kmod=$("$top/tools/kernels/modules.sh" --quiet "$n" 2> "/tmp/logdev-matrix-$n.err"); then
+		echo "FAIL: [$n] build: logdev does not build: $(head -n 6 "/tmp/logdev-matrix-$n.err" | tr '\n' '|')"
+		failed=1
+		continue
+	fi
+	echo "PASS: [$n] build: logdev.ko and the test modules for $(grep -ao 'vermagic=[^ ]*' "$kmod/logdev.ko" | head -n 1 | cut -d= -f2)"
+	VM_OUT=${VM_OUT:-$top/tests/vm/out}-matrix-$n LOGDEV_KMOD=$kmod VM_ONLY="$g" \
+		"$top/tests/vm/run-tests.sh" --quick 2>&1 | sed "s/^\(PASS\|FAIL\|SKIP\): /\1: [$n] /"
+	[ "${PIPESTATUS[0]}" = 0 ] || failed=1
+	echo "matrix: $n took $((SECONDS - t0)) s"
+	rm -f "/tmp/logdev-matrix-$n.err"
+done
+exit $failed
