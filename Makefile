@@ -3,7 +3,8 @@
 #   make            module (kernel/), reader (userspace/), and the trace-cmd plugin
 #                   (tools/traceevent-plugin/, skipped with a message without
 #                   libtraceevent-dev)
-#   make demo       boot the Debian kernel in QEMU, record the demo module, print report + deltas
+#   make demo       boot the newest Debian kernel (KVER=) in QEMU, record the demo module,
+#                   print report + deltas
 #   make check      every test: the test helpers, ring core (userspace, sanitizers), decoder
 #                   goldens, VM tests
 #   make soak       10^8 records (SOAK_RECORDS) per kernel (cloud, PREEMPT_RT) and mode in a
@@ -118,8 +119,9 @@ deps-kernel:
 vm-kernel: deps
 	tools/kernels/modules.sh $(KVER) > /dev/null
 
-demo: deps userspace vm-kernel
-	tools/demo.sh
+# the newest kernel of the matrix unless KVER= says otherwise
+demo: deps userspace
+	LOGDEV_KVER=$(or $(KVER),newest) tools/demo.sh
 
 check: deps deps-kernel userspace plugin vm-kernel
 	tests/run-all.sh
