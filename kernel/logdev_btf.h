@@ -33,6 +33,9 @@
  * @start_str: offset of its first string: 0, or the base's start_str +
  *             str_len (split BTF's string offsets continue too)
  * @base:      the BTF this one extends (vmlinux's for a module), or NULL
+ * @layout:    the layout section (7.x: 4 bytes per kind, the sizes of a
+ *             kind newer than this reader's), or NULL
+ * @layout_kinds: kinds it describes (0 without one)
  */
 struct ld_btf {
 	const u8 *types;
@@ -44,6 +47,8 @@ struct ld_btf {
 	u32 start_id;
 	u32 start_str;
 	const struct ld_btf *base;
+	const u8 *layout;
+	u32 layout_kinds;
 };
 
 /* What a parameter's type is, after typedef/const/volatile/restrict/type_tag. */

@@ -4,7 +4,9 @@
  * for tests/btf/test_btf.c and the fuzz harnesses (tests/fuzz): a header,
  * the types in the order they are added (ids from @id_base), the strings
  * (offsets from @str_base).  A split blob (a module's) is built with the
- * base's next id and string offset as its bases.  Include after the
+ * base's next id and string offset as its bases.  The header is 24 bytes
+ * (as vmlinux's, on 7.x too); bb_rewrap() gives it another length and a
+ * 7.x layout section.  Include after the
  * fixed-width types (tests/fuzz/kshim/ldk_btf.h or ldk_kernel.h).
  */
 #ifndef BTF_BUILD_H
@@ -85,23 +87,119 @@ static inline u32 bb_func(struct bb *b, const char *name, u32 n,
 	return bb_type(b, name, BTF_KIND_FUNC, 0, 0, proto);
 }
 
-/* The blob (header, types, strings) in a malloc()ed buffer; *@size. */
+/*
+ * The header's fields by byte offset (include/uapi/linux/btf.h; written by
+ * hand, not as the struct btf_header of whatever <linux/btf.h> the build
+ * sees): 24 bytes up to 6.x, 32 with 7.x's layout_off and layout_len.
+ */
+#define BB_H_HDR_LEN	4
+#define BB_H_TYPE_OFF	8
+#define BB_H_TYPE_LEN	12
+#define BB_H_STR_OFF	16
+#define BB_H_STR_LEN	20
+#define BB_H_LAYOUT_OFF	24
+#define BB_H_LAYOUT_LEN	28
+#define BB_H_V1		24	/* the header vmlinux's BTF has, on 7.x too */
+#define BB_H_7X		32	/* 7.x's struct btf_header */
+
+static inline void bb_put32(u8 *p, u32 v)
+{
+	memcpy(p, &v, 4);
+}
+
+static inline u32 bb_get32(const u8 *p)
+{
+	u32 v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* The blob (a 24-byte header, types, strings) in a malloc()ed buffer; *@size. */
 static inline u8 *bb_blob(const struct bb *b, size_t *size)
 {
-	struct btf_header h = {
-		.magic = BTF_MAGIC, .version = BTF_VERSION,
-		.hdr_len = sizeof(h), .type_off = 0, .type_len = b->tlen,
-		.str_off = b->tlen, .str_len = b->slen,
-	};
-	u8 *out = malloc(sizeof(h) + b->tlen + b->slen);
+	u8 *out = calloc(1, BB_H_V1 + b->tlen + b->slen);
+	u16 magic = BTF_MAGIC;
 
 	if (!out)
 		abort();
-	memcpy(out, &h, sizeof(h));
-	memcpy(out + sizeof(h), b->types, b->tlen);
-	memcpy(out + sizeof(h) + b->tlen, b->strs, b->slen);
-	*size = sizeof(h) + b->tlen + b->slen;
+	memcpy(out, &magic, 2);
+	out[2] = BTF_VERSION;	/* flags (out[3]) 0 */
+	bb_put32(out + BB_H_HDR_LEN, BB_H_V1);
+	bb_put32(out + BB_H_TYPE_LEN, b->tlen);
+	bb_put32(out + BB_H_STR_OFF, b->tlen);
+	bb_put32(out + BB_H_STR_LEN, b->slen);
+	memcpy(out + BB_H_V1, b->types, b->tlen);
+	memcpy(out + BB_H_V1 + b->tlen, b->strs, b->slen);
+	*size = BB_H_V1 + b->tlen + b->slen;
 	return out;
+}
+
+/*
+ * @blob (@size bytes, a 24-byte header, as bb_blob()'s or a vmlinux's)
+ * with a header of @hdr_len bytes instead (zeros after the first 24), and
+ * if @hdr_len >= 32 and @layout_len, the layout section @layout between
+ * the types and the strings, as libbpf writes it (7.x).  Malloc()ed; *@out_size.
+ */
+static inline u8 *bb_rewrap(const u8 *blob, size_t size, u32 hdr_len, const u8 *layout,
+			    u32 layout_len, size_t *out_size)
+{
+	u32 tlen = bb_get32(blob + BB_H_TYPE_LEN), slen = bb_get32(blob + BB_H_STR_LEN);
+	const u8 *types = blob + BB_H_V1 + bb_get32(blob + BB_H_TYPE_OFF);
+	const u8 *strs = blob + BB_H_V1 + bb_get32(blob + BB_H_STR_OFF);
+	u8 *out;
+
+	if (bb_get32(blob + BB_H_HDR_LEN) != BB_H_V1 || types + tlen > blob + size ||
+	    strs + slen > blob + size || hdr_len < BB_H_V1)
+		abort();
+	if (hdr_len < BB_H_7X)
+		layout_len = 0;
+	out = calloc(1, hdr_len + tlen + layout_len + slen);
+	if (!out)
+		abort();
+	memcpy(out, blob, BB_H_V1);
+	bb_put32(out + BB_H_HDR_LEN, hdr_len);
+	bb_put32(out + BB_H_TYPE_OFF, 0);
+	bb_put32(out + BB_H_STR_OFF, tlen + layout_len);
+	memcpy(out + hdr_len, types, tlen);
+	if (layout_len) {
+		bb_put32(out + BB_H_LAYOUT_OFF, tlen);
+		bb_put32(out + BB_H_LAYOUT_LEN, layout_len);
+		memcpy(out + hdr_len + tlen, layout, layout_len);
+	}
+	memcpy(out + hdr_len + tlen + layout_len, strs, slen);
+	*out_size = hdr_len + tlen + layout_len + slen;
+	return out;
+}
+
+#define BB_NR_KINDS	20	/* kinds 0 (unknown) .. 19 (ENUM64): 6.1 to 7.3 */
+
+/*
+ * The layout section of the 20 kinds (4 bytes each: u8 bytes after the
+ * struct btf_type, u8 bytes per vlen item, u16 flags), from the sizes in
+ * Documentation/bpf/btf.rst, into @l (4 * BB_NR_KINDS bytes).
+ */
+static inline void bb_layout(u8 *l)
+{
+	static const u8 sz[BB_NR_KINDS][2] = {
+		[1] = { 4, 0 },		/* INT: u32 encoding */
+		[3] = { 12, 0 },	/* ARRAY: type, index_type, nelems */
+		[4] = { 0, 12 },	/* STRUCT: name_off, type, offset */
+		[5] = { 0, 12 },	/* UNION */
+		[6] = { 0, 8 },		/* ENUM: name_off, val */
+		[13] = { 0, 8 },	/* FUNC_PROTO: name_off, type */
+		[14] = { 4, 0 },	/* VAR: linkage */
+		[15] = { 0, 12 },	/* DATASEC: type, offset, size */
+		[17] = { 4, 0 },	/* DECL_TAG: component_idx */
+		[19] = { 0, 12 },	/* ENUM64: name_off, val_lo32, val_hi32 */
+	};
+	u32 k;
+
+	memset(l, 0, 4 * BB_NR_KINDS);
+	for (k = 0; k < BB_NR_KINDS; k++) {
+		l[4 * k] = sz[k][0];
+		l[4 * k + 1] = sz[k][1];
+	}
 }
 
 /*

@@ -224,7 +224,7 @@ static void test_broken(void)
 	size_t size, cut, bad = 0;
 	u8 *blob = kernelish(&size, &bb), *copy = malloc(size + 64);
 	u32 n;
-	const size_t H = sizeof(struct btf_header);
+	const size_t H = BB_H_V1;
 
 	for (cut = 0; cut < size; cut++) {
 		u8 *c = malloc(cut ? cut : 1);	/* exact size: ASan sees over-reads */
@@ -246,6 +246,8 @@ static void test_broken(void)
 	MUT("other-endian-magic", -EOPNOTSUPP, (copy[0] = 0xeb, copy[1] = 0x9f));
 	MUT("version-2", -EOPNOTSUPP, copy[2] = 2);
 	MUT("hdr_len-short", -EINVAL, set32(copy, 4, 8));
+	MUT("hdr_len-23", -EINVAL, set32(copy, 4, 23));
+	MUT("flags-set", -EOPNOTSUPP, copy[3] = 1);
 	MUT("hdr_len-past-end", -EINVAL, set32(copy, 4, size + 1));
 	MUT("type_len-past-end", -EINVAL, set32(copy, 12, size));
 	MUT("str_off-past-end", -EINVAL, set32(copy, 16, size));
@@ -258,19 +260,6 @@ static void test_broken(void)
 	MUT("kind-0", -EOPNOTSUPP, copy[H + 7] = 0);
 	/* the first type (an int) made a struct of 0xffff members: past the end */
 	MUT("vlen-past-section", -EINVAL, set32(copy, H + 4, (BTF_KIND_STRUCT << 24) | 0xffff));
-	{
-		/* a longer header: zero tail accepted, non-zero refused */
-		u8 *big = malloc(size + 8);
-
-		memcpy(big, blob, H);
-		memset(big + H, 0, 8);
-		memcpy(big + H + 8, blob + H, size - H);
-		set32(big, 4, H + 8);
-		CHECK_EQ(open_rc(big, size + 8), 0, "longer-header-zero-tail");
-		big[H + 3] = 1;
-		CHECK_EQ(open_rc(big, size + 8), -EOPNOTSUPP, "longer-header-unknown-field");
-		free(big);
-	}
 	/* a parameter's name past the strings, its type past the ids */
 	{
 		struct bb b2;
@@ -296,6 +285,232 @@ static void test_broken(void)
 	free(blob);
 }
 
+/* bb_kernelish()'s blob with a header of @hdr_len bytes, and the 7.x layout section if @layout. */
+static u8 *kernelish_hdr(size_t *size, u32 hdr_len, bool layout)
+{
+	struct bb bb;
+	size_t s24;
+	u8 l[4 * BB_NR_KINDS], *b24 = kernelish(&s24, &bb), *out;
+
+	bb_layout(l);
+	out = bb_rewrap(b24, s24, hdr_len, l, layout ? sizeof(l) : 0, size);
+	free(b24);
+	return out;
+}
+
+/* Opens, and __bpf_trace_sched_switch reads as 6.1's: 0 if both. */
+static int sched_switch_ok(const u8 *blob, size_t size, u32 *nr)
+{
+	struct ld_btf_param p[MAXP];
+	struct ld_btf b;
+	u32 n = 0;
+	int ret = ld_btf_open(&b, blob, size, NULL);
+
+	if (!ret) {
+		*nr = b.nr;
+		ret = ld_btf_func_params(&b, "__bpf_trace_sched_switch", p, MAXP, &n);
+		if (!ret && (n != 5 || strcmp(p[4].name, "prev_state") || p[4].size != 4))
+			ret = -EBADMSG;
+	}
+	ld_btf_close(&b);
+	return ret;
+}
+
+/*
+ * Headers of every length the kernel reads (btf_parse_hdr()): the blob's
+ * hdr_len, not sizeof(struct btf_header) of the build's <linux/btf.h> (24
+ * bytes up to 6.x, 32 on 7.x, where vmlinux's BTF still has 24).
+ */
+static void test_headers(void)
+{
+	size_t size, s24;
+	u32 nr24 = 0, nr = 0;
+	u8 *blob, *b24 = kernelish_hdr(&s24, BB_H_V1, false);
+
+	CHECK_EQ(sched_switch_ok(b24, s24, &nr24), 0, "hdr-24-bytes-reads");
+	blob = kernelish_hdr(&size, BB_H_7X, true);
+	CHECK_EQ(sched_switch_ok(blob, size, &nr), 0, "hdr-7x-layout-reads");
+	CHECK_EQ(nr, nr24, "hdr-7x-layout-same-types");
+	free(blob);
+	blob = kernelish_hdr(&size, BB_H_7X, false);
+	CHECK_EQ(sched_switch_ok(blob, size, &nr), 0, "hdr-7x-no-layout-reads");
+	free(blob);
+	blob = kernelish_hdr(&size, 28, false);
+	CHECK_EQ(open_rc(blob, size), 0, "hdr-28-zero-tail");
+	blob[24] = 1;	/* half of 7.x's layout fields: not a field */
+	CHECK_EQ(open_rc(blob, size), -EOPNOTSUPP, "hdr-28-nonzero-tail");
+	free(blob);
+	blob = kernelish_hdr(&size, 40, true);
+	CHECK_EQ(sched_switch_ok(blob, size, &nr), 0, "hdr-40-zero-tail-reads");
+	blob[36] = 1;	/* a field newer than 7.x's */
+	CHECK_EQ(open_rc(blob, size), -EOPNOTSUPP, "hdr-40-unknown-field-refused");
+	blob[36] = 0;
+	blob[39] = 0x80;
+	CHECK_EQ(open_rc(blob, size), -EOPNOTSUPP, "hdr-40-unknown-last-byte-refused");
+	free(blob);
+	blob = kernelish_hdr(&size, BB_H_7X, true);
+	set32(blob, BB_H_HDR_LEN, size + 1);
+	CHECK_EQ(open_rc(blob, size), -EINVAL, "hdr_len-past-blob");
+	set32(blob, BB_H_HDR_LEN, 0xffffffff);
+	CHECK_EQ(open_rc(blob, size), -EINVAL, "hdr_len-max");
+	free(blob);
+	/* a 7.x header alone, cut anywhere: nothing read past it */
+	blob = kernelish_hdr(&size, BB_H_7X, true);
+	{
+		size_t cut, bad = 0;
+
+		for (cut = 0; cut < size; cut++) {
+			u8 *c = malloc(cut ? cut : 1);
+
+			memcpy(c, blob, cut);
+			if (open_rc(c, cut) != -EINVAL)
+				bad++;
+			free(c);
+		}
+		CHECK_WHY(!bad, "hdr-7x-every-cut-einval", "%zu of %zu", bad, size);
+	}
+	free(blob);
+	free(b24);
+}
+
+/* The layout section: bounds, and what it says of the kinds this reader knows. */
+static void test_layout_sec(void)
+{
+	size_t size;
+	u8 *blob = kernelish_hdr(&size, BB_H_7X, true), *copy = malloc(size);
+	u32 loff = bb_get32(blob + BB_H_LAYOUT_OFF), at = BB_H_7X + loff;
+
+#define LMUT(name, want, stmt) do {					\
+		memcpy(copy, blob, size);				\
+		stmt;							\
+		CHECK_EQ(open_rc(copy, size), want, name);		\
+	} while (0)
+	LMUT("layout-intact", 0, (void)0);
+	LMUT("layout-past-end", -EINVAL, set32(copy, BB_H_LAYOUT_OFF, size));
+	LMUT("layout-len-past-end", -EINVAL, set32(copy, BB_H_LAYOUT_LEN, size - BB_H_7X - loff + 4));
+	LMUT("layout-len-wraps", -EINVAL, set32(copy, BB_H_LAYOUT_LEN, 0xfffffffc));
+	LMUT("layout-off-unaligned", -EINVAL, set32(copy, BB_H_LAYOUT_OFF, loff + 2));
+	LMUT("layout-len-not-whole-entries", -EINVAL, set32(copy, BB_H_LAYOUT_LEN, 4 * BB_NR_KINDS - 2));
+	LMUT("layout-len-0-off-unused", 0, (set32(copy, BB_H_LAYOUT_LEN, 0),
+					    set32(copy, BB_H_LAYOUT_OFF, 0xffffffff)));
+	LMUT("layout-short-is-fine", 0, set32(copy, BB_H_LAYOUT_LEN, 4 * 2));
+	LMUT("layout-int-sized-otherwise", -EOPNOTSUPP, copy[at + 4 * BTF_KIND_INT] = 8);
+	LMUT("layout-struct-member-otherwise", -EOPNOTSUPP,
+	     copy[at + 4 * BTF_KIND_STRUCT + 1] = 16);
+	LMUT("layout-known-kind-flags", -EOPNOTSUPP, copy[at + 4 * BTF_KIND_FUNC + 3] = 1);
+	LMUT("layout-kind-0-ignored", 0, copy[at] = 7);
+	free(copy);
+	free(blob);
+}
+
+/*
+ * A blob with a type of kind @kind (newer than the reader's, vlen 2, 4 +
+ * 2 * 8 bytes after it) between an int and two functions, with a header of
+ * @hdr_len bytes and a layout section of @nkinds kinds (the 20 known, the
+ * rest 4/8/@flags).  Malloc()ed.
+ */
+static u8 *new_kind_blob(size_t *size, u32 kind, u32 hdr_len, u32 nkinds, u16 flags)
+{
+	static const char *const nm[] = { "__data", "x" };
+	struct bb bb;
+	size_t s24;
+	u32 ty[2], k, unk;
+	u8 *l = calloc(nkinds + 1, 4), *b24, *out;
+
+	bb_init(&bb, 1, 0);
+	ty[0] = bb_int(&bb, "int", 4, BTF_INT_SIGNED);
+	unk = bb_type(&bb, "newer", kind, 2, 0, 0);
+	bb_u32(&bb, 0xdeadbeef);
+	for (k = 0; k < 4; k++)
+		bb_u32(&bb, BTF_KIND_FUNC << 24);	/* would read as types if not skipped */
+	ty[1] = ty[0];
+	bb_func(&bb, "f_int", 2, nm, ty);
+	ty[1] = unk;
+	bb_func(&bb, "f_newer", 2, nm, ty);
+	b24 = bb_blob(&bb, &s24);
+	bb_layout(l);
+	for (k = BB_NR_KINDS; k < nkinds; k++) {
+		l[4 * k] = 4;
+		l[4 * k + 1] = 8;
+		memcpy(l + 4 * k + 2, &flags, 2);
+	}
+	out = bb_rewrap(b24, s24, hdr_len, l, 4 * nkinds, size);
+	free(b24);
+	free(l);
+	return out;
+}
+
+/* Kinds newer than the reader's: skipped when the layout section sizes them. */
+static void test_new_kinds(void)
+{
+	struct ld_btf_param p[MAXP];
+	struct ld_btf b;
+	size_t size;
+	u8 *blob = new_kind_blob(&size, BB_NR_KINDS, BB_H_7X, BB_NR_KINDS + 1, 0);
+	u32 n = 0, id = 0;
+
+	if (CHECK_EQ(ld_btf_open(&b, blob, size, NULL), 0, "new-kind-sized-opens")) {
+		CHECK_EQ(b.nr, 6, "new-kind-one-type");	/* int, newer, 2 x (proto, func) */
+		CHECK_EQ(ld_btf_find_func(&b, "f_newer", &id), 0, "new-kind-after-found");
+		CHECK_EQ(id, 6, "new-kind-ids-continue");
+		CHECK_EQ(ld_btf_func_params(&b, "f_int", p, MAXP, &n), 0, "new-kind-f_int");
+		CHECK_WHY(n == 2 && p[1].kind == LD_BTF_INT && p[1].size == 4 && p[1].is_signed,
+			  "new-kind-f_int-param", "n %u kind %u size %u", n, p[1].kind, p[1].size);
+		CHECK_EQ(ld_btf_func_params(&b, "f_newer", p, MAXP, &n), 0, "new-kind-f_newer");
+		CHECK_WHY(p[1].kind == LD_BTF_OTHER && !p[1].size, "new-kind-param-other",
+			  "kind %u size %u", p[1].kind, p[1].size);
+	}
+	ld_btf_close(&b);
+	free(blob);
+	blob = new_kind_blob(&size, 127, BB_H_7X, 128, 0);
+	CHECK_EQ(open_rc(blob, size), 0, "new-kind-127-sized-opens");
+	free(blob);
+	blob = new_kind_blob(&size, BB_NR_KINDS, BB_H_V1, BB_NR_KINDS + 1, 0);
+	CHECK_EQ(open_rc(blob, size), -EOPNOTSUPP, "new-kind-no-layout-refused");
+	free(blob);
+	blob = new_kind_blob(&size, BB_NR_KINDS, BB_H_7X, BB_NR_KINDS, 0);
+	CHECK_EQ(open_rc(blob, size), -EOPNOTSUPP, "new-kind-not-in-layout-refused");
+	free(blob);
+	blob = new_kind_blob(&size, BB_NR_KINDS + 1, BB_H_7X, BB_NR_KINDS + 1, 0);
+	CHECK_EQ(open_rc(blob, size), -EOPNOTSUPP, "new-kind-past-layout-refused");
+	free(blob);
+	blob = new_kind_blob(&size, BB_NR_KINDS, BB_H_7X, BB_NR_KINDS + 1, 1);
+	CHECK_EQ(open_rc(blob, size), -EOPNOTSUPP, "new-kind-layout-flags-refused");
+	free(blob);
+	blob = new_kind_blob(&size, 0, BB_H_7X, BB_NR_KINDS + 1, 0);
+	CHECK_EQ(open_rc(blob, size), -EOPNOTSUPP, "kind-0-refused-with-layout");
+	free(blob);
+}
+
+/*
+ * 7.x's btf_type.info: kind in bits 24-30 (was 24-28), vlen in bits 0-23
+ * (was 0-15).  A reader of the old widths takes kind 33 for an int and a
+ * vlen of 0x10001 for 1.
+ */
+static void test_info_bits(void)
+{
+	struct bb bb;
+	size_t size;
+	u32 i;
+	u8 *blob;
+
+	bb_init(&bb, 1, 0);
+	i = bb_int(&bb, "int", 4, BTF_INT_SIGNED);
+	bb_type(&bb, "s", BTF_KIND_STRUCT, 0x10001, 0, 4);
+	bb_u32(&bb, bb_str(&bb, "m"));	/* one member, where vlen says 65537 */
+	bb_u32(&bb, i);
+	bb_u32(&bb, 0);
+	blob = bb_blob(&bb, &size);
+	CHECK_EQ(open_rc(blob, size), -EINVAL, "vlen-24-bits-past-section");
+	free(blob);
+	bb_init(&bb, 1, 0);
+	bb_type(&bb, "int", BTF_KIND_INT + 32, 0, 0, 4);
+	bb_u32(&bb, (BTF_INT_SIGNED << 24) | 32);
+	blob = bb_blob(&bb, &size);
+	CHECK_EQ(open_rc(blob, size), -EOPNOTSUPP, "kind-7-bits-33-unknown");
+	free(blob);
+}
+
 /* Random bytes changed in the blob: only the expected errors, no bad read. */
 static void test_mutations(void)
 {
@@ -305,17 +520,22 @@ static void test_mutations(void)
 		"__bpf_trace_ldk_kinds", "__bpf_trace_ldk_after_struct",
 		"__bpf_trace_ldk_loop",
 	};
-	struct bb bb;
-	size_t size, i, odd = 0, opened = 0;
-	u8 *blob = kernelish(&size, &bb);
+	size_t sizes[2], size, i, odd = 0, opened[2] = { 0, 0 };
+	u8 *blobs[2], *blob;
 	unsigned int seed = 12345;
 
+	/* the 24-byte header, and 7.x's with a layout section, in turn */
+	blobs[0] = kernelish_hdr(&sizes[0], BB_H_V1, false);
+	blobs[1] = kernelish_hdr(&sizes[1], BB_H_7X, true);
 	for (i = 0; i < 200000; i++) {
-		u8 *c = malloc(size);
+		u8 *c;
 		struct ld_btf b;
 		int k, ret;
 		u32 n;
 
+		blob = blobs[i % 2];
+		size = sizes[i % 2];
+		c = malloc(size);
 		memcpy(c, blob, size);
 		for (k = 0; k < 1 + (int)(i % 4); k++)
 			c[rand_r(&seed) % size] = rand_r(&seed);
@@ -323,7 +543,7 @@ static void test_mutations(void)
 		if (ret && ret != -EINVAL && ret != -EOPNOTSUPP)
 			odd++;
 		if (!ret) {
-			opened++;
+			opened[i % 2]++;
 			for (k = 0; k < 5; k++) {
 				ret = ld_btf_func_params(&b, funcs[k], p, MAXP, &n);
 				if (ret && ret != -EINVAL && ret != -ENOENT)
@@ -337,8 +557,26 @@ static void test_mutations(void)
 		free(c);
 	}
 	CHECK_WHY(!odd, "mutations-only-known-errors", "%zu odd results", odd);
-	CHECK_GT(opened, 1000, "mutations-some-still-open");
-	free(blob);
+	CHECK_GT(opened[0], 1000, "mutations-some-still-open");
+	CHECK_GT(opened[1], 1000, "mutations-7x-some-still-open");
+	free(blobs[0]);
+	free(blobs[1]);
+}
+
+/* DIR/NAME: the byte @first, then @blob. */
+static int write_seed(const char *dir, const char *name, int first, const u8 *blob,
+		      size_t size)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	fputc(first, f);
+	fwrite(blob, 1, size, f);
+	return fclose(f);
 }
 
 /* Seeds for tests/fuzz/fuzz_btf: byte 0 even: one blob; odd: a u32 base
@@ -346,38 +584,37 @@ static void test_mutations(void)
 static int write_corpus(const char *dir)
 {
 	struct bb base, mod;
-	size_t bsize, msize;
-	u8 *bblob = kernelish(&bsize, &base), *mblob;
-	char path[4096];
-	FILE *f;
+	size_t bsize, msize, s7, sk;
+	u8 *bblob = kernelish(&bsize, &base), *mblob, *b7, *bk, *both;
 	u32 bs = bsize;
 	static const char *const mn[] = { "__data", "delta" };
 	u32 mt[2] = { 6, 0 };
+	int ret;
 
 	bb_init(&mod, base.next_id, base.slen);
 	mt[1] = bb_int(&mod, "long long int", 8, BTF_INT_SIGNED);
 	bb_func(&mod, "__bpf_trace_lt_mod_event", 2, mn, mt);
 	mblob = bb_blob(&mod, &msize);
-
-	snprintf(path, sizeof(path), "%s/kernelish", dir);
-	f = fopen(path, "wb");
-	if (!f)
-		return -1;
-	fputc(12 << 1, f);	/* even: one blob; 12 parameters */
-	fwrite(bblob, 1, bsize, f);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/split-module", dir);
-	f = fopen(path, "wb");
-	if (!f)
-		return -1;
-	fputc(12 << 1 | 1, f);	/* odd: base and split */
-	fwrite(&bs, 4, 1, f);
-	fwrite(bblob, 1, bsize, f);
-	fwrite(mblob, 1, msize, f);
-	fclose(f);
+	/* odd: a u32 base size, the base, the split blob */
+	both = malloc(4 + bsize + msize);
+	if (!both)
+		abort();
+	memcpy(both, &bs, 4);
+	memcpy(both + 4, bblob, bsize);
+	memcpy(both + 4 + bsize, mblob, msize);
+	/* 7.x: a 32-byte header and a layout section; a kind it sizes */
+	b7 = kernelish_hdr(&s7, BB_H_7X, true);
+	bk = new_kind_blob(&sk, BB_NR_KINDS, BB_H_7X, BB_NR_KINDS + 1, 0);
+	ret = write_seed(dir, "kernelish", 12 << 1, bblob, bsize) ||
+	      write_seed(dir, "split-module", 12 << 1 | 1, both, 4 + bsize + msize) ||
+	      write_seed(dir, "layout-7x", 12 << 1, b7, s7) ||
+	      write_seed(dir, "layout-7x-new-kind", 2 << 1, bk, sk) ? -1 : 0;
 	free(bblob);
 	free(mblob);
-	return 0;
+	free(both);
+	free(b7);
+	free(bk);
+	return ret;
 }
 
 /*
@@ -408,7 +645,8 @@ static void test_file(const char *path, const char *tag)
 	if (!CHECK_EQ(ld_btf_open(&b, blob, size, NULL), 0, NAMEF("%s-opens", tag)))
 		goto out;
 	CHECK_GT(b.nr, 10000, NAMEF("%s-types", tag));
-	printf("# %s: %zu bytes, %u types\n", path, size, b.nr);
+	printf("# %s: %zu bytes, a %u-byte header, %u types\n", path, size,
+	       bb_get32(blob + BB_H_HDR_LEN), b.nr);
 	CHECK_EQ(ld_btf_func_params(&b, "__bpf_trace_kmem_cache_free", p, MAXP, &n), 0,
 		 NAMEF("%s-kmem_cache_free", tag));
 	CHECK_WHY(n == 4 && !strcmp(p[1].name, "call_site") && !strcmp(p[2].name, "ptr") &&
@@ -422,11 +660,16 @@ static void test_file(const char *path, const char *tag)
 		  !strcmp(p[4].name, "prev_state") && p[4].size == 4 && !p[4].is_signed,
 		  NAMEF("%s-sched_switch-args", tag), "%u params: %s/%u %s/%u", n, p[1].name,
 		  p[1].size, p[4].name, p[4].size);
+	printf("# __bpf_trace_sched_switch:");
+	for (i = 0; i < n && i < MAXP; i++)
+		printf(" %s(%s, %u bytes)", p[i].name,
+		       p[i].kind == LD_BTF_PTR ? "pointer" : p[i].type_name, p[i].size);
+	printf("\n");
 	for (i = 0; i < b.nr; i++) {
 		const char *name;
 
 		if (ld_btf_type(&b, b.start_id + i, &info, &st, NULL) ||
-		    ((info >> 24) & 0x1f) != BTF_KIND_FUNC)
+		    ((info >> 24) & 0x7f) != BTF_KIND_FUNC)
 			continue;
 		nfunc++;
 		name = ld_btf_str(&b, *(const u32 *)(b.types + b.offs[i]));
@@ -445,6 +688,18 @@ static void test_file(const char *path, const char *tag)
 		  "%zu of %zu functions' parameters not read", nbad, nfunc);
 	CHECK_WHY(nstub > 100 && !badstub, NAMEF("%s-stubs-start-with-__data", tag),
 		  "%zu of %zu stubs", badstub, nstub);
+	if (bb_get32(blob + BB_H_HDR_LEN) == BB_H_V1) {
+		/* the same types under 7.x's header and a layout section */
+		u8 l[4 * BB_NR_KINDS], *b7;
+		size_t s7;
+		u32 nr = 0;
+
+		bb_layout(l);
+		b7 = bb_rewrap(blob, size, BB_H_7X, l, sizeof(l), &s7);
+		CHECK_EQ(sched_switch_ok(b7, s7, &nr), 0, NAMEF("%s-as-7x-layout-reads", tag));
+		CHECK_EQ(nr, b.nr, NAMEF("%s-as-7x-layout-same-types", tag));
+		free(b7);
+	}
 out:
 	ld_btf_close(&b);
 	free(blob);
@@ -452,6 +707,8 @@ out:
 
 int main(int argc, char **argv)
 {
+	/* what the build saw: the reader must not depend on it */
+	printf("# <linux/btf.h>: struct btf_header of %zu bytes\n", sizeof(struct btf_header));
 	if (argc == 4 && !strcmp(argv[1], "--file")) {
 		test_file(argv[2], argv[3]);
 		return ldc_exit_status();
@@ -464,6 +721,10 @@ int main(int argc, char **argv)
 	test_anon_typedef();
 	test_split();
 	test_broken();
+	test_headers();
+	test_layout_sec();
+	test_new_kinds();
+	test_info_bits();
 	test_mutations();
 	return ldc_exit_status();
 }

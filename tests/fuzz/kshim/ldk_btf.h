@@ -2,8 +2,8 @@
 /*
  * ldk_btf.h - what kernel/logdev_btf.c takes from the kernel, for its
  * userspace builds (tests/btf/test_btf.c, tests/fuzz/fuzz_btf.c; included
- * before it): the fixed-width types, kvcalloc() (NULL on an overflowing
- * product, as the kernel's) and kvfree().  fuzz_probespec gets the same
+ * before it): the fixed-width types, ARRAY_SIZE(), kvcalloc() (NULL on an
+ * overflowing product, as the kernel's) and kvfree().  fuzz_probespec gets the same
  * from ldk_kernel.h.
  */
 #ifndef LDK_BTF_H
@@ -21,6 +21,7 @@ typedef uint32_t u32;
 typedef int32_t s32;
 typedef unsigned long long u64;
 #define GFP_KERNEL 0
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static inline void *kvcalloc(size_t n, size_t size, int gfp)
 {
