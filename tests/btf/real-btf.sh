@@ -7,8 +7,9 @@
 # 6.12 and 7.x ship it in the KDIR) or its vmlinuz (a bzImage: its payload
 # decompressed, the compression found by its magic: LZ4 legacy as Debian's,
 # gzip, xz, zstd).  The images: the arguments, else LOGDEV_BTF_VMLINUX
-# (space-separated), else the kernels the VM tests boot (/boot/vmlinuz- of
-# tools/kver.sh, and of tools/kver.sh --rt if installed).
+# (space-separated), else every kernel of tools/kernels/matrix (fetched
+# when missing: its KDIR's vmlinux where the headers ship one, else its
+# image).
 #
 # For each kernel (NAME: its version, or its KDIR's name):
 #   btf-real-NAME-*        its .BTF section (objcopy; the same bytes as the
@@ -105,11 +106,12 @@ if [ ${#images[@]} = 0 ] && [ -n "${LOGDEV_BTF_VMLINUX:-}" ]; then
 	read -r -a images <<< "$LOGDEV_BTF_VMLINUX"
 fi
 if [ ${#images[@]} = 0 ]; then
-	for opt in "" --rt; do
-		if kver=$("$top/tools/kver.sh" $opt 2>/dev/null); then
-			images+=("/boot/vmlinuz-$kver")
+	for n in $("$top/tools/kernels/kernel.sh" names); do
+		if e=$("$top/tools/kernels/kernel.sh" env "$n" 2>"$tmp/env.err"); then
+			eval "$e"
+			if [ -f "$KDIR/vmlinux" ]; then images+=("$KDIR/vmlinux"); else images+=("$KIMG"); fi
 		else
-			echo "SKIP: btf-real${opt:+-rt}: no ${opt:+RT }kernel (tools/kver.sh $opt)"
+			echo "SKIP: btf-real-$n: no kernel $n ($(head -n 1 "$tmp/env.err"))"
 		fi
 	done
 fi
