@@ -10,28 +10,36 @@
 # missed-events entry sits on the right CPU, after the record before the loss
 # and no later than the record after it; entries come in time order.
 # libkshark-dev missing is a FAIL (tools/deps.sh installs it), never a skip.
+# Once per installation of LOGDEV_TRACECMD_ROOTS (tests/tracecmd/roots.sh;
+# default the host's): the loader built by the installation's compiler
+# against its libkshark and run there; each PASS/FAIL line names libkshark,
+# trace-cmd and libtraceevent.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+. "$top/tests/tracecmd/roots.sh"
+tcr_foreach "$here/run.sh" "$@"
 logdev=${1:-$top/userspace/logdev}
 case $logdev in /*) ;; *) logdev=$PWD/$logdev ;; esac
 fails=0
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; fails=$((fails + 1)); }
+tag="[libkshark $(tcr_run pkg-config --modversion libkshark 2>/dev/null || echo '?'), ${tcr_tag#[}"
+pass() { echo "PASS: $tag$1"; }
+fail() { echo "FAIL: $tag$1: $2"; fails=$((fails + 1)); }
 check_eq() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "expected '$3', got '$2'"; fi; }
 
 [ -x "$logdev" ] || { fail kshark-logdev "no reader at $logdev"; exit 1; }
-if ! libs=$(pkg-config --libs libkshark 2>&1); then
-	fail kshark-installed "pkg-config libkshark: $(echo "$libs" | head -n 2 | tr '\n' ' ')(tools/deps.sh installs libkshark-dev and what its .pc requires)"
+if ! libs=$(tcr_run pkg-config --libs libkshark 2>&1); then
+	fail kshark-installed "pkg-config libkshark${tcr_chroot:+ in $tcr_chroot}: $(echo "$libs" | head -n 2 | tr '\n' ' ')(${tcr_chroot:-tools/deps.sh} needs libkshark-dev and what its .pc requires: libjson-c-dev libtracecmd-dev libtracefs-dev)"
 	exit 1
 fi
-cflags=$(pkg-config --cflags libkshark)
+cflags=$(tcr_run pkg-config --cflags libkshark)
 tmp=$(mktemp -d /tmp/logdev-kshark.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 # -isystem: libkshark.h's own `const int` return types warn under -Wextra
+cp "$here/kshark_load.c" "$tmp/"
 # shellcheck disable=SC2086
-if ! ${CC:-cc} -O2 -Wall -Wextra -Werror $(echo " $cflags" | sed 's/ -I/ -isystem /g') \
-	-o "$tmp/kshark_load" "$here/kshark_load.c" $libs 2> "$tmp/cc.err"; then
+if ! tcr_run ${CC:-cc} -O2 -Wall -Wextra -Werror $(echo " $cflags" | sed 's/ -I/ -isystem /g') \
+	-o "$tmp/kshark_load" "$tmp/kshark_load.c" $libs 2> "$tmp/cc.err"; then
 	fail kshark-build "$(head -n 5 "$tmp/cc.err" | tr '\n' '|')"
 	exit 1
 fi
@@ -46,7 +54,7 @@ for name in ctx-overwrite demo; do
 		fail "kshark-$name-convert" "$(head -n 3 "$tmp/$name.err" | tr '\n' '|')"
 		continue
 	fi
-	if ! "$tmp/kshark_load" "$dat" > "$tmp/$name.ks" 2> "$tmp/$name.kserr"; then
+	if ! tcr_run "$tmp/kshark_load" "$dat" > "$tmp/$name.ks" 2> "$tmp/$name.kserr"; then
 		fail "kshark-$name-load" "$(head -n 3 "$tmp/$name.kserr" | tr '\n' '|')"
 		continue
 	fi

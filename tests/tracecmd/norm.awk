@@ -1,6 +1,8 @@
 # Normalize `logdev report --raw` (mode=logdev) or `trace-cmd report -t`
 # (mode=tc, with the `trace-cmd report -R` of the same file as file=RAWFILE
-# for the site ids) into one form, so that the two compare line for line:
+# for the site ids; run with -f tcline.awk first, which reads trace-cmd's
+# lines by their structure, whatever its version) into one form, so that
+# the two compare line for line:
 #   R ts_ns cpu pid site msg        (msg terminal-safe as logdev prints it:
 #                                    convert's msg field is report's escaped
 #                                    text, lgd_escape(), so both sides carry
@@ -17,13 +19,11 @@ function esc(s,   o, c, i) {
 	}
 	return o
 }
-function nodz(s) { sub(/^0+/, "", s); return s == "" ? "0" : s }
 function flush_rec() {
 	if (have)
 		print pend
 	have = 0
 }
-BEGIN { hdr = "^ *[^ ].*-[0-9]+ +\\[[0-9]+\\] +[0-9]+\\.[0-9]+: " }
 mode == "logdev" {
 	FS = "\t"
 	n = split($0, f, "\t")
@@ -51,29 +51,24 @@ mode == "logdev" {
 mode == "tc" {
 	if (FNR == 1 && !loaded) {
 		while ((getline l < file) > 0)
-			if (l ~ hdr) {
+			if (tc_parse(l)) {
 				site = "?"
-				if (match(l, / site=[0-9]+ file=/))
-					site = substr(l, RSTART + 6, RLENGTH - 12)
+				if (match(tc_text, /^ *site=[0-9]+ file=/)) {
+					site = substr(tc_text, 1, RLENGTH - 6)
+					sub(/^ *site=/, "", site)
+				}
 				sites[++ns] = site
 			}
 		loaded = 1
 	}
 	if ($0 ~ /^cpus=[0-9]+$/)
 		next
-	if (match($0, /^CPU:[0-9]+ \[[0-9]+ EVENTS DROPPED\]$/)) {
+	if (tc_dropped($0)) {
 		flush_rec()
-		split($0, a, /[:[ ]/)
-		print "D " a[2] " " a[4]
+		print "D " tc_cpu " " tc_count
 		next
 	}
-	if (match($0, /^CPU:[0-9]+ \[EVENTS DROPPED\]$/)) {
-		flush_rec()
-		split($0, a, /[:[ ]/)
-		print "D " a[2] " ?"
-		next
-	}
-	if (!match($0, hdr)) {		# a raw newline in a message: never, it is \n
+	if (!tc_parse($0)) {		# a raw newline in a message: never, it is \n
 		if (have)
 			pend = pend "\\n" esc($0)
 		else
@@ -81,25 +76,8 @@ mode == "tc" {
 		next
 	}
 	flush_rec()
-	head = substr($0, 1, RLENGTH)
-	rest = substr($0, RLENGTH + 1)
-	match(head, /-[0-9]+ +\[/)
-	pid = substr(head, RSTART + 1, RLENGTH - 1)
-	sub(/ +\[$/, "", pid)
-	match(head, /\[[0-9]+\]/)
-	cpu = nodz(substr(head, RSTART + 1, RLENGTH - 2))
-	match(head, /[0-9]+\.[0-9]+: $/)
-	ts = substr(head, RSTART, RLENGTH - 2)
-	split(ts, t, ".")
-	ts = nodz(t[1] t[2])
-	i = index(rest, ":")
-	name = substr(rest, 1, i - 1)
-	msg = substr(rest, i + 1)
-	pad = 21 - (length(name) + 1)	# trace-cmd pads "name:" to 21, then " "
-	if (pad < 0)
-		pad = 0
-	msg = substr(msg, pad + 2)
-	pend = "R " ts " " cpu " " pid " " sites[++nr] " " msg
+	split(tc_ts, t, ".")
+	pend = "R " tc_nodz(t[1] t[2]) " " tc_cpu " " tc_pid " " sites[++nr] " " tc_text
 	have = 1
 	next
 }

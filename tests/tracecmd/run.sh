@@ -8,26 +8,40 @@
 # puts both in one form); then -l flags, -F filters on an argument and on
 # ctx, --stat, dump --summary and the clock.  trace-cmd missing is a FAIL
 # (tools/deps.sh installs it), never a skip.
+# Once per trace-cmd installation of LOGDEV_TRACECMD_ROOTS (roots.sh; default
+# the host's), each PASS/FAIL line naming its trace-cmd and libtraceevent;
+# trace-cmd's lines are read by their structure (tcline.awk), so 3.3's
+# flags column and -R's "-0xFLAGS" change nothing that is compared.
 set -uo pipefail
 # -N everywhere: no libtraceevent plugins, so an installed plugin_logdev.so
 # (make install) does not change the plain print-fmt text compared here
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+. "$here/roots.sh"
+tcr_foreach "$here/run.sh" "$@"
 logdev=${1:-$top/userspace/logdev}
 case $logdev in /*) ;; *) logdev=$PWD/$logdev ;; esac
 fails=0
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; fails=$((fails + 1)); }
+pass() { echo "PASS: $tcr_tag$1"; }
+fail() { echo "FAIL: $tcr_tag$1: $2"; fails=$((fails + 1)); }
 # check NAME GOT WANT
 check_eq() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "expected '$3', got '$2'"; fi; }
 
-if ! command -v trace-cmd >/dev/null; then
-	fail tracecmd-installed "trace-cmd not found (tools/deps.sh installs it)"
+if ! why=$(tcr_ok); then
+	fail tracecmd-installed "$why"
 	exit 1
 fi
 [ -x "$logdev" ] || { fail tracecmd-logdev "no reader at $logdev"; exit 1; }
 tmp=$(mktemp -d /tmp/logdev-tracecmd.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+# events FILE.dat [ARGS...]: the event lines of trace-cmd report -N ARGS as
+# "cpu|pid|comm|flags|event|text" (flags: with -l)
+events() {
+	local dat=$1
+	shift
+	tc report -N "$@" -i "$dat" 2>/dev/null |
+		tcawk 'tc_parse($0) { print tc_cpu "|" tc_pid "|" tc_comm "|" tc_flags "|" tc_event "|" tc_text }'
+}
 
 # compare NAME CAP: convert, then trace-cmd report vs logdev report --raw
 compare() {
@@ -39,10 +53,10 @@ compare() {
 		return
 	fi
 	pass "convert-$n"
-	"$logdev" report --raw "$cap" 2>/dev/null | awk -v mode=logdev -f "$here/norm.awk" >"$tmp/$n.ld"
-	trace-cmd report -N -R -i "$dat" >"$tmp/$n.R" 2>"$tmp/$n.tcerr"
-	trace-cmd report -N -t -i "$dat" 2>>"$tmp/$n.tcerr" |
-		awk -v mode=tc -v file="$tmp/$n.R" -f "$here/norm.awk" >"$tmp/$n.tc"
+	"$logdev" report --raw "$cap" 2>/dev/null | awk -v mode=logdev -f "$here/tcline.awk" -f "$here/norm.awk" >"$tmp/$n.ld"
+	tc report -N -R -i "$dat" >"$tmp/$n.R" 2>"$tmp/$n.tcerr"
+	tc report -N -t -i "$dat" 2>>"$tmp/$n.tcerr" |
+		awk -v mode=tc -v file="$tmp/$n.R" -f "$here/tcline.awk" -f "$here/norm.awk" >"$tmp/$n.tc"
 	local nl
 	nl=$(grep -c '^R ' "$tmp/$n.ld")
 	if [ "$nl" -eq 0 ]; then
@@ -63,36 +77,39 @@ done
 cp "$tmp/demo.cap" "$tmp/corrupt.cap"
 head -c 64 /dev/zero | tr '\0' '\377' | dd of="$tmp/corrupt.cap" bs=1 seek=100000 conv=notrunc 2>/dev/null
 compare corrupt "$tmp/corrupt.cap"
-check_eq corrupt-unknown-count "$(trace-cmd report -N -i "$tmp/corrupt.dat" 2>/dev/null | grep -c '^CPU:0 \[EVENTS DROPPED\]$')" 1
+check_eq corrupt-unknown-count "$(tc report -N -i "$tmp/corrupt.dat" 2>/dev/null | tcawk 'tc_dropped($0) && tc_count == "?" { n++ } END { print n + 0 }')" 1
 head -c 120000 "$tmp/demo.cap" >"$tmp/trunc.cap"
 compare trunc "$tmp/trunc.cap"
 
-# losses: the dropped lines with their counts, each just before a record of its CPU
-out=$(trace-cmd report -N -i "$tmp/ctx-overwrite.dat" 2>/dev/null | grep -A1 'EVENTS DROPPED' | tr '\n' '|')
-check_eq dropped-lines "$(echo "$out" | grep -o 'CPU:[0-9] \[[0-9]* EVENTS DROPPED\]|[^|]*\[00[0-9]\]' | sed 's/ *<[^|]*\[00/ cpu/' | tr '\n' ' ')" \
-	"CPU:0 [16270 EVENTS DROPPED]| cpu0] CPU:1 [19302 EVENTS DROPPED]| cpu1] CPU:0 [7295 EVENTS DROPPED]| cpu0] CPU:1 [5162 EVENTS DROPPED]| cpu1] "
+# losses: the dropped lines with their counts, each just before a record of
+# its CPU ("cpuC:COUNT>CPU of the next record")
+out=$(tc report -N -i "$tmp/ctx-overwrite.dat" 2>/dev/null | tcawk '
+	tc_dropped($0) { d = "cpu" tc_cpu ":" tc_count; next }
+	tc_parse($0) && d != "" { printf "%s>%s ", d, tc_cpu; d = "" }')
+check_eq dropped-lines "$out" "cpu0:16270>0 cpu1:19302>1 cpu0:7295>0 cpu1:5162>1 "
 
-# -l: the flags column per context (ctx-overwrite has all four); libtraceevent
-# 1.7.1 prints h for hardirq and NMI (no NMI letter), s for softirq
+# -l: the flags column per context (ctx-overwrite has all four): its third
+# letter h for hardirq, s for softirq; libtraceevent 1.7.1 to 1.9 print h
+# for an NMI too (no NMI letter)
 ld_ctx=$("$logdev" report --raw "$tmp/ctx-overwrite.cap" 2>/dev/null | awk -F'\t' '$1 != "LOST" {c[$4]++} END {printf "task=%d softirq=%d hardirq+nmi=%d", c["task"], c["softirq"], c["hardirq"] + c["nmi"]}')
-tc_ctx=$(trace-cmd report -N -l -i "$tmp/ctx-overwrite.dat" 2>/dev/null | awk '/\[[0-9]+ EVENTS|^cpus=/ {next} {f = substr($2, 4, 1); c[f]++} END {printf "task=%d softirq=%d hardirq+nmi=%d", c["."], c["s"], c["h"]}')
+tc_ctx=$(events "$tmp/ctx-overwrite.dat" -l | awk -F'|' '{c[substr($4, 3, 1)]++} END {printf "task=%d softirq=%d hardirq+nmi=%d", c["."], c["s"], c["h"]}')
 check_eq flags-l "$tc_ctx" "$ld_ctx"
 nmi=$("$logdev" report --raw "$tmp/ctx-overwrite.cap" 2>/dev/null | awk -F'\t' '$4 == "nmi"' | wc -l)
-check_eq flags-nmi-bit "$(trace-cmd report -N -F 'logdev/.*: common_flags & 64' "$tmp/ctx-overwrite.dat" 2>/dev/null | grep -vc '^cpus=')" "$nmi"
-check_eq filter-ctx-nmi "$(trace-cmd report -N -F 'logdev/.*: ctx == 3' "$tmp/ctx-overwrite.dat" 2>/dev/null | grep -vc '^cpus=')" "$nmi"
+check_eq flags-nmi-bit "$(events "$tmp/ctx-overwrite.dat" -F 'logdev/.*: common_flags & 64' | wc -l)" "$nmi"
+check_eq filter-ctx-nmi "$(events "$tmp/ctx-overwrite.dat" -F 'logdev/.*: ctx == 3' | wc -l)" "$nmi"
 [ "$nmi" -gt 0 ] && pass flags-nmi-present || fail flags-nmi-present "ctx-overwrite.cap has no NMI record"
 
 # -F on an argument: demo_kmalloc:71 "in size=%zu": arg0 > 100
 want=$("$logdev" report --raw "$tmp/demo.cap" | awk -F'\t' '$6 == "demo_kmalloc" && $7 == 71 {split($8, a, "="); if (a[2] + 0 > 100) n++} END {print n + 0}')
-got=$(trace-cmd report -N -F 'logdev/demo_kmalloc_71: arg0 > 100' "$tmp/demo.dat" 2>/dev/null | grep -c 'demo_kmalloc_71: *in size=')
+got=$(events "$tmp/demo.dat" -F 'logdev/demo_kmalloc_71: arg0 > 100' | grep -c '|demo_kmalloc_71|in size=')
 check_eq filter-arg "$got" "$want"
 [ "$want" -gt 0 ] && [ "$want" -lt 200 ] && pass filter-arg-selective || fail filter-arg-selective "want=$want"
 # a string argument: demo_run_write:195 "in n=%d comm=%s"
-check_eq filter-arg-str "$(trace-cmd report -N -F 'logdev/demo_run_write_195: arg1 == "sh"' "$tmp/demo.dat" 2>/dev/null | grep -c 'comm=sh$')" \
+check_eq filter-arg-str "$(events "$tmp/demo.dat" -F 'logdev/demo_run_write_195: arg1 == "sh"' | grep -c '|demo_run_write_195|.*comm=sh$')" \
 	"$("$logdev" report --raw "$tmp/demo.cap" | awk -F'\t' '$6 == "demo_run_write" && $7 == 195 && $8 ~ /comm=sh$/' | wc -l)"
 
 # --stat: the capture's per-CPU stats, losses included
-st=$(trace-cmd report -N --stat -i "$tmp/ctx-overwrite.dat" 2>/dev/null | tr '\n' ' ')
+st=$(tc report -N --stat -i "$tmp/ctx-overwrite.dat" 2>/dev/null | tr '\n' ' ')
 case $st in
 *"CPU: 0 written: 28921 read: 5356 overwritten: 23565 dropped: 0"*"CPU: 1 written: 28905 read: 4441 overwritten: 24464"*)
 	pass stat-cpustats ;;
@@ -100,25 +117,29 @@ case $st in
 esac
 
 # the file as trace-cmd describes it; the clock
-sum=$(trace-cmd dump --summary -i "$tmp/demo.dat" 2>&1)
+sum=$(tc dump --summary -i "$tmp/demo.dat" 2>&1)
 rc=$?
 case "$rc:$sum" in
 0:*"6	[Version]"*"[Events format, 1 systems]"*"[Flyrecord tracing data]"*) pass dump-summary ;;
 *) fail dump-summary "rc $rc: $(echo "$sum" | head -5 | tr '\n' '|')" ;;
 esac
-check_eq clock-option "$(trace-cmd dump --options -i "$tmp/demo.dat" 2>/dev/null | grep -o '\[local\]' | head -1)" "[local]"
-check_eq kallsyms-section "$(trace-cmd dump --summary -i "$tmp/sym.dat" 2>&1 | grep -c 'Kallsyms, [1-9][0-9]* bytes')" 1
+check_eq clock-option "$(tc dump --options -i "$tmp/demo.dat" 2>/dev/null | grep -o '\[local\]' | head -1)" "[local]"
+check_eq kallsyms-section "$(tc dump --summary -i "$tmp/sym.dat" 2>&1 | grep -c 'Kallsyms, [1-9][0-9]* bytes')" 1
 
-# with the plugin (tools/traceevent-plugin), trace-cmd's lines carry logdev
+# with the plugin (tools/traceevent-plugin; for a chroot built by its own
+# compiler against its libtraceevent), trace-cmd's lines carry logdev
 # report's own text: context, func:line, message and the same "+D us" delta
 plugdir=$top/tools/traceevent-plugin
+if [ -n "$tcr_chroot" ]; then
+	tcr_run make -s -C "$plugdir" O="$tcr_build_dir" > "$tmp/plugin-build.log" 2>&1
+	plugdir=$tcr_build_dir
+fi
 if [ ! -f "$plugdir/plugin_logdev.so" ]; then
-	fail plugin-deltas "no $plugdir/plugin_logdev.so (make -C tools/traceevent-plugin)"
+	fail plugin-deltas "no $plugdir/plugin_logdev.so (make -C tools/traceevent-plugin${tcr_chroot:+ in $tcr_chroot: $(tail -n 2 "$tmp/plugin-build.log" | tr '\n' '|')})"
 else
 	for n in demo-v3 demo probes ctx-overwrite; do
-		TRACEEVENT_PLUGIN_DIR=$plugdir HOME=$tmp/nohome trace-cmd report -i "$tmp/$n.dat" 2>/dev/null |
-			grep -v '^cpus=\|EVENTS DROPPED' |
-			sed -E 's/^.*\] +[0-9.]+: [A-Za-z0-9_]+: +//' > "$tmp/$n.plugin"
+		TRACEEVENT_PLUGIN_DIR=$plugdir HOME=$tmp/nohome tc report -i "$tmp/$n.dat" 2>/dev/null |
+			tcawk 'tc_parse($0) { print tc_text }' > "$tmp/$n.plugin"
 		"$logdev" report "$tmp/$n.cap" 2>/dev/null | grep '^\[' |
 			sed -E 's/^\[[^]]*\] cpu:[0-9]+ [^ ]+ //' | grep -v '^LOST ' > "$tmp/$n.text"
 		if [ -s "$tmp/$n.text" ] && cmp -s "$tmp/$n.text" "$tmp/$n.plugin"; then
@@ -143,7 +164,7 @@ check_eq convert-onto-its-input "$rc $(cmp "$tmp/self.cap" "$tmp/demo.cap" 2>&1 
 
 # task names (format v3 comm records) fill the cmdlines: trace-cmd names the
 # tasks, no "<...>"; one name per pid (trace.dat's rule): the last one
-names=$(trace-cmd report -N -i "$tmp/comm-v3.dat" 2>/dev/null | awk '$1 ~ /-[0-9]+$/ { print $1 }' | sort -u | tr '\n' ' ')
+names=$(events "$tmp/comm-v3.dat" | awk -F'|' '{ print $3 "-" $2 }' | sort -u | tr '\n' ' ')
 check_eq cmdlines-names "$names" "lt_renamed-301 vmtool-101 "
 
 [ "$fails" = 0 ]

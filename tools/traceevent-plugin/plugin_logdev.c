@@ -9,11 +9,20 @@
  * context; DELTA from the event's delta_ns field, in us with 3 decimals,
  * absent when delta_ns is -1).  Event layout: docs/TRACE-CMD-plugin.md.
  *
- * Options (trace-cmd report -O logdev:NAME[=0|1]):
+ * Options (trace-cmd report -O logdev:NAME[=0|1], or -O logdev:NAME to
+ * toggle):
  *   file    prefix the label with the source file (FILE:FUNC:LINE)   off
  *   delta   print the delta                                            on
  *   fields  print the typed argument fields arg0, arg1, ... raw:
  *           signed in decimal, unsigned in hex (0x...), strings quoted off
+ * The loader registers them with tep_plugin_add_options(), which applies
+ * the -O values given so far; the unloader removes them.  They are not
+ * exported as TEP_PLUGIN_OPTIONS: libtraceevent 1.9 dropped that symbol
+ * (the macro is gone from event-parse.h and load_plugin() no longer looks
+ * it up), so a plugin relying on it silently ignores every -O.  Loaded
+ * into several teps at once (trace-cmd report -i A -i B), the options are
+ * registered by the first load only: each registration applies the -O
+ * values again, and a toggle applied twice would undo itself.
  *
  * Event names are per call site and not known in advance.  trace-cmd loads
  * plugins before it parses the file's event formats, and a pending handler
@@ -47,7 +56,7 @@
 #define LOGDEV_ID_FIRST 1000
 #define LOGDEV_PENDING 4096
 
-struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
+static struct tep_plugin_option logdev_options[] = {
 	{
 		.name = "file",
 		.plugin_alias = "logdev",
@@ -69,9 +78,9 @@ struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 	{ .name = NULL },
 };
 
-static struct tep_plugin_option *opt_file = &TEP_PLUGIN_OPTIONS[0];
-static struct tep_plugin_option *opt_delta = &TEP_PLUGIN_OPTIONS[1];
-static struct tep_plugin_option *opt_fields = &TEP_PLUGIN_OPTIONS[2];
+static struct tep_plugin_option *opt_file = &logdev_options[0];
+static struct tep_plugin_option *opt_delta = &logdev_options[1];
+static struct tep_plugin_option *opt_fields = &logdev_options[2];
 
 /* one per tep the plugin is loaded into: has the handler swept its events? */
 struct logdev_ctx {
@@ -349,6 +358,11 @@ int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 
 	if (!c)
 		return -1;
+	/* the first tep: the options, with the -O values given */
+	if (!ctxs && tep_plugin_add_options(LOGDEV_SYS, logdev_options) < 0) {
+		free(c);
+		return -1;
+	}
 	c->tep = tep;
 	c->next = ctxs;
 	ctxs = c;
@@ -393,5 +407,8 @@ int TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 			break;
 		}
 	}
+	/* the last tep: the options go (the next load registers them again) */
+	if (!ctxs)
+		tep_plugin_remove_options(logdev_options);
 	return 0;
 }
