@@ -34,6 +34,28 @@ suite golden "$top/tests/golden/run.sh" "$top/userspace/logdev"
 # replayed, then FUZZ_SECONDS (20) of fuzzing in all; SKIP without clang's
 # fuzzer runtime
 suite fuzz make -s -C "$top/tests/fuzz" check
+# trace-cmd 3.3 (trixie) and 3.4 with libtraceevent 1.9 (sid) beside the
+# host's 3.1: the tracecmd, plugin and kshark suites and vm-merge's checks
+# run on each (tests/tracecmd/roots.sh).  Their chroots are made once, in
+# the cache (tools/kernels/chroot.sh; as root).  LOGDEV_TRACECMD_ROOTS set
+# (e.g. to /, the host alone) is taken as it is.
+if [ -z "${LOGDEV_TRACECMD_ROOTS+x}" ]; then
+	LOGDEV_TRACECMD_ROOTS=/
+	if [ "$(id -u)" = 0 ]; then
+		for s in trixie sid; do
+			if r=$("$top/tools/kernels/chroot.sh" ensure $s trace-cmd libtraceevent-dev \
+				libtracefs-dev pkg-config libkshark-dev libjson-c-dev libtracecmd-dev 2> "$log.$s"); then
+				LOGDEV_TRACECMD_ROOTS="$LOGDEV_TRACECMD_ROOTS $r"
+			else
+				echo "FAIL: tracecmd-roots: no $s chroot with trace-cmd: $(tail -n 3 "$log.$s" | tr '\n' '|')" | tee -a "$log"
+			fi
+			rm -f "$log.$s"
+		done
+	else
+		echo "SKIP: tracecmd-roots: trace-cmd 3.3 and 3.4 need their chroots, made as root"
+	fi
+	export LOGDEV_TRACECMD_ROOTS
+fi
 # logdev convert read back by trace-cmd (installed by tools/deps.sh)
 suite tracecmd "$top/tests/tracecmd/run.sh" "$top/userspace/logdev"
 # the trace-cmd plugin through trace-cmd report (needs trace-cmd and

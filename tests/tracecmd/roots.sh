@@ -18,12 +18,11 @@
 #   tcr_ok        0 if the root has trace-cmd, else prints why and returns 1
 #   tcr_run CMD ARGS...
 #       CMD of the root, in the current directory: on the host as it is; in a
-#       chroot under `unshare --mount` (a user namespace when not root) with
-#       /tmp and the top directory of the source tree bind-mounted at their
-#       own paths, so that the tests' files and the built plugin are where
-#       the arguments say, and the root's own PATH (/usr/bin...; the host's
-#       PATH may name directories of the host, or of /tmp, that shadow the
-#       root's programs).  No mount outlives the command.
+#       chroot through tools/kernels/chroot.sh run (/tmp, the source tree and
+#       the cache bind-mounted at their own paths, so that the tests' files
+#       and the built plugin are where the arguments say; the root's own
+#       PATH: the host's may name directories that shadow the root's
+#       programs).  No mount outlives the command.
 #   tc ARGS...    tcr_run trace-cmd ARGS...
 #   tcr_build_dir the build directory of things built for this root:
 #                 $top/build/tcroots/ROOT-as-a-name (the host: in place)
@@ -97,18 +96,7 @@ tcr_run() {
 		"$@"
 		return
 	fi
-	local share=${top#/}
-	share=/${share%%/*}	# the top directory of the tree: /work, /home...
-	local ns=(unshare --mount --propagation private)
-	[ "$(id -u)" = 0 ] || ns=(unshare --user --map-root-user --mount --propagation private)
-	"${ns[@]}" bash -c '
-		r=$1 share=$2 dir=$3
-		shift 3
-		[ -d "$r$share" ] || mkdir -p "$r$share" || exit 125
-		mount --bind /tmp "$r/tmp" && mount --bind "$share" "$r$share" || exit 125
-		PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin \
-			exec chroot "$r" /bin/sh -c '\''cd "$1" 2>/dev/null || cd /; shift; exec "$@"'\'' "$r" "$dir" "$@"' \
-		- "$tcr_chroot" "$share" "$PWD" "$@"
+	"$top/tools/kernels/chroot.sh" run "$tcr_chroot" -- "$@"
 }
 
 tc() { tcr_run trace-cmd "$@"; }

@@ -8,19 +8,22 @@
 #                                      min) and install PKGs missing in it;
 #                                      print its path
 #   chroot.sh path SUITE              print its path (exit 1 if not made)
-#   chroot.sh run SUITE [-C DIR] -- CMD...
-#                                      run CMD in it, in DIR (default: the
-#                                      current directory), with this source
-#                                      tree, the cache and /tmp bind-mounted
-#                                      at their own paths, inside a private
-#                                      mount namespace: no mount outlives CMD
+#   chroot.sh run SUITE|ROOT [-C DIR] -- CMD...
+#                                      run CMD in it (or in the root directory
+#                                      ROOT, an absolute path), in DIR (default:
+#                                      the current directory, else /), with
+#                                      this source tree, the cache and /tmp
+#                                      bind-mounted at their own paths, the
+#                                      root's own PATH, inside a private mount
+#                                      namespace (a user namespace when not
+#                                      root): no mount outlives CMD
 #   chroot.sh exec-qemu SUITE ARGS... run that suite's qemu-system-x86_64 with
 #                                      the chroot's loader and libraries, no
 #                                      chroot (works as any user)
 #
 # Packages come from the mirror this machine's own apt sources use
-# (tools/kernels/lib.sh); the system's apt state is never touched.  ensure and
-# run need root (debootstrap, chroot, mount); exec-qemu does not.
+# (tools/kernels/lib.sh); the system's apt state is never touched.  ensure
+# needs root (debootstrap); run and exec-qemu do not.
 # The cache: tools/kernels/lib.sh (LOGDEV_CACHE).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -61,8 +64,11 @@ cmd_ensure() {
 		echo "chroot: $suite: installing$missing" >&2
 		cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true
 		# shellcheck disable=SC2086
-		cmd_run "$suite" -- sh -c "DEBIAN_FRONTEND=noninteractive apt-get update -q > /dev/null &&
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing > /dev/null" ||
+		# Check-Valid-Until: a suite's Release (sid's) may say it expired
+		# when the machine's clock is past it
+		cmd_run "$suite" -- sh -c "export DEBIAN_FRONTEND=noninteractive
+			apt-get -o Acquire::Check-Valid-Until=false update -q > /dev/null &&
+			apt-get install -y -q --no-install-recommends $missing > /dev/null" ||
 			ld_die "$suite: apt-get install$missing failed"
 	fi
 	echo "$r"
@@ -76,25 +82,30 @@ cmd_path() {
 }
 
 cmd_run() {
-	local suite=$1 dir=$PWD r cache
+	local suite=$1 dir=$PWD r cache ns
 	shift
 	if [ "${1:-}" = -C ]; then dir=$2; shift 2; fi
 	[ "${1:-}" = -- ] && shift
 	[ $# -gt 0 ] || usage
-	need_root "run $suite"
-	r=$(cmd_path "$suite")
+	case $suite in
+	/*) r=$(cd "$suite" && pwd) || ld_die "no root directory $suite" ;;
+	*) r=$(cmd_path "$suite") ;;
+	esac
 	cache=$(ld_cache)
+	ns=(unshare --mount --propagation private)
+	[ "$(id -u)" = 0 ] || ns=(unshare --user --map-root-user --mount --propagation private)
 	# a private mount namespace: the binds vanish with the command, so an
 	# interrupted run leaves nothing mounted under the cache or the tree
-	unshare --mount --propagation private bash -c '
+	"${ns[@]}" bash -c '
 		set -e
 		r=$1 dir=$2 top=$3 cache=$4; shift 4
 		for d in "$top" "$cache" /tmp; do
 			mkdir -p "$r$d"
 			mount --bind "$d" "$r$d"
 		done
-		mount -t proc proc "$r/proc"
-		exec chroot "$r" /bin/sh -c "cd \"\$0\" && exec \"\$@\"" "$dir" "$@"' \
+		mount -t proc proc "$r/proc" 2>/dev/null || true
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+			exec chroot "$r" /bin/sh -c "cd \"\$0\" 2>/dev/null || cd /; exec \"\$@\"" "$dir" "$@"' \
 		- "$r" "$dir" "$ld_top" "$cache" "$@"
 }
 
