@@ -25,9 +25,10 @@
  *
  * Layers, bottom up (docs/DEVELOPING.md): capture.c (file sections),
  * subbuf.c (sub-buffer and record bytes: subbuf.h, the only place that
- * knows their layout), meta.c (header, formats, symbols), reader.c (per-CPU
- * streams and merge), streams.c (which records pair), bprintf.c and
- * render.c (text), deltas.c, durations.c, diff.c (analyses).
+ * knows their layout), meta.c (header, formats), ksyms.c and modlog.c
+ * (symbols), reader.c (per-CPU streams and merge), streams.c (which
+ * records pair), bprintf.c and render.c (text), deltas.c, durations.c,
+ * diff.c (analyses).
  *
  * Nothing here prints or exits.  Errors are negative errno values; problems
  * in the data (corruption, truncation) are reported to an optional warning

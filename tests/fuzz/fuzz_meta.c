@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_meta.c - libFuzzer target: the metadata parsers of meta.c, the text
- * files a capture holds: debugfs "header" (lgd_header_parse()), "formats"
- * (lgd_sites_parse(), then the site labels), /proc/kallsyms
+ * fuzz_meta.c - libFuzzer target: the metadata parsers (meta.c, ksyms.c,
+ * modlog.c), the text files a capture holds: debugfs "header"
+ * (lgd_header_parse()), "formats" (lgd_sites_parse(), then the site
+ * labels), /proc/kallsyms
  * (lgd_ksyms_parse()) and "module_log" (lgd_ksyms_add_modlog()), and
  * symbol lookups in what they built.
  *
