@@ -219,21 +219,51 @@ static int in_range(uint64_t a, uint64_t base, uint64_t size)
 	return size && a >= base && a - base < size;
 }
 
-/* the kernel's find_kallsyms_symbol() over a logged module's table */
-static const struct lgd_ksym *mod_lookup(const struct lgd_kmod *m, uint64_t addr,
+/* is @a in one of @m's init regions? */
+static int in_init_mem(const struct lgd_kmod *m, uint64_t a)
+{
+	for (int t = LGD_KMEM_INIT_TEXT; t < LGD_KMEM_NR; t++)
+		if (in_range(a, m->mem[t].base, m->mem[t].size))
+			return 1;
+	return 0;
+}
+
+/*
+ * the kernel's __module_address() for one module: the region of @m holding
+ * @addr at @ts (an init region only before its init finished), or -1
+ */
+static int kmem_at(const struct lgd_kmod *m, uint64_t addr, uint64_t ts)
+{
+	for (int t = 0; t < LGD_KMEM_NR; t++)
+		if ((t < LGD_KMEM_INIT_TEXT || ts < m->live_ts) &&
+		    in_range(addr, m->mem[t].base, m->mem[t].size))
+			return t;
+	return -1;
+}
+
+/*
+ * the kernel's find_kallsyms_symbol() over a logged module's table, @addr
+ * in its region @r: the last symbol at or below @addr, up to the next
+ * symbol or the end of the text (LGD_KSIZE_TEXT: any symbol of the
+ * module; the end of the init text for an address in init memory) or of
+ * region @r (LGD_KSIZE_REGION: symbols of @r only)
+ */
+static const struct lgd_ksym *mod_lookup(const struct lgd_kmod *m, int r, uint64_t addr,
 					uint64_t ts, uint64_t *off, uint64_t *size)
 {
-	int in_init = ts < m->live_ts && in_range(addr, m->init_base, m->init_size);
-	uint64_t next = in_init ? m->init_base + m->init_text :
-				  m->core_base + m->core_text;
+	int by_region = m->sizes == LGD_KSIZE_REGION;
+	int in_init = ts < m->live_ts && in_init_mem(m, addr);
+	uint64_t lo = by_region ? m->mem[r].base : 0;
+	uint64_t next = by_region ? m->mem[r].base + m->mem[r].size :
+			in_init ? m->init_text_end : m->text_end;
 	const struct lgd_ksym *best = NULL;
 
 	for (size_t i = 0; i < m->nr; i++) {
 		const struct lgd_ksym *s = &m->syms[i];
 
-		if (ts >= m->live_ts && in_range(s->addr, m->init_base, m->init_size))
+		if (ts >= m->live_ts && in_init_mem(m, s->addr))
 			continue;	/* init symbols are gone after init */
-		if (s->addr <= addr && (!best || s->addr > best->addr))
+		if (s->addr <= addr && s->addr >= lo && (!best || s->addr > best->addr))
 			best = s;
 		if (s->addr > addr && s->addr < next)
 			next = s->addr;
@@ -258,10 +288,11 @@ const struct lgd_ksym *lgd_ksyms_lookup_at(const struct lgd_ksyms *k, uint64_t a
 		if (ts < m->from_ts || (m->to_ts != LGD_TS_END && ts >= m->to_ts) || !m->nr)
 			continue;
 		if (m->has_layout) {
-			if (!in_range(addr, m->core_base, m->core_size) &&
-			    !(ts < m->live_ts && in_range(addr, m->init_base, m->init_size)))
+			int r = kmem_at(m, addr, ts);
+
+			if (r < 0)
 				continue;
-			return mod_lookup(m, addr, ts, off, size);
+			return mod_lookup(m, r, addr, ts, off, size);
 		}
 		i = last_at_or_below(m->syms, m->nr, addr);
 		if (i < 0)

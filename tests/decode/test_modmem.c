@@ -98,8 +98,8 @@ static const struct q qs[] = {
 	{ 0xffffffffc0800110ull, 3300, "modb_fn2+0x10/0xf00 [modb]",
 	  "modb_fn2+0x10/0xf00 [modb]" },
 	/* modb's init memory, before and after its init finished */
-	{ 0xffffffffc0801010ull, 3050, "modb_init+0x10/0xff0 [modb]",
-	  "modb_init+0x10/0xff0 [modb]" },
+	{ 0xffffffffc0801010ull, 3050, "modb_init+0x10/0x1000 [modb]",
+	  "modb_init+0x10/0x1000 [modb]" },
 	{ 0xffffffffc0252008ull, 3050, "modb_initdata+0x8/0x1000 [modb]",
 	  "modb_initdata+0x8/0x5ae000 [modb]" },
 	{ 0xffffffffc0801010ull, 3300, "0xffffffffc0801010", "0xffffffffc0801010" },
@@ -477,8 +477,31 @@ static void cli_format2(void)
 		CHECK_STR_CONTAINS(err, "sizes unknown",
 				   "modmem: size rule unknown: warned");
 		msgs(out, got, sizeof(got));
-		CHECK_STR_EQ(got, "modb_fn+0x10/0xff0 [modb]\n",
+		CHECK_STR_EQ(got, "modb_fn+0x10/0x1000 [modb]\n",
 			     "modmem: size rule unknown: text still named");
+		free(out);
+		free(err);
+	}
+	/* a newer format: warned, modules named by their symbols */
+	{
+		static const char newlog[] =
+			"# logdev module log: format 3, sizes region, clock local, 0 entries dropped\n"
+			"load 3000 modb text=ffffffffc0800000/1000 data=ffffffffc0251000/1000\n"
+			"ffffffffc0800000 t modb_fn\t[modb]\n"
+			"ffffffffc0251040 b modb_sink\t[modb]\n";
+		uint64_t a[1] = { 0xffffffffc0251048ull }, t[1] = { 3100 };
+
+		path = build("format3.cap", newlog, a, t, 1);
+		snprintf(args, sizeof(args), "report --raw %s", path);
+		st = run_cli(args, &out, &err);
+		CHECK_EQ(st, 3, "modmem: format 3: exit 3");
+		CHECK_STR_CONTAINS(err, "format is newer than this reader's",
+				   "modmem: format 3: warned");
+		CHECK_FALSE(strstr(err, "malformed"), "modmem: format 3: its header not also "
+			    "called a malformed line");
+		msgs(out, got, sizeof(got));
+		CHECK_STR_EQ(got, "modb_sink+0x8/0x5aefc0 [modb]\n",
+			     "modmem: format 3: named between two symbols");
 		free(out);
 		free(err);
 	}
