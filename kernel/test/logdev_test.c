@@ -658,6 +658,9 @@ static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 	LT_PF("sym module text %pS|%ps|%pB", (void *)in_target,
 	      (void *)lt_probe_target, (void *)in_target);
 	LT_PF("sym module data %pS", (void *)&lt_probe_sink);
+	/* module_log format 2: data and rodata are regions of their own (6.4+) */
+	LT_PF("sym module data %ps|%pS rodata %pS", (void *)&lt_probe_sink,
+	      (char *)&lt_probe_sink + 4, (void *)lt_bytes3_s);
 	LT_PF("sym heap %pS", (void *)lt_pf_ref);
 
 	/* issue 7, fault 1: every byte of a record comes from its own call */
