@@ -6,14 +6,26 @@
  * against the symbols that were valid when a record was taken (a module
  * unloaded during a recording, another loaded at the same address).
  * docs/DEBUGFS.md describes the text; docs/FORMAT.md how readers use it.
+ * Format 2 (the first line says "format 2"):
  *
- *   load TS NAME core=BASE+TEXT/SIZE init=BASE+TEXT/SIZE
+ *   # logdev module log: format 2, sizes RULE, clock CLOCK, N entries dropped
+ *   load TS NAME KIND=BASE/SIZE...     one field per region of the module's
+ *                                      memory that has bytes, KIND one of
+ *                                      text rodata ro_after_init data
+ *                                      init_text init_rodata init_data
  *   ADDR TYPE SYMBOL<TAB>[NAME]        one line per symbol (at load: the
  *                                      init and core symbols)
  *   live TS NAME                       init finished, init memory freed
  *   unload TS NAME                     (its load is listed above)
- *   unload TS NAME core=BASE+TEXT/SIZE (its load is not listed: loaded
+ *   unload TS NAME KIND=BASE/SIZE...   (its load is not listed: loaded
  *   ADDR TYPE SYMBOL<TAB>[NAME]         before logdev, or dropped) + symbols
+ *
+ * RULE: how this kernel's %pS sizes a module symbol, "text" (up to the end
+ * of the module's text), "region" (of the region holding the address) or
+ * "unknown" (ld_modlog_probe_sizes()).  Format 1 (before, no "format" in
+ * the first line) gave "core=BASE+TEXT/SIZE init=BASE+TEXT/SIZE" instead:
+ * since Linux 6.4 a module's memory is several allocations, and one range
+ * no longer holds it.
  *
  * Numbers: TS decimal ns of the clock selected in "clock" at the time,
  * addresses and sizes hex without 0x.  The log is kept in memory up to
@@ -37,6 +49,7 @@
 #include <linux/elf.h>
 #include <linux/kallsyms.h>
 #include <linux/rcupdate.h>
+#include "logdev_compat.h"	/* ld_mod_mem() */
 #include "logdev_core.h"
 #include "logdev_features.h"
 
@@ -67,10 +80,26 @@ static size_t ld_modlog_bytes;
 static unsigned long ld_modlog_dropped;	/* entries */
 
 /*
- * The module's symbols as /proc/kallsyms prints them, those the kernel's
- * own lookup (find_kallsyms_symbol()) can return: defined, named, inside
- * the module.  Writes at most @size bytes to @buf (may be NULL) and returns
- * the length of all of them.
+ * Symbol @i of @ks if it is one the kernel's own lookup
+ * (find_kallsyms_symbol()) can return and /proc/kallsyms prints: defined,
+ * named, inside @mod.  Context: preemption disabled (@ks is
+ * rcu_dereference_sched(mod->kallsyms)).
+ */
+static const Elf_Sym *ld_mod_sym(const struct mod_kallsyms *ks, unsigned int i,
+				 struct module *mod)
+{
+	const Elf_Sym *sym = &ks->symtab[i];
+
+	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE ||
+	    !ks->strtab[sym->st_name] || !within_module(sym->st_value, mod))
+		return NULL;
+	return sym;
+}
+
+/*
+ * The module's symbols as /proc/kallsyms prints them (ld_mod_sym()).
+ * Writes at most @size bytes to @buf (may be NULL) and returns the length
+ * of all of them.
  */
 static size_t ld_mod_syms(struct module *mod, char *buf, size_t size)
 {
@@ -81,17 +110,15 @@ static size_t ld_mod_syms(struct module *mod, char *buf, size_t size)
 	preempt_disable();
 	ks = rcu_dereference_sched(mod->kallsyms);
 	for (i = 0; ks && i < ks->num_symtab; i++) {
-		const Elf_Sym *sym = &ks->symtab[i];
-		const char *name = ks->strtab + sym->st_name;
+		const Elf_Sym *sym = ld_mod_sym(ks, i, mod);
 		char line[KSYM_NAME_LEN + MODULE_NAME_LEN + 32];
 		int l;
 
-		if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE ||
-		    !*name || !within_module(sym->st_value, mod))
+		if (!sym)
 			continue;
 		l = scnprintf(line, sizeof(line), "%016lx %c %s\t[%s]\n",
-			      (unsigned long)sym->st_value, ks->typetab[i], name,
-			      mod->name);
+			      (unsigned long)sym->st_value, ks->typetab[i],
+			      ks->strtab + sym->st_name, mod->name);
 		if (buf && n + l <= size)
 			memcpy(buf + n, line, l);
 		n += l;
@@ -140,6 +167,153 @@ static struct ld_modev *ld_modlog_find_load(struct module *mod)
 	return NULL;
 }
 
+/* format 2's names of the regions, in enum ld_mod_mem's order */
+static const char *const ld_mod_mem_names[LD_MOD_MEM_NR] = {
+	[LD_MOD_TEXT] = "text",
+	[LD_MOD_RODATA] = "rodata",
+	[LD_MOD_RO_AFTER_INIT] = "ro_after_init",
+	[LD_MOD_DATA] = "data",
+	[LD_MOD_INIT_TEXT] = "init_text",
+	[LD_MOD_INIT_RODATA] = "init_rodata",
+	[LD_MOD_INIT_DATA] = "init_data",
+};
+
+/*
+ * The head line of an entry, "VERB TS NAME\n", with @regions every region
+ * of @mod's memory that has bytes as " KIND=BASE/SIZE" (hex) before the
+ * '\n', into @buf of @size bytes (snprintf(): @buf may be NULL with @size
+ * 0, a line longer than @size is cut and NUL-terminated).
+ * Return: the length of the whole line.
+ */
+static size_t ld_modlog_head(char *buf, size_t size, const char *verb, u64 ts,
+			     struct module *mod, bool regions)
+{
+	size_t n = snprintf(buf, size, "%s %llu %s", verb, ts, mod->name);
+	unsigned long base, len;
+	int t;
+
+	for (t = 0; t <= LD_MOD_MEM_NR; t++) {
+		char *at = n < size ? buf + n : NULL;
+		size_t room = n < size ? size - n : 0;
+
+		if (t == LD_MOD_MEM_NR) {
+			n += snprintf(at, room, "\n");
+			break;
+		}
+		ld_mod_mem(mod, t, &base, &len);
+		if (regions && len)
+			n += snprintf(at, room, " %s=%lx/%lx", ld_mod_mem_names[t], base, len);
+	}
+	return n;
+}
+
+/*
+ * How this kernel's %pS sizes a symbol of a module (find_kallsyms_symbol()):
+ * up to the module's next symbol or the end of its text, whatever region
+ * the address is in (6.1; 6.4+ before "module/kallsyms: fix nextval for data
+ * symbol lookup", 2026), or up to the next symbol or the end of the region
+ * holding the address (after it; Debian's 6.12.118 and 7.3 have it).  The
+ * headers cannot tell (the change is inside kernel/module/kallsyms.c), so
+ * the kernel is asked: ld_modlog_probe_sizes().  Under ld_modlog_mutex.
+ */
+enum ld_sizes { LD_SIZES_UNKNOWN, LD_SIZES_TEXT, LD_SIZES_REGION };
+static enum ld_sizes ld_modlog_sizes;
+static const char *const ld_sizes_names[] = {
+	[LD_SIZES_UNKNOWN] = "unknown",
+	[LD_SIZES_TEXT] = "text",
+	[LD_SIZES_REGION] = "region",
+};
+
+/*
+ * The highest symbol of @mod in [@base, @base + @size) into *@last and the
+ * lowest symbol above it into *@next (ULONG_MAX if none).
+ * Return: 0, or -ENOENT if the region has no symbol.
+ */
+static int ld_mod_last_sym(struct module *mod, unsigned long base, unsigned long size,
+			   unsigned long *last, unsigned long *next)
+{
+	struct mod_kallsyms *ks;
+	unsigned int i;
+	bool found = false;
+
+	*next = ULONG_MAX;
+	preempt_disable();
+	ks = rcu_dereference_sched(mod->kallsyms);
+	for (i = 0; ks && i < ks->num_symtab; i++) {
+		const Elf_Sym *sym = ld_mod_sym(ks, i, mod);
+		unsigned long v = sym ? (unsigned long)sym->st_value : 0;
+
+		if (sym && v - base < size && (!found || v > *last)) {
+			*last = v;
+			found = true;
+		}
+	}
+	for (i = 0; found && i < ks->num_symtab; i++) {
+		const Elf_Sym *sym = ld_mod_sym(ks, i, mod);
+		unsigned long v = sym ? (unsigned long)sym->st_value : 0;
+
+		if (sym && v > *last && v < *next)
+			*next = v;
+	}
+	preempt_enable();
+	return found ? 0 : -ENOENT;
+}
+
+/* the SIZE of sprint_symbol()'s "NAME+0xOFF/0xSIZE [MOD]"; 0 or -EINVAL */
+static int ld_ksym_size(unsigned long addr, unsigned long *size)
+{
+	char buf[KSYM_SYMBOL_LEN], *end, *slash;
+
+	sprint_symbol(buf, addr);
+	end = strchr(buf, ' ');
+	if (end)
+		*end = 0;
+	slash = strrchr(buf, '/');
+	if (!slash || !strchr(buf, '+'))
+		return -EINVAL;	/* no symbol: the address in hex */
+	return kstrtoul(slash + 1, 0, size);
+}
+
+/*
+ * ld_modlog_probe_sizes() - learn ld_modlog_sizes from @mod
+ * @mod: a module whose memory stays while we are called (logdev itself at
+ *	 its init, or one in the module notifier)
+ *
+ * For the last symbol of @mod's rodata, ro_after_init and data regions
+ * the two rules differ when the module's next symbol (or the end of its
+ * text, with the first rule) lies past the region's end: then the size
+ * sprint_symbol() prints for it tells which rule this kernel follows.  If
+ * no region of @mod tells (or the kernel's size is neither), the rule stays
+ * unknown and the next module loaded is asked.
+ * Context: process context, ld_modlog_mutex held.
+ */
+static void ld_modlog_probe_sizes(struct module *mod)
+{
+	static const enum ld_mod_mem data[] = {
+		LD_MOD_RODATA, LD_MOD_RO_AFTER_INIT, LD_MOD_DATA,
+	};
+	unsigned long tbase, tsize, base, size, last, next, got;
+	unsigned long text_end, by_text, by_region;
+	int i;
+
+	lockdep_assert_held(&ld_modlog_mutex);
+	ld_mod_mem(mod, LD_MOD_TEXT, &tbase, &tsize);
+	text_end = tbase + tsize;
+	for (i = 0; i < ARRAY_SIZE(data); i++) {
+		ld_mod_mem(mod, data[i], &base, &size);
+		if (!size || ld_mod_last_sym(mod, base, size, &last, &next))
+			continue;
+		by_text = min(text_end, next) - last;	/* wraps, as the kernel's */
+		by_region = min(base + size, next) - last;
+		if (by_text == by_region || ld_ksym_size(last, &got))
+			continue;
+		if (got == by_text || got == by_region) {
+			ld_modlog_sizes = got == by_text ? LD_SIZES_TEXT : LD_SIZES_REGION;
+			return;
+		}
+	}
+}
+
 /*
  * ld_modlog_event() - log a module state change (module notifier)
  * @mod:    the module
@@ -153,8 +327,8 @@ static void ld_modlog_event(struct module *mod, unsigned long action)
 {
 	u64 ts = ld_clock_now();
 	struct ld_modev *e, *load = NULL;
-	char head[160];
-	size_t hl, sl = 0, cap;
+	const char *verb;
+	size_t hl, sl = 0;
 	bool syms;
 
 	if (action != MODULE_STATE_COMING && action != MODULE_STATE_LIVE &&
@@ -167,36 +341,23 @@ static void ld_modlog_event(struct module *mod, unsigned long action)
 	       (action == MODULE_STATE_GOING && !load);
 	if (action == MODULE_STATE_LIVE && !load)
 		goto out;	/* its load is not in the log: nothing to add */
-	if (action == MODULE_STATE_COMING)
-		hl = scnprintf(head, sizeof(head),
-			       "load %llu %s core=%lx+%x/%x init=%lx+%x/%x\n",
-			       ts, mod->name,
-			       (unsigned long)mod->core_layout.base,
-			       mod->core_layout.text_size, mod->core_layout.size,
-			       (unsigned long)mod->init_layout.base,
-			       mod->init_layout.text_size, mod->init_layout.size);
-	else if (syms)
-		hl = scnprintf(head, sizeof(head), "unload %llu %s core=%lx+%x/%x\n",
-			       ts, mod->name,
-			       (unsigned long)mod->core_layout.base,
-			       mod->core_layout.text_size, mod->core_layout.size);
-	else
-		hl = scnprintf(head, sizeof(head), "%s %llu %s\n",
-			       action == MODULE_STATE_LIVE ? "live" : "unload",
-			       ts, mod->name);
+	if (action == MODULE_STATE_COMING && ld_modlog_sizes == LD_SIZES_UNKNOWN)
+		ld_modlog_probe_sizes(mod);
+	verb = action == MODULE_STATE_COMING ? "load" :
+	       action == MODULE_STATE_LIVE ? "live" : "unload";
+	hl = ld_modlog_head(NULL, 0, verb, ts, mod, syms);
 	if (syms)
 		sl = ld_mod_syms(mod, NULL, 0);
-	cap = hl + sl;
-	e = kvmalloc(struct_size(e, text, cap), GFP_KERNEL);
+	e = kvmalloc(struct_size(e, text, hl + 1 + sl), GFP_KERNEL);	/* + NUL */
 	if (!e) {
 		pr_warn("module_log: out of memory, %s of %s not logged\n",
 			action == MODULE_STATE_COMING ? "load" : "unload", mod->name);
 		goto out;
 	}
-	memcpy(e->text, head, hl);
-	e->len = hl;
-	if (syms)	/* the table does not change while we are called */
-		e->len += min(ld_mod_syms(mod, e->text + hl, sl), sl);
+	/* neither the module's memory nor its symbols change while we are called */
+	e->len = min(ld_modlog_head(e->text, hl + 1, verb, ts, mod, syms), hl);
+	if (syms)
+		e->len += min(ld_mod_syms(mod, e->text + e->len, sl), sl);
 	e->mod = action == MODULE_STATE_COMING ? mod : NULL;
 	e->gone = action == MODULE_STATE_GOING;
 	e->load = load ? load : e;
@@ -261,7 +422,8 @@ static int ld_modlog_show(struct seq_file *m, void *v)
 	struct ld_modev *e;
 
 	if (v == &ld_modlog) {
-		seq_printf(m, "# logdev module log: clock %s, %lu entries dropped\n",
+		seq_printf(m, "# logdev module log: format 2, sizes %s, clock %s, %lu entries dropped\n",
+			   ld_sizes_names[ld_modlog_sizes],
 			   ld_clock_names[READ_ONCE(ld_cfg.clock)], ld_modlog_dropped);
 		return 0;
 	}
@@ -283,12 +445,18 @@ DEFINE_SEQ_ATTRIBUTE(ld_modlog);	/* ld_modlog_open(), ld_modlog_fops */
  * ld_modlog_init() - create "module_log" and start logging module changes
  * @dir: the logdev debugfs directory
  *
- * Module init.
+ * Module init.  As a module, logdev first asks the kernel how it sizes
+ * module symbols, with its own (ld_modlog_probe_sizes()).
  *
  * Return: 0 or the negative errno of register_module_notifier().
  */
 int ld_modlog_init(struct dentry *dir)
 {
+#ifdef MODULE	/* built in: the first module loaded is asked */
+	mutex_lock(&ld_modlog_mutex);
+	ld_modlog_probe_sizes(THIS_MODULE);
+	mutex_unlock(&ld_modlog_mutex);
+#endif
 	debugfs_create_file("module_log", 0400, dir, NULL, &ld_modlog_fops);
 	return register_module_notifier(&ld_modlog_nb);
 }

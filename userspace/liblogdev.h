@@ -25,9 +25,10 @@
  *
  * Layers, bottom up (docs/DEVELOPING.md): capture.c (file sections),
  * subbuf.c (sub-buffer and record bytes: subbuf.h, the only place that
- * knows their layout), meta.c (header, formats, symbols), reader.c (per-CPU
- * streams and merge), streams.c (which records pair), bprintf.c and
- * render.c (text), deltas.c, durations.c, diff.c (analyses).
+ * knows their layout), meta.c (header, formats), ksyms.c and modlog.c
+ * (symbols), reader.c (per-CPU streams and merge), streams.c (which
+ * records pair), bprintf.c and render.c (text), deltas.c, durations.c,
+ * diff.c (analyses).
  *
  * Nothing here prints or exits.  Errors are negative errno values; problems
  * in the data (corruption, truncation) are reported to an optional warning
@@ -173,23 +174,58 @@ struct lgd_ksym {
 };
 
 /**
+ * enum lgd_kmem - the memory regions of a module, as the module log names
+ * them (docs/DEBUGFS.md): the kernel's mod_mem_type of Linux 6.4+, and
+ * 6.1's core and init layouts split at text_size, ro_size,
+ * ro_after_init_size and size.  LGD_KMEM_INIT_TEXT and later: init
+ * memory, freed when the module's init finished.
+ */
+enum lgd_kmem {
+	LGD_KMEM_TEXT, LGD_KMEM_RODATA, LGD_KMEM_RO_AFTER_INIT, LGD_KMEM_DATA,
+	LGD_KMEM_INIT_TEXT, LGD_KMEM_INIT_RODATA, LGD_KMEM_INIT_DATA, LGD_KMEM_NR
+};
+
+/**
+ * enum lgd_ksize - how the kernel that wrote a module log sized a module
+ * symbol in %pS (its find_kallsyms_symbol(); docs/FORMAT.md)
+ * @LGD_KSIZE_TEXT:    up to the module's next symbol or the end of its text
+ *                     (of its init text for an address in init memory),
+ *                     any symbol of the module at or below the address
+ *                     (Linux 6.1; 6.4+ before the fix for data symbols)
+ * @LGD_KSIZE_REGION:  up to the next symbol or the end of the region that
+ *                     holds the address, symbols of that region only
+ *                     (Debian's 6.12.118, 7.x)
+ * @LGD_KSIZE_UNKNOWN: the module log could not tell (format 2, "sizes
+ *                     unknown"): read as LGD_KSIZE_TEXT
+ */
+enum lgd_ksize { LGD_KSIZE_TEXT, LGD_KSIZE_REGION, LGD_KSIZE_UNKNOWN };
+
+/**
  * struct lgd_kmod - the symbols of one module while it was loaded
  * @name:      module name
  * @from_ts:   loaded from this time (ns, record clock; 0: before the log)
  * @live_ts:   its init finished (init memory freed) at this time
  * @to_ts:     unloaded at this time (UINT64_MAX: still loaded at the end)
- * @has_layout: the core_/init_ fields are known (from the module log);
- *             without them the module's extent is its symbols' span
- * @core_base, @core_text, @core_size: core layout (bytes)
- * @init_base, @init_text, @init_size: init layout (bytes; 0 if none)
+ * @has_layout: @mem, @text_end and @init_text_end are known (from the
+ *             module log); without them the module's extent is its
+ *             symbols' span
+ * @sizes:     how the kernel sized its symbols (with @has_layout)
+ * @mem:       its regions: start and bytes (0: none); a format 1 log's
+ *             core layout is LGD_KMEM_TEXT and LGD_KMEM_DATA (the rest),
+ *             its init layout LGD_KMEM_INIT_TEXT and LGD_KMEM_INIT_DATA
+ * @text_end, @init_text_end: the end of its text and of its init text, as
+ *             the kernel computes them (start + text bytes)
  * @syms, @nr: its symbols, sorted by address (stable: file order kept)
  */
 struct lgd_kmod {
 	char *name;
 	uint64_t from_ts, live_ts, to_ts;
 	int has_layout;
-	uint64_t core_base, core_text, core_size;
-	uint64_t init_base, init_text, init_size;
+	enum lgd_ksize sizes;
+	struct {
+		uint64_t base, size;
+	} mem[LGD_KMEM_NR];
+	uint64_t text_end, init_text_end;
 	struct lgd_ksym *syms;
 	size_t nr;
 };
@@ -204,6 +240,10 @@ struct lgd_kmod {
  *               the kernel names any address in [_stext, _end))
  * @mods, @nr_mods: module tables: those of the snapshot, then those of the
  *               module log (lgd_ksyms_add_modlog()), each valid for a time
+ * @modlog_format: the module log's format (its first line, "format N"; 1
+ *               without), 0 if none was added; above LGD_MODLOG_FORMAT (or
+ *               unreadable: UINT32_MAX) its layouts were not read
+ * @modlog_sizes: its size rule (format 2's "sizes"; LGD_KSIZE_TEXT before)
  */
 struct lgd_ksyms {
 	struct lgd_ksym *syms;
@@ -214,7 +254,12 @@ struct lgd_ksyms {
 	int all;
 	struct lgd_kmod *mods;
 	size_t nr_mods;
+	uint32_t modlog_format;
+	enum lgd_ksize modlog_sizes;
 };
+
+/** LGD_MODLOG_FORMAT: the newest module log format this reader knows. */
+#define LGD_MODLOG_FORMAT 2
 
 /** LGD_TS_END: a lookup time after every record (the snapshot's state). */
 #define LGD_TS_END UINT64_MAX
@@ -227,18 +272,30 @@ struct lgd_ksyms {
 int lgd_ksyms_parse(struct lgd_ksyms *k, const char *text, size_t len);
 /**
  * lgd_ksyms_add_modlog() - add the debugfs "module_log" text (capture
- * section MODLOG; docs/FORMAT.md): module tables valid from load to unload,
- * the snapshot's tables cut at their module's first logged event.  Call
- * after lgd_ksyms_parse() (or on a zeroed @k).
- * Return: number of malformed lines skipped (>= 0), or -ENOMEM.
+ * section MODLOG; docs/DEBUGFS.md, docs/FORMAT.md), format 1 or 2: module
+ * tables valid from load to unload, the snapshot's tables cut at their
+ * module's first logged event; sets @k->modlog_format and @modlog_sizes.
+ * Call after lgd_ksyms_parse() (or on a zeroed @k).
+ * Return: number of malformed lines (>= 0: lines skipped, load and unload
+ * lines whose regions are unreadable, their module then read without
+ * layout, and a first line naming a format it cannot read), or -ENOMEM.
  */
 int lgd_ksyms_add_modlog(struct lgd_ksyms *k, const char *text, size_t len);
 /**
+ * lgd_ksyms_modlog_note() - what a reader must say about the module log
+ * lgd_ksyms_add_modlog() read into @k, or NULL: its format is newer than
+ * this reader's or unreadable (module layouts not read), or format 2 did
+ * not know the kernel's size rule ("sizes unknown") and a module has a
+ * layout.  Return: a static sentence without newline, or NULL.
+ */
+const char *lgd_ksyms_modlog_note(const struct lgd_ksyms *k);
+/**
  * lgd_ksyms_lookup_at() - the symbol the kernel's %pS named for @addr at
- * time @ts (ns, the records' clock): in a module loaded then (its core
- * layout, or its init layout before init finished), the last symbol of
- * that module at or below @addr, size to the module's next symbol or the
- * end of its text; in vmlinux ([_stext, _end), or only text without
+ * time @ts (ns, the records' clock): in a module loaded then with a region
+ * holding @addr (an init region only before its init finished), the last
+ * symbol of that module at or below @addr (of that region, with
+ * LGD_KSIZE_REGION), size to the module's next symbol or the end of its
+ * text (of that region); in vmlinux ([_stext, _end), or only text without
  * CONFIG_KALLSYMS_ALL), the last vmlinux symbol, size to the next one;
  * else none.  A module without known layout (snapshot only) matches only
  * between two of its symbols.

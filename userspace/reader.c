@@ -736,9 +736,12 @@ int lgd_reader_open_fd(struct lgd_reader *r, int fd, lgd_warn_fn wfn,
 		ret = lgd_ksyms_add_modlog(&r->ksyms, modlog, modlog_len);
 		if (ret < 0)
 			goto err;
-		if (ret > 0)
-			warn(r, -EINVAL, -1, -1, -1,
-			     "%d malformed module log lines skipped", ret);
+		if (ret > (r->ksyms.modlog_format > LGD_MODLOG_FORMAT))	/* not the header */
+			warn(r, -EINVAL, -1, -1, -1, "%d malformed module log lines (skipped, or "
+			     "their module's layout not read)",
+			     ret - (r->ksyms.modlog_format > LGD_MODLOG_FORMAT));
+		if (lgd_ksyms_modlog_note(&r->ksyms))
+			warn(r, -EPROTO, -1, -1, -1, "%s", lgd_ksyms_modlog_note(&r->ksyms));
 		r->has_ksyms = 1;
 		free(modlog);
 	}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_meta.c - libFuzzer target: the metadata parsers of meta.c, the text
- * files a capture holds: debugfs "header" (lgd_header_parse()), "formats"
- * (lgd_sites_parse(), then the site labels), /proc/kallsyms
+ * fuzz_meta.c - libFuzzer target: the metadata parsers (meta.c, ksyms.c,
+ * modlog.c), the text files a capture holds: debugfs "header"
+ * (lgd_header_parse()), "formats" (lgd_sites_parse(), then the site
+ * labels), /proc/kallsyms
  * (lgd_ksyms_parse()) and "module_log" (lgd_ksyms_add_modlog()), and
  * symbol lookups in what they built.
  *
@@ -33,9 +34,12 @@ static void lookups(const struct lgd_ksyms *k)
 	for (size_t i = 0; i < k->nr_mods && i < 8; i++) {
 		const struct lgd_kmod *m = &k->mods[i];
 
-		(void)lgd_ksyms_lookup_at(k, m->core_base, m->from_ts, &off, &sz);
-		(void)lgd_ksyms_lookup_at(k, m->init_base + 4, m->from_ts, &off, &sz);
-		(void)lgd_ksyms_lookup_at(k, m->core_base + m->core_size - 1, m->to_ts - 1, &off, &sz);
+		for (int t = 0; t < LGD_KMEM_NR; t++) {
+			(void)lgd_ksyms_lookup_at(k, m->mem[t].base, m->from_ts, &off, &sz);
+			(void)lgd_ksyms_lookup_at(k, m->mem[t].base + 4, m->from_ts, &off, &sz);
+			(void)lgd_ksyms_lookup_at(k, m->mem[t].base + m->mem[t].size - 1,
+						  m->to_ts - 1, &off, &sz);
+		}
 	}
 }
 

@@ -5,6 +5,7 @@
 # recording; symref.txt the kernel's own text of each, in the same order.
 # `logdev report --raw` must print the kernel's text for every one: each
 # function named after the module that was loaded when it was recorded.
+# modlog.txt (debugfs module_log at the end) must be format 2 with a size rule.
 set -uo pipefail
 dir=$1 name=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,6 +26,15 @@ if [ "$(sort -u "$dir/addrs.txt" | wc -l)" = 1 ]; then
 	pass "all 4 loads put the function at $(head -n 1 "$dir/addrs.txt")"
 else
 	echo "NOTE: $name: loads at $(tr '\n' ' ' < "$dir/addrs.txt")(not all the same address)"
+fi
+# module_log format 2, and the kernel's size rule found at logdev's load
+# (kernel/logdev_modlog.c ld_modlog_probe_sizes(): "text" on 6.1, "region"
+# on 6.12.118 and 7.3; "unknown" would make the reader warn)
+first=$(head -n 1 "$dir/modlog.txt" 2>/dev/null)
+if [[ $first =~ ^"# logdev module log: format 2, sizes "(text|region)", " ]]; then
+	pass "module_log: format 2, sizes ${BASH_REMATCH[1]}"
+else
+	fail "module_log's first line is not format 2 with a known size rule: [$first]"
 fi
 run_checks awk -v name="$name" "$LD_AWK"'
 FILENAME == ARGV[1] { ref[n_ref++] = $0; next }
