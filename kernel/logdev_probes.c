@@ -1698,7 +1698,7 @@ static int ld_list_show(struct seq_file *m, void *v)
 	}
 	ret = ld_ksyms_glob(&g, ld_list_pat, LD_LIST_MAX, &dups);
 	if (ret) {
-		char why[192];
+		char why[256];
 
 		if (ret == -ENOSYS)
 			ld_ksyms_why(why, sizeof(why));
