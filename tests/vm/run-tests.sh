@@ -213,6 +213,15 @@ if boot vm-probes-ftrace 2 "$vm/guest-probes-ftrace.sh" "$K/logdev.ko $U/logdev.
 	guest_lines "$out/vm-probes-ftrace"
 fi
 
+# 4b2. probes by name through each source of the kernel's symbols (ksyms:
+# auto, iter, procfs, and procfs with the addresses hidden): the same answers,
+# the error_log texts worked out from /proc/kallsyms.  Multi-threaded TCG:
+# nothing is recorded.
+if boot vm-probes-ksyms 2 "$vm/guest-probes-ksyms.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $T/logdev_syma.ko $T/logdev_symb.ko" ""; then
+	guest_lines "$out/vm-probes-ksyms"
+fi
+
 # 4c. probes across module unload and load (issue 12 item 6): listed gone
 # with their counts, armed again on the load, pending MOD:SYM probes armed
 # when the module comes (also on its __init code); then probe writers race
