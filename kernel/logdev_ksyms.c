@@ -47,9 +47,10 @@
  *       process for the walk (vm_mmap()), then copied (ld_procfs_read()).
  *       Module lines of bpf, ftrace and kprobes pages ([bpf],
  *       [__builtin__*]) are not modules and are skipped; a module's text
- *       is its t/T lines.  It would also list the __init functions ftrace
- *       keeps of a module after its init, as /proc/kallsyms does (gone:
- *       kprobes refuses them).  About 200000 lines: slower than iter.
+ *       is its t/T lines.  It lists what /proc/kallsyms lists: the freed
+ *       __init functions of a module whose init ended while a function
+ *       tracer was active (ftrace_free_mem() keeps them; kprobes refuses
+ *       them).  About 200000 lines: slower than iter.
  * auto  iter where it may be called, else procfs.
  * Which source a walk used, and why the other was not, is in "ksyms" and,
  * once per change, in the kernel log.
