@@ -275,7 +275,7 @@ static inline void ld_mod_mem(const struct module *mod, enum ld_mod_mem t,
 		return body(data, name, NULL, addr);			\
 	}
 #define ld_module_kallsyms_on_each(iter, modname, fn, data)		\
-	(iter)(modname, fn, data)
+	((iter)(modname, fn, data))
 #elif defined(LD_HAVE_MODULE_KALLSYMS_ON_EACH_SYMBOL_MODNAME_MOD) ||	\
 	defined(LD_HAVE_MODULE_KALLSYMS_ON_EACH_SYMBOL_MOD)
 #define LD_MODULE_KALLSYMS_ITER		1
@@ -288,10 +288,10 @@ static inline void ld_mod_mem(const struct module *mod, enum ld_mod_mem t,
 	}
 #if defined(LD_HAVE_MODULE_KALLSYMS_ON_EACH_SYMBOL_MODNAME_MOD)
 #define ld_module_kallsyms_on_each(iter, modname, fn, data)		\
-	(iter)(modname, fn, data)
+	((iter)(modname, fn, data))
 #else
 #define ld_module_kallsyms_on_each(iter, modname, fn, data)		\
-	(iter)(fn, data)
+	((iter)(fn, data))
 #endif
 #else
 #define LD_MODULE_KALLSYMS_ITER		0

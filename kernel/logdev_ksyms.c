@@ -405,7 +405,7 @@ static int ld_iter_walk(unsigned int which, struct ld_walk *w)
 #else
 static int ld_iter_walk(unsigned int which, struct ld_walk *w)
 {
-	return -ENOSYS;		/* ld_iter_usable() said why */
+	return -EOPNOTSUPP;	/* ld_iter_usable() said why */
 }
 #endif
 
@@ -635,7 +635,7 @@ static int ld_walk_locked(unsigned int which, struct ld_walk *w)
 	if (mode == LD_KSYMS_ITER) {
 		scnprintf(ld_ksyms_used, sizeof(ld_ksyms_used), "ksyms=iter: %s", iwhy);
 		ld_ksyms_note(true);
-		return -ENOSYS;
+		return -EOPNOTSUPP;
 	}
 	ret = ld_walk_src(false, which, w);
 	if (ret == -ENOMEM || ret >= 0) {
@@ -652,7 +652,7 @@ static int ld_walk_locked(unsigned int which, struct ld_walk *w)
 	else
 		scnprintf(ld_ksyms_used, sizeof(ld_ksyms_used), "ksyms=procfs: %s", pwhy);
 	ld_ksyms_note(true);
-	return -ENOSYS;
+	return -EOPNOTSUPP;
 }
 
 /**
@@ -672,7 +672,7 @@ static int ld_walk_locked(unsigned int which, struct ld_walk *w)
  * lists the freed __init functions ftrace keeps, see the header comment).
  *
  * Return: 0 when every symbol was seen, @fn's non-zero return if it
- * stopped the walk, or -errno: -ENOSYS no source (ld_ksyms_why() says
+ * stopped the walk, or -errno: -EOPNOTSUPP no source (ld_ksyms_why() says
  * why), -EAGAIN a module was loaded again during the walk (walk again),
  * -ENOMEM.
  */

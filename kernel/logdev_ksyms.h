@@ -13,7 +13,7 @@
  * prototypes from the target's headers, only at a function's entry and
  * only where IBT allows it), and "procfs", /proc/kallsyms read through the
  * kernel's file API; "auto" takes iter where it can be called, else procfs.
- * Without either a question returns -ENOSYS and ld_ksyms_why() says why.
+ * Without either a question returns -EOPNOTSUPP and ld_ksyms_why() says why.
  *
  * Layer: feature (beside logdev_probes.c, its one user, as logdev_btf.c);
  * logdev_ksyms_query.c calls logdev_ksyms.c, which calls nothing of logdev
@@ -73,7 +73,7 @@ void ld_ksyms_why(char *buf, size_t size);
 
 /*
  * The probes feature's questions (logdev_ksyms_query.c).  Each returns 0 or
- * the -errno of ld_ksyms_walk() (-ENOSYS: no source, ld_ksyms_why()).
+ * the -errno of ld_ksyms_walk() (-EOPNOTSUPP: no source, ld_ksyms_why()).
  */
 #define LD_KSYMS_CANDIDATES	6	/* names ld_ksym_similar() writes at most */
 

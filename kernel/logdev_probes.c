@@ -1327,13 +1327,13 @@ static int ld_probe_sites(struct ld_pctx *c, struct ld_probe *p)
 /*
  * A question to the kernel's symbols (logdev_ksyms.h) failed with @err:
  * refuse the command saying what @what needed and why it cannot be had
- * (-ENOSYS, no source on this kernel: -EOPNOTSUPP to the writer).
+ * (-EOPNOTSUPP: no source on this kernel, ld_ksyms_why() says why).
  */
 static int ld_ksyms_fail(struct ld_pctx *c, const char *at, int err, const char *what)
 {
 	char why[256];
 
-	if (err == -ENOSYS) {
+	if (err == -EOPNOTSUPP) {
 		ld_ksyms_why(why, sizeof(why));
 		return ld_fail(c, at, -EOPNOTSUPP, "%s needs the kernel's symbols: %s",
 			       what, why);
@@ -1622,7 +1622,7 @@ static int ld_check_unique(struct ld_pctx *c, struct ld_probe *p)
 		ret = ld_ksym_count(name, p->mod, strlen(p->mod), &n, found);
 	else
 		ret = ld_ksym_count(name, NULL, 0, &n, found);
-	if (ret == -ENOSYS)
+	if (ret == -EOPNOTSUPP)
 		return 0;
 	if (ret)
 		return ld_ksyms_fail(c, at, ret, p->sym);
@@ -1700,7 +1700,7 @@ static int ld_list_show(struct seq_file *m, void *v)
 	if (ret) {
 		char why[256];
 
-		if (ret == -ENOSYS)
+		if (ret == -EOPNOTSUPP)
 			ld_ksyms_why(why, sizeof(why));
 		else
 			snprintf(why, sizeof(why), "error %d%s", ret,
@@ -1979,7 +1979,7 @@ static struct ld_probe *ld_probe_find(const char *name)
  * taken are skipped; none attached: -ENOENT.  Any other error detaches
  * those of this command.  Consumes @p.
  */
-static int ld_probe_add_glob(struct ld_pctx *c, struct ld_probe *p)
+static noinline_for_stack int ld_probe_add_glob(struct ld_pctx *c, struct ld_probe *p)
 {
 	const char *at = c->buf + p->target_off;
 	char prefix[LD_PROBE_NAME_LEN];
