@@ -423,6 +423,16 @@ tail -n 3 $EL | head -n 1 | grep -Eq 'error: \* matches [0-9]+ functions, more t
 bad 'p:no_such_fn_logdev*' 'No such file'
 : > $PF
 
+# the source of the kernel's symbols these probes were checked on
+# (VM_KSYMS=SOURCE of run-tests.sh: that one; else auto's choice)
+want=$(sed -n 's/.*logdev\.ksyms=\([a-z]*\).*/\1/p' /proc/cmdline)
+used=$(sed -n 's/^used: \([a-z]*\) .*/\1/p' $D/ksyms)
+case ${want:-auto} in
+auto) case $used in iter|procfs) pass "the kernel's symbols were read through $used (ksyms=auto)" ;;
+      *) fail "ksyms: $(tr '\n' '|' < $D/ksyms)" ;; esac ;;
+*) check_eq "the kernel's symbols were read through $want (VM_KSYMS)" "$used" "$want" ;;
+esac
+
 # probes attached while the module goes away
 add 'kmem_cache_free' > /dev/null && add 'r:lt_probe_delay' > /dev/null &&
 	add 't:sched:sched_switch' > /dev/null || fail "attach before rmmod"

@@ -14,7 +14,9 @@
 # the short soak then runs on it (group vm-soak-image) instead of the cloud
 # and PREEMPT_RT kernels.  VM_SLOW=N: that kernel is N times slower under
 # TCG (KASAN, lockdep): every boot's idle watch (90 s) is N times longer,
-# and the soak's timeout (VM_TIMEOUT is the other boots').
+# and the soak's timeout (VM_TIMEOUT is the other boots').  VM_KSYMS=auto|iter|procfs:
+# every guest's logdev.ko reads the kernel's symbols from that source
+# (logdev.ksyms= on the kernel command line, applied by tests/vm/lib.sh).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tests/vm
@@ -78,7 +80,7 @@ boot() {
 	want "$name" || return 1
 	"$top/tools/vm/run.sh" --kver "$kver" --smp "$smp" --timeout "${VM_TIMEOUT:-180}" \
 		--idle $((90 * ${VM_SLOW:-1})) --tcg "$tcg" --script "$script" --files "$files" --args "$args" --out "$out/$name" \
-		2> "$out/$name.runlog"
+		${VM_KSYMS:+--append "logdev.ksyms=$VM_KSYMS"} 2> "$out/$name.runlog"
 	rc=$?
 	case $rc in
 	0) echo "PASS: $name: VM ran ($(grep -o '[0-9.]*s, results' "$out/$name.runlog" | cut -d, -f1), tcg $tcg)"; return 0 ;;
