@@ -225,4 +225,82 @@ static inline void ld_mod_mem(const struct module *mod, enum ld_mod_mem t,
 #endif
 }
 
+/* ---- walking kallsyms (kallsyms_on_each_symbol_*.c 6.3; ---- */
+/* ---- module_kallsyms_on_each_symbol_*.c 6.2, 6.3) ---- */
+/*
+ * The kernel's symbol iterators, kallsyms_on_each_symbol() (vmlinux) and
+ * module_kallsyms_on_each_symbol() (the modules), take a callback whose
+ * prototype changed: logdev defines its callbacks in one shape,
+ *	int body(void *data, const char *name, struct module *mod,
+ *		 unsigned long addr)
+ * (@mod NULL where the kernel does not say it), and these wrap one in the
+ * prototype the target declares.  None of it is defined where the target
+ * answers in a way logdev does not know (no test compiled): logdev then
+ * does not call the iterator (logdev_ksyms.c reads /proc/kallsyms).
+ *
+ * LD_KALLSYMS_ITER               1 if kallsyms_on_each_symbol() is known
+ * LD_KALLSYMS_FN(fn, body)       defines static int fn(...) of the
+ *                                callback prototype it takes, calling body
+ * LD_MODULE_KALLSYMS_ITER        1 if module_kallsyms_on_each_symbol() is known
+ * LD_MODULE_KALLSYMS_GIVES_MOD   1 if its callback is told the module
+ *                                (to 6.2); 0: not (6.3+)
+ * LD_MODULE_KALLSYMS_FN(fn, body) as LD_KALLSYMS_FN(), for it
+ * ld_module_kallsyms_on_each(iter, modname, fn, data)
+ *                                calls iter (the function, or a pointer of
+ *                                its type) on the module named modname, or
+ *                                on every module if NULL; before 6.2 on
+ *                                every module whatever modname: the body,
+ *                                told the module, picks
+ */
+#if defined(LD_HAVE_KALLSYMS_ON_EACH_SYMBOL_NOMOD)
+#define LD_KALLSYMS_ITER	1
+#define LD_KALLSYMS_FN(fn, body)					\
+	static int fn(void *data, const char *name, unsigned long addr)	\
+	{								\
+		return body(data, name, NULL, addr);			\
+	}
+#elif defined(LD_HAVE_KALLSYMS_ON_EACH_SYMBOL_MOD)
+#define LD_KALLSYMS_ITER	1
+#define LD_KALLSYMS_FN(fn, body)					\
+	static int fn(void *data, const char *name, struct module *mod,	\
+		      unsigned long addr)				\
+	{								\
+		return body(data, name, mod, addr);			\
+	}
+#else
+#define LD_KALLSYMS_ITER	0
+#endif
+
+#if defined(LD_HAVE_MODULE_KALLSYMS_ON_EACH_SYMBOL_MODNAME)
+#define LD_MODULE_KALLSYMS_ITER		1
+#define LD_MODULE_KALLSYMS_GIVES_MOD	0
+#define LD_MODULE_KALLSYMS_FN(fn, body)					\
+	static int fn(void *data, const char *name, unsigned long addr)	\
+	{								\
+		return body(data, name, NULL, addr);			\
+	}
+#define ld_module_kallsyms_on_each(iter, modname, fn, data)		\
+	((iter)(modname, fn, data))
+#elif defined(LD_HAVE_MODULE_KALLSYMS_ON_EACH_SYMBOL_MODNAME_MOD) ||	\
+	defined(LD_HAVE_MODULE_KALLSYMS_ON_EACH_SYMBOL_MOD)
+#define LD_MODULE_KALLSYMS_ITER		1
+#define LD_MODULE_KALLSYMS_GIVES_MOD	1
+#define LD_MODULE_KALLSYMS_FN(fn, body)					\
+	static int fn(void *data, const char *name, struct module *mod,	\
+		      unsigned long addr)				\
+	{								\
+		return body(data, name, mod, addr);			\
+	}
+#if defined(LD_HAVE_MODULE_KALLSYMS_ON_EACH_SYMBOL_MODNAME_MOD)
+#define ld_module_kallsyms_on_each(iter, modname, fn, data)		\
+	((iter)(modname, fn, data))
+#else
+#define ld_module_kallsyms_on_each(iter, modname, fn, data)		\
+	((iter)(fn, data))
+#endif
+#else
+#define LD_MODULE_KALLSYMS_ITER		0
+#define LD_MODULE_KALLSYMS_GIVES_MOD	0
+#endif
+
 #endif /* _LOGDEV_COMPAT_H */

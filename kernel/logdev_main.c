@@ -23,9 +23,9 @@
  *
  * Parameters (insmod logdev.ko enable=1 ..., or logdev.enable=1 ... on the
  * kernel command line when built in): enable, buffer_size_kb, subbuf_size,
- * mode, clock.  Each is parsed by the recording core's parser of the debugfs
- * control file of the same name (ld_parse_*(), logdev_buffers.c), so they
- * accept exactly the same words.  Read-only (0444) in
+ * mode, clock, ksyms.  Each is parsed by the recording core's parser of the
+ * debugfs control file of the same name (ld_parse_*(), logdev_buffers.c),
+ * so they accept exactly the same words.  Read-only (0444) in
  * /sys/module/logdev/parameters/, where each shows the current state (what
  * the debugfs file shows), not the value given at load.  A bad value:
  *   module    the load is refused (-EINVAL; -ENOMEM for a buffer larger
@@ -56,6 +56,7 @@
 #include <linux/err.h>
 #include "logdev_core.h"
 #include "logdev_features.h"
+#include "logdev_ksyms.h"
 
 #ifdef MODULE
 #define LD_BUILT_IN	false
@@ -167,6 +168,22 @@ static int ld_subbuf_get(char *buf, const struct kernel_param *kp)
 	return scnprintf(buf, PAGE_SIZE, "%u\n", READ_ONCE(ld_cfg.subbuf_size));
 }
 
+/* the probes' kernel symbols: set at once (no core state), also in "ksyms" */
+static int ld_ksyms_param_set(const char *val, const struct kernel_param *kp)
+{
+	int i = ld_parse_name(val, ld_ksyms_mode_names, LD_KSYMS_NR_MODES);
+
+	if (i < 0)
+		return ld_param_bad(kp, val, "auto, iter or procfs");
+	return ld_ksyms_set_mode(i);
+}
+
+static int ld_ksyms_param_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s\n",
+			 ld_ksyms_mode_names[ld_ksyms_get_mode()]);
+}
+
 /* the texts above and the descriptions below spell these out */
 static_assert(LD_BUF_KB_MAX == 262144 && LD_BUF_KB_DEFAULT == 1024);
 static_assert(LD_SUBBUF_MIN == 1024 && LD_SUBBUF_MAX == 65536 &&
@@ -190,6 +207,8 @@ LD_PARAM(mode, ld_mode_set, ld_mode_get,
 	 "overwrite (keep the newest) or discard (keep the oldest) (overwrite)");
 LD_PARAM(clock, ld_clock_set, ld_clock_get,
 	 "local, global or mono (local)");
+LD_PARAM(ksyms, ld_ksyms_param_set, ld_ksyms_param_get,
+	 "kernel symbols for probes: auto, iter (kallsyms iterators) or procfs (/proc/kallsyms) (auto)");
 
 /*
  * The configuration the parameters ask for, with the checks of the control

@@ -85,6 +85,7 @@
 #include "logdev_core.h"
 #include "logdev_features.h"
 #include "logdev_btf.h"
+#include "logdev_ksyms.h"
 
 #define LD_PROBE_NAME_LEN	64
 #define LD_PROBE_MAX_ARGS	8
@@ -699,7 +700,7 @@ static char *ld_fmt_make(const struct ld_fetch *f, u32 n)
 	return fmt;
 }
 
-static unsigned long ld_sym_addr(const char *name, unsigned int *count);
+static int ld_ksyms_fail(struct ld_pctx *c, const char *at, int err, const char *what);
 static int ld_tp_nargs(struct ld_pctx *c, struct ld_probe *p);
 static noinline_for_stack int ld_tp_named(struct ld_pctx *c, struct ld_probe *p,
 					  struct ld_fetch *f, char *s);
@@ -774,10 +775,13 @@ static int ld_parse_fetch(struct ld_pctx *c, struct ld_probe *p,
 				return ld_fail(c, s + 1, -EINVAL, "invalid memory address");
 		} else {
 			unsigned int cnt = 0;
+			int ret;
 
 			if (!s[1])
 				return ld_fail(c, s + 1, -EINVAL, "no symbol after @");
-			f->val = ld_sym_addr(s + 1, &cnt);
+			ret = ld_ksym_addr(s + 1, &f->val, &cnt);
+			if (ret)
+				return ld_ksyms_fail(c, s + 1, ret, "@SYM (use @0xADDR from /proc/kallsyms)");
 			if (cnt > 1)
 				return ld_fail(c, s + 1, -EADDRNOTAVAIL,
 					       "@%s is defined %u times: use @0xADDR (/proc/kallsyms)",
@@ -1321,101 +1325,30 @@ static int ld_probe_sites(struct ld_pctx *c, struct ld_probe *p)
 /* ----------------------------------------------------- one place per probe */
 
 /*
- * kallsyms_on_each_symbol() and module_kallsyms_on_each_symbol() are not
- * exported (since Linux 5.7 no kallsyms lookup is).  Their addresses come
- * from a kprobe registered disabled on each (KPROBE_FLAG_DISABLED: nothing
- * is patched), the kprobes core resolving the name for us.  Without them
- * the uniqueness check is skipped (and said so once in the kernel log).
+ * A question to the kernel's symbols (logdev_ksyms.h) failed with @err:
+ * refuse the command saying what @what needed and why it cannot be had
+ * (-EOPNOTSUPP: no source on this kernel, ld_ksyms_why() says why).
  */
-typedef int (*ld_ksym_fn)(void *data, const char *name, struct module *mod,
-			  unsigned long addr);
-typedef int (*ld_each_sym_t)(ld_ksym_fn fn, void *data);
-
-static ld_each_sym_t ld_each_vmlinux_sym, ld_each_module_sym;
-static bool ld_each_sym_looked_up;
-
-static unsigned long ld_kprobe_lookup(const char *name)
+static int ld_ksyms_fail(struct ld_pctx *c, const char *at, int err, const char *what)
 {
-	struct kprobe kp = { .symbol_name = name, .flags = KPROBE_FLAG_DISABLED };
-	unsigned long addr;
+	char why[256];
 
-	if (register_kprobe(&kp))
-		return 0;
-	addr = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
-	return addr;
-}
-
-static void ld_each_sym_lookup(void)
-{
-	lockdep_assert_held(&ld_probes_mutex);
-	if (ld_each_sym_looked_up)
-		return;
-	ld_each_sym_looked_up = true;
-	ld_each_vmlinux_sym = (ld_each_sym_t)ld_kprobe_lookup("kallsyms_on_each_symbol");
-	ld_each_module_sym = (ld_each_sym_t)ld_kprobe_lookup("module_kallsyms_on_each_symbol");
-	if (!ld_each_vmlinux_sym || !ld_each_module_sym)
-		pr_warn("probes: kallsyms iteration not found: ambiguous names are not detected\n");
-}
-
-struct ld_sym_find {
-	const char *name;
-	unsigned long addr;
-	unsigned int n;
-};
-
-static int ld_find_sym(void *data, const char *name, struct module *mod,
-		       unsigned long addr)
-{
-	struct ld_sym_find *sf = data;
-
-	if (!strcmp(name, sf->name)) {
-		sf->addr = addr;
-		sf->n++;
+	if (err == -EOPNOTSUPP) {
+		ld_ksyms_why(why, sizeof(why));
+		return ld_fail(c, at, -EOPNOTSUPP, "%s needs the kernel's symbols: %s",
+			       what, why);
 	}
-	return 0;
-}
-
-/*
- * The address of @name in vmlinux and the loaded modules (for @SYM), and
- * in *@count how many definitions there are; 0 if none or kallsyms
- * iteration was not found.
- */
-static unsigned long ld_sym_addr(const char *name, unsigned int *count)
-{
-	struct ld_sym_find sf = { .name = name };
-
-	ld_each_sym_lookup();
-	if (!ld_each_vmlinux_sym || !ld_each_module_sym)
-		return 0;
-	ld_each_vmlinux_sym(ld_find_sym, &sf);
-	ld_each_module_sym(ld_find_sym, &sf);
-	*count = sf.n;
-	return sf.addr;
+	if (err == -EAGAIN)
+		return ld_fail(c, at, err,
+			       "%s: kernel modules were loaded or unloaded while their symbols were read: write it again",
+			       what);
+	return ld_fail(c, at, err, "%s: cannot read the kernel's symbols (error %d)", what, err);
 }
 
 /* ------------------------------------------ tracepoint arguments by name */
 
-struct ld_syms_find {
-	const char * const *names;
-	unsigned long *addrs;
-	u32 n;
-};
-
-static int ld_find_syms(void *data, const char *name, struct module *mod,
-			unsigned long addr)
-{
-	struct ld_syms_find *sf = data;
-	u32 i;
-
-	for (i = 0; i < sf->n; i++)
-		if (!sf->addrs[i] && !strcmp(name, sf->names[i]))
-			sf->addrs[i] = addr;
-	return 0;
-}
-
 /*
- * Section bounds in vmlinux, found once by walking kallsyms (they are data
+ * Section bounds in vmlinux, found once through kallsyms (they are data
  * symbols: CONFIG_KALLSYMS_ALL) under ld_probes_mutex: the BTF and the raw
  * tracepoint map (struct bpf_raw_event_map of each built-in tracepoint
  * with a trace event, CONFIG_BPF_EVENTS).  0 where not found.
@@ -1426,23 +1359,21 @@ static unsigned long ld_secs[LD_NR_SECS];
 /*
  * Walk kallsyms for the sections unless ld_secs[@first..@last], the ones
  * the caller needs, are known: the raw map's user (every t: probe with a
- * $argN) does not walk again on a kernel without BTF.
+ * $argN) does not walk again on a kernel without BTF.  0, or -errno of
+ * ld_ksyms_find().
  */
-static void ld_secs_find(int first, int last)
+static int ld_secs_find(int first, int last)
 {
 	static const char * const names[LD_NR_SECS] = {
 		"__start_BTF", "__stop_BTF", "__start__bpf_raw_tp", "__stop__bpf_raw_tp",
 	};
-	struct ld_syms_find sf = { .names = names, .addrs = ld_secs, .n = LD_NR_SECS };
 	int i;
 
 	lockdep_assert_held(&ld_probes_mutex);
-	ld_each_sym_lookup();
 	for (i = first; i <= last; i++)
 		if (!ld_secs[i])
-			break;
-	if (ld_each_vmlinux_sym && i <= last)
-		ld_each_vmlinux_sym(ld_find_syms, &sf);
+			return ld_ksyms_find(names, ld_secs, LD_NR_SECS);
+	return 0;
 }
 
 /*
@@ -1454,7 +1385,8 @@ static bool ld_vmlinux_raw_map(const struct bpf_raw_event_map **b,
 {
 	unsigned long a, z;
 
-	ld_secs_find(LD_SEC_RAW_TP, LD_SEC_RAW_TP_END);
+	if (ld_secs_find(LD_SEC_RAW_TP, LD_SEC_RAW_TP_END))
+		return false;
 	a = ld_secs[LD_SEC_RAW_TP];
 	z = ld_secs[LD_SEC_RAW_TP_END];
 	if (!a || z < a || (z - a) % sizeof(**b))
@@ -1537,11 +1469,9 @@ static noinline_for_stack int ld_tp_params_load(struct ld_pctx *c, struct ld_pro
 	if (!IS_ENABLED(CONFIG_DEBUG_INFO_BTF))
 		return ld_fail(c, at, -EOPNOTSUPP,
 			       "this kernel has no BTF (CONFIG_DEBUG_INFO_BTF): arguments by name are not known; $argN works");
-	ld_each_sym_lookup();
-	if (!ld_each_vmlinux_sym)
-		return ld_fail(c, at, -EOPNOTSUPP,
-			       "kallsyms iteration not found: the BTF cannot be located; $argN works");
-	ld_secs_find(LD_SEC_BTF, LD_SEC_RAW_TP_END);
+	ret = ld_secs_find(LD_SEC_BTF, LD_SEC_RAW_TP_END);
+	if (ret)
+		return ld_ksyms_fail(c, at, ret, "the BTF's location ($argN works)");
 	if (!a[0] || a[1] <= a[0])
 		return ld_fail(c, at, -EOPNOTSUPP,
 			       "no BTF in kallsyms (__start_BTF; CONFIG_DEBUG_INFO_BTF, CONFIG_KALLSYMS_ALL): $argN works");
@@ -1667,306 +1597,65 @@ static noinline_for_stack int ld_tp_named(struct ld_pctx *c, struct ld_probe *p,
 	return 0;
 }
 
-#define LD_CANDIDATES		6	/* names offered for a missing symbol */
-
-struct ld_sym_similar {
-	const char *core;	/* the name without leading '_' and .suffix */
-	size_t corelen;
-	char *out;		/* "a, b, c" */
-	size_t size;
-	unsigned int n;		/* names found */
-};
-
-static int ld_similar_sym(void *data, const char *name, struct module *mod,
-			  unsigned long addr)
-{
-	struct ld_sym_similar *ss = data;
-	const char *hit = strstr(name, ss->core);
-
-	if (!hit)
-		return 0;
-	/* ignore the compiler's and the kernel's helper prefixes of data */
-	if (!strncmp(name, "__pfx_", 6) || !strncmp(name, "__ksymtab", 9) ||
-	    !strncmp(name, "__kstrtab", 9) || !strncmp(name, "__SCK__", 7) ||
-	    !strncmp(name, "__SCT__", 7) || !strncmp(name, "__tracepoint", 12) ||
-	    !strncmp(name, "__traceiter", 11) || !strncmp(name, "__bpf_trace", 11) ||
-	    !strncmp(name, "trace_event_", 12) || !strncmp(name, "perf_trace_", 11) ||
-	    !strncmp(name, "__probestub", 11))
-		return 0;
-	if (ss->n < LD_CANDIDATES) {
-		if (ss->n)
-			strlcat(ss->out, ", ", ss->size);
-		if (mod) {
-			strlcat(ss->out, mod->name, ss->size);
-			strlcat(ss->out, ":", ss->size);
-		}
-		strlcat(ss->out, name, ss->size);
-	}
-	ss->n++;
-	return 0;
-}
-
-/*
- * Names of vmlinux and the loaded modules that contain @sym's core (@sym
- * without leading underscores and without a ".suffix"): "do_munmap" finds
- * "__do_munmap"'s relatives, "foo" finds "foo.isra.0".  At most
- * LD_CANDIDATES are written to @out; returns how many there are.
- */
-static unsigned int ld_similar(const char *sym, char *out, size_t size)
-{
-	char core[KSYM_NAME_LEN];
-	struct ld_sym_similar ss = { .core = core, .out = out, .size = size };
-
-	*out = '\0';
-	strscpy(core, sym + strspn(sym, "_"), sizeof(core));
-	core[strcspn(core, ".")] = '\0';
-	ss.corelen = strlen(core);
-	if (ss.corelen < 3 || !ld_each_vmlinux_sym || !ld_each_module_sym)
-		return 0;
-	ld_each_vmlinux_sym(ld_similar_sym, &ss);
-	ld_each_module_sym(ld_similar_sym, &ss);
-	return ss.n;
-}
-
-struct ld_sym_count {
-	const char *name;
-	const char *mod;	/* count only in this module, or NULL */
-	size_t modlen;
-	unsigned int n;
-	char found[MODULE_NAME_LEN];	/* module of the last match, "" vmlinux */
-};
-
-static int ld_count_vmlinux(void *data, const char *name, struct module *mod,
-			    unsigned long addr)
-{
-	struct ld_sym_count *sc = data;
-
-	if (!mod && !strcmp(name, sc->name))
-		sc->n++;
-	return 0;
-}
-
-static int ld_count_module(void *data, const char *name, struct module *mod,
-			   unsigned long addr)
-{
-	struct ld_sym_count *sc = data;
-
-	if (sc->mod && (strlen(mod->name) != sc->modlen ||
-			strncmp(mod->name, sc->mod, sc->modlen)))
-		return 0;
-	if (!strcmp(name, sc->name)) {
-		sc->n++;
-		strscpy(sc->found, mod->name, sizeof(sc->found));
-	}
-	return 0;
-}
-
 /*
  * A kprobe target by name must name one place: FUNC defined once in
  * vmlinux and all modules, MOD:FUNC once in MOD (as ftrace's kprobe_events:
  * -EADDRNOTAVAIL for several, -ENOENT for none).  The module of the one
- * definition goes to @p->mod.
+ * definition goes to @p->mod.  Where this kernel's symbols cannot be read
+ * (ld_ksyms_why(), said once in the kernel log) the check is left to
+ * kprobes, which resolves the name itself.
  */
 static int ld_check_unique(struct ld_pctx *c, struct ld_probe *p)
 {
-	struct ld_sym_count sc = { .name = p->sym };
 	const char *colon = strchr(p->sym, ':');
 	const char *at = c->buf + p->target_off;
+	const char *name = colon ? colon + 1 : p->sym;
+	char found[MODULE_NAME_LEN];
+	unsigned int n = 0;
+	int ret;
 
 	if (p->kind == LD_PROBE_TRACEPOINT || p->addr)
 		return 0;
-	ld_each_sym_lookup();
-	if (!ld_each_vmlinux_sym || !ld_each_module_sym)
+	if (colon)
+		ret = ld_ksym_count(name, p->sym, colon - p->sym, &n, found);
+	else if (c->rearm && *p->mod)	/* FUNC found in p->mod when written: armed as MOD:FUNC */
+		ret = ld_ksym_count(name, p->mod, strlen(p->mod), &n, found);
+	else
+		ret = ld_ksym_count(name, NULL, 0, &n, found);
+	if (ret == -EOPNOTSUPP)
 		return 0;
-	if (colon) {
-		sc.mod = p->sym;
-		sc.modlen = colon - p->sym;
-		sc.name = colon + 1;
-	} else if (c->rearm && *p->mod) {
-		/* FUNC found in p->mod when written: armed as MOD:FUNC */
-		sc.mod = p->mod;
-		sc.modlen = strlen(p->mod);
-	} else {
-		ld_each_vmlinux_sym(ld_count_vmlinux, &sc);
-	}
-	ld_each_module_sym(ld_count_module, &sc);
-	if (sc.n > 1)
+	if (ret)
+		return ld_ksyms_fail(c, at, ret, p->sym);
+	if (n > 1)
 		return ld_fail(c, at, -EADDRNOTAVAIL,
 			       "%s is defined %u times: use MOD:FUNC or 0xADDR (/proc/kallsyms)",
-			       p->sym, sc.n);
-	if (!sc.n && c->rearm)
-		return ld_fail(c, at, -ENOENT, "no symbol %s in it", colon ? colon + 1 : p->sym);
-	if (!sc.n && colon)
+			       p->sym, n);
+	if (!n && c->rearm)
+		return ld_fail(c, at, -ENOENT, "no symbol %s in it", name);
+	if (!n && colon)
 		return ld_fail(c, at, -ENOENT,
 			       "no symbol %s in %.*s; if it is __init code (freed after the module's init), an __init function of %.*s is probed by writing the probe before the module loads",
-			       colon + 1, (int)sc.modlen, p->sym, (int)sc.modlen, p->sym);
-	if (!sc.n) {
+			       name, (int)(colon - p->sym), p->sym, (int)(colon - p->sym), p->sym);
+	if (!n) {
 		char cand[160];
-		unsigned int n = ld_similar(colon ? colon + 1 : p->sym, cand,
-					    sizeof(cand));
 
-		if (!n)
+		ret = ld_ksym_similar(p->sym, cand, sizeof(cand), &n);
+		if (ret || !n)
 			return ld_fail(c, at, -ENOENT,
 				       "no symbol %s (inlined, or renamed: see probe_functions)",
 				       p->sym);
 		return ld_fail(c, at, -ENOENT, "no symbol %s; symbols containing it (%u): %s%s",
-			       p->sym, n, cand, n > LD_CANDIDATES ? ", ..." : "");
+			       p->sym, n, cand, n > LD_KSYMS_CANDIDATES ? ", ..." : "");
 	}
-	if (*sc.found)
-		strscpy(p->mod, sc.found, sizeof(p->mod));
+	if (*found)
+		strscpy(p->mod, found, sizeof(p->mod));
 	return 0;
-}
-
-struct ld_mod_find {
-	const char *name;	/* a module's name, or NULL */
-	size_t len;
-	unsigned long addr;	/* else: the module holding this address */
-	char *found;		/* MODULE_NAME_LEN bytes */
-};
-
-static int ld_mod_match(void *data, const char *name, struct module *mod,
-			unsigned long addr)
-{
-	struct ld_mod_find *mf = data;
-
-	if (mf->name ? strlen(mod->name) != mf->len || strncmp(mod->name, mf->name, mf->len) :
-		       !within_module(mf->addr, mod))
-		return 0;
-	strscpy(mf->found, mod->name, MODULE_NAME_LEN);
-	return 1;
-}
-
-/*
- * Is a module named @name (@len bytes) loaded (formed: being initialized,
- * live or going)?  True when kallsyms iteration was not found (the
- * command is then refused as before, not left pending).
- */
-static bool ld_module_loaded(const char *name, size_t len)
-{
-	char found[MODULE_NAME_LEN] = "";
-	struct ld_mod_find mf = { .name = name, .len = len, .found = found };
-
-	ld_each_sym_lookup();
-	if (!ld_each_module_sym)
-		return true;
-	ld_each_module_sym(ld_mod_match, &mf);
-	return *found;
-}
-
-/* The name of the module holding @addr to @out (MODULE_NAME_LEN), or "". */
-static void ld_addr_module(unsigned long addr, char *out)
-{
-	struct ld_mod_find mf = { .addr = addr, .found = out };
-
-	*out = '\0';
-	ld_each_sym_lookup();
-	if (ld_each_module_sym)
-		ld_each_module_sym(ld_mod_match, &mf);
 }
 
 /* ------------------------------------------------------ globs and listing */
 
 #define LD_GLOB_ATTACH_MAX	64	/* probes one glob spec may attach */
 #define LD_LIST_MAX		2000	/* functions probe_functions lists */
-
-/*
- * Text symbols of vmlinux (between _stext and _etext: no init text, no
- * data) and of the loaded modules (their core text) whose names match a
- * glob (glob_match(): * ? [...]), as "NAME" or "MOD:NAME", at most @max
- * kept (@n counts them all).
- */
-struct ld_glob_walk {
-	const char *pat;
-	unsigned long stext, etext;
-	char **names;
-	unsigned int n, max;
-};
-
-static void ld_glob_add(struct ld_glob_walk *g, const char *mod, const char *name)
-{
-	if (g->n < g->max)
-		g->names[g->n] = mod ? kasprintf(GFP_KERNEL, "%s:%s", mod, name) :
-					kstrdup(name, GFP_KERNEL);
-	g->n++;
-}
-
-static int ld_glob_vmlinux(void *data, const char *name, struct module *mod,
-			   unsigned long addr)
-{
-	struct ld_glob_walk *g = data;
-
-	if (!mod && addr >= g->stext && addr < g->etext && glob_match(g->pat, name))
-		ld_glob_add(g, NULL, name);
-	return 0;
-}
-
-static int ld_glob_module(void *data, const char *name, struct module *mod,
-			  unsigned long addr)
-{
-	struct ld_glob_walk *g = data;
-	unsigned long base, size;
-
-	ld_mod_mem(mod, LD_MOD_TEXT, &base, &size);
-	if (addr >= base && addr < base + size && glob_match(g->pat, name))
-		ld_glob_add(g, mod->name, name);
-	return 0;
-}
-
-static int ld_cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char * const *)a, *(const char * const *)b);
-}
-
-static void ld_glob_free(struct ld_glob_walk *g)
-{
-	unsigned int i;
-
-	for (i = 0; i < min(g->n, g->max); i++)
-		kfree(g->names[i]);
-	kvfree(g->names);
-}
-
-/*
- * Fill @g with the text symbols matching @pat, sorted; names defined more
- * than once (static functions of the same name) are kept once and counted
- * in *@dups.  Returns 0, -ENOMEM, or -ENOSYS without kallsyms iteration.
- */
-static int ld_glob_collect(struct ld_glob_walk *g, const char *pat,
-			   unsigned int max, unsigned int *dups)
-{
-	unsigned int i, j, cnt = 0;
-
-	memset(g, 0, sizeof(*g));
-	ld_each_sym_lookup();
-	if (!ld_each_vmlinux_sym || !ld_each_module_sym)
-		return -ENOSYS;
-	g->pat = pat;
-	g->max = max;
-	g->stext = ld_sym_addr("_stext", &cnt);
-	g->etext = ld_sym_addr("_etext", &cnt);
-	g->names = kvcalloc(max, sizeof(*g->names), GFP_KERNEL);
-	if (!g->names)
-		return -ENOMEM;
-	ld_each_vmlinux_sym(ld_glob_vmlinux, g);
-	ld_each_module_sym(ld_glob_module, g);
-	for (i = 0; i < min(g->n, g->max); i++)
-		if (!g->names[i])
-			return -ENOMEM;
-	if (g->n > g->max)
-		return 0;
-	sort(g->names, g->n, sizeof(*g->names), ld_cmp_str, NULL);
-	*dups = 0;
-	for (i = 0, j = 0; i < g->n; i++) {
-		if (j && !strcmp(g->names[j - 1], g->names[i])) {
-			kfree(g->names[i]);
-			(*dups)++;
-			continue;
-		}
-		g->names[j++] = g->names[i];
-	}
-	g->n = j;
-	return 0;
-}
 
 static bool ld_is_glob(const char *s)
 {
@@ -1997,7 +1686,7 @@ static char ld_list_pat[KSYM_NAME_LEN] = "";	/* under ld_probes_mutex */
  */
 static int ld_list_show(struct seq_file *m, void *v)
 {
-	struct ld_glob_walk g;
+	struct ld_ksym_glob g;
 	struct kprobe *kps, **kpp;
 	unsigned int i, dups = 0, nbl = 0, nk = 0;
 	int ret;
@@ -2007,22 +1696,28 @@ static int ld_list_show(struct seq_file *m, void *v)
 		seq_puts(m, "# write a glob first: echo 'vfs_*' > probe_functions\n");
 		goto out;
 	}
-	ret = ld_glob_collect(&g, ld_list_pat, LD_LIST_MAX, &dups);
+	ret = ld_ksyms_glob(&g, ld_list_pat, LD_LIST_MAX, &dups);
 	if (ret) {
-		seq_printf(m, "# error %d listing %s\n", ret, ld_list_pat);
-		goto out;
+		char why[256];
+
+		if (ret == -EOPNOTSUPP)
+			ld_ksyms_why(why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), "error %d%s", ret,
+				 ret == -EAGAIN ? ": modules loaded or unloaded meanwhile, read it again" : "");
+		seq_printf(m, "# cannot list %s: %s\n", ld_list_pat, why);
+		goto out_free;
 	}
 	if (g.n > g.max) {
 		seq_printf(m, "# %s matches %u functions, more than %d: narrow the glob\n",
 			   ld_list_pat, g.n, LD_LIST_MAX);
-		ld_glob_free(&g);
-		goto out;
+		goto out_free;
 	}
 	kps = kvcalloc(g.n ?: 1, sizeof(*kps), GFP_KERNEL);
 	kpp = kvcalloc(g.n ?: 1, sizeof(*kpp), GFP_KERNEL);
 	if (!kps || !kpp) {
 		seq_puts(m, "# out of memory\n");
-		goto out_free;
+		goto out_kps;
 	}
 	for (i = 0; i < g.n; i++) {
 		kps[i].symbol_name = g.names[i];
@@ -2049,10 +1744,11 @@ static int ld_list_show(struct seq_file *m, void *v)
 	}
 	if (nk)
 		unregister_kprobes(kpp, nk);
-out_free:
+out_kps:
 	kvfree(kps);
 	kvfree(kpp);
-	ld_glob_free(&g);
+out_free:
+	ld_ksyms_glob_free(&g);
 out:
 	mutex_unlock(&ld_probes_mutex);
 	return 0;
@@ -2222,7 +1918,7 @@ static int ld_probe_arm(struct ld_probe *p)
 	p->was_armed = true;
 	p->arm_err = 0;
 	if (kp && !*p->mod)
-		ld_addr_module((unsigned long)kp->addr, p->mod);
+		ld_ksym_addr_module((unsigned long)kp->addr, p->mod);
 	return 0;
 }
 
@@ -2283,30 +1979,31 @@ static struct ld_probe *ld_probe_find(const char *name)
  * taken are skipped; none attached: -ENOENT.  Any other error detaches
  * those of this command.  Consumes @p.
  */
-static int ld_probe_add_glob(struct ld_pctx *c, struct ld_probe *p)
+static noinline_for_stack int ld_probe_add_glob(struct ld_pctx *c, struct ld_probe *p)
 {
 	const char *at = c->buf + p->target_off;
 	char prefix[LD_PROBE_NAME_LEN];
-	struct ld_glob_walk g;
+	unsigned int i, dups = 0, skipped = 0, defs[LD_GLOB_ATTACH_MAX];
+	struct ld_ksym_glob g;
 	struct ld_probe *q, *n;
-	unsigned int i, dups = 0, skipped = 0;
 	LIST_HEAD(added);
 	int ret;
 
 	strscpy(prefix, p->named ? p->name : "", sizeof(prefix));
-	ret = ld_glob_collect(&g, p->sym, LD_GLOB_ATTACH_MAX, &dups);
-	if (ret) {
-		ld_fail(c, at, ret, "cannot search the symbols for %s (error %d)", p->sym, ret);
-		goto out_free;
-	}
-	if (g.n > g.max) {
+	ret = ld_ksyms_glob(&g, p->sym, LD_GLOB_ATTACH_MAX, &dups);
+	if (!ret && g.n > g.max)
 		ret = ld_fail(c, at, -E2BIG,
 			      "%s matches %u functions, more than %d a glob may attach: narrow it (probe_functions lists them)",
 			      p->sym, g.n, LD_GLOB_ATTACH_MAX);
+	else if (!ret)	/* one walk for all: ld_check_unique() of each */
+		ret = ld_ksyms_count_each((const char * const *)g.names, defs, g.n);
+	if (ret) {
+		if (!c->err)
+			ret = ld_ksyms_fail(c, at, ret, p->sym);
 		goto out_free;
 	}
 	for (i = 0; i < g.n; i++) {
-		struct ld_pctx c2 = *c;
+		const char *colon = strchr(g.names[i], ':');
 
 		q = kmemdup(p, sizeof(*p), GFP_KERNEL);
 		if (!q) {
@@ -2323,11 +2020,15 @@ static int ld_probe_add_glob(struct ld_pctx *c, struct ld_probe *p)
 			scnprintf(nm, sizeof(nm), "%s_%s", prefix, q->name);
 			strscpy(q->name, nm, sizeof(q->name));
 		}
-		if (ld_probe_find(q->name) || ld_check_unique(&c2, q)) {
+		if (ld_probe_find(q->name) || defs[i] != 1) {
 			skipped++;
 			kfree(q);
 			continue;
 		}
+		/* as ld_check_unique(): the module of MOD:NAME */
+		if (colon)
+			strscpy(q->mod, g.names[i], min_t(size_t, sizeof(q->mod),
+							  colon - g.names[i] + 1));
 		ret = ld_probe_sites(c, q);
 		if (ret) {
 			ld_probe_free(q);
@@ -2363,7 +2064,7 @@ err_undo:
 		ld_probe_free(q);
 	}
 out_free:
-	ld_glob_free(&g);
+	ld_ksyms_glob_free(&g);
 	ld_probe_free(p);
 	return ret;
 }
@@ -2403,8 +2104,9 @@ static int ld_probe_add(struct ld_pctx *c, char *cmd)
 				      old->sym, old->name);
 		goto err_free;
 	}
+	/* not known (no source: < 0): as if loaded, the command then fails at once */
 	if (p->kind != LD_PROBE_TRACEPOINT && !p->addr && strchr(p->sym, ':') &&
-	    !ld_module_loaded(p->sym, strchr(p->sym, ':') - p->sym)) {
+	    !ld_ksym_module_loaded(p->sym, strchr(p->sym, ':') - p->sym)) {
 		/* MOD:FUNC of a module not loaded: armed when it loads */
 		strscpy(p->mod, p->sym, min_t(size_t, sizeof(p->mod),
 					      strchr(p->sym, ':') - p->sym + 1));
@@ -2897,8 +2599,8 @@ static const struct file_operations ld_errlog_fops = {
 /* ------------------------------------------------------------------- init */
 
 /**
- * ld_probes_init() - create the "probes", "error_log" and "probe_functions"
- * files, and the module notifiers that re-arm probes on module loads (one
+ * ld_probes_init() - create the "probes", "error_log", "probe_functions"
+ * and "ksyms" files, and the module notifiers that re-arm probes on module loads (one
  * for functions, one for tracepoints)
  * @dir: the logdev debugfs directory
  *
@@ -2918,6 +2620,7 @@ int ld_probes_init(struct dentry *dir)
 	debugfs_create_file("probes", 0600, dir, NULL, &ld_probes_fops);
 	debugfs_create_file("error_log", 0600, dir, NULL, &ld_errlog_fops);
 	debugfs_create_file("probe_functions", 0600, dir, NULL, &ld_list_fops);
+	ld_ksyms_init(dir);
 	return 0;
 
 err_module_nb:

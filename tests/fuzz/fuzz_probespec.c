@@ -30,6 +30,8 @@
  * probe is unregistered at the end; nothing leaks (LeakSanitizer).
  */
 #include "logdev_probes.c"
+#include "logdev_ksyms.c"		/* its kernel symbols */
+#include "logdev_ksyms_query.c"
 #include "logdev_btf.c"		/* the BTF reader logdev_probes.c calls */
 #include "btf_build.h"		/* tests/btf: the fake kernel's BTF */
 
@@ -61,7 +63,8 @@ static void ldk_mem_init(void)
 	memset(ldk_mem + 500, 'z', LDK_MEM_SIZE - 500);	/* no NUL before the end */
 }
 
-static struct task_struct ldk_task __aligned(8) = { "fuzz_probespec" };
+static struct mm_struct ldk_mm;		/* a process's: /proc/kallsyms read by ->read */
+static struct task_struct ldk_task __aligned(8) = { "fuzz_probespec", &ldk_mm };
 struct task_struct *ldk_current = &ldk_task;
 
 long copy_from_kernel_nofault(void *dst, const void *src, size_t size)
@@ -298,6 +301,8 @@ static long ldk_armed;		/* registered and not yet unregistered */
 static bool ldk_mymod_gone;	/* "mymod" unloaded (command 0x03) */
 
 typedef int (*ldk_sym_fn)(void *, const char *, struct module *, unsigned long);
+/* kallsyms_on_each_symbol() and module_kallsyms_on_each_symbol() of 6.1,
+ * found through register_kprobe() (ldk_resolve()), named by sprint_symbol() */
 static int ldk_each_vmlinux(ldk_sym_fn fn, void *data)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(ldk_syms); i++)
@@ -317,6 +322,173 @@ static int ldk_each_module(ldk_sym_fn fn, void *data)
 	return 0;
 }
 
+/*
+ * kallsyms' view of an address, "name+0xOFF/0xSIZE [mod]": the iterators
+ * (each 0x40 bytes here), the symbols of ldk_syms[] (0x10 bytes each) and
+ * of mymod while it is loaded; anything else its hex value, as the kernel.
+ */
+int sprint_symbol(char *buffer, unsigned long address)
+{
+	static const struct { const char *name; unsigned long a; } it[] = {
+		{ "kallsyms_on_each_symbol", (unsigned long)ldk_each_vmlinux },
+		{ "module_kallsyms_on_each_symbol", (unsigned long)ldk_each_module },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(it); i++)
+		if (address - it[i].a < 0x40)
+			return snprintf(buffer, KSYM_SYMBOL_LEN, "%s+0x%lx/0x40", it[i].name,
+					address - it[i].a);
+	for (size_t i = 0; i < ARRAY_SIZE(ldk_syms); i++) {
+		if (address - ldk_syms[i].addr >= 0x10 || (ldk_syms[i].mod && ldk_mymod_gone))
+			continue;
+		return snprintf(buffer, KSYM_SYMBOL_LEN, "%s+0x%lx/0x10%s%s%s", ldk_syms[i].name,
+				address - ldk_syms[i].addr, ldk_syms[i].mod ? " [" : "",
+				ldk_syms[i].mod ? ldk_syms[i].mod : "", ldk_syms[i].mod ? "]" : "");
+	}
+	return snprintf(buffer, KSYM_SYMBOL_LEN, "0x%lx", address);
+}
+
+/*
+ * /proc/kallsyms of the fake kernel: vmlinux's symbols (a per-CPU one at
+ * address 0 first, as x86-64's), two lines logdev must skip, mymod's while
+ * it is loaded, then the pseudo-modules of bpf and kprobes; with
+ * ldk_kallsyms_hidden every address 0 (kptr_restrict=2).  Opened files
+ * alternate between the two ways logdev reads it: kernel_read() (a file
+ * with read_iter) and ->read into a buffer of the process (vm_mmap()),
+ * each in pieces of ldk_kallsyms_piece bytes (set by command 0x04), so
+ * lines are cut across reads.
+ */
+static char ldk_kallsyms[4096];
+static size_t ldk_kallsyms_len, ldk_kallsyms_piece = 4096;
+static bool ldk_kallsyms_hidden;
+static unsigned int ldk_kallsyms_opens;
+
+static void ldk_kallsyms_text(void)
+{
+	size_t o = 0;
+
+#define L(...) (o += snprintf(ldk_kallsyms + o, sizeof(ldk_kallsyms) - o, __VA_ARGS__))
+#define A(a) (ldk_kallsyms_hidden ? 0UL : (unsigned long)(a))
+	L("%016lx A fixed_percpu_data\n", 0UL);
+	for (size_t i = 0; i < ARRAY_SIZE(ldk_syms); i++)
+		if (!ldk_syms[i].mod)
+			L("%016lx %c %s\n", A(ldk_syms[i].addr),
+			  ldk_syms[i].addr >= 0xffffffff81000000UL ? 'T' : 'd', ldk_syms[i].name);
+	for (size_t i = 0; i < ARRAY_SIZE(ldk_dsyms); i++)
+		L("%016lx D %s\n", A(ldk_dsyms[i].addr), ldk_dsyms[i].name);
+	L("not a line\n");
+	L("ffffffff81000000 T\n");
+	if (!ldk_mymod_gone)
+		for (size_t i = 0; i < ARRAY_SIZE(ldk_syms); i++)
+			if (ldk_syms[i].mod)
+				L("%016lx t %s\t[%s]\n", A(ldk_syms[i].addr), ldk_syms[i].name,
+				  ldk_syms[i].mod);
+	L("%016lx t bpf_prog_ldk_fn\t[bpf]\n", A(0xffffffffc0100000UL));
+	L("%016lx t optimized_callback\t[__builtin__kprobes]\n", A(0xffffffffc0200000UL));
+#undef A
+#undef L
+	if (o >= sizeof(ldk_kallsyms))
+		abort();
+	ldk_kallsyms_len = o;
+}
+
+static ssize_t ldk_kallsyms_read(struct file *f, char *b, size_t n, loff_t *pos)
+{
+	size_t k;
+
+	(void)f;
+	if (*pos < 0 || (size_t)*pos > ldk_kallsyms_len)
+		abort();
+	k = min(min(n, ldk_kallsyms_piece), ldk_kallsyms_len - (size_t)*pos);
+	memcpy(b, ldk_kallsyms + *pos, k);
+	*pos += k;
+	return k;
+}
+static const struct file_operations ldk_kallsyms_iter_fops = { .read_iter = (void *)1 };
+static const struct file_operations ldk_kallsyms_read_fops = { .read = ldk_kallsyms_read };
+static long ldk_files;		/* open files of the fake /proc/kallsyms */
+
+struct file *filp_open(const char *path, int flags, unsigned short mode)
+{
+	struct file *f;
+
+	if (strcmp(path, "/proc/kallsyms") || flags != O_RDONLY || mode)
+		abort();
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		abort();
+	f->f_op = ldk_kallsyms_opens++ % 2 ? &ldk_kallsyms_read_fops : &ldk_kallsyms_iter_fops;
+	ldk_kallsyms_text();
+	ldk_files++;
+	return f;
+}
+int filp_close(struct file *f, void *id)
+{
+	(void)id;
+	free(f);
+	if (--ldk_files < 0)
+		abort();
+	return 0;
+}
+ssize_t kernel_read(struct file *f, void *buf, size_t n, loff_t *pos)
+{
+	if (f->f_op != &ldk_kallsyms_iter_fops)
+		abort();	/* kernel_read() takes only read_iter files */
+	return ldk_kallsyms_read(f, buf, n, pos);
+}
+static long ldk_maps;
+unsigned long vm_mmap(struct file *f, unsigned long addr, unsigned long len,
+		      unsigned long prot, unsigned long flag, unsigned long off)
+{
+	void *p;
+
+	if (f || addr || off || prot != (PROT_READ | PROT_WRITE) ||
+	    flag != (MAP_PRIVATE | MAP_ANONYMOUS) || !current->mm)
+		abort();
+	p = malloc(len);
+	if (!p)
+		abort();
+	ldk_maps++;
+	return (unsigned long)p;
+}
+int vm_munmap(unsigned long addr, size_t len)
+{
+	(void)len;
+	free((void *)addr);
+	if (--ldk_maps < 0)
+		abort();
+	return 0;
+}
+
+/* kernel/logdev_parse.c's contracts (kshim/logdev_parse.h) */
+int ld_parse_write(char *buf, size_t count)
+{
+	if (count && buf[count - 1] == '\n')
+		buf[--count] = '\0';
+	if (!count || strlen(buf) != count)
+		return -EINVAL;
+	return 0;
+}
+int ld_parse_name(const char *s, const char * const *names, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -EINVAL;
+}
+
+/* The "ksyms" setting (command 0x04, one byte): mode = b % 4 (3: procfs
+ * with every address 0), and the pieces /proc/kallsyms is read in. */
+static void ldk_ksyms_mode(u8 b)
+{
+	static const size_t pieces[] = { 4096, 1, 7, 64, 333 };
+
+	ldk_kallsyms_hidden = b % 4 == 3;
+	if (ld_ksyms_set_mode(b % 4 == 3 ? LD_KSYMS_PROCFS : b % 4))
+		abort();
+	ldk_kallsyms_piece = pieces[(b / 4) % ARRAY_SIZE(pieces)];
+}
+
 static int ldk_resolve(struct kprobe *kp)
 {
 	const char *n = kp->symbol_name, *colon;
@@ -327,12 +499,13 @@ static int ldk_resolve(struct kprobe *kp)
 		return (unsigned long)kp->addr >= 0xffffffff80000000UL ? 0 : -EINVAL;
 	if (!n)
 		return -EINVAL;
+	/* kprobes puts a probe on FUNC past its ENDBR64 (x86 IBT): +4 */
 	if (!strcmp(n, "kallsyms_on_each_symbol")) {
-		kp->addr = (kprobe_opcode_t *)ldk_each_vmlinux;
+		kp->addr = (kprobe_opcode_t *)ldk_each_vmlinux + 4;
 		return 0;
 	}
 	if (!strcmp(n, "module_kallsyms_on_each_symbol")) {
-		kp->addr = (kprobe_opcode_t *)ldk_each_module;
+		kp->addr = (kprobe_opcode_t *)ldk_each_module + 4;
 		return 0;
 	}
 	colon = strchr(n, ':');
@@ -921,6 +1094,111 @@ static void ldk_list_selftest(void)
 		abort();
 }
 
+/*
+ * The kernel's symbols as logdev_ksyms*.c answer questions about the fake
+ * kernel, worked out by hand from ldk_syms[], through each source (iter,
+ * procfs read whole, in 1-byte and 7-byte pieces, both ways), mymod loaded
+ * and not; with every address hidden, -EOPNOTSUPP and why.  Aborts on a wrong
+ * answer (first input).
+ */
+static void ldk_ksyms_check(const char *what, bool ok, const char *got)
+{
+	if (ok)
+		return;
+	fprintf(stderr, "ldk_ksyms_selftest (ksyms=%s, pieces of %zu%s): %s: got %s\n",
+		ld_ksyms_mode_names[ld_ksyms_get_mode()], ldk_kallsyms_piece,
+		ldk_mymod_gone ? ", mymod unloaded" : "", what, got);
+	abort();
+}
+
+static void ldk_ksyms_answers(void)
+{
+	static const char *const names[] = { "dup_fn", "mymod:dup_fn", "vfs_read", "nosuch" };
+	unsigned int n, counts[ARRAY_SIZE(names)], dups;
+	bool gone = ldk_mymod_gone;
+	struct ld_ksym_glob g;
+	unsigned long a;
+	char buf[160];
+
+	ldk_ksyms_check("count dup_fn", !ld_ksym_count("dup_fn", NULL, 0, &n, buf) &&
+			n == (gone ? 1 : 2) && !strcmp(buf, gone ? "" : "mymod"), buf);
+	ldk_ksyms_check("count mymod:mod_fn", !ld_ksym_count("mod_fn", "mymod:", 5, &n, buf) &&
+			n == !gone && !strcmp(buf, gone ? "" : "mymod"), buf);
+	ldk_ksyms_check("count vfs_read", !ld_ksym_count("vfs_read", NULL, 0, &n, buf) &&
+			n == 1 && !*buf, buf);
+	ldk_ksyms_check("bpf and kprobes pages are no module",
+			!ld_ksym_count("bpf_prog_ldk_fn", NULL, 0, &n, NULL) && !n &&
+			!ld_ksym_count("optimized_callback", NULL, 0, &n, NULL) && !n, "");
+	ldk_ksyms_check("count each", !ld_ksyms_count_each(names, counts, 4) &&
+			counts[0] == (gone ? 1 : 2) && counts[1] == !gone && counts[2] == 1 &&
+			!counts[3], "");
+	ldk_ksyms_check("similar do_sys_ope", !ld_ksym_similar("do_sys_ope", buf, sizeof(buf), &n) &&
+			n == 2 && !strcmp(buf, "do_sys_open, do_sys_open.isra.0"), buf);
+	ldk_ksyms_check("similar __dup_f.cold", !ld_ksym_similar("__dup_f.cold", buf, sizeof(buf), &n) &&
+			n == (gone ? 1 : 2) &&
+			!strcmp(buf, gone ? "dup_fn" : "dup_fn, mymod:dup_fn"), buf);
+	ldk_ksyms_check("similar, cut to 12 bytes", !ld_ksym_similar("do_sys_ope", buf, 12, &n) &&
+			n == 2 && !strcmp(buf, "do_sys_open"), buf);
+	ldk_ksyms_check("similar of a short core", !ld_ksym_similar("_fn", buf, sizeof(buf), &n) &&
+			!n && !*buf, buf);
+	ldk_ksyms_check("@ldk_data", !ld_ksym_addr("ldk_data", &a, &n) && n == 1 &&
+			a == LDK_MEM + 8, "");
+	ldk_ksyms_check("mymod loaded", ld_ksym_module_loaded("mymod:x", 5) == !gone &&
+			!ld_ksym_module_loaded("mymo", 4) && !ld_ksym_module_loaded("bpf", 3), "");
+	ld_ksym_addr_module(0xffffffffc0000104UL, buf);
+	ldk_ksyms_check("the module of an address", !strcmp(buf, gone ? "" : "mymod"), buf);
+	ld_ksym_addr_module(0xffffffff81100004UL, buf);
+	ldk_ksyms_check("vmlinux's address", !*buf, buf);
+	ldk_ksyms_check("glob vfs_*", !ld_ksyms_glob(&g, "vfs_*", 8, &dups) && g.n == 3 && !dups &&
+			!strcmp(g.names[0], "vfs_read") && !strcmp(g.names[1], "vfs_readv") &&
+			!strcmp(g.names[2], "vfs_write"), "");
+	ld_ksyms_glob_free(&g);
+	ldk_ksyms_check("glob *_fn", !ld_ksyms_glob(&g, "*_fn", 8, &dups) && !dups &&
+			g.n == (gone ? 1 : 3) && !strcmp(g.names[0], "dup_fn") &&
+			(gone || (!strcmp(g.names[1], "mymod:dup_fn") &&
+				  !strcmp(g.names[2], "mymod:mod_fn"))), "");
+	ld_ksyms_glob_free(&g);
+	/* text: _stext..._etext (no ldk_data, no BTF), mymod's core text */
+	ldk_ksyms_check("glob *", !ld_ksyms_glob(&g, "*", 20, &dups) && g.n == (gone ? 9 : 11) &&
+			!dups, "");
+	ld_ksyms_glob_free(&g);
+	ldk_ksyms_check("glob * kept 4", !ld_ksyms_glob(&g, "*", 4, &dups) && g.n == (gone ? 9 : 11),
+			"");
+	ld_ksyms_glob_free(&g);
+	ld_ksyms_why(buf, sizeof(buf));
+	ldk_ksyms_check("the source", strstr(buf, ld_ksyms_get_mode() == LD_KSYMS_ITER ?
+					     "iter (" : "procfs (") == buf, buf);
+}
+
+static void ldk_ksyms_selftest(void)
+{
+	static const u8 modes[] = { 1, 2, 2 + 4, 2 + 8, 2 + 12 };	/* iter; procfs in pieces */
+	struct ld_ksym_glob g;
+	unsigned int n;
+	char buf[LD_WHY_LEN];
+
+	for (size_t i = 0; i < ARRAY_SIZE(modes) * 4; i++) {
+		if (i % ARRAY_SIZE(modes) == 0 && i)
+			ldk_mymod_toggle();	/* gone, back, gone */
+		ldk_ksyms_mode(modes[i % ARRAY_SIZE(modes)]);
+		ldk_ksyms_answers();
+	}
+	ldk_mymod_toggle();	/* back: loaded, as every input starts */
+	if (ldk_mymod_gone)
+		abort();
+	ldk_ksyms_mode(3);	/* procfs, addresses hidden */
+	ldk_ksyms_check("hidden: count", ld_ksym_count("dup_fn", NULL, 0, &n, NULL) == -EOPNOTSUPP, "");
+	ldk_ksyms_check("hidden: glob", ld_ksyms_glob(&g, "vfs_*", 8, &n) == -EOPNOTSUPP, "");
+	ld_ksyms_glob_free(&g);
+	ld_ksyms_why(buf, sizeof(buf));
+	ldk_ksyms_check("hidden: why",
+			!strcmp(buf, "ksyms=procfs: /proc/kallsyms shows no addresses (kptr_restrict=2, or no CAP_SYSLOG)"),
+			buf);
+	ldk_ksyms_mode(0);
+	ldk_ksyms_check("open files, maps", !ldk_files && !ldk_maps, "");
+	ldk_probes_reset();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct file f = { .f_mode = FMODE_WRITE };
@@ -939,6 +1217,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ldk_named_selftest();
 		ldk_words_selftest();
 		ldk_list_selftest();
+		ldk_ksyms_selftest();
 	}
 	while (cmd <= end) {
 		const uint8_t *sep = memchr(cmd, 0x01, end - cmd);
@@ -959,6 +1238,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else if (n == 1 && w[0] == 0x03) {
 			ldk_mymod_toggle();
 			ret = 1;
+		} else if (n == 2 && w[0] == 0x04) {
+			ldk_ksyms_mode(w[1]);
+			ret = 2;
 		} else {
 			ret = ld_probes_write(&f, w, n, &pos);
 		}
@@ -978,7 +1260,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ldk_mymod_gone)
 		ldk_mymod_toggle();
 	ldk_probes_reset();
-	if (ldk_armed || ld_probes.next != &ld_probes)
+	ldk_ksyms_mode(0);
+	if (ldk_armed || ld_probes.next != &ld_probes || ldk_files || ldk_maps)
 		abort();
 	return 0;
 }

@@ -14,10 +14,16 @@ P=vm-probes-ftrace
 insmod /logdev/logdev.ko || { fail "insmod logdev.ko"; exit 1; }
 cd $D
 say() { echo "# $*"; sh -c "$*" 2>&1; }
+# the function that opens a path (dfd, struct filename *, op): do_filp_open
+# to 6.x, do_file_open since 7.0; the one probe_functions lists
+echo 'do_fil?_open' > probe_functions
+openfn=$(grep -m 1 -x 'do_fil[ep]_open' probe_functions)
+[ -n "$openfn" ] && pass "probe_functions lists $openfn" ||
+	fail "neither do_filp_open nor do_file_open in probe_functions: $(tr '\n' '|' < probe_functions)"
 say "echo 'do_sys_open*' > probe_functions; cat probe_functions"
 say "echo 'p:myprobe do_sys_open dfd=%ax filename=%dx flags=%cx mode=+4(\$stack)' >> probes"
 say "echo 'r:myretprobe do_sys_open \$retval' >> probes"
-say "echo 'p:myopen do_filp_open path=+0(+0(%si)):string flags=+4(%dx):x32 \$comm' >> probes"
+say "echo 'p:myopen $openfn path=+0(+0(%si)):string flags=+4(%dx):x32 \$comm' >> probes"
 say "echo 'r:myretprobe2 do_sys_openat2 \$retval:s32' >> probes"
 say "cat probes"
 say "cat error_log"
@@ -46,12 +52,12 @@ grep -q '^p:myprobe ' probes && fail "-:myprobe did not remove it" || pass "-:my
 # %cx +4($stack) are i386's regparm); flags and mode are in *how (+0, +8);
 # the filename is a user pointer (ustring is not supported: its address).
 # The string example, +0(%di):string[1] = +0(+0(%di)):string, on
-# do_filp_open(dfd, struct filename *, op): the name is at +0 of %si.
+# $openfn(dfd, struct filename *, op): the name is at +0 of %si.
 echo "# --- the same examples on 6.1 x86-64, typed"
 say "echo > probes"
 say "echo 'p:myprobe do_sys_openat2 dfd=%di:s32 filename=%si:x64 flags=+0(%dx):x32 mode=+8(%dx):u16' >> probes"
 say "echo 'r:myretprobe do_sys_openat2 \$retval:s32' >> probes"
-say "echo 'p:myopen do_filp_open path=+0(+0(%si)):string' >> probes"
+say "echo 'p:myopen $openfn path=+0(+0(%si)):string' >> probes"
 /logdev/logdev.static record -o $R/ftrace64.cap -- cat /proc/version /nonexistent > /dev/null 2> $R/record64.err
 say "cat probes"
 echo "# logdev record -o ftrace64.cap -- cat /proc/version /nonexistent; logdev report ftrace64.cap | grep ' cat-'"

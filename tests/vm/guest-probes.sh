@@ -38,13 +38,27 @@ ok_add() {
 }
 
 ok_add 'lt_probe_target $arg1 $arg2'
+# Where kprobes put it (its list: SYM+0xOFF): at the entry, past an ENDBR64
+# where the kernel has IBT and the function one (+0x4: 6.12, 7.x)
+kpoff() { sed -n "s/.*  $1+0x\([0-9a-f]*\) .*/\1/p" /sys/kernel/debug/kprobes/list | sort -u | tr '\n' ' '; }
+entry=$(kpoff lt_probe_target)
+case $entry in
+'0 '|'4 ') pass "kprobes put p:lt_probe_target at lt_probe_target+0x${entry% }" ;;
+*) fail "p:lt_probe_target at '$entry' (kprobes/list: $(grep lt_probe_target /sys/kernel/debug/kprobes/list | tr '\n' '|'))" ;;
+esac
+entry=${entry% }
 # FUNC+OFFSET: the first offset that is an instruction boundary past the
-# function's first instruction.
+# entry kprobes took (+4 on an ENDBR64 is the entry itself, kprobes'
+# "on function entry": not an offset probe)
 off_ok=
-for off in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+off=$((${entry:-0} + 1))
+while [ $off -le $((${entry:-0} + 16)) ]; do
 	if add "tgt_off=lt_probe_target+$off" > /dev/null; then off_ok=$off; break; fi
+	off=$((off + 1))
 done
-[ -n "$off_ok" ] && pass "accepts lt_probe_target+$off_ok" || fail "no offset 1..16 accepted"
+[ -n "$off_ok" ] && pass "accepts lt_probe_target+$off_ok" || fail "no offset $((${entry:-0} + 1))..$((${entry:-0} + 16)) accepted"
+check_eq "kprobes put tgt_off at lt_probe_target+$off_ok" "$(kpoff lt_probe_target)" \
+	"$(printf '%x %x ' "${entry:-0}" "${off_ok:-0}")"
 echo "$off_ok" > $R/offset.txt
 ok_add 'r:tgt_ret=lt_probe_target $arg1 $retval'
 ok_add 'r:lt_probe_delay $arg1 $retval'
@@ -354,12 +368,29 @@ echo 'kprobe_int3_handler' > $LF
 l=$(cat $LF | tr '\n' '|')
 [ "$l" = "# 1 functions match kprobe_int3_handler; 1 not probe-able (kprobe blacklist, or not a probe point) left out; 0 names defined more than once (probe them as 0xADDR)|" ] &&
 	pass "probe_functions leaves the blacklisted out" || fail "probe_functions kprobe_int3_handler: $l"
-isra=$(grep -m 1 ' [tT] [a-z_]*\.isra\.[0-9]*$' /proc/kallsyms | cut -d' ' -f3)
-if [ -n "$isra" ]; then
+# a function gcc renamed, as a user finds one: vmlinux's text in
+# /proc/kallsyms (not the __pfx_/__cfi_ padding labels before each function
+# since 6.2), then its base name's glob in probe_functions; the first of
+# five listed (one may be blacklisted: then counted as not probe-able)
+marked=
+for isra in $(grep ' [tT] [A-Za-z0-9_]*\.isra\.[0-9]*$' /proc/kallsyms | cut -d' ' -f3 |
+	grep -v '^__pfx_\|^__cfi_' | head -n 5); do
 	echo "${isra%%.*}*" > $LF
-	grep -qxF "$isra	(renamed by the compiler: .isra.)" $LF &&
-		pass "probe_functions marks $isra as renamed" || fail "probe_functions ${isra%%.*}*: $(cat $LF | tr '\n' '|')"
-else fail "no .isra. function in /proc/kallsyms to test with"; fi
+	if grep -qxF "$isra	(renamed by the compiler: .isra.)" $LF; then marked=$isra; break; fi
+	head -n 1 $LF | grep -q '; 0 not probe-able' &&
+		fail "probe_functions ${isra%%.*}*: $isra neither listed nor left out: $(tr '\n' '|' < $LF)"
+done
+[ -n "$marked" ] && pass "probe_functions marks $marked as renamed" ||
+	fail "no .isra. function of /proc/kallsyms marked renamed (last: $isra: $(tr '\n' '|' < $LF))"
+# the label of its padding (CONFIG_CALL_PADDING, 6.2+) is no function
+pfx=$(grep -m 1 " [tT] __pfx_$marked\$" /proc/kallsyms | cut -d' ' -f3)
+echo "*$marked" > $LF
+if [ -n "$pfx" ]; then
+	check_eq "probe_functions *$marked leaves out $pfx" "$(grep -c '^__pfx_' $LF)" 0
+	check_eq "probe_functions *$marked counts one function" "$(head -n 1 $LF | cut -d' ' -f2)" 1
+else
+	pass "no __pfx_ label before $marked (no CONFIG_CALL_PADDING)"
+fi
 o=$(printf 'a b\n' | dd of=$LF conv=notrunc 2>&1)
 case "$o" in *Invalid*) pass "probe_functions refuses 'a b'" ;; *) fail "probe_functions 'a b': '$o'" ;; esac
 # the rules of every control file: one trailing newline, nothing around the
@@ -391,6 +422,16 @@ tail -n 3 $EL | head -n 1 | grep -Eq 'error: \* matches [0-9]+ functions, more t
 	pass "a glob matching too many says how many" || fail "glob E2BIG: $(tail -n 3 $EL | head -n 1)"
 bad 'p:no_such_fn_logdev*' 'No such file'
 : > $PF
+
+# the source of the kernel's symbols these probes were checked on
+# (VM_KSYMS=SOURCE of run-tests.sh: that one; else auto's choice)
+want=$(sed -n 's/.*logdev\.ksyms=\([a-z]*\).*/\1/p' /proc/cmdline)
+used=$(sed -n 's/^used: \([a-z]*\) .*/\1/p' $D/ksyms)
+case ${want:-auto} in
+auto) case $used in iter|procfs) pass "the kernel's symbols were read through $used (ksyms=auto)" ;;
+      *) fail "ksyms: $(tr '\n' '|' < $D/ksyms)" ;; esac ;;
+*) check_eq "the kernel's symbols were read through $want (VM_KSYMS)" "$used" "$want" ;;
+esac
 
 # probes attached while the module goes away
 add 'kmem_cache_free' > /dev/null && add 'r:lt_probe_delay' > /dev/null &&

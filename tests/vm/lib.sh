@@ -14,6 +14,9 @@
 #                              lines count in $fails, and a non-zero exit
 #                              without one is a FAIL of its own
 #   finish                     exit status: 0 if nothing failed
+#   insmod                     in a guest booted with logdev.ksyms=SOURCE
+#                              (run-tests.sh VM_KSYMS): adds ksyms=SOURCE to
+#                              an insmod of logdev.ko that has none
 #   lines_of FILE              the PASS/FAIL lines of FILE (a guest.log), as
 #                              they are (any bytes), without the console's CR
 #   raw_lost FILE [KIND]       records lost in a `report --raw` FILE (LOST
@@ -61,6 +64,21 @@ run_checks() {
 }
 
 finish() { [ "$fails" = 0 ]; }
+
+# VM_KSYMS=SOURCE (run-tests.sh) boots the guest with logdev.ksyms=SOURCE
+# on the kernel command line, which busybox insmod does not read (modprobe
+# would): in the guest, logdev.ko loaded without a ksyms= argument gets it
+# here, so every group runs its probes on that source of kernel symbols.
+_ld_ksyms=$(sed -n 's/.*logdev\.ksyms=\([a-z]*\).*/\1/p' /proc/cmdline 2>/dev/null)
+if [ -n "$_ld_ksyms" ] && [ -d /logdev ]; then
+	insmod() {
+		case " $* " in
+		*" ksyms="*) ;;
+		*/logdev.ko" "*) set -- "$@" "ksyms=$_ld_ksyms" ;;
+		esac
+		command insmod "$@"
+	}
+fi
 
 lines_of() {
 	grep -a -E '^(PASS|FAIL): ' "$1" | tr -d '\r'

@@ -18,7 +18,9 @@
 # the short soak then runs on it (group vm-soak-image) instead of the cloud
 # and PREEMPT_RT kernels.  VM_SLOW=N: that kernel is N times slower under
 # TCG (KASAN, lockdep): every boot's idle watch (90 s) is N times longer,
-# and the soak's timeout (VM_TIMEOUT is the other boots').
+# and the soak's timeout (VM_TIMEOUT is the other boots').  VM_KSYMS=auto|iter|procfs:
+# every guest's logdev.ko reads the kernel's symbols from that source
+# (logdev.ksyms= on the kernel command line, applied by tests/vm/lib.sh).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tests/vm
@@ -91,7 +93,7 @@ boot() {
 	want "$name" || return 1
 	"$top/tools/vm/run.sh" --kver "$kver" --smp "$smp" --timeout "${VM_TIMEOUT:-180}" \
 		--idle $((90 * ${VM_SLOW:-1})) --tcg "$tcg" --script "$script" --files "$files" --args "$args" --out "$out/$name" \
-		2> "$out/$name.runlog"
+		${VM_KSYMS:+--append "logdev.ksyms=$VM_KSYMS"} 2> "$out/$name.runlog"
 	rc=$?
 	case $rc in
 	0) echo "PASS: $name: VM ran ($(grep -o '[0-9.]*s, results' "$out/$name.runlog" | cut -d, -f1), tcg $tcg)"; return 0 ;;
@@ -224,6 +226,15 @@ fi
 # arguments reported (the transcript in docs/DEBUGFS.md)
 if boot vm-probes-ftrace 2 "$vm/guest-probes-ftrace.sh" "$K/logdev.ko $U/logdev.static" ""; then
 	guest_lines "$out/vm-probes-ftrace"
+fi
+
+# 4b2. probes by name through each source of the kernel's symbols (ksyms:
+# auto, iter, procfs, and procfs with the addresses hidden): the same answers,
+# the error_log texts worked out from /proc/kallsyms.  Multi-threaded TCG:
+# nothing is recorded.
+if boot vm-probes-ksyms 2 "$vm/guest-probes-ksyms.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $T/logdev_syma.ko $T/logdev_symb.ko" ""; then
+	guest_lines "$out/vm-probes-ksyms"
 fi
 
 # 4c. probes across module unload and load (issue 12 item 6): listed gone

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <sys/types.h>
+#include <sys/mman.h>
 #include <fcntl.h>
 
 /* the kernel logdev runs on (x86-64: tracepoint arguments in registers) */
@@ -48,6 +49,7 @@ typedef long long loff_t_;
 #define KSYM_NAME_LEN 512
 #define KSYM_SYMBOL_LEN (KSYM_NAME_LEN + 128)
 int sprint_symbol_no_offset(char *buffer, unsigned long address);
+int sprint_symbol(char *buffer, unsigned long address);
 #define MODULE_NAME_LEN 56
 #define NSEC_PER_SEC 1000000000ULL
 #define GFP_KERNEL 0
@@ -59,6 +61,10 @@ int sprint_symbol_no_offset(char *buffer, unsigned long address);
 #define lockdep_assert_held(m) do { if (!(m)->locked) abort(); } while (0)
 #define do_div(n, base) ({ u32 __r = (u32)((n) % (base)); (n) /= (base); __r; })
 #define IS_ERR(p) ((unsigned long)(p) >= (unsigned long)-4095)
+#define IS_ERR_VALUE(x) ((unsigned long)(x) >= (unsigned long)-4095)
+#define READ_ONCE(x) (x)
+#define WRITE_ONCE(x, v) ((x) = (v))
+static inline void cond_resched(void) { }
 #define PTR_ERR(p) ((long)(p))
 #define ERR_PTR(e) ((void *)(long)(e))
 #define container_of(p, t, m) ((t *)((char *)(p) - offsetof(t, m)))
@@ -260,6 +266,7 @@ static inline void *kvcalloc(size_t n, size_t size, int gfp)
 	return calloc(n ? n : 1, size ? size : 1);
 }
 static inline void kvfree(const void *p) { free((void *)p); }
+static inline void *kvmalloc(size_t n, int gfp) { (void)gfp; return malloc(n ? n : 1); }
 
 /* ---- lib/sort.c, lib/glob.c: our own versions of their contracts
  * (fuzz_probespec.c) */
@@ -352,7 +359,8 @@ unsigned long regs_get_kernel_stack_nth(struct pt_regs *r, unsigned int n);
 /* 0 and the bytes, or -EFAULT reading nothing useful: only the fake
  * kernel memory of fuzz_probespec.c is readable */
 long copy_from_kernel_nofault(void *dst, const void *src, size_t size);
-struct task_struct { char comm[16]; };
+struct mm_struct { int dummy; };
+struct task_struct { char comm[16]; struct mm_struct *mm; };
 extern struct task_struct *ldk_current;
 #define current ldk_current
 typedef u8 kprobe_opcode_t;
@@ -413,6 +421,12 @@ static inline void unregister_kprobes(struct kprobe **kps, int num)
 }
 int register_kretprobe(struct kretprobe *rp);
 void unregister_kretprobe(struct kretprobe *rp);
+/* kallsyms' iterators, as a 6.1 kernel declares them (kshim/logdev_compat.h) */
+int kallsyms_on_each_symbol(int (*fn)(void *, const char *, struct module *, unsigned long),
+			    void *data);
+int module_kallsyms_on_each_symbol(int (*fn)(void *, const char *, struct module *,
+					     unsigned long),
+				   void *data);
 struct tracepoint { const char *name; };
 /* include/linux/tracepoint-defs.h: an entry of the raw tracepoint map */
 struct bpf_raw_event_map {
@@ -434,16 +448,34 @@ int unregister_tracepoint_module_notifier(struct notifier_block *nb);
 struct seq_file { char buf[65536]; size_t len; };
 struct inode { int dummy; };
 #define FMODE_WRITE 2
-struct file { unsigned int f_mode, f_flags; struct seq_file *seq; };
+struct file_operations;
+struct file {
+	unsigned int f_mode, f_flags;
+	struct seq_file *seq;
+	const struct file_operations *f_op;
+};
 struct dentry { int dummy; };
 struct file_operations {
 	void *owner;
 	int (*open)(struct inode *, struct file *);
 	ssize_t (*read)(struct file *, char *, size_t, loff_t *);
+	void *read_iter;	/* only tested for NULL (kernel_read() or ->read) */
 	ssize_t (*write)(struct file *, const char *, size_t, loff_t *);
 	loff_t (*llseek)(struct file *, loff_t, int);
 	int (*release)(struct inode *, struct file *);
 };
+/* the fake /proc/kallsyms of fuzz_probespec.c, read both ways */
+struct file *filp_open(const char *path, int flags, unsigned short mode);
+int filp_close(struct file *f, void *id);
+ssize_t kernel_read(struct file *f, void *buf, size_t n, loff_t *pos);
+unsigned long vm_mmap(struct file *f, unsigned long addr, unsigned long len,
+		      unsigned long prot, unsigned long flag, unsigned long off);
+int vm_munmap(unsigned long addr, size_t len);
+static inline unsigned long copy_from_user(void *to, const void *from, unsigned long n)
+{
+	memcpy(to, from, n);
+	return 0;
+}
 __printf(2, 3) void seq_printf(struct seq_file *m, const char *fmt, ...);
 void seq_putc(struct seq_file *m, char c);
 void seq_puts(struct seq_file *m, const char *s);

@@ -1,0 +1,1 @@
+#include "ldk_kernel.h"
