@@ -6,9 +6,11 @@
 #   build     logdev.ko and the test modules build (tools/kernels/modules.sh)
 #   load      vm-control: the module loads, every control file works
 #   demo      vm-demo: make demo's own script on that kernel
-#   probes    vm-probes, vm-probes-ftrace, vm-probes-reload, vm-sym: run-time
-#             probes by name, MOD:FUNC, glob, "did you mean", kprobe_events
-#             syntax, module reloads, %pS of module symbols
+#   probes    vm-probes, vm-probes-ftrace, vm-probes-reload, vm-probes-ksyms,
+#             vm-sym: run-time probes by name, MOD:FUNC, glob, "did you
+#             mean", kprobe_events syntax, module reloads, every source of
+#             the kernel's symbols (kallsyms iterators and /proc/kallsyms,
+#             the one a CPU enforcing IBT uses), %pS of module symbols
 #   printf    vm-ctx-smp2-overwrite with vm-printf: every context, and the
 #             printf table against the kernel's own printk
 # plus, on PREEMPT_RT kernels, vm-soak (writers nested in every context).
@@ -20,7 +22,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 K=$top/tools/kernels/kernel.sh
 failed=0
-groups=${MATRIX_GROUPS:-vm-control vm-demo vm-probes vm-probes-ftrace vm-probes-reload vm-sym vm-ctx-smp2-overwrite}
+groups=${MATRIX_GROUPS:-vm-control vm-demo vm-probes vm-probes-ftrace vm-probes-reload vm-probes-ksyms vm-sym vm-ctx-smp2-overwrite}
 
 if [ $# -gt 0 ]; then
 	names="$*"
