@@ -230,9 +230,13 @@ DKMS_ALL     = $(DKMS_FLAGS) --sourcetree $(DESTDIR)$(DKMS_SRCTREE)
 dkms-source:
 	@test -n "$(LOGDEV_VERSION)" || { echo "logdev: no LOGDEV_VERSION in userspace/version.h" >&2; exit 1; }
 	rm -rf $(DKMS_SRC)/kernel $(DKMS_SRC)/include
-	install -d $(DKMS_SRC)/kernel $(DKMS_SRC)/include/linux $(DKMS_SRC)/include/uapi/linux
+	install -d $(DKMS_SRC)/kernel/compat $(DKMS_SRC)/include/linux $(DKMS_SRC)/include/uapi/linux
 	install -m 0644 kernel/Kbuild kernel/Makefile kernel/Makefile.objs \
-		$(wildcard kernel/logdev_*.c kernel/logdev_*.h) $(DKMS_SRC)/kernel/
+		$(filter-out kernel/logdev_compat_config.h,$(wildcard kernel/logdev_*.c kernel/logdev_*.h)) \
+		$(DKMS_SRC)/kernel/
+	install -m 0644 kernel/compat/Makefile.conftest kernel/compat/README $(wildcard kernel/compat/*.c) \
+		$(DKMS_SRC)/kernel/compat/
+	install -m 0755 kernel/compat/conftest.sh $(DKMS_SRC)/kernel/compat/
 	install -m 0644 include/linux/edprint*.h $(DKMS_SRC)/include/linux/
 	install -m 0644 include/uapi/linux/logdev.h $(DKMS_SRC)/include/uapi/linux/
 	install -m 0755 tools/dkms-post-build.sh $(DKMS_SRC)/

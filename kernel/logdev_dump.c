@@ -54,6 +54,7 @@
 #include <linux/irq_work.h>
 #include <linux/workqueue.h>
 #include <linux/edprint_fmt.h>
+#include "logdev_compat.h"	/* ld_sysrq_key_t */
 #include "logdev_core.h"
 #include "logdev_features.h"
 
@@ -739,7 +740,7 @@ static struct notifier_block ld_dump_panic_nb = {
 	.priority = INT_MAX,	/* before others that may not return */
 };
 
-static void ld_dump_sysrq(int key)
+static void ld_dump_sysrq(ld_sysrq_key_t key)
 {
 	ld_dump("sysrq", false);
 }

@@ -37,6 +37,7 @@
 #include <linux/elf.h>
 #include <linux/kallsyms.h>
 #include <linux/rcupdate.h>
+#include "logdev_compat.h"	/* ld_mod_mem() */
 #include "logdev_core.h"
 #include "logdev_features.h"
 
@@ -140,6 +141,39 @@ static struct ld_modev *ld_modlog_find_load(struct module *mod)
 	return NULL;
 }
 
+/* a module's core or init memory as module_log's head line gives it */
+struct ld_modlog_range {
+	unsigned long base;	/* the text's start */
+	unsigned long text;	/* the text's length, bytes */
+	unsigned long size;	/* text, rodata, ro_after_init and data, bytes */
+};
+
+/*
+ * The text region's base and length and the regions' total length of the
+ * core and the init memory of @mod.  Up to 6.3 this is core_layout's and
+ * init_layout's base, text_size, size; since 6.4 the regions are apart
+ * (mod->mem[]) and the total is their sum, not a range.
+ */
+static void ld_modlog_ranges(struct module *mod, struct ld_modlog_range *core,
+			     struct ld_modlog_range *init)
+{
+	static const enum ld_mod_mem first[2] = { LD_MOD_TEXT, LD_MOD_INIT_TEXT };
+	static const enum ld_mod_mem last[2] = { LD_MOD_DATA, LD_MOD_INIT_DATA };
+	struct ld_modlog_range *r[2] = { core, init };
+	unsigned long base, size;
+	enum ld_mod_mem t;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		ld_mod_mem(mod, first[i], &r[i]->base, &r[i]->text);
+		r[i]->size = 0;
+		for (t = first[i]; t <= last[i]; t++) {
+			ld_mod_mem(mod, t, &base, &size);
+			r[i]->size += size;
+		}
+	}
+}
+
 /*
  * ld_modlog_event() - log a module state change (module notifier)
  * @mod:    the module
@@ -154,6 +188,7 @@ static void ld_modlog_event(struct module *mod, unsigned long action)
 	u64 ts = ld_clock_now();
 	struct ld_modev *e, *load = NULL;
 	char head[160];
+	struct ld_modlog_range core, init;
 	size_t hl, sl = 0, cap;
 	bool syms;
 
@@ -167,19 +202,15 @@ static void ld_modlog_event(struct module *mod, unsigned long action)
 	       (action == MODULE_STATE_GOING && !load);
 	if (action == MODULE_STATE_LIVE && !load)
 		goto out;	/* its load is not in the log: nothing to add */
+	ld_modlog_ranges(mod, &core, &init);
 	if (action == MODULE_STATE_COMING)
 		hl = scnprintf(head, sizeof(head),
-			       "load %llu %s core=%lx+%x/%x init=%lx+%x/%x\n",
-			       ts, mod->name,
-			       (unsigned long)mod->core_layout.base,
-			       mod->core_layout.text_size, mod->core_layout.size,
-			       (unsigned long)mod->init_layout.base,
-			       mod->init_layout.text_size, mod->init_layout.size);
+			       "load %llu %s core=%lx+%lx/%lx init=%lx+%lx/%lx\n",
+			       ts, mod->name, core.base, core.text, core.size,
+			       init.base, init.text, init.size);
 	else if (syms)
-		hl = scnprintf(head, sizeof(head), "unload %llu %s core=%lx+%x/%x\n",
-			       ts, mod->name,
-			       (unsigned long)mod->core_layout.base,
-			       mod->core_layout.text_size, mod->core_layout.size);
+		hl = scnprintf(head, sizeof(head), "unload %llu %s core=%lx+%lx/%lx\n",
+			       ts, mod->name, core.base, core.text, core.size);
 	else
 		hl = scnprintf(head, sizeof(head), "%s %llu %s\n",
 			       action == MODULE_STATE_LIVE ? "live" : "unload",

@@ -153,7 +153,7 @@ static const struct file_operations pipe_fops = {
 	.open = pipe_open,
 	.read = pipe_read,
 	.poll = pipe_poll,
-	.llseek = no_llseek,
+	/* no .llseek: pipe_open()'s nonseekable_open() makes lseek -ESPIPE */
 };
 
 /**

@@ -81,6 +81,7 @@
 #include <linux/sort.h>
 #include <linux/glob.h>
 #include <linux/vmalloc.h>
+#include "logdev_compat.h"	/* ld_mod_mem() */
 #include "logdev_core.h"
 #include "logdev_features.h"
 #include "logdev_btf.h"
@@ -566,16 +567,16 @@ static void ld_make_name(struct ld_probe *p)
 
 	if (p->ftrace && !p->addr) {
 		/* ftrace's kprobe_events: p_SYM_OFF, r_SYM_0 */
-		snprintf(p->name, LD_PROBE_NAME_LEN, "%c_%s_%lu",
+		scnprintf(p->name, LD_PROBE_NAME_LEN, "%c_%s_%lu",
 			 ld_probe_kind_char[p->kind], p->sym, p->offset);
 		goto sanitize;
 	}
 	if (p->addr)
-		snprintf(base, sizeof(base), "%c_%s", ld_probe_kind_char[p->kind], p->sym);
+		scnprintf(base, sizeof(base), "%c_%s", ld_probe_kind_char[p->kind], p->sym);
 	else
 		strscpy(base, p->sym, sizeof(base));
 	if (p->offset)
-		snprintf(p->name, LD_PROBE_NAME_LEN, "%s_%lu", base, p->offset);
+		scnprintf(p->name, LD_PROBE_NAME_LEN, "%s_%lu", base, p->offset);
 	else
 		strscpy(p->name, base, LD_PROBE_NAME_LEN);
 sanitize:
@@ -1903,10 +1904,10 @@ static int ld_glob_module(void *data, const char *name, struct module *mod,
 			  unsigned long addr)
 {
 	struct ld_glob_walk *g = data;
-	unsigned long base = (unsigned long)mod->core_layout.base;
+	unsigned long base, size;
 
-	if (addr >= base && addr < base + mod->core_layout.text_size &&
-	    glob_match(g->pat, name))
+	ld_mod_mem(mod, LD_MOD_TEXT, &base, &size);
+	if (addr >= base && addr < base + size && glob_match(g->pat, name))
 		ld_glob_add(g, mod->name, name);
 	return 0;
 }
@@ -2319,7 +2320,7 @@ static int ld_probe_add_glob(struct ld_pctx *c, struct ld_probe *p)
 		if (*prefix) {
 			char nm[LD_PROBE_NAME_LEN];
 
-			snprintf(nm, sizeof(nm), "%s_%s", prefix, q->name);
+			scnprintf(nm, sizeof(nm), "%s_%s", prefix, q->name);
 			strscpy(q->name, nm, sizeof(q->name));
 		}
 		if (ld_probe_find(q->name) || ld_check_unique(&c2, q)) {

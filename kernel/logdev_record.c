@@ -23,7 +23,7 @@
 #include <linux/irq_work.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
-#include <asm/unaligned.h>
+#include "logdev_compat.h"	/* get_unaligned(), put_unaligned() */
 #include "logdev_core.h"
 
 DEFINE_STATIC_KEY_FALSE(logdev_key);

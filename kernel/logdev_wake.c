@@ -14,6 +14,7 @@
 #include <linux/timer.h>
 #include <linux/irq_work.h>
 #include <linux/cpumask.h>
+#include "logdev_compat.h"	/* ld_timer_delete_sync() */
 #include "logdev_core.h"
 
 #define LD_WAKE_JIFFIES	max(1, HZ / 20)	/* 50 ms */
@@ -147,5 +148,5 @@ void ld_wake_init(void)
  */
 void ld_wake_exit(void)
 {
-	del_timer_sync(&ld_wake_timer);
+	ld_timer_delete_sync(&ld_wake_timer);
 }

@@ -9,4 +9,4 @@ dest=${1:?usage: tools/kernel-src.sh DEST}
 mkdir -p "$dest/kernel"
 cp -r "$top/include" "$dest/"
 (cd "$top/kernel" && find . -type f \( -name '*.[ch]' -o -name '*.sh' -o -name Kbuild -o -name 'Makefile*' \) \
-	! -name '*.mod.c' | tar -cf - -T -) | tar -C "$dest/kernel" -xf -
+	! -name '*.mod.c' ! -name logdev_compat_config.h | tar -cf - -T -) | tar -C "$dest/kernel" -xf -

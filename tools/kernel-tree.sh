@@ -4,9 +4,10 @@
 #   tools/kernel-tree.sh [--probes] [--check] KSRC
 #
 # What it does to KSRC, all relative to it:
-#   kernel/logdev/         symlinks to this repository's kernel/*.c, *.h and
-#                          Makefile.objs (the same files the out-of-tree
-#                          module builds: never copies), and to
+#   kernel/logdev/         symlinks to this repository's kernel/*.c, *.h,
+#                          Makefile.objs and compat/ (the kernel feature
+#                          tests; the same files the out-of-tree module
+#                          builds: never copies), and to
 #                          kernel/intree/{Makefile,Kconfig}
 #   include/linux/edprint.h, edprint_slots.h, edprint_fmt.h,
 #   include/uapi/linux/logdev.h                           symlinks
@@ -55,10 +56,12 @@ refuse() { why+=("$*"); }
 # link name -> target, relative to KSRC
 declare -A links
 for f in "$top"/kernel/*.c "$top"/kernel/*.h "$top/kernel/Makefile.objs"; do
-	# not the out-of-tree build's products (logdev.mod.c)
-	case $f in *.mod.c) continue ;; esac
+	# not the out-of-tree build's products (logdev.mod.c, the feature
+	# tests' answers: the tree's build makes its own)
+	case $f in *.mod.c|*/logdev_compat_config.h) continue ;; esac
 	links[kernel/logdev/$(basename "$f")]=$f
 done
+links[kernel/logdev/compat]=$top/kernel/compat
 links[kernel/logdev/Makefile]=$top/kernel/intree/Makefile
 links[kernel/logdev/Kconfig]=$top/kernel/intree/Kconfig
 for f in "$top"/include/linux/edprint*.h; do
@@ -79,7 +82,7 @@ ours() {	# ours LINK-RELATIVE-PATH
 	esac
 	# a link in kernel/logdev/ to a file since removed from kernel/
 	case $1 in
-	kernel/logdev/*) case $t in */kernel/logdev_*.[ch]|*/kernel/*.mod.c|*/kernel/Makefile.objs|*/kernel/intree/*) return 0 ;; esac ;;
+	kernel/logdev/*) case $t in */kernel/logdev_*.[ch]|*/kernel/*.mod.c|*/kernel/Makefile.objs|*/kernel/compat|*/kernel/intree/*) return 0 ;; esac ;;
 	esac
 	return 1
 }

@@ -78,6 +78,7 @@
 #include <linux/cpu.h>
 #include <linux/workqueue.h>
 #include <linux/string.h>
+#include "../logdev_compat.h"	/* ld_hrtimer_setup(), LD_DECLARE_TRACE_TP() */
 #include <linux/vmalloc.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
@@ -586,7 +587,14 @@ static void lt_oddfiles(int i);
 
 static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 {
-	static const char *const nullstr;
+	/* hidden from the compiler: a NULL it sees is a -Wformat-overflow */
+	const char *nullstr = NULL;
+	/*
+	 * lt_probe_target + 4, computed at run time: a constant would be a
+	 * relocation to the middle of a function, which objtool refuses
+	 * under IBT (not an ENDBR)
+	 */
+	unsigned long in_target = (unsigned long)lt_probe_target;
 	static const u8 ip[4] = { 192, 168, 7, 42 };
 	void *ptr = (void *)0xffff888012345678UL;
 	struct {
@@ -596,6 +604,9 @@ static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 		bool b:1;
 	} bf = { 5, -3, 0x123456789aULL, true };
 
+	OPTIMIZER_HIDE_VAR(nullstr);
+	OPTIMIZER_HIDE_VAR(in_target);
+	in_target += 4;
 	lt_pf_count = 0;
 	LT_PF("plain text, no args");
 	LT_PF("%d %d %d", 0, 1, -1);
@@ -644,8 +655,8 @@ static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 	LT_PF("sym percpu %pS", (void *)0x10UL);
 	LT_PF("sym vmlinux text %pS|%ps", (void *)kmem_cache_free + 3, (void *)kmem_cache_free);
 	LT_PF("sym vmlinux data %pS|%ps", (void *)&jiffies, (void *)&jiffies);
-	LT_PF("sym module text %pS|%ps|%pB", (void *)lt_probe_target + 4,
-	      (void *)lt_probe_target, (void *)lt_probe_target + 4);
+	LT_PF("sym module text %pS|%ps|%pB", (void *)in_target,
+	      (void *)lt_probe_target, (void *)in_target);
 	LT_PF("sym module data %pS", (void *)&lt_probe_sink);
 	LT_PF("sym heap %pS", (void *)lt_pf_ref);
 
@@ -786,8 +797,8 @@ static struct kmem_cache *lt_probe_cache;
  * through logdev's tracepoint module notifier, and is gone while this
  * module is away (tests/vm/guest-probes-reload.sh).
  */
-DECLARE_TRACE(lt_probe_tp, TP_PROTO(unsigned long i, unsigned long magic),
-	      TP_ARGS(i, magic));
+LD_DECLARE_TRACE_TP(lt_probe, TP_PROTO(unsigned long i, unsigned long magic),
+		    TP_ARGS(i, magic));
 DEFINE_TRACE(lt_probe_tp, TP_PROTO(unsigned long i, unsigned long magic),
 	     TP_ARGS(i, magic));
 
@@ -1210,8 +1221,8 @@ static int __init lt_init(void)
 		tasklet_init(&c->tasklet, lt_tasklet, 0);
 		c->nest_work = IRQ_WORK_INIT_HARD(lt_nest_hard);
 		tasklet_init(&c->nest_tasklet, lt_nest_soft, 0);
-		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-		c->timer.function = lt_timer;
+		ld_hrtimer_setup(&c->timer, lt_timer, CLOCK_MONOTONIC,
+				 HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	err = register_nmi_handler(NMI_LOCAL, lt_nmi, 0, "logdev_test");
 	if (err)

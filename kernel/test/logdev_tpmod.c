@@ -13,9 +13,10 @@
 #include <linux/debugfs.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
+#include "../logdev_compat.h"	/* LD_DECLARE_TRACE_TP() */
 
-DECLARE_TRACE(ltp_fire_tp, TP_PROTO(unsigned long i, unsigned long magic),
-	      TP_ARGS(i, magic));
+LD_DECLARE_TRACE_TP(ltp_fire, TP_PROTO(unsigned long i, unsigned long magic),
+		    TP_ARGS(i, magic));
 DEFINE_TRACE(ltp_fire_tp, TP_PROTO(unsigned long i, unsigned long magic),
 	     TP_ARGS(i, magic));
 

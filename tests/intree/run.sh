@@ -119,7 +119,7 @@ check "kernel-tree drops a link to another checkout's logdev.mod.c (exit 0, link
 mkdir -p "$tmp/repo/tools" "$tmp/repo/kernel" "$tmp/repo/include/linux" "$tmp/repo/include/uapi/linux"
 cp "$kt" "$tmp/repo/tools/"
 cp "$top"/kernel/*.[ch] "$top/kernel/Makefile.objs" "$tmp/repo/kernel/"
-cp -r "$top/kernel/intree" "$tmp/repo/kernel/"
+cp -r "$top/kernel/intree" "$top/kernel/compat" "$tmp/repo/kernel/"
 cp "$top"/include/linux/edprint*.h "$tmp/repo/include/linux/"
 cp "$top/include/uapi/linux/logdev.h" "$tmp/repo/include/uapi/linux/"
 : > "$tmp/repo/kernel/logdev.mod.c"
