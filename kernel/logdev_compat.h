@@ -18,6 +18,11 @@
  * A new API difference: a test compat/NAME.c (compat/README), then its
  * wrapper here; where the kernel has two known answers, a test for each,
  * naming the other as its "Alternative:", and an #error if neither is set.
+ * A behaviour that changed behind an unchanged prototype cannot be
+ * compiled for; logdev measures it where it uses it, once, at init: the
+ * layout of %hh and %h in the kernel's vbin_printf()/bstr_printf()
+ * (logdev_dump.c ld_dump_narrow_probe(): ints since 7.x).  logdev's own
+ * records never take the kernel's layout (ld_vbin_pack()).
  */
 #ifndef _LOGDEV_COMPAT_H
 #define _LOGDEV_COMPAT_H

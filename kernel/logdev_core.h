@@ -41,11 +41,11 @@
  * @wake_work: queued by a writer that completed a sub-buffer while this
  *           CPU's reader waits; wakes the reader
  * @cpu:     the CPU this belongs to
- * @scratch: one vbin_printf() buffer per nesting level, twice the payload
- *           limit: vbin_printf() skips a string whose NUL would be the last
- *           byte of its buffer and lets a 1-byte number overwrite a
- *           pointer text's NUL there, so a record is exact only if it ends
- *           well before the buffer does (__logdev_print())
+ * @scratch: one argument buffer (ld_vbin_pack()) per nesting level, twice
+ *           the payload limit: the packer skips a string whose NUL would be
+ *           the last byte of its buffer and cuts a pointer text there, so a
+ *           record is exact only if it ends well before the buffer does
+ *           (__logdev_print())
  * @comm_pid, @comm, @comm_sb: the task of this CPU's last comm record
  *           (LOGDEV_REC_COMM), its comm as read then, and the sub-buffer it
  *           is in; @comm_pid LD_COMM_PID_NONE (ld_comm_stale()): none that

@@ -10,11 +10,11 @@
  *   logdev: [    12.345678] cpu:0 sh-93 lt_dump_seq:712 seq 900  +1.204 us
  *   logdev: dump end (oops): 115 records printed, recording stopped
  *
- * Text is made here, in the dying kernel, from the binary records: a
- * LOGDEV_REC_PRINT payload is vbin_printf()'s, which the kernel's own
- * bstr_printf() renders; a LOGDEV_REC_PRINT_SLOTS payload is first laid
- * out as vbin_printf() would have (ld_dump_slots(), walking the site's
- * format as edprint_fmt.h parses it), then rendered the same way.
+ * Text is made here, in the dying kernel, from the binary records
+ * (logdev_dumpmsg.c): a LOGDEV_REC_PRINT or LOGDEV_REC_PRINT_SLOTS payload
+ * is laid out as this kernel's vbin_printf() would have laid it out
+ * (ld_dump_layout(), walking the site's format as edprint_fmt.h parses
+ * it), then rendered by the kernel's own bstr_printf().
  *
  * Safety: runs in the die notifier (interrupts off, maybe NMI), in the
  * panic notifier (other CPUs stopped, maybe holding any lock) or in the
@@ -30,8 +30,8 @@
  * After an oops or panic dump recording stays off; if the kernel lives on,
  * a work item switches it off properly (ld_dump_stop_fn()).
  *
- * Layer: features (logdev_features.h); calls the recording core and the
- * ring.  Its module parameters (dump_on_oops, dump_records) become
+ * Layer: features (logdev_features.h); calls the recording core, the
+ * ring, and logdev_dumpmsg.c for each record's text (logdev_dump.h).  Its module parameters (dump_on_oops, dump_records) become
  * logdev.dump_on_oops=1 and logdev.dump_records=N on the command line of a
  * kernel with logdev built in.
  */
@@ -48,15 +48,14 @@
 #include <linux/nmi.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/ctype.h>
 #include <linux/uaccess.h>
 #include <linux/atomic.h>
 #include <linux/irq_work.h>
 #include <linux/workqueue.h>
-#include <linux/edprint_fmt.h>
 #include "logdev_compat.h"	/* ld_sysrq_key_t */
 #include "logdev_core.h"
 #include "logdev_features.h"
+#include "logdev_dump.h"
 
 /*
  * Per CPU.  A dump line is about 115 bytes on the console (printk's time,
@@ -71,14 +70,6 @@
 #define LD_DUMP_NOTE_GONE	" (skipped: sub-buffers overwritten meanwhile)"
 #define LD_DUMP_NOTE_BAD	" (stopped: damaged sub-buffer)"
 #define LD_DUMP_LINE		768	/* bytes of one printed line */
-#define LD_DUMP_MSG		512	/* bytes of a record's message */
-/*
- * bstr_printf() trusts the format: it reads an argument per conversion
- * whatever the payload holds.  So the payload is copied into a zeroed
- * buffer large enough for every conversion of the format to read inside it
- * (at most 8 bytes and 3 of alignment each, strings end at a zero).
- */
-#define LD_DUMP_ARGS		4096	/* bytes */
 
 static bool ld_dump_on_oops;
 
@@ -228,9 +219,6 @@ static struct ld_dump_cur *ld_dump_cur;	/* nr_cpu_ids entries */
 static atomic_t ld_dump_running = ATOMIC_INIT(0);
 static bool ld_dump_froze;	/* an oops/panic dump stopped recording */
 static char ld_dump_line[LD_DUMP_LINE];
-static char ld_dump_msg[LD_DUMP_MSG];
-static u32 ld_dump_args[LD_DUMP_ARGS / sizeof(u32)];
-static char ld_dump_fmt[2 * LD_DUMP_ARGS];
 
 static const char * const ld_dump_lost_names[LD_NR_REFUSALS] = {
 	[LD_DROPPED] = "dropped",
@@ -336,188 +324,6 @@ static void ld_dump_next(struct ld_dump_cur *c)
 		c->rec = r;
 		return;
 	}
-}
-
-/* -------------------------------------------------------- the messages */
-
-/* bytes a string of the format reads at most: its conversions' arguments */
-static bool ld_dump_fmt_fits(const char *fmt, u32 arg_bytes)
-{
-	size_t n = strnlen(fmt, LD_DUMP_ARGS);
-
-	/* every '%' may take an 8-byte argument and 3 bytes of alignment */
-	return n < LD_DUMP_ARGS && arg_bytes + (n / 2 + 1) * 11 <= LD_DUMP_ARGS;
-}
-
-/*
- * @fmt with every plain %p and %pK made %px, in ld_dump_fmt: a
- * LOGDEV_REC_PRINT record holds what the kernel's "%p" printed for those
- * (logdev_record.c ld_hash_ptr()), which bstr_printf() must not hash again.
- * Called with @fmt shorter than LD_DUMP_ARGS (ld_dump_fmt_fits()).
- */
-static const char *ld_dump_hashed_fmt(const char *fmt)
-{
-	char *o = ld_dump_fmt;
-
-	while (*fmt) {
-		if ((*o++ = *fmt++) != '%')
-			continue;
-		if (*fmt == '%') {
-			*o++ = *fmt++;
-			continue;
-		}
-		while (*fmt && strchr("-+ #0123456789.*hlLzt", *fmt))
-			*o++ = *fmt++;
-		if (*fmt != 'p')
-			continue;
-		*o++ = *fmt++;
-		if (*fmt == 'K')
-			fmt++;
-		if (!isalnum(*fmt) || fmt[-1] == 'K')
-			*o++ = 'x';
-	}
-	*o = '\0';
-	return ld_dump_fmt;
-}
-
-/* a 4-byte int slot to a 4-byte aligned int of vbin_printf()'s layout */
-static bool ld_dump_int(const u8 *in, u32 in_bytes, u32 *i, u8 *out, u32 *o)
-{
-	*o = ALIGN(*o, 4);
-	if (*i + 4 > in_bytes || *o + 4 > LD_DUMP_ARGS)
-		return false;
-	memcpy(out + *o, in + *i, 4);
-	*i += 4;
-	*o += 4;
-	return true;
-}
-
-/*
- * Lay a LOGDEV_REC_PRINT_SLOTS payload out as vbin_printf() does, into
- * @out (zeroed, LD_DUMP_ARGS bytes), walking @fmt as edp_fmt_slots_ok()
- * (edprint_fmt.h) and bstr_printf() read it: '*' and plain/%c/%h/%hh
- * arguments take a 4-byte slot, l/ll/L/z/t ones 8 bytes at 4-byte
- * alignment, a %s its NUL-terminated string padded to 4.  In vbin_printf()'s
- * layout (lib/vsprintf.c) a number is aligned to its size (at most 4) and
- * takes its size (%c and %hh 1 byte, %h 2), a string is not aligned.
- * @cut: the record is flagged LOGDEV_REC_F_CUT: a string of EDP_STR_MAX
- * characters was cut there, and "[cut]" follows it.
- * Return: true if the payload held every argument.
- */
-static bool ld_dump_slots(const char *fmt, const u8 *in, u32 in_bytes, u8 *out,
-			  bool cut)
-{
-	u32 i = 0, o = 0, size, n;
-	struct edp_spec sp;
-	char q;
-
-	while (*fmt) {
-		if (*fmt++ != '%')
-			continue;
-		fmt = edp_fmt_spec(fmt, &sp);
-		q = sp.qual;
-		/* width, then precision argument: ints */
-		if (sp.wstar && !ld_dump_int(in, in_bytes, &i, out, &o))
-			return false;
-		if (sp.pstar && !ld_dump_int(in, in_bytes, &i, out, &o))
-			return false;
-		switch (*fmt++) {
-		case '%':
-			continue;
-		case 's':
-			if (i >= in_bytes)
-				return false;
-			n = strnlen((const char *)in + i, in_bytes - i);
-			if (i + n >= in_bytes)		/* no NUL inside */
-				return false;
-			if (o + n + sizeof("[cut]") > LD_DUMP_ARGS)
-				return false;
-			memcpy(out + o, in + i, n);
-			o += n;
-			if (cut && n == EDP_STR_MAX) {
-				memcpy(out + o, "[cut]", 5);
-				o += 5;
-			}
-			out[o++] = '\0';
-			i += (n + 4) & ~3u;
-			continue;
-		case 'c':
-			size = 1;
-			break;
-		case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
-			size = q == 'H' ? 1 : q == 'h' ? 2 :
-			       (q == 'l' || q == 'L' || q == 'z' || q == 't') ? 8 : 4;
-			break;
-		default:	/* edprint never stores slots for these */
-			return false;
-		}
-		n = size == 8 ? 8 : 4;		/* the slot */
-		if (i + n > in_bytes)
-			return false;
-		o = ALIGN(o, min_t(u32, size, 4));
-		if (o + size > LD_DUMP_ARGS)
-			return false;
-		memcpy(out + o, in + i, size);	/* little-endian: the low bytes */
-		i += n;
-		o += size;
-	}
-	return true;
-}
-
-/*
- * The message of record @r (not a comm record) into ld_dump_msg.  The site
- * table is read without ld_sites_mutex: an entry is only repointed (to a
- * copy, when its module goes away) and a module's memory is freed only
- * after synchronize_rcu(), which waits for the dump's rcu_read_lock().
- */
-static void ld_dump_message(const struct logdev_rec_hdr *r)
-{
-	const u8 *payload = (const u8 *)(r + 1);
-	struct logdev_site *s = ld_site_get(r->site);
-	const char *fmt = s ? READ_ONCE(s->fmt) : NULL;
-	char *m = ld_dump_msg;
-	bool whole = true;
-	int n, i;
-
-	if (r->type == LOGDEV_REC_PRINT || r->type == LOGDEV_REC_PRINT_SLOTS) {
-		if (!fmt) {
-			scnprintf(m, LD_DUMP_MSG, "<unknown site %u: %u arg bytes>",
-				  r->site, r->arg_bytes);
-			return;
-		}
-		if (!ld_dump_fmt_fits(fmt, r->arg_bytes)) {
-			scnprintf(m, LD_DUMP_MSG, "<format too long for the dump: %u arg bytes>",
-				  r->arg_bytes);
-			return;
-		}
-		memset(ld_dump_args, 0, sizeof(ld_dump_args));
-		if (r->type == LOGDEV_REC_PRINT)
-			memcpy(ld_dump_args, payload, r->arg_bytes);
-		else
-			whole = ld_dump_slots(fmt, payload, r->arg_bytes,
-					      (u8 *)ld_dump_args,
-					      r->ctx & LOGDEV_REC_F_CUT);
-		if (r->type == LOGDEV_REC_PRINT)
-			fmt = ld_dump_hashed_fmt(fmt);
-		n = bstr_printf(m, LD_DUMP_MSG, fmt, ld_dump_args);
-		n = min(n, LD_DUMP_MSG - 1);
-		while (n > 0 && m[n - 1] == '\n')
-			m[--n] = '\0';
-		if (r->type == LOGDEV_REC_PRINT && (r->ctx & LOGDEV_REC_F_CUT))
-			scnprintf(m + n, LD_DUMP_MSG - n, "[cut]");
-		else if (!whole)
-			scnprintf(m + n, LD_DUMP_MSG - n, " [missing]");
-		/* one console line per record */
-		for (i = 0; m[i]; i++)
-			if (m[i] == '\n' || m[i] == '\r')
-				m[i] = ' ';
-		return;
-	}
-	n = scnprintf(m, LD_DUMP_MSG, "<%s %u bytes:",
-		      r->type == LOGDEV_REC_RAW ? "raw" : "type?", r->arg_bytes);
-	for (i = 0; i < r->arg_bytes && i < 32; i++)
-		n += scnprintf(m + n, LD_DUMP_MSG - n, " %02x", payload[i]);
-	scnprintf(m + n, LD_DUMP_MSG - n, "%s>", r->arg_bytes > 32 ? " ..." : "");
 }
 
 static const char *ld_dump_ctx(u8 ctx)
@@ -804,6 +610,7 @@ int ld_dump_init(struct dentry *dir)
 {
 	int ret;
 
+	ld_dump_msg_init();
 	ld_dump_cur = kcalloc(nr_cpu_ids, sizeof(*ld_dump_cur), GFP_KERNEL);
 	if (!ld_dump_cur)
 		return -ENOMEM;

@@ -179,7 +179,13 @@ static __always_inline void ld_commit_rec(struct ld_pcpu *pc, struct ld_cpu_buf 
 		ld_comm_after(pc, cb, sb);
 }
 
-/* bytes of one number vbin_printf() stores for length @q of conversion @c */
+/*
+ * Bytes of one number of length @q of conversion @c in a LOGDEV_REC_PRINT
+ * payload: what vbin_printf() stored up to Linux 6.x (%c and %hh 1 byte, %h
+ * 2), which is the record format (docs/FORMAT.md).  Linux 7.x's
+ * vbin_printf() stores %hh and %h as 4-byte ints: logdev packs its records
+ * itself (ld_vbin_pack()), never with the kernel's vbin_printf().
+ */
 static __always_inline u32 ld_vbin_num_size(char q, char c)
 {
 	if (c == 'c' || q == 'H')
@@ -216,11 +222,11 @@ static void notrace ld_hash_ptr(u8 *p)
 }
 
 /*
- * Walk @fmt over vbin_printf()'s argument buffer @buf with vbin_printf()'s
- * layout (lib/vsprintf.c: numbers aligned to min(size, 4), strings and
+ * Walk @fmt over the argument buffer @buf that ld_vbin_pack() filled, in
+ * its layout (lib/vsprintf.c: numbers aligned to min(size, 4), strings and
  * pointer texts NUL-terminated, unaligned), up to @end bytes, hashing the
  * plain %p, %pK and %pe pointers on the way (ld_hash_ptr()).
- * For a cut record (@end LOGDEV_MAX_PAYLOAD: vbin_printf() needed more than
+ * For a cut record (@end LOGDEV_MAX_PAYLOAD: the packer needed more than
  * that in a scratch buffer larger than that, whose first @end bytes hold the
  * arguments laid out as if nothing were cut, except a %s that crossed the
  * scratch end) it also finds where the arguments that fit end; a %s or
@@ -279,7 +285,7 @@ static u32 notrace ld_vbin_walk(u8 *buf, const char *fmt, va_list ap, u32 end)
 				return end;
 			/* as stored by ld_vbin_pack(): never past the precision */
 			len = strnlen(s, prec >= 0 && (u32)prec < end - off ? prec : end - off);
-			if (off + len + 1 < end) {	/* stored by vbin_printf() */
+			if (off + len + 1 < end) {	/* stored by ld_vbin_pack() */
 				off += len + 1;
 				continue;
 			}
@@ -329,34 +335,18 @@ num:
 }
 
 /*
- * Has @fmt a %s with a precision ("%.3s", "%.*s")?  vbin_printf() copies a
- * %s argument up to its NUL whatever the precision (lib/vsprintf.c: strlen()),
- * so it reads past an array without a NUL that a precision bounds, which
- * printk() allows: seen as a KASAN global-out-of-bounds read in strlen()
- * under __logdev_print() (logdev_test's "[%.3s]" of a 3-char array), and a
- * fault if the array ends a page.  Such formats go to ld_vbin_pack().
- */
-static bool notrace ld_fmt_str_prec(const char *fmt)
-{
-	struct edp_spec sp;
-
-	while ((fmt = strchr(fmt, '%'))) {
-		fmt = edp_fmt_spec(fmt + 1, &sp);
-		if (*fmt == 's' && (sp.pstar || sp.prec >= 0))
-			return true;
-		if (*fmt)
-			fmt++;		/* past the conversion ("%%" included) */
-	}
-	return false;
-}
-
-/*
- * vbin_printf() for the formats of ld_fmt_str_prec(): the same layout (see
- * ld_vbin_walk(); lib/vsprintf.c vbin_printf(): '*' arguments and numbers
- * aligned to min(size, 4), plain %p, %pS, %ps, %px, %pK, %pe as 8 bytes,
- * other pointer extensions as their text, NUL-terminated, like strings),
- * into @size_words words at @bin, but a %s stops at its precision.  The
- * pointer texts come from snprintf(), i.e. from the kernel's own pointer().
+ * Pack the arguments of @fmt into @size_words words at @bin in the layout of
+ * a LOGDEV_REC_PRINT payload (docs/FORMAT.md; see ld_vbin_walk(): '*'
+ * arguments and numbers aligned to min(size, 4), sizes by
+ * ld_vbin_num_size(), plain %p, %pS, %ps, %px, %pK, %pe as 8 bytes, other
+ * pointer extensions as their text, NUL-terminated, like strings): the
+ * layout of Linux 6.1's vbin_printf(), kept by logdev on every kernel (7.x's
+ * vbin_printf() stores %hh and %h as ints).  Unlike vbin_printf(), a %s
+ * stops at its precision (vbin_printf() reads it to its NUL: past the end of
+ * an array without one, which printk() allows).  What does not fit is
+ * skipped as vbin_printf() does: a string or pointer text whose NUL would
+ * not fit before the end, a number past it; the offsets go on.  The pointer
+ * texts come from snprintf(), i.e. from the kernel's own pointer().
  * Return: the words the arguments need, as vbin_printf().
  */
 static int notrace ld_vbin_pack(u32 *bin, u32 size_words, const char *fmt,
@@ -470,18 +460,19 @@ out:
  * @site: the call site (assigned an id on first use)
  * @fmt:  the site's format
  *
- * Packs the arguments with vbin_printf() into a per-CPU scratch buffer of
- * the current nesting level and stores a LOGDEV_REC_PRINT record.  The
- * scratch buffer is twice LOGDEV_MAX_PAYLOAD: vbin_printf() loses data only
+ * Packs the arguments with ld_vbin_pack() (the record format's layout,
+ * whatever the kernel's vbin_printf() does) into a per-CPU scratch buffer
+ * of the current nesting level and stores a LOGDEV_REC_PRINT record.  The
+ * scratch buffer is twice LOGDEV_MAX_PAYLOAD: the packer loses data only
  * at the end of its buffer (a string whose NUL would be the last byte is
- * skipped, a pointer text's NUL there is overwritten by a 1-byte number),
- * so every record of at most LOGDEV_MAX_PAYLOAD bytes comes out exact.
+ * skipped, a pointer text is cut there), so every record of at most
+ * LOGDEV_MAX_PAYLOAD bytes comes out exact.
  * Plain %p, %pK and %pe pointers are stored as the kernel's "%p" prints
  * them (ld_hash_ptr()).
  * Arguments beyond LOGDEV_MAX_PAYLOAD bytes are cut (ld_vbin_walk()) and the
  * record is flagged LOGDEV_REC_F_CUT.  The scratch buffers are all zero
- * between calls (each call clears what vbin_printf() and it wrote), so
- * alignment gaps vbin_printf() skips are zero: every byte of the record
+ * between calls (each call clears what the packer and it wrote), so
+ * alignment gaps the packer skips are zero: every byte of the record
  * comes from this call.  Any context, NMI included.
  */
 void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
@@ -513,10 +504,7 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 	buf = (u8 *)pc->scratch[depth];
 	va_start(ap, fmt);
 	va_copy(aq, ap);
-	if (unlikely(strchr(fmt, '.') && ld_fmt_str_prec(fmt)))
-		words = ld_vbin_pack(pc->scratch[depth], ARRAY_SIZE(pc->scratch[0]), fmt, ap);
-	else
-		words = vbin_printf(pc->scratch[depth], ARRAY_SIZE(pc->scratch[0]), fmt, ap);
+	words = ld_vbin_pack(pc->scratch[depth], ARRAY_SIZE(pc->scratch[0]), fmt, ap);
 	va_end(ap);
 	used = words > 0 ? (u32)words * sizeof(u32) : 0;
 	if (likely(used <= LOGDEV_MAX_PAYLOAD)) {

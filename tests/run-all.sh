@@ -45,6 +45,8 @@ suite kshark "$top/tests/kshark/run.sh" "$top/userspace/logdev"
 # the host-side VM checkers on hand-made results (no VM needed)
 suite vm-checks "$top/tests/vm/check-selftest.sh"
 suite kernel-deps "$top/tests/kernel-deps.sh"
+# kernel/compat/conftest.sh's rules with a fake compiler (no kernel)
+suite compat "$top/tests/compat/run.sh"
 # logdev added to linux-source-6.1 (tools/kernel-tree.sh), its objects
 # compiled in-tree with W=1, edprint() a no-op with CONFIG_LOGDEV=n; no
 # kernel build (the prepared tree is cached in build/cache/)

@@ -49,6 +49,8 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
 name_of() { basename "$1" .c; }
+# the first comment of a test, one line, without its " * " margins
+first_comment() { sed -n '1,/\*\//p' "$1" | sed 's,^ *\(/\*\|\*/\|\*\) \{0\,1\},,' | tr '\n' ' '; }
 
 have_base=
 for t in $tests; do
@@ -104,7 +106,7 @@ fatal() {
 
 for t in $tests; do
 	n=$(name_of "$t")
-	alt=$(sed -n '1,/\*\//s/.*Alternative: \([A-Za-z0-9_]*\)\.c.*/\1/p' "$t" | head -n 1)
+	alt=$(first_comment "$t" | sed -n 's/.*Alternative: \([A-Za-z0-9_]*\)\.c.*/\1/p')
 	[ -n "$alt" ] || continue
 	[ -e "$(dirname "$t")/$alt.c" ] || fatal "$n.c names an alternative $alt.c that does not exist" "$n"
 	if [ ! -e "$tmp/$n.ok" ] && [ ! -e "$tmp/$alt.ok" ]; then

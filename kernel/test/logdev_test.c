@@ -48,8 +48,8 @@
  *             records sit in that CPU's open sub-buffer.
  *   dump_seq  write "N M": a worker bound to CPU 0 makes N
  *             edprint("seq %d", i) calls and one bound to CPU 1 makes M
- *             edprint("other %d %s %c %lld", ...) calls, then CPU 1 one
- *             edprint("vbin %d %pS") (the vbin_printf() path), i counting
+ *             edprint("other %d %s %c %lld %hhd %hd", ...) calls, then CPU 1
+ *             one edprint("vbin %d %hhd %hd %pS") (the packed path), i counting
  *             from 0; CPU 0's last M records alternate with CPU 1's, for
  *             the crash dump test (tests/vm/guest-dump.sh).
  *   crash     write "oops" (a NULL dereference), "bug" (BUG()), "panic"
@@ -725,6 +725,17 @@ static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 	LT_PF_CUT(3 + 497 + 12, -1, "v2 %s%pI4%d", LT_S(497), ip, 123456);
 	LT_PF_CUT(3 + 498 + 12, -1, "v2 %s%pI4%d", LT_S(498), ip, 123456);
 	LT_PF_CUT(3 + 499 + 11, -1, "v2 %s%pI4%d", LT_S(499), ip, 123456);
+	/*
+	 * %hh and %h in a record packed at run time (a %p: not the slots), at
+	 * every alignment after a string: Linux 7.x's vbin_printf() stores
+	 * them as ints, logdev's records as 1 and 2 bytes (ld_vbin_pack())
+	 */
+	LT_PF("narrow %pI4 %s|%hhd %hd %hhu %hx %c %hhx %hu|%s", ip, "a", (signed char)-7,
+	      (short)-300, (unsigned char)200, (unsigned short)0xbeef, 'k',
+	      (unsigned char)0x5a, (unsigned short)65000, "end");
+	LT_PF("narrow %pI4 %s|%hd %hhd %hd|%s", ip, "ab", (short)-2, (signed char)-128,
+	      (short)32767, "end");
+	LT_PF("narrow %pI4 %s|%hhx %hd|%s", ip, "abc", (unsigned char)0xff, (short)-1, "end");
 	LT_PF("v3 %s%pI4", LT_S(498), ip);
 	LT_PF_CUT(3 + 499 + 11, -1, "v3 %s%pI4", LT_S(499), ip);
 	/* slots: a %s of 256 characters is cut at 255 and marked */
@@ -1102,11 +1113,12 @@ static void lt_dump_fn(struct work_struct *w)
 	for (i = 0; i < d->n; i++) {
 		if (i < d->m)
 			lt_dump_turn(d->turn, 1, d->deadline);
-		edprint("other %d %s %c %lld", i, i & 1 ? "odd" : "even", 'a' + i % 26,
-			-1000000000000LL * i);
+		/* %hhd %hd: laid out for the kernel's bstr_printf() (ints in 7.x) */
+		edprint("other %d %s %c %lld %hhd %hd", i, i & 1 ? "odd" : "even", 'a' + i % 26,
+			-1000000000000LL * i, (signed char)(i % 100 - 50), (short)(i - 1000));
 		atomic_inc(d->turn);
 	}
-	edprint("vbin %d %pS", d->n, lt_dump_fn);
+	edprint("vbin %d %hhd %hd %pS", d->n, (signed char)-7, (short)-300, lt_dump_fn);
 }
 
 static ssize_t lt_dump_seq_write(struct file *f, const char __user *ubuf,

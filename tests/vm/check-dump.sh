@@ -7,7 +7,7 @@
 # Checks: the guest's own PASS/FAIL lines (they came over the console); one
 # dump, begin and end lines with MODE; per CPU the header's counts; the
 # records are exactly the last RECORDS of each CPU's sequence, in order,
-# with their text (slots: %d %s %c %lld; vbin: %pS); all of them in time
+# with their text (slots: %d %s %c %lld %hhd %hd; vbin: %hhd %hd %pS); all of them in time
 # order (merged across CPUs); each delta equals the step between the
 # printed timestamps (within their 1 us rounding) and CPU 0's deltas add up
 # to its span; the death the mode asks for (oops then panic, panic), and
@@ -36,7 +36,7 @@ run_checks awk -v name="$name" -v mode="$mode" -v n="$n" -v m="$m" -v rec="$rec"
 function us(s,   t) { t = s; gsub(/[][ ]/, "", t); return t + 0 }
 function other(k) {
 	return "other " k " " (k % 2 ? "odd" : "even") " " substr("abcdefghijklmnopqrstuvwxyz", k % 26 + 1, 1) \
-		" " (k ? "-" k "000000000000" : "0")
+		" " (k ? "-" k "000000000000" : "0") " " (k % 100 - 50) " " (k - 1000)
 }
 BEGIN {
 	want0 = n < rec ? n : rec; want1 = m + 1 < rec ? m + 1 : rec
@@ -93,7 +93,7 @@ inside && /logdev: \[/ {
 		if (msg != "seq " k && !bad0++) bad0msg = "record " i ": got \"" msg "\", want \"seq " k "\""
 	} else if (cpu == 1) {
 		k = m + 1 - want1 + i - 1
-		w = k < m ? other(k) : "vbin " m " lt_dump_fn+0x0/"
+		w = k < m ? other(k) : "vbin " m " -7 -300 lt_dump_fn+0x0/"
 		if ((k < m ? msg != w : index(msg, w) != 1 || msg !~ /\[logdev_test\]$/) && !bad1++)
 			bad1msg = "record " i ": got \"" msg "\", want \"" w (k < m ? "" : "...") "\""
 	} else {
@@ -138,7 +138,7 @@ END {
 	check(cnt[0] == want0 && cnt[1] == want1 && !strays, "the last " rec " records of each cpu are printed",
 	      "cpu 0 " cnt[0] + 0 ", cpu 1 " cnt[1] + 0 ", others " strays + 0)
 	check(!bad0, "cpu 0: seq " (mode == "mid" ? "K..L consecutive" : n - want0 ".." n - 1 " exactly") ", in order", bad0msg)
-	check(!bad1, "cpu 1: other ..(slots %d %s %c %lld) then vbin (%pS), exactly, in order", bad1msg)
+	check(!bad1, "cpu 1: other ..(slots %d %s %c %lld %hhd %hd) then vbin (%hhd %hd %pS), exactly, in order", bad1msg)
 	check(index(endline, ": " nrec " records printed") > 0, "end line counts " nrec " records", endline)
 	check(nrec && !backwards, "merged in time order across cpus", backwards + 0 " steps back")
 	check(switches >= 10, "the two cpus interleave (records alternate when taken)", switches + 0 " switches between cpus")

@@ -169,8 +169,8 @@ dump_case() {
 		for (j = 0; j < 6; j++) {
 			printf "[    5.000000] logdev: [     1.%06d] cpu:0 kworker/0:1H-41 lt_dump_fn:741 seq %d  +10.000 us\n", 100 + 10 * j, 4 + j
 			k = 1 + j
-			msg = k < 6 ? sprintf("other %d %s %c -%d000000000000", k, k % 2 ? "odd" : "even", 97 + k, k) : \
-				"vbin 6 lt_dump_fn+0x0/0x4f0 [logdev_test]"
+			msg = k < 6 ? sprintf("other %d %s %c -%d000000000000 %d %d", k, k % 2 ? "odd" : "even", 97 + k, k, k % 100 - 50, k - 1000) : \
+				"vbin 6 -7 -300 lt_dump_fn+0x0/0x4f0 [logdev_test]"
 			printf "[    5.000000] logdev: [     1.%06d] cpu:1 kworker/1:1H-58 lt_dump_fn:%d %s  +10.000 us\n", 105 + 10 * j, k < 6 ? 748 : 752, msg
 		}
 		print "[    5.000000] logdev: dump end (sysrq): 12 records printed"

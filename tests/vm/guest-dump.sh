@@ -125,7 +125,11 @@ live)
 sysrq)
 	echo "logdev-dump-test: sysrq"
 	echo a > /proc/sysrq-trigger
+	# through the kernel log too, after the dump's lines: on 7.3 the
+	# console prints those later than the echo's tty output (seen: vm-dump-
+	# sysrq on 7.3.4, 2026-12-03, "sysrq done" before "dump begin")
 	echo "logdev-dump-test: sysrq done"
+	echo "<2>logdev-dump-test: sysrq done" > /dev/kmsg
 	check_eq "recording goes on after the sysrq dump (enable)" "$(cat $D/enable)" 1
 	# written - comm: the edprint records of cpu 0
 	w0=$(awk '$1 == "cpu=0" { sub("written=", "", $2); sub("comm=", "", $NF); print $2 - $NF }' $D/stats)
