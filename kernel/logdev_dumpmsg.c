@@ -125,8 +125,8 @@ static bool ld_dump_int(const u8 *in, u32 in_bytes, u32 *i, u8 *out, u32 *o)
 
 /*
  * A string or pointer text at @in + *@i (NUL-terminated; in a slots payload
- * padded to 4: @slots) to @out + *@o, unpadded, with "[cut]" before its NUL
- * if @cut_mark.
+ * padded to 4: @slots) to @out + *@o, unpadded; "[cut]" before its NUL if
+ * @cut_mark and it has EDP_STR_MAX characters (a slots string cut there).
  */
 static bool ld_dump_text(const u8 *in, u32 in_bytes, u32 *i, u8 *out, u32 *o,
 			 bool slots, bool cut_mark)
@@ -142,7 +142,7 @@ static bool ld_dump_text(const u8 *in, u32 in_bytes, u32 *i, u8 *out, u32 *o,
 		return false;
 	memcpy(out + *o, in + *i, n);
 	*o += n;
-	if (cut_mark) {
+	if (cut_mark && n == EDP_STR_MAX) {
 		memcpy(out + *o, "[cut]", 5);
 		*o += 5;
 	}
@@ -213,8 +213,7 @@ static bool ld_dump_layout(const char *fmt, const u8 *in, u32 in_bytes, u8 *out,
 		}
 		if (text) {
 			if (!ld_dump_text(in, in_bytes, &i, out, &o, slots,
-					  slots && cut && c == 's' &&
-					  strnlen((const char *)in + i, in_bytes - i) == EDP_STR_MAX))
+					  slots && cut && c == 's'))
 				return false;
 			continue;
 		}
@@ -246,10 +245,10 @@ static bool ld_dump_layout(const char *fmt, const u8 *in, u32 in_bytes, u8 *out,
  * ld_dump_msg, one line
  * @r: the record, whole in its sub-buffer
  *
- * The site
- * table is read without ld_sites_mutex: an entry is only repointed (to a
- * copy, when its module goes away) and a module's memory is freed only
- * after synchronize_rcu(), which waits for the dump's rcu_read_lock().
+ * The site table is read without ld_sites_mutex: an entry is only
+ * repointed (to a copy, when its module goes away) and a module's memory is
+ * freed only after synchronize_rcu(), which waits for the dump's
+ * rcu_read_lock().
  */
 void ld_dump_message(const struct logdev_rec_hdr *r)
 {

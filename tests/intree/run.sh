@@ -97,7 +97,9 @@ check "kernel-tree links kernel/logdev/ to the repository's sources" \
 	test "$(readlink "$tmp/good/kernel/logdev/logdev_record.c")" = "$top/kernel/logdev_record.c" -a \
 	"$(readlink "$tmp/good/kernel/logdev/Makefile")" = "$top/kernel/intree/Makefile" -a \
 	"$(readlink "$tmp/good/include/uapi/linux/logdev.h")" = "$top/include/uapi/linux/logdev.h" -a \
-	"$(readlink "$tmp/good/include/linux/edprint.h")" = "$top/include/linux/edprint.h"
+	"$(readlink "$tmp/good/include/linux/edprint.h")" = "$top/include/linux/edprint.h" -a \
+	"$(readlink "$tmp/good/kernel/logdev/compat")" = "$top/kernel/compat" -a \
+	! -e "$tmp/good/kernel/logdev/logdev_compat_config.h"
 check "kernel-tree adds the Makefile line and the Kconfig source line after Tracers" \
 	"$(tail -n 2 "$tmp/good/kernel/Makefile" | tr '\n' '|') / $(tr '\n' '|' < "$tmp/good/lib/Kconfig.debug")" \
 	sh -c "grep -qxF 'obj-\$(CONFIG_LOGDEV) += logdev/' '$tmp/good/kernel/Makefile' &&
@@ -314,6 +316,11 @@ intree_kernel() {
 	check "$xy: logdev's objects compile in-tree (CONFIG_LOGDEV=y, W=1): $(echo $nobj | wc -w) objects in $((SECONDS - tc)) s" \
 		"exit $rc, missing:$missing: $(grep -m 3 -E 'error|Error' "$tmp/w1.log" | tr '\n' '|')" \
 		test "$rc" = 0 -a -z "$missing" -a -f "$o/kernel/logdev/built-in.a"
+	# the kernel feature tests (kernel/compat/) ran in the tree's build
+	cfg=$o/kernel/logdev/logdev_compat_config.h
+	check "the feature tests answered for the tree's kernel (6.1: module_layout, no module_mem)" \
+		"$(grep -h 'MODULE_' "$cfg" 2>&1 | tr '\n' '|')" \
+		sh -c "grep -qx '#define LD_HAVE_MODULE_LAYOUT 1' '$cfg' && ! grep -q 'define LD_HAVE_MODULE_MEM' '$cfg'"
 	nw=$(grep -c 'warning:' "$tmp/w1.log")
 	check_eq "$xy: logdev's objects: no warning with W=1" "$nw warnings$( [ "$nw" = 0 ] || grep -m 3 'warning:' "$tmp/w1.log" | tr '\n' '|')" "0 warnings"
 	if mbuild; then
