@@ -276,7 +276,7 @@ MK
 
 # intree_kernel K: section 3 on the tree of matrix kernel K
 intree_kernel() {
-	local k=$1 xy tree o of tk tc rc missing nw ob w und
+	local k=$1 xy tree o of tk tc rc missing nw ob w und cfg yes no
 	kmake() { make -s -C "$tree" O="$o" -j"${JOBS:-2}" "$@"; }
 	mbuild() { rm -f "$m"/*.o; kmake M="$m" edp_builtin.o edp_mod.o > "$m/build.log" 2>&1; }
 	tk=$SECONDS
@@ -316,11 +316,17 @@ intree_kernel() {
 	check "$xy: logdev's objects compile in-tree (CONFIG_LOGDEV=y, W=1): $(echo $nobj | wc -w) objects in $((SECONDS - tc)) s" \
 		"exit $rc, missing:$missing: $(grep -m 3 -E 'error|Error' "$tmp/w1.log" | tr '\n' '|')" \
 		test "$rc" = 0 -a -z "$missing" -a -f "$o/kernel/logdev/built-in.a"
-	# the kernel feature tests (kernel/compat/) ran in the tree's build
+	# the kernel feature tests (kernel/compat/) ran in the tree's build:
+	# struct module's memory is mem[] since 6.4, core_layout before
 	cfg=$o/kernel/logdev/logdev_compat_config.h
-	check "the feature tests answered for the tree's kernel (6.1: module_layout, no module_mem)" \
+	if [ "$(printf '%s\n6.4\n' "$xy" | sort -V | head -n 1)" = 6.4 ]; then
+		yes=MODULE_MEM no=MODULE_LAYOUT
+	else
+		yes=MODULE_LAYOUT no=MODULE_MEM
+	fi
+	check "$xy: the feature tests answered for the tree's kernel (${yes,,}, no ${no,,})" \
 		"$(grep -h 'MODULE_' "$cfg" 2>&1 | tr '\n' '|')" \
-		sh -c "grep -qx '#define LD_HAVE_MODULE_LAYOUT 1' '$cfg' && ! grep -q 'define LD_HAVE_MODULE_MEM' '$cfg'"
+		sh -c "grep -qx '#define LD_HAVE_$yes 1' '$cfg' && ! grep -q 'define LD_HAVE_$no' '$cfg'"
 	nw=$(grep -c 'warning:' "$tmp/w1.log")
 	check_eq "$xy: logdev's objects: no warning with W=1" "$nw warnings$( [ "$nw" = 0 ] || grep -m 3 'warning:' "$tmp/w1.log" | tr '\n' '|')" "0 warnings"
 	if mbuild; then
