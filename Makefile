@@ -49,7 +49,7 @@
 #   make check-builtin  the same boots with assertions (not part of check)
 #   make check-debug    the whole VM suite on two debug 6.1 kernels (KASAN +
 #                   lockdep, KCSAN + lockdep; 4 CPUs); any kernel report
-#                   fails; kernels cached in build/cache/ (tools/debug-kernel.sh,
+#                   fails; kernels cached in build/cache/6.1/ (tools/debug-kernel.sh,
 #                   CHECK_DEBUG_VARIANT=kasan|kcsan for one)
 #   make clean
 #
