@@ -40,13 +40,17 @@
 #   make kernel-tree KSRC=DIR [PROBES=1]
 #                   add logdev to a kernel source tree (kernel/logdev/ linking
 #                   kernel/*.c, CONFIG_LOGDEV in Kernel hacking; PROBES=1: the
-#                   edprint patches of kernel/intree/probes/); docs/BUILTIN.md
-#   make demo-builtin   two 6.1 kernels with logdev built in (SLUB, SLOB),
-#                   booted in QEMU, `logdev diff` of the kfree_skbmem hunt
+#                   edprint patches of kernel/intree/probes/X.Y/ for the
+#                   tree's version: 6.1, 6.12, 7.3); docs/BUILTIN.md
+#   make demo-builtin   the newest kernel's linux-source with logdev built in,
+#                   booted in QEMU with SLUB and with slub_debug=FZPU,
+#                   `logdev diff` of the kfree_skbmem hunt; BUILTIN_PAIR=slob:
+#                   two 6.1 kernels, SLUB and SLOB (BUILTIN_KERNEL=NAME: another
+#                   matrix kernel's source)
 #   make check-builtin  the same boots with assertions (not part of check)
 #   make check-debug    the whole VM suite on two debug 6.1 kernels (KASAN +
 #                   lockdep, KCSAN + lockdep; 4 CPUs); any kernel report
-#                   fails; kernels cached in build/cache/ (tools/debug-kernel.sh,
+#                   fails; kernels cached in build/cache/6.1/ (tools/debug-kernel.sh,
 #                   CHECK_DEBUG_VARIANT=kasan|kcsan for one)
 #   make clean
 #
@@ -282,18 +286,23 @@ demo-compare: userspace
 .PHONY: demo-compare
 
 # logdev in a kernel tree (docs/BUILTIN.md).  KSRC: a kernel source tree;
-# PROBES=1 also applies kernel/intree/probes/series.
+# PROBES=1 also applies the series of kernel/intree/probes/X.Y/ (the tree's).
 kernel-tree:
 	@test -n "$(KSRC)" || { echo "usage: make kernel-tree KSRC=DIR [PROBES=1]" >&2; exit 2; }
 	tools/kernel-tree.sh $(if $(filter 1 y yes,$(PROBES)),--probes) "$(KSRC)"
 
-# SLUB and SLOB 6.1 kernels with logdev built in (tools/demo-builtin.sh;
-# kernels cached in build/cache/, first run about 30 min on 2 cores).
+# The kfree_skbmem hunt with logdev built in (tools/demo-builtin.sh; kernels
+# cached in build/cache/X.Y/, a first build about 30-40 min on 2 cores).
+# BUILTIN_PAIR=debug (default: the newest kernel, SLUB with and without
+# slub_debug=FZPU) or slob (6.1, SLUB and SLOB); BUILTIN_KERNEL=NAME.
+BUILTIN_PAIR ?=
+BUILTIN_KERNEL ?=
+builtin_args = $(if $(BUILTIN_PAIR),--pair $(BUILTIN_PAIR)) $(if $(BUILTIN_KERNEL),--kernel $(BUILTIN_KERNEL))
 demo-builtin: deps deps-kernel userspace
-	tools/demo-builtin.sh
+	tools/demo-builtin.sh $(builtin_args)
 
 check-builtin: deps deps-kernel userspace
-	tools/demo-builtin.sh --check
+	tools/demo-builtin.sh --check $(builtin_args)
 .PHONY: kernel-tree demo-builtin check-builtin
 
 # The VM suite on debug kernels (tools/debug-kernel.sh; first run builds two

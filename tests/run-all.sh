@@ -69,9 +69,11 @@ suite vm-checks "$top/tests/vm/check-selftest.sh"
 suite kernel-deps "$top/tests/kernel-deps.sh"
 # kernel/compat/conftest.sh's rules with a fake compiler (no kernel)
 suite compat "$top/tests/compat/run.sh"
-# logdev added to linux-source-6.1 (tools/kernel-tree.sh), its objects
-# compiled in-tree with W=1, edprint() a no-op with CONFIG_LOGDEV=n; no
-# kernel build (the prepared tree is cached in build/cache/)
+# logdev and the probe patches added to linux-source 6.1, 6.12 and 7.3
+# (tools/kernel-tree.sh); on 7.3 and 6.1 a tinyconfig vmlinux with
+# CONFIG_LOGDEV=y linked (a missing select fails it), logdev's objects
+# compiled in-tree with W=1, edprint() a no-op with CONFIG_LOGDEV=n (the
+# trees and their builds are cached in LOGDEV_KCACHE, default build/cache/)
 suite intree "$top/tests/intree/run.sh"
 suite userspace-deps "$top/tests/userspace-deps.sh"
 suite install "$top/tests/install-check.sh"

@@ -65,12 +65,12 @@ rc=0
 # ("...HOops4W..." matched inside them)
 pat='BUG:|Oops:|Oops -|WARNING:|Kernel panic|general protection|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|sleeping function called|scheduling while atomic|KASAN:|KCSAN:|UBSAN:|blocked for more than|ODEBUG:'
 for v in $variants; do
-	o=$cache/o-$v
+	o=$("$top/tools/ksrc.sh" -k 6.1 odir "$v")
 	if [ -n "$build" ]; then
-		echo "== check-debug: building the $v kernel (tools/ksrc.sh make $v bzImage modules; log $cache/$v-build.log)"
+		echo "== check-debug: building the $v kernel (tools/ksrc.sh -k 6.1 make $v bzImage modules; log $cache/$v-build.log)"
 		t0=$SECONDS
 		mkdir -p "$cache"
-		if ! "$top/tools/ksrc.sh" make "$v" bzImage modules > "$cache/$v-build.log" 2>&1; then
+		if ! "$top/tools/ksrc.sh" -k 6.1 make "$v" bzImage modules > "$cache/$v-build.log" 2>&1; then
 			tail -n 30 "$cache/$v-build.log" >&2
 			echo "FAIL: check-debug: the $v kernel did not build (log $cache/$v-build.log)"
 			exit 1

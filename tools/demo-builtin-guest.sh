@@ -7,7 +7,10 @@
 # /proc/PID/wchan, KBYTES KiB over loopback TCP) and SMAPS reads of
 # /proc/1/smaps into run.cap.  If recording is already on (logdev.enable=1
 # on the kernel command line), what boot recorded is kept: `logdev record
-# --no-enable`.  Saves the debugfs file list, formats and stats.
+# --no-enable`.  Saves the debugfs file list, formats and stats, and what
+# the allocator is (slab.txt): "caches N" (SLUB's /sys/kernel/slab/
+# entries; none under SLOB) and "sanity_checks N" (how many of them check
+# every free: slub_debug=F).
 R=${RESULTS:-/results}
 D=/sys/kernel/debug/logdev
 smaps=${4:-200}
@@ -18,6 +21,13 @@ if [ ! -d $D ]; then
 	exit 1
 fi
 ls $D > $R/files.txt
+n=0 sc=0
+for c in /sys/kernel/slab/*/sanity_checks; do
+	[ -r "$c" ] || continue
+	n=$((n + 1))
+	[ "$(cat "$c")" = 1 ] && sc=$((sc + 1))
+done
+printf 'caches %s\nsanity_checks %s\n' $n $sc > $R/slab.txt
 ifconfig lo 127.0.0.1 up 2>/dev/null || ip link set lo up
 cat > /tmp/work.sh <<EOF
 /logdev/demo-workload $1 $2 $3 || exit 1

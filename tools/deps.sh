@@ -13,8 +13,10 @@
 # --bench: also what `make bench` compares
 # against (LTTng-UST and lttng-tools, valgrind for instruction counts; trace-cmd
 # is in the base list); --kernel: also what building logdev into a kernel
-# from Debian's sources needs (linux-source-6.1, its build tools: the in-tree
-# check of `make check`, tests/intree, and make demo-builtin/check-builtin).
+# from Debian's sources needs (the build tools; the sources themselves,
+# linux-source-X.Y of each matrix kernel, come through the private apt state
+# of tools/kernels/kernel.sh source: the in-tree check of `make check`,
+# tests/intree, and make demo-builtin/check-builtin).
 # Root: apt-get update once, then apt-get install what is missing.
 # Not root: print the one apt-get install line needed and exit 1.
 set -eu
@@ -43,7 +45,7 @@ pkgs="$pkgs dkms openssl"
 # (Debian 12's clang is 14); without them the suite says SKIP
 pkgs="$pkgs clang libclang-rt-14-dev"
 [ -n "$bench" ] && pkgs="$pkgs liblttng-ust-dev lttng-tools valgrind"
-[ -n "$kernel" ] && pkgs="$pkgs linux-source-6.1 flex bison bc libelf-dev libssl-dev patch xz-utils"
+[ -n "$kernel" ] && pkgs="$pkgs flex bison bc libelf-dev libssl-dev patch xz-utils"
 
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]

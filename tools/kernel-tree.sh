@@ -15,12 +15,18 @@
 #   lib/Kconfig.debug      + source "kernel/logdev/Kconfig", after the
 #                          Tracers menu (source "kernel/trace/Kconfig"), in
 #                          Kernel hacking
-#   --probes               the patches of kernel/intree/probes/series
-#                          (edprint in kfree_skbmem, SLUB and SLOB
-#                          kmem_cache_free, mmap/munmap and TLB flush,
-#                          show_smap, /proc/PID/wchan), each skipped if
-#                          already applied
+#   --probes               the patches of the tree's series,
+#                          kernel/intree/probes/X.Y/series (edprint in
+#                          kfree_skbmem, kmem_cache_free of SLUB and of
+#                          SLOB, mmap/munmap and TLB flush, show_smap,
+#                          /proc/PID/wchan), each skipped if already applied
 # --check: only check (the first phase below), change nothing.
+# --print-series: print the probe series directory for KSRC, change nothing.
+#
+# The series for a tree: kernel/intree/probes/X.Y/ of the greatest X.Y not
+# above the tree's VERSION.PATCHLEVEL (its Makefile): the patches are
+# against that kernel line's text (6.1, 6.12, 7.3).  A tree between two
+# lines gets the older one's, which applies or is refused like any other.
 #
 # Idempotent: a tree it already prepared is brought up to date (links to a
 # moved repository are re-pointed, links to files no longer in kernel/ are
@@ -32,26 +38,45 @@
 # Exit: 0 done (or --check passed), 1 refused, 2 usage.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-probes= check_only=
+probes= check_only= print_series=
 ksrc=
 for a in "$@"; do
 	case $a in
 	--probes) probes=1 ;;
 	--check) check_only=1 ;;
+	--print-series) print_series=1 ;;
 	-h|--help) sed -n '2,/^set -euo/{/^set -euo/d;p}' "$0"; exit 0 ;;
 	-*) echo "kernel-tree: unknown option '$a'" >&2; exit 2 ;;
 	*) [ -z "$ksrc" ] || { echo "kernel-tree: one KSRC only" >&2; exit 2; }; ksrc=$a ;;
 	esac
 done
-[ -n "$ksrc" ] || { echo "usage: tools/kernel-tree.sh [--probes] [--check] KSRC" >&2; exit 2; }
+[ -n "$ksrc" ] || { echo "usage: tools/kernel-tree.sh [--probes] [--check] [--print-series] KSRC" >&2; exit 2; }
 
 mk_line='obj-$(CONFIG_LOGDEV) += logdev/'
 kc_anchor='source "kernel/trace/Kconfig"'
 kc_line='source "kernel/logdev/Kconfig"'
-pdir=$top/kernel/intree/probes
+pdirs=$top/kernel/intree/probes
 
 why=()
 refuse() { why+=("$*"); }
+
+# series_for KSRC: the probe series directory for the tree (above), or fail
+series_for() {
+	local v d best=
+	v=$(awk '/^VERSION = / { a = $3 } /^PATCHLEVEL = / { b = $3 }
+		END { if (a ~ /^[0-9]+$/ && b ~ /^[0-9]+$/) print a "." b }' "$1/Makefile" 2>/dev/null)
+	[ -n "$v" ] || return 1
+	for d in $(cd "$pdirs" && ls -d [0-9]*.[0-9]* 2>/dev/null | grep -E '^[0-9]+\.[0-9]+$' | sort -V); do
+		[ "$(printf '%s\n%s\n' "$d" "$v" | sort -V | tail -n 1)" = "$v" ] && best=$d
+	done
+	[ -n "$best" ] || return 1
+	echo "$pdirs/$best"
+}
+
+if [ -n "$print_series" ]; then
+	series_for "$ksrc" || { echo "kernel-tree: no probe series in $pdirs for $ksrc (its Makefile's VERSION.PATCHLEVEL)" >&2; exit 1; }
+	exit 0
+fi
 
 # link name -> target, relative to KSRC
 declare -A links
@@ -138,7 +163,12 @@ fi
 to_apply=()
 if [ -n "$probes" ] && [ ${#why[@]} = 0 ]; then
 	command -v patch > /dev/null || refuse "patch(1) not found (apt-get install patch)"
-	[ -r "$pdir/series" ] || refuse "no $pdir/series"
+	pdir=$(series_for "$ksrc") || pdir=
+	if [ -z "$pdir" ]; then
+		refuse "no probe series in $pdirs for $ksrc (VERSION.PATCHLEVEL of its Makefile: $(sed -n 's/^\(VERSION\|PATCHLEVEL\) = //p' "$ksrc/Makefile" | tr '\n' '.'))"
+		pdir=/nonexistent
+	fi
+	[ -r "$pdir/series" ] || [ "$pdir" = /nonexistent ] || refuse "no $pdir/series"
 	declare -A touched
 	while read -r p; do
 		case $p in ''|'#'*) continue ;; esac
@@ -155,7 +185,7 @@ if [ -n "$probes" ] && [ ${#why[@]} = 0 ]; then
 		else
 			refuse "probe patch $p does not apply to $ksrc: $(echo "$out" | head -n 3 | tr '\n' ' ')"
 		fi
-	done < "$pdir/series"
+	done < <(cat "$pdir/series" 2>/dev/null)
 fi
 
 if [ ${#why[@]} != 0 ]; then
@@ -164,7 +194,7 @@ if [ ${#why[@]} != 0 ]; then
 	exit 1
 fi
 if [ -n "$check_only" ]; then
-	echo "kernel-tree: $ksrc can take logdev${probes:+ and its probes (${#to_apply[@]} patches to apply)}"
+	echo "kernel-tree: $ksrc can take logdev${probes:+ and its probes of ${pdir#"$top"/}/ (${#to_apply[@]} patches to apply)}"
 	exit 0
 fi
 
@@ -198,4 +228,4 @@ for pf in "${to_apply[@]}"; do
 	echo "kernel-tree: applied $(basename "$pf")"
 	changed=$((changed + 1))
 done
-echo "kernel-tree: $ksrc has logdev (kernel/logdev/, CONFIG_LOGDEV in Kernel hacking)${probes:+ and its probes}; $changed changes"
+echo "kernel-tree: $ksrc has logdev (kernel/logdev/, CONFIG_LOGDEV in Kernel hacking)${probes:+ and its probes of ${pdir#"$top"/}/}; $changed changes"

@@ -1,26 +1,35 @@
 #!/bin/bash
-# The fast in-tree check (make check, suite "intree"): logdev added to a
-# kernel tree, without building a kernel.
+# The in-tree check (make check, suite "intree"): logdev added to kernel
+# trees of tools/kernels/matrix, compiled and linked into a small kernel.
 #   1. tools/kernel-tree.sh on fake trees: refuses what it cannot patch
 #      (exit 1, a reason) and changes nothing; applies to a good tree, and
-#      a second run changes nothing.
-#   2. On the pristine linux-source-6.1 files it touches (tools/ksrc.sh
-#      pristine): logdev and every probe patch apply; a second run changes
+#      a second run changes nothing; picks the probe series by the tree's
+#      version.
+#   2. For each kernel of INTREE_SOURCES (default "6.1 6.12 newest"), on the
+#      pristine files of its linux-source-X.Y that kernel-tree touches
+#      (tools/ksrc.sh pristine): logdev and every probe patch of its series
+#      apply, each probe function has its edprint(); a second run changes
 #      nothing.
-#   3. In the prepared tree (tools/ksrc.sh, O=CACHE/o-check, a tinyconfig-
-#      based configuration, prepared once and cached):
-#      CONFIG_LOGDEV=y: logdev's objects compile with W=1 and no warning,
-#      edprint() in a test file (built in and as a module) calls logdev, and
-#      built in its site is not in the "__logdev_sites" section (that would
-#      be an orphan section in vmlinux);
+#   3. For each kernel of INTREE_KERNELS (default "newest 6.1"), in its
+#      prepared tree (tools/ksrc.sh, O=TREECACHE/o-check: tinyconfig plus the
+#      least CONFIG_LOGDEV depends on, cached):
+#      CONFIG_LOGDEV=y: vmlinux links (the link check: a function logdev
+#      calls that its Kconfig does not select is an undefined reference
+#      here), no warning from logdev's files and no orphan section;
+#      logdev's objects compile with W=1 and no warning; edprint() in a test
+#      file (built in and as a module) calls logdev, and built in its site
+#      is not in the "__logdev_sites" section (an orphan section in
+#      vmlinux).  In O=TREECACHE/o-flip (the same configuration, only
+#      prepared):
 #      CONFIG_LOGDEV=m: built-in code gets the no-op, a module the real one;
 #      CONFIG_LOGDEV=n: no call, no logdev symbol, arguments not evaluated,
 #      and a format/argument mismatch fails to compile (-Werror=format).
-# Prints its time.  A fresh machine first pays the unpack (about 20 s) and
-# `make prepare` of the check configuration (about 1-2 min on 2 cores):
-# tools/ksrc.sh prints both when it does them.
-# Needs linux-source-6.1 flex bison bc libelf-dev libssl-dev
-# (tools/deps.sh --kernel).  Env: LOGDEV_KCACHE (tools/ksrc.sh).
+# Prints its times.  A fresh machine first pays, per tree, the download and
+# unpack of its source and the build of o-check's vmlinux (docs/BUILTIN.md
+# gives the times); a later run rebuilds logdev's objects and relinks.
+# Needs flex bison bc libelf-dev libssl-dev patch xz-utils (tools/deps.sh
+# --kernel).  Env: LOGDEV_KCACHE (tools/ksrc.sh), INTREE_SOURCES,
+# INTREE_KERNELS (empty: none), JOBS.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 P=intree
@@ -103,6 +112,19 @@ check "kernel-tree on a prepared tree: exit 0, 0 changes, tree unchanged" \
 	"exit $rc, $(cat "$tmp/out"), $(diff "$tmp/before" "$tmp/after" | head -n 3 | tr '\n' '|')" \
 	sh -c "[ $rc = 0 ] && grep -q '; 0 changes' '$tmp/out' && cmp -s '$tmp/before' '$tmp/after'"
 
+# the probe series by the tree's version: the greatest X.Y of
+# kernel/intree/probes/ not above it
+for vp in "7 3 7.3" "7 4 7.3" "6 13 6.12" "6 12 6.12" "6 3 6.1" "6 1 6.1"; do
+	read -r v pl want <<< "$vp"
+	fake_tree "$tmp/v$v.$pl"
+	printf 'VERSION = %s\nPATCHLEVEL = %s\n' "$v" "$pl" > "$tmp/v$v.$pl/Makefile"
+	got=$("$kt" --print-series "$tmp/v$v.$pl" 2>&1)
+	check_eq "kernel-tree picks the probe series of $want for a $v.$pl tree" "${got#"$top"/}" "kernel/intree/probes/$want"
+done
+fake_tree "$tmp/old"
+printf 'VERSION = 5\nPATCHLEVEL = 10\n' > "$tmp/old/Makefile"
+refused "$tmp/old" "probes for a tree older than every series" "no probe series" --probes
+
 # a tree prepared by a checkout with built modules in kernel/: its
 # logdev.mod.c (a build product) is not a source to link, and a tree that
 # already links one (older kernel-tree) is brought up to date, not refused
@@ -131,54 +153,66 @@ check "kernel-tree does not link kernel/logdev.mod.c (a build product) into the 
 	"exit $rc: $(ls "$tmp/modc/kernel/logdev" | tr '\n' ' ')" \
 	sh -c "[ $rc = 0 ] && [ ! -L '$tmp/modc/kernel/logdev/logdev.mod.c' ]"
 
-# ---- 2. the pristine 6.1 files, with the probes
-pristine=$("$ksrc" pristine 2> "$tmp/ksrc.err")
-if [ -z "$pristine" ] || [ ! -d "$pristine" ]; then
-	fail "pristine linux-source-6.1 files: $(tail -n 3 "$tmp/ksrc.err" | tr '\n' '|')"
-else
-	cp -a "$pristine" "$tmp/p61"
-	mkdir -p "$tmp/p61/include/linux" "$tmp/p61/include/uapi/linux"
-	npatch=$(grep -vc '^#\|^$' "$top/kernel/intree/probes/series")
-	"$kt" --probes "$tmp/p61" > "$tmp/out" 2>&1
+# ---- 2. the pristine files of each source, with the probes
+# probe_fn TREE FUNC PATTERN: a definition of FUNC in the files the tree's
+# series touches has a line matching PATTERN
+probe_fn() {
+	local t=$1 files
+	files=$(grep -h '^+++ ' "$("$kt" --print-series "$t")"/*.patch | awk '{ print $2 }' | cut -d/ -f2- | sort -u)
+	(cd "$t" && awk -v fn="$2" -v pat="$3" '
+		$0 ~ "^[a-z].*[ *]" fn "[(]" && $0 !~ /;$/ { in_fn = 1 }
+		in_fn && $0 ~ pat { found = 1 }
+		in_fn && /^}/ { in_fn = 0 }
+		END { exit !found }' $files)
+}
+check "every probe patch adds edprint() and includes <linux/edprint.h>" \
+	"$(grep -c '^+.*edprint(' "$top"/kernel/intree/probes/*/*.patch | tr '\n' ' ')" \
+	sh -c "! grep -L '^+#include <linux/edprint.h>' '$top'/kernel/intree/probes/*/*.patch | grep -q ."
+for k in ${INTREE_SOURCES-6.1 6.12 newest}; do
+	xy=$("$ksrc" -k "$k" version 2> "$tmp/ksrc.err")
+	pristine=$("$ksrc" -k "$k" pristine 2>> "$tmp/ksrc.err")
+	if [ -z "$pristine" ] || [ ! -d "$pristine" ]; then
+		fail "pristine linux-source files of $k: $(tail -n 3 "$tmp/ksrc.err" | tr '\n' '|')"
+		continue
+	fi
+	pt=$tmp/p$xy
+	cp -a "$pristine" "$pt"
+	mkdir -p "$pt/include/linux" "$pt/include/uapi/linux"
+	series=$("$kt" --print-series "$pt")
+	npatch=$(grep -vc '^#\|^$' "$series/series")
+	"$kt" --probes "$pt" > "$tmp/out" 2>&1
 	rc=$?
 	napplied=$(grep -c '^kernel-tree: applied ' "$tmp/out")
-	check "kernel-tree --probes applies to linux-source-6.1 ($npatch patches)" \
+	check "kernel-tree --probes applies to linux-source-$xy ($k): ${series#"$top"/}, $npatch patches" \
 		"exit $rc, $napplied applied: $(head -c 400 "$tmp/out")" \
-		test "$rc" = 0 -a "$napplied" = "$npatch" -a "$npatch" -ge 5
-	check "every probe patch adds edprint() and includes <linux/edprint.h>" \
-		"$(grep -c '^+.*edprint(' "$top"/kernel/intree/probes/*.patch | tr '\n' ' ')" \
-		sh -c "! grep -L '^+#include <linux/edprint.h>' '$top'/kernel/intree/probes/*.patch | grep -q ."
-	snap "$tmp/p61" > "$tmp/before"
-	"$kt" --probes "$tmp/p61" > "$tmp/out" 2>&1
+		test "$rc" = 0 -a "$napplied" = "$npatch" -a "$npatch" -ge 5 -a "$(basename "$series")" = "$xy"
+	missing=
+	for fp in kfree_skbmem:edprint kmem_cache_free_probe:edprint kmem_cache_free:kmem_cache_free_probe \
+		ksys_mmap_pgoff:edprint __vm_munmap:edprint flush_tlb_mm_range:edprint show_smap:edprint \
+		proc_pid_wchan:edprint; do
+		probe_fn "$pt" "${fp%%:*}" "${fp#*:}[(]" || missing="$missing ${fp%%:*}"
+	done
+	check_eq "linux-source-$xy: every probe point has its edprint() (kfree_skbmem, kmem_cache_free, mmap, munmap, TLB flush, show_smap, wchan)" \
+		"missing:$missing" "missing:"
+	snap "$pt" > "$tmp/before"
+	"$kt" --probes "$pt" > "$tmp/out" 2>&1
 	rc=$?
-	snap "$tmp/p61" > "$tmp/after"
-	check "kernel-tree --probes again: 0 changes" "exit $rc: $(cat "$tmp/out")" \
+	snap "$pt" > "$tmp/after"
+	check "kernel-tree --probes again on linux-source-$xy: 0 changes" "exit $rc: $(cat "$tmp/out")" \
 		sh -c "[ $rc = 0 ] && grep -q '; 0 changes' '$tmp/out' && cmp -s '$tmp/before' '$tmp/after'"
-	# a tree at another patch level: a hunk that no longer matches
-	cp -a "$pristine" "$tmp/p61x"
-	mkdir -p "$tmp/p61x/include/linux" "$tmp/p61x/include/uapi/linux"
-	sed -i 's/^static void kfree_skbmem(struct sk_buff \*skb)$/static void kfree_skbmem_renamed(struct sk_buff *skb)/' \
-		"$tmp/p61x/net/core/skbuff.c"
-	sed -i '/^	switch (skb->fclone) {$/,+3d' "$tmp/p61x/net/core/skbuff.c"
-	refused "$tmp/p61x" "a 6.1 tree where one probe hunk does not match" "0001-skbuff" --probes
-fi
+	if [ "$xy" = 6.1 ]; then
+		# a tree at another patch level: a hunk that no longer matches
+		cp -a "$pristine" "$tmp/p61x"
+		mkdir -p "$tmp/p61x/include/linux" "$tmp/p61x/include/uapi/linux"
+		sed -i 's/^static void kfree_skbmem(struct sk_buff \*skb)$/static void kfree_skbmem_renamed(struct sk_buff *skb)/' \
+			"$tmp/p61x/net/core/skbuff.c"
+		sed -i '/^	switch (skb->fclone) {$/,+3d' "$tmp/p61x/net/core/skbuff.c"
+		refused "$tmp/p61x" "a 6.1 tree where one probe hunk does not match" "0001-skbuff" --probes
+	fi
+done
 
-# ---- 3. compile in the prepared tree
+# ---- 3. compile and link in the prepared trees
 tp1=$SECONDS
-tree=$("$ksrc" tree 2> "$tmp/ksrc.err") && o=$("$ksrc" config check 2>> "$tmp/ksrc.err")
-if [ -z "${o:-}" ] || [ ! -f "$o/.config" ]; then
-	fail "prepared tree: $(tail -n 5 "$tmp/ksrc.err" | tr '\n' '|')"
-	finish
-	exit
-fi
-cat "$tmp/ksrc.err"
-kmake() { make -s -C "$tree" O="$o" -j"${JOBS:-2}" "$@"; }
-if [ ! -f "$o/include/generated/autoconf.h" ] || [ ! -f "$o/scripts/mod/modpost" ]; then
-	echo "intree: make prepare (once per cache)"
-	tp=$SECONDS
-	kmake prepare > "$tmp/prepare.log" 2>&1 || { fail "make prepare: $(tail -n 5 "$tmp/prepare.log" | tr '\n' '|')"; finish; exit; }
-	echo "intree: prepare took $((SECONDS - tp)) s"
-fi
 
 # the test files: one body, built in (obj-y) and as a module (obj-m)
 m=$tmp/m
@@ -207,7 +241,6 @@ void edp_bad(int x)
 }
 C
 printf 'obj-y += edp_builtin.o\nobj-m += edp_mod.o\n' > "$m/Kbuild"
-mbuild() { rm -f "$m"/*.o; kmake M="$m" edp_builtin.o edp_mod.o > "$m/build.log" 2>&1; }
 # refs OBJ: the logdev symbols OBJ refers to or defines, and the
 # never-defined argument, one line
 refs() { nm "$1" 2>/dev/null | awk '$NF ~ /^(__logdev_print|logdev_key|__logdev_reserve|__logdev_commit|logdev_site_enc|edp_never_defined)$/ { print $NF }' | sort -u | tr '\n' ' '; }
@@ -234,66 +267,113 @@ calls() {
 	esac
 }
 sites_sec() { readelf -SW "$1" 2>/dev/null | grep -cE '\] __logdev_sites '; }
-
-# CONFIG_LOGDEV=y
-if "$ksrc" set check y > "$tmp/set.log" 2>&1; then
-	rm -f "$o"/kernel/logdev/*.o
-	tc=$SECONDS
-	kmake W=1 kernel/logdev/ > "$tmp/w1.log" 2>&1
-	rc=$?
-	nobj=$(make -s --no-print-directory -f - <<MK
+nobj=$(make -s --no-print-directory -f - <<MK
 include $top/kernel/Makefile.objs
 all:
 	@echo \$(logdev-y)
 MK
 )
+
+# intree_kernel K: section 3 on the tree of matrix kernel K
+intree_kernel() {
+	local k=$1 xy tree o of tk tc rc missing nw ob w und cfg yes no
+	kmake() { make -s -C "$tree" O="$o" -j"${JOBS:-2}" "$@"; }
+	mbuild() { rm -f "$m"/*.o; kmake M="$m" edp_builtin.o edp_mod.o > "$m/build.log" 2>&1; }
+	tk=$SECONDS
+	xy=$("$ksrc" -k "$k" version 2> "$tmp/ksrc.err") &&
+		tree=$("$ksrc" -k "$k" tree 2>> "$tmp/ksrc.err") && o=$("$ksrc" -k "$k" config check 2>> "$tmp/ksrc.err") &&
+		of=$("$ksrc" -k "$k" config flip 2>> "$tmp/ksrc.err")
+	if [ -z "${of:-}" ] || [ ! -f "$o/.config" ] || [ ! -f "$of/.config" ]; then
+		fail "prepared tree of $k: $(tail -n 5 "$tmp/ksrc.err" | tr '\n' '|')"
+		return
+	fi
+	grep -v '^/' "$tmp/ksrc.err" || true
+	# one user of this tree cache at a time (its links point at one checkout)
+	exec 8> "$(dirname "$o")/.intree.lock"
+	flock 8
+
+	# CONFIG_LOGDEV=y: the link check
+	if ! "$ksrc" -k "$k" set check y > "$tmp/set.log" 2>&1; then
+		fail "$xy: CONFIG_LOGDEV=y: $(cat "$tmp/set.log")"
+		return
+	fi
+	tc=$SECONDS
+	kmake vmlinux > "$tmp/vmlinux.log" 2>&1
+	rc=$?
+	und=$(grep -oE "undefined reference to \`[^']*'" "$tmp/vmlinux.log" | sort -u | tr '\n' ' ')
+	check "$xy: vmlinux with CONFIG_LOGDEV=y links (tinyconfig + what logdev needs; $((SECONDS - tc)) s)" \
+		"exit $rc${und:+, $und}: $(grep -m 3 -E 'error|Error' "$tmp/vmlinux.log" | tr '\n' '|')" \
+		sh -c "[ $rc = 0 ] && nm '$o/vmlinux' | grep -q ' T __logdev_print\$'"
+	w=$(grep -E 'kernel/logdev/.*warning:|orphan section.*logdev|warning:.*__logdev' "$tmp/vmlinux.log" || true)
+	check_eq "$xy: vmlinux: no warning from logdev's files or sites (orphan section)" "$w" ""
+
+	rm -f "$o"/kernel/logdev/*.o
+	tc=$SECONDS
+	kmake W=1 kernel/logdev/ > "$tmp/w1.log" 2>&1
+	rc=$?
 	missing=
 	for ob in $nobj; do [ -f "$o/kernel/logdev/$ob" ] || missing="$missing $ob"; done
-	check "logdev's objects compile in-tree (CONFIG_LOGDEV=y, W=1): $(echo $nobj | wc -w) objects in $((SECONDS - tc)) s" \
+	check "$xy: logdev's objects compile in-tree (CONFIG_LOGDEV=y, W=1): $(echo $nobj | wc -w) objects in $((SECONDS - tc)) s" \
 		"exit $rc, missing:$missing: $(grep -m 3 -E 'error|Error' "$tmp/w1.log" | tr '\n' '|')" \
 		test "$rc" = 0 -a -z "$missing" -a -f "$o/kernel/logdev/built-in.a"
-	# the kernel feature tests (kernel/compat/) ran in the tree's build
+	# the kernel feature tests (kernel/compat/) ran in the tree's build:
+	# struct module's memory is mem[] since 6.4, core_layout before
 	cfg=$o/kernel/logdev/logdev_compat_config.h
-	check "the feature tests answered for the tree's kernel (6.1: module_layout, no module_mem)" \
-		"$(grep -h 'MODULE_' "$cfg" 2>&1 | tr '\n' '|')" \
-		sh -c "grep -qx '#define LD_HAVE_MODULE_LAYOUT 1' '$cfg' && ! grep -q 'define LD_HAVE_MODULE_MEM' '$cfg'"
-	nw=$(grep -c 'warning:' "$tmp/w1.log")
-	check_eq "logdev's objects: no warning with W=1" "$nw warnings$( [ "$nw" = 0 ] || grep -m 3 'warning:' "$tmp/w1.log" | tr '\n' '|')" "0 warnings"
-	if mbuild; then
-		calls "CONFIG_LOGDEV=y: built-in edprint() calls logdev" "$m/edp_builtin.o"
-		calls "CONFIG_LOGDEV=y: a module's edprint() calls logdev" "$m/edp_mod.o"
-		check_eq "CONFIG_LOGDEV=y: built-in sites are not in section __logdev_sites (no orphan in vmlinux)" \
-			"$(sites_sec "$m/edp_builtin.o")" 0
-		check_eq "CONFIG_LOGDEV=y: a module's sites are in section __logdev_sites" "$(sites_sec "$m/edp_mod.o")" 1
+	if [ "$(printf '%s\n6.4\n' "$xy" | sort -V | head -n 1)" = 6.4 ]; then
+		yes=MODULE_MEM no=MODULE_LAYOUT
 	else
-		fail "CONFIG_LOGDEV=y: test files do not build: $(grep -m 3 -E 'error' "$m/build.log" | tr '\n' '|')"
+		yes=MODULE_LAYOUT no=MODULE_MEM
 	fi
-else
-	fail "CONFIG_LOGDEV=y: $(cat "$tmp/set.log")"
-fi
+	check "$xy: the feature tests answered for the tree's kernel (${yes,,}, no ${no,,})" \
+		"$(grep -h 'MODULE_' "$cfg" 2>&1 | tr '\n' '|')" \
+		sh -c "grep -qx '#define LD_HAVE_$yes 1' '$cfg' && ! grep -q 'define LD_HAVE_$no' '$cfg'"
+	nw=$(grep -c 'warning:' "$tmp/w1.log")
+	check_eq "$xy: logdev's objects: no warning with W=1" "$nw warnings$( [ "$nw" = 0 ] || grep -m 3 'warning:' "$tmp/w1.log" | tr '\n' '|')" "0 warnings"
+	if mbuild; then
+		calls "$xy: CONFIG_LOGDEV=y: built-in edprint() calls logdev" "$m/edp_builtin.o"
+		calls "$xy: CONFIG_LOGDEV=y: a module's edprint() calls logdev" "$m/edp_mod.o"
+		check_eq "$xy: CONFIG_LOGDEV=y: built-in sites are not in section __logdev_sites (no orphan in vmlinux)" \
+			"$(sites_sec "$m/edp_builtin.o")" 0
+		check_eq "$xy: CONFIG_LOGDEV=y: a module's sites are in section __logdev_sites" "$(sites_sec "$m/edp_mod.o")" 1
+	else
+		fail "$xy: CONFIG_LOGDEV=y: test files do not build: $(grep -m 3 -E 'error' "$m/build.log" | tr '\n' '|')"
+	fi
 
-# CONFIG_LOGDEV=m
-if "$ksrc" set check m > "$tmp/set.log" 2>&1 && mbuild; then
-	check_eq "CONFIG_LOGDEV=m: built-in edprint() is the no-op (IS_REACHABLE)" "$(refs "$m/edp_builtin.o")" ""
-	calls "CONFIG_LOGDEV=m: a module's edprint() calls logdev" "$m/edp_mod.o"
-else
-	fail "CONFIG_LOGDEV=m: $(cat "$tmp/set.log") $(grep -m 3 -E 'error' "$m/build.log" 2>/dev/null | tr '\n' '|')"
-fi
-
-# CONFIG_LOGDEV=n
-if "$ksrc" set check n > "$tmp/set.log" 2>&1 && mbuild; then
-	check_eq "CONFIG_LOGDEV=n: built-in edprint() compiles to no call, arguments not evaluated" \
-		"$(refs "$m/edp_builtin.o")" ""
-	check_eq "CONFIG_LOGDEV=n: a module's edprint() compiles to no call" "$(refs "$m/edp_mod.o")" ""
-	check_eq "CONFIG_LOGDEV=n: no site data left" "$(sites_sec "$m/edp_builtin.o")$(sites_sec "$m/edp_mod.o")" 00
-	kmake M="$m" ccflags-y=-Werror=format edp_badfmt.o > "$tmp/bad.log" 2>&1
-	rc=$?
-	check "CONFIG_LOGDEV=n: a format/argument mismatch fails to compile (-Werror=format)" \
-		"exit $rc: $(grep -m 2 -E 'error|warning' "$tmp/bad.log" | tr '\n' '|')" \
-		sh -c "[ $rc != 0 ] && grep -q 'error: format .%s. expects argument of type' '$tmp/bad.log' &&
-			grep -q 'edp_badfmt.c:6:.*edprint' '$tmp/bad.log'"
-else
-	fail "CONFIG_LOGDEV=n: $(cat "$tmp/set.log") $(grep -m 3 -E 'error' "$m/build.log" 2>/dev/null | tr '\n' '|')"
-fi
-echo "intree: $((SECONDS - t0)) s (fake trees and pristine files $((tp1 - t0)) s, in-tree compiles $((SECONDS - tp1)) s; load average $(cut -d' ' -f1-3 /proc/loadavg))"
+	# CONFIG_LOGDEV=m and n, in o-flip (prepared once)
+	o=$of
+	if [ ! -f "$o/include/generated/autoconf.h" ] || [ ! -f "$o/scripts/mod/modpost" ]; then
+		echo "intree: $xy: make prepare of $o (once per cache)"
+		tc=$SECONDS
+		kmake prepare > "$tmp/prepare.log" 2>&1 ||
+			{ fail "$xy: make prepare: $(tail -n 5 "$tmp/prepare.log" | tr '\n' '|')"; return; }
+		echo "intree: $xy: prepare took $((SECONDS - tc)) s"
+	fi
+	if "$ksrc" -k "$k" set flip m > "$tmp/set.log" 2>&1 && mbuild; then
+		check_eq "$xy: CONFIG_LOGDEV=m: built-in edprint() is the no-op (IS_REACHABLE)" "$(refs "$m/edp_builtin.o")" ""
+		calls "$xy: CONFIG_LOGDEV=m: a module's edprint() calls logdev" "$m/edp_mod.o"
+	else
+		fail "$xy: CONFIG_LOGDEV=m: $(cat "$tmp/set.log") $(grep -m 3 -E 'error' "$m/build.log" 2>/dev/null | tr '\n' '|')"
+	fi
+	if "$ksrc" -k "$k" set flip n > "$tmp/set.log" 2>&1 && mbuild; then
+		check_eq "$xy: CONFIG_LOGDEV=n: built-in edprint() compiles to no call, arguments not evaluated" \
+			"$(refs "$m/edp_builtin.o")" ""
+		check_eq "$xy: CONFIG_LOGDEV=n: a module's edprint() compiles to no call" "$(refs "$m/edp_mod.o")" ""
+		check_eq "$xy: CONFIG_LOGDEV=n: no site data left" "$(sites_sec "$m/edp_builtin.o")$(sites_sec "$m/edp_mod.o")" 00
+		kmake M="$m" ccflags-y=-Werror=format edp_badfmt.o > "$tmp/bad.log" 2>&1
+		rc=$?
+		check "$xy: CONFIG_LOGDEV=n: a format/argument mismatch fails to compile (-Werror=format)" \
+			"exit $rc: $(grep -m 2 -E 'error|warning' "$tmp/bad.log" | tr '\n' '|')" \
+			sh -c "[ $rc != 0 ] && grep -q 'error: format .%s. expects argument of type' '$tmp/bad.log' &&
+				grep -q 'edp_badfmt.c:6:.*edprint' '$tmp/bad.log'"
+	else
+		fail "$xy: CONFIG_LOGDEV=n: $(cat "$tmp/set.log") $(grep -m 3 -E 'error' "$m/build.log" 2>/dev/null | tr '\n' '|')"
+	fi
+	exec 8>&-
+	times="$times $xy $((SECONDS - tk)) s,"
+}
+times=
+for k in ${INTREE_KERNELS-newest 6.1}; do
+	intree_kernel "$k"
+done
+echo "intree: $((SECONDS - t0)) s (fake trees and pristine files $((tp1 - t0)) s, in-tree compiles and links:${times:- none}; load average $(cut -d' ' -f1-3 /proc/loadavg))"
 finish

@@ -16,6 +16,12 @@
 #                                   made and its tools installed first
 #   kernel.sh qemu KVER ARGS...     run the qemu-system-x86_64 that boots KVER
 #   kernel.sh image KVER            print KIMG (for tools/vm/run.sh)
+#   kernel.sh source NAME           the kernel's source: Debian's
+#                                   linux-source-X.Y of the same version as
+#                                   NAME's headers (KDEBVER) from its suite,
+#                                   downloaded and unpacked into
+#                                   CACHE/sources/ once; print the path of its
+#                                   linux-source-X.Y.tar.xz (tools/ksrc.sh)
 #
 # KVER is a matrix name (6.1, 6.12-rt, newest...: fetched when missing), a
 # release already fetched into the cache, or a release installed here
@@ -28,7 +34,10 @@
 # (linux-headers-*-common*, linux-kbuild-*, linux-base-V) are downloaded with
 # `apt-get download` and unpacked with `dpkg-deb -x`; the headers' Makefiles,
 # which include absolute /usr/src paths, are pointed at the unpacked copy.
-# About 50-150 MB per kernel, 10-30 s.
+# About 50-150 MB per kernel, 10-30 s.  Its source (kernel.sh source) is
+# linux-source-X.Y=KDEBVER from the same suite through the same private apt
+# state, one package per X.Y and version (6.1 and 6.1-rt share it): about
+# 140-160 MB, the tarball kept, the .deb not.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -200,6 +209,41 @@ env_of() {
 	ld_die "no kernel '$k': not a name of tools/kernels/matrix ($(ld_matrix_names | tr '\n' ' ')), not fetched into $(ld_cache)/kernels, not installed (/lib/modules/$k/build)"
 }
 
+# ------------------------------------------------------------------ source
+
+# source_one NAME: fetch NAME (if needed) and its linux-source-X.Y of the
+# same Debian version; print the tarball's path
+source_one() {
+	local k=$1 xy pkg dir tmp tar
+	eval "$(env_of "$k")"
+	[ -n "${KDEBVER:-}" ] && [ -n "${KSUITE:-}" ] ||
+		ld_die "$k: not fetched from the archive (a kernel installed here): its source package is unknown"
+	xy=$(echo "$KDEBVER" | sed -n 's/^\([0-9]*\.[0-9]*\)[.-].*/\1/p')
+	[ -n "$xy" ] || ld_die "$k: cannot read X.Y from its version $KDEBVER"
+	pkg=linux-source-$xy
+	dir=$(ld_cache)/sources/${pkg}_$KDEBVER
+	tar=$dir/usr/src/$pkg.tar.xz
+	if [ ! -f "$dir/.done" ]; then
+		ld_lock "source-${pkg}_$KDEBVER"
+		if [ ! -f "$dir/.done" ]; then
+			apt_ready
+			echo "kernel: fetching $pkg=$KDEBVER from $KSUITE (the source of $KVER)" >&2
+			tmp=$dir.tmp
+			rm -rf "$tmp"
+			mkdir -p "$tmp/debs"
+			(cd "$tmp/debs" && papt apt-get download "$pkg=$KDEBVER" > /dev/null 2> "$tmp/download.err") ||
+				ld_die "$k: apt-get download $pkg=$KDEBVER failed: $(head -n 3 "$tmp/download.err" | tr '\n' '|')"
+			dpkg-deb -x "$tmp"/debs/*.deb "$tmp" || ld_die "$k: dpkg-deb -x of $pkg failed"
+			rm -rf "$tmp/debs" "$tmp/download.err"
+			[ -f "$tmp/usr/src/$pkg.tar.xz" ] || ld_die "$k: $pkg has no usr/src/$pkg.tar.xz"
+			rm -rf "$dir"
+			mv "$tmp" "$dir"
+			echo "$KDEBVER $KSUITE" > "$dir/.done"
+		fi
+	fi
+	echo "$tar"
+}
+
 cmd_run() {
 	local k=$1 dir=$PWD
 	shift
@@ -241,6 +285,7 @@ fetch)
 	[ $# -ge 1 ] || usage
 	for n in "$@"; do fetch_one "$n"; done ;;
 env) env_of "${1:-}" ;;
+source) [ $# = 1 ] || usage; source_one "$1" ;;
 image) eval "$(env_of "${1:-}")"; [ -n "$KIMG" ] || ld_die "$KVER: no image to boot"; echo "$KIMG" ;;
 run) [ $# -ge 2 ] || usage; cmd_run "$@" ;;
 qemu) [ $# -ge 1 ] || usage; cmd_qemu "$@" ;;

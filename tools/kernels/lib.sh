@@ -9,6 +9,11 @@
 #   kernels/UTS/       one kernel: the image, headers and kbuild packages
 #                      unpacked (dpkg-deb -x) under root/, and kernel.env
 #   chroot/SUITE/      a debootstrap chroot of SUITE (build tools, QEMU)
+#   sources/linux-source-X.Y_VERSION/
+#                      a kernel's source package unpacked (kernel.sh source):
+#                      usr/src/linux-source-X.Y.tar.xz
+#   ksrc/              where .ci/run keeps tools/ksrc.sh's prepared trees
+#                      (LOGDEV_KCACHE; elsewhere build/cache/ of the checkout)
 # Each is made once, under a lock (flock), and reused; rm -rf to refresh.
 # Never under the source tree: chroots get the tree bind-mounted into them.
 

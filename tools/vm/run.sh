@@ -12,8 +12,10 @@
 # matrix's default.  Every .ko must match it.  Its image and the QEMU that
 # boots it come from tools/kernels/kernel.sh (image, qemu: the matrix's QEMU
 # column).  LOGDEV_VM_KERNEL=path/bzImage boots that image instead (e.g. a
-# debug kernel, see tools/debug-kernel.sh) with this machine's QEMU; V is
-# then only checked against the modules' vermagic.
+# debug kernel, see tools/debug-kernel.sh) with this machine's QEMU, or with
+# the QEMU that boots the matrix kernel LOGDEV_VM_QEMU (a name: a kernel built
+# from that kernel's source wants it, tools/demo-builtin.sh); V is then only
+# checked against the modules' vermagic.
 #
 # Guest side: the files are copied to /logdev/, the script to /logdev/guest.sh,
 # tests/vm/lib.sh (the helpers guest scripts source) to /logdev/lib.sh;
@@ -127,8 +129,12 @@ for f in $files; do
 done
 if [ -n "${LOGDEV_VM_KERNEL:-}" ]; then
 	kimg=$LOGDEV_VM_KERNEL
-	qemu=(qemu-system-x86_64)
-	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found"
+	if [ -n "${LOGDEV_VM_QEMU:-}" ]; then
+		qemu=("$kernels" qemu "$LOGDEV_VM_QEMU")
+	else
+		qemu=(qemu-system-x86_64)
+		command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found"
+	fi
 else
 	kimg=$("$kernels" image "$kver") || die "no image to boot for $kver"
 	qemu=("$kernels" qemu "$kver")
