@@ -136,7 +136,7 @@ check: deps deps-kernel userspace plugin vm-kernel
 # prints per kernel and mode the records written/read/lost per CPU and
 # context, records/s, duration and load average.  About 15 min per 10^8
 # records and mode under TCG (docs/TESTING.md): not part of check, which
-# runs the same with 10^6 (vm-soak-cloud, vm-soak-rt).
+# runs the same with 10^6 (group vm-soak, per matrix kernel).
 SOAK_RECORDS ?= 100000000
 soak: deps
 	tests/vm/soak.sh --records $(SOAK_RECORDS) $(if $(SOAK_KERNELS),--kernels "$(SOAK_KERNELS)") $(if $(SOAK_MODES),--modes "$(SOAK_MODES)")
