@@ -11,6 +11,7 @@
 #                   4-CPU guest, writers in all contexts nested four deep, readers
 #                   checking read + lost == written per CPU and context (tests/vm/soak.sh)
 #   make bench      benchmarks (see docs/PERFORMANCE.md)
+#   make bench-kernels  the kernel bench on every matrix kernel, ratios side by side
 #   make fuzz       every parser under libFuzzer with ASan+UBSan, 10^7
 #                   executions in all (FUZZ_RUNS=N), one target at a time;
 #                   prints executions per target (tests/fuzz/README.md)
@@ -145,6 +146,11 @@ bench: userspace
 	tools/deps.sh --bench
 	$(MAKE) -C bench run
 
+# the kernel bench on every kernel of the matrix, one after the other, and a
+# summary of the ratios side by side (BENCH_KERNELS="6.1 newest" for some)
+bench-kernels: userspace
+	$(MAKE) -C bench run-kernel-matrix
+
 fuzz:
 	$(MAKE) -C tests/fuzz fuzz
 
@@ -276,7 +282,7 @@ clean:
 	-$(MAKE) -C tests/plugin clean
 	rm -rf demo-out tests/vm/out build
 
-.PHONY: all kernel userspace plugin deps deps-kernel vm-kernel demo check soak bench fuzz clean
+.PHONY: all kernel userspace plugin deps deps-kernel vm-kernel demo check soak bench bench-kernels fuzz clean
 .PHONY: install install-user install-module uninstall dkms-source dkms-install dkms-uninstall
 
 # Cloud vs PREEMPT_RT kernel, same workload through logdev probes, then
