@@ -3,7 +3,8 @@
 #   check: N passed, N failed
 # Exit non-zero if any check failed or any suite exited non-zero (a suite
 # that exits non-zero always has a FAIL line, see suite()).
-# Expects kernel/ and userspace/ to be built (the top Makefile's `make check`).
+# Expects userspace/ and the module for the kernel under test (LOGDEV_KVER,
+# tools/kernels/modules.sh) built: the top Makefile's `make check`.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(mktemp /tmp/logdev-check.XXXXXX)
@@ -66,7 +67,13 @@ suite plugin make -s -C "$top/tests/plugin" check
 suite kshark "$top/tests/kshark/run.sh" "$top/userspace/logdev"
 # the host-side VM checkers on hand-made results (no VM needed)
 suite vm-checks "$top/tests/vm/check-selftest.sh"
-suite kernel-deps "$top/tests/kernel-deps.sh"
+# on the objects of the module built for the kernel under test (make
+# vm-kernel: tools/kernels/modules.sh, build/kmod/RELEASE/kernel/)
+if kobj=${LOGDEV_KMOD:-$("$top/tools/kernels/modules.sh" --quiet "${LOGDEV_KVER:-}")}; then
+	suite kernel-deps "$top/tests/kernel-deps.sh" "$kobj"
+else
+	echo "FAIL: kernel-deps: logdev does not build for kernel '${LOGDEV_KVER:-default}' (tools/kernels/modules.sh)" | tee -a "$log"
+fi
 # kernel/compat/conftest.sh's rules with a fake compiler (no kernel)
 suite compat "$top/tests/compat/run.sh"
 # logdev and the probe patches added to linux-source 6.1, 6.12 and 7.3
