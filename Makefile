@@ -254,6 +254,10 @@ dkms-source:
 	install -m 0755 tools/dkms-post-build.sh $(DKMS_SRC)/
 	sed 's|@LOGDEV_VERSION@|$(LOGDEV_VERSION)|g' dkms.conf > $(DKMS_SRC)/dkms.conf
 
+# DKMS looks for sign-file under /lib/modules/KVER/build whatever
+# --kernelsourcedir says: a kernel of the matrix (headers in the kernel cache)
+# would get an unsigned logdev.ko; sign_file= (DKMS's own variable) names that
+# kernel's sign-file unless the caller set one.
 dkms-install: install-user dkms-source
 	@command -v $(DKMS) > /dev/null || { echo "logdev: no dkms (apt-get install dkms)" >&2; exit 1; }
 	@test -n "$(DKMS_KERNELS)" || { echo "logdev: no kernel with headers in /lib/modules/*/build (DKMS_KERNELS=)" >&2; exit 1; }
@@ -262,7 +266,9 @@ dkms-install: install-user dkms-source
 	$(DKMS) add $(DKMS_ALL) logdev/$(LOGDEV_VERSION)
 	set -e; for k in $(DKMS_KERNELS); do \
 		eval "$$($(KERNELS) env $$k)"; \
-		$(KERNELS) run $$k -- $(DKMS) install $(DKMS_ALL) logdev/$(LOGDEV_VERSION) -k $$KVER --kernelsourcedir $$KDIR; \
+		sf=$${sign_file:-$$KDIR/scripts/sign-file}; \
+		$(KERNELS) run $$k -- env sign_file=$$sf \
+			$(DKMS) install $(DKMS_ALL) logdev/$(LOGDEV_VERSION) -k $$KVER --kernelsourcedir $$KDIR; \
 	done
 	$(DKMS) status $(DKMS_ALL) logdev
 

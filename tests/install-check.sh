@@ -52,6 +52,29 @@ symvers_crc() {
 	[ -n "$v" ] && printf '0x%08x\n' "$v"
 }
 
+# template_bound KO LOG CRC KVER KDIR: is the template module KO (built for
+# KVER, its build's output in LOG) bound to logdev's __logdev_print?  With
+# CONFIG_MODVERSIONS it records CRC (logdev's Module.symvers); without it
+# (Debian's 7.3 cloud kernel) modpost found the symbol in that file (no
+# "undefined!") and the module depends on logdev.  Prints how, or what is
+# wrong and returns 1.
+template_bound() {
+	local ko=$1 log=$2 kc=$3 kv=$4 kd=$5 got
+	got=$(vermagic "$ko")
+	[ "$got" = "$kv" ] || { echo "vermagic '$got' (want $kv)"; return 1; }
+	if grep -q '^CONFIG_MODVERSIONS=y' "$kd/.config"; then
+		got=$(crc "$ko" __logdev_print)
+		[ -n "$got" ] && [ "$got" = "$kc" ] || { echo "CRC of __logdev_print '$got' (logdev's '$kc')"; return 1; }
+		echo "CRC of __logdev_print $got"
+	else
+		got=$(grep -m 1 '__logdev_print.*undefined' "$log")
+		[ -z "$got" ] || { echo "modpost: $got"; return 1; }
+		got=$(modinfo -F depends "$ko" 2>/dev/null)
+		[ "$got" = logdev ] || { echo "no modversions; depends '$got' (want logdev)"; return 1; }
+		echo "no modversions: __logdev_print found in logdev's Module.symvers, depends: logdev"
+	fi
+}
+
 # ---- make install DESTDIR=...
 if ! make -C "$top" install DESTDIR="$dest" PREFIX="$prefix" KVER="$kname" > "$tmp/log" 2>&1; then
 	fail "make install failed: $(tail -n 5 "$tmp/log" | tr '\n' '|')"
@@ -138,7 +161,7 @@ if make -C "$tmp/mod" KDIR="$kdir" LOGDEV_PREFIX="$P" > "$tmp/mod.log" 2>&1 && [
 	dep=$(modinfo -F depends "$tmp/mod/hello_logdev.ko" 2>/dev/null)
 	[ "$dep" = logdev ] && pass "the installed template builds from the installed files (depends: logdev)" ||
 		fail "the template module built but depends on '$dep', not logdev"
-	refs=$(grep -l "$top" "$tmp"/mod/.*.cmd 2>/dev/null | tr '\n' ' ')
+	refs=$(grep -l "$top/" "$tmp"/mod/.*.cmd 2>/dev/null | tr '\n' ' ')
 	[ -z "$refs" ] && pass "the template module's build used no file of the source tree" ||
 		fail "the template module's build names the source tree in: $refs"
 	[ "$(crc "$tmp/mod/hello_logdev.ko" __logdev_print)" = "$want" ] &&
@@ -227,10 +250,9 @@ for k in $kernels; do
 	kc=$(symvers_crc "$m/prefix/lib/logdev/$KVER/Module.symvers" __logdev_print)
 	if "$top/tools/kernels/kernel.sh" run "$k" -C "$m/mod" -- make KDIR="$KDIR" LOGDEV_PREFIX="$m/prefix" \
 		> "$m/mod.log" 2>&1 && [ -f "$m/mod/hello_logdev.ko" ]; then
-		got=$(crc "$m/mod/hello_logdev.ko" __logdev_print)
-		[ -n "$kc" ] && [ "$got" = "$kc" ] && [ "$(vermagic "$m/mod/hello_logdev.ko")" = "$KVER" ] &&
-			pass "$k: the installed template builds for $KVER (CRC of __logdev_print $got)" ||
-			fail "$k: the template for $KVER: CRC '$got' (installed '$kc'), vermagic '$(vermagic "$m/mod/hello_logdev.ko")'"
+		got=$(template_bound "$m/mod/hello_logdev.ko" "$m/mod.log" "$kc" "$KVER" "$KDIR") &&
+			pass "$k: the installed template builds for $KVER ($got)" ||
+			fail "$k: the template for $KVER: $got"
 	else
 		fail "$k: the installed template does not build for $KVER: $(grep -m 3 -E 'rror|symvers' "$m/mod.log" | tr '\n' '|')"
 	fi
@@ -290,10 +312,9 @@ else
 		cp -r "$d/root$prefix/share/logdev/module-template" "$d/mod"
 		if "$top/tools/kernels/kernel.sh" run "$k" -C "$d/mod" -- make KDIR="$KDIR" LOGDEV_PREFIX="$d/root$prefix" \
 			LOGDEV_DKMS_TREE="$d/tree" > "$d/mod.log" 2>&1; then
-			got=$(crc "$d/mod/hello_logdev.ko" __logdev_print)
-			[ -n "$got" ] && [ "$got" = "$kc" ] && [ "$(vermagic "$d/mod/hello_logdev.ko")" = "$KVER" ] &&
-				pass "dkms: the template builds for $KVER against DKMS's Module.symvers (CRC $got)" ||
-				fail "dkms: the template for $KVER: CRC '$got' (DKMS's '$kc'), vermagic '$(vermagic "$d/mod/hello_logdev.ko")'"
+			got=$(template_bound "$d/mod/hello_logdev.ko" "$d/mod.log" "$kc" "$KVER" "$KDIR") &&
+				pass "dkms: the template builds for $KVER against DKMS's Module.symvers ($got)" ||
+				fail "dkms: the template for $KVER: $got"
 		else
 			fail "dkms: the template does not build for $KVER: $(grep -m 3 -E 'rror|symvers' "$d/mod.log" | tr '\n' '|')"
 		fi
