@@ -65,8 +65,8 @@
 #                   are built in build/kmod/RELEASE/ (tools/kernels/modules.sh).
 #   no KVER         `make`/`make install` build kernel/ in place for KDIR:
 #                   default the running kernel's /lib/modules/$(uname -r)/build,
-#                   else the matrix's first kernel; `demo`, `check`, `bench`
-#                   use the matrix's first kernel (6.1), and `check` also runs
+#                   else the matrix's first kernel; `check` and `bench` use
+#                   the matrix's first kernel (6.1), `demo` the newest; `check` also runs
 #                   the build, load, demo, probes and printf groups on every
 #                   other kernel of the matrix (tests/vm/run-matrix.sh).
 # `demo` and `check` install missing Debian packages when run as root, and

@@ -131,7 +131,8 @@ for b in $boots; do
 	a=$(echo $a)
 	# --tcg single: built in, edprint() sites (kmem_cache_free) run on
 	# every vCPU all the time, and the guest flips the static key
-	# (enable); QEMU 7.2's multi-threaded TCG can wedge on that (NOTES.md)
+	# (enable); QEMU 7.2's multi-threaded TCG can wedge on that
+	# (docs/DEVELOPING.md, `--tcg single`)
 	LOGDEV_VM_KERNEL=${kimg[${recipe[$b]}]} LOGDEV_VM_QEMU=$kernel \
 		"$top/tools/vm/run.sh" --kver "${krel[${recipe[$b]}]}" --smp 2 --mem 512 --timeout 900 --tcg single \
 		${a:+--append "$a"} \

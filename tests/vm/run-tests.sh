@@ -84,7 +84,8 @@ want() {
 #
 # QEMU 7.2's multi-threaded TCG wedges a guest that flips a static key
 # (logdev's enable) while edprint sites run on another vCPU (a stale
-# translation keeps the int3 of the text patching: NOTES.md); single-threaded
+# translation keeps the int3 of the text patching:
+# docs/DEVELOPING.md, `--tcg single`); single-threaded
 # TCG does not, but runs one vCPU at a time and so finds fewer real races.
 # So: multi-threaded wherever enable is only written while no edprint site
 # runs, single-threaded only where enable is toggled under writers.

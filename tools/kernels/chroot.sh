@@ -4,7 +4,7 @@
 # BUILD and QEMU columns).
 #
 #   chroot.sh ensure SUITE [PKG...]   make CACHE/chroot/SUITE (debootstrap
-#                                      --variant=buildd, first time: about 3
+#                                      --variant=buildd, first time: about 1.5-3
 #                                      min) and install PKGs missing in it;
 #                                      print its path
 #   chroot.sh path SUITE              print its path (exit 1 if not made)

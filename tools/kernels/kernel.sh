@@ -34,7 +34,7 @@
 # (linux-headers-*-common*, linux-kbuild-*, linux-base-V) are downloaded with
 # `apt-get download` and unpacked with `dpkg-deb -x`; the headers' Makefiles,
 # which include absolute /usr/src paths, are pointed at the unpacked copy.
-# About 50-150 MB per kernel, 10-30 s.  Its source (kernel.sh source) is
+# About 100-470 MB per kernel (the image's own modules dropped), 5-30 s.  Its source (kernel.sh source) is
 # linux-source-X.Y=KDEBVER from the same suite through the same private apt
 # state, one package per X.Y and version (6.1 and 6.1-rt share it): about
 # 140-160 MB, the tarball kept, the .deb not.

@@ -47,7 +47,8 @@
 # of the default multi-threaded one.  Needed by a guest that flips a static
 # key (logdev's `enable`) while edprint sites run on other vCPUs: QEMU 7.2's
 # multi-threaded TCG can keep executing a stale translation that still holds
-# the int3 of the kernel's text patching, and the guest wedges (NOTES.md).
+# the int3 of the kernel's text patching, and the guest wedges
+# (docs/DEVELOPING.md, `--tcg single`).
 # Single-threaded TCG runs the vCPUs one at a time, so it finds fewer real
 # races: use it only where a test needs it, and say why there.
 #
