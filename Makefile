@@ -120,9 +120,10 @@ deps:
 deps-kernel:
 	tools/deps.sh --kernel
 
-# Modules for the kernel the VM boots (KVER, default the matrix's first).
+# Modules for the kernel the VM boots (KVER, default the matrix's first),
+# and the benchmark's (bench/kernel), which make check builds for every kernel.
 vm-kernel: deps
-	tools/kernels/modules.sh $(KVER) > /dev/null
+	tools/kernels/modules.sh --with bench/kernel $(KVER) > /dev/null
 
 # the newest kernel of the matrix unless KVER= says otherwise
 demo: deps userspace

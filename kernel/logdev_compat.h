@@ -34,6 +34,7 @@
 #include <linux/timer.h>
 #include <linux/hrtimer.h>
 #include <linux/tracepoint.h>
+#include <linux/ring_buffer.h>
 
 /* ---- get_unaligned(), put_unaligned() (linux_unaligned_h.c, 6.12) ---- */
 #if defined(LD_HAVE_LINUX_UNALIGNED_H)
@@ -68,6 +69,24 @@ static inline int ld_timer_delete_sync(struct timer_list *t)
 	return del_timer_sync(t);
 #else
 #error "logdev_compat: neither timer_delete_sync() nor del_timer_sync() (compat/*timer*_sync.c)"
+#endif
+}
+
+/* ---- the kernel's ring_buffer (ring_buffer_unlock_commit*.c, 6.2) ---- */
+/*
+ * ld_ring_buffer_unlock_commit() - commit @e, reserved on @b by
+ * ring_buffer_lock_reserve() (6.2 dropped the event argument).  Returns 0.
+ * Used by the benchmark's raw ring_buffer baseline, not by logdev.ko.
+ */
+static inline int ld_ring_buffer_unlock_commit(struct trace_buffer *b,
+					       struct ring_buffer_event *e)
+{
+#if defined(LD_HAVE_RING_BUFFER_UNLOCK_COMMIT)
+	return ring_buffer_unlock_commit(b);
+#elif defined(LD_HAVE_RING_BUFFER_UNLOCK_COMMIT_EVENT)
+	return ring_buffer_unlock_commit(b, e);
+#else
+#error "logdev_compat: ring_buffer_unlock_commit() takes neither (b) nor (b, e) (compat/ring_buffer_unlock_commit*.c)"
 #endif
 }
 

@@ -68,11 +68,19 @@ suite kshark "$top/tests/kshark/run.sh" "$top/userspace/logdev"
 # the host-side VM checkers on hand-made results (no VM needed)
 suite vm-checks "$top/tests/vm/check-selftest.sh"
 # on the objects of the module built for the kernel under test (make
-# vm-kernel: tools/kernels/modules.sh, build/kmod/RELEASE/kernel/)
-if kobj=${LOGDEV_KMOD:-$("$top/tools/kernels/modules.sh" --quiet "${LOGDEV_KVER:-}")}; then
+# vm-kernel: tools/kernels/modules.sh, build/kmod/RELEASE/kernel/), with
+# the benchmark's module (run-matrix.sh builds it for the other kernels)
+if kobj=${LOGDEV_KMOD:-$("$top/tools/kernels/modules.sh" --quiet --with "$top/bench/kernel" "${LOGDEV_KVER:-}")}; then
 	suite kernel-deps "$top/tests/kernel-deps.sh" "$kobj"
+	if [ -z "${LOGDEV_KMOD:-}" ]; then
+		if [ -f "$kobj/../bench-kernel/logdev_bench.ko" ]; then
+			echo "PASS: bench-build: logdev_bench.ko for kernel '${LOGDEV_KVER:-default}'"
+		else
+			echo "FAIL: bench-build: no $kobj/../bench-kernel/logdev_bench.ko"
+		fi | tee -a "$log"
+	fi
 else
-	echo "FAIL: kernel-deps: logdev does not build for kernel '${LOGDEV_KVER:-default}' (tools/kernels/modules.sh)" | tee -a "$log"
+	echo "FAIL: kernel-deps: logdev or logdev_bench.ko does not build for kernel '${LOGDEV_KVER:-default}' (tools/kernels/modules.sh)" | tee -a "$log"
 fi
 # kernel/compat/conftest.sh's rules with a fake compiler (no kernel)
 suite compat "$top/tests/compat/run.sh"

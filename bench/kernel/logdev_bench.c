@@ -57,6 +57,7 @@
 #include <linux/delay.h>
 #include <linux/edprint.h>
 #include <uapi/linux/logdev.h>
+#include "logdev_compat.h"
 
 /* edprint() as it was before compile-time encoding: always vbin_printf() */
 #define edprint_vb(_fmt, ...)						\
@@ -105,7 +106,7 @@ static noinline void rb_write(u32 bytes, u32 a, u32 b, const char *s)
 	}
 	if (bytes >= 48)
 		memcpy(&p[6], s, 17);
-	ring_buffer_unlock_commit(rb, ev);
+	ld_ring_buffer_unlock_commit(rb, ev);
 }
 
 static noinline void run_loop(enum scen s, u32 n)

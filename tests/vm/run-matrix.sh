@@ -3,7 +3,8 @@
 # whether logdev works on a kernel at all, on every kernel of
 # tools/kernels/matrix but the one `make check` checks in full (LOGDEV_KVER,
 # default the matrix's first), or on the NAMEs given:
-#   build     logdev.ko and the test modules build (tools/kernels/modules.sh)
+#   build     logdev.ko, the test modules and the benchmark's module
+#             (bench/kernel: make bench-kernels) build (tools/kernels/modules.sh)
 #   load      vm-control: the module loads, every control file works
 #   demo      vm-demo: make demo's own script on that kernel
 #   probes    vm-probes, vm-probes-ftrace, vm-probes-reload, vm-probes-ksyms,
@@ -38,12 +39,12 @@ for n in $names; do
 	g=$groups
 	case $n in *-rt) [ -z "${MATRIX_GROUPS:-}" ] && g="$g vm-soak" ;; esac
 	t0=$SECONDS
-	if ! kmod=$("$top/tools/kernels/modules.sh" --quiet "$n" 2> "/tmp/logdev-matrix-$n.err"); then
+	if ! kmod=$("$top/tools/kernels/modules.sh" --quiet --with "$top/bench/kernel" "$n" 2> "/tmp/logdev-matrix-$n.err"); then
 		echo "FAIL: [$n] build: logdev does not build: $(head -n 6 "/tmp/logdev-matrix-$n.err" | tr '\n' '|')"
 		failed=1
 		continue
 	fi
-	echo "PASS: [$n] build: logdev.ko and the test modules for $(grep -ao 'vermagic=[^ ]*' "$kmod/logdev.ko" | head -n 1 | cut -d= -f2)"
+	echo "PASS: [$n] build: logdev.ko, the test modules and logdev_bench.ko for $(grep -ao 'vermagic=[^ ]*' "$kmod/logdev.ko" | head -n 1 | cut -d= -f2)"
 	VM_OUT=${VM_OUT:-$top/tests/vm/out}-matrix-$n LOGDEV_KMOD=$kmod VM_ONLY="$g" \
 		"$top/tests/vm/run-tests.sh" --quick 2>&1 | sed "s/^\(PASS\|FAIL\|SKIP\): /\1: [$n] /"
 	[ "${PIPESTATUS[0]}" = 0 ] || failed=1

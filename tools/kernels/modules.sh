@@ -6,7 +6,8 @@
 # the module(s) of DIR (its *.c and Kbuild, e.g. bench/kernel), built as any
 # module that calls edprint() is, against that logdev.ko's Module.symvers,
 # into build/kmod/RELEASE/NAME, NAME being DIR's path in the tree with '/'
-# made '-' (bench/kernel: build/kmod/RELEASE/bench-kernel).
+# made '-' (bench/kernel: build/kmod/RELEASE/bench-kernel).  Its Kbuild finds
+# logdev's headers and logdev_compat.h beside it, in ../include and ../kernel.
 #
 # Each kernel gets its own copy of the module sources, build/kmod/RELEASE/
 # (kernel/ and include/, as tools/kernel-src.sh copies them), refreshed file
@@ -61,7 +62,7 @@ if ! "$here/kernel.sh" run "$KVER" -C "$b/kernel" -- make KDIR="$KDIR" "$target"
 fi
 for w in ${with[@]+"${with[@]}"}; do
 	if ! "$here/kernel.sh" run "$KVER" -C "$b" -- make -C "$KDIR" M="$b/$(wname "$w")" \
-		KBUILD_EXTRA_SYMBOLS="$b/kernel/Module.symvers" ccflags-y="-I$b/include" modules \
+		KBUILD_EXTRA_SYMBOLS="$b/kernel/Module.symvers" modules \
 		>> "$b/build.log" 2>&1; then
 		echo "modules: building $(wname "$w") for $KVER failed (${b#$top/}/build.log):" >&2
 		grep -E -m 12 'error|Error|warning:' "$b/build.log" >&2 || tail -n 12 "$b/build.log" >&2
