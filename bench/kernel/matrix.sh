@@ -16,6 +16,7 @@ nr=${1:-20000}
 runs=${2:-5}
 kernels=${BENCH_KERNELS:-$("$top/tools/kernels/kernel.sh" names | tr '\n' ' ')}
 rc=0
+mkdir -p "$top/bench/out"
 for k in $kernels; do
 	o=$top/bench/out/kernel-$k
 	echo "== bench: kernel $k" >&2
