@@ -22,7 +22,8 @@
  * struct edp_spec - one conversion's flags, width, precision and length
  * @wstar: the width is '*': an int argument comes first
  * @pstar: the precision is '*': an int argument comes next (after @wstar's)
- * @prec:  the precision's digits (at most EDP_PREC_MAX), -1 if none or '*'
+ * @prec:  the precision's digits (at most EDP_PREC_MAX), -1 if none (also a
+ *         '.' with no digit: the kernel's format_decode(), not C's 0) or '*'
  * @qual:  the length: 0, 'h', 'H' (hh), 'l', 'L' (ll or L), 'z' or 't'
  */
 struct edp_spec {
@@ -69,12 +70,13 @@ static inline const char *edp_fmt_spec(const char *fmt, struct edp_spec *sp)
 		if (*fmt == '*') {
 			sp->pstar = 1;
 			fmt++;
-		} else {
+		} else if (*fmt >= '0' && *fmt <= '9') {
 			for (p = 0; *fmt >= '0' && *fmt <= '9'; fmt++)
 				if (p < EDP_PREC_MAX)
 					p = p * 10 + (*fmt - '0');
 			sp->prec = p > EDP_PREC_MAX ? EDP_PREC_MAX : p;
 		}
+		/* a '.' with neither: no precision, as format_decode() (not C's 0) */
 	}
 	sp->qual = 0;
 	if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' ||

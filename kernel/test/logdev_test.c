@@ -485,7 +485,7 @@ DEFINE_SHOW_ATTRIBUTE(lt_counts);
 
 /* ---- printf table ---------------------------------------------------- */
 
-#define LT_PF_MAX	96
+#define LT_PF_MAX	160
 #define LD_TEST_RAW_BIG	(64 * 1024 + 8)	/* more than the largest sub-buffer */
 #define LT_PF_LINE	1024	/* longest entry: 600 characters */
 #define LT_PF_TEXT	700
@@ -584,6 +584,48 @@ static char lt_s300[301];
 #define LT_S(n)	(lt_s600 + sizeof(lt_s600) - 1 - (n))
 
 static void lt_oddfiles(int i);
+
+/*
+ * Every width and precision form of a conversion, as the kernel's
+ * format_decode() reads them (issue 24 item 6: "%.s" is no precision there,
+ * not C's 0): each row one precision form P of one conversion C, with no
+ * width, a width, '-' and a width, a '*' width and '-' with a '*' width.
+ * The forms gcc's format check refuses (0 with - or with a precision, #
+ * of %d, any flag but - of %s) are left out.
+ */
+#define LT_PF_FORMS(P, C, v)						\
+	LT_PF("[%" P C "][%6" P C "][%-6" P C "][%*" P C "][%-*" P C "]",	\
+	      v, v, v, 6, v, 6, v)
+#define LT_PF_FORMS_STAR(C, p, v)					\
+	LT_PF("[%.*" C "][%6.*" C "][%-6.*" C "][%*.*" C "][%-*.*" C "]",	\
+	      p, v, p, v, p, v, 6, p, v, 6, p, v)
+#define LT_PF_FORMS_ALL(C, v) do {					\
+	LT_PF_FORMS("", C, v);						\
+	LT_PF_FORMS(".", C, v);						\
+	LT_PF_FORMS(".0", C, v);					\
+	LT_PF_FORMS(".2", C, v);					\
+	LT_PF_FORMS(".9", C, v);					\
+	LT_PF_FORMS_STAR(C, 2, v);					\
+	LT_PF_FORMS_STAR(C, 0, v);					\
+	LT_PF_FORMS_STAR(C, -1, v);					\
+} while (0)
+
+static noinline void lt_printf_forms(void)
+{
+	LT_PF_FORMS_ALL("s", "abcdef");
+	LT_PF_FORMS_ALL("d", -42);
+	LT_PF_FORMS_ALL("d", 0);
+	LT_PF_FORMS_ALL("x", 0x2aU);
+	LT_PF_FORMS_ALL("x", 0U);
+	/* the forms of the report (issue 24 item 6) */
+	LT_PF("[%.s] [%-3.s] [%.s|%.0s|%.*s]", "123456", "ab", "x", "y", 1, "zz");
+	/* the sign, space and # flags with every precision form, of 0 and not */
+	LT_PF("[%+.d][% .d][%+.0d][% .0d][%+.2d][%+.*d]", 0, 0, 0, 0, 0, -1, 0);
+	LT_PF("[%+.d][% .d][%+.0d][% .0d][%+.2d][%+.*d]", 5, 5, 5, 5, 5, -1, 5);
+	LT_PF("[%#.x][%#.0x][%#.2x][%#6.x][%#-6.0x][%#.*x]", 0U, 0U, 0U, 0U, 0U, 0, 0U);
+	LT_PF("[%#.x][%#.0x][%#.2x][%#6.x][%#-6.0x][%#.*x]", 9U, 9U, 9U, 9U, 9U, 0, 9U);
+	LT_PF("[%#.o][%#.0o][%.o][%.0o]", 0U, 0U, 0U, 0U);
+}
 
 static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 {
@@ -761,6 +803,7 @@ static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 	LT_PF("bits %u %d %d", bf.u3, bf.s5, bf.b);
 	LT_PF("bits %u [%s] %d", bf.u3, "str", bf.s5);
 	LT_PF("bits wide %llx %d", (unsigned long long)bf.w40, bf.s5);
+	lt_printf_forms();
 	/* sites in files whose names hold a tab, a quote, a newline */
 	lt_oddfiles(7);
 	/* a raw record larger than a sub-buffer: refused, counted as too_big */
@@ -1222,7 +1265,7 @@ static int __init lt_init(void)
 	unsigned int cpu;
 	int err;
 
-	lt_pf_ref = kcalloc(LT_PF_MAX, LT_PF_LINE, GFP_KERNEL);
+	lt_pf_ref = kvcalloc(LT_PF_MAX, LT_PF_LINE, GFP_KERNEL);
 	if (!lt_pf_ref)
 		return -ENOMEM;
 	for (i = 0; i < 3; i++)
@@ -1267,7 +1310,7 @@ static int __init lt_init(void)
 err_nmi:
 	if (lt_nmi_registered)
 		unregister_nmi_handler(NMI_LOCAL, "logdev_test");
-	kfree(lt_pf_ref);
+	kvfree(lt_pf_ref);
 	return err;
 }
 
@@ -1291,7 +1334,7 @@ static void __exit lt_exit(void)
 		irq_work_sync(&c->nest_work);
 	}
 	kmem_cache_destroy(lt_probe_cache);
-	kfree(lt_pf_ref);
+	kvfree(lt_pf_ref);
 }
 
 module_init(lt_init);
