@@ -413,7 +413,8 @@ static const char *errname(int e)
 static void symbol(struct out *o, uint64_t v, char kind,
 		   const struct lgd_ksyms *ks, uint64_t ts, struct spec sp)
 {
-	char b[600];
+	/* NAME+0xOFF/0xSIZE [MOD], as the kernel's KSYM_SYMBOL_LEN */
+	char b[LGD_KSYM_NAME_LEN + LGD_KMOD_NAME_LEN + 48];
 	const struct lgd_ksym *s;
 	uint64_t off, size;
 

@@ -53,9 +53,9 @@ int lgd_ksyms_sort(struct lgd_ksym *syms, size_t nr)
 
 /* meta.h */
 int lgd_ksym_line(const char *l, size_t ll, uint64_t *addr, char *type,
-		  char name[256], char mod[128])
+		  char name[LGD_KSYM_NAME_LEN], char mod[LGD_KMOD_NAME_LEN])
 {
-	char line[512];
+	char line[LGD_KSYM_LINE_MAX];
 	unsigned long long a;
 	int n;
 
@@ -64,7 +64,8 @@ int lgd_ksym_line(const char *l, size_t ll, uint64_t *addr, char *type,
 	memcpy(line, l, ll);
 	line[ll] = 0;
 	mod[0] = 0;
-	n = sscanf(line, "%llx %c %255s [%127[^]]]", &a, type, name, mod);
+	/* the widths: LGD_KSYM_NAME_LEN - 1 and LGD_KMOD_NAME_LEN - 1 */
+	n = sscanf(line, "%llx %c %511s [%127[^]]]", &a, type, name, mod);
 	if (n < 3)
 		return 0;
 	*addr = a;
@@ -179,7 +180,7 @@ int lgd_ksyms_parse(struct lgd_ksyms *k, const char *text, size_t len)
 	int nonzero = 0;
 
 	while ((l = lgd_next_line(&p, end, &ll))) {
-		char type, name[256], mod[128];
+		char type, name[LGD_KSYM_NAME_LEN], mod[LGD_KMOD_NAME_LEN];
 		uint64_t addr;
 
 		if (!lgd_ksym_line(l, ll, &addr, &type, name, mod))

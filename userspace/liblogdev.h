@@ -166,6 +166,17 @@ int lgd_fmt_has_symptr(const char *fmt);
 
 /* ---- kallsyms -------------------------------------------------------- */
 
+/*
+ * The longest names the kernel makes, with their NUL: a symbol
+ * (KSYM_NAME_LEN, 512 since Linux 6.1, for Rust's mangled names) and a
+ * module (MODULE_NAME_LEN, 64 - sizeof(long) = 56; room for 128 kept).  A
+ * symbol line (/proc/kallsyms, the module log) is at most LGD_KSYM_LINE_MAX
+ * bytes: address, type, name, "[module]" and separators.
+ */
+#define LGD_KSYM_NAME_LEN	512
+#define LGD_KMOD_NAME_LEN	128
+#define LGD_KSYM_LINE_MAX	(20 + 3 + LGD_KSYM_NAME_LEN + LGD_KMOD_NAME_LEN + 4)
+
 struct lgd_ksym {
 	uint64_t addr;
 	char *name;

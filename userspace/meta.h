@@ -33,10 +33,11 @@ static inline const char *lgd_next_line(const char **p, const char *end, size_t 
 /*
  * lgd_ksym_line() - one "ADDR TYPE NAME [MOD]" line (@ll bytes at @l, no
  * NUL needed) into *@addr, *@type, @name, @mod ("" without [MOD]).
- * Return: 1 parsed, 0 not a symbol line.
+ * Return: 1 parsed, 0 not a symbol line (also one longer than the kernel
+ * writes: a name of LGD_KSYM_NAME_LEN or more bytes).
  */
 int lgd_ksym_line(const char *l, size_t ll, uint64_t *addr, char *type,
-		  char name[256], char mod[128]);
+		  char name[LGD_KSYM_NAME_LEN], char mod[LGD_KMOD_NAME_LEN]);
 /*
  * lgd_ksym_add() - append a symbol (names copied) to *@syms, *@nr used,
  * *@cap allocated (grown by doubling from 64).  Return: 0 or -ENOMEM.

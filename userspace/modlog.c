@@ -227,7 +227,8 @@ int lgd_ksyms_add_modlog(struct lgd_ksyms *k, const char *text, size_t len)
 	k->modlog_format = 1;
 	k->modlog_sizes = LGD_KSIZE_TEXT;
 	while ((l = lgd_next_line(&p, end, &ll))) {
-		char line[1024], verb[16], name[128], type, sym[256], mod[128];
+		char line[1024], verb[16], name[LGD_KMOD_NAME_LEN], type;
+		char sym[LGD_KSYM_NAME_LEN], mod[LGD_KMOD_NAME_LEN];
 		unsigned long long ts;
 		uint64_t addr;
 		struct lgd_kmod *m;

@@ -507,6 +507,68 @@ static void cli_format2(void)
 	}
 }
 
+/*
+ * issue 24 item 7: names at the kernel's maximum round-trip.  A symbol of
+ * 511 characters (KSYM_NAME_LEN 512) in a module of 55 (MODULE_NAME_LEN
+ * 56), in the module log and in a kallsyms snapshot: %pS inside it names
+ * it, not the symbol before it, with no malformed line.  A name one longer
+ * than the kernel makes is one malformed line, never an overflow.
+ */
+static void long_names(void)
+{
+	static char log[4096], sym[600], mod[64], want[800], args[600], got[1000];
+	struct lgd_ksyms k = { 0 };
+	uint64_t a[1] = { 0xffffffffc0800210ull }, t[1] = { 3100 }, off, sz;
+	const struct lgd_ksym *ks;
+	char *out, *err, *path;
+	int st;
+
+	memset(sym, 's', 511);
+	sym[511] = 0;
+	memset(mod, 'm', 55);
+	mod[55] = 0;
+	snprintf(log, sizeof(log), HDR2("region")
+		 "load 3000 %s text=ffffffffc0800000/1000\n"
+		 "ffffffffc0800000 t before\t[%s]\n"
+		 "ffffffffc0800200 t %s\t[%s]\n"
+		 "ffffffffc0800400 t after\t[%s]\n", mod, mod, sym, mod, mod);
+	CHECK_EQ(lgd_ksyms_add_modlog(&k, log, strlen(log)), 0,
+		 "long names: a 511-character symbol of a 55-character module: no malformed line");
+	ks = lgd_ksyms_lookup_at(&k, a[0], t[0], &off, &sz);
+	CHECK_TRUE(ks && strlen(ks->name) == 511 && ks->mod && !strcmp(ks->mod, mod) &&
+		   off == 0x10, "long names: the module log's symbol found whole");
+	lgd_ksyms_free(&k);
+
+	path = build("long.cap", log, a, t, 1);
+	snprintf(args, sizeof(args), "report --raw %s", path);
+	st = run_cli(args, &out, &err);
+	check("long names: report exits 0, no warning", st == 0 && !*err, "status %d, stderr: %s",
+	      st, err);
+	msgs(out, got, sizeof(got));
+	snprintf(want, sizeof(want), "%s+0x10/0x200 [%s]\n", sym, mod);
+	CHECK_STR_EQ(got, want, "long names: %pS inside it prints all 511 characters and the module");
+	free(out);
+	free(err);
+
+	snprintf(log, sizeof(log), "ffffffff81000000 T before\nffffffff81000100 T %s\n"
+		 "ffffffff81000200 T after\n", sym);
+	CHECK_EQ(lgd_ksyms_parse(&k, log, strlen(log)), 3, "long names: kallsyms: 3 symbols");
+	ks = lgd_ksyms_lookup_at(&k, 0xffffffff81000108ull, 0, &off, &sz);
+	CHECK_TRUE(ks && strlen(ks->name) == 511 && !ks->mod,
+		   "long names: a 511-character kernel symbol from a kallsyms snapshot");
+	lgd_ksyms_free(&k);
+
+	/* one character more than the kernel allows: refused, not cut or overrun */
+	sym[511] = 'S';
+	sym[512] = 0;
+	snprintf(log, sizeof(log), HDR2("region")
+		 "load 3000 %s text=ffffffffc0800000/1000\n"
+		 "ffffffffc0800200 t %s\t[%s]\n", mod, sym, mod);
+	CHECK_EQ(lgd_ksyms_add_modlog(&k, log, strlen(log)), 1,
+		 "long names: a 512-character symbol is one malformed line");
+	lgd_ksyms_free(&k);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -522,6 +584,7 @@ int main(int argc, char **argv)
 	lib_malformed();
 	lib_headers();
 	cli_format2();
+	long_names();
 	tmpdir_remove();
 	printf("modmem: %d passed, %d failed\n", passes, failures);
 	return failures ? 1 : 0;
