@@ -195,9 +195,8 @@ static __always_inline void __edprint_mark_cut(void *pl)
 }
 
 /*
- * Most bytes the slots encoder reads of string argument @i: the precision of
- * its %s if it has one (a literal, or '*': @prev, the argument before it),
- * as vsnprintf() reads no more; else EDP_STR_MAX + 1 (longer: cut).
+ * Most bytes the slots encoder reads of string argument @i
+ * (edp_sprec_bound() of its site's sprec[] entry).
  */
 static __always_inline u32 __edprint_sbound(const struct logdev_site *site,
 					    unsigned int i, long prev)
@@ -206,9 +205,7 @@ static __always_inline u32 __edprint_sbound(const struct logdev_site *site,
 
 	if (likely(!c))
 		return EDP_STR_MAX + 1;
-	if (c == EDP_SPREC_STAR)
-		return prev < 0 || prev > EDP_STR_MAX ? EDP_STR_MAX + 1 : (u32)prev;
-	return c - 1u;
+	return edp_sprec_bound(c, prev);
 }
 
 #define EDP_SBOUND(i, prev)	__edprint_sbound(_edsite, i, prev)

@@ -91,6 +91,21 @@ static inline const char *edp_fmt_spec(const char *fmt, struct edp_spec *sp)
 /* sprec[] entry of a %s whose precision is a '*' (the argument before it) */
 #define EDP_SPREC_STAR	0xffff
 
+/*
+ * edp_sprec_bound() - most bytes the slots encoder reads of a string whose
+ * sprec[] entry (edp_fmt_slots_ok()) is @c: its precision if it has one (a
+ * literal, or '*': @prev, the argument before it), as vsnprintf() reads no
+ * more; else EDP_STR_MAX + 1 (longer: cut).
+ */
+static inline u32 edp_sprec_bound(u16 c, long prev)
+{
+	if (c == 0)
+		return EDP_STR_MAX + 1;
+	if (c == EDP_SPREC_STAR)
+		return prev < 0 || prev > EDP_STR_MAX ? EDP_STR_MAX + 1 : (u32)prev;
+	return c - 1u;
+}
+
 /* one argument of a numeric conversion or of a '*': not a string, and
  * 8 bytes exactly when @wide */
 static inline int edp_fmt_num_ok(unsigned int i, unsigned int nargs, u32 strmask,

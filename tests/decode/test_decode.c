@@ -2369,17 +2369,6 @@ static void test_issue7(void)
 /* the slots encoder reads a "%.Ns" / "%.*s" string no further than vsnprintf() */
 static u16 test_sprec[EDP_MAX_ARGS];
 
-static u32 test_sbound(unsigned int i, long prev)
-{
-	u16 c = test_sprec[i];
-
-	if (!c)
-		return EDP_STR_MAX + 1;
-	if (c == EDP_SPREC_STAR)
-		return prev < 0 || prev > EDP_STR_MAX ? EDP_STR_MAX + 1 : (u32)prev;
-	return c - 1u;
-}
-
 static void test_prec_bound(void)
 {
 	/* not NUL-terminated: ASan stops the test if anything reads past */
@@ -2395,7 +2384,7 @@ static void test_prec_bound(void)
 	      test_sprec[4] == EDP_STR_MAX + 2 && test_sprec[5] == 1,
 	      "got %u %u %u %u %u %u", test_sprec[0], test_sprec[1], test_sprec[2],
 	      test_sprec[3], test_sprec[4], test_sprec[5]);
-#define EDP_SBOUND(i, prev)	test_sbound(i, prev)
+#define EDP_SBOUND(i, prev)	edp_sprec_bound(test_sprec[i], prev)
 	{
 		long _edprev = 0;
 		EDP_MAP(EDP_DECLB, arr4, 2, arr2, "xyz", "long", arr2)

@@ -113,17 +113,6 @@ static void test_sprec(void)
 /* the report's calls, stored by the encoder and rendered by the reader */
 static u16 bound_sp[EDP_MAX_ARGS];
 
-static u32 bound(unsigned int i, long prev)
-{
-	u16 c = bound_sp[i];
-
-	if (!c)
-		return EDP_STR_MAX + 1;
-	if (c == EDP_SPREC_STAR)
-		return prev < 0 || prev > EDP_STR_MAX ? EDP_STR_MAX + 1 : (u32)prev;
-	return c - 1u;
-}
-
 #define STORE_RENDER(out, fmt, strmask, ...) do {				\
 	uint8_t b_[512];							\
 	long _edprev = 0;							\
@@ -139,7 +128,7 @@ static void test_text(void)
 {
 	char got[300];
 
-#define EDP_SBOUND(i, prev)	bound(i, prev)
+#define EDP_SBOUND(i, prev)	edp_sprec_bound(bound_sp[i], prev)
 	STORE_RENDER(got, "%.s", 0x1, "123456");
 	ldc_str_eq(__FILE__, __LINE__, "text: %.s prints the whole string, as the kernel",
 		   "got", got, "expected", "123456");
