@@ -11,7 +11,10 @@
  * debugfs logdev_symX/fire, write anything (also done once at load):
  *   edprint("fire %pS|%ps|%pS", LSYM_FN, LSYM_FN, LSYM_FN + 5) and the
  *   kernel's own text of the same format, printk'd as
- *   "logdev_symref: TEXT"; then one call of lsym_dup_target(), a function
+ *   "logdev_symref: TEXT"; the same for "long %pS|%ps" of LSYM_LONG, a
+ *   function whose name has 400 characters (the kernel allows 511,
+ *   KSYM_NAME_LEN; issue 24 item 7: the reader took 255); then one call of
+ *   lsym_dup_target(), a function
  *   both modules define (so its name is ambiguous while both are loaded:
  *   the probes test attaches to one of them by MOD:SYM or address).
  */
@@ -29,6 +32,18 @@ static noinline __noclone unsigned long LSYM_FN(unsigned long x)
 	return x * 3 + 1;
 }
 
+/* LSYM_FN followed by LSYM_LONG_SFX: 400 characters in all */
+#define LSYM_CAT_(a, b)	a##b
+#define LSYM_CAT(a, b)	LSYM_CAT_(a, b)
+#define LSYM_LONG_SFX	_long_name_longer_than_the_old_255_character_limit_of_the_reader_name_longer_than_the_old_255_character_limit_of_the_reader_name_longer_than_the_old_255_character_limit_of_the_reader_name_longer_than_the_old_255_character_limit_of_the_reader_name_longer_than_the_old_255_character_limit_of_the_reader_name_longer_than_the_old_255_character_limit_of_the_reader_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+#define LSYM_LONG	LSYM_CAT(LSYM_FN, LSYM_LONG_SFX)
+
+static noinline __noclone unsigned long LSYM_LONG(unsigned long x)
+{
+	barrier();
+	return x * 5 + 2;
+}
+
 static noinline __noclone unsigned long lsym_dup_target(unsigned long x)
 {
 	barrier();
@@ -38,12 +53,16 @@ static noinline __noclone unsigned long lsym_dup_target(unsigned long x)
 static noinline void lsym_fire(void)
 {
 	void *f = (void *)LSYM_FN, *f5 = (void *)LSYM_FN + 5;
-	char ref[256];
+	void *l3 = (void *)LSYM_LONG + 3;
+	static char ref[1024];	/* the test fires from one task at a time */
 
 	edprint("fire %pS|%ps|%pS", f, f, f5);
 	snprintf(ref, sizeof(ref), "fire %pS|%ps|%pS", f, f, f5);
 	pr_info("logdev_symref: %s\n", ref);
-	lsym_sink += lsym_dup_target(LSYM_FN(lsym_sink));
+	edprint("long %pS|%ps", l3, l3);
+	snprintf(ref, sizeof(ref), "long %pS|%ps", l3, l3);
+	pr_info("logdev_symref: %s\n", ref);
+	lsym_sink += lsym_dup_target(LSYM_FN(lsym_sink)) + LSYM_LONG(lsym_sink);
 }
 
 static ssize_t lsym_fire_write(struct file *file, const char __user *ubuf,

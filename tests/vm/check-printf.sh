@@ -44,7 +44,7 @@ FILENAME == ARGV[1] {
 $1 == "LOST" { lost++; next }
 {
 	split($0, f, "\t")
-	if (f[6] != "lt_printf_table") next
+	if (f[6] != "lt_printf_table" && f[6] != "lt_printf_forms") next
 	got[n_got++] = raw_msg($0)
 }
 END {

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Host side of the symbols test.   check-sym.sh DIR NAME
-# sym.cap (guest-sym.sh) holds the "fire %pS|%ps|%pS" records of
+# sym.cap (guest-sym.sh) holds the "fire %pS|%ps|%pS" records, and the
+# "long %pS|%ps" ones of a function with a 400-character name, of
 # logdev_syma and logdev_symb, loaded and unloaded in turn during one
 # recording; symref.txt the kernel's own text of each, in the same order.
 # `logdev report --raw` must print the kernel's text for every one: each
@@ -21,7 +22,7 @@ if [ $ld_rc != 0 ] && [ $ld_rc != 3 ]; then	# 3: decoded, with warnings on stder
 	fail "logdev report --raw failed: $(head -c 300 "$dir/sym.err")"; exit 1
 fi
 n_ref=$(wc -l < "$dir/symref.txt")
-[ "$n_ref" = 7 ] || fail "$n_ref kernel texts, want 7"
+[ "$n_ref" = 14 ] || fail "$n_ref kernel texts, want 14 (7 fires, each \"fire\" and \"long\")"
 if [ "$(sort -u "$dir/addrs.txt" | wc -l)" = 1 ]; then
 	pass "all 4 loads put the function at $(head -n 1 "$dir/addrs.txt")"
 else

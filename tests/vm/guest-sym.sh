@@ -5,7 +5,9 @@
 # it; load logdev_symb (same layout, so usually at the same address) and fire;
 # unload it; a quick load and unload of logdev_syma with no pause; then load
 # logdev_syma again and leave it loaded.  Each fire also printk's the
-# kernel's own text of the same format ("logdev_symref: TEXT"), in order.
+# kernel's own text of the same format ("logdev_symref: TEXT"), in order;
+# and the same for "long %pS|%ps" of a function whose name has 400
+# characters (logdev_sym.h LSYM_LONG).
 # Results: sym.cap, symref.txt (the kernel's texts), addrs.txt (the address
 # of each load's function, from /proc/kallsyms), modlog.txt.
 R=${RESULTS:-/results}
