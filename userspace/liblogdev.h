@@ -1664,7 +1664,8 @@ int lgd_fmt_left_out_n(char *b, size_t n, uint64_t back, uint64_t huge);
  * xx ...>" (other types: "<type? ...>").  *@status (if not NULL): the
  * LGD_BP_ST_* bits of lgd_bprintf_rec_status(), 0 for the other kinds.
  * The text is terminal-safe: escaped by lgd_escape() (DOC: terminal-safe
- * text), cut at an escape's edge to fit @size.
+ * text), cut at an escape's edge to fit @size, and a text cut to fit
+ * ends in "[cut]" (a '*' width of INT_MIN asks for 8 MiB).
  * Return: bytes of text in @buf (no NULs, no control bytes).
  */
 size_t lgd_render_msg(const struct lgd_reader *r, const struct lgd_item *it,
@@ -1672,7 +1673,8 @@ size_t lgd_render_msg(const struct lgd_reader *r, const struct lgd_item *it,
 /**
  * lgd_render_msg_bytes() - lgd_render_msg() before escaping: the bytes the
  * kernel would have printed (control bytes and NULs included), for writers
- * that escape per their own format (json, csv).  Return: bytes in @buf.
+ * that escape per their own format (json, csv); a text longer than @size
+ * ends in "[cut]".  Return: bytes in @buf.
  */
 size_t lgd_render_msg_bytes(const struct lgd_reader *r, const struct lgd_item *it,
 			   char *buf, size_t size, unsigned int *status);

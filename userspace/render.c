@@ -309,6 +309,24 @@ int lgd_fmt_left_out_n(char *b, size_t n, uint64_t back, uint64_t huge)
 
 /* ---- a record's message --------------------------------------------------- */
 
+/*
+ * A message cut to @size - 1 bytes (@n of them in @buf) ends in "[cut]", as
+ * a record's cut argument does (docs/FORMAT.md, "Cut arguments"); Return:
+ * the new length.  Used where the text is longer than the reader's buffer:
+ * a '*' width of INT_MIN asks for 8 MiB of padding.
+ */
+static size_t msg_cut(char *buf, size_t size, size_t n)
+{
+	static const char mark[] = "[cut]";
+
+	if (size < sizeof(mark))
+		return n;
+	if (n + sizeof(mark) > size)
+		n = size - sizeof(mark);
+	memcpy(buf + n, mark, sizeof(mark));
+	return n + sizeof(mark) - 1;
+}
+
 size_t lgd_render_msg_bytes(const struct lgd_reader *r, const struct lgd_item *it,
 			   char *buf, size_t size, unsigned int *status)
 {
@@ -329,6 +347,8 @@ size_t lgd_render_msg_bytes(const struct lgd_reader *r, const struct lgd_item *i
 					    (it->rec_flags & LOGDEV_REC_F_CUT ? LGD_BP_CUT : 0),
 					    status);
 		n = len < 0 ? 0 : (size_t)len < size ? (size_t)len : size - 1;
+		if ((size_t)len >= size)	/* longer than @buf: marked, never silent */
+			return msg_cut(buf, size, n);
 		if (n && buf[n - 1] == '\n')
 			buf[--n] = 0;
 		return n;
@@ -365,7 +385,11 @@ size_t lgd_render_msg(const struct lgd_reader *r, const struct lgd_item *it,
 		return 0;
 	n = lgd_render_msg_bytes(r, it, raw, sizeof(raw), status);
 	n = lgd_escape(buf, size, raw, n);
-	return n < size ? n : strlen(buf);	/* cut: at an escape's edge */
+	/* cut at an escape's edge, then marked (unless already marked) */
+	if (n < size)
+		return n;
+	n = strlen(buf);
+	return n >= 5 && !memcmp(buf + n - 5, "[cut]", 5) ? n : msg_cut(buf, size, n);
 }
 
 /* snprintf() at @n of @msg; Return: the new length, cut to fit */

@@ -8,7 +8,8 @@
  *      than 2^62 ns, on one CPU the same way, never overflow, and say what
  *      was left out;
  *   C. a record whose payload ends before an argument its format needs
- *      (not flagged cut) prints "[missing]" there, and report warns once.
+ *      (not flagged cut) prints "[missing]" there, and report warns once;
+ *   D. a text longer than the reader's buffer ends in "[cut]" (issue 24).
  * Usage: test_reader7 PATH-TO-logdev.  Output: PASS/FAIL lines (ldcheck.h).
  */
 #define _GNU_SOURCE
@@ -478,6 +479,35 @@ static void test_missing(void)
 	free(err);
 }
 
+/*
+ * issue 24: a text longer than the reader's message buffer (8191 bytes)
+ * ends in "[cut]": "%*d" with a width of INT_MIN (8 MiB of padding, as
+ * the kernel clamps it) rendered 8191 bytes with no mark.
+ */
+static void test_long_text(void)
+{
+	static const uint8_t wmin[8] = { 0, 0, 0, 0x80, 5, 0, 0, 0 };
+	static const char fmt[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tw.c\t9\tw\t[%*d]\n";
+	struct trec r[1] = { { 1000, 1, wmin, 8, 0 } };
+	char *p, *out, *err, args[1400];
+	const char *m, *nl;
+	int st;
+
+	p = build("wide.cap", fmt, r, 1);
+	snprintf(args, sizeof(args), "report --raw %s", p);
+	st = run_cli(args, &out, &err);
+	m = strstr(out, "\t[5");
+	nl = m ? strchr(m, '\n') : NULL;
+	CHECK_WHY(m && nl && nl - m > 8000 && !memcmp(nl - 5, "[cut]", 5), "long text: a '*' width "
+		  "of INT_MIN: the message is cut and ends in [cut]",
+		  "status %d, %zu bytes of output, message end: %.20s", st, strlen(out),
+		  nl ? nl - 20 : "(none)");
+	free(out);
+	free(err);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -490,6 +520,7 @@ int main(int argc, char **argv)
 	test_labels();
 	test_timestamps();
 	test_missing();
+	test_long_text();
 	tmpdir_remove();
 	printf("reader7: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
