@@ -339,6 +339,34 @@ static const char *ld_dump_ctx(u8 ctx)
 	return "";
 }
 
+/*
+ * In the panic notifier the other CPUs are stopped, maybe inside the
+ * console's or printk's own locks: on PREEMPT_RT those are sleeping locks,
+ * and a console print there waits for ever (6.1-rt wedged 2 of 7 panic
+ * dumps in rtlock_slowlock_locked(), the other CPU in stop_this_cpu()).
+ * So the panic dump only stores its lines (printk_deferred()); panic()
+ * prints them with console_flush_on_panic(), after the notifiers.
+ */
+static bool ld_dump_deferred;
+
+/*
+ * printk(), or its deferred form once ld_dump_deferred is set: the
+ * exported vprintk_emit() with LOGLEVEL_SCHED, what printk_deferred() does
+ * (_printk_deferred() itself is not exported to modules); the level comes
+ * from @fmt's KERN_ prefix.
+ */
+static __printf(1, 2) void ld_dump_emit(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (ld_dump_deferred)
+		vprintk_emit(0, LOGLEVEL_SCHED, NULL, fmt, ap);
+	else
+		vprintk(fmt, ap);
+	va_end(ap);
+}
+
 /* printk one line of the dump; the console may be slow: pet the watchdog */
 static __printf(1, 2) void ld_dump_print(const char *fmt, ...)
 {
@@ -347,7 +375,7 @@ static __printf(1, 2) void ld_dump_print(const char *fmt, ...)
 	va_start(ap, fmt);
 	vscnprintf(ld_dump_line, sizeof(ld_dump_line), fmt, ap);
 	va_end(ap);
-	pr_emerg("%s\n", ld_dump_line);
+	ld_dump_emit(KERN_EMERG pr_fmt("%s\n"), ld_dump_line);
 	touch_nmi_watchdog();
 }
 
@@ -463,7 +491,7 @@ static void ld_dump(const char *why, bool freeze)
 	if (!ld_dump_cur)
 		return;
 	if (atomic_cmpxchg(&ld_dump_running, 0, 1)) {
-		pr_emerg("dump (%s) skipped: a dump is running\n", why);
+		ld_dump_emit(KERN_EMERG pr_fmt("dump (%s) skipped: a dump is running\n"), why);
 		return;
 	}
 	/* stop the writers: a plain store, no synchronize (any context) */
@@ -532,9 +560,10 @@ static int ld_dump_panic(struct notifier_block *nb, unsigned long val, void *dat
 {
 	if (!READ_ONCE(ld_dump_on_oops))
 		return NOTIFY_DONE;
+	ld_dump_deferred = true;	/* other CPUs stopped: store, never print */
 	/* an oops dump just before (oops=panic) left recording off: said */
 	if (READ_ONCE(ld_dump_froze) && !READ_ONCE(logdev_recording)) {
-		pr_emerg("dump (panic): printed above, at the oops\n");
+		ld_dump_print("dump (panic): printed above, at the oops");
 		return NOTIFY_DONE;
 	}
 	ld_dump("panic", true);
