@@ -311,15 +311,16 @@ int lgd_fmt_left_out_n(char *b, size_t n, uint64_t back, uint64_t huge)
 
 /*
  * A message cut to @size - 1 bytes (@n of them in @buf) ends in "[cut]", as
- * a record's cut argument does (docs/FORMAT.md, "Cut arguments"); Return:
- * the new length.  Used where the text is longer than the reader's buffer:
- * a '*' width of INT_MIN asks for 8 MiB of padding.
+ * a record's cut argument does (docs/FORMAT.md, "Cut arguments"), unless it
+ * already does; Return: the new length.  Used where the text is longer than
+ * the reader's buffer: a '*' width of INT_MIN asks for 8 MiB of padding.
  */
 static size_t msg_cut(char *buf, size_t size, size_t n)
 {
 	static const char mark[] = "[cut]";
+	const size_t ml = sizeof(mark) - 1;
 
-	if (size < sizeof(mark))
+	if (size < sizeof(mark) || (n >= ml && !memcmp(buf + n - ml, mark, ml)))
 		return n;
 	if (n + sizeof(mark) > size)
 		n = size - sizeof(mark);
@@ -347,7 +348,7 @@ size_t lgd_render_msg_bytes(const struct lgd_reader *r, const struct lgd_item *i
 					    (it->rec_flags & LOGDEV_REC_F_CUT ? LGD_BP_CUT : 0),
 					    status);
 		n = len < 0 ? 0 : (size_t)len < size ? (size_t)len : size - 1;
-		if ((size_t)len >= size)	/* longer than @buf: marked, never silent */
+		if (len >= 0 && (size_t)len >= size)	/* longer than @buf: marked */
 			return msg_cut(buf, size, n);
 		if (n && buf[n - 1] == '\n')
 			buf[--n] = 0;
@@ -385,11 +386,8 @@ size_t lgd_render_msg(const struct lgd_reader *r, const struct lgd_item *it,
 		return 0;
 	n = lgd_render_msg_bytes(r, it, raw, sizeof(raw), status);
 	n = lgd_escape(buf, size, raw, n);
-	/* cut at an escape's edge, then marked (unless already marked) */
-	if (n < size)
-		return n;
-	n = strlen(buf);
-	return n >= 5 && !memcmp(buf + n - 5, "[cut]", 5) ? n : msg_cut(buf, size, n);
+	/* cut at an escape's edge, then marked */
+	return n < size ? n : msg_cut(buf, size, strlen(buf));
 }
 
 /* snprintf() at @n of @msg; Return: the new length, cut to fit */
