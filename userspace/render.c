@@ -309,12 +309,8 @@ int lgd_fmt_left_out_n(char *b, size_t n, uint64_t back, uint64_t huge)
 
 /* ---- a record's message --------------------------------------------------- */
 
-/*
- * A message cut to @size - 1 bytes (@n of them in @buf) ends in "[cut]", as
- * a record's cut argument does (docs/FORMAT.md, "Cut arguments"), unless it
- * already does; Return: the new length.  Used where the text is longer than
- * the reader's buffer: a '*' width of INT_MIN asks for 8 MiB of padding.
- */
+/* @n bytes in @buf cut to fit @size end in "[cut]", as a cut argument's do
+ * (docs/FORMAT.md; '%*d' of INT_MIN asks 8 MiB); Return: the new length */
 static size_t msg_cut(char *buf, size_t size, size_t n)
 {
 	static const char mark[] = "[cut]";
