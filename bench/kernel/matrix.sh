@@ -45,6 +45,8 @@ summary() {
 		END { printf "%s\t%s\t%s\t%s\t%s\t%s\n", k, rel, tp, rb, off, load }' "$2"
 }
 echo "edprint, 2 ints (\"bench %d %d\"), $nr records per CPU and scenario, median of $runs runs per kernel"
+echo "x Y: edprint's ns/record over Y's (lower is better): the ratio of the medians, then the median and range of the"
+echo "per-round ratios; static key off: |its ns - no call's ns| against the no-call rows' spread (ns)"
 printf '%-8s %-26s %-52s %-52s %-36s %s\n' kernel release "x trace_printk (<= 0.15)" "x ring_buffer raw (<= 0.50)" "static key off vs no call" "host load (before, after)"
 for k in $kernels; do
 	t=$top/bench/out/kernel-$k/table.txt
