@@ -86,14 +86,16 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 	if (unlikely(ld_reserve(cb, LOGDEV_COMM_LEN, &r))) {
 		/*
 		 * Refused (discard mode full, nesting): do not try again
-		 * before the sub-buffer changes, or a full buffer would see
-		 * two refusals per record.  The record that next goes to
-		 * another sub-buffer names the task after it (ld_commit_rec()).
+		 * before a record is stored, or a full buffer would see two
+		 * refusals per record.  The refusal closed the open
+		 * sub-buffer (ld_count_lost()), so the next record stored goes
+		 * to a later one and, as no sub-buffer holds this comm record,
+		 * names the task after it (ld_commit_rec()).
 		 */
 		pc->comm_pid = pid;
 		pc->comm[0] = comm0;
 		pc->comm[1] = comm1;
-		WRITE_ONCE(pc->comm_sb, ld_cur_sb(cb));
+		WRITE_ONCE(pc->comm_sb, LD_COMM_SB_NONE);
 		return;
 	}
 	ld_fill_hdr(r.rec, 0, LOGDEV_REC_COMM, ld_ctx(), pid, LOGDEV_COMM_LEN);

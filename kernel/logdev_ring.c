@@ -409,14 +409,35 @@ static void ld_open(struct ld_cpu_buf *cb, u64 sb, u64 ts)
 	ld_local_add(&cb->commit[ld_slot(cb, sb)], HDR);
 }
 
-/* Count a refused record under its cause, to be reported by the next ld_open(). */
+/*
+ * Count a refused record under its cause, to be reported by the next
+ * ld_open(), and close the open sub-buffer so that no later record goes
+ * before that report.  Without the close, a smaller record written after
+ * the refusal could still fit the open sub-buffer's tail and be read before
+ * the mark of the loss that preceded it (issue 24: in discard mode, the
+ * refused next sub-buffer left the current one open).  ftrace pads the tail
+ * the same way when it cannot move on (rb_reset_tail()).
+ *
+ * The close is the flush's: one local cmpxchg on this CPU, so a writer we
+ * interrupted retries into a later sub-buffer, with a later time.  If it
+ * fails, a nested writer moved on meanwhile and its record is, in time,
+ * no earlier than the refusal.  Closing an already empty position does
+ * nothing, so a run of refusals closes at most one sub-buffer.  No reader
+ * is woken: the wake-up timer polls (logdev_wake.c), and in discard mode a
+ * full ring already has every earlier sub-buffer readable.
+ */
 static void ld_count_lost(struct ld_cpu_buf *cb, int err)
 {
 	int why = err == -ENOSPC ? LD_DROPPED :
 		  err == -E2BIG ? LD_TOO_BIG : LD_NESTING_LOST;
+	u64 old = ld_local_read(&cb->write_off);
 
 	ld_local_inc(&cb->refused[why]);
 	ld_local_inc(&cb->pending[why]);
+	if (ld_off_in(cb, old) != 0 &&
+	    ld_local_cmpxchg(&cb->write_off, old,
+			     (ld_sb_of(cb, old) + 1) << cb->subbuf_shift) == old)
+		ld_close(cb, old, 0);
 }
 
 /**
@@ -874,9 +895,14 @@ static u64 ld_ring_records(struct ld_cpu_buf *cb)
 	u64 open = ld_sb_of(cb, w), sb, n = 0;
 	u32 off = ld_off_in(cb, w);
 
-	/* never more than nr_subbufs, even from a stale read_sb */
-	if (open >= rs + cb->nr_subbufs)
-		rs = open + 1 - cb->nr_subbufs;
+	/*
+	 * Never more than nr_subbufs, even from a stale read_sb: the ring
+	 * holds the nr_subbufs up to the last one opened, which is @open only
+	 * when write_off is inside it (at a boundary @open is not opened yet:
+	 * after a flush, or a refusal's close in ld_count_lost()).
+	 */
+	if (open + (off != 0) > rs + cb->nr_subbufs)
+		rs = open + (off != 0) - cb->nr_subbufs;
 	for (sb = rs; sb < open; sb++)
 		n += ld_subbuf_records(ld_sb_addr(cb, sb), cb->subbuf_size);
 	if (off > HDR && rs <= open)

@@ -411,16 +411,6 @@ static __always_inline void ld_fill_hdr(struct logdev_rec_hdr *rec, u32 site, u8
 	rec->arg_bytes = arg_bytes;
 }
 
-/*
- * The global sub-buffer number the next reservation goes to if its record
- * fits the space left (else the one after).  A plain read: only a hint for
- * the writers of this CPU.
- */
-static inline u64 ld_cur_sb(struct ld_cpu_buf *cb)
-{
-	return ld_local_read(&cb->write_off) >> cb->subbuf_shift;
-}
-
 /**
  * ld_commit() - make a reserved record count as written
  * @cb: the buffer ld_reserve() was called on (same CPU, same context)

@@ -11,6 +11,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "harness.h"
 #include "ldcheck.h"
 
@@ -510,8 +511,92 @@ static void test_peek(void)
 	ring_free(&r);
 }
 
+/*
+ * Losses are marked where they happened (issue 24, item 1): records carry
+ * their sequence number; a gap between two consecutive records read must
+ * be reported exactly by the *_before counts of the sub-buffer headers
+ * between them, and no header may report a loss where there was none.
+ * Variable sizes (some too big for a sub-buffer), both modes, a reader that
+ * drains now and then: the inputs of the fault report (a smaller record
+ * used to fit the tail of a sub-buffer whose successor was refused, so it
+ * came before the mark of the losses that preceded it).
+ */
+struct lp_state {
+	u64 expect;		/* sequence number of the next record */
+	u64 marks;		/* losses reported since the last record */
+	u32 bad, gaps;
+};
+
+static void lp_read(struct lp_state *s, const unsigned char *buf)
+{
+	const struct logdev_subbuf_hdr *h = (const void *)buf;
+	u32 off = 0;
+
+	s->marks += (u64)h->overrun_before + h->dropped_before + h->too_big_before +
+		    h->nesting_lost_before;
+	while (off < h->data_bytes) {
+		const struct logdev_rec_hdr *rec = (const void *)(buf + LOGDEV_SUBBUF_HDR_SIZE + off);
+		u64 seq = *(const u64 *)(rec + 1);
+
+		if (seq - s->expect != s->marks) {
+			if (s->bad++ < 3)
+				fprintf(stderr, "  record %llu after %llu: %llu lost, %llu marked here\n",
+					(unsigned long long)seq, (unsigned long long)s->expect - 1,
+					(unsigned long long)(seq - s->expect),
+					(unsigned long long)s->marks);
+		}
+		s->gaps += seq != s->expect;
+		s->expect = seq + 1;
+		s->marks = 0;
+		off += rec->len;
+	}
+}
+
+static void lp_run(enum ld_mode mode, u32 drain_every, const char *what)
+{
+	static unsigned char buf[1024], payload[1024];
+	struct lp_state s = { 0 };
+	struct ring r;
+	u64 seq;
+
+	ring_new(&r, 1024, 2, mode);
+	for (seq = 0; seq < 20000; seq++) {
+		/* 8..1015 bytes: some too big for a 1 KiB sub-buffer */
+		u32 bytes = 8 + (u32)((seq * 7919) % 1008);
+
+		memcpy(payload, &seq, sizeof(seq));
+		ld_write(&r.cb, 1, LOGDEV_REC_RAW, 0, 1, payload, (seq % 3) ? bytes % 301 + 8 : bytes);
+		if (drain_every && seq % drain_every == 0)
+			while (ld_consume(&r.cb, buf) == 1)
+				lp_read(&s, buf);
+	}
+	for (;;) {
+		ld_flush(&r.cb);
+		if (ld_consume(&r.cb, buf) != 1)
+			break;
+		lp_read(&s, buf);
+	}
+	CHECK_WHY(s.bad == 0 && (s.gaps > 0 || !drain_every) && s.expect - 1 + s.marks == seq - 1,
+		  NAMEF("%s: every gap is marked exactly where it is (%u gaps, %u misplaced)",
+			what, s.gaps, s.bad),
+		  "%u of %u gaps misplaced; last read %llu, %llu marked after it, %llu written",
+		  s.bad, s.gaps, (unsigned long long)s.expect - 1,
+		  (unsigned long long)s.marks, (unsigned long long)seq);
+	ring_free(&r);
+}
+
+static void test_loss_positions(void)
+{
+	lp_run(LD_MODE_DISCARD, 0, "discard, nothing reading");
+	lp_run(LD_MODE_DISCARD, 7, "discard, a reader now and then");
+	lp_run(LD_MODE_DISCARD, 1, "discard, a reader after each record");
+	lp_run(LD_MODE_OVERWRITE, 0, "overwrite, nothing reading");
+	lp_run(LD_MODE_OVERWRITE, 5, "overwrite, a reader now and then");
+}
+
 int main(void)
 {
+	test_loss_positions();
 	test_peek();
 	test_init();
 	test_flush_and_read();
