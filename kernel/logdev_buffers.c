@@ -88,16 +88,18 @@ int ld_buffers_init(const struct ld_config *cfg)
 /*
  * Replace every CPU's buffer by a new one of @nr_subbufs sub-buffers of
  * @subbuf_size bytes.  All new buffers are allocated first: on failure the
- * old ones stay in place.  Recording must be off.
+ * old ones stay in place.  Refused as ld_may_reset() says.
  */
 int ld_resize(u32 subbuf_size, u32 nr_subbufs)
 {
 	struct ld_cpu_buf **tmp;
-	int cpu, ret = -ENOMEM;
+	int cpu, ret;
 
 	lockdep_assert_held(&ld_cfg_mutex);
-	if (ld_cfg.enabled)
-		return -EBUSY;
+	ret = ld_may_reset();
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
 	if (ld_buf_size_ok(subbuf_size, &nr_subbufs))
 		return -ENOMEM;
 	tmp = kcalloc(nr_cpu_ids, sizeof(*tmp), GFP_KERNEL);
@@ -142,11 +144,43 @@ static void ld_reset_all(enum ld_mode mode)
 	up_write(&ld_buf_rwsem);
 }
 
-int ld_set_mode(enum ld_mode mode)
+/**
+ * ld_may_reset() - may the buffers be emptied or reconfigured now?
+ *
+ * With ld_cfg_mutex held.  Return: 0, or -EBUSY while recording or while
+ * a consuming reader (trace_pipe_raw) is open: it has not read what a
+ * reset would throw away, and after a clock change would read two clocks
+ * as one.
+ */
+int ld_may_reset(void)
 {
 	lockdep_assert_held(&ld_cfg_mutex);
-	if (ld_cfg.enabled)
-		return -EBUSY;
+	return ld_cfg.enabled || ld_cfg.consumers ? -EBUSY : 0;
+}
+
+/* A trace_pipe_raw file was opened (counted under ld_cfg_mutex). */
+void ld_consumer_open(void)
+{
+	mutex_lock(&ld_cfg_mutex);
+	ld_cfg.consumers++;
+	mutex_unlock(&ld_cfg_mutex);
+}
+
+/* A trace_pipe_raw file was closed. */
+void ld_consumer_close(void)
+{
+	mutex_lock(&ld_cfg_mutex);
+	if (!WARN_ON_ONCE(!ld_cfg.consumers))
+		ld_cfg.consumers--;
+	mutex_unlock(&ld_cfg_mutex);
+}
+
+int ld_set_mode(enum ld_mode mode)
+{
+	int ret = ld_may_reset();
+
+	if (ret)
+		return ret;
 	ld_reset_all(mode);
 	ld_cfg.mode = mode;
 	return 0;
@@ -154,18 +188,25 @@ int ld_set_mode(enum ld_mode mode)
 
 int ld_set_clock(enum ld_clock_id clock)
 {
-	lockdep_assert_held(&ld_cfg_mutex);
-	if (ld_cfg.enabled)
-		return -EBUSY;
+	int ret = ld_may_reset();
+
+	if (ret)
+		return ret;
 	ld_clock_select(clock);
 	ld_cfg.clock = clock;
 	ld_reset_all(ld_cfg.mode);
 	return 0;
 }
 
-void ld_clear_all(void)
+/*
+ * Empty every buffer, recording or not; -EBUSY while a consuming reader is
+ * open (ld_may_reset()), 0 otherwise.
+ */
+int ld_clear_all(void)
 {
 	lockdep_assert_held(&ld_cfg_mutex);
+	if (ld_cfg.consumers)
+		return -EBUSY;
 	if (ld_cfg.enabled) {
 		WRITE_ONCE(logdev_recording, false);
 		synchronize_rcu();
@@ -173,6 +214,7 @@ void ld_clear_all(void)
 	ld_reset_all(ld_cfg.mode);
 	if (ld_cfg.enabled)
 		WRITE_ONCE(logdev_recording, true);
+	return 0;
 }
 
 /*

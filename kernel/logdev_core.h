@@ -149,12 +149,20 @@ void ld_wake_exit(void);
 /* ---------------------------------------- buffer control: logdev_buffers.c */
 
 /* Configuration; changed only under ld_cfg_mutex. */
+/*
+ * @consumers: open trace_pipe_raw files (ld_consumer_open()); while any is
+ *             open, whatever would empty or re-clock the buffers (mode,
+ *             clock, sizes, clear) is refused with -EBUSY: a consuming
+ *             reader would lose its unread records with no mark, or get
+ *             records of two clocks under one label (issue 24, item 2).
+ */
 struct ld_config {
 	u32 subbuf_size;
 	u32 nr_subbufs;
 	enum ld_mode mode;
 	enum ld_clock_id clock;
 	bool enabled;
+	unsigned int consumers;
 };
 
 extern struct ld_config ld_cfg;
@@ -170,7 +178,10 @@ int ld_set_enabled(bool on);
 int ld_set_mode(enum ld_mode mode);
 int ld_set_clock(enum ld_clock_id clock);
 int ld_resize(u32 subbuf_size, u32 nr_subbufs);
-void ld_clear_all(void);
+int ld_clear_all(void);
+int ld_may_reset(void);
+void ld_consumer_open(void);
+void ld_consumer_close(void);
 void ld_flush_all(void);
 
 bool ld_flush_stopped(int cpu);

@@ -118,7 +118,8 @@ static const struct file_operations enable_fops = {
 /*
  * A control file that selects one of a few names (mode, clock): reads
  * "[cur] other ...", writes one name; @set runs under ld_cfg_mutex and
- * refuses (-EBUSY) while recording.
+ * refuses (-EBUSY) while recording or while a consuming reader is open
+ * (ld_may_reset()).
  */
 struct ld_choice {
 	const char * const *names;
@@ -215,8 +216,6 @@ static ssize_t size_kb_write(struct file *f, const char __user *ubuf,
 	mutex_lock(&ld_cfg_mutex);
 	if (ld_size_kb_subbufs(kb, ld_cfg.subbuf_size, &nr))
 		ret = -EINVAL;
-	else if (ld_cfg.enabled)
-		ret = -EBUSY;
 	else
 		ret = ld_resize(ld_cfg.subbuf_size, nr);
 	mutex_unlock(&ld_cfg_mutex);
@@ -255,8 +254,6 @@ static ssize_t subbuf_write(struct file *f, const char __user *ubuf,
 	if (ld_size_kb_subbufs((u64)ld_cfg.subbuf_size * ld_cfg.nr_subbufs / 1024,
 			       size, &nr))
 		ret = -EINVAL;
-	else if (ld_cfg.enabled)
-		ret = -EBUSY;
 	else
 		ret = ld_resize(size, nr);
 	mutex_unlock(&ld_cfg_mutex);
@@ -284,9 +281,9 @@ static ssize_t clear_write(struct file *f, const char __user *ubuf,
 	if (ret)
 		return ret;
 	mutex_lock(&ld_cfg_mutex);
-	ld_clear_all();
+	ret = ld_clear_all();
 	mutex_unlock(&ld_cfg_mutex);
-	return count;
+	return ret ? ret : count;
 }
 
 static const struct file_operations clear_fops = {

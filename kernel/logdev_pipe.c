@@ -33,7 +33,18 @@ static int pipe_open(struct inode *inode, struct file *f)
 			ret = -ENOMEM;
 	}
 	mutex_unlock(&r->lock);
-	return ret ? ret : nonseekable_open(inode, f);
+	if (!ret)
+		ret = nonseekable_open(inode, f);
+	if (!ret)
+		ld_consumer_open();
+	return ret;
+}
+
+/* Last close of an open file: the buffers may be reset again. */
+static int pipe_release(struct inode *inode, struct file *f)
+{
+	ld_consumer_close();
+	return 0;
 }
 
 /*
@@ -151,6 +162,7 @@ static __poll_t pipe_poll(struct file *f, poll_table *wait)
 static const struct file_operations pipe_fops = {
 	.owner = THIS_MODULE,
 	.open = pipe_open,
+	.release = pipe_release,
 	.read = pipe_read,
 	.poll = pipe_poll,
 	/* no .llseek: pipe_open()'s nonseekable_open() makes lseek -ESPIPE */

@@ -1043,31 +1043,39 @@ static const struct file_operations lt_comm_fops = {
 static char lt_fill_pad[LOGDEV_MAX_PAYLOAD - 4];
 
 /*
- * "N BYTES": N records of the writing task, each with a payload of BYTES
- * (8: "fill %u %u", two ints through edprint()'s word path; 12 to 512:
- * "fill %u %s" with a string of BYTES - 5 characters, vbin_printf()'s u32
- * then the string and its NUL).  On the writer's CPU: vmtool pins itself.
+ * "N BYTES [FIRST]": N records of the writing task numbered FIRST (default
+ * 0) on, each with a payload of BYTES (8: "fill %u %u", two ints through
+ * edprint()'s word path; 12 to 512: "fill %u %s" with a string of
+ * BYTES - 5 characters, vbin_printf()'s u32 then the string and its NUL;
+ * 0: "fill %u %s" with the string's length cycling 0..300 with the number,
+ * the variable sizes of tests/vm/guest-stream.sh).  On the writer's CPU:
+ * the caller pins itself.
  */
 static ssize_t lt_fill_write(struct file *f, const char __user *ubuf,
 			     size_t len, loff_t *ppos)
 {
-	unsigned int i, n, bytes;
-	char buf[32];
+	unsigned int i, n, bytes, first = 0;
+	char buf[40];
+	int got;
 
 	if (!len || len >= sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	if (sscanf(buf, "%u %u", &n, &bytes) != 2 || n > 1000 ||
-	    (bytes != 8 && (bytes < 12 || bytes > LOGDEV_MAX_PAYLOAD)))
+	got = sscanf(buf, "%u %u %u", &n, &bytes, &first);
+	if (got < 2 || n > 1000 || first > UINT_MAX - n ||
+	    (bytes && bytes != 8 && (bytes < 12 || bytes > LOGDEV_MAX_PAYLOAD)))
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
+	for (i = first; i < first + n; i++) {
+		const char *end = lt_fill_pad + sizeof(lt_fill_pad) - 1;
+
 		if (bytes == 8)
 			edprint("fill %u %u", i, n);
+		else if (bytes)
+			edprint("fill %u %s", i, end - (bytes - 5));
 		else
-			edprint("fill %u %s", i,
-				lt_fill_pad + sizeof(lt_fill_pad) - 1 - (bytes - 5));
+			edprint("fill %u %s", i, end - i % 301);
 	}
 	return len;
 }

@@ -176,5 +176,23 @@ n=$(grep -c '^cpu=[0-9]* written=[0-9]* read=[0-9]* overrun=[0-9]* dropped=[0-9]
 if [ "$n" = "$(nproc)" ]; then pass "stats: $n well-formed lines"
 else fail "stats: $n well-formed lines for $(nproc) CPUs: $(head -n 2 $D/stats)"; fi
 
+# A consuming reader open (a trace_pipe_raw file held open, nothing read):
+# every write that would empty or re-clock the buffers is refused (EBUSY)
+# and keeps its value; closed, they work again (issue 24, item 2).
+exec 3< $D/per_cpu/cpu0/trace_pipe_raw
+bad mode 'discard\n' 'Device or resource busy'
+bad clock 'mono\n' 'Device or resource busy'
+bad buffer_size_kb '64\n' 'Device or resource busy'
+bad subbuf_size '8192\n' 'Device or resource busy'
+err=$(put clear '1\n') && fail "clear: accepted with a reader open" ||
+	case "$err" in
+	*"Device or resource busy"*) pass "clear: refused (EBUSY) with a reader open" ;;
+	*) fail "clear with a reader open: '$err', want EBUSY" ;;
+	esac
+bad mode 'bogus\n'	# malformed is still EINVAL, not EBUSY
+exec 3<&-
+good clock 'mono\n' mono
+good clock 'local\n' local
+
 rmmod logdev || fail "rmmod logdev"
 finish

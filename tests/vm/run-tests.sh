@@ -294,6 +294,16 @@ if boot vm-comm 2 "$vm/guest-comm.sh" \
 	host_check vm-comm check-comm.sh "$out/vm-comm"
 fi
 
+# 8b. stream integrity (issue 24, items 1 and 2): lost-event marks exactly
+# at the losses (discard under logdev record, discard and overwrite with
+# nothing reading; variable-size records), and resets refused while a
+# consuming reader is open.  Multi-threaded TCG: enable flips only while no
+# edprint site runs.
+if boot vm-stream 2 "$vm/guest-stream.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static" ""; then
+	guest_lines "$out/vm-stream"
+fi
+
 # 9. the crash dump (logdev_dump.c): CPU 0 records "seq 0".."seq 999", CPU 1
 # 50 slots records and one vbin_printf() record, the last of the two
 # interleaved; then the kernel dies (run.sh --expect-crash: the checks read
