@@ -612,6 +612,20 @@ int cli_write_recorder(struct lgd_cap_writer *w)
 	return lgd_cap_write_section(w, LGD_SECT_RECORDER, LGD_CAP_NO_CPU, t, (uint64_t)n);
 }
 
+/* Does @path name a file that starts as a logdev capture does? */
+static int cli_is_capture(const char *path)
+{
+	char m[sizeof(LGD_CAP_MAGIC) - 1];
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, m, sizeof(m));
+	close(fd);
+	return n == (ssize_t)sizeof(m) && !memcmp(m, LGD_CAP_MAGIC, sizeof(m));
+}
+
 int cli_filter_opt(const char *verb, int c, const char *arg)
 {
 	static const char *const names[] = {
@@ -630,6 +644,16 @@ int cli_filter_opt(const char *verb, int c, const char *arg)
 	}
 	if (c < CLI_OPT_CPU || c > CLI_OPT_TO)
 		return -1;
+	if ((c == CLI_OPT_SITE || c == CLI_OPT_COMM) && cli_is_capture(arg)) {
+		/* `report --site run.cap`: the pattern was forgotten, and the
+		 * capture would be taken for it and the live buffer read */
+		e = lgd_escape_alloc(arg);
+		fprintf(stderr, "logdev %s: --%s '%s' is a capture, not a pattern: write --%s PATTERN %s\n",
+			verb, names[c - CLI_OPT_CPU], e ? e : "?", names[c - CLI_OPT_CPU],
+			e ? e : "FILE");
+		free(e);
+		return 2;
+	}
 	ret = lgd_filter_set(&cli_filter, names[c - CLI_OPT_CPU], arg, why, sizeof(why));
 	if (ret == -ENOMEM) {
 		fprintf(stderr, "logdev: out of memory\n");
@@ -714,6 +738,11 @@ void cli_left_out_notes(const struct lgd_reader *r)
 		if (cli_filter.nr_comms && !lgd_reader_comm_matches(r))
 			fprintf(stderr, "logdev: no task in the capture is named like --comm%s\n",
 				r->nr_comms ? "" : " (it holds no task names: recorded without them?)");
+	}
+	if (r->nr_bad_type) {
+		cli_nwarn++;	/* a number of the output is not what was recorded */
+		fprintf(stderr, "logdev: warning: %" PRIu64 " record%s of no known type (damaged?): shown as <type? ...>, not decoded\n",
+			r->nr_bad_type, r->nr_bad_type == 1 ? "" : "s");
 	}
 	if (r->nr_recorder_out)
 		fprintf(stderr, "logdev: %" PRIu64 " record%s of the recorder (pid %" PRId64

@@ -538,6 +538,9 @@ struct lgd_reader {
 	uint64_t nr_recs_seen, nr_recs_kept;	/* records met / kept by the filter
 				 * in the last merge (task names and the
 				 * recorder's records not counted) */
+	uint64_t nr_bad_type;	/* records kept by the last merge whose type
+				 * no version of the format has (damage): they
+				 * print as "<type? ...>", and the verbs warn */
 	uint64_t nr_absurd_ts;	/* records with an absurd timestamp met by the
 				 * last merge (lgd_merge_init() zeroes it); its end
 				 * warns once with the count */

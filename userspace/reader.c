@@ -1393,6 +1393,7 @@ int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r)
 	r->nr_absurd_ts = 0;
 	r->nr_recorder_out = 0;
 	r->nr_recs_seen = r->nr_recs_kept = 0;
+	r->nr_bad_type = 0;
 	m->all = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->all));
 	m->heap = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->heap));
 	if (r->nr_cpus)
@@ -1666,6 +1667,9 @@ static inline void settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i,
 		} else {
 			r->nr_recs_seen++;
 			r->nr_recs_kept += !it->filtered;
+			r->nr_bad_type += !it->filtered && it->rec.type != LOGDEV_REC_PRINT &&
+					  it->rec.type != LOGDEV_REC_PRINT_SLOTS &&
+					  it->rec.type != LOGDEV_REC_RAW;
 		}
 	} else if (it->kind == LGD_ITEM_GAP && !it->filtered && i < r->nr_lost &&
 		   it->gap_kind > 0 && it->gap_kind < LGD_GAP_NR) {

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "liblogdev.h"
 #include "testlib.h"
 #include "capture.h"
@@ -507,7 +508,70 @@ static void test_long_text(void)
 	free(out);
 	free(err);
 }
+/*
+ * ---- D: a record of no known type (a damaged capture) ----------------
+ * Every verb still shows what it can, says on stderr how many records it
+ * could not decode, and exits 3 (the fresh user's trial: `<type? ...>` with
+ * exit 0 and no word).
+ */
+static void test_bad_type(void)
+{
+	static const char *const verbs[] = {
+		"report", "report --raw", "deltas", "deltas --by cpu", "hist f:1 g:2",
+		"export --format csv", "export --format json", "diff",
+	};
+	struct buf b = { 0 };
+	struct sbuf sb;
+	char *p, *out, *err, name[1700], args[1400];
+	int st;
 
+	cap_meta(&b, fts);
+	sb_begin(&sb, 0, 0, 1000, 0, 0);
+	sb_rec(&sb, 1000, 1, LOGDEV_REC_PRINT, 0, 1, int1, 4);
+	sb_rec(&sb, 2000, 2, 9, 0, 1, int1, 4);		/* type 9: none such */
+	sb_rec(&sb, 3000, 2, LOGDEV_REC_PRINT, 0, 1, int1, 4);
+	sb_rec(&sb, 4000, 1, LOGDEV_REC_PRINT, 0, 1, int1, 4);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, sb.b, SBS);
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	p = write_tmp("badtype.cap", b.p, b.n);
+	free(b.p);
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		st = run_verb(verbs[i], p, &out, &err);
+		snprintf(name, sizeof(name), "%s: a record of no known type is counted on stderr, "
+			 "exit 3", verbs[i]);
+		CHECK_WHY(st == 3 && strstr(err, "warning: 1 record of no known type"), name,
+			  "status %d, stderr:\n%s", st, err);
+		free(out);
+		free(err);
+	}
+	snprintf(args, sizeof(args), "convert -o %s/badtype.dat %s", tmpdir, p);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 3 && strstr(err, "warning: 1 record of no known type"),
+		  "convert: a record of no known type is counted on stderr, exit 3",
+		  "status %d, stderr:\n%s", st, err);
+	free(out);
+	free(err);
+	/* the fresh user's `report --site FILE`: FILE taken as the pattern */
+	for (int i = 0; i < 2; i++) {
+		snprintf(args, sizeof(args), "%s --%s %s", i ? "deltas" : "report",
+			 i ? "comm" : "site", p);
+		st = run_cli(args, &out, &err);
+		snprintf(name, sizeof(name), "%s: a capture given as the value of --%s is a usage "
+			 "error (exit 2), not a pattern with the live buffer read", args,
+			 i ? "comm" : "site");
+		CHECK_WHY(st == 2 && strstr(err, "is a capture, not a pattern"), name,
+			  "status %d, stderr:\n%s", st, err);
+		free(out);
+		free(err);
+	}
+	snprintf(args, sizeof(args), "report %s", p);
+	run_cli(args, &out, &err);
+	CHECK_WHY(strstr(out, "g:2 <type? ") && strstr(out, "f:1 in  +"),
+		  "report: the records around it are still shown, it as <type? ...>",
+		  "stdout:\n%s", out);
+	free(out);
+	free(err);
+}
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -521,6 +585,7 @@ int main(int argc, char **argv)
 	test_timestamps();
 	test_missing();
 	test_long_text();
+	test_bad_type();
 	tmpdir_remove();
 	printf("reader7: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
