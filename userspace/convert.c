@@ -494,7 +494,8 @@ static void conv_free(struct conv *cv)
 	free(cv->buf);
 }
 
-int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, struct lgd_convert_stats *st)
+int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, uint64_t cpu_max,
+			 struct lgd_convert_stats *st)
 {
 	struct conv cv = { .r = r };
 	struct lgd_tdw w;
@@ -511,7 +512,8 @@ int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, struct lgd_convert_sta
 
 	memset(st, 0, sizeof(*st));
 	lgd_streams_init(&sm, LGD_BY_CONTEXT);
-	lgd_tdw_init(&w);
+	lgd_tdw_init(&w, cpu_max);
+	st->cpu_max = w.cpu_max;
 	if (lgd_dur_init(&du, &r->sites))
 		return -ENOMEM;
 	ret = -ENOMEM;
@@ -593,6 +595,7 @@ out:
 	lgd_streams_free(&sm);
 	lgd_dur_marks_free(&marks);
 	lgd_dur_free(&du);
+	st->full_cpu = w.full_cpu;
 	lgd_tdw_free(&w);
 	conv_free(&cv);
 	return ret < 0 ? ret : 0;

@@ -1753,13 +1753,26 @@ void lgd_render_free(struct lgd_render *rd);
 
 struct lgd_tdw_cpu;
 
+/*
+ * Bytes of one CPU's data a trace.dat may hold by default: trace-cmd 3.1.6
+ * (Debian 12) reads a CPU's data past 2 GiB cut short and exits 0 (issue
+ * 24: 2.3 M of 19 M records of that CPU), so the writer refuses to pass
+ * 2 GiB less one page.  docs/TRACE-CMD.md has the measurements.
+ */
+#define LGD_TDW_CPU_MAX		((1ull << 31) - 4096)
+
 /**
  * struct lgd_tdw - a trace.dat v6 being written (tracedat.c's file comment
  * has the layout): events are added per CPU in time order into 4096-byte
  * pages kept in temporary files; lgd_tdw_finish() writes the file.
+ * @cpu_max: bytes of data one CPU may reach (lgd_tdw_init(): 0 is
+ *           LGD_TDW_CPU_MAX); beyond, adding returns -EFBIG
+ * @full_cpu: the CPU that reached @cpu_max (after -EFBIG)
  * @events: events added
  */
 struct lgd_tdw {
+	uint64_t cpu_max;
+	uint32_t full_cpu;
 	struct lgd_tdw_cpu **cpus;
 	uint32_t nr_cpus;
 	char **formats;
@@ -1774,8 +1787,11 @@ struct lgd_tdw {
 #define LGD_TDW_OPT_TRACECLOCK	4
 #define LGD_TDW_OPT_VERSION	9
 
-/** lgd_tdw_init() - an empty writer.  Return: 0. */
-int lgd_tdw_init(struct lgd_tdw *w);
+/**
+ * lgd_tdw_init() - an empty writer whose CPUs may hold @cpu_max bytes of
+ * data each (0: LGD_TDW_CPU_MAX; the first page always fits).  Return: 0.
+ */
+int lgd_tdw_init(struct lgd_tdw *w, uint64_t cpu_max);
 /**
  * lgd_tdw_event() - add an event of CPU @cpu (< LGD_TDW_MAX_CPUS) at @ts
  * (ns; a time before the previous event of @cpu starts a new page) whose
@@ -1817,11 +1833,15 @@ void lgd_tdw_free(struct lgd_tdw *w);
  * @too_big: records left out because they do not fit a page (never with
  *           records of at most LOGDEV_MAX_PAYLOAD bytes of arguments)
  * @dur_huge: return-probe pairs without a duration (lgd_dur_stats.huge)
+ * @full_cpu: after -EFBIG, the CPU whose data reached the limit
+ * @cpu_max:  the limit that applied (bytes of one CPU's data)
  */
 struct lgd_convert_stats {
 	uint64_t records, gaps, gaps_unknown, too_big;
 	uint64_t dur_huge;	/* return-probe pairs over 2^62 ns apart: no duration */
 	uint32_t sites;
+	uint32_t full_cpu;
+	uint64_t cpu_max;
 };
 
 /**
@@ -1831,8 +1851,13 @@ struct lgd_convert_stats {
  * the message rendered by lgd_render_msg() with return-probe durations, as
  * logdev report prints it).  Lost events mark the next page of their CPU;
  * the clock, per-CPU stats and kallsyms of the capture go into the file.
- * Return: 0, -ENOMEM, -EIO, or a read error of lgd_merge_next(); @st filled.
+ * @cpu_max: bytes of one CPU's data the file may hold (0: LGD_TDW_CPU_MAX,
+ * what trace-cmd 3.1.6 reads whole; UINT64_MAX: no limit).
+ * Return: 0, -ENOMEM, -EIO, -EFBIG (a CPU's data would pass @cpu_max:
+ * @st->full_cpu; nothing is written to @out), or a read error of
+ * lgd_merge_next(); @st filled.
  */
-int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, struct lgd_convert_stats *st);
+int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, uint64_t cpu_max,
+			 struct lgd_convert_stats *st);
 
 #endif /* LIBLOGDEV_H */

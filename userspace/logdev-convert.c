@@ -4,12 +4,15 @@
  * trace-cmd trace.dat (version 6), read by trace-cmd report, libtraceevent
  * and KernelShark (the library's convert.c: events of system "logdev", one
  * per call site; docs/TRACE-CMD.md).  Without -o the file goes to stdout.
- * Options: -o/--output FILE, -h/--help; "--" ends them.
+ * Options: -o/--output FILE, --cpu-max BYTES (one CPU's data in the file,
+ * default LGD_TDW_CPU_MAX: what trace-cmd 3.1.6 reads whole; 0: no limit),
+ * -h/--help; "--" ends them.
  * Prints to stderr what it wrote: "logdev: convert: R records, S events,
  * G lost-events gaps (U without a count) -> OUT".
  * Exit: 0 written, 3 written with warnings (the capture's, on stderr), 1
  * unusable capture or write error (the partial output is removed), 2 usage.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -21,8 +24,11 @@
 #include "cli.h"
 
 const struct cli_cmd cli_cmd_convert = {
-	"convert", cmd_convert, "convert [-o OUT.dat] [FILTERS] [FILE]",
+	"convert", cmd_convert, "convert [-o OUT.dat] [--cpu-max BYTES] [FILTERS] [FILE]",
 	"  -o, --output FILE    write the trace.dat there (default, or -: stdout)\n"
+	"      --cpu-max BYTES  refuse to write more of one CPU's data (default\n"
+	"                       2147479552: trace-cmd 3.1.6 reads a CPU's data past\n"
+	"                       2 GiB cut short, without a word); 0: no limit\n"
 	CLI_FILTER_HELP,
 };
 
@@ -30,6 +36,7 @@ int cmd_convert(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "cpu-max", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -39,10 +46,25 @@ int cmd_convert(int argc, char **argv)
 	const char *file = NULL, *outp = NULL;
 	FILE *out;
 	struct cli_getopt g = { &cli_cmd_convert, ":o:h", lo, NULL, 0 };
+	uint64_t cpu_max = 0;
+	char *end;
 	int c, ret;
 
-	while ((c = cli_getopt(&g, argc, argv)) > 0)
-		outp = optarg;	/* -o, its one option */
+	while ((c = cli_getopt(&g, argc, argv)) > 0) {
+		if (c == 'o') {
+			outp = optarg;
+			continue;
+		}
+		errno = 0;	/* --cpu-max: decimal bytes */
+		cpu_max = strtoull(optarg, &end, 10);
+		if (!isdigit((unsigned char)optarg[0]) || *end || errno) {
+			fprintf(stderr, "logdev: convert: bad --cpu-max '%s': expected bytes, 0 for no limit\n",
+				optarg);
+			return 2;
+		}
+		if (!cpu_max)
+			cpu_max = UINT64_MAX;
+	}
 	if (!c)
 		return g.status;
 	if (cli_file_arg("convert", argc, argv, optind, &file))
@@ -70,12 +92,22 @@ int cmd_convert(int argc, char **argv)
 		lgd_reader_close(&r);
 		return 1;
 	}
-	ret = lgd_convert_tracedat(&r, out, &st);
+	ret = lgd_convert_tracedat(&r, out, cpu_max, &st);
 	if (outp && fclose(out) && !ret)
 		ret = -EIO;
 	if (!ret)
 		cli_filter_notes(&r, NULL);
 	lgd_reader_close(&r);
+	if (ret == -EFBIG) {
+		fprintf(stderr, "logdev: convert: cpu %u's data would pass %" PRIu64 " bytes, "
+			"and trace-cmd up to 3.1.6 at least reads a CPU's data past 2 GiB cut short, "
+			"without a word: nothing written; convert a part at a time (--from/--to, "
+			"--cpu), or raise --cpu-max for a trace-cmd that reads more\n",
+			st.full_cpu, st.cpu_max);
+		if (outp)
+			unlink(outp);
+		return 1;
+	}
 	if (ret) {
 		fprintf(stderr, "logdev: convert: %s\n", strerror(-ret));
 		if (outp)

@@ -73,9 +73,10 @@ static void put64(uint8_t *p, uint64_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-int lgd_tdw_init(struct lgd_tdw *w)
+int lgd_tdw_init(struct lgd_tdw *w, uint64_t cpu_max)
 {
 	memset(w, 0, sizeof(*w));
+	w->cpu_max = cpu_max ? cpu_max : LGD_TDW_CPU_MAX;
 	return 0;
 }
 
@@ -110,13 +111,20 @@ static struct lgd_tdw_cpu *cpu_get(struct lgd_tdw *w, uint32_t cpu, int *err)
 	return w->cpus[cpu];
 }
 
-/* write out the open page of @c (its missed mark and count included) */
-static int page_flush(struct lgd_tdw_cpu *c)
+/*
+ * Write out the open page of @c, CPU @cpu of @w (its missed mark and count
+ * included); -EFBIG if it would take the CPU's data past w->cpu_max.
+ */
+static int page_flush(struct lgd_tdw *w, uint32_t cpu, struct lgd_tdw_cpu *c)
 {
 	uint64_t commit = c->used;
 
 	if (!c->open)
 		return 0;
+	if (c->pages && (c->pages + 1) * TD_PAGE > w->cpu_max) {
+		w->full_cpu = cpu;
+		return -EFBIG;
+	}
 	if (c->page_missed) {
 		commit |= TD_MISSED;
 		if (c->page_missed > 0) {
@@ -152,7 +160,7 @@ int lgd_tdw_missed(struct lgd_tdw *w, uint32_t cpu, int64_t count)
 
 	if (!c)
 		return err;
-	err = page_flush(c);	/* the next event starts a page carrying the mark */
+	err = page_flush(w, cpu, c);	/* the next event starts a page carrying the mark */
 	if (count < 0 || c->missed < 0) {
 		c->missed = -1;
 		c->missed_n = 0;
@@ -179,12 +187,12 @@ int lgd_tdw_event(struct lgd_tdw *w, uint32_t cpu, uint64_t ts, const void *payl
 		return -E2BIG;
 	/* deltas are unsigned, and a time extend holds 59 bits: a new page */
 	if (c->open && (ts < c->last_ts || (ts - c->last_ts) >> 27 > UINT32_MAX))
-		if ((err = page_flush(c)))
+		if ((err = page_flush(w, cpu, c)))
 			return err;
 	delta = c->open ? ts - c->last_ts : 0;
 	if (c->open && c->used + need + (delta > TD_DELTA_MAX ? 8 : 0) +
 	    (c->page_missed > 0 ? 8 : 0) > TD_DATA)
-		if ((err = page_flush(c)))
+		if ((err = page_flush(w, cpu, c)))
 			return err;
 	if (!c->open) {
 		page_start(c, ts);
@@ -317,7 +325,7 @@ int lgd_tdw_finish(struct lgd_tdw *w, FILE *out, const char *system,
 	uint8_t buf[TD_PAGE];
 
 	for (uint32_t i = 0; i < w->nr_cpus; i++)
-		if (w->cpus[i] && (err = page_flush(w->cpus[i])))
+		if (w->cpus[i] && (err = page_flush(w, i, w->cpus[i])))
 			return err;
 	if (kallsyms_len > UINT32_MAX)
 		return -E2BIG;

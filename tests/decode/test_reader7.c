@@ -572,6 +572,60 @@ static void test_bad_type(void)
 	free(out);
 	free(err);
 }
+/*
+ * ---- E: a converted file trace-cmd would read cut short ----------------
+ * trace-cmd 3.1.6 reads a CPU's data past 2 GiB cut short and exits 0, so
+ * convert refuses to write one CPU's data past --cpu-max (default 2 GiB
+ * less a page): exit 1, the reason on stderr, no output left.  Shown here
+ * with a limit of two pages and 600 records (about 6 pages).
+ */
+static void test_convert_limit(void)
+{
+	struct trec r[600];
+	char *p, *out, *err, args[1400], dat[1200];
+	int st;
+
+	for (int i = 0; i < 600; i++)
+		r[i] = (struct trec){ 1000 + 1000 * (uint64_t)i, 1 + (uint32_t)(i & 1), NULL, 0, 0 };
+	p = build("limit.cap", fts, r, 600);
+	snprintf(dat, sizeof(dat), "%s/limit.dat", tmpdir);
+	snprintf(args, sizeof(args), "convert --cpu-max 8192 -o %s %s", dat, p);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 1 && strstr(err, "cpu 0's data would pass 8192 bytes") &&
+		  strstr(err, "nothing written") && access(dat, F_OK) != 0,
+		  "convert: one CPU's data past --cpu-max is refused (exit 1, said, no file left)",
+		  "status %d, file %s, stderr:\n%s", st, access(dat, F_OK) ? "absent" : "left", err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "convert --cpu-max 0 -o %s %s", dat, p);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && access(dat, F_OK) == 0 && strstr(err, "600 records"),
+		  "convert --cpu-max 0: no limit, all 600 records written", "status %d, stderr:\n%s",
+		  st, err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "convert -o %s %s", dat, p);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && strstr(err, "600 records"),
+		  "convert: the default limit (2 GiB less a page) lets a small capture through",
+		  "status %d, stderr:\n%s", st, err);
+	free(out);
+	free(err);
+	for (int i = 0; i < 3; i++) {
+		static const char *const bad[] = { "x", "-1", "12k" };
+
+		snprintf(args, sizeof(args), "convert --cpu-max %s -o %s %s", bad[i], dat, p);
+		st = run_cli(args, &out, &err);
+		CHECK_WHY(st == 2 && strstr(err, "bad --cpu-max"),
+			  bad[i][0] == 'x' ? "convert --cpu-max x: usage error" :
+			  bad[i][0] == '-' ? "convert --cpu-max -1: usage error" :
+					     "convert --cpu-max 12k: usage error",
+			  "status %d, stderr:\n%s", st, err);
+		free(out);
+		free(err);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -586,6 +640,7 @@ int main(int argc, char **argv)
 	test_missing();
 	test_long_text();
 	test_bad_type();
+	test_convert_limit();
 	tmpdir_remove();
 	printf("reader7: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
