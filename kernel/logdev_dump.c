@@ -52,6 +52,8 @@
 #include <linux/atomic.h>
 #include <linux/irq_work.h>
 #include <linux/workqueue.h>
+#include <linux/delay.h>
+#include <linux/sched/clock.h>
 #include "logdev_compat.h"	/* ld_sysrq_key_t */
 #include "logdev_core.h"
 #include "logdev_features.h"
@@ -70,6 +72,34 @@
 #define LD_DUMP_NOTE_GONE	" (skipped: sub-buffers overwritten meanwhile)"
 #define LD_DUMP_NOTE_BAD	" (stopped: damaged sub-buffer)"
 #define LD_DUMP_LINE		768	/* bytes of one printed line */
+
+/*
+ * Where printk cannot print as we go (NMI; the panic notifier, whose lines
+ * are stored: ld_dump_deferred), every line waits in printk's buffer until
+ * the console flushes it, and lines beyond its size overwrite the oldest
+ * ones not printed yet: the kernel's own panic report and the dump's header
+ * (issue 24: "** 1027 printk messages dropped **" after an NMI panic with
+ * dump_records=1000).  There the dump takes at most a quarter of the
+ * buffer's configured size (a lower bound: log_buf_len= only enlarges it),
+ * at LD_DUMP_LINE_EST bytes a line (a line of the dump's text is 60-130
+ * bytes; printk's record header is kept apart).
+ */
+#define LD_DUMP_LINE_EST	128
+#define LD_DUMP_DEFERRED_LINES	((1U << CONFIG_LOG_BUF_SHIFT) / 4 / LD_DUMP_LINE_EST)
+
+/*
+ * A dump runs where it cannot yield (sysrq handler, notifiers): it stops
+ * printing after LD_DUMP_MAX_MS, half of RCU's CPU stall timeout (the
+ * first watchdog to fire: soft and hard lockup are petted per line, hung
+ * tasks wait 120 s), and says how many records it left out.  On a 115200
+ * baud console that is about 500 lines (issue 24: 4 CPUs x 10000 records
+ * held a CPU 37.9 s and RCU reported a stall).
+ */
+#if defined(CONFIG_RCU_CPU_STALL_TIMEOUT) && CONFIG_RCU_CPU_STALL_TIMEOUT < 20
+#define LD_DUMP_MAX_MS		(CONFIG_RCU_CPU_STALL_TIMEOUT * 1000U / 2)
+#else
+#define LD_DUMP_MAX_MS		10000U
+#endif
 
 static bool ld_dump_on_oops;
 
@@ -132,52 +162,22 @@ module_param_cb(dump_records, &ld_dump_records_ops, &ld_dump_records, 0644);
 MODULE_PARM_DESC(dump_records,
 		 "records per CPU the crash dump prints, 1..10000 (default 64)");
 
-/**
- * struct ld_dump_cur - one CPU's place in the dump (preallocated at init)
- * @cb:       the CPU's ring
- * @first:    oldest sub-buffer to walk (global number)
- * @end:      one past the newest
- * @sb:       sub-buffer being walked
- * @base:     its address in the ring, or NULL before the first
- * @off:      offset of the next record after the header (bytes)
- * @bytes:    committed record bytes in @sb
- * @rec:      the next record to print, NULL when done
- * @total:    records (not comm records) found by the counting pass
- * @left:     records still to print
- * @prev_ts:  per context level (LOGDEV_CTX_*): timestamp of the previous
- *            record of this CPU and context (ns), if set in @have_prev; the
- *            delta printed is since it, as logdev report's default
- *            (--by context): an interrupt's records never split a task's
- * @have_prev: bit c set: @prev_ts[c] is set (no delta for a stream's very
- *            first record or the first after a loss)
- * @busy:     sub-buffers skipped: a writer in them had not committed
- * @gone:     sub-buffers skipped: overwritten while the dump ran
- * @lost:     losses reported in headers met since the last record printed,
- *            per enum ld_refusal (printed as LOST lines)
- * @bad:      a damaged header or record stopped the walk: what (a note is
- *            printed), else NULL
- * @bad_sb:   the sub-buffer where it stopped
- * @bad_off:  the record offset where it stopped (bytes)
- * @comm_pid: the task named by the CPU's last comm record
- * @comm:     its name
- */
-struct ld_dump_cur {
-	struct ld_cpu_buf *cb;
-	u64 first, end, sb;
-	const u8 *base;
-	u32 off, bytes;
-	const struct logdev_rec_hdr *rec;
-	u64 total, left;
-	u64 prev_ts[LOGDEV_CTX_MASK + 1];
-	u8 have_prev;
-	u32 busy, gone;
-	u64 lost[LD_NR_REFUSALS];
-	const char *bad;
-	u64 bad_sb;
-	u32 bad_off;
-	u32 comm_pid;
-	char comm[LOGDEV_COMM_LEN];
+/* the time bound of one dump, ms: 100..LD_DUMP_MAX_MS (the default) */
+static unsigned int ld_dump_max_ms = LD_DUMP_MAX_MS;
+
+static int ld_dump_max_ms_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 100, LD_DUMP_MAX_MS);
+}
+
+static const struct kernel_param_ops ld_dump_max_ms_ops = {
+	.set = ld_dump_max_ms_set,
+	.get = param_get_uint,
 };
+module_param_cb(dump_max_ms, &ld_dump_max_ms_ops, &ld_dump_max_ms, 0644);
+MODULE_PARM_DESC(dump_max_ms,
+		 "longest a crash dump holds its CPU, ms, 100..half RCU's stall timeout (at most and by default 10000)");
+
 
 /*
  * After an oops the kernel may live on: recording, stopped by a plain
@@ -225,106 +225,6 @@ static const char * const ld_dump_lost_names[LD_NR_REFUSALS] = {
 	[LD_NESTING_LOST] = "nesting_lost",
 	[LD_TOO_BIG] = "too_big",
 };
-
-/* ------------------------------------------------------------ the walk */
-
-static void ld_dump_reset(struct ld_dump_cur *c)
-{
-	c->sb = c->first;
-	c->base = NULL;
-	c->off = 0;
-	c->bytes = 0;
-	c->rec = NULL;
-	c->have_prev = 0;
-	c->busy = 0;
-	c->gone = 0;
-	memset(c->lost, 0, sizeof(c->lost));
-	c->bad = NULL;
-	c->comm_pid = 0;
-	c->comm[0] = '\0';
-}
-
-/*
- * Enter sub-buffer c->sb: true if it can be walked.  A sub-buffer with an
- * uncommitted writer or already overwritten is skipped (counted); a damaged
- * header stops the CPU's walk.
- */
-static bool ld_dump_enter(struct ld_dump_cur *c)
-{
-	const struct logdev_subbuf_hdr *h;
-	const void *p;
-	u32 bytes;
-	int ret = ld_peek_subbuf(c->cb, c->sb, &p, &bytes);
-
-	if (ret == -EBUSY) {
-		c->busy++;
-		return false;
-	}
-	if (ret == -ENODATA) {
-		c->gone++;
-		return false;
-	}
-	if (ret) {
-		c->bad = "damaged sub-buffer header";
-		c->bad_sb = c->sb;
-		c->bad_off = 0;
-		return false;
-	}
-	h = p;
-	c->base = p;
-	c->bytes = bytes;
-	c->off = 0;
-	c->lost[LD_DROPPED] += READ_ONCE(h->dropped_before);
-	c->lost[LD_NESTING_LOST] += READ_ONCE(h->nesting_lost_before);
-	c->lost[LD_TOO_BIG] += READ_ONCE(h->too_big_before);
-	return true;
-}
-
-/*
- * Move to the next record that is not a comm record (comm records name the
- * CPU's task: kept in c->comm).  Bounded: every step moves c->off forward
- * by a checked length or c->sb to the next sub-buffer, up to c->end.
- */
-static void ld_dump_next(struct ld_dump_cur *c)
-{
-	const struct logdev_rec_hdr *r;
-	u32 len, n;
-
-	c->rec = NULL;
-	while (!c->bad && c->sb < c->end) {
-		if (!c->base && !ld_dump_enter(c)) {
-			if (c->bad)
-				return;
-			c->sb++;
-			continue;
-		}
-		if (c->off + LOGDEV_REC_HDR_SIZE > c->bytes) {
-			c->base = NULL;
-			c->sb++;
-			continue;
-		}
-		r = (const void *)(c->base + LOGDEV_SUBBUF_HDR_SIZE + c->off);
-		len = READ_ONCE(r->len);
-		if (len < LOGDEV_REC_HDR_SIZE || (len & (LOGDEV_REC_ALIGN - 1)) ||
-		    c->off + len > c->bytes ||
-		    r->arg_bytes > len - LOGDEV_REC_HDR_SIZE) {
-			c->bad = "damaged record";
-			c->bad_sb = c->sb;
-			c->bad_off = c->off;
-			return;
-		}
-		c->off += len;
-		if (r->type == LOGDEV_REC_COMM) {
-			n = min_t(u32, r->arg_bytes, LOGDEV_COMM_LEN - 1);
-			memcpy(c->comm, r + 1, n);
-			c->comm[n] = '\0';
-			c->comm_pid = r->pid;
-			continue;
-		}
-		c->rec = r;
-		return;
-	}
-}
 
 static const char *ld_dump_ctx(u8 ctx)
 {
@@ -379,8 +279,12 @@ static __printf(1, 2) void ld_dump_print(const char *fmt, ...)
 	touch_nmi_watchdog();
 }
 
-/* `logdev report`'s text line of c->rec (userspace/render.c, render_text()) */
-static void ld_dump_record(int cpu, struct ld_dump_cur *c)
+/*
+ * `logdev report`'s text line of c->rec (userspace/render.c, render_text()).
+ * Return: false if c->rec's sub-buffer was overwritten while it was read
+ * (a line says so instead, and the cursor moves to the next sub-buffer).
+ */
+static bool ld_dump_record(int cpu, struct ld_dump_cur *c)
 {
 	const struct logdev_rec_hdr *r = c->rec;
 	struct logdev_site *s = ld_site_get(r->site);
@@ -425,11 +329,19 @@ static void ld_dump_record(int cpu, struct ld_dump_cur *c)
 		}
 	}
 	ld_dump_message(r);
+	if (!ld_dump_intact(c)) {
+		ld_dump_print("dump cpu:%d sub-buffer %llu overwritten while the dump read it: its records from here on are not shown",
+			      cpu, c->sb);
+		ld_dump_overwritten(c);
+		c->have_prev = 0;
+		return false;
+	}
 	ld_dump_print("[ %5llu.%06llu] cpu:%d %s%s %s %s%s",
 		      ts / NSEC_PER_SEC, ts % NSEC_PER_SEC / 1000, cpu, who,
 		      ld_dump_ctx(r->ctx), where, ld_dump_msg, delta);
 	c->prev_ts[lev] = ts;
 	c->have_prev |= BIT(lev);
+	return true;
 }
 
 /* ------------------------------------------------------------- the dump */
@@ -449,6 +361,7 @@ static void ld_dump_prepare(int cpu, struct ld_dump_cur *c, u64 n)
 	c->end = 0;
 	if (c->cb)
 		ld_peek_range(c->cb, &c->first, &c->end);
+	c->last_bytes = U32_MAX;
 	ld_dump_reset(c);
 	for (c->total = 0, ld_dump_next(c); c->rec; ld_dump_next(c))
 		c->total++;
@@ -462,7 +375,7 @@ static void ld_dump_prepare(int cpu, struct ld_dump_cur *c, u64 n)
 				      st.overrun, st.dropped, st.nesting_lost,
 				      st.too_big,
 				      c->busy ? LD_DUMP_NOTE_BUSY : "",
-				      c->gone ? LD_DUMP_NOTE_GONE : "",
+				      c->gone || c->during ? LD_DUMP_NOTE_GONE : "",
 				      c->bad ? LD_DUMP_NOTE_BAD : "");
 	}
 	ld_dump_reset(c);
@@ -477,15 +390,71 @@ static void ld_dump_prepare(int cpu, struct ld_dump_cur *c, u64 n)
 }
 
 /*
+ * Let writers past their recording check finish (bounded): until no other
+ * CPU's newest sub-buffer has an uncommitted record, at most
+ * LD_DUMP_SETTLE_US.  A writer this CPU interrupted, or one on a CPU the
+ * panic stopped, never finishes: its sub-buffer is then skipped (busy).
+ */
+#define LD_DUMP_SETTLE_US	2000
+
+static void ld_dump_settle(void)
+{
+	const void *p;
+	u64 first, end;
+	u32 bytes;
+	int cpu, us;
+
+	for (us = 0; us < LD_DUMP_SETTLE_US; us += 10) {
+		bool busy = false;
+
+		for_each_possible_cpu(cpu) {
+			struct ld_cpu_buf *cb = rcu_dereference(per_cpu_ptr(ld_pcpu, cpu)->cb);
+
+			if (!cb || cpu == raw_smp_processor_id())
+				continue;
+			ld_peek_range(cb, &first, &end);
+			if (end > first && ld_peek_subbuf(cb, end - 1, &p, &bytes) == -EBUSY)
+				busy = true;
+		}
+		if (!busy)
+			return;
+		udelay(10);
+	}
+}
+
+/*
+ * Records per CPU the dump shows: dump_records, or fewer where printk
+ * stores the lines for later (NMI, the panic notifier): then the dump with
+ * its header must fit a quarter of printk's buffer (LD_DUMP_DEFERRED_LINES).
+ */
+static u64 ld_dump_per_cpu(u64 n, bool *bounded)
+{
+	unsigned int lines = LD_DUMP_DEFERRED_LINES, ncpu = num_possible_cpus();
+	u64 fit;
+
+	*bounded = false;
+	if (!in_nmi() && !ld_dump_deferred)
+		return n;
+	/* begin, end, a cpu line and a note line per CPU */
+	fit = lines > 2 + 2 * ncpu ? (lines - 2 - 2 * ncpu) / ncpu : 1;
+	if (fit >= n)
+		return n;
+	*bounded = true;
+	return max_t(u64, fit, 1);
+}
+
+/*
  * The dump itself: @why names the trigger; @freeze leaves recording off
  * afterwards (oops, panic: the buffer keeps what led to the crash), else
- * recording goes back to what it was (sysrq).
+ * recording goes back to what it was (sysrq).  It shows a fixed range,
+ * taken when it begins (ld_dump_prepare()), and stops after LD_DUMP_MAX_MS.
  */
 static void ld_dump(const char *why, bool freeze)
 {
 	struct ld_dump_cur *c, *best;
-	u64 n = READ_ONCE(ld_dump_records), printed = 0;
-	bool was;
+	u64 want = READ_ONCE(ld_dump_records), n, printed = 0, shown = 0, t0;
+	unsigned int max_ms = READ_ONCE(ld_dump_max_ms);
+	bool was, bounded, late = false;
 	int cpu, bcpu;
 
 	if (!ld_dump_cur)
@@ -494,16 +463,22 @@ static void ld_dump(const char *why, bool freeze)
 		ld_dump_emit(KERN_EMERG pr_fmt("dump (%s) skipped: a dump is running\n"), why);
 		return;
 	}
+	t0 = local_clock();
 	/* stop the writers: a plain store, no synchronize (any context) */
 	was = READ_ONCE(logdev_recording);
 	WRITE_ONCE(logdev_recording, false);
 	rcu_read_lock();
-	ld_dump_print("dump begin (%s): %u cpus, last %llu records per cpu, clock %s, mode %s",
+	ld_dump_settle();
+	n = ld_dump_per_cpu(want, &bounded);
+	ld_dump_print("dump begin (%s): %u cpus, last %llu records per cpu, clock %s, mode %s%s",
 		      why, num_possible_cpus(), n,
 		      ld_clock_names[READ_ONCE(ld_cfg.clock)],
-		      ld_mode_names[READ_ONCE(ld_cfg.mode)]);
-	for_each_possible_cpu(cpu)
+		      ld_mode_names[READ_ONCE(ld_cfg.mode)],
+		      bounded ? " (fewer than dump_records: printk stores this dump for later and must keep the kernel's own report)" : "");
+	for_each_possible_cpu(cpu) {
 		ld_dump_prepare(cpu, &ld_dump_cur[cpu], n);
+		shown += ld_dump_cur[cpu].left;
+	}
 	/* merge by time: each step prints the CPU whose next record is oldest */
 	for (;;) {
 		best = NULL;
@@ -517,7 +492,14 @@ static void ld_dump(const char *why, bool freeze)
 		}
 		if (!best)
 			break;
-		ld_dump_record(bcpu, best);
+		if (local_clock() - t0 > (u64)max_ms * NSEC_PER_MSEC) {
+			late = true;
+			break;
+		}
+		if (!ld_dump_record(bcpu, best)) {
+			ld_dump_next(best);	/* in the next sub-buffer */
+			continue;
+		}
 		printed++;
 		if (--best->left)
 			ld_dump_next(best);
@@ -531,6 +513,12 @@ static void ld_dump(const char *why, bool freeze)
 				      cpu, c->bad, c->bad_sb, c->bad_off);
 	}
 	rcu_read_unlock();
+	if (late)
+		ld_dump_print("dump cut after %u ms (dump_max_ms): %llu of %llu records not shown (a dump holds its CPU; a smaller dump_records, or logdev record, keeps them)",
+			      max_ms, shown - printed, shown);
+	else if (printed < shown)
+		ld_dump_print("dump: %llu of %llu records not shown: overwritten while the dump read them",
+			      shown - printed, shown);
 	ld_dump_print("dump end (%s): %llu records printed%s", why, printed,
 		      freeze && was ? ", recording stopped" : "");
 	if (freeze) {

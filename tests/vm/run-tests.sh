@@ -329,6 +329,28 @@ for t in oops:64 panic:50 sysrq:30 mid:64 live:20; do
 	fi
 done
 
+# 9a. the dump under load (issue 24, items 3-5; check-dump-load.sh): 200
+# sysrq dumps while CPU 1 floods (each shows what it announced, or says
+# what was overwritten while it read); a 4 x 10000-record dump (bounded in
+# time, no stall report in the 30 s after); a panic in NMI context (the
+# kernel's report and the dump's header stay on the console).
+# Multi-threaded TCG: enable flips only while no edprint site runs.
+for t in race:2:200 big:4:0 nmi:2:0; do
+	mode=${t%%:*} smp=${t#*:} smp=${smp%%:*} cnt=${t##*:} name=vm-dump-${t%%:*}
+	want "$name" || continue
+	extra=()
+	[ "$mode" = nmi ] && extra=(--expect-crash --nmi-at "logdev-dump-test: nmi now")
+	if "$top/tools/vm/run.sh" --kver "$kver" --smp "$smp" --timeout $((300 * ${VM_SLOW:-1})) --idle $((90 * ${VM_SLOW:-1})) \
+		"${extra[@]}" --script "$vm/guest-dump-load.sh" --files "$K/logdev.ko $T/logdev_test.ko" --args "$mode $cnt" \
+		--out "$out/$name" 2> "$out/$name.runlog"; then
+		echo "PASS: $name: VM ran ($(grep -o '[0-9.]*s, [a-z ]*' "$out/$name.runlog" | head -n 1))"
+	else
+		fail "$name: VM run failed: $(grep -v '^run.sh: kernel ' "$out/$name.runlog" | head -n 4 | tr '\n' '|')"
+	fi
+	"$top/tests/include/runtest.sh" "$name: check-dump-load.sh" "$vm/check-dump-load.sh" \
+		"$out/$name" "$name" "$mode" "$cnt" || failed=$((failed + 1))
+done
+
 # 9b. the dump's deltas by context: logdev_test's writers in all four
 # contexts on both CPUs, then sysrq 'a' (200 records per CPU): every +D us is
 # the time since the previous record of its CPU and context level, as

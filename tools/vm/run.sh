@@ -4,7 +4,7 @@
 #
 #   tools/vm/run.sh [--kver V] [--smp N] [--mem MB] [--timeout S] [--idle S]
 #                   [--tcg multi|single] [--append "k=v"] [--args "a b"] [--verbose]
-#                   [--host-bins "/usr/bin/trace-cmd"] [--expect-crash]
+#                   [--host-bins "/usr/bin/trace-cmd"] [--expect-crash] [--nmi-at TEXT]
 #                   --script GUEST_SCRIPT [--files "a.ko b.ko logdev.static"] --out HOSTDIR
 #
 # The kernel: --kver V (a release, or a name of tools/kernels/matrix), else
@@ -30,6 +30,11 @@
 # initramfs at the same paths, with every shared library `ldd` names for them
 # (the loader included) at the paths ldd gives, so a dynamically linked tool
 # such as trace-cmd runs in the busybox guest.
+#
+# --nmi-at TEXT: once the console shows TEXT (a fixed string), send every
+# vCPU an NMI from outside (the monitor's `nmi`), as a hard-lockup detector
+# or a board's NMI button does; with kernel.unknown_nmi_panic=1 the guest
+# panics in NMI context.
 #
 # --expect-crash: the guest script makes the kernel die (oops, panic): the run
 # succeeds (exit 0) when the console shows "Kernel panic" and QEMU exited
@@ -73,6 +78,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kver= smp=2 mem=512 tmo=120 idle=90 tcg=multi script= files= out= append= args= verbose= hostbins=
 expect_crash=
+nmi_at=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--idle) idle=$2; shift 2 ;;
@@ -89,6 +95,7 @@ while [ $# -gt 0 ]; do
 	--args) args=$2; shift 2 ;;
 	--verbose|-v) verbose=1; shift ;;
 	--expect-crash) expect_crash=1; shift ;;
+	--nmi-at) nmi_at=$2; shift 2 ;;
 	-h|--help) sed -n '2,63p' "$0"; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 1 ;;
 	esac
@@ -296,6 +303,11 @@ while kill -0 "$qpid" 2>/dev/null; do
 			break
 		fi
 		checked=$size
+		if [ -n "$nmi_at" ] && tr -d '\r' < "$out/console.log" | grep -qF -- "$nmi_at"; then
+			monitor nmi > "$out/nmi.txt" 2>&1
+			echo "run.sh: sent an NMI to every vCPU (console showed '$nmi_at')" >&2
+			nmi_at=
+		fi
 	fi
 	if [ $((now - last_change)) -ge "$idle" ]; then
 		wedge="no console output for $((now - last_change)) s"
