@@ -1755,9 +1755,11 @@ struct lgd_tdw_cpu;
 
 /*
  * Bytes of one CPU's data a trace.dat may hold by default: trace-cmd 3.1.6
- * (Debian 12) reads a CPU's data past 2 GiB cut short and exits 0 (issue
- * 24: 2.3 M of 19 M records of that CPU), so the writer refuses to pass
- * 2 GiB less one page.  docs/TRACE-CMD.md has the measurements.
+ * and 3.3.1 read a CPU's data of 2^31 bytes or more cut short, at about
+ * 65,400 pages, and exit 0 (issue 24; its page_map_size is an int: past
+ * 2^31 it maps one page at a time until vm.max_map_count), so the writer
+ * refuses to pass 2 GiB less one page.  docs/TRACE-CMD.md has the
+ * measurements.
  */
 #define LGD_TDW_CPU_MAX		((1ull << 31) - 4096)
 
@@ -1852,7 +1854,7 @@ struct lgd_convert_stats {
  * logdev report prints it).  Lost events mark the next page of their CPU;
  * the clock, per-CPU stats and kallsyms of the capture go into the file.
  * @cpu_max: bytes of one CPU's data the file may hold (0: LGD_TDW_CPU_MAX,
- * what trace-cmd 3.1.6 reads whole; UINT64_MAX: no limit).
+ * what trace-cmd reads whole; UINT64_MAX: no limit).
  * Return: 0, -ENOMEM, -EIO, -EFBIG (a CPU's data would pass @cpu_max:
  * @st->full_cpu; nothing is written to @out), or a read error of
  * lgd_merge_next(); @st filled.

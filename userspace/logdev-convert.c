@@ -5,7 +5,7 @@
  * and KernelShark (the library's convert.c: events of system "logdev", one
  * per call site; docs/TRACE-CMD.md).  Without -o the file goes to stdout.
  * Options: -o/--output FILE, --cpu-max BYTES (one CPU's data in the file,
- * default LGD_TDW_CPU_MAX: what trace-cmd 3.1.6 reads whole; 0: no limit),
+ * default LGD_TDW_CPU_MAX: what trace-cmd reads whole; 0: no limit),
  * -h/--help; "--" ends them.
  * Prints to stderr what it wrote: "logdev: convert: R records, S events,
  * G lost-events gaps (U without a count) -> OUT".
@@ -27,8 +27,9 @@ const struct cli_cmd cli_cmd_convert = {
 	"convert", cmd_convert, "convert [-o OUT.dat] [--cpu-max BYTES] [FILTERS] [FILE]",
 	"  -o, --output FILE    write the trace.dat there (default, or -: stdout)\n"
 	"      --cpu-max BYTES  refuse to write more of one CPU's data (default\n"
-	"                       2147479552: trace-cmd 3.1.6 reads a CPU's data past\n"
-	"                       2 GiB cut short, without a word); 0: no limit\n"
+	"                       2147479552: trace-cmd 3.1.6 and 3.3.1 read a CPU's\n"
+	"                       data of 2 GiB or more cut short, without a word);\n"
+	"                       0: no limit\n"
 	CLI_FILTER_HELP,
 };
 
@@ -100,7 +101,7 @@ int cmd_convert(int argc, char **argv)
 	lgd_reader_close(&r);
 	if (ret == -EFBIG) {
 		fprintf(stderr, "logdev: convert: cpu %u's data would pass %" PRIu64 " bytes, "
-			"and trace-cmd up to 3.1.6 at least reads a CPU's data past 2 GiB cut short, "
+			"and trace-cmd (3.1.6, 3.3.1) reads a CPU's data of 2 GiB or more cut short, "
 			"without a word: nothing written; convert a part at a time (--from/--to, "
 			"--cpu), or raise --cpu-max for a trace-cmd that reads more\n",
 			st.full_cpu, st.cpu_max);
