@@ -94,8 +94,14 @@ void ld_ksym_addr_module(unsigned long addr, char *out);
  * @n:     how many matched (more than @max: only @max were kept, unsorted)
  * @max:   entries of @names
  */
+/*
+ * @names:  the matching names, sorted and unique when all fit (n <= max)
+ * @copies: per name, how many text symbols have it (> 1: a static
+ *          function defined more than once, which a probe by name refuses)
+ */
 struct ld_ksym_glob {
 	char **names;
+	u16 *copies;
 	unsigned int n, max;
 };
 

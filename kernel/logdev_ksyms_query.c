@@ -373,6 +373,8 @@ void ld_ksyms_glob_free(struct ld_ksym_glob *g)
 			kfree(g->names[i]);
 	kvfree(g->names);
 	g->names = NULL;
+	kvfree(g->copies);
+	g->copies = NULL;
 }
 
 /**
@@ -381,7 +383,7 @@ void ld_ksyms_glob_free(struct ld_ksym_glob *g)
  * @pat:  the glob (glob_match(): * ? [...])
  * @max:  names kept at most
  * @dups: names defined more than once (static functions of one name),
- *        each kept once (when all fit)
+ *        each kept once (when all fit), its count in @g->copies
  *
  * Text: vmlinux's core text (no __init code, no data) and each module's;
  * no __pfx_ or __cfi_ padding label.  When more than @max match, @g->n
@@ -400,7 +402,8 @@ int ld_ksyms_glob(struct ld_ksym_glob *g, const char *pat, unsigned int max,
 	*dups = 0;
 	g->max = max;
 	g->names = kvcalloc(max ?: 1, sizeof(*g->names), GFP_KERNEL);
-	if (!g->names)
+	g->copies = kvcalloc(max ?: 1, sizeof(*g->copies), GFP_KERNEL);
+	if (!g->names || !g->copies)
 		return -ENOMEM;
 	ret = ld_ksyms_walk(LD_KSYMS_VMLINUX | LD_KSYMS_MODULES, NULL, ld_glob_sym, &w);
 	if (ret < 0)
@@ -415,8 +418,11 @@ int ld_ksyms_glob(struct ld_ksym_glob *g, const char *pat, unsigned int max,
 		if (j && !strcmp(g->names[j - 1], g->names[i])) {
 			kfree(g->names[i]);
 			(*dups)++;
+			if (g->copies[j - 1] < U16_MAX)
+				g->copies[j - 1]++;
 			continue;
 		}
+		g->copies[j] = 1;
 		g->names[j++] = g->names[i];
 	}
 	g->n = j;

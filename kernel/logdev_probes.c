@@ -188,7 +188,11 @@ static const char ld_probe_kind_char[] = { 'p', 'r', 't' };
  * @was_armed: armed once: not armed now means gone (its module unloaded,
  *            or its __init code freed), else pending (module not loaded yet)
  * @arm_err:  the error of the last arming on a module load (0: none)
- * @missed_before: nmissed of the armings before this one
+ * @missed_before: nmissed of the armings before this one (a return probe's:
+ *            its kprobe's and its own)
+ * @missed_inst_before: of a return probe, its own nmissed of the armings
+ *            before this one: returns not caught for want of a free
+ *            instance (maxactive)
  *
  * A probe on a module's function is disarmed when the module goes and
  * armed again when a module of that name comes (ld_probes_module_cb(), as
@@ -223,7 +227,7 @@ struct ld_probe {
 	char ksym[MODULE_NAME_LEN + KSYM_NAME_LEN];
 	bool armed, was_armed;
 	int arm_err;
-	unsigned long missed_before;
+	unsigned long missed_before, missed_inst_before;
 };
 
 static LIST_HEAD(ld_probes);
@@ -1720,6 +1724,8 @@ static int ld_list_show(struct seq_file *m, void *v)
 		goto out_kps;
 	}
 	for (i = 0; i < g.n; i++) {
+		if (g.copies[i] > 1)
+			continue;	/* listed, marked: a probe by name refuses it */
 		kps[i].symbol_name = g.names[i];
 		kps[i].flags = KPROBE_FLAG_DISABLED;
 		if (register_kprobe(&kps[i])) {
@@ -1734,10 +1740,13 @@ static int ld_list_show(struct seq_file *m, void *v)
 	for (i = 0; i < g.n; i++) {
 		const char *r;
 
-		if (!kps[i].symbol_name)
+		if (!kps[i].symbol_name && g.copies[i] <= 1)
 			continue;
 		r = ld_renamed(g.names[i]);
-		if (r)
+		if (g.copies[i] > 1)
+			seq_printf(m, "%s\t(defined %u times: refused by name, probe one as 0xADDR)\n",
+				   g.names[i], g.copies[i]);
+		else if (r)
 			seq_printf(m, "%s\t(renamed by the compiler: %s)\n", g.names[i], r);
 		else
 			seq_printf(m, "%s\n", g.names[i]);
@@ -1837,13 +1846,28 @@ static struct kprobe *ld_probe_kp(struct ld_probe *p)
 	       p->kind == LD_PROBE_KRETPROBE ? &p->rp.kp : NULL;
 }
 
-/* The kprobes core's nmissed of the current arming (0 unarmed). */
+/*
+ * Of a return probe's current arming (0 unarmed): the kretprobe's own
+ * nmissed, the entries whose return it could not catch because no
+ * instance was free (maxactive: kprobes' pre_handler_kretprobe()).
+ */
+static unsigned long ld_probe_nmissed_inst(struct ld_probe *p)
+{
+	return p->armed && p->kind == LD_PROBE_KRETPROBE ? (unsigned long)p->rp.nmissed : 0;
+}
+
+/*
+ * The kprobes core's nmissed of the current arming (0 unarmed): hits
+ * skipped because a kprobe handler was already running on that CPU (the
+ * kprobe's own count; a return probe's kprobe is rp.kp), and of a return
+ * probe also ld_probe_nmissed_inst().
+ */
 static unsigned long ld_probe_nmissed(struct ld_probe *p)
 {
 	if (!p->armed)
 		return 0;
 	return p->kind == LD_PROBE_KPROBE ? p->kp.nmissed :
-	       p->kind == LD_PROBE_KRETPROBE ? (unsigned long)p->rp.nmissed : 0;
+	       p->kind == LD_PROBE_KRETPROBE ? p->rp.kp.nmissed + ld_probe_nmissed_inst(p) : 0;
 }
 
 /*
@@ -1947,6 +1971,7 @@ static void ld_probe_disarm(struct ld_probe *p)
 	if (!p->armed)
 		return;
 	p->missed_before += ld_probe_nmissed(p);
+	p->missed_inst_before += ld_probe_nmissed_inst(p);
 	ld_probe_unregister(p);
 	p->armed = false;
 }
@@ -2405,6 +2430,9 @@ static int ld_probes_show(struct seq_file *m, void *v)
 			seq_printf(m, " returns=%ld", atomic_long_read(&p->rets));
 		if (p->kind != LD_PROBE_TRACEPOINT)
 			seq_printf(m, " missed=%lu", p->missed_before + ld_probe_nmissed(p));
+		if (p->kind == LD_PROBE_KRETPROBE)
+			seq_printf(m, " missed_maxactive=%lu",
+				   p->missed_inst_before + ld_probe_nmissed_inst(p));
 		if (!p->armed || ld_probe_gone(p))
 			seq_printf(m, " state=%s", p->was_armed ? "gone" : "pending");
 		if (p->arm_err)

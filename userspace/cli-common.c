@@ -971,24 +971,32 @@ unsigned int cli_pair_marks(const struct lgd_deltas *ds, const struct lgd_pair *
 
 unsigned int cli_probe_misses(const struct lgd_reader *r)
 {
+	struct lgd_probe_info pi;
 	unsigned int n = 0;
-	const char *l, *nm;
-	size_t len;
-	uint64_t missed;
+	const char *l;
 
 	if (!r->probes)
 		return 0;
 	for (l = r->probes; *l; l += strcspn(l, "\n"), l += *l == '\n') {
-		char name[1024];
+		char name[1024], why[256];
+		uint64_t run;
 
-		if (!lgd_probe_line(l, &nm, &len, &missed) || !missed)
+		if (!lgd_probe_line(l, &pi) || !pi.missed)
 			continue;
-		lgd_escape(name, sizeof(name), nm, len < 200 ? len : 200);
+		lgd_escape(name, sizeof(name), pi.name, pi.len < 200 ? pi.len : 200);
+		run = pi.missed - (pi.missed_maxactive < pi.missed ? pi.missed_maxactive : pi.missed);
+		if (pi.missed_maxactive)
+			snprintf(why, sizeof(why), "%" PRIu64 " for want of a free return instance "
+				 "(raise maxactive: rN:...), %" PRIu64 " because a handler was already "
+				 "running on that CPU", pi.missed - run, run);
+		else
+			snprintf(why, sizeof(why), "a handler was already running on that CPU");
 		cli_nwarn++;
 		n++;
 		fprintf(stderr, "logdev: warning: probe %s missed %" PRIu64 " hit%s (the kernel's "
-			"nmissed when recording ended: a handler was already running on that CPU); "
-			"its records are short of them\n", name, missed, missed == 1 ? "" : "s");
+			"nmissed %s: %s); its records are short of them\n", name, pi.missed,
+			pi.missed == 1 ? "" : "s",
+			pi.recording ? "in this recording" : "since the probe was added", why);
 	}
 	return n;
 }

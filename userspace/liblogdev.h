@@ -136,12 +136,35 @@ int lgd_sites_parse(struct lgd_sites *s, const char *text, size_t len);
  */
 uint64_t lgd_probe_missed(const char *probes, const struct lgd_site *site);
 /**
- * lgd_probe_line() - one line of a PROBES section: *@name (not
- * NUL-terminated, *@len bytes) is the probe's NAME (after any GRP/),
- * *@missed its "missed=" value (0 if none).  Returns 1, or 0 if @line is
- * not a probe line.
+ * struct lgd_probe_info - one line of a PROBES section, as the probes file
+ * lists a probe ("p:[GRP/]NAME SYM ... hits=H [returns=R] missed=M
+ * [missed_maxactive=I] [counted=recording]")
+ * @name:      the probe's NAME (after any GRP/), not NUL-terminated
+ * @len:       its bytes
+ * @missed:    hits the kprobes core skipped (0 if the line has none)
+ * @missed_maxactive: of a return probe, the entries of those whose return
+ *             could not be caught for want of a free instance (maxactive)
+ * @recording: the counts are of one recording (lgd_probes_since() made
+ *             them so), not since the probe was added
  */
-int lgd_probe_line(const char *line, const char **name, size_t *len, uint64_t *missed);
+struct lgd_probe_info {
+	const char *name;
+	size_t len;
+	uint64_t missed, missed_maxactive;
+	int recording;
+};
+
+/** lgd_probe_line() - parse @line into @pi.  Returns 1, or 0 if @line is not a probe line. */
+int lgd_probe_line(const char *line, struct lgd_probe_info *pi);
+/**
+ * lgd_probes_since() - the probes file text @end (NUL-terminated) with
+ * each probe's miss counts made relative to @start (the same file read
+ * when recording began; NULL: none): a probe listed in both with counts
+ * not smaller gets the differences, one added since keeps its own; every
+ * line gets " counted=recording".  Returns a malloc'd NUL-terminated text
+ * (*@len bytes), or NULL: out of memory.
+ */
+char *lgd_probes_since(const char *start, const char *end, size_t *len);
 
 /** lgd_sites_get() - site @id or NULL. */
 const struct lgd_site *lgd_sites_get(const struct lgd_sites *s, uint32_t id);

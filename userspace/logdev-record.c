@@ -158,6 +158,7 @@ struct rec {
 	int no_enable;
 	/* debugfs */
 	char *ht, *ft;		/* header and current formats text */
+	char *pt0;		/* the probes file at the start (miss counts) */
 	size_t hl, fl;
 	uint32_t sbs;		/* sub-buffer size, bytes */
 	unsigned *cpus;
@@ -312,6 +313,7 @@ static int rec_open_debugfs(struct rec *rc)
 {
 	struct lgd_header hdr;
 	struct lgd_diag d;
+	size_t pl;
 
 	rc->ht = cli_read_text(rc->dir, "header", &rc->hl);
 	if (!rc->ht) {
@@ -323,6 +325,7 @@ static int rec_open_debugfs(struct rec *rc)
 		return 1;
 	}
 	rc->sbs = hdr.subbuf_size;
+	rc->pt0 = cli_read_text(rc->dir, "probes", &pl);	/* NULL: none */
 	rc->ft = cli_read_text(rc->dir, "formats", &rc->fl);
 	if (!rc->ft) {
 		fprintf(stderr, "logdev: cannot read %s/formats: %s; " HINT "\n", rc->dir,
@@ -724,10 +727,13 @@ static void rec_finish(struct rec *rc)
 			lgd_cap_write_section(&rc->w, LGD_SECT_STATS, LGD_CAP_NO_CPU, st, sl);
 			free(st);
 		}
-		if (pt) {	/* the probes' hit and miss counts (nmissed) */
-			if (pl)
+		if (pt) {	/* the probes' counts, misses of this recording */
+			char *rel = lgd_probes_since(rc->pt0, pt, &pl);
+
+			if (pl && rel)
 				lgd_cap_write_section(&rc->w, LGD_SECT_PROBES, LGD_CAP_NO_CPU,
-						      pt, pl);
+						      rel, pl);
+			free(rel);
 			free(pt);
 		}
 		/* on disk before it replaces FILE (delayed ENOSPC, NFS) */
@@ -802,6 +808,7 @@ static void rec_free(struct rec *rc)
 		close(rc->outfd);
 	free(rc->ht);
 	free(rc->ft);
+	free(rc->pt0);
 	free(rc->tmp);
 	free(rc->fds);
 	free(rc->buf);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <sys/types.h>
 #include <string.h>
@@ -407,10 +408,28 @@ int lgd_fmt_has_symptr(const char *fmt)
 	return 0;
 }
 
-int lgd_probe_line(const char *line, const char **name, size_t *len, uint64_t *missed)
+/* the number after " KEY=" in [line, end), 0 if none; *@at its digits (or NULL) */
+static uint64_t probe_count(const char *line, const char *end, const char *key,
+			    const char **at)
+{
+	const char *m = line;
+	size_t kl = strlen(key);
+
+	*at = NULL;
+	while ((m = strstr(m, key)) && m < end) {
+		if (m + kl <= end) {
+			*at = m + kl;
+			return strtoull(m + kl, NULL, 10);
+		}
+		m++;
+	}
+	return 0;
+}
+
+int lgd_probe_line(const char *line, struct lgd_probe_info *pi)
 {
 	const char *end = line + strcspn(line, "\n");
-	const char *nm = line + strcspn(line, ": \n"), *m;
+	const char *nm = line + strcspn(line, ": \n"), *m, *at;
 
 	if (*nm != ':')
 		return 0;
@@ -419,26 +438,92 @@ int lgd_probe_line(const char *line, const char **name, size_t *len, uint64_t *m
 	for (m = nm; m < end && *m != ' '; m++)
 		if (*m == '/')
 			nm = m + 1;
-	*name = nm;
-	*len = (size_t)(m - nm);
-	m = strstr(line, " missed=");
-	*missed = m && m < end ? strtoull(m + 8, NULL, 10) : 0;
+	pi->name = nm;
+	pi->len = (size_t)(m - nm);
+	pi->missed = probe_count(line, end, " missed=", &at);
+	pi->missed_maxactive = probe_count(line, end, " missed_maxactive=", &at);
+	probe_count(line, end, " counted=recording", &at);
+	pi->recording = at != NULL;
 	return 1;
+}
+
+/* @start's line of the probe named as @pi, or NULL */
+static const char *probe_find(const char *start, const struct lgd_probe_info *pi,
+			      struct lgd_probe_info *out)
+{
+	const char *l;
+
+	for (l = start; l && *l; l += strcspn(l, "\n"), l += *l == '\n')
+		if (lgd_probe_line(l, out) && out->len == pi->len &&
+		    !memcmp(out->name, pi->name, pi->len))
+			return l;
+	return NULL;
+}
+
+char *lgd_probes_since(const char *start, const char *end, size_t *len)
+{
+	size_t cap = strlen(end) + 64, n = 0;
+	const char *l;
+	char *t;
+
+	/* a line grows by " counted=recording\n" at most (the counts shrink) */
+	for (l = end; *l; l++)
+		cap += *l == '\n' ? 20 : 0;
+	t = malloc(cap);
+	if (!t)
+		return NULL;
+	for (l = end; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		size_t ll = strcspn(l, "\n");
+		struct lgd_probe_info pi, p0;
+		const char *le = l + ll, *at_m, *at_i, *p = l;
+		uint64_t m, i;
+
+		if (!lgd_probe_line(l, &pi) || pi.recording) {
+			n += (size_t)snprintf(t + n, cap - n, "%.*s\n", (int)ll, l);
+			continue;
+		}
+		m = pi.missed;
+		i = pi.missed_maxactive;
+		if (probe_find(start, &pi, &p0) && p0.missed <= m && p0.missed_maxactive <= i) {
+			m -= p0.missed;
+			i -= p0.missed_maxactive;
+		}
+		probe_count(l, le, " missed=", &at_m);
+		probe_count(l, le, " missed_maxactive=", &at_i);
+		/* the line with its two numbers replaced, in order of place */
+		while (p < le) {
+			const char *at = at_m && (!at_i || at_m < at_i) ? at_m : at_i;
+			uint64_t v = at == at_m ? m : i;
+
+			if (!at) {
+				n += (size_t)snprintf(t + n, cap - n, "%.*s", (int)(le - p), p);
+				break;
+			}
+			n += (size_t)snprintf(t + n, cap - n, "%.*s%" PRIu64, (int)(at - p), p, v);
+			p = at + strspn(at, "0123456789");
+			if (at == at_m)
+				at_m = NULL;
+			else
+				at_i = NULL;
+		}
+		n += (size_t)snprintf(t + n, cap - n, " counted=recording\n");
+	}
+	*len = n;
+	return t;
 }
 
 uint64_t lgd_probe_missed(const char *probes, const struct lgd_site *site)
 {
-	const char *l, *pct, *nm;
-	size_t n, len;
-	uint64_t missed;
+	const char *l, *pct;
+	struct lgd_probe_info pi;
+	size_t n;
 
 	if (!probes || !site || !site->file || !site->func || strcmp(site->file, "probe"))
 		return 0;
 	pct = strstr(site->func, "%return");
 	n = pct && !pct[7] ? (size_t)(pct - site->func) : strlen(site->func);
 	for (l = probes; *l; l += strcspn(l, "\n"), l += *l == '\n')
-		if (lgd_probe_line(l, &nm, &len, &missed) && len == n &&
-		    !strncmp(nm, site->func, n))
-			return missed;
+		if (lgd_probe_line(l, &pi) && pi.len == n && !strncmp(pi.name, site->func, n))
+			return pi.missed;
 	return 0;
 }

@@ -625,6 +625,67 @@ static void test_convert_limit(void)
 		free(err);
 	}
 }
+/*
+ * ---- F: a probe's misses are this recording's, and say why ----------------
+ * The probes file counts misses since a probe was added; the recorder now
+ * stores them relative to its start (lgd_probes_since()), and the warning
+ * says which kind: a return probe short of instances (maxactive) or a
+ * handler already running on that CPU.
+ */
+static void test_probe_misses(void)
+{
+	const char *start = "p:a f hits=5 missed=3\n"
+			    "r2:grp/b g $retval hits=4 returns=2 missed=7 missed_maxactive=4\n"
+			    "p:d k hits=9 missed=8\n";
+	const char *end = "p:a f hits=9 missed=10\n"
+			  "r2:grp/b g $retval hits=8 returns=5 missed=9 missed_maxactive=6\n"
+			  "p:c h hits=1 missed=2\n"
+			  "p:d k hits=1 missed=1\n"
+			  "t:tp kmem:kmem_cache_free hits=3\n";
+	size_t len = 0;
+	char *t = lgd_probes_since(start, end, &len), *out, *err, args[1400];
+	struct buf b = { 0 };
+	struct sbuf sb;
+	const char *pr = "r1:rp lt_probe_delay $retval hits=10 returns=4 missed=6 "
+			 "missed_maxactive=5 counted=recording\n"
+			 "p:q lt_probe_target hits=10 missed=2\n";
+	char *p;
+	int st;
+
+	CHECK_STR_EQ(t ? t : "(null)",
+		     "p:a f hits=9 missed=7 counted=recording\n"
+		     "r2:grp/b g $retval hits=8 returns=5 missed=2 missed_maxactive=2 counted=recording\n"
+		     "p:c h hits=1 missed=2 counted=recording\n"
+		     "p:d k hits=1 missed=1 counted=recording\n"
+		     "t:tp kmem:kmem_cache_free hits=3 counted=recording\n",
+		     "probes_since: misses of the recording (a probe added meanwhile, or re-added "
+		     "with smaller counts, keeps its own)");
+	CHECK_EQ(len, t ? strlen(t) : 0, "probes_since: the length returned");
+	free(t);
+
+	cap_meta(&b, fts);
+	sb_begin(&sb, 0, 0, 1000, 0, 0);
+	sb_rec(&sb, 1000, 1, LOGDEV_REC_PRINT, 0, 1, int1, 4);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, sb.b, SBS);
+	cap_sect(&b, LGD_SECT_PROBES, LGD_CAP_NO_CPU, pr, strlen(pr));
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	p = write_tmp("misses.cap", b.p, b.n);
+	free(b.p);
+	snprintf(args, sizeof(args), "report %s", p);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 3 && strstr(err, "warning: probe rp missed 6 hits (the kernel's nmissed in "
+				    "this recording: 5 for want of a free return instance (raise "
+				    "maxactive: rN:...), 1 because a handler was already running on "
+				    "that CPU)"),
+		  "report: a return probe's misses, this recording's, split by reason",
+		  "status %d, stderr:\n%s", st, err);
+	CHECK_WHY(strstr(err, "warning: probe q missed 2 hits (the kernel's nmissed since the probe "
+			      "was added: a handler was already running on that CPU)"),
+		  "report: counts not made relative (an older capture) say so",
+		  "stderr:\n%s", err);
+	free(out);
+	free(err);
+}
 
 int main(int argc, char **argv)
 {
@@ -641,6 +702,7 @@ int main(int argc, char **argv)
 	test_long_text();
 	test_bad_type();
 	test_convert_limit();
+	test_probe_misses();
 	tmpdir_remove();
 	printf("reader7: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
