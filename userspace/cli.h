@@ -335,6 +335,12 @@ char *cli_hist_title(const struct lgd_reader *r, const struct lgd_pair *p, const
 		     int durations, int by);
 /** cli_hist_marks_text() - the meaning of marks @mk (CLI_MARK_*) for an SVG legend. */
 void cli_hist_marks_text(char *b, size_t n, unsigned int mk);
+/**
+ * cli_svg_writable() - can file @out be written?  Checked before a verb
+ * prints anything, so that a bad --svg path fails alone; an existing file
+ * keeps its bytes, one created for the check is removed.  0, or 1 (said why).
+ */
+int cli_svg_writable(const char *out, const char *verb);
 /** cli_hist_svg_write() - lgd_svg_hist() into file @out.  Return: 0 or 1 (said why). */
 int cli_hist_svg_write(const char *out, const char *title, const struct lgd_svg_series *s,
 		       int n, const char *verb);

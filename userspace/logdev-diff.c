@@ -362,6 +362,8 @@ static int diff_svg(const char *out, const char *from, const char *to, uint64_t 
 	const struct lgd_site *like[2];
 	int ret, k;
 
+	if (cli_svg_writable(out, "diff"))	/* before anything is printed */
+		return 1;
 	ret = cli_hist_load(files[0], &r[0], &ds[0], "diff", from, to, NULL, nth, durations, by,
 			    up[0], &p[0]);
 	if (ret)

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include "cli.h"
 
@@ -213,6 +214,22 @@ static int cli_hist_print(const struct lgd_reader *r, const struct lgd_deltas *d
 	return 0;
 }
 
+int cli_svg_writable(const char *out, const char *verb)
+{
+	struct stat st;
+	int existed = !stat(out, &st);
+	FILE *f = fopen(out, "a");	/* "a": an existing file keeps its bytes */
+
+	if (!f) {
+		fprintf(stderr, "logdev %s: %s: %s\n", verb, out, strerror(errno));
+		return 1;
+	}
+	fclose(f);
+	if (!existed)
+		unlink(out);
+	return 0;
+}
+
 int cli_hist_svg_write(const char *out, const char *title, const struct lgd_svg_series *s,
 		       int n, const char *verb)
 {
@@ -303,6 +320,9 @@ int cmd_hist(int argc, char **argv)
 			return cli_verb_usage_error(&cli_cmd_hist);
 		}
 	}
+	/* a picture that cannot be written: said before anything is printed */
+	if (svg && cli_svg_writable(svg, "hist"))
+		return 1;
 	ret = cli_hist_load(file, &r, &ds, "hist", from, to, NULL, nth, durations, by, up, &p);
 	if (ret)
 		return ret;

@@ -544,6 +544,18 @@ static void test_bad_type(void)
 		free(out);
 		free(err);
 	}
+	/* the fresh user's `hist --svg BADPATH`: the table printed, then the failure */
+	for (int i = 0; i < 2; i++) {
+		snprintf(args, sizeof(args), "%s --svg %s/no/such/dir/x.svg f:1 g:2 %s%s%s",
+			 i ? "diff" : "hist", tmpdir, p, i ? " " : "", i ? p : "");
+		st = run_cli(args, &out, &err);
+		snprintf(name, sizeof(name), "%s --svg into a directory that does not exist: exit 1 "
+			 "with the reason, nothing printed before", i ? "diff" : "hist");
+		CHECK_WHY(st == 1 && !*out && strstr(err, "No such file or directory"), name,
+			  "status %d, stdout:\n%s\nstderr:\n%s", st, out, err);
+		free(out);
+		free(err);
+	}
 	snprintf(args, sizeof(args), "convert -o %s/badtype.dat %s", tmpdir, p);
 	st = run_cli(args, &out, &err);
 	CHECK_WHY(st == 3 && strstr(err, "warning: 1 record of no known type"),

@@ -116,7 +116,7 @@ unpack() {
 
 fetch_one() {
 	local name=$1 line suite pkg build qemu uts dir tmp h img deps d ver cc debs=()
-	line=$(ld_matrix_line "$name") || ld_die "no kernel '$name' in tools/kernels/matrix (names: $(ld_matrix_names | tr '\n' ' '))"
+	line=$(ld_matrix_line "$name") || ld_die "no kernel '$name' in tools/kernels/matrix (names: $(ld_matrix_names | paste -sd ' '))"
 	read -r name suite pkg build qemu <<< "$line"
 	apt_ready
 	uts=$(depends "$pkg/$suite" | sed -n 's/^linux-image-\([0-9].*\)$/\1/p' | grep -v -- '-unsigned$' | sort -V | tail -n 1)
@@ -206,7 +206,7 @@ env_of() {
 		echo "KCC=gcc"
 		return 0
 	fi
-	ld_die "no kernel '$k': not a name of tools/kernels/matrix ($(ld_matrix_names | tr '\n' ' ')), not fetched into $(ld_cache)/kernels, not installed (/lib/modules/$k/build)"
+	ld_die "no kernel '$k': not a name of tools/kernels/matrix ($(ld_matrix_names | paste -sd ' ')), not fetched into $(ld_cache)/kernels, not installed (/lib/modules/$k/build)"
 }
 
 # ------------------------------------------------------------------ source
@@ -286,7 +286,9 @@ fetch)
 	for n in "$@"; do fetch_one "$n"; done ;;
 env) env_of "${1:-}" ;;
 source) [ $# = 1 ] || usage; source_one "$1" ;;
-image) eval "$(env_of "${1:-}")"; [ -n "$KIMG" ] || ld_die "$KVER: no image to boot"; echo "$KIMG" ;;
+image)	# env_of's own error (a subshell's) is the message: stop there
+	e=$(env_of "${1:-}") || exit 1
+	eval "$e"; [ -n "${KIMG:-}" ] || ld_die "$KVER: no image to boot"; echo "$KIMG" ;;
 run) [ $# -ge 2 ] || usage; cmd_run "$@" ;;
 qemu) [ $# -ge 1 ] || usage; cmd_qemu "$@" ;;
 *) usage ;;
