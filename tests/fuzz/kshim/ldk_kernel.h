@@ -31,6 +31,7 @@
 
 typedef uint8_t u8;
 typedef uint16_t u16;
+#define U16_MAX ((u16)~0U)
 typedef uint32_t u32;
 typedef unsigned long long u64;	/* as the kernel's, for %llu */
 typedef long long s64;
