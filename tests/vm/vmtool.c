@@ -197,18 +197,17 @@ static int eof_main(int cpu, int use_poll)
  * CPU) written again and again by one thread.  Readers: one consuming
  * reader per CPU.  Controller (main thread): epochs.  An epoch starts with
  * recording off and every reader drained (read() returned 0 after the stop);
- * then enable 1, then random steps: enable 0/1, flush, clear (only in some
- * epochs, see below), and writes of buffer_size_kb, subbuf_size, mode, clock
- * while enabled, which must be refused with EBUSY and change nothing.  The
- * epoch ends with enable 0 and the readers drained to EOF; then, per CPU,
+ * then enable 1, then random steps: enable 0/1, flush, and writes of clear,
+ * buffer_size_kb, subbuf_size, mode, clock, which must be refused with
+ * EBUSY and change nothing: the readers have their trace_pipe_raw open
+ * (issue 24: a reset under an open reader lost its unread records without a
+ * mark).  The epoch ends with enable 0 and the readers drained to EOF; then, per CPU,
  *   records read == stats read,  read + lost in headers == stats written,
  *   lost in headers == overrun + dropped + nesting_lost + too_big, and
  *   for each cause, its *_before in headers == its stats counter.
- * Between epochs (recording off) one of buffer_size_kb, subbuf_size, mode,
- * clock is changed (must apply and read back), then clear.
- * clear while enabled empties the buffers and zeroes the counters under the
- * readers' feet, so an epoch with one is not counted exactly; it still
- * checks the rest (no EOF while enabled, well-formed data, no hang).
+ * Between epochs (recording off, every reader's file closed) one of
+ * buffer_size_kb, subbuf_size, mode, clock is changed (must apply and read
+ * back), then clear; the readers open their files again before the next.
  * A reader getting read() == 0 while recording was on for the whole read
  * is a failure (fault 3's class).
  */
@@ -225,6 +224,7 @@ struct rd {
 	int cpu;
 	uint64_t recs, lost[L_NR];	/* this epoch */
 	volatile unsigned int acked;	/* pause_req value seen drained */
+	volatile int is_open;		/* its trace_pipe_raw is open */
 	uint64_t eof_while_on, bad, errors;
 	char err[160];
 };
@@ -255,6 +255,7 @@ static void *reader(void *arg)
 		r->errors++;
 		return NULL;
 	}
+	__atomic_store_n(&r->is_open, 1, __ATOMIC_RELEASE);
 	while (!stop_readers) {
 		unsigned int want = __atomic_load_n(&pause_req, __ATOMIC_ACQUIRE);
 		unsigned int g0 = en_gen, on0 = en_state;
@@ -263,8 +264,23 @@ static void *reader(void *arg)
 		long k;
 
 		if (want && r->acked == want) {
-			usleep(1000);	/* drained for this pause: wait */
+			/* drained for this pause: close (the controller resets
+			 * the buffers), then wait for the next epoch */
+			if (fd >= 0) {
+				close(fd);
+				fd = -1;
+				__atomic_store_n(&r->is_open, 0, __ATOMIC_RELEASE);
+			}
+			usleep(1000);
 			continue;
+		}
+		if (fd < 0) {
+			fd = open_pipe(r->cpu);
+			if (fd < 0) {
+				r->errors++;
+				break;
+			}
+			__atomic_store_n(&r->is_open, 1, __ATOMIC_RELEASE);
 		}
 		n = read(fd, buf, sb);
 		if (n < 0) {
@@ -290,7 +306,8 @@ static void *reader(void *arg)
 		else
 			r->recs += k;
 	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	free(buf);
 	return NULL;
 }
@@ -387,7 +404,7 @@ static void expect_busy(const char *file, const char *val)
 	get(file, after, sizeof(after));
 	nops++;
 	if (err != EBUSY)
-		fail("%s: %s <- %s while enabled: %s, want EBUSY", name, file,
+		fail("%s: %s <- %s with readers open: %s, want EBUSY", name, file,
 		     val, err ? strerror(err) : "accepted");
 	else if (strcmp(before, after))
 		fail("%s: %s <- %s refused but changed '%s' -> '%s'", name,
@@ -449,6 +466,25 @@ static int read_stats(struct st *st)
 	}
 	fclose(f);
 	return n;
+}
+
+/* Wait until every reader's file is @open (1) or closed (0): 0, or -1 after 30 s. */
+static int readers_open(int open)
+{
+	double t0 = now();
+	int c, all;
+
+	do {
+		all = 1;
+		for (c = 0; c < ncpu; c++)
+			if (__atomic_load_n(&rds[c].is_open, __ATOMIC_ACQUIRE) != open)
+				all = 0;
+		if (all)
+			return 0;
+		sleep_ms(2);
+	} while (now() - t0 < 30);
+	fail("%s: readers' files not %s after 30 s", name, open ? "open" : "closed");
+	return -1;
 }
 
 /* Recording is off: wait until every reader saw EOF after the stop. */
@@ -594,9 +630,10 @@ static int stress(double secs, unsigned int it, unsigned int seed)
 	t_end = now() + secs;
 	while (now() < t_end) {
 		epoch++;
-		/* every third epoch clears while enabled: not counted exactly */
-		exact = epoch % 3 != 0;
+		exact = 1;	/* nothing resets the buffers under the readers */
 		__atomic_store_n(&pause_req, 0, __ATOMIC_RELEASE);
+		if (readers_open(1))
+			break;
 		set_enable(1);
 		nsteps = 10 + rand() % 20;
 		for (step = 0; step < nsteps; step++) {
@@ -609,28 +646,20 @@ static int stress(double secs, unsigned int it, unsigned int seed)
 					fail("%s: flush refused", name);
 				nops++;
 				break;
-			case 2:
-				if (!exact && en_state) {
-					if (put("clear", "1\n"))
-						fail("%s: clear refused", name);
-					nops++;
-				}
+			case 2:	/* readers open: refused, enabled or not */
+				expect_busy("clear", "1\n");
 				break;
 			case 3:
-				if (en_state)
-					expect_busy("buffer_size_kb", "64\n");
+				expect_busy("buffer_size_kb", "64\n");
 				break;
 			case 4:
-				if (en_state)
-					expect_busy("subbuf_size", "2048\n");
+				expect_busy("subbuf_size", "2048\n");
 				break;
 			case 5:
-				if (en_state)
-					expect_busy("mode", rand() % 2 ? "discard\n" : "overwrite\n");
+				expect_busy("mode", rand() % 2 ? "discard\n" : "overwrite\n");
 				break;
 			case 6:
-				if (en_state)
-					expect_busy("clock", rand() % 2 ? "global\n" : "mono\n");
+				expect_busy("clock", rand() % 2 ? "global\n" : "mono\n");
 				break;
 			default:
 				sleep_ms(rand() % 20);
@@ -643,6 +672,8 @@ static int stress(double secs, unsigned int it, unsigned int seed)
 		check_epoch(epoch, exact);
 		printf("INFO: %s: epoch %u done (%lu control writes so far)\n",
 		       name, epoch, nops);
+		if (readers_open(0))
+			break;
 		between(epoch);
 	}
 	stop_writers = 1;
