@@ -23,19 +23,24 @@
 
 char tmpdir[] = "/tmp/logdev-reader7-XXXXXX";
 
-/* one record on CPU 0, pid 1 (payload optional: an int 1 without) */
+/* one record on CPU 0, pid 1 (payload optional: an int 1 without; type 0: PRINT) */
 struct trec {
 	uint64_t ts;
 	uint32_t site;
 	const void *pl;
 	uint32_t n;
 	uint8_t ctx;
+	uint8_t type;
 };
 
 static const uint8_t int1[4] = { 1, 0, 0, 0 };
 
-/* records into a capture (a new sub-buffer when one is full) */
-static char *build(const char *name, const char *formats, const struct trec *r, int nr)
+/*
+ * records into a capture (a new sub-buffer when one is full), with a
+ * PROBES section of @probes if not NULL
+ */
+static char *build_ex(const char *name, const char *formats, const struct trec *r, int nr,
+		      const char *probes)
 {
 	struct buf b = { 0 };
 	struct sbuf s;
@@ -48,17 +53,26 @@ static char *build(const char *name, const char *formats, const struct trec *r, 
 		const void *pl = r[i].pl ? r[i].pl : int1;
 		uint32_t n = r[i].pl ? r[i].n : 4;
 
-		if (!sb_rec(&s, r[i].ts, r[i].site, LOGDEV_REC_PRINT, r[i].ctx, 1, pl, n)) {
+		uint8_t type = r[i].type ? r[i].type : LOGDEV_REC_PRINT;
+
+		if (!sb_rec(&s, r[i].ts, r[i].site, type, r[i].ctx, 1, pl, n)) {
 			cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 			sb_begin(&s, 0, seq++, r[i].ts, 0, 0);
-			sb_rec(&s, r[i].ts, r[i].site, LOGDEV_REC_PRINT, r[i].ctx, 1, pl, n);
+			sb_rec(&s, r[i].ts, r[i].site, type, r[i].ctx, 1, pl, n);
 		}
 	}
 	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	if (probes)
+		cap_sect(&b, LGD_SECT_PROBES, LGD_CAP_NO_CPU, probes, strlen(probes));
 	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp(name, b.p, b.n);
 	free(b.p);
 	return path;
+}
+
+static char *build(const char *name, const char *formats, const struct trec *r, int nr)
+{
+	return build_ex(name, formats, r, nr, NULL);
 }
 
 /* ---- A: sites sharing file, function and line ---------------------- */
@@ -272,7 +286,7 @@ static char *build_ts(const char *name, const uint64_t *ts, int n)
 	struct trec r[16];
 
 	for (int i = 0; i < n; i++)
-		r[i] = (struct trec){ ts[i], 1 + (uint32_t)(i & 1), none, 0, 0 };
+		r[i] = (struct trec){ ts[i], 1 + (uint32_t)(i & 1), none, 0, 0, 0 };
 	return build(name, fts, r, n);
 }
 
@@ -430,9 +444,9 @@ static void test_missing(void)
 		"# id\tfile\tline\tfunc\tformat\n"
 		"1\tm.c\t3\tm\tx=%d c=%c\n";
 	struct trec r[3] = {
-		{ 1000, 1, i7, 4, 0 },
-		{ 2000, 1, full, 8, 0 },
-		{ 3000, 1, i7, 4, 0 },
+		{ 1000, 1, i7, 4, 0, 0 },
+		{ 2000, 1, full, 8, 0, 0 },
+		{ 3000, 1, i7, 4, 0, 0 },
 	};
 	char *p, *out, *err, args[1400];
 	const char *w;
@@ -491,7 +505,7 @@ static void test_long_text(void)
 	static const char fmt[] =
 		"# id\tfile\tline\tfunc\tformat\n"
 		"1\tw.c\t9\tw\t[%*d]\n";
-	struct trec r[1] = { { 1000, 1, wmin, 8, 0 } };
+	struct trec r[1] = { { 1000, 1, wmin, 8, 0, 0 } };
 	char *p, *out, *err, args[1400];
 	const char *m, *nl;
 	int st;
@@ -520,21 +534,13 @@ static void test_bad_type(void)
 		"report", "report --raw", "deltas", "deltas --by cpu", "hist f:1 g:2",
 		"export --format csv", "export --format json", "diff",
 	};
-	struct buf b = { 0 };
-	struct sbuf sb;
-	char *p, *out, *err, name[1700], args[1400];
+	const struct trec r[] = {
+		{ 1000, 1, NULL, 0, 0, 0 }, { 2000, 2, NULL, 0, 0, 9 },	/* type 9: none such */
+		{ 3000, 2, NULL, 0, 0, 0 }, { 4000, 1, NULL, 0, 0, 0 },
+	};
+	char *p = build("badtype.cap", fts, r, 4), *out, *err, name[1700], args[1400];
 	int st;
 
-	cap_meta(&b, fts);
-	sb_begin(&sb, 0, 0, 1000, 0, 0);
-	sb_rec(&sb, 1000, 1, LOGDEV_REC_PRINT, 0, 1, int1, 4);
-	sb_rec(&sb, 2000, 2, 9, 0, 1, int1, 4);		/* type 9: none such */
-	sb_rec(&sb, 3000, 2, LOGDEV_REC_PRINT, 0, 1, int1, 4);
-	sb_rec(&sb, 4000, 1, LOGDEV_REC_PRINT, 0, 1, int1, 4);
-	cap_sect(&b, LGD_SECT_CPU_DATA, 0, sb.b, SBS);
-	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
-	p = write_tmp("badtype.cap", b.p, b.n);
-	free(b.p);
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
 		st = run_verb(verbs[i], p, &out, &err);
 		snprintf(name, sizeof(name), "%s: a record of no known type is counted on stderr, "
@@ -598,7 +604,7 @@ static void test_convert_limit(void)
 	int st;
 
 	for (int i = 0; i < 600; i++)
-		r[i] = (struct trec){ 1000 + 1000 * (uint64_t)i, 1 + (uint32_t)(i & 1), NULL, 0, 0 };
+		r[i] = (struct trec){ 1000 + 1000 * (uint64_t)i, 1 + (uint32_t)(i & 1), NULL, 0, 0, 0 };
 	p = build("limit.cap", fts, r, 600);
 	snprintf(dat, sizeof(dat), "%s/limit.dat", tmpdir);
 	snprintf(args, sizeof(args), "convert --cpu-max 8192 -o %s %s", dat, p);
@@ -656,11 +662,10 @@ static void test_probe_misses(void)
 			  "t:tp kmem:kmem_cache_free hits=3\n";
 	size_t len = 0;
 	char *t = lgd_probes_since(start, end, &len), *out, *err, args[1400];
-	struct buf b = { 0 };
-	struct sbuf sb;
 	const char *pr = "r1:rp lt_probe_delay $retval hits=10 returns=4 missed=6 "
 			 "missed_maxactive=5 counted=recording\n"
 			 "p:q lt_probe_target hits=10 missed=2\n";
+	const struct trec r[1] = { { 1000, 1, NULL, 0, 0, 0 } };
 	char *p;
 	int st;
 
@@ -675,14 +680,7 @@ static void test_probe_misses(void)
 	CHECK_EQ(len, t ? strlen(t) : 0, "probes_since: the length returned");
 	free(t);
 
-	cap_meta(&b, fts);
-	sb_begin(&sb, 0, 0, 1000, 0, 0);
-	sb_rec(&sb, 1000, 1, LOGDEV_REC_PRINT, 0, 1, int1, 4);
-	cap_sect(&b, LGD_SECT_CPU_DATA, 0, sb.b, SBS);
-	cap_sect(&b, LGD_SECT_PROBES, LGD_CAP_NO_CPU, pr, strlen(pr));
-	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
-	p = write_tmp("misses.cap", b.p, b.n);
-	free(b.p);
+	p = build_ex("misses.cap", fts, r, 1, pr);
 	snprintf(args, sizeof(args), "report %s", p);
 	st = run_cli(args, &out, &err);
 	CHECK_WHY(st == 3 && strstr(err, "warning: probe rp missed 6 hits (the kernel's nmissed in "

@@ -21,14 +21,7 @@ dir=$1 name=$2 mode=$3 n=$4 m=$5 rec=$6
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/vm/lib.sh"
 P=$name
-con=$dir/console.log
-if [ ! -s "$con" ]; then
-	fail "no console log $con"; exit 1
-fi
-tr -d '\r' < "$con" > "$dir/console.txt"
-# the guest script's lines (tee'd to the console)
-grep -a -E '^(PASS|FAIL): ' "$dir/console.txt" | tee "$dir/guest-lines.txt"
-fails=$((fails + $(grep -c '^FAIL: ' "$dir/guest-lines.txt")))
+console_of "$dir" || exit 1
 check "guest checks came over the console" "no PASS line from guest-dump.sh" \
 	grep -q '^PASS: ' "$dir/guest-lines.txt"
 

@@ -87,20 +87,20 @@ kill -HUP $pid; wait $pid
 $L report --raw $R/discard-rec.cap > $R/discard-rec.raw 2> /dev/null
 $L deltas $R/discard-rec.cap > $R/discard-rec.deltas 2> /dev/null
 marks $R/discard-rec.raw $R/discard-rec.deltas "discard under logdev record" 1 40000
-setup discard
-echo 1 > $D/enable
-fills 10
-echo 0 > $D/enable
-$L record --no-enable --duration 0 -o $R/discard.cap > /dev/null 2>&1
-$L report --raw $R/discard.cap > $R/discard.raw 2> /dev/null
-$L deltas $R/discard.cap > $R/discard.deltas 2> /dev/null
+# unread MODE: 10000 fill records with nothing reading, then drained into
+# $R/MODE.cap, its report --raw and deltas beside it
+unread() {
+	setup "$1"
+	echo 1 > $D/enable
+	fills 10
+	echo 0 > $D/enable
+	$L record --no-enable --duration 0 -o $R/$1.cap > /dev/null 2>&1
+	$L report --raw $R/$1.cap > $R/$1.raw 2> /dev/null
+	$L deltas $R/$1.cap > $R/$1.deltas 2> /dev/null
+}
+unread discard
 marks $R/discard.raw $R/discard.deltas "discard, nothing reading" 0 10000
-setup overwrite
-echo 1 > $D/enable
-fills 10
-echo 0 > $D/enable
-$L record --no-enable --duration 0 -o $R/overwrite.cap > /dev/null 2>&1
-$L report --raw $R/overwrite.cap > $R/overwrite.raw 2> /dev/null
+unread overwrite
 # overwrite keeps the newest: one window, gaps only before it; so the check
 # is that nothing is marked between its records
 awk -F '\t' '$1 == "LOST" && seen { bad++ } $6 == "lt_fill_write" { seen++ }

@@ -19,6 +19,10 @@
 #                              an insmod of logdev.ko that has none
 #   lines_of FILE              the PASS/FAIL lines of FILE (a guest.log), as
 #                              they are (any bytes), without the console's CR
+#   console_of DIR             a crashed guest's DIR/console.log without CRs
+#                              into DIR/console.txt; its guest's PASS/FAIL
+#                              lines printed (DIR/guest-lines.txt) and its
+#                              FAILs counted; 1 (a FAIL) if there is none
 #   raw_lost FILE [KIND]       records lost in a `report --raw` FILE (LOST
 #                              lines of KIND: overrun, dropped, nesting_lost,
 #                              too_big, lost (a v1 capture's); default all)
@@ -82,6 +86,17 @@ fi
 
 lines_of() {
 	grep -a -E '^(PASS|FAIL): ' "$1" | tr -d '\r'
+}
+
+console_of() {
+	if [ ! -s "$1/console.log" ]; then
+		fail "no console log $1/console.log"
+		return 1
+	fi
+	tr -d '\r' < "$1/console.log" > "$1/console.txt"
+	grep -a -E '^(PASS|FAIL): ' "$1/console.txt" | tee "$1/guest-lines.txt"
+	fails=$((fails + $(grep -a -c '^FAIL: ' "$1/guest-lines.txt")))
+	return 0
 }
 
 raw_lost() {

@@ -468,8 +468,21 @@ static int read_stats(struct st *st)
 	return n;
 }
 
-/* Wait until every reader's file is @open (1) or closed (0): 0, or -1 after 30 s. */
-static int readers_open(int open)
+/* is reader @r's file open (@want 1) or closed (0)? */
+static int rd_open_is(const struct rd *r, unsigned int want)
+{
+	return __atomic_load_n(&r->is_open, __ATOMIC_ACQUIRE) == (int)want;
+}
+
+/* has reader @r drained to EOF for pause @want? */
+static int rd_drained(const struct rd *r, unsigned int want)
+{
+	return __atomic_load_n(&r->acked, __ATOMIC_ACQUIRE) == want;
+}
+
+/* Wait up to 30 s until @ok(reader, @want) holds for every reader: 0, or -1 (said: @what). */
+static int readers_wait(int (*ok)(const struct rd *, unsigned int), unsigned int want,
+			const char *what)
 {
 	double t0 = now();
 	int c, all;
@@ -477,34 +490,31 @@ static int readers_open(int open)
 	do {
 		all = 1;
 		for (c = 0; c < ncpu; c++)
-			if (__atomic_load_n(&rds[c].is_open, __ATOMIC_ACQUIRE) != open)
+			if (!ok(&rds[c], want))
 				all = 0;
 		if (all)
 			return 0;
 		sleep_ms(2);
 	} while (now() - t0 < 30);
-	fail("%s: readers' files not %s after 30 s", name, open ? "open" : "closed");
+	fail("%s: readers %s after 30 s", name, what);
 	return -1;
+}
+
+/* Wait until every reader's file is @open (1) or closed (0): 0, or -1. */
+static int readers_open(int open)
+{
+	return readers_wait(rd_open_is, (unsigned int)open,
+			    open ? "have not opened their files" : "have not closed their files");
 }
 
 /* Recording is off: wait until every reader saw EOF after the stop. */
 static int drain(unsigned int epoch)
 {
-	double t0 = now();
-	int c, all;
+	char what[64];
 
 	__atomic_store_n(&pause_req, epoch, __ATOMIC_RELEASE);
-	do {
-		all = 1;
-		for (c = 0; c < ncpu; c++)
-			if (__atomic_load_n(&rds[c].acked, __ATOMIC_ACQUIRE) != epoch)
-				all = 0;
-		if (all)
-			return 0;
-		sleep_ms(2);
-	} while (now() - t0 < 30);
-	fail("%s: epoch %u: readers not at EOF 30 s after enable 0", name, epoch);
-	return -1;
+	snprintf(what, sizeof(what), "not at EOF of epoch %u after enable 0", epoch);
+	return readers_wait(rd_drained, epoch, what);
 }
 
 static unsigned long long tot_read, tot_lost, tot_written;
