@@ -74,18 +74,24 @@
 #define LD_DUMP_LINE		768	/* bytes of one printed line */
 
 /*
- * Where printk cannot print as we go (NMI; the panic notifier, whose lines
- * are stored: ld_dump_deferred), every line waits in printk's buffer until
- * the console flushes it, and lines beyond its size overwrite the oldest
- * ones not printed yet: the kernel's own panic report and the dump's header
- * (issue 24: "** 1027 printk messages dropped **" after an NMI panic with
- * dump_records=1000).  There the dump takes at most a quarter of the
- * buffer's configured size (a lower bound: log_buf_len= only enlarges it),
- * at LD_DUMP_LINE_EST bytes a line (a line of the dump's text is 60-130
- * bytes; printk's record header is kept apart).
+ * Every line waits in printk's buffer until a console prints it, and lines
+ * beyond the buffer's size overwrite the oldest ones not printed yet: the
+ * dump's own header, and the kernel's report of the crash.  Where printk
+ * prints as we go, that never happens; but it stores and prints later from
+ * NMI context, in the panic notifier (ld_dump_deferred), and on kernels
+ * whose console is printed by a thread (7.x's serial console: a sysrq dump
+ * of 4 x 10000 records dropped messages there), and a module cannot ask
+ * which.  Issue 24: "** 1027 printk messages dropped **" after an NMI panic
+ * with dump_records=1000, the panic report and the dump's header gone.  So
+ * a dump takes at most half of the buffer's configured size (a lower bound:
+ * log_buf_len= only enlarges it), a quarter from NMI or the panic notifier
+ * (the registers and every CPU's backtrace come with a crash), at
+ * LD_DUMP_LINE_EST bytes a line (a line of the dump's text is 60-130 bytes;
+ * printk keeps its record headers apart).  128 KiB (Debian's
+ * CONFIG_LOG_BUF_SHIFT=17): 512 lines, 256 in a crash.
  */
 #define LD_DUMP_LINE_EST	128
-#define LD_DUMP_DEFERRED_LINES	((1U << CONFIG_LOG_BUF_SHIFT) / 4 / LD_DUMP_LINE_EST)
+#define LD_DUMP_BUF_LINES	((1U << CONFIG_LOG_BUF_SHIFT) / LD_DUMP_LINE_EST)
 
 /*
  * A dump runs where it cannot yield (sysrq handler, notifiers): it stops
@@ -423,18 +429,18 @@ static void ld_dump_settle(void)
 }
 
 /*
- * Records per CPU the dump shows: dump_records, or fewer where printk
- * stores the lines for later (NMI, the panic notifier): then the dump with
- * its header must fit a quarter of printk's buffer (LD_DUMP_DEFERRED_LINES).
+ * Records per CPU the dump shows: dump_records, or fewer if the dump with
+ * its header would not fit half of printk's buffer (a quarter from NMI or
+ * the panic notifier); *@lines says how many lines that is.
  */
-static u64 ld_dump_per_cpu(u64 n, bool *bounded)
+static u64 ld_dump_per_cpu(u64 n, bool *bounded, unsigned int *lines_out)
 {
-	unsigned int lines = LD_DUMP_DEFERRED_LINES, ncpu = num_possible_cpus();
+	unsigned int lines = LD_DUMP_BUF_LINES / (in_nmi() || ld_dump_deferred ? 4 : 2);
+	unsigned int ncpu = num_possible_cpus();
 	u64 fit;
 
 	*bounded = false;
-	if (!in_nmi() && !ld_dump_deferred)
-		return n;
+	*lines_out = lines;
 	/* begin, end, a cpu line and a note line per CPU */
 	fit = lines > 2 + 2 * ncpu ? (lines - 2 - 2 * ncpu) / ncpu : 1;
 	if (fit >= n)
@@ -455,6 +461,7 @@ static void ld_dump(const char *why, bool freeze)
 	u64 want = READ_ONCE(ld_dump_records), n, printed = 0, shown = 0, t0;
 	unsigned int max_ms = READ_ONCE(ld_dump_max_ms);
 	bool was, bounded, late = false;
+	unsigned int lines;
 	int cpu, bcpu;
 
 	if (!ld_dump_cur)
@@ -469,12 +476,18 @@ static void ld_dump(const char *why, bool freeze)
 	WRITE_ONCE(logdev_recording, false);
 	rcu_read_lock();
 	ld_dump_settle();
-	n = ld_dump_per_cpu(want, &bounded);
-	ld_dump_print("dump begin (%s): %u cpus, last %llu records per cpu, clock %s, mode %s%s",
-		      why, num_possible_cpus(), n,
-		      ld_clock_names[READ_ONCE(ld_cfg.clock)],
-		      ld_mode_names[READ_ONCE(ld_cfg.mode)],
-		      bounded ? " (fewer than dump_records: printk stores this dump for later and must keep the kernel's own report)" : "");
+	n = ld_dump_per_cpu(want, &bounded, &lines);
+	if (bounded)
+		ld_dump_print("dump begin (%s): %u cpus, last %llu records per cpu (not dump_records=%llu: printk's buffer holds %u lines of a dump%s), clock %s, mode %s",
+			      why, num_possible_cpus(), n, want, lines,
+			      in_nmi() || ld_dump_deferred ? " in a crash" : "",
+			      ld_clock_names[READ_ONCE(ld_cfg.clock)],
+			      ld_mode_names[READ_ONCE(ld_cfg.mode)]);
+	else
+		ld_dump_print("dump begin (%s): %u cpus, last %llu records per cpu, clock %s, mode %s",
+			      why, num_possible_cpus(), n,
+			      ld_clock_names[READ_ONCE(ld_cfg.clock)],
+			      ld_mode_names[READ_ONCE(ld_cfg.mode)]);
 	for_each_possible_cpu(cpu) {
 		ld_dump_prepare(cpu, &ld_dump_cur[cpu], n);
 		shown += ld_dump_cur[cpu].left;

@@ -8,11 +8,15 @@
 #       it read; never a record written after it began, never a "damaged
 #       record" of a writer's doing
 #   guest-dump-load.sh big N    (-smp 4) every CPU records 11000, then two
-#       sysrq dumps with dump_records=10000: with the default time bound (no
-#       RCU stall report: tools/vm/run.sh fails the boot on one; the guest
-#       waits 30 s, in which a stall would be reported), then with
-#       dump_max_ms=1000, which must cut it and say how many records it left
-#       out (a console fast enough prints all 40000 within the default)
+#       sysrq dumps with dump_records=10000: the first must show only what
+#       printk's buffer holds and say so, drop no printk message, end within
+#       its time bound (dump_max_ms, 10 s) and cause no RCU stall report
+#       (tools/vm/run.sh fails the boot on one; the guest waits 30 s, in
+#       which a stall would be reported); the second, with a console of
+#       10 ms a line (logdev_slowcon.ko, a 115200 baud console's pace) and
+#       dump_max_ms=1000, must be cut at 1 s and say how many records it
+#       left out where the console holds the dump (a kernel that prints
+#       from a thread lets it end sooner)
 #   guest-dump-load.sh nmi N    (-smp 2) dump_on_oops=1 dump_records=1000,
 #       both CPUs record 2000, kernel.unknown_nmi_panic=1; the host sends an
 #       NMI (run.sh --nmi-at): the panic in NMI context must leave the
@@ -71,8 +75,12 @@ big)
 	sleep 30
 	echo "logdev-dump-test: big done, no stall"
 	echo 1000 > $PARAM/dump_max_ms
+	insmod /logdev/logdev_slowcon.ko us=10000 || fail "insmod logdev_slowcon.ko"
 	echo a > /proc/sysrq-trigger
-	echo "logdev-dump-test: big cut dump returned"
+	echo "logdev-dump-test: big slow dump returned"
+	sleep 10	# a console printing from a thread is still at it
+	rmmod logdev_slowcon || fail "rmmod logdev_slowcon"
+	sleep 2
 	;;
 nmi)
 	echo 1 > $D/dump_on_oops
