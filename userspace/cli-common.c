@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "subbuf.h"
 
@@ -612,18 +613,39 @@ int cli_write_recorder(struct lgd_cap_writer *w)
 	return lgd_cap_write_section(w, LGD_SECT_RECORDER, LGD_CAP_NO_CPU, t, (uint64_t)n);
 }
 
-/* Does @path name a file that starts as a logdev capture does? */
-static int cli_is_capture(const char *path)
+int cli_is_capture(const char *path)
 {
 	char m[sizeof(LGD_CAP_MAGIC) - 1];
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
 	ssize_t n;
+	int fd;
 
+	/* a regular file only: never take bytes from a FIFO's reader */
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	fd = open(path, O_RDONLY | O_NOCTTY);
 	if (fd < 0)
 		return 0;
 	n = read(fd, m, sizeof(m));
 	close(fd);
 	return n == (ssize_t)sizeof(m) && !memcmp(m, LGD_CAP_MAGIC, sizeof(m));
+}
+
+/*
+ * Is @arg, given as a pattern, rather a capture whose pattern was
+ * forgotten?  A regular file that starts as a capture, is named *.cap, or
+ * cannot be read (then it cannot be told; a pattern that happens to name a
+ * file this user cannot read is rare).  Other files stay patterns.
+ */
+static int names_capture(const char *arg)
+{
+	struct stat st;
+	size_t n = strlen(arg);
+
+	if (stat(arg, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	return cli_is_capture(arg) || (n > 4 && !strcmp(arg + n - 4, ".cap")) ||
+	       access(arg, R_OK) != 0;
 }
 
 int cli_filter_opt(const char *verb, int c, const char *arg)
@@ -644,7 +666,7 @@ int cli_filter_opt(const char *verb, int c, const char *arg)
 	}
 	if (c < CLI_OPT_CPU || c > CLI_OPT_TO)
 		return -1;
-	if ((c == CLI_OPT_SITE || c == CLI_OPT_COMM) && cli_is_capture(arg)) {
+	if ((c == CLI_OPT_SITE || c == CLI_OPT_COMM) && names_capture(arg)) {
 		/* `report --site run.cap`: the pattern was forgotten, and the
 		 * capture would be taken for it and the live buffer read */
 		e = lgd_escape_alloc(arg);
@@ -727,10 +749,10 @@ void cli_lost_notes(const struct lgd_reader *r, const char *file, int always)
 void cli_filter_notes(const struct lgd_reader *r, const char *file)
 {
 	cli_lost_notes(r, file, 0);
-	cli_left_out_notes(r);
+	cli_left_out_notes(r, file);
 }
 
-void cli_left_out_notes(const struct lgd_reader *r)
+void cli_left_out_notes(const struct lgd_reader *r, const char *file)
 {
 	if (lgd_filter_active(&cli_filter) && r->nr_recs_seen && !r->nr_recs_kept) {
 		fprintf(stderr, "logdev: the filters left out all %" PRIu64 " record%s\n",
@@ -741,7 +763,9 @@ void cli_left_out_notes(const struct lgd_reader *r)
 	}
 	if (r->nr_bad_type) {
 		cli_nwarn++;	/* a number of the output is not what was recorded */
-		fprintf(stderr, "logdev: warning: %" PRIu64 " record%s of no known type (damaged?): shown as <type? ...>, not decoded\n",
+		fprintf(stderr, "logdev: warning: %s%s%" PRIu64 " record%s of no known type (damaged?): "
+			"their messages not decoded (report shows <type? ...>); their times "
+			"still count\n", file ? cli_diag_text(file) : "", file ? ": " : "",
 			r->nr_bad_type, r->nr_bad_type == 1 ? "" : "s");
 	}
 	if (r->nr_recorder_out)
@@ -984,6 +1008,8 @@ unsigned int cli_probe_misses(const struct lgd_reader *r)
 		if (!lgd_probe_line(l, &pi) || !pi.missed)
 			continue;
 		lgd_escape(name, sizeof(name), pi.name, pi.len < 200 ? pi.len : 200);
+		if (pi.len > 200)
+			strcat(name, "...");	/* room: lgd_escape() of 200 bytes fits 1021 */
 		run = pi.missed - (pi.missed_maxactive < pi.missed ? pi.missed_maxactive : pi.missed);
 		if (pi.missed_maxactive)
 			snprintf(why, sizeof(why), "%" PRIu64 " for want of a free return instance "

@@ -342,7 +342,7 @@ void cli_follow_summary(struct cli_follow *f)
 			f->r.nr_absurd_ts == 1 ? "" : "s");
 		cli_nwarn++;
 	}
-	cli_left_out_notes(&f->r);
+	cli_left_out_notes(&f->r, NULL);
 }
 
 int cli_window_arg(const char *verb, const char *arg, uint64_t *ns)

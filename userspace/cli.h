@@ -336,13 +336,12 @@ char *cli_hist_title(const struct lgd_reader *r, const struct lgd_pair *p, const
 /** cli_hist_marks_text() - the meaning of marks @mk (CLI_MARK_*) for an SVG legend. */
 void cli_hist_marks_text(char *b, size_t n, unsigned int mk);
 /**
- * cli_svg_writable() - can file @out be written?  Checked before a verb
- * prints anything, so that a bad --svg path fails alone; an existing file
- * keeps its bytes, one created for the check is removed.  0, or 1 (said why).
+ * cli_hist_svg_write() - lgd_svg_hist() into file @out (cli_out_open():
+ * never one of @inputs[@ninputs], an older file kept on failure).
+ * Return: 0, or 1/2 (said why).
  */
-int cli_svg_writable(const char *out, const char *verb);
-/** cli_hist_svg_write() - lgd_svg_hist() into file @out.  Return: 0 or 1 (said why). */
-int cli_hist_svg_write(const char *out, const char *title, const struct lgd_svg_series *s,
+int cli_hist_svg_write(const char *out, const char *const *inputs, int ninputs,
+		       const char *title, const struct lgd_svg_series *s,
 		       int n, const char *verb);
 
 /*
@@ -405,7 +404,7 @@ void cli_filter_notes(const struct lgd_reader *r, const char *file);
  * P) left out; --include-recorder keeps them").  Not a warning about the
  * data (no exit 3).
  */
-void cli_left_out_notes(const struct lgd_reader *r);
+void cli_left_out_notes(const struct lgd_reader *r, const char *file);
 /**
  * cli_lost_notes() - on stderr, the lost events in the gaps the last merge
  * of @r kept, per CPU: "logdev: warning: [FILE: ]lost events: cpu:0 0,
@@ -478,5 +477,37 @@ void cli_follow_close(struct cli_follow *f);
  * of @verb into *@ns.  Return: 0, or 2 (usage, said why).
  */
 int cli_window_arg(const char *verb, const char *arg, uint64_t *ns);
+
+/* ---- output files: cli-output.c ---------------------------------------- */
+
+/**
+ * struct cli_out - an output file being written (cli_out_open())
+ * @f:    write here
+ * @path: the name given ("stdout" for none or "-")
+ * @tmp:  the temporary name renamed over @path at commit, or NULL (written
+ *        directly: stdout, a device, a FIFO, a symlink)
+ * @verb: for messages
+ */
+struct cli_out {
+	FILE *f;
+	const char *path;
+	char *tmp;
+	const char *verb;
+};
+
+/**
+ * cli_out_open() - open @path (NULL or "-": stdout) for writing: a regular
+ * file or a new name through a temporary file in its directory, renamed at
+ * cli_out_commit(); anything else directly.  Refuses a @path that is one of
+ * @inputs[@ninputs] (exit 2).  Return: 0, or the exit status (said why).
+ */
+int cli_out_open(struct cli_out *o, const char *path, const char *verb,
+		 const char *const *inputs, int ninputs);
+/** cli_out_commit() - finish @o: flushed, synced, renamed.  Return: 0, or 1 (said why). */
+int cli_out_commit(struct cli_out *o);
+/** cli_out_abort() - give @o up: its temporary file removed, an older file kept. */
+void cli_out_abort(struct cli_out *o);
+/** cli_is_capture() - does @path name a regular file that starts as a logdev capture? */
+int cli_is_capture(const char *path);
 
 #endif /* LOGDEV_CLI_H */

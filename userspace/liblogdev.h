@@ -1791,8 +1791,8 @@ struct lgd_tdw_cpu;
  * has the layout): events are added per CPU in time order into 4096-byte
  * pages kept in temporary files; lgd_tdw_finish() writes the file.
  * @cpu_max: bytes of data one CPU may reach (lgd_tdw_init(): 0 is
- *           LGD_TDW_CPU_MAX); beyond, adding returns -EFBIG
- * @full_cpu: the CPU that reached @cpu_max (after -EFBIG)
+ *           LGD_TDW_CPU_MAX); beyond, adding returns -EOVERFLOW
+ * @full_cpu: the CPU that reached @cpu_max (after -EOVERFLOW)
  * @events: events added
  */
 struct lgd_tdw {
@@ -1814,7 +1814,8 @@ struct lgd_tdw {
 
 /**
  * lgd_tdw_init() - an empty writer whose CPUs may hold @cpu_max bytes of
- * data each (0: LGD_TDW_CPU_MAX; the first page always fits).  Return: 0.
+ * data each (0: LGD_TDW_CPU_MAX; whole 4096-byte pages: below 4096 no CPU
+ * may have data).  Return: 0.
  */
 int lgd_tdw_init(struct lgd_tdw *w, uint64_t cpu_max);
 /**
@@ -1858,7 +1859,7 @@ void lgd_tdw_free(struct lgd_tdw *w);
  * @too_big: records left out because they do not fit a page (never with
  *           records of at most LOGDEV_MAX_PAYLOAD bytes of arguments)
  * @dur_huge: return-probe pairs without a duration (lgd_dur_stats.huge)
- * @full_cpu: after -EFBIG, the CPU whose data reached the limit
+ * @full_cpu: after -EOVERFLOW, the CPU whose data reached the limit
  * @cpu_max:  the limit that applied (bytes of one CPU's data)
  */
 struct lgd_convert_stats {
@@ -1878,9 +1879,9 @@ struct lgd_convert_stats {
  * the clock, per-CPU stats and kallsyms of the capture go into the file.
  * @cpu_max: bytes of one CPU's data the file may hold (0: LGD_TDW_CPU_MAX,
  * what trace-cmd reads whole; UINT64_MAX: no limit).
- * Return: 0, -ENOMEM, -EIO, -EFBIG (a CPU's data would pass @cpu_max:
- * @st->full_cpu; nothing is written to @out), or a read error of
- * lgd_merge_next(); @st filled.
+ * Return: 0, -ENOMEM, -EOVERFLOW (a CPU's data would pass @cpu_max:
+ * @st->full_cpu; nothing is written to @out), a write's -errno (-ENOSPC,
+ * -EFBIG, -EIO...), or a read error of lgd_merge_next(); @st filled.
  */
 int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, uint64_t cpu_max,
 			 struct lgd_convert_stats *st);

@@ -10,7 +10,8 @@
  * Prints to stderr what it wrote: "logdev: convert: R records, S events,
  * G lost-events gaps (U without a count) -> OUT".
  * Exit: 0 written, 3 written with warnings (the capture's, on stderr), 1
- * unusable capture or write error (the partial output is removed), 2 usage.
+ * unusable capture, refusal or write error (no partial output: an older
+ * OUT is kept, cli-output.c), 2 usage.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -45,7 +46,7 @@ int cmd_convert(int argc, char **argv)
 	struct lgd_convert_stats st;
 	struct lgd_reader r;
 	const char *file = NULL, *outp = NULL;
-	FILE *out;
+	struct cli_out out;
 	struct cli_getopt g = { &cli_cmd_convert, ":o:h", lo, NULL, 0 };
 	uint64_t cpu_max = 0;
 	char *end;
@@ -87,32 +88,30 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (cli_open_input(file, &r))
 		return 1;
-	out = outp ? fopen(outp, "wb") : stdout;
-	if (!out) {
-		fprintf(stderr, "logdev: convert: %s: %s\n", outp, strerror(errno));
+	c = cli_out_open(&out, outp, "convert", &file, 1);
+	if (c) {
 		lgd_reader_close(&r);
-		return 1;
+		return c;
 	}
-	ret = lgd_convert_tracedat(&r, out, cpu_max, &st);
-	if (outp && fclose(out) && !ret)
-		ret = -EIO;
+	ret = lgd_convert_tracedat(&r, out.f, cpu_max, &st);
 	if (!ret)
 		cli_filter_notes(&r, NULL);
 	lgd_reader_close(&r);
-	if (ret == -EFBIG) {
+	if (ret) {
+		cli_out_abort(&out);	/* an older OUT kept, a device never removed */
+	} else if (cli_out_commit(&out)) {
+		return 1;
+	}
+	if (ret == -EOVERFLOW) {
 		fprintf(stderr, "logdev: convert: cpu %u's data would pass %" PRIu64 " bytes, "
 			"and trace-cmd (3.1.6, 3.3.1) reads a CPU's data of 2 GiB or more cut short, "
 			"without a word: nothing written; convert a part at a time (--from/--to, "
 			"--cpu), or raise --cpu-max for a trace-cmd that reads more\n",
 			st.full_cpu, st.cpu_max);
-		if (outp)
-			unlink(outp);
 		return 1;
 	}
 	if (ret) {
 		fprintf(stderr, "logdev: convert: %s\n", strerror(-ret));
-		if (outp)
-			unlink(outp);
 		return 1;
 	}
 	fprintf(stderr, "logdev: convert: %" PRIu64 " records, %u events, %" PRIu64

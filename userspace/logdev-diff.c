@@ -362,8 +362,6 @@ static int diff_svg(const char *out, const char *from, const char *to, uint64_t 
 	const struct lgd_site *like[2];
 	int ret, k;
 
-	if (cli_svg_writable(out, "diff"))	/* before anything is printed */
-		return 1;
 	ret = cli_hist_load(files[0], &r[0], &ds[0], "diff", from, to, NULL, nth, durations, by,
 			    up[0], &p[0]);
 	if (ret)
@@ -384,7 +382,6 @@ static int diff_svg(const char *out, const char *from, const char *to, uint64_t 
 		goto out_a;
 	for (k = 0; k < 2; k++) {
 		size_t n = strlen(files[k]) + 4;
-		char m[8], a[2][32], *e;
 
 		name[k] = malloc(n);
 		if (!name[k])
@@ -395,14 +392,6 @@ static int diff_svg(const char *out, const char *from, const char *to, uint64_t 
 		s[k] = (struct lgd_svg_series){ .name = name[k], .pos = pos[k], .neg = neg[k],
 			.count = p[k]->count, .min = p[k]->min, .median = p[k]->median,
 			.max = p[k]->max, .marks = marks[k] };
-		cli_marks(m, cli_pair_marks(&ds[k], p[k]));
-		lgd_fmt_us(a[0], 32, p[k]->median);
-		lgd_fmt_us(a[1], 32, p[k]->max);
-		e = lgd_escape_alloc(name[k]);
-		printf("%s: %" PRIu64 " %s, median %s us, max %s us%s%s\n", e ? e : "?",
-		       p[k]->count, durations ? "durations" : "deltas", a[0], a[1],
-		       m[0] ? " " : "", m);
-		free(e);
 	}
 	if (k == 2) {
 		size_t n = strlen(fl) + strlen(tl) + 64;
@@ -416,10 +405,22 @@ static int diff_svg(const char *out, const char *from, const char *to, uint64_t 
 		fprintf(stderr, "logdev: out of memory\n");
 		ret = 1;
 	} else {
-		for (k = 0; k < 2; k++)
+		/* the picture first: if it cannot be written, nothing is printed */
+		ret = cli_hist_svg_write(out, files, 2, title, s, 2, "diff");
+		for (k = 0; !ret && k < 2; k++) {
+			char m[8], a[2][32], *e = lgd_escape_alloc(name[k]);
+
+			cli_marks(m, cli_pair_marks(&ds[k], p[k]));
+			lgd_fmt_us(a[0], 32, p[k]->median);
+			lgd_fmt_us(a[1], 32, p[k]->max);
+			printf("%s: %" PRIu64 " %s, median %s us, max %s us%s%s\n", e ? e : "?",
+			       p[k]->count, durations ? "durations" : "deltas", a[0], a[1],
+			       m[0] ? " " : "", m);
+			free(e);
+		}
+		for (k = 0; !ret && k < 2; k++)
 			cli_deltas_notes(stdout, k ? "B: " : "A: ", &ds[k],
 					 cli_pair_marks(&ds[k], p[k]));
-		ret = cli_hist_svg_write(out, title, s, 2, "diff");
 	}
 	free(title);
 	free(name[0]);

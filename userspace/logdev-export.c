@@ -363,6 +363,7 @@ int cmd_export(int argc, char **argv)
 	struct lgd_streams st;
 	struct lgd_durations du;
 	struct lgd_dur_marks marks = { 0 };
+	struct cli_out of;
 	const char *file = NULL, *out = NULL, *pairs[16];
 	int fmt = -1, by = LGD_BY_CONTEXT, npairs = 0, ret = 0, failed = 0;
 	uint64_t negative = 0;
@@ -445,13 +446,13 @@ int cmd_export(int argc, char **argv)
 			return e == -ENOMEM ? 1 : 2;
 		}
 	}
-	x.f = stdout;
-	if (out && !(x.f = fopen(out, "w"))) {
-		fprintf(stderr, "logdev export: %s: %s\n", out, strerror(errno));
+	ret = cli_out_open(&of, out, "export", &file, 1);
+	if (ret) {
 		lgd_dur_free(&du);
 		lgd_reader_close(&r);
-		return 1;
+		return ret;
 	}
+	x.f = of.f;
 	cli_out_buffer(x.f);
 	x.fmt = fmt;
 	x.first = 1;
@@ -505,10 +506,10 @@ int cmd_export(int argc, char **argv)
 		cli_nwarn++;
 	}
 out:
-	if ((out ? fclose(x.f) : fflush(x.f)) && !failed) {
-		fprintf(stderr, "logdev export: %s: write error\n", out ? out : "stdout");
+	if (failed)
+		cli_out_abort(&of);	/* an older OUT kept */
+	else if (cli_out_commit(&of))
 		failed = 1;
-	}
 	free(x.row);
 	cols_free(&x);
 	lgd_streams_free(&st);

@@ -214,38 +214,20 @@ static int cli_hist_print(const struct lgd_reader *r, const struct lgd_deltas *d
 	return 0;
 }
 
-int cli_svg_writable(const char *out, const char *verb)
+int cli_hist_svg_write(const char *out, const char *const *inputs, int ninputs,
+		       const char *title, const struct lgd_svg_series *s, int n, const char *verb)
 {
-	struct stat st;
-	int existed = !stat(out, &st);
-	FILE *f = fopen(out, "a");	/* "a": an existing file keeps its bytes */
+	struct cli_out o;
+	int ret = cli_out_open(&o, out, verb, inputs, ninputs);
 
-	if (!f) {
-		fprintf(stderr, "logdev %s: %s: %s\n", verb, out, strerror(errno));
-		return 1;
-	}
-	fclose(f);
-	if (!existed)
-		unlink(out);
-	return 0;
-}
-
-int cli_hist_svg_write(const char *out, const char *title, const struct lgd_svg_series *s,
-		       int n, const char *verb)
-{
-	FILE *f = fopen(out, "w");
-	int ret;
-
-	if (!f) {
-		fprintf(stderr, "logdev %s: %s: %s\n", verb, out, strerror(errno));
-		return 1;
-	}
-	ret = lgd_svg_hist(f, title, s, n);
-	if (fclose(f) || ret) {
+	if (ret)
+		return ret;
+	if (lgd_svg_hist(o.f, title, s, n)) {
 		fprintf(stderr, "logdev %s: %s: write error\n", verb, out);
+		cli_out_abort(&o);
 		return 1;
 	}
-	return 0;
+	return cli_out_commit(&o);
 }
 
 /* marks' short text for an SVG legend */
@@ -320,9 +302,12 @@ int cmd_hist(int argc, char **argv)
 			return cli_verb_usage_error(&cli_cmd_hist);
 		}
 	}
-	/* a picture that cannot be written: said before anything is printed */
-	if (svg && cli_svg_writable(svg, "hist"))
-		return 1;
+	/* `hist --svg run.cap FROM TO`: FILE forgotten, the live buffers read */
+	if (svg && cli_is_capture(svg)) {
+		fprintf(stderr, "logdev hist: --svg %s is a capture: hist --svg OUT.svg FROM TO [FILE]\n",
+			svg);
+		return 2;
+	}
 	ret = cli_hist_load(file, &r, &ds, "hist", from, to, NULL, nth, durations, by, up, &p);
 	if (ret)
 		return ret;
@@ -330,9 +315,8 @@ int cmd_hist(int argc, char **argv)
 	if (!title) {
 		fprintf(stderr, "logdev: out of memory\n");
 		ret = 1;
-	} else {
-		cli_hist_print(&r, &ds, p, title, durations);
 	}
+	/* the picture first: if it cannot be written, nothing is printed */
 	if (title && svg) {
 		uint64_t pos[LGD_HIST_LOG2_N], neg[LGD_HIST_LOG2_N];
 		char marks[160];
@@ -343,8 +327,10 @@ int cmd_hist(int argc, char **argv)
 
 		lgd_hist_log2(&p->h, pos, neg);
 		cli_hist_marks_text(marks, sizeof(marks), cli_pair_marks(&ds, p));
-		ret = cli_hist_svg_write(svg, title, &s, 1, "hist");
+		ret = cli_hist_svg_write(svg, &file, 1, title, &s, 1, "hist");
 	}
+	if (title && !ret)
+		cli_hist_print(&r, &ds, p, title, durations);
 	free(title);	/* the notes came with the table (cli_collect()) */
 	lgd_deltas_free(&ds);
 	lgd_reader_close(&r);

@@ -408,22 +408,37 @@ int lgd_fmt_has_symptr(const char *fmt)
 	return 0;
 }
 
-/* the number after " KEY=" in [line, end), 0 if none; *@at its digits (or NULL) */
-static uint64_t probe_count(const char *line, const char *end, const char *key,
-			    const char **at)
+/*
+ * The counters the kernel appends to a probe's line, " KEY=N", at its end:
+ * the last " KEY=" in [line, end) (an argument may be named like one, and
+ * comes before them), N decimal digits up to a space or the end, at most
+ * UINT64_MAX.  Returns 1 and *@v, *@at (N's first digit), or 0: none, or
+ * not a number (*@at still set to where the value starts, or NULL).
+ * Bounded by the line: never quadratic in a section's size.
+ */
+static int probe_count(const char *line, const char *end, const char *key, uint64_t *v,
+		       const char **at)
 {
-	const char *m = line;
 	size_t kl = strlen(key);
+	const char *m, *p;
+	uint64_t n = 0;
 
 	*at = NULL;
-	while ((m = strstr(m, key)) && m < end) {
-		if (m + kl <= end) {
+	*v = 0;
+	for (m = end - kl; m >= line && !*at; m--)
+		if (!memcmp(m, key, kl))
 			*at = m + kl;
-			return strtoull(m + kl, NULL, 10);
-		}
-		m++;
+	if (!*at)
+		return 0;
+	for (p = *at; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (n > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return 0;	/* beyond 2^64 - 1 */
+		n = n * 10 + (uint64_t)(*p - '0');
 	}
-	return 0;
+	if (p == *at || (p < end && *p != ' '))
+		return 0;
+	*v = n;
+	return 1;
 }
 
 int lgd_probe_line(const char *line, struct lgd_probe_info *pi)
@@ -438,12 +453,22 @@ int lgd_probe_line(const char *line, struct lgd_probe_info *pi)
 	for (m = nm; m < end && *m != ' '; m++)
 		if (*m == '/')
 			nm = m + 1;
+	if (m == nm)
+		return 0;	/* no name: not a line the kernel writes */
 	pi->name = nm;
 	pi->len = (size_t)(m - nm);
-	pi->missed = probe_count(line, end, " missed=", &at);
-	pi->missed_maxactive = probe_count(line, end, " missed_maxactive=", &at);
-	probe_count(line, end, " counted=recording", &at);
-	pi->recording = at != NULL;
+	probe_count(line, end, " missed=", &pi->missed, &at);
+	probe_count(line, end, " missed_maxactive=", &pi->missed_maxactive, &at);
+	/* a return probe's missed counts its maxactive ones too: never fewer */
+	if (pi->missed_maxactive > pi->missed)
+		pi->missed = pi->missed_maxactive;
+	/* " counted=recording" as a word: "=recording" then a space or the end */
+	pi->recording = 0;
+	for (m = end - 18; m >= line; m--)
+		if (!memcmp(m, " counted=recording", 18) && (m + 18 == end || m[18] == ' ')) {
+			pi->recording = 1;
+			break;
+		}
 	return 1;
 }
 
@@ -488,8 +513,14 @@ char *lgd_probes_since(const char *start, const char *end, size_t *len)
 			m -= p0.missed;
 			i -= p0.missed_maxactive;
 		}
-		probe_count(l, le, " missed=", &at_m);
-		probe_count(l, le, " missed_maxactive=", &at_i);
+		{
+			uint64_t v;
+
+			if (!probe_count(l, le, " missed=", &v, &at_m))
+				at_m = NULL;	/* no count to make relative */
+			if (!probe_count(l, le, " missed_maxactive=", &v, &at_i))
+				at_i = NULL;
+		}
 		/* the line with its two numbers replaced, in order of place */
 		while (p < le) {
 			const char *at = at_m && (!at_i || at_m < at_i) ? at_m : at_i;

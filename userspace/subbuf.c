@@ -178,6 +178,7 @@ struct lgd_sb {
 	const uint8_t *b;	/* the loaded sub-buffer */
 	uint32_t pos, end;	/* record walk: next record, end of data */
 	uint32_t claimed;	/* end of data by the header's data_bytes (> end: cut) */
+	uint16_t version;	/* the format version of its header */
 };
 
 struct lgd_sb *lgd_sb_alloc(void)
@@ -199,6 +200,7 @@ int lgd_sb_load(struct lgd_sb *sb, const void *buf, size_t avail,
 
 	sb->b = h;
 	sb->pos = sb->end = sb->claimed = 0;
+	sb->version = 0;
 	if (avail < sizeof(sbh1_t))
 		return LGD_SB_SHORT;
 	/* the fields of every version (the first 40 bytes) */
@@ -229,6 +231,7 @@ int lgd_sb_load(struct lgd_sb *sb, const void *buf, size_t avail,
 	if (subbuf_size < hsz || i.data_bytes > subbuf_size - hsz)
 		return LGD_SB_BAD_DATA_BYTES;
 	sb->pos = hsz;
+	sb->version = i.version;
 	sb->end = sb->claimed = hsz + i.data_bytes;
 	if (sb->end > avail) {
 		sb->end = (uint32_t)avail;
@@ -283,6 +286,16 @@ int lgd_sb_next(struct lgd_sb *sb, struct lgd_sb_rec *rec)
 		rec->hdr.pid = (uint32_t)REC_GET(p, pid);
 		rec->flags = ctx & (uint8_t)~LOGDEV_CTX_MASK;
 		rec->payload = p + sizeof(rech_t);
+		/*
+		 * A task name record outside its rules (version 3 on, site 0,
+		 * LOGDEV_COMM_LEN bytes) is damage, not a name: type 0, which
+		 * no version has, so that every verb counts and warns it as a
+		 * record of no known type (the fresh user's trial: a type-4
+		 * byte in a version 2 capture renamed the task silently).
+		 */
+		if (rec->hdr.type == LOGDEV_REC_COMM &&
+		    (sb->version < 3 || rec->hdr.site || arg_bytes != LOGDEV_COMM_LEN))
+			rec->hdr.type = 0;
 		return LGD_SB_REC;
 	}
 }

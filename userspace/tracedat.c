@@ -113,7 +113,7 @@ static struct lgd_tdw_cpu *cpu_get(struct lgd_tdw *w, uint32_t cpu, int *err)
 
 /*
  * Write out the open page of @c, CPU @cpu of @w (its missed mark and count
- * included); -EFBIG if it would take the CPU's data past w->cpu_max.
+ * included); -EOVERFLOW if it would take the CPU's data past w->cpu_max.
  */
 static int page_flush(struct lgd_tdw *w, uint32_t cpu, struct lgd_tdw_cpu *c)
 {
@@ -121,9 +121,9 @@ static int page_flush(struct lgd_tdw *w, uint32_t cpu, struct lgd_tdw_cpu *c)
 
 	if (!c->open)
 		return 0;
-	if (c->pages && (c->pages + 1) * TD_PAGE > w->cpu_max) {
+	if ((c->pages + 1) * TD_PAGE > w->cpu_max) {
 		w->full_cpu = cpu;
-		return -EFBIG;
+		return -EOVERFLOW;
 	}
 	if (c->page_missed) {
 		commit |= TD_MISSED;
@@ -276,12 +276,16 @@ static const char header_event[] =
 struct w_out {
 	FILE *f;
 	uint64_t pos;		/* bytes written so far */
+	int err;		/* the first write's -errno (ENOSPC, EFBIG...), or 0 */
 };
 
 static int w_bytes(struct w_out *o, const void *p, size_t n)
 {
-	if (n && fwrite(p, n, 1, o->f) != 1)
+	if (n && fwrite(p, n, 1, o->f) != 1) {
+		if (!o->err)
+			o->err = errno ? -errno : -EIO;
 		return -EIO;
+	}
 	o->pos += n;
 	return 0;
 }
@@ -319,7 +323,7 @@ int lgd_tdw_finish(struct lgd_tdw *w, FILE *out, const char *system,
 		   const char *kallsyms, size_t kallsyms_len,
 		   const char *cmdlines, size_t cmdlines_len)
 {
-	struct w_out o = { out, 0 };
+	struct w_out o = { out, 0, 0 };
 	int err = 0;
 	uint64_t off;
 	uint8_t buf[TD_PAGE];
@@ -358,7 +362,7 @@ int lgd_tdw_finish(struct lgd_tdw *w, FILE *out, const char *system,
 	err |= w_u16(&o, 0);
 	err |= w_bytes(&o, "flyrecord", 10);
 	if (err)
-		return -EIO;
+		return o.err ? o.err : -EIO;
 	off = (o.pos + 16 * (w->nr_cpus ? w->nr_cpus : 1) + TD_PAGE - 1) &
 	      ~(uint64_t)(TD_PAGE - 1);
 	for (uint32_t i = 0; i < (w->nr_cpus ? w->nr_cpus : 1); i++) {
@@ -369,7 +373,7 @@ int lgd_tdw_finish(struct lgd_tdw *w, FILE *out, const char *system,
 		off += size;
 	}
 	if (err)
-		return -EIO;
+		return o.err ? o.err : -EIO;
 	memset(buf, 0, sizeof(buf));
 	err |= w_bytes(&o, buf, (TD_PAGE - o.pos % TD_PAGE) % TD_PAGE);
 	for (uint32_t i = 0; i < w->nr_cpus && !err; i++) {
@@ -383,8 +387,8 @@ int lgd_tdw_finish(struct lgd_tdw *w, FILE *out, const char *system,
 				err = -EIO;
 	}
 	if (!err && fflush(out))
-		err = -EIO;
-	return err ? -EIO : 0;
+		err = o.err = errno ? -errno : -EIO;
+	return err ? (o.err ? o.err : -EIO) : 0;
 }
 
 void lgd_tdw_free(struct lgd_tdw *w)

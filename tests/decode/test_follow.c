@@ -224,7 +224,7 @@ static void test_live_comm_corrupt(void)
 	}
 	lgd_live_init(&lv, &r, cpus, 1, 50 * MS, 0);
 	sb_begin(&s, 0, 0, 1000, 0, 0);
-	sb_rec(&s, 1000, 0, LOGDEV_REC_COMM, 0, 100, "worker", 6);
+	sb_rec(&s, 1000, 0, LOGDEV_REC_COMM, 0, 100, "worker\0\0\0\0\0\0\0\0\0", LOGDEV_COMM_LEN);
 	sb_rec(&s, 1001, 1, LOGDEV_REC_PRINT, 0, 100, "\1\0\0\0", 4);
 	lgd_live_feed(&lv, 0, s.b, SBS, 0);
 	memset(junk, 0x5a, sizeof(junk));

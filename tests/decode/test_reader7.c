@@ -9,7 +9,9 @@
  *      was left out;
  *   C. a record whose payload ends before an argument its format needs
  *      (not flagged cut) prints "[missing]" there, and report warns once;
- *   D. a text longer than the reader's buffer ends in "[cut]" (issue 24).
+ *   D. a text longer than the reader's buffer ends in "[cut]" (issue 24);
+ *   F. a capture's PROBES section: misses of the recording, by reason,
+ *      parsed by the counters the kernel appends (issue 24).
  * Usage: test_reader7 PATH-TO-logdev.  Output: PASS/FAIL lines (ldcheck.h).
  */
 #define _GNU_SOURCE
@@ -22,58 +24,6 @@
 #include "capture.h"
 
 char tmpdir[] = "/tmp/logdev-reader7-XXXXXX";
-
-/* one record on CPU 0, pid 1 (payload optional: an int 1 without; type 0: PRINT) */
-struct trec {
-	uint64_t ts;
-	uint32_t site;
-	const void *pl;
-	uint32_t n;
-	uint8_t ctx;
-	uint8_t type;
-};
-
-static const uint8_t int1[4] = { 1, 0, 0, 0 };
-
-/*
- * records into a capture (a new sub-buffer when one is full), with a
- * PROBES section of @probes if not NULL
- */
-static char *build_ex(const char *name, const char *formats, const struct trec *r, int nr,
-		      const char *probes)
-{
-	struct buf b = { 0 };
-	struct sbuf s;
-	uint64_t seq = 0;
-	char *path;
-
-	cap_meta(&b, formats);
-	sb_begin(&s, 0, seq++, r[0].ts, 0, 0);
-	for (int i = 0; i < nr; i++) {
-		const void *pl = r[i].pl ? r[i].pl : int1;
-		uint32_t n = r[i].pl ? r[i].n : 4;
-
-		uint8_t type = r[i].type ? r[i].type : LOGDEV_REC_PRINT;
-
-		if (!sb_rec(&s, r[i].ts, r[i].site, type, r[i].ctx, 1, pl, n)) {
-			cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
-			sb_begin(&s, 0, seq++, r[i].ts, 0, 0);
-			sb_rec(&s, r[i].ts, r[i].site, type, r[i].ctx, 1, pl, n);
-		}
-	}
-	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
-	if (probes)
-		cap_sect(&b, LGD_SECT_PROBES, LGD_CAP_NO_CPU, probes, strlen(probes));
-	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
-	path = write_tmp(name, b.p, b.n);
-	free(b.p);
-	return path;
-}
-
-static char *build(const char *name, const char *formats, const struct trec *r, int nr)
-{
-	return build_ex(name, formats, r, nr, NULL);
-}
 
 /* ---- A: sites sharing file, function and line ---------------------- */
 
@@ -110,7 +60,7 @@ static char *build_macro(const char *name, const char *formats, uint32_t loop,
 		r[3 * k + 1] = (struct trec){ .ts = t + 1000, .site = first };
 		r[3 * k + 2] = (struct trec){ .ts = t + 1000 + d2, .site = second };
 	}
-	return build(name, formats, r, 9);
+	return tl_build(name, formats, r, 9);
 }
 
 static void test_labels(void)
@@ -225,7 +175,7 @@ static void test_labels(void)
 			{ .ts = 1000000, .site = 1 }, { .ts = 1001000, .site = 2 },
 			{ .ts = 1100000, .site = 1 }, { .ts = 1105000, .site = 3 },
 		};
-		char *p2 = build("m2.cap", fa, r, 4);
+		char *p2 = tl_build("m2.cap", fa, r, 4);
 
 		snprintf(args, sizeof(args), "diff --format csv %s %s", p2, p2);
 		st = run_cli(args, &out, &err);
@@ -258,27 +208,8 @@ static void test_labels(void)
 	free(err);
 }
 
-/*
- * `logdev VERB CAP` (a "diff" verb gets CAP twice, as both captures): the
- * CLI's status, its stdout and stderr in *out and *err (the caller frees).
- */
-static int run_verb(const char *verb, const char *cap, char **out, char **err)
-{
-	char args[1400];
-
-	if (!strncmp(verb, "diff", 4))
-		snprintf(args, sizeof(args), "%s %s %s", verb, cap, cap);
-	else
-		snprintf(args, sizeof(args), "%s %s", verb, cap);
-	return run_cli(args, out, err);
-}
-
 /* ---- B: timestamps going back or jumping on one CPU ----------------- */
 
-static const char fts[] =
-	"# id\tfile\tline\tfunc\tformat\n"
-	"1\ta.c\t1\tf\tin\n"
-	"2\ta.c\t2\tg\tout\n";
 
 static char *build_ts(const char *name, const uint64_t *ts, int n)
 {
@@ -287,7 +218,7 @@ static char *build_ts(const char *name, const uint64_t *ts, int n)
 
 	for (int i = 0; i < n; i++)
 		r[i] = (struct trec){ ts[i], 1 + (uint32_t)(i & 1), none, 0, 0, 0 };
-	return build(name, fts, r, n);
+	return tl_build(name, tl_fts, r, n);
 }
 
 static void test_timestamps(void)
@@ -369,7 +300,7 @@ static void test_timestamps(void)
 		for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
 			char name[300];
 
-			st = run_verb(verbs[i], p, &out, &err);
+			st = tl_run_verb(verbs[i], p, &out, &err);
 			snprintf(name, sizeof(name), "%s: the pairs left out (step back, step over "
 				 "2^62 ns) said on stderr, exit 3", verbs[i]);
 			CHECK_WHY(st == 3 && strstr(err, note), name, "status %d, stderr:\n%s", st,
@@ -407,7 +338,7 @@ static void test_timestamps(void)
 		char *q = build_ts("sat.cap", sat, 6), name[300];
 
 		for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
-			st = run_verb(verbs[i], q, &out, &err);
+			st = tl_run_verb(verbs[i], q, &out, &err);
 			snprintf(name, sizeof(name), "%s: a saturated total is marked '>' with its "
 				 "footnote, exit 3", verbs[i]);
 			CHECK_WHY(st == 3 && strstr(out, " >\n") && strstr(out, "> rows with a sum"),
@@ -472,7 +403,7 @@ static void test_missing(void)
 	check_missing("missing: none in a whole payload", "x=%d c=%c", full, 8, 0, "x=7 c=q",
 		      0);
 
-	p = build("miss.cap", fmt, r, 3);
+	p = tl_build("miss.cap", fmt, r, 3);
 	snprintf(args, sizeof(args), "report %s", p);
 	st = run_cli(args, &out, &err);
 	w = strstr(err, "warning");
@@ -510,7 +441,7 @@ static void test_long_text(void)
 	const char *m, *nl;
 	int st;
 
-	p = build("wide.cap", fmt, r, 1);
+	p = tl_build("wide.cap", fmt, r, 1);
 	snprintf(args, sizeof(args), "report --raw %s", p);
 	st = run_cli(args, &out, &err);
 	m = strstr(out, "\t[5");
@@ -521,127 +452,6 @@ static void test_long_text(void)
 		  nl ? nl - 20 : "(none)");
 	free(out);
 	free(err);
-}
-/*
- * ---- D: a record of no known type (a damaged capture) ----------------
- * Every verb still shows what it can, says on stderr how many records it
- * could not decode, and exits 3 (the fresh user's trial: `<type? ...>` with
- * exit 0 and no word).
- */
-static void test_bad_type(void)
-{
-	static const char *const verbs[] = {
-		"report", "report --raw", "deltas", "deltas --by cpu", "hist f:1 g:2",
-		"export --format csv", "export --format json", "diff",
-	};
-	const struct trec r[] = {
-		{ 1000, 1, NULL, 0, 0, 0 }, { 2000, 2, NULL, 0, 0, 9 },	/* type 9: none such */
-		{ 3000, 2, NULL, 0, 0, 0 }, { 4000, 1, NULL, 0, 0, 0 },
-	};
-	char *p = build("badtype.cap", fts, r, 4), *out, *err, name[1700], args[1400];
-	int st;
-
-	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
-		st = run_verb(verbs[i], p, &out, &err);
-		snprintf(name, sizeof(name), "%s: a record of no known type is counted on stderr, "
-			 "exit 3", verbs[i]);
-		CHECK_WHY(st == 3 && strstr(err, "warning: 1 record of no known type"), name,
-			  "status %d, stderr:\n%s", st, err);
-		free(out);
-		free(err);
-	}
-	/* the fresh user's `hist --svg BADPATH`: the table printed, then the failure */
-	for (int i = 0; i < 2; i++) {
-		snprintf(args, sizeof(args), "%s --svg %s/no/such/dir/x.svg f:1 g:2 %s%s%s",
-			 i ? "diff" : "hist", tmpdir, p, i ? " " : "", i ? p : "");
-		st = run_cli(args, &out, &err);
-		snprintf(name, sizeof(name), "%s --svg into a directory that does not exist: exit 1 "
-			 "with the reason, nothing printed before", i ? "diff" : "hist");
-		CHECK_WHY(st == 1 && !*out && strstr(err, "No such file or directory"), name,
-			  "status %d, stdout:\n%s\nstderr:\n%s", st, out, err);
-		free(out);
-		free(err);
-	}
-	snprintf(args, sizeof(args), "convert -o %s/badtype.dat %s", tmpdir, p);
-	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 3 && strstr(err, "warning: 1 record of no known type"),
-		  "convert: a record of no known type is counted on stderr, exit 3",
-		  "status %d, stderr:\n%s", st, err);
-	free(out);
-	free(err);
-	/* the fresh user's `report --site FILE`: FILE taken as the pattern */
-	for (int i = 0; i < 2; i++) {
-		snprintf(args, sizeof(args), "%s --%s %s", i ? "deltas" : "report",
-			 i ? "comm" : "site", p);
-		st = run_cli(args, &out, &err);
-		snprintf(name, sizeof(name), "%s: a capture given as the value of --%s is a usage "
-			 "error (exit 2), not a pattern with the live buffer read", args,
-			 i ? "comm" : "site");
-		CHECK_WHY(st == 2 && strstr(err, "is a capture, not a pattern"), name,
-			  "status %d, stderr:\n%s", st, err);
-		free(out);
-		free(err);
-	}
-	snprintf(args, sizeof(args), "report %s", p);
-	run_cli(args, &out, &err);
-	CHECK_WHY(strstr(out, "g:2 <type? ") && strstr(out, "f:1 in  +"),
-		  "report: the records around it are still shown, it as <type? ...>",
-		  "stdout:\n%s", out);
-	free(out);
-	free(err);
-}
-/*
- * ---- E: a converted file trace-cmd would read cut short ----------------
- * trace-cmd 3.1.6 reads a CPU's data past 2 GiB cut short and exits 0, so
- * convert refuses to write one CPU's data past --cpu-max (default 2 GiB
- * less a page): exit 1, the reason on stderr, no output left.  Shown here
- * with a limit of two pages and 600 records (about 6 pages).
- */
-static void test_convert_limit(void)
-{
-	struct trec r[600];
-	char *p, *out, *err, args[1400], dat[1200];
-	int st;
-
-	for (int i = 0; i < 600; i++)
-		r[i] = (struct trec){ 1000 + 1000 * (uint64_t)i, 1 + (uint32_t)(i & 1), NULL, 0, 0, 0 };
-	p = build("limit.cap", fts, r, 600);
-	snprintf(dat, sizeof(dat), "%s/limit.dat", tmpdir);
-	snprintf(args, sizeof(args), "convert --cpu-max 8192 -o %s %s", dat, p);
-	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 1 && strstr(err, "cpu 0's data would pass 8192 bytes") &&
-		  strstr(err, "nothing written") && access(dat, F_OK) != 0,
-		  "convert: one CPU's data past --cpu-max is refused (exit 1, said, no file left)",
-		  "status %d, file %s, stderr:\n%s", st, access(dat, F_OK) ? "absent" : "left", err);
-	free(out);
-	free(err);
-	snprintf(args, sizeof(args), "convert --cpu-max 0 -o %s %s", dat, p);
-	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 0 && access(dat, F_OK) == 0 && strstr(err, "600 records"),
-		  "convert --cpu-max 0: no limit, all 600 records written", "status %d, stderr:\n%s",
-		  st, err);
-	free(out);
-	free(err);
-	snprintf(args, sizeof(args), "convert -o %s %s", dat, p);
-	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 0 && strstr(err, "600 records"),
-		  "convert: the default limit (2 GiB less a page) lets a small capture through",
-		  "status %d, stderr:\n%s", st, err);
-	free(out);
-	free(err);
-	for (int i = 0; i < 3; i++) {
-		static const char *const bad[] = { "x", "-1", "12k" };
-
-		snprintf(args, sizeof(args), "convert --cpu-max %s -o %s %s", bad[i], dat, p);
-		st = run_cli(args, &out, &err);
-		CHECK_WHY(st == 2 && strstr(err, "bad --cpu-max"),
-			  bad[i][0] == 'x' ? "convert --cpu-max x: usage error" :
-			  bad[i][0] == '-' ? "convert --cpu-max -1: usage error" :
-					     "convert --cpu-max 12k: usage error",
-			  "status %d, stderr:\n%s", st, err);
-		free(out);
-		free(err);
-	}
 }
 /*
  * ---- F: a probe's misses are this recording's, and say why ----------------
@@ -680,7 +490,7 @@ static void test_probe_misses(void)
 	CHECK_EQ(len, t ? strlen(t) : 0, "probes_since: the length returned");
 	free(t);
 
-	p = build_ex("misses.cap", fts, r, 1, pr);
+	p = tl_build_ex("misses.cap", tl_fts, r, 1, pr);
 	snprintf(args, sizeof(args), "report %s", p);
 	st = run_cli(args, &out, &err);
 	CHECK_WHY(st == 3 && strstr(err, "warning: probe rp missed 6 hits (the kernel's nmissed in "
@@ -692,6 +502,47 @@ static void test_probe_misses(void)
 	CHECK_WHY(strstr(err, "warning: probe q missed 2 hits (the kernel's nmissed since the probe "
 			      "was added: a handler was already running on that CPU)"),
 		  "report: counts not made relative (an older capture) say so",
+		  "stderr:\n%s", err);
+	free(out);
+	free(err);
+}
+
+/*
+ * The fresh user's PROBES lines: an argument named like a counter (the
+ * kernel prints the arguments first, the counters last), numbers that are
+ * none, a return probe's counts that disagree, a mark with a tail, no name.
+ */
+static void test_probe_lines(void)
+{
+	const char *pr = "p:a f missed=%ax hits=1 missed=7 counted=recording\n"
+			 "p:neg f hits=1 missed=-1 counted=recording\n"
+			 "p:big f hits=1 missed=18446744073709551616 counted=recording\n"
+			 "r:rq g hits=5 returns=1 missed=6 missed_maxactive=9 counted=recording\n"
+			 "p:tail f hits=1 missed=3 counted=recordingX\n"
+			 "p: f hits=1 missed=2\n";
+	const struct trec r[1] = { { 1000, 1, NULL, 0, 0, 0 } };
+	size_t len = 0;
+	char *t = lgd_probes_since("p:a f missed=%ax hits=0 missed=3\n",
+				   "p:a f missed=%ax hits=1 missed=7\n", &len);
+	char *p = tl_build_ex("lines.cap", tl_fts, r, 1, pr), *out, *err, args[1400];
+
+	CHECK_STR_EQ(t ? t : "(null)", "p:a f missed=%ax hits=1 missed=4 counted=recording\n",
+		     "probes_since: the counter the kernel appends, not an argument named like it");
+	free(t);
+	snprintf(args, sizeof(args), "report %s", p);
+	run_cli(args, &out, &err);
+	CHECK_WHY(strstr(err, "probe a missed 7 hits (the kernel's nmissed in this recording"),
+		  "report: an argument named missed= is not the count", "stderr:\n%s", err);
+	CHECK_WHY(!strstr(err, "probe neg") && !strstr(err, "probe big"),
+		  "report: missed=-1 and a count past 2^64 are no counts (no warning of 2^64 - 1 hits)",
+		  "stderr:\n%s", err);
+	CHECK_WHY(strstr(err, "probe rq missed 9 hits (the kernel's nmissed in this recording: 9 "
+			      "for want of a free return instance"),
+		  "report: missed_maxactive above missed is taken as the lower bound of both",
+		  "stderr:\n%s", err);
+	CHECK_WHY(strstr(err, "probe tail missed 3 hits (the kernel's nmissed since the probe was added"),
+		  "report: counted=recordingX is no mark", "stderr:\n%s", err);
+	CHECK_WHY(!strstr(err, "probe  missed"), "report: a line without a name is no probe",
 		  "stderr:\n%s", err);
 	free(out);
 	free(err);
@@ -710,9 +561,8 @@ int main(int argc, char **argv)
 	test_timestamps();
 	test_missing();
 	test_long_text();
-	test_bad_type();
-	test_convert_limit();
 	test_probe_misses();
+	test_probe_lines();
 	tmpdir_remove();
 	printf("reader7: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();

@@ -175,3 +175,65 @@ void tmpdir_remove(void)
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", tmpdir);
 }
+
+const uint8_t tl_int1[4] = { 1, 0, 0, 0 };
+
+const char tl_fts[] =
+	"# id\tfile\tline\tfunc\tformat\n"
+	"1\ta.c\t1\tf\tin\n"
+	"2\ta.c\t2\tg\tout\n";
+
+/*
+ * records into a capture (a new sub-buffer when one is full), with a
+ * PROBES section of @probes if not NULL
+ */
+char *tl_build_ex(const char *name, const char *formats, const struct trec *r, int nr,
+		      const char *probes)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	uint64_t seq = 0;
+	char *path;
+
+	cap_meta(&b, formats);
+	sb_begin(&s, 0, seq++, r[0].ts, 0, 0);
+	for (int i = 0; i < nr; i++) {
+		const void *pl = r[i].pl ? r[i].pl : tl_int1;
+		uint32_t n = r[i].pl ? r[i].n : 4;
+
+		uint8_t type = r[i].type ? r[i].type : LOGDEV_REC_PRINT;
+
+		if (!sb_rec(&s, r[i].ts, r[i].site, type, r[i].ctx, 1, pl, n)) {
+			cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+			sb_begin(&s, 0, seq++, r[i].ts, 0, 0);
+			sb_rec(&s, r[i].ts, r[i].site, type, r[i].ctx, 1, pl, n);
+		}
+	}
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	if (probes)
+		cap_sect(&b, LGD_SECT_PROBES, LGD_CAP_NO_CPU, probes, strlen(probes));
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp(name, b.p, b.n);
+	free(b.p);
+	return path;
+}
+
+char *tl_build(const char *name, const char *formats, const struct trec *r, int nr)
+{
+	return tl_build_ex(name, formats, r, nr, NULL);
+}
+
+/*
+ * `logdev VERB CAP` (a "diff" verb gets CAP twice, as both captures): the
+ * CLI's status, its stdout and stderr in *out and *err (the caller frees).
+ */
+int tl_run_verb(const char *verb, const char *cap, char **out, char **err)
+{
+	char args[1400];
+
+	if (!strncmp(verb, "diff", 4))
+		snprintf(args, sizeof(args), "%s %s %s", verb, cap, cap);
+	else
+		snprintf(args, sizeof(args), "%s %s", verb, cap);
+	return run_cli(args, out, err);
+}

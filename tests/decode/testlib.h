@@ -82,4 +82,33 @@ char *slurp(const char *path);
 int run_cli_env(const char *env, const char *args, char **out, char **err);
 int run_cli(const char *args, char **out, char **err);
 
+/*
+ * Small captures for CLI tests (test_reader7, test_records, test_outputs):
+ * one record on CPU 0, pid 1 (payload optional: an int 1 without; type 0:
+ * LOGDEV_REC_PRINT).
+ */
+struct trec {
+	uint64_t ts;
+	uint32_t site;
+	const void *pl;
+	uint32_t n;
+	uint8_t ctx;
+	uint8_t type;
+};
+
+/* formats of two sites, f:1 "in" and g:2 "out" (file a.c) */
+extern const char tl_fts[];
+/* the payload of a record without one: an int 1 */
+extern const uint8_t tl_int1[4];
+
+/*
+ * records into capture @name in the test's tmpdir (a new sub-buffer when
+ * one is full), with a PROBES section of @probes if not NULL; its path
+ */
+char *tl_build_ex(const char *name, const char *formats, const struct trec *r, int nr,
+	       const char *probes);
+char *tl_build(const char *name, const char *formats, const struct trec *r, int nr);
+/* `logdev VERB CAP` (a "diff" verb gets CAP twice): run_cli()'s status */
+int tl_run_verb(const char *verb, const char *cap, char **out, char **err);
+
 #endif
