@@ -336,7 +336,7 @@ static bool ld_dump_record(int cpu, struct ld_dump_cur *c)
 	}
 	ld_dump_message(r);
 	if (!ld_dump_intact(c)) {
-		ld_dump_print("dump cpu:%d sub-buffer %llu overwritten while the dump read it: its records from here on are not shown",
+		ld_dump_print("dump cpu:%d sub-buffer %llu consumed or overwritten while the dump read it: its records from here on are not shown",
 			      cpu, c->sb);
 		ld_dump_overwritten(c);
 		c->have_prev = 0;
@@ -530,7 +530,7 @@ static void ld_dump(const char *why, bool freeze)
 		ld_dump_print("dump cut after %u ms (dump_max_ms): %llu of %llu records not shown (a dump holds its CPU; a smaller dump_records, or logdev record, keeps them)",
 			      max_ms, shown - printed, shown);
 	else if (printed < shown)
-		ld_dump_print("dump: %llu of %llu records not shown: overwritten while the dump read them",
+		ld_dump_print("dump: %llu of %llu records not shown: their sub-buffers were consumed or overwritten while the dump read them",
 			      shown - printed, shown);
 	ld_dump_print("dump end (%s): %llu records printed%s", why, printed,
 		      freeze && was ? ", recording stopped" : "");

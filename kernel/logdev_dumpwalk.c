@@ -92,7 +92,8 @@ static bool ld_dump_enter(struct ld_dump_cur *c)
 }
 
 /*
- * Sub-buffer c->sb was overwritten while the dump read it: leave it (the
+ * Sub-buffer c->sb was consumed by a reader (and so may be reused) or
+ * overwritten while the dump read it: leave it (the
  * printing pass says so where it was) and go on with the next.
  */
 void ld_dump_overwritten(struct ld_dump_cur *c)

@@ -37,7 +37,7 @@ race)
 	/logdev: dump cpu:[0-9]+ records=/ {
 		match($0, /shown=[0-9]+/); shown += substr($0, RSTART + 6, RLENGTH - 6) + 0; next }
 	/logdev: dump cpu:[0-9]+ stopped: damaged/ { damaged++; if (!ex) ex = $0; next }
-	/logdev: dump cpu:[0-9]+ sub-buffer [0-9]+ overwritten while the dump read it/ { during++; next }
+	/logdev: dump cpu:[0-9]+ sub-buffer [0-9]+ consumed or overwritten while the dump read it/ { during++; next }
 	/logdev: dump: [0-9]+ of [0-9]+ records not shown/ { told = 1; next }
 	/logdev: \[ *[0-9.]+\] cpu:1 / {
 		if ($0 ~ /clock went back/) neg++
