@@ -114,22 +114,24 @@ END {
 # usually misses some hits under TCG (a handler already running on that CPU).
 km=$(sed -n 's/^p:kmem_cache_free .* missed=\([0-9]*\).*/\1/p' "$dir/probes-after.txt")
 kb=$(sed -n 's/^p:kmem_cache_free .* missed=\([0-9]*\).*/\1/p' "$dir/probes-before.txt")
-km=$((${km:-0} - ${kb:-0}))	# this recording's
-if [ "$km" -gt 0 ]; then
-	grep -Eq "^logdev: warning: probe kmem_cache_free missed [1-9][0-9]* hits? \(the kernel's nmissed" "$dir/probes.err" &&
-		pass "report warns: kmem_cache_free missed hits ($km in the listing after recording)" ||
-		fail "no miss warning for kmem_cache_free (missed=$km): $(grep -a missed "$dir/probes.err" | head -n 2)"
+km=$((${km:-0} - ${kb:-0}))	# the listing's difference: the recording's, and a little more
+kw=$(sed -n "s/^logdev: warning: probe kmem_cache_free missed \([0-9]*\) hits\{0,1\} (the kernel's nmissed in this recording.*/\1/p" "$dir/probes.err")
+if [ -n "$kw" ]; then
+	[ "$kw" -ge 1 ] && [ "$kw" -le "$km" ] &&
+		pass "report warns: kmem_cache_free missed $kw hits in the recording ($km in the listing's difference)" ||
+		fail "kmem_cache_free: warning of $kw misses, the listing's difference $km"
 	"$logdev" deltas "$dir/probes.cap" > "$dir/deltas.txt" 2> "$dir/deltas.err"
 	grep -Eq '^kmem_cache_free:0 .* [~!?]*#$' "$dir/deltas.txt" && grep -q '^# rows of a run-time probe that missed hits' "$dir/deltas.txt" &&
 		grep -q 'warning: probe kmem_cache_free missed' "$dir/deltas.err" &&
 		pass "deltas marks kmem_cache_free's rows '#' with the footnote and the warning" ||
 		fail "deltas without the miss mark: $(grep -E '^kmem_cache_free|^#' "$dir/deltas.txt" | head -n 3 | tr '\n' '|')"
 else
-	# kmem_cache_free missed nothing this run: no warning names it (the
-	# probe "nest" on ld_write_print misses by design, its warning is right)
+	# kmem_cache_free missed nothing in the recording (the listing may
+	# count a few just outside it): no warning names it (the probe
+	# "nest" on ld_write_print misses by design, its warning is right)
 	grep -q 'warning: probe kmem_cache_free missed' "$dir/probes.err" &&
-		fail "a miss warning for kmem_cache_free although it missed nothing: $(grep 'kmem_cache_free missed' "$dir/probes.err" | head -n 1)" ||
-		pass "kmem_cache_free missed no hit in this run, and report warns of none for it"
+		fail "a miss warning for kmem_cache_free in an unexpected form: $(grep 'kmem_cache_free missed' "$dir/probes.err" | head -n 1)" ||
+		pass "kmem_cache_free missed no hit in the recording ($km in the listing's difference), and report warns of none for it"
 fi
 # The warning counts this recording's misses (issue 24; it gave the count
 # since the probe was added): at least the n nested hits of probe_work, at
