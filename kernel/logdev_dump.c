@@ -429,24 +429,19 @@ static void ld_dump_settle(void)
 }
 
 /*
- * Records per CPU the dump shows: dump_records, or fewer if the dump with
- * its header would not fit half of printk's buffer (a quarter from NMI or
- * the panic notifier); *@lines says how many lines that is.
+ * Records per CPU the dump shows: dump_records (@n), or fewer if the dump
+ * with its header would not fit half of printk's buffer (a quarter from
+ * NMI or the panic notifier); *@lines says how many lines that is.
  */
-static u64 ld_dump_per_cpu(u64 n, bool *bounded, unsigned int *lines_out)
+static u64 ld_dump_per_cpu(u64 n, unsigned int *lines)
 {
-	unsigned int lines = LD_DUMP_BUF_LINES / (in_nmi() || ld_dump_deferred ? 4 : 2);
 	unsigned int ncpu = num_possible_cpus();
-	u64 fit;
 
-	*bounded = false;
-	*lines_out = lines;
+	*lines = LD_DUMP_BUF_LINES / (in_nmi() || ld_dump_deferred ? 4 : 2);
 	/* begin, end, a cpu line and a note line per CPU */
-	fit = lines > 2 + 2 * ncpu ? (lines - 2 - 2 * ncpu) / ncpu : 1;
-	if (fit >= n)
-		return n;
-	*bounded = true;
-	return max_t(u64, fit, 1);
+	if (*lines <= 2 + 2 * ncpu)
+		return 1;
+	return min_t(u64, n, max((*lines - 2 - 2 * ncpu) / ncpu, 1U));
 }
 
 /*
@@ -459,9 +454,9 @@ static void ld_dump(const char *why, bool freeze)
 {
 	struct ld_dump_cur *c, *best;
 	u64 want = READ_ONCE(ld_dump_records), n, printed = 0, shown = 0, t0;
-	unsigned int max_ms = READ_ONCE(ld_dump_max_ms);
-	bool was, bounded, late = false;
-	unsigned int lines;
+	unsigned int max_ms = READ_ONCE(ld_dump_max_ms), lines;
+	bool was, late = false;
+	char bound[96] = "";
 	int cpu, bcpu;
 
 	if (!ld_dump_cur)
@@ -476,18 +471,15 @@ static void ld_dump(const char *why, bool freeze)
 	WRITE_ONCE(logdev_recording, false);
 	rcu_read_lock();
 	ld_dump_settle();
-	n = ld_dump_per_cpu(want, &bounded, &lines);
-	if (bounded)
-		ld_dump_print("dump begin (%s): %u cpus, last %llu records per cpu (not dump_records=%llu: printk's buffer holds %u lines of a dump%s), clock %s, mode %s",
-			      why, num_possible_cpus(), n, want, lines,
-			      in_nmi() || ld_dump_deferred ? " in a crash" : "",
-			      ld_clock_names[READ_ONCE(ld_cfg.clock)],
-			      ld_mode_names[READ_ONCE(ld_cfg.mode)]);
-	else
-		ld_dump_print("dump begin (%s): %u cpus, last %llu records per cpu, clock %s, mode %s",
-			      why, num_possible_cpus(), n,
-			      ld_clock_names[READ_ONCE(ld_cfg.clock)],
-			      ld_mode_names[READ_ONCE(ld_cfg.mode)]);
+	n = ld_dump_per_cpu(want, &lines);
+	if (n < want)
+		scnprintf(bound, sizeof(bound),
+			  " (not dump_records=%llu: printk's buffer holds %u lines of a dump%s)",
+			  want, lines, in_nmi() || ld_dump_deferred ? " in a crash" : "");
+	ld_dump_print("dump begin (%s): %u cpus, last %llu records per cpu%s, clock %s, mode %s",
+		      why, num_possible_cpus(), n, bound,
+		      ld_clock_names[READ_ONCE(ld_cfg.clock)],
+		      ld_mode_names[READ_ONCE(ld_cfg.mode)]);
 	for_each_possible_cpu(cpu) {
 		ld_dump_prepare(cpu, &ld_dump_cur[cpu], n);
 		shown += ld_dump_cur[cpu].left;

@@ -90,14 +90,11 @@ void ld_ksym_addr_module(unsigned long addr, char *out);
 
 /**
  * struct ld_ksym_glob - text symbols matching a glob (ld_ksyms_glob())
- * @names: "NAME" (vmlinux) or "MOD:NAME", sorted, each once
- * @n:     how many matched (more than @max: only @max were kept, unsorted)
- * @max:   entries of @names
- */
-/*
- * @names:  the matching names, sorted and unique when all fit (n <= max)
+ * @names:  "NAME" (vmlinux) or "MOD:NAME", sorted, each once
  * @copies: per name, how many text symbols have it (> 1: a static
  *          function defined more than once, which a probe by name refuses)
+ * @n:      how many matched (more than @max: only @max were kept, unsorted)
+ * @max:    entries of @names and @copies
  */
 struct ld_ksym_glob {
 	char **names;

@@ -1010,7 +1010,7 @@ unsigned int cli_probe_misses(const struct lgd_reader *r)
 		lgd_escape(name, sizeof(name), pi.name, pi.len < 200 ? pi.len : 200);
 		if (pi.len > 200)
 			strcat(name, "...");	/* room: lgd_escape() of 200 bytes fits 1021 */
-		run = pi.missed - (pi.missed_maxactive < pi.missed ? pi.missed_maxactive : pi.missed);
+		run = pi.missed - pi.missed_maxactive;	/* never below: lgd_probe_line() */
 		if (pi.missed_maxactive)
 			snprintf(why, sizeof(why), "%" PRIu64 " for want of a free return instance "
 				 "(raise maxactive: rN:...), %" PRIu64 " because a handler was already "

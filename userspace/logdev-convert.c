@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 
@@ -73,15 +72,6 @@ int cmd_convert(int argc, char **argv)
 		return 2;
 	if (outp && !strcmp(outp, "-"))
 		outp = NULL;		/* "-": stdout, as for record */
-	if (outp && file) {
-		struct stat a, b;
-
-		if (!stat(outp, &a) && !stat(file, &b) && a.st_dev == b.st_dev &&
-		    a.st_ino == b.st_ino) {
-			fprintf(stderr, "logdev: convert: -o %s is the capture itself\n", outp);
-			return 2;
-		}
-	}
 	if (!outp && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "logdev: convert: stdout is a terminal; give -o OUT.dat\n");
 		return 2;

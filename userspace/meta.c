@@ -408,43 +408,55 @@ int lgd_fmt_has_symptr(const char *fmt)
 	return 0;
 }
 
-/*
- * The counters the kernel appends to a probe's line, " KEY=N", at its end:
- * the last " KEY=" in [line, end) (an argument may be named like one, and
- * comes before them), N decimal digits up to a space or the end, at most
- * UINT64_MAX.  Returns 1 and *@v, *@at (N's first digit), or 0: none, or
- * not a number (*@at still set to where the value starts, or NULL).
- * Bounded by the line: never quadratic in a section's size.
- */
-static int probe_count(const char *line, const char *end, const char *key, uint64_t *v,
-		       const char **at)
+/* the last " KEY" in [line, end) (the kernel appends its counters), or NULL */
+static const char *probe_key(const char *line, const char *end, const char *key)
 {
 	size_t kl = strlen(key);
-	const char *m, *p;
-	uint64_t n = 0;
+	const char *m;
 
-	*at = NULL;
-	*v = 0;
-	for (m = end - kl; m >= line && !*at; m--)
+	for (m = end - kl; m >= line; m--)
 		if (!memcmp(m, key, kl))
-			*at = m + kl;
-	if (!*at)
-		return 0;
-	for (p = *at; p < end && *p >= '0' && *p <= '9'; p++) {
-		if (n > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-			return 0;	/* beyond 2^64 - 1 */
-		n = n * 10 + (uint64_t)(*p - '0');
-	}
-	if (p == *at || (p < end && *p != ' '))
-		return 0;
-	*v = n;
-	return 1;
+			return m;
+	return NULL;
 }
 
-int lgd_probe_line(const char *line, struct lgd_probe_info *pi)
+/*
+ * The counter " KEY=N" of a probe's line: N decimal digits up to a space
+ * or the end, at most UINT64_MAX, after the last " KEY=" (an argument may
+ * be named like one, and comes before the counters).  Returns N's first
+ * digit and *@v, or NULL (none, or not a number; *@v 0).  Bounded by the
+ * line: never quadratic in a section's size.
+ */
+static const char *probe_count(const char *line, const char *end, const char *key,
+			       uint64_t *v)
+{
+	const char *at = probe_key(line, end, key), *p;
+	uint64_t n = 0;
+
+	*v = 0;
+	if (!at)
+		return NULL;
+	at += strlen(key);
+	for (p = at; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (n > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return NULL;	/* beyond 2^64 - 1 */
+		n = n * 10 + (uint64_t)(*p - '0');
+	}
+	if (p == at || (p < end && *p != ' '))
+		return NULL;
+	*v = n;
+	return at;
+}
+
+/*
+ * lgd_probe_line(), and where the values of missed= and missed_maxactive=
+ * start in @line (*@at_m, *@at_i; NULL: none), for lgd_probes_since()
+ */
+static int probe_parse(const char *line, struct lgd_probe_info *pi, const char **at_m,
+		       const char **at_i)
 {
 	const char *end = line + strcspn(line, "\n");
-	const char *nm = line + strcspn(line, ": \n"), *m, *at;
+	const char *nm = line + strcspn(line, ": \n"), *m;
 
 	if (*nm != ':')
 		return 0;
@@ -457,19 +469,22 @@ int lgd_probe_line(const char *line, struct lgd_probe_info *pi)
 		return 0;	/* no name: not a line the kernel writes */
 	pi->name = nm;
 	pi->len = (size_t)(m - nm);
-	probe_count(line, end, " missed=", &pi->missed, &at);
-	probe_count(line, end, " missed_maxactive=", &pi->missed_maxactive, &at);
+	*at_m = probe_count(line, end, " missed=", &pi->missed);
+	*at_i = probe_count(line, end, " missed_maxactive=", &pi->missed_maxactive);
 	/* a return probe's missed counts its maxactive ones too: never fewer */
 	if (pi->missed_maxactive > pi->missed)
 		pi->missed = pi->missed_maxactive;
-	/* " counted=recording" as a word: "=recording" then a space or the end */
-	pi->recording = 0;
-	for (m = end - 18; m >= line; m--)
-		if (!memcmp(m, " counted=recording", 18) && (m + 18 == end || m[18] == ' ')) {
-			pi->recording = 1;
-			break;
-		}
+	/* " counted=recording" as a word: then a space or the end */
+	m = probe_key(line, end, " counted=recording");
+	pi->recording = m && (m + 18 == end || m[18] == ' ');
 	return 1;
+}
+
+int lgd_probe_line(const char *line, struct lgd_probe_info *pi)
+{
+	const char *at_m, *at_i;
+
+	return probe_parse(line, pi, &at_m, &at_i);
 }
 
 /* @start's line of the probe named as @pi, or NULL */
@@ -503,7 +518,7 @@ char *lgd_probes_since(const char *start, const char *end, size_t *len)
 		const char *le = l + ll, *at_m, *at_i, *p = l;
 		uint64_t m, i;
 
-		if (!lgd_probe_line(l, &pi) || pi.recording) {
+		if (!probe_parse(l, &pi, &at_m, &at_i) || pi.recording) {
 			n += (size_t)snprintf(t + n, cap - n, "%.*s\n", (int)ll, l);
 			continue;
 		}
@@ -512,14 +527,6 @@ char *lgd_probes_since(const char *start, const char *end, size_t *len)
 		if (probe_find(start, &pi, &p0) && p0.missed <= m && p0.missed_maxactive <= i) {
 			m -= p0.missed;
 			i -= p0.missed_maxactive;
-		}
-		{
-			uint64_t v;
-
-			if (!probe_count(l, le, " missed=", &v, &at_m))
-				at_m = NULL;	/* no count to make relative */
-			if (!probe_count(l, le, " missed_maxactive=", &v, &at_i))
-				at_i = NULL;
 		}
 		/* the line with its two numbers replaced, in order of place */
 		while (p < le) {
