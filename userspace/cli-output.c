@@ -45,6 +45,12 @@ int cli_out_open(struct cli_out *o, const char *path, const char *verb,
 				verb, path);
 			return 2;
 		}
+	/* a symlink to a regular file: replace the file it names, kept intact until then */
+	if (exists && S_ISLNK(st.st_mode) && !stat(path, &tgt) && S_ISREG(tgt.st_mode) &&
+	    (o->real = realpath(path, NULL))) {
+		path = o->real;
+		st = tgt;
+	}
 	if (exists && !S_ISREG(st.st_mode)) {
 		o->f = fopen(path, "w");	/* a device, a FIFO, a symlink: as it is */
 		if (!o->f) {
@@ -97,7 +103,7 @@ int cli_out_commit(struct cli_out *o)
 			err = errno ? errno : EIO;
 	}
 	o->f = NULL;
-	if (!err && o->tmp && rename(o->tmp, o->path))
+	if (!err && o->tmp && rename(o->tmp, o->real ? o->real : o->path))
 		err = errno;
 	if (err) {
 		fprintf(stderr, "logdev %s: %s: %s\n", o->verb, o->path, strerror(err));
@@ -106,6 +112,8 @@ int cli_out_commit(struct cli_out *o)
 	}
 	free(o->tmp);
 	o->tmp = NULL;
+	free(o->real);
+	o->real = NULL;
 	return err ? 1 : 0;
 }
 
@@ -121,4 +129,6 @@ void cli_out_abort(struct cli_out *o)
 		free(o->tmp);
 		o->tmp = NULL;
 	}
+	free(o->real);
+	o->real = NULL;
 }

@@ -487,12 +487,14 @@ int cli_window_arg(const char *verb, const char *arg, uint64_t *ns);
  * @tmp:  the temporary name renamed over @path at commit, or NULL (written
  *        directly: stdout, a device, a FIFO, a symlink)
  * @verb: for messages
+ * @real: a symlink's regular target (realpath()), replaced through @tmp, or NULL
  */
 struct cli_out {
 	FILE *f;
 	const char *path;
 	char *tmp;
 	const char *verb;
+	char *real;
 };
 
 /**
