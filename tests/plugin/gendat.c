@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gendat.c - test-only writer of a small trace-cmd v6 trace.dat holding
- * logdev events in the layout of docs/TRACE-CMD-plugin.md (the layout
+ * logdev events in the layout of docs/TRACE-CMD.md, "The events" (the layout
  * `logdev convert` writes), so the trace-cmd plugin can be tested without
  * the converter.
  *

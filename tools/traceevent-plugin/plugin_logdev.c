@@ -7,7 +7,7 @@
  *
  * the text `logdev report` prints after "pid:P " (CTX only when not task
  * context; DELTA from the event's delta_ns field, in us with 3 decimals,
- * absent when delta_ns is -1).  Event layout: docs/TRACE-CMD-plugin.md.
+ * absent when delta_ns is -1).  Event layout: docs/TRACE-CMD.md, "The events".
  *
  * Options (trace-cmd report -O logdev:NAME[=0|1], or -O logdev:NAME to
  * toggle):
@@ -51,7 +51,8 @@
 /*
  * pending handlers for ids LOGDEV_ID_FIRST.. (userspace/convert.c's
  * LGD_CONV_FIRST_ID): parsing an event of another system walks all of them
- * (an int compare each), measured in docs/TRACE-CMD-plugin.md
+ * (an int compare each), measured in docs/TRACE-CMD.md ("How it finds events
+ * whose names it cannot know")
  */
 #define LOGDEV_ID_FIRST 1000
 #define LOGDEV_PENDING 4096
