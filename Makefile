@@ -15,8 +15,8 @@
 #   make fuzz       every parser under libFuzzer with ASan+UBSan, 10^7
 #                   executions in all (FUZZ_RUNS=N), one target at a time;
 #                   prints executions per target (tests/fuzz/README.md)
-#   make install    (PREFIX=/usr/local, DESTDIR honoured; README "Using it on a real
-#                   machine") the reader, dynamic and static (bin/logdev,
+#   make install    (PREFIX=/usr/local, DESTDIR honoured; docs/INSTALL.md,
+#                   "Installing on a real machine") the reader, dynamic and static (bin/logdev,
 #                   bin/logdev.static), logdev(1) and bash completion under share/,
 #                   the headers for modules that call edprint() in
 #                   $(PREFIX)/include/logdev/ (linux/edprint*.h, uapi/linux/logdev.h:
@@ -192,7 +192,7 @@ install-user: userspace plugin
 	install -m 0644 tools/module-template/Kbuild tools/module-template/hello_logdev.c $(DESTDIR)$(TEMPLATEDIR)/
 	sed 's|@PREFIX@|$(PREFIX)|g' tools/module-template/Makefile > $(DESTDIR)$(TEMPLATEDIR)/Makefile
 	$(MAKE) -C tools/traceevent-plugin install
-	@echo "logdev: a module of your own: cp -r $(TEMPLATEDIR) mymod && make -C mymod (README, \"Using it on a real machine\")"
+	@echo "logdev: a module of your own: cp -r $(TEMPLATEDIR) mymod && make -C mymod (docs/INSTALL.md, \"Your own module\")"
 
 # logdev.ko is copied, not installed through kbuild's modules_install: for an
 # external module that signs only with the kernel's own key (absent from

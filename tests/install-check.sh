@@ -1,6 +1,6 @@
 #!/bin/bash
-# `make install` and `make dkms-install` give a module author what the README
-# promises ("Using it on a real machine"), checked without touching the system:
+# `make install` and `make dkms-install` give a module author what docs/INSTALL.md
+# promises, checked without touching the system:
 #  - `make install DESTDIR=...`: the layout (the reader dynamic and static,
 #    man page, completion, headers under include/logdev/ and not the system's
 #    linux/, Module.symvers per kernel version, the module template, the
