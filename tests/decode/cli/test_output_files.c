@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_outputs.c: files named on the command line (issue 24 and the fresh
+ * test_output_files.c: files named on the command line (issue 24 and the fresh
  * user's trials of it):
  *   A. output files of convert -o, export -o, hist and diff --svg
  *      (cli-output.c): a refusal or a write error leaves an older file as
@@ -14,7 +14,7 @@
  *      short); 0 lifts it; bad values are usage errors;
  *   C. --site and --comm given a capture (its pattern forgotten) are usage
  *      errors, also for a capture that cannot be read.
- * Usage: test_outputs PATH-TO-logdev.  Output: PASS/FAIL lines (ldcheck.h).
+ * Usage: test_output_files PATH-TO-logdev.  Output: PASS/FAIL lines (ldcheck.h).
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -252,7 +252,7 @@ int main(int argc, char **argv)
 	struct trec r[600];
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_outputs PATH-TO-logdev\n");
+		fprintf(stderr, "usage: test_output_files PATH-TO-logdev\n");
 		return 2;
 	}
 	cli = argv[1];

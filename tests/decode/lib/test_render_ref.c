@@ -13,7 +13,7 @@
  *     and %s with width and precision: 200,000 formats.  Left out where the
  *     kernel's vsnprintf() differs from C on purpose (bprintf.c's file
  *     comment: %.0d of 0, # of 0, the 0 flag with a precision, #o with a
- *     precision), which tests/decode/test_decode.c checks by hand.
+ *     precision), which tests/decode/lib/test_printf.c checks by hand.
  * The fast paths (plain %d %u in number(), the one-load get_arg(), the
  * memcpy runs of puts_n()) must give the bytes the general code gave.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_records.c: damaged records through every verb (issue 24, the fresh
+ * test_damaged_records.c: damaged records through every verb (issue 24, the fresh
  * user's trials):
  *   A. a record of a type no format version has is counted and warned
  *      (exit 3) by report, report --raw, deltas, hist, export, diff and
@@ -10,7 +10,7 @@
  *      such a record, not a name: it used to rename the task to its bytes
  *      with exit 0;
  *   C. diff says which capture holds them.
- * Usage: test_records PATH-TO-logdev.  Output: PASS/FAIL lines (ldcheck.h).
+ * Usage: test_damaged_records PATH-TO-logdev.  Output: PASS/FAIL lines (ldcheck.h).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -167,7 +167,7 @@ static void test_diff_names(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_records PATH-TO-logdev\n");
+		fprintf(stderr, "usage: test_damaged_records PATH-TO-logdev\n");
 		return 2;
 	}
 	cli = argv[1];

@@ -5,7 +5,7 @@
 # 17 arguments gave a page of errors about an undefined EDP_MAP<arg17>).
 # PASS:/FAIL: lines; exit 0 (tests/include/runtest.sh counts the FAILs).
 cc=${1:-${CC:-cc}}
-inc=$(cd "$(dirname "$0")/../../include" && pwd)
+inc=$(cd "$(dirname "$0")/../../../include" && pwd)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 

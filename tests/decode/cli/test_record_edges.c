@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_reader7.c: reader faults found after issue 7 was fixed (breaker7):
+ * test_record_edges.c: records at the edges, through the CLI:
  *   A. labels of sites that share file, function and line (a macro that
  *      expands to two edprint() calls) are unique and stable, and diff
  *      matches such sites by their format too;
@@ -12,7 +12,7 @@
  *   D. a text longer than the reader's buffer ends in "[cut]" (issue 24);
  *   F. a capture's PROBES section: misses of the recording, by reason,
  *      parsed by the counters the kernel appends (issue 24).
- * Usage: test_reader7 PATH-TO-logdev.  Output: PASS/FAIL lines (ldcheck.h).
+ * Usage: test_record_edges PATH-TO-logdev.  Output: PASS/FAIL lines (ldcheck.h).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -23,7 +23,7 @@
 #include "testlib.h"
 #include "capture.h"
 
-char tmpdir[] = "/tmp/logdev-reader7-XXXXXX";
+char tmpdir[] = "/tmp/logdev-recedges-XXXXXX";
 
 /* ---- A: sites sharing file, function and line ---------------------- */
 
@@ -551,7 +551,7 @@ static void test_probe_lines(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_reader7 PATH-TO-logdev\n");
+		fprintf(stderr, "usage: test_record_edges PATH-TO-logdev\n");
 		return 2;
 	}
 	cli = argv[1];
@@ -564,6 +564,6 @@ int main(int argc, char **argv)
 	test_probe_misses();
 	test_probe_lines();
 	tmpdir_remove();
-	printf("reader7: %d passed, %d failed\n", ldc_passes, ldc_failures);
+	printf("record_edges: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
 }

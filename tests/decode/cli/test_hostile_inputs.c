@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_hostile.c: hostile and broken inputs found by a tester: huge printf
+ * test_hostile_inputs.c: hostile and broken inputs found by a tester: huge printf
  * widths, out-of-range section CPUs, record into an existing file, formats
  * of cut-short captures, warning floods, error messages, build flags.
  *
- * Usage: test_hostile PATH-TO-logdev USERSPACE-DIR
- * Captures are built byte by byte (helpers as in test_decode.c).  Checks
+ * Usage: test_hostile_inputs PATH-TO-logdev USERSPACE-DIR
+ * Captures are built byte by byte (testlib.h).  Checks
  * that could hang or crash run in a forked child with an alarm(), so a
  * failure is reported as FAIL and the other checks still run.
  * Output: "PASS: name" / "FAIL: name: why"; exit 1 if anything failed.
@@ -750,7 +750,7 @@ static void test_build_flags(void)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: test_hostile PATH-TO-logdev USERSPACE-DIR\n");
+		fprintf(stderr, "usage: test_hostile_inputs PATH-TO-logdev USERSPACE-DIR\n");
 		return 2;
 	}
 	cli = argv[1];

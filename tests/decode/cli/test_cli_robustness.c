@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_cli.c: the logdev CLI's own robustness (issue 7, faults 7, 8, 12):
+ * test_cli_robustness.c: the logdev CLI's own robustness (issue 7, faults 7, 8, 12):
  *   - every numeric option of every subcommand refuses empty, non-finite,
  *     negative, out-of-range and trailing-junk values (exit 2, a message
  *     naming the option and the accepted range) and accepts its range;
@@ -675,7 +675,7 @@ static void test_command_output(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_cli PATH-TO-logdev [PATH-TO-logdev-mkcap]\n");
+		fprintf(stderr, "usage: test_cli_robustness PATH-TO-logdev [PATH-TO-logdev-mkcap]\n");
 		return 2;
 	}
 	cli = argv[1];
