@@ -44,6 +44,8 @@ bad = 0
 checked = 0
 for f in files:
     base = os.path.basename(f)
+    if f == "tests/doc-links.sh":	# its self-test names missing files on purpose
+        continue
     if not (f.endswith(text_ext) or base.startswith("Makefile") or base == "Kbuild"):
         continue
     try:

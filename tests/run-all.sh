@@ -116,9 +116,9 @@ suite compat "$top/tests/compat/run.sh"
 suite intree "$top/tests/intree/run.sh"
 suite userspace-deps "$top/tests/userspace-deps.sh"
 # the checks that keep the tree so (each fails on a planted violation: --self-test)
-suite size-check "$top/tests/size-check.sh"
-suite artefact-check "$top/tests/artefact-check.sh"
-suite doc-links "$top/tests/doc-links.sh"
+suite size-check "$top/tests/size-check.sh" --all
+suite artefact-check "$top/tests/artefact-check.sh" --all
+suite doc-links "$top/tests/doc-links.sh" --all
 suite install "$top/tests/install-check.sh"
 suite vm "$top/tests/vm/run-tests.sh" ${VM_QUICK:+--quick}
 # every other kernel of tools/kernels/matrix: build, load, demo, probes,
