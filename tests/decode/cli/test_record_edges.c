@@ -63,6 +63,36 @@ static char *build_macro(const char *name, const char *formats, uint32_t loop,
 	return tl_build(name, formats, r, 9);
 }
 
+/* diff: one site there on each side, its format changed: the place matches */
+static void test_diff_changed_format(void)
+{
+	static const char f1[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tmain.c\t5\tloop\tloop\n"
+		"2\tdrv.c\t20\twork\tv1 %d\n"
+		"3\tdrv.c\t30\twork\tend\n";
+	static const char f2[] =
+		"# id\tfile\tline\tfunc\tformat\n"
+		"1\tmain.c\t5\tloop\tloop\n"
+		"2\tdrv.c\t20\twork\tv2 %d %d\n"
+		"3\tdrv.c\t30\twork\tend\n";
+	char *out, *err, args[1400];
+	int st;
+	char *p1 = build_macro("f1.cap", f1, 1, 2, 3, 2000);
+	char *p2 = build_macro("f2.cap", f2, 1, 2, 3, 2000);
+
+	snprintf(args, sizeof(args), "diff --format csv %s %s", p1, p2);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 &&
+		  strstr(out, "\nloop:5,work:20,both,3,1000,1000,3,1000,1000,") &&
+		  strstr(out, "\nwork:20,work:30,both,3,2000,2000,3,2000,2000,") &&
+		  !strstr(out, "only"),
+		  "diff: a lone site whose format changed is still matched by its place",
+		  "status %d:\n%s", st, out);
+	free(out);
+	free(err);
+}
+
 static void test_labels(void)
 {
 	/*
@@ -143,32 +173,6 @@ static void test_labels(void)
 		  "status %d, stderr:\n%s", st, err);
 	free(out);
 	free(err);
-
-	{	/* one site there on each side, its format changed: the place matches */
-		static const char f1[] =
-			"# id\tfile\tline\tfunc\tformat\n"
-			"1\tmain.c\t5\tloop\tloop\n"
-			"2\tdrv.c\t20\twork\tv1 %d\n"
-			"3\tdrv.c\t30\twork\tend\n";
-		static const char f2[] =
-			"# id\tfile\tline\tfunc\tformat\n"
-			"1\tmain.c\t5\tloop\tloop\n"
-			"2\tdrv.c\t20\twork\tv2 %d %d\n"
-			"3\tdrv.c\t30\twork\tend\n";
-		char *p1 = build_macro("f1.cap", f1, 1, 2, 3, 2000);
-		char *p2 = build_macro("f2.cap", f2, 1, 2, 3, 2000);
-
-		snprintf(args, sizeof(args), "diff --format csv %s %s", p1, p2);
-		st = run_cli(args, &out, &err);
-		CHECK_WHY(st == 0 &&
-			  strstr(out, "\nloop:5,work:20,both,3,1000,1000,3,1000,1000,") &&
-			  strstr(out, "\nwork:20,work:30,both,3,2000,2000,3,2000,2000,") &&
-			  !strstr(out, "only"),
-			  "diff: a lone site whose format changed is still matched by its place",
-			  "status %d:\n%s", st, out);
-		free(out);
-		free(err);
-	}
 
 	{	/* pairs from one site to each of the two: apart on both sides */
 		const struct trec r[4] = {
@@ -321,31 +325,33 @@ static void test_timestamps(void)
 		  "status %d:\n%s%s", st, out, err);
 	free(out);
 	free(err);
+}
 
-	{
-		/*
-		 * three f:1 -> g:2 deltas of 2^62-1 ns, no step left out: the
-		 * total saturates, and every verb printing it marks the row '>',
-		 * explains it and exits 3 (deltas, deltas --durations' total and
-		 * self, hist, diff --svg)
-		 */
-		const uint64_t d = (1ull << 62) - 1;
-		const uint64_t sat[] = { 1, 1 + d, 2 + d, 2 + 2 * d, 3 + 2 * d, 3 + 3 * d };
-		static const char *const verbs[] = {
-			"deltas", "deltas --durations --pair f:1,g:2", "hist f:1 g:2",
-			"hist --svg /dev/null f:1 g:2", "diff --svg /dev/null f:1 g:2",
-		};
-		char *q = build_ts("sat.cap", sat, 6), name[300];
+static void test_saturated_totals(void)
+{
+	/*
+	 * three f:1 -> g:2 deltas of 2^62-1 ns, no step left out: the
+	 * total saturates, and every verb printing it marks the row '>',
+	 * explains it and exits 3 (deltas, deltas --durations' total and
+	 * self, hist, diff --svg)
+	 */
+	const uint64_t d = (1ull << 62) - 1;
+	const uint64_t sat[] = { 1, 1 + d, 2 + d, 2 + 2 * d, 3 + 2 * d, 3 + 3 * d };
+	static const char *const verbs[] = {
+		"deltas", "deltas --durations --pair f:1,g:2", "hist f:1 g:2",
+		"hist --svg /dev/null f:1 g:2", "diff --svg /dev/null f:1 g:2",
+	};
+	char *q = build_ts("sat.cap", sat, 6), name[300], *out, *err;
+	int st;
 
-		for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
-			st = tl_run_verb(verbs[i], q, &out, &err);
-			snprintf(name, sizeof(name), "%s: a saturated total is marked '>' with its "
-				 "footnote, exit 3", verbs[i]);
-			CHECK_WHY(st == 3 && strstr(out, " >\n") && strstr(out, "> rows with a sum"),
-				  name, "status %d, stdout:\n%s\nstderr:\n%s", st, out, err);
-			free(out);
-			free(err);
-		}
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		st = tl_run_verb(verbs[i], q, &out, &err);
+		snprintf(name, sizeof(name), "%s: a saturated total is marked '>' with its "
+			 "footnote, exit 3", verbs[i]);
+		CHECK_WHY(st == 3 && strstr(out, " >\n") && strstr(out, "> rows with a sum"),
+			  name, "status %d, stdout:\n%s\nstderr:\n%s", st, out, err);
+		free(out);
+		free(err);
 	}
 }
 
@@ -558,7 +564,9 @@ int main(int argc, char **argv)
 	if (tmpdir_make())
 		return 1;
 	test_labels();
+	test_diff_changed_format();
 	test_timestamps();
+	test_saturated_totals();
 	test_missing();
 	test_long_text();
 	test_probe_misses();

@@ -76,6 +76,65 @@ static void test_header_parse(void)
 
 /* ---- golden report / deltas ---------------------------------------- */
 
+/*
+ * deltas of the golden capture of test_report_deltas() at @path: by context,
+ * by CPU, sorted by count; @want: the missing site's warning; usage errors
+ */
+static void test_deltas_golden(const char *path, const char *want)
+{
+	char *out, *err, args[700];
+	int st;
+
+	snprintf(args, sizeof(args), "deltas %s", path);
+	st = run_cli(args, &out, &err);
+	/* by context: CPU 1's three records are of three contexts, no pair */
+	expect_text("deltas golden text (sorted by total)", out,
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000      484.000        0      0.000\n"
+		"kfree_skbmem:291         kfree_skbmem:295                  1      0.101      0.101      0.101      0.101        0.101        0      0.000\n"
+		"site#9:?                 kfree_skbmem:291                  1      0.098      0.098      0.098      0.098        0.098        0      0.000\n"
+		"kfree_skbmem:320         site#9:?                          1      0.001      0.001      0.001      0.001        0.001        0      0.000\n");
+	CHECK_WHY(st == 3 && !strcmp(err, want), "deltas: exit 3, the missing site warned",
+		  "status %d stderr '%s'", st, err);
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "deltas --by cpu %s", path);
+	st = run_cli(args, &out, &err);
+	expect_text("deltas --by cpu golden text (sorted by total)", out,
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)\n"
+		"kfree_skbmem:291         foo_xmit:12                       1    526.000    526.000    526.000    526.000      526.000\n"
+		"kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000      484.000\n"
+		"foo_xmit:10              kfree_skbmem:291                  1      0.950      0.950      0.950      0.950        0.950\n"
+		"kfree_skbmem:291         kfree_skbmem:295                  1      0.101      0.101      0.101      0.101        0.101\n"
+		"site#9:?                 kfree_skbmem:291                  1      0.098      0.098      0.098      0.098        0.098\n"
+		"kfree_skbmem:320         site#9:?                          1      0.001      0.001      0.001      0.001        0.001\n");
+	CHECK_EQ(st, 3, "deltas --by cpu exit 3 (the missing site)");
+	free(out);
+	free(err);
+
+	snprintf(args, sizeof(args), "deltas --sort=count %s", path);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 3 && strstr(out, "kfree_skbmem:291         kfree_skbmem:295"),
+		  "deltas --sort=count accepted",
+		  "status %d", st);
+	free(out);
+	free(err);
+	st = run_cli("deltas --sort=bogus x", &out, &err);
+	CHECK_EQ(st, 2, "usage error exits 2");
+	free(out);
+	free(err);
+	st = run_cli("frobnicate", &out, &err);
+	CHECK_EQ(st, 2, "unknown command exits 2");
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "report %s/does-not-exist", tmpdir);
+	st = run_cli(args, &out, &err);
+	CHECK_EQ(st, 1, "missing file exits 1");
+	free(out);
+	free(err);
+}
+
 static void test_report_deltas(void)
 {
 	struct buf b = { 0 };
@@ -172,54 +231,7 @@ static void test_report_deltas(void)
 	free(out);
 	free(err);
 
-	snprintf(args, sizeof(args), "deltas %s", path);
-	st = run_cli(args, &out, &err);
-	/* by context: CPU 1's three records are of three contexts, no pair */
-	expect_text("deltas golden text (sorted by total)", out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
-		"kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000      484.000        0      0.000\n"
-		"kfree_skbmem:291         kfree_skbmem:295                  1      0.101      0.101      0.101      0.101        0.101        0      0.000\n"
-		"site#9:?                 kfree_skbmem:291                  1      0.098      0.098      0.098      0.098        0.098        0      0.000\n"
-		"kfree_skbmem:320         site#9:?                          1      0.001      0.001      0.001      0.001        0.001        0      0.000\n");
-	CHECK_WHY(st == 3 && !strcmp(err, want), "deltas: exit 3, the missing site warned",
-		  "status %d stderr '%s'", st, err);
-	free(out);
-	free(err);
-
-	snprintf(args, sizeof(args), "deltas --by cpu %s", path);
-	st = run_cli(args, &out, &err);
-	expect_text("deltas --by cpu golden text (sorted by total)", out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)\n"
-		"kfree_skbmem:291         foo_xmit:12                       1    526.000    526.000    526.000    526.000      526.000\n"
-		"kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000      484.000\n"
-		"foo_xmit:10              kfree_skbmem:291                  1      0.950      0.950      0.950      0.950        0.950\n"
-		"kfree_skbmem:291         kfree_skbmem:295                  1      0.101      0.101      0.101      0.101        0.101\n"
-		"site#9:?                 kfree_skbmem:291                  1      0.098      0.098      0.098      0.098        0.098\n"
-		"kfree_skbmem:320         site#9:?                          1      0.001      0.001      0.001      0.001        0.001\n");
-	CHECK_EQ(st, 3, "deltas --by cpu exit 3 (the missing site)");
-	free(out);
-	free(err);
-
-	snprintf(args, sizeof(args), "deltas --sort=count %s", path);
-	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 3 && strstr(out, "kfree_skbmem:291         kfree_skbmem:295"),
-		  "deltas --sort=count accepted",
-		  "status %d", st);
-	free(out);
-	free(err);
-	st = run_cli("deltas --sort=bogus x", &out, &err);
-	CHECK_EQ(st, 2, "usage error exits 2");
-	free(out);
-	free(err);
-	st = run_cli("frobnicate", &out, &err);
-	CHECK_EQ(st, 2, "unknown command exits 2");
-	free(out);
-	free(err);
-	snprintf(args, sizeof(args), "report %s/does-not-exist", tmpdir);
-	st = run_cli(args, &out, &err);
-	CHECK_EQ(st, 1, "missing file exits 1");
-	free(out);
-	free(err);
+	test_deltas_golden(path, want);
 	free(b.p);
 }
 

@@ -220,6 +220,15 @@ static void test_corruption(void)
 	else
 		fail("truncation: always warned", "a truncated capture decoded silently");
 
+	free(b.p);
+}
+
+/* files that are no capture: junk, empty (every verb), cut in the file header, version 4 */
+static void test_not_a_capture(void)
+{
+	struct decode_res res;
+	char *path;
+
 	/* not a capture at all, and an empty file */
 	path = write_tmp("junk.cap", "hello world, not a capture", 26);
 	decode_file(path, &res);
@@ -286,8 +295,6 @@ static void test_corruption(void)
 		free(out);
 		free(err);
 	}
-	free(b.p);
-
 	/* header with a wrong version is refused */
 	{
 		struct buf c = { 0 };
@@ -315,6 +322,7 @@ int main(int argc, char **argv)
 	if (tmpdir_make())
 		return 1;
 	test_corruption();
+	test_not_a_capture();
 	tmpdir_remove();
 	printf("corruption: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();

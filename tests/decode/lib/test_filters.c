@@ -178,6 +178,14 @@ static void test_report(void)
 	CHECK_EQ(count_lines(out), 8, "report --comm twice: either name");
 	free(out);
 
+}
+
+/* report --from and --to; what deltas says when the filters leave nothing */
+static void test_report_window(void)
+{
+	char *out, *err;
+	int st;
+
 	/* the window: from <= ts < to */
 	out = run("report --from 0.001005 --to 0.00102", &st, NULL);
 	CHECK_STR_EQ(out,
@@ -458,6 +466,7 @@ int main(int argc, char **argv)
 		return 1;
 	make_cap();
 	test_report();
+	test_report_window();
 	test_deltas();
 	test_durations();
 	test_gaps();

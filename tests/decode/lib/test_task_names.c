@@ -33,14 +33,16 @@ static void comm_rec(struct sbuf *s, uint64_t ts, uint8_t ctx, uint32_t pid, con
 	sb_rec(s, ts, 0, LOGDEV_REC_COMM, ctx, pid, c, sizeof(c));
 }
 
-static void test_comm(void)
+/*
+ * CPU 0: alpha-100, beta-101 (an NMI inside), 102 unnamed, 103 named late;
+ * CPU 1: pid 100 reused by gamma, renamed; control characters, an empty
+ * name, the idle task.  Its path (malloc'd).
+ */
+static char *comm_cap(void)
 {
 	struct buf b = { 0 };
 	struct sbuf s;
-	struct lgd_reader r;
-	struct lgd_diag d;
-	char *out, *err, *path, args[700];
-	int st;
+	char *path;
 
 	cap_meta(&b, formats_text);
 	/* CPU 0: alpha-100, then beta-101 with an NMI inside, then 102 with no name */
@@ -80,6 +82,16 @@ static void test_comm(void)
 	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp("comm.cap", b.p, b.n);
 
+	free(b.p);
+	return strdup(path);
+}
+
+/* report, report --raw and deltas name the tasks of comm_cap()'s capture */
+static void test_comm_outputs(const char *path)
+{
+	char *out, *err, args[700];
+	int st;
+
 	snprintf(args, sizeof(args), "report --by cpu %s", path);
 	st = run_cli(args, &out, &err);
 	expect_text("comm: report prints COMM-PID, pid:N without a comm record", out,
@@ -113,8 +125,14 @@ static void test_comm(void)
 	CHECK_WHY(!strstr(out, "site#0"), "comm: deltas leave comm records out", "%s", out);
 	free(out);
 	free(err);
+}
 
-	/* the library: names at each time, after a full load */
+/* the library: names at each time, after a full load */
+static void test_comm_at(const char *path)
+{
+	struct lgd_reader r;
+	struct lgd_diag d;
+
 	if (lgd_reader_open(&r, path, NULL, NULL, &d)) {
 		CHECK_TRUE(0, "comm: open");
 		return;
@@ -142,7 +160,14 @@ static void test_comm(void)
 		}
 	}
 	lgd_reader_close(&r);
-	free(b.p);
+}
+
+static void test_comm_many(void)
+{
+	struct sbuf s;
+	struct lgd_reader r;
+	struct lgd_diag d;
+	char *path;
 
 	/*
 	 * Many comm records: 20000 pids in descending order (the old sorted
@@ -197,6 +222,16 @@ static void test_comm(void)
 		}
 		free(c.p);
 	}
+}
+
+static void test_comm(void)
+{
+	char *path = comm_cap();
+
+	test_comm_outputs(path);
+	test_comm_at(path);
+	test_comm_many();
+	free(path);
 }
 
 int main(int argc, char **argv)
