@@ -6,7 +6,9 @@
 #   make demo       boot the newest Debian kernel (KVER=) in QEMU, record the demo module,
 #                   print report + deltas
 #   make check      every test: the test helpers, ring core (userspace, sanitizers), decoder
-#                   goldens, VM tests
+#                   goldens, VM tests; SUITES="decode golden" or VM_ONLY="vm-probes" for
+#                   some (docs/TESTING.md)
+#   make check-host every host suite (no package, no VM, no root; a few minutes)
 #   make soak       10^8 records (SOAK_RECORDS) per kernel (cloud, PREEMPT_RT) and mode in a
 #                   4-CPU guest, writers in all contexts nested four deep, readers
 #                   checking read + lost == written per CPU and context (tests/vm/soak.sh)
@@ -129,8 +131,19 @@ vm-kernel: deps
 demo: deps userspace
 	LOGDEV_KVER=$(or $(KVER),newest) tools/demo.sh
 
-check: deps deps-kernel userspace plugin vm-kernel
-	tests/run-all.sh
+# SUITES="decode golden": only those suites of tests/run-all.sh; VM_ONLY="vm-a
+# vm-b": only those VM groups (and, without SUITES, only the vm suite).  Host
+# suites alone need neither packages nor the module (docs/TESTING.md).
+HOST_SUITES = ldcheck ring decode btf golden fuzz vm-checks compat userspace-deps \
+	size-check artefact-check doc-links
+CHECK_SUITES = $(or $(SUITES),$(if $(VM_ONLY),vm))
+CHECK_NEEDS = $(if $(CHECK_SUITES),$(if $(filter-out $(HOST_SUITES),$(CHECK_SUITES)),deps deps-kernel userspace plugin vm-kernel,userspace),deps deps-kernel userspace plugin vm-kernel)
+check: $(CHECK_NEEDS)
+	SUITES="$(CHECK_SUITES)" tests/run-all.sh
+
+# every host suite: no package to install, no VM, no root, a few minutes
+check-host: userspace
+	SUITES="$(HOST_SUITES)" tests/run-all.sh
 
 # Soak (tests/vm/soak.sh): SOAK_RECORDS (default 10^8) records per kernel and
 # mode in a 4-CPU guest of the cloud and the PREEMPT_RT kernel, overwrite and
@@ -289,7 +302,7 @@ clean:
 	-$(MAKE) -C tests/plugin clean
 	rm -rf demo-out tests/vm/out build
 
-.PHONY: all kernel userspace plugin deps deps-kernel vm-kernel demo check soak bench bench-kernels fuzz clean
+.PHONY: all kernel userspace plugin deps deps-kernel vm-kernel demo check check-host soak bench bench-kernels fuzz clean
 .PHONY: install install-user install-module uninstall dkms-source dkms-install dkms-uninstall
 
 # Cloud vs PREEMPT_RT kernel, same workload through logdev probes, then

@@ -5,10 +5,29 @@
 # that exits non-zero always has a FAIL line, see suite()).
 # Expects userspace/ and the module for the kernel under test (LOGDEV_KVER,
 # tools/kernels/modules.sh) built: the top Makefile's `make check`.
+# SUITES="decode golden": run only the suites named (names as in the "== NAME"
+# lines: ldcheck ring decode btf golden fuzz tracecmd plugin kshark vm-checks
+# kernel-deps compat intree userspace-deps size-check artefact-check
+# doc-links install vm matrix); unset or empty: every suite.
+# `make check-host` names the host suites (no package, no VM, no root).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 log=$(mktemp /tmp/logdev-check.XXXXXX)
 trap 'rm -f "$log"' EXIT
+SUITES=${SUITES:-}
+
+# want NAME: is suite NAME to run (SUITES unset or empty, or names it)?
+want() {
+	[ -z "$SUITES" ] && return 0
+	case " $SUITES " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+if [ -n "$SUITES" ]; then
+	known=" ldcheck ring decode btf golden fuzz tracecmd plugin kshark vm-checks kernel-deps compat intree userspace-deps size-check artefact-check doc-links install vm matrix "
+	for s in $SUITES; do
+		case "$known" in *" $s "*) ;; *) echo "FAIL: run-all: no suite '$s' (known:$known)" | tee -a "$log" ;; esac
+	done
+fi
 
 # suite NAME CMD...: run it, show its output, remember its lines.  A suite
 # whose FAIL lines and exit status disagree (FAIL lines but exit 0, or a
@@ -17,13 +36,16 @@ trap 'rm -f "$log"' EXIT
 suite() {
 	local name=$1
 	shift
+	want "$name" || return 0
 	echo "== $name: $*"
 	"$top/tests/include/runtest.sh" "$name" "$@" 2>&1 | tee -a "$log"
 }
 
 suite ldcheck make -s -C "$top/tests/include" check
 suite ring make -s -C "$top/tests/ring" check
-if [ -f "$top/tests/decode/Makefile" ]; then
+if ! want decode; then
+	:
+elif [ -f "$top/tests/decode/Makefile" ]; then
 	suite decode make -s -C "$top/tests/decode" check
 else
 	echo "FAIL: decode: tests/decode/Makefile missing" | tee -a "$log"
@@ -40,7 +62,7 @@ suite fuzz make -s -C "$top/tests/fuzz" check
 # run on each (tests/tracecmd/roots.sh).  Their chroots are made once, in
 # the cache (tools/kernels/chroot.sh; as root).  LOGDEV_TRACECMD_ROOTS set
 # (e.g. to /, the host alone) is taken as it is.
-if [ -z "${LOGDEV_TRACECMD_ROOTS+x}" ]; then
+if [ -z "${LOGDEV_TRACECMD_ROOTS+x}" ] && { want tracecmd || want plugin || want kshark || want vm; }; then
 	LOGDEV_TRACECMD_ROOTS=/
 	if [ "$(id -u)" = 0 ]; then
 		for s in trixie sid; do
@@ -70,7 +92,9 @@ suite vm-checks "$top/tests/vm/check-selftest.sh"
 # on the objects of the module built for the kernel under test (make
 # vm-kernel: tools/kernels/modules.sh, build/kmod/RELEASE/kernel/), with
 # the benchmark's module (run-matrix.sh builds it for the other kernels)
-if kobj=${LOGDEV_KMOD:-$("$top/tools/kernels/modules.sh" --quiet --with "$top/bench/kernel" "${LOGDEV_KVER:-}")}; then
+if ! want kernel-deps; then
+	:
+elif kobj=${LOGDEV_KMOD:-$("$top/tools/kernels/modules.sh" --quiet --with "$top/bench/kernel" "${LOGDEV_KVER:-}")}; then
 	suite kernel-deps "$top/tests/kernel-deps.sh" "$kobj"
 	if [ -z "${LOGDEV_KMOD:-}" ]; then
 		if [ -f "$kobj/../bench-kernel/logdev_bench.ko" ]; then
@@ -91,6 +115,10 @@ suite compat "$top/tests/compat/run.sh"
 # trees and their builds are cached in LOGDEV_KCACHE, default build/cache/)
 suite intree "$top/tests/intree/run.sh"
 suite userspace-deps "$top/tests/userspace-deps.sh"
+# the checks that keep the tree so (each fails on a planted violation: --self-test)
+suite size-check "$top/tests/size-check.sh" --all
+suite artefact-check "$top/tests/artefact-check.sh" --all
+suite doc-links "$top/tests/doc-links.sh" --all
 suite install "$top/tests/install-check.sh"
 suite vm "$top/tests/vm/run-tests.sh" ${VM_QUICK:+--quick}
 # every other kernel of tools/kernels/matrix: build, load, demo, probes,

@@ -83,7 +83,7 @@ int run_cli_env(const char *env, const char *args, char **out, char **err);
 int run_cli(const char *args, char **out, char **err);
 
 /*
- * Small captures for CLI tests (test_reader7, test_records, test_outputs):
+ * Small captures for CLI tests (cli/test_record_edges, test_damaged_records, test_output_files):
  * one record on CPU 0, pid 1 (payload optional: an int 1 without; type 0:
  * LOGDEV_REC_PRINT).
  */

@@ -1,0 +1,134 @@
+#!/bin/bash
+# tests/doc-links.sh: the references between the docs resolve (host check,
+# run by `make check-host`).  In the tracked files of the tree:
+#   - a markdown link [text](target) of a *.md file (not a URL, not #anchor
+#     only) names a file or folder that exists, relative to the .md file;
+#   - a mention of a .md file by path (docs/NAME.md, tests/fuzz/README.md),
+#     in any tracked text file (docs, comments of .c/.h/.sh, Makefiles),
+#     exists, from the top or from the mentioning file's folder;
+#   - a path of the repository named in a *.md file (tests/..., userspace/...,
+#     tools/..., bench/..., kernel/logdev*..., include/linux/edprint*...)
+#     ending in .c .h .sh .py or .md exists.  Placeholders are skipped: a
+#     segment in capitals (NAME, VERB, X.Y), *, <, {, $ (for .md mentions:
+#     NAME.md, X.md); so are paths under a build/ or out/ folder (made by a
+#     build).
+# One FAIL line per broken reference (FILE:LINE: what), else one PASS line.
+#   tests/doc-links.sh [--root DIR]   check DIR (default: this tree)
+#   tests/doc-links.sh --self-test    plant a broken link, a mention of a
+#                                     missing docs/*.md and of a missing test
+#                                     file in a copy: each must FAIL
+#   tests/doc-links.sh --all          the check, then the self-test (what
+#                                     check-host runs)
+# Exit: 0 no broken reference, 1 otherwise.  Needs git and python3.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+check() {	# check ROOT: the check proper
+	local root=$1
+	(cd "$root" && { git ls-files 2>/dev/null || find . -type f ! -path './.git/*' -printf '%P\n'; }) |
+	python3 -c '
+import os, re, sys
+root = sys.argv[1]
+files = [l.rstrip("\n") for l in sys.stdin if l.strip()]
+text_ext = (".md", ".c", ".h", ".sh", ".py", ".txt", ".conf", ".1", ".completion")
+link_re = re.compile(r"\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+md_re = re.compile(r"(?<![A-Za-z0-9_./~$-])((?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]*[A-Za-z0-9_-]\.md)\b")
+path_re = re.compile(r"(?<![A-Za-z0-9_./~$-])((?:tests|userspace|tools|bench|docs)/[A-Za-z0-9_./+-]*"
+                     r"|kernel/logdev[A-Za-z0-9_./+-]*|include/linux/edprint[A-Za-z0-9_./+-]*)")
+def placeholder(p):
+    return (re.search(r"(^|[/._-])[A-Z]{2,}|X\.Y|[*<>{}$]", p) is not None or
+            re.search(r"(^|/)(build|out)/", p) is not None)
+def exists(p, here):
+    return os.path.exists(os.path.join(root, p)) or os.path.exists(os.path.join(root, here, p))
+bad = 0
+checked = 0
+for f in files:
+    base = os.path.basename(f)
+    if f == "tests/doc-links.sh":	# its self-test names missing files on purpose
+        continue
+    if not (f.endswith(text_ext) or base.startswith("Makefile") or base == "Kbuild"):
+        continue
+    try:
+        lines = open(os.path.join(root, f), encoding="utf-8", errors="replace").read().split("\n")
+    except OSError:
+        continue
+    here = os.path.dirname(f)
+    is_md = f.endswith(".md")
+    for n, line in enumerate(lines, 1):
+        seen = set()
+        if is_md:
+            for m in link_re.finditer(line):
+                t = m.group(1)
+                if re.match(r"^[a-z][a-z0-9+.-]*:", t) or t.startswith("#"):
+                    continue
+                t = t.split("#")[0]
+                checked += 1
+                seen.add(t)
+                if not os.path.exists(os.path.join(root, here, t)):
+                    print("FAIL: doc-links: %s:%d: link to %s: no such file" % (f, n, t))
+                    bad += 1
+        for m in md_re.finditer(line):
+            p = m.group(1)
+            if p in seen or re.search(r"[*<>{}$]|(^|/)(NAME|X|FILE|TOPIC)\.md$", p):
+                continue
+            checked += 1
+            seen.add(p)
+            if not exists(p, here):
+                print("FAIL: doc-links: %s:%d: names %s: no such file" % (f, n, p))
+                bad += 1
+        if not is_md:
+            continue
+        for m in path_re.finditer(line):
+            p = m.group(1).rstrip(".")
+            if p in seen or placeholder(p) or not p.endswith((".c", ".h", ".sh", ".py", ".md")):
+                continue
+            checked += 1
+            if not exists(p, here):
+                print("FAIL: doc-links: %s:%d: names %s: no such file" % (f, n, p))
+                bad += 1
+if not bad:
+    print("PASS: doc-links: %d references in %d files resolve" % (checked, len(files)))
+sys.exit(1 if bad else 0)
+' "$root"
+}
+
+# self-test: in a copy of the tree's tracked .md files and the files they
+# name, each planted fault must give its FAIL line (and the copy without them
+# must not, apart from what the real tree has)
+self_test() {
+	local tmp rc=0 out
+	tmp=$(mktemp -d /tmp/logdev-doclinks.XXXXXX) || return 1
+	(cd "$top" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$tmp"
+	mkdir -p "$tmp/docs"
+	{
+		echo "# planted"
+		echo "See [the layout](NO-SUCH-PLANTED.md) and docs/PLANTED-missing.md."
+		echo "The test is \`tests/decode/test_planted_gone.c\`."
+	} > "$tmp/docs/planted.md"
+	echo "/* layout: docs/PLANTED-in-comment.md */" > "$tmp/tests/planted.c"
+	out=$(check "$tmp")
+	for want in 'docs/planted.md:2: link to NO-SUCH-PLANTED.md' 'docs/planted.md:2: names docs/PLANTED-missing.md' \
+		'docs/planted.md:3: names tests/decode/test_planted_gone.c' 'tests/planted.c:1: names docs/PLANTED-in-comment.md'; do
+		if grep -qF "FAIL: doc-links: $want" <<<"$out"; then
+			echo "PASS: doc-links self-test: a planted fault fails the check ($want)"
+		else
+			echo "FAIL: doc-links self-test: planted fault not found ($want); the check said: $(grep -c '^FAIL' <<<"$out") FAIL lines"
+			rc=1
+		fi
+	done
+	rm -rf "$tmp"
+	return $rc
+}
+
+case ${1:-} in
+--root) check "$2" ;;
+--self-test) self_test ;;
+--all)
+	rc=0
+	check "$top" || rc=1
+	self_test || rc=1
+	exit $rc
+	;;
+'') check "$top" ;;
+*) echo "usage: $0 [--root DIR | --self-test | --all]" >&2; exit 2 ;;
+esac
