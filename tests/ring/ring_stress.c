@@ -269,12 +269,9 @@ static void usage(void)
 	exit(2);
 }
 
-int main(int argc, char **argv)
+/* The options (usage() and exit 2 on a bad one) into cfg. */
+static void parse_args(int argc, char **argv)
 {
-	pthread_t rd, intr;
-	struct sigaction sa;
-	u64 tot_w = 0, tot_r = 0, tot_lost = 0;
-
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -298,7 +295,11 @@ int main(int argc, char **argv)
 	if (cfg.cpus < 1 || cfg.cpus > MAX_CPUS || cfg.threads < 1 ||
 	    cfg.threads > MAX_THREADS || cfg.sigrate < 1)
 		usage();
+}
 
+/* One ring per simulated CPU; 1 (after a FAIL line) if one cannot be made. */
+static int init_bufs(void)
+{
 	for (int c = 0; c < cfg.cpus; c++) {
 		void *mem = calloc(cfg.nr, cfg.subbuf);
 		ld_local_t *commit = calloc(cfg.nr, sizeof(*commit));
@@ -308,6 +309,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	return 0;
+}
+
+/* The run: reader, writers and interrupter for cfg.seconds_ms, then drained. */
+static void run(void)
+{
+	pthread_t rd, intr;
+	struct sigaction sa;
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigusr1;
 	sa.sa_flags = SA_NODEFER | SA_RESTART;
@@ -336,66 +346,77 @@ int main(int argc, char **argv)
 		ld_flush(&bufs[c]);
 	__atomic_store_n(&stop_reader, 1, __ATOMIC_RELEASE);
 	pthread_join(rd, NULL);
+}
 
-	for (int c = 0; c < cfg.cpus; c++) {
-		struct ld_stats st;
-		u64 lost, tail = 0, unreported[H_NR], stat[H_NR], tried = 0;
+/* One CPU's figures and checks; adds its written, read and lost to the totals. */
+static void report_cpu(int c, u64 *tot_w, u64 *tot_r, u64 *tot_lost)
+{
+	struct ld_stats st;
+	u64 lost, tail = 0, unreported[H_NR], stat[H_NR], tried = 0;
 
-		ld_get_stats(&bufs[c], &st);
-		lost = st.overrun + st.dropped + st.nesting_lost + st.too_big;
-		for (int t = 0; t < cfg.threads; t++)
-			for (int d = 0; d <= MAX_DEPTH; d++) {
-				int s = (c * MAX_THREADS + t) * (MAX_DEPTH + 1) + d;
+	ld_get_stats(&bufs[c], &st);
+	lost = st.overrun + st.dropped + st.nesting_lost + st.too_big;
+	for (int t = 0; t < cfg.threads; t++)
+		for (int d = 0; d <= MAX_DEPTH; d++) {
+			int s = (c * MAX_THREADS + t) * (MAX_DEPTH + 1) + d;
 
-				tail += attempts[s] - last_seq[s];
-				tried += attempts[s];
-			}
-		unreported[H_OVERRUN] = ld_atomic_read(&bufs[c].overrun_pending);
-		unreported[H_DROPPED] = ld_local_read(&bufs[c].pending[LD_DROPPED]) +
-					ld_atomic_read(&bufs[c].carry[LD_DROPPED]);
-		unreported[H_NESTING_LOST] = ld_local_read(&bufs[c].pending[LD_NESTING_LOST]) +
-					     ld_atomic_read(&bufs[c].carry[LD_NESTING_LOST]);
-		unreported[H_TOO_BIG] = ld_local_read(&bufs[c].pending[LD_TOO_BIG]) +
-					ld_atomic_read(&bufs[c].carry[LD_TOO_BIG]);
-		stat[H_OVERRUN] = st.overrun;
-		stat[H_DROPPED] = st.dropped;
-		stat[H_NESTING_LOST] = st.nesting_lost;
-		stat[H_TOO_BIG] = st.too_big;
-		printf("# %s cpu%d: written=%llu read=%llu overrun=%llu dropped=%llu nesting_lost=%llu "
-		       "too_big=%llu subbufs=%llu bytes=%llu\n", cfg.name, c,
-		       (unsigned long long)st.written, (unsigned long long)st.read,
-		       (unsigned long long)st.overrun, (unsigned long long)st.dropped,
-		       (unsigned long long)st.nesting_lost, (unsigned long long)st.too_big,
-		       (unsigned long long)sb_count[c], (unsigned long long)st.bytes);
-		CHECK_EQ(st.read + lost, st.written,
-			 NAMEF("%s cpu%d: read + lost == written (%llu + %llu == %llu)", cfg.name, c,
-			       (unsigned long long)st.read, (unsigned long long)lost,
-			       (unsigned long long)st.written));
-		/* written is derived from the ring (ld_get_stats()): the writers' own count */
-		CHECK_EQ(st.written, tried,
-			 NAMEF("%s cpu%d: written == records the writers tried (%llu)", cfg.name, c,
-			       (unsigned long long)tried));
-		CHECK_EQ(decoded[c], st.read,
-			 NAMEF("%s cpu%d: every record read decodes (%llu)", cfg.name, c,
-			       (unsigned long long)decoded[c]));
-		CHECK_WHY(gaps[c] + tail == lost,
-			  NAMEF("%s cpu%d: stream seq gaps == records lost (%llu)", cfg.name, c,
-				(unsigned long long)lost),
-			  "stream seq gaps %llu + tail %llu != lost %llu",
-			  (unsigned long long)gaps[c], (unsigned long long)tail,
-			  (unsigned long long)lost);
-		for (int k = 0; k < H_NR; k++)
-			CHECK_WHY(hdr_lost[c][k] + unreported[k] == stat[k],
-				  NAMEF("%s cpu%d: %s_before in sub-buffer headers accounts for every %s loss",
-					cfg.name, c, h_name[k], h_name[k]),
-				  "header %s_before %llu + unreported %llu != stats %s %llu",
-				  h_name[k], (unsigned long long)hdr_lost[c][k],
-				  (unsigned long long)unreported[k], h_name[k],
-				  (unsigned long long)stat[k]);
-		tot_w += st.written;
-		tot_r += st.read;
-		tot_lost += lost;
-	}
+			tail += attempts[s] - last_seq[s];
+			tried += attempts[s];
+		}
+	unreported[H_OVERRUN] = ld_atomic_read(&bufs[c].overrun_pending);
+	unreported[H_DROPPED] = ld_local_read(&bufs[c].pending[LD_DROPPED]) +
+				ld_atomic_read(&bufs[c].carry[LD_DROPPED]);
+	unreported[H_NESTING_LOST] = ld_local_read(&bufs[c].pending[LD_NESTING_LOST]) +
+				     ld_atomic_read(&bufs[c].carry[LD_NESTING_LOST]);
+	unreported[H_TOO_BIG] = ld_local_read(&bufs[c].pending[LD_TOO_BIG]) +
+				ld_atomic_read(&bufs[c].carry[LD_TOO_BIG]);
+	stat[H_OVERRUN] = st.overrun;
+	stat[H_DROPPED] = st.dropped;
+	stat[H_NESTING_LOST] = st.nesting_lost;
+	stat[H_TOO_BIG] = st.too_big;
+	printf("# %s cpu%d: written=%llu read=%llu overrun=%llu dropped=%llu nesting_lost=%llu "
+	       "too_big=%llu subbufs=%llu bytes=%llu\n", cfg.name, c,
+	       (unsigned long long)st.written, (unsigned long long)st.read,
+	       (unsigned long long)st.overrun, (unsigned long long)st.dropped,
+	       (unsigned long long)st.nesting_lost, (unsigned long long)st.too_big,
+	       (unsigned long long)sb_count[c], (unsigned long long)st.bytes);
+	CHECK_EQ(st.read + lost, st.written,
+		 NAMEF("%s cpu%d: read + lost == written (%llu + %llu == %llu)", cfg.name, c,
+		       (unsigned long long)st.read, (unsigned long long)lost,
+		       (unsigned long long)st.written));
+	/* written is derived from the ring (ld_get_stats()): the writers' own count */
+	CHECK_EQ(st.written, tried,
+		 NAMEF("%s cpu%d: written == records the writers tried (%llu)", cfg.name, c,
+		       (unsigned long long)tried));
+	CHECK_EQ(decoded[c], st.read,
+		 NAMEF("%s cpu%d: every record read decodes (%llu)", cfg.name, c,
+		       (unsigned long long)decoded[c]));
+	CHECK_WHY(gaps[c] + tail == lost,
+		  NAMEF("%s cpu%d: stream seq gaps == records lost (%llu)", cfg.name, c,
+			(unsigned long long)lost),
+		  "stream seq gaps %llu + tail %llu != lost %llu",
+		  (unsigned long long)gaps[c], (unsigned long long)tail,
+		  (unsigned long long)lost);
+	for (int k = 0; k < H_NR; k++)
+		CHECK_WHY(hdr_lost[c][k] + unreported[k] == stat[k],
+			  NAMEF("%s cpu%d: %s_before in sub-buffer headers accounts for every %s loss",
+				cfg.name, c, h_name[k], h_name[k]),
+			  "header %s_before %llu + unreported %llu != stats %s %llu",
+			  h_name[k], (unsigned long long)hdr_lost[c][k],
+			  (unsigned long long)unreported[k], h_name[k],
+			  (unsigned long long)stat[k]);
+	*tot_w += st.written;
+	*tot_r += st.read;
+	*tot_lost += lost;
+}
+
+/* Every CPU's report, then the checks over the whole run; the exit status. */
+static int report(void)
+{
+	u64 tot_w = 0, tot_r = 0, tot_lost = 0;
+
+	for (int c = 0; c < cfg.cpus; c++)
+		report_cpu(c, &tot_w, &tot_r, &tot_lost);
 	CHECK_WHY(!bad_records && !bad_subbufs && !ts_backwards && !sb_backwards,
 		  NAMEF("%s: no corrupt record, sub-buffer seq and timestamps in order", cfg.name),
 		  "%llu bad records, %llu bad sub-buffers, %llu ts backwards, %llu seq backwards; first: %s",
@@ -409,4 +430,13 @@ int main(int argc, char **argv)
 		  (unsigned long long)tot_w, (unsigned long long)tot_r,
 		  (unsigned long long)tot_lost);
 	return ldc_exit_status();
+}
+
+int main(int argc, char **argv)
+{
+	parse_args(argc, argv);
+	if (init_bufs())
+		return 1;
+	run();
+	return report();
 }
