@@ -52,7 +52,7 @@ mkdir -p "$out"
 
 U=$top/userspace
 if ! ${CC:-cc} -static -O2 -Wall -I "$top/include/uapi" -I "$top/include" \
-	-o "$out/soaktool" "$vm/soaktool.c" -lpthread 2> "$out/soaktool.err"; then
+	-o "$out/soaktool" "$vm/soaktool.c" "$vm/soaktool_read.c" -lpthread 2> "$out/soaktool.err"; then
 	fail "vm-soak: cannot build tests/vm/soaktool.c: $(head -n 3 "$out/soaktool.err" | tr '\n' '|')"
 	exit 1
 fi

@@ -48,32 +48,10 @@
  * Prints PASS:/FAIL: lines named NAME, "INFO:" lines with the per-CPU and
  * per-context figures, and "SOAK:" summary lines (records/s, duration) that
  * tests/vm/soak.sh collects.  Progress every 20 s while the writers run.
- * Exit status 0, or 1 if a check failed.
+ * Exit status 0, or 1 if a check failed.  The readers: soaktool_read.c.
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/syscall.h>
-#include <linux/logdev.h>
+#include "soaktool.h"
 
-#define D	"/sys/kernel/debug/logdev"
-#define T	"/sys/kernel/debug/logdev_test"
-#define MAXCPU	64
-#define NCTX	4
-#define RDBUF	(64 * 1024)
-#define MAXSITE	8192
-#define STALL_MAX_S	5	/* longest wait in one read() allowed while writers run */
-#define ASLEEP_MAX_S	2	/* longest sleep after data became readable (40 timer polls) */
-
-enum { L_OVERRUN, L_DROPPED, L_NESTING_LOST, L_TOO_BIG, L_NR };
 static const char *const l_name[L_NR] = { "overrun", "dropped", "nesting_lost", "too_big" };
 
 static const char *name;
@@ -108,220 +86,8 @@ static void check(int ok, const char *what, const char *fmt, ...)
 	}
 }
 
-/* ---- which site ids are logdev_test's ctx=/seq= records ------------- */
-
-static pthread_mutex_t site_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned char site_kind[MAXSITE];	/* 0 unknown, 1 ours, 2 other */
-
-/* Read D/formats again and classify every listed site (site_lock held). */
-static void load_sites(void)
-{
-	char line[1024];
-	FILE *f = fopen(D "/formats", "r");
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *fmt;
-		unsigned long id;
-		int i;
-
-		if (line[0] == '#')
-			continue;
-		id = strtoul(line, NULL, 10);
-		fmt = line;
-		for (i = 0; i < 4 && fmt; i++) {	/* id file line func format */
-			fmt = strchr(fmt, '\t');
-			if (fmt)
-				fmt++;
-		}
-		if (!fmt || id == 0 || id >= MAXSITE)
-			continue;
-		fmt[strcspn(fmt, "\n")] = '\0';
-		site_kind[id] = !strcmp(fmt, "ctx=%d seq=%u") ||
-				!strcmp(fmt, "ctx=%d seq=%u pad=%llx") ? 1 : 2;
-	}
-	fclose(f);
-}
-
-static int site_is_ours(uint32_t id)
-{
-	int k;
-
-	if (id >= MAXSITE)
-		return 0;
-	k = __atomic_load_n(&site_kind[id], __ATOMIC_ACQUIRE);
-	if (!k) {	/* registered at its first record: listed by now */
-		pthread_mutex_lock(&site_lock);
-		load_sites();
-		k = site_kind[id];
-		if (!k)
-			site_kind[id] = k = 2;
-		pthread_mutex_unlock(&site_lock);
-	}
-	return k == 1;
-}
-
-/* ---- readers ------------------------------------------------------- */
-
-static double now(void);
-
-struct rd {
-	pthread_t th;
-	int cpu;
-	unsigned int sb;
-	uint64_t subbufs, bytes;
-	uint64_t read[NCTX], gaps[NCTX], next[NCTX];
-	uint64_t comm, lost[L_NR];
-	uint64_t bad_sb, ctx_bad, order_bad, other, eof_early, errors;
-	volatile double last_ret;	/* now() when read() last returned */
-	volatile uint64_t nreads;	/* read() calls returned */
-	volatile int tid;		/* the reader thread, for /proc */
-	double stall;			/* longest wait in one read() seen (s) */
-	double stall_cpu;		/* the same, only while its CPU's writers wrote (s) */
-	double idle_at;			/* last sample that found its CPU's writers idle */
-	uint64_t w_prev;		/* its CPU's stats written at the last sample */
-	/* the sampler's view of the current read() (see "wake-ups" above) */
-	uint64_t s_nreads, s_pcount, s_written, s_written0;
-	char s_state;
-	double s_t, s_asleep_since, s_ready_since;
-	double w_runnable, w_rdelay0;	/* this read(): s runnable not run, run delay at start (ns) */
-	/* worst figures over the run */
-	double asleep_ready;		/* longest sleep after its CPU completed a sub-buffer (s) */
-	/* that sleep: when it was last seen (s after the start), records its
-	 * CPU attempted and dropped (stats) since it fell asleep, sub-buffers read */
-	double ar_at;
-	uint64_t ar_written, ar_dropped, ar_subbufs;
-	uint64_t s_dropped, s_dropped0;
-	double runnable_max;		/* most time runnable but not run in one read() (s) */
-	double rdelay_max;		/* most run delay in one read() (s, schedstat) */
-	int no_proc;			/* /proc/self/task/TID unreadable */
-	char ex[200];		/* first problem, for the FAIL line */
-};
 static struct rd rds[MAXCPU];
-static volatile int writers_done;
-
-static void note(struct rd *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (r->ex[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->ex, sizeof(r->ex), fmt, ap);
-	va_end(ap);
-}
-
-static void eat_subbuf(struct rd *r, const unsigned char *b)
-{
-	const struct logdev_subbuf_hdr *h = (const void *)b;
-	uint32_t off = 0;
-
-	if (h->magic != LOGDEV_SUBBUF_MAGIC || h->version != LOGDEV_FORMAT_VERSION ||
-	    h->cpu != (uint32_t)r->cpu || h->data_bytes > r->sb - LOGDEV_SUBBUF_HDR_SIZE) {
-		r->bad_sb++;
-		note(r, "bad sub-buffer header (magic %x version %u cpu %u data_bytes %u)",
-		     h->magic, h->version, h->cpu, h->data_bytes);
-		return;
-	}
-	r->subbufs++;
-	r->lost[L_OVERRUN] += h->overrun_before;
-	r->lost[L_DROPPED] += h->dropped_before;
-	r->lost[L_NESTING_LOST] += h->nesting_lost_before;
-	r->lost[L_TOO_BIG] += h->too_big_before;
-	while (off + LOGDEV_REC_HDR_SIZE <= h->data_bytes) {
-		const struct logdev_rec_hdr *rec =
-			(const void *)(b + LOGDEV_SUBBUF_HDR_SIZE + off);
-		const uint32_t *pl = (const void *)(rec + 1);
-		uint32_t ctx, seq;
-
-		if (rec->len < LOGDEV_REC_HDR_SIZE || rec->len % 8 ||
-		    off + rec->len > h->data_bytes) {
-			r->bad_sb++;
-			note(r, "bad record length %u at offset %u", rec->len, off);
-			return;
-		}
-		off += rec->len;
-		if (rec->type == LOGDEV_REC_COMM) {
-			r->comm++;
-			continue;
-		}
-		if ((rec->type != LOGDEV_REC_PRINT_SLOTS && rec->type != LOGDEV_REC_PRINT) ||
-		    rec->arg_bytes < 8 || !site_is_ours(rec->site)) {
-			r->other++;
-			note(r, "a record not from logdev_test: type %u site %u", rec->type, rec->site);
-			continue;
-		}
-		ctx = pl[0];
-		seq = pl[1];
-		if (ctx >= NCTX || ctx != (rec->ctx & LOGDEV_CTX_MASK)) {
-			r->ctx_bad++;
-			note(r, "payload ctx=%u in a record of context %u", ctx, rec->ctx & LOGDEV_CTX_MASK);
-			continue;
-		}
-		if (seq < r->next[ctx]) {
-			r->order_bad++;
-			note(r, "ctx %u: seq %u after %llu", ctx, seq,
-			     (unsigned long long)r->next[ctx] - 1);
-			continue;
-		}
-		r->gaps[ctx] += seq - r->next[ctx];
-		r->next[ctx] = (uint64_t)seq + 1;
-		r->read[ctx]++;
-	}
-	if (off != h->data_bytes) {
-		r->bad_sb++;
-		note(r, "records end at %u, data_bytes %u", off, h->data_bytes);
-	}
-}
-
-static void *reader(void *arg)
-{
-	struct rd *r = arg;
-	unsigned char *buf = malloc(RDBUF);
-	char path[128];
-	int fd;
-
-	snprintf(path, sizeof(path), D "/per_cpu/cpu%d/trace_pipe_raw", r->cpu);
-	r->tid = (int)syscall(SYS_gettid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || !buf) {
-		r->errors++;
-		note(r, "open %s: %s", path, strerror(errno));
-		free(buf);
-		return NULL;
-	}
-	for (;;) {
-		ssize_t n = read(fd, buf, RDBUF);
-		ssize_t o;
-
-		r->last_ret = now();
-		r->nreads++;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			r->errors++;
-			note(r, "read: %s", strerror(errno));
-			break;
-		}
-		if (n == 0) {
-			if (!writers_done)
-				r->eof_early++;	/* EOF while recording: a failure */
-			break;
-		}
-		r->bytes += n;
-		if (n % r->sb) {
-			r->bad_sb++;
-			note(r, "read returned %zd bytes, not whole sub-buffers of %u", n, r->sb);
-			continue;
-		}
-		for (o = 0; o < n; o += r->sb)
-			eat_subbuf(r, buf + o);
-	}
-	close(fd);
-	free(buf);
-	return NULL;
-}
+volatile int writers_done;
 
 /* ---- control ------------------------------------------------------- */
 
@@ -351,7 +117,7 @@ static unsigned long read_ul(const char *path)
 	return v;
 }
 
-static double now(void)
+double now(void)
 {
 	struct timespec ts;
 
@@ -553,15 +319,17 @@ static void *writer(void *arg)
 	return NULL;
 }
 
-int main(int argc, char **argv)
+/* The run, from the command line and the kernel (setup()), and its totals. */
+static const char *const cname[NCTX] = { "task", "softirq", "hardirq", "nmi" };
+static double records, t0, tw;	/* calls asked for; the writers' start (now()), time (s) */
+static unsigned long every, iters, sb;
+static int ncpu;
+static struct wjob job;
+static uint64_t totw, totr, totl, calls;
+
+/* The command line, the sub-buffer size and the iterations per CPU: 0 or an exit status. */
+static int setup(int argc, char **argv)
 {
-	static const char *const cname[NCTX] = { "task", "softirq", "hardirq", "nmi" };
-	double records, t0, t1, tw, last;
-	unsigned long every, iters, sb;
-	struct wjob job = { 0 };
-	pthread_t wth;
-	int ncpu, c, x, k, err;
-	uint64_t totw = 0, totr = 0, totl = 0, calls = 0;
 	double per_iter;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -588,32 +356,17 @@ int main(int argc, char **argv)
 	per_iter = 1 + 1.0 / 4 + 1.0 / 16 + 3.0 / every;
 	iters = (unsigned long)(records / (ncpu * per_iter)) + 1;
 	snprintf(job.arg, sizeof(job.arg), "%lu %lu", iters, every);
+	return 0;
+}
 
-	err = put(D "/enable", "1");
-	if (err) {
-		out("FAIL", "enable 1: %s", strerror(-err));
-		return 1;
-	}
-	for (c = 0; c < ncpu; c++) {
-		rds[c].cpu = c;
-		rds[c].sb = (unsigned int)sb;
-		if (pthread_create(&rds[c].th, NULL, reader, &rds[c])) {
-			out("FAIL", "reader thread %d", c);
-			return 1;
-		}
-	}
-	out("INFO", "%d CPUs, subbuf_size %lu, writing: soak \"%s\" (%lu iterations per CPU, a chain every %lu)",
-	    ncpu, sb, job.arg, iters, every);
-	t0 = now();
-	t_start = t0;
-	if (pthread_create(&wth, NULL, writer, &job)) {
-		out("FAIL", "writer thread");
-		return 1;
-	}
-	last = t0;
+/* Every 200 ms until the writers are done: the readers' waits and sleeps; progress every 20 s. */
+static void watch(void)
+{
+	double last = t0;
+	int c;
+
 	while (!job.done) {
 		double t;
-
 		int have_st;
 
 		usleep(200000);
@@ -660,6 +413,137 @@ int main(int argc, char **argv)
 				    c, (unsigned long long)rds[c].subbufs, rds[c].stall, rds[c].stall_cpu);
 		}
 	}
+}
+
+/* One CPU's INFO lines and checks, added to the totals. */
+static void report_cpu(int c)
+{
+	struct rd *r = &rds[c];
+	uint64_t rsum = r->comm, gsum = 0, hl = 0, wsum = 0;
+	char what[160];
+	int x, k;
+
+	for (k = 0; k < L_NR; k++)
+		hl += r->lost[k];
+	for (x = 0; x < NCTX; x++) {
+		uint64_t lost;
+		int beyond = r->next[x] > wr[c][x];
+
+		/* gaps inside the stream, then the tail never read */
+		lost = r->gaps[x] + (beyond ? 0 : wr[c][x] - r->next[x]);
+		rsum += r->read[x];
+		gsum += lost;
+		wsum += wr[c][x];
+		out("INFO", "cpu %d %-7s written %llu read %llu lost %llu (gaps %llu)", c, cname[x],
+		    (unsigned long long)wr[c][x], (unsigned long long)r->read[x],
+		    (unsigned long long)lost, (unsigned long long)r->gaps[x]);
+		snprintf(what, sizeof(what), "cpu %d %s: read + lost (seq gaps) == written", c, cname[x]);
+		check(!beyond && r->read[x] + lost == wr[c][x], what,
+		      "read %llu lost %llu written %llu (next seq %llu)",
+		      (unsigned long long)r->read[x], (unsigned long long)lost,
+		      (unsigned long long)wr[c][x], (unsigned long long)r->next[x]);
+	}
+	calls += wsum;
+	totw += st[c].written;
+	totr += rsum;
+	totl += hl;
+	out("INFO", "cpu %d: calls %llu + comm %llu, stats written %llu read %llu; read %llu (comm %llu), lost in headers %llu (overrun %llu dropped %llu nesting_lost %llu too_big %llu), %llu sub-buffers, longest wait in read() %.1f s (%.1f s while its CPU wrote)",
+	    c, (unsigned long long)wsum, (unsigned long long)st[c].comm,
+	    (unsigned long long)st[c].written, (unsigned long long)st[c].read,
+	    (unsigned long long)rsum, (unsigned long long)r->comm, (unsigned long long)hl,
+	    (unsigned long long)r->lost[0], (unsigned long long)r->lost[1],
+	    (unsigned long long)r->lost[2], (unsigned long long)r->lost[3],
+	    (unsigned long long)r->subbufs, r->stall, r->stall_cpu);
+	snprintf(what, sizeof(what), "cpu %d: sub-buffers and records well-formed, only logdev_test's, ctx fields agree, seq increasing", c);
+	check(!r->bad_sb && !r->other && !r->ctx_bad && !r->order_bad && !r->errors, what,
+	      "bad %llu other %llu ctx %llu order %llu errors %llu: %s",
+	      (unsigned long long)r->bad_sb, (unsigned long long)r->other,
+	      (unsigned long long)r->ctx_bad, (unsigned long long)r->order_bad,
+	      (unsigned long long)r->errors, r->ex);
+	/*
+	 * While a CPU's writers run a sub-buffer completes every few
+	 * ms, so a reader waiting seconds in one read() was not woken
+	 * (a lost wake-up) or not scheduled.  The lost wake-up fixed
+	 * in logdev_pipe.c left a reader asleep to the end (12.2 s of
+	 * a 17.3 s run).  Both limits must be exceeded (a loaded host
+	 * may starve a reader for seconds); the sharp test of a lost
+	 * wake-up is the sleep check below.
+	 */
+	snprintf(what, sizeof(what), "cpu %d: reader never waited more than %d s and half the run in one read() while its CPU's writers ran",
+		 c, STALL_MAX_S);
+	check(r->stall_cpu <= STALL_MAX_S || r->stall_cpu <= tw / 2, what,
+	      "waited %.1f s (run %.1f s), %llu sub-buffers read",
+	      r->stall_cpu, tw, (unsigned long long)r->subbufs);
+	out("INFO", "cpu %d: reader: longest sleep after a sub-buffer completed %.1f s; most time runnable but not run in one read() %.1f s, run delay %.1f s%s",
+	    c, r->asleep_ready, r->runnable_max, r->rdelay_max,
+	    r->no_proc ? " (no /proc/self/task/TID/schedstat: not sampled)" : "");
+	snprintf(what, sizeof(what), "cpu %d: reader never slept more than %d s after a sub-buffer of its CPU completed (no lost wake-up)",
+		 c, ASLEEP_MAX_S);
+	check(r->asleep_ready <= ASLEEP_MAX_S, what,
+	      "slept %.1f s in one read() while its CPU completed sub-buffers (state S, not run since; seen at %.1f s of %.1f, its CPU attempted %llu records since it fell asleep, %llu of them dropped; %llu sub-buffers read then, %llu in all)",
+	      r->asleep_ready, r->ar_at, tw, (unsigned long long)r->ar_written,
+	      (unsigned long long)r->ar_dropped, (unsigned long long)r->ar_subbufs,
+	      (unsigned long long)r->subbufs);
+	snprintf(what, sizeof(what), "cpu %d: no EOF while recording", c);
+	check(!r->eof_early, what, "read() returned 0 before the writers were done");
+	snprintf(what, sizeof(what), "cpu %d: stats seen", c);
+	check(st[c].seen, what, "no line for cpu %d in stats", c);
+	snprintf(what, sizeof(what), "cpu %d: seq gaps + comm records lost == lost in headers", c);
+	check(st[c].comm >= r->comm && gsum + (st[c].comm - r->comm) == hl, what,
+	      "seq gaps %llu, comm written %llu read %llu, headers %llu",
+	      (unsigned long long)gsum, (unsigned long long)st[c].comm,
+	      (unsigned long long)r->comm, (unsigned long long)hl);
+	snprintf(what, sizeof(what), "cpu %d: read + lost (headers) == stats written == calls + comm", c);
+	check(rsum + hl == st[c].written && st[c].written == wsum + st[c].comm, what,
+	      "read %llu + lost %llu, stats written %llu, calls %llu + comm %llu",
+	      (unsigned long long)rsum, (unsigned long long)hl,
+	      (unsigned long long)st[c].written, (unsigned long long)wsum,
+	      (unsigned long long)st[c].comm);
+	snprintf(what, sizeof(what), "cpu %d: stats read == records read", c);
+	check(st[c].read == rsum, what, "stats %llu, readers %llu",
+	      (unsigned long long)st[c].read, (unsigned long long)rsum);
+	for (k = 0; k < L_NR; k++) {
+		snprintf(what, sizeof(what), "cpu %d: %s in headers == stats %s", c, l_name[k], l_name[k]);
+		check(r->lost[k] == st[c].lost[k], what, "headers %llu, stats %llu",
+		      (unsigned long long)r->lost[k], (unsigned long long)st[c].lost[k]);
+	}
+	snprintf(what, sizeof(what), "cpu %d: nothing lost to nesting or size", c);
+	check(!st[c].lost[L_NESTING_LOST] && !st[c].lost[L_TOO_BIG], what,
+	      "nesting_lost %llu too_big %llu", (unsigned long long)st[c].lost[L_NESTING_LOST],
+	      (unsigned long long)st[c].lost[L_TOO_BIG]);
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t wth;
+	int c, err;
+	double t1;
+
+	err = setup(argc, argv);
+	if (err)
+		return err;
+	err = put(D "/enable", "1");
+	if (err) {
+		out("FAIL", "enable 1: %s", strerror(-err));
+		return 1;
+	}
+	for (c = 0; c < ncpu; c++) {
+		rds[c].cpu = c;
+		rds[c].sb = (unsigned int)sb;
+		if (pthread_create(&rds[c].th, NULL, reader, &rds[c])) {
+			out("FAIL", "reader thread %d", c);
+			return 1;
+		}
+	}
+	out("INFO", "%d CPUs, subbuf_size %lu, writing: soak \"%s\" (%lu iterations per CPU, a chain every %lu)",
+	    ncpu, sb, job.arg, iters, every);
+	t0 = now();
+	t_start = t0;
+	if (pthread_create(&wth, NULL, writer, &job)) {
+		out("FAIL", "writer thread");
+		return 1;
+	}
+	watch();
 	pthread_join(wth, NULL);
 	t1 = now();
 	tw = t1 - t0;
@@ -675,100 +559,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	for (c = 0; c < ncpu; c++) {
-		struct rd *r = &rds[c];
-		uint64_t rsum = r->comm, gsum = 0, hl = 0, wsum = 0;
-		char what[160];
-
-		for (k = 0; k < L_NR; k++)
-			hl += r->lost[k];
-		for (x = 0; x < NCTX; x++) {
-			uint64_t lost;
-			int beyond = r->next[x] > wr[c][x];
-
-			/* gaps inside the stream, then the tail never read */
-			lost = r->gaps[x] + (beyond ? 0 : wr[c][x] - r->next[x]);
-			rsum += r->read[x];
-			gsum += lost;
-			wsum += wr[c][x];
-			out("INFO", "cpu %d %-7s written %llu read %llu lost %llu (gaps %llu)", c, cname[x],
-			    (unsigned long long)wr[c][x], (unsigned long long)r->read[x],
-			    (unsigned long long)lost, (unsigned long long)r->gaps[x]);
-			snprintf(what, sizeof(what), "cpu %d %s: read + lost (seq gaps) == written", c, cname[x]);
-			check(!beyond && r->read[x] + lost == wr[c][x], what,
-			      "read %llu lost %llu written %llu (next seq %llu)",
-			      (unsigned long long)r->read[x], (unsigned long long)lost,
-			      (unsigned long long)wr[c][x], (unsigned long long)r->next[x]);
-		}
-		calls += wsum;
-		totw += st[c].written;
-		totr += rsum;
-		totl += hl;
-		out("INFO", "cpu %d: calls %llu + comm %llu, stats written %llu read %llu; read %llu (comm %llu), lost in headers %llu (overrun %llu dropped %llu nesting_lost %llu too_big %llu), %llu sub-buffers, longest wait in read() %.1f s (%.1f s while its CPU wrote)",
-		    c, (unsigned long long)wsum, (unsigned long long)st[c].comm,
-		    (unsigned long long)st[c].written, (unsigned long long)st[c].read,
-		    (unsigned long long)rsum, (unsigned long long)r->comm, (unsigned long long)hl,
-		    (unsigned long long)r->lost[0], (unsigned long long)r->lost[1],
-		    (unsigned long long)r->lost[2], (unsigned long long)r->lost[3],
-		    (unsigned long long)r->subbufs, r->stall, r->stall_cpu);
-		snprintf(what, sizeof(what), "cpu %d: sub-buffers and records well-formed, only logdev_test's, ctx fields agree, seq increasing", c);
-		check(!r->bad_sb && !r->other && !r->ctx_bad && !r->order_bad && !r->errors, what,
-		      "bad %llu other %llu ctx %llu order %llu errors %llu: %s",
-		      (unsigned long long)r->bad_sb, (unsigned long long)r->other,
-		      (unsigned long long)r->ctx_bad, (unsigned long long)r->order_bad,
-		      (unsigned long long)r->errors, r->ex);
-		/*
-		 * While a CPU's writers run a sub-buffer completes every few
-		 * ms, so a reader waiting seconds in one read() was not woken
-		 * (a lost wake-up) or not scheduled.  The lost wake-up fixed
-		 * in logdev_pipe.c left a reader asleep to the end (12.2 s of
-		 * a 17.3 s run).  Both limits must be exceeded (a loaded host
-		 * may starve a reader for seconds); the sharp test of a lost
-		 * wake-up is the sleep check below.
-		 */
-		snprintf(what, sizeof(what), "cpu %d: reader never waited more than %d s and half the run in one read() while its CPU's writers ran",
-			 c, STALL_MAX_S);
-		check(r->stall_cpu <= STALL_MAX_S || r->stall_cpu <= tw / 2, what,
-		      "waited %.1f s (run %.1f s), %llu sub-buffers read",
-		      r->stall_cpu, tw, (unsigned long long)r->subbufs);
-		out("INFO", "cpu %d: reader: longest sleep after a sub-buffer completed %.1f s; most time runnable but not run in one read() %.1f s, run delay %.1f s%s",
-		    c, r->asleep_ready, r->runnable_max, r->rdelay_max,
-		    r->no_proc ? " (no /proc/self/task/TID/schedstat: not sampled)" : "");
-		snprintf(what, sizeof(what), "cpu %d: reader never slept more than %d s after a sub-buffer of its CPU completed (no lost wake-up)",
-			 c, ASLEEP_MAX_S);
-		check(r->asleep_ready <= ASLEEP_MAX_S, what,
-		      "slept %.1f s in one read() while its CPU completed sub-buffers (state S, not run since; seen at %.1f s of %.1f, its CPU attempted %llu records since it fell asleep, %llu of them dropped; %llu sub-buffers read then, %llu in all)",
-		      r->asleep_ready, r->ar_at, tw, (unsigned long long)r->ar_written,
-		      (unsigned long long)r->ar_dropped, (unsigned long long)r->ar_subbufs,
-		      (unsigned long long)r->subbufs);
-		snprintf(what, sizeof(what), "cpu %d: no EOF while recording", c);
-		check(!r->eof_early, what, "read() returned 0 before the writers were done");
-		snprintf(what, sizeof(what), "cpu %d: stats seen", c);
-		check(st[c].seen, what, "no line for cpu %d in stats", c);
-		snprintf(what, sizeof(what), "cpu %d: seq gaps + comm records lost == lost in headers", c);
-		check(st[c].comm >= r->comm && gsum + (st[c].comm - r->comm) == hl, what,
-		      "seq gaps %llu, comm written %llu read %llu, headers %llu",
-		      (unsigned long long)gsum, (unsigned long long)st[c].comm,
-		      (unsigned long long)r->comm, (unsigned long long)hl);
-		snprintf(what, sizeof(what), "cpu %d: read + lost (headers) == stats written == calls + comm", c);
-		check(rsum + hl == st[c].written && st[c].written == wsum + st[c].comm, what,
-		      "read %llu + lost %llu, stats written %llu, calls %llu + comm %llu",
-		      (unsigned long long)rsum, (unsigned long long)hl,
-		      (unsigned long long)st[c].written, (unsigned long long)wsum,
-		      (unsigned long long)st[c].comm);
-		snprintf(what, sizeof(what), "cpu %d: stats read == records read", c);
-		check(st[c].read == rsum, what, "stats %llu, readers %llu",
-		      (unsigned long long)st[c].read, (unsigned long long)rsum);
-		for (k = 0; k < L_NR; k++) {
-			snprintf(what, sizeof(what), "cpu %d: %s in headers == stats %s", c, l_name[k], l_name[k]);
-			check(r->lost[k] == st[c].lost[k], what, "headers %llu, stats %llu",
-			      (unsigned long long)r->lost[k], (unsigned long long)st[c].lost[k]);
-		}
-		snprintf(what, sizeof(what), "cpu %d: nothing lost to nesting or size", c);
-		check(!st[c].lost[L_NESTING_LOST] && !st[c].lost[L_TOO_BIG], what,
-		      "nesting_lost %llu too_big %llu", (unsigned long long)st[c].lost[L_NESTING_LOST],
-		      (unsigned long long)st[c].lost[L_TOO_BIG]);
-	}
+	for (c = 0; c < ncpu; c++)
+		report_cpu(c);
 	check(calls >= records, "calls made >= records asked", "%llu calls for %.0f asked",
 	      (unsigned long long)calls, records);
 	check(nmi_sent >= 0 && nmi_sent == nmi_seen, "every NMI of the writers arrived",
