@@ -460,143 +460,186 @@ static int verify(void)
 #define MAX_RUNS	31
 #define MAX_TCOUNTS	4
 
-int main(int argc, char **argv)
-{
-	u64 n = 2000000;
-	int runs = 7, ntc = 0, tcounts[MAX_TCOUNTS], maxt = 1;
-	const char *only = NULL, *instr_file = NULL, *tlist = NULL;
-	static double res[MAX_TCOUNTS][NR_METHODS][NR_PAYLOADS][MAX_RUNS];
-	double med[MAX_TCOUNTS][NR_METHODS][NR_PAYLOADS];
-	int nmeth = NR_METHODS;
-	struct thr *ts[64];
+/* One timed session: its options (see the header) and its medians. */
+struct session {
+	u64 n;				/* records per thread and run */
+	int runs, nmeth;		/* runs per figure; methods timed */
+	int ntc, tcounts[MAX_TCOUNTS], maxt;	/* thread counts timed; the largest */
+	const char *only, *instr_file, *tlist;
+	double med[MAX_TCOUNTS][NR_METHODS][NR_PAYLOADS];	/* ns/record */
+};
 
+/*
+ * The options into @s: -1 to go on, or the exit status (2 on a bad option,
+ * after the usage line; --verify runs at once and gives verify()'s).
+ */
+static int parse_args(int argc, char **argv, struct session *s)
+{
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--records") && i + 1 < argc)
-			n = strtoull(argv[++i], NULL, 0);
+			s->n = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
-			runs = atoi(argv[++i]);
+			s->runs = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-			tlist = argv[++i];
+			s->tlist = argv[++i];
 		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
-			only = argv[++i];
+			s->only = argv[++i];
 		else if (!strcmp(argv[i], "--verify"))
 			return verify();
 		else if (!strcmp(argv[i], "--instr") && i + 1 < argc)
-			instr_file = argv[++i];
+			s->instr_file = argv[++i];
 		else {
 			fprintf(stderr, "usage: hostbench [--records N] [--runs R] [--threads 1,2] "
 					"[--instr FILE] | --only METHOD:PAYLOAD --records N\n");
 			return 2;
 		}
 	}
-	if (runs < 1 || runs > MAX_RUNS || !n)
+	if (s->runs < 1 || s->runs > MAX_RUNS || !s->n)
 		return 2;
-#ifndef HAVE_LTTNG
-	nmeth = M_LTTNG;
-#endif
-	if (only) {
-		enum method m;
-		enum payload p;
+	return -1;
+}
 
-		if (parse_only(only, &m, &p))
-			return 2;
-		ts[0] = thr_new(0);
-		run_once(ts, 1, m, p, n);
-		return 0;
-	}
-	if (!tlist) {
+/* --threads (default "1,NCPUS") into s->tcounts: 0, or 2 on a count out of 1..64. */
+static int parse_threads(struct session *s)
+{
+	if (!s->tlist) {
 		static char def[16];
 
 		snprintf(def, sizeof(def), "1,%ld", sysconf(_SC_NPROCESSORS_ONLN));
-		tlist = def;
+		s->tlist = def;
 	}
-	for (const char *c = tlist; *c && ntc < MAX_TCOUNTS; ) {
+	for (const char *c = s->tlist; *c && s->ntc < MAX_TCOUNTS; ) {
 		int v = atoi(c);
 
 		if (v < 1 || v > 64)
 			return 2;
-		if (!ntc || tcounts[ntc - 1] != v)
-			tcounts[ntc++] = v;
-		if (v > maxt)
-			maxt = v;
+		if (!s->ntc || s->tcounts[s->ntc - 1] != v)
+			s->tcounts[s->ntc++] = v;
+		if (v > s->maxt)
+			s->maxt = v;
 		c = strchr(c, ',');
 		if (!c)
 			break;
 		c++;
 	}
-	if (instr_file)
-		load_instr(instr_file);
-	for (int i = 0; i < maxt; i++)
+	return 0;
+}
+
+/* The runs, interleaved (run r of every method before run r + 1 of any), into s->med. */
+static void run_all(struct session *s, struct thr **ts)
+{
+	static double res[MAX_TCOUNTS][NR_METHODS][NR_PAYLOADS][MAX_RUNS];
+
+	for (int r = 0; r < s->runs; r++)
+		for (int tc = 0; tc < s->ntc; tc++)
+			for (int p = 0; p < NR_PAYLOADS; p++)
+				for (int m = 0; m < s->nmeth; m++)
+					res[tc][m][p][r] = run_once(ts, s->tcounts[tc], (enum method)m,
+								    (enum payload)p, s->n);
+	for (int tc = 0; tc < s->ntc; tc++)
+		for (int p = 0; p < NR_PAYLOADS; p++)
+			for (int m = 0; m < s->nmeth; m++)
+				s->med[tc][m][p] = median(res[tc][m][p], s->runs);
+}
+
+/* The table of one thread count and payload: ns/record, x floor, instructions, targets. */
+static void print_table(const struct session *s, int tc, int p)
+{
+	const int nmeth = s->nmeth;
+	double fl = s->med[tc][M_FLOOR][p];
+
+	printf("\nHost, native: %s; %d thread%s (one per CPU), %llu records/thread, median of %d runs\n",
+	       payload_desc[p], s->tcounts[tc], s->tcounts[tc] > 1 ? "s" : "",
+	       (unsigned long long)s->n, s->runs);
+	printf("  %-30s %10s %9s %13s  %s\n", "method", "ns/record", "x floor",
+	       "instr/record", "target");
+	for (int m = 0; m < nmeth; m++) {
+		char ib[32] = "-";
+		char tg[160] = "";
+
+		if (instr[m][p] > 0)
+			snprintf(ib, sizeof(ib), "%.0f", instr[m][p]);
+		if ((m == M_EDP || m == M_EDP_SW) && p == P2) {
+			/* issue 13 item 6, judged on the kernel-like row */
+			double xf = s->med[tc][m][p] / fl;
+			double xl = nmeth > M_LTTNG ? s->med[tc][m][p] / s->med[tc][M_LTTNG][p] : 0;
+			char lt[64] = "no LTTng-UST row";
+
+			if (nmeth > M_LTTNG)
+				snprintf(lt, sizeof(lt), "%.2fx", xl);
+			if (m == M_EDP_SW)
+				snprintf(tg, sizeof(tg), "<= 1.30x floor: %.2fx %s; <= 0.50x LTTng-UST: %s %s",
+					 xf, xf <= 1.3 ? "MET" : "MISSED", lt,
+					 nmeth <= M_LTTNG ? "MISSED" : xl <= 0.5 ? "MET" : "MISSED");
+			else
+				snprintf(tg, sizeof(tg), "(%.2fx floor, %s LTTng-UST: locked RMWs; target on the one-writer row)",
+					 xf, lt);
+		}
+		printf("  %-30s %10.1f %9.2f %13s  %s\n", method_desc[m],
+		       s->med[tc][m][p], s->med[tc][m][p] / fl, ib, tg);
+	}
+}
+
+/* Per-writer records/s at each thread count, with the ALU control factored out. */
+static void print_scaling(const struct session *s)
+{
+	const int ntc = s->ntc;
+	double ctl = s->med[0][M_SPIN][P2] / s->med[ntc - 1][M_SPIN][P2];
+
+	printf("\nScaling: per-writer records/s (million), 2 ints, each thread its own CPU and buffer\n");
+	printf("  (\"/ctl\": the %d-thread share divided by the ALU control's share, i.e. what the\n"
+	       "   machine itself gives a second thread factored out)\n", s->tcounts[ntc - 1]);
+	printf("  %-30s", "method");
+	for (int tc = 0; tc < ntc; tc++)
+		printf(" %7d thr", s->tcounts[tc]);
+	printf(" %7s %7s  target: %d thr >= 80%% of 1 thr\n", "share", "/ctl", s->tcounts[ntc - 1]);
+	for (int m = 0; m < s->nmeth; m++) {
+		double share = s->med[0][m][P2] / s->med[ntc - 1][m][P2];
+
+		printf("  %-30s", method_desc[m]);
+		for (int tc = 0; tc < ntc; tc++)
+			printf(" %11.2f", 1e3 / s->med[tc][m][P2]);
+		printf(" %6.0f%% %6.0f%%", 100 * share, 100 * share / ctl);
+		if (m == M_EDP || m == M_EDP_SW)
+			printf("  raw %s, vs control %s", share >= 0.8 ? "MET" : "MISSED",
+			       share / ctl >= 0.8 ? "MET" : "MISSED");
+		printf("\n");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct session s = { .n = 2000000, .runs = 7, .nmeth = NR_METHODS, .maxt = 1 };
+	struct thr *ts[64];
+	int rc = parse_args(argc, argv, &s);
+
+	if (rc >= 0)
+		return rc;
+#ifndef HAVE_LTTNG
+	s.nmeth = M_LTTNG;
+#endif
+	if (s.only) {
+		enum method m;
+		enum payload p;
+
+		if (parse_only(s.only, &m, &p))
+			return 2;
+		ts[0] = thr_new(0);
+		run_once(ts, 1, m, p, s.n);
+		return 0;
+	}
+	if (parse_threads(&s))
+		return 2;
+	if (s.instr_file)
+		load_instr(s.instr_file);
+	for (int i = 0; i < s.maxt; i++)
 		ts[i] = thr_new(i);
 
-	for (int r = 0; r < runs; r++)
-		for (int tc = 0; tc < ntc; tc++)
-			for (int p = 0; p < NR_PAYLOADS; p++)
-				for (int m = 0; m < nmeth; m++)
-					res[tc][m][p][r] = run_once(ts, tcounts[tc], (enum method)m,
-								    (enum payload)p, n);
-	for (int tc = 0; tc < ntc; tc++)
+	run_all(&s, ts);
+	for (int tc = 0; tc < s.ntc; tc++)
 		for (int p = 0; p < NR_PAYLOADS; p++)
-			for (int m = 0; m < nmeth; m++)
-				med[tc][m][p] = median(res[tc][m][p], runs);
-
-	for (int tc = 0; tc < ntc; tc++)
-		for (int p = 0; p < NR_PAYLOADS; p++) {
-			double fl = med[tc][M_FLOOR][p];
-
-			printf("\nHost, native: %s; %d thread%s (one per CPU), %llu records/thread, median of %d runs\n",
-			       payload_desc[p], tcounts[tc], tcounts[tc] > 1 ? "s" : "",
-			       (unsigned long long)n, runs);
-			printf("  %-30s %10s %9s %13s  %s\n", "method", "ns/record", "x floor",
-			       "instr/record", "target");
-			for (int m = 0; m < nmeth; m++) {
-				char ib[32] = "-";
-				char tg[160] = "";
-
-				if (instr[m][p] > 0)
-					snprintf(ib, sizeof(ib), "%.0f", instr[m][p]);
-				if ((m == M_EDP || m == M_EDP_SW) && p == P2) {
-					/* issue 13 item 6, judged on the kernel-like row */
-					double xf = med[tc][m][p] / fl;
-					double xl = nmeth > M_LTTNG ? med[tc][m][p] / med[tc][M_LTTNG][p] : 0;
-					char lt[64] = "no LTTng-UST row";
-
-					if (nmeth > M_LTTNG)
-						snprintf(lt, sizeof(lt), "%.2fx", xl);
-					if (m == M_EDP_SW)
-						snprintf(tg, sizeof(tg), "<= 1.30x floor: %.2fx %s; <= 0.50x LTTng-UST: %s %s",
-							 xf, xf <= 1.3 ? "MET" : "MISSED", lt,
-							 nmeth <= M_LTTNG ? "MISSED" : xl <= 0.5 ? "MET" : "MISSED");
-					else
-						snprintf(tg, sizeof(tg), "(%.2fx floor, %s LTTng-UST: locked RMWs; target on the one-writer row)",
-							 xf, lt);
-				}
-				printf("  %-30s %10.1f %9.2f %13s  %s\n", method_desc[m],
-				       med[tc][m][p], med[tc][m][p] / fl, ib, tg);
-			}
-		}
-	if (ntc > 1) {
-		double ctl = med[0][M_SPIN][P2] / med[ntc - 1][M_SPIN][P2];
-
-		printf("\nScaling: per-writer records/s (million), 2 ints, each thread its own CPU and buffer\n");
-		printf("  (\"/ctl\": the %d-thread share divided by the ALU control's share, i.e. what the\n"
-		       "   machine itself gives a second thread factored out)\n", tcounts[ntc - 1]);
-		printf("  %-30s", "method");
-		for (int tc = 0; tc < ntc; tc++)
-			printf(" %7d thr", tcounts[tc]);
-		printf(" %7s %7s  target: %d thr >= 80%% of 1 thr\n", "share", "/ctl", tcounts[ntc - 1]);
-		for (int m = 0; m < nmeth; m++) {
-			double share = med[0][m][P2] / med[ntc - 1][m][P2];
-
-			printf("  %-30s", method_desc[m]);
-			for (int tc = 0; tc < ntc; tc++)
-				printf(" %11.2f", 1e3 / med[tc][m][P2]);
-			printf(" %6.0f%% %6.0f%%", 100 * share, 100 * share / ctl);
-			if (m == M_EDP || m == M_EDP_SW)
-				printf("  raw %s, vs control %s", share >= 0.8 ? "MET" : "MISSED",
-				       share / ctl >= 0.8 ? "MET" : "MISSED");
-			printf("\n");
-		}
-	}
+			print_table(&s, tc, p);
+	if (s.ntc > 1)
+		print_scaling(&s);
 	return 0;
 }
