@@ -256,6 +256,7 @@ static void ld_probe_free(struct ld_probe *p)
 	kfree(p);
 }
 
+/* The probe named @name, or NULL; under ld_probes_mutex. */
 struct ld_probe *ld_probe_find(const char *name)
 {
 	struct ld_probe *p;
@@ -364,6 +365,12 @@ out_free:
 	return ret;
 }
 
+/*
+ * Add the probe of command @cmd (not a removal; in @c->buf): parsed, its
+ * call sites made, armed (or left pending for a module not loaded yet) and
+ * listed; a glob attaches one per function.  Under ld_probes_mutex.
+ * 0, or the error with its reason in @c (ld_fail()).
+ */
 int ld_probe_add(struct ld_pctx *c, char *cmd)
 {
 	const char *at;
@@ -430,6 +437,7 @@ err_free:
 	return ret;
 }
 
+/* Unlist, disarm (no handler runs after) and free @p; under ld_probes_mutex. */
 void ld_probe_remove(struct ld_probe *p)
 {
 	lockdep_assert_held(&ld_probes_mutex);
@@ -438,6 +446,7 @@ void ld_probe_remove(struct ld_probe *p)
 	ld_probe_free(p);
 }
 
+/* Remove every probe (takes ld_probes_mutex). */
 void ld_probes_remove_all(void)
 {
 	struct ld_probe *p, *n;

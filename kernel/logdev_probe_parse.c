@@ -43,9 +43,9 @@
  * at most LD_GLOB_ATTACH_MAX.  "probe_functions" lists the probe-able
  * functions matching a glob.
  *
- * Every hit is a LOGDEV_REC_PRINT record of the probe's own call site: file
- * "probe", func NAME (NAME%return for the return of an r: probe), line
- * OFFSET; its format carries each argument's type ("n=%lld s=\"%s\"%s ...",
+ * Removals (-NAME, -:[GRP/]NAME) and the one-line rules of a write are
+ * the file's (logdev_probes.c); this file parses the rest.  Each fetch
+ * becomes a conversion of its record's format (ld_fmt_make()).
  *
  * Layer: probes (logdev_probes.h).  What only the running kernel knows is
  * asked through ld_fetch_reg(), ld_sym_value(), ld_tp_lookup(),
@@ -68,6 +68,7 @@
 
 const char ld_probe_kind_char[] = { 'p', 'r', 't' };
 
+/* ASCII only: the kernel's isalnum() also takes Latin-1 letters (0xc0..) */
 static bool ld_ident_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||

@@ -160,20 +160,6 @@ static const struct file_operations ld_list_fops = {
 	.release = single_release,
 };
 
-/**
- * ld_probes_exit() - remove every probe (module unload)
- *
- * Call before the buffers are freed: afterwards no handler runs.  The
- * module notifiers go first (a running callback is waited for; the
- * tracepoint one's unregistration disarms the probes on modules'
- * tracepoints), so no probe is armed after this.
- */
-void ld_probes_exit(void)
-{
-	ld_probe_notifiers_unregister();
-	ld_probes_remove_all();
-}
-
 /* ------------------------------------------------------------------- file */
 
 static int ld_probes_show(struct seq_file *m, void *v)
@@ -416,4 +402,18 @@ int ld_probes_init(struct dentry *dir)
 	debugfs_create_file("probe_functions", 0600, dir, NULL, &ld_list_fops);
 	ld_ksyms_init(dir);
 	return 0;
+}
+
+/**
+ * ld_probes_exit() - remove every probe (module unload)
+ *
+ * Call before the buffers are freed: afterwards no handler runs.  The
+ * module notifiers go first (a running callback is waited for; the
+ * tracepoint one's unregistration disarms the probes on modules'
+ * tracepoints), so no probe is armed after this.
+ */
+void ld_probes_exit(void)
+{
+	ld_probe_notifiers_unregister();
+	ld_probes_remove_all();
 }
