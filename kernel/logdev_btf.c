@@ -22,7 +22,7 @@
  * string section ends with a NUL: checked).  Nothing here is trusted from the bytes: a blob
  * built to loop (a typedef of itself) is stopped after LD_BTF_MAX_DEPTH.
  *
- * Layer: feature (used by logdev_probes.c only); calls nothing of logdev.
+ * Layer: probes (used by logdev_probe_tp.c only); calls nothing of logdev.
  * Portable: built in userspace by tests/btf and tests/fuzz.
  */
 #ifdef __KERNEL__

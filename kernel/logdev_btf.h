@@ -2,12 +2,12 @@
 /*
  * logdev_btf.h - a small reader of the kernel's BTF (BPF Type Format,
  * include/uapi/linux/btf.h): enough to name a function's parameters and
- * their types (logdev_btf.c).  Used by logdev_probes.c for a tracepoint's
+ * their types (logdev_btf.c).  Used by logdev_probe_tp.c for a tracepoint's
  * arguments by name (the parameters of __bpf_trace_<class>).
  *
- * Layer: feature (beside logdev_probes.c, its one user); calls nothing of
+ * Layer: probes (beside logdev_probe_tp.c, its one user); calls nothing of
  * logdev.  Portable: built unchanged in userspace by tests/btf (unit test)
- * and tests/fuzz (fuzz_btf, fuzz_probespec); there the includer provides
+ * and tests/fuzz (fuzz_btf; its struct in fuzz_probespec); there the includer provides
  * u8, u16, u32, s32, kvcalloc() and kvfree() first (tests/fuzz/kshim/ldk_btf.h).
  */
 #ifndef _LOGDEV_BTF_H

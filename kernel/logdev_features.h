@@ -18,7 +18,7 @@ struct dentry;
  */
 void ld_debugfs_init(struct dentry *dir);
 
-/* logdev_probes.c: probes, error_log */
+/* logdev_probes.c: probes, error_log, probe_functions (logdev_probes.h) */
 int ld_probes_init(struct dentry *dir);
 void ld_probes_exit(void);
 

@@ -55,7 +55,7 @@
  * Which source a walk used, and why the other was not, is in "ksyms" and,
  * once per change, in the kernel log.
  *
- * Layer: feature (logdev_ksyms.h); calls nothing of logdev but the
+ * Layer: probes (logdev_ksyms.h); calls nothing of logdev but the
  * control files' parsers (logdev_parse.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

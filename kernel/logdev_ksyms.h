@@ -15,7 +15,8 @@
  * kernel's file API; "auto" takes iter where it can be called, else procfs.
  * Without either a question returns -EOPNOTSUPP and ld_ksyms_why() says why.
  *
- * Layer: feature (beside logdev_probes.c, its one user, as logdev_btf.c);
+ * Layer: probes (used by logdev_probe_syms.c and logdev_probe_tp.c, the
+ * "ksyms" file by logdev_probes.c and logdev_main.c);
  * logdev_ksyms_query.c calls logdev_ksyms.c, which calls nothing of logdev
  * but the control files' parsers.  Every function here sleeps (process context)
  * and serialises on its own mutex; callbacks run under it (and, with the

@@ -14,7 +14,7 @@
  * written past its buffer (fortify made the unbounded strlcat() of a bad
  * name a kernel BUG).
  *
- * Layer: feature (logdev_ksyms.h); calls logdev_ksyms.c only.
+ * Layer: probes (logdev_ksyms.h); calls logdev_ksyms.c only.
  */
 #include <linux/module.h>
 #include <linux/kernel.h>

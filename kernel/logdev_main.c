@@ -40,6 +40,8 @@
  *   module init    logdev_main.c
  *   features       logdev_debugfs.c logdev_pipe.c logdev_probes.c
  *                  logdev_modlog.c logdev_dump.c
+ *   probes         logdev_probe_*.c (logdev_probes.h) logdev_btf.c
+ *                  logdev_ksyms.c logdev_ksyms_query.c
  *   recording core logdev_buffers.c logdev_record.c logdev_wake.c
  *                  logdev_sites.c logdev_percpu.c
  *   ring           logdev_ring.c

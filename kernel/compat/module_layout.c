@@ -6,7 +6,7 @@
  * CONFIG_ARCH_WANTS_MODULES_DATA_IN_VMALLOC.  Linux 4.5 to 6.3; removed in
  * 6.4 by mem[] (module_mem.c).  Alternative: module_mem.c (one of the two
  * must compile).  Used by: logdev_compat.h ld_mod_mem() (logdev_modlog.c,
- * logdev_probes.c).
+ * logdev_ksyms.c).
  */
 #include <linux/module.h>
 

@@ -5,7 +5,7 @@
  * allocation.  Linux 6.4; it replaced core_layout/init_layout
  * (module_layout.c).  Alternative: module_layout.c (one of the two
  * must compile).  Used by: logdev_compat.h ld_mod_mem() (logdev_modlog.c,
- * logdev_probes.c).
+ * logdev_ksyms.c).
  */
 #include <linux/module.h>
 

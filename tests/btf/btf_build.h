@@ -7,7 +7,7 @@
  * base's next id and string offset as its bases.  The header is 24 bytes
  * (as vmlinux's, on 7.x too); bb_rewrap() gives it another length and a
  * 7.x layout section.  Include after the
- * fixed-width types (tests/fuzz/kshim/ldk_btf.h or ldk_kernel.h).
+ * fixed-width types (tests/fuzz/kshim/ldk_btf.h or ldk_probe.h).
  */
 #ifndef BTF_BUILD_H
 #define BTF_BUILD_H

@@ -12,7 +12,7 @@
  * Checks beyond the sanitizers: ld_btf_open() returns 0, -EINVAL,
  * -EOPNOTSUPP (or -ENOMEM); a lookup 0, -EINVAL or -ENOENT; a found
  * function's parameters have NUL-terminated names and type names and a
- * known kind (sizes are passed on as BTF says them: logdev_probes.c
+ * known kind (sizes are passed on as BTF says them: logdev_probe_tp.c
  * refuses the ones it cannot record).
  * Seeds: corpus/btf, written by tests/btf (make -C tests/btf corpus).
  */

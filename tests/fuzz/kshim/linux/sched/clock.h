@@ -1,1 +1,0 @@
-#include "ldk_kernel.h"
