@@ -30,10 +30,8 @@ static void render_all(struct lgd_reader *r, int style, int by,
 	struct lgd_item it;
 	const char *line;
 
-	if (lgd_merge_init(&m, r))
+	if (lgd_merge_open(&m, r, (style == LGD_RENDER_RAW ? LGD_ITEMS_COMM : 0) | LGD_ITEMS_ABSURD))
 		return;
-	m.comm_items = style == LGD_RENDER_RAW;
-	m.absurd_items = 1;
 	if (lgd_render_init(&rd, r, style)) {
 		lgd_merge_free(&m);
 		return;

@@ -82,8 +82,12 @@ static void reread_formats(void *arg, struct lgd_reader *r, uint32_t site)
 		f->formats_tried = r->sites.nr - 1;
 }
 
-int cli_follow_open(struct cli_follow *f, uint64_t window_ns)
+int cli_follow_open(struct cli_follow *f, uint64_t window_ns, unsigned int items)
 {
+	struct lgd_live_opts o = {
+		.window_ns = window_ns, .max_bytes = CLI_FOLLOW_MAX_BYTES, .items = items,
+		.on_unknown_site = reread_formats, .arg = f,
+	};
 	struct lgd_diag d = { 0 };
 	struct lgd_cap_writer w;
 	uint32_t sbs = 0;
@@ -143,11 +147,9 @@ int cli_follow_open(struct cli_follow *f, uint64_t window_ns)
 			"read\n", n, f->dir);
 		goto err_files;
 	}
-	ret = lgd_live_init(&f->lv, &f->r, f->cpus, f->n, window_ns, CLI_FOLLOW_MAX_BYTES);
+	ret = lgd_live_open(&f->lv, &f->r, f->cpus, f->n, &o);
 	if (ret)
 		goto err_nomem;
-	f->lv.on_unknown_site = reread_formats;
-	f->lv.arg = f;
 	return 0;
 err_nomem:
 	fprintf(stderr, "logdev: out of memory\n");

@@ -452,10 +452,11 @@ uint64_t cli_mono_ns(void);
 /**
  * cli_follow_open() - the live metadata of $LOGDEV_DEBUGFS (or the default
  * directory) with the filter options applied, every CPU's trace_pipe_raw
- * opened non-blocking, a live merge with window @window_ns.  Prints errors
- * (no live buffer: cli_live_hint()).  Return: 0, or 1 (unusable).
+ * opened non-blocking, a live merge with window @window_ns handing out
+ * @items (enum lgd_items).  Prints errors (no live buffer:
+ * cli_live_hint()).  Return: 0, or 1 (unusable).
  */
-int cli_follow_open(struct cli_follow *f, uint64_t window_ns);
+int cli_follow_open(struct cli_follow *f, uint64_t window_ns, unsigned int items);
 /**
  * cli_follow_run() - follow until SIGINT or SIGTERM (cli-follow.c's file
  * comment: flush cadence, the final drain), handing every item to @fn in

@@ -265,9 +265,9 @@ static int deltas_follow(int by, enum lgd_sort key, uint64_t window_ns)
 	struct cli_follow f;
 	int failed;
 
-	if (cli_follow_open(&f, window_ns))
+	/* pairs are made on every record (streams.c) */
+	if (cli_follow_open(&f, window_ns, LGD_ITEMS_FILTERED))
 		return 1;
-	f.lv.filtered_items = 1;	/* pairs are made on every record (streams.c) */
 	t.f = &f;
 	t.key = key;
 	t.by = by;

@@ -459,14 +459,14 @@ int cmd_export(int argc, char **argv)
 	x.r = &r;
 	x.du = &du;
 	lgd_streams_init(&st, by);
-	/* returns paired first: one can come before its entry in time order */
+	/* returns paired first: one can come before its entry in time order;
+	 * pairs never span a record a filter left out */
 	if ((lgd_dur_has_returns(&du) && lgd_dur_collect(&r, &du, &marks)) ||
-	    lgd_merge_init(&m, &r)) {
+	    lgd_merge_open(&m, &r, LGD_ITEMS_FILTERED)) {
 		fprintf(stderr, "logdev: out of memory\n");
 		failed = 1;
 		goto out;
 	}
-	m.filtered_items = 1;	/* pairs never span a record a filter left out */
 	cli_dur_huge(du.stats.huge);
 	if (fmt == X_CSV)
 		fputs("ts_ns,cpu,pid,comm,ctx,site_id,func,file,line,type,message,delta_ns,"

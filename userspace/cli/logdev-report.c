@@ -123,11 +123,10 @@ static int report_follow(int raw, int by, uint64_t window_ns)
 	struct cli_follow f;
 	int failed;
 
-	if (cli_follow_open(&f, window_ns))
+	/* as report: --raw shows comm records; the renderer pairs on every record */
+	if (cli_follow_open(&f, window_ns,
+			    (raw ? LGD_ITEMS_COMM : 0) | LGD_ITEMS_ABSURD | LGD_ITEMS_FILTERED))
 		return 1;
-	f.lv.comm_items = raw;	/* as report: --raw shows comm records */
-	f.lv.absurd_items = 1;
-	f.lv.filtered_items = 1;	/* the renderer pairs on every record */
 	o.raw = raw;
 	if (lgd_render_init(&o.rd, &f.r, raw ? LGD_RENDER_RAW : LGD_RENDER_TEXT)) {
 		fprintf(stderr, "logdev: out of memory\n");
@@ -204,18 +203,19 @@ int cmd_report(int argc, char **argv)
 		lgd_reader_close(&r);
 		return 1;
 	}
-	/* returns paired first: one can come before its entry in time order */
+	/* returns paired first: one can come before its entry in time order.
+	 * --raw shows comm records (func <comm>); absurd timestamps shown,
+	 * marked, out of the deltas (render.c); the renderer pairs on every
+	 * record (streams.c) */
 	has_dur = lgd_dur_has_returns(&du);
-	if ((has_dur && lgd_dur_collect(&r, &du, &marks)) || lgd_merge_init(&m, &r)) {
+	if ((has_dur && lgd_dur_collect(&r, &du, &marks)) ||
+	    lgd_merge_open(&m, &r, (raw ? LGD_ITEMS_COMM : 0) | LGD_ITEMS_ABSURD | LGD_ITEMS_FILTERED)) {
 		fprintf(stderr, "logdev: out of memory\n");
 		lgd_dur_marks_free(&marks);
 		lgd_dur_free(&du);
 		lgd_reader_close(&r);
 		return 1;
 	}
-	m.comm_items = raw;	/* --raw shows comm records: func <comm> */
-	m.absurd_items = 1;	/* shown, marked; out of the deltas (render.c) */
-	m.filtered_items = 1;	/* the renderer pairs on every record (streams.c) */
 	if (lgd_render_init(&rd, &r, raw ? LGD_RENDER_RAW : LGD_RENDER_TEXT)) {
 		fprintf(stderr, "logdev: out of memory\n");
 		lgd_dur_marks_free(&marks);

@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "liblogdev.h"
+#include "comm.h"
 #include "subbuf.h"
 
 #define LGD_MAX_CPU	4096	/* section CPU numbers accepted: 0..4095 */
@@ -1384,12 +1385,13 @@ static void sift_down(struct lgd_merge *m, uint32_t i)
 	}
 }
 
-int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r)
+int lgd_merge_open(struct lgd_merge *m, struct lgd_reader *r, unsigned int items)
 {
 	struct lgd_merge_shared *sh = NULL;
 
 	memset(m, 0, sizeof(*m));
 	m->r = r;
+	m->items = items;
 	r->nr_absurd_ts = 0;
 	r->nr_recorder_out = 0;
 	r->nr_recs_seen = r->nr_recs_kept = 0;
@@ -1628,12 +1630,12 @@ static int merge_next_all(struct lgd_merge *m, struct lgd_item *it)
 		if (!m->r->comms_all &&
 		    comm_add(m->r, it->rec.pid, it->ts, it->payload, it->rec.arg_bytes))
 			return -ENOMEM;
-		if (m->comm_items)
+		if (m->items & LGD_ITEMS_COMM)
 			break;
 	}
 	if (ret > 0) {
 		note_missing(m->last->sh, m->r, it);
-		settle(m->r, it, m->last->idx, m->absurd_items);
+		settle(m->r, it, m->last->idx, !!(m->items & LGD_ITEMS_ABSURD));
 	}
 	return ret;
 }
@@ -1713,7 +1715,7 @@ int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it)
 {
 	int ret;
 
-	while ((ret = merge_next_all(m, it)) > 0 && it->filtered && !m->filtered_items)
+	while ((ret = merge_next_all(m, it)) > 0 && it->filtered && !(m->items & LGD_ITEMS_FILTERED))
 		;
 	return ret;
 }
