@@ -192,7 +192,7 @@ static int write_formats(struct rec *rc, const char *ft, size_t fl)
 	if (!ret)
 		ret = cli_maybe_kallsyms(&rc->w, ft, fl, &rc->ksyms);
 	if (!ret && rc->ksyms)
-		ret = cli_write_modlog(&rc->w, rc->dir);
+		ret = lgd_rec_modlog(&rc->w, rc->dir);
 	return ret;
 }
 
@@ -204,7 +204,7 @@ static int write_formats(struct rec *rc, const char *ft, size_t fl)
 static int refresh_formats(struct rec *rc)
 {
 	size_t nl;
-	char *nt = cli_read_text(rc->dir, "formats", &nl);
+	char *nt = lgd_rec_read_text(rc->dir, "formats", &nl);
 	int ret;
 
 	if (!nt || (nl == rc->fl && rc->ft && !memcmp(nt, rc->ft, nl))) {
@@ -315,7 +315,7 @@ static int rec_open_debugfs(struct rec *rc)
 	struct lgd_diag d;
 	size_t pl;
 
-	rc->ht = cli_read_text(rc->dir, "header", &rc->hl);
+	rc->ht = lgd_rec_read_text(rc->dir, "header", &rc->hl);
 	if (!rc->ht) {
 		cli_live_hint(rc->dir, errno);
 		return 1;
@@ -325,14 +325,14 @@ static int rec_open_debugfs(struct rec *rc)
 		return 1;
 	}
 	rc->sbs = hdr.subbuf_size;
-	rc->pt0 = cli_read_text(rc->dir, "probes", &pl);	/* NULL: none */
-	rc->ft = cli_read_text(rc->dir, "formats", &rc->fl);
+	rc->pt0 = lgd_rec_read_text(rc->dir, "probes", &pl);	/* NULL: none */
+	rc->ft = lgd_rec_read_text(rc->dir, "formats", &rc->fl);
 	if (!rc->ft) {
 		fprintf(stderr, "logdev: cannot read %s/formats: %s; " HINT "\n", rc->dir,
 			strerror(errno));
 		return 1;
 	}
-	rc->ncpu = cli_list_cpus(rc->dir, &rc->cpus);
+	rc->ncpu = lgd_rec_list_cpus(rc->dir, &rc->cpus);
 	if (rc->ncpu <= 0) {
 		fprintf(stderr, "logdev: %s/per_cpu: %s; " HINT "\n", rc->dir,
 			rc->ncpu ? strerror(-rc->ncpu) : "no CPUs");
@@ -439,7 +439,7 @@ static int rec_write_meta(struct rec *rc)
 	if (!ret)
 		ret = lgd_cap_write_section(&rc->w, LGD_SECT_HEADER, LGD_CAP_NO_CPU, rc->ht, rc->hl);
 	if (!ret)	/* our pid: the analyses leave our own records out */
-		ret = cli_write_recorder(&rc->w);
+		ret = lgd_rec_recorder(&rc->w);
 	if (!ret)
 		ret = write_formats(rc, rc->ft, rc->fl);
 	if (ret) {
@@ -462,7 +462,7 @@ static int rec_enable(struct rec *rc)
 
 	if (rc->no_enable || stop_sig)
 		return 0;
-	cur = cli_read_text(rc->dir, "enable", &cl);
+	cur = lgd_rec_read_text(rc->dir, "enable", &cl);
 	/* someone else is recording: say so, and leave it on at the end */
 	rc->was_on = cur && cur[0] == '1';
 	free(cur);
@@ -470,7 +470,7 @@ static int rec_enable(struct rec *rc)
 		fprintf(stderr, "logdev: recording was already enabled (another "
 			"logdev record?): the buffers are shared and consumed "
 			"by whoever reads first; it is re-enabled when we stop\n");
-	ret = cli_write_str(rc->dir, "enable", "1");
+	ret = lgd_rec_write_str(rc->dir, "enable", "1");
 	if (ret) {
 		fprintf(stderr, "logdev: %s/enable: %s\n", rc->dir, strerror(-ret));
 		if (rc->tmp)
@@ -522,7 +522,7 @@ static uint64_t rec_drain_once(struct rec *rc)
 
 	for (int i = 0; i < rc->ncpu && !rc->w.err; i++) {
 		uint64_t before = rc->bytes;
-		int eof, ret = cli_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
+		int eof, ret = lgd_rec_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
 					 rc->sbs, &eof, &rc->bytes, &rc->recs);
 
 		if (ret && !rc->w.err) {
@@ -539,7 +539,7 @@ static uint64_t rec_drain_once(struct rec *rc)
 static uint64_t rec_buf_bytes(const struct rec *rc)
 {
 	size_t l;
-	char *t = cli_read_text(rc->dir, "buffer_size_kb", &l);
+	char *t = lgd_rec_read_text(rc->dir, "buffer_size_kb", &l);
 	uint64_t kb = t ? strtoull(t, NULL, 10) : 0;
 
 	free(t);
@@ -655,7 +655,7 @@ static void rec_stop(struct rec *rc)
 	}
 	if (rc->enabled || rc->no_enable) {
 		const char *cf = rc->enabled ? "enable" : "flush";
-		int ret = cli_write_str(rc->dir, cf, rc->enabled ? "0" : "1");
+		int ret = lgd_rec_write_str(rc->dir, cf, rc->enabled ? "0" : "1");
 
 		if (ret) {
 			fprintf(stderr, "logdev: %s/%s: %s\n", rc->dir, cf, strerror(-ret));
@@ -674,7 +674,7 @@ static void rec_drain(struct rec *rc)
 		int eof = 0, tries = 0, ret;
 
 		while (!eof && !rc->w.err) {
-			ret = cli_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
+			ret = lgd_rec_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
 					rc->sbs, &eof, &rc->bytes, &rc->recs);
 			if (ret) {
 				if (!rc->w.err) {
@@ -694,7 +694,7 @@ static void rec_drain(struct rec *rc)
 		close(rc->fds[i]);
 		rc->fds[i] = -1;
 	}
-	if (rc->was_on && cli_write_str(rc->dir, "enable", "1")) {
+	if (rc->was_on && lgd_rec_write_str(rc->dir, "enable", "1")) {
 		fprintf(stderr, "logdev: could not re-enable recording\n");
 		rc->rc = 1;
 	}
@@ -714,10 +714,10 @@ static void rec_finish(struct rec *rc)
 
 	if (!rc->w.err) {
 		size_t sl, fl;
-		char *st = cli_read_text(rc->dir, "stats", &sl);
-		char *ft = cli_read_text(rc->dir, "formats", &fl);
+		char *st = lgd_rec_read_text(rc->dir, "stats", &sl);
+		char *ft = lgd_rec_read_text(rc->dir, "formats", &fl);
 		size_t pl;
-		char *pt = cli_read_text(rc->dir, "probes", &pl);	/* NULL: none */
+		char *pt = lgd_rec_read_text(rc->dir, "probes", &pl);	/* NULL: none */
 
 		if (ft) {
 			write_formats(rc, ft, fl);
