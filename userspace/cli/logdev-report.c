@@ -48,6 +48,7 @@
  * error, 2 usage (cli_exit_status()).
  */
 #define _GNU_SOURCE	/* fwrite_unlocked() */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -78,6 +79,7 @@ const struct cli_cmd cli_cmd_report = {
 
 struct follow_out {
 	struct lgd_render rd;
+	struct lgd_streams st;	/* the "+D us" pairs (streams.c, the rule of deltas) */
 	int raw;
 	unsigned int prev_flags;
 };
@@ -91,8 +93,10 @@ struct follow_out {
 static int follow_item(void *arg, const struct lgd_item *it, unsigned int flags)
 {
 	struct follow_out *o = arg;
+	struct lgd_stream_step sp;
 	const char *line;
-	long len = lgd_render_item(&o->rd, it, NULL, &line);
+	long len = lgd_streams_add(&o->st, it, &sp) ? -ENOMEM :
+		   lgd_render_item(&o->rd, it, &sp, NULL, &line);
 
 	if (len < 0)
 		return fprintf(stderr, "logdev: out of memory\n"), 1;
@@ -133,13 +137,14 @@ static int report_follow(int raw, int by, uint64_t window_ns)
 		cli_follow_close(&f);
 		return 1;
 	}
-	lgd_render_by(&o.rd, by);
+	lgd_streams_init(&o.st, by);
 	failed = cli_follow_run(&f, follow_item, NULL, 0, &o);
 	if (o.rd.missing)
 		cli_nwarn++, fprintf(stderr, "logdev: warning: %" PRIu64 " record%s lack%s arguments "
 			"their format needs (payload too short, not cut; shown as [missing])\n",
 			o.rd.missing, o.rd.missing == 1 ? "" : "s", o.rd.missing == 1 ? "s" : "");
 	cli_follow_summary(&f);
+	lgd_streams_free(&o.st);
 	lgd_render_free(&o.rd);
 	cli_follow_close(&f);
 	return cli_exit_status(failed);
@@ -157,6 +162,7 @@ int cmd_report(int argc, char **argv)
 	struct lgd_dur_marks marks = { 0 };
 	int has_dur;
 	static struct lgd_render rd;
+	struct lgd_streams st;
 
 	static const struct option lo[] = {
 		{ "raw", no_argument, NULL, 'r' },
@@ -224,16 +230,19 @@ int cmd_report(int argc, char **argv)
 		lgd_reader_close(&r);
 		return 1;
 	}
-	lgd_render_by(&rd, by);
+	lgd_streams_init(&st, by);
 	cli_out_buffer(stdout);
 	while ((ret = lgd_merge_next(&m, &it)) > 0) {
 		const struct lgd_dur_mark *paired = NULL;
+		struct lgd_stream_step sp;
 		const char *line;
 		long len;
 
 		if (it.kind == LGD_ITEM_REC)
 			paired = lgd_dur_mark_find(&marks, it.file_off);
-		len = lgd_render_item(&rd, &it, paired, &line);
+		/* the previous record of its stream (streams.c, the rule of deltas) */
+		len = lgd_streams_add(&st, &it, &sp) ? -ENOMEM :
+		      lgd_render_item(&rd, &it, &sp, paired, &line);
 		if (len < 0) {
 			fprintf(stderr, "logdev: out of memory\n");
 			ret = (int)len;
@@ -257,8 +266,9 @@ int cmd_report(int argc, char **argv)
 	if (ret >= 0)
 		cli_filter_notes(&r, NULL);
 	if (ret >= 0 && !raw)	/* the +D us marked "not in deltas", counted once */
-		cli_left_out_note("logdev", NULL, rd.st.left_back, rd.st.left_huge);
+		cli_left_out_note("logdev", NULL, st.left_back, st.left_huge);
 	lgd_dur_marks_free(&marks);
+	lgd_streams_free(&st);
 	lgd_render_free(&rd);
 	lgd_dur_free(&du);
 	lgd_merge_free(&m);

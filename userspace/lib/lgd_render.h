@@ -137,9 +137,9 @@ enum { LGD_RENDER_TEXT = 0, LGD_RENDER_RAW = 1 };
 
 /**
  * struct lgd_render - line renderer of one capture (render.c's file comment
- * shows the two styles).  Keeps each stream's previous record (@st,
- * streams.c: by CPU and context level unless lgd_render_by()) for the
- * "+D us" delta (none for a stream's first record and after a gap).
+ * shows the two styles).  The "+D us" delta of a line is given to it
+ * (lgd_render_item()): the caller pairs records (lgd_streams_add()), the
+ * renderer only writes the pair it is given.
  * @missing:  records rendered so far whose payload lacked an argument
  *            their format needs ("[missing]", LGD_BP_ST_MISSING): a front
  *            end warns once per capture with this count
@@ -147,7 +147,6 @@ enum { LGD_RENDER_TEXT = 0, LGD_RENDER_RAW = 1 };
 struct lgd_render {
 	const struct lgd_reader *r;
 	int style;		/* LGD_RENDER_TEXT or LGD_RENDER_RAW */
-	struct lgd_streams st;
 	char *label;		/* lgd_render_label()'s buffer */
 	size_t label_cap;
 	char **labels;		/* per site id: its label text, made once */
@@ -164,19 +163,18 @@ struct lgd_render {
 /** lgd_render_init() - for items of @r in @style.  Return: 0 or -ENOMEM. */
 int lgd_render_init(struct lgd_render *rd, const struct lgd_reader *r, int style);
 /**
- * lgd_render_by() - "+D us" pairs records by @by (LGD_BY_*; default
- * LGD_BY_CONTEXT), from the next item on; call before the first.
- */
-void lgd_render_by(struct lgd_render *rd, int by);
-/**
  * lgd_render_item() - the line (ending in a newline) of item @it, given in
- * merge order; @dur the duration mark of this record (lgd_dur_mark_find())
- * or NULL.  *@text points to it, valid until the next call.
+ * merge order, with @sp its pair with its stream's previous record
+ * (lgd_streams_add(): the "+D us" of text lines; not read for raw lines);
+ * @dur the duration mark of this record (lgd_dur_mark_find()) or NULL.
+ * An item the filter left out (.filtered) has an empty line (0 bytes).
+ * *@text points to it, valid until the next call.
  * Return: its length in bytes (it may hold NULs: write it with fwrite), or
  * -ENOMEM.
  */
 long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
-		    const struct lgd_dur_mark *dur, const char **text);
+		    const struct lgd_stream_step *sp, const struct lgd_dur_mark *dur,
+		    const char **text);
 /**
  * lgd_render_label() - the whole label of site @id (lgd_site_label()), in a
  * buffer of @rd valid until the next call.  Never cut unless out of memory.
