@@ -150,9 +150,7 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 		char *ft = lgd_rec_read_text(dir, "formats", &fl);
 
 		if (ft) {
-			lgd_cap_write_section(&w, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, ft, fl);
-			if (!cli_maybe_kallsyms(&w, ft, fl, &ksyms) && ksyms)
-				lgd_rec_modlog(&w, dir);
+			cli_write_formats(&w, dir, ft, fl, &ksyms);
 			free(ft);
 		}
 	}

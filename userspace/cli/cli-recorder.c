@@ -20,11 +20,11 @@ static void ksyms_note(const struct lgd_rec_status *st)
 				"(not root, or kptr_restrict): %%pS will print as hex\n");
 }
 
-int cli_maybe_kallsyms(struct lgd_cap_writer *w, const char *formats,
-		       size_t len, int *ksyms_done)
+int cli_write_formats(struct lgd_cap_writer *w, const char *dir, const char *formats,
+		      size_t len, int *ksyms_done)
 {
 	struct lgd_rec_status st = { 0 };
-	int ret = lgd_rec_kallsyms(w, formats, len, ksyms_done, &st);
+	int ret = lgd_rec_formats(w, dir, formats, len, ksyms_done, &st);
 
 	ksyms_note(&st);
 	return ret;

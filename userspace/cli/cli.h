@@ -143,9 +143,9 @@ int cli_meta_capture(struct lgd_cap_writer *w, const char *dir, uint32_t *sbs, i
  */
 int cli_write_meta(struct lgd_cap_writer *w, const char *dir,
 		   uint32_t *subbuf_size, int *ksyms_done);
-/** cli_maybe_kallsyms() - lgd_rec_kallsyms(), why not printed as a warning. */
-int cli_maybe_kallsyms(struct lgd_cap_writer *w, const char *formats,
-		       size_t len, int *ksyms_done);
+/** cli_write_formats() - lgd_rec_formats(), why symbols are not saved printed. */
+int cli_write_formats(struct lgd_cap_writer *w, const char *dir, const char *formats,
+		      size_t len, int *ksyms_done);
 #define CLI_NAP_MAX_MS	10
 /**
  * cli_nap_ms() - how long `logdev record` waits after a drain before it

@@ -187,13 +187,7 @@ struct rec {
  */
 static int write_formats(struct rec *rc, const char *ft, size_t fl)
 {
-	int ret = lgd_cap_write_section(&rc->w, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, ft, fl);
-
-	if (!ret)
-		ret = cli_maybe_kallsyms(&rc->w, ft, fl, &rc->ksyms);
-	if (!ret && rc->ksyms)
-		ret = lgd_rec_modlog(&rc->w, rc->dir);
-	return ret;
+	return cli_write_formats(&rc->w, rc->dir, ft, fl, &rc->ksyms);
 }
 
 /*

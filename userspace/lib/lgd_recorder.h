@@ -72,6 +72,15 @@ int lgd_rec_meta(struct lgd_cap_writer *w, const char *dir, uint32_t *subbuf_siz
 int lgd_rec_kallsyms(struct lgd_cap_writer *w, const char *formats, size_t len,
 		     int *ksyms_done, struct lgd_rec_status *st);
 /**
+ * lgd_rec_formats() - a FORMATS section with @formats (@len bytes, read
+ * from @dir/formats), then KALLSYMS if a format newly needs symbols
+ * (lgd_rec_kallsyms()), then, once symbols are saved, MODLOG if the module
+ * log changed (lgd_rec_modlog()).  Return: 0 or negative errno from the
+ * writer.
+ */
+int lgd_rec_formats(struct lgd_cap_writer *w, const char *dir, const char *formats,
+		    size_t len, int *ksyms_done, struct lgd_rec_status *st);
+/**
  * lgd_rec_modlog() - add a MODLOG section with @dir/module_log if it
  * differs from the last one this process wrote (nothing if the file is
  * missing: an older module).  Return: 0 or negative errno from the writer.

@@ -204,6 +204,18 @@ int lgd_rec_modlog(struct lgd_cap_writer *w, const char *dir)
 	return ret;
 }
 
+int lgd_rec_formats(struct lgd_cap_writer *w, const char *dir, const char *formats,
+		    size_t len, int *ksyms_done, struct lgd_rec_status *st)
+{
+	int ret = lgd_cap_write_section(w, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, formats, len);
+
+	if (!ret)
+		ret = lgd_rec_kallsyms(w, formats, len, ksyms_done, st);
+	if (!ret && *ksyms_done)
+		ret = lgd_rec_modlog(w, dir);
+	return ret;
+}
+
 int lgd_rec_meta(struct lgd_cap_writer *w, const char *dir, uint32_t *subbuf_size,
 		 int *ksyms_done, struct lgd_rec_status *st)
 {
@@ -234,11 +246,7 @@ int lgd_rec_meta(struct lgd_cap_writer *w, const char *dir, uint32_t *subbuf_siz
 		st->stage = LGD_REC_READ_FORMATS;
 		return -errno;
 	}
-	ret = lgd_cap_write_section(w, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, ft, fl);
-	if (!ret)
-		ret = lgd_rec_kallsyms(w, ft, fl, ksyms_done, st);
-	if (!ret && *ksyms_done)
-		ret = lgd_rec_modlog(w, dir);
+	ret = lgd_rec_formats(w, dir, ft, fl, ksyms_done, st);
 	free(ft);
 	if (ret)
 		goto werr;
