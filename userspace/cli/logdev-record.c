@@ -56,6 +56,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "cli-signals.h"
 
 const struct cli_cmd cli_cmd_record = {
 	"record", cmd_record, "record [-o FILE] [-d DIR] [--no-enable] [--duration S | -- COMMAND [ARGS]]",
@@ -65,72 +66,6 @@ const struct cli_cmd cli_cmd_record = {
 	"      --duration S     stop after S seconds (0 to 31536000)\n"
 	"  -- COMMAND [ARGS]    run COMMAND and stop when it exits\n",
 };
-
-/*
- * Signals that end a recording.  The handler only notes the first one and
- * wakes the poll() through a self-pipe; the main loop stops, and the normal
- * path restores enable and finishes the capture.  SIGPIPE and SIGXFSZ are
- * caught too, so a write to a closed pipe or past the file size limit fails
- * with EPIPE/EFBIG (a write error) instead of killing us mid-write.
- * A signal ignored when we start (nohup, "cmd &" in a script) stays ignored.
- */
-static const int stop_sigs[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM,
-	SIGXFSZ, SIGXCPU,
-};
-#define NR_STOP_SIGS	(int)(sizeof(stop_sigs) / sizeof(stop_sigs[0]))
-static volatile sig_atomic_t stop_sig;
-static int wake_fd[2] = { -1, -1 };
-
-static void on_signal(int sig)
-{
-	int e = errno;
-
-	if (!stop_sig)
-		stop_sig = sig;
-	/* pipe full: a wake-up is pending anyway */
-	if (wake_fd[1] >= 0 && write(wake_fd[1], "", 1) < 0)
-		errno = e;
-	errno = e;
-}
-
-/* catch stop_sigs (those not ignored on entry); *@caught: mask of them */
-static void catch_signals(sigset_t *caught)
-{
-	struct sigaction sa, old;
-
-	sigemptyset(caught);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	/* poll() still returns EINTR; a write to enable during the cleanup
-	 * is not cut short by a second Ctrl-C */
-	sa.sa_flags = SA_RESTART;
-	sigfillset(&sa.sa_mask);
-	for (int i = 0; i < NR_STOP_SIGS; i++) {
-		if (sigaction(stop_sigs[i], NULL, &old) || old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(stop_sigs[i], &sa, NULL);
-		sigaddset(caught, stop_sigs[i]);
-	}
-}
-
-/*
- * Stop @child (the COMMAND, still running when recording stops early):
- * SIGTERM, up to 5 s to exit, then SIGKILL.  *@status: its wait status.
- */
-static void stop_child(pid_t child, int *status)
-{
-	kill(child, SIGTERM);
-	for (int i = 0; i < 500; i++) {
-		if (waitpid(child, status, WNOHANG) == child)
-			return;
-		usleep(10000);
-	}
-	fprintf(stderr, "logdev: the command did not exit 5 s after SIGTERM: SIGKILL\n");
-	kill(child, SIGKILL);
-	while (waitpid(child, status, 0) < 0 && errno == EINTR)
-		;
-}
 
 static double now_s(void)
 {
@@ -454,7 +389,7 @@ static int rec_enable(struct rec *rc)
 	char *cur;
 	int ret;
 
-	if (rc->no_enable || stop_sig)
+	if (rc->no_enable || cli_stop_sig)
 		return 0;
 	cur = lgd_rec_read_text(rc->dir, "enable", &cl);
 	/* someone else is recording: say so, and leave it on at the end */
@@ -480,7 +415,7 @@ static void rec_start_command(struct rec *rc)
 {
 	sigset_t old_mask;
 
-	if (!rc->command || stop_sig)
+	if (!rc->command || cli_stop_sig)
 		return;
 	/* no stop signal may run our handler in the child before exec */
 	sigprocmask(SIG_BLOCK, &rc->caught, &old_mask);
@@ -491,9 +426,9 @@ static void rec_start_command(struct rec *rc)
 	} else if (rc->child == 0) {
 		int e;
 
-		for (int i = 0; i < NR_STOP_SIGS; i++)
-			if (sigismember(&rc->caught, stop_sigs[i]))
-				signal(stop_sigs[i], SIG_DFL);
+		for (int i = 0; i < CLI_NR_STOP_SIGS; i++)
+			if (sigismember(&rc->caught, cli_stop_sigs[i]))
+				signal(cli_stop_sigs[i], SIG_DFL);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		/* the capture is on stdout: the command's output goes to stderr */
 		if (rc->outfd == 1 && dup2(2, 1) < 0)
@@ -558,7 +493,7 @@ static void rec_run(struct rec *rc)
 	last_drain = rc->t0;
 	if (!pfd)
 		rc->rc = 1;
-	while (!rc->rc && !stop_sig && !rc->w.err) {
+	while (!rc->rc && !cli_stop_sig && !rc->w.err) {
 		int timeout = 200, ready;
 		uint64_t before = rc->bytes;
 
@@ -574,7 +509,7 @@ static void rec_run(struct rec *rc)
 			pfd[i].fd = rc->fds[i];
 			pfd[i].events = POLLIN;
 		}
-		pfd[rc->ncpu].fd = wake_fd[0];
+		pfd[rc->ncpu].fd = cli_wake_fd[0];
 		pfd[rc->ncpu].events = POLLIN;
 		npfd = rc->ncpu + 1;
 		if (rc->watch_out) {
@@ -587,7 +522,7 @@ static void rec_run(struct rec *rc)
 			rc->rc = 1;
 			break;
 		}
-		if (stop_sig)
+		if (cli_stop_sig)
 			break;
 		if (ready > 0 && rc->watch_out &&
 		    (pfd[rc->ncpu + 1].revents & (POLLERR | POLLHUP))) {
@@ -614,7 +549,7 @@ static void rec_run(struct rec *rc)
 			last_drain = t;
 			/* a stop signal ends the nap (the wake-up pipe) */
 			if (nap > 0) {
-				struct pollfd wp = { .fd = wake_fd[0], .events = POLLIN };
+				struct pollfd wp = { .fd = cli_wake_fd[0], .events = POLLIN };
 
 				poll(&wp, 1, nap);
 			}
@@ -640,11 +575,11 @@ static void rec_run(struct rec *rc)
 static void rec_stop(struct rec *rc)
 {
 	/* what ended the recording (a signal during the cleanup changes nothing) */
-	rc->sig = stop_sig;
+	rc->sig = cli_stop_sig;
 	if (rc->w.err)
 		write_failed(rc);
 	if (rc->child > 0) {	/* stopped by a signal or error: stop the command */
-		stop_child(rc->child, &rc->status);
+		cli_stop_child(rc->child, &rc->status);
 		rc->child = 0;
 	}
 	if (rc->enabled || rc->no_enable) {
@@ -817,11 +752,11 @@ int cmd_record(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	/* from here on, a stop signal is noted and handled by the main path */
-	if (pipe2(wake_fd, O_NONBLOCK | O_CLOEXEC)) {
+	if (pipe2(cli_wake_fd, O_NONBLOCK | O_CLOEXEC)) {
 		perror("logdev: pipe");
 		return 1;
 	}
-	catch_signals(&rc.caught);
+	cli_catch_signals(&rc.caught);
 	/* nothing is written unless debugfs works; nothing enabled unless written */
 	if (rec_open_debugfs(&rc) || rec_open_output(&rc) || rec_write_meta(&rc) ||
 	    rec_enable(&rc)) {
