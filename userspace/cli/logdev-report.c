@@ -150,58 +150,19 @@ static int report_follow(int raw, int by, uint64_t window_ns)
 	return cli_exit_status(failed);
 }
 
-int cmd_report(int argc, char **argv)
+/* report of capture @file (NULL: a snapshot of the live buffers) */
+static int report_file(const char *file, int raw, int by)
 {
 	struct lgd_reader r;
 	struct lgd_merge m;
 	struct lgd_item it;
-	const char *file = NULL;
-	int raw = 0, ret, by = LGD_BY_CONTEXT, follow = 0, window_set = 0;
-	uint64_t window_ns = CLI_FOLLOW_WINDOW_MS * 1000000ull;
+	int ret;
 	struct lgd_durations du;
 	struct lgd_dur_marks marks = { 0 };
 	int has_dur;
 	static struct lgd_render rd;
 	struct lgd_streams st;
 
-	static const struct option lo[] = {
-		{ "raw", no_argument, NULL, 'r' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "follow", no_argument, NULL, 'f' },
-		{ "window", required_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_FILTER_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct cli_getopt g = { &cli_cmd_report, ":rb:fh", lo, &by, 0 };
-	int c;
-
-	while ((c = cli_getopt(&g, argc, argv)) > 0) {
-		switch (c) {
-		case 'r':
-			raw = 1;
-			break;
-		case 'f':
-			follow = 1;
-			break;
-		case 'W':
-			if (cli_window_arg("report", optarg, &window_ns))
-				return 2;
-			window_set = 1;
-			break;
-		}
-	}
-	if (!c)
-		return g.status;
-	if (cli_file_arg("report", argc, argv, optind, &file))
-		return 2;
-	if ((follow && file) || (window_set && !follow)) {
-		fprintf(stderr, "logdev report: %s\n", follow ? "--follow reads the live buffers, "
-			"not a FILE" : "--window goes with --follow");
-		return cli_verb_usage_error(&cli_cmd_report);
-	}
-	if (follow)
-		return report_follow(raw, by, window_ns);
 	if (cli_open_input(file, &r))
 		return 1;
 	if (lgd_dur_init(&du, &r.sites)) {
@@ -278,4 +239,51 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	return cli_exit_status(ret < 0);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *file = NULL;
+	int raw = 0, by = LGD_BY_CONTEXT, follow = 0, window_set = 0;
+	uint64_t window_ns = CLI_FOLLOW_WINDOW_MS * 1000000ull;
+
+	static const struct option lo[] = {
+		{ "raw", no_argument, NULL, 'r' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "follow", no_argument, NULL, 'f' },
+		{ "window", required_argument, NULL, 'W' },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_FILTER_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli_getopt g = { &cli_cmd_report, ":rb:fh", lo, &by, 0 };
+	int c;
+
+	while ((c = cli_getopt(&g, argc, argv)) > 0) {
+		switch (c) {
+		case 'r':
+			raw = 1;
+			break;
+		case 'f':
+			follow = 1;
+			break;
+		case 'W':
+			if (cli_window_arg("report", optarg, &window_ns))
+				return 2;
+			window_set = 1;
+			break;
+		}
+	}
+	if (!c)
+		return g.status;
+	if (cli_file_arg("report", argc, argv, optind, &file))
+		return 2;
+	if ((follow && file) || (window_set && !follow)) {
+		fprintf(stderr, "logdev report: %s\n", follow ? "--follow reads the live buffers, "
+			"not a FILE" : "--window goes with --follow");
+		return cli_verb_usage_error(&cli_cmd_report);
+	}
+	if (follow)
+		return report_follow(raw, by, window_ns);
+	return report_file(file, raw, by);
 }

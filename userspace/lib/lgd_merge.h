@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lgd_merge.h: items (records and lost-events gaps) and the k-way merge of a
- * reader's CPUs (reader.c); the sub-buffer to item steps both merges share.
+ * reader's CPUs (merge.c); the sub-buffer to item steps both merges share
+ * (stream.c).
  * Part of liblogdev (layer: library; liblogdev.h includes every area).
  */
 #ifndef LIBLOGDEV_MERGE_H
@@ -180,7 +181,7 @@ uint64_t lgd_reader_lost(const struct lgd_reader *r, uint32_t i, uint64_t by_kin
 			 uint32_t *cpu);
 
 /*
- * Items from sub-buffers, one way for both merges (reader.c for a capture
+ * Items from sub-buffers, one way for both merges (stream.c for a capture
  * file, live.c for the live buffers); the decoder's structs (subbuf.h)
  * are only named here.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lgd_read.h: an open capture (reader.c): filters (filter.c), the reader,
- * task names.
+ * lgd_read.h: an open capture (reader.c, resync.c): filters (filter.c), the
+ * reader, task names (comm.c).
  * Part of liblogdev (layer: library; liblogdev.h includes every area).
  */
 #ifndef LIBLOGDEV_READ_H
