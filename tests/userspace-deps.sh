@@ -10,11 +10,13 @@
 # printf, puts, perror, exit or abort among its objects' undefined symbols:
 # it writes only to a FILE * it is given).  Needs userspace/ built (objects
 # in lib/ and cli/).  Prints PASS:/FAIL: lines; exits non-zero on any FAIL.
-#   tests/userspace-deps.sh [USERSPACE_DIR]
+#   tests/userspace-deps.sh [OBJECT_DIR]   (the O= of make -C userspace; sources
+#   are always read from userspace/)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/deps-lib.sh"
 udir=${1:-$top/userspace}
+src=$top/userspace
 failed=0
 fail() { echo "FAIL: userspace-deps: $*"; failed=1; }
 
@@ -48,7 +50,7 @@ fi
 
 # "FROM TO" for each local include, TO resolved as the compiler does: the
 # including file's folder, then lib/, then userspace/ (version.h)
-incs=$(cd "$udir" && grep -o '^#include "[^"]*"' -- lib/*.[ch] cli/*.[ch] |
+incs=$(cd "$src" && grep -o '^#include "[^"]*"' -- lib/*.[ch] cli/*.[ch] |
 	sed 's/:#include "/ /; s/"$//' | while read -r from h; do
 		for to in "$(dirname "$from")/$h" "lib/$h" "$h" "cli/$h"; do
 			[ -f "$to" ] && break
@@ -85,7 +87,7 @@ fi
 
 # offsetof (of anything) and sizeof of the uapi structs: the byte layout,
 # in subbuf.c only
-layout=$(cd "$udir" && grep -l 'offsetof(\|sizeof(struct logdev_' -- lib/*.[ch] cli/*.[ch] | tr '\n' ' ')
+layout=$(cd "$src" && grep -l 'offsetof(\|sizeof(struct logdev_' -- lib/*.[ch] cli/*.[ch] | tr '\n' ' ')
 if [ "$layout" = "lib/subbuf.c " ]; then
 	echo "PASS: userspace-deps: the sub-buffer and record byte layout is in lib/subbuf.c only"
 else
