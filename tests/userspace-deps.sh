@@ -4,17 +4,23 @@
 # headers include each other in a circle.  File A uses file B when an
 # undefined symbol of A.o is defined (globally) in B.o.  Also: the byte
 # layout of sub-buffers and records (offsetof/sizeof on the uapi structs)
-# is known to exactly one file, userspace/subbuf.c (docs/DEVELOPING.md).  Needs userspace/ built.
-# Prints PASS:/FAIL: lines; exits non-zero on any FAIL.
-#   tests/userspace-deps.sh [USERSPACE_DIR]
+# is known to exactly one file, userspace/lib/subbuf.c (docs/DEVELOPING.md).
+# Folders: lib/ (liblogdev) never uses cli/ (no symbol of a cli/ object, no
+# cli/ header) and never prints or exits on its own (no stdout, stderr,
+# printf, puts, perror, exit or abort among its objects' undefined symbols:
+# it writes only to a FILE * it is given).  Needs userspace/ built (objects
+# in lib/ and cli/).  Prints PASS:/FAIL: lines; exits non-zero on any FAIL.
+#   tests/userspace-deps.sh [OBJECT_DIR]   (the O= of make -C userspace; sources
+#   are always read from userspace/)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/deps-lib.sh"
 udir=${1:-$top/userspace}
+src=$top/userspace
 failed=0
 fail() { echo "FAIL: userspace-deps: $*"; failed=1; }
 
-objs=$(cd "$udir" && ls -- *.o 2>/dev/null)
+objs=$(cd "$udir" && ls -- lib/*.o cli/*.o 2>/dev/null)
 if [ -z "$objs" ]; then
 	fail "no objects in $udir (make -C userspace)"
 	exit 1
@@ -42,7 +48,15 @@ else
 	echo "PASS: userspace-deps: no circle among $(wc -w <<< "$objs") objects ($(wc -l <<< "$edges") uses)"
 fi
 
-incs=$(cd "$udir" && grep -o '^#include "[^"]*"' -- *.[ch] | sed 's/:#include "/ /; s/"$//')
+# "FROM TO" for each local include, TO resolved as the compiler does: the
+# including file's folder, then lib/, then userspace/ (version.h)
+incs=$(cd "$src" && grep -o '^#include "[^"]*"' -- lib/*.[ch] cli/*.[ch] |
+	sed 's/:#include "/ /; s/"$//' | while read -r from h; do
+		for to in "$(dirname "$from")/$h" "lib/$h" "$h" "cli/$h"; do
+			[ -f "$to" ] && break
+		done
+		echo "$from $(realpath -m --relative-to=. "$to")"
+	done)
 iloops=$(deps_loops "$incs")
 if [ -n "$iloops" ]; then
 	fail "headers include each other in a circle: $iloops"
@@ -50,12 +64,33 @@ else
 	echo "PASS: userspace-deps: no include circle ($(wc -l <<< "$incs") local includes)"
 fi
 
+# lib/ never reaches cli/: no use of a cli/ object, no include of a cli/ file
+up=$(grep '^lib/[^ ]* cli/' <<< "$edges"$'\n'"$incs" | sed 's/ / -> /' | tr '\n' ' ')
+if [ -n "$up" ]; then
+	fail "lib/ uses cli/: $up"
+else
+	echo "PASS: userspace-deps: lib/ never uses cli/ (objects and includes)"
+fi
+
+# lib/ never prints or exits: what its objects would call to do so
+pr=
+for o in $(cd "$udir" && ls -- lib/*.o); do
+	s=$(nm -u "$udir/$o" | awk '{print $2}' |
+		grep -E '^(stdout|stderr|printf|vprintf|puts|putchar|perror|exit|_exit|_Exit|abort|err|errx|warn|warnx)$' | tr '\n' ' ')
+	[ -n "$s" ] && pr+="$o: $s"
+done
+if [ -n "$pr" ]; then
+	fail "lib/ prints or exits: $pr"
+else
+	echo "PASS: userspace-deps: lib/ never prints or exits"
+fi
+
 # offsetof (of anything) and sizeof of the uapi structs: the byte layout,
 # in subbuf.c only
-layout=$(cd "$udir" && grep -l 'offsetof(\|sizeof(struct logdev_' -- *.[ch] | tr '\n' ' ')
-if [ "$layout" = "subbuf.c " ]; then
-	echo "PASS: userspace-deps: the sub-buffer and record byte layout is in subbuf.c only"
+layout=$(cd "$src" && grep -l 'offsetof(\|sizeof(struct logdev_' -- lib/*.[ch] cli/*.[ch] | tr '\n' ' ')
+if [ "$layout" = "lib/subbuf.c " ]; then
+	echo "PASS: userspace-deps: the sub-buffer and record byte layout is in lib/subbuf.c only"
 else
-	fail "offsetof/sizeof of the uapi structs in: $layout(only subbuf.c may)"
+	fail "offsetof/sizeof of the uapi structs in: $layout(only lib/subbuf.c may)"
 fi
 exit $failed

@@ -26,27 +26,28 @@ static void render_all(struct lgd_reader *r, int style, int by,
 		       const struct lgd_dur_marks *marks)
 {
 	static struct lgd_render rd;	/* 8 KiB message buffer: not on the stack */
+	struct lgd_streams st;
+	struct lgd_stream_step sp;
 	struct lgd_merge m;
 	struct lgd_item it;
 	const char *line;
 
-	if (lgd_merge_init(&m, r))
+	if (lgd_merge_open(&m, r, (style == LGD_RENDER_RAW ? LGD_ITEMS_COMM : 0) | LGD_ITEMS_ABSURD))
 		return;
-	m.comm_items = style == LGD_RENDER_RAW;
-	m.absurd_items = 1;
 	if (lgd_render_init(&rd, r, style)) {
 		lgd_merge_free(&m);
 		return;
 	}
-	lgd_render_by(&rd, by);
+	lgd_streams_init(&st, by);
 	while (lgd_merge_next(&m, &it) > 0) {
 		const struct lgd_dur_mark *dm = NULL;
 
 		if (it.kind == LGD_ITEM_REC)
 			dm = lgd_dur_mark_find(marks, it.file_off);
-		if (lgd_render_item(&rd, &it, dm, &line) < 0)
+		if (lgd_streams_add(&st, &it, &sp) || lgd_render_item(&rd, &it, &sp, dm, &line) < 0)
 			break;
 	}
+	lgd_streams_free(&st);
 	lgd_render_free(&rd);
 	lgd_merge_free(&m);
 }

@@ -30,7 +30,7 @@ static int add_file(struct lgd_cap_writer *w, uint32_t type, uint32_t cpu,
 		    const char *path)
 {
 	size_t len;
-	char *t = cli_read_text(NULL, path, &len);
+	char *t = lgd_rec_read_text(NULL, path, &len);
 	int ret;
 
 	if (!t) {

@@ -46,6 +46,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "liblogdev.h"
+#include "comm.h"
+#include "tracedat.h"
 #include "version.h"
 
 #define LGD_CONV_FIRST_ID	1000
@@ -526,9 +528,9 @@ int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, uint64_t cpu_max,
 	for (uint32_t i = 0; i < r->sites.nr; i++)
 		if (r->sites.by_id[i] && !(cv.by_site[i] = evt_add(&cv, r->sites.by_id[i], i)))
 			goto out;
-	if (lgd_merge_init(&m, r))
+	/* pairs made on every record (streams.c) */
+	if (lgd_merge_open(&m, r, LGD_ITEMS_FILTERED))
 		goto out;
-	m.filtered_items = 1;	/* pairs made on every record (streams.c) */
 	merging = 1;
 	while ((ret = lgd_merge_next(&m, &it)) > 0) {
 		if (it.cpu >= LGD_TDW_MAX_CPUS)

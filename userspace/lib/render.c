@@ -7,10 +7,10 @@
  * record type: binary printf of its site's format, with cut and missing
  * marks (records lacking arguments counted: lgd_render.missing), or a hex
  * dump), return-probe duration marks, the time since the previous record
- * of its stream (streams.c: same CPU and context level unless
- * lgd_render_by() says otherwise; lgd_ts_step(): a step back or over 2^62
- * ns is marked as left out of deltas), and the whole report line in its
- * two styles:
+ * of its stream as the caller paired them (struct lgd_stream_step from
+ * lgd_streams_add(): the renderer pairs nothing; lgd_ts_step(): a step
+ * back or over 2^62 ns is marked as left out of deltas), and the whole
+ * report line in its two styles:
  *
  *   text: [   789.171773] cpu:0 pid:1234 kfree_skbmem:291 in  +0.101 us
  *         [   789.171900] cpu:0 *** LOST 123 events (overrun) ***
@@ -424,19 +424,11 @@ int lgd_render_init(struct lgd_render *rd, const struct lgd_reader *r, int style
 	memset(rd, 0, sizeof(*rd));
 	rd->r = r;
 	rd->style = style;
-	lgd_streams_init(&rd->st, LGD_BY_CONTEXT);	/* lgd_render_by() */
 	return 0;
-}
-
-void lgd_render_by(struct lgd_render *rd, int by)
-{
-	lgd_streams_free(&rd->st);
-	lgd_streams_init(&rd->st, by);
 }
 
 void lgd_render_free(struct lgd_render *rd)
 {
-	lgd_streams_free(&rd->st);
 	lgd_render_forget_labels(rd);
 	free(rd->label);
 	free(rd->line);
@@ -759,16 +751,13 @@ static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t
 }
 
 long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
-		    const struct lgd_dur_mark *dur, const char **text)
+		    const struct lgd_stream_step *sp, const struct lgd_dur_mark *dur,
+		    const char **text)
 {
-	struct lgd_stream_step sp;
 	size_t len;
 
 	rd->len = 0;
 	rd->err = 0;
-	/* the previous record of its stream (streams.c, the rule of deltas) */
-	if (lgd_streams_add(&rd->st, it, &sp))
-		return -ENOMEM;
 	if (it->filtered) {	/* left out by the filter: its place only */
 		*text = "";
 		return 0;
@@ -786,7 +775,7 @@ long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
 		if (rd->style == LGD_RENDER_RAW)
 			render_raw(rd, it, len);
 		else
-			render_text(rd, it, len, &sp);
+			render_text(rd, it, len, sp);
 		line_put(rd, "\n", 1);
 	}
 	if (rd->err)

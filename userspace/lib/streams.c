@@ -59,6 +59,29 @@
 #include <string.h>
 #include "liblogdev.h"
 
+/**
+ * struct lgd_stream - a stream's previous record (@valid), and what its
+ * deeper contexts did since: @nested_ns (sum of run spans, saturating),
+ * @nested_recs (records in those runs).  @used, @pid: task hash slot;
+ * @gap_seen: its CPU's gap count at that record (LGD_BY_TASK).
+ */
+struct lgd_stream {
+	uint64_t ts;		/* ns */
+	uint64_t nested_ns;
+	uint64_t nested_recs;
+	uint64_t gap_seen;
+	uint32_t site, cpu, pid;
+	uint8_t valid, used;
+	uint8_t kept;		/* the previous record was not .filtered */
+};
+
+/** struct lgd_run - a run of records deeper than one level on one CPU. */
+struct lgd_run {
+	uint64_t first, last;	/* ns */
+	uint64_t n;		/* records; 0: no run */
+	uint32_t pid;		/* of its first record */
+};
+
 #define NLEV	4	/* context levels: enum logdev_ctx */
 #define NRUN	3	/* runs deeper than level 0, 1, 2 */
 
@@ -92,7 +115,7 @@ void lgd_streams_init(struct lgd_streams *s, int by)
 void lgd_streams_free(struct lgd_streams *s)
 {
 	int by = s->by;
-	void (*on_cut)(void *, const struct lgd_stream *) = s->on_cut;
+	void (*on_cut)(void *, uint32_t) = s->on_cut;
 	void *arg = s->cut_arg;
 
 	free(s->cs);
@@ -187,7 +210,7 @@ static void cut(struct lgd_streams *s, struct lgd_stream *st)
 	if (st->valid) {
 		s->cut++;
 		if (s->on_cut)
-			s->on_cut(s->cut_arg, st);
+			s->on_cut(s->cut_arg, st->site);
 	}
 	st->valid = 0;
 	st->nested_ns = 0;

@@ -48,6 +48,7 @@
  * error, 2 usage (cli_exit_status()).
  */
 #define _GNU_SOURCE	/* fwrite_unlocked() */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -78,6 +79,7 @@ const struct cli_cmd cli_cmd_report = {
 
 struct follow_out {
 	struct lgd_render rd;
+	struct lgd_streams st;	/* the "+D us" pairs (streams.c, the rule of deltas) */
 	int raw;
 	unsigned int prev_flags;
 };
@@ -91,8 +93,10 @@ struct follow_out {
 static int follow_item(void *arg, const struct lgd_item *it, unsigned int flags)
 {
 	struct follow_out *o = arg;
+	struct lgd_stream_step sp;
 	const char *line;
-	long len = lgd_render_item(&o->rd, it, NULL, &line);
+	long len = lgd_streams_add(&o->st, it, &sp) ? -ENOMEM :
+		   lgd_render_item(&o->rd, it, &sp, NULL, &line);
 
 	if (len < 0)
 		return fprintf(stderr, "logdev: out of memory\n"), 1;
@@ -123,41 +127,125 @@ static int report_follow(int raw, int by, uint64_t window_ns)
 	struct cli_follow f;
 	int failed;
 
-	if (cli_follow_open(&f, window_ns))
+	/* as report: --raw shows comm records; the renderer pairs on every record */
+	if (cli_follow_open(&f, window_ns,
+			    (raw ? LGD_ITEMS_COMM : 0) | LGD_ITEMS_ABSURD | LGD_ITEMS_FILTERED))
 		return 1;
-	f.lv.comm_items = raw;	/* as report: --raw shows comm records */
-	f.lv.absurd_items = 1;
-	f.lv.filtered_items = 1;	/* the renderer pairs on every record */
 	o.raw = raw;
 	if (lgd_render_init(&o.rd, &f.r, raw ? LGD_RENDER_RAW : LGD_RENDER_TEXT)) {
 		fprintf(stderr, "logdev: out of memory\n");
 		cli_follow_close(&f);
 		return 1;
 	}
-	lgd_render_by(&o.rd, by);
+	lgd_streams_init(&o.st, by);
 	failed = cli_follow_run(&f, follow_item, NULL, 0, &o);
 	if (o.rd.missing)
 		cli_nwarn++, fprintf(stderr, "logdev: warning: %" PRIu64 " record%s lack%s arguments "
 			"their format needs (payload too short, not cut; shown as [missing])\n",
 			o.rd.missing, o.rd.missing == 1 ? "" : "s", o.rd.missing == 1 ? "s" : "");
 	cli_follow_summary(&f);
+	lgd_streams_free(&o.st);
 	lgd_render_free(&o.rd);
 	cli_follow_close(&f);
 	return cli_exit_status(failed);
 }
 
-int cmd_report(int argc, char **argv)
+/* report of capture @file (NULL: a snapshot of the live buffers) */
+static int report_file(const char *file, int raw, int by)
 {
 	struct lgd_reader r;
 	struct lgd_merge m;
 	struct lgd_item it;
-	const char *file = NULL;
-	int raw = 0, ret, by = LGD_BY_CONTEXT, follow = 0, window_set = 0;
-	uint64_t window_ns = CLI_FOLLOW_WINDOW_MS * 1000000ull;
+	int ret;
 	struct lgd_durations du;
 	struct lgd_dur_marks marks = { 0 };
 	int has_dur;
 	static struct lgd_render rd;
+	struct lgd_streams st;
+
+	if (cli_open_input(file, &r))
+		return 1;
+	if (lgd_dur_init(&du, &r.sites)) {
+		fprintf(stderr, "logdev: out of memory\n");
+		lgd_reader_close(&r);
+		return 1;
+	}
+	/* returns paired first: one can come before its entry in time order.
+	 * --raw shows comm records (func <comm>); absurd timestamps shown,
+	 * marked, out of the deltas (render.c); the renderer pairs on every
+	 * record (streams.c) */
+	has_dur = lgd_dur_has_returns(&du);
+	if ((has_dur && lgd_dur_collect(&r, &du, &marks)) ||
+	    lgd_merge_open(&m, &r, (raw ? LGD_ITEMS_COMM : 0) | LGD_ITEMS_ABSURD | LGD_ITEMS_FILTERED)) {
+		fprintf(stderr, "logdev: out of memory\n");
+		lgd_dur_marks_free(&marks);
+		lgd_dur_free(&du);
+		lgd_reader_close(&r);
+		return 1;
+	}
+	if (lgd_render_init(&rd, &r, raw ? LGD_RENDER_RAW : LGD_RENDER_TEXT)) {
+		fprintf(stderr, "logdev: out of memory\n");
+		lgd_dur_marks_free(&marks);
+		lgd_dur_free(&du);
+		lgd_merge_free(&m);
+		lgd_reader_close(&r);
+		return 1;
+	}
+	lgd_streams_init(&st, by);
+	cli_out_buffer(stdout);
+	while ((ret = lgd_merge_next(&m, &it)) > 0) {
+		const struct lgd_dur_mark *paired = NULL;
+		struct lgd_stream_step sp;
+		const char *line;
+		long len;
+
+		if (it.kind == LGD_ITEM_REC)
+			paired = lgd_dur_mark_find(&marks, it.file_off);
+		/* the previous record of its stream (streams.c, the rule of deltas) */
+		len = lgd_streams_add(&st, &it, &sp) ? -ENOMEM :
+		      lgd_render_item(&rd, &it, &sp, paired, &line);
+		if (len < 0) {
+			fprintf(stderr, "logdev: out of memory\n");
+			ret = (int)len;
+			break;
+		}
+		/* NULs included (%c of 0 prints one, as in the kernel) */
+		fwrite_unlocked(line, 1, (size_t)len, stdout);
+	}
+	if (ret >= 0 && has_dur) {	/* stderr: stdout holds records only */
+		char sum[256];
+
+		lgd_fmt_dur_summary(sum, sizeof(sum), &du.stats);
+		fprintf(stderr, "logdev: %s", sum);
+		cli_dur_huge(du.stats.huge);
+	}
+	cli_probe_misses(&r);
+	if (rd.missing)		/* once per capture, text and raw (lgd_render.missing) */
+		cli_nwarn++, fprintf(stderr, "logdev: warning: %" PRIu64 " record%s lack%s arguments their "
+			"format needs (payload too short, not cut; shown as [missing])\n",
+			rd.missing, rd.missing == 1 ? "" : "s", rd.missing == 1 ? "s" : "");
+	if (ret >= 0)
+		cli_filter_notes(&r, NULL);
+	if (ret >= 0 && !raw)	/* the +D us marked "not in deltas", counted once */
+		cli_left_out_note("logdev", NULL, st.left_back, st.left_huge);
+	lgd_dur_marks_free(&marks);
+	lgd_streams_free(&st);
+	lgd_render_free(&rd);
+	lgd_dur_free(&du);
+	lgd_merge_free(&m);
+	lgd_reader_close(&r);
+	if (fflush(stdout)) {
+		perror("logdev: stdout");
+		return 1;
+	}
+	return cli_exit_status(ret < 0);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *file = NULL;
+	int raw = 0, by = LGD_BY_CONTEXT, follow = 0, window_set = 0;
+	uint64_t window_ns = CLI_FOLLOW_WINDOW_MS * 1000000ull;
 
 	static const struct option lo[] = {
 		{ "raw", no_argument, NULL, 'r' },
@@ -197,75 +285,5 @@ int cmd_report(int argc, char **argv)
 	}
 	if (follow)
 		return report_follow(raw, by, window_ns);
-	if (cli_open_input(file, &r))
-		return 1;
-	if (lgd_dur_init(&du, &r.sites)) {
-		fprintf(stderr, "logdev: out of memory\n");
-		lgd_reader_close(&r);
-		return 1;
-	}
-	/* returns paired first: one can come before its entry in time order */
-	has_dur = lgd_dur_has_returns(&du);
-	if ((has_dur && lgd_dur_collect(&r, &du, &marks)) || lgd_merge_init(&m, &r)) {
-		fprintf(stderr, "logdev: out of memory\n");
-		lgd_dur_marks_free(&marks);
-		lgd_dur_free(&du);
-		lgd_reader_close(&r);
-		return 1;
-	}
-	m.comm_items = raw;	/* --raw shows comm records: func <comm> */
-	m.absurd_items = 1;	/* shown, marked; out of the deltas (render.c) */
-	m.filtered_items = 1;	/* the renderer pairs on every record (streams.c) */
-	if (lgd_render_init(&rd, &r, raw ? LGD_RENDER_RAW : LGD_RENDER_TEXT)) {
-		fprintf(stderr, "logdev: out of memory\n");
-		lgd_dur_marks_free(&marks);
-		lgd_dur_free(&du);
-		lgd_merge_free(&m);
-		lgd_reader_close(&r);
-		return 1;
-	}
-	lgd_render_by(&rd, by);
-	cli_out_buffer(stdout);
-	while ((ret = lgd_merge_next(&m, &it)) > 0) {
-		const struct lgd_dur_mark *paired = NULL;
-		const char *line;
-		long len;
-
-		if (it.kind == LGD_ITEM_REC)
-			paired = lgd_dur_mark_find(&marks, it.file_off);
-		len = lgd_render_item(&rd, &it, paired, &line);
-		if (len < 0) {
-			fprintf(stderr, "logdev: out of memory\n");
-			ret = (int)len;
-			break;
-		}
-		/* NULs included (%c of 0 prints one, as in the kernel) */
-		fwrite_unlocked(line, 1, (size_t)len, stdout);
-	}
-	if (ret >= 0 && has_dur) {	/* stderr: stdout holds records only */
-		char sum[256];
-
-		lgd_fmt_dur_summary(sum, sizeof(sum), &du.stats);
-		fprintf(stderr, "logdev: %s", sum);
-		cli_dur_huge(du.stats.huge);
-	}
-	cli_probe_misses(&r);
-	if (rd.missing)		/* once per capture, text and raw (lgd_render.missing) */
-		cli_nwarn++, fprintf(stderr, "logdev: warning: %" PRIu64 " record%s lack%s arguments their "
-			"format needs (payload too short, not cut; shown as [missing])\n",
-			rd.missing, rd.missing == 1 ? "" : "s", rd.missing == 1 ? "s" : "");
-	if (ret >= 0)
-		cli_filter_notes(&r, NULL);
-	if (ret >= 0 && !raw)	/* the +D us marked "not in deltas", counted once */
-		cli_left_out_note("logdev", NULL, rd.st.left_back, rd.st.left_huge);
-	lgd_dur_marks_free(&marks);
-	lgd_render_free(&rd);
-	lgd_dur_free(&du);
-	lgd_merge_free(&m);
-	lgd_reader_close(&r);
-	if (fflush(stdout)) {
-		perror("logdev: stdout");
-		return 1;
-	}
-	return cli_exit_status(ret < 0);
+	return report_file(file, raw, by);
 }

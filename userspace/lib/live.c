@@ -72,8 +72,8 @@ static void lwarn(struct lgd_live *lv, int err, int64_t off, int64_t cpu, int64_
 	lv->r->warn(lv->r->warn_arg, &d);
 }
 
-int lgd_live_init(struct lgd_live *lv, struct lgd_reader *r, const uint32_t *cpus,
-		  uint32_t nr, uint64_t window_ns, uint64_t max_bytes)
+int lgd_live_open(struct lgd_live *lv, struct lgd_reader *r, const uint32_t *cpus,
+		  uint32_t nr, const struct lgd_live_opts *o)
 {
 	uint32_t sbs = r->hdr.subbuf_size;
 
@@ -81,8 +81,11 @@ int lgd_live_init(struct lgd_live *lv, struct lgd_reader *r, const uint32_t *cpu
 	if (!nr || !sbs)
 		return -EINVAL;
 	lv->r = r;
-	lv->window_ns = window_ns;
-	lv->max_bytes = max_bytes;
+	lv->window_ns = o->window_ns;
+	lv->max_bytes = o->max_bytes;
+	lv->items = o->items;
+	lv->on_unknown_site = o->on_unknown_site;
+	lv->arg = o->arg;
 	if (lv->max_bytes < 2ull * sbs * nr)
 		lv->max_bytes = 2ull * sbs * nr;
 	lv->cpu = calloc(nr, sizeof(*lv->cpu));
@@ -380,15 +383,15 @@ int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_it
 		if (it->kind == LGD_ITEM_REC && it->rec.type == LOGDEV_REC_COMM) {
 			if (lgd_comm_add(r, it->rec.pid, it->ts, it->payload, it->rec.arg_bytes))
 				return -ENOMEM;
-			if (!lv->comm_items)
+			if (!(lv->items & LGD_ITEMS_COMM))
 				continue;
 		}
 		/* formats re-read before the filter looks at the site */
 		if (it->kind == LGD_ITEM_REC && it->rec.type != LOGDEV_REC_COMM &&
-		    !(it->ts_absurd && !lv->absurd_items) && lv->on_unknown_site &&
+		    !(it->ts_absurd && !(lv->items & LGD_ITEMS_ABSURD)) && lv->on_unknown_site &&
 		    !lgd_sites_get(&r->sites, it->rec.site))
 			lv->on_unknown_site(lv->arg, r, it->rec.site);
-		lgd_reader_settle(r, it, min->idx, lv->absurd_items);
+		lgd_reader_settle(r, it, min->idx, !!(lv->items & LGD_ITEMS_ABSURD));
 		if (it->kind == LGD_ITEM_REC && it->rec.type != LOGDEV_REC_COMM && !it->ts_absurd) {
 			if (lv->have_last && it->ts < lv->last_ts)
 				*flags |= LGD_LIVE_LATE;
@@ -397,7 +400,7 @@ int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_it
 				lv->have_last = 1;
 			}
 		}
-		if (it->filtered && !lv->filtered_items)
+		if (it->filtered && !(lv->items & LGD_ITEMS_FILTERED))
 			continue;
 		if (!it->filtered && it->kind == LGD_ITEM_REC && it->rec.type != LOGDEV_REC_COMM) {
 			lv->records++;

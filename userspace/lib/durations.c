@@ -24,6 +24,26 @@
 #include <string.h>
 #include "liblogdev.h"
 
+/** struct lgd_dur_open - one entry, or one return seen before its entry. */
+struct lgd_dur_open {
+	uint64_t ts;		/* ns */
+	uint64_t off;		/* file offset of the record */
+	uint32_t site, cpu;
+};
+
+/**
+ * struct lgd_dur_slot - open entries of one probe for one task/context, and
+ * its returns still waiting for an entry (another CPU's clock ahead).
+ */
+struct lgd_dur_slot {
+	uint32_t pid, ctx;
+	int64_t cpu;		/* -1: any CPU (a task) */
+	const char *name;	/* interned probe name */
+	uint32_t depth, nearly;
+	struct lgd_dur_open open[LGD_DUR_DEPTH];	/* entries, innermost last */
+	struct lgd_dur_open early[LGD_DUR_DEPTH];	/* returns, oldest first */
+};
+
 #define RET_SUFFIX	"%return"
 
 static int site_is_probe(const struct lgd_site *s)
@@ -335,9 +355,9 @@ int lgd_dur_collect(struct lgd_reader *r, struct lgd_durations *du,
 
 	mk->v = NULL;
 	mk->nr = 0;
-	if (lgd_merge_init(&m, r))
+	/* pairs made on every record (filter.c) */
+	if (lgd_merge_open(&m, r, LGD_ITEMS_FILTERED))
 		return -ENOMEM;
-	m.filtered_items = 1;	/* pairs made on every record (filter.c) */
 	r->warn = NULL;		/* the printing pass gives the warnings */
 	while ((ret = lgd_merge_next(&m, &it)) > 0) {
 		ret = lgd_dur_add(du, &it, &dp);

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "liblogdev.h"
+#include "tracedat.h"
 
 #define TD_PAGE		4096u
 #define TD_PAGE_HDR	16u

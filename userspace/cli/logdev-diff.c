@@ -437,21 +437,72 @@ out_a:
 	return ret ? ret : cli_exit_status(0);
 }
 
-int cmd_diff(int argc, char **argv)
+/*
+ * The diff of captures @files[0] and @files[1] in format @fmt, rows of at
+ * least @min records; --pair FROM,TO labels @upairs[@nupairs].
+ */
+static int diff_files(const char *const files[2], enum fmt fmt, unsigned long long min,
+		      int durations, int by, const char *const *upairs, int nupairs)
 {
-	const char *files[2] = { NULL, NULL };
 	struct lgd_reader r[2];
 	struct lgd_deltas ds[2] = { { 0 }, { 0 } };
 	struct lgd_diff df;
+	int ret = 0;
+	unsigned int used[2] = { 0, 0 };
+	static uint32_t uids[2][16][2];
+
+	if (load(files[0], &r[0], &ds[0], durations, by, upairs, nupairs, uids[0]))
+		return 1;
+	if (load(files[1], &r[1], &ds[1], durations, by, upairs, nupairs, uids[1])) {
+		lgd_deltas_free(&ds[0]);
+		lgd_reader_close(&r[0]);
+		return 1;
+	}
+	if (lgd_diff_build(&df, &ds[0], &r[0].sites, &ds[1], &r[1].sites)) {
+		fprintf(stderr, "logdev: out of memory\n");
+		ret = 1;
+	} else {
+		warn_rows(&df);
+		warn_no_match(&df);
+		lgd_diff_min_count(&df, min);
+		if (fmt == F_CSV)
+			print_csv(&df);
+		else if (fmt == F_JSON)
+			print_json(&df, files[0], files[1]);
+		else
+			ret = print_text(&df, used);
+		/* machine formats: the marks' meaning on stderr */
+		for (int k = 0; k < 2; k++) {
+			if (fmt != F_TEXT)
+				for (size_t i = 0; i < df.nr; i++)
+					used[k] |= side_marks(k ? &df.rows[i].b : &df.rows[i].a);
+			cli_deltas_notes(fmt == F_TEXT ? stdout : stderr, k ? "B: " : "A: ",
+					 &ds[k], used[k]);
+			if (!ds[k].records)
+				fprintf(fmt == F_TEXT ? stdout : stderr, "%s: 0 records\n",
+					k ? "B" : "A");
+		}
+		lgd_diff_free(&df);
+	}
+	for (int k = 0; k < 2; k++) {
+		lgd_deltas_free(&ds[k]);
+		lgd_reader_close(&r[k]);
+	}
+	if (fflush(stdout))
+		return 1;
+	return cli_exit_status(ret);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	const char *files[2] = { NULL, NULL };
 	enum fmt fmt = F_TEXT;
 	unsigned long long min = 1;
-	int nf = 0, ret = 0, durations = 0, by = LGD_BY_CONTEXT;
-	unsigned int used[2] = { 0, 0 };
+	int nf = 0, durations = 0, by = LGD_BY_CONTEXT;
 	const char *svg = NULL, *ops[4];
 	uint64_t nth = 0;
 	const char *upairs[16];
 	int nupairs = 0;
-	static uint32_t uids[2][16][2];
 
 	static const struct option lo[] = {
 		{ "durations", no_argument, NULL, 'D' },
@@ -536,44 +587,5 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (nf != 2)
 		return cli_verb_usage_error(&cli_cmd_diff);
-	if (load(files[0], &r[0], &ds[0], durations, by, upairs, nupairs, uids[0]))
-		return 1;
-	if (load(files[1], &r[1], &ds[1], durations, by, upairs, nupairs, uids[1])) {
-		lgd_deltas_free(&ds[0]);
-		lgd_reader_close(&r[0]);
-		return 1;
-	}
-	if (lgd_diff_build(&df, &ds[0], &r[0].sites, &ds[1], &r[1].sites)) {
-		fprintf(stderr, "logdev: out of memory\n");
-		ret = 1;
-	} else {
-		warn_rows(&df);
-		warn_no_match(&df);
-		lgd_diff_min_count(&df, min);
-		if (fmt == F_CSV)
-			print_csv(&df);
-		else if (fmt == F_JSON)
-			print_json(&df, files[0], files[1]);
-		else
-			ret = print_text(&df, used);
-		/* machine formats: the marks' meaning on stderr */
-		for (int k = 0; k < 2; k++) {
-			if (fmt != F_TEXT)
-				for (size_t i = 0; i < df.nr; i++)
-					used[k] |= side_marks(k ? &df.rows[i].b : &df.rows[i].a);
-			cli_deltas_notes(fmt == F_TEXT ? stdout : stderr, k ? "B: " : "A: ",
-					 &ds[k], used[k]);
-			if (!ds[k].records)
-				fprintf(fmt == F_TEXT ? stdout : stderr, "%s: 0 records\n",
-					k ? "B" : "A");
-		}
-		lgd_diff_free(&df);
-	}
-	for (int k = 0; k < 2; k++) {
-		lgd_deltas_free(&ds[k]);
-		lgd_reader_close(&r[k]);
-	}
-	if (fflush(stdout))
-		return 1;
-	return cli_exit_status(ret);
+	return diff_files(files, fmt, min, durations, by, upairs, nupairs);
 }

@@ -354,7 +354,12 @@ static void perfetto_head(struct xctx *x, const char *file)
 	}
 }
 
-int cmd_export(int argc, char **argv)
+/*
+ * Capture @file (NULL: a snapshot of the live buffers) exported in format
+ * @fmt to @out, pairs by @by, --pair FROM,TO labels @pairs[@npairs].
+ */
+static int export_file(const char *file, const char *out, int fmt, int by,
+		       const char *const *pairs, int npairs)
 {
 	static struct xctx x;
 	struct lgd_reader r;
@@ -364,58 +369,9 @@ int cmd_export(int argc, char **argv)
 	struct lgd_durations du;
 	struct lgd_dur_marks marks = { 0 };
 	struct cli_out of;
-	const char *file = NULL, *out = NULL, *pairs[16];
-	int fmt = -1, by = LGD_BY_CONTEXT, npairs = 0, ret = 0, failed = 0;
+	int ret = 0, failed = 0;
 	uint64_t negative = 0;
 
-	static const struct option lo[] = {
-		{ "format", required_argument, NULL, 'F' },	/* no short option: -f is --follow */
-		{ "output", required_argument, NULL, 'o' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "pair", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_FILTER_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct cli_getopt g = { &cli_cmd_export, ":o:b:h", lo, &by, 0 };
-	int c;
-
-	while ((c = cli_getopt(&g, argc, argv)) > 0) {
-		switch (c) {
-		case 'F':
-			if (!strcmp(optarg, "json"))
-				fmt = X_JSON;
-			else if (!strcmp(optarg, "csv"))
-				fmt = X_CSV;
-			else if (!strcmp(optarg, "perfetto"))
-				fmt = X_PERFETTO;
-			else {
-				fprintf(stderr, "logdev export: bad format %s (json, csv or "
-					"perfetto)\n", optarg);
-				return 2;
-			}
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'p':
-			if (npairs == 16 || !strchr(optarg, ',')) {
-				fprintf(stderr, "logdev export: --pair FROM,TO (two site labels, "
-					"at most 16 pairs): %s\n", optarg);
-				return 2;
-			}
-			pairs[npairs++] = optarg;
-			break;
-		}
-	}
-	if (!c)
-		return g.status;
-	if (fmt < 0) {
-		fprintf(stderr, "logdev export: --format json, csv or perfetto is required\n");
-		return cli_verb_usage_error(&cli_cmd_export);
-	}
-	if (cli_file_arg("export", argc, argv, optind, &file))
-		return 2;
 	if (cli_open_input(file, &r))
 		return 1;
 	if (lgd_dur_init(&du, &r.sites)) {
@@ -459,14 +415,14 @@ int cmd_export(int argc, char **argv)
 	x.r = &r;
 	x.du = &du;
 	lgd_streams_init(&st, by);
-	/* returns paired first: one can come before its entry in time order */
+	/* returns paired first: one can come before its entry in time order;
+	 * pairs never span a record a filter left out */
 	if ((lgd_dur_has_returns(&du) && lgd_dur_collect(&r, &du, &marks)) ||
-	    lgd_merge_init(&m, &r)) {
+	    lgd_merge_open(&m, &r, LGD_ITEMS_FILTERED)) {
 		fprintf(stderr, "logdev: out of memory\n");
 		failed = 1;
 		goto out;
 	}
-	m.filtered_items = 1;	/* pairs never span a record a filter left out */
 	cli_dur_huge(du.stats.huge);
 	if (fmt == X_CSV)
 		fputs("ts_ns,cpu,pid,comm,ctx,site_id,func,file,line,type,message,delta_ns,"
@@ -517,4 +473,60 @@ out:
 	lgd_dur_free(&du);
 	lgd_reader_close(&r);
 	return cli_exit_status(failed);
+}
+
+int cmd_export(int argc, char **argv)
+{
+	const char *file = NULL, *out = NULL, *pairs[16];
+	int fmt = -1, by = LGD_BY_CONTEXT, npairs = 0;
+
+	static const struct option lo[] = {
+		{ "format", required_argument, NULL, 'F' },	/* no short option: -f is --follow */
+		{ "output", required_argument, NULL, 'o' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "pair", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_FILTER_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli_getopt g = { &cli_cmd_export, ":o:b:h", lo, &by, 0 };
+	int c;
+
+	while ((c = cli_getopt(&g, argc, argv)) > 0) {
+		switch (c) {
+		case 'F':
+			if (!strcmp(optarg, "json"))
+				fmt = X_JSON;
+			else if (!strcmp(optarg, "csv"))
+				fmt = X_CSV;
+			else if (!strcmp(optarg, "perfetto"))
+				fmt = X_PERFETTO;
+			else {
+				fprintf(stderr, "logdev export: bad format %s (json, csv or "
+					"perfetto)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'p':
+			if (npairs == 16 || !strchr(optarg, ',')) {
+				fprintf(stderr, "logdev export: --pair FROM,TO (two site labels, "
+					"at most 16 pairs): %s\n", optarg);
+				return 2;
+			}
+			pairs[npairs++] = optarg;
+			break;
+		}
+	}
+	if (!c)
+		return g.status;
+	if (fmt < 0) {
+		fprintf(stderr, "logdev export: --format json, csv or perfetto is required\n");
+		return cli_verb_usage_error(&cli_cmd_export);
+	}
+	if (cli_file_arg("export", argc, argv, optind, &file))
+		return 2;
+	return export_file(file, out, fmt, by, pairs, npairs);
 }

@@ -18,6 +18,12 @@
 #include <string.h>
 #include "liblogdev.h"
 
+/** struct lgd_site_count - @n (> 0: the slot is used) for site @site. */
+struct lgd_site_count {
+	uint32_t site;
+	uint64_t n;
+};
+
 /* ---- log-linear histogram (liblogdev.h: struct lgd_hist) ---------------- */
 
 #define SUB	(1u << LGD_HIST_SUB_BITS)	/* 128 buckets per power of two */
@@ -350,7 +356,7 @@ uint64_t lgd_deltas_cut_at(const struct lgd_deltas *ds, uint32_t site)
 }
 
 /* a pair cut by a gap: counted per site it started at */
-static void on_cut(void *arg, const struct lgd_stream *st)
+static void on_cut(void *arg, uint32_t site)
 {
 	struct lgd_deltas *ds = arg;
 	struct lgd_site_count *sc;
@@ -371,9 +377,9 @@ static void on_cut(void *arg, const struct lgd_stream *st)
 		ds->cut_tab = nt;
 		ds->cut_cap = nc;
 	}
-	sc = cut_slot(ds->cut_tab, ds->cut_cap, st->site);
+	sc = cut_slot(ds->cut_tab, ds->cut_cap, site);
 	if (!sc->n) {
-		sc->site = st->site;
+		sc->site = site;
 		ds->cut_nr++;
 	}
 	sc->n++;
@@ -695,11 +701,11 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			return ret;
 		}
 	}
-	if (lgd_merge_init(&m, r)) {
+	/* pairs made on every record, kept if both pass */
+	if (lgd_merge_open(&m, r, LGD_ITEMS_FILTERED)) {
 		lgd_dur_free(&du);
 		return -ENOMEM;
 	}
-	m.filtered_items = 1;	/* pairs made on every record, kept if both pass */
 	while ((ret = lgd_merge_next(&m, &it)) > 0) {
 		if (!durations) {
 			ret = lgd_deltas_add(ds, &it);

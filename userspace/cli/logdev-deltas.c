@@ -265,9 +265,9 @@ static int deltas_follow(int by, enum lgd_sort key, uint64_t window_ns)
 	struct cli_follow f;
 	int failed;
 
-	if (cli_follow_open(&f, window_ns))
+	/* pairs are made on every record (streams.c) */
+	if (cli_follow_open(&f, window_ns, LGD_ITEMS_FILTERED))
 		return 1;
-	f.lv.filtered_items = 1;	/* pairs are made on every record (streams.c) */
 	t.f = &f;
 	t.key = key;
 	t.by = by;
@@ -285,17 +285,74 @@ static int deltas_follow(int by, enum lgd_sort key, uint64_t window_ns)
 	return cli_exit_status(failed);
 }
 
-int cmd_deltas(int argc, char **argv)
+/*
+ * The deltas table of capture @file (NULL: a snapshot of the live buffers):
+ * the --pair labels @pairs[@npairs] and --inside @inside looked up in it,
+ * then collected and printed sorted by @key.
+ */
+static int deltas_file(const char *file, const char *const *pairs, int npairs, int durations,
+		       int by, int by_parent, const char *inside, enum lgd_sort key)
 {
 	struct lgd_reader r;
 	struct lgd_deltas ds = { 0 };
+	int ret;
+	struct lgd_dur_stats st;
+	uint32_t pair_ids[16][2];
+
+	if (cli_open_input(file, &r))
+		return 1;
+	for (int i = 0; i < npairs; i++) {
+		char *from = strdup(pairs[i]), *to = from ? strchr(from, ',') : NULL;
+		int64_t f = -1, t = -1;
+
+		if (to) {
+			*to++ = 0;
+			f = cli_site_by_label(&r, from);
+			t = cli_site_by_label(&r, to);
+		}
+		if (f < 0 || t < 0 || f == t) {
+			fprintf(stderr, "logdev deltas: --pair %s: %s\n", pairs[i],
+				!from ? "out of memory" : f == t && f >= 0 ? "the same site twice" :
+				"no site of the capture has that label (func:line, as deltas prints)");
+			free(from);
+			lgd_reader_close(&r);
+			return from ? 2 : 1;
+		}
+		free(from);
+		pair_ids[i][0] = (uint32_t)f;
+		pair_ids[i][1] = (uint32_t)t;
+	}
+	ds.user_pairs = pair_ids;
+	ds.nr_user_pairs = (size_t)npairs;
+	ds.by_parent = by_parent;
+	if (inside) {
+		int64_t y = cli_site_by_label(&r, inside);
+
+		if (y < 0) {
+			fprintf(stderr, "logdev deltas: --inside %s: no site of the capture has "
+				"that label (func:line, as deltas prints)\n", inside);
+			lgd_reader_close(&r);
+			return 2;
+		}
+		ds.inside_site = (uint32_t)y;
+		ds.inside_set = 1;
+	}
+	ds.by = by;
+	ret = cli_collect(&r, &ds, durations, &st, NULL) ? -1 : 0;
+	print_table(&r, &ds, key, durations, by, by_parent, inside, ret, &st, 1);
+	lgd_deltas_free(&ds);
+	lgd_reader_close(&r);
+	if (fflush(stdout))
+		return 1;
+	return cli_exit_status(ret < 0);
+}
+
+int cmd_deltas(int argc, char **argv)
+{
 	int durations = 0, by = LGD_BY_CONTEXT;
 	const char *file = NULL;
 	enum lgd_sort key = LGD_SORT_TOTAL;
-	int ret;
-	struct lgd_dur_stats st;
 	const char *pairs[16], *inside = NULL;
-	uint32_t pair_ids[16][2];
 	int npairs = 0, by_parent = 0, follow = 0, window_set = 0;
 	uint64_t window_ns = CLI_FOLLOW_WINDOW_MS * 1000000ull;
 
@@ -374,50 +431,5 @@ int cmd_deltas(int argc, char **argv)
 	}
 	if (follow)
 		return deltas_follow(by, key, window_ns);
-	if (cli_open_input(file, &r))
-		return 1;
-	for (int i = 0; i < npairs; i++) {
-		char *from = strdup(pairs[i]), *to = from ? strchr(from, ',') : NULL;
-		int64_t f = -1, t = -1;
-
-		if (to) {
-			*to++ = 0;
-			f = cli_site_by_label(&r, from);
-			t = cli_site_by_label(&r, to);
-		}
-		if (f < 0 || t < 0 || f == t) {
-			fprintf(stderr, "logdev deltas: --pair %s: %s\n", pairs[i],
-				!from ? "out of memory" : f == t && f >= 0 ? "the same site twice" :
-				"no site of the capture has that label (func:line, as deltas prints)");
-			free(from);
-			lgd_reader_close(&r);
-			return from ? 2 : 1;
-		}
-		free(from);
-		pair_ids[i][0] = (uint32_t)f;
-		pair_ids[i][1] = (uint32_t)t;
-	}
-	ds.user_pairs = pair_ids;
-	ds.nr_user_pairs = (size_t)npairs;
-	ds.by_parent = by_parent;
-	if (inside) {
-		int64_t y = cli_site_by_label(&r, inside);
-
-		if (y < 0) {
-			fprintf(stderr, "logdev deltas: --inside %s: no site of the capture has "
-				"that label (func:line, as deltas prints)\n", inside);
-			lgd_reader_close(&r);
-			return 2;
-		}
-		ds.inside_site = (uint32_t)y;
-		ds.inside_set = 1;
-	}
-	ds.by = by;
-	ret = cli_collect(&r, &ds, durations, &st, NULL) ? -1 : 0;
-	print_table(&r, &ds, key, durations, by, by_parent, inside, ret, &st, 1);
-	lgd_deltas_free(&ds);
-	lgd_reader_close(&r);
-	if (fflush(stdout))
-		return 1;
-	return cli_exit_status(ret < 0);
+	return deltas_file(file, pairs, npairs, durations, by, by_parent, inside, key);
 }

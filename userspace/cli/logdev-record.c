@@ -56,6 +56,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "cli-signals.h"
 
 const struct cli_cmd cli_cmd_record = {
 	"record", cmd_record, "record [-o FILE] [-d DIR] [--no-enable] [--duration S | -- COMMAND [ARGS]]",
@@ -65,72 +66,6 @@ const struct cli_cmd cli_cmd_record = {
 	"      --duration S     stop after S seconds (0 to 31536000)\n"
 	"  -- COMMAND [ARGS]    run COMMAND and stop when it exits\n",
 };
-
-/*
- * Signals that end a recording.  The handler only notes the first one and
- * wakes the poll() through a self-pipe; the main loop stops, and the normal
- * path restores enable and finishes the capture.  SIGPIPE and SIGXFSZ are
- * caught too, so a write to a closed pipe or past the file size limit fails
- * with EPIPE/EFBIG (a write error) instead of killing us mid-write.
- * A signal ignored when we start (nohup, "cmd &" in a script) stays ignored.
- */
-static const int stop_sigs[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM,
-	SIGXFSZ, SIGXCPU,
-};
-#define NR_STOP_SIGS	(int)(sizeof(stop_sigs) / sizeof(stop_sigs[0]))
-static volatile sig_atomic_t stop_sig;
-static int wake_fd[2] = { -1, -1 };
-
-static void on_signal(int sig)
-{
-	int e = errno;
-
-	if (!stop_sig)
-		stop_sig = sig;
-	/* pipe full: a wake-up is pending anyway */
-	if (wake_fd[1] >= 0 && write(wake_fd[1], "", 1) < 0)
-		errno = e;
-	errno = e;
-}
-
-/* catch stop_sigs (those not ignored on entry); *@caught: mask of them */
-static void catch_signals(sigset_t *caught)
-{
-	struct sigaction sa, old;
-
-	sigemptyset(caught);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	/* poll() still returns EINTR; a write to enable during the cleanup
-	 * is not cut short by a second Ctrl-C */
-	sa.sa_flags = SA_RESTART;
-	sigfillset(&sa.sa_mask);
-	for (int i = 0; i < NR_STOP_SIGS; i++) {
-		if (sigaction(stop_sigs[i], NULL, &old) || old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(stop_sigs[i], &sa, NULL);
-		sigaddset(caught, stop_sigs[i]);
-	}
-}
-
-/*
- * Stop @child (the COMMAND, still running when recording stops early):
- * SIGTERM, up to 5 s to exit, then SIGKILL.  *@status: its wait status.
- */
-static void stop_child(pid_t child, int *status)
-{
-	kill(child, SIGTERM);
-	for (int i = 0; i < 500; i++) {
-		if (waitpid(child, status, WNOHANG) == child)
-			return;
-		usleep(10000);
-	}
-	fprintf(stderr, "logdev: the command did not exit 5 s after SIGTERM: SIGKILL\n");
-	kill(child, SIGKILL);
-	while (waitpid(child, status, 0) < 0 && errno == EINTR)
-		;
-}
 
 static double now_s(void)
 {
@@ -187,13 +122,7 @@ struct rec {
  */
 static int write_formats(struct rec *rc, const char *ft, size_t fl)
 {
-	int ret = lgd_cap_write_section(&rc->w, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, ft, fl);
-
-	if (!ret)
-		ret = cli_maybe_kallsyms(&rc->w, ft, fl, &rc->ksyms);
-	if (!ret && rc->ksyms)
-		ret = cli_write_modlog(&rc->w, rc->dir);
-	return ret;
+	return cli_write_formats(&rc->w, rc->dir, ft, fl, &rc->ksyms);
 }
 
 /*
@@ -204,7 +133,7 @@ static int write_formats(struct rec *rc, const char *ft, size_t fl)
 static int refresh_formats(struct rec *rc)
 {
 	size_t nl;
-	char *nt = cli_read_text(rc->dir, "formats", &nl);
+	char *nt = lgd_rec_read_text(rc->dir, "formats", &nl);
 	int ret;
 
 	if (!nt || (nl == rc->fl && rc->ft && !memcmp(nt, rc->ft, nl))) {
@@ -315,7 +244,7 @@ static int rec_open_debugfs(struct rec *rc)
 	struct lgd_diag d;
 	size_t pl;
 
-	rc->ht = cli_read_text(rc->dir, "header", &rc->hl);
+	rc->ht = lgd_rec_read_text(rc->dir, "header", &rc->hl);
 	if (!rc->ht) {
 		cli_live_hint(rc->dir, errno);
 		return 1;
@@ -325,14 +254,14 @@ static int rec_open_debugfs(struct rec *rc)
 		return 1;
 	}
 	rc->sbs = hdr.subbuf_size;
-	rc->pt0 = cli_read_text(rc->dir, "probes", &pl);	/* NULL: none */
-	rc->ft = cli_read_text(rc->dir, "formats", &rc->fl);
+	rc->pt0 = lgd_rec_read_text(rc->dir, "probes", &pl);	/* NULL: none */
+	rc->ft = lgd_rec_read_text(rc->dir, "formats", &rc->fl);
 	if (!rc->ft) {
 		fprintf(stderr, "logdev: cannot read %s/formats: %s; " HINT "\n", rc->dir,
 			strerror(errno));
 		return 1;
 	}
-	rc->ncpu = cli_list_cpus(rc->dir, &rc->cpus);
+	rc->ncpu = lgd_rec_list_cpus(rc->dir, &rc->cpus);
 	if (rc->ncpu <= 0) {
 		fprintf(stderr, "logdev: %s/per_cpu: %s; " HINT "\n", rc->dir,
 			rc->ncpu ? strerror(-rc->ncpu) : "no CPUs");
@@ -439,7 +368,7 @@ static int rec_write_meta(struct rec *rc)
 	if (!ret)
 		ret = lgd_cap_write_section(&rc->w, LGD_SECT_HEADER, LGD_CAP_NO_CPU, rc->ht, rc->hl);
 	if (!ret)	/* our pid: the analyses leave our own records out */
-		ret = cli_write_recorder(&rc->w);
+		ret = lgd_rec_recorder(&rc->w);
 	if (!ret)
 		ret = write_formats(rc, rc->ft, rc->fl);
 	if (ret) {
@@ -460,9 +389,9 @@ static int rec_enable(struct rec *rc)
 	char *cur;
 	int ret;
 
-	if (rc->no_enable || stop_sig)
+	if (rc->no_enable || cli_stop_sig)
 		return 0;
-	cur = cli_read_text(rc->dir, "enable", &cl);
+	cur = lgd_rec_read_text(rc->dir, "enable", &cl);
 	/* someone else is recording: say so, and leave it on at the end */
 	rc->was_on = cur && cur[0] == '1';
 	free(cur);
@@ -470,7 +399,7 @@ static int rec_enable(struct rec *rc)
 		fprintf(stderr, "logdev: recording was already enabled (another "
 			"logdev record?): the buffers are shared and consumed "
 			"by whoever reads first; it is re-enabled when we stop\n");
-	ret = cli_write_str(rc->dir, "enable", "1");
+	ret = lgd_rec_write_str(rc->dir, "enable", "1");
 	if (ret) {
 		fprintf(stderr, "logdev: %s/enable: %s\n", rc->dir, strerror(-ret));
 		if (rc->tmp)
@@ -486,7 +415,7 @@ static void rec_start_command(struct rec *rc)
 {
 	sigset_t old_mask;
 
-	if (!rc->command || stop_sig)
+	if (!rc->command || cli_stop_sig)
 		return;
 	/* no stop signal may run our handler in the child before exec */
 	sigprocmask(SIG_BLOCK, &rc->caught, &old_mask);
@@ -497,9 +426,9 @@ static void rec_start_command(struct rec *rc)
 	} else if (rc->child == 0) {
 		int e;
 
-		for (int i = 0; i < NR_STOP_SIGS; i++)
-			if (sigismember(&rc->caught, stop_sigs[i]))
-				signal(stop_sigs[i], SIG_DFL);
+		for (int i = 0; i < CLI_NR_STOP_SIGS; i++)
+			if (sigismember(&rc->caught, cli_stop_sigs[i]))
+				signal(cli_stop_sigs[i], SIG_DFL);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		/* the capture is on stdout: the command's output goes to stderr */
 		if (rc->outfd == 1 && dup2(2, 1) < 0)
@@ -522,7 +451,7 @@ static uint64_t rec_drain_once(struct rec *rc)
 
 	for (int i = 0; i < rc->ncpu && !rc->w.err; i++) {
 		uint64_t before = rc->bytes;
-		int eof, ret = cli_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
+		int eof, ret = lgd_rec_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
 					 rc->sbs, &eof, &rc->bytes, &rc->recs);
 
 		if (ret && !rc->w.err) {
@@ -539,7 +468,7 @@ static uint64_t rec_drain_once(struct rec *rc)
 static uint64_t rec_buf_bytes(const struct rec *rc)
 {
 	size_t l;
-	char *t = cli_read_text(rc->dir, "buffer_size_kb", &l);
+	char *t = lgd_rec_read_text(rc->dir, "buffer_size_kb", &l);
 	uint64_t kb = t ? strtoull(t, NULL, 10) : 0;
 
 	free(t);
@@ -564,7 +493,7 @@ static void rec_run(struct rec *rc)
 	last_drain = rc->t0;
 	if (!pfd)
 		rc->rc = 1;
-	while (!rc->rc && !stop_sig && !rc->w.err) {
+	while (!rc->rc && !cli_stop_sig && !rc->w.err) {
 		int timeout = 200, ready;
 		uint64_t before = rc->bytes;
 
@@ -580,7 +509,7 @@ static void rec_run(struct rec *rc)
 			pfd[i].fd = rc->fds[i];
 			pfd[i].events = POLLIN;
 		}
-		pfd[rc->ncpu].fd = wake_fd[0];
+		pfd[rc->ncpu].fd = cli_wake_fd[0];
 		pfd[rc->ncpu].events = POLLIN;
 		npfd = rc->ncpu + 1;
 		if (rc->watch_out) {
@@ -593,7 +522,7 @@ static void rec_run(struct rec *rc)
 			rc->rc = 1;
 			break;
 		}
-		if (stop_sig)
+		if (cli_stop_sig)
 			break;
 		if (ready > 0 && rc->watch_out &&
 		    (pfd[rc->ncpu + 1].revents & (POLLERR | POLLHUP))) {
@@ -620,7 +549,7 @@ static void rec_run(struct rec *rc)
 			last_drain = t;
 			/* a stop signal ends the nap (the wake-up pipe) */
 			if (nap > 0) {
-				struct pollfd wp = { .fd = wake_fd[0], .events = POLLIN };
+				struct pollfd wp = { .fd = cli_wake_fd[0], .events = POLLIN };
 
 				poll(&wp, 1, nap);
 			}
@@ -646,16 +575,16 @@ static void rec_run(struct rec *rc)
 static void rec_stop(struct rec *rc)
 {
 	/* what ended the recording (a signal during the cleanup changes nothing) */
-	rc->sig = stop_sig;
+	rc->sig = cli_stop_sig;
 	if (rc->w.err)
 		write_failed(rc);
 	if (rc->child > 0) {	/* stopped by a signal or error: stop the command */
-		stop_child(rc->child, &rc->status);
+		cli_stop_child(rc->child, &rc->status);
 		rc->child = 0;
 	}
 	if (rc->enabled || rc->no_enable) {
 		const char *cf = rc->enabled ? "enable" : "flush";
-		int ret = cli_write_str(rc->dir, cf, rc->enabled ? "0" : "1");
+		int ret = lgd_rec_write_str(rc->dir, cf, rc->enabled ? "0" : "1");
 
 		if (ret) {
 			fprintf(stderr, "logdev: %s/%s: %s\n", rc->dir, cf, strerror(-ret));
@@ -674,7 +603,7 @@ static void rec_drain(struct rec *rc)
 		int eof = 0, tries = 0, ret;
 
 		while (!eof && !rc->w.err) {
-			ret = cli_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
+			ret = lgd_rec_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
 					rc->sbs, &eof, &rc->bytes, &rc->recs);
 			if (ret) {
 				if (!rc->w.err) {
@@ -694,7 +623,7 @@ static void rec_drain(struct rec *rc)
 		close(rc->fds[i]);
 		rc->fds[i] = -1;
 	}
-	if (rc->was_on && cli_write_str(rc->dir, "enable", "1")) {
+	if (rc->was_on && lgd_rec_write_str(rc->dir, "enable", "1")) {
 		fprintf(stderr, "logdev: could not re-enable recording\n");
 		rc->rc = 1;
 	}
@@ -714,10 +643,10 @@ static void rec_finish(struct rec *rc)
 
 	if (!rc->w.err) {
 		size_t sl, fl;
-		char *st = cli_read_text(rc->dir, "stats", &sl);
-		char *ft = cli_read_text(rc->dir, "formats", &fl);
+		char *st = lgd_rec_read_text(rc->dir, "stats", &sl);
+		char *ft = lgd_rec_read_text(rc->dir, "formats", &fl);
 		size_t pl;
-		char *pt = cli_read_text(rc->dir, "probes", &pl);	/* NULL: none */
+		char *pt = lgd_rec_read_text(rc->dir, "probes", &pl);	/* NULL: none */
 
 		if (ft) {
 			write_formats(rc, ft, fl);
@@ -823,11 +752,11 @@ int cmd_record(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	/* from here on, a stop signal is noted and handled by the main path */
-	if (pipe2(wake_fd, O_NONBLOCK | O_CLOEXEC)) {
+	if (pipe2(cli_wake_fd, O_NONBLOCK | O_CLOEXEC)) {
 		perror("logdev: pipe");
 		return 1;
 	}
-	catch_signals(&rc.caught);
+	cli_catch_signals(&rc.caught);
 	/* nothing is written unless debugfs works; nothing enabled unless written */
 	if (rec_open_debugfs(&rc) || rec_open_output(&rc) || rec_write_meta(&rc) ||
 	    rec_enable(&rc)) {

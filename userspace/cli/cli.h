@@ -8,6 +8,8 @@
 #define LOGDEV_CLI_H
 
 #include "liblogdev.h"
+#include "cli-follow.h"
+#include "cli-output.h"
 
 #define LOGDEV_DEFAULT_DEBUGFS	"/sys/kernel/debug/logdev"
 
@@ -125,18 +127,6 @@ int cli_exit_status(int failed);
 /** cli_debugfs() - $LOGDEV_DEBUGFS or the default directory. */
 const char *cli_debugfs(void);
 /**
- * cli_read_text() - whole file @dir/@name (or @name if @dir is NULL) into a
- * NUL-terminated malloc'd buffer; *@len bytes.  NULL with errno on failure.
- */
-char *cli_read_text(const char *dir, const char *name, size_t *len);
-/** cli_write_str() - write @s to @dir/@name.  0 or negative errno. */
-int cli_write_str(const char *dir, const char *name, const char *s);
-/**
- * cli_list_cpus() - CPU numbers under @dir/per_cpu (cpuN), ascending,
- * malloc'd.  Return: count, or negative errno.
- */
-int cli_list_cpus(const char *dir, unsigned **cpus);
-/**
  * cli_meta_capture() - start a capture in an unlinked temporary file and
  * write @dir's metadata into it (cli_write_meta(): @sbs sub-buffer size in
  * bytes, @ksyms whether symbols were saved).  Prints why on failure.
@@ -148,28 +138,14 @@ int cli_meta_capture(struct lgd_cap_writer *w, const char *dir, uint32_t *sbs, i
 /**
  * cli_write_meta() - write HEADER, FORMATS and (if a format needs symbols
  * and /proc/kallsyms is readable) KALLSYMS and MODLOG sections from @dir.  Sets
- * *@subbuf_size (bytes), *@ksyms_done.  Return 0 or negative errno (message
- * printed).
+ * *@subbuf_size (bytes), *@ksyms_done: lgd_rec_meta(), with its problems
+ * printed.  Return 0 or negative errno.
  */
 int cli_write_meta(struct lgd_cap_writer *w, const char *dir,
 		   uint32_t *subbuf_size, int *ksyms_done);
-/**
- * cli_write_modlog() - add a MODLOG section with @dir/module_log if it
- * differs from the last one this process wrote (nothing if the file is
- * missing: an older module).  Return 0 or negative errno from the writer.
- */
-int cli_write_modlog(struct lgd_cap_writer *w, const char *dir);
-/** cli_maybe_kallsyms() - add KALLSYMS if @formats needs it and not done. */
-int cli_maybe_kallsyms(struct lgd_cap_writer *w, const char *formats,
-		       size_t len, int *ksyms_done);
-/**
- * cli_drain() - non-blocking reads of @fd into CPU_DATA sections for @cpu
- * until EAGAIN or 0.  *@eof set when read returned 0.  Adds to *@bytes,
- * *@records.  Return 0 or negative errno.
- */
-int cli_drain(struct lgd_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
-	      size_t bufsz, uint32_t sbs, int *eof, uint64_t *bytes,
-	      uint64_t *records);
+/** cli_write_formats() - lgd_rec_formats(), why symbols are not saved printed. */
+int cli_write_formats(struct lgd_cap_writer *w, const char *dir, const char *formats,
+		      size_t len, int *ksyms_done);
 #define CLI_NAP_MAX_MS	10
 /**
  * cli_nap_ms() - how long `logdev record` waits after a drain before it
@@ -267,43 +243,6 @@ void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
 		      unsigned int used);
 
 /**
- * cli_json_str() - @s as a JSON string (quotes included) on @f: valid
- * UTF-8 kept as is; '"' and '\\' backslash-escaped; bytes below 0x20, DEL,
- * C1 controls (U+0080-U+009F) and bidi overrides (U+202A-U+202E,
- * U+2066-U+2069) as \uXXXX (valid JSON that is also terminal-safe); every byte that is not part of a valid UTF-8 sequence (stray
- * continuation, overlong, surrogate, above U+10FFFF, cut short) as \ufffd,
- * one per byte.  The one JSON string writer: every JSON output uses it.
- */
-void cli_json_str(FILE *f, const char *s);
-/**
- * cli_csv_field() - @s as one RFC 4180 field on @f: quoted ("" for a
- * quote) when it holds a comma, a quote, CR, LF or any other control byte;
- * bytes not part of valid UTF-8 written as U+FFFD (EF BF BD), one per byte,
- * so the file is UTF-8.  The one CSV field writer.
- */
-void cli_csv_field(FILE *f, const char *s);
-/** cli_json_strn() - cli_json_str() of @len bytes (a NUL byte as \u0000). */
-void cli_json_strn(FILE *f, const char *s, size_t len);
-/** cli_csv_fieldn() - cli_csv_field() of @len bytes (a NUL byte as U+FFFD). */
-void cli_csv_fieldn(FILE *f, const char *s, size_t len);
-/** cli_csv_needs_quote() - does cli_csv_fieldn() quote these @len bytes? */
-int cli_csv_needs_quote(const char *s, size_t len);
-/**
- * cli_csv_put() - cli_csv_fieldn() into @dst instead of a FILE, for rows
- * built in memory: @dst needs room for 3 * @len + 2 bytes (CLI_CSV_MAX()).
- * Return: the bytes written (no NUL).
- */
-size_t cli_csv_put(char *dst, const char *s, size_t len);
-#define CLI_CSV_MAX(len) (3 * (size_t)(len) + 2)
-/**
- * cli_out_buffer() - make @f (a verb's output of up to millions of lines)
- * fully buffered in CLI_OUT_BUFFER bytes when it is not a terminal: one
- * write(2) per MiB instead of one per 4 KiB.  Call before anything is
- * written to @f; once per process (later calls do nothing).
- */
-void cli_out_buffer(FILE *f);
-#define CLI_OUT_BUFFER (1 << 20)
-/**
  * cli_site_by_label() - the id of the site of @r labelled @label
  * (lgd_site_label(): "func:line", as deltas prints it), else of the probe
  * named @label (file "probe", func @label: "vfs_read", "vfs_read%return").
@@ -378,11 +317,6 @@ enum {
 	"      --to TIME            records before TIME (same forms)\n" \
 	"      --include-recorder   keep the records of the recording process itself\n" \
 	"                           (left out by default, and counted on stderr)\n"
-/**
- * cli_write_recorder() - a RECORDER section ("pid N\n", capture.h) with this
- * process's pid.  Return: 0 or negative errno from the writer.
- */
-int cli_write_recorder(struct lgd_cap_writer *w);
 /** cli_filter - the filter options given (cli_filter_opt()). */
 extern struct lgd_filter cli_filter;
 /**
@@ -416,99 +350,6 @@ void cli_left_out_notes(const struct lgd_reader *r, const char *file);
  */
 void cli_lost_notes(const struct lgd_reader *r, const char *file, int always);
 
-/*
- * --follow of report and deltas (cli-follow.c): the live buffers read as
- * they fill, merged by time through the library's live merge (lgd_live).
- */
-/* sub-buffers held for reordering at most (bytes; at least 2 per CPU) */
-#define CLI_FOLLOW_MAX_BYTES	(4u << 20)
-/* default reorder window (ms): trace clock and wall time */
-#define CLI_FOLLOW_WINDOW_MS	100
-
-/**
- * struct cli_follow - the follow loop's state: @r the live metadata
- * (header, formats, symbols; task names as they come), @lv the live merge,
- * @n CPU files @fds of CPUs @cpus (@idle: at their end, looked at again
- * every half window), @buf one read (16 sub-buffers)
- */
-struct cli_follow {
-	const char *dir;
-	struct lgd_reader r;
-	struct lgd_live lv;
-	int *fds;
-	uint8_t *idle;
-	uint32_t *cpus;
-	uint32_t n;
-	uint8_t *buf;
-	size_t bufsz;
-	uint32_t formats_tried;	/* highest site id "formats" was re-read for */
-};
-/* an item handed out (LGD_LIVE_* @flags); non-zero stops (a write error) */
-typedef int (*cli_follow_item_fn)(void *arg, const struct lgd_item *it, unsigned int flags);
-/* every tick_ns of wall time; non-zero stops */
-typedef int (*cli_follow_tick_fn)(void *arg, uint64_t now_ns);
-/** cli_mono_ns() - CLOCK_MONOTONIC in ns. */
-uint64_t cli_mono_ns(void);
-/**
- * cli_follow_open() - the live metadata of $LOGDEV_DEBUGFS (or the default
- * directory) with the filter options applied, every CPU's trace_pipe_raw
- * opened non-blocking, a live merge with window @window_ns.  Prints errors
- * (no live buffer: cli_live_hint()).  Return: 0, or 1 (unusable).
- */
-int cli_follow_open(struct cli_follow *f, uint64_t window_ns);
-/**
- * cli_follow_run() - follow until SIGINT or SIGTERM (cli-follow.c's file
- * comment: flush cadence, the final drain), handing every item to @fn in
- * merge order and calling @tick (if not NULL) every @tick_ns.
- * Return: 0, or 1 after printing an error (I/O, memory, @fn failed).
- */
-int cli_follow_run(struct cli_follow *f, cli_follow_item_fn fn, cli_follow_tick_fn tick,
-		   uint64_t tick_ns, void *arg);
-/**
- * cli_follow_summary() - on stderr: records handed out, late and early
- * ones, and the lost events per CPU ("logdev: lost events: cpu:0 0, cpu:1
- * 12 (overrun 12)"); lost events, late or early records count as
- * warnings (exit 3).
- */
-void cli_follow_summary(struct cli_follow *f);
-void cli_follow_close(struct cli_follow *f);
-/**
- * cli_window_arg() - parse --window MS (a whole number of ms, 1 to 60000)
- * of @verb into *@ns.  Return: 0, or 2 (usage, said why).
- */
-int cli_window_arg(const char *verb, const char *arg, uint64_t *ns);
-
-/* ---- output files: cli-output.c ---------------------------------------- */
-
-/**
- * struct cli_out - an output file being written (cli_out_open())
- * @f:    write here
- * @path: the name given ("stdout" for none or "-")
- * @tmp:  the temporary name renamed over @path at commit, or NULL (written
- *        directly: stdout, a device, a FIFO, a symlink)
- * @verb: for messages
- * @real: a symlink's regular target (realpath()), replaced through @tmp, or NULL
- */
-struct cli_out {
-	FILE *f;
-	const char *path;
-	char *tmp;
-	const char *verb;
-	char *real;
-};
-
-/**
- * cli_out_open() - open @path (NULL or "-": stdout) for writing: a regular
- * file or a new name through a temporary file in its directory, renamed at
- * cli_out_commit(); anything else directly.  Refuses a @path that is one of
- * @inputs[@ninputs] (exit 2).  Return: 0, or the exit status (said why).
- */
-int cli_out_open(struct cli_out *o, const char *path, const char *verb,
-		 const char *const *inputs, int ninputs);
-/** cli_out_commit() - finish @o: flushed, synced, renamed.  Return: 0, or 1 (said why). */
-int cli_out_commit(struct cli_out *o);
-/** cli_out_abort() - give @o up: its temporary file removed, an older file kept. */
-void cli_out_abort(struct cli_out *o);
 /** cli_is_capture() - does @path name a regular file that starts as a logdev capture? */
 int cli_is_capture(const char *path);
 

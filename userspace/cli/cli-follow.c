@@ -72,7 +72,7 @@ static void reread_formats(void *arg, struct lgd_reader *r, uint32_t site)
 	if (!site || site <= f->formats_tried)
 		return;		/* tried for this id already: unknown it stays */
 	f->formats_tried = site;
-	t = cli_read_text(f->dir, "formats", &len);
+	t = lgd_rec_read_text(f->dir, "formats", &len);
 	if (!t)
 		return;
 	if (lgd_sites_parse(&r->sites, t, len) >= 0 && r->filter)
@@ -82,8 +82,12 @@ static void reread_formats(void *arg, struct lgd_reader *r, uint32_t site)
 		f->formats_tried = r->sites.nr - 1;
 }
 
-int cli_follow_open(struct cli_follow *f, uint64_t window_ns)
+int cli_follow_open(struct cli_follow *f, uint64_t window_ns, unsigned int items)
 {
+	struct lgd_live_opts o = {
+		.window_ns = window_ns, .max_bytes = CLI_FOLLOW_MAX_BYTES, .items = items,
+		.on_unknown_site = reread_formats, .arg = f,
+	};
 	struct lgd_diag d = { 0 };
 	struct lgd_cap_writer w;
 	uint32_t sbs = 0;
@@ -98,7 +102,7 @@ int cli_follow_open(struct cli_follow *f, uint64_t window_ns)
 	fd = cli_meta_capture(&w, f->dir, &sbs, &ksyms);
 	if (fd < 0)
 		return 1;
-	cli_write_recorder(&w);
+	lgd_rec_recorder(&w);
 	lgd_cap_write_end(&w);
 	if (lgd_reader_open_fd(&f->r, fd, cli_warn, NULL, &d)) {
 		fprintf(stderr, "logdev: live metadata: %s\n", cli_diag_text(d.msg));
@@ -109,7 +113,7 @@ int cli_follow_open(struct cli_follow *f, uint64_t window_ns)
 		fprintf(stderr, "logdev: %s\n", strerror(-ret));
 		goto err_reader;
 	}
-	n = cli_list_cpus(f->dir, &cpus);
+	n = lgd_rec_list_cpus(f->dir, &cpus);
 	if (n <= 0) {
 		fprintf(stderr, "logdev: %s/per_cpu: %s\n", f->dir, n ? strerror(-n) :
 			"no cpuN directories: no per-CPU buffer to read");
@@ -143,11 +147,9 @@ int cli_follow_open(struct cli_follow *f, uint64_t window_ns)
 			"read\n", n, f->dir);
 		goto err_files;
 	}
-	ret = lgd_live_init(&f->lv, &f->r, f->cpus, f->n, window_ns, CLI_FOLLOW_MAX_BYTES);
+	ret = lgd_live_open(&f->lv, &f->r, f->cpus, f->n, &o);
 	if (ret)
 		goto err_nomem;
-	f->lv.on_unknown_site = reread_formats;
-	f->lv.arg = f;
 	return 0;
 err_nomem:
 	fprintf(stderr, "logdev: out of memory\n");
@@ -236,7 +238,7 @@ int cli_follow_run(struct cli_follow *f, cli_follow_item_fn fn, cli_follow_tick_
 		int np = 0, pr;
 
 		if (now >= next_flush) {
-			int e = cli_write_str(f->dir, "flush", "1");
+			int e = lgd_rec_write_str(f->dir, "flush", "1");
 
 			if (e && !flush_warned++)
 				fprintf(stderr, "logdev: warning: %s/flush: %s (records of a quiet "
@@ -300,7 +302,7 @@ int cli_follow_run(struct cli_follow *f, cli_follow_item_fn fn, cli_follow_tick_
 		}
 	}
 	/* stopped: what every CPU has complete now, then everything held */
-	cli_write_str(f->dir, "flush", "1");
+	lgd_rec_write_str(f->dir, "flush", "1");
 	for (uint32_t i = 0; i < f->n; i++) {
 		uint64_t cap = (uint64_t)f->r.hdr.subbuf_size * (f->r.hdr.nr_subbufs ?
 			       f->r.hdr.nr_subbufs : 1), got = 0;
