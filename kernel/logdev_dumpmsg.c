@@ -50,24 +50,21 @@ static bool ld_dump_fmt_fits(const char *fmt, u32 arg_bytes)
  */
 static const char *ld_dump_hashed_fmt(const char *fmt)
 {
+	struct edp_piece pc;
 	char *o = ld_dump_fmt;
+	const char *from;
 
-	while (*fmt) {
-		if ((*o++ = *fmt++) != '%')
-			continue;
-		if (*fmt == '%') {
-			*o++ = *fmt++;
-			continue;
-		}
-		while (*fmt && strchr("-+ #0123456789.*hlLzt", *fmt))
-			*o++ = *fmt++;
-		if (*fmt != 'p')
-			continue;
-		*o++ = *fmt++;
-		if (*fmt == 'K')
-			fmt++;
-		if (!isalnum(*fmt) || fmt[-1] == 'K')
+	while (edp_fmt_next(&fmt, &pc) != EDP_END) {
+		from = pc.start;
+		if (pc.kind == EDP_PTR && (!isalnum(pc.ext) || pc.ext == 'K')) {
+			/* up to the 'p', an 'x', then what follows a 'K' */
+			memcpy(o, from, pc.cv + 1 - from);
+			o += pc.cv + 1 - from;
 			*o++ = 'x';
+			from = pc.ext == 'K' ? pc.cv + 2 : pc.cv + 1;
+		}
+		memcpy(o, from, pc.end - from);
+		o += pc.end - from;
 	}
 	*o = '\0';
 	return ld_dump_fmt;
@@ -172,53 +169,41 @@ static bool ld_dump_layout(const char *fmt, const u8 *in, u32 in_bytes, u8 *out,
 			   bool slots, bool cut)
 {
 	u32 i = 0, o = 0, size, osize;
-	struct edp_spec sp;
-	char q, c;
+	struct edp_piece pc;
 	bool text;
 
-	while (*fmt) {
-		if (*fmt++ != '%')
+	while (edp_fmt_next(&fmt, &pc) != EDP_END) {
+		if (pc.kind == EDP_TEXT)
 			continue;
-		fmt = edp_fmt_spec(fmt, &sp);
-		q = sp.qual;
 		/* width, then precision argument: ints */
-		if (sp.wstar && !ld_dump_int(in, in_bytes, &i, out, &o))
+		if (pc.sp.wstar && !ld_dump_int(in, in_bytes, &i, out, &o))
 			return false;
-		if (sp.pstar && !ld_dump_int(in, in_bytes, &i, out, &o))
+		if (pc.sp.pstar && !ld_dump_int(in, in_bytes, &i, out, &o))
 			return false;
-		c = *fmt++;
-		text = c == 's';
-		switch (c) {
-		case '%':
+		size = pc.size;
+		text = pc.kind == EDP_STR || pc.kind == EDP_PTR_TEXT;
+		switch (pc.kind) {
+		case EDP_PCT:
 			continue;
-		case 'p':	/* edprint never stores slots for these */
+		case EDP_PTR:
+		case EDP_PTR_TEXT:	/* edprint never stores slots for these */
 			if (slots)
 				return false;
-			text = isalnum(*fmt) && !strchr("SsxKe", *fmt);
-			while (isalnum(*fmt))
-				fmt++;
-			size = 8;
 			break;
-		case 's':
-			break;
-		case 'c':
-			size = 1;
-			break;
-		case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
-			size = q == 'H' ? 1 : q == 'h' ? 2 :
-			       (q == 'l' || q == 'L' || q == 'z' || q == 't') ? 8 : 4;
+		case EDP_STR:
+		case EDP_INT:
 			break;
 		default:	/* bstr_printf() stops here; never in slots */
 			return !slots;
 		}
 		if (text) {
 			if (!ld_dump_text(in, in_bytes, &i, out, &o, slots,
-					  slots && cut && c == 's'))
+					  slots && cut && pc.kind == EDP_STR))
 				return false;
 			continue;
 		}
 		osize = size;
-		if (c != 'c' && size < 4) {
+		if (pc.conv != 'c' && size < 4) {
 			if (ld_dump_narrow_int < 0)
 				return false;
 			if (ld_dump_narrow_int)

@@ -182,24 +182,6 @@ static __always_inline void ld_commit_rec(struct ld_pcpu *pc, struct ld_cpu_buf 
 }
 
 /*
- * Bytes of one number of length @q of conversion @c in a LOGDEV_REC_PRINT
- * payload: what vbin_printf() stored up to Linux 6.x (%c and %hh 1 byte, %h
- * 2), which is the record format (docs/FORMAT.md).  Linux 7.x's
- * vbin_printf() stores %hh and %h as 4-byte ints: logdev packs its records
- * itself (ld_vbin_pack()), never with the kernel's vbin_printf().
- */
-static __always_inline u32 ld_vbin_num_size(char q, char c)
-{
-	if (c == 'c' || q == 'H')
-		return 1;
-	if (q == 'h')
-		return 2;
-	if (q == 'l' || q == 'L' || q == 'z' || q == 't')
-		return 8;
-	return 4;
-}
-
-/*
  * The pointer stored at @p (8 bytes, 4-aligned: vbin_printf()'s layout) of
  * a plain %p, %pK or %pe becomes what the kernel's own "%p" prints for it
  * (lib/vsprintf.c ptr_to_id(), default_pointer()): NULL and error pointers
@@ -251,33 +233,29 @@ static void notrace ld_hash_ptr(u8 *p)
 static u32 notrace ld_vbin_walk(u8 *buf, const char *fmt, va_list ap, u32 end)
 {
 	u32 off = 0, size, len;
-	struct edp_spec sp;
-	bool hash = false;
+	struct edp_piece pc;
+	enum edp_kind k;
 	const char *s;
+	bool hash;
 	int prec;
-	char q;
 
-	while (*fmt) {
-		if (*fmt++ != '%')
+	while ((k = edp_fmt_next(&fmt, &pc)) != EDP_END) {
+		if (k == EDP_TEXT)
 			continue;
-		fmt = edp_fmt_spec(fmt, &sp);
-		q = sp.qual;
-		if (sp.wstar)		/* width argument: an int */
+		if (pc.sp.wstar)	/* width argument: an int */
 			LD_CUT_INT();
-		prec = sp.prec;
-		if (sp.pstar) {		/* precision argument: an int */
+		prec = pc.sp.prec;
+		if (pc.sp.pstar) {	/* precision argument: an int */
 			off = ALIGN(off, 4);
 			prec = va_arg(ap, int);
 			if (off + 4 > end)
 				return off;
 			off += 4;
 		}
-		switch (*fmt) {
-		case '%':
-			fmt++;
+		switch (k) {
+		case EDP_PCT:
 			continue;
-		case 's':
-			fmt++;
+		case EDP_STR:
 			s = va_arg(ap, const char *);
 			if (!s)
 				s = "(null)";
@@ -294,16 +272,7 @@ static u32 notrace ld_vbin_walk(u8 *buf, const char *fmt, va_list ap, u32 end)
 			memcpy(buf + off, s, end - off - 1);
 			buf[end - 1] = '\0';
 			return end;
-		case 'p':
-			fmt++;
-			if (!isalnum(*fmt) || strchr("SsxKe", *fmt)) {
-				size = 8;
-				hash = !isalnum(*fmt) || *fmt == 'K' || *fmt == 'e';
-				(void)va_arg(ap, void *);
-				goto num;
-			}
-			while (isalnum(*fmt))
-				fmt++;
+		case EDP_PTR_TEXT:
 			(void)va_arg(ap, void *);
 			if (off >= end)
 				return end;
@@ -314,24 +283,27 @@ static u32 notrace ld_vbin_walk(u8 *buf, const char *fmt, va_list ap, u32 end)
 			}
 			off += len + 1;
 			continue;
-		case 'c': case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
-			size = ld_vbin_num_size(q, *fmt++);
-			if (size == 8)
+		case EDP_PTR:
+			(void)va_arg(ap, void *);
+			hash = !isalnum(pc.ext) || pc.ext == 'K' || pc.ext == 'e';
+			break;
+		case EDP_INT:
+			if (pc.size == 8)
 				(void)va_arg(ap, unsigned long long);
 			else
 				(void)va_arg(ap, int);
-num:
-			off = ALIGN(off, min_t(u32, size, 4));
-			if (off + size > end)
-				return off;
-			if (hash)
-				ld_hash_ptr(buf + off);
 			hash = false;
-			off += size;
-			continue;
+			break;
 		default:	/* vbin_printf() stops here too */
 			return min(off, end);
 		}
+		size = pc.size;
+		off = ALIGN(off, min_t(u32, size, 4));
+		if (off + size > end)
+			return off;
+		if (hash)
+			ld_hash_ptr(buf + off);
+		off += size;
 	}
 	return min(off, end);
 }
@@ -340,7 +312,7 @@ num:
  * Pack the arguments of @fmt into @size_words words at @bin in the layout of
  * a LOGDEV_REC_PRINT payload (docs/FORMAT.md; see ld_vbin_walk(): '*'
  * arguments and numbers aligned to min(size, 4), sizes by
- * ld_vbin_num_size(), plain %p, %pS, %ps, %px, %pK, %pe as 8 bytes, other
+ * edp_fmt_int_size(), plain %p, %pS, %ps, %px, %pK, %pe as 8 bytes, other
  * pointer extensions as their text, NUL-terminated, like strings): the
  * layout of Linux 6.1's vbin_printf(), kept by logdev on every kernel (7.x's
  * vbin_printf() stores %hh and %h as ints).  Unlike vbin_printf(), a %s
@@ -351,44 +323,76 @@ num:
  * texts come from snprintf(), i.e. from the kernel's own pointer().
  * Return: the words the arguments need, as vbin_printf().
  */
+/* a number of @size bytes (1, 2, 4 or 8) at @buf + @off, if it fits @cap */
+static void notrace ld_vbin_put(u8 *buf, u32 cap, u32 off, u64 v, u32 size)
+{
+	if (off + size > cap)
+		return;
+	if (size == 1)
+		buf[off] = (u8)v;
+	else if (size == 2)
+		put_unaligned((u16)v, (u16 *)(buf + off));
+	else if (size == 4)
+		put_unaligned((u32)v, (u32 *)(buf + off));
+	else
+		memcpy(buf + off, &v, 8);
+}
+
+/*
+ * The text of the pointer extension @pc (%pI4...: not kept as a pointer)
+ * of @ptr, with its @nstar '*' arguments @star, at @buf + @off by the
+ * kernel's own snprintf(), cut at @cap.  Return: its length without the
+ * NUL, or -EINVAL for an extension longer than any the kernel has.
+ */
+static int notrace ld_vbin_ptr_text(u8 *buf, u32 cap, u32 off,
+				    const struct edp_piece *pc, const int *star,
+				    int nstar, void *ptr)
+{
+	char *o = off < cap ? (char *)buf + off : NULL;
+	u32 room = off < cap ? cap - off : 0;
+	char f[32];
+
+	if (pc->end - pc->start >= (long)sizeof(f))
+		return -EINVAL;	/* no such extension */
+	memcpy(f, pc->start, pc->end - pc->start);
+	f[pc->end - pc->start] = '\0';
+	if (nstar == 2)
+		return snprintf(o, room, f, star[0], star[1], ptr);
+	if (nstar == 1)
+		return snprintf(o, room, f, star[0], ptr);
+	return snprintf(o, room, f, ptr);
+}
+
 static int notrace ld_vbin_pack(u32 *bin, u32 size_words, const char *fmt,
 				va_list ap)
 {
 	u8 *buf = (u8 *)bin;
-	u32 cap = size_words * sizeof(u32), off = 0, size, len;
+	u32 cap = size_words * sizeof(u32), off = 0, len;
 	int star[2], nstar, prec, n, k;
-	struct edp_spec sp;
-	unsigned long long v;
-	const char *s, *spec;
-	char f[32], q;
-	void *ptr;
+	struct edp_piece pc;
+	const char *s;
+	u64 v;
 
-	while (*fmt) {
-		if (*fmt++ != '%')
+	while (edp_fmt_next(&fmt, &pc) != EDP_END) {
+		if (pc.kind == EDP_TEXT)
 			continue;
-		spec = fmt - 1;
 		nstar = 0;
-		fmt = edp_fmt_spec(fmt, &sp);
-		q = sp.qual;
-		if (sp.wstar)
+		if (pc.sp.wstar)
 			star[nstar++] = va_arg(ap, int);
-		prec = sp.prec;
-		if (sp.pstar) {
+		prec = pc.sp.prec;
+		if (pc.sp.pstar) {
 			prec = va_arg(ap, int);
 			star[nstar++] = prec;
 		}
 		for (k = 0; k < nstar; k++) {	/* '*' arguments: ints */
 			off = ALIGN(off, 4);
-			if (off + 4 <= cap)
-				memcpy(buf + off, &star[k], 4);
+			ld_vbin_put(buf, cap, off, (u32)star[k], 4);
 			off += 4;
 		}
-		switch (*fmt) {
-		case '%':
-			fmt++;
+		switch (pc.kind) {
+		case EDP_PCT:
 			continue;
-		case 's':
-			fmt++;
+		case EDP_STR:
 			s = va_arg(ap, const char *);
 			if (!s)
 				s = "(null)";
@@ -401,57 +405,28 @@ static int notrace ld_vbin_pack(u32 *bin, u32 size_words, const char *fmt,
 			}
 			off += len + 1;
 			continue;
-		case 'p':
-			fmt++;
-			ptr = va_arg(ap, void *);
-			if (!isalnum(*fmt) || strchr("SsxKe", *fmt)) {
-				while (isalnum(*fmt))
-					fmt++;
-				v = (unsigned long)ptr;
-				off = ALIGN(off, 4);
-				if (off + 8 <= cap)
-					memcpy(buf + off, &v, 8);
-				off += 8;
-				continue;
-			}
-			while (isalnum(*fmt))
-				fmt++;
-			if (fmt - spec >= (long)sizeof(f))
-				goto out;	/* no such extension */
-			memcpy(f, spec, fmt - spec);
-			f[fmt - spec] = '\0';
-			if (off >= cap)
-				n = nstar == 2 ? snprintf(NULL, 0, f, star[0], star[1], ptr) :
-				    nstar == 1 ? snprintf(NULL, 0, f, star[0], ptr) :
-				    snprintf(NULL, 0, f, ptr);
-			else
-				n = nstar == 2 ? snprintf((char *)buf + off, cap - off, f, star[0], star[1], ptr) :
-				    nstar == 1 ? snprintf((char *)buf + off, cap - off, f, star[0], ptr) :
-				    snprintf((char *)buf + off, cap - off, f, ptr);
+		case EDP_PTR_TEXT:
+			n = ld_vbin_ptr_text(buf, cap, off, &pc, star, nstar,
+					     va_arg(ap, void *));
+			if (n < 0)
+				goto out;
 			off += n + 1;
 			continue;
-		case 'c': case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
-			size = ld_vbin_num_size(q, *fmt++);
-			if (size == 8)
+		case EDP_PTR:
+			v = (unsigned long)va_arg(ap, void *);
+			break;
+		case EDP_INT:
+			if (pc.size == 8)
 				v = va_arg(ap, unsigned long long);
 			else
 				v = (unsigned int)va_arg(ap, int);
-			off = ALIGN(off, min_t(u32, size, 4));
-			if (off + size <= cap) {
-				if (size == 1)
-					buf[off] = (u8)v;
-				else if (size == 2)
-					put_unaligned((u16)v, (u16 *)(buf + off));
-				else if (size == 4)
-					put_unaligned((u32)v, (u32 *)(buf + off));
-				else
-					memcpy(buf + off, &v, 8);
-			}
-			off += size;
-			continue;
+			break;
 		default:	/* vbin_printf() stops here too */
 			goto out;
 		}
+		off = ALIGN(off, min_t(u32, pc.size, 4));
+		ld_vbin_put(buf, cap, off, v, pc.size);
+		off += pc.size;
 	}
 out:
 	return ALIGN(off, 4) / sizeof(u32);

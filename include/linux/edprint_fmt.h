@@ -151,6 +151,7 @@ enum edp_kind {
  * @kind:  enum edp_kind
  * @start: its first byte: the text's, or the conversion's '%'
  * @end:   one past its last byte (a %p's extension included)
+ * @cv:    a conversion's conversion character (@end for EDP_TEXT)
  * @sp:    a conversion's head (also EDP_PCT's and EDP_BAD's): its '*'
  *         arguments, ints, come first (@sp.wstar, then @sp.pstar), before
  *         the argument of @kind
@@ -164,6 +165,7 @@ struct edp_piece {
 	enum edp_kind kind;
 	const char *start;
 	const char *end;
+	const char *cv;
 	struct edp_spec sp;
 	char conv;
 	char ext;
@@ -207,10 +209,11 @@ static inline enum edp_kind edp_fmt_next(const char **fmt, struct edp_piece *pc)
 		while (*f && *f != '%')
 			f++;
 		pc->kind = f == pc->start ? EDP_END : EDP_TEXT;
-		pc->end = *fmt = f;
+		pc->cv = pc->end = *fmt = f;
 		return pc->kind;
 	}
 	f = edp_fmt_spec(f + 1, &pc->sp);
+	pc->cv = f;
 	pc->conv = *f;
 	switch (*f) {
 	case '%':
