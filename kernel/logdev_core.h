@@ -26,7 +26,7 @@
 #include <linux/rcupdate.h>
 #include <linux/irq_work.h>
 #include <linux/edprint.h>
-#include "logdev_ring.h"
+#include "logdev_ring_write.h"
 #include "logdev_clock.h"
 #include "logdev_parse.h"
 
