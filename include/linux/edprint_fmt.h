@@ -92,6 +92,11 @@ static inline const char *edp_fmt_spec(const char *fmt, struct edp_spec *sp)
 	sp->wstar = 0;
 	sp->pstar = 0;
 	sp->prec = -1;
+	sp->qual = 0;
+	/* the common case, a bare conversion ("%d", "%s"): no flag, width,
+	 * precision or length can start with a lowercase letter but h l z t */
+	if (*fmt >= 'a' && *fmt != 'h' && *fmt != 'l' && *fmt != 'z' && *fmt != 't')
+		return fmt;
 	for (;; fmt++) {
 		if (*fmt == '-')
 			sp->flags |= EDP_F_LEFT;
@@ -122,7 +127,6 @@ static inline const char *edp_fmt_spec(const char *fmt, struct edp_spec *sp)
 		}
 		/* a '.' with neither: no precision, as format_decode() (not C's 0) */
 	}
-	sp->qual = 0;
 	if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' ||
 	    *fmt == 't') {
 		sp->qual = *fmt++;
@@ -198,7 +202,8 @@ static inline int edp_fmt_int_size(char q, char c)
  *
  * Return: @pc->kind; EDP_END (0) at the end of the format.
  */
-static inline enum edp_kind edp_fmt_next(const char **fmt, struct edp_piece *pc)
+static inline __attribute__((__always_inline__)) enum edp_kind
+edp_fmt_next(const char **fmt, struct edp_piece *pc)
 {
 	const char *f = *fmt;
 

@@ -82,7 +82,7 @@ void lt_printf_files(struct dentry *dir);
 void lt_probe_init(void);
 void lt_probe_exit(void);
 void lt_probe_files(struct dentry *dir);
-unsigned long lt_probe_target_addr(void);
+unsigned long lt_addr_of_probe_target(void);
 
 /* logdev_test_feed.c: burst, comm, fill */
 void lt_comm_irq_work(struct irq_work *w);

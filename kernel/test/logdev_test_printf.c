@@ -147,7 +147,7 @@ static noinline void lt_printf_forms(void)
 }
 
 /* the table, part 1: integers, strings, flags, the word form */
-static noinline void lt_pf_basic(const char *nullstr, void *ptr, const u8 *ip)
+static noinline void lt_printf_basic(const char *nullstr, void *ptr, const u8 *ip)
 {
 	LT_PF("plain text, no args");
 	LT_PF("%d %d %d", 0, 1, -1);
@@ -194,7 +194,7 @@ static noinline void lt_pf_basic(const char *nullstr, void *ptr, const u8 *ip)
 }
 
 /* part 2: symbols, every byte from its own call, pointer extensions */
-static noinline void lt_pf_symbols(struct dentry *dentry, char *pg, void *ptr,
+static noinline void lt_printf_symbols(struct dentry *dentry, char *pg, void *ptr,
 				   const u8 *ip, unsigned long in_target)
 {
 	/* symbols: what the kernel prints for each kind of address */
@@ -203,7 +203,7 @@ static noinline void lt_pf_symbols(struct dentry *dentry, char *pg, void *ptr,
 	LT_PF("sym vmlinux text %pS|%ps", (void *)kmem_cache_free + 3, (void *)kmem_cache_free);
 	LT_PF("sym vmlinux data %pS|%ps", (void *)&jiffies, (void *)&jiffies);
 	LT_PF("sym module text %pS|%ps|%pB", (void *)in_target,
-	      (void *)lt_probe_target_addr(), (void *)in_target);
+	      (void *)lt_addr_of_probe_target(), (void *)in_target);
 	LT_PF("sym module data %pS", (void *)&lt_probe_sink);
 	/* module_log format 2: data and rodata are regions of their own (6.4+) */
 	LT_PF("sym module data %ps|%pS rodata %pS", (void *)&lt_probe_sink,
@@ -247,7 +247,7 @@ static noinline void lt_pf_symbols(struct dentry *dentry, char *pg, void *ptr,
 }
 
 /* part 3: arguments at the end of a record (cut), %hh and %h, hashed %p */
-static noinline void lt_pf_edges(void *ptr, const u8 *ip)
+static noinline void lt_printf_edges(void *ptr, const u8 *ip)
 {
 	/*
 	 * issue 7 follow-up: arguments ending at the last bytes of a
@@ -307,7 +307,7 @@ static noinline void lt_pf_edges(void *ptr, const u8 *ip)
 }
 
 /* part 4: bit-fields, the forms of every conversion, odd file names */
-static noinline void lt_pf_rest(void)
+static noinline void lt_printf_rest(void)
 {
 	struct {
 		unsigned int u3:3;
@@ -341,7 +341,7 @@ static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 	 * relocation to the middle of a function, which objtool refuses
 	 * under IBT (not an ENDBR)
 	 */
-	unsigned long in_target = lt_probe_target_addr();
+	unsigned long in_target = lt_addr_of_probe_target();
 	static const u8 ip[4] = { 192, 168, 7, 42 };
 	void *ptr = (void *)0xffff888012345678UL;
 
@@ -349,10 +349,10 @@ static noinline void lt_printf_table(struct dentry *dentry, char *pg)
 	OPTIMIZER_HIDE_VAR(in_target);
 	in_target += 4;
 	lt_pf_count = 0;
-	lt_pf_basic(nullstr, ptr, ip);
-	lt_pf_symbols(dentry, pg, ptr, ip, in_target);
-	lt_pf_edges(ptr, ip);
-	lt_pf_rest();
+	lt_printf_basic(nullstr, ptr, ip);
+	lt_printf_symbols(dentry, pg, ptr, ip, in_target);
+	lt_printf_edges(ptr, ip);
+	lt_printf_rest();
 }
 
 static ssize_t lt_printf_write(struct file *f, const char __user *ubuf,

@@ -143,7 +143,7 @@ static const struct file_operations lt_probe_work_fops = {
 
 
 /* lt_probe_target's address, for the printf table's symbols */
-unsigned long lt_probe_target_addr(void)
+unsigned long lt_addr_of_probe_target(void)
 {
 	return (unsigned long)lt_probe_target;
 }
