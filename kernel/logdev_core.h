@@ -12,7 +12,7 @@
  * tests/kernel-deps.sh):
  *   logdev_buffers.c -> logdev_record.c (data only), logdev_wake.c,
  *                       logdev_percpu.c
- *   logdev_record.c  -> logdev_sites.c, logdev_percpu.c
+ *   logdev_record.c  -> logdev_sites.c, logdev_percpu.c, logdev_vbin.c
  *   logdev_wake.c    -> logdev_percpu.c
  */
 #ifndef _LOGDEV_CORE_H
@@ -26,7 +26,7 @@
 #include <linux/rcupdate.h>
 #include <linux/irq_work.h>
 #include <linux/edprint.h>
-#include "logdev_ring.h"
+#include "logdev_ring_write.h"
 #include "logdev_clock.h"
 #include "logdev_parse.h"
 
@@ -135,6 +135,11 @@ void ld_sites_exit(void);
 extern bool logdev_recording;
 
 int ld_write_print(u32 site_id, const void *payload, u32 bytes);
+
+/* ---------------------------------------- printf arguments: logdev_vbin.c */
+
+int ld_vbin_pack(u32 *bin, u32 size_words, const char *fmt, va_list ap);
+u32 ld_vbin_walk(u8 *buf, const char *fmt, va_list ap, u32 end);
 
 /* --------------------------------------------- reader wake-up: logdev_wake.c */
 

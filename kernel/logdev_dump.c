@@ -10,8 +10,8 @@
  *   logdev: [    12.345678] cpu:0 sh-93 lt_dump_seq:712 seq 900  +1.204 us
  *   logdev: dump end (oops): 115 records printed, recording stopped
  *
- * Text is made here, in the dying kernel, from the binary records
- * (logdev_dumpmsg.c): a LOGDEV_REC_PRINT or LOGDEV_REC_PRINT_SLOTS payload
+ * Text is made in the dying kernel, from the binary records, and printed
+ * by logdev_dumpmsg.c: a LOGDEV_REC_PRINT or LOGDEV_REC_PRINT_SLOTS payload
  * is laid out as this kernel's vbin_printf() would have laid it out
  * (ld_dump_layout(), walking the site's format as edprint_fmt.h parses
  * it), then rendered by the kernel's own bstr_printf().
@@ -30,8 +30,13 @@
  * After an oops or panic dump recording stays off; if the kernel lives on,
  * a work item switches it off properly (ld_dump_stop_fn()).
  *
+ * This file: the parameters, the hooks (die and panic notifiers, sysrq),
+ * debugfs dump_on_oops, and the dump's course (settle the writers, place
+ * each CPU's cursor, merge by time, the time bound); logdev_dumpwalk.c
+ * walks a CPU's ring, logdev_dumpmsg.c makes and prints the lines.
+ *
  * Layer: features (logdev_features.h); calls the recording core, the
- * ring, and logdev_dumpmsg.c for each record's text (logdev_dump.h).  Its module parameters (dump_on_oops, dump_records) become
+ * ring, logdev_dumpwalk.c and logdev_dumpmsg.c (logdev_dump.h).  Its module parameters (dump_on_oops, dump_records) become
  * logdev.dump_on_oops=1 and logdev.dump_records=N on the command line of a
  * kernel with logdev built in.
  */
@@ -71,7 +76,6 @@
 #define LD_DUMP_NOTE_BUSY	" (skipped: sub-buffers with an uncommitted writer)"
 #define LD_DUMP_NOTE_GONE	" (skipped: sub-buffers overwritten meanwhile)"
 #define LD_DUMP_NOTE_BAD	" (stopped: damaged sub-buffer)"
-#define LD_DUMP_LINE		768	/* bytes of one printed line */
 
 /*
  * Every line waits in printk's buffer until a console prints it, and lines
@@ -224,132 +228,6 @@ static struct irq_work ld_dump_stop_iw = IRQ_WORK_INIT_HARD(ld_dump_stop_irq);
 static struct ld_dump_cur *ld_dump_cur;	/* nr_cpu_ids entries */
 static atomic_t ld_dump_running = ATOMIC_INIT(0);
 static bool ld_dump_froze;	/* an oops/panic dump stopped recording */
-static char ld_dump_line[LD_DUMP_LINE];
-
-static const char * const ld_dump_lost_names[LD_NR_REFUSALS] = {
-	[LD_DROPPED] = "dropped",
-	[LD_NESTING_LOST] = "nesting_lost",
-	[LD_TOO_BIG] = "too_big",
-};
-
-static const char *ld_dump_ctx(u8 ctx)
-{
-	switch (ctx & LOGDEV_CTX_MASK) {
-	case LOGDEV_CTX_SOFTIRQ:
-		return " softirq";
-	case LOGDEV_CTX_HARDIRQ:
-		return " hardirq";
-	case LOGDEV_CTX_NMI:
-		return " nmi";
-	}
-	return "";
-}
-
-/*
- * In the panic notifier the other CPUs are stopped, maybe inside the
- * console's or printk's own locks: on PREEMPT_RT those are sleeping locks,
- * and a console print there waits for ever (6.1-rt wedged 2 of 7 panic
- * dumps in rtlock_slowlock_locked(), the other CPU in stop_this_cpu()).
- * So the panic dump only stores its lines (printk_deferred()); panic()
- * prints them with console_flush_on_panic(), after the notifiers.
- */
-static bool ld_dump_deferred;
-
-/*
- * printk(), or its deferred form once ld_dump_deferred is set: the
- * exported vprintk_emit() with LOGLEVEL_SCHED, what printk_deferred() does
- * (_printk_deferred() itself is not exported to modules); the level comes
- * from @fmt's KERN_ prefix.
- */
-static __printf(1, 2) void ld_dump_emit(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (ld_dump_deferred)
-		vprintk_emit(0, LOGLEVEL_SCHED, NULL, fmt, ap);
-	else
-		vprintk(fmt, ap);
-	va_end(ap);
-}
-
-/* printk one line of the dump; the console may be slow: pet the watchdog */
-static __printf(1, 2) void ld_dump_print(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vscnprintf(ld_dump_line, sizeof(ld_dump_line), fmt, ap);
-	va_end(ap);
-	ld_dump_emit(KERN_EMERG pr_fmt("%s\n"), ld_dump_line);
-	touch_nmi_watchdog();
-}
-
-/*
- * `logdev report`'s text line of c->rec (userspace/render.c, render_text()).
- * Return: false if c->rec's sub-buffer was overwritten while it was read
- * (a line says so instead, and the cursor moves to the next sub-buffer).
- */
-static bool ld_dump_record(int cpu, struct ld_dump_cur *c)
-{
-	const struct logdev_rec_hdr *r = c->rec;
-	struct logdev_site *s = ld_site_get(r->site);
-	char who[LOGDEV_COMM_LEN + 16], where[96], delta[64] = "";
-	u64 ts = r->ts, d;
-	unsigned int lev = r->ctx & LOGDEV_CTX_MASK;
-	int i;
-
-	for (i = 0; i < LD_NR_REFUSALS; i++) {
-		if (!c->lost[i])
-			continue;
-		ld_dump_print("[ %5llu.%06llu] cpu:%d *** LOST %llu events (%s) ***",
-			      ts / NSEC_PER_SEC, ts % NSEC_PER_SEC / 1000, cpu,
-			      c->lost[i], ld_dump_lost_names[i]);
-		c->lost[i] = 0;
-		c->have_prev = 0;
-	}
-	if (!r->pid) {
-		/* every CPU's idle task (swapper/N): ftrace's name, as the reader's */
-		scnprintf(who, sizeof(who), "<idle>-0");
-	} else if (c->comm_pid == r->pid && c->comm[0]) {
-		for (i = 0; c->comm[i]; i++)
-			if (c->comm[i] < ' ' || c->comm[i] == 0x7f)
-				c->comm[i] = '?';
-		scnprintf(who, sizeof(who), "%s-%u", c->comm, r->pid);
-	} else {
-		scnprintf(who, sizeof(who), "pid:%u", r->pid);
-	}
-	if (s)
-		scnprintf(where, sizeof(where), "%s:%u", READ_ONCE(s->func), s->line);
-	else
-		scnprintf(where, sizeof(where), "site#%u:?", r->site);
-	if (c->have_prev & BIT(lev)) {
-		if (ts >= c->prev_ts[lev]) {
-			d = ts - c->prev_ts[lev];
-			scnprintf(delta, sizeof(delta), "  +%llu.%03llu us", d / 1000, d % 1000);
-		} else {
-			d = c->prev_ts[lev] - ts;
-			scnprintf(delta, sizeof(delta),
-				  "  -%llu.%03llu us (clock went back, not in deltas)",
-				  d / 1000, d % 1000);
-		}
-	}
-	ld_dump_message(r);
-	if (!ld_dump_intact(c)) {
-		ld_dump_print("dump cpu:%d sub-buffer %llu consumed or overwritten while the dump read it: its records from here on are not shown",
-			      cpu, c->sb);
-		ld_dump_overwritten(c);
-		c->have_prev = 0;
-		return false;
-	}
-	ld_dump_print("[ %5llu.%06llu] cpu:%d %s%s %s %s%s",
-		      ts / NSEC_PER_SEC, ts % NSEC_PER_SEC / 1000, cpu, who,
-		      ld_dump_ctx(r->ctx), where, ld_dump_msg, delta);
-	c->prev_ts[lev] = ts;
-	c->have_prev |= BIT(lev);
-	return true;
-}
-
 /* ------------------------------------------------------------- the dump */
 
 /*

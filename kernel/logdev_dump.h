@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * logdev_dump.h - between the crash dump (logdev_dump.c), its walk over a
- * CPU's ring (logdev_dumpwalk.c) and the text of its records
- * (logdev_dumpmsg.c).
+ * CPU's ring (logdev_dumpwalk.c) and its lines (logdev_dumpmsg.c).
  *
- * Layer: features; included by those two files only.
+ * Layer: features; included by those three files only.
  */
 #ifndef _LOGDEV_DUMP_H
 #define _LOGDEV_DUMP_H
@@ -74,6 +73,12 @@ struct ld_dump_cur {
 	u32 comm_pid;
 	char comm[LOGDEV_COMM_LEN];
 };
+
+/* logdev_dumpmsg.c: the lines; ld_dump_deferred: store them, never print */
+extern bool ld_dump_deferred;
+__printf(1, 2) void ld_dump_emit(const char *fmt, ...);
+__printf(1, 2) void ld_dump_print(const char *fmt, ...);
+bool ld_dump_record(int cpu, struct ld_dump_cur *c);
 
 /* logdev_dumpwalk.c */
 void ld_dump_reset(struct ld_dump_cur *c);

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * logdev_dumpmsg.c - the text of one record in a crash dump
- * (logdev_dump.c): the call site's format rendered by the kernel's own
- * bstr_printf() from the record's arguments, laid out first as this
- * kernel's vbin_printf() would have laid them out.
+ * logdev_dumpmsg.c - the lines of a crash dump (logdev_dump.c): a
+ * record's line in `logdev report`'s text form (time, cpu, task, context,
+ * call site, message, delta; LOST lines before it), its message (the call
+ * site's format rendered by the kernel's own bstr_printf() from the
+ * record's arguments, laid out first as this kernel's vbin_printf() would
+ * have laid them out), and the console output (printk, or deferred in the
+ * panic notifier).
  *
  * Layer: features (logdev_features.h), the dump's own (logdev_dump.h:
- * called by logdev_dump.c only); reads the call-site table of the core.
+ * called by logdev_dump.c only); reads the call-site table of the core
+ * and the dump's cursor (logdev_dumpwalk.c).
  * Any context (oops, panic, NMI, sysrq): no lock, no allocation; called
  * by one CPU at a time (the dump's ld_dump_running).
  */
@@ -17,6 +21,8 @@
 #include <linux/string.h>
 #include <linux/ctype.h>
 #include <linux/errno.h>
+#include <linux/printk.h>
+#include <linux/nmi.h>
 #include <linux/edprint_fmt.h>
 #include "logdev_core.h"
 #include "logdev_dump.h"
@@ -28,10 +34,12 @@
  * (at most 8 bytes and 3 of alignment each, strings end at a zero).
  */
 #define LD_DUMP_ARGS		4096	/* bytes */
+#define LD_DUMP_LINE		768	/* bytes of one printed line */
 
 char ld_dump_msg[LD_DUMP_MSG];
 static u32 ld_dump_args[LD_DUMP_ARGS / sizeof(u32)];
 static char ld_dump_fmt[2 * LD_DUMP_ARGS];
+static char ld_dump_line[LD_DUMP_LINE];
 
 /* bytes a string of the format reads at most: its conversions' arguments */
 static bool ld_dump_fmt_fits(const char *fmt, u32 arg_bytes)
@@ -50,24 +58,21 @@ static bool ld_dump_fmt_fits(const char *fmt, u32 arg_bytes)
  */
 static const char *ld_dump_hashed_fmt(const char *fmt)
 {
+	struct edp_piece pc;
 	char *o = ld_dump_fmt;
+	const char *from;
 
-	while (*fmt) {
-		if ((*o++ = *fmt++) != '%')
-			continue;
-		if (*fmt == '%') {
-			*o++ = *fmt++;
-			continue;
-		}
-		while (*fmt && strchr("-+ #0123456789.*hlLzt", *fmt))
-			*o++ = *fmt++;
-		if (*fmt != 'p')
-			continue;
-		*o++ = *fmt++;
-		if (*fmt == 'K')
-			fmt++;
-		if (!isalnum(*fmt) || fmt[-1] == 'K')
+	while (edp_fmt_next(&fmt, &pc) != EDP_END) {
+		from = pc.start;
+		if (pc.kind == EDP_PTR && (!isalnum(pc.ext) || pc.ext == 'K')) {
+			/* up to the 'p', an 'x', then what follows a 'K' */
+			memcpy(o, from, pc.cv + 1 - from);
+			o += pc.cv + 1 - from;
 			*o++ = 'x';
+			from = pc.ext == 'K' ? pc.cv + 2 : pc.cv + 1;
+		}
+		memcpy(o, from, pc.end - from);
+		o += pc.end - from;
 	}
 	*o = '\0';
 	return ld_dump_fmt;
@@ -172,53 +177,41 @@ static bool ld_dump_layout(const char *fmt, const u8 *in, u32 in_bytes, u8 *out,
 			   bool slots, bool cut)
 {
 	u32 i = 0, o = 0, size, osize;
-	struct edp_spec sp;
-	char q, c;
+	struct edp_piece pc;
 	bool text;
 
-	while (*fmt) {
-		if (*fmt++ != '%')
+	while (edp_fmt_next(&fmt, &pc) != EDP_END) {
+		if (pc.kind == EDP_TEXT)
 			continue;
-		fmt = edp_fmt_spec(fmt, &sp);
-		q = sp.qual;
 		/* width, then precision argument: ints */
-		if (sp.wstar && !ld_dump_int(in, in_bytes, &i, out, &o))
+		if (pc.sp.wstar && !ld_dump_int(in, in_bytes, &i, out, &o))
 			return false;
-		if (sp.pstar && !ld_dump_int(in, in_bytes, &i, out, &o))
+		if (pc.sp.pstar && !ld_dump_int(in, in_bytes, &i, out, &o))
 			return false;
-		c = *fmt++;
-		text = c == 's';
-		switch (c) {
-		case '%':
+		size = pc.size;
+		text = pc.kind == EDP_STR || pc.kind == EDP_PTR_TEXT;
+		switch (pc.kind) {
+		case EDP_PCT:
 			continue;
-		case 'p':	/* edprint never stores slots for these */
+		case EDP_PTR:
+		case EDP_PTR_TEXT:	/* edprint never stores slots for these */
 			if (slots)
 				return false;
-			text = isalnum(*fmt) && !strchr("SsxKe", *fmt);
-			while (isalnum(*fmt))
-				fmt++;
-			size = 8;
 			break;
-		case 's':
-			break;
-		case 'c':
-			size = 1;
-			break;
-		case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
-			size = q == 'H' ? 1 : q == 'h' ? 2 :
-			       (q == 'l' || q == 'L' || q == 'z' || q == 't') ? 8 : 4;
+		case EDP_STR:
+		case EDP_INT:
 			break;
 		default:	/* bstr_printf() stops here; never in slots */
 			return !slots;
 		}
 		if (text) {
 			if (!ld_dump_text(in, in_bytes, &i, out, &o, slots,
-					  slots && cut && c == 's'))
+					  slots && cut && pc.kind == EDP_STR))
 				return false;
 			continue;
 		}
 		osize = size;
-		if (c != 'c' && size < 4) {
+		if (pc.conv != 'c' && size < 4) {
 			if (ld_dump_narrow_int < 0)
 				return false;
 			if (ld_dump_narrow_int)
@@ -295,6 +288,130 @@ void ld_dump_message(const struct logdev_rec_hdr *r)
 	for (i = 0; i < r->arg_bytes && i < 32; i++)
 		n += scnprintf(m + n, LD_DUMP_MSG - n, " %02x", payload[i]);
 	scnprintf(m + n, LD_DUMP_MSG - n, "%s>", r->arg_bytes > 32 ? " ..." : "");
+}
+
+static const char * const ld_dump_lost_names[LD_NR_REFUSALS] = {
+	[LD_DROPPED] = "dropped",
+	[LD_NESTING_LOST] = "nesting_lost",
+	[LD_TOO_BIG] = "too_big",
+};
+
+static const char *ld_dump_ctx(u8 ctx)
+{
+	switch (ctx & LOGDEV_CTX_MASK) {
+	case LOGDEV_CTX_SOFTIRQ:
+		return " softirq";
+	case LOGDEV_CTX_HARDIRQ:
+		return " hardirq";
+	case LOGDEV_CTX_NMI:
+		return " nmi";
+	}
+	return "";
+}
+
+/*
+ * In the panic notifier the other CPUs are stopped, maybe inside the
+ * console's or printk's own locks: on PREEMPT_RT those are sleeping locks,
+ * and a console print there waits for ever (6.1-rt wedged 2 of 7 panic
+ * dumps in rtlock_slowlock_locked(), the other CPU in stop_this_cpu()).
+ * So the panic dump only stores its lines (printk_deferred()); panic()
+ * prints them with console_flush_on_panic(), after the notifiers.
+ */
+bool ld_dump_deferred;
+
+/*
+ * printk(), or its deferred form once ld_dump_deferred is set: the
+ * exported vprintk_emit() with LOGLEVEL_SCHED, what printk_deferred() does
+ * (_printk_deferred() itself is not exported to modules); the level comes
+ * from @fmt's KERN_ prefix.
+ */
+__printf(1, 2) void ld_dump_emit(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (ld_dump_deferred)
+		vprintk_emit(0, LOGLEVEL_SCHED, NULL, fmt, ap);
+	else
+		vprintk(fmt, ap);
+	va_end(ap);
+}
+
+/* printk one line of the dump; the console may be slow: pet the watchdog */
+__printf(1, 2) void ld_dump_print(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vscnprintf(ld_dump_line, sizeof(ld_dump_line), fmt, ap);
+	va_end(ap);
+	ld_dump_emit(KERN_EMERG pr_fmt("%s\n"), ld_dump_line);
+	touch_nmi_watchdog();
+}
+
+/*
+ * `logdev report`'s text line of c->rec (userspace/render.c, render_text()).
+ * Return: false if c->rec's sub-buffer was overwritten while it was read
+ * (a line says so instead, and the cursor moves to the next sub-buffer).
+ */
+bool ld_dump_record(int cpu, struct ld_dump_cur *c)
+{
+	const struct logdev_rec_hdr *r = c->rec;
+	struct logdev_site *s = ld_site_get(r->site);
+	char who[LOGDEV_COMM_LEN + 16], where[96], delta[64] = "";
+	u64 ts = r->ts, d;
+	unsigned int lev = r->ctx & LOGDEV_CTX_MASK;
+	int i;
+
+	for (i = 0; i < LD_NR_REFUSALS; i++) {
+		if (!c->lost[i])
+			continue;
+		ld_dump_print("[ %5llu.%06llu] cpu:%d *** LOST %llu events (%s) ***",
+			      ts / NSEC_PER_SEC, ts % NSEC_PER_SEC / 1000, cpu,
+			      c->lost[i], ld_dump_lost_names[i]);
+		c->lost[i] = 0;
+		c->have_prev = 0;
+	}
+	if (!r->pid) {
+		/* every CPU's idle task (swapper/N): ftrace's name, as the reader's */
+		scnprintf(who, sizeof(who), "<idle>-0");
+	} else if (c->comm_pid == r->pid && c->comm[0]) {
+		for (i = 0; c->comm[i]; i++)
+			if (c->comm[i] < ' ' || c->comm[i] == 0x7f)
+				c->comm[i] = '?';
+		scnprintf(who, sizeof(who), "%s-%u", c->comm, r->pid);
+	} else {
+		scnprintf(who, sizeof(who), "pid:%u", r->pid);
+	}
+	if (s)
+		scnprintf(where, sizeof(where), "%s:%u", READ_ONCE(s->func), s->line);
+	else
+		scnprintf(where, sizeof(where), "site#%u:?", r->site);
+	if (c->have_prev & BIT(lev)) {
+		if (ts >= c->prev_ts[lev]) {
+			d = ts - c->prev_ts[lev];
+			scnprintf(delta, sizeof(delta), "  +%llu.%03llu us", d / 1000, d % 1000);
+		} else {
+			d = c->prev_ts[lev] - ts;
+			scnprintf(delta, sizeof(delta),
+				  "  -%llu.%03llu us (clock went back, not in deltas)",
+				  d / 1000, d % 1000);
+		}
+	}
+	ld_dump_message(r);
+	if (!ld_dump_intact(c)) {
+		ld_dump_print("dump cpu:%d sub-buffer %llu consumed or overwritten while the dump read it: its records from here on are not shown",
+			      cpu, c->sb);
+		ld_dump_overwritten(c);
+		c->have_prev = 0;
+		return false;
+	}
+	ld_dump_print("[ %5llu.%06llu] cpu:%d %s%s %s %s%s",
+		      ts / NSEC_PER_SEC, ts % NSEC_PER_SEC / 1000, cpu, who,
+		      ld_dump_ctx(r->ctx), where, ld_dump_msg, delta);
+	c->prev_ts[lev] = ts;
+	c->have_prev |= BIT(lev);
+	return true;
 }
 
 /**

@@ -13,7 +13,7 @@
 #define EDP_H
 
 #include <string.h>
-#include "logdev_ring.h"
+#include "logdev_ring_write.h"
 #include "edp_encode.h"
 
 #define LOGDEV_REC_PRINT_SLOTS	3	/* proposed record type */

@@ -8,6 +8,7 @@
 #define LD_SHIM_SINGLE_WRITER 1
 #include "ring_sw.h"
 #include "../../kernel/logdev_ring.c"
+#include "../../kernel/logdev_ring_read.c"
 #include "edp.h"
 
 #define SW_LOOP(body)						\

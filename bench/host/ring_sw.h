@@ -3,7 +3,7 @@
  * ring_sw.h - the ring core built a second time into hostbench the way the
  * kernel uses it: one writer per buffer, ld_local_t without the LOCK prefix
  * (LD_SHIM_SINGLE_WRITER in kernel/logdev_shim.h).  edp_sw.c compiles
- * kernel/logdev_ring.c with that switch and every global name renamed
+ * kernel/logdev_ring.c and logdev_ring_read.c with that switch and every global name renamed
  * ld_sw_*, so both builds link into one program and run side by side.
  * Both use the same struct ld_cpu_buf (ld_local_t is a u64 either way).
  */

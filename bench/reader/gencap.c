@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "logdev_ring.h"
+#include "logdev_ring_write.h"
 #include "capture.h"
 
 #define SUBBUF		4096u

@@ -8,7 +8,7 @@
 #ifndef LD_TEST_HARNESS_H
 #define LD_TEST_HARNESS_H
 
-#include "logdev_ring.h"
+#include "logdev_ring_write.h"
 
 /* Called at ld_test_hook(where); NULL by default. */
 extern void (*ld_hook_fn)(int where);

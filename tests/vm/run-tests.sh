@@ -7,7 +7,7 @@
 # LOGDEV_KMOD=DIR: logdev.ko there and the test modules in DIR/test, built
 # for the kernel to boot, as for LOGDEV_VM_KERNEL below).  Expects
 # userspace/logdev.static and userspace/logdev; builds the guest helper
-# tests/vm/vmtool.c (static) into the output directory.
+# tests/vm/vmtool*.c (static) into the output directory.
 # Prints PASS:/FAIL: lines; exits non-zero if any check failed.
 #   tests/vm/run-tests.sh [--quick]     (--quick: -smp 2 only)
 # VM_ONLY="vm-params vm-control": run only the groups named (a boot's name,
@@ -64,7 +64,7 @@ rm -rf "$out"
 mkdir -p "$out"
 vmtool=$out/vmtool
 if ! ${CC:-cc} -static -O2 -Wall -I "$top/include/uapi" -I "$top/include" \
-	-o "$vmtool" "$vm/vmtool.c" -lpthread 2> "$out/vmtool.err"; then
+	-o "$vmtool" "$vm"/vmtool*.c -lpthread 2> "$out/vmtool.err"; then
 	fail "vm: cannot build tests/vm/vmtool.c: $(head -n 3 "$out/vmtool.err" | tr '\n' '|')"
 	exit 1
 fi

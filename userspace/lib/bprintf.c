@@ -54,12 +54,17 @@
  * value there, printed the same way.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "liblogdev.h"
+
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+#include <linux/edprint_slots.h>
+#include <linux/edprint_fmt.h>	/* the one walker over the printf grammar */
 
 /* two decimal digits of 0..99, for lgd_fmt_u64() (here, the lowest layer using it) */
 static const char dec2[200] =
@@ -137,21 +142,8 @@ static void pad(struct out *o, char c, long n)
 	o->len += (size_t)n;
 }
 
-#define WIDTH_MAX	((1 << 23) - 1)	/* the kernel's FIELD_WIDTH_MAX */
-#define PREC_MAX	((1 << 15) - 1)	/* the kernel's PRECISION_MAX */
-
-/* decimal digits at *@fmt, saturating at @max (no overflow) */
-static int atoi_clamp(const char **fmt, int max)
-{
-	int v = 0;
-
-	while (isdigit((unsigned char)**fmt)) {
-		int d = *(*fmt)++ - '0';
-
-		v = v > (max - d) / 10 ? max : v * 10 + d;
-	}
-	return v;
-}
+#define WIDTH_MAX	EDP_WIDTH_MAX	/* the kernel's FIELD_WIDTH_MAX */
+#define PREC_MAX	EDP_PREC_MAX	/* the kernel's PRECISION_MAX */
 
 /* argument reader over the binary buffer, bounds-checked */
 struct args {
@@ -250,8 +242,8 @@ static const char *get_str(struct args *a, size_t *len)
 }
 
 enum {
-	F_LEFT = 1, F_PLUS = 2, F_SPACE = 4, F_SPECIAL = 8, F_ZEROPAD = 16,
-	F_SMALL = 32, F_SIGN = 64,
+	F_LEFT = EDP_F_LEFT, F_PLUS = EDP_F_PLUS, F_SPACE = EDP_F_SPACE,
+	F_SPECIAL = EDP_F_SPECIAL, F_ZEROPAD = EDP_F_ZEROPAD, F_SMALL = 32, F_SIGN = 64,
 };
 
 struct spec {
@@ -439,13 +431,13 @@ static int is_err_ptr(uint64_t v)
 }
 
 /* a pointer kept as a pointer: %p %pS %ps %px %pK %pe */
-static void pointer(struct out *o, const char *fmt, uint64_t v,
+static void pointer(struct out *o, char ext, uint64_t v,
 		    const struct lgd_ksyms *ks, uint64_t ts, struct spec sp)
 {
-	switch (*fmt) {
+	switch (ext) {
 	case 'S':
 	case 's':
-		symbol(o, v, *fmt, ks, ts, sp);
+		symbol(o, v, ext, ks, ts, sp);
 		return;
 	case 'e':
 		if (is_err_ptr(v)) {
@@ -469,7 +461,7 @@ static void pointer(struct out *o, const char *fmt, uint64_t v,
 		break;
 	}
 	/* 'x': raw value; 'K', plain %p: the kernel's hash (file comment) */
-	if (*fmt != 'x' && v == LOGDEV_PTR_NOKEY) {
+	if (ext != 'x' && v == LOGDEV_PTR_NOKEY) {
 		const char *t = "(____ptrval____)";
 
 		sp.width = 16;	/* lib/vsprintf.c ptr_to_id() */
@@ -504,239 +496,166 @@ static void sink_str(struct lgd_bp_args *sk, const char *s, size_t n)
 		sk->nr++;
 }
 
+/* what a conversion's renderer asks of the walk */
+enum { R_NEXT, R_CUT, R_OUT };
+
+/* a conversion's '*' width and precision arguments, before its own */
+static int render_stars(struct args *a, const struct edp_piece *pc, struct spec *sp)
+{
+	if (pc->sp.wstar) {
+		int32_t w;
+
+		if (arg_missing(a, 4))
+			return R_CUT;
+		w = (int32_t)get_arg(a, 4);
+		if (w < 0) {
+			sp->flags |= F_LEFT;
+			sp->width = w < -WIDTH_MAX ? WIDTH_MAX : -w;
+		} else {
+			sp->width = w > WIDTH_MAX ? WIDTH_MAX : w;
+		}
+	}
+	if (pc->sp.pstar) {
+		int32_t p;
+
+		if (arg_missing(a, 4))
+			return R_CUT;
+		p = (int32_t)get_arg(a, 4);
+		sp->prec = p < 0 ? 0 : p > PREC_MAX ? PREC_MAX : p;
+	}
+	return R_NEXT;
+}
+
+/* %c %d %i %u %o %x %X: an integer of pc->size bytes */
+static int render_int(struct out *o, struct args *a, const struct edp_piece *pc,
+		      struct spec sp, struct lgd_bp_args *sk)
+{
+	uint64_t num;
+
+	if (arg_missing(a, (unsigned)pc->size))
+		return R_CUT;
+	num = get_arg(a, (unsigned)pc->size);
+	if (pc->conv == 'c') {
+		sink_num(sk, LGD_ARG_U64, (uint8_t)num);
+		if (!(sp.flags & F_LEFT)) {
+			pad(o, ' ', (long)sp.width - 1);
+			sp.width = 0;
+		}
+		put(o, (char)num);
+		pad(o, ' ', (long)sp.width - 1);
+		return R_NEXT;
+	}
+	if (pc->conv == 'o')
+		sp.base = 8;
+	else if (pc->conv == 'x' || pc->conv == 'X')
+		sp.base = 16;
+	if (pc->conv == 'x')
+		sp.flags |= F_SMALL;
+	if (pc->conv == 'd' || pc->conv == 'i') {
+		sp.flags |= F_SIGN;
+		if (pc->size == 1)
+			num = (uint64_t)(int64_t)(int8_t)num;
+		else if (pc->size == 2)
+			num = (uint64_t)(int64_t)(int16_t)num;
+		else if (pc->size == 4)
+			num = (uint64_t)(int64_t)(int32_t)num;
+	}
+	sink_num(sk, sp.flags & F_SIGN ? LGD_ARG_S64 : LGD_ARG_U64, num);
+	number(o, num, sp);
+	return R_NEXT;
+}
+
+/* %s, and a %p extension's text (no width: as bstr_printf) */
+static int render_text(struct out *o, struct args *a, const struct edp_piece *pc,
+		       struct spec sp, struct lgd_bp_args *sk)
+{
+	const char *s;
+	size_t n;
+
+	if (pc->kind == EDP_PTR_TEXT && a->slots) {
+		/*
+		 * An extension the kernel renders at record time (%pI4,
+		 * %20pM...): a slots record (made before edprint() sent these
+		 * to vbin_printf()) holds a pointer or the bytes it points at,
+		 * not the text, and where the next argument starts is unknown.
+		 */
+		puts_n(o, "[unrenderable %", 15);
+		puts_n(o, pc->start + 1, (size_t)(pc->end - pc->start - 1));
+		put(o, ']');
+		return R_OUT;
+	}
+	if (arg_missing(a, 0))
+		return R_CUT;
+	s = get_str(a, &n);
+	sink_str(sk, s, n);
+	if (pc->kind == EDP_STR)
+		string(o, s, n, sp);
+	else
+		puts_n(o, s, n);
+	if (str_was_cut(a, n)) {
+		puts_n(o, CUT_MARK, strlen(CUT_MARK));
+		if (!a->slots || pc->kind != EDP_STR)
+			return R_OUT;	/* nothing was stored after it */
+	}
+	return R_NEXT;
+}
+
+/* one conversion of the format (pc->kind not EDP_TEXT) */
+static int render_conv(struct out *o, struct args *a, const struct edp_piece *pc,
+		       const struct lgd_ksyms *ks, uint64_t ts, struct lgd_bp_args *sk)
+{
+	struct spec sp = { pc->sp.flags, pc->sp.width, pc->sp.prec, 10 };
+	uint64_t pv;
+	int r = render_stars(a, pc, &sp);
+
+	if (r != R_NEXT)
+		return r;
+	switch (pc->kind) {
+	case EDP_PCT:
+		put(o, '%');
+		return R_NEXT;
+	case EDP_INT:
+		return render_int(o, a, pc, sp, sk);
+	case EDP_STR:
+	case EDP_PTR_TEXT:
+		return render_text(o, a, pc, sp, sk);
+	case EDP_PTR:
+		if (arg_missing(a, 8))
+			return R_CUT;
+		pv = get_arg(a, 8);
+		sink_num(sk, LGD_ARG_U64, pv);
+		pointer(o, pc->ext, pv, ks, ts, sp);
+		return R_NEXT;
+	default:
+		return R_OUT;	/* invalid conversion: the kernel stops */
+	}
+}
+
 static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 		  size_t nargs, const struct lgd_ksyms *ks, uint64_t ts, unsigned int flags,
 		  unsigned int *status, struct lgd_bp_args *sk)
 {
 	struct out o = { buf, size, 0 };
 	struct args a = { argbuf, nargs, 0, !!(flags & LGD_BP_SLOTS), !!(flags & LGD_BP_CUT) };
+	struct edp_piece pc;
+	enum edp_kind k;
+	int r = R_NEXT;
 
-	while (*fmt) {
-		struct spec sp = { 0, -1, -1, 10 };
-		char qual = 0;
-		const char *lit = fmt;
-
-		while (*fmt && *fmt != '%')
-			fmt++;
-		if (fmt != lit) {
-			puts_n(&o, lit, (size_t)(fmt - lit));
-			continue;
-		}
-		fmt++;			/* the '%' */
-		if (*fmt == 'd' || *fmt == 'u' || *fmt == 'i') {
-			/* plain %d %u %i, the most common: no flags, width or length */
-			uint64_t num;
-
-			if (arg_missing(&a, 4))
-				goto cut;
-			num = get_arg(&a, 4);
-			if (*fmt != 'u') {
-				num = (uint64_t)(int64_t)(int32_t)num;
-				sp.flags |= F_SIGN;
-			}
-			sink_num(sk, *fmt != 'u' ? LGD_ARG_S64 : LGD_ARG_U64, num);
-			number(&o, num, sp);
-			fmt++;
-			continue;
-		}
-		for (;; fmt++) {
-			if (*fmt == '-')
-				sp.flags |= F_LEFT;
-			else if (*fmt == '+')
-				sp.flags |= F_PLUS;
-			else if (*fmt == ' ')
-				sp.flags |= F_SPACE;
-			else if (*fmt == '#')
-				sp.flags |= F_SPECIAL;
-			else if (*fmt == '0')
-				sp.flags |= F_ZEROPAD;
-			else
-				break;
-		}
-		if (isdigit((unsigned char)*fmt)) {
-			sp.width = atoi_clamp(&fmt, WIDTH_MAX);
-		} else if (*fmt == '*') {
-			int32_t w;
-
-			if (arg_missing(&a, 4))
-				goto cut;
-			w = (int32_t)get_arg(&a, 4);
-
-			fmt++;
-			if (w < 0) {
-				sp.flags |= F_LEFT;
-				sp.width = w < -WIDTH_MAX ? WIDTH_MAX : -w;
-			} else {
-				sp.width = w > WIDTH_MAX ? WIDTH_MAX : w;
-			}
-		}
-		if (*fmt == '.') {
-			fmt++;
-			if (isdigit((unsigned char)*fmt)) {
-				sp.prec = atoi_clamp(&fmt, PREC_MAX);
-			} else if (*fmt == '*') {
-				int32_t p;
-
-				if (arg_missing(&a, 4))
-					goto cut;
-				p = (int32_t)get_arg(&a, 4);
-
-				fmt++;
-				sp.prec = p < 0 ? 0 : p > PREC_MAX ? PREC_MAX : p;
-			}
-		}
-		if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' ||
-		    *fmt == 't') {
-			qual = *fmt++;
-			if (qual == *fmt && (qual == 'l' || qual == 'h')) {
-				qual = qual == 'l' ? 'L' : 'H';	/* ll, hh */
-				fmt++;
-			}
-		}
-		switch (*fmt) {
-		case 'c': {
-			fmt++;
-			if (arg_missing(&a, 1))
-				goto cut;
-			char c = (char)get_arg(&a, 1);
-
-			sink_num(sk, LGD_ARG_U64, (uint8_t)c);
-
-			if (!(sp.flags & F_LEFT)) {
-				pad(&o, ' ', (long)sp.width - 1);
-				sp.width = 0;
-			}
-			put(&o, c);
-			pad(&o, ' ', (long)sp.width - 1);
-			continue;
-		}
-		case 's': {
-			size_t n;
-			const char *s;
-
-			fmt++;
-			if (arg_missing(&a, 0))
-				goto cut;
-			s = get_str(&a, &n);
-			sink_str(sk, s, n);
-			string(&o, s, n, sp);
-			if (str_was_cut(&a, n)) {
-				puts_n(&o, CUT_MARK, strlen(CUT_MARK));
-				if (!a.slots)
-					goto out;	/* nothing was stored after it */
-			}
-			continue;
-		}
-		case 'p':
-			fmt++;
-			if (*fmt == 'S' || *fmt == 's' || *fmt == 'x' || *fmt == 'K' ||
-			    *fmt == 'e' || !isalnum((unsigned char)*fmt)) {
-				uint64_t pv;
-
-				if (arg_missing(&a, 8))
-					goto cut;
-				pv = get_arg(&a, 8);
-				sink_num(sk, LGD_ARG_U64, pv);
-				pointer(&o, fmt, pv, ks, ts, sp);
-			} else if (a.slots) {
-				/*
-				 * An extension the kernel renders at record time
-				 * (%pI4, %20pM...): a slots record (made before
-				 * edprint() sent these to vbin_printf()) holds a
-				 * pointer or the bytes it points at, not the text,
-				 * and where the next argument starts is unknown.
-				 */
-				const char *e = fmt;
-
-				while (isalnum((unsigned char)*e))
-					e++;
-				puts_n(&o, "[unrenderable %", 15);
-				puts_n(&o, lit + 1, (size_t)(e - lit - 1));
-				put(&o, ']');
-				goto out;
-			} else {
-				size_t n;
-				const char *s;
-
-				if (arg_missing(&a, 0))
-					goto cut;
-				s = get_str(&a, &n);
-				sink_str(sk, s, n);
-				puts_n(&o, s, n);	/* no width: as bstr_printf */
-				if (str_was_cut(&a, n)) {
-					puts_n(&o, CUT_MARK, strlen(CUT_MARK));
-					goto out;
-				}
-			}
-			while (isalnum((unsigned char)*fmt))
-				fmt++;
-			continue;
-		case '%':
-			fmt++;
-			put(&o, '%');
-			continue;
-		case 'o':
-			sp.base = 8;
-			break;
-		case 'x':
-			sp.flags |= F_SMALL;
-			/* fall through */
-		case 'X':
-			sp.base = 16;
-			break;
-		case 'd':
-		case 'i':
-			sp.flags |= F_SIGN;
-			break;
-		case 'u':
-			break;
-		default:
-			goto out;	/* invalid conversion: the kernel stops */
-		}
-		fmt++;
-		{
-			uint64_t num;
-			int sign = sp.flags & F_SIGN;
-
-			if (arg_missing(&a, qual == 'L' || qual == 'l' || qual == 'z' ||
-					     qual == 't' ? 8 : qual == 'H' ? 1 : qual == 'h' ? 2 : 4))
-				goto cut;
-			switch (qual) {
-			case 'L':
-			case 'l':
-			case 'z':
-			case 't':
-				num = get_arg(&a, 8);
-				break;
-			case 'H':
-				num = get_arg(&a, 1);
-				if (sign)
-					num = (uint64_t)(int64_t)(int8_t)num;
-				break;
-			case 'h':
-				num = get_arg(&a, 2);
-				if (sign)
-					num = (uint64_t)(int64_t)(int16_t)num;
-				break;
-			default:
-				num = get_arg(&a, 4);
-				if (sign)
-					num = (uint64_t)(int64_t)(int32_t)num;
-			}
-			sink_num(sk, sign ? LGD_ARG_S64 : LGD_ARG_U64, num);
-			number(&o, num, sp);
+	while (r == R_NEXT && (k = edp_fmt_next(&fmt, &pc)) != EDP_END) {
+		if (k == EDP_TEXT)
+			puts_n(&o, pc.start, (size_t)(pc.end - pc.start));
+		else
+			r = render_conv(&o, &a, &pc, ks, ts, sk);
+	}
+	if (r == R_CUT) {	/* this argument and all after it are not in the payload */
+		if (a.cut && !a.slots) {	/* the kernel cut them */
+			puts_n(&o, CUT_MARK, strlen(CUT_MARK));
+		} else {			/* a short payload: damaged */
+			puts_n(&o, MISSING_MARK, strlen(MISSING_MARK));
+			if (status)
+				*status |= LGD_BP_ST_MISSING;
 		}
 	}
-	goto out;
-cut:	/* this argument and all after it are not in the payload */
-	if (a.cut && !a.slots) {	/* the kernel cut them */
-		puts_n(&o, CUT_MARK, strlen(CUT_MARK));
-	} else {			/* a short payload: damaged */
-		puts_n(&o, MISSING_MARK, strlen(MISSING_MARK));
-		if (status)
-			*status |= LGD_BP_ST_MISSING;
-	}
-out:
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = 0;
 	return o.len > 0x7fffffff ? 0x7fffffff : (int)o.len;
@@ -783,64 +702,33 @@ int lgd_bprintf_args(const char *fmt, const void *argbuf, size_t nargs, unsigned
 
 /*
  * The argument kinds of @fmt without a payload: the same walk as render()
- * (flags, width, precision, qualifier, conversion), stopping where it stops.
+ * (edp_fmt_next()), stopping where it stops.
  */
 int lgd_fmt_arg_kinds(const char *fmt, int *kinds, unsigned int max)
 {
 	unsigned int n = 0;
+	struct edp_piece pc;
+	enum edp_kind k;
+	int kind;
 
-	while (*fmt) {
-		int kind;
-
-		if (*fmt++ != '%')
+	while ((k = edp_fmt_next(&fmt, &pc)) != EDP_END) {
+		switch (k) {
+		case EDP_TEXT:
+		case EDP_PCT:
 			continue;
-		while (*fmt && strchr("-+ #0", *fmt))
-			fmt++;
-		if (*fmt == '*')
-			fmt++;
-		else
-			while (isdigit((unsigned char)*fmt))
-				fmt++;
-		if (*fmt == '.') {
-			fmt++;
-			if (*fmt == '*')
-				fmt++;
-			else
-				while (isdigit((unsigned char)*fmt))
-					fmt++;
-		}
-		if (*fmt == 'h' || *fmt == 'l' || *fmt == 'L' || *fmt == 'z' || *fmt == 't') {
-			char q = *fmt++;
-
-			if (q == *fmt && (q == 'l' || q == 'h'))
-				fmt++;
-		}
-		switch (*fmt) {
-		case '%':
-			fmt++;
-			continue;
-		case 'c': case 'o': case 'x': case 'X': case 'u':
+		case EDP_INT:
+			kind = pc.conv == 'd' || pc.conv == 'i' ? LGD_ARG_S64 : LGD_ARG_U64;
+			break;
+		case EDP_PTR:
 			kind = LGD_ARG_U64;
 			break;
-		case 'd': case 'i':
-			kind = LGD_ARG_S64;
-			break;
-		case 's':
+		case EDP_STR:
+		case EDP_PTR_TEXT:
 			kind = LGD_ARG_STR;
-			break;
-		case 'p':
-			fmt++;
-			kind = *fmt == 'S' || *fmt == 's' || *fmt == 'x' || *fmt == 'K' ||
-			       *fmt == 'e' || !isalnum((unsigned char)*fmt) ? LGD_ARG_U64 :
-									   LGD_ARG_STR;
-			while (isalnum((unsigned char)*fmt))
-				fmt++;
-			fmt--;
 			break;
 		default:
 			goto out;	/* render() stops here too */
 		}
-		fmt++;
 		if (n < max)
 			kinds[n] = kind;
 		n++;
