@@ -350,7 +350,7 @@ __printf(1, 2) void ld_dump_print(const char *fmt, ...)
 }
 
 /*
- * `logdev report`'s text line of c->rec (userspace/render.c, render_text()).
+ * `logdev report`'s text line of c->rec (userspace/lib/render.c, render_text()).
  * Return: false if c->rec's sub-buffer was overwritten while it was read
  * (a line says so instead, and the cursor moves to the next sub-buffer).
  */

@@ -39,12 +39,14 @@
  * core (logdev_core.h); nothing calls it.  The layers, top to bottom:
  *   module init    logdev_main.c
  *   features       logdev_debugfs.c logdev_pipe.c logdev_probes.c
- *                  logdev_modlog.c logdev_dump.c
+ *                  logdev_modlog.c logdev_dump.c logdev_dumpwalk.c
+ *                  logdev_dumpmsg.c
  *   probes         logdev_probe_*.c (logdev_probes.h) logdev_btf.c
  *                  logdev_ksyms.c logdev_ksyms_query.c
  *   recording core logdev_buffers.c logdev_record.c logdev_wake.c
- *                  logdev_sites.c logdev_percpu.c
- *   ring           logdev_ring.c
+ *                  logdev_sites.c logdev_percpu.c logdev_parse.c
+ *                  logdev_vbin.c
+ *   ring           logdev_ring.c logdev_ring_read.c
  *   clock, shim    logdev_clock.c logdev_shim.h, include/uapi/linux/logdev.h
  * (docs/DEVELOPING.md; tests/kernel-deps.sh fails on a call going up.)
  */

@@ -165,7 +165,7 @@ static noinline void notrace ld_comm_after(struct ld_pcpu *pc, struct ld_cpu_buf
  * compares pid and comm only (ld_note_task()).  The wake-up stays inline:
  * with it in the out-of-line call too, `make -C bench run-kernel` measured
  * edprint at 0.57-0.62x the raw ring buffer instead of 0.41-0.49x under
- * TCG, the same instructions on the path (docs/PERFORMANCE.md).
+ * TCG, the same instructions on the path (docs/log/PERFORMANCE-history.md).
  */
 static __always_inline void ld_commit_rec(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
 					  struct ld_resv *r)
@@ -388,7 +388,8 @@ static noinline void notrace ld_words_slow(struct ld_pcpu *pc, struct ld_cpu_buf
  * (ld_try_reserve_hdr()), which also carry what the slow path needs: with
  * the payload, the buffer, this CPU's state and write_off, six values for
  * the six callee-saved registers of x86-64, so nothing lives on the stack
- * (docs/PERFORMANCE.md).
+ * (docs/log/PERFORMANCE-history.md, "No stack traffic on the kernel fast
+ * path").
  */
 static __always_inline void ld_words(struct logdev_site *site, u32 bytes, u64 w0,
 				     u64 w1, u64 w2, u64 w3, const unsigned int nw)
@@ -519,7 +520,7 @@ EXPORT_SYMBOL_GPL(logdev_write_raw);
  * @payload: vbin_printf()-compatible argument words for the site's format
  * @bytes:   length of @payload in bytes (<= LOGDEV_MAX_PAYLOAD)
  *
- * For the run-time probes (logdev_probes.c): any context, NMI included,
+ * For the run-time probes (logdev_probe_fetch.c): any context, NMI included,
  * never sleeps, locks or allocates.
  *
  * Return: 0, -ENODATA if recording is off, or the ring core's errno.

@@ -2,7 +2,8 @@
 /*
  * edp.h - userspace edprint-equivalent for the host benchmark, with the
  * argument encoding decided at compile time (the encoding proposed for the
- * kernel's edprint(); see docs/PERFORMANCE.md, "Compile-time encoding").
+ * kernel's edprint(); see docs/log/PERFORMANCE-history.md, "Compile-time
+ * argument encoding").
  *
  *	EDP(cb, "got %d bytes from %s", len, name);
  *

@@ -9,7 +9,7 @@
  * every reader of a format calls it: edprint()'s choice of encoding
  * (edp_fmt_slots_ok() below), the recording path's vbin packer
  * (kernel/logdev_vbin.c), the crash dump (kernel/logdev_dumpmsg.c) and
- * the userspace renderer (userspace/bprintf.c).
+ * the userspace renderer (userspace/lib/bprintf.c).
  *
  * Portable (kernel module, userspace library, tests/decode): the includer
  * provides u16, u32.  edprint() calls edp_fmt_slots_ok() once per call

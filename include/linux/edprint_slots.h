@@ -24,7 +24,7 @@
  * alignment, strings NUL-terminated) except that 1- and 2-byte values take a
  * whole 4-byte slot: a reader renders it from the site's format, which the
  * compiler checked against the arguments (__printf), reading %c, %hh and %h
- * arguments as 4 bytes (userspace/bprintf.c, lgd_bprintf_slots()).
+ * arguments as 4 bytes (userspace/lib/bprintf.c, lgd_bprintf_slots()).
  *
  *	EDP_MAP(EDP_DECL, args...)		evaluate each argument once
  *	n = 0 EDP_MAP(EDP_SIZE, args...);	payload bytes

@@ -4,7 +4,7 @@
  * itself (trace_x()).  Up to Linux 6.15; since 6.16 it declares x_tp
  * (declare_trace_tp.c).  Alternative: declare_trace_tp.c (one of the two
  * must compile).  Used by: logdev_compat.h LD_DECLARE_TRACE_TP()
- * (test/logdev_test.c, test/logdev_tpmod.c).
+ * (test/logdev_test_probe.c, test/logdev_tpmod.c).
  */
 #include <linux/tracepoint.h>
 

@@ -4,7 +4,7 @@
  * (trace_x_tp(), register_trace_x_tp()), a bare tracepoint kept apart from
  * trace events by its name.  Linux 6.16; before, it declared x itself (declare_trace_plain.c).  Alternative:
  * declare_trace_plain.c (one of the two must compile).  Used by:
- * logdev_compat.h LD_DECLARE_TRACE_TP() (test/logdev_test.c,
+ * logdev_compat.h LD_DECLARE_TRACE_TP() (test/logdev_test_probe.c,
  * test/logdev_tpmod.c).
  */
 #include <linux/tracepoint.h>

@@ -4,7 +4,7 @@
  * function set by the caller afterwards.  Every kernel up to Linux 6.14;
  * removed in 6.15, hrtimer_setup() (hrtimer_setup.c) since 6.13.
  * Alternative: hrtimer_setup.c (one of the two must compile).  Used by:
- * logdev_compat.h ld_hrtimer_setup() (test/logdev_test.c).
+ * logdev_compat.h ld_hrtimer_setup() (test/logdev_test_ctx.c).
  */
 #include <linux/hrtimer.h>
 

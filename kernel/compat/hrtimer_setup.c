@@ -3,7 +3,7 @@
  * hrtimer_setup: void hrtimer_setup(struct hrtimer *, callback, clockid,
  * mode) initialises a timer and sets its function in one call.  Linux
  * 6.13; hrtimer_init() (hrtimer_init.c) was removed in 6.15.  Alternative: hrtimer_init.c (one of the two must compile).  Used
- * by: logdev_compat.h ld_hrtimer_setup() (test/logdev_test.c).
+ * by: logdev_compat.h ld_hrtimer_setup() (test/logdev_test_ctx.c).
  */
 #include <linux/hrtimer.h>
 

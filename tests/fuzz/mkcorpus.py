@@ -6,7 +6,7 @@ section, the first two sub-buffers of each CPU), sub-buffers trimmed to
 their data, the metadata texts, and format + payload pairs of real records.
 The hand-made seeds (corpus/*/hand-*) are not touched.  Run from anywhere:
     tests/fuzz/mkcorpus.py
-Layouts: userspace/capture.h (sections), include/uapi/linux/logdev.h
+Layouts: userspace/lib/capture.h (sections), include/uapi/linux/logdev.h
 (sub-buffer and record headers).  Each target's input layout is in its
 fuzz_TARGET.c comment."""
 import gzip, hashlib, os, re, struct, sys

@@ -9,7 +9,7 @@
 # (8 KB per CPU, 10x the records: the reader cannot keep up under TCG, so
 # events are lost and the summary must say how many).  Then `deltas
 # --follow` (not a terminal: its table once, at the end), and a short run in
-# text form with a filter (the README's example).
+# text form with a filter (docs/USAGE.md's example).
 # Results per run RUN: RUN.out, RUN.err, RUN.rc, RUN.counts, RUN.stats.
 iters=${1:-2000}
 D=/sys/kernel/debug/logdev
@@ -49,7 +49,7 @@ follow() {
 follow big 1024 "$iters" report --follow --raw
 follow small 8 $((iters * 10)) report --follow --raw --window 50
 follow deltas 1024 "$iters" deltas --follow
-follow text 1024 20 report --follow --context task,hardirq	# the README's example
+follow text 1024 20 report --follow --context task,hardirq	# docs/USAGE.md's example
 rmmod logdev_test
 rmmod logdev
 finish

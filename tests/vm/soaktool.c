@@ -9,7 +9,7 @@
  * soak file: on every CPU a writer in task context, with softirq (tasklet),
  * hardirq (irq_work, hrtimer) and NMI (self-IPI) writers interrupting it,
  * and every EVERY iterations a chain nested four deep (three on PREEMPT_RT,
- * see kernel/test/logdev_test.c).  ITERS is chosen so that at least RECORDS
+ * see kernel/test/logdev_test_ctx.c).  ITERS is chosen so that at least RECORDS
  * edprint() calls are made in all.  When the write returns: recording off,
  * every reader drains to EOF.  Nothing is stored: each record is checked as
  * it is read.

@@ -49,7 +49,7 @@
 
 #define LOGDEV_SYS "logdev"
 /*
- * pending handlers for ids LOGDEV_ID_FIRST.. (userspace/convert.c's
+ * pending handlers for ids LOGDEV_ID_FIRST.. (userspace/lib/convert.c's
  * LGD_CONV_FIRST_ID): parsing an event of another system walks all of them
  * (an int compare each), measured in docs/TRACE-CMD.md ("How it finds events
  * whose names it cannot know")

@@ -156,7 +156,8 @@ int cli_write_formats(struct lgd_cap_writer *w, const char *dir, const char *for
  * size is unknown or @dt is not positive.
  * Why: poll() wakes the recorder for every sub-buffer completed, and each
  * wake-up (poll, a read per CPU, a write) cost about 1 ms of guest CPU under
- * TCG in the sustained benchmark (docs/PERFORMANCE.md, section 4), against
+ * TCG in the sustained benchmark (docs/log/PERFORMANCE-history.md,
+ * "4. Sustained recording"), against
  * 27-60 us per sub-buffer read and written in bulk; the wait halved the
  * recorder's CPU per record there.  ftrace's readers likewise sleep until
  * the buffer is buffer_percent full (default 50), and trace-cmd record's

@@ -15,7 +15,7 @@
  * capture goes through lgd_escape() (no control byte) and then XML's five
  * entities; U+FFFE and U+FFFF, which XML 1.0 does not allow, become \xHH
  * text: the file is well-formed XML (xmllint and python's ElementTree read
- * it; tests/decode/test_hist.sh checks).
+ * it; tests/decode/cli/test_export.sh checks).
  */
 #include <errno.h>
 #include <inttypes.h>

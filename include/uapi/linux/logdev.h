@@ -161,7 +161,7 @@ enum logdev_ctx {
  * lays it out (each argument aligned to min(its size, 4) from the start of
  * the payload; strings, and pointer formats that must be resolved at record
  * time such as %pI4, copied as NUL-terminated text); bstr_printf() renders
- * it.  Userspace readers decode it themselves (userspace/bprintf.c).
+ * it.  Userspace readers decode it themselves (userspace/lib/bprintf.c).
  * Except: the value of a plain %p, %pK and %pe of a pointer that is not an
  * error is what the kernel's own "%p" prints for it at record time (a 32-bit
  * hash; the raw value only under the no_hash_pointers boot option; NULL and

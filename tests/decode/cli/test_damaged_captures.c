@@ -261,7 +261,7 @@ static void test_lost_every_verb(void)
 }
 
 /*
- * report --raw shows a capture's task names as rows (README, man page,
+ * report --raw shows a capture's task names as rows (docs/USAGE.md, man page,
  * --help): "ts cpu pid ctx 0 <comm> 0 NAME" before the task's first record
  * on that CPU; text report puts the name in its COMM-PID column instead.
  */

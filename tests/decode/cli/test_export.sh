@@ -10,7 +10,7 @@
 # - hist: its log2 bucket counts equal those made from export's delta_ns of
 #   the same pair (the previous record of the same CPU and context), and its
 #   SVG is well-formed XML with one bar per non-empty bucket.
-#   tests/decode/test_export.sh LOGDEV GOLDEN-CAP-DIR
+#   tests/decode/cli/test_export.sh LOGDEV GOLDEN-CAP-DIR
 set -uo pipefail
 logdev=$(realpath -e "$1") || { echo "FAIL: export: no logdev at $1"; exit 1; }
 capdir=$(realpath -e "$2") || { echo "FAIL: export: no capture dir $2"; exit 1; }

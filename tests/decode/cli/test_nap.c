@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_nap.c: cli_nap_ms(), how long `logdev record` waits after a drain
- * before it polls again (docs/PERFORMANCE.md, section 4): never more than
- * CLI_NAP_MAX_MS; never longer than the fastest CPU takes, at the rate just
- * seen, to fill a quarter of its buffer; no wait when nothing was read, the
- * buffer size is unknown or no time passed.
+ * before it polls again (docs/log/PERFORMANCE-history.md, "4. Sustained
+ * recording"): never more than CLI_NAP_MAX_MS; never longer than the
+ * fastest CPU takes, at the rate just seen, to fill a quarter of its
+ * buffer; no wait when nothing was read, the buffer size is unknown or no
+ * time passed.
  * Usage: test_nap.  Output: PASS/FAIL lines; exit 1 if anything failed.
  */
 #include <stdint.h>

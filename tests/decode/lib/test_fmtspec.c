@@ -15,7 +15,7 @@
  * length x conversion (32 x 4 x 6 x 8 x 3 = 18,432 heads), then the %s bounds edp_fmt_slots_ok()
  * hands the encoder, then the text of the issue's own calls through the
  * encoder and lgd_bprintf_slots().  tests/vm's printf table checks the same
- * forms against the kernel's own vsnprintf() (kernel/test/logdev_test.c,
+ * forms against the kernel's own vsnprintf() (kernel/test/logdev_test_printf.c,
  * lt_printf_forms()).
  */
 #define _GNU_SOURCE
