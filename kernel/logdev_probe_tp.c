@@ -119,6 +119,10 @@ struct tracepoint *ld_tp_lookup(const char *name, char *modname)
 {
 	struct ld_tp_find f = { .name = name };
 
+	/* a small built-in kernel may have none (docs/BUILTIN.md): no call
+	 * to for_each_kernel_tracepoint() is left to link then */
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		return NULL;
 	for_each_kernel_tracepoint(ld_tp_match, &f);
 	if (!f.tp)
 		f.tp = ld_tp_in_modules(name, modname);
