@@ -1,14 +1,17 @@
 #!/bin/bash
 # tests/doc-links.sh: the references between the docs resolve (host check,
 # run by `make check-host`).  In the tracked files of the tree:
-#   - a markdown link [text](target) of a *.md file (not a URL, not #anchor
-#     only) names a file or folder that exists, relative to the .md file;
+#   - a markdown link [text](target) of a *.md file (not a URL) names a file
+#     or folder that exists, relative to the .md file, and its #anchor (on a
+#     .md target or alone) is a heading of that file, as GitHub makes anchors;
 #   - a mention of a .md file by path (docs/NAME.md, tests/fuzz/README.md),
 #     in any tracked text file (docs, comments of .c/.h/.sh, Makefiles),
 #     exists, from the top or from the mentioning file's folder;
 #   - a path of the repository named in a *.md file (tests/..., userspace/...,
-#     tools/..., bench/..., kernel/logdev*..., include/linux/edprint*...)
-#     ending in .c .h .sh .py or .md exists.  Placeholders are skipped: a
+#     tools/..., bench/..., kernel/logdev*..., kernel/test/..., include/linux/
+#     edprint*...) ending in .c .h .sh .py or .md exists; so does a file of
+#     ours named alone in backquotes (`test_x.c`, `logdev_y.h`, `cli-z.c`;
+#     not in docs/log/, which names what was then).  Placeholders are skipped: a
 #     segment in capitals (NAME, VERB, X.Y), *, <, {, $ (for .md mentions:
 #     NAME.md, X.md); so are paths under a build/ or out/ folder (made by a
 #     build).
@@ -33,13 +36,44 @@ files = [l.rstrip("\n") for l in sys.stdin if l.strip()]
 text_ext = (".md", ".c", ".h", ".sh", ".py", ".txt", ".conf", ".1", ".completion")
 link_re = re.compile(r"\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 md_re = re.compile(r"(?<![A-Za-z0-9_./~$-])((?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]*[A-Za-z0-9_-]\.md)\b")
-path_re = re.compile(r"(?<![A-Za-z0-9_./~$-])((?:tests|userspace|tools|bench|docs)/[A-Za-z0-9_./+-]*"
-                     r"|kernel/logdev[A-Za-z0-9_./+-]*|include/linux/edprint[A-Za-z0-9_./+-]*)")
+path_re = re.compile(r"(?<![A-Za-z0-9_./~$-])((?:tests|userspace|tools|bench|docs|kernel/(?:test|compat|intree))/[A-Za-z0-9_./+-]*"
+                     r"|kernel/logdev[A-Za-z0-9_./+-]*"
+                     r"|include/linux/edprint[A-Za-z0-9_./+-]*|include/uapi/linux/logdev[A-Za-z0-9_./+-]*)")
+# one of our files named without its folder, in backquotes: `test_x.c`
+# (names of the kernel or other projects, and what a build makes, are not
+# ours to check)
+bare_re = re.compile(r"`((?:logdev|lgd|edprint|cli-|test_|vmtool|soaktool|guest-|check-|fuzz_|ring_)"
+                     r"[A-Za-z0-9_.+-]*\.(?:c|h|sh|py))`")
+generated = {"logdev_compat_config.h"}
+def slug(h):
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to -."""
+    h = h.strip().lower()
+    return re.sub(r"\s", "-", re.sub(r"[^\w\s-]", "", h))
+anchor_cache = {}
+def anchors(path):
+    if path not in anchor_cache:
+        a, count = set(), {}
+        try:
+            fence = False
+            for l in open(path, encoding="utf-8", errors="replace"):
+                if l.startswith("```"):
+                    fence = not fence
+                m = None if fence else re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", l)
+                if m:
+                    s0 = slug(m.group(1))
+                    k = count.get(s0, 0)
+                    count[s0] = k + 1
+                    a.add(s0 if k == 0 else "%s-%d" % (s0, k))
+        except OSError:
+            pass
+        anchor_cache[path] = a
+    return anchor_cache[path]
 def placeholder(p):
     return (re.search(r"(^|[/._-])[A-Z]{2,}|X\.Y|[*<>{}$]", p) is not None or
             re.search(r"(^|/)(build|out)/", p) is not None)
 def exists(p, here):
     return os.path.exists(os.path.join(root, p)) or os.path.exists(os.path.join(root, here, p))
+basenames = set(os.path.basename(x) for x in files)
 bad = 0
 checked = 0
 for f in files:
@@ -59,13 +93,18 @@ for f in files:
         if is_md:
             for m in link_re.finditer(line):
                 t = m.group(1)
-                if re.match(r"^[a-z][a-z0-9+.-]*:", t) or t.startswith("#"):
+                if re.match(r"^[a-z][a-z0-9+.-]*:", t):
                     continue
-                t = t.split("#")[0]
+                t, _, anchor = t.partition("#")
                 checked += 1
                 seen.add(t)
-                if not os.path.exists(os.path.join(root, here, t)):
+                target = os.path.join(root, here, t)
+                if t and not os.path.exists(target):
                     print("FAIL: doc-links: %s:%d: link to %s: no such file" % (f, n, t))
+                    bad += 1
+                elif anchor and (not t or t.endswith(".md")) and \
+                        anchor not in anchors(target if t else os.path.join(root, f)):
+                    print("FAIL: doc-links: %s:%d: link to %s#%s: no such heading" % (f, n, t, anchor))
                     bad += 1
         for m in md_re.finditer(line):
             p = m.group(1)
@@ -78,6 +117,16 @@ for f in files:
                 bad += 1
         if not is_md:
             continue
+        if not f.startswith("docs/log/"):	# history names what was then
+            for m in bare_re.finditer(line):
+                b = m.group(1)
+                if placeholder(b) or b in seen or b in generated:
+                    continue
+                checked += 1
+                seen.add(b)
+                if b not in basenames:
+                    print("FAIL: doc-links: %s:%d: names %s: no tracked file has that name" % (f, n, b))
+                    bad += 1
         for m in path_re.finditer(line):
             p = m.group(1).rstrip(".")
             if p in seen or placeholder(p) or not p.endswith((".c", ".h", ".sh", ".py", ".md")):
@@ -104,11 +153,15 @@ self_test() {
 		echo "# planted"
 		echo "See [the layout](NO-SUCH-PLANTED.md) and docs/PLANTED-missing.md."
 		echo "The test is \`tests/decode/test_planted_gone.c\`."
+		echo "Its file is \`test_planted_bare.c\`, see [rings](RING.md#no-such-planted-heading)."
+		echo "The module file kernel/test/logdev_test_planted.c, [here](#nor-this-one)."
 	} > "$tmp/docs/planted.md"
 	echo "/* layout: docs/PLANTED-in-comment.md */" > "$tmp/tests/planted.c"
 	out=$(check "$tmp")
 	for want in 'docs/planted.md:2: link to NO-SUCH-PLANTED.md' 'docs/planted.md:2: names docs/PLANTED-missing.md' \
-		'docs/planted.md:3: names tests/decode/test_planted_gone.c' 'tests/planted.c:1: names docs/PLANTED-in-comment.md'; do
+		'docs/planted.md:3: names tests/decode/test_planted_gone.c' 'tests/planted.c:1: names docs/PLANTED-in-comment.md' \
+		'docs/planted.md:4: names test_planted_bare.c: no tracked file' 'docs/planted.md:4: link to RING.md#no-such-planted-heading: no such heading' \
+		'docs/planted.md:5: names kernel/test/logdev_test_planted.c' 'docs/planted.md:5: link to #nor-this-one: no such heading'; do
 		if grep -qF "FAIL: doc-links: $want" <<<"$out"; then
 			echo "PASS: doc-links self-test: a planted fault fails the check ($want)"
 		else

@@ -12,8 +12,58 @@
 # in lib/ and cli/).  Prints PASS:/FAIL: lines; exits non-zero on any FAIL.
 #   tests/userspace-deps.sh [OBJECT_DIR]   (the O= of make -C userspace; sources
 #   are always read from userspace/)
+#   tests/userspace-deps.sh --self-test    in a copy of userspace/, plant one at
+#   a time a lib/ file using cli/, a lib/ dprintf(), a circle between two lib/
+#   files and an offsetof() outside subbuf.c: each must FAIL, the copy without
+#   them pass
+#   tests/userspace-deps.sh --all          the check, then the self-test
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+
+self_test() {
+	local tmp rc=0 out plant want
+	tmp=$(mktemp -d /tmp/logdev-udeps.XXXXXX) || return 1
+	mkdir -p "$tmp/tests"
+	cp -a "$top/userspace" "$top/include" "$tmp/" && cp "$top/tests/userspace-deps.sh" "$top/tests/deps-lib.sh" "$tmp/tests/"
+	make -s -C "$tmp/userspace" O="$tmp/o" CFLAGS=-O0 liblogdev.a logdev > /dev/null 2>&1 ||
+		{ echo "FAIL: userspace-deps self-test: the copy does not build"; rm -rf "$tmp"; return 1; }
+	out=$("$tmp/tests/userspace-deps.sh" "$tmp/o")
+	if grep -q '^FAIL' <<<"$out"; then
+		echo "FAIL: userspace-deps self-test: the copy fails before anything is planted: $(grep -m2 '^FAIL' <<<"$out" | tr '\n' '|')"
+		rc=1
+	fi
+	for plant in cli print circle layout; do
+		cp "$tmp/userspace/lib/comm.c" "$tmp/comm.c.orig"; cp "$tmp/userspace/lib/capture.c" "$tmp/capture.c.orig"
+		cp "$tmp/userspace/cli/cli-opts.c" "$tmp/cli-opts.c.orig"
+		case $plant in
+		cli)	printf '#include "../cli/cli.h"\nint planted_up(void) { return (int)cli_nap_ms(0, 0, 0); }\n' >> "$tmp/userspace/lib/comm.c"
+			want='lib/ uses cli/' ;;
+		print)	printf 'int planted_pr(void) { return dprintf(2, "x"); }\n' >> "$tmp/userspace/lib/comm.c"
+			want='lib/ prints or exits: lib/comm.o: dprintf' ;;
+		circle)	printf 'void planted_b(void);\nvoid planted_a(void) { planted_b(); }\n' >> "$tmp/userspace/lib/comm.c"
+			printf 'void planted_a(void);\nvoid planted_b(void) { planted_a(); }\n' >> "$tmp/userspace/lib/capture.c"
+			want='files use each other in a circle' ;;
+		layout)	printf '#if 0\nsize_t planted = offsetof(struct logdev_rec, ts);\n#endif\n' >> "$tmp/userspace/cli/cli-opts.c"
+			want='offsetof/sizeof of the uapi structs in' ;;
+		esac
+		make -s -C "$tmp/userspace" O="$tmp/o" CFLAGS=-O0 liblogdev.a logdev > /dev/null 2>&1
+		out=$("$tmp/tests/userspace-deps.sh" "$tmp/o")
+		if grep -q "^FAIL: userspace-deps: $want" <<<"$out"; then
+			echo "PASS: userspace-deps self-test: a planted $plant violation fails the check ($want)"
+		else
+			echo "FAIL: userspace-deps self-test: planted $plant violation not found ($want); the check said: $(grep '^FAIL' <<<"$out" | head -n 3 | tr '\n' '|')"
+			rc=1
+		fi
+		cp "$tmp/comm.c.orig" "$tmp/userspace/lib/comm.c"; cp "$tmp/capture.c.orig" "$tmp/userspace/lib/capture.c"
+		cp "$tmp/cli-opts.c.orig" "$tmp/userspace/cli/cli-opts.c"
+	done
+	rm -rf "$tmp"
+	return $rc
+}
+case ${1:-} in
+--self-test) self_test; exit ;;
+--all)	"$0"; r1=$?; self_test; r2=$?; exit $((r1 | r2)) ;;
+esac
 . "$top/tests/deps-lib.sh"
 udir=${1:-$top/userspace}
 src=$top/userspace
@@ -72,11 +122,13 @@ else
 	echo "PASS: userspace-deps: lib/ never uses cli/ (objects and includes)"
 fi
 
-# lib/ never prints or exits: what its objects would call to do so
+# lib/ never prints or exits: what its objects would call to do so (also
+# dprintf() and the _FORTIFY_SOURCE __*printf_chk forms; a bare write() to
+# fd 2 is not told from the capture writer's, review catches that)
 pr=
 for o in $(cd "$udir" && ls -- lib/*.o); do
 	s=$(nm -u "$udir/$o" | awk '{print $2}' |
-		grep -E '^(stdout|stderr|printf|vprintf|puts|putchar|perror|exit|_exit|_Exit|abort|err|errx|warn|warnx)$' | tr '\n' ' ')
+		grep -E '^(stdout|stderr|(__)?v?d?printf(_chk)?|puts|putchar|perror|psignal|psiginfo|syslog|vsyslog|exit|_exit|_Exit|quick_exit|abort|v?errx?|v?warnx?|error|error_at_line)$' | tr '\n' ' ')
 	[ -n "$s" ] && pr+="$o: $s"
 done
 if [ -n "$pr" ]; then
