@@ -116,6 +116,9 @@ typedef int64_t s64;
 typedef struct { u64 v; } ld_local_t;
 typedef struct { u64 v; } ld_atomic_t;
 
+/* the kernel's compile-time check, for the ring's layout assertions */
+#define BUILD_BUG_ON(cond)	_Static_assert(!(cond), "BUILD_BUG_ON(" #cond ")")
+
 /* cmpxchg returning the value found, as the kernel's does */
 static inline u64 ld_u64_cmpxchg(u64 *p, u64 o, u64 n)
 {
