@@ -11,7 +11,8 @@
 # Prints PASS:/FAIL: lines; exits non-zero if any check failed.
 #   tests/vm/run-tests.sh [--quick]     (--quick: -smp 2 only)
 # VM_ONLY="vm-params vm-control": run only the groups named (a boot's name,
-# e.g. vm-ctx-smp2-discard; the others are skipped without a line).
+# e.g. vm-ctx-smp2-discard; the others are skipped without a line; a name
+# no group has is a FAIL).
 # Results stay in $VM_OUT (default tests/vm/out/) for a post-mortem.
 # LOGDEV_VM_KERNEL=path/bzImage: boot that kernel (tools/vm/run.sh), e.g. the
 # debug kernel of tools/debug-kernel.sh, with modules built against its tree;
@@ -69,8 +70,11 @@ if ! ${CC:-cc} -static -O2 -Wall -I "$top/include/uapi" -I "$top/include" \
 	exit 1
 fi
 
-# want NAME: is group NAME to run (VM_ONLY unset, or names it)?
+# want NAME: is group NAME to run (VM_ONLY unset, or names it)?  Every name
+# asked is remembered: a VM_ONLY name no group has is a FAIL at the end.
+declare -A asked
 want() {
+	asked[$1]=1
 	[ -z "${VM_ONLY:-}" ] && return 0
 	case " $VM_ONLY " in *" $1 "*) return 0 ;; esac
 	return 1
@@ -428,5 +432,10 @@ if boot vm-faults-ctl 2 "$vm/guest-faults.sh" \
 	"$K/logdev.ko $T/logdev_test.ko $vmtool" "ctl ${VM_FAULTS_SECS:-15}" single; then
 	guest_lines "$out/vm-faults-ctl"
 fi
+
+for g in ${VM_ONLY:-}; do
+	[ -n "${asked[$g]:-}" ] ||
+		fail "vm: VM_ONLY names '$g': no such group here (groups: $(printf '%s\n' "${!asked[@]}" | sort | tr '\n' ' '))"
+done
 
 [ $failed = 0 ]
