@@ -28,6 +28,7 @@ extern char tmpdir[];
 #define failures ldc_failures
 #define passes ldc_passes
 #define pass(name) ldc_pass(name)
+#define skip(name, why) ldc_skip(name, why)
 #define fail(name, ...) ldc_fail((name), __FILE__, __LINE__, __VA_ARGS__)
 #define check(name, ok, ...) CHECK_WHY(ok, name, __VA_ARGS__)
 

@@ -33,6 +33,12 @@ void ldc_pass(const char *name)
 	ldc_passes++;
 }
 
+void ldc_skip(const char *name, const char *why)
+{
+	printf("SKIP: %s: %s\n", name, why);
+	fflush(stdout);
+}
+
 void ldc_fail(const char *name, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;

@@ -46,6 +46,8 @@ const char *NAMEF(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* print PASS: NAME, count it */
 void ldc_pass(const char *name);
+/* print SKIP: NAME: WHY, a check this machine cannot make (not counted) */
+void ldc_skip(const char *name, const char *why);
 /* print FAIL: NAME: FILE:LINE: WHY (a format), count it */
 void ldc_fail(const char *name, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
