@@ -137,6 +137,13 @@ demo: deps userspace
 HOST_SUITES = ldcheck ring decode btf golden fuzz vm-checks compat userspace-deps \
 	size-check artefact-check doc-links
 CHECK_SUITES = $(or $(SUITES),$(if $(VM_ONLY),vm))
+# a name no suite has stops make before anything is installed or built
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+UNKNOWN_SUITES = $(filter-out $(shell tests/run-all.sh --list),$(SUITES))
+ifneq ($(UNKNOWN_SUITES),)
+$(error SUITES names no suite: $(UNKNOWN_SUITES) (suites: $(shell tests/run-all.sh --list)))
+endif
+endif
 CHECK_NEEDS = $(if $(CHECK_SUITES),$(if $(filter-out $(HOST_SUITES),$(CHECK_SUITES)),deps deps-kernel userspace plugin vm-kernel,userspace),deps deps-kernel userspace plugin vm-kernel)
 check: $(CHECK_NEEDS)
 	SUITES="$(CHECK_SUITES)" tests/run-all.sh

@@ -22,8 +22,14 @@ want() {
 	case " $SUITES " in *" $1 "*) return 0 ;; esac
 	return 1
 }
+# the suites, in the order they run (`tests/run-all.sh --list`: the top
+# Makefile checks SUITES against it before installing anything)
+known=" ldcheck ring decode btf golden fuzz tracecmd plugin kshark vm-checks kernel-deps compat intree userspace-deps size-check artefact-check doc-links install vm matrix "
+if [ "${1:-}" = --list ]; then
+	echo $known
+	exit 0
+fi
 if [ -n "$SUITES" ]; then
-	known=" ldcheck ring decode btf golden fuzz tracecmd plugin kshark vm-checks kernel-deps compat intree userspace-deps size-check artefact-check doc-links install vm matrix "
 	for s in $SUITES; do
 		case "$known" in *" $s "*) ;; *) echo "FAIL: run-all: no suite '$s' (known:$known)" | tee -a "$log" ;; esac
 	done
@@ -114,7 +120,7 @@ suite compat "$top/tests/compat/run.sh"
 # compiled in-tree with W=1, edprint() a no-op with CONFIG_LOGDEV=n (the
 # trees and their builds are cached in LOGDEV_KCACHE, default build/cache/)
 suite intree "$top/tests/intree/run.sh"
-suite userspace-deps "$top/tests/userspace-deps.sh"
+suite userspace-deps "$top/tests/userspace-deps.sh" --all
 # the checks that keep the tree so (each fails on a planted violation: --self-test)
 suite size-check "$top/tests/size-check.sh" --all
 suite artefact-check "$top/tests/artefact-check.sh" --all
