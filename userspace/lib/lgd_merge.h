@@ -180,13 +180,7 @@ void lgd_merge_free(struct lgd_merge *m);
 uint64_t lgd_reader_lost(const struct lgd_reader *r, uint32_t i, uint64_t by_kind[LGD_GAP_NR],
 			 uint32_t *cpu);
 
-/*
- * Items from sub-buffers, one way for both merges (stream.c for a capture
- * file, live.c for the live buffers); the decoder's structs (subbuf.h)
- * are only named here.
- */
-struct lgd_sb_info;
-struct lgd_sb_rec;
+/* Items from sub-buffers: one decoder (stream.c) for a capture file and live reads */
 #define LGD_SB_GAPS_MAX	6	/* gaps one sub-buffer header can tell of */
 /**
  * lgd_gap_item() - *@g: a gap of @kind (enum lgd_gap_kind) and @count of
@@ -194,17 +188,6 @@ struct lgd_sb_rec;
  */
 void lgd_gap_item(struct lgd_item *g, int kind, uint64_t count, uint32_t cpu, uint64_t ts,
 		  uint64_t last_ts, uint64_t seq, uint64_t off);
-/**
- * lgd_sb_gaps() - the lost-events gaps sub-buffer header @h of CPU @cpu
- * tells of, in order: @subbufs sub-buffers missing by a seq jump
- * (lgd_seq_step()'s count; not when an overrun count explains it),
- * overrun, dropped, nesting_lost, too_big, lost (version 1); stamped at
- * h->first_ts, never before @last_ts (ns), sub-buffer @off (bytes).
- * Return: how many gaps are in @g (at most LGD_SB_GAPS_MAX).
- */
-int lgd_sb_gaps(struct lgd_item g[LGD_SB_GAPS_MAX], const struct lgd_sb_info *h, uint32_t cpu,
-		uint64_t subbufs, uint64_t last_ts, uint64_t off);
-
 /* lgd_seq_step() verdicts on a sub-buffer's seq */
 enum lgd_seq {
 	LGD_SEQ_OK,		/* the next one after the previous (or the first) */
@@ -251,14 +234,6 @@ struct lgd_seq_ctx {
  */
 int lgd_seq_step(const struct lgd_seq_ctx *c, uint64_t seq, uint64_t *lost, uint64_t *base,
 		 char *why, size_t n);
-/**
- * lgd_item_of_rec() - *@it from record @rec of CPU @cpu, sub-buffer @seq, at
- * byte @off: a record with an absurd timestamp takes @last_ts (the CPU's
- * previous record's) as its @ts, marked @ts_absurd; the payload is copied to
- * @payload (room for a sub-buffer).
- */
-void lgd_item_of_rec(struct lgd_item *it, uint32_t cpu, const struct lgd_sb_rec *rec,
-		     uint64_t last_ts, uint64_t seq, uint64_t off, uint8_t *payload);
 /**
  * lgd_reader_settle() - a record or gap of CPU index @i just taken by a
  * merge (comm records already handled): a record with an absurd timestamp
