@@ -451,8 +451,8 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 	}
 	if (fmt == X_PERFETTO)
 		fputs("\n]}\n", x.f);
+	cli_filter_notes(&r, &m.counts, NULL);
 	lgd_merge_free(&m);
-	cli_filter_notes(&r, NULL);
 	if (!failed)	/* rows whose delta_ns is empty by deltas' rule (lgd_ts_step()) */
 		cli_left_out_note("logdev", NULL, st.left_back, st.left_huge);
 	if (negative) {

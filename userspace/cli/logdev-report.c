@@ -225,7 +225,7 @@ static int report_file(const char *file, int raw, int by)
 			"format needs (payload too short, not cut; shown as [missing])\n",
 			rd.missing, rd.missing == 1 ? "" : "s", rd.missing == 1 ? "s" : "");
 	if (ret >= 0)
-		cli_filter_notes(&r, NULL);
+		cli_filter_notes(&r, &m.counts, NULL);
 	if (ret >= 0 && !raw)	/* the +D us marked "not in deltas", counted once */
 		cli_left_out_note("logdev", NULL, st.left_back, st.left_huge);
 	lgd_dur_marks_free(&marks);

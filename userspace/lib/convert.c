@@ -497,7 +497,7 @@ static void conv_free(struct conv *cv)
 }
 
 int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, uint64_t cpu_max,
-			 struct lgd_convert_stats *st)
+			 struct lgd_convert_stats *st, struct lgd_merge_counts *counts)
 {
 	struct conv cv = { .r = r };
 	struct lgd_tdw w;
@@ -590,6 +590,8 @@ int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, uint64_t cpu_max,
 	cmd = cmdlines_text(r, &cmd_len);
 	ret = lgd_tdw_finish(&w, out, "logdev", ks, ks_len, cmd, cmd_len);
 out:
+	if (merging && counts)
+		lgd_merge_take_counts(&m, counts);
 	if (merging)
 		lgd_merge_free(&m);
 	free(ks);

@@ -682,7 +682,7 @@ static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
 }
 
 int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
-		      struct lgd_dur_stats *st)
+		      struct lgd_dur_stats *st, struct lgd_merge_counts *counts)
 {
 	struct lgd_durations du;
 	struct lgd_dur_pair dp;
@@ -751,6 +751,8 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 	for (size_t i = 0; durations && i < ds->nr; i++)
 		if (ds->pairs[i].from < du.nr_sites)
 			ds->pairs[i].unmatched = du.unmatched[ds->pairs[i].from];
+	if (counts)
+		lgd_merge_take_counts(&m, counts);
 	lgd_merge_free(&m);
 	lgd_dur_free(&du);
 	free(ns.t);

@@ -70,6 +70,7 @@ struct lgd_live {
 	uint64_t newest_ts, last_ts;
 	int have_last;
 	uint64_t late, early, records;
+	struct lgd_merge_counts counts;	/* its own, as a file merge's */
 	unsigned int items;	/* enum lgd_items, given at init */
 	void (*on_unknown_site)(void *arg, struct lgd_reader *r, uint32_t site);
 	void *arg;
@@ -92,7 +93,7 @@ struct lgd_live_opts {
 /**
  * lgd_live_open() - a live merge of the CPUs @cpus[0..@nr-1] of @r (which
  * gives subbuf_size) with options @o; the lost-events counts of @r
- * (lgd_reader_lost(): index i is @cpus[i]) start at 0.
+ * (@lv->counts, lgd_merge_lost(): index i is @cpus[i]) start at 0.
  * Return: 0 or -ENOMEM / -EINVAL (@nr 0).
  */
 int lgd_live_open(struct lgd_live *lv, struct lgd_reader *r, const uint32_t *cpus,

@@ -137,19 +137,6 @@ struct lgd_reader {
 	uint32_t nr_filter_sites;
 	int filter_base_set;
 	uint64_t filter_base;	/* ns: first record's ts (relative --from/--to) */
-	uint64_t nr_recorder_out;	/* recorder's records left out by the last merge */
-	uint64_t nr_recs_seen, nr_recs_kept;	/* records met / kept by the filter
-				 * in the last merge (task names and the
-				 * recorder's records not counted) */
-	uint64_t nr_bad_type;	/* records kept by the last merge whose type
-				 * no version of the format has (damage): they
-				 * print as "<type? ...>", and the verbs warn */
-	uint64_t nr_absurd_ts;	/* records with an absurd timestamp met by the
-				 * last merge (lgd_merge_init() zeroes it); its end
-				 * warns once with the count */
-	struct lgd_lost *lost;	/* per CPU index of the last merge (file or
-				 * live): the lost events of the gaps it kept */
-	uint32_t nr_lost;
 	struct lgd_sect_fix *fixes;	/* corrupt section headers found at open and
 				 * how they are read (reader.c), by offset */
 	uint32_t nr_fixes;

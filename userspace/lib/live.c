@@ -74,7 +74,7 @@ int lgd_live_open(struct lgd_live *lv, struct lgd_reader *r, const uint32_t *cpu
 		return -ENOMEM;
 	lv->nr_cpus = nr;
 	lv->sh = calloc(1, sizeof(*lv->sh));
-	if (!lv->sh || lgd_reader_lost_init(r, cpus, nr))
+	if (!lv->sh || lgd_merge_counts_init(&lv->counts, cpus, nr))
 		goto nomem;
 	for (uint32_t i = 0; i < nr; i++) {
 		struct lgd_live_cpu *c = calloc(1, sizeof(*c));
@@ -118,6 +118,7 @@ void lgd_live_free(struct lgd_live *lv)
 	}
 	free(lv->cpu);
 	free(lv->sh);
+	lgd_merge_counts_free(&lv->counts);
 	memset(lv, 0, sizeof(*lv));
 }
 
@@ -305,7 +306,7 @@ int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_it
 		    !(it->ts_absurd && !(lv->items & LGD_ITEMS_ABSURD)) && lv->on_unknown_site &&
 		    !lgd_sites_get(&r->sites, it->rec.site))
 			lv->on_unknown_site(lv->arg, r, it->rec.site);
-		lgd_reader_settle(r, it, min->st.idx, !!(lv->items & LGD_ITEMS_ABSURD));
+		lgd_reader_settle(r, &lv->counts, it, min->st.idx, !!(lv->items & LGD_ITEMS_ABSURD));
 		if (it->kind == LGD_ITEM_REC && it->rec.type != LOGDEV_REC_COMM && !it->ts_absurd) {
 			if (lv->have_last && it->ts < lv->last_ts)
 				*flags |= LGD_LIVE_LATE;

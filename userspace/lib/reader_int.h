@@ -84,7 +84,7 @@ struct lgd_cpu_stream {
 	struct lgd_reader *r;
 	struct lgd_merge_shared *sh;
 	uint32_t cpu;
-	uint32_t idx;		/* index in r->cpus and r->lost */
+	uint32_t idx;		/* index in r->cpus and the merge's lost counts */
 	uint64_t scan_off;	/* next section header to look at */
 	uint64_t sect_off;	/* next unread byte of the current section */
 	uint64_t sect_left;	/* bytes left in the current section */
