@@ -158,6 +158,11 @@ enum lgd_items {
 	LGD_ITEMS_FILTERED = 4,	/* the items the filter leaves out too, marked
 				 * .filtered (for lgd_streams_add(): no pair
 				 * across them) */
+	LGD_ITEMS_NAMES_LATE = 8,	/* no task-name pass before this merge:
+				 * its caller does not use the filter's verdict
+				 * (a pass pairing every record); the names are
+				 * added as the merge meets them, and are all
+				 * known to the merges after it */
 };
 
 /** struct lgd_merge - k-way merge state (heap of CPU streams). */
@@ -175,7 +180,11 @@ struct lgd_merge {
 /**
  * lgd_merge_open() - one stream per CPU of @r, merged by (ts, cpu), handing
  * out what @items (enum lgd_items, OR-ed) asks for besides kept records
- * and gaps; its counts (@m->counts) start at 0.
+ * and gaps; its counts (@m->counts) start at 0.  The task-name pass: when
+ * @r's filter has --comm and no merge of @r has gone to the end yet (which
+ * meets every comm record), the merge first reads every task name
+ * (lgd_comm_load()), unless LGD_ITEMS_NAMES_LATE; so a verb reads its
+ * capture once more for the names only if no pass of its own came first.
  * Return: 0 or -ENOMEM.
  */
 int lgd_merge_open(struct lgd_merge *m, struct lgd_reader *r, unsigned int items);

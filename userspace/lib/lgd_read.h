@@ -168,8 +168,9 @@ void lgd_reader_close(struct lgd_reader *r);
  * of @r marks the items @f leaves out (lgd_item.filtered) and hands them out
  * only with LGD_ITEMS_FILTERED; @f (NULL: none) must outlive @r.
  * The recorder's own records (RECORDER section) are left out unless
- * @f->include_recorder, with or without a filter.  Loads every task name
- * (lgd_comm_load()) when @f has --comm.  Return: 0 or -ENOMEM, -EIO.
+ * @f->include_recorder, with or without a filter.  With --comm the next
+ * merge reads the task names first, if no merge has met them all yet
+ * (lgd_merge_open()).  Return: 0 or -ENOMEM.
  */
 int lgd_reader_set_filter(struct lgd_reader *r, const struct lgd_filter *f);
 /**
@@ -193,10 +194,11 @@ int lgd_reader_comm_matches(const struct lgd_reader *r);
 
 /**
  * lgd_comm_load() - read every comm record of the capture (one pass over
- * its data, without warnings), so that lgd_comm_at() knows all names, also
- * of records before their task's first comm record that was kept.
- * Without it, a merge (lgd_merge_next()) adds the names as it meets them,
- * which is enough for items given in merge order.
+ * its data, without warnings; none if a merge of @r went to the end, as
+ * that met them all), so that lgd_comm_at() knows all names, also of
+ * records before their task's first comm record that was kept.  A merge
+ * adds the names as it meets them, and calls this before it starts when
+ * its filter needs them (lgd_merge_open()).
  * Return: 0 or -ENOMEM / -EIO.
  */
 int lgd_comm_load(struct lgd_reader *r);

@@ -9,7 +9,9 @@
  * the final FORMATS section); for a complete one once per site (the first
  * LGD_MISSING_IDS), with its count and its first record's offset, as
  * damage when the formats were written after the data (sum_up()).
- * lgd_comm_load(): every task name of a capture, by a merge of its own.
+ * The task-name pass: a merge that goes to the end met every comm record
+ * (@comms_all then); one whose filter needs the names before has
+ * lgd_comm_load() read them first, by a merge of its own.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,6 +61,10 @@ int lgd_merge_open(struct lgd_merge *m, struct lgd_reader *r, unsigned int items
 	struct lgd_merge_shared *sh = NULL;
 
 	memset(m, 0, sizeof(*m));
+	/* the task names before the filter asks them (--comm) */
+	if (!(items & LGD_ITEMS_NAMES_LATE) && r->filter && r->filter->nr_comms && !r->comms_all &&
+	    lgd_comm_load(r))
+		return -ENOMEM;
 	m->r = r;
 	m->items = items;
 	m->all = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->all));
@@ -180,6 +186,7 @@ static int merge_one(struct lgd_merge *m, struct lgd_item *it)
 	if (!m->nr) {
 		if (m->nr_all)
 			sum_up(m, m->all[0]->sh);
+		m->r->comms_all = 1;	/* every comm record met */
 		return 0;
 	}
 	s = m->heap[0];
@@ -204,8 +211,6 @@ int lgd_reader_set_filter(struct lgd_reader *r, const struct lgd_filter *f)
 	if (ret)
 		return ret;
 	r->nr_filter_sites = r->sites.nr;
-	if (f->nr_comms && !r->comms_all)
-		return lgd_comm_load(r);
 	return 0;
 }
 
@@ -441,7 +446,7 @@ int lgd_comm_load(struct lgd_reader *r)
 
 	if (r->comms_all)
 		return 0;
-	ret = lgd_merge_init(&m, r);
+	ret = lgd_merge_open(&m, r, LGD_ITEMS_NAMES_LATE);
 	if (ret)
 		return ret;
 	r->warn = NULL;		/* the caller's own pass warns */
@@ -449,7 +454,5 @@ int lgd_comm_load(struct lgd_reader *r)
 		;
 	r->warn = wfn;
 	lgd_merge_free(&m);
-	if (!ret)
-		r->comms_all = 1;
-	return ret;
+	return ret;	/* at the end: @comms_all set by the merge */
 }
