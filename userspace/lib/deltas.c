@@ -385,13 +385,16 @@ static void on_cut(void *arg, uint32_t site)
 	sc->n++;
 }
 
-static void ready(struct lgd_deltas *ds)
+void lgd_deltas_init(struct lgd_deltas *ds, const struct lgd_deltas_opts *o)
 {
-	if (ds->st_ready)
-		return;
-	lgd_streams_init(&ds->st, ds->by);
-	ds->st.on_cut = on_cut;
-	ds->st.cut_arg = ds;
+	memset(ds, 0, sizeof(*ds));
+	ds->by = o->by;
+	ds->user_pairs = o->user_pairs;
+	ds->nr_user_pairs = o->nr_user_pairs;
+	ds->by_parent = o->by_parent;
+	ds->inside_site = o->inside_site;
+	ds->inside_set = o->inside_set;
+	lgd_streams_open(&ds->st, ds->by, on_cut, ds);
 	ds->st_ready = 1;
 }
 
@@ -400,7 +403,6 @@ int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
 	struct lgd_stream_step sp;
 	struct lgd_pair *p;
 
-	ready(ds);
 	if (it->kind == LGD_ITEM_REC && !it->filtered)
 		ds->records++;
 	/* a record with an absurd stamp stands in a gap of its own: left out
