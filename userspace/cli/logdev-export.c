@@ -367,7 +367,8 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 	 * pairs never span a record a filter left out */
 	const struct lgd_records_opts o = {
 		.items = LGD_ITEMS_FILTERED, .durations = 1,
-		.pairs = (const uint32_t (*)[2])ids, .nr_pairs = (size_t)npairs, .by = by,
+		.pairs = (const uint32_t (*)[2])ids, .nr_pairs = (size_t)npairs,
+		.steps = 1, .by = by,
 	};
 	struct lgd_records rs;
 	struct lgd_record y;

@@ -161,7 +161,7 @@ static int report_file(const char *file, int raw, int by)
 	 */
 	const struct lgd_records_opts o = {
 		.items = (raw ? LGD_ITEMS_COMM : 0) | LGD_ITEMS_ABSURD | LGD_ITEMS_FILTERED,
-		.durations = 1, .by = by,
+		.durations = 1, .steps = 1, .by = by,
 	};
 	static struct lgd_render rd;
 	struct lgd_records rs;

@@ -503,7 +503,7 @@ int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, uint64_t cpu_max,
 	struct lgd_tdw w;
 	/* durations paired first; delta_ns: report's rule, pairs made on every record */
 	const struct lgd_records_opts o = {
-		.items = LGD_ITEMS_FILTERED, .durations = 1, .by = LGD_BY_CONTEXT,
+		.items = LGD_ITEMS_FILTERED, .durations = 1, .steps = 1, .by = LGD_BY_CONTEXT,
 	};
 	struct lgd_records rs = { 0 };
 	struct lgd_record y;

@@ -23,21 +23,23 @@
  *             lgd_record.dur, the totals in lgd_records.du.stats
  * @pairs, @nr_pairs: edprint (entry, return) site pairs paired as probes
  *             (with @durations; the array must outlive the pipeline)
- * @by:        the streams a record's step is taken in (LGD_BY_*)
+ * @steps:     each record's step to its stream's previous one (lgd_record.step)
+ * @by:        the streams the step is taken in (LGD_BY_*)
  */
 struct lgd_records_opts {
 	unsigned int items;
 	int durations;
 	const uint32_t (*pairs)[2];
 	size_t nr_pairs;
+	int steps;
 	int by;
 };
 
 /**
  * struct lgd_record - one item of the pipeline
  * @it:   the item (record or gap; .filtered with LGD_ITEMS_FILTERED)
- * @step: a record's step to its stream's previous record (streams.c; every
- *        item fed, filtered ones too, so no pair spans one)
+ * @step: with @steps, a record's step to its stream's previous record
+ *        (streams.c; every item fed, filtered ones too, so no pair spans one)
  * @dur:  a return record's duration pair (@durations), or NULL
  */
 struct lgd_record {
