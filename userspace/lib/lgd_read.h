@@ -105,8 +105,9 @@ struct lgd_comm_task;	/* comm.h (library-private) */
  *              record naming one that is not is damage (warned, -EINVAL)
  * @warn, @warn_arg: warning callback (may be NULL)
  * @comm_tab:   task names from the comm records (LOGDEV_REC_COMM) seen so
- *              far by a merge of this reader, or all of them after
- *              lgd_comm_load() (@comms_all): a hash table of @comm_tab_cap
+ *              far by a merge of this reader, or all of them once a
+ *              merge went to the end (@comms_all; lgd_comm_load(), or a
+ *              verb's own earlier pass): a hash table of @comm_tab_cap
  *              slots (a power of two, or 0), a slot in use has n > 0; each
  *              holds one pid's names sorted by ts.  @nr_comms entries in
  *              all.  Read them with lgd_comm_at(), or walk the table (all
@@ -187,7 +188,7 @@ int lgd_reader_keep(const struct lgd_reader *r, const struct lgd_item *it);
 
 /**
  * lgd_reader_comm_matches() - does a task name the reader knows (the names
- * met so far, all of them after lgd_comm_load()) match one of its filter's
+ * met so far, all of them after a merge went to the end) match one of its filter's
  * --comm patterns?  Return: 1 yes, 0 no (or no --comm pattern).
  */
 int lgd_reader_comm_matches(const struct lgd_reader *r);
