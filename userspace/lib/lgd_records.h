@@ -51,8 +51,8 @@ struct lgd_record {
 /**
  * struct lgd_records - the pipeline over reader @r (not owned: opened and
  * filtered by the caller, closed after lgd_records_close())
- * @du:       the durations (lgd_dur_init() of @r's sites; stats complete
- *            after the open when @has_dur)
+ * @du:       with @durations, the durations (lgd_dur_init() of @r's sites;
+ *            stats complete after the open when @has_dur)
  * @has_dur:  the capture has return sites and @durations was asked
  * @m:        the merge: its counts (@m.counts) for the notes after the loop
  * @st:       the streams: @st.left_back, @st.left_huge after the loop

@@ -20,7 +20,7 @@ int lgd_records_open(struct lgd_records *rs, struct lgd_reader *r,
 	rs->r = r;
 	rs->o = *o;
 	lgd_streams_init(&rs->st, o->by);
-	if (lgd_dur_init(&rs->du, &r->sites))
+	if (o->durations && lgd_dur_init(&rs->du, &r->sites))
 		return -ENOMEM;
 	for (i = 0; o->durations && i < o->nr_pairs; i++) {
 		ret = lgd_dur_pair_sites(&rs->du, &r->sites, o->pairs[i][0], o->pairs[i][1]);
