@@ -335,16 +335,16 @@ void cli_follow_summary(struct cli_follow *f)
 	fprintf(stderr, "logdev: follow: %" PRIu64 " records, %" PRIu64 " late (marked), %"
 		PRIu64 " before their window (buffer full, marked)\n", f->lv.records, f->lv.late,
 		f->lv.early);
-	cli_lost_notes(&f->r, NULL, 1);
+	cli_lost_notes(&f->lv.counts, NULL, 1);
 	if (f->lv.late || f->lv.early)
 		cli_nwarn++;	/* the time order was not kept everywhere: exit 3 */
-	if (f->r.nr_absurd_ts) {
+	if (f->lv.counts.absurd_ts) {
 		fprintf(stderr, "logdev: warning: %" PRIu64 " record%s with an absurd timestamp "
-			"(0 or 2^64-1) left out of every statistic\n", f->r.nr_absurd_ts,
-			f->r.nr_absurd_ts == 1 ? "" : "s");
+			"(0 or 2^64-1) left out of every statistic\n", f->lv.counts.absurd_ts,
+			f->lv.counts.absurd_ts == 1 ? "" : "s");
 		cli_nwarn++;
 	}
-	cli_left_out_notes(&f->r, NULL);
+	cli_left_out_notes(&f->r, &f->lv.counts, NULL);
 }
 
 int cli_window_arg(const char *verb, const char *arg, uint64_t *ns)

@@ -176,10 +176,12 @@ int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		struct lgd_dur_stats *st, const char *file)
 {
 	struct lgd_dur_stats own;
-	int ret = lgd_deltas_collect(r, ds, durations, st ? st : &own);
+	struct lgd_merge_counts n = { 0 };
+	int ret = lgd_deltas_collect(r, ds, durations, st ? st : &own, &n);
 
 	if (!ret)
-		cli_filter_notes(r, file);
+		cli_filter_notes(r, &n, file);
+	lgd_merge_counts_free(&n);
 	if (!ret && durations)
 		cli_dur_huge((st ? st : &own)->huge);
 

@@ -90,16 +90,16 @@ void cli_live_hint(const char *dir, int err)
 		"  Or read a capture:  logdev report FILE\n");
 }
 
-void cli_lost_notes(const struct lgd_reader *r, const char *file, int always)
+void cli_lost_notes(const struct lgd_merge_counts *c, const char *file, int always)
 {
 	uint64_t total = 0, subbufs = 0;
 	char line[4096];
 	size_t o = 0;
 
 	line[0] = 0;
-	for (uint32_t i = 0; i < r->nr_lost; i++) {
+	for (uint32_t i = 0; i < c->nr_lost; i++) {
 		uint32_t cpu;
-		uint64_t k[LGD_GAP_NR], n = lgd_reader_lost(r, i, k, &cpu);
+		uint64_t k[LGD_GAP_NR], n = lgd_merge_lost(c, i, k, &cpu);
 		int first = 1;
 
 		total = lgd_add_sat(total, n);
@@ -127,35 +127,37 @@ void cli_lost_notes(const struct lgd_reader *r, const char *file, int always)
 	if (total || subbufs)
 		cli_nwarn++;	/* records are missing from the output: exit 3 */
 	fprintf(stderr, "logdev: %s%s%slost events: %s\n", total || subbufs ? "warning: " : "",
-		file ? cli_diag_text(file) : "", file ? ": " : "", r->nr_lost ? line : "none");
+		file ? cli_diag_text(file) : "", file ? ": " : "", c->nr_lost ? line : "none");
 }
 
-void cli_filter_notes(const struct lgd_reader *r, const char *file)
+void cli_filter_notes(const struct lgd_reader *r, const struct lgd_merge_counts *c,
+		      const char *file)
 {
-	cli_lost_notes(r, file, 0);
-	cli_left_out_notes(r, file);
+	cli_lost_notes(c, file, 0);
+	cli_left_out_notes(r, c, file);
 }
 
-void cli_left_out_notes(const struct lgd_reader *r, const char *file)
+void cli_left_out_notes(const struct lgd_reader *r, const struct lgd_merge_counts *c,
+			const char *file)
 {
-	if (lgd_filter_active(&cli_filter) && r->nr_recs_seen && !r->nr_recs_kept) {
+	if (lgd_filter_active(&cli_filter) && c->recs_seen && !c->recs_kept) {
 		fprintf(stderr, "logdev: the filters left out all %" PRIu64 " record%s\n",
-			r->nr_recs_seen, r->nr_recs_seen == 1 ? "" : "s");
+			c->recs_seen, c->recs_seen == 1 ? "" : "s");
 		if (cli_filter.nr_comms && !lgd_reader_comm_matches(r))
 			fprintf(stderr, "logdev: no task in the capture is named like --comm%s\n",
 				r->nr_comms ? "" : " (it holds no task names: recorded without them?)");
 	}
-	if (r->nr_bad_type) {
+	if (c->bad_type) {
 		cli_nwarn++;	/* a number of the output is not what was recorded */
 		fprintf(stderr, "logdev: warning: %s%s%" PRIu64 " record%s of no known type (damaged?): "
 			"their messages not decoded (report shows <type? ...>); their times "
 			"still count\n", file ? cli_diag_text(file) : "", file ? ": " : "",
-			r->nr_bad_type, r->nr_bad_type == 1 ? "" : "s");
+			c->bad_type, c->bad_type == 1 ? "" : "s");
 	}
-	if (r->nr_recorder_out)
+	if (c->recorder_out)
 		fprintf(stderr, "logdev: %" PRIu64 " record%s of the recorder (pid %" PRId64
-			") left out; --include-recorder keeps them\n", r->nr_recorder_out,
-			r->nr_recorder_out == 1 ? "" : "s", r->recorder_pid);
+			") left out; --include-recorder keeps them\n", c->recorder_out,
+			c->recorder_out == 1 ? "" : "s", r->recorder_pid);
 }
 
 void cli_dur_huge(uint64_t n)

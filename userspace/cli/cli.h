@@ -328,28 +328,30 @@ extern struct lgd_filter cli_filter;
 int cli_filter_opt(const char *verb, int c, const char *arg);
 /**
  * cli_filter_notes() - on stderr, after a verb's output: the lost events
- * of the last merge of @r (cli_lost_notes(), only if any; @file names the
- * capture or is NULL), then cli_left_out_notes().
+ * of the merge whose counts are @c (cli_lost_notes(), only if any; @file
+ * names the capture or is NULL), then cli_left_out_notes() (@r: its reader).
  */
-void cli_filter_notes(const struct lgd_reader *r, const char *file);
+void cli_filter_notes(const struct lgd_reader *r, const struct lgd_merge_counts *c,
+		      const char *file);
 /**
  * cli_left_out_notes() - on stderr: that the filters left out every record
  * (and why --comm matched none), how many of the recorder's own records
- * the last merge of @r left out ("logdev: N records of the recorder (pid
- * P) left out; --include-recorder keeps them").  Not a warning about the
- * data (no exit 3).
+ * the merge with counts @c over @r left out ("logdev: N records of the
+ * recorder (pid P) left out; --include-recorder keeps them"), records of
+ * no known type.  Not a warning about the data (no exit 3), but for those.
  */
-void cli_left_out_notes(const struct lgd_reader *r, const char *file);
+void cli_left_out_notes(const struct lgd_reader *r, const struct lgd_merge_counts *c,
+			const char *file);
 /**
- * cli_lost_notes() - on stderr, the lost events in the gaps the last merge
- * of @r kept, per CPU: "logdev: warning: [FILE: ]lost events: cpu:0 0,
+ * cli_lost_notes() - on stderr, the lost events in the gaps a merge kept
+ * (its counts @c), per CPU: "logdev: warning: [FILE: ]lost events: cpu:0 0,
  * cpu:1 12 (overrun 12)" (kinds as lgd_gap_kind_name(); sub-buffers
  * missing and corrupt bytes say their unit).  Records or sub-buffers lost
  * are a warning about the data (cli_nwarn: exit 3, in every verb); without
  * any the line is printed only if @always (--follow: "logdev: lost events:
  * cpu:0 0, cpu:1 0").
  */
-void cli_lost_notes(const struct lgd_reader *r, const char *file, int always);
+void cli_lost_notes(const struct lgd_merge_counts *c, const char *file, int always);
 
 /** cli_is_capture() - does @path name a regular file that starts as a logdev capture? */
 int cli_is_capture(const char *path);

@@ -43,6 +43,7 @@ int cmd_convert(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lgd_convert_stats st;
+	struct lgd_merge_counts n = { 0 };
 	struct lgd_reader r;
 	const char *file = NULL, *outp = NULL;
 	struct cli_out out;
@@ -83,9 +84,10 @@ int cmd_convert(int argc, char **argv)
 		lgd_reader_close(&r);
 		return c;
 	}
-	ret = lgd_convert_tracedat(&r, out.f, cpu_max, &st);
+	ret = lgd_convert_tracedat(&r, out.f, cpu_max, &st, &n);
 	if (!ret)
-		cli_filter_notes(&r, NULL);
+		cli_filter_notes(&r, &n, NULL);
+	lgd_merge_counts_free(&n);
 	lgd_reader_close(&r);
 	if (ret) {
 		cli_out_abort(&out);	/* an older OUT kept, a device never removed */

@@ -271,7 +271,7 @@ static int deltas_follow(int by, enum lgd_sort key, uint64_t window_ns)
 	t.f = &f;
 	t.key = key;
 	t.by = by;
-	t.ds.by = by;
+	lgd_deltas_init(&t.ds, &(struct lgd_deltas_opts){ .by = by });
 	failed = cli_follow_run(&f, follow_add, isatty(STDOUT_FILENO) ? follow_redraw : NULL,
 				1000000000ull, &t);
 	if (isatty(STDOUT_FILENO))
@@ -294,7 +294,8 @@ static int deltas_file(const char *file, const char *const *pairs, int npairs, i
 		       int by, int by_parent, const char *inside, enum lgd_sort key)
 {
 	struct lgd_reader r;
-	struct lgd_deltas ds = { 0 };
+	struct lgd_deltas ds;
+	struct lgd_deltas_opts o = { .by = by, .by_parent = by_parent };
 	int ret;
 	struct lgd_dur_stats st;
 	uint32_t pair_ids[16][2];
@@ -322,9 +323,8 @@ static int deltas_file(const char *file, const char *const *pairs, int npairs, i
 		pair_ids[i][0] = (uint32_t)f;
 		pair_ids[i][1] = (uint32_t)t;
 	}
-	ds.user_pairs = pair_ids;
-	ds.nr_user_pairs = (size_t)npairs;
-	ds.by_parent = by_parent;
+	o.user_pairs = (const uint32_t (*)[2])pair_ids;
+	o.nr_user_pairs = (size_t)npairs;
 	if (inside) {
 		int64_t y = cli_site_by_label(&r, inside);
 
@@ -334,10 +334,10 @@ static int deltas_file(const char *file, const char *const *pairs, int npairs, i
 			lgd_reader_close(&r);
 			return 2;
 		}
-		ds.inside_site = (uint32_t)y;
-		ds.inside_set = 1;
+		o.inside_site = (uint32_t)y;
+		o.inside_set = 1;
 	}
-	ds.by = by;
+	lgd_deltas_init(&ds, &o);
 	ret = cli_collect(&r, &ds, durations, &st, NULL) ? -1 : 0;
 	print_table(&r, &ds, key, durations, by, by_parent, inside, ret, &st, 1);
 	lgd_deltas_free(&ds);

@@ -71,7 +71,6 @@ static int load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		int durations, int by, const char *const *pairs, int npairs,
 		uint32_t (*ids)[2])
 {
-	ds->by = by;
 	if (cli_open_input(file, r))
 		return 1;
 	/* --pair FROM,TO: labels, resolved in each capture (ids differ) */
@@ -96,8 +95,9 @@ static int load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		ids[i][0] = (uint32_t)f;
 		ids[i][1] = (uint32_t)t;
 	}
-	ds->user_pairs = npairs ? ids : NULL;
-	ds->nr_user_pairs = (size_t)npairs;
+	lgd_deltas_init(ds, &(struct lgd_deltas_opts){ .by = by,
+		.user_pairs = npairs ? (const uint32_t (*)[2])ids : NULL,
+		.nr_user_pairs = (size_t)npairs });
 	if (cli_collect(r, ds, durations, NULL, file)) {
 		lgd_deltas_free(ds);
 		lgd_reader_close(r);

@@ -362,49 +362,55 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 		       const char *const *pairs, int npairs)
 {
 	static struct xctx x;
+	uint32_t ids[16][2];
+	/* returns paired first: one can come before its entry in time order;
+	 * pairs never span a record a filter left out */
+	const struct lgd_records_opts o = {
+		.items = LGD_ITEMS_FILTERED, .durations = 1,
+		.pairs = (const uint32_t (*)[2])ids, .nr_pairs = (size_t)npairs,
+		.steps = 1, .by = by,
+	};
+	struct lgd_records rs;
+	struct lgd_record y;
 	struct lgd_reader r;
-	struct lgd_merge m;
-	struct lgd_item it;
-	struct lgd_streams st;
-	struct lgd_durations du;
-	struct lgd_dur_marks marks = { 0 };
 	struct cli_out of;
 	int ret = 0, failed = 0;
 	uint64_t negative = 0;
 
 	if (cli_open_input(file, &r))
 		return 1;
-	if (lgd_dur_init(&du, &r.sites)) {
-		fprintf(stderr, "logdev: out of memory\n");
-		lgd_reader_close(&r);
-		return 1;
-	}
 	for (int i = 0; i < npairs; i++) {
 		char *from = strdup(pairs[i]), *to = from ? strchr(from, ',') : NULL;
 		int64_t fi = -1, ti = -1;
-		int e = -EINVAL;
 
 		if (to) {
 			*to++ = 0;
 			fi = cli_site_by_label(&r, from);
 			ti = cli_site_by_label(&r, to);
 		}
-		if (fi >= 0 && ti >= 0)
-			e = lgd_dur_pair_sites(&du, &r.sites, (uint32_t)fi, (uint32_t)ti);
 		free(from);
-		if (e) {
-			fprintf(stderr, "logdev export: --pair %s: %s\n", pairs[i],
-				e == -ENOMEM ? "out of memory" : fi < 0 || ti < 0 ?
-				"no site of the capture has that label (func:line, as deltas "
-				"prints)" : "the same site twice, or a probe's site");
-			lgd_dur_free(&du);
+		if (fi < 0 || ti < 0) {
+			fprintf(stderr, "logdev export: --pair %s: no site of the capture has that "
+				"label (func:line, as deltas prints)\n", pairs[i]);
 			lgd_reader_close(&r);
-			return e == -ENOMEM ? 1 : 2;
+			return 2;
 		}
+		ids[i][0] = (uint32_t)fi;
+		ids[i][1] = (uint32_t)ti;
+	}
+	ret = lgd_records_open(&rs, &r, &o);
+	if (ret) {
+		if (ret == -EINVAL)
+			fprintf(stderr, "logdev export: --pair %s: the same site twice, or a "
+				"probe's site\n", pairs[rs.bad_pair]);
+		else
+			fprintf(stderr, "logdev: out of memory\n");
+		lgd_reader_close(&r);
+		return ret == -EINVAL ? 2 : 1;
 	}
 	ret = cli_out_open(&of, out, "export", &file, 1);
 	if (ret) {
-		lgd_dur_free(&du);
+		lgd_records_close(&rs);
 		lgd_reader_close(&r);
 		return ret;
 	}
@@ -413,34 +419,19 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 	x.fmt = fmt;
 	x.first = 1;
 	x.r = &r;
-	x.du = &du;
-	lgd_streams_init(&st, by);
-	/* returns paired first: one can come before its entry in time order;
-	 * pairs never span a record a filter left out */
-	if ((lgd_dur_has_returns(&du) && lgd_dur_collect(&r, &du, &marks)) ||
-	    lgd_merge_open(&m, &r, LGD_ITEMS_FILTERED)) {
-		fprintf(stderr, "logdev: out of memory\n");
-		failed = 1;
-		goto out;
-	}
-	cli_dur_huge(du.stats.huge);
+	x.du = &rs.du;
+	cli_dur_huge(rs.du.stats.huge);
 	if (fmt == X_CSV)
 		fputs("ts_ns,cpu,pid,comm,ctx,site_id,func,file,line,type,message,delta_ns,"
 		      "duration_ns,lost_kind,lost_count\r\n", x.f);
 	else if (fmt == X_PERFETTO)
 		perfetto_head(&x, file);
-	while ((ret = lgd_merge_next(&m, &it)) > 0) {
-		struct lgd_stream_step sp = { 0 };
-
-		if (lgd_streams_add(&st, &it, &sp)) {
-			ret = -ENOMEM;
-			break;
-		}
-		if (it.filtered)
+	while ((ret = lgd_records_next(&rs, &y)) > 0) {
+		if (y.it.filtered)
 			continue;
-		if (it.kind == LGD_ITEM_GAP)
-			put_gap(&x, &it);
-		else if (put_rec(&x, &it, &sp, lgd_dur_mark_find(&marks, it.file_off), &negative)) {
+		if (y.it.kind == LGD_ITEM_GAP)
+			put_gap(&x, &y.it);
+		else if (put_rec(&x, &y.it, &y.step, y.dur, &negative)) {
 			ret = -ENOMEM;
 			break;
 		}
@@ -451,26 +442,22 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 	}
 	if (fmt == X_PERFETTO)
 		fputs("\n]}\n", x.f);
-	lgd_merge_free(&m);
-	cli_filter_notes(&r, NULL);
+	cli_filter_notes(&r, &rs.m.counts, NULL);
 	if (!failed)	/* rows whose delta_ns is empty by deltas' rule (lgd_ts_step()) */
-		cli_left_out_note("logdev", NULL, st.left_back, st.left_huge);
+		cli_left_out_note("logdev", NULL, rs.st.left_back, rs.st.left_huge);
 	if (negative) {
 		fprintf(stderr, "logdev export: warning: %" PRIu64 " negative duration%s (the "
 			"CPUs' clocks disagree) left without a slice\n", negative,
 			negative == 1 ? "" : "s");
 		cli_nwarn++;
 	}
-out:
 	if (failed)
 		cli_out_abort(&of);	/* an older OUT kept */
 	else if (cli_out_commit(&of))
 		failed = 1;
 	free(x.row);
 	cols_free(&x);
-	lgd_streams_free(&st);
-	lgd_dur_marks_free(&marks);
-	lgd_dur_free(&du);
+	lgd_records_close(&rs);
 	lgd_reader_close(&r);
 	return cli_exit_status(failed);
 }

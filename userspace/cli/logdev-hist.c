@@ -59,6 +59,7 @@ int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		  int durations, int by, uint32_t user_pair[1][2], const struct lgd_pair **pp)
 {
 	int64_t f = -1, t = -1;
+	struct lgd_deltas_opts o = { .by = by };
 
 	*pp = NULL;
 	if (cli_open_input(file, r))
@@ -95,11 +96,11 @@ int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		if (durations && strcmp(r->sites.by_id[f]->file, "probe")) {
 			user_pair[0][0] = (uint32_t)f;
 			user_pair[0][1] = (uint32_t)t;
-			ds->user_pairs = user_pair;
-			ds->nr_user_pairs = 1;
+			o.user_pairs = (const uint32_t (*)[2])user_pair;
+			o.nr_user_pairs = 1;
 		}
 	}
-	ds->by = by;
+	lgd_deltas_init(ds, &o);
 	if (cli_collect(r, ds, durations, NULL, strcmp(verb, "diff") ? NULL : file)) {
 		lgd_deltas_free(ds);
 		lgd_reader_close(r);

@@ -153,57 +153,38 @@ static int report_follow(int raw, int by, uint64_t window_ns)
 /* report of capture @file (NULL: a snapshot of the live buffers) */
 static int report_file(const char *file, int raw, int by)
 {
-	struct lgd_reader r;
-	struct lgd_merge m;
-	struct lgd_item it;
-	int ret;
-	struct lgd_durations du;
-	struct lgd_dur_marks marks = { 0 };
-	int has_dur;
+	/*
+	 * returns paired first: one can come before its entry in time order.
+	 * --raw shows comm records (func <comm>); absurd timestamps shown,
+	 * marked, out of the deltas (render.c); the renderer pairs on every
+	 * record (streams.c)
+	 */
+	const struct lgd_records_opts o = {
+		.items = (raw ? LGD_ITEMS_COMM : 0) | LGD_ITEMS_ABSURD | LGD_ITEMS_FILTERED,
+		.durations = 1, .steps = 1, .by = by,
+	};
 	static struct lgd_render rd;
-	struct lgd_streams st;
+	struct lgd_records rs;
+	struct lgd_record x;
+	struct lgd_reader r;
+	int ret, rd_ok = 0;
 
 	if (cli_open_input(file, &r))
 		return 1;
-	if (lgd_dur_init(&du, &r.sites)) {
-		fprintf(stderr, "logdev: out of memory\n");
-		lgd_reader_close(&r);
-		return 1;
+	ret = lgd_records_open(&rs, &r, &o);
+	if (!ret) {
+		ret = lgd_render_init(&rd, &r, raw ? LGD_RENDER_RAW : LGD_RENDER_TEXT) ? -ENOMEM : 0;
+		rd_ok = !ret;
 	}
-	/* returns paired first: one can come before its entry in time order.
-	 * --raw shows comm records (func <comm>); absurd timestamps shown,
-	 * marked, out of the deltas (render.c); the renderer pairs on every
-	 * record (streams.c) */
-	has_dur = lgd_dur_has_returns(&du);
-	if ((has_dur && lgd_dur_collect(&r, &du, &marks)) ||
-	    lgd_merge_open(&m, &r, (raw ? LGD_ITEMS_COMM : 0) | LGD_ITEMS_ABSURD | LGD_ITEMS_FILTERED)) {
+	if (ret) {
 		fprintf(stderr, "logdev: out of memory\n");
-		lgd_dur_marks_free(&marks);
-		lgd_dur_free(&du);
-		lgd_reader_close(&r);
-		return 1;
+		goto out;
 	}
-	if (lgd_render_init(&rd, &r, raw ? LGD_RENDER_RAW : LGD_RENDER_TEXT)) {
-		fprintf(stderr, "logdev: out of memory\n");
-		lgd_dur_marks_free(&marks);
-		lgd_dur_free(&du);
-		lgd_merge_free(&m);
-		lgd_reader_close(&r);
-		return 1;
-	}
-	lgd_streams_init(&st, by);
 	cli_out_buffer(stdout);
-	while ((ret = lgd_merge_next(&m, &it)) > 0) {
-		const struct lgd_dur_mark *paired = NULL;
-		struct lgd_stream_step sp;
+	while ((ret = lgd_records_next(&rs, &x)) > 0) {
 		const char *line;
-		long len;
+		long len = lgd_render_item(&rd, &x.it, &x.step, x.dur, &line);
 
-		if (it.kind == LGD_ITEM_REC)
-			paired = lgd_dur_mark_find(&marks, it.file_off);
-		/* the previous record of its stream (streams.c, the rule of deltas) */
-		len = lgd_streams_add(&st, &it, &sp) ? -ENOMEM :
-		      lgd_render_item(&rd, &it, &sp, paired, &line);
 		if (len < 0) {
 			fprintf(stderr, "logdev: out of memory\n");
 			ret = (int)len;
@@ -212,12 +193,12 @@ static int report_file(const char *file, int raw, int by)
 		/* NULs included (%c of 0 prints one, as in the kernel) */
 		fwrite_unlocked(line, 1, (size_t)len, stdout);
 	}
-	if (ret >= 0 && has_dur) {	/* stderr: stdout holds records only */
+	if (ret >= 0 && rs.has_dur) {	/* stderr: stdout holds records only */
 		char sum[256];
 
-		lgd_fmt_dur_summary(sum, sizeof(sum), &du.stats);
+		lgd_fmt_dur_summary(sum, sizeof(sum), &rs.du.stats);
 		fprintf(stderr, "logdev: %s", sum);
-		cli_dur_huge(du.stats.huge);
+		cli_dur_huge(rs.du.stats.huge);
 	}
 	cli_probe_misses(&r);
 	if (rd.missing)		/* once per capture, text and raw (lgd_render.missing) */
@@ -225,15 +206,16 @@ static int report_file(const char *file, int raw, int by)
 			"format needs (payload too short, not cut; shown as [missing])\n",
 			rd.missing, rd.missing == 1 ? "" : "s", rd.missing == 1 ? "s" : "");
 	if (ret >= 0)
-		cli_filter_notes(&r, NULL);
+		cli_filter_notes(&r, &rs.m.counts, NULL);
 	if (ret >= 0 && !raw)	/* the +D us marked "not in deltas", counted once */
-		cli_left_out_note("logdev", NULL, st.left_back, st.left_huge);
-	lgd_dur_marks_free(&marks);
-	lgd_streams_free(&st);
-	lgd_render_free(&rd);
-	lgd_dur_free(&du);
-	lgd_merge_free(&m);
+		cli_left_out_note("logdev", NULL, rs.st.left_back, rs.st.left_huge);
+out:
+	if (rd_ok)
+		lgd_render_free(&rd);
+	lgd_records_close(&rs);
 	lgd_reader_close(&r);
+	if (ret < 0 && !rd_ok)
+		return 1;
 	if (fflush(stdout)) {
 		perror("logdev: stdout");
 		return 1;

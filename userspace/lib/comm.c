@@ -2,7 +2,8 @@
 /*
  * comm.c: task names (layer: library, read): the reader's pid -> name table
  * (comm.h), filled from comm records (LOGDEV_REC_COMM) by a merge
- * (merge.c, lgd_comm_load() too), and asked by lgd_comm_at().
+ * (merge.c: as it goes, or its task-name pass lgd_comm_load()), and asked
+ * by lgd_comm_at().
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -497,68 +497,60 @@ static void conv_free(struct conv *cv)
 }
 
 int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, uint64_t cpu_max,
-			 struct lgd_convert_stats *st)
+			 struct lgd_convert_stats *st, struct lgd_merge_counts *counts)
 {
 	struct conv cv = { .r = r };
 	struct lgd_tdw w;
-	struct lgd_durations du;
-	struct lgd_dur_marks marks = { 0 };
-	struct lgd_merge m;
-	struct lgd_item it;
-	struct lgd_streams sm;	/* delta_ns: report's rule (streams.c) */
-	struct lgd_stream_step sp;
+	/* durations paired first; delta_ns: report's rule, pairs made on every record */
+	const struct lgd_records_opts o = {
+		.items = LGD_ITEMS_FILTERED, .durations = 1, .steps = 1, .by = LGD_BY_CONTEXT,
+	};
+	struct lgd_records rs = { 0 };
+	struct lgd_record y;
 	static char msg[8192];	/* as lgd_render.msg: cut at 8191 bytes */
 	char *ks = NULL, *cmd = NULL;
 	size_t ks_len = 0, cmd_len = 0;
-	int ret, merging = 0;
+	int ret;
 
 	memset(st, 0, sizeof(*st));
-	lgd_streams_init(&sm, LGD_BY_CONTEXT);
 	lgd_tdw_init(&w, cpu_max);
 	st->cpu_max = w.cpu_max;
-	if (lgd_dur_init(&du, &r->sites))
-		return -ENOMEM;
-	ret = -ENOMEM;
-	if (lgd_dur_has_returns(&du) && lgd_dur_collect(r, &du, &marks))
+	ret = lgd_records_open(&rs, r, &o);
+	if (ret)
 		goto out;
-	st->dur_huge = du.stats.huge;
+	ret = -ENOMEM;
+	st->dur_huge = rs.du.stats.huge;
 	cv.by_site = calloc(r->sites.nr ? r->sites.nr : 1, sizeof(*cv.by_site));
 	if (!cv.by_site)
 		goto out;
 	for (uint32_t i = 0; i < r->sites.nr; i++)
 		if (r->sites.by_id[i] && !(cv.by_site[i] = evt_add(&cv, r->sites.by_id[i], i)))
 			goto out;
-	/* pairs made on every record (streams.c) */
-	if (lgd_merge_open(&m, r, LGD_ITEMS_FILTERED))
-		goto out;
-	merging = 1;
-	while ((ret = lgd_merge_next(&m, &it)) > 0) {
-		if (it.cpu >= LGD_TDW_MAX_CPUS)
-			continue;	/* the reader never gives one */
-		ret = lgd_streams_add(&sm, &it, &sp);
-		if (ret < 0)
-			goto out;
-		if (it.filtered)
-			continue;
-		if (it.kind == LGD_ITEM_GAP) {
-			int unknown = it.gap_kind == LGD_GAP_SUBBUFS ||
-				      it.gap_kind == LGD_GAP_CORRUPT;
+	while ((ret = lgd_records_next(&rs, &y)) > 0) {
+		const struct lgd_item *it = &y.it;
+		const struct lgd_stream_step *sp = &y.step;
+
+		if (it->filtered || it->cpu >= LGD_TDW_MAX_CPUS)
+			continue;	/* (no CPU past the limit: the reader never gives one) */
+		if (it->kind == LGD_ITEM_GAP) {
+			int unknown = it->gap_kind == LGD_GAP_SUBBUFS ||
+				      it->gap_kind == LGD_GAP_CORRUPT;
 
 			st->gaps++;
 			st->gaps_unknown += unknown;
-			ret = lgd_tdw_missed(&w, it.cpu, unknown ? -1 :
-					     (int64_t)(it.gap_count & INT64_MAX));
+			ret = lgd_tdw_missed(&w, it->cpu, unknown ? -1 :
+					     (int64_t)(it->gap_count & INT64_MAX));
 		} else {
-			const struct lgd_dur_mark *dm = lgd_dur_mark_find(&marks, it.file_off);
-			size_t len = lgd_render_msg(r, &it, msg, sizeof(msg), NULL);
+			const struct lgd_dur_mark *dm = y.dur;
+			size_t len = lgd_render_msg(r, it, msg, sizeof(msg), NULL);
 
 			if (dm)
 				len = lgd_render_dur(msg, sizeof(msg), len, dm);
 			/* signed: a step back is negative (its ts minus the previous) */
-			ret = put_record(&cv, &w, &it, msg, len, !sp.has_prev ? -1 :
-					 sp.kind == LGD_STEP_BACK ?
-					 (sp.ns > INT64_MAX ? -INT64_MAX : -(int64_t)sp.ns) :
-					 (sp.ns > INT64_MAX ? INT64_MAX : (int64_t)sp.ns));
+			ret = put_record(&cv, &w, it, msg, len, !sp->has_prev ? -1 :
+					 sp->kind == LGD_STEP_BACK ?
+					 (sp->ns > INT64_MAX ? -INT64_MAX : -(int64_t)sp->ns) :
+					 (sp->ns > INT64_MAX ? INT64_MAX : (int64_t)sp->ns));
 			if (ret == -E2BIG) {
 				st->too_big++;
 				ret = 0;
@@ -590,13 +582,11 @@ int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, uint64_t cpu_max,
 	cmd = cmdlines_text(r, &cmd_len);
 	ret = lgd_tdw_finish(&w, out, "logdev", ks, ks_len, cmd, cmd_len);
 out:
-	if (merging)
-		lgd_merge_free(&m);
+	if (counts)
+		lgd_merge_take_counts(&rs.m, counts);
+	lgd_records_close(&rs);
 	free(ks);
 	free(cmd);
-	lgd_streams_free(&sm);
-	lgd_dur_marks_free(&marks);
-	lgd_dur_free(&du);
 	st->full_cpu = w.full_cpu;
 	lgd_tdw_free(&w);
 	conv_free(&cv);

@@ -385,13 +385,16 @@ static void on_cut(void *arg, uint32_t site)
 	sc->n++;
 }
 
-static void ready(struct lgd_deltas *ds)
+void lgd_deltas_init(struct lgd_deltas *ds, const struct lgd_deltas_opts *o)
 {
-	if (ds->st_ready)
-		return;
-	lgd_streams_init(&ds->st, ds->by);
-	ds->st.on_cut = on_cut;
-	ds->st.cut_arg = ds;
+	memset(ds, 0, sizeof(*ds));
+	ds->by = o->by;
+	ds->user_pairs = o->user_pairs;
+	ds->nr_user_pairs = o->nr_user_pairs;
+	ds->by_parent = o->by_parent;
+	ds->inside_site = o->inside_site;
+	ds->inside_set = o->inside_set;
+	lgd_streams_open(&ds->st, ds->by, on_cut, ds);
 	ds->st_ready = 1;
 }
 
@@ -400,7 +403,6 @@ int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
 	struct lgd_stream_step sp;
 	struct lgd_pair *p;
 
-	ready(ds);
 	if (it->kind == LGD_ITEM_REC && !it->filtered)
 		ds->records++;
 	/* a record with an absurd stamp stands in a gap of its own: left out
@@ -682,12 +684,14 @@ static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
 }
 
 int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
-		      struct lgd_dur_stats *st)
+		      struct lgd_dur_stats *st, struct lgd_merge_counts *counts)
 {
+	/* pairs made on every record, kept if both pass */
+	const struct lgd_records_opts o = { .items = LGD_ITEMS_FILTERED };
 	struct lgd_durations du;
 	struct lgd_dur_pair dp;
-	struct lgd_merge m;
-	struct lgd_item it;
+	struct lgd_records rs;
+	struct lgd_record y;
 	int ret;
 
 	struct nest ns = { 0 };
@@ -701,44 +705,45 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			return ret;
 		}
 	}
-	/* pairs made on every record, kept if both pass */
-	if (lgd_merge_open(&m, r, LGD_ITEMS_FILTERED)) {
+	if (lgd_records_open(&rs, r, &o)) {
 		lgd_dur_free(&du);
 		return -ENOMEM;
 	}
-	while ((ret = lgd_merge_next(&m, &it)) > 0) {
+	while ((ret = lgd_records_next(&rs, &y)) > 0) {
+		const struct lgd_item *it = &y.it;
+
 		if (!durations) {
-			ret = lgd_deltas_add(ds, &it);
+			ret = lgd_deltas_add(ds, it);
 		} else {
-			if (it.kind == LGD_ITEM_REC && !it.filtered)
+			if (it->kind == LGD_ITEM_REC && !it->filtered)
 				ds->records++;
-			if (it.kind == LGD_ITEM_GAP && it.gap_kind != LGD_GAP_BAD_TS &&
-			    !it.filtered) {
+			if (it->kind == LGD_ITEM_GAP && it->gap_kind != LGD_GAP_BAD_TS &&
+			    !it->filtered) {
 				ds->lost_gaps++;
-				if (it.gap_kind != LGD_GAP_SUBBUFS &&
-				    it.gap_kind != LGD_GAP_CORRUPT)
-					ds->lost = lgd_add_sat(ds->lost, it.gap_count);
+				if (it->gap_kind != LGD_GAP_SUBBUFS &&
+				    it->gap_kind != LGD_GAP_CORRUPT)
+					ds->lost = lgd_add_sat(ds->lost, it->gap_count);
 				else
 					ds->lost_unknown++;
 			}
-			int role = it.kind == LGD_ITEM_REC && it.rec.site < du.nr_sites ?
-				   du.role[it.rec.site] : LGD_DUR_NONE;
+			int role = it->kind == LGD_ITEM_REC && it->rec.site < du.nr_sites ?
+				   du.role[it->rec.site] : LGD_DUR_NONE;
 
-			if (it.kind == LGD_ITEM_GAP)
-				nest_gap(&ns, it.cpu);
-			ret = lgd_dur_add(&du, &it, &dp);
-			if (ret > 0 && !dur_kept(r, &it, &dp))
+			if (it->kind == LGD_ITEM_GAP)
+				nest_gap(&ns, it->cpu);
+			ret = lgd_dur_add(&du, it, &dp);
+			if (ret > 0 && !dur_kept(r, it, &dp))
 				ret = 0;	/* an end left out by the filter */
 			if (ret > 0) {
 				struct nest_res res = { LGD_NO_SITE, 0, 0 };
 
-				if (role == LGD_DUR_RETURN && dp.ret_off == it.file_off)
-					nest_pop(&ns, &it, &dp, ds, &res);
+				if (role == LGD_DUR_RETURN && dp.ret_off == it->file_off)
+					nest_pop(&ns, it, &dp, ds, &res);
 				else
-					nest_top(&ns, &it, &dp, du.name[it.rec.site], ds, &res);
+					nest_top(&ns, it, &dp, du.name[it->rec.site], ds, &res);
 				ret = add_dur(ds, &dp, &res);
 			} else if (!ret && role == LGD_DUR_ENTRY) {
-				ret = nest_push(&ns, &it, du.name[it.rec.site]);
+				ret = nest_push(&ns, it, du.name[it->rec.site]);
 			}
 		}
 		if (ret < 0)
@@ -751,7 +756,9 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 	for (size_t i = 0; durations && i < ds->nr; i++)
 		if (ds->pairs[i].from < du.nr_sites)
 			ds->pairs[i].unmatched = du.unmatched[ds->pairs[i].from];
-	lgd_merge_free(&m);
+	if (counts)
+		lgd_merge_take_counts(&rs.m, counts);
+	lgd_records_close(&rs);
 	lgd_dur_free(&du);
 	free(ns.t);
 	return ret < 0 ? ret : 0;

@@ -355,8 +355,11 @@ int lgd_dur_collect(struct lgd_reader *r, struct lgd_durations *du,
 
 	mk->v = NULL;
 	mk->nr = 0;
-	/* pairs made on every record (filter.c) */
-	if (lgd_merge_open(&m, r, LGD_ITEMS_FILTERED))
+	/*
+	 * pairs made on every record (filter.c): no verdict asked, so no
+	 * task-name pass before; this pass meets them all for the next
+	 */
+	if (lgd_merge_open(&m, r, LGD_ITEMS_FILTERED | LGD_ITEMS_NAMES_LATE))
 		return -ENOMEM;
 	r->warn = NULL;		/* the printing pass gives the warnings */
 	while ((ret = lgd_merge_next(&m, &it)) > 0) {

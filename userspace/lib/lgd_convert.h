@@ -56,9 +56,10 @@ struct lgd_convert_stats {
  * what trace-cmd reads whole; UINT64_MAX: no limit).
  * Return: 0, -ENOMEM, -EOVERFLOW (a CPU's data would pass @cpu_max:
  * @st->full_cpu; nothing is written to @out), a write's -errno (-ENOSPC,
- * -EFBIG, -EIO...), or a read error of lgd_merge_next(); @st filled.
+ * -EFBIG, -EIO...), or a read error of lgd_merge_next(); @st filled;
+ * *@counts (if not NULL; lgd_merge_counts_free()): the merge's counts.
  */
 int lgd_convert_tracedat(struct lgd_reader *r, FILE *out, uint64_t cpu_max,
-			 struct lgd_convert_stats *st);
+			 struct lgd_convert_stats *st, struct lgd_merge_counts *counts);
 
 #endif /* LIBLOGDEV_CONVERT_H */

@@ -61,7 +61,7 @@ struct lgd_site_count;
  * struct lgd_deltas - @left_back, @left_huge: pairs of consecutive records
  * of a stream left out because the timestamp went back, or jumped by more
  * than LGD_STEP_MAX_NS (lgd_ts_step()).
- * @by:       LGD_BY_* (set before the first lgd_deltas_add(); 0: context)
+ * @by:       LGD_BY_* (lgd_deltas_init(); 0: context)
  * @cut:      pairs cut by lost-events gaps (lgd_streams.cut); how many of
  *            them started at a site: lgd_deltas_cut_at() (@cut_tab: a hash
  *            table of @cut_cap slots, @cut_nr in use)
@@ -86,13 +86,33 @@ struct lgd_deltas {
 	uint64_t lost, lost_gaps, lost_unknown;
 	uint64_t records;	/* records fed (items of kind LGD_ITEM_REC) */
 	int cut_err;
-	/* --durations options, set before lgd_deltas_collect() */
-	uint32_t (*user_pairs)[2];	/* edprint (entry, return) site pairs */
+	/* --durations options, given to lgd_deltas_init() (struct lgd_deltas_opts) */
+	const uint32_t (*user_pairs)[2];	/* edprint (entry, return) site pairs */
 	size_t nr_user_pairs;
 	int by_parent;
-	uint32_t inside_site;		/* LGD_NO_SITE: none (0 in a zeroed struct: set it) */
+	uint32_t inside_site;
 	int inside_set;
 };
+
+/**
+ * struct lgd_deltas_opts - a delta table's options, given at init
+ * @by:         LGD_BY_* (0: context)
+ * @user_pairs, @nr_user_pairs: --durations: edprint (entry, return) site
+ *              pairs (the array must outlive the table)
+ * @by_parent:  --durations: split by parent
+ * @inside_site, @inside_set: --durations: the time inside this site
+ */
+struct lgd_deltas_opts {
+	int by;
+	const uint32_t (*user_pairs)[2];
+	size_t nr_user_pairs;
+	int by_parent;
+	uint32_t inside_site;
+	int inside_set;
+};
+
+/** lgd_deltas_init() - an empty table with options @o (none allocated yet). */
+void lgd_deltas_init(struct lgd_deltas *ds, const struct lgd_deltas_opts *o);
 
 enum lgd_sort { LGD_SORT_TOTAL, LGD_SORT_MAX, LGD_SORT_P99, LGD_SORT_MEDIAN,
 	       LGD_SORT_COUNT };

@@ -145,10 +145,11 @@ void lgd_dur_marks_free(struct lgd_dur_marks *mk);
  * @ds->user_pairs (pair: entry site, return site; signed), with their self
  * time, split by parent (@ds->by_parent) and the time inside
  * @ds->inside_site (if @ds->inside_set): deltas.c's "nesting" comment.  *@st (if not NULL):
- * how many entries and returns were paired, negative, unmatched.
+ * how many entries and returns were paired, negative, unmatched; *@counts
+ * (if not NULL; lgd_merge_counts_free()): the merge's counts.
  * Return: 0, -ENOMEM, or a read error from lgd_merge_next().
  */
 int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
-		      struct lgd_dur_stats *st);
+		      struct lgd_dur_stats *st, struct lgd_merge_counts *counts);
 
 #endif /* LIBLOGDEV_DURATIONS_H */

@@ -31,7 +31,9 @@
  * the window) is handed out with LGD_LIVE_LATE, never dropped or moved.
  * Memory: the sub-buffers held (at most @max_bytes plus what one
  * lgd_live_feed() adds before the caller calls lgd_live_next() again),
- * and per CPU one partial sub-buffer, one payload copy and a decoder.
+ * and per CPU one partial sub-buffer, one payload copy and a decoder
+ * (stream.c's, as for a capture file: data problems warned as there, the
+ * repeating kinds LGD_WARN_BURST times each).
  * Items are as lgd_merge_next() gives them: comm records go to the
  * reader's task names (items only with LGD_ITEMS_COMM), absurd timestamps
  * become LGD_GAP_BAD_TS gaps unless LGD_ITEMS_ABSURD, filtered items are
@@ -43,6 +45,7 @@
 #define LGD_LIVE_EARLY	2	/* handed out before its window: buffer full */
 
 struct lgd_live_cpu;
+struct lgd_merge_shared;
 
 /**
  * struct lgd_live - a live merge of @nr_cpus CPUs of reader @r (metadata:
@@ -61,11 +64,13 @@ struct lgd_live_cpu;
 struct lgd_live {
 	struct lgd_reader *r;
 	struct lgd_live_cpu **cpu;
+	struct lgd_merge_shared *sh;	/* the CPUs' warning counts */
 	uint32_t nr_cpus;
 	uint64_t window_ns, max_bytes, held_bytes;
 	uint64_t newest_ts, last_ts;
 	int have_last;
 	uint64_t late, early, records;
+	struct lgd_merge_counts counts;	/* its own, as a file merge's */
 	unsigned int items;	/* enum lgd_items, given at init */
 	void (*on_unknown_site)(void *arg, struct lgd_reader *r, uint32_t site);
 	void *arg;
@@ -88,7 +93,7 @@ struct lgd_live_opts {
 /**
  * lgd_live_open() - a live merge of the CPUs @cpus[0..@nr-1] of @r (which
  * gives subbuf_size) with options @o; the lost-events counts of @r
- * (lgd_reader_lost(): index i is @cpus[i]) start at 0.
+ * (@lv->counts, lgd_merge_lost(): index i is @cpus[i]) start at 0.
  * Return: 0 or -ENOMEM / -EINVAL (@nr 0).
  */
 int lgd_live_open(struct lgd_live *lv, struct lgd_reader *r, const uint32_t *cpus,

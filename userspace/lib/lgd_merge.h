@@ -57,6 +57,30 @@ struct lgd_lost {
 };
 
 /**
+ * struct lgd_merge_counts - what one merge (file: struct lgd_merge, live:
+ * struct lgd_live) counted of the items it handed out; its own, zero at
+ * its open, read after its end (lgd_merge_take_counts() keeps them past
+ * lgd_merge_free())
+ * @recs_seen, @recs_kept: records met / kept by the filter (task names and
+ *             the recorder's records not counted)
+ * @recorder_out: the recorder's records left out
+ * @bad_type:  records kept whose type no version of the format has (damage:
+ *             they print as "<type? ...>", and the verbs warn)
+ * @absurd_ts: records with an absurd timestamp met (the file merge's end
+ *             warns once with the count)
+ * @lost, @nr_lost: per CPU index, the lost events of the gaps it kept
+ *             (lgd_merge_lost())
+ */
+struct lgd_merge_counts {
+	uint64_t recs_seen, recs_kept;
+	uint64_t recorder_out;
+	uint64_t bad_type;
+	uint64_t absurd_ts;
+	struct lgd_lost *lost;
+	uint32_t nr_lost;
+};
+
+/**
  * lgd_add_sat() - @a + @b, or UINT64_MAX if that does not fit: a count
  * summed from untrusted headers never wraps to a small number.
  */
@@ -134,6 +158,11 @@ enum lgd_items {
 	LGD_ITEMS_FILTERED = 4,	/* the items the filter leaves out too, marked
 				 * .filtered (for lgd_streams_add(): no pair
 				 * across them) */
+	LGD_ITEMS_NAMES_LATE = 8,	/* no task-name pass before this merge:
+				 * its caller does not use the filter's verdict
+				 * (a pass pairing every record); the names are
+				 * added as the merge meets them, and are all
+				 * known to the merges after it */
 };
 
 /** struct lgd_merge - k-way merge state (heap of CPU streams). */
@@ -145,12 +174,17 @@ struct lgd_merge {
 	struct lgd_cpu_stream **all;
 	uint32_t nr_all;
 	unsigned int items;	/* LGD_ITEMS_*: given to lgd_merge_open() */
+	struct lgd_merge_counts counts;	/* this merge's own */
 };
 
 /**
  * lgd_merge_open() - one stream per CPU of @r, merged by (ts, cpu), handing
  * out what @items (enum lgd_items, OR-ed) asks for besides kept records
- * and gaps; the lost-events counts of @r (lgd_reader_lost()) start at 0.
+ * and gaps; its counts (@m->counts) start at 0.  The task-name pass: when
+ * @r's filter has --comm and no merge of @r has gone to the end yet (which
+ * meets every comm record), the merge first reads every task name
+ * (lgd_comm_load()), unless LGD_ITEMS_NAMES_LATE; so a verb reads its
+ * capture once more for the names only if no pass of its own came first.
  * Return: 0 or -ENOMEM.
  */
 int lgd_merge_open(struct lgd_merge *m, struct lgd_reader *r, unsigned int items);
@@ -170,23 +204,24 @@ static inline int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r)
 int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it);
 void lgd_merge_free(struct lgd_merge *m);
 /**
- * lgd_reader_lost() - the lost events of CPU index @i (0 to @r->nr_lost - 1)
- * in the gaps the last merge of @r kept (file or live; a filter keeps or
- * leaves out a gap by CPU and time only): @by_kind filled (struct
- * lgd_lost), *@cpu its CPU number (if @cpu is not NULL).  Return: the
- * records lost (the kinds counted in records: all but SUBBUFS, CORRUPT and
- * BAD_TS).
+ * lgd_merge_take_counts() - move @m's counts to *@dst (its old ones freed),
+ * leaving @m's at 0: kept past lgd_merge_free(), freed by
+ * lgd_merge_counts_free().
  */
-uint64_t lgd_reader_lost(const struct lgd_reader *r, uint32_t i, uint64_t by_kind[LGD_GAP_NR],
-			 uint32_t *cpu);
+void lgd_merge_take_counts(struct lgd_merge *m, struct lgd_merge_counts *dst);
+/** lgd_merge_counts_free() - free @c's lost counts; @c at 0. */
+void lgd_merge_counts_free(struct lgd_merge_counts *c);
+/**
+ * lgd_merge_lost() - the lost events of CPU index @i (0 to @c->nr_lost - 1)
+ * in the gaps a merge kept (file or live; a filter keeps or leaves out a
+ * gap by CPU and time only): @by_kind filled (struct lgd_lost), *@cpu its
+ * CPU number (if @cpu is not NULL).  Return: the records lost (the kinds
+ * counted in records: all but SUBBUFS, CORRUPT and BAD_TS).
+ */
+uint64_t lgd_merge_lost(const struct lgd_merge_counts *c, uint32_t i,
+			uint64_t by_kind[LGD_GAP_NR], uint32_t *cpu);
 
-/*
- * Items from sub-buffers, one way for both merges (stream.c for a capture
- * file, live.c for the live buffers); the decoder's structs (subbuf.h)
- * are only named here.
- */
-struct lgd_sb_info;
-struct lgd_sb_rec;
+/* Items from sub-buffers: one decoder (stream.c) for a capture file and live reads */
 #define LGD_SB_GAPS_MAX	6	/* gaps one sub-buffer header can tell of */
 /**
  * lgd_gap_item() - *@g: a gap of @kind (enum lgd_gap_kind) and @count of
@@ -194,17 +229,6 @@ struct lgd_sb_rec;
  */
 void lgd_gap_item(struct lgd_item *g, int kind, uint64_t count, uint32_t cpu, uint64_t ts,
 		  uint64_t last_ts, uint64_t seq, uint64_t off);
-/**
- * lgd_sb_gaps() - the lost-events gaps sub-buffer header @h of CPU @cpu
- * tells of, in order: @subbufs sub-buffers missing by a seq jump
- * (lgd_seq_step()'s count; not when an overrun count explains it),
- * overrun, dropped, nesting_lost, too_big, lost (version 1); stamped at
- * h->first_ts, never before @last_ts (ns), sub-buffer @off (bytes).
- * Return: how many gaps are in @g (at most LGD_SB_GAPS_MAX).
- */
-int lgd_sb_gaps(struct lgd_item g[LGD_SB_GAPS_MAX], const struct lgd_sb_info *h, uint32_t cpu,
-		uint64_t subbufs, uint64_t last_ts, uint64_t off);
-
 /* lgd_seq_step() verdicts on a sub-buffer's seq */
 enum lgd_seq {
 	LGD_SEQ_OK,		/* the next one after the previous (or the first) */
@@ -252,28 +276,20 @@ struct lgd_seq_ctx {
 int lgd_seq_step(const struct lgd_seq_ctx *c, uint64_t seq, uint64_t *lost, uint64_t *base,
 		 char *why, size_t n);
 /**
- * lgd_item_of_rec() - *@it from record @rec of CPU @cpu, sub-buffer @seq, at
- * byte @off: a record with an absurd timestamp takes @last_ts (the CPU's
- * previous record's) as its @ts, marked @ts_absurd; the payload is copied to
- * @payload (room for a sub-buffer).
- */
-void lgd_item_of_rec(struct lgd_item *it, uint32_t cpu, const struct lgd_sb_rec *rec,
-		     uint64_t last_ts, uint64_t seq, uint64_t off, uint8_t *payload);
-/**
  * lgd_reader_settle() - a record or gap of CPU index @i just taken by a
- * merge (comm records already handled): a record with an absurd timestamp
- * counted (nr_absurd_ts) and, unless @absurd_items, turned into an
- * LGD_GAP_BAD_TS gap in its place; the first record's time kept for
- * relative --from/--to; the filter's verdict in @it->filtered; the counts
- * nr_recs_seen, nr_recs_kept, nr_recorder_out and the lost events of kept
- * gaps (lgd_reader_lost()).
+ * merge of @r (comm records already handled): a record with an absurd
+ * timestamp counted (@n->absurd_ts) and, unless @absurd_items, turned into
+ * an LGD_GAP_BAD_TS gap in its place; the first record's time kept for
+ * relative --from/--to; the filter's verdict in @it->filtered; the merge's
+ * counts @n of records and of the lost events of kept gaps.
  */
-void lgd_reader_settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i, int absurd_items);
+void lgd_reader_settle(struct lgd_reader *r, struct lgd_merge_counts *n, struct lgd_item *it,
+		       uint32_t i, int absurd_items);
 /**
- * lgd_reader_lost_init() - lost-events counts at 0 for the @n CPUs @cpus
- * (indexes as given).  Return: 0 or -ENOMEM.
+ * lgd_merge_counts_init() - counts @c at 0, lost events for the @n CPUs
+ * @cpus (indexes as given).  Return: 0 or -ENOMEM.
  */
-int lgd_reader_lost_init(struct lgd_reader *r, const uint32_t *cpus, uint32_t n);
+int lgd_merge_counts_init(struct lgd_merge_counts *c, const uint32_t *cpus, uint32_t n);
 
 /*
  * The largest step (ns) between two consecutive records of one CPU that is

@@ -105,8 +105,9 @@ struct lgd_comm_task;	/* comm.h (library-private) */
  *              record naming one that is not is damage (warned, -EINVAL)
  * @warn, @warn_arg: warning callback (may be NULL)
  * @comm_tab:   task names from the comm records (LOGDEV_REC_COMM) seen so
- *              far by a merge of this reader, or all of them after
- *              lgd_comm_load() (@comms_all): a hash table of @comm_tab_cap
+ *              far by a merge of this reader, or all of them once a
+ *              merge went to the end (@comms_all; lgd_comm_load(), or a
+ *              verb's own earlier pass): a hash table of @comm_tab_cap
  *              slots (a power of two, or 0), a slot in use has n > 0; each
  *              holds one pid's names sorted by ts.  @nr_comms entries in
  *              all.  Read them with lgd_comm_at(), or walk the table (all
@@ -137,19 +138,6 @@ struct lgd_reader {
 	uint32_t nr_filter_sites;
 	int filter_base_set;
 	uint64_t filter_base;	/* ns: first record's ts (relative --from/--to) */
-	uint64_t nr_recorder_out;	/* recorder's records left out by the last merge */
-	uint64_t nr_recs_seen, nr_recs_kept;	/* records met / kept by the filter
-				 * in the last merge (task names and the
-				 * recorder's records not counted) */
-	uint64_t nr_bad_type;	/* records kept by the last merge whose type
-				 * no version of the format has (damage): they
-				 * print as "<type? ...>", and the verbs warn */
-	uint64_t nr_absurd_ts;	/* records with an absurd timestamp met by the
-				 * last merge (lgd_merge_init() zeroes it); its end
-				 * warns once with the count */
-	struct lgd_lost *lost;	/* per CPU index of the last merge (file or
-				 * live): the lost events of the gaps it kept */
-	uint32_t nr_lost;
 	struct lgd_sect_fix *fixes;	/* corrupt section headers found at open and
 				 * how they are read (reader.c), by offset */
 	uint32_t nr_fixes;
@@ -181,8 +169,9 @@ void lgd_reader_close(struct lgd_reader *r);
  * of @r marks the items @f leaves out (lgd_item.filtered) and hands them out
  * only with LGD_ITEMS_FILTERED; @f (NULL: none) must outlive @r.
  * The recorder's own records (RECORDER section) are left out unless
- * @f->include_recorder, with or without a filter.  Loads every task name
- * (lgd_comm_load()) when @f has --comm.  Return: 0 or -ENOMEM, -EIO.
+ * @f->include_recorder, with or without a filter.  With --comm the next
+ * merge reads the task names first, if no merge has met them all yet
+ * (lgd_merge_open()).  Return: 0 or -ENOMEM.
  */
 int lgd_reader_set_filter(struct lgd_reader *r, const struct lgd_filter *f);
 /**
@@ -199,17 +188,18 @@ int lgd_reader_keep(const struct lgd_reader *r, const struct lgd_item *it);
 
 /**
  * lgd_reader_comm_matches() - does a task name the reader knows (the names
- * met so far, all of them after lgd_comm_load()) match one of its filter's
+ * met so far, all of them after a merge went to the end) match one of its filter's
  * --comm patterns?  Return: 1 yes, 0 no (or no --comm pattern).
  */
 int lgd_reader_comm_matches(const struct lgd_reader *r);
 
 /**
  * lgd_comm_load() - read every comm record of the capture (one pass over
- * its data, without warnings), so that lgd_comm_at() knows all names, also
- * of records before their task's first comm record that was kept.
- * Without it, a merge (lgd_merge_next()) adds the names as it meets them,
- * which is enough for items given in merge order.
+ * its data, without warnings; none if a merge of @r went to the end, as
+ * that met them all), so that lgd_comm_at() knows all names, also of
+ * records before their task's first comm record that was kept.  A merge
+ * adds the names as it meets them, and calls this before it starts when
+ * its filter needs them (lgd_merge_open()).
  * Return: 0 or -ENOMEM / -EIO.
  */
 int lgd_comm_load(struct lgd_reader *r);

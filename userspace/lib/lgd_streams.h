@@ -75,8 +75,17 @@ struct lgd_streams {
 	void *cut_arg;
 };
 
-/** lgd_streams_init() - no stream yet, pairing by @by (LGD_BY_*). */
-void lgd_streams_init(struct lgd_streams *s, int by);
+/**
+ * lgd_streams_open() - no stream yet, pairing by @by (LGD_BY_*); each pair
+ * cut by a gap given to @on_cut(@cut_arg, its first site) if @on_cut is set.
+ */
+void lgd_streams_open(struct lgd_streams *s, int by, void (*on_cut)(void *arg, uint32_t site),
+		      void *cut_arg);
+/** lgd_streams_init() - lgd_streams_open() without @on_cut. */
+static inline void lgd_streams_init(struct lgd_streams *s, int by)
+{
+	lgd_streams_open(s, by, NULL, NULL);
+}
 /**
  * lgd_streams_add() - feed items in merge order: a record fills *@step with
  * its pair (if it has one); a gap forgets its CPU's streams.  A pair whose

@@ -4,15 +4,15 @@
  * (struct lgd_live, liblogdev.h has the rule): each CPU's bytes, as read
  * from its trace_pipe_raw, are cut into whole sub-buffers and queued; the
  * queued sub-buffers are decoded one at a time into items (records and
- * lost-events gaps, as reader.c's per-CPU streams make them from a capture
- * file), and the oldest waiting item of all CPUs goes out once the reorder
+ * lost-events gaps) by the one per-CPU decoder (stream.c, which reads a
+ * capture file's the same way), and the oldest waiting item of all CPUs goes out once the reorder
  * window allows it.  The window is the classic bounded-lateness rule of
  * stream processing: an item goes out when nothing older can still come
  * (every CPU has one waiting), or when it is @window_ns older than the
  * newest data seen, or has waited @window_ns of wall time.
  *
- * Layer: reader (beside reader.c; uses subbuf.c, the reader's metadata,
- * task names and filter).  Nothing here prints or exits.
+ * Layer: library, read (beside merge.c; uses stream.c, the reader's
+ * metadata, task names and filter).  Nothing here prints or exits.
  *
  * Memory: the queued sub-buffers (bounded by @max_bytes: over it, items go
  * out early), and per CPU one partial sub-buffer, one payload copy, a
@@ -20,12 +20,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "liblogdev.h"
 #include "subbuf.h"
+#include "reader_int.h"
 
 struct live_sb {
 	uint8_t *buf;
@@ -34,43 +33,25 @@ struct live_sb {
 };
 
 struct lgd_live_cpu {
-	uint32_t cpu;
+	struct lgd_cpu_stream st;	/* the decoder (stream.c), fed from @q */
+	struct lgd_live *lv;
 	uint8_t *part;		/* a sub-buffer being filled by feeds */
 	uint32_t part_len;
 	uint64_t fed;		/* bytes fed so far */
 	struct live_sb *q;	/* ring of queued whole sub-buffers */
 	uint32_t qhead, qn, qcap;
-	struct lgd_sb *dec;	/* walks q[qhead] when @loaded */
-	int loaded;
-	uint64_t seq, prev_seq;	/* prev_seq: as lgd_seq_step() read it */
-	uint64_t prev_first_ts;	/* the previous sub-buffer's first_ts */
-	int have_prev_seq;
-	uint64_t last_ts;	/* ts of the CPU's previous record */
-	struct lgd_item pending[LGD_SB_GAPS_MAX];	/* gaps waiting before the records */
-	int npending, ipending;
-	struct lgd_item head;	/* the next item of this CPU, if @has_head */
-	int has_head;
-	uint64_t head_t_in;	/* wall time its sub-buffer was fed */
-	uint8_t *payload;	/* copy of @head's payload */
-	uint32_t idx;		/* its index: lv->cpu[], the reader's lost counts */
+	int loaded;		/* q[qhead] is the decoder's current sub-buffer */
+	uint64_t cur_t_in;	/* wall time the current sub-buffer was fed */
+	uint64_t head_t_in;	/* and the one st.head came from */
 };
 
-static void lwarn(struct lgd_live *lv, int err, int64_t off, int64_t cpu, int64_t seq,
-		  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static int live_next_sb(struct lgd_cpu_stream *s);
+static int live_peek_seq(const struct lgd_cpu_stream *s, uint64_t *seq);
 
-static void lwarn(struct lgd_live *lv, int err, int64_t off, int64_t cpu, int64_t seq,
-		  const char *fmt, ...)
-{
-	struct lgd_diag d = { err, off, cpu, seq, "" };
-	va_list ap;
-
-	if (!lv->r->warn)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(d.msg, sizeof(d.msg), fmt, ap);
-	va_end(ap);
-	lv->r->warn(lv->r->warn_arg, &d);
-}
+static const struct lgd_stream_src live_src = {
+	.next = live_next_sb,
+	.peek_seq = live_peek_seq,
+};
 
 int lgd_live_open(struct lgd_live *lv, struct lgd_reader *r, const uint32_t *cpus,
 		  uint32_t nr, const struct lgd_live_opts *o)
@@ -92,7 +73,8 @@ int lgd_live_open(struct lgd_live *lv, struct lgd_reader *r, const uint32_t *cpu
 	if (!lv->cpu)
 		return -ENOMEM;
 	lv->nr_cpus = nr;
-	if (lgd_reader_lost_init(r, cpus, nr))
+	lv->sh = calloc(1, sizeof(*lv->sh));
+	if (!lv->sh || lgd_merge_counts_init(&lv->counts, cpus, nr))
 		goto nomem;
 	for (uint32_t i = 0; i < nr; i++) {
 		struct lgd_live_cpu *c = calloc(1, sizeof(*c));
@@ -100,12 +82,17 @@ int lgd_live_open(struct lgd_live *lv, struct lgd_reader *r, const uint32_t *cpu
 		lv->cpu[i] = c;
 		if (!c)
 			goto nomem;
-		c->cpu = cpus[i];
-		c->idx = i;
+		c->lv = lv;
+		c->st.src = &live_src;
+		c->st.src_arg = c;
+		c->st.r = r;
+		c->st.sh = lv->sh;
+		c->st.cpu = cpus[i];
+		c->st.idx = i;
 		c->part = malloc(sbs);
-		c->payload = malloc(sbs);
-		c->dec = lgd_sb_alloc();
-		if (!c->part || !c->payload || !c->dec)
+		c->st.payload = malloc(sbs);
+		c->st.dec = lgd_sb_alloc();
+		if (!c->part || !c->st.payload || !c->st.dec)
 			goto nomem;
 	}
 	return 0;
@@ -125,17 +112,19 @@ void lgd_live_free(struct lgd_live *lv)
 			free(c->q[(c->qhead + k) % c->qcap].buf);
 		free(c->q);
 		free(c->part);
-		free(c->payload);
-		lgd_sb_free(c->dec);
+		free(c->st.payload);
+		lgd_sb_free(c->st.dec);
 		free(c);
 	}
 	free(lv->cpu);
+	free(lv->sh);
+	lgd_merge_counts_free(&lv->counts);
 	memset(lv, 0, sizeof(*lv));
 }
 
 uint32_t lgd_live_cpu_id(const struct lgd_live *lv, uint32_t i)
 {
-	return i < lv->nr_cpus ? lv->cpu[i]->cpu : 0;
+	return i < lv->nr_cpus ? lv->cpu[i]->st.cpu : 0;
 }
 
 /* a whole sub-buffer of CPU @c is in @c->part: queue it */
@@ -213,15 +202,6 @@ int lgd_live_feed(struct lgd_live *lv, uint32_t i, const void *data, size_t len,
 	return 0;
 }
 
-/* a corrupt gap of @count bytes at @off, alone in the queue */
-static void corrupt_gap(struct lgd_live_cpu *c, uint64_t count, uint64_t off)
-{
-	lgd_gap_item(&c->pending[0], LGD_GAP_CORRUPT, count, c->cpu, c->last_ts, c->last_ts, c->seq,
-		     off);
-	c->npending = 1;
-	c->ipending = 0;
-}
-
 /* drop the queue's first sub-buffer (fully decoded) */
 static void pop_sb(struct lgd_live *lv, struct lgd_live_cpu *c)
 {
@@ -232,118 +212,53 @@ static void pop_sb(struct lgd_live *lv, struct lgd_live_cpu *c)
 	lv->held_bytes -= lv->r->hdr.subbuf_size;
 }
 
-/*
- * Load the queue's first sub-buffer: check its header, queue its gaps (as
- * reader.c's load_subbuf(): seq jump, overrun, then the refusals by cause).
- * Return: 1 loaded (or a corrupt gap queued), 0 queue empty.
- */
-static int load_sb(struct lgd_live *lv, struct lgd_live_cpu *c)
+/* struct lgd_stream_src: the decoder is done with the current sub-buffer; the next queued */
+static int live_next_sb(struct lgd_cpu_stream *s)
 {
-	uint32_t sbs = lv->r->hdr.subbuf_size;
+	struct lgd_live_cpu *c = s->src_arg;
+	struct live_sb *e;
 
-	c->npending = c->ipending = 0;
-	while (c->qn) {
-		struct live_sb *e = &c->q[c->qhead];
-		struct lgd_sb_info h;
-		int st = lgd_sb_load(c->dec, e->buf, sbs, sbs, &h);
-
-		c->seq = h.seq;
-		if (st == LGD_SB_BAD_MAGIC || st == LGD_SB_BAD_VERSION ||
-		    st == LGD_SB_BAD_DATA_BYTES || st == LGD_SB_SHORT) {
-			lwarn(lv, st == LGD_SB_BAD_VERSION ? -EPROTO : -EINVAL, (int64_t)e->off,
-			      c->cpu, -1, "%s, sub-buffer skipped",
-			      st == LGD_SB_BAD_MAGIC ? "bad sub-buffer magic" :
-			      st == LGD_SB_BAD_VERSION ? "sub-buffer version unsupported" :
-			      "bad data_bytes");
-			corrupt_gap(c, sbs, e->off);
-			c->prev_seq++;
-			pop_sb(lv, c);
-			return 1;
-		}
-		{
-			struct lgd_seq_ctx sc = {
-				.have_prev = c->have_prev_seq, .prev = c->prev_seq,
-				.prev_ts = c->prev_first_ts, .ts = h.first_ts,
-				.slack = (uint64_t)lv->r->hdr.nr_subbufs + LGD_SEQ_SLACK,
-			};
-			uint64_t lost = 0, base = c->seq;
-			char why[sizeof(((struct lgd_diag *)0)->msg)];
-
-			/* the next sub-buffer, if it is queued already */
-			if (c->qn > 1)
-				sc.have_next = lgd_sb_peek_seq(c->q[(c->qhead + 1) % c->qcap].buf, sbs,
-							       &sc.next) == 1;
-			if (lgd_seq_step(&sc, c->seq, &lost, &base, why, sizeof(why)) >= LGD_SEQ_BACK)
-				lwarn(lv, -EINVAL, (int64_t)e->off, c->cpu, (int64_t)c->seq, "%s", why);
-			c->npending = lgd_sb_gaps(c->pending, &h, c->cpu, lost, c->last_ts, e->off);
-			c->have_prev_seq = 1;
-			c->prev_seq = base;
-			c->prev_first_ts = h.first_ts;
-		}
-		c->loaded = 1;
-		return 1;
-	}
-	return 0;
+	if (c->loaded)
+		pop_sb(c->lv, c);
+	if (!c->qn)
+		return 0;
+	e = &c->q[c->qhead];
+	s->sb = e->buf;
+	s->sb_off = e->off;
+	s->sb_avail = c->lv->r->hdr.subbuf_size;
+	c->cur_t_in = e->t_in;
+	c->loaded = 1;
+	return 1;
 }
 
-/* make c->head from the queued data; 0 if none now */
+/* struct lgd_stream_src: the seq of the sub-buffer after the current one, if queued already */
+static int live_peek_seq(const struct lgd_cpu_stream *s, uint64_t *seq)
+{
+	const struct lgd_live_cpu *c = s->src_arg;
+
+	return c->qn > 1 && lgd_sb_peek_seq(c->q[(c->qhead + 1) % c->qcap].buf,
+					    c->lv->r->hdr.subbuf_size, seq) == 1;
+}
+
+/* make c->st.head from the queued data (the one decoder, stream.c); 0 if none now */
 static int advance(struct lgd_live *lv, struct lgd_live_cpu *c)
 {
-	for (;;) {
-		struct lgd_sb_rec rec;
-		struct live_sb *e;
-		uint64_t foff;
+	const struct lgd_item *h = &c->st.head;
 
-		if (c->ipending < c->npending) {
-			c->head = c->pending[c->ipending++];
-			c->head_t_in = c->qn ? c->q[c->qhead].t_in : 0;
-			return 1;
-		}
-		if (!c->loaded) {
-			if (!load_sb(lv, c))
-				return 0;
-			continue;
-		}
-		e = &c->q[c->qhead];
-		switch (lgd_sb_next(c->dec, &rec)) {
-		case LGD_SB_REC_END:
-		case LGD_SB_REC_CUT:
-			pop_sb(lv, c);
-			continue;
-		case LGD_SB_REC_TRAILING:
-			lwarn(lv, -EINVAL, (int64_t)(e->off + rec.bad_off), c->cpu, (int64_t)c->seq,
-			      "%u trailing bytes too short for a record", rec.left);
-			continue;
-		case LGD_SB_REC_BAD_LEN:
-			lwarn(lv, -EINVAL, (int64_t)(e->off + rec.bad_off), c->cpu, (int64_t)c->seq,
-			      "bad record length %u (%u bytes left in sub-buffer), rest of sub-buffer skipped",
-			      rec.hdr.len, rec.left);
-			corrupt_gap(c, rec.left, e->off + rec.bad_off);
-			continue;
-		case LGD_SB_REC_BAD_ARGS:
-			lwarn(lv, -EINVAL, (int64_t)(e->off + rec.bad_off), c->cpu, (int64_t)c->seq,
-			      "record arg_bytes %u exceeds its length %u, record skipped",
-			      rec.hdr.arg_bytes, rec.hdr.len);
-			continue;
-		}
-		foff = e->off + rec.off;
-		if (!lgd_ts_absurd(rec.hdr.ts)) {
-			c->last_ts = rec.hdr.ts;
-			if (rec.hdr.ts > lv->newest_ts)
-				lv->newest_ts = rec.hdr.ts;
-		}
-		lgd_item_of_rec(&c->head, c->cpu, &rec, c->last_ts, c->seq, foff, c->payload);
-		c->head_t_in = e->t_in;
-		return 1;
-	}
+	if (lgd_stream_advance(&c->st) <= 0)
+		return 0;
+	if (h->kind == LGD_ITEM_REC && !h->ts_absurd && h->ts > lv->newest_ts)
+		lv->newest_ts = h->ts;
+	c->head_t_in = c->cur_t_in;
+	return 1;
 }
 
 /* is @a before @b in the merge: (ts, cpu) */
 static int before(const struct lgd_live_cpu *a, const struct lgd_live_cpu *b)
 {
-	if (a->head.ts != b->head.ts)
-		return a->head.ts < b->head.ts;
-	return a->cpu < b->cpu;
+	if (a->st.head.ts != b->st.head.ts)
+		return a->st.head.ts < b->st.head.ts;
+	return a->st.cpu < b->st.cpu;
 }
 
 int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_item *it,
@@ -358,9 +273,9 @@ int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_it
 		for (uint32_t i = 0; i < lv->nr_cpus; i++) {
 			struct lgd_live_cpu *c = lv->cpu[i];
 
-			if (!c->has_head)
-				c->has_head = advance(lv, c);
-			if (!c->has_head) {
+			if (!c->st.has_head)
+				c->st.has_head = advance(lv, c);
+			if (!c->st.has_head) {
 				all = 0;
 				continue;
 			}
@@ -370,7 +285,7 @@ int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_it
 		if (!min)
 			return 0;
 		ready = drain || all ||
-			(lv->newest_ts >= lv->window_ns && min->head.ts <= lv->newest_ts - lv->window_ns) ||
+			(lv->newest_ts >= lv->window_ns && min->st.head.ts <= lv->newest_ts - lv->window_ns) ||
 			now_ns - min->head_t_in >= lv->window_ns;
 		*flags = 0;
 		if (!ready) {
@@ -378,8 +293,8 @@ int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_it
 				return 0;
 			*flags |= LGD_LIVE_EARLY;
 		}
-		*it = min->head;
-		min->has_head = 0;	/* advanced at the next call: the payload stays valid */
+		*it = min->st.head;
+		min->st.has_head = 0;	/* advanced at the next call: the payload stays valid */
 		if (it->kind == LGD_ITEM_REC && it->rec.type == LOGDEV_REC_COMM) {
 			if (lgd_comm_add(r, it->rec.pid, it->ts, it->payload, it->rec.arg_bytes))
 				return -ENOMEM;
@@ -391,7 +306,7 @@ int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_it
 		    !(it->ts_absurd && !(lv->items & LGD_ITEMS_ABSURD)) && lv->on_unknown_site &&
 		    !lgd_sites_get(&r->sites, it->rec.site))
 			lv->on_unknown_site(lv->arg, r, it->rec.site);
-		lgd_reader_settle(r, it, min->idx, !!(lv->items & LGD_ITEMS_ABSURD));
+		lgd_reader_settle(r, &lv->counts, it, min->st.idx, !!(lv->items & LGD_ITEMS_ABSURD));
 		if (it->kind == LGD_ITEM_REC && it->rec.type != LOGDEV_REC_COMM && !it->ts_absurd) {
 			if (lv->have_last && it->ts < lv->last_ts)
 				*flags |= LGD_LIVE_LATE;
@@ -419,7 +334,7 @@ uint64_t lgd_live_deadline(const struct lgd_live *lv)
 
 	for (uint32_t i = 0; i < lv->nr_cpus; i++) {
 		const struct lgd_live_cpu *c = lv->cpu[i];
-		uint64_t in = c->has_head ? c->head_t_in : c->qn ? c->q[c->qhead].t_in : UINT64_MAX;
+		uint64_t in = c->st.has_head ? c->head_t_in : c->qn ? c->q[c->qhead].t_in : UINT64_MAX;
 
 		if (in < t)
 			t = in;

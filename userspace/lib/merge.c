@@ -9,7 +9,9 @@
  * the final FORMATS section); for a complete one once per site (the first
  * LGD_MISSING_IDS), with its count and its first record's offset, as
  * damage when the formats were written after the data (sum_up()).
- * lgd_comm_load(): every task name of a capture, by a merge of its own.
+ * The task-name pass: a merge that goes to the end met every comm record
+ * (@comms_all then); one whose filter needs the names before has
+ * lgd_comm_load() read them first, by a merge of its own.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,18 +61,18 @@ int lgd_merge_open(struct lgd_merge *m, struct lgd_reader *r, unsigned int items
 	struct lgd_merge_shared *sh = NULL;
 
 	memset(m, 0, sizeof(*m));
+	/* the task names before the filter asks them (--comm) */
+	if (!(items & LGD_ITEMS_NAMES_LATE) && r->filter && r->filter->nr_comms && !r->comms_all &&
+	    lgd_comm_load(r))
+		return -ENOMEM;
 	m->r = r;
 	m->items = items;
-	r->nr_absurd_ts = 0;
-	r->nr_recorder_out = 0;
-	r->nr_recs_seen = r->nr_recs_kept = 0;
-	r->nr_bad_type = 0;
 	m->all = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->all));
 	m->heap = calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*m->heap));
 	if (r->nr_cpus)
 		sh = calloc(1, sizeof(*sh));
 	if (!m->all || !m->heap || (r->nr_cpus && !sh) ||
-	    lgd_reader_lost_init(r, r->cpus, r->nr_cpus)) {
+	    lgd_merge_counts_init(&m->counts, r->cpus, r->nr_cpus)) {
 		free(sh);
 		goto nomem;
 	}
@@ -112,8 +114,11 @@ nomem:
 }
 
 /* at the end of the merge: the warnings left out, unnamed sites */
-static void sum_up(struct lgd_reader *r, struct lgd_merge_shared *sh)
+static void sum_up(struct lgd_merge *m, struct lgd_merge_shared *sh)
 {
+	struct lgd_reader *r = m->r;
+	uint64_t absurd = m->counts.absurd_ts;
+
 	if (sh->summed_up)
 		return;
 	sh->summed_up = 1;
@@ -121,10 +126,10 @@ static void sum_up(struct lgd_reader *r, struct lgd_merge_shared *sh)
 		if (sh->nwarn[k] > LGD_WARN_BURST)
 			lgd_rd_warn(r, -EINVAL, -1, -1, -1, "... and %llu more \"%s\" warnings",
 			     (unsigned long long)(sh->nwarn[k] - LGD_WARN_BURST), lgd_rl_name[k]);
-	if (r->nr_absurd_ts)
+	if (absurd)
 		lgd_rd_warn(r, -ERANGE, -1, -1, -1,
 		     "%llu record%s with an absurd timestamp (0 or 2^64-1) left out of every statistic",
-		     (unsigned long long)r->nr_absurd_ts, r->nr_absurd_ts == 1 ? "" : "s");
+		     (unsigned long long)absurd, absurd == 1 ? "" : "s");
 	if (sh->missing_sites && !r->complete) {
 		lgd_rd_warn(r, -ENODATA, -1, -1, -1,
 		     "%llu records use call sites missing from the capture's formats (cut short before the final FORMATS section?)",
@@ -180,7 +185,8 @@ static int merge_one(struct lgd_merge *m, struct lgd_item *it)
 	}
 	if (!m->nr) {
 		if (m->nr_all)
-			sum_up(m->r, m->all[0]->sh);
+			sum_up(m, m->all[0]->sh);
+		m->r->comms_all = 1;	/* every comm record met */
 		return 0;
 	}
 	s = m->heap[0];
@@ -205,8 +211,6 @@ int lgd_reader_set_filter(struct lgd_reader *r, const struct lgd_filter *f)
 	if (ret)
 		return ret;
 	r->nr_filter_sites = r->sites.nr;
-	if (f->nr_comms && !r->comms_all)
-		return lgd_comm_load(r);
 	return 0;
 }
 
@@ -253,8 +257,8 @@ int lgd_reader_keep(const struct lgd_reader *r, const struct lgd_item *it)
 	return lgd_filter_match(f, it, site_ok, comm, r->filter_base);
 }
 
-static inline void settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i,
-			  int absurd_items);
+static inline void settle(struct lgd_reader *r, struct lgd_merge_counts *n,
+			  struct lgd_item *it, uint32_t i, int absurd_items);
 
 /*
  * Record @it as the merge hands it out: if its site is missing from the
@@ -304,23 +308,25 @@ static int merge_next_all(struct lgd_merge *m, struct lgd_item *it)
 	}
 	if (ret > 0) {
 		note_missing(m->last->sh, m->r, it);
-		settle(m->r, it, m->last->idx, !!(m->items & LGD_ITEMS_ABSURD));
+		settle(m->r, &m->counts, it, m->last->idx, !!(m->items & LGD_ITEMS_ABSURD));
 	}
 	return ret;
 }
 
-void lgd_reader_settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i, int absurd_items)
+void lgd_reader_settle(struct lgd_reader *r, struct lgd_merge_counts *n, struct lgd_item *it,
+		       uint32_t i, int absurd_items)
 {
-	settle(r, it, i, absurd_items);
+	settle(r, n, it, i, absurd_items);
 }
 
 /* lgd_reader_settle(), inlined in the capture merge's per-item path */
-static inline void settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i, int absurd_items)
+static inline void settle(struct lgd_reader *r, struct lgd_merge_counts *n,
+			  struct lgd_item *it, uint32_t i, int absurd_items)
 {
 	int rec = it->kind == LGD_ITEM_REC && it->rec.type != LOGDEV_REC_COMM;
 
 	if (it->kind == LGD_ITEM_REC && it->ts_absurd) {
-		r->nr_absurd_ts++;
+		n->absurd_ts++;
 		if (!absurd_items) {	/* a gap in its place: no statistic sees it */
 			lgd_gap_item(it, LGD_GAP_BAD_TS, 1, it->cpu, it->ts, it->ts, it->seq,
 				     it->file_off);
@@ -334,46 +340,58 @@ static inline void settle(struct lgd_reader *r, struct lgd_item *it, uint32_t i,
 	it->filtered = !lgd_reader_keep(r, it);
 	if (rec) {
 		if (is_recorder(r, it)) {
-			r->nr_recorder_out += it->filtered;
+			n->recorder_out += it->filtered;
 		} else {
-			r->nr_recs_seen++;
-			r->nr_recs_kept += !it->filtered;
-			r->nr_bad_type += !it->filtered && it->rec.type != LOGDEV_REC_PRINT &&
+			n->recs_seen++;
+			n->recs_kept += !it->filtered;
+			n->bad_type += !it->filtered && it->rec.type != LOGDEV_REC_PRINT &&
 					  it->rec.type != LOGDEV_REC_PRINT_SLOTS &&
 					  it->rec.type != LOGDEV_REC_RAW;
 		}
-	} else if (it->kind == LGD_ITEM_GAP && !it->filtered && i < r->nr_lost &&
+	} else if (it->kind == LGD_ITEM_GAP && !it->filtered && i < n->nr_lost &&
 		   it->gap_kind > 0 && it->gap_kind < LGD_GAP_NR) {
-		r->lost[i].by_kind[it->gap_kind] = lgd_add_sat(r->lost[i].by_kind[it->gap_kind],
+		n->lost[i].by_kind[it->gap_kind] = lgd_add_sat(n->lost[i].by_kind[it->gap_kind],
 							       it->gap_count);
 	}
 }
 
-int lgd_reader_lost_init(struct lgd_reader *r, const uint32_t *cpus, uint32_t n)
+int lgd_merge_counts_init(struct lgd_merge_counts *c, const uint32_t *cpus, uint32_t n)
 {
-	free(r->lost);
-	r->nr_lost = 0;
-	r->lost = calloc(n ? n : 1, sizeof(*r->lost));
-	if (!r->lost)
+	lgd_merge_counts_free(c);
+	c->lost = calloc(n ? n : 1, sizeof(*c->lost));
+	if (!c->lost)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++)
-		r->lost[i].cpu = cpus[i];
-	r->nr_lost = n;
+		c->lost[i].cpu = cpus[i];
+	c->nr_lost = n;
 	return 0;
 }
 
-uint64_t lgd_reader_lost(const struct lgd_reader *r, uint32_t i, uint64_t by_kind[LGD_GAP_NR],
-			 uint32_t *cpu)
+void lgd_merge_counts_free(struct lgd_merge_counts *c)
+{
+	free(c->lost);
+	memset(c, 0, sizeof(*c));
+}
+
+void lgd_merge_take_counts(struct lgd_merge *m, struct lgd_merge_counts *dst)
+{
+	lgd_merge_counts_free(dst);
+	*dst = m->counts;
+	memset(&m->counts, 0, sizeof(m->counts));
+}
+
+uint64_t lgd_merge_lost(const struct lgd_merge_counts *c, uint32_t i,
+			uint64_t by_kind[LGD_GAP_NR], uint32_t *cpu)
 {
 	uint64_t sum = 0;
 
 	memset(by_kind, 0, LGD_GAP_NR * sizeof(by_kind[0]));
-	if (i >= r->nr_lost)
+	if (i >= c->nr_lost)
 		return 0;
 	if (cpu)
-		*cpu = r->lost[i].cpu;
+		*cpu = c->lost[i].cpu;
 	for (int k = 1; k < LGD_GAP_NR; k++) {
-		by_kind[k] = r->lost[i].by_kind[k];
+		by_kind[k] = c->lost[i].by_kind[k];
 		if (k != LGD_GAP_SUBBUFS && k != LGD_GAP_CORRUPT && k != LGD_GAP_BAD_TS)
 			sum = lgd_add_sat(sum, by_kind[k]);
 	}
@@ -391,6 +409,7 @@ int lgd_merge_next(struct lgd_merge *m, struct lgd_item *it)
 
 void lgd_merge_free(struct lgd_merge *m)
 {
+	lgd_merge_counts_free(&m->counts);
 	if (m->nr_all)
 		free(m->all[0]->sh);
 	for (uint32_t i = 0; i < m->nr_all; i++) {
@@ -427,7 +446,7 @@ int lgd_comm_load(struct lgd_reader *r)
 
 	if (r->comms_all)
 		return 0;
-	ret = lgd_merge_init(&m, r);
+	ret = lgd_merge_open(&m, r, LGD_ITEMS_NAMES_LATE);
 	if (ret)
 		return ret;
 	r->warn = NULL;		/* the caller's own pass warns */
@@ -435,7 +454,5 @@ int lgd_comm_load(struct lgd_reader *r)
 		;
 	r->warn = wfn;
 	lgd_merge_free(&m);
-	if (!ret)
-		r->comms_all = 1;
-	return ret;
+	return ret;	/* at the end: @comms_all set by the merge */
 }

@@ -509,9 +509,6 @@ void lgd_reader_close(struct lgd_reader *r)
 	free(r->fixes);
 	r->fixes = NULL;
 	r->nr_fixes = 0;
-	free(r->lost);
-	r->lost = NULL;
-	r->nr_lost = 0;
 	for (size_t i = 0; i < r->comm_tab_cap; i++)
 		free(r->comm_tab[i].v);
 	free(r->comm_tab);

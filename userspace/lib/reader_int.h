@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * reader_int.h: what the read files of the library share (library-private:
- * reader.c, resync.c, comm.c, stream.c, merge.c): limits, warnings, the
- * corrupt-section notes and the per-CPU stream a merge heaps.
+ * reader.c, resync.c, comm.c, stream.c, merge.c, live.c): limits, warnings,
+ * the corrupt-section notes and the per-CPU stream a merge heaps (the one
+ * decoder of a CPU's sub-buffers, from a capture file or read live).
  */
 #ifndef LGD_READER_INT_H
 #define LGD_READER_INT_H
@@ -62,11 +63,28 @@ struct lgd_sect_fix {
 
 /* ---- per-CPU stream ------------------------------------------------ */
 
+struct lgd_cpu_stream;
+
+/*
+ * Where a stream's sub-buffers come from when not from the capture file's
+ * sections (live.c: the sub-buffers read from trace_pipe_raw, queued).
+ * @next: make the next sub-buffer current (s->sb, s->sb_off, s->sb_avail);
+ *        0 if there is none (yet: a live stream goes on after more data)
+ * @peek_seq: the seq of the sub-buffer after the current one, if known
+ *        (1 with *@seq, else 0); the stream is not moved
+ */
+struct lgd_stream_src {
+	int (*next)(struct lgd_cpu_stream *s);
+	int (*peek_seq)(const struct lgd_cpu_stream *s, uint64_t *seq);
+};
+
 struct lgd_cpu_stream {
+	const struct lgd_stream_src *src;	/* NULL: the capture file */
+	void *src_arg;		/* the source's own state */
 	struct lgd_reader *r;
 	struct lgd_merge_shared *sh;
 	uint32_t cpu;
-	uint32_t idx;		/* index in r->cpus and r->lost */
+	uint32_t idx;		/* index in r->cpus and the merge's lost counts */
 	uint64_t scan_off;	/* next section header to look at */
 	uint64_t sect_off;	/* next unread byte of the current section */
 	uint64_t sect_left;	/* bytes left in the current section */
@@ -77,7 +95,7 @@ struct lgd_cpu_stream {
 	uint32_t ra_cap;	/* its size (bytes, a multiple of subbuf_size) */
 	uint32_t ra_len;	/* bytes in it */
 	uint64_t ra_off;	/* file offset of its first byte */
-	uint64_t sb_off;	/* its file offset */
+	uint64_t sb_off;	/* its file offset (live: offset in the data fed) */
 	uint32_t sb_avail;	/* bytes of it present */
 	struct lgd_sb *dec;	/* its decoder: header and record walk */
 	uint64_t seq;

@@ -4,8 +4,9 @@
  * sections found by walking the section headers, its sub-buffers read
  * ahead and decoded (through subbuf.h) into items, records and lost-events
  * gaps (a seq step judged by lgd_seq_step(): damaged, reset and impossible
- * steps warned, never counted lost).  The sub-buffer -> items steps are
- * shared with the live merge (live.c): lgd_sb_gaps(), lgd_item_of_rec().
+ * steps warned, never counted lost).  The one per-CPU decoder: the live
+ * merge (live.c) gives its queued sub-buffers through a struct
+ * lgd_stream_src instead of the file's sections.
  *
  * Memory: per CPU a read-ahead of whole sub-buffers and a cursor; nothing
  * grows with the capture size.  Warnings that can repeat for every record
@@ -169,8 +170,9 @@ int lgd_seq_step(const struct lgd_seq_ctx *c, uint64_t seq, uint64_t *lost, uint
 	return LGD_SEQ_JUMP;
 }
 
-int lgd_sb_gaps(struct lgd_item g[LGD_SB_GAPS_MAX], const struct lgd_sb_info *h, uint32_t cpu,
-		uint64_t subbufs, uint64_t last_ts, uint64_t off)
+/* the lost-events gaps of sub-buffer header @h (@subbufs lost before it); their number */
+static int sb_gaps(struct lgd_item g[LGD_SB_GAPS_MAX], const struct lgd_sb_info *h, uint32_t cpu,
+		   uint64_t subbufs, uint64_t last_ts, uint64_t off)
 {
 	const struct {
 		int kind;
@@ -261,7 +263,7 @@ static int load_subbuf(struct lgd_cpu_stream *s)
 	uint32_t sbs = r->hdr.subbuf_size, hsz = lgd_sb_hdr_size(r->hdr.version);
 
 	s->npending = s->ipending = 0;
-	while (next_subbuf(s)) {
+	while (s->src ? s->src->next(s) : next_subbuf(s)) {
 		struct lgd_sb_info h;
 		int st = lgd_sb_load(s->dec, s->sb, s->sb_avail, sbs, &h);
 
@@ -305,12 +307,13 @@ static int load_subbuf(struct lgd_cpu_stream *s)
 			char why[sizeof(((struct lgd_diag *)0)->msg)];
 
 			if (c.have_prev && !(s->seq > c.prev && s->seq - c.prev == 1))
-				c.have_next = peek_next_seq(s, &c.next);
+				c.have_next = s->src ? s->src->peek_seq(s, &c.next) :
+					      peek_next_seq(s, &c.next);
 			if (lgd_seq_step(&c, s->seq, &lost, &base, why, sizeof(why)) >= LGD_SEQ_BACK)
 				rl_warn(s, RL_SEQ_BACK, -EINVAL,
 					(int64_t)(s->sb_off + lgd_sb_field_off(LGD_SB_F_SEQ)),
 					(int64_t)s->seq, "%s", why);
-			s->npending = lgd_sb_gaps(s->pending, &h, s->cpu, lost, s->last_ts, s->sb_off);
+			s->npending = sb_gaps(s->pending, &h, s->cpu, lost, s->last_ts, s->sb_off);
 			s->have_prev_seq = 1;
 			s->prev_seq = base;
 			s->prev_first_ts = h.first_ts;
@@ -383,9 +386,10 @@ int lgd_stream_advance(struct lgd_cpu_stream *s)
 }
 
 /*
- * lgd_item_of_rec(), inlined in the capture reader's per-record path
- * (restrict: the item, the record and the payload copy never overlap, so the
- * memset and the stores stay as cheap as when they were written in place)
+ * *@it from record @rec of the current sub-buffer, inlined in the per-record
+ * path (restrict: the item, the record and the payload copy never overlap,
+ * so the memset and the stores stay as cheap as when they were written in
+ * place)
  */
 static inline void item_of_rec(struct lgd_item *restrict it, uint32_t cpu,
 			       const struct lgd_sb_rec *restrict rec, uint64_t last_ts,
@@ -402,10 +406,4 @@ static inline void item_of_rec(struct lgd_item *restrict it, uint32_t cpu,
 	it->payload = payload;
 	it->seq = seq;
 	it->file_off = off;
-}
-
-void lgd_item_of_rec(struct lgd_item *it, uint32_t cpu, const struct lgd_sb_rec *rec,
-		     uint64_t last_ts, uint64_t seq, uint64_t off, uint8_t *payload)
-{
-	item_of_rec(it, cpu, rec, last_ts, seq, off, payload);
 }

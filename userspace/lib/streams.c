@@ -106,10 +106,13 @@ const char *lgd_by_name(int by)
 	return "?";
 }
 
-void lgd_streams_init(struct lgd_streams *s, int by)
+void lgd_streams_open(struct lgd_streams *s, int by, void (*on_cut)(void *arg, uint32_t site),
+		      void *cut_arg)
 {
 	memset(s, 0, sizeof(*s));
 	s->by = by;
+	s->on_cut = on_cut;
+	s->cut_arg = cut_arg;
 }
 
 void lgd_streams_free(struct lgd_streams *s)
@@ -123,9 +126,7 @@ void lgd_streams_free(struct lgd_streams *s)
 	free(s->gaps);
 	free(s->cur_pid);
 	free(s->tasks);
-	lgd_streams_init(s, by);
-	s->on_cut = on_cut;
-	s->cut_arg = arg;
+	lgd_streams_open(s, by, on_cut, arg);
 }
 
 static int grow_cpu(struct lgd_streams *s, uint32_t cpu)

@@ -120,9 +120,9 @@ static void test_live_window(void)
 	CHECK_EQ(lgd_live_next(&lv, 300 * MS, 1, &it, &fl), 0, "live: drained: empty");
 	CHECK_EQ(lv.held_bytes, 0, "live: drained: nothing held");
 	CHECK_EQ(lgd_live_deadline(&lv), UINT64_MAX, "live: nothing held: no deadline");
-	CHECK_EQ(lgd_reader_lost(&r, 1, k, NULL), 3, "live: lost records of CPU 1 (the reader's counts)");
+	CHECK_EQ(lgd_merge_lost(&lv.counts, 1, k, NULL), 3, "live: lost records of CPU 1 (the merge's counts)");
 	CHECK_EQ(k[LGD_GAP_OVERRUN], 3, "live: lost by kind");
-	CHECK_EQ(lgd_reader_lost(&r, 0, k, NULL), 0, "live: CPU 0 lost nothing");
+	CHECK_EQ(lgd_merge_lost(&lv.counts, 0, k, NULL), 0, "live: CPU 0 lost nothing");
 	lgd_live_free(&lv);
 	lgd_reader_close(&r);
 }
@@ -255,7 +255,7 @@ static void test_live_seq(void)
 			recs += it.kind == LGD_ITEM_REC;
 			gaps += it.kind == LGD_ITEM_GAP;
 		}
-		lgd_reader_lost(&r, 0, k, NULL);
+		lgd_merge_lost(&lv.counts, 0, k, NULL);
 		CHECK_WHY(recs == 8 && !gaps && !k[LGD_GAP_SUBBUFS] && warns == (one_by_one ? 2 : 1),
 			  NAMEF("live seq: a damaged seq (%s) is warned, no sub-buffer lost",
 				one_by_one ? "fed one at a time" : "the next one queued"),
