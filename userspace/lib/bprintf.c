@@ -60,11 +60,7 @@
 #include <string.h>
 #include "liblogdev.h"
 
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-#include <linux/edprint_slots.h>
-#include <linux/edprint_fmt.h>	/* the one walker over the printf grammar */
+#include "fmtwalk.h"	/* the one walker over the printf grammar */
 
 /* two decimal digits of 0..99, for lgd_fmt_u64() (here, the lowest layer using it) */
 static const char dec2[200] =

@@ -15,6 +15,7 @@
 #include "liblogdev.h"
 #include "subbuf.h"
 #include "meta.h"
+#include "fmtwalk.h"
 
 static void diag(struct lgd_diag *d, int err, const char *msg, const char *arg)
 {
@@ -392,19 +393,13 @@ void lgd_sites_free(struct lgd_sites *s)
 
 int lgd_fmt_has_symptr(const char *fmt)
 {
-	for (const char *p = fmt; *p; p++) {
-		if (*p != '%')
-			continue;
-		p++;
-		if (*p == '%')
-			continue;
-		while (*p && !strchr("csdiuxXop%", *p) && (strchr("-+ #0123456789.*hlLzjt", *p)))
-			p++;
-		if (*p == 'p' && p[1] && strchr("SsBFf", p[1]))
+	struct edp_piece pc;
+	enum edp_kind k;
+
+	/* the one format walker: a %p's extension is the character after it */
+	while ((k = edp_fmt_next(&fmt, &pc)) != EDP_END)
+		if ((k == EDP_PTR || k == EDP_PTR_TEXT) && pc.ext && strchr("SsBFf", pc.ext))
 			return 1;
-		if (!*p)
-			break;
-	}
 	return 0;
 }
 

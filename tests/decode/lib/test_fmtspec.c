@@ -138,6 +138,22 @@ static void test_text(void)
 #undef EDP_SBOUND
 }
 
+/* lgd_fmt_has_symptr() walks with edp_fmt_next(): which formats need symbols */
+static void test_symptr(void)
+{
+	static const struct { const char *fmt; int want; } t[] = {
+		{ "%pS", 1 }, { "at %ps\n", 1 }, { "%pB", 1 }, { "%pF %d", 1 }, { "%pf", 1 },
+		{ "%-20pS|", 1 }, { "%d %s %pS", 1 }, { "%p", 0 }, { "%pK %px", 0 },
+		{ "%%pS", 0 }, { "100%%", 0 }, { "%", 0 }, { "%5.2pS", 1 }, { "", 0 },
+		{ "%s%%%pI4 %pS", 1 }, { "%ld%pSR", 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		CHECK_WHY(lgd_fmt_has_symptr(t[i].fmt) == t[i].want,
+			  NAMEF("symptr: '%s' needs symbols: %d", t[i].fmt, t[i].want),
+			  "got %d", lgd_fmt_has_symptr(t[i].fmt));
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -145,6 +161,7 @@ int main(int argc, char **argv)
 	test_heads();
 	test_sprec();
 	test_text();
+	test_symptr();
 	printf("fmtspec: %d passed, %d failed\n", passes, failures);
 	return ldc_exit_status();
 }
