@@ -152,7 +152,10 @@ static int open_file(struct lgd_reader *r, int fd, struct scan *sc, struct lgd_d
 	if (fn != (ssize_t)sizeof(fh) ||
 	    lgd_cap_file_hdr_get(fh, &cap_version, &hdr_bytes) == -EINVAL) {
 		ret = -EINVAL;
-		set_diag(d, ret, 0, "not a logdev capture (bad magic or too short)");
+		if (fn >= 2 && fh[0] == 0x1f && fh[1] == 0x8b)
+			set_diag(d, ret, 0, "not a logdev capture: gzip-compressed (zcat it to a file first)");
+		else
+			set_diag(d, ret, 0, "not a logdev capture (bad magic or too short)");
 		return ret;
 	}
 	if (cap_version != LGD_CAP_VERSION) {

@@ -247,6 +247,22 @@ static void test_not_a_capture(void)
 		free(out);
 		free(err);
 	}
+	/* a gzip-compressed capture (as the goldens are kept): named as such */
+	{
+		static const char gz[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03"
+					 "compressed bytes, enough for a file header";
+		char args[700], *out, *err;
+		int st;
+
+		path = write_tmp("demo.cap.gz", gz, sizeof(gz) - 1);
+		snprintf(args, sizeof(args), "deltas %s", path);
+		st = run_cli(args, &out, &err);
+		CHECK_WHY(st == 1 && strstr(err, "gzip-compressed (zcat it to a file first)") && !out[0],
+			  "gzip file: exits 1 and says it is gzip-compressed",
+			  "status %d out %.200s err %s", st, out, err);
+		free(out);
+		free(err);
+	}
 	/*
 	 * An empty file (a recording that wrote nothing, a `> x.cap` gone
 	 * wrong) is no capture: every reading verb exits 1 and says so, not 3
