@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * live.c: the live merge of "logdev report --follow" and "deltas --follow"
- * (struct lgd_live, liblogdev.h has the rule): each CPU's bytes, as read
+ * (struct lgd_live, lgd_live.h has the rule): each CPU's bytes, as read
  * from its trace_pipe_raw, are cut into whole sub-buffers and queued; the
  * queued sub-buffers are decoded one at a time into items (records and
  * lost-events gaps) by the one per-CPU decoder (stream.c, which reads a
