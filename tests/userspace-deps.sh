@@ -21,6 +21,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 self_test() {
+	. "$top/tests/include/planted.sh"	# planted_found
 	local tmp rc=0 out plant want
 	tmp=$(mktemp -d /tmp/logdev-udeps.XXXXXX) || return 1
 	mkdir -p "$tmp/tests"
@@ -48,12 +49,7 @@ self_test() {
 		esac
 		make -s -C "$tmp/userspace" O="$tmp/o" CFLAGS=-O0 liblogdev.a logdev > /dev/null 2>&1
 		out=$("$tmp/tests/userspace-deps.sh" "$tmp/o")
-		if grep -q "^FAIL: userspace-deps: $want" <<<"$out"; then
-			echo "PASS: userspace-deps self-test: a planted $plant violation fails the check ($want)"
-		else
-			echo "FAIL: userspace-deps self-test: planted $plant violation not found ($want); the check said: $(grep '^FAIL' <<<"$out" | head -n 3 | tr '\n' '|')"
-			rc=1
-		fi
+		planted_found "userspace-deps self-test ($plant)" "$out" "FAIL: userspace-deps: " "$want" || rc=1
 		cp "$tmp/comm.c.orig" "$tmp/userspace/lib/comm.c"; cp "$tmp/capture.c.orig" "$tmp/userspace/lib/capture.c"
 		cp "$tmp/cli-opts.c.orig" "$tmp/userspace/cli/cli-opts.c"
 	done
