@@ -54,6 +54,20 @@ static void notrace ld_hash_ptr(u8 *p)
 	off += 4;							\
 } while (0)
 
+/*
+ * The string a %s argument @s stands for, as vbin_printf() reads it
+ * (lib/vsprintf.c, check_pointer_msg()): "(null)" for NULL, "(efault)" for
+ * a pointer into the first page or an error value, else @s.
+ */
+static __always_inline const char *ld_vbin_str(const char *s)
+{
+	if (!s)
+		return "(null)";
+	if ((unsigned long)s < PAGE_SIZE || IS_ERR_VALUE(s))
+		return "(efault)";
+	return s;
+}
+
 /**
  * ld_vbin_walk() - cut a packed payload to a record, hash its plain pointers
  * @buf: the arguments ld_vbin_pack() packed for @fmt from @ap
@@ -102,11 +116,7 @@ u32 notrace ld_vbin_walk(u8 *buf, const char *fmt, va_list ap, u32 end)
 		case EDP_PCT:
 			continue;
 		case EDP_STR:
-			s = va_arg(ap, const char *);
-			if (!s)
-				s = "(null)";
-			else if ((unsigned long)s < PAGE_SIZE || IS_ERR_VALUE(s))
-				s = "(efault)";
+			s = ld_vbin_str(va_arg(ap, const char *));
 			if (off >= end)
 				return end;
 			/* as stored by ld_vbin_pack(): never past the precision */
@@ -244,11 +254,7 @@ int notrace ld_vbin_pack(u32 *bin, u32 size_words, const char *fmt, va_list ap)
 		case EDP_PCT:
 			continue;
 		case EDP_STR:
-			s = va_arg(ap, const char *);
-			if (!s)
-				s = "(null)";
-			else if ((unsigned long)s < PAGE_SIZE || IS_ERR_VALUE(s))
-				s = "(efault)";
+			s = ld_vbin_str(va_arg(ap, const char *));
 			len = prec >= 0 ? strnlen(s, prec) : strlen(s);
 			if (off + len + 1 < cap) {	/* as vbin_printf() */
 				memcpy(buf + off, s, len);
