@@ -141,6 +141,10 @@ struct lgd_reader {
 	struct lgd_sect_fix *fixes;	/* corrupt section headers found at open and
 				 * how they are read (reader.c), by offset */
 	uint32_t nr_fixes;
+	uint64_t no_hdr_from;	/* resync.c: a scan from here found no section
+				 * header up to the end of the file (0: none
+				 * finished yet); later scans from here on stop */
+	uint32_t no_hdr_sbs;	/* the sub-buffer size that scan judged with */
 };
 
 /**

@@ -176,13 +176,21 @@ static int hdr_candidate(const struct lgd_reader *r, uint64_t off)
  * byte by byte from the first step that is neither a sub-buffer nor a
  * header.  Reads the file in 16 KiB pieces: linear in the bytes scanned.
  */
-static int64_t resync_scan(const struct lgd_reader *r, uint64_t from, uint32_t sbs,
+static int64_t resync_scan(struct lgd_reader *r, uint64_t from, uint32_t sbs,
 			   int *stepped)
 {
 	uint8_t buf[16384];
-	uint64_t off = from;
+	uint64_t off = from, start;
 
 	*stepped = 0;
+	/* every offset from no_hdr_from on was scanned byte by byte and none
+	 * is a header: a run of damage, e.g. zeros, is scanned once, not once
+	 * per 16 bytes of it.  hdr_candidate() reads the file and, besides,
+	 * only the sub-buffer size, which accepts fewer once known than while
+	 * 0: a scan judged with 0, or with today's, still holds */
+	if (r->no_hdr_from && from >= r->no_hdr_from &&
+	    (!r->no_hdr_sbs || r->no_hdr_sbs == r->hdr.subbuf_size))
+		return -1;
 	for (; sbs && off < r->file_size; off += sbs) {
 		if (hdr_candidate(r, off)) {
 			*stepped = 1;
@@ -191,17 +199,22 @@ static int64_t resync_scan(const struct lgd_reader *r, uint64_t from, uint32_t s
 		if (subbuf_at(r, off, NULL) != 1)
 			break;
 	}
+	start = off;
 	while (off < r->file_size && r->file_size - off >= LGD_CAP_SECT_HDR_BYTES) {
 		size_t n = peek(r, off, buf, sizeof(buf));
 
 		if (n < 4)
-			break;
+			return -1;	/* a read cut short: nothing learnt */
 		for (size_t i = 0; i + 4 <= n; i++)
 			/* a type 1 to LGD_SECT_LAST (little-endian u32) first, then the rest */
 			if (buf[i] >= 1 && buf[i] <= LGD_SECT_LAST && !buf[i + 1] && !buf[i + 2] &&
 			    !buf[i + 3] && hdr_candidate(r, off + i))
 				return (int64_t)(off + i);
 		off += n - 3;	/* the last 3 bytes again, with what follows */
+	}
+	if (!r->no_hdr_from || start < r->no_hdr_from || r->no_hdr_sbs != r->hdr.subbuf_size) {
+		r->no_hdr_from = start;
+		r->no_hdr_sbs = r->hdr.subbuf_size;
 	}
 	return -1;
 }

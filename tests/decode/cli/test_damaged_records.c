@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "liblogdev.h"
 #include "subbuf.h"
 #include "testlib.h"
@@ -164,6 +165,35 @@ static void test_diff_names(void)
 	free(a);
 }
 
+/*
+ * A capture followed by 4 MiB of zeros (a file cut short with zero-filled or
+ * sparse space after it): each 16 zero bytes read as a section header of
+ * length 0 whose end is no header, and the resynchronising scan after it
+ * went to the end of the file every time, 16 bytes further on: hours for
+ * a few MiB, nothing printed.  The damage is now scanned once: the report
+ * ends (within run_cli()'s 60 s; a fraction of a second) and says where
+ * the file stops making sense.
+ */
+static void test_zero_tail(void)
+{
+	const struct trec r[] = { { 1000, 1, NULL, 0, 0, 0 }, { 2000, 2, NULL, 0, 0, 0 } };
+	char *p = tl_build("zerotail.cap", tl_fts, r, 2), args[1400], *out, *err;
+	size_t len = 0;
+	int st;
+
+	free(slurp_n(p, &len));
+	/* its END section (the last 16 bytes) cut, then zeros up to 4 MiB */
+	CHECK_WHY(len > 16 && !truncate(p, len - 16) && !truncate(p, 4 << 20),
+		  "zero tail: capture without its END, padded to 4 MiB", "%s: %zu bytes", p, len);
+	snprintf(args, sizeof(args), "report %s", p);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 3 && strstr(err, "truncated at byte 4194304"),
+		  "zero tail: report ends (exit 3, not the timeout's 124) and says where the file stops",
+		  "status %d err %.400s", st, err);
+	free(out);
+	free(err);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -176,6 +206,7 @@ int main(int argc, char **argv)
 	test_bad_type();
 	test_bad_comm();
 	test_diff_names();
+	test_zero_tail();
 	tmpdir_remove();
 	printf("records: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
