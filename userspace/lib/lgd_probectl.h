@@ -19,7 +19,9 @@
  *           added, in the order attached; malloc'd
  * @nr:      how many
  * @failed:  after a failed lgd_probes_attach(): the index of the spec the
- *           kernel refused (or that could not be written), else -1
+ *           kernel refused (its write failed) or the library refused (a
+ *           removal, too long), else -1 (the probes file could not be
+ *           opened or read: no logdev, not root; or out of memory)
  * @err:     after a failed lgd_probes_attach(): the kernel's error_log
  *           text of the refusal (its last entry), or a reason of the
  *           library's own; "" if none

@@ -35,8 +35,12 @@ void lgd_probe_set_free(struct lgd_probe_set *set)
 	set->nr = 0;
 }
 
-/* one write of @s to @dir/probes (append: never O_TRUNC, which clears all) */
-static int probes_write(const char *dir, const char *s)
+/*
+ * One write of @s to @dir/probes (append: never O_TRUNC, which clears
+ * all); *@refused (if not NULL) set when the file opened but the write
+ * failed: the kernel refused the command.
+ */
+static int probes_write(const char *dir, const char *s, int *refused)
 {
 	char path[4096];
 	size_t len = strlen(s);
@@ -56,6 +60,8 @@ static int probes_write(const char *dir, const char *s)
 		e = -EIO;
 	if (close(fd) && !e)
 		e = -errno;
+	if (e && refused)
+		*refused = 1;
 	return e;
 }
 
@@ -169,11 +175,12 @@ static int spec_check(const char *s, struct lgd_probe_set *set)
 }
 
 /* attach @spec; the names it added go to @set.  0 or negative errno */
-static int attach_one(const char *dir, const char *spec, struct lgd_probe_set *set)
+static int attach_one(const char *dir, const char *spec, struct lgd_probe_set *set,
+		      int *refused)
 {
 	size_t nb = 0, na = 0;
 	char **before = listing(dir, &nb), **after;
-	int e = before ? probes_write(dir, spec) : -errno;
+	int e = before ? probes_write(dir, spec, refused) : -errno;
 
 	if (e) {
 		names_free(before, nb);
@@ -216,7 +223,7 @@ static int detach_from(const char *dir, struct lgd_probe_set *set, size_t from)
 
 		/* "-:NAME": names are unique whatever the group */
 		snprintf(cmd, sizeof(cmd), "-:%s", slash ? slash + 1 : name);
-		e = probes_write(dir, cmd);
+		e = probes_write(dir, cmd, NULL);
 		if (e && e != -ENOENT) {
 			set->detach_failed++;
 			if (!first)
@@ -235,15 +242,16 @@ int lgd_probes_attach(const char *dir, const char *const *specs, size_t n,
 	set->failed = -1;
 	set->err[0] = 0;
 	for (size_t i = 0; i < n; i++) {
-		int e = spec_check(specs[i], set);
+		int e = spec_check(specs[i], set), refused = e < 0;
 
 		if (e == 1)
 			continue;
 		if (!e)
-			e = attach_one(dir, specs[i], set);
+			e = attach_one(dir, specs[i], set, &refused);
 		if (e) {
-			set->failed = (long)i;
-			if (!set->err[0])
+			if (refused)
+				set->failed = (long)i;
+			if (refused && !set->err[0])
 				last_error(dir, specs[i], set);
 			detach_from(dir, set, start);
 			return e;
