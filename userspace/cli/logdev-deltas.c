@@ -315,6 +315,8 @@ static int deltas_file(const char *file, const char *const *pairs, int npairs, i
 			fprintf(stderr, "logdev deltas: --pair %s: %s\n", pairs[i],
 				!from ? "out of memory" : f == t && f >= 0 ? "the same site twice" :
 				"no site of the capture has that label (func:line, as deltas prints)");
+			if (to && (f < 0 || t < 0))
+				cli_site_unknown(&r, f < 0 ? from : to);
 			free(from);
 			lgd_reader_close(&r);
 			return from ? 2 : 1;
@@ -331,6 +333,7 @@ static int deltas_file(const char *file, const char *const *pairs, int npairs, i
 		if (y < 0) {
 			fprintf(stderr, "logdev deltas: --inside %s: no site of the capture has "
 				"that label (func:line, as deltas prints)\n", inside);
+			cli_site_unknown(&r, inside);
 			lgd_reader_close(&r);
 			return 2;
 		}
