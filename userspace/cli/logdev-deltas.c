@@ -103,6 +103,13 @@ static void print_inside(const struct lgd_reader *r, const struct lgd_deltas *ds
 	lgd_fmt_us(t, sizeof(t), ytot);
 	printf("inside %s: %" PRIu64 " call%s, %s us inclusive\n", y, ycount,
 	       ycount == 1 ? "" : "s", t);
+	if (!ycount) {	/* a site there, but nothing measured: never a silent 0 */
+		char *e = lgd_escape_alloc(y);
+
+		fprintf(stderr, "logdev deltas: --inside %s: that site has no call in this capture "
+			"(no duration starts at it)\n", e ? e : "?");
+		free(e);
+	}
 	for (size_t i = 0; i < ds->nr; i++) {
 		const struct lgd_pair *p = &ds->pairs[i];
 

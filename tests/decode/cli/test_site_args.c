@@ -79,6 +79,15 @@ static void test_readded(void)
 	free(out);
 	free(err);
 
+	snprintf(args, sizeof(args), "deltas --durations --inside main_loop:20 %s", cap);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && strstr(out, "inside main_loop:20: 0 calls") &&
+		  strstr(err, "--inside main_loop:20: that site has no call in this capture"),
+		  "--inside a site with no call: 0 calls, said on stderr",
+		  "status %d:\n%s\nstderr: %s", st, out, err);
+	free(out);
+	free(err);
+
 	snprintf(args, sizeof(args), "deltas --durations %s", cap);
 	st = run_cli(args, &out, &err);
 	CHECK_WHY(st == 0 && strstr(out, "kfree_skbmem:0") &&
