@@ -404,7 +404,8 @@ int64_t lgd_site_match(const struct lgd_sites *s, const struct lgd_site *x)
 		for (uint32_t i = 0; i < s->nr; i++) {
 			struct end e = { s->by_id[i], i };
 
-			if (!e.st || !end_eq(&e, &ex, mode))
+			/* a merged probe site is its canon's (lgd_site.canon) */
+			if (!e.st || e.st->canon || !end_eq(&e, &ex, mode))
 				continue;
 			if (found < 0)
 				found = i;

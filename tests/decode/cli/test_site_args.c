@@ -60,6 +60,7 @@ static const char redefined[] =
 static void test_readded(void)
 {
 	char *cap = probe_cap("readded.cap", readded, 4, 5), *out, *err, args[1400];
+	char *one = probe_cap("one.cap", readded, 2, 3);
 	int st;
 
 	snprintf(args, sizeof(args), "report %s", cap);
@@ -88,6 +89,15 @@ static void test_readded(void)
 	free(out);
 	free(err);
 
+	snprintf(args, sizeof(args), "diff --durations --format csv %s %s", cap, one);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && strstr(out, "\nkfree_skbmem:0,kfree_skbmem%return:0,both,3,") &&
+		  !strstr(out, "only_"),
+		  "re-added probe: diff against a capture where it has one id matches its rows",
+		  "status %d:\n%s\nstderr: %s", st, out, err);
+	free(out);
+	free(err);
+
 	snprintf(args, sizeof(args), "deltas --durations %s", cap);
 	st = run_cli(args, &out, &err);
 	CHECK_WHY(st == 0 && strstr(out, "kfree_skbmem:0") &&
@@ -97,6 +107,7 @@ static void test_readded(void)
 	free(out);
 	free(err);
 	free(cap);
+	free(one);
 }
 
 static void test_redefined(void)
