@@ -132,11 +132,9 @@ int cli_probes_attach(const char *dir, const struct cli_probe_specs *ps,
 			"you root?)\n", dir, strerror(-e));
 		return 1;
 	}
-	fprintf(stderr, "logdev record: probe '%s' refused: %s%s\n%s%s",
-		ps->v[set->failed], strerror(-e), set->failed ?
-		" (the probes added before it were removed; nothing recorded)" :
-		" (nothing recorded)", set->err, set->err[0] &&
-		set->err[strlen(set->err) - 1] != '\n' ? "\n" : "");
+	fprintf(stderr, "logdev record: probe '%s' refused: %s (nothing recorded, none of "
+		"its probes left attached)\n%s%s", ps->v[set->failed], strerror(-e), set->err,
+		set->err[0] && set->err[strlen(set->err) - 1] != '\n' ? "\n" : "");
 	return 2;
 }
 

@@ -46,8 +46,10 @@ struct lgd_probe_set {
  *         first call; the names of the probes added are appended to it, so
  *         several calls may share it
  *
- * Writes each spec in order, one write each.  On the first refusal, the
- * probes this call added are removed again (those of earlier calls stay in
+ * Writes each spec in order, one write each (with its newline, as echo
+ * does); a spec the library refuses fails the call before anything is
+ * written.  On the first refusal by the kernel, the probes this call added
+ * are removed again (those of earlier calls stay in
  * @set), @set->failed and @set->err say which spec and why.
  * Return: 0, or negative errno (the kernel's, for a refused spec).
  */

@@ -42,11 +42,17 @@ void lgd_probe_set_free(struct lgd_probe_set *set)
  */
 static int probes_write(const char *dir, const char *s, int *refused)
 {
-	char path[4096];
+	char path[4096], line[LGD_PROBE_CMD_MAX + 1];
 	size_t len = strlen(s);
 	ssize_t w;
 	int fd, e = 0;
 
+	/* as echo writes it, with its newline, where that fits in one command */
+	if (len < LGD_PROBE_CMD_MAX) {
+		memcpy(line, s, len);
+		line[len++] = '\n';
+		s = line;
+	}
 	snprintf(path, sizeof(path), "%s/probes", dir);
 	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0)
@@ -241,8 +247,17 @@ int lgd_probes_attach(const char *dir, const char *const *specs, size_t n,
 
 	set->failed = -1;
 	set->err[0] = 0;
+	/* what the library refuses, before anything is written */
 	for (size_t i = 0; i < n; i++) {
-		int e = spec_check(specs[i], set), refused = e < 0;
+		int e = spec_check(specs[i], set);
+
+		if (e < 0) {
+			set->failed = (long)i;
+			return e;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		int e = spec_check(specs[i], set), refused = 0;
 
 		if (e == 1)
 			continue;
