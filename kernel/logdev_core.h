@@ -127,6 +127,8 @@ static __always_inline u32 ld_site_id(struct logdev_site *site)
 u32 ld_nr_sites(void);
 struct logdev_site *ld_site_get(u32 id);
 void ld_site_adopt(struct logdev_site *s);
+struct logdev_site *ld_site_reclaim(const char *file, const char *func,
+				    const char *fmt, u32 line);
 int ld_sites_init(void);
 void ld_sites_exit(void);
 

@@ -35,11 +35,18 @@
 
 LIST_HEAD(ld_probes);	/* under ld_probes_mutex */
 
+/*
+ * A probe's call site: the one a removed probe of the same name and
+ * definition had (its id kept: ld_site_reclaim()), else a new one.
+ */
 static struct logdev_site *ld_site_new(const char *func, const char *fmt,
 				       u32 line)
 {
-	struct logdev_site *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct logdev_site *s = ld_site_reclaim("probe", func, fmt, line);
 
+	if (s)
+		return s;
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return NULL;
 	s->file = kstrdup("probe", GFP_KERNEL);

@@ -23,6 +23,7 @@ DEFINE_MUTEX(ld_sites_mutex);	/* site table entries repointed / printed */
 
 static struct logdev_site *ld_sites[LD_MAX_SITES];
 static DECLARE_BITMAP(ld_site_owned, LD_MAX_SITES);	/* entry is our copy */
+static DECLARE_BITMAP(ld_site_adopted, LD_MAX_SITES);	/* a removed probe's */
 static atomic_t ld_next_site = ATOMIC_INIT(0);
 
 /**
@@ -176,11 +177,47 @@ void ld_site_adopt(struct logdev_site *s)
 	mutex_lock(&ld_sites_mutex);
 	if (id && id < LD_MAX_SITES && ld_sites[id] == s) {
 		__set_bit(id, ld_site_owned);
+		__set_bit(id, ld_site_adopted);
 		s = NULL;
 	}
 	mutex_unlock(&ld_sites_mutex);
 	if (s)
 		ld_site_free(s);
+}
+
+/**
+ * ld_site_reclaim() - take back an adopted site with these strings
+ * @file: its file ("probe")
+ * @func: its func (the probe's name, or "NAME%return")
+ * @fmt:  its format
+ * @line: its line (the probe's offset)
+ *
+ * A probe removed and added again with the same name and definition gets
+ * its earlier site, id included, so its label and its records' site id
+ * stay the same within the module's life (and across captures).  The site
+ * is no longer the table's: the caller adopts it again when done.
+ *
+ * Return: the site, or NULL if no adopted site has exactly these strings.
+ */
+struct logdev_site *ld_site_reclaim(const char *file, const char *func,
+				    const char *fmt, u32 line)
+{
+	struct logdev_site *s, *found = NULL;
+	u32 i;
+
+	mutex_lock(&ld_sites_mutex);
+	for_each_set_bit(i, ld_site_adopted, LD_MAX_SITES) {
+		s = ld_sites[i];
+		if (s && s->line == line && !strcmp(s->func, func) &&
+		    !strcmp(s->fmt, fmt) && !strcmp(s->file, file)) {
+			__clear_bit(i, ld_site_adopted);
+			__clear_bit(i, ld_site_owned);
+			found = s;
+			break;
+		}
+	}
+	mutex_unlock(&ld_sites_mutex);
+	return found;
 }
 
 /**

@@ -433,6 +433,16 @@ if boot vm-faults-ctl 2 "$vm/guest-faults.sh" \
 	guest_lines "$out/vm-faults-ctl"
 fi
 
+# 14. probes on the record command line (issue 26, point 1): a probe removed
+# and added again keeps its site and label; record -p / --probe-file attach
+# for a recording and remove after it (COMMAND, SIGINT, SIGTERM, a refused
+# later -p), a probe there before untouched.  Multi-threaded TCG: enable is
+# written only by logdev record around the workload.
+if boot vm-probes-cli 2 "$vm/guest-probes-cli.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static $vmtool" ""; then
+	guest_lines "$out/vm-probes-cli"
+fi
+
 for g in ${VM_ONLY:-}; do
 	[ -n "${asked[$g]:-}" ] ||
 		fail "vm: VM_ONLY names '$g': no such group here (groups: $(printf '%s\n' "${!asked[@]}" | sort | tr '\n' ' '))"

@@ -18,6 +18,9 @@
  *   vmtool cross ROUNDS      does every sub-buffer name the tasks of its
  *                            records (comm records)? see cross_main()
  *   vmtool seed-rng          credit entropy (test guests: %p hash key)
+ *   vmtool sigdfl CMD [ARGS] CMD with SIGINT and SIGQUIT at their defaults
+ *                            (a non-interactive shell starts "cmd &" with
+ *                            them ignored, and logdev record keeps that)
  *   vmtool hotplug SECONDS   CPUs 1..N-1 offline/online in a loop under
  *                            writers and readers; vmtool ctlstorm SECONDS:
  *                            concurrent writers to every control file;
@@ -184,6 +187,13 @@ int main(int argc, char **argv)
 		return comm_main(argv[2], argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "cross"))
 		return cross_main(strtoul(argv[2], NULL, 0));
+	if (argc >= 3 && !strcmp(argv[1], "sigdfl")) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		execvp(argv[2], argv + 2);
+		perror(argv[2]);
+		return 127;
+	}
 	if (argc == 2 && !strcmp(argv[1], "seed-rng"))
 		return seed_rng_main();
 	if (argc == 3 && !strcmp(argv[1], "hotplug"))
@@ -192,6 +202,6 @@ int main(int argc, char **argv)
 		return ctlstorm_main(atof(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "probestorm"))
 		return probestorm_main(atof(argv[2]));
-	fprintf(stderr, "usage: vmtool eof-read CPU | eof-poll CPU | stress SECONDS ITERS SEED | comm A B C | cross ROUNDS | seed-rng | hotplug SECONDS | ctlstorm SECONDS | probestorm SECONDS\n");
+	fprintf(stderr, "usage: vmtool eof-read CPU | eof-poll CPU | stress SECONDS ITERS SEED | comm A B C | cross ROUNDS | sigdfl CMD... | seed-rng | hotplug SECONDS | ctlstorm SECONDS | probestorm SECONDS\n");
 	return 2;
 }

@@ -2,10 +2,13 @@
 /*
  * cli-recorder.c: the CLI's side of the recorder (layer: CLI): the
  * library's recorder steps (lib/recorder.c) with their problems said on
- * stderr, and how long `logdev record` naps between drains.
+ * stderr, and how long `logdev record` naps between drains; record's
+ * probes (-p, --probe-file: lib/probectl.c) gathered, attached, removed.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -65,4 +68,87 @@ int cli_nap_ms(uint64_t most, double dt, uint64_t buf_bytes)
 	/* the time @most bytes took, scaled to a quarter of the buffer */
 	ms = 1000.0 * dt * ((double)buf_bytes / 4) / (double)most;
 	return ms >= CLI_NAP_MAX_MS ? CLI_NAP_MAX_MS : (int)ms;
+}
+
+int cli_probe_spec_add(struct cli_probe_specs *ps, const char *arg, int is_file)
+{
+	char **lines = NULL;
+	size_t n = 1;
+	int e = 0;
+
+	if (is_file) {
+		e = lgd_probes_read_file(arg, &lines, &n);
+		if (e) {
+			if (e == -E2BIG)
+				fprintf(stderr, "logdev record: --probe-file %s: line %zu: longer than "
+					"one command may be (1023 bytes)\n", arg, n);
+			else
+				fprintf(stderr, "logdev record: --probe-file %s: %s\n", arg,
+					strerror(-e));
+			return 2;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		char **nv = realloc(ps->v, (ps->n + 1) * sizeof(*nv));
+		char *s = nv ? (is_file ? lines[i] : strdup(arg)) : NULL;
+
+		if (!nv || !s) {
+			fprintf(stderr, "logdev record: out of memory\n");
+			e = 1;
+			break;
+		}
+		ps->v = nv;
+		ps->v[ps->n++] = s;
+		if (is_file)
+			lines[i] = NULL;
+	}
+	for (size_t i = 0; is_file && i < n; i++)
+		free(lines[i]);
+	free(lines);
+	return e;
+}
+
+void cli_probe_specs_free(struct cli_probe_specs *ps)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		free(ps->v[i]);
+	free(ps->v);
+	ps->v = NULL;
+	ps->n = 0;
+}
+
+int cli_probes_attach(const char *dir, const struct cli_probe_specs *ps,
+		      struct lgd_probe_set *set)
+{
+	int e;
+
+	if (!ps->n)
+		return 0;
+	e = lgd_probes_attach(dir, (const char *const *)ps->v, ps->n, set);
+	if (!e)
+		return 0;
+	if (set->failed < 0) {	/* the probes file itself */
+		fprintf(stderr, "logdev record: %s/probes: %s (is logdev.ko loaded, and are "
+			"you root?)\n", dir, strerror(-e));
+		return 1;
+	}
+	fprintf(stderr, "logdev record: probe '%s' refused: %s%s\n%s%s",
+		ps->v[set->failed], strerror(-e), set->failed ?
+		" (the probes added before it were removed; nothing recorded)" :
+		" (nothing recorded)", set->err, set->err[0] &&
+		set->err[strlen(set->err) - 1] != '\n' ? "\n" : "");
+	return 2;
+}
+
+int cli_probes_detach(const char *dir, struct lgd_probe_set *set)
+{
+	size_t n = set->nr;
+	int e = lgd_probes_detach(dir, set);
+
+	if (!e)
+		return 0;
+	fprintf(stderr, "logdev record: %zu of the %zu probes it added could not be removed "
+		"(%s): see %s/probes, remove them with echo -:NAME >> %s/probes\n",
+		set->detach_failed, n, strerror(-e), dir, dir);
+	return 1;
 }

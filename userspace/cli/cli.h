@@ -147,6 +147,28 @@ int cli_write_meta(struct lgd_cap_writer *w, const char *dir,
 /** cli_write_formats() - lgd_rec_formats(), why symbols are not saved printed. */
 int cli_write_formats(struct lgd_cap_writer *w, const char *dir, const char *formats,
 		      size_t len, int *ksyms_done);
+/* record's probes (-p SPEC, --probe-file FILE), in the order given */
+struct cli_probe_specs {
+	char **v;
+	size_t n;
+};
+/**
+ * cli_probe_spec_add() - add -p @arg (or with @is_file the lines of probe
+ * file @arg, lgd_probes_read_file()) to @ps.  Return: 0, 1 (no memory) or
+ * 2 (an unreadable file, a line too long; said on stderr).
+ */
+int cli_probe_spec_add(struct cli_probe_specs *ps, const char *arg, int is_file);
+void cli_probe_specs_free(struct cli_probe_specs *ps);
+/**
+ * cli_probes_attach() - lgd_probes_attach() of @ps in @dir into @set, its
+ * problems said: a spec refused (the kernel's error_log entry printed;
+ * those added before it removed again): 2; the probes file unusable: 1.
+ * Return: 0, 1 or 2.
+ */
+int cli_probes_attach(const char *dir, const struct cli_probe_specs *ps,
+		      struct lgd_probe_set *set);
+/** cli_probes_detach() - lgd_probes_detach(), a failure said.  0 or 1. */
+int cli_probes_detach(const char *dir, struct lgd_probe_set *set);
 #define CLI_NAP_MAX_MS	10
 /**
  * cli_nap_ms() - how long `logdev record` waits after a drain before it

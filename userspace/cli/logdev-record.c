@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * logdev-record.c: "logdev record [-o FILE] [-d DIR] [--no-enable]
- *                   [--duration S | -- COMMAND [ARGS]]"
+ * logdev-record.c: "logdev record [-o FILE] [-d DIR] [--no-enable] [-p SPEC]...
+ *                   [--probe-file FILE]... [--duration S | -- COMMAND [ARGS]]"
+ * -p/--probe-file: attached before anything is written (a refused one: exit
+ * 2), removed by name after the capture is finished, however it ended.
  *
  * Writes HEADER and FORMATS (and KALLSYMS and MODLOG if a format prints
  * symbols),
@@ -38,7 +40,7 @@
  * ended the recording, except SIGINT/SIGTERM without --duration and
  * COMMAND (the way to end that form): 0; else COMMAND's exit status
  * (128+signal if killed; 127 if it could not be found, 126 if not run);
- * else 0.  2 on usage errors: numeric values are checked strictly
+ * else 0.  2 on usage errors and refused probes: numeric values are checked strictly
  * (cli_parse_real(): --duration is 0 to 31536000 seconds).
  */
 #define _GNU_SOURCE
@@ -59,8 +61,12 @@
 #include "cli-signals.h"
 
 const struct cli_cmd cli_cmd_record = {
-	"record", cmd_record, "record [-o FILE] [-d DIR] [--no-enable] [--duration S | -- COMMAND [ARGS]]",
+	"record", cmd_record, "record [-o FILE] [-d DIR] [--no-enable] [-p SPEC]... "
+	"[--probe-file FILE]... [--duration S | -- COMMAND [ARGS]]",
 	"  -o, --output FILE    capture file (default logdev.cap; - for stdout)\n"
+	"  -p, --probe SPEC     attach probe SPEC (DIR/probes' grammar: 'r:FUNC', globs...)\n"
+	"                       for the recording, removed after it (repeatable)\n"
+	"      --probe-file FILE  attach the probes of FILE (one per line, # comments)\n"
 	"  -d, --dir DIR        logdev debugfs directory\n"
 	"      --no-enable      do not write enable (record what others enabled)\n"
 	"      --duration S     stop after S seconds (0 to 31536000)\n"
@@ -91,6 +97,8 @@ struct rec {
 	double duration;	/* seconds; < 0: none */
 	char **command;		/* NULL: none */
 	int no_enable;
+	struct cli_probe_specs specs;	/* -p, --probe-file */
+	struct lgd_probe_set probes;	/* what they added */
 	/* debugfs */
 	char *ht, *ft;		/* header and current formats text */
 	char *pt0;		/* the probes file at the start (miss counts) */
@@ -187,6 +195,8 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "duration", required_argument, NULL, 'D' },
 		{ "no-enable", no_argument, NULL, 'N' },
+		{ "probe", required_argument, NULL, 'p' },
+		{ "probe-file", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -197,7 +207,7 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 	rc->duration = -1;
 	/* "+": stop at the first non-option, so COMMAND's options stay its own */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:d:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:d:p:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			rc->out = optarg;
@@ -214,6 +224,11 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 			break;
 		case 'N':
 			rc->no_enable = 1;
+			break;
+		case 'p':
+		case 'P':
+			if (cli_probe_spec_add(&rc->specs, optarg, c == 'P'))
+				return 2;
 			break;
 		case 'h':
 			return cli_verb_help(&cli_cmd_record);
@@ -742,32 +757,42 @@ static void rec_free(struct rec *rc)
 	free(rc->fds);
 	free(rc->buf);
 	free(rc->cpus);
+	cli_probe_specs_free(&rc->specs);
+	lgd_probe_set_free(&rc->probes);
 }
 
 int cmd_record(int argc, char **argv)
 {
 	struct rec rc = { .outfd = -1, .child = -1, .tty = isatty(2) };
-	int ret = rec_parse(&rc, argc, argv);
+	int ret;
 
-	if (ret >= 0)
+	lgd_probe_set_init(&rc.probes);
+	ret = rec_parse(&rc, argc, argv);
+	if (ret >= 0) {
+		rec_free(&rc);
 		return ret;
+	}
 	/* from here on, a stop signal is noted and handled by the main path */
 	if (pipe2(cli_wake_fd, O_NONBLOCK | O_CLOEXEC)) {
 		perror("logdev: pipe");
 		return 1;
 	}
 	cli_catch_signals(&rc.caught);
-	/* nothing is written unless debugfs works; nothing enabled unless written */
-	if (rec_open_debugfs(&rc) || rec_open_output(&rc) || rec_write_meta(&rc) ||
-	    rec_enable(&rc)) {
+	/* nothing is written unless debugfs works and the probes are on */
+	ret = rec_open_debugfs(&rc) ? 1 : cli_probes_attach(rc.dir, &rc.specs, &rc.probes);
+	if (ret || rec_open_output(&rc) || rec_write_meta(&rc) || rec_enable(&rc)) {
+		if (cli_probes_detach(rc.dir, &rc.probes) || !ret)
+			ret = 1;
 		rec_free(&rc);
-		return 1;
+		return ret;
 	}
 	rec_start_command(&rc);
 	rec_run(&rc);
 	rec_stop(&rc);
 	rec_drain(&rc);
-	rec_finish(&rc);
+	rec_finish(&rc);	/* the probes' counts in it: before they go */
+	if (cli_probes_detach(rc.dir, &rc.probes) && !rc.rc)
+		rc.rc = 1;
 	ret = rec_exit_status(&rc);
 	rec_free(&rc);
 	return ret;
