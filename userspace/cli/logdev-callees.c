@@ -169,6 +169,42 @@ err_nomem:
 	return 1;
 }
 
+int cli_callees_specs(struct cli_probe_specs *ps, const char *func)
+{
+	char **lines = NULL;
+	size_t n = 0;
+	int rc = cli_callees_probes(func, &lines, &n, stderr) ? 2 : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		for (j = 0; j < ps->n && strcmp(ps->v[j], lines[i]); j++)
+			;
+		if (!rc && j == ps->n) {
+			char **v = realloc(ps->v, (ps->n + 1) * sizeof(*v));
+
+			if (!v) {
+				fprintf(stderr, "logdev record: out of memory\n");
+				rc = 1;
+			} else {
+				ps->v = v;
+				ps->v[ps->n++] = lines[i];
+				lines[i] = NULL;
+			}
+		}
+		free(lines[i]);
+	}
+	free(lines);
+	return rc;
+}
+
+int cli_probe_opt(struct cli_probe_specs *ps, int opt, const char *arg)
+{
+	if (opt == 'C')
+		return cli_callees_specs(ps, arg);
+	return cli_probe_spec_add(ps, arg, opt == 'P');
+}
+
 int cmd_callees(int argc, char **argv)
 {
 	static const struct option lo[] = {
