@@ -62,6 +62,11 @@ say "$L callees ptrace_may_access" | tee callees-ptrace.txt
 grep -q "^  probe __ptrace_may_access " callees-ptrace.txt &&
 	pass "ptrace_may_access: __ptrace_may_access found" ||
 	fail "ptrace_may_access: __ptrace_may_access not among its callees"
+# one level down, as the docs' path goes on: the LSM hook under it
+say "$L callees __ptrace_may_access" | tee callees-ptrace2.txt
+grep -q "^  probe security_ptrace_access_check " callees-ptrace2.txt &&
+	pass "__ptrace_may_access: security_ptrace_access_check found" ||
+	fail "__ptrace_may_access: security_ptrace_access_check not among its callees"
 say "$L callees no_such_function_here"
 check_eq "a FUNC that is not there: exit 1" "$($L callees no_such_function_here 2>/dev/null; echo $?)" 1
 
