@@ -54,6 +54,8 @@ int lgd_kcore_open(struct lgd_kcore **out, const char *path)
 		return err;
 	}
 	err = read_at(kc->fd, &eh, sizeof(eh), 0);
+	if (err == -EFAULT)
+		err = -ENOEXEC;		/* shorter than an ELF header */
 	if (err)
 		goto err_close;
 	err = -ENOEXEC;
