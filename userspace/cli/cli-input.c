@@ -49,6 +49,7 @@ static int open_filtered(struct lgd_reader *r)
 		lgd_reader_close(r);
 		return 1;
 	}
+	cli_probe_redefined(r);
 	return 0;
 }
 

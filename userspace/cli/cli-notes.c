@@ -282,3 +282,55 @@ void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
 			"within %s of the exact value\n", pfx, LGD_HIST_EXACT_MAX,
 			LGD_HIST_REL_ERROR);
 }
+
+/* the label and the escaped format of @st (id @id) of @r as "LABEL 'FMT'" */
+static void redefined_one(const struct lgd_reader *r, const struct lgd_site *st)
+{
+	char *l = lgd_site_label_text_alloc(&r->sites, st->id), *f = lgd_escape_alloc(st->fmt);
+
+	fprintf(stderr, "%s '%s'", l ? l : "?", f ? f : "?");
+	free(l);
+	free(f);
+}
+
+unsigned int cli_probe_redefined(const struct lgd_reader *r)
+{
+	unsigned int n = 0;
+
+	for (uint32_t i = 0; i < r->sites.nr; i++) {
+		const struct lgd_site *b = r->sites.by_id[i], *a = NULL;
+		char *name;
+
+		if (!b || b->canon || b->label_seq != 2 || strcmp(b->file, "probe"))
+			continue;
+		for (uint32_t j = 0; j < r->sites.nr && !a; j++) {
+			const struct lgd_site *x = r->sites.by_id[j];
+
+			if (x && !x->canon && x->label_seq == 1 && x->line == b->line &&
+			    !strcmp(x->file, "probe") && !strcmp(x->func, b->func))
+				a = x;
+		}
+		if (!a)
+			continue;
+		name = lgd_escape_alloc(b->func);
+		fprintf(stderr, "logdev: warning: probe %s stands for different definitions in "
+			"this capture (removed and added again with other arguments); "
+			"told apart by #N: ", name ? name : "?");
+		free(name);
+		redefined_one(r, a);
+		fputs(", ", stderr);
+		redefined_one(r, b);
+		for (uint32_t j = 0; j < r->sites.nr; j++) {
+			const struct lgd_site *x = r->sites.by_id[j];
+
+			if (x && !x->canon && x->label_seq > 2 && x->line == b->line &&
+			    !strcmp(x->file, "probe") && !strcmp(x->func, b->func)) {
+				fputs(", ", stderr);
+				redefined_one(r, x);
+			}
+		}
+		fputc('\n', stderr);
+		n++;
+	}
+	return n;
+}

@@ -358,23 +358,34 @@ int cli_by_arg(const char *verb, const char *arg, int *by)
 
 int64_t cli_site_by_label(const struct lgd_reader *r, const char *label)
 {
-	int64_t probe = -1;
+	return lgd_site_find(&r->sites, label);
+}
 
-	for (uint32_t i = 0; i < r->sites.nr; i++) {
-		const struct lgd_site *st = r->sites.by_id[i];
-		char *l;
-		int eq;
+void cli_site_unknown(const struct lgd_reader *r, const char *arg)
+{
+	char *c[CLI_SITE_HINTS];
+	int n = lgd_site_closest(&r->sites, arg, c, CLI_SITE_HINTS);
+	int several = lgd_site_find(&r->sites, arg) == -2;
 
-		if (!st)
-			continue;
-		l = lgd_site_label_alloc(&r->sites, i);
-		eq = l && !strcmp(l, label);
-		free(l);
-		if (eq)
-			return i;
-		if (probe < 0 && st->file && !strcmp(st->file, "probe") && st->func &&
-		    !strcmp(st->func, label))
-			probe = i;
+	if (n <= 0) {
+		fprintf(stderr, "  (the capture has no site)\n");
+		return;
 	}
-	return probe;
+	if (several) {
+		char *e = lgd_escape_alloc(arg);
+
+		fprintf(stderr, "  %s is a probe name with several labels (definitions): ",
+			e ? e : "?");
+		free(e);
+	} else {
+		fprintf(stderr, "  closest labels: ");
+	}
+	for (int i = 0; i < n; i++) {
+		char *e = lgd_escape_alloc(c[i]);
+
+		fprintf(stderr, "%s%s", i ? ", " : "", e ? e : "?");
+		free(e);
+		free(c[i]);
+	}
+	fputc('\n', stderr);
 }

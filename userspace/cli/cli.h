@@ -266,6 +266,14 @@ int cli_by_arg(const char *verb, const char *arg, int *by);
  */
 struct lgd_reader;
 unsigned int cli_probe_misses(const struct lgd_reader *r);
+/**
+ * cli_probe_redefined() - warn (stderr) once per probe name of @r that
+ * stands for different definitions (its sites at one offset with different
+ * formats: labels NAME:OFF#1, #2...), naming each label and format; the
+ * figures are right (each definition its own rows), so not counted in
+ * cli_nwarn.  Returns how many names.
+ */
+unsigned int cli_probe_redefined(const struct lgd_reader *r);
 /** cli_marks() - the marks of bits @m as text ("" if none) into @b (>= 6 bytes). */
 void cli_marks(char *b, unsigned int m);
 /** cli_pair_marks() - the CLI_MARK_* bits of pair @p of @ds. */
@@ -282,10 +290,20 @@ void cli_deltas_notes(FILE *f, const char *pfx, const struct lgd_deltas *ds,
 /**
  * cli_site_by_label() - the id of the site of @r labelled @label
  * (lgd_site_label(): "func:line", as deltas prints it), else of the probe
- * named @label (file "probe", func @label: "vfs_read", "vfs_read%return").
- * Return: the id, or -1 if none.
+ * named @label (file "probe", func @label: "vfs_read", "vfs_read%return"):
+ * lgd_site_find().
+ * Return: the id, or -1 if none, -2 if @label is a probe name with several
+ * labels.
  */
 int64_t cli_site_by_label(const struct lgd_reader *r, const char *label);
+#define CLI_SITE_HINTS	5
+/**
+ * cli_site_unknown() - after an error line about site argument @arg that
+ * names no site of @r: a line naming the closest labels (up to
+ * CLI_SITE_HINTS, lgd_site_closest()), or the labels of the probe @arg
+ * names when it has several, escaped for the terminal.
+ */
+void cli_site_unknown(const struct lgd_reader *r, const char *arg);
 
 /*
  * logdev hist and diff --svg (logdev-hist.c)

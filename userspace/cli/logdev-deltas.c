@@ -103,6 +103,13 @@ static void print_inside(const struct lgd_reader *r, const struct lgd_deltas *ds
 	lgd_fmt_us(t, sizeof(t), ytot);
 	printf("inside %s: %" PRIu64 " call%s, %s us inclusive\n", y, ycount,
 	       ycount == 1 ? "" : "s", t);
+	if (!ycount) {	/* a site there, but nothing measured: never a silent 0 */
+		char *e = lgd_escape_alloc(y);
+
+		fprintf(stderr, "logdev deltas: --inside %s: that site has no call in this capture "
+			"(no duration starts at it)\n", e ? e : "?");
+		free(e);
+	}
 	for (size_t i = 0; i < ds->nr; i++) {
 		const struct lgd_pair *p = &ds->pairs[i];
 
@@ -315,6 +322,8 @@ static int deltas_file(const char *file, const char *const *pairs, int npairs, i
 			fprintf(stderr, "logdev deltas: --pair %s: %s\n", pairs[i],
 				!from ? "out of memory" : f == t && f >= 0 ? "the same site twice" :
 				"no site of the capture has that label (func:line, as deltas prints)");
+			if (to && (f < 0 || t < 0))
+				cli_site_unknown(&r, f < 0 ? from : to);
 			free(from);
 			lgd_reader_close(&r);
 			return from ? 2 : 1;
@@ -331,6 +340,7 @@ static int deltas_file(const char *file, const char *const *pairs, int npairs, i
 		if (y < 0) {
 			fprintf(stderr, "logdev deltas: --inside %s: no site of the capture has "
 				"that label (func:line, as deltas prints)\n", inside);
+			cli_site_unknown(&r, inside);
 			lgd_reader_close(&r);
 			return 2;
 		}

@@ -66,7 +66,7 @@ const struct cli_cmd cli_cmd_diff = {
 
 enum fmt { F_TEXT, F_CSV, F_JSON };
 
-/* Open @file and fill @ds (finished).  Prints errors.  0 or 1. */
+/* Open @file and fill @ds (finished).  Prints errors.  0, 1, or 2 (no such --pair site). */
 static int load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		int durations, int by, const char *const *pairs, int npairs,
 		uint32_t (*ids)[2])
@@ -87,9 +87,11 @@ static int load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 			fprintf(stderr, "logdev diff: %s: --pair %s: %s\n", file, pairs[i],
 				!from ? "out of memory" : f == t && f >= 0 ? "the same site twice" :
 				"no site of the capture has that label (func:line, as deltas prints)");
+			if (to && (f < 0 || t < 0))
+				cli_site_unknown(r, f < 0 ? from : to);
 			free(from);
 			lgd_reader_close(r);
-			return 1;
+			return from ? 2 : 1;	/* no such site: a usage error */
 		}
 		free(from);
 		ids[i][0] = (uint32_t)f;
@@ -451,12 +453,14 @@ static int diff_files(const char *const files[2], enum fmt fmt, unsigned long lo
 	unsigned int used[2] = { 0, 0 };
 	static uint32_t uids[2][16][2];
 
-	if (load(files[0], &r[0], &ds[0], durations, by, upairs, nupairs, uids[0]))
-		return 1;
-	if (load(files[1], &r[1], &ds[1], durations, by, upairs, nupairs, uids[1])) {
+	ret = load(files[0], &r[0], &ds[0], durations, by, upairs, nupairs, uids[0]);
+	if (ret)
+		return ret;
+	ret = load(files[1], &r[1], &ds[1], durations, by, upairs, nupairs, uids[1]);
+	if (ret) {
 		lgd_deltas_free(&ds[0]);
 		lgd_reader_close(&r[0]);
-		return 1;
+		return ret;
 	}
 	if (lgd_diff_build(&df, &ds[0], &r[0].sites, &ds[1], &r[1].sites)) {
 		fprintf(stderr, "logdev: out of memory\n");

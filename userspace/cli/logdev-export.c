@@ -388,10 +388,14 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 			fi = cli_site_by_label(&r, from);
 			ti = cli_site_by_label(&r, to);
 		}
-		free(from);
+		if (fi >= 0 && ti >= 0)
+			free(from);
 		if (fi < 0 || ti < 0) {
 			fprintf(stderr, "logdev export: --pair %s: no site of the capture has that "
 				"label (func:line, as deltas prints)\n", pairs[i]);
+			if (to)
+				cli_site_unknown(&r, fi < 0 ? from : to);
+			free(from);
 			lgd_reader_close(&r);
 			return 2;
 		}

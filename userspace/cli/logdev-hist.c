@@ -88,6 +88,7 @@ int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 			fprintf(stderr, "logdev %s: %s: %s: no site of the capture has that label "
 				"(func:line, as deltas prints) or probe name\n", verb,
 				file ? file : "live", e ? e : "?");
+			cli_site_unknown(r, f < 0 ? from : to);
 			free(e);
 			lgd_reader_close(r);
 			return 2;

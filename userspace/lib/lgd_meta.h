@@ -68,10 +68,18 @@ int lgd_header_parse(struct lgd_header *h, const char *text, size_t len,
  *              another @file, so its label names the file (lgd_site_label())
  * @label_seq:  0, or N >= 1 where other sites of the capture have the same
  *              @file, @func and @line: the label ends "#N", N numbering
- *              those sites in @fmt order (strcmp), then id order
+ *              those sites in @fmt order (strcmp), then id order.  Probe
+ *              sites (@file "probe") are numbered by format: the sites of
+ *              one probe definition are one site (@canon), and a probe
+ *              name has "#N" only where it stands for two definitions
  * @twin:       another site of the capture has the same @file, @func, @line
  *              and @fmt (registered twice, an inline function of a header
- *              in two modules): only the id tells them apart
+ *              in two modules): only the id tells them apart; never set
+ *              on probe sites (they are one site)
+ * @canon:      0, or the id of the site this one is (a probe site with the
+ *              @func, @line and @fmt of an earlier id: the probe removed and
+ *              added again by a module that gave it a new id); the merge
+ *              hands out its records with that id
  */
 struct lgd_site {
 	uint32_t id;
@@ -82,12 +90,14 @@ struct lgd_site {
 	int label_file;
 	uint32_t label_seq;
 	int twin;
+	uint32_t canon;
 };
 
 /** struct lgd_sites - call sites indexed by id (@by_id[id] may be NULL). */
 struct lgd_sites {
 	struct lgd_site **by_id;
 	uint32_t nr;		/* size of by_id */
+	uint32_t nr_merged;	/* sites with a @canon */
 };
 
 /**
@@ -140,8 +150,9 @@ char *lgd_probes_since(const char *start, const char *end, size_t *len);
 const struct lgd_site *lgd_sites_get(const struct lgd_sites *s, uint32_t id);
 void lgd_sites_free(struct lgd_sites *s);
 /**
- * lgd_sites_mark_labels() - set every site's @label_file, @label_seq and
- * @twin (lgd_sites_parse() does it after each text).  Return: 0 or -ENOMEM.
+ * lgd_sites_mark_labels() - set every site's @label_file, @label_seq, @twin
+ * and @canon, and @nr_merged (lgd_sites_parse() does it after each text).
+ * Return: 0 or -ENOMEM.
  */
 int lgd_sites_mark_labels(struct lgd_sites *s);
 /**

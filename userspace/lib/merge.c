@@ -333,6 +333,10 @@ static inline void settle(struct lgd_reader *r, struct lgd_merge_counts *n,
 			rec = 0;
 		}
 	}
+	/* a probe's sites of one definition are one site (lgd_site.canon) */
+	if (rec && r->sites.nr_merged && it->rec.site < r->sites.nr &&
+	    r->sites.by_id[it->rec.site] && r->sites.by_id[it->rec.site]->canon)
+		it->rec.site = r->sites.by_id[it->rec.site]->canon;
 	if (rec && !r->filter_base_set && !it->ts_absurd) {
 		r->filter_base_set = 1;	/* the first record: relative times */
 		r->filter_base = it->ts;

@@ -258,6 +258,45 @@ int lgd_site_order_cmp(const void *pa, const void *pb)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+static int is_probe_site(const struct lgd_site *st)
+{
+	return !strcmp(st->file, "probe");
+}
+
+/*
+ * The label numbers of the sites @v[@k..@l) of one file:func:line, sorted
+ * by format then id.  Edprint sites: #1, #2... each.  Probe sites: one
+ * number per format, and the sites of one format (one probe definition
+ * removed and added again, by a module older than ld_site_reclaim()) are
+ * one site, @canon the first's id; no number if they have one format.
+ */
+static void number_place(struct lgd_site **v, size_t k, size_t l, uint32_t *merged)
+{
+	size_t nfmt = 1;
+
+	for (size_t m = k + 1; m < l; m++)
+		nfmt += !!strcmp(v[m - 1]->fmt, v[m]->fmt);
+	for (size_t m = k, f = 0; m < l; m++) {
+		int same_prev = m > k && !strcmp(v[m - 1]->fmt, v[m]->fmt);
+
+		v[m]->twin = same_prev || (m + 1 < l && !strcmp(v[m + 1]->fmt, v[m]->fmt));
+		v[m]->canon = 0;
+		if (!is_probe_site(v[m])) {
+			v[m]->label_seq = l - k > 1 ? (uint32_t)(m - k + 1) : 0;
+			continue;
+		}
+		f += !same_prev;
+		v[m]->label_seq = nfmt > 1 ? (uint32_t)f : 0;
+		if (same_prev) {
+			v[m]->canon = v[m - 1]->canon ? v[m - 1]->canon : v[m - 1]->id;
+			v[m]->twin = 0;	/* one site with the other */
+			if (m > k && v[m - 1]->canon == 0)
+				v[m - 1]->twin = 0;
+			(*merged)++;
+		}
+	}
+}
+
 int lgd_sites_mark_labels(struct lgd_sites *s)
 {
 	struct lgd_site **v = malloc((s->nr ? s->nr : 1) * sizeof(*v));
@@ -265,6 +304,7 @@ int lgd_sites_mark_labels(struct lgd_sites *s)
 
 	if (!v)
 		return -ENOMEM;
+	s->nr_merged = 0;
 	for (uint32_t i = 0; i < s->nr; i++)
 		if (s->by_id[i])
 			v[n++] = s->by_id[i];
@@ -285,11 +325,7 @@ int lgd_sites_mark_labels(struct lgd_sites *s)
 		for (size_t k = i, l; k < j; k = l) {
 			for (l = k + 1; l < j && !lgd_site_place_cmp(&v[l], &v[k]); l++)
 				;
-			for (size_t m = k; m < l; m++) {
-				v[m]->label_seq = l - k > 1 ? (uint32_t)(m - k + 1) : 0;
-				v[m]->twin = (m > k && !strcmp(v[m - 1]->fmt, v[m]->fmt)) ||
-					     (m + 1 < l && !strcmp(v[m + 1]->fmt, v[m]->fmt));
-			}
+			number_place(v, k, l, &s->nr_merged);
 		}
 	}
 	free(v);
