@@ -10,6 +10,7 @@
 #include "liblogdev.h"
 #include "cli-follow.h"
 #include "cli-output.h"
+#include "cli-callees.h"
 
 #define LOGDEV_DEFAULT_DEBUGFS	"/sys/kernel/debug/logdev"
 
@@ -24,20 +25,6 @@ struct cli_cmd {
 /* each verb's file defines its entry (name, function, usage, options) */
 extern const struct cli_cmd cli_cmd_record, cli_cmd_report, cli_cmd_deltas, cli_cmd_diff,
 	cli_cmd_convert, cli_cmd_hist, cli_cmd_export, cli_cmd_callees;
-int cmd_callees(int argc, char **argv);
-/**
- * cli_callees_specs() - add to @ps the return probes of record --callees
- * @func: on @func and each callee that can be probed (logdev-callees.c),
- * lines already there left out; what was found and skipped said on stderr.
- * Return: 0, or 2 after saying why (not found, unreadable, no memory).
- */
-struct cli_probe_specs;
-int cli_callees_specs(struct cli_probe_specs *ps, const char *func);
-/**
- * cli_probe_opt() - record's -p (@opt 'p'), --probe-file ('P') or --callees
- * ('C') @arg into @ps.  Return: 0, 1 (no memory) or 2 (said on stderr).
- */
-int cli_probe_opt(struct cli_probe_specs *ps, int opt, const char *arg);
 int cmd_hist(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_record(int argc, char **argv);

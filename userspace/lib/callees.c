@@ -16,7 +16,8 @@
 
 static const char *const skip_str[LGD_SKIP_NR] = {
 	[LGD_CALLEE_PROBE] = "probed",
-	[LGD_SKIP_FENTRY] = "ftrace's __fentry__ hook, not a callee",
+	[LGD_SKIP_FENTRY] = "ftrace's hook (__fentry__ or its trampoline), not a callee",
+	[LGD_SKIP_KPROBE] = "an optimised kprobe's jump: the function is probed there",
 	[LGD_SKIP_RETURN] = "a return thunk: the function returns",
 	[LGD_SKIP_NORETURN] = "never returns: no time to measure",
 	[LGD_SKIP_INSTR] = "compiler instrumentation",
@@ -46,8 +47,16 @@ static int skip_by_name(const char *n)
 	static const char *const instr[] = { "__sanitizer_cov_", "__asan_", "__kasan_",
 		"__ubsan_handle_", "__tsan_", "__kcsan_", "__kmsan_", "__msan_", NULL };
 
-	if (!strcmp(n, "__fentry__") || !strcmp(n, "mcount"))
-		return LGD_SKIP_FENTRY;
+	static const char *const ftrace[] = { "__fentry__", "mcount", "ftrace_caller",
+		"ftrace_regs_caller", "ftrace_stub", "ftrace_stub_graph", "ftrace_graph_caller",
+		"return_to_handler", "ftrace_trampoline", NULL };
+
+	for (int i = 0; ftrace[i]; i++)
+		if (!strcmp(n, ftrace[i]))
+			return LGD_SKIP_FENTRY;
+	if (!strcmp(n, "optinsn_slot") || !strcmp(n, "kprobe_insn_page") ||
+	    !strcmp(n, "kprobe_optinsn_page"))
+		return LGD_SKIP_KPROBE;
 	for (int i = 0; ret[i]; i++)
 		if (!strcmp(n, ret[i]))
 			return LGD_SKIP_RETURN;
@@ -314,6 +323,7 @@ int lgd_callees_find(const struct lgd_ksyms *k, const char *func,
 	out->size = size;
 	out->name = strdup(s->name);
 	out->mod = s->mod ? strdup(s->mod) : NULL;
+	out->dup = name_count(k, s->name) > 1;
 	err = -ENOMEM;
 	if (!out->name || (s->mod && !out->mod))
 		goto err_free;
@@ -350,7 +360,7 @@ int lgd_callee_probe(const struct lgd_callees *cs, const struct lgd_callee *c,
 {
 	const char *name = c ? c->name : cs->name, *mod = c ? c->mod : cs->mod;
 	uint64_t addr = c ? c->addr : cs->addr;
-	int dup = c ? c->dup : 0, n;
+	int dup = c ? c->dup : cs->dup, n;
 
 	if (dup || !probe_name_ok(name)) {
 		char clean[LGD_KSYM_NAME_LEN];

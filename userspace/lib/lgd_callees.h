@@ -82,7 +82,8 @@ typedef int (*lgd_text_read_fn)(void *ctx, uint64_t addr, void *buf, size_t len)
 /** enum lgd_callee_skip - why a callee gets no probe (LGD_CALLEE_PROBE: it does) */
 enum lgd_callee_skip {
 	LGD_CALLEE_PROBE,
-	LGD_SKIP_FENTRY,	/* __fentry__ (ftrace's hook), not a callee */
+	LGD_SKIP_FENTRY,	/* __fentry__ or ftrace's trampolines: ftrace's hook */
+	LGD_SKIP_KPROBE,	/* an optimised kprobe's jump to its slot */
 	LGD_SKIP_RETURN,	/* __x86_return_thunk: a return */
 	LGD_SKIP_NORETURN,	/* never returns (__stack_chk_fail, ...) */
 	LGD_SKIP_INSTR,		/* compiler instrumentation (__sanitizer_cov_*, __asan_*, ...) */
@@ -117,12 +118,14 @@ struct lgd_callee {
  * struct lgd_callees - the callees of one function
  * @name, @mod, @addr, @size: the function (size: to the next symbol)
  * @cold:        bytes of its FUNC.cold* parts decoded with it
+ * @dup:         its name is defined more than once (probed by address)
  * @v, @nr:      callees in order of their first branch
  * @br:          the function's branches, with its indirect counts
  */
 struct lgd_callees {
 	char *name, *mod;
 	uint64_t addr, size, cold;
+	int dup;
 	struct lgd_callee *v;
 	size_t nr;
 	struct lgd_branches br;

@@ -58,7 +58,8 @@ static const char ksyms_text[] =
 	"0000000000001200 t f.cold\n"
 	"0000000000001210 T cold_callee\n"
 	"0000000000001220 T isra.fn.isra.0\n"
-	"0000000000001230 T zz_end\n"
+	"0000000000001230 T ftrace_regs_caller\n"
+	"0000000000001240 T zz_end\n"
 	"0000000000002000 t modfn\t[mymod]\n"
 	"0000000000002010 t modend\t[mymod]\n";
 
@@ -115,7 +116,8 @@ static void build(void)
 	CALL(0x1130);		/* blk: blacklisted */
 	CALL(0x1140);		/* __stack_chk_fail */
 	CALL(0x1154);		/* mid+4 */
-	CALL(0x1230 + 0x800);	/* past the last vmlinux symbol: no symbol */
+	CALL(0x1240 + 0x800);	/* past the last vmlinux symbol: no symbol */
+	CALL(0x1230);		/* ftrace_regs_caller: a kprobe on ftrace at f */
 	CALL(0x1000);		/* f: recursion */
 	CALL(0x1190);		/* __pfx_g: a call depth thunk, g */
 	CALL(0x11b0);		/* static call trampoline -> h */
@@ -204,7 +206,8 @@ static void test_callees(const struct lgd_ksyms *k)
 	check_skip(&cs, "blk", LGD_SKIP_BLACKLIST);
 	check_skip(&cs, "f", LGD_SKIP_SELF);
 	check_skip(&cs, "mid", LGD_SKIP_MIDDLE);
-	check_skip(&cs, "0x1a30", LGD_SKIP_NOSYM);
+	check_skip(&cs, "0x1a40", LGD_SKIP_NOSYM);
+	check_skip(&cs, "ftrace_regs_caller", LGD_SKIP_FENTRY);
 	c = find(&cs, "dupname");
 	CHECK_TRUE(c && c->dup, "dupname: defined twice");
 	lgd_callee_probe(&cs, NULL, line, sizeof(line));
@@ -239,6 +242,13 @@ static void test_errors(const struct lgd_ksyms *k)
 		 "MOD:NAME found, its bytes unreadable: the reader's error");
 	if (CHECK_EQ(lgd_callees_find(k, "0x1000", rd, NULL, NULL, &cs), 0, "0xADDR of f")) {
 		CHECK_STR_EQ(cs.name, "f", "0x1000 is f");
+		lgd_callees_free(&cs);
+	}
+	if (CHECK_EQ(lgd_callees_find(k, "0x11e0", rd, NULL, NULL, &cs), 0, "0xADDR of a name defined twice")) {
+		char line[64];
+
+		lgd_callee_probe(&cs, NULL, line, sizeof(line));
+		CHECK_STR_EQ(line, "r:dupname=0x11e0", "its own probe line: by address");
 		lgd_callees_free(&cs);
 	}
 }
