@@ -69,6 +69,9 @@ say "$L callees __ptrace_may_access" | tee callees-ptrace2.txt
 grep -q "^  probe security_ptrace_access_check " callees-ptrace2.txt &&
 	pass "__ptrace_may_access: security_ptrace_access_check found" ||
 	fail "__ptrace_may_access: security_ptrace_access_check not among its callees"
+# what a listing costs (kallsyms read and parsed, the bytes read and decoded)
+echo "# time $L callees kfree_skbmem"
+time $L callees kfree_skbmem > /dev/null
 # the LSM hooks: called through a list of pointers (6.1) or static calls (6.12+)
 say "$L callees security_ptrace_access_check"
 say "$L callees no_such_function_here"
