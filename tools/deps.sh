@@ -31,6 +31,9 @@ for a in "$@"; do
 done
 
 pkgs="build-essential gcc make libc6-dev busybox-static cpio qemu-system-x86 kmod"
+# the x86 instruction decoder of `logdev callees` (userspace/lib/insn.c),
+# with the static library logdev.static links
+pkgs="$pkgs libcapstone-dev"
 # the kernels of tools/kernels/matrix: their chroots, module BTF, the locks
 pkgs="$pkgs debootstrap dwarves util-linux"
 # the trace-cmd plugin (tools/traceevent-plugin) and its tests (tests/plugin)

@@ -2,7 +2,8 @@
 /*
  * logdev_test_probe.c - logdev_test.ko: a known workload for the run-time probes
  * (tests/vm/guest-probes*.sh): probe targets of set signatures, a
- * tracepoint of this module, and probe_work
+ * tracepoint of this module, probe_work, and probe_callees (a function
+ * whose callees logdev callees finds: tests/vm/guest-callees.sh)
  */
 #include "logdev_test.h"
 
@@ -75,6 +76,59 @@ static noinline __noclone unsigned long lt_probe_delay(unsigned long us)
 		cpu_relax();
 	return us;
 }
+
+/*
+ * The callees of lt_cal_parent() (tests/vm/guest-callees.sh, `logdev
+ * callees` and `record --callees`): two calls of a fast function, one of a
+ * slow one (lt_probe_delay(), @us microseconds) and a tail call.
+ */
+static noinline __noclone unsigned long lt_cal_fast(unsigned long i)
+{
+	barrier();
+	return i + 1;
+}
+
+static noinline __noclone unsigned long lt_cal_tail(unsigned long i)
+{
+	barrier();
+	return i ^ 0x55;
+}
+
+static noinline __noclone unsigned long lt_cal_parent(unsigned long us)
+{
+	unsigned long r = lt_cal_fast(us);
+
+	r += lt_probe_delay(us);
+	r += lt_cal_fast(r);
+	return lt_cal_tail(r);
+}
+
+/* "N US": N calls of lt_cal_parent(US), without migrating */
+static ssize_t lt_probe_callees_write(struct file *f, const char __user *ubuf,
+				      size_t len, loff_t *ppos)
+{
+	unsigned long n, us, i;
+	char buf[32];
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%lu %lu", &n, &us) != 2 || n > 10000 || us > 100000)
+		return -EINVAL;
+	migrate_disable();
+	for (i = 0; i < n; i++)
+		lt_probe_sink += lt_cal_parent(us);
+	migrate_enable();
+	return len;
+}
+
+static const struct file_operations lt_probe_callees_fops = {
+	.owner = THIS_MODULE,
+	.write = lt_probe_callees_write,
+	.llseek = noop_llseek,
+};
 
 /*
  * "N US D": between two edprint() markers, in this task, without migrating:
@@ -165,4 +219,5 @@ void lt_probe_exit(void)
 void lt_probe_files(struct dentry *dir)
 {
 	debugfs_create_file("probe_work", 0200, dir, NULL, &lt_probe_work_fops);
+	debugfs_create_file("probe_callees", 0200, dir, NULL, &lt_probe_callees_fops);
 }

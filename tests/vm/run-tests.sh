@@ -443,6 +443,16 @@ if boot vm-probes-cli 2 "$vm/guest-probes-cli.sh" \
 	guest_lines "$out/vm-probes-cli"
 fi
 
+# 15. discovery (issue 26, point 5): logdev callees lists what a function
+# calls from its machine code (/proc/kcore), record --callees probes them
+# for a recording and --by-parent names the slow callee; then function_graph
+# on the same functions, for the docs' comparison.  Multi-threaded TCG:
+# enable is written only by logdev record around the workload.
+if boot vm-callees 2 "$vm/guest-callees.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static" ""; then
+	guest_lines "$out/vm-callees"
+fi
+
 for g in ${VM_ONLY:-}; do
 	[ -n "${asked[$g]:-}" ] ||
 		fail "vm: VM_ONLY names '$g': no such group here (groups: $(printf '%s\n' "${!asked[@]}" | sort | tr '\n' ' '))"

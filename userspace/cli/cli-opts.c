@@ -52,6 +52,9 @@ static const struct {
 		    "  logdev export --format json demo.cap | jq 'select(.type == \"lost\")'\n" },
 	{ "convert", "  logdev convert -o demo.dat demo.cap && trace-cmd report demo.dat\n"
 		     "  logdev convert -o cpu0.dat --cpu 0 demo.cap\n" },
+	{ "callees", "  sudo logdev callees kfree_skbmem\n"
+		     "  sudo logdev record --callees kfree_skbmem -o skb.cap -- ping -c 100 -f ::1\n"
+		     "  logdev deltas --durations --by-parent skb.cap  (which callee holds the time)\n" },
 	{ "help", "  logdev help deltas\n" },
 };
 
@@ -66,6 +69,11 @@ static const char record_exit_text[] =
 	"ended the recording (0 for INT/TERM without --duration and COMMAND); else\n"
 	"COMMAND's status; 2 a usage error.\n";
 
+static const char callees_exit_text[] =
+	"exit status: 0 listed; 3 listed with warnings (the kprobes blacklist unreadable,\n"
+	"bytes that decode as no instruction: said on stderr); 1 a FUNC not found or\n"
+	"its code unreadable (/proc/kcore and /proc/kallsyms need root); 2 a usage error.\n";
+
 int cli_verb_help(const struct cli_cmd *c)
 {
 	printf("usage: logdev %s\n%s", c->usage, c->options);
@@ -74,7 +82,8 @@ int cli_verb_help(const struct cli_cmd *c)
 		if (!strcmp(cli_examples[i].verb, c->name))
 			printf("examples:\n%s", cli_examples[i].text);
 	if (strcmp(c->name, "help"))
-		fputs(strcmp(c->name, "record") ? cli_exit_text : record_exit_text, stdout);
+		fputs(!strcmp(c->name, "record") ? record_exit_text :
+		      !strcmp(c->name, "callees") ? callees_exit_text : cli_exit_text, stdout);
 	printf("man logdev: every verb in full.\n");
 	return fflush(stdout) ? 1 : 0;
 }

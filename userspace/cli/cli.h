@@ -10,6 +10,7 @@
 #include "liblogdev.h"
 #include "cli-follow.h"
 #include "cli-output.h"
+#include "cli-callees.h"
 
 #define LOGDEV_DEFAULT_DEBUGFS	"/sys/kernel/debug/logdev"
 
@@ -23,7 +24,7 @@ struct cli_cmd {
 
 /* each verb's file defines its entry (name, function, usage, options) */
 extern const struct cli_cmd cli_cmd_record, cli_cmd_report, cli_cmd_deltas, cli_cmd_diff,
-	cli_cmd_convert, cli_cmd_hist, cli_cmd_export;
+	cli_cmd_convert, cli_cmd_hist, cli_cmd_export, cli_cmd_callees;
 int cmd_hist(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_record(int argc, char **argv);

@@ -1,24 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * logdev-record.c: "logdev record [-o FILE] [-d DIR] [--no-enable] [-p SPEC]...
- *                   [--probe-file FILE]... [--duration S | -- COMMAND [ARGS]]"
- * -p/--probe-file: attached before anything is written (a refused one: exit
- * 2), removed by name after the capture is finished, however it ended.
+ *   [--probe-file FILE]... [--callees FUNC]... [--duration S | -- COMMAND [ARGS]]"
+ * -p/--probe-file/--callees: attached before anything is written (a refused
+ * one: exit 2), removed by name after the capture is finished, however it ended.
  *
  * Writes HEADER and FORMATS (and KALLSYMS and MODLOG if a format prints
- * symbols),
- * writes 1 to DIR/enable (unless --no-enable), then drains every CPU's
- * per_cpu/cpuN/trace_pipe_raw with poll() into CPU_DATA sections until S
- * seconds passed, COMMAND exited, or SIGINT/SIGTERM (after a drain that
- * found data it waits up to 10 ms before the next poll: cli_nap_ms()).
- * Then writes 0 to enable (stop + flush; with --no-enable: 1 to flush),
- * drains each CPU until read returns 0 (or, with --no-enable, EAGAIN),
- * re-reads formats, and
- * writes STATS and END.  FILE "-" is stdout.
- * While recording, formats is re-read before draining new data (at most
- * ten times a second; once a second when idle) and written
- * again as a FORMATS section when it changed (call sites register when they
- * first fire), so a capture cut short still names its sites.
+ * symbols), writes 1 to DIR/enable (unless --no-enable), then drains every
+ * CPU's per_cpu/cpuN/trace_pipe_raw with poll() into CPU_DATA sections until
+ * S seconds passed, COMMAND exited, or SIGINT/SIGTERM (after a drain that
+ * found data it waits up to 10 ms before the next poll: cli_nap_ms()). Then
+ * writes 0 to enable (stop + flush; with --no-enable: 1 to flush), drains
+ * each CPU until read returns 0 (or, with --no-enable, EAGAIN), re-reads
+ * formats, and writes STATS and END.  FILE "-" is stdout. While recording,
+ * formats is re-read before draining new data (at most ten times a second;
+ * once a second when idle) and written again as a FORMATS section when it
+ * changed (call sites register when they first fire), so a capture cut short
+ * still names its sites.
  * Nothing is written before debugfs checked out (header readable and valid,
  * CPUs listed, trace_pipe_raw opened); the capture goes to FILE.tmp, renamed
  * to FILE when recording worked: a failure leaves an existing FILE as it was.
@@ -62,11 +60,12 @@
 
 const struct cli_cmd cli_cmd_record = {
 	"record", cmd_record, "record [-o FILE] [-d DIR] [--no-enable] [-p SPEC]... "
-	"[--probe-file FILE]... [--duration S | -- COMMAND [ARGS]]",
+	"[--probe-file FILE]... [--callees FUNC]... [--duration S | -- COMMAND [ARGS]]",
 	"  -o, --output FILE    capture file (default logdev.cap; - for stdout)\n"
 	"  -p, --probe SPEC     attach probe SPEC (DIR/probes' grammar: 'r:FUNC', globs...)\n"
 	"                       for the recording, removed after it (repeatable)\n"
 	"      --probe-file FILE  attach the probes of FILE (one per line, # comments)\n"
+	"      --callees FUNC   return probes on FUNC and on its callees (logdev callees)\n"
 	"  -d, --dir DIR        logdev debugfs directory\n"
 	"      --no-enable      do not write enable (record what others enabled)\n"
 	"      --duration S     stop after S seconds (0 to 31536000)\n"
@@ -197,6 +196,7 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 		{ "no-enable", no_argument, NULL, 'N' },
 		{ "probe", required_argument, NULL, 'p' },
 		{ "probe-file", required_argument, NULL, 'P' },
+		{ "callees", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -227,7 +227,8 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 			break;
 		case 'p':
 		case 'P':
-			if (cli_probe_spec_add(&rc->specs, optarg, c == 'P'))
+		case 'C':
+			if (cli_probe_opt(&rc->specs, c, optarg))
 				return 2;
 			break;
 		case 'h':

@@ -21,7 +21,7 @@ static const struct cli_cmd cmd_help_entry = {
 /* the subcommands, in the order the usage lists them */
 static const struct cli_cmd *const cmds[] = {
 	&cli_cmd_record, &cli_cmd_report, &cli_cmd_deltas, &cli_cmd_diff, &cli_cmd_hist, &cli_cmd_export,
-	&cli_cmd_convert, &cmd_help_entry,
+	&cli_cmd_convert, &cli_cmd_callees, &cmd_help_entry,
 };
 #define NR_CMDS	(sizeof(cmds) / sizeof(cmds[0]))
 

@@ -276,6 +276,18 @@ static const struct lgd_ksym *mod_lookup(const struct lgd_kmod *m, int r, uint64
 	return best;
 }
 
+/* is_ksym_addr(): vmlinux's text and init text, or [_stext, _end) when the
+ * snapshot has data symbols (CONFIG_KALLSYMS_ALL); needs @k->stext */
+static int vmlinux_addr(const struct lgd_ksyms *k, uint64_t addr)
+{
+	int text = addr >= k->stext && (!k->etext || addr < k->etext);
+	int init = k->sinittext && addr >= k->sinittext &&
+		   (!k->einittext || addr < k->einittext);
+	int all = addr >= k->stext && (!k->end || addr < k->end);
+
+	return k->all ? all : text || init;
+}
+
 const struct lgd_ksym *lgd_ksyms_lookup_at(const struct lgd_ksyms *k, uint64_t addr,
 					 uint64_t ts, uint64_t *off, uint64_t *size)
 {
@@ -295,6 +307,11 @@ const struct lgd_ksym *lgd_ksyms_lookup_at(const struct lgd_ksyms *k, uint64_t a
 				continue;
 			return mod_lookup(m, r, addr, ts, off, size);
 		}
+		/* vmlinux's addresses are no module's, whatever its symbols
+		 * span (a per-CPU symbol at its offset, 0x34000, makes the
+		 * span start there): the kernel asks is_ksym_addr() first */
+		if (k->stext && vmlinux_addr(k, addr))
+			continue;
 		i = last_at_or_below(m->syms, m->nr, addr);
 		if (i < 0)
 			continue;
@@ -309,18 +326,11 @@ const struct lgd_ksym *lgd_ksyms_lookup_at(const struct lgd_ksyms *k, uint64_t a
 		return &m->syms[i];
 	}
 
-	/* vmlinux: is_ksym_addr() */
+	/* vmlinux */
 	if (!k->nr_vm)
 		return NULL;
-	if (k->stext) {
-		int text = addr >= k->stext && (!k->etext || addr < k->etext);
-		int init = k->sinittext && addr >= k->sinittext &&
-			   (!k->einittext || addr < k->einittext);
-		int all = addr >= k->stext && (!k->end || addr < k->end);
-
-		if (!(k->all ? all : text || init))
-			return NULL;
-	}
+	if (k->stext && !vmlinux_addr(k, addr))
+		return NULL;
 	{
 		size_t lo = 0, hi = k->nr_vm;
 

@@ -57,6 +57,7 @@
 #include "lgd_meta.h"
 #include "lgd_bprintf.h"
 #include "lgd_read.h"
+#include "lgd_callees.h"
 #include "lgd_merge.h"
 #include "lgd_live.h"
 #include "lgd_streams.h"

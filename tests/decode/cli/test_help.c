@@ -143,7 +143,7 @@ static void test_help_man(void)
 	int st;
 
 	verbs_of_help(verbs, sizeof(verbs));
-	CHECK_STR_EQ(verbs, "record report deltas diff hist export convert help ", "help: the verbs of logdev --help");
+	CHECK_STR_EQ(verbs, "record report deltas diff hist export convert callees help ", "help: the verbs of logdev --help");
 	snprintf(path, sizeof(path), "%s/docs/logdev.1", top);
 	man = slurp_n(path, &n);
 	CHECK_TRUE(n > 1000, "man: docs/logdev.1 is there");
@@ -225,7 +225,7 @@ static void test_completion(void)
 {
 	static const struct { const char *words, *want; } cases[] = {
 		{ "re", "record report\n" },
-		{ "\"\"", "record report deltas diff hist export convert help\n" },
+		{ "\"\"", "record report deltas diff hist export convert callees help\n" },
 		{ "export --format \"\"", "json csv perfetto\n" },
 		{ "hist --", "--by --comm --context --cpu --durations --from --help "
 			     "--include-recorder --pair --pid --site --svg --to\n" },

@@ -90,7 +90,7 @@ static char *fake_debugfs(void)
 static void test_help_version(void)
 {
 	static const char *const verbs[] = { "record", "report", "deltas", "diff", "hist", "export",
-					     "convert" };
+					     "convert", "callees" };
 	char *out, *err, args[200], name[300];
 	int st;
 
@@ -398,7 +398,7 @@ static void test_short_options(void)
 		free(lo);
 		free(le);
 	}
-	CHECK_EQ(nverbs, 7, "short options: every verb of logdev --help looked at");
+	CHECK_EQ(nverbs, 8, "short options: every verb of logdev --help looked at");
 	CHECK_WHY(!clash[0], "short options: each letter means one long option in every verb's --help",
 		  "%s", clash);
 	CHECK_STR_EQ(longs['f'], "--follow", "short options: -f is --follow");
