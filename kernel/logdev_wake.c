@@ -11,10 +11,10 @@
  * own timer pinned to the CPU it went to sleep on, so the poll and the
  * wake-up run there (a local wake-up, no IPI) and not in the writers: every
  * jiffy while the CPU it reads was written to since the last poll (a
- * sub-buffer may complete any time), every 10 ms while it was not.  A
- * sub-buffer completed while its CPU is busy is found within a jiffy or
- * two; the first one of a burst that starts after a quiet time within
- * 10 ms and a jiffy.  docs/PERFORMANCE.md "Reader wake-up" has the
+ * sub-buffer may complete any time), every HZ / 100 jiffies (8 ms at
+ * HZ=250) while it was not.  A sub-buffer completed while its CPU is busy
+ * is found within a jiffy or two; the first one of a burst that starts
+ * after a quiet time within that and a jiffy.  docs/PERFORMANCE.md "Reader wake-up" has the
  * latencies and the writers' cost measured.
  */
 #include <linux/kernel.h>
@@ -24,7 +24,7 @@
 #include "logdev_compat.h"	/* ld_timer_delete_sync() */
 #include "logdev_core.h"
 
-#define LD_WAKE_JIFFIES	max(1, HZ / 100)	/* 10 ms: nothing written */
+#define LD_WAKE_JIFFIES	max(1, HZ / 100)	/* ~10 ms: nothing written */
 #define LD_WAKE_BUSY	1		/* a jiffy: writes since the last poll */
 
 /*
@@ -103,7 +103,7 @@ static u64 ld_cpu_write_pos(int cpu)
  * A reader's poll (timer softirq, on the CPU the reader sleeps on): wake
  * it if its CPU has a complete sub-buffer (or at the end of data), else
  * come back in a jiffy if its CPU was written to since the last poll, or
- * in 10 ms.  Stops once the reader is awake (r->waiting clear).
+ * in LD_WAKE_JIFFIES.  Stops once the reader is awake (r->waiting clear).
  */
 static void ld_wake_fn(struct timer_list *t)
 {
@@ -130,7 +130,7 @@ static void ld_wake_fn(struct timer_list *t)
 /*
  * The reader of @cpu is about to sleep: poll for it until it is woken, from
  * this CPU (a pinned timer is queued where mod_timer() runs).  In a jiffy
- * if @cpu was written to since its last poll, else in 10 ms; a poll
+ * if @cpu was written to since its last poll, else in LD_WAKE_JIFFIES; a poll
  * already due earlier stays (timer_reduce()).
  */
 void ld_reader_arm(int cpu)
