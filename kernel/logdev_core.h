@@ -21,10 +21,10 @@
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/wait.h>
+#include <linux/timer.h>
 #include <linux/percpu.h>
 #include <asm/local.h>
 #include <linux/rcupdate.h>
-#include <linux/irq_work.h>
 #include <linux/edprint.h>
 #include "logdev_ring_write.h"
 #include "logdev_clock.h"
@@ -38,8 +38,6 @@
  * struct ld_pcpu - writer-side per-CPU state
  * @cb:      this CPU's ring; replaced (RCU) only while recording is off
  * @depth:   edprint() nesting depth on this CPU, indexes @scratch
- * @wake_work: queued by a writer that completed a sub-buffer while this
- *           CPU's reader waits; wakes the reader
  * @cpu:     the CPU this belongs to
  * @scratch: one argument buffer (ld_vbin_pack()) per nesting level, twice
  *           the payload limit: the packer skips a string whose NUL would be
@@ -56,7 +54,6 @@
 struct ld_pcpu {
 	struct ld_cpu_buf __rcu *cb;
 	int depth;
-	struct irq_work wake_work;
 	int cpu;
 	u32 comm_pid;
 	u64 comm[LOGDEV_COMM_LEN / sizeof(u64)];
@@ -82,7 +79,10 @@ static inline void ld_comm_stale(struct ld_pcpu *pc)
  * struct ld_reader - consumer-side state of one CPU's trace_pipe_raw
  * @lock:    one reader at a time
  * @wq:      readers and pollers sleep here
- * @waiting: set by a sleeper, cleared by the wake-up timer
+ * @waiting: set by a sleeper, cleared by its wake-up
+ * @polled_pos: this CPU's write position at the last look of @timer
+ *           (ld_wake_fn(): written to since, poll again in a jiffy)
+ * @timer:   polls for the sleeper, pinned to the CPU it sleeps on
  * @have:    @bounce holds a consumed sub-buffer not yet copied to user
  * @bounce:  LD_SUBBUF_MAX bytes, allocated at first open
  */
@@ -91,6 +91,8 @@ struct ld_reader {
 	wait_queue_head_t wq;
 	bool waiting;
 	bool have;
+	u64 polled_pos;
+	struct timer_list timer;
 	void *bounce;
 };
 
@@ -136,7 +138,7 @@ void ld_sites_exit(void);
 
 extern bool logdev_recording;
 
-int ld_write_print(u32 site_id, const void *payload, u32 bytes);
+int ld_write_print(u32 site_id, const void *payload, u32 bytes, bool int3);
 
 /* ---------------------------------------- printf arguments: logdev_vbin.c */
 

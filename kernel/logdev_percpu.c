@@ -84,7 +84,6 @@ static void ld_free_all(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		irq_work_sync(&per_cpu_ptr(ld_pcpu, cpu)->wake_work);
 		ld_buf_free(ld_cb(cpu));
 		RCU_INIT_POINTER(per_cpu_ptr(ld_pcpu, cpu)->cb, NULL);
 		kvfree(ld_readers[cpu].bounce);
@@ -121,8 +120,8 @@ u64 ld_comm_written(int cpu)
  * @nr_subbufs:  sub-buffers per CPU
  * @mode:        overwrite or discard
  *
- * Module init.  The readers' wake-up (struct ld_pcpu's @wake_work) is set
- * up afterwards by ld_wake_init().
+ * Module init.  The readers' wake-up timer is set up afterwards by
+ * ld_wake_init().
  *
  * Return: 0 or -ENOMEM (then nothing stays allocated).
  */

@@ -119,13 +119,12 @@ static ssize_t pipe_read(struct file *f, char __user *ubuf, size_t count,
 		}
 		/*
 		 * Back to the top (copy, arm again) whenever our waiting flag
-		 * was cleared: a wake-up clears it, and a writer wakes us when
-		 * it closes a sub-buffer, which a nested writer does while
-		 * the writer it interrupted still has a record open there.
-		 * Then nothing is readable yet; sleeping on with the flag
-		 * clear, neither that writer's commit nor the timer would ever
-		 * wake us (a soak run's reader slept until the end: tests/vm/
-		 * soaktool.c, "longest wait in read()").
+		 * was cleared: a wake-up clears it (the poll timer's, a
+		 * flush's, the end of recording's), and a sub-buffer closed
+		 * while a writer still has a record open there is not
+		 * readable yet; sleeping on with the flag clear, the timer
+		 * would never wake us (a soak run's reader slept until the
+		 * end: tests/vm/soaktool.c, "longest wait in read()").
 		 */
 		ld_reader_arm(cpu);
 		if (wait_event_interruptible(r->wq, ld_is_stopped() ||

@@ -23,6 +23,9 @@
 #include "logdev_core.h"
 #include "logdev_probes.h"
 
+/* x86's breakpoint instruction (INT3_INSN_OPCODE, whose header moved) */
+#define LD_INT3_OPCODE	0xcc
+
 static const char ld_fault_mark[] = LD_FAULT_MARK;
 static const char ld_cut_mark[] = LD_CUT_MARK;
 
@@ -152,17 +155,57 @@ static u32 ld_fetch_store(const struct ld_fetch *f, struct pt_regs *regs,
 }
 
 
+/*
+ * Did this hit of @kp come through the breakpoint?  A kprobe's pre-handler
+ * runs from one of three places (x86; 6.1, 6.12, 7.3 alike):
+ *  - kprobe_ftrace_handler(), for a kprobe on an ftrace location (the
+ *    kprobes core set KPROBE_FLAG_FTRACE on this very kprobe when it was
+ *    registered, check_ftrace_location()): a plain call from the function's
+ *    fentry, in the probed code's context;
+ *  - optimized_callback(), from an optimised kprobe's jump and detour
+ *    buffer: a plain call, same context;
+ *  - kprobe_int3_handler(), from exc_int3() under irqentry_nmi_enter():
+ *    preempt_count has one NMI and one hardirq level more.
+ * Nothing of kprobes' own state says which (current_kprobe, get_kprobe(),
+ * the aggregate's KPROBE_FLAG_OPTIMIZED are not exported, and that flag is
+ * set before the jump is written and cleared before it is removed), so:
+ * not an ftrace kprobe, in_nmi() (the breakpoint path always is), and the
+ * breakpoint byte still at the probed address.  The byte is sound because
+ * it is what the CPU executed: a kprobe armed by int3 keeps 0xcc there
+ * until it is disarmed (arch_arm_kprobe(): text_poke(), no text_poke_bp()),
+ * an optimised one has its jump (0xe9) there, and the optimiser's
+ * text_poke_bp() sends a hit during the rewrite through its own int3
+ * emulation (poke_int3_handler(), before irqentry_nmi_enter()) to the
+ * detour, i.e. optimized_callback() in the real context.  Race windows left:
+ * a hit in a real NMI while this address is being rewritten by the
+ * optimiser or unoptimiser (byte 0xcc but the jump taken: recorded as the
+ * context under the NMI), and a breakpoint hit whose kprobe is disarmed
+ * (byte restored) before the handler reads it (recorded as nmi, as before
+ * this check).  Both need a probe being optimised, unoptimised or removed
+ * at that instant.  docs/DEBUGFS.md, "The context of a probe hit".
+ */
+static __always_inline bool ld_probe_by_int3(struct kprobe *kp)
+{
+#ifdef CONFIG_X86
+	if (kprobe_ftrace(kp) || !in_nmi())
+		return false;
+	return READ_ONCE(*(const u8 *)kp->addr) == LD_INT3_OPCODE;
+#else
+	return false;	/* no other architecture's entry is worked out here */
+#endif
+}
+
 static __always_inline void ld_probe_record(struct logdev_site *site,
 					    const struct ld_fetch *f, u32 n,
 					    struct pt_regs *regs,
-					    const unsigned long *tpa)
+					    const unsigned long *tpa, bool int3)
 {
 	u8 buf[LOGDEV_MAX_PAYLOAD] __aligned(8);
 	u32 i, pos = 0;
 
 	for (i = 0; i < n; i++)
 		pos = ld_fetch_store(&f[i], regs, tpa, buf, pos);
-	ld_write_print(logdev_site_id(site), buf, pos);
+	ld_write_print(logdev_site_id(site), buf, pos, int3);
 }
 
 int ld_kp_handler(struct kprobe *kp, struct pt_regs *regs)
@@ -170,27 +213,31 @@ int ld_kp_handler(struct kprobe *kp, struct pt_regs *regs)
 	struct ld_probe *p = container_of(kp, struct ld_probe, kp);
 
 	atomic_long_inc(&p->hits);
-	ld_probe_record(p->site, p->entry, p->nr_entry, regs, NULL);
+	ld_probe_record(p->site, p->entry, p->nr_entry, regs, NULL,
+			ld_probe_by_int3(kp));
 	return 0;
 }
 NOKPROBE_SYMBOL(ld_kp_handler);
 
 int ld_rp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct ld_probe *p = container_of(get_kretprobe(ri), struct ld_probe, rp);
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct ld_probe *p = container_of(rp, struct ld_probe, rp);
 
 	atomic_long_inc(&p->hits);
-	ld_probe_record(p->site, p->entry, p->nr_entry, regs, NULL);
+	ld_probe_record(p->site, p->entry, p->nr_entry, regs, NULL,
+			ld_probe_by_int3(&rp->kp));
 	return 0;
 }
 NOKPROBE_SYMBOL(ld_rp_entry);
 
+/* From the return trampoline (rethook on x86): a plain call, real context. */
 int ld_rp_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct ld_probe *p = container_of(get_kretprobe(ri), struct ld_probe, rp);
 
 	atomic_long_inc(&p->rets);
-	ld_probe_record(p->ret_site, p->ret, p->nr_ret, regs, NULL);
+	ld_probe_record(p->ret_site, p->ret, p->nr_ret, regs, NULL, false);
 	return 0;
 }
 NOKPROBE_SYMBOL(ld_rp_return);
@@ -213,7 +260,7 @@ void notrace ld_tp_probe(void *data, unsigned long a1, unsigned long a2,
 	struct ld_probe *p = data;
 
 	atomic_long_inc(&p->hits);
-	ld_probe_record(p->site, p->entry, p->nr_entry, NULL, a);
+	ld_probe_record(p->site, p->entry, p->nr_entry, NULL, a, false);
 }
 #else
 void notrace ld_tp_probe(void *data)
@@ -221,7 +268,7 @@ void notrace ld_tp_probe(void *data)
 	struct ld_probe *p = data;
 
 	atomic_long_inc(&p->hits);
-	ld_write_print(logdev_site_id(p->site), NULL, 0);
+	ld_write_print(logdev_site_id(p->site), NULL, 0, false);
 }
 #endif
 

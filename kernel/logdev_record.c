@@ -20,7 +20,6 @@
 #include <linux/rcupdate.h>
 #include <linux/string.h>
 #include <linux/jump_label.h>
-#include <linux/irq_work.h>
 #include "logdev_core.h"
 
 DEFINE_STATIC_KEY_FALSE(logdev_key);
@@ -51,14 +50,42 @@ static __always_inline u8 ld_ctx(void)
 }
 
 /*
- * A sub-buffer of this CPU just became complete: if its reader sleeps, wake
- * it through this CPU's irq_work (writers may be in NMI, so they never call
- * wake_up themselves).
+ * The context of the code a kprobe's breakpoint (int3) interrupted, from its
+ * handler: x86's exc_int3() runs kprobe_int3_handler() between
+ * irqentry_nmi_enter() and irqentry_nmi_exit(), and __nmi_enter() adds
+ * exactly NMI_OFFSET + HARDIRQ_OFFSET to preempt_count (6.1, 6.12, 7.3:
+ * include/linux/hardirq.h); nothing else on that path changes it.  So one
+ * NMI and one hardirq level are the breakpoint's: an NMI count above one is
+ * a real NMI under it, a hardirq count above one a real hardirq.  The
+ * softirq bits are not touched by the NMI entry (on PREEMPT_RT
+ * in_serving_softirq() reads current->softirq_disable_cnt instead, which
+ * the entry does not touch either), so in_serving_softirq() still tells the
+ * interrupted code's.  Only for a caller that knows it runs under the
+ * breakpoint (ld_probe_by_int3(), logdev_probes.h).
  */
-static __always_inline void ld_kick_reader(struct ld_pcpu *pc)
+static __always_inline u8 ld_ctx_under_int3(void)
 {
-	if (READ_ONCE(ld_readers[smp_processor_id()].waiting))
-		irq_work_queue(&pc->wake_work);
+	unsigned long pc = preempt_count();
+
+	if ((pc & NMI_MASK) > NMI_OFFSET)
+		return LOGDEV_CTX_NMI;
+	if ((pc & HARDIRQ_MASK) > HARDIRQ_OFFSET)
+		return LOGDEV_CTX_HARDIRQ;
+	if (in_serving_softirq())
+		return LOGDEV_CTX_SOFTIRQ;
+	return LOGDEV_CTX_TASK;
+}
+
+/*
+ * A record's context as given to the writers below: LD_CTX_HERE (taken
+ * where it is needed, ld_ctx(); a constant, so the fast paths are
+ * unchanged) or an enum logdev_ctx worked out by the caller.
+ */
+#define LD_CTX_HERE	0xff
+
+static __always_inline u8 ld_ctx_of(u8 ctx)
+{
+	return ctx == LD_CTX_HERE ? ld_ctx() : ctx;
 }
 
 /*
@@ -73,7 +100,7 @@ static __always_inline void ld_kick_reader(struct ld_pcpu *pc)
  */
 static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 					   struct ld_cpu_buf *cb, u32 pid,
-					   u64 comm0, u64 comm1)
+					   u64 comm0, u64 comm1, u8 ctx)
 {
 	struct ld_resv r;
 	char *p;
@@ -95,7 +122,7 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 		WRITE_ONCE(pc->comm_sb, LD_COMM_SB_NONE);
 		return;
 	}
-	ld_fill_hdr(r.rec, 0, LOGDEV_REC_COMM, ld_ctx(), pid, LOGDEV_COMM_LEN);
+	ld_fill_hdr(r.rec, 0, LOGDEV_REC_COMM, ld_ctx_of(ctx), pid, LOGDEV_COMM_LEN);
 	p = (char *)(r.rec + 1);
 	memcpy(p, &comm0, sizeof(comm0));
 	memcpy(p + sizeof(comm0), &comm1, sizeof(comm1));
@@ -104,8 +131,7 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 	memset(p + i, 0, LOGDEV_COMM_LEN - i);
 	/* LOGDEV_COMM_LEN is a multiple of LOGDEV_REC_ALIGN: no padding */
 	BUILD_BUG_ON(LOGDEV_COMM_LEN % LOGDEV_REC_ALIGN);
-	if (ld_commit(cb, &r))
-		ld_kick_reader(pc);
+	ld_commit(cb, &r);
 	pc->comm_pid = pid;
 	pc->comm[0] = comm0;
 	pc->comm[1] = comm1;
@@ -121,7 +147,7 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
  * records, also after older ones were overwritten.
  */
 static __always_inline void ld_note_task(struct ld_pcpu *pc,
-					 struct ld_cpu_buf *cb, u32 pid)
+					 struct ld_cpu_buf *cb, u32 pid, u8 ctx)
 {
 	u64 comm0, comm1;	/* two scalars, not an array: no stack canary */
 
@@ -130,7 +156,7 @@ static __always_inline void ld_note_task(struct ld_pcpu *pc,
 	memcpy(&comm1, current->comm + sizeof(comm0), sizeof(comm1));
 	if (unlikely(pid != READ_ONCE(pc->comm_pid) || comm0 != pc->comm[0] ||
 		     comm1 != pc->comm[1]))
-		ld_write_comm(pc, cb, pid, comm0, comm1);
+		ld_write_comm(pc, cb, pid, comm0, comm1, ctx);
 }
 
 /*
@@ -145,7 +171,7 @@ static __always_inline void ld_note_task(struct ld_pcpu *pc,
  * task meanwhile.
  */
 static noinline void notrace ld_comm_after(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
-					   u64 sb)
+					   u64 sb, u8 ctx)
 {
 	u64 comm0, comm1;
 
@@ -153,29 +179,28 @@ static noinline void notrace ld_comm_after(struct ld_pcpu *pc, struct ld_cpu_buf
 		return;
 	memcpy(&comm0, current->comm, sizeof(comm0));
 	memcpy(&comm1, current->comm + sizeof(comm0), sizeof(comm1));
-	ld_write_comm(pc, cb, current->pid, comm0, comm1);
+	ld_write_comm(pc, cb, current->pid, comm0, comm1, ctx);
 }
 
 /*
  * ld_commit() of a record of this CPU's writers (not a comm record), then
- * the two rare cases: a sub-buffer completed (wake its reader), or the
- * record went to another sub-buffer than this CPU's last comm record (name
- * its task in it, out of line: ld_comm_after()).  The sub-buffer is
- * compared once, here: the fast path's comm check before the reservation
- * compares pid and comm only (ld_note_task()).  The wake-up stays inline:
- * with it in the out-of-line call too, `make -C bench run-kernel` measured
- * edprint at 0.57-0.62x the raw ring buffer instead of 0.41-0.49x under
- * TCG, the same instructions on the path (docs/log/PERFORMANCE-history.md).
+ * the rare case: the record went to another sub-buffer than this CPU's
+ * last comm record (name its task in it, out of line: ld_comm_after()).
+ * The sub-buffer is compared once, here: the fast path's comm check before
+ * the reservation compares pid and comm only (ld_note_task()).  A writer
+ * never wakes a reader, not even through an irq_work: its self-IPI and
+ * try_to_wake_up() ran inside the caller, in the probed code's measured
+ * pair (issue 26, item 4); the sleeping reader's own timer polls instead
+ * (logdev_wake.c).  @ctx: the record's context (LD_CTX_HERE: ld_ctx()).
  */
 static __always_inline void ld_commit_rec(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
-					  struct ld_resv *r)
+					  struct ld_resv *r, u8 ctx)
 {
 	u64 sb = r->sb;
 
-	if (ld_commit(cb, r))
-		ld_kick_reader(pc);
+	ld_commit(cb, r);
 	if (unlikely(sb != READ_ONCE(pc->comm_sb)))
-		ld_comm_after(pc, cb, sb);
+		ld_comm_after(pc, cb, sb, ctx);
 }
 
 /**
@@ -243,14 +268,14 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 	va_end(aq);
 
 	pid = current->pid;
-	ld_note_task(pc, cb, pid);
+	ld_note_task(pc, cb, pid, LD_CTX_HERE);
 	if (likely(!ld_reserve(cb, bytes, &r))) {
 		ld_fill_hdr(r.rec, id, LOGDEV_REC_PRINT, ld_ctx() | flags, pid, bytes);
 		memcpy(r.rec + 1, buf, bytes);
 		pad = r.rec->len - LOGDEV_REC_HDR_SIZE - bytes;
 		if (pad)
 			memset((char *)(r.rec + 1) + bytes, 0, pad);
-		ld_commit_rec(pc, cb, &r);
+		ld_commit_rec(pc, cb, &r, LD_CTX_HERE);
 	}
 	memset(buf, 0, used);	/* the next call at this level starts from zeros */
 
@@ -291,7 +316,7 @@ notrace void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logde
 	cb = rcu_dereference_sched(pc->cb);
 	id = ld_site_id(site);
 	pid = current->pid;
-	ld_note_task(pc, cb, pid);
+	ld_note_task(pc, cb, pid, LD_CTX_HERE);
 	if (unlikely(ld_reserve(cb, bytes, r)))
 		goto out;
 	rec = r->rec;	/* once: the stores below may alias *r for the compiler */
@@ -321,7 +346,7 @@ void notrace __logdev_commit(struct logdev_resv *res)
 
 	BUILD_BUG_ON(LOGDEV_REC_ALIGN != sizeof(u64));
 	/* the padding was zeroed by __logdev_reserve() */
-	ld_commit_rec(pc, rcu_dereference_sched(pc->cb), r);
+	ld_commit_rec(pc, rcu_dereference_sched(pc->cb), r, LD_CTX_HERE);
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(__logdev_commit);
@@ -359,7 +384,7 @@ static __always_inline void ld_words_fill(struct ld_pcpu *pc, struct ld_cpu_buf 
 			break;
 		}
 	}
-	ld_commit_rec(pc, cb, r);
+	ld_commit_rec(pc, cb, r, LD_CTX_HERE);
 }
 
 /*
@@ -423,7 +448,7 @@ static __always_inline void ld_words(struct logdev_site *site, u32 bytes, u64 w0
 	 */
 	OPTIMIZER_HIDE_VAR(hdr1);
 	OPTIMIZER_HIDE_VAR(hdr2);
-	ld_note_task(pc, cb, pid);
+	ld_note_task(pc, cb, pid, LD_CTX_HERE);
 	if (likely(ld_try_reserve_hdr(cb, &r, hdr1, hdr2)))
 		ld_words_fill(pc, cb, &r, ld_hdr_word2_bytes(hdr2), w0, w1, w2,
 			      w3, nw);
@@ -466,9 +491,13 @@ notrace void __logdev_words1(struct logdev_site *site, u32 bytes, u64 w0)
 }
 EXPORT_SYMBOL_GPL(__logdev_words1);
 
-/* One whole record of @type with a ready payload; see the two callers. */
+/*
+ * One whole record of @type with a ready payload; see the two callers.
+ * @ctx: its context, LD_CTX_HERE or the caller's (also that of a comm
+ * record written for it).
+ */
 static int notrace ld_write_ready(u8 type, u32 site_id, const void *payload,
-				  u32 bytes)
+				  u32 bytes, u8 ctx)
 {
 	struct ld_cpu_buf *cb;
 	struct ld_pcpu *pc;
@@ -481,16 +510,16 @@ static int notrace ld_write_ready(u8 type, u32 site_id, const void *payload,
 		pc = this_cpu_ptr(ld_pcpu);
 		cb = rcu_dereference_sched(pc->cb);
 		pid = current->pid;
-		ld_note_task(pc, cb, pid);
+		ld_note_task(pc, cb, pid, ctx);
 		ret = ld_reserve(cb, bytes, &r);
 		if (likely(!ret)) {
-			ld_fill_hdr(r.rec, site_id, type, ld_ctx(), pid, bytes);
+			ld_fill_hdr(r.rec, site_id, type, ld_ctx_of(ctx), pid, bytes);
 			if (bytes)
 				memcpy(r.rec + 1, payload, bytes);
 			pad = r.rec->len - LOGDEV_REC_HDR_SIZE - bytes;
 			if (pad)
 				memset((char *)(r.rec + 1) + bytes, 0, pad);
-			ld_commit_rec(pc, cb, &r);
+			ld_commit_rec(pc, cb, &r, ctx);
 		}
 	}
 	preempt_enable_notrace();
@@ -510,7 +539,7 @@ static int notrace ld_write_ready(u8 type, u32 site_id, const void *payload,
  */
 int notrace logdev_write_raw(u32 site_id, const void *payload, u32 bytes)
 {
-	return ld_write_ready(LOGDEV_REC_RAW, site_id, payload, bytes);
+	return ld_write_ready(LOGDEV_REC_RAW, site_id, payload, bytes, LD_CTX_HERE);
 }
 EXPORT_SYMBOL_GPL(logdev_write_raw);
 
@@ -519,13 +548,20 @@ EXPORT_SYMBOL_GPL(logdev_write_raw);
  * @site_id: call-site id (0: unknown)
  * @payload: vbin_printf()-compatible argument words for the site's format
  * @bytes:   length of @payload in bytes (<= LOGDEV_MAX_PAYLOAD)
+ * @int3:    the caller is a kprobe handler run by the breakpoint (int3)
+ *           path (ld_probe_by_int3()): the record carries the context of
+ *           the code the breakpoint interrupted (ld_ctx_under_int3()),
+ *           not the NMI the kernel's int3 handler runs as
  *
  * For the run-time probes (logdev_probe_fetch.c): any context, NMI included,
- * never sleeps, locks or allocates.
+ * never sleeps, locks or allocates.  The ring's own nesting is unchanged:
+ * it does not depend on the context recorded (a breakpoint that interrupts
+ * a writer nests in its reservation as an NMI does).
  *
  * Return: 0, -ENODATA if recording is off, or the ring core's errno.
  */
-int notrace ld_write_print(u32 site_id, const void *payload, u32 bytes)
+int notrace ld_write_print(u32 site_id, const void *payload, u32 bytes, bool int3)
 {
-	return ld_write_ready(LOGDEV_REC_PRINT, site_id, payload, bytes);
+	return ld_write_ready(LOGDEV_REC_PRINT, site_id, payload, bytes,
+			      int3 ? ld_ctx_under_int3() : LD_CTX_HERE);
 }

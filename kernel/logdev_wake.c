@@ -4,20 +4,28 @@
  * data they wait for.
  *
  * Layer: recording core (logdev_core.h); calls logdev_percpu.c's state and
- * the ring.  Writers never wake readers (they may run in NMI): a writer
- * that completes a sub-buffer while its CPU's reader waits queues that
- * CPU's irq_work (logdev_record.c), and a sleeping reader also arms a
- * timer that polls every 50 ms.
+ * the ring.  Writers never wake readers, nor queue anything that would
+ * (issue 26, item 4): an irq_work's self-IPI and try_to_wake_up() ran in
+ * the writer's caller, inside the probed code's measured pair (a ksys_read
+ * pair of 8.4 ms under TCG).  Each sleeping reader polls instead, with its
+ * own timer pinned to the CPU it went to sleep on, so the poll and the
+ * wake-up run there (a local wake-up, no IPI) and not in the writers: every
+ * jiffy while the CPU it reads was written to since the last poll (a
+ * sub-buffer may complete any time), every HZ / 100 jiffies (8 ms at
+ * HZ=250) while it was not.  A sub-buffer completed while its CPU is busy
+ * is found within a jiffy or two; the first one of a burst that starts
+ * after a quiet time within that and a jiffy.  docs/PERFORMANCE.md "Reader wake-up" has the
+ * latencies and the writers' cost measured.
  */
 #include <linux/kernel.h>
 #include <linux/jiffies.h>
 #include <linux/timer.h>
-#include <linux/irq_work.h>
 #include <linux/cpumask.h>
 #include "logdev_compat.h"	/* ld_timer_delete_sync() */
 #include "logdev_core.h"
 
-#define LD_WAKE_JIFFIES	max(1, HZ / 20)	/* 50 ms */
+#define LD_WAKE_JIFFIES	max(1, HZ / 100)	/* ~10 ms: nothing written */
+#define LD_WAKE_BUSY	1		/* a jiffy: writes since the last poll */
 
 /*
  * True once recording is off AND every CPU's buffer was flushed after the
@@ -27,8 +35,6 @@
  * and before the final flush.  docs/DEBUGFS.md "End of data".
  */
 static bool ld_stopped = true;
-
-static struct timer_list ld_wake_timer;
 
 /**
  * ld_is_stopped() - has recording stopped and the final flush completed?
@@ -76,44 +82,69 @@ bool ld_cpu_readable(int cpu)
 }
 
 /*
- * Writers never wake readers (they may run in NMI).  A sleeping reader sets
- * its waiting flag and arms this timer, which polls every 50 ms.
+ * Where @cpu's writers are (its ring's write position, bytes ever reserved)
+ * or 0 without a ring; any context but NMI.  It moves with every record,
+ * so two polls that see it unchanged saw no write in between.
+ */
+static u64 ld_cpu_write_pos(int cpu)
+{
+	struct ld_cpu_buf *cb;
+	u64 pos = 0;
+
+	rcu_read_lock();
+	cb = rcu_dereference(per_cpu_ptr(ld_pcpu, cpu)->cb);
+	if (cb)
+		pos = ld_local_read_remote(&cb->write_off);
+	rcu_read_unlock();
+	return pos;
+}
+
+/*
+ * A reader's poll (timer softirq, on the CPU the reader sleeps on): wake
+ * it if its CPU has a complete sub-buffer (or at the end of data), else
+ * come back in a jiffy if its CPU was written to since the last poll, or
+ * in LD_WAKE_JIFFIES.  Stops once the reader is awake (r->waiting clear).
  */
 static void ld_wake_fn(struct timer_list *t)
 {
-	bool again = false;
-	int cpu;
+	struct ld_reader *r = container_of(t, struct ld_reader, timer);
+	int cpu = r - ld_readers;
+	u64 pos;
 
-	for_each_possible_cpu(cpu) {
-		struct ld_reader *r = &ld_readers[cpu];
-
-		if (!READ_ONCE(r->waiting))
-			continue;
-		if (ld_is_stopped() || ld_cpu_readable(cpu)) {
-			WRITE_ONCE(r->waiting, false);
-			wake_up_interruptible_all(&r->wq);
-		} else {
-			again = true;
-		}
+	if (!READ_ONCE(r->waiting))
+		return;
+	if (ld_is_stopped() || ld_cpu_readable(cpu)) {
+		WRITE_ONCE(r->waiting, false);
+		wake_up_interruptible_all(&r->wq);
+		return;
 	}
-	if (again)
-		mod_timer(&ld_wake_timer, jiffies + LD_WAKE_JIFFIES);
+	pos = ld_cpu_write_pos(cpu);
+	if (pos != READ_ONCE(r->polled_pos)) {
+		WRITE_ONCE(r->polled_pos, pos);
+		mod_timer(&r->timer, jiffies + LD_WAKE_BUSY);
+	} else {
+		mod_timer(&r->timer, jiffies + LD_WAKE_JIFFIES);
+	}
 }
 
-static void ld_wake_work_fn(struct irq_work *w)
-{
-	struct ld_reader *r = &ld_readers[container_of(w, struct ld_pcpu, wake_work)->cpu];
-
-	WRITE_ONCE(r->waiting, false);
-	wake_up_interruptible_all(&r->wq);
-}
-
-/* The reader of @cpu is about to sleep: poll for it until it is woken. */
+/*
+ * The reader of @cpu is about to sleep: poll for it until it is woken, from
+ * this CPU (a pinned timer is queued where mod_timer() runs).  In a jiffy
+ * if @cpu was written to since its last poll, else in LD_WAKE_JIFFIES; a poll
+ * already due earlier stays (timer_reduce()).
+ */
 void ld_reader_arm(int cpu)
 {
-	WRITE_ONCE(ld_readers[cpu].waiting, true);
-	if (!timer_pending(&ld_wake_timer))
-		mod_timer(&ld_wake_timer, jiffies + LD_WAKE_JIFFIES);
+	struct ld_reader *r = &ld_readers[cpu];
+	u64 pos = ld_cpu_write_pos(cpu);
+	unsigned long when = LD_WAKE_JIFFIES;
+
+	WRITE_ONCE(r->waiting, true);
+	if (pos != READ_ONCE(r->polled_pos)) {
+		WRITE_ONCE(r->polled_pos, pos);
+		when = LD_WAKE_BUSY;
+	}
+	timer_reduce(&r->timer, jiffies + when);
 }
 
 /* Wake every reader and poller (flush, end of recording). */
@@ -128,7 +159,7 @@ void ld_wake_readers(void)
 }
 
 /**
- * ld_wake_init() - set up the irq_work of every CPU and the timer
+ * ld_wake_init() - set up every reader's poll timer
  *
  * Module init, after ld_percpu_init() and before recording can start.
  */
@@ -137,16 +168,16 @@ void ld_wake_init(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		init_irq_work(&per_cpu_ptr(ld_pcpu, cpu)->wake_work, ld_wake_work_fn);
-	timer_setup(&ld_wake_timer, ld_wake_fn, 0);
+		timer_setup(&ld_readers[cpu].timer, ld_wake_fn, TIMER_PINNED);
 }
 
 /**
- * ld_wake_exit() - stop the timer (module exit; no reader is left)
- *
- * The irq_works are waited for by ld_percpu_exit().
+ * ld_wake_exit() - stop the timers (module exit; no reader is left)
  */
 void ld_wake_exit(void)
 {
-	ld_timer_delete_sync(&ld_wake_timer);
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		ld_timer_delete_sync(&ld_readers[cpu].timer);
 }

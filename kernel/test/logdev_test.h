@@ -50,6 +50,7 @@ struct lt_cpu {
 	struct hrtimer timer;
 	int nmi_pending;
 	int comm_nmi;			/* comm: a self-NMI of the comm file pending */
+	int pctx_nmi;			/* probe_ctx: its self-NMI pending */
 	unsigned int comm_tag;
 	struct irq_work comm_work;
 	bool timer_on;
@@ -83,6 +84,12 @@ void lt_probe_init(void);
 void lt_probe_exit(void);
 void lt_probe_files(struct dentry *dir);
 unsigned long lt_addr_of_probe_target(void);
+
+/* logdev_test_pctx.c: probe_ctx (probe targets in every context) */
+void lt_pctx_init(void);
+void lt_pctx_exit(void);
+void lt_pctx_files(struct dentry *dir);
+void lt_pctx_nmi(void);
 
 /* logdev_test_feed.c: burst, comm, fill */
 void lt_comm_irq_work(struct irq_work *w);

@@ -64,6 +64,11 @@ static int lt_nmi(unsigned int type, struct pt_regs *regs)
 		WRITE_ONCE(c->nest_nmi, 0);
 		ret = NMI_HANDLED;
 	}
+	if (READ_ONCE(c->pctx_nmi)) {
+		lt_pctx_nmi();
+		WRITE_ONCE(c->pctx_nmi, 0);
+		return NMI_HANDLED;
+	}
 	if (READ_ONCE(c->comm_nmi)) {
 		edprint("comm tag=%u ctx=%d", c->comm_tag, LT_CTX_NMI);
 		WRITE_ONCE(c->comm_nmi, 0);

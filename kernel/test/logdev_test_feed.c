@@ -2,7 +2,8 @@
 /*
  * logdev_test_feed.c - logdev_test.ko: records a reader test knows in advance: comm
  * (the writer's name from task, hardirq and NMI), fill (records of set
- * sizes), burst (records in one CPU's open sub-buffer)
+ * sizes), burst (records in one CPU's open sub-buffer), fill_pair (a probed
+ * pair that completes sub-buffers)
  */
 #include "logdev_test.h"
 
@@ -112,6 +113,43 @@ static const struct file_operations lt_fill_fops = {
 	.llseek = noop_llseek,
 };
 
+/* ---- fill_pair (tests/vm/guest-wakeup.sh) ------------------------------ */
+
+/*
+ * The measured pair of guest-wakeup.sh (r:fillpair): N edprint() calls of
+ * 8 payload bytes from one task, enough to complete sub-buffers while a
+ * reader waits; nothing else, so the pair's time is the records' own.
+ */
+static noinline __noclone void lt_fill_pair(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		edprint("fillpair %u %u", (u32)i, (u32)n);
+}
+
+static ssize_t lt_fill_pair_write(struct file *f, const char __user *ubuf,
+				  size_t len, loff_t *ppos)
+{
+	unsigned long n;
+	int ret = kstrtoul_from_user(ubuf, len, 10, &n);
+
+	if (ret)
+		return ret;
+	if (n > 1000000)
+		return -EINVAL;
+	migrate_disable();
+	lt_fill_pair(n);
+	migrate_enable();
+	return len;
+}
+
+static const struct file_operations lt_fill_pair_fops = {
+	.owner = THIS_MODULE,
+	.write = lt_fill_pair_write,
+	.llseek = noop_llseek,
+};
+
 /* ---- burst (tests/vm/guest-stop.sh) ----------------------------------- */
 
 static void lt_burst_fn(void *arg)
@@ -161,6 +199,7 @@ void lt_feed_init(void)
 void lt_feed_files(struct dentry *dir)
 {
 	debugfs_create_file("burst", 0200, dir, NULL, &lt_burst_fops);
+	debugfs_create_file("fill_pair", 0200, dir, NULL, &lt_fill_pair_fops);
 	debugfs_create_file("comm", 0200, dir, NULL, &lt_comm_fops);
 	debugfs_create_file("fill", 0200, dir, NULL, &lt_fill_fops);
 }

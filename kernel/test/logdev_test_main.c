@@ -44,6 +44,9 @@
  *             the table; it must count as lost, too_big).
  *   probe_work write "N US D": a known workload for the run-time probes
  *             test (tests/vm/guest-probes.sh), see lt_probe_work_write().
+ *   probe_ctx write N: probe targets called from every context, each
+ *             recording the context it sees (logdev_test_pctx.c,
+ *             tests/vm/guest-probe-ctx.sh).
  *   comm      write TAG: edprint("comm tag=%u ctx=%d") from the writing task,
  *             then from an irq_work (hardirq) and a self-NMI taken while it
  *             runs on the same CPU (both record the writer's pid), for the
@@ -51,6 +54,9 @@
  *   burst     write "CPU N": N edprint("burst i=%u", i) calls on CPU (from an
  *             IPI, i counting from 0), so that a test knows exactly which
  *             records sit in that CPU's open sub-buffer.
+ *   fill_pair write N: lt_fill_pair(N), N edprint("fillpair %u %u") calls
+ *             from the writing task on one CPU, the pair probed by
+ *             tests/vm/guest-wakeup.sh (r:fillpair).
  *   dump_seq  write "N M": a worker bound to CPU 0 makes N
  *             edprint("seq %d", i) calls and one bound to CPU 1 makes M
  *             edprint("other %d %s %c %lld %hhd %hd", ...) calls, then CPU 1
@@ -74,6 +80,7 @@ static int __init lt_init(void)
 	if (err)
 		return err;
 	lt_probe_init();
+	lt_pctx_init();
 	lt_ctx_init();
 	lt_feed_init();
 	lt_dir = debugfs_create_dir("logdev_test", NULL);
@@ -84,12 +91,14 @@ static int __init lt_init(void)
 	lt_ctx_files(lt_dir);
 	lt_printf_files(lt_dir);
 	lt_probe_files(lt_dir);
+	lt_pctx_files(lt_dir);
 	lt_feed_files(lt_dir);
 	lt_dump_files(lt_dir);
 	return 0;
 
 err_ctx:
 	lt_ctx_exit();
+	lt_pctx_exit();
 	lt_printf_exit();
 	return err;
 }
@@ -100,6 +109,7 @@ static void __exit lt_exit(void)
 	mutex_lock(&lt_lock);	/* no run in flight */
 	mutex_unlock(&lt_lock);
 	lt_ctx_exit();
+	lt_pctx_exit();
 	lt_probe_exit();
 	lt_printf_exit();
 }

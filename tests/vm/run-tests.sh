@@ -453,6 +453,26 @@ if boot vm-callees 2 "$vm/guest-callees.sh" \
 	guest_lines "$out/vm-callees"
 fi
 
+# 16. probe hits in their real context (issue 26, item 2;
+# tests/vm/guest-probe-ctx.sh): ftrace, breakpoint and optimised kprobes and
+# a return probe on targets called from task, softirq, hardirq and NMI.
+# Multi-threaded TCG: probes are attached and optimised while idle.
+if boot vm-probe-ctx 2 "$vm/guest-probe-ctx.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static" "20"; then
+	guest_lines "$out/vm-probe-ctx"
+	host_check vm-probe-ctx check-probe-ctx.sh "$out/vm-probe-ctx"
+fi
+
+# 17. the reader's wake-up out of a measured pair (issue 26, item 4;
+# tests/vm/guest-wakeup.sh): a probed pair that completes sub-buffers on
+# CPU 0 while the reader waits on CPU 1.  Multi-threaded TCG: probes are
+# attached while idle.
+if boot vm-wakeup 2 "$vm/guest-wakeup.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static" "4000"; then
+	guest_lines "$out/vm-wakeup"
+	host_check vm-wakeup check-wakeup.sh "$out/vm-wakeup"
+fi
+
 for g in ${VM_ONLY:-}; do
 	[ -n "${asked[$g]:-}" ] ||
 		fail "vm: VM_ONLY names '$g': no such group here (groups: $(printf '%s\n' "${!asked[@]}" | sort | tr '\n' ' '))"
