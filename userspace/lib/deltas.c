@@ -187,6 +187,7 @@ void lgd_deltas_init(struct lgd_deltas *ds, const struct lgd_deltas_opts *o)
 	ds->by_parent = o->by_parent;
 	ds->inside_site = o->inside_site;
 	ds->inside_set = o->inside_set;
+	ds->cost = o->cost;
 	lgd_streams_open(&ds->st, ds->by, on_cut, ds);
 	ds->st_ready = 1;
 }
@@ -301,12 +302,20 @@ void lgd_deltas_free(struct lgd_deltas *ds)
  * its entry (its return came first: the CPUs' clocks disagree) has no
  * children and its parent is the top of its entry's stack.  Entries above
  * a returning one are entries whose return never came: dropped.
+ * With probe costs (@ds->cost), every record of a task and context, kept
+ * by the filters or not, charges its site's cost to each entry open below
+ * it (nest_charge(): an entry's own record and its return's are not in
+ * its pair); a pair's duration is then its span minus what it was charged
+ * (rounded to ns), and its parent adds that corrected duration to its
+ * children's: self time is the corrected duration minus the children's.
  */
 struct nest_open {
 	uint64_t off;
 	int64_t child_ns;
 	uint32_t site;
 	const char *name;
+	int64_t cost_ps;
+	uint64_t hits;
 };
 
 struct nest_task {
@@ -325,6 +334,8 @@ struct nest_res {
 	uint32_t parent;
 	int64_t child_ns;
 	int inside;
+	int64_t ns;		/* the duration, less the probes' cost */
+	uint64_t hits;		/* records charged to it */
 };
 
 static struct nest_task *nest_task(struct nest *n, const struct lgd_item *it, int create)
@@ -381,7 +392,7 @@ static int nest_push(struct nest *n, const struct lgd_item *it, const char *name
 		memmove(t->v, t->v + 1, (LGD_DUR_DEPTH - 1) * sizeof(t->v[0]));
 		t->depth--;
 	}
-	t->v[t->depth++] = (struct nest_open){ it->file_off, 0, it->rec.site, name };
+	t->v[t->depth++] = (struct nest_open){ it->file_off, 0, it->rec.site, name, 0, 0 };
 	return 0;
 }
 
@@ -410,9 +421,13 @@ static void nest_pop(struct nest *n, const struct lgd_item *it, const struct lgd
 		if (t->v[i].off != dp->entry_off)
 			continue;
 		res->child_ns = t->v[i].child_ns;
+		if (ds->cost && t->v[i].hits) {
+			res->hits = t->v[i].hits;
+			res->ns = sat_add(dp->ns, -((t->v[i].cost_ps + 500) / 1000));
+		}
 		if (i) {
 			res->parent = t->v[i - 1].site;
-			t->v[i - 1].child_ns = sat_add(t->v[i - 1].child_ns, dp->ns);
+			t->v[i - 1].child_ns = sat_add(t->v[i - 1].child_ns, res->ns);
 		}
 		res->inside = nest_inside(t, i, t->v[i].name, ds);
 		t->depth = i;
@@ -431,6 +446,17 @@ static void nest_top(struct nest *n, const struct lgd_item *it, const struct lgd
 	res->parent = t->v[t->depth - 1].site;
 	t->v[t->depth - 1].child_ns = sat_add(t->v[t->depth - 1].child_ns, dp->ns);
 	res->inside = nest_inside(t, t->depth, name, ds);
+}
+
+/* record @it costs @ps: charged to every entry open in its task and context */
+static void nest_charge(struct nest *n, const struct lgd_item *it, int64_t ps)
+{
+	struct nest_task *t = ps ? nest_task(n, it, 0) : NULL;
+
+	for (uint32_t i = 0; t && i < t->depth; i++) {
+		t->v[i].cost_ps = sat_add(t->v[i].cost_ps, ps);
+		t->v[i].hits++;
+	}
 }
 
 static void nest_gap(struct nest *n, uint32_t cpu)
@@ -465,13 +491,15 @@ static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
 	struct lgd_pair *p = find_pair3(ds, dp->entry_site, dp->ret_site,
 					ds->by_parent ? res->parent : LGD_NO_SITE);
 
-	if (!p || pair_push(p, dp->ns))
+	if (!p || pair_push(p, res->ns))
 		return -ENOMEM;
-	p->self_ns = sat_add(p->self_ns, sat_add(dp->ns, res->child_ns == INT64_MIN ? INT64_MAX :
-								-res->child_ns));
+	p->self_ns = sat_add(p->self_ns, sat_add(res->ns, res->child_ns == INT64_MIN ? INT64_MAX :
+								 -res->child_ns));
+	p->cost_hits = lgd_add_sat(p->cost_hits, res->hits);
+	p->cost_ns = sat_add(p->cost_ns, dp->ns - res->ns);
 	if (res->inside) {
 		p->inside_n++;
-		p->inside_ns = sat_add(p->inside_ns, dp->ns);
+		p->inside_ns = sat_add(p->inside_ns, res->ns);
 	}
 	return 0;
 }
@@ -521,14 +549,19 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			}
 			int role = it->kind == LGD_ITEM_REC && it->rec.site < du.nr_sites ?
 				   du.role[it->rec.site] : LGD_DUR_NONE;
+			int64_t cost = it->kind == LGD_ITEM_REC ? lgd_cost_of(ds->cost, it->rec.site) : 0;
 
 			if (it->kind == LGD_ITEM_GAP)
 				nest_gap(&ns, it->cpu);
+			if (cost)
+				ds->cost_kinds |= 1u << ds->cost->kind[it->rec.site];
+			if (role == LGD_DUR_ENTRY)	/* not in its own pair */
+				nest_charge(&ns, it, cost);
 			ret = lgd_dur_add(&du, it, &dp);
 			if (ret > 0 && !dur_kept(r, it, &dp))
 				ret = 0;	/* an end left out by the filter */
 			if (ret > 0) {
-				struct nest_res res = { LGD_NO_SITE, 0, 0 };
+				struct nest_res res = { LGD_NO_SITE, 0, 0, dp.ns, 0 };
 
 				if (role == LGD_DUR_RETURN && dp.ret_off == it->file_off)
 					nest_pop(&ns, it, &dp, ds, &res);
@@ -538,6 +571,8 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			} else if (!ret && role == LGD_DUR_ENTRY) {
 				ret = nest_push(&ns, it, du.name[it->rec.site]);
 			}
+			if (role != LGD_DUR_ENTRY)	/* a return: after its pair closed */
+				nest_charge(&ns, it, cost);
 		}
 		if (ret < 0)
 			break;

@@ -228,6 +228,22 @@ static void test_deltas(void)
 		"  rows summed: 5 nested records, 0.850 us taken out (columns probes, probes(us))\n"
 		"durations: 2 paired (0 negative), 0 entries without return, 0 returns without entry\n");
 
+	pc.version = 2;
+	cap = build("v2.cap", &pc, 1);
+	snprintf(args, sizeof(args), "deltas --durations %s", cap);
+	{
+		char *out, *err;
+		int st = run_cli(args, &out, &err);
+
+		CHECK_EQ(st, 3, "a PROBE_COST section of another version: exit 3");
+		CHECK_STR_CONTAINS(err, "PROBE_COST section of another version or size: probe cost not used",
+				   "a PROBE_COST section of another version: warned");
+		CHECK_STR_CONTAINS(out, "probe cost: not taken out: the capture has no calibration",
+				   "a PROBE_COST section of another version: nothing taken out, said so");
+		free(out);
+		free(err);
+	}
+
 	snprintf(args, sizeof(args), "deltas --durations %s", nocal);
 	run_expect("deltas --durations without calibration: nothing taken out, said so", args,
 		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
