@@ -5,9 +5,9 @@
 #   probe_cost.bin   the figures read after "calibrate"
 #   nest.cap         r: probes on lt_nest_outer and lt_nest_inner (the outer
 #                    only calls the inner), N calls (logdev_test probe_nest)
-#   smap1.cap        r: show_smap, seq_printf and one other probed function,
-#                    reading /proc/self/smaps ROUNDS times
-#   smap5.cap        the same with five other probed functions
+#   smap1-K.cap      r: show_smap, seq_printf and one other probed function,
+#                    reading /proc/self/smaps ROUNDS times (K = 1, 2, 3)
+#   smap5-K.cap      the same with five other probed functions
 #   nocal.cap        a recording before any calibration (no PROBE_COST)
 # Checked here: calibrate is refused while recording, leaves no probe and
 # no record behind.  The workloads run with no reader waiting (enable, the
@@ -79,17 +79,21 @@ add 'r:lt_nest_inner logdev_test:lt_nest_inner'
 cap nest "echo $n > $LT/probe_nest"
 : > $PF
 
-# seq_printf's share of show_smap with one and with five other probes
-add 'r:show_smap show_smap'
-add 'r:seq_printf seq_printf'
-add 'r:walk_page_vma walk_page_vma'
-cap smap1 "$smaps"
-add 'r:seq_put_decimal_ull_width seq_put_decimal_ull_width'
-add 'r:seq_put_hex_ll seq_put_hex_ll'
-add 'r:seq_pad seq_pad'
-add 'r:smaps_pte_range smaps_pte_range'
-cap smap5 "$smaps"
-cat $PF > $R/probes5.txt
-: > $PF
+# seq_printf's share of show_smap with one and with five other probes,
+# three captures of each, alternately (the host's load moves emulated times)
+one='r:show_smap show_smap
+r:seq_printf seq_printf
+r:walk_page_vma walk_page_vma'
+five='r:seq_put_decimal_ull_width seq_put_decimal_ull_width
+r:seq_put_hex_ll seq_put_hex_ll
+r:seq_pad seq_pad
+r:smaps_pte_range smaps_pte_range'
+for k in 1 2 3; do
+	echo "$one" | while read -r l; do add "$l"; done
+	cap smap1-$k "$smaps"
+	echo "$five" | while read -r l; do add "$l"; done
+	cap smap5-$k "$smaps"
+	: > $PF
+done
 cat /proc/loadavg
 finish
