@@ -21,6 +21,10 @@
  * negative where a return's CPU clock is behind its entry's.  Ends with
  * the line "durations: P paired (N negative), E entries without return,
  * R returns without entry" (durations.c: every entry and return counted).
+ * With a PROBE_COST section (the module's calibration), the nested records'
+ * cost is taken out of durations, self and --inside times (deltas.c), shown
+ * in columns probes and probes(us) and a note; --raw: as measured; without
+ * one the note says nothing was taken out.
  * Without --durations, pairs across a timestamp going back or jumping by
  * more than 2^62 ns on their stream are left out (lgd_ts_step()) and counted
  * in a last line "deltas: N pairs left out: clock went backwards (K), step
