@@ -3,8 +3,9 @@
 # calibration (debugfs probe_cost) and captures for the host's checks of
 # the correction (tests/vm/check-probecost.sh):
 #   probe_cost.bin   the figures read after "calibrate"
-#   nest.cap         r: probes on lt_nest_outer and lt_nest_inner (the outer
-#                    only calls the inner), N calls (logdev_test probe_nest)
+#   nest-K.cap       r: probes on lt_nest_outer and lt_nest_inner (the outer
+#                    only calls the inner), N calls (logdev_test probe_nest),
+#                    K = 1, 2, 3, each calibrated just before (K.cost.txt)
 #   smap1-K.cap      r: show_smap, seq_printf and one other probed function,
 #                    reading /proc/self/smaps ROUNDS times (K = 1, 2, 3)
 #   smap5-K.cap      the same with five other probed functions
@@ -76,7 +77,7 @@ grep -q 'logdev_calib' $D/error_log && fail "error_log: $(grep -A2 logdev_calib 
 # a function whose only work is to call another, both probed
 add 'r:lt_nest_outer logdev_test:lt_nest_outer'
 add 'r:lt_nest_inner logdev_test:lt_nest_inner'
-cap nest "echo $n > $LT/probe_nest"
+for k in 1 2 3; do cap nest-$k "echo $n > $LT/probe_nest"; done
 : > $PF
 
 # seq_printf's share of show_smap with one and with five other probes,
