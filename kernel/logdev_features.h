@@ -29,6 +29,9 @@ void ld_modlog_exit(void);
 /* logdev_pipe.c: per_cpu/cpuN/trace_pipe_raw */
 void ld_pipe_init(struct dentry *dir);
 
+/* logdev_calib.c: probe_cost (the probe cost calibration) */
+void ld_calib_init(struct dentry *dir);
+
 /*
  * logdev_dump.c: the last records on the console on oops, panic and sysrq;
  * dump_on_oops

@@ -315,6 +315,7 @@ static int __init ld_files_start(void)
 	if (ret)
 		goto err_probes;
 	ld_pipe_init(ld_dir);
+	ld_calib_init(ld_dir);
 	ret = ld_dump_init(ld_dir);
 	if (ret)
 		goto err_modlog;

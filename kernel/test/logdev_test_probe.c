@@ -2,8 +2,10 @@
 /*
  * logdev_test_probe.c - logdev_test.ko: a known workload for the run-time probes
  * (tests/vm/guest-probes*.sh): probe targets of set signatures, a
- * tracepoint of this module, probe_work, and probe_callees (a function
- * whose callees logdev callees finds: tests/vm/guest-callees.sh)
+ * tracepoint of this module, probe_work, probe_callees (a function
+ * whose callees logdev callees finds: tests/vm/guest-callees.sh) and
+ * probe_nest (a function whose only work is to call another:
+ * tests/vm/guest-probecost.sh)
  */
 #include "logdev_test.h"
 
@@ -196,6 +198,49 @@ static const struct file_operations lt_probe_work_fops = {
 };
 
 
+/*
+ * lt_nest_outer() does nothing but call lt_nest_inner(): with return
+ * probes on both, the outer's self time is the probes' cost alone
+ * (tests/vm/guest-probecost.sh: logdev's correction must take it to 0).
+ */
+static noinline __noclone unsigned long lt_nest_inner(unsigned long i)
+{
+	barrier();
+	return i * 3 + 1;
+}
+
+static noinline __noclone unsigned long lt_nest_outer(unsigned long i)
+{
+	return lt_nest_inner(i);
+}
+
+/* "N": N calls of lt_nest_outer(), without migrating */
+static ssize_t lt_probe_nest_write(struct file *f, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	unsigned long n, i;
+	char buf[32];
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (kstrtoul(strim(buf), 10, &n) || n > 1000000)
+		return -EINVAL;
+	migrate_disable();
+	for (i = 0; i < n; i++)
+		lt_probe_sink += lt_nest_outer(i);
+	migrate_enable();
+	return len;
+}
+
+static const struct file_operations lt_probe_nest_fops = {
+	.owner = THIS_MODULE,
+	.write = lt_probe_nest_write,
+	.llseek = noop_llseek,
+};
+
 /* lt_probe_target's address, for the printf table's symbols */
 unsigned long lt_addr_of_probe_target(void)
 {
@@ -220,4 +265,5 @@ void lt_probe_files(struct dentry *dir)
 {
 	debugfs_create_file("probe_work", 0200, dir, NULL, &lt_probe_work_fops);
 	debugfs_create_file("probe_callees", 0200, dir, NULL, &lt_probe_callees_fops);
+	debugfs_create_file("probe_nest", 0200, dir, NULL, &lt_probe_nest_fops);
 }

@@ -51,7 +51,7 @@ fi
 want_mode() {
 	case "$1" in
 	clear|flush) echo 200 ;;
-	enable|mode|clock|buffer_size_kb|subbuf_size|dump_on_oops|probes|error_log|probe_functions|ksyms) echo 600 ;;
+	enable|mode|clock|buffer_size_kb|subbuf_size|dump_on_oops|probes|error_log|probe_functions|ksyms|probe_cost) echo 600 ;;
 	formats|header|stats|module_log|trace_pipe_raw) echo 400 ;;
 	*) echo unknown ;;
 	esac

@@ -473,6 +473,19 @@ if boot vm-wakeup 2 "$vm/guest-wakeup.sh" \
 	host_check vm-wakeup check-wakeup.sh "$out/vm-wakeup"
 fi
 
+# 18. probe cost (issue 26 point 3): the calibration (debugfs probe_cost),
+# and the correction of durations, self and inside times on captures of a
+# function that only calls another, and of show_smap/seq_printf with one
+# and with five other probes (tests/vm/guest-probecost.sh, checked on the
+# host: check-probecost.sh).  One CPU (single-threaded TCG): no other
+# vCPU's turn of QEMU inside a measured pair; kprobes are optimised while
+# the calibration functions run.
+if boot vm-probecost 1 "$vm/guest-probecost.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static" "${VM_COST_CALLS:-2000} ${VM_COST_ROUNDS:-20}" single; then
+	guest_lines "$out/vm-probecost"
+	host_check vm-probecost check-probecost.sh "$out/vm-probecost"
+fi
+
 for g in ${VM_ONLY:-}; do
 	[ -n "${asked[$g]:-}" ] ||
 		fail "vm: VM_ONLY names '$g': no such group here (groups: $(printf '%s\n' "${!asked[@]}" | sort | tr '\n' ' '))"

@@ -21,6 +21,10 @@
  * negative where a return's CPU clock is behind its entry's.  Ends with
  * the line "durations: P paired (N negative), E entries without return,
  * R returns without entry" (durations.c: every entry and return counted).
+ * With a PROBE_COST section (the module's calibration), the nested records'
+ * cost is taken out of durations, self and --inside times (deltas.c), shown
+ * in columns probes and probes(us) and a note; --raw: as measured; without
+ * one the note says nothing was taken out.
  * Without --durations, pairs across a timestamp going back or jumping by
  * more than 2^62 ns on their stream are left out (lgd_ts_step()) and counted
  * in a last line "deltas: N pairs left out: clock went backwards (K), step
@@ -46,7 +50,7 @@
 const struct cli_cmd cli_cmd_deltas = {
 	"deltas", cmd_deltas,
 	"deltas [--by cpu|task|context] [--durations [--pair FROM,TO]... [--by-parent] "
-	"[--inside SITE]] [--sort=total|max|p99|median|count] [FILTERS] "
+	"[--inside SITE] [--raw]] [--sort=total|max|p99|median|count] [FILTERS] "
 	"[FILE | --follow [--window MS]]",
 	"  -b, --by STREAM      which records pair: context (default: same CPU and\n"
 	"                       context level), cpu (same CPU), task (same pid)\n"
@@ -58,6 +62,8 @@ const struct cli_cmd cli_cmd_deltas = {
 	"                       same task and context (column parent)\n"
 	"      --inside SITE    time of each pair inside SITE's calls and its share\n"
 	"                       (--pair, --by-parent, --inside imply --durations)\n"
+	"      --raw            --durations as measured: the nested probes' own cost\n"
+	"                       (the capture's calibration) not taken out\n"
 	"  -s, --sort KEY       total (default), max, p99, median or count\n"
 	"  -f, --follow         live: the table of the records as they arrive, redrawn\n"
 	"                       once a second on a terminal (only at the end when not\n"
@@ -128,6 +134,50 @@ static void print_inside(const struct lgd_reader *r, const struct lgd_deltas *ds
 }
 
 /*
+ * --durations: what was done about the probes' own cost (docs/ANALYSIS.md):
+ * the figures taken out, per kind seen, or why nothing was
+ */
+static void print_cost_note(const struct lgd_reader *r, const struct lgd_deltas *ds)
+{
+	uint64_t hits = 0;
+	int64_t ns = 0;
+
+	if (!r->have_cost) {
+		printf("probe cost: not taken out: the capture has no calibration (write "
+		       "\"calibrate\" to logdev/probe_cost before recording); durations and "
+		       "self times include the nested probes' own time\n");
+		return;
+	}
+	if (!ds->cost) {
+		printf("probe cost: not taken out (--raw)\n");
+		return;
+	}
+	for (size_t i = 0; i < ds->nr; i++) {
+		hits = lgd_add_sat(hits, ds->pairs[i].cost_hits);
+		ns = ns > INT64_MAX - ds->pairs[i].cost_ns ? INT64_MAX : ns + ds->pairs[i].cost_ns;
+	}
+	printf("probe cost: taken out of durations, self and inside times (--raw: as measured); "
+	       "nested records' cost per record (median of the calibration, its runs min to max):\n");
+	for (unsigned int k = 0; k < LOGDEV_COST_NR_KINDS; k++) {
+		const struct logdev_cost_kind *c = &ds->cost->pc.kind[k];
+		unsigned int half = k == LOGDEV_COST_KRETPROBE ? 2 : 1;
+
+		if (!(ds->cost_kinds & (1u << k)))
+			continue;
+		if (!(c->flags & LOGDEV_COST_F_MEASURED)) {
+			printf("  %-16s not measured: not taken out\n", lgd_cost_kind_name(k));
+			continue;
+		}
+		printf("  %-16s %.3f us (%.3f to %.3f)%s%s\n", lgd_cost_kind_name(k),
+		       c->median_ps / half / 1e6, c->min_ps / half / 1e6, c->max_ps / half / 1e6,
+		       half == 2 ? ", half a call's" : "",
+		       c->flags & LOGDEV_COST_F_DIRECT ? ", the hook's dispatch not included" : "");
+	}
+	printf("  rows summed: %" PRIu64 " nested record%s, %.3f us taken out (columns probes, "
+	       "probes(us))\n", hits, hits == 1 ? "" : "s", (double)ns / 1e3);
+}
+
+/*
  * The table of @ds (finished here, sorted by @key) on stdout, with its
  * footnotes and summary lines; @ret < 0: the collection failed (table
  * only).  @final: the last table of the run, whose warnings count
@@ -168,6 +218,8 @@ static void print_table(const struct lgd_reader *r, struct lgd_deltas *ds, enum 
 			printf(" %8s %10s", "nested", "nested(us)");
 		if (durations)
 			printf(" %12s", "self(us)");
+		if (ds->cost)
+			printf(" %8s %11s", "probes", "probes(us)");
 		if (by_parent)
 			printf(" %s", "parent");
 		putchar('\n');
@@ -199,6 +251,10 @@ static void print_table(const struct lgd_reader *r, struct lgd_deltas *ds, enum 
 			lgd_fmt_us(a[5], 32, p->self_ns);
 			printf(" %12s", a[5]);
 		}
+		if (ds->cost) {
+			lgd_fmt_us(a[5], 32, p->cost_ns);
+			printf(" %8" PRIu64 " %11s", p->cost_hits, a[5]);
+		}
 		if (by_parent)
 			printf(" %s", p->parent == LGD_NO_SITE ? "-" :
 			       label(r, p->parent, &fb) < 0 ? "?" : fb);
@@ -212,6 +268,8 @@ static void print_table(const struct lgd_reader *r, struct lgd_deltas *ds, enum 
 		cli_deltas_notes(stdout, "", ds, used);
 	if (!ret && (used & CLI_MARK_MISSED) && final)
 		cli_probe_misses(r);
+	if (durations && !ret)
+		print_cost_note(r, ds);
 	if (durations && !ret) {
 		char sum[256];
 
@@ -298,8 +356,9 @@ static int deltas_follow(int by, enum lgd_sort key, uint64_t window_ns)
  * then collected and printed sorted by @key.
  */
 static int deltas_file(const char *file, const char *const *pairs, int npairs, int durations,
-		       int by, int by_parent, const char *inside, enum lgd_sort key)
+		       int by, int by_parent, const char *inside, enum lgd_sort key, int raw)
 {
+	struct lgd_cost_sites cs = { 0 };
 	struct lgd_reader r;
 	struct lgd_deltas ds;
 	struct lgd_deltas_opts o = { .by = by, .by_parent = by_parent };
@@ -347,10 +406,19 @@ static int deltas_file(const char *file, const char *const *pairs, int npairs, i
 		o.inside_site = (uint32_t)y;
 		o.inside_set = 1;
 	}
+	if (durations && !raw && r.have_cost) {
+		if (lgd_cost_sites_init(&cs, &r.sites, r.probes, &r.cost)) {
+			fprintf(stderr, "logdev: out of memory\n");
+			lgd_reader_close(&r);
+			return 1;
+		}
+		o.cost = &cs;
+	}
 	lgd_deltas_init(&ds, &o);
 	ret = cli_collect(&r, &ds, durations, &st, NULL) ? -1 : 0;
 	print_table(&r, &ds, key, durations, by, by_parent, inside, ret, &st, 1);
 	lgd_deltas_free(&ds);
+	lgd_cost_sites_free(&cs);
 	lgd_reader_close(&r);
 	if (fflush(stdout))
 		return 1;
@@ -363,7 +431,7 @@ int cmd_deltas(int argc, char **argv)
 	const char *file = NULL;
 	enum lgd_sort key = LGD_SORT_TOTAL;
 	const char *pairs[16], *inside = NULL;
-	int npairs = 0, by_parent = 0, follow = 0, window_set = 0;
+	int npairs = 0, by_parent = 0, follow = 0, window_set = 0, raw = 0;
 	uint64_t window_ns = CLI_FOLLOW_WINDOW_MS * 1000000ull;
 
 	static const struct option lo[] = {
@@ -371,6 +439,7 @@ int cmd_deltas(int argc, char **argv)
 		{ "pair", required_argument, NULL, 'p' },
 		{ "by-parent", no_argument, NULL, 'P' },
 		{ "inside", required_argument, NULL, 'i' },
+		{ "raw", no_argument, NULL, 'R' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "follow", no_argument, NULL, 'f' },
@@ -407,6 +476,9 @@ int cmd_deltas(int argc, char **argv)
 			inside = optarg;
 			durations = 1;
 			break;
+		case 'R':
+			raw = durations = 1;
+			break;
 		case 's':
 			for (k = 0; k < (int)(sizeof(keys) / sizeof(keys[0])); k++)
 				if (!strcmp(optarg, keys[k]))
@@ -435,11 +507,11 @@ int cmd_deltas(int argc, char **argv)
 	if ((follow && (file || durations)) || (window_set && !follow)) {
 		fprintf(stderr, "logdev deltas: %s\n", !follow ? "--window goes with --follow" :
 			file ? "--follow reads the live buffers, not a FILE" :
-			"--follow makes record deltas, not --durations, --pair, --by-parent or --inside "
+			"--follow makes record deltas, not --durations, --pair, --by-parent, --inside or --raw "
 			"(return probes are paired in a first pass over a capture)");
 		return cli_verb_usage_error(&cli_cmd_deltas);
 	}
 	if (follow)
 		return deltas_follow(by, key, window_ns);
-	return deltas_file(file, pairs, npairs, durations, by, by_parent, inside, key);
+	return deltas_file(file, pairs, npairs, durations, by, by_parent, inside, key, raw);
 }

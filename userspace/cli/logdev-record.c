@@ -376,13 +376,15 @@ static int rec_open_output(struct rec *rc)
 	return 0;
 }
 
-/* the capture's start: HEADER, FORMATS (KALLSYMS, MODLOG); 0 or 1 */
+/* the capture's start: HEADER, PROBE_COST, RECORDER, FORMATS (KALLSYMS, MODLOG); 0 or 1 */
 static int rec_write_meta(struct rec *rc)
 {
 	int ret = lgd_cap_writer_start(&rc->w, rc->outfd);
 
 	if (!ret)
 		ret = lgd_cap_write_section(&rc->w, LGD_SECT_HEADER, LGD_CAP_NO_CPU, rc->ht, rc->hl);
+	if (!ret)	/* the probe cost calibration, if any (docs/ANALYSIS.md) */
+		ret = lgd_rec_probe_cost(&rc->w, rc->dir);
 	if (!ret)	/* our pid: the analyses leave our own records out */
 		ret = lgd_rec_recorder(&rc->w);
 	if (!ret)

@@ -51,6 +51,11 @@
  *             this section instead of END.  Readers warn that the capture
  *             is incomplete (exit 3); readers before it see no END and warn
  *             that it was cut short
+ *   PROBE_COST  struct logdev_probe_cost (include/uapi/linux/logdev.h,
+ *             LOGDEV_PROBE_COST_SIZE bytes): debugfs logdev/probe_cost, the
+ *             probe cost calibration, when the module has one (written
+ *             after HEADER; docs/ANALYSIS.md).  Readers before it skip it
+ *             and subtract nothing
  *   END       length 0; marks a complete recording (a file without END was
  *             cut short: readers decode what is there and warn).  Written
  *             only after the last FORMATS and the STATS of a recording that
@@ -90,7 +95,8 @@ enum lgd_cap_sect {
 	LGD_SECT_RECORDER = 8,
 	LGD_SECT_PROBES = 9,	/* debugfs "probes" at the end: hits, missed */
 	LGD_SECT_SALVAGED = 10,	/* ends a capture cut short by a write error */
-	LGD_SECT_LAST = LGD_SECT_SALVAGED,	/* the highest type a reader knows */
+	LGD_SECT_PROBE_COST = 11,	/* struct logdev_probe_cost (uapi) */
+	LGD_SECT_LAST = LGD_SECT_PROBE_COST,	/* the highest type a reader knows */
 };
 
 /** lgd_sect_name() - "HEADER", "CPU_DATA", ... for a section type; "unknown-type" else (static). */

@@ -7,10 +7,9 @@
  * at), nor a timestamp going back or jumping by more than LGD_STEP_MAX_NS
  * (lgd_ts_step(); such pairs are only counted: left_back, left_huge).
  * Each pair's deltas go into a log-linear histogram (struct lgd_hist,
- * below: our own code in the manner of HdrHistogram, G. Tene): memory per
- * pair is bounded whatever the capture's size; count, min, max and total
- * are exact, median and p99 exact up to LGD_HIST_EXACT_MAX deltas and
- * within 2^-8 relative error beyond.
+ * histogram.c): memory per pair is bounded whatever the capture's size;
+ * count, min, max and total are exact, median and p99 exact up to
+ * LGD_HIST_EXACT_MAX deltas and within 2^-8 relative error beyond.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -23,212 +22,6 @@ struct lgd_site_count {
 	uint32_t site;
 	uint64_t n;
 };
-
-/* ---- log-linear histogram (liblogdev.h: struct lgd_hist) ---------------- */
-
-#define SUB	(1u << LGD_HIST_SUB_BITS)	/* 128 buckets per power of two */
-
-/* chunk and bucket of magnitude @m; chunk 0 has 2 * SUB buckets */
-static void bucket_of(uint64_t m, unsigned int *chunk, unsigned int *idx)
-{
-	unsigned int e;
-
-	if (m < 2 * SUB) {
-		*chunk = 0;
-		*idx = (unsigned int)m;
-		return;
-	}
-	e = 63u - (unsigned int)__builtin_clzll(m);		/* 8..63 */
-	*chunk = e - LGD_HIST_SUB_BITS;				/* 1..56 */
-	*idx = (unsigned int)(m >> (e - LGD_HIST_SUB_BITS)) - SUB;	/* 0..127 */
-}
-
-static unsigned int chunk_len(unsigned int chunk)
-{
-	return chunk ? SUB : 2 * SUB;
-}
-
-/* the middle of bucket @idx of @chunk (a magnitude; exact in chunk 0) */
-static uint64_t bucket_mid(unsigned int chunk, unsigned int idx)
-{
-	unsigned int shift;
-
-	if (!chunk)
-		return idx;
-	shift = chunk;			/* e - 7: width 2^shift */
-	return ((uint64_t)(SUB + idx) << shift) + (1ull << (shift - 1));
-}
-
-static int hist_count(struct lgd_hist *h, int neg, unsigned int c, unsigned int i,
-		      uint64_t n)
-{
-	uint64_t **ch = &h->chunk[neg][c];
-
-	if (!*ch) {
-		*ch = calloc(chunk_len(c), sizeof(**ch));
-		if (!*ch)
-			return -ENOMEM;
-	}
-	(*ch)[i] += n;
-	return 0;
-}
-
-static void minmax(struct lgd_hist *h, int64_t lo, int64_t hi)
-{
-	if (!h->count || lo < h->min)
-		h->min = lo;
-	if (!h->count || hi > h->max)
-		h->max = hi;
-}
-
-/* room for @n exact values (@n <= LGD_HIST_EXACT_MAX): grown by doubling */
-static int exact_room(struct lgd_hist *h, uint64_t n)
-{
-	uint32_t nc = h->exact_cap ? h->exact_cap : 8;
-	int64_t *ne;
-
-	if (n <= h->exact_cap)
-		return 0;
-	while (nc < n)
-		nc *= 2;
-	ne = realloc(h->exact, nc * sizeof(*ne));
-	if (!ne)
-		return -ENOMEM;
-	h->exact = ne;
-	h->exact_cap = nc;
-	return 0;
-}
-
-int lgd_hist_add(struct lgd_hist *h, int64_t v)
-{
-	int neg = v < 0;
-	uint64_t m = neg ? -(uint64_t)v : (uint64_t)v;
-	unsigned int c, i;
-
-	bucket_of(m, &c, &i);
-	if (hist_count(h, neg, c, i, 1))
-		return -ENOMEM;
-	if (h->count < LGD_HIST_EXACT_MAX) {
-		if (exact_room(h, h->count + 1))
-			return -ENOMEM;
-		h->exact[h->count] = v;
-	} else if (h->exact) {		/* one more than kept: histogram only */
-		free(h->exact);
-		h->exact = NULL;
-		h->exact_cap = 0;
-	}
-	minmax(h, v, v);
-	h->count++;
-	h->sum += v;
-	return 0;
-}
-
-int lgd_hist_merge(struct lgd_hist *dst, const struct lgd_hist *src)
-{
-	if (!src->count)
-		return 0;
-	for (int neg = 0; neg < 2; neg++)
-		for (unsigned int c = 0; c < LGD_HIST_CHUNKS; c++) {
-			if (!src->chunk[neg][c])
-				continue;
-			for (unsigned int i = 0; i < chunk_len(c); i++)
-				if (src->chunk[neg][c][i] &&
-				    hist_count(dst, neg, c, i, src->chunk[neg][c][i]))
-					return -ENOMEM;
-		}
-	if (dst->count + src->count <= LGD_HIST_EXACT_MAX) {	/* both keep theirs */
-		if (exact_room(dst, dst->count + src->count))
-			return -ENOMEM;
-		memcpy(dst->exact + dst->count, src->exact, src->count * sizeof(*src->exact));
-	} else {
-		free(dst->exact);
-		dst->exact = NULL;
-		dst->exact_cap = 0;
-	}
-	minmax(dst, src->min, src->max);
-	dst->count += src->count;
-	dst->sum += src->sum;
-	return 0;
-}
-
-int lgd_hist_is_exact(const struct lgd_hist *h)
-{
-	return !h->count || h->exact;
-}
-
-static int i64_cmp(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* ceil(@n * @q / 100) without overflow: the nearest rank */
-static uint64_t rank_of(uint64_t n, unsigned int q)
-{
-	uint64_t k = n / 100 * q + (n % 100 * q + 99) / 100;
-
-	return k ? k : 1;
-}
-
-int64_t lgd_hist_quantile(struct lgd_hist *h, unsigned int q)
-{
-	uint64_t k, seen = 0;
-	int64_t v = 0;
-
-	if (!h->count)
-		return 0;
-	k = rank_of(h->count, q);
-	if (h->exact) {
-		qsort(h->exact, h->count, sizeof(*h->exact), i64_cmp);
-		return h->exact[k - 1];
-	}
-	/* negative values, most negative first, then the others upwards */
-	for (int c = LGD_HIST_CHUNKS - 1; c >= 0; c--) {
-		const uint64_t *ch = h->chunk[1][c];
-
-		for (int i = ch ? (int)chunk_len((unsigned int)c) - 1 : -1; i >= 0; i--) {
-			seen += ch[i];
-			if (seen >= k) {
-				uint64_t m = bucket_mid((unsigned int)c, (unsigned int)i);
-
-				v = m > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)m;
-				goto found;
-			}
-		}
-	}
-	for (unsigned int c = 0; c < LGD_HIST_CHUNKS; c++) {
-		const uint64_t *ch = h->chunk[0][c];
-
-		for (unsigned int i = 0; ch && i < chunk_len(c); i++) {
-			seen += ch[i];
-			if (seen >= k) {
-				uint64_t m = bucket_mid(c, i);
-
-				v = m > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)m;
-				goto found;
-			}
-		}
-	}
-	v = h->max;	/* not reached: the buckets hold count values */
-found:
-	return v < h->min ? h->min : v > h->max ? h->max : v;
-}
-
-int64_t lgd_hist_total(const struct lgd_hist *h)
-{
-	return h->sum > INT64_MAX ? INT64_MAX : h->sum < INT64_MIN ? INT64_MIN :
-	       (int64_t)h->sum;
-}
-
-void lgd_hist_free(struct lgd_hist *h)
-{
-	for (int neg = 0; neg < 2; neg++)
-		for (unsigned int c = 0; c < LGD_HIST_CHUNKS; c++)
-			free(h->chunk[neg][c]);
-	free(h->exact);
-	memset(h, 0, sizeof(*h));
-}
 
 /* ---- pairs ---------------------------------------------------------------- */
 
@@ -394,6 +187,7 @@ void lgd_deltas_init(struct lgd_deltas *ds, const struct lgd_deltas_opts *o)
 	ds->by_parent = o->by_parent;
 	ds->inside_site = o->inside_site;
 	ds->inside_set = o->inside_set;
+	ds->cost = o->cost;
 	lgd_streams_open(&ds->st, ds->by, on_cut, ds);
 	ds->st_ready = 1;
 }
@@ -508,12 +302,20 @@ void lgd_deltas_free(struct lgd_deltas *ds)
  * its entry (its return came first: the CPUs' clocks disagree) has no
  * children and its parent is the top of its entry's stack.  Entries above
  * a returning one are entries whose return never came: dropped.
+ * With probe costs (@ds->cost), every record of a task and context, kept
+ * by the filters or not, charges its site's cost to each entry open below
+ * it (nest_charge(): an entry's own record and its return's are not in
+ * its pair); a pair's duration is then its span minus what it was charged
+ * (rounded to ns), and its parent adds that corrected duration to its
+ * children's: self time is the corrected duration minus the children's.
  */
 struct nest_open {
 	uint64_t off;
 	int64_t child_ns;
 	uint32_t site;
 	const char *name;
+	int64_t cost_ps;
+	uint64_t hits;
 };
 
 struct nest_task {
@@ -532,6 +334,8 @@ struct nest_res {
 	uint32_t parent;
 	int64_t child_ns;
 	int inside;
+	int64_t ns;		/* the duration, less the probes' cost */
+	uint64_t hits;		/* records charged to it */
 };
 
 static struct nest_task *nest_task(struct nest *n, const struct lgd_item *it, int create)
@@ -588,7 +392,7 @@ static int nest_push(struct nest *n, const struct lgd_item *it, const char *name
 		memmove(t->v, t->v + 1, (LGD_DUR_DEPTH - 1) * sizeof(t->v[0]));
 		t->depth--;
 	}
-	t->v[t->depth++] = (struct nest_open){ it->file_off, 0, it->rec.site, name };
+	t->v[t->depth++] = (struct nest_open){ it->file_off, 0, it->rec.site, name, 0, 0 };
 	return 0;
 }
 
@@ -617,9 +421,13 @@ static void nest_pop(struct nest *n, const struct lgd_item *it, const struct lgd
 		if (t->v[i].off != dp->entry_off)
 			continue;
 		res->child_ns = t->v[i].child_ns;
+		if (ds->cost && t->v[i].hits) {
+			res->hits = t->v[i].hits;
+			res->ns = sat_add(dp->ns, -((t->v[i].cost_ps + 500) / 1000));
+		}
 		if (i) {
 			res->parent = t->v[i - 1].site;
-			t->v[i - 1].child_ns = sat_add(t->v[i - 1].child_ns, dp->ns);
+			t->v[i - 1].child_ns = sat_add(t->v[i - 1].child_ns, res->ns);
 		}
 		res->inside = nest_inside(t, i, t->v[i].name, ds);
 		t->depth = i;
@@ -638,6 +446,17 @@ static void nest_top(struct nest *n, const struct lgd_item *it, const struct lgd
 	res->parent = t->v[t->depth - 1].site;
 	t->v[t->depth - 1].child_ns = sat_add(t->v[t->depth - 1].child_ns, dp->ns);
 	res->inside = nest_inside(t, t->depth, name, ds);
+}
+
+/* record @it costs @ps: charged to every entry open in its task and context */
+static void nest_charge(struct nest *n, const struct lgd_item *it, int64_t ps)
+{
+	struct nest_task *t = ps ? nest_task(n, it, 0) : NULL;
+
+	for (uint32_t i = 0; t && i < t->depth; i++) {
+		t->v[i].cost_ps = sat_add(t->v[i].cost_ps, ps);
+		t->v[i].hits++;
+	}
 }
 
 static void nest_gap(struct nest *n, uint32_t cpu)
@@ -672,13 +491,15 @@ static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
 	struct lgd_pair *p = find_pair3(ds, dp->entry_site, dp->ret_site,
 					ds->by_parent ? res->parent : LGD_NO_SITE);
 
-	if (!p || pair_push(p, dp->ns))
+	if (!p || pair_push(p, res->ns))
 		return -ENOMEM;
-	p->self_ns = sat_add(p->self_ns, sat_add(dp->ns, res->child_ns == INT64_MIN ? INT64_MAX :
-								-res->child_ns));
+	p->self_ns = sat_add(p->self_ns, sat_add(res->ns, res->child_ns == INT64_MIN ? INT64_MAX :
+								 -res->child_ns));
+	p->cost_hits = lgd_add_sat(p->cost_hits, res->hits);
+	p->cost_ns = sat_add(p->cost_ns, dp->ns - res->ns);
 	if (res->inside) {
 		p->inside_n++;
-		p->inside_ns = sat_add(p->inside_ns, dp->ns);
+		p->inside_ns = sat_add(p->inside_ns, res->ns);
 	}
 	return 0;
 }
@@ -728,14 +549,19 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			}
 			int role = it->kind == LGD_ITEM_REC && it->rec.site < du.nr_sites ?
 				   du.role[it->rec.site] : LGD_DUR_NONE;
+			int64_t cost = it->kind == LGD_ITEM_REC ? lgd_cost_of(ds->cost, it->rec.site) : 0;
 
 			if (it->kind == LGD_ITEM_GAP)
 				nest_gap(&ns, it->cpu);
+			if (cost)
+				ds->cost_kinds |= 1u << ds->cost->kind[it->rec.site];
+			if (role == LGD_DUR_ENTRY)	/* not in its own pair */
+				nest_charge(&ns, it, cost);
 			ret = lgd_dur_add(&du, it, &dp);
 			if (ret > 0 && !dur_kept(r, it, &dp))
 				ret = 0;	/* an end left out by the filter */
 			if (ret > 0) {
-				struct nest_res res = { LGD_NO_SITE, 0, 0 };
+				struct nest_res res = { LGD_NO_SITE, 0, 0, dp.ns, 0 };
 
 				if (role == LGD_DUR_RETURN && dp.ret_off == it->file_off)
 					nest_pop(&ns, it, &dp, ds, &res);
@@ -745,6 +571,8 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			} else if (!ret && role == LGD_DUR_ENTRY) {
 				ret = nest_push(&ns, it, du.name[it->rec.site]);
 			}
+			if (role != LGD_DUR_ENTRY)	/* a return: after its pair closed */
+				nest_charge(&ns, it, cost);
 		}
 		if (ret < 0)
 			break;
@@ -762,36 +590,4 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 	lgd_dur_free(&du);
 	free(ns.t);
 	return ret < 0 ? ret : 0;
-}
-
-/*
- * Powers of two hold whole log-linear buckets (chunk 0: one value each;
- * chunk c >= 1: [2^(c+7), 2^(c+8))), so these counts are exact.
- */
-void lgd_hist_log2(const struct lgd_hist *h, uint64_t pos[LGD_HIST_LOG2_N],
-		   uint64_t neg[LGD_HIST_LOG2_N])
-{
-	memset(pos, 0, LGD_HIST_LOG2_N * sizeof(*pos));
-	memset(neg, 0, LGD_HIST_LOG2_N * sizeof(*neg));
-	for (int s = 0; s < 2; s++) {
-		uint64_t *out = s ? neg : pos;
-
-		for (unsigned int c = 0; c < LGD_HIST_CHUNKS; c++) {
-			const uint64_t *ch = h->chunk[s][c];
-
-			if (!ch)
-				continue;
-			for (unsigned int i = 0; i < chunk_len(c); i++) {
-				unsigned int k;
-
-				if (!ch[i])
-					continue;
-				if (c)
-					k = c + 8;
-				else
-					k = i ? 64u - (unsigned int)__builtin_clzll(i) : 0;
-				out[k] += ch[i];
-			}
-		}
-	}
 }

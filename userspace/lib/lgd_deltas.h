@@ -13,6 +13,7 @@
 #include <uapi/linux/logdev.h>
 #include "lgd_streams.h"
 #include "lgd_hist.h"
+#include "lgd_cost.h"
 
 /* ---- deltas ---------------------------------------------------------- */
 
@@ -38,6 +39,10 @@
  * @inside_n, @inside_ns: --durations with @inside_site: durations of this
  *              pair that ran inside an entry of that site (at any depth;
  *              the outermost call of the pair's probe only), and their sum
+ * @cost_hits, @cost_ns: --durations with probe costs (@cost of struct
+ *              lgd_deltas): records inside this pair's durations whose
+ *              cost was taken out of them, and the ns taken out (already
+ *              out of every duration, self and inside figure above)
  */
 struct lgd_pair {
 	uint32_t from, to;
@@ -51,6 +56,8 @@ struct lgd_pair {
 	int64_t self_ns;
 	uint64_t inside_n;
 	int64_t inside_ns;
+	uint64_t cost_hits;
+	int64_t cost_ns;
 };
 
 #define LGD_NO_SITE	UINT32_MAX
@@ -92,6 +99,8 @@ struct lgd_deltas {
 	int by_parent;
 	uint32_t inside_site;
 	int inside_set;
+	const struct lgd_cost_sites *cost;
+	unsigned int cost_kinds;	/* bit per enum logdev_cost_kinds of a record charged */
 };
 
 /**
@@ -101,6 +110,9 @@ struct lgd_deltas {
  *              pairs (the array must outlive the table)
  * @by_parent:  --durations: split by parent
  * @inside_site, @inside_set: --durations: the time inside this site
+ * @cost:       --durations: the cost of each site's record (lgd_cost.h),
+ *              taken out of the durations that hold it; NULL: raw times
+ *              (the table must outlive the deltas)
  */
 struct lgd_deltas_opts {
 	int by;
@@ -109,6 +121,7 @@ struct lgd_deltas_opts {
 	int by_parent;
 	uint32_t inside_site;
 	int inside_set;
+	const struct lgd_cost_sites *cost;
 };
 
 /** lgd_deltas_init() - an empty table with options @o (none allocated yet). */

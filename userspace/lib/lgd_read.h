@@ -95,6 +95,8 @@ struct lgd_comm_task;	/* comm.h (library-private) */
  * @stats:      text of the last STATS section (NUL-terminated) or NULL
  * @probes:     text of the last PROBES section (debugfs "probes" at the end
  *              of recording; lgd_probe_missed()) or NULL
+ * @cost, @have_cost: the PROBE_COST section (lgd_cost_check()), if the
+ *              capture has one this reader can use (the last one wins)
  * @cpus:       distinct CPUs with CPU_DATA, ascending; @nr_cpus of them
  * @complete:   an END section was seen, and the capture is not marked
  *              incomplete: no SALVAGED section, and not END after CPU_DATA
@@ -122,6 +124,8 @@ struct lgd_reader {
 	int has_ksyms;
 	char *stats;
 	char *probes;
+	struct logdev_probe_cost cost;
+	int have_cost;
 	uint32_t *cpus;
 	uint32_t nr_cpus;
 	int complete;

@@ -65,6 +65,13 @@ struct lgd_rec_status {
 int lgd_rec_meta(struct lgd_cap_writer *w, const char *dir, uint32_t *subbuf_size,
 		 int *ksyms_done, struct lgd_rec_status *st);
 /**
+ * lgd_rec_probe_cost() - a PROBE_COST section with @dir/probe_cost if the
+ * module has one and was calibrated (its ts not 0; no file: no section,
+ * no error; readers check it: lgd_cost_check()).  lgd_rec_meta() writes
+ * it after HEADER.  Return: 0 or negative errno from the write.
+ */
+int lgd_rec_probe_cost(struct lgd_cap_writer *w, const char *dir);
+/**
  * lgd_rec_kallsyms() - add KALLSYMS if @formats (@len bytes) needs it and
  * *@ksyms_done is not set (then set); @st->ksyms says why not when it could
  * not.  Return: 0 or negative errno from the writer.

@@ -64,6 +64,7 @@
 #include "lgd_hist.h"
 #include "lgd_deltas.h"
 #include "lgd_durations.h"
+#include "lgd_cost.h"
 #include "lgd_render.h"
 #include "lgd_convert.h"
 #include "lgd_records.h"

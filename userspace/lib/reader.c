@@ -260,6 +260,15 @@ static int take_sect(struct lgd_reader *r, struct scan *sc, uint32_t type, uint3
 		r->probes = t;
 		*tp = NULL;
 		break;
+	case LGD_SECT_PROBE_COST:	/* the last one wins */
+		ret = lgd_cost_check(t, len, &r->cost);
+		r->have_cost = !ret;
+		if (ret == -EPROTO)
+			lgd_rd_warn(r, -EPROTO, (int64_t)data, -1, -1,
+				    "PROBE_COST section of another version or size: "
+				    "probe cost not used");
+		ret = 0;
+		break;
 	case LGD_SECT_KALLSYMS:
 		lgd_ksyms_free(&r->ksyms);
 		ret = lgd_ksyms_parse(&r->ksyms, t, len);

@@ -216,6 +216,23 @@ int lgd_rec_formats(struct lgd_cap_writer *w, const char *dir, const char *forma
 	return ret;
 }
 
+int lgd_rec_probe_cost(struct lgd_cap_writer *w, const char *dir)
+{
+	struct logdev_probe_cost pc;
+	size_t len;
+	char *t = lgd_rec_read_text(dir, "probe_cost", &len);
+	int ret = 0;
+
+	if (t && len == sizeof(pc)) {
+		memcpy(&pc, t, sizeof(pc));
+		if (pc.magic == LOGDEV_COST_MAGIC && pc.ts)
+			ret = lgd_cap_write_section(w, LGD_SECT_PROBE_COST, LGD_CAP_NO_CPU,
+						    t, len);
+	}
+	free(t);
+	return ret;
+}
+
 int lgd_rec_meta(struct lgd_cap_writer *w, const char *dir, uint32_t *subbuf_size,
 		 int *ksyms_done, struct lgd_rec_status *st)
 {
@@ -239,6 +256,8 @@ int lgd_rec_meta(struct lgd_cap_writer *w, const char *dir, uint32_t *subbuf_siz
 	*subbuf_size = h.subbuf_size;
 	ret = lgd_cap_write_section(w, LGD_SECT_HEADER, LGD_CAP_NO_CPU, ht, hl);
 	free(ht);
+	if (!ret)
+		ret = lgd_rec_probe_cost(w, dir);
 	if (ret)
 		goto werr;
 	ft = lgd_rec_read_text(dir, "formats", &fl);

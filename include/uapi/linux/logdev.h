@@ -192,4 +192,82 @@ struct logdev_rec_hdr {
 #define LOGDEV_MAX_PAYLOAD	512
 #define LOGDEV_REC_ALIGN	8
 
+/*
+ * Probe cost: what one probe hit costs on the machine and kernel at hand,
+ * measured by logdev's calibration (debugfs "probe_cost": write
+ * "calibrate"; read: this struct) and kept in a capture (section
+ * PROBE_COST), so that readers can take the probes' own time out of the
+ * durations they report (docs/ANALYSIS.md).  Not part of the record
+ * format (LOGDEV_FORMAT_VERSION): its own magic and version.
+ */
+#define LOGDEV_COST_MAGIC	0x54534f43U	/* "COST" little-endian */
+#define LOGDEV_COST_VERSION	1
+
+/* The kinds of hit measured (struct logdev_probe_cost.kind[]) */
+enum logdev_cost_kinds {
+	LOGDEV_COST_EDPRINT = 0,	/* one edprint() record */
+	LOGDEV_COST_KPROBE_INT3 = 1,	/* kprobe reached through int3 */
+	LOGDEV_COST_KPROBE_FTRACE = 2,	/* kprobe on a function's ftrace entry */
+	LOGDEV_COST_KPROBE_OPT = 3,	/* optimised kprobe (a jump) */
+	LOGDEV_COST_KRETPROBE = 4,	/* one call: entry and return records */
+	LOGDEV_COST_TRACEPOINT = 5,	/* a tracepoint probe's record */
+	LOGDEV_COST_NR_KINDS = 6,
+};
+
+/* logdev_cost_kind.flags: the kind was measured (else all figures are 0) */
+#define LOGDEV_COST_F_MEASURED	0x1
+/* ... without the hook's own dispatch (tracepoint: the probe function was
+ * called directly, as the tracepoint calls it) */
+#define LOGDEV_COST_F_DIRECT	0x2
+
+/**
+ * struct logdev_cost_kind - one kind's cost per hit (32 bytes)
+ * @flags:  LOGDEV_COST_F_*
+ * @runs:   runs measured; each run times @calls calls of a calibration
+ *          function with the probe and as many of its unprobed twin
+ * @calls:  calls per run
+ * @min_ps, @p10_ps, @median_ps, @p90_ps, @max_ps: the per-hit cost of the
+ *          runs (difference of the two times / @calls), in picoseconds of
+ *          the trace clock: smallest, 10th percentile, median, 90th
+ *          percentile, largest (nearest rank; negative differences as 0)
+ */
+struct logdev_cost_kind {
+	__u32 flags;
+	__u32 runs;
+	__u32 calls;
+	__u32 min_ps;
+	__u32 p10_ps;
+	__u32 median_ps;
+	__u32 p90_ps;
+	__u32 max_ps;
+};
+
+/**
+ * struct logdev_probe_cost - the calibration's figures (224 bytes)
+ * @magic:    LOGDEV_COST_MAGIC
+ * @version:  LOGDEV_COST_VERSION
+ * @nr_kinds: LOGDEV_COST_NR_KINDS (entries in @kind)
+ * @size:     sizeof(struct logdev_probe_cost)
+ * @clock:    the trace clock when measured (debugfs "clock" word's index:
+ *            0 local, 1 global, 2 mono: the order of the words "clock"
+ *            lists)
+ * @ts:       trace-clock time of the calibration (ns); 0: never calibrated
+ * @cpu:      the CPU it ran on
+ * @reserved: 0
+ * @kind:     by enum logdev_cost_kinds
+ */
+struct logdev_probe_cost {
+	__u32 magic;
+	__u16 version;
+	__u16 nr_kinds;
+	__u32 size;
+	__u32 clock;
+	__u64 ts;
+	__u32 cpu;
+	__u32 reserved;
+	struct logdev_cost_kind kind[LOGDEV_COST_NR_KINDS];
+};
+
+#define LOGDEV_PROBE_COST_SIZE	224
+
 #endif /* _UAPI_LINUX_LOGDEV_H */

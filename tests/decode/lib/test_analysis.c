@@ -22,6 +22,10 @@
 #include "testlib.h"
 #include "fixture.h"
 
+/* deltas --durations of a capture without probe-cost calibration */
+#define NOTE_NO_COST \
+	"probe cost: not taken out: the capture has no calibration (write \"calibrate\" to logdev/probe_cost before recording); durations and self times include the nested probes' own time\n"
+
 char tmpdir[] = "/tmp/logdev-analysis-XXXXXX";
 
 /* ---- diff and return-probe durations ------------------------------- */
@@ -206,6 +210,7 @@ static void test_durations(void)
 		/* self: the outer call's 10 us minus the inner one's 3 us */
 		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
 		"f:0                      f%return:0                        4      0.100      3.000     10.000     10.000       19.100       16.100\n"
+		NOTE_NO_COST
 		"durations: 4 paired (0 negative), 0 entries without return, 1 return without entry\n");
 	free(out);
 	free(err);
@@ -413,6 +418,7 @@ static void test_dur_accounting(void)
 		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
 		"f:0                      f%return:0                        2     -5.000     -5.000      2.000      2.000       -3.000       -3.000 ?\n"
 		"? rows whose probe has entries without return: their count is short of those (summary line)\n"
+		NOTE_NO_COST
 		"durations: 2 paired (1 negative), 2 entries without return, 3 returns without entry\n");
 	free(out);
 	free(err);

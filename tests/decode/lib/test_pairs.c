@@ -13,6 +13,10 @@
 #include "liblogdev.h"
 #include "testlib.h"
 
+/* deltas --durations of a capture without probe-cost calibration */
+#define NOTE_NO_COST \
+	"probe cost: not taken out: the capture has no calibration (write \"calibrate\" to logdev/probe_cost before recording); durations and self times include the nested probes' own time\n"
+
 char tmpdir[] = "/tmp/logdev-pairs-XXXXXX";
 
 static const char formats[] =
@@ -460,6 +464,7 @@ static void test_nesting(void)
 		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
 		"f:10                     f:20                              1      9.000      9.000      9.000      9.000        9.000        5.000\n"
 		"g:30                     g:40                              4      0.500      1.000      3.000      3.000        6.500        6.500\n"
+		NOTE_NO_COST
 		"durations: 5 paired (0 negative), 0 entries without return, 0 returns without entry\n",
 		"deltas --pair: edprint pairs as durations, self time without nested pairs");
 	CHECK_EQ(st, 0, "deltas --pair exit 0");
@@ -470,6 +475,7 @@ static void test_nesting(void)
 		"f:10                     f:20                              1      9.000      9.000      9.000      9.000        9.000        5.000 -\n"
 		"g:30                     g:40                              2      1.000      1.000      3.000      3.000        4.000        4.000 f:10\n"
 		"g:30                     g:40                              2      0.500      0.500      2.000      2.000        2.500        2.500 -\n"
+		NOTE_NO_COST
 		"durations: 5 paired (0 negative), 0 entries without return, 0 returns without entry\n",
 		"deltas --by-parent: g split by its innermost enclosing pair");
 	free(out);

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev_calib.c - probe cost calibration: debugfs "probe_cost".
+ *
+ * Layer: features (logdev_features.h); calls the probes layer (a probe is
+ * added and removed as a write to "probes" does) and the recording core.
+ *
+ * A write of "calibrate" measures what one hit of each kind of probe costs
+ * here (struct logdev_probe_cost, include/uapi/linux/logdev.h): a probe of
+ * that kind is attached to a calibration function of this file, and runs
+ * of LD_CAL_CALLS calls of it and of its unprobed twin (the same code, one
+ * constant apart so that the compiler cannot fold the two) are timed with
+ * the trace clock, preemption off, on one CPU; each run gives a per-hit
+ * cost, (probed - twin) / calls, and the LD_CAL_RUNS runs their spread.
+ * Recording is switched on for it (a hit's cost is the cost of writing its
+ * record) and the buffers are emptied afterwards, so it is refused while
+ * recording or while a consuming reader is open (-EBUSY): no calibration
+ * record reaches a capture.  A read returns the last figures (all zero,
+ * ts 0, before the first calibration), for "logdev record" to keep in the
+ * capture.
+ *
+ * A kprobe not on a function's ftrace entry is hit through int3 until the
+ * kprobes optimiser replaces it by a jump, a few jiffies after it was
+ * registered (and never with /proc/sys/debug/kprobes-optimization at 0):
+ * the int3 runs are the first ones after registration (first of all, after
+ * LD_CAL_QUIET_MS for work the optimiser had pending) while the probed
+ * byte is an int3 (the int3 figure may then have fewer runs: @runs says how
+ * many); the optimised runs once it is the jump, waiting up to
+ * LD_CAL_OPT_WAIT_MS.  A tracepoint probe is timed by calling the
+ * probe function as the tracepoint calls it (the tracepoint's own
+ * dispatch, a few ns, is not included: LOGDEV_COST_F_DIRECT).
+ */
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#ifdef CONFIG_X86
+#include <asm/text-patching.h>	/* INT3_INSN_OPCODE, JMP32_INSN_OPCODE */
+#endif
+#include <linux/edprint.h>
+#include "logdev_core.h"
+#include "logdev_features.h"
+#include "logdev_probes.h"
+
+#define LD_CAL_CALLS		100	/* calls per run */
+#define LD_CAL_RUNS		31	/* runs per kind */
+#define LD_CAL_QUIET_MS		100	/* for the optimiser's pending work, first */
+#define LD_CAL_OPT_WAIT_MS	2000
+
+/* times LD_CAL_CALLS direct calls of one calibration function (ns) */
+typedef u64 (*ld_cal_fn)(void);
+
+static struct logdev_probe_cost ld_cost;	/* under ld_cfg_mutex */
+static int ld_cal_sink;
+
+/*
+ * The calibration functions: each pair differs in one constant.  Their
+ * names are the probes' targets below.
+ */
+static noinline __noclone int ld_calib_fn(int x)
+{
+	x = x * 3 + 1;
+	barrier();
+	return x ^ (x >> 3);
+}
+
+static noinline __noclone int ld_calib_fn_twin(int x)
+{
+	x = x * 3 + 2;
+	barrier();
+	return x ^ (x >> 3);
+}
+
+static noinline __noclone notrace int ld_calib_nt(int x)
+{
+	x = x * 5 + 1;
+	barrier();
+	return x ^ (x >> 3);
+}
+
+static noinline __noclone notrace int ld_calib_nt_twin(int x)
+{
+	x = x * 5 + 2;
+	barrier();
+	return x ^ (x >> 3);
+}
+
+static noinline __noclone int ld_calib_edp(int x)
+{
+	x = x * 7 + 1;
+	edprint("logdev calibration %d", x);
+	return x ^ (x >> 3);
+}
+
+static noinline __noclone int ld_calib_edp_twin(int x)
+{
+	x = x * 7 + 2;
+	barrier();
+	return x ^ (x >> 3);
+}
+
+static struct ld_probe *ld_cal_tp;	/* the tracepoint probe being timed */
+
+static noinline __noclone int ld_calib_tp(int x)
+{
+	x = x * 9 + 1;
+#if LD_TP_MAX_ARGS == 5
+	ld_tp_probe(ld_cal_tp, x, 0, 0, 0, 0);
+#else
+	ld_tp_probe(ld_cal_tp);
+#endif
+	return x ^ (x >> 3);
+}
+
+static noinline __noclone int ld_calib_tp_twin(int x)
+{
+	x = x * 9 + 2;
+	barrier();
+	return x ^ (x >> 3);
+}
+
+/*
+ * ld_cal_time_FN(): LD_CAL_CALLS direct calls of FN timed with the trace
+ * clock (direct, as the probed code calls its callees: an indirect call
+ * and its return cost more than a direct one, more so under emulation)
+ */
+#define LD_CAL_TIMER(fn)						\
+static noinline u64 ld_cal_time_##fn(void)				\
+{									\
+	u64 t0, t1;							\
+	int i, x = 0;							\
+									\
+	t0 = ld_clock_now();						\
+	for (i = 0; i < LD_CAL_CALLS; i++)				\
+		x += fn(i);						\
+	t1 = ld_clock_now();						\
+	WRITE_ONCE(ld_cal_sink, x);					\
+	return t1 - t0;							\
+}
+LD_CAL_TIMER(ld_calib_fn)
+LD_CAL_TIMER(ld_calib_fn_twin)
+LD_CAL_TIMER(ld_calib_nt)
+LD_CAL_TIMER(ld_calib_nt_twin)
+LD_CAL_TIMER(ld_calib_edp)
+LD_CAL_TIMER(ld_calib_edp_twin)
+LD_CAL_TIMER(ld_calib_tp)
+LD_CAL_TIMER(ld_calib_tp_twin)
+
+/*
+ * one run: the per-hit cost in ps (the twin first on odd runs).  Preemption
+ * off, interrupts on, as most probed code runs: with interrupts off a hit
+ * costs less (measured: a kretprobe 1.40 us against 2.01 us inside a
+ * PREEMPT_RT workload under QEMU), and an interrupt that lands in a run
+ * only moves that run, not the median.
+ */
+static s64 ld_cal_run(ld_cal_fn probed, ld_cal_fn twin, int n)
+{
+	u64 tp, tt;
+
+	preempt_disable();
+	if (n & 1) {
+		tt = twin();
+		tp = probed();
+	} else {
+		tp = probed();
+		tt = twin();
+	}
+	preempt_enable();
+	return ((s64)tp - (s64)tt) * 1000 / LD_CAL_CALLS;
+}
+
+static int ld_cal_cmp(const void *a, const void *b)
+{
+	s64 x = *(const s64 *)a, y = *(const s64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static u32 ld_cal_ps(s64 v)
+{
+	return v < 0 ? 0 : v > U32_MAX ? U32_MAX : (u32)v;
+}
+
+/* the figures of @n runs @v (sorted here) into @k */
+static void ld_cal_fill(struct logdev_cost_kind *k, s64 *v, int n, u32 flags)
+{
+	sort(v, n, sizeof(*v), ld_cal_cmp, NULL);
+	k->flags = LOGDEV_COST_F_MEASURED | flags;
+	k->runs = n;
+	k->calls = LD_CAL_CALLS;
+	k->min_ps = ld_cal_ps(v[0]);
+	k->p10_ps = ld_cal_ps(v[DIV_ROUND_UP(n * 10, 100) - 1]);
+	k->median_ps = ld_cal_ps(v[DIV_ROUND_UP(n * 50, 100) - 1]);
+	k->p90_ps = ld_cal_ps(v[DIV_ROUND_UP(n * 90, 100) - 1]);
+	k->max_ps = ld_cal_ps(v[n - 1]);
+}
+
+static void ld_cal_kind(struct logdev_cost_kind *k, ld_cal_fn probed, ld_cal_fn twin,
+			u32 flags)
+{
+	s64 v[LD_CAL_RUNS];
+	int i;
+
+	probed();	/* warm */
+	twin();
+	for (i = 0; i < LD_CAL_RUNS; i++)
+		v[i] = ld_cal_run(probed, twin, i);
+	ld_cal_fill(k, v, LD_CAL_RUNS, flags);
+}
+
+/* add probe @spec as a write to "probes" would; 0 or -errno */
+static int ld_cal_add(const char *spec)
+{
+	struct ld_pctx c = { };
+	char *cmd = kstrdup(spec, GFP_KERNEL);
+	int ret;
+
+	if (!cmd)
+		return -ENOMEM;
+	c.text = spec;
+	c.buf = cmd;
+	mutex_lock(&ld_probes_mutex);
+	ret = ld_probe_add(&c, cmd);
+	mutex_unlock(&ld_probes_mutex);
+	kfree(c.tpp);
+	kfree(cmd);
+	return ret;
+}
+
+static void ld_cal_del(const char *name)
+{
+	struct ld_probe *p;
+
+	mutex_lock(&ld_probes_mutex);
+	p = ld_probe_find(name);
+	if (p)
+		ld_probe_remove(p);
+	mutex_unlock(&ld_probes_mutex);
+}
+
+#ifdef CONFIG_X86
+/* the first byte of the instruction a kprobe at @addr put there */
+static u8 ld_cal_op(const u8 *addr)
+{
+	u8 b = 0;
+
+	if (copy_from_kernel_nofault(&b, addr, 1))
+		return 0;
+	return b;
+}
+
+/*
+ * int3, then optimised, told apart by the byte at the probed address: int3
+ * (0xcc) until the optimiser writes its jump (0xe9).  The int3 runs are the
+ * runs that began and ended on an int3 (at least one: the probe was just
+ * registered, the optimiser waits a few jiffies); then, once the jump is
+ * there (waiting up to LD_CAL_OPT_WAIT_MS), the optimised runs.
+ */
+static void ld_cal_int3_opt(struct logdev_probe_cost *pc)
+{
+	s64 v[LD_CAL_RUNS];
+	struct ld_probe *p;
+	const u8 *addr = NULL;
+	int n = 0, waited;
+
+	msleep(LD_CAL_QUIET_MS);
+	if (ld_cal_add("p:logdev_calib_int3 ld_calib_nt"))
+		return;
+	mutex_lock(&ld_probes_mutex);
+	p = ld_probe_find("logdev_calib_int3");
+	if (p && p->armed)
+		addr = (const u8 *)p->kp.addr;
+	mutex_unlock(&ld_probes_mutex);
+	if (!addr)
+		goto out;
+	ld_cal_time_ld_calib_nt();
+	ld_cal_time_ld_calib_nt_twin();
+	while (n < LD_CAL_RUNS && ld_cal_op(addr) == INT3_INSN_OPCODE) {
+		v[n] = ld_cal_run(ld_cal_time_ld_calib_nt, ld_cal_time_ld_calib_nt_twin, n);
+		if (ld_cal_op(addr) != INT3_INSN_OPCODE)
+			break;	/* optimised during the run: not counted */
+		n++;
+	}
+	if (n)
+		ld_cal_fill(&pc->kind[LOGDEV_COST_KPROBE_INT3], v, n, 0);
+	for (waited = 0; waited < LD_CAL_OPT_WAIT_MS; waited += 10) {
+		if (ld_cal_op(addr) == JMP32_INSN_OPCODE) {
+			ld_cal_kind(&pc->kind[LOGDEV_COST_KPROBE_OPT], ld_cal_time_ld_calib_nt,
+				    ld_cal_time_ld_calib_nt_twin, 0);
+			break;
+		}
+		msleep(10);
+	}
+out:
+	ld_cal_del("logdev_calib_int3");
+}
+#else
+/* elsewhere the probed bytes are not known here: int3 and optimised unmeasured */
+static void ld_cal_int3_opt(struct logdev_probe_cost *pc)
+{
+}
+#endif
+
+static void ld_cal_all(struct logdev_probe_cost *pc)
+{
+	ld_cal_int3_opt(pc);	/* first: before others' registrations kick the optimiser */
+	ld_clear_all();
+	ld_cal_kind(&pc->kind[LOGDEV_COST_EDPRINT], ld_cal_time_ld_calib_edp,
+		    ld_cal_time_ld_calib_edp_twin, 0);
+	ld_clear_all();
+	if (!ld_cal_add("p:logdev_calib_ftrace ld_calib_fn")) {
+		ld_cal_kind(&pc->kind[LOGDEV_COST_KPROBE_FTRACE], ld_cal_time_ld_calib_fn,
+			    ld_cal_time_ld_calib_fn_twin, 0);
+		ld_cal_del("logdev_calib_ftrace");
+	}
+	ld_clear_all();
+	if (!ld_cal_add("r:logdev_calib_ret ld_calib_fn")) {
+		ld_cal_kind(&pc->kind[LOGDEV_COST_KRETPROBE], ld_cal_time_ld_calib_fn,
+			    ld_cal_time_ld_calib_fn_twin, 0);
+		ld_cal_del("logdev_calib_ret");
+	}
+	ld_clear_all();
+	if (!ld_cal_add("t:logdev_calib_tp module:module_load")) {
+		mutex_lock(&ld_probes_mutex);
+		ld_cal_tp = ld_probe_find("logdev_calib_tp");
+		mutex_unlock(&ld_probes_mutex);
+		if (ld_cal_tp)
+			ld_cal_kind(&pc->kind[LOGDEV_COST_TRACEPOINT], ld_cal_time_ld_calib_tp,
+				    ld_cal_time_ld_calib_tp_twin, LOGDEV_COST_F_DIRECT);
+		ld_cal_del("logdev_calib_tp");
+		ld_cal_tp = NULL;
+	}
+}
+
+/* the whole calibration, under ld_cfg_mutex; 0 or -EBUSY */
+static int ld_calibrate(void)
+{
+	struct logdev_probe_cost *pc;
+	int ret;
+
+	pc = kzalloc(sizeof(*pc), GFP_KERNEL);
+	if (!pc)
+		return -ENOMEM;
+	mutex_lock(&ld_cfg_mutex);
+	ret = ld_may_reset();
+	if (ret)
+		goto out;
+	ld_set_enabled(true);
+	pc->magic = LOGDEV_COST_MAGIC;
+	pc->version = LOGDEV_COST_VERSION;
+	pc->nr_kinds = LOGDEV_COST_NR_KINDS;
+	pc->size = sizeof(*pc);
+	pc->clock = ld_cfg.clock;
+	migrate_disable();
+	pc->cpu = raw_smp_processor_id();
+	pc->ts = ld_clock_now();
+	ld_cal_all(pc);
+	migrate_enable();
+	ld_set_enabled(false);
+	ld_clear_all();
+	ld_cost = *pc;
+out:
+	mutex_unlock(&ld_cfg_mutex);
+	kfree(pc);
+	return ret;
+}
+
+static ssize_t ld_cost_read(struct file *f, char __user *ubuf, size_t count,
+			    loff_t *ppos)
+{
+	struct logdev_probe_cost pc;
+
+	mutex_lock(&ld_cfg_mutex);
+	pc = ld_cost;
+	mutex_unlock(&ld_cfg_mutex);
+	if (!pc.magic) {	/* never calibrated: the header, no figures */
+		pc.magic = LOGDEV_COST_MAGIC;
+		pc.version = LOGDEV_COST_VERSION;
+		pc.nr_kinds = LOGDEV_COST_NR_KINDS;
+		pc.size = sizeof(pc);
+	}
+	return simple_read_from_buffer(ubuf, count, ppos, &pc, sizeof(pc));
+}
+
+static ssize_t ld_cost_write(struct file *f, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[16];
+	size_t n = min(count, sizeof(buf) - 1);
+	int ret;
+
+	if (copy_from_user(buf, ubuf, n))
+		return -EFAULT;
+	buf[n] = '\0';
+	if (count >= sizeof(buf) || strcmp(strim(buf), "calibrate"))
+		return -EINVAL;
+	ret = ld_calibrate();
+	return ret ? ret : count;
+}
+
+static const struct file_operations ld_cost_fops = {
+	.owner = THIS_MODULE,
+	.read = ld_cost_read,
+	.write = ld_cost_write,
+	.llseek = default_llseek,
+};
+
+/**
+ * ld_calib_init() - create debugfs "probe_cost" in @dir
+ * @dir: logdev's debugfs directory
+ */
+void ld_calib_init(struct dentry *dir)
+{
+	BUILD_BUG_ON(sizeof(struct logdev_probe_cost) != LOGDEV_PROBE_COST_SIZE);
+	debugfs_create_file("probe_cost", 0600, dir, NULL, &ld_cost_fops);
+}

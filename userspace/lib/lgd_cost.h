@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lgd_cost.h: the probe cost of a capture (probecost.c): its calibration
+ * (the PROBE_COST section, struct logdev_probe_cost of the uapi header)
+ * and the cost of each call site's record, which the analyses subtract
+ * from the pairs that hold the record (deltas.c, docs/ANALYSIS.md).
+ * Part of liblogdev (layer: metadata; liblogdev.h includes every area).
+ */
+#ifndef LIBLOGDEV_COST_H
+#define LIBLOGDEV_COST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <uapi/linux/logdev.h>
+
+struct lgd_sites;
+
+/**
+ * lgd_cost_check() - copy a PROBE_COST section's @len bytes at @data into
+ * *@out if they are a calibration this reader knows.
+ * Return: 0; -EPROTO (another magic, version, size or count of kinds: the
+ * reader cannot use it); -ENODATA (the module was never calibrated: ts 0).
+ */
+int lgd_cost_check(const void *data, size_t len, struct logdev_probe_cost *out);
+
+/** lgd_cost_kind_name() - "edprint", "kprobe-int3", ... for enum logdev_cost_kinds. */
+const char *lgd_cost_kind_name(unsigned int kind);
+
+#define LGD_COST_NONE	0xff	/* a site whose records cost nothing known */
+
+/**
+ * struct lgd_cost_sites - what one record of each site costs
+ * @nr:    size of @kind and @ps (site ids 0 .. nr - 1)
+ * @kind:  per site: enum logdev_cost_kinds, or LGD_COST_NONE (site 0, a
+ *         site the formats lack)
+ * @ps:    per site: the cost of one record in ps (the kind's median; a
+ *         return probe's call cost is split between its two records);
+ *         0 where the kind was not measured
+ * @pc:    the calibration they come from
+ */
+struct lgd_cost_sites {
+	uint32_t nr;
+	uint8_t *kind;
+	int64_t *ps;
+	struct logdev_probe_cost pc;
+};
+
+/**
+ * lgd_cost_sites_init() - the cost of each site of @s: a run-time probe's
+ * site (file "probe", func NAME or NAME%return) by its kind as the
+ * @probes text (a capture's PROBES section, may be NULL) defines NAME
+ * ("r:" a return probe, "t:" a tracepoint, "p:" a kprobe: at an offset,
+ * optimised if that was measured, else int3; at a function's entry,
+ * through ftrace); without a definition, NAME%return or a NAME that has
+ * one is a return probe, any other a kprobe through ftrace.  Any other
+ * site is an edprint() call.  Return: 0 or -ENOMEM.
+ */
+int lgd_cost_sites_init(struct lgd_cost_sites *cs, const struct lgd_sites *s,
+			const char *probes, const struct logdev_probe_cost *pc);
+void lgd_cost_sites_free(struct lgd_cost_sites *cs);
+
+/** lgd_cost_of() - ps of one record of site @id (0 if unknown). */
+static inline int64_t lgd_cost_of(const struct lgd_cost_sites *cs, uint32_t id)
+{
+	return cs && id < cs->nr ? cs->ps[id] : 0;
+}
+
+#endif /* LIBLOGDEV_COST_H */
