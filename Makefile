@@ -5,6 +5,9 @@
 #                   libtraceevent-dev)
 #   make demo       boot the newest Debian kernel (KVER=) in QEMU, record the demo module,
 #                   print report + deltas
+#   make vm-run SCRIPT=my.sh [FILES="a b"] [KVER=] [OUT=dir] [ARGS=] [PARAMS=]
+#                   your script in the VM with logdev loaded, its results back in OUT
+#                   (tools/vm/workload.sh, docs/VM.md)
 #   make check      every test: the test helpers, ring core (userspace, sanitizers), decoder
 #                   goldens, VM tests; SUITES="decode golden" or VM_ONLY="vm-probes" for
 #                   some (docs/TESTING.md)
@@ -126,6 +129,13 @@ deps-kernel:
 # and the benchmark's (bench/kernel), which make check builds for every kernel.
 vm-kernel: deps
 	tools/kernels/modules.sh --with bench/kernel $(KVER) > /dev/null
+
+# your own workload in the VM (docs/VM.md): tools/vm/workload.sh
+vm-run: deps
+	@test -n "$(SCRIPT)" || { echo 'make vm-run SCRIPT=my.sh [FILES="a b"] [KVER=] [OUT=dir] [ARGS="..."] [PARAMS="k=v"]' >&2; exit 1; }
+	$(MAKE) -C userspace logdev logdev.static
+	tools/vm/workload.sh $(if $(KVER),--kver $(KVER)) $(if $(OUT),--out $(OUT)) \
+		--args "$(ARGS)" --params "$(PARAMS)" $(SCRIPT) $(FILES)
 
 # the newest kernel of the matrix unless KVER= says otherwise
 demo: deps userspace
@@ -309,7 +319,7 @@ clean:
 	-$(MAKE) -C tests/plugin clean
 	rm -rf demo-out tests/vm/out build
 
-.PHONY: all kernel userspace plugin deps deps-kernel vm-kernel demo check check-host soak bench bench-kernels fuzz clean
+.PHONY: all kernel userspace plugin deps deps-kernel vm-kernel vm-run demo check check-host soak bench bench-kernels fuzz clean
 .PHONY: install install-user install-module uninstall dkms-source dkms-install dkms-uninstall
 
 # Cloud vs PREEMPT_RT kernel, same workload through logdev probes, then

@@ -139,7 +139,7 @@ static bool ld_aname_used(const struct ld_probe *p, const char *name)
 }
 
 static const char * const ld_fmt_conv[] = {
-	[LD_FT_LEGACY] = "%llx", [LD_FT_U] = "%llu", [LD_FT_S] = "%lld",
+	[LD_FT_LEGACY] = "0x%llx", [LD_FT_U] = "%llu", [LD_FT_S] = "%lld",
 	[LD_FT_X] = "0x%llx", [LD_FT_STRING] = "\"%s\"",
 	[LD_FT_SYMBOL] = "%pS",
 };
@@ -389,7 +389,10 @@ static int ld_parse_arg(struct ld_pctx *c, struct ld_probe *p, char *tok)
 			 c->named->is_signed ? LD_FT_S : LD_FT_U;
 		f.size = c->named->size;
 	}
-	/* ftrace's default type is x64 ("0x..."); logdev's short forms: "%llx" */
+	/*
+	 * ftrace's default type is x64 ("0x%Lx", trace_probe.c); logdev's
+	 * short forms print the same way, only their listing stays untyped
+	 */
 	if (!colon && p->ftrace && f.type == LD_FT_LEGACY)
 		f.type = LD_FT_X;
 	if (f.base == LD_FB_COMM) {

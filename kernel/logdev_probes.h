@@ -65,7 +65,7 @@ enum ld_fetch_base {
 
 /* How it is recorded, and printed (the site's format says which). */
 enum ld_fetch_type {
-	LD_FT_LEGACY,	/* no :TYPE: u64, "%llx" (logdev's short forms) */
+	LD_FT_LEGACY,	/* no :TYPE: u64, "0x%llx" as ftrace's x64 (short forms) */
 	LD_FT_U,	/* uN: "%llu" */
 	LD_FT_S,	/* sN: "%lld", sign-extended from N bits */
 	LD_FT_X,	/* xN: "0x%llx" */

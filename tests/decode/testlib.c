@@ -159,6 +159,16 @@ int run_cli(const char *args, char **out, char **err)
 	return run_cli_env(NULL, args, out, err);
 }
 
+int tl_strip_clock(char *out)
+{
+	char *nl;
+
+	if (!out || strncmp(out, "# clock: ", 9) || !(nl = strchr(out, '\n')))
+		return 0;
+	memmove(out, nl + 1, strlen(nl + 1) + 1);
+	return 1;
+}
+
 int tmpdir_make(void)
 {
 	if (mkdtemp(tmpdir))

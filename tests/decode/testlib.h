@@ -82,6 +82,12 @@ char *slurp(const char *path);
 /* run "[ENV] timeout 60 cli ARGS"; exit status (255: killed); out, err malloc'd */
 int run_cli_env(const char *env, const char *args, char **out, char **err);
 int run_cli(const char *args, char **out, char **err);
+/*
+ * report's text form starts with "# clock: ..." (the capture's trace clock):
+ * remove that line from @out in place, for checks of the records alone.
+ * Returns 1 if it was there.
+ */
+int tl_strip_clock(char *out);
 
 /*
  * Small captures for CLI tests (cli/test_record_edges, test_damaged_records, test_output_files):

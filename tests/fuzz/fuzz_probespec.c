@@ -366,6 +366,28 @@ static void ldk_selftest(void)
 	    p.entry[2].type != LD_FT_U || p.entry[2].size != 1 ||
 	    p.entry[3].type != LD_FT_X || p.entry[3].size != 1 || p.entry[3].val != 4)
 		bad = 1;
+	/* the formats: untyped arguments print as ftrace's x64, "0x%llx";
+	 * typed ones as their type says */
+	static const struct { const char *cmd; const char *fmt; } fm[] = {
+		{ "vfs_read $arg1 $arg2", "arg1=0x%llx arg2=0x%llx" },
+		{ "r:x vfs_read $retval", "retval=0x%llx" },
+		{ "p:x vfs_read n=$arg3 u=$arg3:u32 s=$arg3:s64 h=$arg3:x16", "n=0x%llx u=%llu s=%lld h=0x%llx" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(fm); i++) {
+		char *f;
+
+		if (ldk_parse(fm[i].cmd, strlen(fm[i].cmd), &p, &c)) {
+			bad = 1;
+			continue;
+		}
+		f = ld_fmt_make(p.nr_ret ? p.ret : p.entry, p.nr_ret ? p.nr_ret : p.nr_entry);
+		if (!f || strcmp(f, fm[i].fmt)) {
+			fprintf(stderr, "ldk_selftest: '%s': format '%s', want '%s'\n",
+				fm[i].cmd, f ? f : "(null)", fm[i].fmt);
+			bad = 1;
+		}
+		free(f);
+	}
 	if (bad)
 		abort();
 }

@@ -2,7 +2,7 @@
 # Host side of the probes test.   check-probes.sh DIR NAME
 # In probes.cap (guest-probes.sh), between logdev_test's "probe_work begin"
 # and "probe_work end" markers, the workload's own task records, per probe:
-#   lt_probe_target (p:, $arg1 $arg2)  N, arg1 = 0..N-1 in order, arg2 = abcd
+#   lt_probe_target (p:, $arg1 $arg2)  N, arg1 = 0x0..N-1 in order, arg2 = 0xabcd
 #   tgt_off (p:, FUNC+OFFSET)          N
 #   tgt_ret / tgt_ret%return (r:)      N / N, retval = 2 * arg1 + 0xabcd
 #   kmem_cache_free (p:, $arg1)        N with the test cache's pointer
@@ -33,8 +33,12 @@ function hex(s,   i, v) {
 	for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 	return v
 }
+# an untyped argument of the short form prints as ftrace x64 does: "0x..." (issue 26)
 function arg(msg, k,   a) {
-	if (match(msg, k "=[0-9a-f]+")) return substr(msg, RSTART + length(k) + 1, RLENGTH - length(k) - 1)
+	if (match(msg, "(^| )" k "=0x[0-9a-f]+( |$)")) {
+		a = substr(msg, RSTART, RLENGTH); sub(/^ /, "", a); sub(/ $/, "", a)
+		return substr(a, length(k) + 4)
+	}
 	return ""
 }
 $1 == "LOST" { lost += $3; next }

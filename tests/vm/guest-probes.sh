@@ -353,8 +353,8 @@ n_el=$(grep -c '^\[' $EL)
 true > $EL
 empty $EL && pass "error_log cleared by O_TRUNC" || fail "error_log not cleared"
 rmmod logdev_symb; rmmod logdev_syma
-grep -q "	probe	0	lt_probe_target	arg1=%llx arg2=%llx" $R/formats.txt &&
-	pass "formats lists the probe site (file probe, line 0)" ||
+grep -q "	probe	0	lt_probe_target	arg1=0x%llx arg2=0x%llx" $R/formats.txt &&
+	pass "formats lists the probe site (file probe, line 0), untyped arguments as ftrace's x64" ||
 	fail "no probe site in formats"
 grep -q "	probe	$off_ok	tgt_off	" $D/formats &&
 	pass "formats keeps a removed probe's site (line $off_ok)" ||

@@ -19,12 +19,20 @@
 #
 # Guest side: the files are copied to /logdev/, the script to /logdev/guest.sh,
 # tests/vm/lib.sh (the helpers guest scripts source) to /logdev/lib.sh;
-# /init mounts proc, sysfs, debugfs, devtmpfs, runs
-#   cd /logdev && RESULTS=/results sh /logdev/guest.sh ARGS...
+# /init mounts proc, sysfs, debugfs, devtmpfs, starts the heartbeat (below), runs
+#   cd /logdev && RESULTS=/results sh /logdev/guest.sh ARGS... < /dev/null
 # with its output on the console and in /results/guest.log, its exit status in
-# /results/guest.rc, then streams `tar czf - -C /results . | base64` between
-# two marker lines unique to this run, prints the SHA-256 of the tarball and
-# powers off.
+# /results/guest.rc.  When the script exits, the run ends: every process it
+# left behind (a `sleep 1000 &`, a daemon) is killed (SIGKILL), so none can
+# keep the guest up; then /init streams `tar czf - -C /results . | base64`
+# between two marker lines unique to this run, prints the SHA-256 of the
+# tarball and powers off.
+#
+# Heartbeat: a guest process writes a byte a second to the second serial
+# port (ttyS1), which QEMU writes to a file the runner watches.  It only
+# runs while the guest schedules its processes and its timers fire, so a
+# quiet guest (a script sleeping, a long silent computation) is told from a
+# wedged one: the idle watch below needs console AND heartbeat silent.
 #
 # --host-bins "P1 P2": host executables (absolute paths) copied into the
 # initramfs at the same paths, with every shared library `ldd` names for them
@@ -58,20 +66,23 @@
 # Single-threaded TCG runs the vCPUs one at a time, so it finds fewer real
 # races: use it only where a test needs it, and say why there.
 #
-# Wedge watch: QEMU gets a monitor socket.  If the console prints nothing for
-# --idle S seconds (default 90, at most --timeout), or the kernel reports a
+# Wedge watch: QEMU gets a monitor socket.  If the console prints nothing and
+# the heartbeat stops for --idle S seconds (default 90, at most --timeout; a
+# guest whose console is quiet but whose heartbeat goes on runs on, to
+# --timeout, and is said to be quiet once), or the kernel reports a
 # soft lockup or an RCU stall (then once the console has been quiet for 8 s,
 # so the report's stacks are in console.log), or --timeout S (default 120)
 # runs out, the runner asks the monitor for every vCPU's registers (`info registers -a`,
 # saved in HOSTDIR/wedge-registers.txt), kills QEMU and reports
-#   run.sh: guest wedged: no console output for N s; CPU0 RIP=... CPU1 RIP=...
-# A guest script that runs long should print progress.
+#   run.sh: guest wedged: no console output for N s (no heartbeat for M s); CPU0 RIP=... CPU1 RIP=...
+# A guest that hangs with one CPU stuck and the others scheduling keeps its
+# heartbeat: the kernel's lockup and stall reports (above) or --timeout end it.
 #
 # Exit status: 0 ok; 1 usage/setup error; 2 kernel BUG/Oops/WARNING/panic on
-# the console; 3 timeout while the console was still active (QEMU killed,
+# the console; 3 timeout while the guest was still running (QEMU killed,
 # registers reported as for a wedge); 4 results missing or corrupt;
 # 5 guest script exited non-zero (results still unpacked); 6 guest wedged
-# (silent console, lockup or stall; QEMU killed); 7 --expect-crash and the
+# (silent console and no heartbeat, lockup or stall; QEMU killed); 7 --expect-crash and the
 # kernel did not panic.
 set -euo pipefail
 
@@ -96,7 +107,7 @@ while [ $# -gt 0 ]; do
 	--verbose|-v) verbose=1; shift ;;
 	--expect-crash) expect_crash=1; shift ;;
 	--nmi-at) nmi_at=$2; shift 2 ;;
-	-h|--help) sed -n '2,63p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,/^set -euo/{/^set -euo/d;p}' "$0"; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 1 ;;
 	esac
 done
@@ -199,11 +210,34 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
 echo "logdev-vm: guest up, \$(nproc) cpus, kernel \$(uname -r)"
+# the heartbeat (run.sh's header): none without a second serial port
+( while :; do printf .; sleep 1; done ) > /dev/ttyS1 2> /dev/null &
+hb=\$!
 cd /logdev
 RESULTS=/results
 export RESULTS
 set -- \$(cat /logdev/args)
-( sh /logdev/guest.sh "\$@" 2>&1; echo \$? > /results/guest.rc ) | tee /results/guest.log
+# the script's output to the console and guest.log through a FIFO, so that
+# only the script is waited for, not what it leaves holding the output
+mkfifo /tmp/guest.out
+tee /results/guest.log < /tmp/guest.out &
+teepid=\$!
+sh /logdev/guest.sh "\$@" > /tmp/guest.out 2>&1 < /dev/null
+echo \$? > /results/guest.rc
+# the script is done, so is the run: what it left running goes (kernel
+# threads ignore the signal; init, tee and the heartbeat stay)
+left=
+for d in /proc/[0-9]*; do
+	p=\${d#/proc/}
+	case " 1 \$\$ \$teepid \$hb " in *" \$p "*) continue ;; esac
+	read -r _ _ _ pp _ < \$d/stat 2> /dev/null || continue
+	[ "\$pp" != "\$hb" ] || continue
+	c=\$(tr '\\0' ' ' < \$d/cmdline 2> /dev/null)
+	[ -n "\$c" ] || continue
+	kill -9 \$p 2> /dev/null && left="\$left, \$p \${c% }"
+done
+[ -z "\$left" ] || echo "logdev-vm: the script exited; killed what it left running: \${left#, }"
+wait \$teepid
 dmesg > /results/dmesg.txt 2>/dev/null
 # Keep printk off the console while the results stream.  PREEMPT_RT
 # prints the console from a thread, which may still be writing earlier
@@ -228,12 +262,14 @@ trap 'rm -rf "$stage" "$stage.initrd.gz"' EXIT
 
 rm -f "$out/console.log" "$out/wedge-registers.txt"
 mon=$stage.mon
-trap 'if [ -n "${qpid:-}" ]; then kill -9 "$qpid" 2>/dev/null || true; fi; rm -rf "$stage" "$stage.initrd.gz" "$mon" "$stage.known"' EXIT
+hbf=$stage.hb
+: > "$hbf"
+trap 'if [ -n "${qpid:-}" ]; then kill -9 "$qpid" 2>/dev/null || true; fi; rm -rf "$stage" "$stage.initrd.gz" "$mon" "$hbf" "$stage.known"' EXIT
 t0=$(date +%s.%N)
 set +e
 qemu_cmd=("${qemu[@]}" -m "$mem" -smp "$smp" -nographic -no-reboot
 	-accel "$accel" -kernel "$kimg" -initrd "$stage.initrd.gz"
-	-monitor "unix:$mon,server=on,wait=off"
+	-monitor "unix:$mon,server=on,wait=off" -serial stdio -serial "file:$hbf"
 	-append "console=ttyS0 panic=-1 oops=panic noirqdebug quiet $append")
 : > "$out/console.log"
 "${qemu_cmd[@]}" < /dev/null > "$out/console.log" 2>&1 &
@@ -290,9 +326,14 @@ report_rest() {
 # Watch the guest: console silence, lockup/stall reports, overall time.
 stall_re='soft lockup|self-detected stall|detected stalls on CPUs|rcu_(sched|preempt) detected stall|hung_task_timeout|NMI watchdog: Watchdog detected hard LOCKUP'
 start=$(date +%s) last_size=-1 last_change=$start wedge= timedout= checked=0
+hb_size=0 hb_change=$start hb_seen= quiet_said=
 while kill -0 "$qpid" 2>/dev/null; do
 	sleep 1
 	now=$(date +%s)
+	s=$(stat -c %s "$hbf" 2>/dev/null || echo 0)
+	if [ "$s" != "$hb_size" ]; then
+		hb_size=$s hb_change=$now hb_seen=1
+	fi
 	size=$(stat -c %s "$out/console.log" 2>/dev/null || echo 0)
 	if [ "$size" != "$last_size" ]; then
 		last_size=$size last_change=$now
@@ -309,9 +350,14 @@ while kill -0 "$qpid" 2>/dev/null; do
 			nmi_at=
 		fi
 	fi
-	if [ $((now - last_change)) -ge "$idle" ]; then
+	if [ $((now - last_change)) -ge "$idle" ] && [ $((now - hb_change)) -ge "$idle" ]; then
 		wedge="no console output for $((now - last_change)) s"
+		[ -z "$hb_seen" ] || wedge="$wedge, no heartbeat for $((now - hb_change)) s"
 		break
+	fi
+	if [ $((now - last_change)) -ge "$idle" ] && [ -z "$quiet_said" ]; then
+		echo "run.sh: console quiet for $((now - last_change)) s, the guest's heartbeat goes on: a quiet guest, not wedged (--timeout ${tmo}s ends it)" >&2
+		quiet_said=1
 	fi
 	if [ $((now - start)) -ge "$tmo" ]; then
 		timedout=1
@@ -350,7 +396,7 @@ if [ -n "$wedge" ]; then
 	exit 6
 fi
 if [ -n "$timedout" ]; then
-	echo "run.sh: TIMEOUT after ${tmo}s with the console still active (last output $((now - last_change)) s before): QEMU killed; $rips (registers: $out/wedge-registers.txt, console: $out/console.log)" >&2
+	echo "run.sh: TIMEOUT after ${tmo}s with the guest still running (last console output $((now - last_change)) s before, last heartbeat $((now - hb_change)) s before): QEMU killed; $rips (registers: $out/wedge-registers.txt, console: $out/console.log)" >&2
 	tr -d '\r' < "$out/console.log" | grep -E 'BUG:|Oops:|WARNING:|Kernel panic|Call Trace:' | head -n 5 >&2 || true
 	exit 3
 fi

@@ -179,6 +179,27 @@ void cli_left_out_note(const char *who, const char *file, uint64_t back, uint64_
 	cli_nwarn++;
 }
 
+void cli_clock_header(FILE *f, const struct lgd_reader *r)
+{
+	char d[128];
+
+	fprintf(f, "# clock: %s\n", lgd_clock_desc(&r->hdr, d, sizeof(d)));
+}
+
+int cli_clocks_differ(const char *who, const struct lgd_reader *a, const char *fa,
+		      const struct lgd_reader *b, const char *fb)
+{
+	const char *ca = lgd_clock_name(&a->hdr), *cb = lgd_clock_name(&b->hdr);
+
+	if (!strcmp(ca, cb))
+		return 0;
+	fprintf(stderr, "%s: warning: %s was recorded on clock %s, %s on clock %s: times within "
+		"each capture compare, their timestamps do not (logdev's clock file, "
+		"docs/DEBUGFS.md)\n", who, fa ? fa : "A", ca, fb ? fb : "B", cb);
+	cli_nwarn++;
+	return 1;
+}
+
 void cli_marks(char *b, unsigned int m)
 {
 	int n = 0;

@@ -213,6 +213,19 @@ int cli_open_input(const char *file, struct lgd_reader *r);
  */
 void cli_left_out_note(const char *who, const char *file, uint64_t back, uint64_t huge);
 /**
+ * cli_clock_header() - "# clock: CLOCK (ftrace clock F)" and a newline on @f:
+ * the trace clock of @r's records (lgd_clock_desc()), the first line of
+ * report's text form.
+ */
+void cli_clock_header(FILE *f, const struct lgd_reader *r);
+/**
+ * cli_clocks_differ() - when @a's and @b's records were stamped by different
+ * trace clocks: on stderr "WHO: warning: A was recorded on clock X, B on
+ * clock Y: ...", counted as a warning (exit 3).  Return: 1 if they differ.
+ */
+int cli_clocks_differ(const char *who, const struct lgd_reader *a, const char *fa,
+		      const struct lgd_reader *b, const char *fb);
+/**
  * cli_collect() - lgd_deltas_collect() with its errors printed, then
  * cli_filter_notes() (@file: the capture's name for them, or NULL) and,
  * with @durations, cli_dur_huge().

@@ -8,7 +8,9 @@
  * default LGD_TDW_CPU_MAX: what trace-cmd reads whole; 0: no limit),
  * -h/--help; "--" ends them.
  * Prints to stderr what it wrote: "logdev: convert: R records, S events,
- * G lost-events gaps (U without a count) -> OUT".
+ * G lost-events gaps (U without a count) -> OUT", then "logdev: convert:
+ * clock local (ftrace clock local): the file's trace_clock, ..." (the
+ * capture's trace clock and the ftrace clock that stamps the same way).
  * Exit: 0 written, 3 written with warnings (the capture's, on stderr), 1
  * unusable capture, refusal or write error (no partial output: an older
  * OUT is kept, cli-output.c), 2 usage.
@@ -49,7 +51,7 @@ int cmd_convert(int argc, char **argv)
 	struct cli_out out;
 	struct cli_getopt g = { &cli_cmd_convert, ":o:h", lo, NULL, 0 };
 	uint64_t cpu_max = 0;
-	char *end;
+	char *end, cd[128];
 	int c, ret;
 
 	while ((c = cli_getopt(&g, argc, argv)) > 0) {
@@ -87,6 +89,7 @@ int cmd_convert(int argc, char **argv)
 	ret = lgd_convert_tracedat(&r, out.f, cpu_max, &st, &n);
 	if (!ret)
 		cli_filter_notes(&r, &n, NULL);
+	lgd_clock_desc(&r.hdr, cd, sizeof(cd));
 	lgd_merge_counts_free(&n);
 	lgd_reader_close(&r);
 	if (ret) {
@@ -109,6 +112,8 @@ int cmd_convert(int argc, char **argv)
 	fprintf(stderr, "logdev: convert: %" PRIu64 " records, %u events, %" PRIu64
 		" lost-events gaps (%" PRIu64 " without a count) -> %s\n", st.records, st.sites,
 		st.gaps, st.gaps_unknown, outp ? outp : "stdout");
+	fprintf(stderr, "logdev: convert: clock %s: the file's trace_clock, as trace-cmd report "
+		"shows its times\n", cd);
 	cli_dur_huge(st.dur_huge);
 	if (st.too_big)
 		cli_nwarn++, fprintf(stderr, "logdev: convert: warning: %" PRIu64 " records too big for a "

@@ -35,7 +35,7 @@
  * of either site missed hits (the capture's PROBES section).  A capture without
  * records says "deltas: 0 records".
  *
- *   from              to                   count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)
+ *   from              to                   count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)  # clock: local (ftrace clock local)
  *   kfree_skbmem:295  kfree_skbmem:320         1    484.000    484.000    484.000    484.000      484.000        1      2.000
  */
 #define _GNU_SOURCE
@@ -189,7 +189,7 @@ static void print_table(const struct lgd_reader *r, struct lgd_deltas *ds, enum 
 {
 	unsigned int used = 0;
 	int wf = 24, wt = 24, nested;
-	char *fb = NULL, *tb = NULL;
+	char *fb = NULL, *tb = NULL, cb[128];
 
 	lgd_deltas_finish(ds, key);
 	nested = !durations && by != LGD_BY_CPU;
@@ -222,7 +222,7 @@ static void print_table(const struct lgd_reader *r, struct lgd_deltas *ds, enum 
 			printf(" %8s %11s", "probes", "probes(us)");
 		if (by_parent)
 			printf(" %s", "parent");
-		putchar('\n');
+		printf("  # clock: %s\n", lgd_clock_desc(&r->hdr, cb, sizeof(cb)));
 	}
 	for (size_t i = 0; i < ds->nr; i++) {
 		const struct lgd_pair *p = &ds->pairs[i];

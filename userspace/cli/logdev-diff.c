@@ -19,7 +19,10 @@
  * csv: a header line, then one line per pair; times in ns; fields of an
  *   absent side empty; status both|only_a|only_b; ratio and change_pct
  *   with 4 decimals or "inf".
- * json: {"a": FILE, "b": FILE, "pairs": [{"from", "to", "status",
+ * The text header ends "# clock: local (ftrace clock local)", "# clock: A
+ * local, B global" when they differ (then also a warning on stderr: their
+ * timestamps do not compare); csv rows end with clock_a,clock_b.
+ * json: {"a": FILE, "b": FILE, "clock_a", "clock_b", "pairs": [{"from", "to", "status",
  *   "a": {"count", "median_ns", "p99_ns"} or null, "b": ..., "ratio",
  *   "change_pct"}]}, ratio/change_pct null when not both or infinite.
  * Marks after a text row, per side ("A:!~ B:~"): '!' pairs from its first
@@ -187,7 +190,7 @@ static unsigned int side_marks(const struct lgd_diff_side *sd)
 }
 
 /* the text table: labels terminal-safe (lgd_escape()); 0, or 1 out of memory */
-static int print_text(const struct lgd_diff *df, unsigned int used[2])
+static int print_text(const struct lgd_diff *df, unsigned int used[2], const char *clock)
 {
 	int wf = 24, wt = 24;
 	char **tl = calloc(df->nr * 2 + 1, sizeof(*tl));
@@ -212,9 +215,9 @@ static int print_text(const struct lgd_diff *df, unsigned int used[2])
 		if ((int)strlen(tl[2 * i + 1]) > wt)
 			wt = (int)strlen(tl[2 * i + 1]);
 	}
-	printf("%-*s %-*s %9s %12s %11s %9s %12s %11s %10s %11s\n", wf, "from", wt, "to",
-	       "count_A", "median_A(us)", "p99_A(us)", "count_B", "median_B(us)", "p99_B(us)",
-	       "ratio", "change");
+	printf("%-*s %-*s %9s %12s %11s %9s %12s %11s %10s %11s  # clock: %s\n", wf, "from", wt,
+	       "to", "count_A", "median_A(us)", "p99_A(us)", "count_B", "median_B(us)", "p99_B(us)",
+	       "ratio", "change", clock);
 	for (size_t i = 0; i < df->nr; i++) {
 		const struct lgd_diff_row *r = &df->rows[i];
 		char c[2][24], m[2][32], p[2][32], ra[32], ch[32];
@@ -268,9 +271,10 @@ static void csv_num(double v)
 		printf("%.4f", v);
 }
 
-static void print_csv(const struct lgd_diff *df)
+static void print_csv(const struct lgd_diff *df, const char *const ck[2])
 {
-	puts("from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct");
+	puts("from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct,"
+	     "clock_a,clock_b");
 	for (size_t i = 0; i < df->nr; i++) {
 		const struct lgd_diff_row *r = &df->rows[i];
 		const struct lgd_diff_side *sd[2] = { &r->a, &r->b };
@@ -293,7 +297,7 @@ static void print_csv(const struct lgd_diff *df)
 		putchar(',');
 		if (r->present == LGD_DIFF_BOTH)
 			csv_num(r->change_pct);
-		putchar('\n');
+		printf(",%s,%s\n", ck[0], ck[1]);
 	}
 }
 
@@ -305,12 +309,17 @@ static void json_num(double v)
 		printf("%.4f", v);
 }
 
-static void print_json(const struct lgd_diff *df, const char *fa, const char *fb)
+static void print_json(const struct lgd_diff *df, const char *fa, const char *fb,
+		       const char *const ck[2])
 {
 	fputs("{\"a\": ", stdout);
 	cli_json_str(stdout, fa);
 	fputs(", \"b\": ", stdout);
 	cli_json_str(stdout, fb);
+	fputs(", \"clock_a\": ", stdout);
+	cli_json_str(stdout, ck[0]);
+	fputs(", \"clock_b\": ", stdout);
+	cli_json_str(stdout, ck[1]);
 	fputs(", \"pairs\": [", stdout);
 	for (size_t i = 0; i < df->nr; i++) {
 		const struct lgd_diff_row *r = &df->rows[i];
@@ -382,6 +391,7 @@ static int diff_svg(const char *out, const char *from, const char *to, uint64_t 
 			    up[1], &p[1]);
 	if (ret)
 		goto out_a;
+	cli_clocks_differ("logdev diff", &r[0], files[0], &r[1], files[1]);
 	for (k = 0; k < 2; k++) {
 		size_t n = strlen(files[k]) + 4;
 
@@ -466,15 +476,22 @@ static int diff_files(const char *const files[2], enum fmt fmt, unsigned long lo
 		fprintf(stderr, "logdev: out of memory\n");
 		ret = 1;
 	} else {
+		const char *ck[2] = { lgd_clock_name(&r[0].hdr), lgd_clock_name(&r[1].hdr) };
+		char cd[160];
+
 		warn_rows(&df);
 		warn_no_match(&df);
 		lgd_diff_min_count(&df, min);
-		if (fmt == F_CSV)
-			print_csv(&df);
-		else if (fmt == F_JSON)
-			print_json(&df, files[0], files[1]);
+		if (cli_clocks_differ("logdev diff", &r[0], files[0], &r[1], files[1]))
+			snprintf(cd, sizeof(cd), "A %s, B %s", ck[0], ck[1]);
 		else
-			ret = print_text(&df, used);
+			lgd_clock_desc(&r[0].hdr, cd, sizeof(cd));
+		if (fmt == F_CSV)
+			print_csv(&df, ck);
+		else if (fmt == F_JSON)
+			print_json(&df, files[0], files[1], ck);
+		else
+			ret = print_text(&df, used, cd);
 		/* machine formats: the marks' meaning on stderr */
 		for (int k = 0; k < 2; k++) {
 			if (fmt != F_TEXT)

@@ -27,11 +27,14 @@
  *   lost_kind, lost_count   gap rows: the cause (dropped, overrun, subbufs,
  *               corrupt, nesting_lost, too_big, lost, bad_ts) and count
  *               (records; sub-buffers for subbufs, bytes for corrupt)
+ *   clock       the trace clock of ts_ns (local, global, mono: ftrace's
+ *               clocks of the same names), the same on every row
  * In json every row has every key, in this order: null where it has no
  * value (a record's lost_*, a gap row's all but ts_ns, cpu, type, lost_*).
  *
  * perfetto: the Chrome trace-event JSON format (one object
- * {"displayTimeUnit": "ns", "traceEvents": [...]}) that Perfetto's UI and
+ * {"displayTimeUnit": "ns", "metadata": {"clock", "ftrace_clock"},
+ * "traceEvents": [...]}) that Perfetto's UI and
  * chrome://tracing open.  One process (pid 1, named "logdev FILE"), one
  * thread per CPU: tid = CPU + 1 (tid 0 means the process itself to some
  * viewers), named "CPU N" and sorted by CPU.  Each record is an instant
@@ -102,6 +105,9 @@ struct xctx {
 	char **cols;		/* csv: per site id, its "func,file" columns */
 	const struct lgd_site **cols_site;	/* the site each was made from */
 	uint32_t nr_cols;
+	const char *clock;	/* the capture's trace clock (lgd_clock_name()) */
+	char clock_csv[CLI_CSV_MAX(32) + 1];	/* csv: ",CLOCK" ending every row */
+	size_t clock_csv_len;
 };
 
 static void cols_free(struct xctx *x)
@@ -185,7 +191,7 @@ static int put_csv_rec(struct xctx *x, const struct lgd_item *it, const struct l
 	if (!cols)
 		return -ENOMEM;
 	lcols = strlen(cols);
-	need = 256 + CLI_CSV_MAX(lc) + lcols + CLI_CSV_MAX(len);
+	need = 256 + CLI_CSV_MAX(lc) + lcols + CLI_CSV_MAX(len) + x->clock_csv_len;
 
 	if (need > x->row_cap) {
 		char *nr = realloc(x->row, need);
@@ -223,8 +229,12 @@ static int put_csv_rec(struct xctx *x, const struct lgd_item *it, const struct l
 		*o++ = '-';
 	if (dm)
 		o = put_u64(o, dm->ns < 0 ? -(uint64_t)dm->ns : (uint64_t)dm->ns);
-	memcpy(o, ",,\r\n", 4);
-	o += 4;
+	memcpy(o, ",,", 2);
+	o += 2;
+	memcpy(o, x->clock_csv, x->clock_csv_len);
+	o += x->clock_csv_len;
+	memcpy(o, "\r\n", 2);
+	o += 2;
 	fwrite_unlocked(x->row, 1, (size_t)(o - x->row), x->f);
 	return 0;
 }
@@ -241,14 +251,16 @@ static void put_gap(struct xctx *x, const struct lgd_item *it)
 	const char *k = lgd_gap_kind_name(it->gap_kind);
 
 	if (x->fmt == X_CSV) {
-		fprintf(f, "%" PRIu64 ",%u,,,,,,,,lost,,,,%s,%" PRIu64 "\r\n", it->ts, it->cpu, k,
-			it->gap_count);
+		fprintf(f, "%" PRIu64 ",%u,,,,,,,,lost,,,,%s,%" PRIu64 "%s\r\n", it->ts, it->cpu, k,
+			it->gap_count, x->clock_csv);
 	} else if (x->fmt == X_JSON) {
 		fprintf(f, "{\"ts_ns\":%" PRIu64 ",\"cpu\":%u,\"pid\":null,\"comm\":null,"
 			"\"ctx\":null,\"site_id\":null,\"func\":null,\"file\":null,\"line\":null,"
 			"\"type\":\"lost\",\"message\":null,\"delta_ns\":null,\"duration_ns\":null,"
-			"\"lost_kind\":\"%s\",\"lost_count\":%" PRIu64 "}\n", it->ts, it->cpu, k,
+			"\"lost_kind\":\"%s\",\"lost_count\":%" PRIu64 ",\"clock\":", it->ts, it->cpu, k,
 			it->gap_count);
+		cli_json_str(f, x->clock);
+		fputs("}\n", f);
 	} else {
 		perfetto_sep(x);
 		fprintf(f, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%u,\"ts\":", it->cpu + 1);
@@ -295,7 +307,9 @@ static int put_rec(struct xctx *x, const struct lgd_item *it, const struct lgd_s
 			fprintf(f, "%" PRId64, dm->ns);
 		else
 			fputs("null", f);
-		fputs(",\"lost_kind\":null,\"lost_count\":null}\n", f);
+		fputs(",\"lost_kind\":null,\"lost_count\":null,\"clock\":", f);
+		cli_json_str(f, x->clock);
+		fputs("}\n", f);
 	} else {
 		char *label = lgd_site_label_alloc(&x->r->sites, it->rec.site);
 
@@ -337,7 +351,15 @@ static void perfetto_head(struct xctx *x, const char *file)
 	char name[512];
 
 	snprintf(name, sizeof(name), "logdev %s", file ? file : "live");
-	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
+	/* the trace clock in the format's own metadata dictionary */
+	fputs("{\"displayTimeUnit\":\"ns\",\"metadata\":{\"clock\":", f);
+	cli_json_str(f, x->clock);
+	fputs(",\"ftrace_clock\":", f);
+	if (lgd_clock_ftrace(x->clock))
+		cli_json_str(f, lgd_clock_ftrace(x->clock));
+	else
+		fputs("null", f);
+	fputs("},\"traceEvents\":[", f);
 	perfetto_sep(x);
 	fputs("{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":", f);
 	cli_json_str(f, name);
@@ -424,10 +446,14 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 	x.first = 1;
 	x.r = &r;
 	x.du = &rs.du;
+	x.clock = lgd_clock_name(&r.hdr);
+	x.clock_csv[0] = ',';
+	x.clock_csv_len = 1 + cli_csv_put(x.clock_csv + 1, x.clock, strlen(x.clock));
+	x.clock_csv[x.clock_csv_len] = '\0';
 	cli_dur_huge(rs.du.stats.huge);
 	if (fmt == X_CSV)
 		fputs("ts_ns,cpu,pid,comm,ctx,site_id,func,file,line,type,message,delta_ns,"
-		      "duration_ns,lost_kind,lost_count\r\n", x.f);
+		      "duration_ns,lost_kind,lost_count,clock\r\n", x.f);
 	else if (fmt == X_PERFETTO)
 		perfetto_head(&x, file);
 	while ((ret = lgd_records_next(&rs, &y)) > 0) {

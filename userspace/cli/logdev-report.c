@@ -36,6 +36,10 @@
  * order).  When the capture has return probes, stderr gets (after the
  * records; stdout holds records only, in both forms)
  *   logdev: durations: P paired (N negative), E entries without return, R returns without entry
+ * The text form starts with a header line naming the trace clock of the
+ * records and ftrace's clock of the same time base (cli_clock_header()):
+ *   # clock: local (ftrace clock local)
+ * --raw has none (records only; the clock is in export's rows).
  * Options: -r/--raw, -b/--by, -f/--follow, --window, the filters, -h/--help;
  * "--" ends them (report -- FILE).  --raw also shows task names (comm
  * records) as rows: func "<comm>", site and line 0, the name as message.
@@ -138,6 +142,8 @@ static int report_follow(int raw, int by, uint64_t window_ns)
 		return 1;
 	}
 	lgd_streams_init(&o.st, by);
+	if (!raw)
+		cli_clock_header(stdout, &f.r);
 	failed = cli_follow_run(&f, follow_item, NULL, 0, &o);
 	if (o.rd.missing)
 		cli_nwarn++, fprintf(stderr, "logdev: warning: %" PRIu64 " record%s lack%s arguments "
@@ -181,6 +187,8 @@ static int report_file(const char *file, int raw, int by)
 		goto out;
 	}
 	cli_out_buffer(stdout);
+	if (!raw)
+		cli_clock_header(stdout, &r);
 	while ((ret = lgd_records_next(&rs, &x)) > 0) {
 		const char *line;
 		long len = lgd_render_item(&rd, &x.it, &x.step, x.dur, &line);

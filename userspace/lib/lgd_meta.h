@@ -60,6 +60,28 @@ struct lgd_header {
 int lgd_header_parse(struct lgd_header *h, const char *text, size_t len,
 		    struct lgd_diag *d);
 
+/**
+ * lgd_clock_name() - the trace clock that stamped a capture's records: its
+ * header's "clock" ("local", "global", "mono"), or "local", logdev's
+ * default, for a header without the line.  Never NULL.
+ */
+const char *lgd_clock_name(const struct lgd_header *h);
+
+/**
+ * lgd_clock_ftrace() - the ftrace trace_clock (tracing/trace_clock) that
+ * stamps as logdev's @clock does: "local" (trace_clock_local()), "global"
+ * (trace_clock_global()), "mono" (ktime_get_mono_fast_ns()); NULL for a
+ * name logdev does not know.
+ */
+const char *lgd_clock_ftrace(const char *clock);
+
+/**
+ * lgd_clock_desc() - "CLOCK (ftrace clock FTRACE)", or "CLOCK (no ftrace
+ * clock matches)", of @h's clock in @buf (@size bytes, cut to fit).
+ * Return: @buf.
+ */
+char *lgd_clock_desc(const struct lgd_header *h, char *buf, size_t size);
+
 /* ---- call sites ------------------------------------------------------ */
 
 /**

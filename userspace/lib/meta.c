@@ -173,6 +173,38 @@ int lgd_header_parse(struct lgd_header *h, const char *text, size_t len,
 	return 0;
 }
 
+const char *lgd_clock_name(const struct lgd_header *h)
+{
+	return h->clock[0] ? h->clock : "local";
+}
+
+/* logdev's clocks (kernel/logdev_clock.c) and the ftrace trace_clock that
+ * reads the same kernel clock (kernel/trace/trace.c, trace_clocks[]) */
+const char *lgd_clock_ftrace(const char *clock)
+{
+	static const char *const same[][2] = {
+		{ "local", "local" },	/* trace_clock_local(): sched_clock per CPU */
+		{ "global", "global" },	/* trace_clock_global(): one clock, all CPUs */
+		{ "mono", "mono" },	/* ktime_get_mono_fast_ns() */
+	};
+
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+		if (!strcmp(clock, same[i][0]))
+			return same[i][1];
+	return NULL;
+}
+
+char *lgd_clock_desc(const struct lgd_header *h, char *buf, size_t size)
+{
+	const char *c = lgd_clock_name(h), *f = lgd_clock_ftrace(c);
+
+	if (f)
+		snprintf(buf, size, "%s (ftrace clock %s)", c, f);
+	else
+		snprintf(buf, size, "%s (no ftrace clock matches)", c);
+	return buf;
+}
+
 /* ---- formats --------------------------------------------------------- */
 
 /* undo the C escapes of the formats file (file, func, format): \\ \n \t \" \ooo */

@@ -59,7 +59,7 @@ check(len(rows) == len(raw), "json: one line per record and gap (%d, report --ra
 with open(cap + ".csv", newline="", encoding="utf-8") as fh:
     crow = list(csv.DictReader(fh))
 check(len(crow) == len(raw), "csv: one row per record and gap (%d)" % len(crow))
-cols = "ts_ns cpu pid comm ctx site_id func file line type message delta_ns duration_ns lost_kind lost_count".split()
+cols = "ts_ns cpu pid comm ctx site_id func file line type message delta_ns duration_ns lost_kind lost_count clock".split()
 with open(cap + ".csv", newline="", encoding="utf-8") as fh:
     check(next(csv.reader(fh)) == cols, "csv: header names the documented columns")
 missing = [(i, sorted(set(cols) - set(j))) for i, j in enumerate(rows) if set(j) != set(cols)]

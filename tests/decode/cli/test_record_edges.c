@@ -164,10 +164,10 @@ static void test_labels(void)
 	snprintf(args, sizeof(args), "diff --format csv %s %s", pa, pb);
 	st = run_cli(args, &out, &err);
 	CHECK_STR_EQ(out,
-		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
-		"work:20#1,work:20#2,both,3,2000,2000,3,7000,7000,3.5000,250.0000\n"
-		"loop:5,work:20#1,both,3,1000,1000,3,1000,1000,1.0000,0.0000\n"
-		"work:20#2,loop:5,both,2,97000,97000,2,92000,92000,0.9485,-5.1546\n",
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct,clock_a,clock_b\n"
+		"work:20#1,work:20#2,both,3,2000,2000,3,7000,7000,3.5000,250.0000,local,local\n"
+		"loop:5,work:20#1,both,3,1000,1000,3,1000,1000,1.0000,0.0000,local,local\n"
+		"work:20#2,loop:5,both,2,97000,97000,2,92000,92000,0.9485,-5.1546,local,local\n",
 		"diff: sites of one file:func:line are matched by their format");
 	CHECK_WHY(st == 0 && !strstr(err, "warning"), "diff: one-to-one matches give no warning",
 		  "status %d, stderr:\n%s", st, err);
@@ -238,6 +238,7 @@ static void test_timestamps(void)
 	snprintf(args, sizeof(args), "report %s", p);
 	run_cli(args, &out, &err);
 	CHECK_STR_EQ(out,
+		"# clock: local (ftrace clock local)\n"
 		"[     0.000005] cpu:0 pid:1 f:1 in\n"
 		"[     0.000004] cpu:0 pid:1 g:2 out  -1.000 us (clock went back, not in deltas)\n"
 		"[     0.000006] cpu:0 pid:1 f:1 in  +2.000 us\n"
@@ -269,6 +270,7 @@ static void test_timestamps(void)
 	snprintf(args, sizeof(args), "report %s", p);
 	run_cli(args, &out, &err);
 	CHECK_STR_EQ(out,
+		"# clock: local (ftrace clock local)\n"
 		"[     0.000001] cpu:0 pid:1 f:1 in\n"
 		"[     0.000001] cpu:0 pid:1 g:2 out  +0.500 us\n"
 		"[ 18446744073.709551] cpu:0 pid:1 f:1 in  +18446744073709549.860 us "
@@ -282,7 +284,7 @@ static void test_timestamps(void)
 	snprintf(args, sizeof(args), "deltas --by cpu %s", p);
 	run_cli(args, &out, &err);
 	CHECK_STR_EQ(out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)  # clock: local (ftrace clock local)\n"
 		"g:2                      f:1                               1      0.600      0.600      0.600      0.600        0.600\n"
 		"f:1                      g:2                               1      0.500      0.500      0.500      0.500        0.500\n"
 		"deltas: 2 pairs left out: clock went backwards (1), step over 2^62 ns (1)\n",

@@ -89,7 +89,7 @@ static void test_deltas_golden(const char *path, const char *want)
 	st = run_cli(args, &out, &err);
 	/* by context: CPU 1's three records are of three contexts, no pair */
 	expect_text("deltas golden text (sorted by total)", out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)  # clock: local (ftrace clock local)\n"
 		"kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000      484.000        0      0.000\n"
 		"kfree_skbmem:291         kfree_skbmem:295                  1      0.101      0.101      0.101      0.101        0.101        0      0.000\n"
 		"site#9:?                 kfree_skbmem:291                  1      0.098      0.098      0.098      0.098        0.098        0      0.000\n"
@@ -102,7 +102,7 @@ static void test_deltas_golden(const char *path, const char *want)
 	snprintf(args, sizeof(args), "deltas --by cpu %s", path);
 	st = run_cli(args, &out, &err);
 	expect_text("deltas --by cpu golden text (sorted by total)", out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)  # clock: local (ftrace clock local)\n"
 		"kfree_skbmem:291         foo_xmit:12                       1    526.000    526.000    526.000    526.000      526.000\n"
 		"kfree_skbmem:295         kfree_skbmem:320                  1    484.000    484.000    484.000    484.000      484.000\n"
 		"foo_xmit:10              kfree_skbmem:291                  1      0.950      0.950      0.950      0.950        0.950\n"
@@ -175,6 +175,7 @@ static void test_report_deltas(void)
 	st = run_cli(args, &out, &err);
 	expect_text("report golden text (+D us by CPU and context)",
 		out,
+		"# clock: local (ftrace clock local)\n"
 		"[   789.171773] cpu:0 pid:1234 kfree_skbmem:291 in\n"
 		"[   789.171773] cpu:1 pid:0 hardirq foo_xmit:10 val=42 name=eth0\n"
 		"[   789.171773] cpu:0 pid:1234 kfree_skbmem:295 1  +0.101 us\n"
@@ -203,6 +204,7 @@ static void test_report_deltas(void)
 	st = run_cli(args, &out, &err);
 	expect_text("report --by cpu golden text (+D us by CPU, any context)",
 		out,
+		"# clock: local (ftrace clock local)\n"
 		"[   789.171773] cpu:0 pid:1234 kfree_skbmem:291 in\n"
 		"[   789.171773] cpu:1 pid:0 hardirq foo_xmit:10 val=42 name=eth0\n"
 		"[   789.171773] cpu:0 pid:1234 kfree_skbmem:295 1  +0.101 us\n"

@@ -80,9 +80,9 @@ static const char csv_check_py[] =
 	"    rows = list(csv.reader(io.StringIO(text, newline=''), strict=True))\n"
 	"except csv.Error as e:\n"
 	"    print('csv refuses it:', e); sys.exit(0)\n"
-	"bad = [r for r in rows if len(r) != 11]\n"
+	"bad = [r for r in rows if len(r) != 13]\n"
 	"if bad:\n"
-	"    print(len(bad), 'rows without 11 fields, e.g.', ascii(bad[0])); sys.exit(0)\n"
+	"    print(len(bad), 'rows without 13 fields, e.g.', ascii(bad[0])); sys.exit(0)\n"
 	"got = sorted((r[0], r[1]) for r in rows[1:])\n"
 	"if got != want:\n"
 	"    print('labels differ: got', ascii(got)); sys.exit(0)\n"
@@ -253,31 +253,31 @@ static void test_same_func_line(void)
 	snprintf(args, sizeof(args), "diff --format csv %s %s", pa, pb);
 	st = run_cli(args, &out, &err);
 	expect_text("diff matches sites by file, func and line (ids and order differ)", out,
-		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
-		"main_loop:20,b.c:probe:10,both,3,1000,1000,3,7000,7000,7.0000,600.0000\n"
-		"a.c:probe:10,main_loop:20,both,3,49000,49000,3,49000,49000,1.0000,0.0000\n"
-		"main_loop:20,a.c:probe:10,both,3,1000,1000,3,1000,1000,1.0000,0.0000\n"
-		"b.c:probe:10,main_loop:20,both,2,49000,49000,2,43000,43000,0.8776,-12.2449\n");
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct,clock_a,clock_b\n"
+		"main_loop:20,b.c:probe:10,both,3,1000,1000,3,7000,7000,7.0000,600.0000,local,local\n"
+		"a.c:probe:10,main_loop:20,both,3,49000,49000,3,49000,49000,1.0000,0.0000,local,local\n"
+		"main_loop:20,a.c:probe:10,both,3,1000,1000,3,1000,1000,1.0000,0.0000,local,local\n"
+		"b.c:probe:10,main_loop:20,both,2,49000,49000,2,43000,43000,0.8776,-12.2449,local,local\n");
 	free(out);
 	free(err);
 
 	snprintf(args, sizeof(args), "diff --format csv %s %s", pa, pc);
 	st = run_cli(args, &out, &err);
 	expect_text("diff: a capture with only a.c's probe matches a.c's rows, not b.c's", out,
-		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
-		"a.c:probe:10,main_loop:20,both,3,49000,49000,5,49000,49000,1.0000,0.0000\n"
-		"main_loop:20,a.c:probe:10,both,3,1000,1000,6,1000,1000,1.0000,0.0000\n"
-		"b.c:probe:10,main_loop:20,only_a,2,49000,49000,,,,,\n"
-		"main_loop:20,b.c:probe:10,only_a,3,1000,1000,,,,,\n");
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct,clock_a,clock_b\n"
+		"a.c:probe:10,main_loop:20,both,3,49000,49000,5,49000,49000,1.0000,0.0000,local,local\n"
+		"main_loop:20,a.c:probe:10,both,3,1000,1000,6,1000,1000,1.0000,0.0000,local,local\n"
+		"b.c:probe:10,main_loop:20,only_a,2,49000,49000,,,,,,local,local\n"
+		"main_loop:20,b.c:probe:10,only_a,3,1000,1000,,,,,,local,local\n");
 	free(out);
 	free(err);
 
 	snprintf(args, sizeof(args), "diff --format csv %s %s", pc, pd);
 	st = run_cli(args, &out, &err);
 	expect_text("diff: a site without a file matches the one of that func:line", out,
-		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
-		"main_loop:20,probe:10,both,6,1000,1000,6,1000,1000,1.0000,0.0000\n"
-		"probe:10,main_loop:20,both,5,49000,49000,5,49000,49000,1.0000,0.0000\n");
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct,clock_a,clock_b\n"
+		"main_loop:20,probe:10,both,6,1000,1000,6,1000,1000,1.0000,0.0000,local,local\n"
+		"probe:10,main_loop:20,both,5,49000,49000,5,49000,49000,1.0000,0.0000,local,local\n");
 	free(out);
 	free(err);
 
@@ -285,13 +285,13 @@ static void test_same_func_line(void)
 	st = run_cli(args, &out, &err);
 	expect_text("diff: a site without a file is not matched where two files could be meant",
 		out,
-		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
-		"a.c:probe:10,main_loop:20,only_a,3,49000,49000,,,,,\n"
-		"b.c:probe:10,main_loop:20,only_a,2,49000,49000,,,,,\n"
-		"main_loop:20,a.c:probe:10,only_a,3,1000,1000,,,,,\n"
-		"main_loop:20,b.c:probe:10,only_a,3,1000,1000,,,,,\n"
-		"main_loop:20,probe:10,only_b,,,,6,1000,1000,,\n"
-		"probe:10,main_loop:20,only_b,,,,5,49000,49000,,\n");
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct,clock_a,clock_b\n"
+		"a.c:probe:10,main_loop:20,only_a,3,49000,49000,,,,,,local,local\n"
+		"b.c:probe:10,main_loop:20,only_a,2,49000,49000,,,,,,local,local\n"
+		"main_loop:20,a.c:probe:10,only_a,3,1000,1000,,,,,,local,local\n"
+		"main_loop:20,b.c:probe:10,only_a,3,1000,1000,,,,,,local,local\n"
+		"main_loop:20,probe:10,only_b,,,,6,1000,1000,,,local,local\n"
+		"probe:10,main_loop:20,only_b,,,,5,49000,49000,,,local,local\n");
 	free(out);
 	free(err);
 

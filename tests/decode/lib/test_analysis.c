@@ -68,7 +68,7 @@ static void test_diff(void)
 	snprintf(args, sizeof(args), "diff %s %s", pa, pb);
 	st = run_cli(args, &out, &err);
 	expect_text("diff golden text (matched by func:line, worst first, one-sided last)", out,
-		"from                     to                         count_A median_A(us)   p99_A(us)   count_B median_B(us)   p99_B(us)      ratio      change\n"
+		"from                     to                         count_A median_A(us)   p99_A(us)   count_B median_B(us)   p99_B(us)      ratio      change  # clock: local (ftrace clock local)\n"
 		"kfree_skbmem:291         kfree_skbmem:295                 3        1.000       1.000         3      484.000     484.000    484.00x   +48300.0%\n"
 		"kfree_skbmem:320         kfree_skbmem:291                 2       97.000      97.000         2      515.000     515.000      5.31x     +430.9%\n"
 		"kfree_skbmem:295         kfree_skbmem:320                 3        2.000       2.000         3        1.000       1.000      0.50x      -50.0%\n"
@@ -83,12 +83,12 @@ static void test_diff(void)
 	snprintf(args, sizeof(args), "diff --format csv %s %s", pa, pb);
 	run_cli(args, &out, &err);
 	expect_text("diff --format csv golden", out,
-		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
-		"kfree_skbmem:291,kfree_skbmem:295,both,3,1000,1000,3,484000,484000,484.0000,48300.0000\n"
-		"kfree_skbmem:320,kfree_skbmem:291,both,2,97000,97000,2,515000,515000,5.3093,430.9278\n"
-		"kfree_skbmem:295,kfree_skbmem:320,both,3,2000,2000,3,1000,1000,0.5000,-50.0000\n"
-		"kfree_skbmem:320,foo_xmit:10,only_a,1,97000,97000,,,,,\n"
-		"kfree_skbmem:320,new_func:50,only_b,,,,1,515000,515000,,\n");
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct,clock_a,clock_b\n"
+		"kfree_skbmem:291,kfree_skbmem:295,both,3,1000,1000,3,484000,484000,484.0000,48300.0000,local,local\n"
+		"kfree_skbmem:320,kfree_skbmem:291,both,2,97000,97000,2,515000,515000,5.3093,430.9278,local,local\n"
+		"kfree_skbmem:295,kfree_skbmem:320,both,3,2000,2000,3,1000,1000,0.5000,-50.0000,local,local\n"
+		"kfree_skbmem:320,foo_xmit:10,only_a,1,97000,97000,,,,,,local,local\n"
+		"kfree_skbmem:320,new_func:50,only_b,,,,1,515000,515000,,,local,local\n");
 	free(out);
 	free(err);
 
@@ -98,7 +98,7 @@ static void test_diff(void)
 		char exp[2400];
 
 		snprintf(exp, sizeof(exp),
-			"{\"a\": \"%s\", \"b\": \"%s\", \"pairs\": [\n"
+			"{\"a\": \"%s\", \"b\": \"%s\", \"clock_a\": \"local\", \"clock_b\": \"local\", \"pairs\": [\n"
 			"  {\"from\": \"kfree_skbmem:291\", \"to\": \"kfree_skbmem:295\", \"status\": \"both\", "
 			"\"a\": {\"count\": 3, \"median_ns\": 1000, \"p99_ns\": 1000}, "
 			"\"b\": {\"count\": 3, \"median_ns\": 484000, \"p99_ns\": 484000}, "
@@ -126,9 +126,9 @@ static void test_diff(void)
 	snprintf(args, sizeof(args), "diff --min-count 3 --format csv %s %s", pa, pb);
 	run_cli(args, &out, &err);
 	expect_text("diff --min-count 3 keeps pairs with >= 3 deltas on each side", out,
-		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
-		"kfree_skbmem:291,kfree_skbmem:295,both,3,1000,1000,3,484000,484000,484.0000,48300.0000\n"
-		"kfree_skbmem:295,kfree_skbmem:320,both,3,2000,2000,3,1000,1000,0.5000,-50.0000\n");
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct,clock_a,clock_b\n"
+		"kfree_skbmem:291,kfree_skbmem:295,both,3,1000,1000,3,484000,484000,484.0000,48300.0000,local,local\n"
+		"kfree_skbmem:295,kfree_skbmem:320,both,3,2000,2000,3,1000,1000,0.5000,-50.0000,local,local\n");
 	free(out);
 	free(err);
 
@@ -208,7 +208,7 @@ static void test_durations(void)
 	run_cli(args, &out, &err);
 	expect_text("deltas --durations: paired return-probe durations only, then the summary", out,
 		/* self: the outer call's 10 us minus the inner one's 3 us */
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)  # clock: local (ftrace clock local)\n"
 		"f:0                      f%return:0                        4      0.100      3.000     10.000     10.000       19.100       16.100\n"
 		NOTE_NO_COST
 		"durations: 4 paired (0 negative), 0 entries without return, 1 return without entry\n");
@@ -218,8 +218,8 @@ static void test_durations(void)
 	snprintf(args, sizeof(args), "diff --durations --format csv %s %s", path, path);
 	run_cli(args, &out, &err);
 	expect_text("diff --durations of a capture with itself", out,
-		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct\n"
-		"f:0,f%return:0,both,4,3000,10000,4,3000,10000,1.0000,0.0000\n");
+		"from,to,status,count_a,median_a_ns,p99_a_ns,count_b,median_b_ns,p99_b_ns,ratio,change_pct,clock_a,clock_b\n"
+		"f:0,f%return:0,both,4,3000,10000,4,3000,10000,1.0000,0.0000,local,local\n");
 	free(out);
 	free(err);
 }
@@ -366,9 +366,10 @@ static void test_dur_accounting(void)
 	      st == 0 && strstr(out, "out duration=-5.000 us (negative: entry on cpu 0, clocks disagree)") &&
 	      !strcmp(err, "logdev: durations: 2 paired (1 negative), 2 entries without return, "
 		     "3 returns without entry\n"), "status %d:\n%s\nstderr:\n%s", st, out, err);
-	/* stdout holds records only, so `report cap > file` is the records */
+	/* stdout holds the clock header and the records, so `report cap > file`
+	 * is the records */
 	check("report: the durations summary is on stderr, not among the records on stdout",
-	      out[0] == '[' && !strstr(out, "durations:"),
+	      tl_strip_clock(out) && out[0] == '[' && !strstr(out, "durations:"),
 	      "stdout:\n%s", out);
 	free(out);
 	free(err);
@@ -415,7 +416,7 @@ static void test_dur_accounting(void)
 	snprintf(args, sizeof(args), "deltas --durations %s", path);
 	st = run_cli(args, &out, &err);
 	expect_text("deltas --durations: the negative duration counts, and the summary line", out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)  # clock: local (ftrace clock local)\n"
 		"f:0                      f%return:0                        2     -5.000     -5.000      2.000      2.000       -3.000       -3.000 ?\n"
 		"? rows whose probe has entries without return: their count is short of those (summary line)\n"
 		NOTE_NO_COST

@@ -64,6 +64,7 @@ static void test_gaps(void)
 	snprintf(args, sizeof(args), "report %s", path);
 	run_cli(args, &out, &err);
 	expect_text("lost events: LOST lines, no delta across", out,
+		"# clock: local (ftrace clock local)\n"
 		"[     1.000000] cpu:0 pid:10 kfree_skbmem:291 in\n"
 		"[     1.000001] cpu:0 pid:10 kfree_skbmem:295 1  +1.000 us\n"
 		"[     1.000002] cpu:0 *** LOST 5 events (dropped) ***\n"
@@ -90,7 +91,7 @@ static void test_gaps(void)
 	run_cli(args, &out, &err);
 	/* only 291->295 twice (1000 and 100 ns); nothing across a gap */
 	expect_text("lost events: deltas never span a gap", out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)  # clock: local (ftrace clock local)\n"
 		"kfree_skbmem:291         kfree_skbmem:295                  2      0.100      0.100      1.000      1.000        1.100        0      0.000\n"
 		"lost events: 5 gaps, 131 records lost and more in missing sub-buffers or corrupt data; 3 pairs cut\n");
 	free(out);

@@ -31,6 +31,7 @@ static char *run(const char *fmt, const char *path, int *st)
 
 	snprintf(args, sizeof(args), fmt, path);
 	*st = run_cli(args, &out, &err);
+	tl_strip_clock(out);	/* report's header: test_report.c checks it */
 	if (err[0])
 		printf("# stderr of %s: %s", args, err);
 	free(err);
@@ -72,7 +73,7 @@ static void test_context(void)
 	/* nested: 291->320 twice, 1 us (2 records) + 1 us (3 records); the
 	 * hardirq pair around the NMI: 1 record, a span of 0 */
 	CHECK_STR_EQ(out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)  # clock: local (ftrace clock local)\n"
 		"kfree_skbmem:295         kfree_skbmem:295                  3      1.000      1.000     18.000     18.000       20.000        1      0.000\n"
 		"kfree_skbmem:291         kfree_skbmem:320                  2     10.000     10.000     10.000     10.000       20.000        2      2.000\n"
 		"kfree_skbmem:320         kfree_skbmem:291                  1     10.000     10.000     10.000     10.000       10.000        0      0.000\n",
@@ -87,7 +88,7 @@ static void test_context(void)
 	/* the rule before: the interrupt splits the task's pair */
 	out = run("deltas --by cpu %s", path, &st);
 	CHECK_STR_EQ(out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)  # clock: local (ftrace clock local)\n"
 		"kfree_skbmem:295         kfree_skbmem:320                  2      7.000      7.000      8.000      8.000       15.000\n"
 		"kfree_skbmem:320         kfree_skbmem:291                  1     10.000     10.000     10.000     10.000       10.000\n"
 		"kfree_skbmem:291         kfree_skbmem:295                  2      1.000      1.000      2.000      2.000        3.000\n"
@@ -167,7 +168,7 @@ static void test_task(void)
 
 	out = run("deltas --by task %s", path, &st);
 	CHECK_STR_EQ(out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)  # clock: local (ftrace clock local)\n"
 		"kfree_skbmem:291         kfree_skbmem:320                  1      5.000      5.000      5.000      5.000        5.000        1      0.000\n"
 		"kfree_skbmem:295         kfree_skbmem:320                  1      5.000      5.000      5.000      5.000        5.000        0      0.000\n",
 		"deltas --by task: a task's pair across CPUs, its interrupt nested");
@@ -175,7 +176,7 @@ static void test_task(void)
 	free(out);
 	out = run("deltas %s", path, &st);
 	CHECK_STR_EQ(out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)  # clock: local (ftrace clock local)\n"
 		"kfree_skbmem:291         kfree_skbmem:295                  1      1.000      1.000      1.000      1.000        1.000        0      0.000\n"
 		"kfree_skbmem:320         kfree_skbmem:320                  1      1.000      1.000      1.000      1.000        1.000        0      0.000\n",
 		"deltas --by context: per CPU, whatever the task");
@@ -193,7 +194,7 @@ static void test_task(void)
 static void test_task_idle_irq(void)
 {
 	static const char want[] =
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)  # clock: local (ftrace clock local)\n"
 		"kfree_skbmem:291         kfree_skbmem:320                  1     10.000     10.000     10.000     10.000       10.000        1      1.000\n"
 		"kfree_skbmem:295         kfree_skbmem:295                  1      1.000      1.000      1.000      1.000        1.000        0      0.000\n";
 	struct buf b = { 0 };
@@ -280,7 +281,7 @@ static void test_diff_paths(void)
 	snprintf(args, sizeof(args), "diff %s %s", a, b);
 	st = run_cli(args, &out, &err);
 	CHECK_STR_EQ(out,
-		"from                     to                         count_A median_A(us)   p99_A(us)   count_B median_B(us)   p99_B(us)      ratio      change\n"
+		"from                     to                         count_A median_A(us)   p99_A(us)   count_B median_B(us)   p99_B(us)      ratio      change  # clock: local (ftrace clock local)\n"
 		"f:10                     f:12                             1       10.000      10.000         1       10.000      10.000      1.00x       +0.0%\n",
 		"diff: one file name in two build trees is one place");
 	CHECK_STR_EQ(err, "", "diff of two build trees: no warning");
@@ -351,7 +352,7 @@ static void test_cut(void)
 	free(b.p);
 	out = run("deltas %s", path, &st);
 	CHECK_STR_EQ(out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)  # clock: local (ftrace clock local)\n"
 		"kfree_skbmem:295         site#4294967280:?                 2      0.500      0.500      2.000      2.000        2.500        0      0.000\n"
 		"site#4294967280:?        kfree_skbmem:295                  1      1.000      1.000      1.000      1.000        1.000        0      0.000 !\n"
 		"! lost events: 1 gap, 7 records lost; 1 pair cut: counts of pairs from a site where one was cut may be short (rows marked !)\n",
@@ -390,7 +391,7 @@ static void test_task_gap(void)
 	free(b.p);
 	out = run("deltas --by task %s", path, &st);
 	CHECK_STR_EQ(out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)   nested nested(us)  # clock: local (ftrace clock local)\n"
 		"kfree_skbmem:291         kfree_skbmem:320                  1      2.500      2.500      2.500      2.500        2.500        0      0.000 !\n"
 		"! lost events: 1 gap, 3 records lost; 1 pair cut: counts of pairs from a site where one was cut may be short (rows marked !)\n",
 		"deltas --by task: a task's pair across a gap of its previous CPU is cut");
@@ -461,7 +462,7 @@ static void test_nesting(void)
 
 	out = run("deltas --pair f:10,f:20 --pair g:30,g:40 %s", path, &st);
 	CHECK_STR_EQ(out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)  # clock: local (ftrace clock local)\n"
 		"f:10                     f:20                              1      9.000      9.000      9.000      9.000        9.000        5.000\n"
 		"g:30                     g:40                              4      0.500      1.000      3.000      3.000        6.500        6.500\n"
 		NOTE_NO_COST
@@ -471,7 +472,7 @@ static void test_nesting(void)
 	free(out);
 	out = run("deltas --pair f:10,f:20 --pair g:30,g:40 --by-parent %s", path, &st);
 	CHECK_STR_EQ(out,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us) parent\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us) parent  # clock: local (ftrace clock local)\n"
 		"f:10                     f:20                              1      9.000      9.000      9.000      9.000        9.000        5.000 -\n"
 		"g:30                     g:40                              2      1.000      1.000      3.000      3.000        4.000        4.000 f:10\n"
 		"g:30                     g:40                              2      0.500      0.500      2.000      2.000        2.500        2.500 -\n"

@@ -95,6 +95,7 @@ static void test_comm_outputs(const char *path)
 	snprintf(args, sizeof(args), "report --by cpu %s", path);
 	st = run_cli(args, &out, &err);
 	expect_text("comm: report prints COMM-PID, pid:N without a comm record", out,
+		"# clock: local (ftrace clock local)\n"
 		"[     1.000000] cpu:0 alpha-100 kfree_skbmem:291 in\n"
 		"[     1.000001] cpu:0 beta-101 kfree_skbmem:295 1  +1.000 us\n"
 		"[     1.000001] cpu:0 beta-101 nmi kfree_skbmem:320 out  +0.500 us\n"

@@ -1,0 +1,18 @@
+#!/bin/sh
+# A user's workload for tools/vm/workload.sh, as the vm-runner test runs it
+# (tests/vm/run-tests.sh): reads its FILE (/logdev/workload-data.txt), probes
+# hrtimer_nanosleep and records a sleep of QUIET seconds without a word on
+# the console (longer than the runner's --idle: a quiet guest, not a wedged
+# one), leaves two processes running (one in its own session, as a daemon
+# would be: the run must end anyway), and writes its results to its working
+# directory, which comes back to the host.
+#   workload-quiet.sh QUIET
+quiet=${1:-30}
+cp "$LOGDEV_FILES/workload-data.txt" data-copy.txt || exit 1
+echo 'p:qsleep hrtimer_nanosleep' > /sys/kernel/debug/logdev/probes || exit 1
+sleep 1000 &
+setsid sleep 1001 &
+echo "vm-runner: quiet for $quiet s"
+logdev record -o quiet.cap -- sleep "$quiet" 2> record.err || { cat record.err; exit 1; }
+echo "recorded a sleep of $quiet s" > quiet.txt
+echo "vm-runner: done"
