@@ -11,7 +11,8 @@
  *   - the output may not be one of the verb's input files.
  * The fresh user's trial of issue 24 found convert unlinking /dev/null
  * given as -o after a refusal, and the old file gone.
- * Also the csv and json string writers every verb's rows go through.
+ * Also the csv and json string writers every verb's rows go through, and
+ * a capture's owner under sudo (cli_give_to_sudo_user()).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -280,4 +281,29 @@ void cli_out_buffer(FILE *f)
 		free(buf);
 		buf = NULL;
 	}
+}
+
+/*
+ * A capture holds kernel addresses (KALLSYMS: the KASLR offset) and
+ * whatever the records hold (docs/SECURITY.md): it is made 0600, and under
+ * sudo (root, with SUDO_UID and SUDO_GID set) given to the user who ran
+ * sudo, so that `logdev report FILE` works without root and nobody else
+ * reads it.  A failed chown leaves it root's, with a warning.
+ */
+void cli_give_to_sudo_user(int fd, const char *path)
+{
+	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
+	char *e1, *e2;
+	unsigned long uid, gid;
+
+	if (geteuid() != 0 || !u || !g || !*u || !*g)
+		return;
+	errno = 0;
+	uid = strtoul(u, &e1, 10);
+	gid = strtoul(g, &e2, 10);
+	if (errno || *e1 || *e2 || uid > 0xfffffffeUL || gid > 0xfffffffeUL)
+		return;
+	if (fchown(fd, (uid_t)uid, (gid_t)gid))
+		fprintf(stderr, "logdev: warning: %s stays root's (chown to the sudo user %lu: %s)\n",
+			path, uid, strerror(errno));
 }

@@ -79,4 +79,7 @@ size_t cli_csv_put(char *dst, const char *s, size_t len);
 void cli_out_buffer(FILE *f);
 #define CLI_OUT_BUFFER (1 << 20)
 
+/* a capture made under sudo given to the sudo user (cli-output.c) */
+void cli_give_to_sudo_user(int fd, const char *path);
+
 #endif /* LOGDEV_CLI_OUTPUT_H */

@@ -309,33 +309,8 @@ static int rec_open_debugfs(struct rec *rc)
 }
 
 /*
- * A capture holds kernel addresses (KALLSYMS: the KASLR offset) and
- * whatever the records hold (docs/SECURITY.md): it is made 0600, and under
- * sudo (root, with SUDO_UID and SUDO_GID set) given to the user who ran
- * sudo, so that `logdev report FILE` works without root and nobody else
- * reads it.  A failed chown leaves it root's, with a warning.
- */
-static void rec_give_to_sudo_user(int fd, const char *path)
-{
-	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
-	char *e1, *e2;
-	unsigned long uid, gid;
-
-	if (geteuid() != 0 || !u || !g || !*u || !*g)
-		return;
-	errno = 0;
-	uid = strtoul(u, &e1, 10);
-	gid = strtoul(g, &e2, 10);
-	if (errno || *e1 || *e2 || uid > 0xfffffffeUL || gid > 0xfffffffeUL)
-		return;
-	if (fchown(fd, (uid_t)uid, (gid_t)gid))
-		fprintf(stderr, "logdev: warning: %s stays root's (chown to the sudo user %lu: %s)\n",
-			path, uid, strerror(errno));
-}
-
-/*
  * FILE.tmp in FILE's directory, renamed over FILE at the end, mode 0600
- * (rec_give_to_sudo_user()); an existing FILE that is not a regular file
+ * (cli_give_to_sudo_user()); an existing FILE that is not a regular file
  * (a device, a FIFO) is written in place, never replaced; "-" is stdout.
  * 0 or 1.
  */
@@ -369,7 +344,7 @@ static int rec_open_output(struct rec *rc)
 			fprintf(stderr, "logdev: %s: %s\n", rc->tmp, strerror(errno));
 			return 1;
 		}
-		rec_give_to_sudo_user(rc->outfd, rc->out);
+		cli_give_to_sudo_user(rc->outfd, rc->out);
 	}
 	/* a pipe or socket on stdout: its reader going away ends the recording */
 	rc->watch_out = fstat(rc->outfd, &ost) || !S_ISREG(ost.st_mode);
