@@ -10,6 +10,7 @@
 #include "liblogdev.h"
 #include "cli-follow.h"
 #include "cli-output.h"
+#include "cli-recorder.h"
 #include "cli-callees.h"
 
 #define LOGDEV_DEFAULT_DEBUGFS	"/sys/kernel/debug/logdev"
@@ -136,57 +137,6 @@ const char *cli_debugfs(void);
  */
 int cli_meta_capture(struct lgd_cap_writer *w, const char *dir, uint32_t *sbs, int *ksyms);
 
-/**
- * cli_write_meta() - write HEADER, FORMATS and (if a format needs symbols
- * and /proc/kallsyms is readable) KALLSYMS and MODLOG sections from @dir.  Sets
- * *@subbuf_size (bytes), *@ksyms_done: lgd_rec_meta(), with its problems
- * printed.  Return 0 or negative errno.
- */
-int cli_write_meta(struct lgd_cap_writer *w, const char *dir,
-		   uint32_t *subbuf_size, int *ksyms_done);
-/** cli_write_formats() - lgd_rec_formats(), why symbols are not saved printed. */
-int cli_write_formats(struct lgd_cap_writer *w, const char *dir, const char *formats,
-		      size_t len, int *ksyms_done);
-/* record's probes (-p SPEC, --probe-file FILE), in the order given */
-struct cli_probe_specs {
-	char **v;
-	size_t n;
-};
-/**
- * cli_probe_spec_add() - add -p @arg (or with @is_file the lines of probe
- * file @arg, lgd_probes_read_file()) to @ps.  Return: 0, 1 (no memory) or
- * 2 (an unreadable file, a line too long; said on stderr).
- */
-int cli_probe_spec_add(struct cli_probe_specs *ps, const char *arg, int is_file);
-void cli_probe_specs_free(struct cli_probe_specs *ps);
-/**
- * cli_probes_attach() - lgd_probes_attach() of @ps in @dir into @set, its
- * problems said: a spec refused (the kernel's error_log entry printed;
- * those added before it removed again): 2; the probes file unusable: 1.
- * Return: 0, 1 or 2.
- */
-int cli_probes_attach(const char *dir, const struct cli_probe_specs *ps,
-		      struct lgd_probe_set *set);
-/** cli_probes_detach() - lgd_probes_detach(), a failure said.  0 or 1. */
-int cli_probes_detach(const char *dir, struct lgd_probe_set *set);
-#define CLI_NAP_MAX_MS	10
-/**
- * cli_nap_ms() - how long `logdev record` waits after a drain before it
- * polls again, in ms: up to CLI_NAP_MAX_MS, and no longer than it takes the
- * fastest CPU, at the rate it filled since the last drain (@most bytes read
- * from it in @dt seconds), to fill a quarter of its buffer (@buf_bytes per
- * CPU; 0: unknown).  0 (poll at once) when nothing was read, the buffer
- * size is unknown or @dt is not positive.
- * Why: poll() wakes the recorder for every sub-buffer completed, and each
- * wake-up (poll, a read per CPU, a write) cost about 1 ms of guest CPU under
- * TCG in the sustained benchmark (docs/log/PERFORMANCE-history.md,
- * "4. Sustained recording"), against
- * 27-60 us per sub-buffer read and written in bulk; the wait halved the
- * recorder's CPU per record there.  ftrace's readers likewise sleep until
- * the buffer is buffer_percent full (default 50), and trace-cmd record's
- * recorders sleep 1 ms between splices.
- */
-int cli_nap_ms(uint64_t most, double dt, uint64_t buf_bytes);
 /**
  * cli_live_hint() - say that there is no live buffer at @dir (@err an
  * errno) and how to get one: load the module (modprobe, insmod), mount
