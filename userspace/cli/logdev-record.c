@@ -626,6 +626,26 @@ static void rec_drain(struct rec *rc)
 }
 
 /*
+ * The probe cost (docs/ANALYSIS.md, "Probe cost taken out"): a recording
+ * that attached probes (-p, --probe-file, --callees) on a module not yet
+ * calibrated since it was loaded calibrates it at its end, so that its
+ * capture (and every later one) has the figures: after the workload (not in
+ * it) and after the drain (the calibration empties the buffers, as clear
+ * does: nothing of ours is left in them), never while recording was already
+ * on (it would be refused anyway, as with another reader open).  About a
+ * second, once per module load.  A refusal is not an error: the capture
+ * then says "not taken out".
+ */
+static void rec_calibrate(struct rec *rc)
+{
+	if (!rc->probes.nr || !rc->enabled || rc->was_on || rc->w.err ||
+	    lgd_rec_calibrated(rc->dir) != 0)
+		return;
+	if (!lgd_rec_write_str(rc->dir, "probe_cost", "calibrate"))
+		lgd_rec_probe_cost(&rc->w, rc->dir);
+}
+
+/*
  * Last FORMATS, STATS, PROBES (if the probes file has any) and END, on disk; then FILE.tmp renamed to FILE, or
  * after a write error cut back to its last whole section and named.
  */
@@ -658,6 +678,7 @@ static void rec_finish(struct rec *rc)
 			free(rel);
 			free(pt);
 		}
+		rec_calibrate(rc);	/* after STATS: it resets them */
 		/* on disk before it replaces FILE (delayed ENOSPC, NFS) */
 		end_at = rc->w.bytes;
 		if (!lgd_cap_write_end(&rc->w) && rc->tmp && fsync(rc->outfd))

@@ -72,6 +72,12 @@ int lgd_rec_meta(struct lgd_cap_writer *w, const char *dir, uint32_t *subbuf_siz
  */
 int lgd_rec_probe_cost(struct lgd_cap_writer *w, const char *dir);
 /**
+ * lgd_rec_calibrated() - has the module's probe cost been measured since it
+ * was loaded (@dir/probe_cost's ts not 0)?  Return: 1, 0, or negative errno
+ * (no such file: an older module; unreadable).
+ */
+int lgd_rec_calibrated(const char *dir);
+/**
  * lgd_rec_kallsyms() - add KALLSYMS if @formats (@len bytes) needs it and
  * *@ksyms_done is not set (then set); @st->ksyms says why not when it could
  * not.  Return: 0 or negative errno from the writer.

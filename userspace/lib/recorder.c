@@ -233,6 +233,25 @@ int lgd_rec_probe_cost(struct lgd_cap_writer *w, const char *dir)
 	return ret;
 }
 
+int lgd_rec_calibrated(const char *dir)
+{
+	struct logdev_probe_cost pc;
+	size_t len;
+	char *t = lgd_rec_read_text(dir, "probe_cost", &len);
+	int ret;
+
+	if (!t)
+		return errno ? -errno : -EIO;
+	ret = -EPROTO;
+	if (len == sizeof(pc)) {
+		memcpy(&pc, t, sizeof(pc));
+		if (pc.magic == LOGDEV_COST_MAGIC)
+			ret = pc.ts != 0;
+	}
+	free(t);
+	return ret;
+}
+
 int lgd_rec_meta(struct lgd_cap_writer *w, const char *dir, uint32_t *subbuf_size,
 		 int *ksyms_done, struct lgd_rec_status *st)
 {
