@@ -44,10 +44,10 @@ say "$L deltas --durations --by-parent lt.cap" > byparent-lt.txt
 cat byparent-lt.txt
 # the row of lt_probe_delay under lt_cal_parent (columns: from to count
 # min median p99 max total self parent): 20 calls, the most time
-awk '$1 ~ /^lt_probe_delay/ && $10 ~ /^lt_cal_parent/ { n = $3 } END { exit !(n == 20) }' \
+awk '$1 ~ /^lt_probe_delay/ && $NF ~ /^lt_cal_parent/ { n = $3 } END { exit !(n == 20) }' \
 	byparent-lt.txt && pass "--by-parent: lt_probe_delay under lt_cal_parent, 20 calls" ||
 	fail "--by-parent: no row of 20 lt_probe_delay calls under lt_cal_parent"
-top=$(awk '$10 ~ /^lt_cal_parent/ { print $8, $1 }' byparent-lt.txt | sort -n | tail -n 1 | cut -d' ' -f2)
+top=$(awk '$NF ~ /^lt_cal_parent/ { print $8, $1 }' byparent-lt.txt | sort -n | tail -n 1 | cut -d' ' -f2)
 case "$top" in
 lt_probe_delay*) pass "--by-parent: the slow callee holds the most time under lt_cal_parent" ;;
 *) fail "--by-parent: the most time under lt_cal_parent is '$top', not lt_probe_delay" ;;
@@ -82,7 +82,7 @@ say "$L record --callees ptrace_may_access -o pt.cap -- sh -c 'for i in 1 2 3 4 
 check_eq "record --callees ptrace_may_access: no probe left" "$(cat $D/probes)" ""
 say "$L deltas --durations --by-parent pt.cap" > byparent-pt.txt
 cat byparent-pt.txt
-awk '$1 ~ /^__ptrace_may_access/ && $10 ~ /^ptrace_may_access/ { ok = 1 } END { exit !ok }' \
+awk '$1 ~ /^__ptrace_may_access/ && $NF ~ /^ptrace_may_access/ { ok = 1 } END { exit !ok }' \
 	byparent-pt.txt &&
 	pass "--by-parent on the real kernel: __ptrace_may_access under ptrace_may_access" ||
 	fail "--by-parent: no __ptrace_may_access row under ptrace_may_access"
