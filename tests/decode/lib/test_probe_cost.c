@@ -196,7 +196,7 @@ static void test_deltas(void)
 
 	snprintf(args, sizeof(args), "deltas --durations %s", cap);
 	run_expect("deltas --durations: nested records' cost out of durations and self", args,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)   probes  probes(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)   probes  probes(us)  # clock: local (ftrace clock local)\n"
 		"outer:0                  outer%return:0                    1      3.250      3.250      3.250      3.250        3.250        2.350        4       0.750\n"
 		"inner:0                  inner%return:0                    1      0.900      0.900      0.900      0.900        0.900        0.900        1       0.100\n"
 		"probe cost: taken out of durations, self and inside times (--raw: as measured); nested records' cost per record (median of the calibration, its runs min to max):\n"
@@ -208,7 +208,7 @@ static void test_deltas(void)
 
 	snprintf(args, sizeof(args), "deltas --durations --raw %s", cap);
 	run_expect("deltas --raw: as measured", args,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)  # clock: local (ftrace clock local)\n"
 		"outer:0                  outer%return:0                    1      4.000      4.000      4.000      4.000        4.000        3.000\n"
 		"inner:0                  inner%return:0                    1      1.000      1.000      1.000      1.000        1.000        1.000\n"
 		"probe cost: not taken out (--raw)\n"
@@ -216,7 +216,7 @@ static void test_deltas(void)
 
 	snprintf(args, sizeof(args), "deltas --inside outer:0 %s", cap);
 	run_expect("deltas --inside: the share of corrected times", args,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)   probes  probes(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)   probes  probes(us)  # clock: local (ftrace clock local)\n"
 		"outer:0                  outer%return:0                    1      3.250      3.250      3.250      3.250        3.250        2.350        4       0.750\n"
 		"inner:0                  inner%return:0                    1      0.900      0.900      0.900      0.900        0.900        0.900        1       0.100\n"
 		"inside outer:0: 1 call, 3.250 us inclusive\n"
@@ -246,7 +246,7 @@ static void test_deltas(void)
 
 	snprintf(args, sizeof(args), "deltas --durations %s", nocal);
 	run_expect("deltas --durations without calibration: nothing taken out, said so", args,
-		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)\n"
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)  # clock: local (ftrace clock local)\n"
 		"outer:0                  outer%return:0                    1      4.000      4.000      4.000      4.000        4.000        3.000\n"
 		"inner:0                  inner%return:0                    1      1.000      1.000      1.000      1.000        1.000        1.000\n"
 		"probe cost: not taken out: the capture has no calibration (write \"calibrate\" to logdev/probe_cost before recording); durations and self times include the nested probes' own time\n"
