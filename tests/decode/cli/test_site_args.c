@@ -65,7 +65,7 @@ static void test_readded(void)
 
 	snprintf(args, sizeof(args), "report %s", cap);
 	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 0 && strstr(out, " kfree_skbmem:0 ") && !strstr(out, "#") &&
+	CHECK_WHY(st == 0 && strstr(out, " kfree_skbmem:0 ") && !strstr(out, ":0#") &&
 		  !strstr(err, "warning"),
 		  "re-added probe, one definition: labelled kfree_skbmem:0, no #N, no warning",
 		  "status %d:\n%s\nstderr: %s", st, out, err);
