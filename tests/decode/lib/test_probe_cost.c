@@ -127,7 +127,8 @@ static char *build(const char *name, const struct logdev_probe_cost *pc, int wit
  * outer: 1500, inner's two records (0.2 us each), 2200: 0.6 us; in inner:
  * 2200, 0.1.  Corrected: outer 3.4 us, inner 0.9, outer's self 2.5.
  * Without @mine, task 10's two inside its pairs are not written: only
- * CPU 1's fall in the pairs' time span.
+ * CPU 1's fall in the pairs' time span.  @mine 3: also one of task 20 on
+ * CPU 1 with an absurd stamp (0): a task name only, no lost record.
  */
 static char *build_comm(const char *name, const struct logdev_probe_cost *pc, int mine)
 {
@@ -158,6 +159,9 @@ static char *build_comm(const char *name, const struct logdev_probe_cost *pc, in
 	sb_begin(&s, 1, 0, 2500, 0, 0);
 	sb_rec(&s, 2500, 0, LOGDEV_REC_COMM, LOGDEV_CTX_TASK, 20, comm, sizeof(comm));
 	sb_rec(&s, 2600, 0, LOGDEV_REC_COMM, LOGDEV_CTX_HARDIRQ, 0, comm, sizeof(comm));
+	if (mine == 3)
+		CHECK_GT(sb_rec(&s, 0, 0, LOGDEV_REC_COMM, 0, 20, comm, sizeof(comm)), 0,
+			 "task names: the absurd one fits");
 	sb_rec(&s, 2700, 5, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 0, p.b, p.n);
 	cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
 	cap_sect(&b, LGD_SECT_PROBES, LGD_CAP_NO_CPU, probes, strlen(probes));
@@ -434,6 +438,20 @@ static void test_comm(void)
 		CHECK_STR_CONTAINS(out, "outer:0                  outer%return:0                    "
 				   "1      3.600",
 				   "task names only on another CPU: nothing taken out for them");
+		free(out);
+		free(err);
+	}
+
+	cap = build_comm("comm-absurd.cap", &pc, 3);
+	snprintf(args, sizeof(args), "deltas --durations %s", cap);
+	{
+		char *out, *err;
+		int st = run_cli(args, &out, &err);
+
+		CHECK_EQ(st, 0, "a task name with an absurd stamp: exit 0 (no record left out)");
+		CHECK_TRUE(!strstr(err, "timestamp"), "a task name with an absurd stamp: no warning");
+		CHECK_STR_CONTAINS(out, "2 of logdev's task-name records inside pairs",
+				   "a task name with an absurd stamp: the others counted as before");
 		free(out);
 		free(err);
 	}
