@@ -24,7 +24,8 @@
  * With a PROBE_COST section (the module's calibration), the nested records'
  * cost is taken out of durations, self and --inside times (deltas.c), shown
  * in columns probes and probes(us) and a note; --raw: as measured; without
- * one the note says nothing was taken out.
+ * one the note says nothing was taken out.  logdev's task-name records
+ * inside pairs are charged as edprint records, and the note counts them.
  * Without --durations, pairs across a timestamp going back or jumping by
  * more than 2^62 ns on their stream are left out (lgd_ts_step()) and counted
  * in a last line "deltas: N pairs left out: clock went backwards (K), step
@@ -134,27 +135,54 @@ static void print_inside(const struct lgd_reader *r, const struct lgd_deltas *ds
 }
 
 /*
+ * --durations: logdev's own task-name records inside pairs (deltas.c), if
+ * any: how many, and what was taken out for them (@ps each, rows summed
+ * @ns) or why nothing was (@why)
+ */
+static void print_comm_note(const struct lgd_deltas *ds, int64_t ps, int64_t ns,
+			    const char *why)
+{
+	uint64_t n = ds->comm_inside;
+
+	if (!n)
+		return;
+	if (why) {
+		printf("%stask names: %" PRIu64 " of logdev's task-name record%s inside pairs, "
+		       "not taken out (%s)\n", ds->cost ? "  " : "", n, n == 1 ? "" : "s", why);
+		return;
+	}
+	printf("  %-16s %.3f us, edprint's figure (the same write path): %" PRIu64 " of logdev's "
+	       "task-name record%s inside pairs, %.3f us taken out (rows summed)\n", "task names",
+	       ps / 1e6, n, n == 1 ? "" : "s", (double)ns / 1e3);
+}
+
+/*
  * --durations: what was done about the probes' own cost (docs/ANALYSIS.md):
- * the figures taken out, per kind seen, or why nothing was
+ * the figures taken out, per kind seen, or why nothing was; the same for
+ * logdev's task-name records inside pairs
  */
 static void print_cost_note(const struct lgd_reader *r, const struct lgd_deltas *ds)
 {
 	uint64_t hits = 0;
-	int64_t ns = 0;
+	int64_t ns = 0, comm_ns = 0;
 
 	if (!r->have_cost) {
 		printf("probe cost: not taken out: the capture has no calibration (write "
 		       "\"calibrate\" to logdev/probe_cost before recording); durations and "
 		       "self times include the nested probes' own time\n");
+		print_comm_note(ds, 0, 0, "no calibration");
 		return;
 	}
 	if (!ds->cost) {
 		printf("probe cost: not taken out (--raw)\n");
+		print_comm_note(ds, 0, 0, "--raw");
 		return;
 	}
 	for (size_t i = 0; i < ds->nr; i++) {
 		hits = lgd_add_sat(hits, ds->pairs[i].cost_hits);
 		ns = ns > INT64_MAX - ds->pairs[i].cost_ns ? INT64_MAX : ns + ds->pairs[i].cost_ns;
+		comm_ns = comm_ns > INT64_MAX - ds->pairs[i].comm_ns ? INT64_MAX :
+			  comm_ns + ds->pairs[i].comm_ns;
 	}
 	printf("probe cost: taken out of durations, self and inside times (--raw: as measured); "
 	       "nested records' cost per record (median of the calibration, its runs min to max):\n");
@@ -173,6 +201,8 @@ static void print_cost_note(const struct lgd_reader *r, const struct lgd_deltas 
 		       half == 2 ? ", half a call's" : "",
 		       c->flags & LOGDEV_COST_F_DIRECT ? ", the hook's dispatch not included" : "");
 	}
+	print_comm_note(ds, lgd_cost_comm(ds->cost), comm_ns,
+			lgd_cost_comm(ds->cost) ? NULL : "edprint not measured");
 	printf("  rows summed: %" PRIu64 " nested record%s, %.3f us taken out (columns probes, "
 	       "probes(us))\n", hits, hits == 1 ? "" : "s", (double)ns / 1e3);
 }

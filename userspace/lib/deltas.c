@@ -308,6 +308,12 @@ void lgd_deltas_free(struct lgd_deltas *ds)
  * its pair); a pair's duration is then its span minus what it was charged
  * (rounded to ns), and its parent adds that corrected duration to its
  * children's: self time is the corrected duration minus the children's.
+ * logdev's own task-name records (LOGDEV_REC_COMM: the merge hands them out
+ * with LGD_ITEMS_COMM) are nested as records are, by their task and
+ * context, but belong to no site: each open entry below one counts it
+ * (nest_comm()) and, with probe costs, is charged lgd_cost_comm() for it
+ * (the calibration's edprint record: the same write path); a record is
+ * counted once in @ds->comm_inside when the first pair holding it is kept.
  */
 struct nest_open {
 	uint64_t off;
@@ -316,6 +322,9 @@ struct nest_open {
 	const char *name;
 	int64_t cost_ps;
 	uint64_t hits;
+	uint64_t comm_n;	/* task-name records inside it */
+	uint64_t comm_counted;	/* of them, in @comm_inside already */
+	int64_t comm_ps;	/* their cost, part of @cost_ps */
 };
 
 struct nest_task {
@@ -336,6 +345,8 @@ struct nest_res {
 	int inside;
 	int64_t ns;		/* the duration, less the probes' cost */
 	uint64_t hits;		/* records charged to it */
+	uint64_t comm, comm_new;	/* task-name records in it; not counted before */
+	int64_t comm_ns;	/* their cost taken out */
 };
 
 static struct nest_task *nest_task(struct nest *n, const struct lgd_item *it, int create)
@@ -392,7 +403,8 @@ static int nest_push(struct nest *n, const struct lgd_item *it, const char *name
 		memmove(t->v, t->v + 1, (LGD_DUR_DEPTH - 1) * sizeof(t->v[0]));
 		t->depth--;
 	}
-	t->v[t->depth++] = (struct nest_open){ it->file_off, 0, it->rec.site, name, 0, 0 };
+	t->v[t->depth++] = (struct nest_open){ .off = it->file_off, .site = it->rec.site,
+					       .name = name };
 	return 0;
 }
 
@@ -421,9 +433,14 @@ static void nest_pop(struct nest *n, const struct lgd_item *it, const struct lgd
 		if (t->v[i].off != dp->entry_off)
 			continue;
 		res->child_ns = t->v[i].child_ns;
+		res->comm = t->v[i].comm_n;
+		res->comm_new = t->v[i].comm_n - t->v[i].comm_counted;
+		for (uint32_t j = 0; j < i; j++)	/* theirs too: counted now */
+			t->v[j].comm_counted += res->comm_new;
 		if (ds->cost && t->v[i].hits) {
 			res->hits = t->v[i].hits;
 			res->ns = sat_add(dp->ns, -((t->v[i].cost_ps + 500) / 1000));
+			res->comm_ns = (t->v[i].comm_ps + 500) / 1000;
 		}
 		if (i) {
 			res->parent = t->v[i - 1].site;
@@ -454,6 +471,24 @@ static void nest_charge(struct nest *n, const struct lgd_item *it, int64_t ps)
 	struct nest_task *t = ps ? nest_task(n, it, 0) : NULL;
 
 	for (uint32_t i = 0; t && i < t->depth; i++) {
+		t->v[i].cost_ps = sat_add(t->v[i].cost_ps, ps);
+		t->v[i].hits++;
+	}
+}
+
+/*
+ * a task-name record @it (logdev's own): inside every entry open in its
+ * task and context, counted there and charged @ps (0: counted only)
+ */
+static void nest_comm(struct nest *n, const struct lgd_item *it, int64_t ps)
+{
+	struct nest_task *t = nest_task(n, it, 0);
+
+	for (uint32_t i = 0; t && i < t->depth; i++) {
+		t->v[i].comm_n++;
+		if (!ps)
+			continue;
+		t->v[i].comm_ps = sat_add(t->v[i].comm_ps, ps);
 		t->v[i].cost_ps = sat_add(t->v[i].cost_ps, ps);
 		t->v[i].hits++;
 	}
@@ -497,6 +532,9 @@ static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
 								 -res->child_ns));
 	p->cost_hits = lgd_add_sat(p->cost_hits, res->hits);
 	p->cost_ns = sat_add(p->cost_ns, dp->ns - res->ns);
+	p->comm_hits = lgd_add_sat(p->comm_hits, res->comm);
+	p->comm_ns = sat_add(p->comm_ns, res->comm_ns);
+	ds->comm_inside = lgd_add_sat(ds->comm_inside, res->comm_new);
 	if (res->inside) {
 		p->inside_n++;
 		p->inside_ns = sat_add(p->inside_ns, res->ns);
@@ -507,8 +545,10 @@ static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
 int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		      struct lgd_dur_stats *st, struct lgd_merge_counts *counts)
 {
-	/* pairs made on every record, kept if both pass */
-	const struct lgd_records_opts o = { .items = LGD_ITEMS_FILTERED };
+	/* pairs made on every record, kept if both pass; durations: task
+	 * names too (logdev's own records inside pairs) */
+	const struct lgd_records_opts o = {
+		.items = LGD_ITEMS_FILTERED | (durations ? LGD_ITEMS_COMM : 0u) };
 	struct lgd_durations du;
 	struct lgd_dur_pair dp;
 	struct lgd_records rs;
@@ -535,6 +575,8 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 
 		if (!durations) {
 			ret = lgd_deltas_add(ds, it);
+		} else if (it->kind == LGD_ITEM_REC && it->rec.type == LOGDEV_REC_COMM) {
+			nest_comm(&ns, it, lgd_cost_comm(ds->cost));
 		} else {
 			if (it->kind == LGD_ITEM_REC && !it->filtered)
 				ds->records++;
@@ -561,7 +603,7 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			if (ret > 0 && !dur_kept(r, it, &dp))
 				ret = 0;	/* an end left out by the filter */
 			if (ret > 0) {
-				struct nest_res res = { LGD_NO_SITE, 0, 0, dp.ns, 0 };
+				struct nest_res res = { LGD_NO_SITE, 0, 0, dp.ns, 0, 0, 0, 0 };
 
 				if (role == LGD_DUR_RETURN && dp.ret_off == it->file_off)
 					nest_pop(&ns, it, &dp, ds, &res);

@@ -65,4 +65,18 @@ static inline int64_t lgd_cost_of(const struct lgd_cost_sites *cs, uint32_t id)
 	return cs && id < cs->nr ? cs->ps[id] : 0;
 }
 
+/**
+ * lgd_cost_comm() - ps of one of logdev's own task-name records
+ * (LOGDEV_REC_COMM, written before or after a record on the write path:
+ * kernel/logdev_record.c ld_write_comm()): the calibration's edprint
+ * record, an estimate (the same write path: reserve, copy, commit; no
+ * format walk); 0 without @cs or if edprint was not measured.
+ */
+static inline int64_t lgd_cost_comm(const struct lgd_cost_sites *cs)
+{
+	const struct logdev_cost_kind *k = cs ? &cs->pc.kind[LOGDEV_COST_EDPRINT] : NULL;
+
+	return k && (k->flags & LOGDEV_COST_F_MEASURED) ? k->median_ps : 0;
+}
+
 #endif /* LIBLOGDEV_COST_H */

@@ -43,6 +43,11 @@
  *              lgd_deltas): records inside this pair's durations whose
  *              cost was taken out of them, and the ns taken out (already
  *              out of every duration, self and inside figure above)
+ * @comm_hits, @comm_ns: --durations: of logdev's own task-name records
+ *              (LOGDEV_REC_COMM), those inside this pair's durations (same
+ *              task and context, as nested probe records), counted with or
+ *              without probe costs; with them, charged at lgd_cost_comm()
+ *              and the ns taken out (included in @cost_hits, @cost_ns)
  */
 struct lgd_pair {
 	uint32_t from, to;
@@ -58,6 +63,8 @@ struct lgd_pair {
 	int64_t inside_ns;
 	uint64_t cost_hits;
 	int64_t cost_ns;
+	uint64_t comm_hits;
+	int64_t comm_ns;
 };
 
 #define LGD_NO_SITE	UINT32_MAX
@@ -101,6 +108,9 @@ struct lgd_deltas {
 	int inside_set;
 	const struct lgd_cost_sites *cost;
 	unsigned int cost_kinds;	/* bit per enum logdev_cost_kinds of a record charged */
+	uint64_t comm_inside;	/* --durations: task-name records inside a pair
+				 * (each once, however deep: lgd_pair.comm_hits
+				 * counts one per pair holding it) */
 };
 
 /**

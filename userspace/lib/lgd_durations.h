@@ -144,7 +144,9 @@ void lgd_dur_marks_free(struct lgd_dur_marks *mk);
  * @durations only return-probe durations and the edprint pairs of
  * @ds->user_pairs (pair: entry site, return site; signed), with their self
  * time, split by parent (@ds->by_parent) and the time inside
- * @ds->inside_site (if @ds->inside_set): deltas.c's "nesting" comment.  *@st (if not NULL):
+ * @ds->inside_site (if @ds->inside_set): deltas.c's "nesting" comment
+ * (with @durations, logdev's task-name records inside pairs counted in
+ * @ds->comm_inside and charged with the probe costs).  *@st (if not NULL):
  * how many entries and returns were paired, negative, unmatched; *@counts
  * (if not NULL; lgd_merge_counts_free()): the merge's counts.
  * Return: 0, -ENOMEM, or a read error from lgd_merge_next().

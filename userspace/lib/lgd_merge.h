@@ -151,7 +151,10 @@ struct lgd_cpu_stream;
  * records its filter keeps and the gaps: given at init, never changed.
  */
 enum lgd_items {
-	LGD_ITEMS_COMM = 1,	/* comm records too (report --raw) */
+	LGD_ITEMS_COMM = 1,	/* comm records too (report --raw; durations:
+				 * logdev's task-name records inside pairs,
+				 * deltas.c); one with an absurd timestamp
+				 * only with LGD_ITEMS_ABSURD */
 	LGD_ITEMS_ABSURD = 2,	/* records with an absurd timestamp (ts_absurd
 				 * set) instead of a LGD_GAP_BAD_TS gap in their
 				 * place (report marks them) */
@@ -197,7 +200,8 @@ static inline int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r)
  * lgd_merge_next() - next item in time order (within a CPU: stream order).
  * Comm records (LOGDEV_REC_COMM) go to the reader's task names
  * (lgd_comm_at()) and are items only with LGD_ITEMS_COMM (report
- * --raw shows them; text, deltas and durations never see them).
+ * --raw shows them; deltas --durations counts and charges those inside a
+ * pair; text and deltas never see them).
  * Return: 1 with *@it filled, 0 at the end.  Data problems go to the
  * reader's warning callback; -ENOMEM/-EIO only for system failures.
  */

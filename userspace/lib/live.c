@@ -298,7 +298,8 @@ int lgd_live_next(struct lgd_live *lv, uint64_t now_ns, int drain, struct lgd_it
 		if (it->kind == LGD_ITEM_REC && it->rec.type == LOGDEV_REC_COMM) {
 			if (lgd_comm_add(r, it->rec.pid, it->ts, it->payload, it->rec.arg_bytes))
 				return -ENOMEM;
-			if (!(lv->items & LGD_ITEMS_COMM))
+			if (!(lv->items & LGD_ITEMS_COMM) ||
+			    (it->ts_absurd && !(lv->items & LGD_ITEMS_ABSURD)))
 				continue;
 		}
 		/* formats re-read before the filter looks at the site */

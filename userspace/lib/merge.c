@@ -303,7 +303,9 @@ static int merge_next_all(struct lgd_merge *m, struct lgd_item *it)
 		if (!m->r->comms_all &&
 		    lgd_comm_put(m->r, it->rec.pid, it->ts, it->payload, it->rec.arg_bytes))
 			return -ENOMEM;
-		if (m->items & LGD_ITEMS_COMM)
+		/* an item too if asked; with an absurd stamp only if those are */
+		if ((m->items & LGD_ITEMS_COMM) &&
+		    (!it->ts_absurd || (m->items & LGD_ITEMS_ABSURD)))
 			break;
 	}
 	if (ret > 0) {

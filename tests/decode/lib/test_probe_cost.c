@@ -8,7 +8,10 @@
  * kind (edprint, kprobe at an entry or an offset, return probe, tracepoint,
  * with and without the probes' definitions), the arithmetic of the nested
  * records' cost on a known nesting, and a capture without calibration
- * (nothing subtracted, said so).
+ * (nothing subtracted, said so); logdev's own task-name records inside a
+ * pair counted and charged at edprint's figure (--raw, no calibration:
+ * counted, not charged), those of another CPU's code or outside the pair
+ * not counted.
  * Usage: test_probe_cost PATH-TO-logdev.  Output: PASS/FAIL lines (ldcheck.h).
  */
 #define _GNU_SOURCE
@@ -109,6 +112,59 @@ static char *build(const char *name, const struct logdev_probe_cost *pc, int wit
 	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
 	if (with_probes)
 		cap_sect(&b, LGD_SECT_PROBES, LGD_CAP_NO_CPU, probes, strlen(probes));
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	path = write_tmp(name, b.p, b.n);
+	free(b.p);
+	return path;
+}
+
+/*
+ * logdev's task-name records (LOGDEV_REC_COMM, site 0) among task 10's
+ * pairs on CPU 0: outer 1000..5000 holds inner 2000..3000; task names of
+ * task 10 at 900 (before outer), 1500 (in outer), 2200 (in inner, so in
+ * outer too) and 5100 (after); on CPU 1 meanwhile, task 20's at 2500 and an
+ * interrupt's (pid 0, hardirq) at 2600: not in task 10's pairs.  Nested in
+ * outer: 1500, inner's two records (0.2 us each), 2200: 0.6 us; in inner:
+ * 2200, 0.1.  Corrected: outer 3.4 us, inner 0.9, outer's self 2.5.
+ * Without @mine, task 10's two inside its pairs are not written: only
+ * CPU 1's fall in the pairs' time span.  @mine 3: also one of task 20 on
+ * CPU 1 with an absurd stamp (0): a task name only, no lost record.
+ */
+static char *build_comm(const char *name, const struct logdev_probe_cost *pc, int mine)
+{
+	static const char comm[LOGDEV_COMM_LEN] = "worker";
+	struct buf b = { 0 };
+	struct sbuf s;
+	struct pl p;
+	char *path;
+
+	cap_meta(&b, fmts);
+	if (pc)
+		cap_sect(&b, LGD_SECT_PROBE_COST, LGD_CAP_NO_CPU, pc, sizeof(*pc));
+	enc(&p, "L", 0x11ll);
+	sb_begin(&s, 0, 0, 900, 0, 0);
+	sb_rec(&s, 900, 0, LOGDEV_REC_COMM, 0, 10, comm, sizeof(comm));
+	sb_rec(&s, 1000, 1, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);
+	if (mine)
+		sb_rec(&s, 1500, 0, LOGDEV_REC_COMM, 0, 10, comm, sizeof(comm));
+	sb_rec(&s, 2000, 3, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	sb_begin(&s, 0, 1, 2200, 0, 0);	/* (a sub-buffer holds 4 or 5 of these) */
+	if (mine)
+		sb_rec(&s, 2200, 0, LOGDEV_REC_COMM, 0, 10, comm, sizeof(comm));
+	sb_rec(&s, 3000, 4, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);
+	sb_rec(&s, 5000, 2, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);
+	sb_rec(&s, 5100, 0, LOGDEV_REC_COMM, 0, 10, comm, sizeof(comm));
+	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
+	sb_begin(&s, 1, 0, 2500, 0, 0);
+	sb_rec(&s, 2500, 0, LOGDEV_REC_COMM, LOGDEV_CTX_TASK, 20, comm, sizeof(comm));
+	sb_rec(&s, 2600, 0, LOGDEV_REC_COMM, LOGDEV_CTX_HARDIRQ, 0, comm, sizeof(comm));
+	if (mine == 3)
+		CHECK_GT(sb_rec(&s, 0, 0, LOGDEV_REC_COMM, 0, 20, comm, sizeof(comm)), 0,
+			 "task names: the absurd one fits");
+	sb_rec(&s, 2700, 5, LOGDEV_REC_PRINT, LOGDEV_CTX_HARDIRQ, 0, p.b, p.n);
+	cap_sect(&b, LGD_SECT_CPU_DATA, 1, s.b, SBS);
+	cap_sect(&b, LGD_SECT_PROBES, LGD_CAP_NO_CPU, probes, strlen(probes));
 	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	path = write_tmp(name, b.p, b.n);
 	free(b.p);
@@ -253,6 +309,154 @@ static void test_deltas(void)
 		"durations: 2 paired (0 negative), 0 entries without return, 0 returns without entry\n");
 }
 
+/*
+ * the library: lgd_deltas_collect() of @path with costs (@cost) or raw:
+ * the task-name records it counted inside pairs (*@inside: each once;
+ * @outer, @inner: per pair) and the ns taken out of outer's for them
+ */
+static void comm_collect(const char *path, int cost, uint64_t *inside, uint64_t *outer,
+			 uint64_t *inner, int64_t *outer_ns)
+{
+	struct lgd_cost_sites cs = { 0 };
+	struct lgd_deltas_opts o = { 0 };
+	struct lgd_deltas ds;
+	struct lgd_reader r;
+	struct lgd_diag d;
+
+	*inside = *outer = *inner = 99;
+	*outer_ns = -1;
+	if (lgd_reader_open(&r, path, NULL, NULL, &d)) {
+		CHECK_TRUE(0, "task names: capture opened");
+		return;
+	}
+	if (cost && r.have_cost && !lgd_cost_sites_init(&cs, &r.sites, r.probes, &r.cost))
+		o.cost = &cs;
+	lgd_deltas_init(&ds, &o);
+	CHECK_EQ(lgd_deltas_collect(&r, &ds, 1, NULL, NULL), 0, "task names: collected");
+	*inside = ds.comm_inside;
+	for (size_t i = 0; i < ds.nr; i++) {
+		if (ds.pairs[i].from == 1) {
+			*outer = ds.pairs[i].comm_hits;
+			*outer_ns = ds.pairs[i].comm_ns;
+		} else if (ds.pairs[i].from == 3) {
+			*inner = ds.pairs[i].comm_hits;
+		}
+	}
+	lgd_deltas_free(&ds);
+	lgd_cost_sites_free(&cs);
+	lgd_reader_close(&r);
+}
+
+/* the counts behind the note: each record once, per pair, other CPUs' left out */
+static void test_comm_lib(void)
+{
+	struct logdev_probe_cost pc;
+	uint64_t inside, outer, inner;
+	int64_t ns;
+	char *path;
+
+	calib(&pc, 1);
+	path = build_comm("comm-lib.cap", &pc, 1);
+	comm_collect(path, 1, &inside, &outer, &inner, &ns);
+	CHECK_EQ(inside, 2, "task names: 2 records inside pairs (the one in both counted once)");
+	CHECK_EQ(outer, 2, "task names: 2 inside outer");
+	CHECK_EQ(inner, 1, "task names: 1 inside inner");
+	CHECK_EQ(ns, 200, "task names: 2 x edprint's 100 ns out of outer");
+	comm_collect(path, 0, &inside, &outer, &inner, &ns);
+	CHECK_EQ(inside, 2, "task names, raw: counted all the same");
+	CHECK_EQ(outer, 2, "task names, raw: 2 inside outer");
+	CHECK_EQ(ns, 0, "task names, raw: nothing taken out");
+	path = build_comm("comm-other.cap", &pc, 0);
+	comm_collect(path, 1, &inside, &outer, &inner, &ns);
+	CHECK_EQ(inside, 0, "task names of another CPU in the pairs' span: not counted");
+	CHECK_EQ(outer, 0, "task names of another CPU: none in outer");
+	CHECK_EQ(ns, 0, "task names of another CPU: nothing taken out");
+}
+
+/* logdev's task-name records inside pairs: counted, charged or said why not */
+static void test_comm(void)
+{
+	struct logdev_probe_cost pc;
+	char *cap, *nocal, *noed, args[700];
+
+	calib(&pc, 1);
+	cap = build_comm("comm.cap", &pc, 1);
+	nocal = build_comm("comm-nocal.cap", NULL, 1);
+	pc.kind[LOGDEV_COST_EDPRINT].flags = 0;
+	noed = build_comm("comm-noedprint.cap", &pc, 1);
+
+	snprintf(args, sizeof(args), "deltas --durations %s", cap);
+	run_expect("task names inside pairs: counted once, charged at edprint's figure", args,
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)   probes  probes(us)  # clock: local (ftrace clock local)\n"
+		"outer:0                  outer%return:0                    1      3.400      3.400      3.400      3.400        3.400        2.500        4       0.600\n"
+		"inner:0                  inner%return:0                    1      0.900      0.900      0.900      0.900        0.900        0.900        1       0.100\n"
+		"probe cost: taken out of durations, self and inside times (--raw: as measured); nested records' cost per record (median of the calibration, its runs min to max):\n"
+		"  edprint          0.100 us (0.075 to 0.125)\n"
+		"  kretprobe        0.200 us (0.150 to 0.250), half a call's\n"
+		"  task names       0.100 us, edprint's figure (the same write path): 2 of logdev's task-name records inside pairs, 0.300 us taken out (rows summed)\n"
+		"  rows summed: 5 nested records, 0.700 us taken out (columns probes, probes(us))\n"
+		"durations: 2 paired (0 negative), 0 entries without return, 0 returns without entry\n");
+
+	snprintf(args, sizeof(args), "deltas --durations --raw %s", cap);
+	run_expect("task names inside pairs, --raw: counted, not taken out", args,
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)  # clock: local (ftrace clock local)\n"
+		"outer:0                  outer%return:0                    1      4.000      4.000      4.000      4.000        4.000        3.000\n"
+		"inner:0                  inner%return:0                    1      1.000      1.000      1.000      1.000        1.000        1.000\n"
+		"probe cost: not taken out (--raw)\n"
+		"task names: 2 of logdev's task-name records inside pairs, not taken out (--raw)\n"
+		"durations: 2 paired (0 negative), 0 entries without return, 0 returns without entry\n");
+
+	snprintf(args, sizeof(args), "deltas --durations %s", nocal);
+	run_expect("task names inside pairs, no calibration: counted, not taken out", args,
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)  # clock: local (ftrace clock local)\n"
+		"outer:0                  outer%return:0                    1      4.000      4.000      4.000      4.000        4.000        3.000\n"
+		"inner:0                  inner%return:0                    1      1.000      1.000      1.000      1.000        1.000        1.000\n"
+		"probe cost: not taken out: the capture has no calibration (write \"calibrate\" to logdev/probe_cost before recording); durations and self times include the nested probes' own time\n"
+		"task names: 2 of logdev's task-name records inside pairs, not taken out (no calibration)\n"
+		"durations: 2 paired (0 negative), 0 entries without return, 0 returns without entry\n");
+
+	snprintf(args, sizeof(args), "deltas --durations %s", noed);
+	run_expect("task names inside pairs, edprint not measured: counted, not taken out", args,
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)   probes  probes(us)  # clock: local (ftrace clock local)\n"
+		"outer:0                  outer%return:0                    1      3.600      3.600      3.600      3.600        3.600        2.600        2       0.400\n"
+		"inner:0                  inner%return:0                    1      1.000      1.000      1.000      1.000        1.000        1.000        0       0.000\n"
+		"probe cost: taken out of durations, self and inside times (--raw: as measured); nested records' cost per record (median of the calibration, its runs min to max):\n"
+		"  kretprobe        0.200 us (0.150 to 0.250), half a call's\n"
+		"  task names: 2 of logdev's task-name records inside pairs, not taken out (edprint not measured)\n"
+		"  rows summed: 2 nested records, 0.400 us taken out (columns probes, probes(us))\n"
+		"durations: 2 paired (0 negative), 0 entries without return, 0 returns without entry\n");
+
+	calib(&pc, 1);
+	cap = build_comm("comm-other-cli.cap", &pc, 0);
+	snprintf(args, sizeof(args), "deltas --durations %s", cap);
+	{
+		char *out, *err;
+		int st = run_cli(args, &out, &err);
+
+		CHECK_EQ(st, 0, "task names only on another CPU: exit 0");
+		CHECK_TRUE(!strstr(out, "task names"), "task names only on another CPU: no note");
+		CHECK_STR_CONTAINS(out, "outer:0                  outer%return:0                    "
+				   "1      3.600",
+				   "task names only on another CPU: nothing taken out for them");
+		free(out);
+		free(err);
+	}
+
+	cap = build_comm("comm-absurd.cap", &pc, 3);
+	snprintf(args, sizeof(args), "deltas --durations %s", cap);
+	{
+		char *out, *err;
+		int st = run_cli(args, &out, &err);
+
+		CHECK_EQ(st, 0, "a task name with an absurd stamp: exit 0 (no record left out)");
+		CHECK_TRUE(!strstr(err, "timestamp"), "a task name with an absurd stamp: no warning");
+		CHECK_STR_CONTAINS(out, "2 of logdev's task-name records inside pairs",
+				   "a task name with an absurd stamp: the others counted as before");
+		free(out);
+		free(err);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -265,6 +469,8 @@ int main(int argc, char **argv)
 	test_check();
 	test_kinds();
 	test_deltas();
+	test_comm_lib();
+	test_comm();
 	tmpdir_remove();
 	printf("probe_cost: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
