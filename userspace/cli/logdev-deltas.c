@@ -208,6 +208,43 @@ static void print_cost_note(const struct lgd_reader *r, const struct lgd_deltas 
 }
 
 /*
+ * --durations with the probe cost taken out: a row whose self time (or
+ * duration) came out below 0 had more taken out than it held: the nested
+ * hits cost less here than the calibration measured (a figure from other
+ * code, cache state and load), and a pair's own two hits, partly inside its
+ * own time, are not taken out (docs/ANALYSIS.md).  Said on stderr, with the
+ * first such row, and counted (exit 3): never a silent negative time.
+ */
+static void warn_over_corrected(const struct lgd_reader *r, const struct lgd_deltas *ds,
+				int final)
+{
+	const struct lgd_pair *worst = NULL;
+	size_t n = 0;
+	char *lb = NULL;
+
+	if (!ds->cost || !final)
+		return;
+	for (size_t i = 0; i < ds->nr; i++) {
+		const struct lgd_pair *p = &ds->pairs[i];
+
+		if (p->self_ns >= 0 && p->min >= 0)
+			continue;
+		n++;
+		if (!worst || p->self_ns < worst->self_ns)
+			worst = p;
+	}
+	if (!n)
+		return;
+	fprintf(stderr, "logdev: warning: %zu row%s below 0 after the probe cost was taken out "
+		"(%s: self %.3f us, min %.3f us): the nested hits cost less here than the "
+		"calibration measured; read these rows beside --raw (docs/ANALYSIS.md)\n",
+		n, n == 1 ? "" : "s", label(r, worst->from, &lb) < 0 ? "?" : lb,
+		worst->self_ns / 1e3, worst->min / 1e3);
+	free(lb);
+	cli_nwarn++;
+}
+
+/*
  * The table of @ds (finished here, sorted by @key) on stdout, with its
  * footnotes and summary lines; @ret < 0: the collection failed (table
  * only).  @final: the last table of the run, whose warnings count
@@ -298,8 +335,10 @@ static void print_table(const struct lgd_reader *r, struct lgd_deltas *ds, enum 
 		cli_deltas_notes(stdout, "", ds, used);
 	if (!ret && (used & CLI_MARK_MISSED) && final)
 		cli_probe_misses(r);
-	if (durations && !ret)
+	if (durations && !ret) {
 		print_cost_note(r, ds);
+		warn_over_corrected(r, ds, final);
+	}
 	if (durations && !ret) {
 		char sum[256];
 

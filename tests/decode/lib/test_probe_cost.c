@@ -457,6 +457,38 @@ static void test_comm(void)
 	}
 }
 
+/*
+ * A calibration that overestimates here (a return probe at 4 us a call, 2 us
+ * a record): outer's 4 us hold 4.35 us of charged records, so its
+ * corrected duration and self time fall below 0: the table still prints
+ * them, and a warning on stderr names the row (exit 3), never silently.
+ */
+static void test_over_corrected(void)
+{
+	struct logdev_probe_cost pc;
+	char *cap, *out, *err, args[700];
+	int st;
+
+	calib(&pc, 1);
+	pc.kind[LOGDEV_COST_KRETPROBE].median_ps = 4000000;
+	cap = build("over.cap", &pc, 1);
+	snprintf(args, sizeof(args), "deltas --durations %s", cap);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 3 && strstr(err, "warning: 1 row below 0 after the probe cost was taken out (outer:0: self -1.250 us") &&
+		  strstr(out, "-1.250"),
+		  "over-corrected: a self time below 0 is warned about, naming the row (exit 3)",
+		  "status %d\nstdout: %s\nstderr: %s", st, out, err);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "deltas --durations --raw %s", cap);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && !strstr(err, "below 0"),
+		  "over-corrected: --raw takes nothing out and warns about nothing (exit 0)",
+		  "status %d\nstderr: %s", st, err);
+	free(out);
+	free(err);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -471,6 +503,7 @@ int main(int argc, char **argv)
 	test_deltas();
 	test_comm_lib();
 	test_comm();
+	test_over_corrected();
 	tmpdir_remove();
 	printf("probe_cost: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
