@@ -14,6 +14,11 @@
 #             the one a CPU enforcing IBT uses), %pS of module symbols
 #   printf    vm-ctx-smp2-overwrite with vm-printf: every context, and the
 #             printf table against the kernel's own printk
+#   context   vm-probe-ctx: a probe hit recorded in the probed code's
+#             context whatever way the kernel ran the handler (ftrace,
+#             int3, optimised jump: the entry code differs by kernel)
+#   callees   vm-callees: a function's callees read from its machine code
+#             (the kernel's build decides thunks, static calls, tail calls)
 # plus, on PREEMPT_RT kernels, vm-soak (writers nested in every context).
 # MATRIX_GROUPS="vm-..." replaces the list.  Each line is prefixed with the
 # kernel's name: "PASS: [6.12] vm-control: ...".  Results stay in
@@ -23,7 +28,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 K=$top/tools/kernels/kernel.sh
 failed=0
-groups=${MATRIX_GROUPS:-vm-control vm-demo vm-probes vm-probes-ftrace vm-probes-reload vm-probes-ksyms vm-sym vm-ctx-smp2-overwrite}
+groups=${MATRIX_GROUPS:-vm-control vm-demo vm-probes vm-probes-ftrace vm-probes-reload vm-probes-ksyms vm-sym vm-ctx-smp2-overwrite vm-probe-ctx vm-callees}
 
 if [ $# -gt 0 ]; then
 	names="$*"
