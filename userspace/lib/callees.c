@@ -26,6 +26,8 @@ static const char *const skip_str[LGD_SKIP_NR] = {
 	[LGD_SKIP_NOSYM] = "no symbol at the target",
 	[LGD_SKIP_MIDDLE] = "the target is inside a function, not its start",
 	[LGD_SKIP_STATIC_CALL] = "static call trampoline without a direct target",
+	[LGD_SKIP_PRIMITIVE] = "a lock or RCU primitive: every CPU's every call would be probed, "
+			       "inside the probes' own paths too (give it with -p to probe it anyway)",
 };
 
 const char *lgd_callee_skip_str(enum lgd_callee_skip s)
@@ -38,9 +40,21 @@ static int starts(const char *s, const char *p)
 	return !strncmp(s, p, strlen(p));
 }
 
-/* a skip rule by the target's name; -1: an indirect branch thunk */
+/*
+ * A skip rule by the target's name; -1: an indirect branch thunk.  A
+ * "__pi_" name (7.x: the position-independent alias of a function, e.g.
+ * __pi___x86_indirect_thunk_rax) is judged as the function it aliases.
+ * The primitives: return probes on them fire on every CPU for every lock
+ * taken in the kernel, in kprobes' and logdev's own paths as well (a 6.1
+ * guest running r:_raw_spin_lock and r:_raw_spin_unlock from `record
+ * --callees ptrace_may_access` once crashed calling address 0).
+ */
 static int skip_by_name(const char *n)
 {
+	static const char *const prim[] = { "_raw_spin_", "_raw_read_", "_raw_write_",
+		"__raw_spin_", "queued_spin_", "queued_read_", "queued_write_",
+		"native_queued_spin_", "__pv_queued_spin_", "__rcu_read_lock",
+		"__rcu_read_unlock", "preempt_count_add", "preempt_count_sub", NULL };
 	static const char *const ret[] = { "__x86_return_thunk", "zen_untrain_ret",
 		"srso_return_thunk", "srso_alias_return_thunk", "retbleed_return_thunk",
 		"its_return_thunk", "__x86_return_skl", NULL };
@@ -50,6 +64,9 @@ static int skip_by_name(const char *n)
 	static const char *const ftrace[] = { "__fentry__", "mcount", "ftrace_caller",
 		"ftrace_regs_caller", "ftrace_stub", "ftrace_stub_graph", "ftrace_graph_caller",
 		"return_to_handler", "ftrace_trampoline", NULL };
+
+	if (starts(n, "__pi_"))
+		n += strlen("__pi_");
 
 	for (int i = 0; ftrace[i]; i++)
 		if (!strcmp(n, ftrace[i]))
@@ -68,6 +85,9 @@ static int skip_by_name(const char *n)
 	for (int i = 0; instr[i]; i++)
 		if (starts(n, instr[i]))
 			return LGD_SKIP_INSTR;
+	for (int i = 0; prim[i]; i++)
+		if (starts(n, prim[i]))
+			return LGD_SKIP_PRIMITIVE;
 	return LGD_CALLEE_PROBE;
 }
 

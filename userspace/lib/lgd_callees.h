@@ -92,6 +92,7 @@ enum lgd_callee_skip {
 	LGD_SKIP_NOSYM,		/* the target is no symbol */
 	LGD_SKIP_MIDDLE,	/* the target is inside a function, not its start */
 	LGD_SKIP_STATIC_CALL,	/* a static call trampoline whose target is not read */
+	LGD_SKIP_PRIMITIVE,	/* a lock or RCU primitive (_raw_spin_lock, ...) */
 	LGD_SKIP_NR
 };
 

@@ -64,6 +64,8 @@ static const char ksyms_text[] =
 	"0000000000001220 T isra.fn.isra.0\n"
 	"0000000000001230 T ftrace_regs_caller\n"
 	"0000000000001240 T zz_end\n"
+	"0000000000001244 T __pi___x86_indirect_thunk_rdx\n"
+	"0000000000001248 T _raw_spin_lock\n"
 	"0000000000001250 T _etext\n"
 	"0000000000000040 a pcpu_var\t[mymod]\n"
 	"0000000000002000 t modfn\t[mymod]\n"
@@ -131,6 +133,8 @@ static void build(void)
 	CALL(0x11f0);		/* sanitizer */
 	CALL(0x1220);		/* isra.fn.isra.0: no probe name */
 	CALL(0x2000);		/* mymod:modfn */
+	CALL(0x1244);		/* 7.x's alias of a retpoline thunk: indirect */
+	CALL(0x1248);		/* a lock primitive: skipped */
 	JMP(0x1200);		/* f.cold: still f */
 	put(bad, sizeof(bad));
 	JMP(0x1180);		/* return thunk */
@@ -186,7 +190,8 @@ static void test_callees(const struct lgd_ksyms *k)
 		return;
 	CHECK_EQ(cs.size, 0x100, "f's size: to the next symbol");
 	CHECK_EQ(cs.cold, 0x10, "f.cold decoded with f");
-	CHECK_EQ(cs.br.indirect_calls, 2, "indirect calls: call *%rax and the retpoline thunk");
+	CHECK_EQ(cs.br.indirect_calls, 3,
+		 "indirect calls: call *%rax, the retpoline thunk and its __pi_ alias");
 	CHECK_EQ(cs.br.indirect_jmps, 1, "indirect jumps: the jump table");
 	CHECK_EQ(cs.br.bad_bytes, 1, "one byte decoded as no instruction");
 	c = find(&cs, "slow");
@@ -214,6 +219,8 @@ static void test_callees(const struct lgd_ksyms *k)
 	check_skip(&cs, "mid", LGD_SKIP_MIDDLE);
 	check_skip(&cs, "0x3000", LGD_SKIP_NOSYM);
 	check_skip(&cs, "ftrace_regs_caller", LGD_SKIP_FENTRY);
+	check_skip(&cs, "_raw_spin_lock", LGD_SKIP_PRIMITIVE);
+	CHECK_TRUE(!find(&cs, "__pi___x86_indirect_thunk_rdx"), "a __pi_ thunk alias is no callee");
 	c = find(&cs, "dupname");
 	CHECK_TRUE(c && c->dup, "dupname: defined twice");
 	lgd_callee_probe(&cs, NULL, line, sizeof(line));
