@@ -53,6 +53,17 @@ for c in a b; do
 	esac
 done
 
+# 1b. the first recording with -p on a module never calibrated calibrates
+# it at its end (no other probe attached), and its capture has the figures
+$L deltas --durations a.cap > a-cost.txt 2>&1
+check "record without -p: no calibration made, none in its capture" \
+	"$(grep '^probe cost' a-cost.txt)" grep -q '^probe cost: not taken out: the capture has no calibration' a-cost.txt
+$L record -o cal.cap -p 'r:lt_probe_target' -- sh -c "echo '20 0 0' > $LT/probe_work"
+$L deltas --durations cal.cap > cal-cost.txt 2>&1
+check "record -p: its capture's durations have the probe cost taken out" \
+	"$(grep '^probe cost' cal-cost.txt)" grep -q '^probe cost: taken out' cal-cost.txt
+check_eq "record -p: no probe left after the calibration" "$(grep -c . $PF)" 0
+
 # 2. record -p: attached for the recording, removed after; a probe there
 # before (keepme) untouched
 echo 'p:keepme lt_probe_delay' >> $PF || fail "echo p:keepme"
@@ -82,14 +93,6 @@ check_eq "record -p: the same label as when added by echo" \
 	"$($L report c.cap | grep -o ' lt_probe_target[%a-z]*:[^ ]*' | sort -u | tr '\n' ' ')" "$la"
 check_eq "record -p: one site for lt_probe_target after three additions" "$(sites lt_probe_target)" 1
 check_ge "record -p: the offset probe recorded" "$($L report c.cap | grep -c " tgtoff:$off ")" 20
-# the first recording with -p on a module never calibrated calibrated it at
-# its end, and its capture has the figures (docs/ANALYSIS.md)
-$L deltas --durations a.cap > a-cost.txt 2>&1
-check "record without -p: no calibration made, none in its capture" \
-	"$(grep '^probe cost' a-cost.txt)" grep -q '^probe cost: not taken out: the capture has no calibration' a-cost.txt
-$L deltas --durations c.cap > c-cost.txt 2>&1
-check "record -p: its capture's durations have the probe cost taken out" \
-	"$(grep '^probe cost' c-cost.txt)" grep -q '^probe cost: taken out' c-cost.txt
 
 # 3. a glob and a probe file (comments, blank lines)
 printf '# probes for a test\n\n  p:g lt_probe_t*   \nr:lt_probe_delay_r lt_probe_delay\n' > pf.txt

@@ -2,8 +2,7 @@
 /*
  * logdev-record.c: "logdev record [-o FILE] [-d DIR] [--no-enable] [-p SPEC]...
  *   [--probe-file FILE]... [--callees FUNC]... [--duration S | -- COMMAND [ARGS]]"
- * -p/--probe-file/--callees: attached before anything is written (a refused
- * one: exit 2), removed by name after the capture is finished, however it ended.
+ * -p, --probe-file, --callees: attached first (refused: exit 2), removed after.
  *
  * Writes HEADER and FORMATS (and KALLSYMS and MODLOG if a format prints
  * symbols), writes 1 to DIR/enable (unless --no-enable), then drains every
@@ -13,10 +12,9 @@
  * writes 0 to enable (stop + flush; with --no-enable: 1 to flush), drains
  * each CPU until read returns 0 (or, with --no-enable, EAGAIN), re-reads
  * formats, and writes STATS and END.  FILE "-" is stdout. While recording,
- * formats is re-read before draining new data (at most ten times a second;
- * once a second when idle) and written again as a FORMATS section when it
- * changed (call sites register when they first fire), so a capture cut short
- * still names its sites.
+ * formats is re-read before draining new data (at most 10/s; 1/s when idle)
+ * and written again as a FORMATS section when it changed (sites register
+ * when they first fire), so a capture cut short still names its sites.
  * Nothing is written before debugfs checked out (header readable and valid,
  * CPUs listed, trace_pipe_raw opened); the capture goes to FILE.tmp, renamed
  * to FILE when recording worked: a failure leaves an existing FILE as it was.
@@ -626,23 +624,27 @@ static void rec_drain(struct rec *rc)
 }
 
 /*
- * The probe cost (docs/ANALYSIS.md, "Probe cost taken out"): a recording
- * that attached probes (-p, --probe-file, --callees) on a module not yet
- * calibrated since it was loaded calibrates it at its end, so that its
- * capture (and every later one) has the figures: after the workload (not in
- * it) and after the drain (the calibration empties the buffers, as clear
- * does: nothing of ours is left in them), never while recording was already
- * on (it would be refused anyway, as with another reader open).  About a
- * second, once per module load.  A refusal is not an error: the capture
- * then says "not taken out".
+ * With probes attached: the probe cost calibrated at the end if the module
+ * has none (docs/ANALYSIS.md), after the drain and STATS (it clears both),
+ * our probes removed first, no other probe attached (one on its path, e.g.
+ * r:sched_clock, would be in every figure), recording not on before.
  */
 static void rec_calibrate(struct rec *rc)
 {
+	size_t pl = 0;
+	char *pt = NULL;
+
 	if (!rc->probes.nr || !rc->enabled || rc->was_on || rc->w.err ||
 	    lgd_rec_calibrated(rc->dir) != 0)
 		return;
-	if (!lgd_rec_write_str(rc->dir, "probe_cost", "calibrate"))
+	if (cli_probes_detach(rc->dir, &rc->probes)) {	/* said; nr is 0 after it */
+		rc->rc = 1;
+		return;
+	}
+	pt = lgd_rec_read_text(rc->dir, "probes", &pl);	/* attached: none left? */
+	if (pt && !pl && !lgd_rec_write_str(rc->dir, "probe_cost", "calibrate"))
 		lgd_rec_probe_cost(&rc->w, rc->dir);
+	free(pt);
 }
 
 /*
