@@ -177,6 +177,24 @@ static void test_nomatch(void)
 	free(cap);
 }
 
+/* --pair given a probe's own entry and return: why it is refused, not an errno */
+static void test_probe_pair(void)
+{
+	char *cap = probe_cap("probepair.cap", readded, 4, 5), *out, *err, args[1400];
+	int st;
+
+	snprintf(args, sizeof(args),
+		 "deltas --durations --pair kfree_skbmem:0,kfree_skbmem%%return:0 %s", cap);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st != 0 && strstr(err, "a probe's own sites pair by themselves") &&
+		  !strstr(err, "Invalid argument"),
+		  "deltas --pair of a probe's entry and return: refused, saying why",
+		  "status %d, stderr: %s", st, err);
+	free(out);
+	free(err);
+	free(cap);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -189,6 +207,7 @@ int main(int argc, char **argv)
 	test_readded();
 	test_redefined();
 	test_nomatch();
+	test_probe_pair();
 	tmpdir_remove();
 	printf("site_args: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
