@@ -216,40 +216,42 @@ int lgd_rec_formats(struct lgd_cap_writer *w, const char *dir, const char *forma
 	return ret;
 }
 
-int lgd_rec_probe_cost(struct lgd_cap_writer *w, const char *dir)
+/*
+ * @dir/probe_cost into *@pc: 1 if it is a calibration (our magic, ts not 0),
+ * 0 if the module was never calibrated, negative errno (no file: an older
+ * module; a size or magic we do not know: -EPROTO)
+ */
+static int read_probe_cost(const char *dir, struct logdev_probe_cost *pc)
 {
-	struct logdev_probe_cost pc;
 	size_t len;
 	char *t = lgd_rec_read_text(dir, "probe_cost", &len);
-	int ret = 0;
+	int ret = -EPROTO;
 
-	if (t && len == sizeof(pc)) {
-		memcpy(&pc, t, sizeof(pc));
-		if (pc.magic == LOGDEV_COST_MAGIC && pc.ts)
-			ret = lgd_cap_write_section(w, LGD_SECT_PROBE_COST, LGD_CAP_NO_CPU,
-						    t, len);
+	if (!t)
+		return errno ? -errno : -EIO;
+	if (len == sizeof(*pc)) {
+		memcpy(pc, t, sizeof(*pc));
+		if (pc->magic == LOGDEV_COST_MAGIC)
+			ret = pc->ts != 0;
 	}
 	free(t);
 	return ret;
 }
 
+int lgd_rec_probe_cost(struct lgd_cap_writer *w, const char *dir)
+{
+	struct logdev_probe_cost pc;
+
+	if (read_probe_cost(dir, &pc) != 1)
+		return 0;
+	return lgd_cap_write_section(w, LGD_SECT_PROBE_COST, LGD_CAP_NO_CPU, &pc, sizeof(pc));
+}
+
 int lgd_rec_calibrated(const char *dir)
 {
 	struct logdev_probe_cost pc;
-	size_t len;
-	char *t = lgd_rec_read_text(dir, "probe_cost", &len);
-	int ret;
 
-	if (!t)
-		return errno ? -errno : -EIO;
-	ret = -EPROTO;
-	if (len == sizeof(pc)) {
-		memcpy(&pc, t, sizeof(pc));
-		if (pc.magic == LOGDEV_COST_MAGIC)
-			ret = pc.ts != 0;
-	}
-	free(t);
-	return ret;
+	return read_probe_cost(dir, &pc);
 }
 
 int lgd_rec_meta(struct lgd_cap_writer *w, const char *dir, uint32_t *subbuf_size,
