@@ -20,11 +20,11 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#ifdef CONFIG_X86
+#include <asm/text-patching.h>	/* INT3_INSN_OPCODE, as logdev_calib.c reads it */
+#endif
 #include "logdev_core.h"
 #include "logdev_probes.h"
-
-/* x86's breakpoint instruction (INT3_INSN_OPCODE, whose header moved) */
-#define LD_INT3_OPCODE	0xcc
 
 static const char ld_fault_mark[] = LD_FAULT_MARK;
 static const char ld_cut_mark[] = LD_CUT_MARK;
@@ -189,7 +189,7 @@ static __always_inline bool ld_probe_by_int3(struct kprobe *kp)
 #ifdef CONFIG_X86
 	if (kprobe_ftrace(kp) || !in_nmi())
 		return false;
-	return READ_ONCE(*(const u8 *)kp->addr) == LD_INT3_OPCODE;
+	return READ_ONCE(*(const u8 *)kp->addr) == INT3_INSN_OPCODE;
 #else
 	return false;	/* no other architecture's entry is worked out here */
 #endif
