@@ -137,4 +137,9 @@ fi
 passed=$(grep -c '^PASS: ' "$log")
 failed=$(grep -c '^FAIL: ' "$log")
 echo "check: $passed passed, $failed failed"
+# the failures again at the end, where a CI log's tail is read
+if [ "$failed" != 0 ]; then
+	echo "check: the failures:"
+	grep '^FAIL: ' "$log" | head -50
+fi
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]
