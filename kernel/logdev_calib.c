@@ -29,6 +29,11 @@
  * LD_CAL_OPT_WAIT_MS.  A tracepoint probe is timed by calling the
  * probe function as the tracepoint calls it (the tracepoint's own
  * dispatch, a few ns, is not included: LOGDEV_COST_F_DIRECT).
+ *
+ * The pair floor (@pair_ps: the part of a kind's own two records inside
+ * the pair they make) is measured for kretprobes and edprint from the
+ * records themselves: runs into emptied buffers, then this CPU's records
+ * walked with the crash dump's walker (logdev_dumpwalk.c, ld_cal_pair()).
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -42,6 +47,7 @@
 #endif
 #include <linux/edprint.h>
 #include "logdev_core.h"
+#include "logdev_dump.h"
 #include "logdev_features.h"
 #include "logdev_probes.h"
 
@@ -49,6 +55,8 @@
 #define LD_CAL_RUNS		31	/* runs per kind */
 #define LD_CAL_QUIET_MS		100	/* for the optimiser's pending work, first */
 #define LD_CAL_OPT_WAIT_MS	2000
+#define LD_CAL_PAIR_RUNS	10	/* runs walked for the pair floor */
+#define LD_CAL_PAIR_MIN		16	/* pairs needed for a figure */
 
 /* times LD_CAL_CALLS direct calls of one calibration function (ns) */
 typedef u64 (*ld_cal_fn)(void);
@@ -211,6 +219,102 @@ static void ld_cal_kind(struct logdev_cost_kind *k, ld_cal_fn probed, ld_cal_fn 
 	ld_cal_fill(k, v, LD_CAL_RUNS, flags);
 }
 
+/* the two sites of @probe's pairs, entry and return; false if unknown */
+static bool ld_cal_pair_sites(const char *probe, u32 *a, u32 *b)
+{
+	struct ld_probe *p;
+
+	mutex_lock(&ld_probes_mutex);
+	p = ld_probe_find(probe);
+	if (p && p->site && p->ret_site) {
+		*a = READ_ONCE(p->site->id);
+		*b = READ_ONCE(p->ret_site->id);
+	}
+	mutex_unlock(&ld_probes_mutex);
+	return *a && *b;
+}
+
+/*
+ * The time apart (ps) of the pairs among this CPU's records, at most @max
+ * into @v: a task-context record directly followed by the next one, with
+ * nothing lost, skipped or of another context between, whose sites are
+ * @a then @b (@a 0: any site, twice).  Return: how many.
+ */
+static int ld_cal_walk_pairs(struct ld_dump_cur *c, u32 a, u32 b, s64 *v, int max)
+{
+	u64 pts = 0, moved, pmoved = 0;
+	u32 psite = 0;
+	bool have = false;
+	int n = 0, i;
+
+	c->cb = ld_cb(raw_smp_processor_id());
+	ld_peek_range(c->cb, &c->first, &c->end);
+	c->last_bytes = U32_MAX;
+	ld_dump_reset(c);
+	for (ld_dump_next(c); c->rec && n < max; ld_dump_next(c)) {
+		u32 site = READ_ONCE(c->rec->site);
+		u64 ts = READ_ONCE(c->rec->ts);
+		bool task = (READ_ONCE(c->rec->ctx) & LOGDEV_CTX_MASK) == LOGDEV_CTX_TASK;
+
+		moved = (u64)c->busy + c->gone + c->during;
+		for (i = 0; i < LD_NR_REFUSALS; i++)
+			moved += c->lost[i];
+		if (have && task && moved == pmoved && ts >= pts &&
+		    (a ? psite == a && site == b : site == psite))
+			v[n++] = (s64)(ts - pts) * 1000;
+		have = task;
+		psite = site;
+		pts = ts;
+		pmoved = moved;
+	}
+	return n;
+}
+
+/*
+ * The pair floor of @k (LOGDEV_COST_F_PAIR): LD_CAL_PAIR_RUNS runs of
+ * @probed into emptied buffers, its pairs walked (the entry and return of
+ * kretprobe @probe; NULL: consecutive records of one site), and the median
+ * time apart less the median unprobed call (@twin, LD_CAL_RUNS runs).
+ */
+static void ld_cal_pair(struct logdev_cost_kind *k, ld_cal_fn probed, ld_cal_fn twin,
+			const char *probe)
+{
+	const int max = LD_CAL_PAIR_RUNS * LD_CAL_CALLS;
+	s64 t[LD_CAL_RUNS], *v;
+	struct ld_dump_cur *c;
+	u32 a = 0, b = 0;
+	int i, n;
+
+	v = kmalloc_array(max, sizeof(*v), GFP_KERNEL);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!v || !c)
+		goto out;
+	for (i = 0; i < LD_CAL_RUNS; i++) {
+		preempt_disable();
+		t[i] = (s64)twin() * 1000 / LD_CAL_CALLS;
+		preempt_enable();
+	}
+	sort(t, LD_CAL_RUNS, sizeof(*t), ld_cal_cmp, NULL);
+	ld_clear_all();
+	for (i = 0; i < LD_CAL_PAIR_RUNS; i++) {
+		preempt_disable();
+		probed();
+		preempt_enable();
+	}
+	if (probe && !ld_cal_pair_sites(probe, &a, &b))
+		goto out;
+	n = ld_cal_walk_pairs(c, a, b, v, max);
+	if (n < LD_CAL_PAIR_MIN)
+		goto out;
+	sort(v, n, sizeof(*v), ld_cal_cmp, NULL);
+	k->pair_ps = ld_cal_ps(v[n / 2] - t[LD_CAL_RUNS / 2]);
+	k->pair_n = n;
+	k->flags |= LOGDEV_COST_F_PAIR;
+out:
+	kfree(c);
+	kfree(v);
+}
+
 /* add probe @spec as a write to "probes" would; 0 or -errno */
 static int ld_cal_add(const char *spec)
 {
@@ -310,6 +414,8 @@ static void ld_cal_all(struct logdev_probe_cost *pc)
 	ld_clear_all();
 	ld_cal_kind(&pc->kind[LOGDEV_COST_EDPRINT], ld_cal_time_ld_calib_edp,
 		    ld_cal_time_ld_calib_edp_twin, 0);
+	ld_cal_pair(&pc->kind[LOGDEV_COST_EDPRINT], ld_cal_time_ld_calib_edp,
+		    ld_cal_time_ld_calib_edp_twin, NULL);
 	ld_clear_all();
 	if (!ld_cal_add("p:logdev_calib_ftrace ld_calib_fn")) {
 		ld_cal_kind(&pc->kind[LOGDEV_COST_KPROBE_FTRACE], ld_cal_time_ld_calib_fn,
@@ -320,6 +426,8 @@ static void ld_cal_all(struct logdev_probe_cost *pc)
 	if (!ld_cal_add("r:logdev_calib_ret ld_calib_fn")) {
 		ld_cal_kind(&pc->kind[LOGDEV_COST_KRETPROBE], ld_cal_time_ld_calib_fn,
 			    ld_cal_time_ld_calib_fn_twin, 0);
+		ld_cal_pair(&pc->kind[LOGDEV_COST_KRETPROBE], ld_cal_time_ld_calib_fn,
+			    ld_cal_time_ld_calib_fn_twin, "logdev_calib_ret");
 		ld_cal_del("logdev_calib_ret");
 	}
 	ld_clear_all();
@@ -415,5 +523,6 @@ static const struct file_operations ld_cost_fops = {
 void ld_calib_init(struct dentry *dir)
 {
 	BUILD_BUG_ON(sizeof(struct logdev_probe_cost) != LOGDEV_PROBE_COST_SIZE);
+	BUILD_BUG_ON(offsetof(struct logdev_probe_cost, kind) != LOGDEV_COST_HDR_SIZE);
 	debugfs_create_file("probe_cost", 0600, dir, NULL, &ld_cost_fops);
 }

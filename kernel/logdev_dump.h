@@ -3,7 +3,8 @@
  * logdev_dump.h - between the crash dump (logdev_dump.c), its walk over a
  * CPU's ring (logdev_dumpwalk.c) and its lines (logdev_dumpmsg.c).
  *
- * Layer: features; included by those three files only.
+ * Layer: features; included by those three files, and by logdev_calib.c,
+ * which walks its own calibration records with the same walker.
  */
 #ifndef _LOGDEV_DUMP_H
 #define _LOGDEV_DUMP_H

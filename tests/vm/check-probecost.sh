@@ -23,13 +23,23 @@
 #                   other probes, three captures of each (the share of the
 #                   rows' medians, see share()): the medians of the three
 #                   corrected shares within COST_SHARE_REL of each other
-#                   (relative: 0.25, for TCG on a busy host as above), and
-#                   closer than the raw shares' medians are
+#                   (relative: 0.35), and closer than the raw shares'
+#                   medians are.  Why 0.35: the share of the medians moves
+#                   with show_smap's corrected median alone (seq_printf's
+#                   is the same in both), and with five probes show_smap
+#                   holds 30 more nested return-probe calls, 42 us of
+#                   probes around 15 us of its own under TCG: a hit in
+#                   the workload 6 % off the calibration's loop moves the
+#                   share 16 % (idle host, 7.3; the nest check above sees
+#                   hits up to 20 % off, either way).  The raw shares are
+#                   2.6x apart.
+#                   The pair floor (kretprobe, edprint): measured, above 0
+#                   and below the whole cost of the pair's two records
 set -uo pipefail
 dir=$1 name=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 logdev=${LOGDEV:-$top/userspace/logdev}
-rel=${COST_SHARE_REL:-0.25}
+rel=${COST_SHARE_REL:-0.35}
 . "$top/tests/vm/lib.sh"
 P=$name
 
@@ -46,16 +56,25 @@ deltas() {
 # --- the calibration
 if [ -s "$dir/probe_cost.bin" ]; then
 	read -r -a w <<< "$(od -A n -t u4 -v "$dir/probe_cost.bin" | tr -s ' \n' '  ')"
-	check_eq "probe_cost: 56 words" "${#w[@]}" 56
+	check_eq "probe_cost: 68 words" "${#w[@]}" 68
 	check_eq "probe_cost: magic COST" "${w[0]}" 1414745923
-	check_eq "probe_cost: version 1, 6 kinds" "${w[1]}" $(((6 << 16) | 1))
-	check_eq "probe_cost: size 224" "${w[2]}" 224
+	check_eq "probe_cost: version 2, 6 kinds" "${w[1]}" $(((6 << 16) | 2))
+	check_eq "probe_cost: size 272" "${w[2]}" 272
 	ok "probe_cost: calibrated (ts not 0)" '[ "${w[4]}" != 0 ] || [ "${w[5]}" != 0 ]'
 	kinds=(edprint kprobe-int3 kprobe-ftrace kprobe-optimised kretprobe tracepoint)
 	for k in 0 1 2 3 4 5; do
-		b=$((8 + k * 8))
+		b=$((8 + k * 10))
 		f=${w[b]} runs=${w[b + 1]} mn=${w[b + 3]} p10=${w[b + 4]} med=${w[b + 5]}
-		p90=${w[b + 6]} mx=${w[b + 7]}
+		p90=${w[b + 6]} mx=${w[b + 7]} pair=${w[b + 8]} pn=${w[b + 9]}
+		# the pair floor: kretprobe and edprint, measured on enough pairs,
+		# above 0 and below the whole cost of the pair's two records
+		if [ $k = 0 ] || [ $k = 4 ]; then
+			echo "INFO: $P: ${kinds[k]}: its own pair's part inside it $pair ps ($pn pairs)"
+			ok "probe_cost: ${kinds[k]}: pair floor measured, 0 < floor < its two records' cost ($pair ps, $pn pairs)" \
+				"[ $((f & 4)) = 4 ] && [ $pn -ge 16 ] && [ $pair -gt 0 ] && [ $pair -lt $((k == 0 ? 2 * med : med)) ]"
+		else
+			ok "probe_cost: ${kinds[k]}: no pair floor" "[ $((f & 4)) = 0 ] && [ $pair = 0 ]"
+		fi
 		if [ $((f & 1)) = 0 ]; then
 			if [ $k = 3 ]; then
 				echo "INFO: $P: kprobe-optimised not measured (the optimiser did not get there)"
@@ -68,7 +87,7 @@ if [ -s "$dir/probe_cost.bin" ]; then
 		ok "probe_cost: ${kinds[k]}: min <= p10 <= median <= p90 <= max, median > 0" \
 			"[ $mn -le $p10 ] && [ $p10 -le $med ] && [ $med -le $p90 ] && [ $p90 -le $mx ] && [ $med -gt 0 ]"
 	done
-	ret_min=${w[40 + 3]} ret_med=${w[40 + 5]} ret_max=${w[40 + 7]}
+	ret_min=${w[48 + 3]} ret_med=${w[48 + 5]} ret_max=${w[48 + 7]}
 else
 	fail "no probe_cost.bin came back"
 	ret_min=0 ret_med=0 ret_max=0
@@ -95,7 +114,9 @@ nest() {
 		[ "$hits" -le $((cnt * 2 + comm)) ] ||
 		fail "nest-$1: $hits records charged to $cnt calls of lt_nest_outer, want 2 a call (and at most the $comm task-name records inside pairs)" >&2
 	# the return probe's figures of this capture's calibration (ps a call)
-	read -r _ kp10 kmed _ _ <<< "$(awk '$1 == "0000176"' "$c.cost.txt" 2>/dev/null)"
+	local cw
+	read -r -a cw <<< "$(od -A n -t u4 -v "$c.cost.bin" 2>/dev/null | tr -s ' \n' '  ')"
+	kp10=${cw[52]:-} kmed=${cw[53]:-}
 	oc=$(med "$c.txt" lt_nest_outer) ic=$(med "$c.txt" lt_nest_inner)
 	orw=$(med "$c-raw.txt" lt_nest_outer) irw=$(med "$c-raw.txt" lt_nest_inner)
 	if [ -z "$oc" ] || [ -z "$ic" ] || [ -z "$orw" ] || [ -z "$kmed" ]; then

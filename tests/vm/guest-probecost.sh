@@ -5,7 +5,7 @@
 #   probe_cost.bin   the figures read after "calibrate"
 #   nest-K.cap       r: probes on lt_nest_outer and lt_nest_inner (the outer
 #                    only calls the inner), N calls (logdev_test probe_nest),
-#                    K = 1, 2, 3, each calibrated just before (K.cost.txt)
+#                    K = 1, 2, 3, each calibrated just before (K.cost.bin)
 #   smap1-K.cap      r: show_smap, seq_printf and one other probed function,
 #                    reading /proc/self/smaps ROUNDS times (K = 1, 2, 3)
 #   smap5-K.cap      the same with five other probed functions
@@ -41,7 +41,7 @@ cap() {
 	echo 1 > $D/clear
 	if [ -z "${3:-}" ]; then
 		echo calibrate > $D/probe_cost || fail "calibrate before $1"
-		od -A d -t u4 $D/probe_cost > $R/$1.cost.txt
+		cat $D/probe_cost > $R/$1.cost.bin
 	fi
 	echo 1 > $D/enable
 	sh -c "$2"

@@ -190,29 +190,35 @@ static void print_cost_note(const struct lgd_reader *r, const struct lgd_deltas 
 		const struct logdev_cost_kind *c = &ds->cost->pc.kind[k];
 		unsigned int half = k == LOGDEV_COST_KRETPROBE ? 2 : 1;
 
-		if (!(ds->cost_kinds & (1u << k)))
+		if (!((ds->cost_kinds | ds->floor_kinds) & (1u << k)))
 			continue;
 		if (!(c->flags & LOGDEV_COST_F_MEASURED)) {
 			printf("  %-16s not measured: not taken out\n", lgd_cost_kind_name(k));
 			continue;
 		}
-		printf("  %-16s %.3f us (%.3f to %.3f)%s%s\n", lgd_cost_kind_name(k),
+		printf("  %-16s %.3f us (%.3f to %.3f)%s%s", lgd_cost_kind_name(k),
 		       c->median_ps / half / 1e6, c->min_ps / half / 1e6, c->max_ps / half / 1e6,
 		       half == 2 ? ", half a call's" : "",
 		       c->flags & LOGDEV_COST_F_DIRECT ? ", the hook's dispatch not included" : "");
+		if (ds->floor_kinds & (1u << k))
+			printf("; its own pair's part inside it %.3f us a pair",
+			       c->pair_ps / 1e6);
+		putchar('\n');
 	}
 	print_comm_note(ds, lgd_cost_comm(ds->cost), comm_ns,
 			lgd_cost_comm(ds->cost) ? NULL : "edprint not measured");
-	printf("  rows summed: %" PRIu64 " nested record%s, %.3f us taken out (columns probes, "
-	       "probes(us))\n", hits, hits == 1 ? "" : "s", (double)ns / 1e3);
+	printf("  rows summed: %" PRIu64 " nested record%s", hits, hits == 1 ? "" : "s");
+	if (ds->floor_pairs)
+		printf(" and the own records of %" PRIu64 " pair%s", ds->floor_pairs,
+		       ds->floor_pairs == 1 ? "" : "s");
+	printf(", %.3f us taken out (columns probes, probes(us))\n", (double)ns / 1e3);
 }
 
 /*
  * --durations with the probe cost taken out: a row whose self time (or
  * duration) came out below 0 had more taken out than it held: the nested
  * hits cost less here than the calibration measured (a figure from other
- * code, cache state and load), and a pair's own two hits, partly inside its
- * own time, are not taken out (docs/ANALYSIS.md).  Said on stderr, with the
+ * code, cache state and load; docs/ANALYSIS.md).  Said on stderr, with the
  * first such row, and counted (exit 3): never a silent negative time.
  */
 static void warn_over_corrected(const struct lgd_reader *r, const struct lgd_deltas *ds,

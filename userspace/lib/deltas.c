@@ -344,6 +344,7 @@ struct nest_res {
 	int64_t child_ns;
 	int inside;
 	int64_t ns;		/* the duration, less the probes' cost */
+	int64_t floor_ps;	/* of it: the pair's own records (lgd_cost_floor()) */
 	uint64_t hits;		/* records charged to it */
 	uint64_t comm, comm_new;	/* task-name records in it; not counted before */
 	int64_t comm_ns;	/* their cost taken out */
@@ -439,7 +440,8 @@ static void nest_pop(struct nest *n, const struct lgd_item *it, const struct lgd
 			t->v[j].comm_counted += res->comm_new;
 		if (ds->cost && t->v[i].hits) {
 			res->hits = t->v[i].hits;
-			res->ns = sat_add(dp->ns, -((t->v[i].cost_ps + 500) / 1000));
+			res->ns = sat_add(dp->ns, -((sat_add(t->v[i].cost_ps, res->floor_ps) + 500) /
+						    1000));
 			res->comm_ns = (t->v[i].comm_ps + 500) / 1000;
 		}
 		if (i) {
@@ -452,8 +454,8 @@ static void nest_pop(struct nest *n, const struct lgd_item *it, const struct lgd
 	}
 }
 
-/* pair @dp completed by its entry @it (the return came first) */
-static void nest_top(struct nest *n, const struct lgd_item *it, const struct lgd_dur_pair *dp,
+/* a pair (@res) completed by its entry @it (the return came first) */
+static void nest_top(struct nest *n, const struct lgd_item *it,
 		     const char *name, const struct lgd_deltas *ds, struct nest_res *res)
 {
 	struct nest_task *t = nest_task(n, it, 0);
@@ -461,7 +463,7 @@ static void nest_top(struct nest *n, const struct lgd_item *it, const struct lgd
 	if (!t || !t->depth)
 		return;
 	res->parent = t->v[t->depth - 1].site;
-	t->v[t->depth - 1].child_ns = sat_add(t->v[t->depth - 1].child_ns, dp->ns);
+	t->v[t->depth - 1].child_ns = sat_add(t->v[t->depth - 1].child_ns, res->ns);
 	res->inside = nest_inside(t, t->depth, name, ds);
 }
 
@@ -603,12 +605,19 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			if (ret > 0 && !dur_kept(r, it, &dp))
 				ret = 0;	/* an end left out by the filter */
 			if (ret > 0) {
-				struct nest_res res = { LGD_NO_SITE, 0, 0, dp.ns, 0, 0, 0, 0 };
+				int64_t fl = lgd_cost_floor(ds->cost, dp.entry_site, dp.ret_site);
+				struct nest_res res = { LGD_NO_SITE, 0, 0,
+							sat_add(dp.ns, -((fl + 500) / 1000)),
+							fl, 0, 0, 0, 0 };
 
+				if (fl) {
+					ds->floor_pairs = lgd_add_sat(ds->floor_pairs, 1);
+					ds->floor_kinds |= 1u << ds->cost->kind[dp.entry_site];
+				}
 				if (role == LGD_DUR_RETURN && dp.ret_off == it->file_off)
 					nest_pop(&ns, it, &dp, ds, &res);
 				else
-					nest_top(&ns, it, &dp, du.name[it->rec.site], ds, &res);
+					nest_top(&ns, it, du.name[it->rec.site], ds, &res);
 				ret = add_dur(ds, &dp, &res);
 			} else if (!ret && role == LGD_DUR_ENTRY) {
 				ret = nest_push(&ns, it, du.name[it->rec.site]);

@@ -18,6 +18,8 @@ struct lgd_sites;
 /**
  * lgd_cost_check() - copy a PROBE_COST section's @len bytes at @data into
  * *@out if they are a calibration this reader knows.
+ * Version 1 (224 bytes, no pair floor) comes out in the current layout
+ * (version and size the current ones), with no LOGDEV_COST_F_PAIR.
  * Return: 0; -EPROTO (another magic, version, size or count of kinds: the
  * reader cannot use it); -ENODATA (the module was never calibrated: ts 0).
  */
@@ -30,9 +32,10 @@ const char *lgd_cost_kind_name(unsigned int kind);
 
 /**
  * struct lgd_cost_sites - what one record of each site costs
- * @nr:    size of @kind and @ps (site ids 0 .. nr - 1)
+ * @nr:    size of @kind, @ret and @ps (site ids 0 .. nr - 1)
  * @kind:  per site: enum logdev_cost_kinds, or LGD_COST_NONE (site 0, a
  *         site the formats lack)
+ * @ret:   per site: 1 for a return probe's return site (NAME%return)
  * @ps:    per site: the cost of one record in ps (the kind's median; a
  *         return probe's call cost is split between its two records);
  *         0 where the kind was not measured
@@ -41,6 +44,7 @@ const char *lgd_cost_kind_name(unsigned int kind);
 struct lgd_cost_sites {
 	uint32_t nr;
 	uint8_t *kind;
+	uint8_t *ret;
 	int64_t *ps;
 	struct logdev_probe_cost pc;
 };
@@ -58,6 +62,15 @@ struct lgd_cost_sites {
 int lgd_cost_sites_init(struct lgd_cost_sites *cs, const struct lgd_sites *s,
 			const char *probes, const struct logdev_probe_cost *pc);
 void lgd_cost_sites_free(struct lgd_cost_sites *cs);
+
+/**
+ * lgd_cost_floor() - the part (ps) of a pair's own two records inside the
+ * pair from site @entry to site @ret: the calibration's @pair_ps of their
+ * kind when both are of it and it was measured (LOGDEV_COST_F_PAIR): a
+ * kretprobe's entry then a kretprobe's return, or two edprint() sites;
+ * 0 for any other pair (its own records' cost stays in it).
+ */
+int64_t lgd_cost_floor(const struct lgd_cost_sites *cs, uint32_t entry, uint32_t ret);
 
 /** lgd_cost_of() - ps of one record of site @id (0 if unknown). */
 static inline int64_t lgd_cost_of(const struct lgd_cost_sites *cs, uint32_t id)

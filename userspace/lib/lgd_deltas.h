@@ -42,7 +42,9 @@
  * @cost_hits, @cost_ns: --durations with probe costs (@cost of struct
  *              lgd_deltas): records inside this pair's durations whose
  *              cost was taken out of them, and the ns taken out (already
- *              out of every duration, self and inside figure above)
+ *              out of every duration, self and inside figure above), the
+ *              part of each pair's own two records inside it included
+ *              (lgd_cost_floor(): kretprobe and edprint pairs)
  * @comm_hits, @comm_ns: --durations: of logdev's own task-name records
  *              (LOGDEV_REC_COMM), those inside this pair's durations (same
  *              task and context, as nested probe records), counted with or
@@ -108,6 +110,9 @@ struct lgd_deltas {
 	int inside_set;
 	const struct lgd_cost_sites *cost;
 	unsigned int cost_kinds;	/* bit per enum logdev_cost_kinds of a record charged */
+	unsigned int floor_kinds;	/* ... of a pair whose own records were taken out */
+	uint64_t floor_pairs;	/* pairs whose own records' part was taken out
+				 * (lgd_cost_floor(); in lgd_pair.cost_ns) */
 	uint64_t comm_inside;	/* --durations: task-name records inside a pair
 				 * (each once, however deep: lgd_pair.comm_hits
 				 * counts one per pair holding it) */

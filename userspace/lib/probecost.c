@@ -9,15 +9,50 @@
 #include <string.h>
 #include "liblogdev.h"
 
+/*
+ * Version 1 (LOGDEV_PROBE_COST_SIZE_V1): the same header, kinds 32 bytes
+ * apart, no pair floor: read into the current struct, @pair_ps 0 and no
+ * LOGDEV_COST_F_PAIR.
+ */
+static int cost_v1(const void *data, size_t len, struct logdev_probe_cost *pc)
+{
+	if (len != LOGDEV_PROBE_COST_SIZE_V1 ||
+	    LOGDEV_COST_HDR_SIZE + LOGDEV_COST_NR_KINDS * LOGDEV_COST_KIND_SIZE_V1 != len)
+		return -EPROTO;
+	memset(pc, 0, sizeof(*pc));
+	memcpy(pc, data, LOGDEV_COST_HDR_SIZE);
+	for (int k = 0; k < LOGDEV_COST_NR_KINDS; k++) {
+		memcpy(&pc->kind[k],
+		       (const char *)data + LOGDEV_COST_HDR_SIZE + k * LOGDEV_COST_KIND_SIZE_V1,
+		       LOGDEV_COST_KIND_SIZE_V1);
+		pc->kind[k].flags &= ~(uint32_t)LOGDEV_COST_F_PAIR;
+	}
+	if (pc->size != len)
+		return -EPROTO;
+	pc->version = LOGDEV_COST_VERSION;	/* now in the current layout */
+	pc->size = sizeof(*pc);
+	return 0;
+}
+
 int lgd_cost_check(const void *data, size_t len, struct logdev_probe_cost *out)
 {
 	struct logdev_probe_cost pc;
 
-	if (len != sizeof(pc))
+	if (len < LOGDEV_COST_HDR_SIZE)
 		return -EPROTO;
-	memcpy(&pc, data, sizeof(pc));
-	if (pc.magic != LOGDEV_COST_MAGIC || pc.version != LOGDEV_COST_VERSION ||
-	    pc.size != sizeof(pc) || pc.nr_kinds != LOGDEV_COST_NR_KINDS)
+	memcpy(&pc, data, LOGDEV_COST_HDR_SIZE);	/* the header, every version */
+	if (pc.version == 1) {
+		if (cost_v1(data, len, &pc))
+			return -EPROTO;
+	} else if (len == sizeof(pc)) {
+		memcpy(&pc, data, sizeof(pc));
+		if (pc.size != sizeof(pc))
+			return -EPROTO;
+	} else {
+		return -EPROTO;
+	}
+	if (pc.magic != LOGDEV_COST_MAGIC || pc.nr_kinds != LOGDEV_COST_NR_KINDS ||
+	    pc.version != LOGDEV_COST_VERSION)
 		return -EPROTO;
 	if (!pc.ts)
 		return -ENODATA;
@@ -125,8 +160,9 @@ int lgd_cost_sites_init(struct lgd_cost_sites *cs, const struct lgd_sites *s,
 	cs->pc = *pc;
 	cs->nr = s->nr;
 	cs->kind = calloc(s->nr ? s->nr : 1, sizeof(*cs->kind));
+	cs->ret = calloc(s->nr ? s->nr : 1, sizeof(*cs->ret));
 	cs->ps = calloc(s->nr ? s->nr : 1, sizeof(*cs->ps));
-	if (!cs->kind || !cs->ps) {
+	if (!cs->kind || !cs->ret || !cs->ps) {
 		lgd_cost_sites_free(cs);
 		return -ENOMEM;
 	}
@@ -135,6 +171,7 @@ int lgd_cost_sites_init(struct lgd_cost_sites *cs, const struct lgd_sites *s,
 		const struct logdev_cost_kind *ck = k < LOGDEV_COST_NR_KINDS ? &pc->kind[k] : NULL;
 
 		cs->kind[i] = (uint8_t)k;
+		cs->ret[i] = k == LOGDEV_COST_KRETPROBE && strstr(s->by_id[i]->func, "%return");
 		if (!ck || !(ck->flags & LOGDEV_COST_F_MEASURED))
 			continue;
 		/* a return probe's figure is of a call: half on each record */
@@ -143,9 +180,24 @@ int lgd_cost_sites_init(struct lgd_cost_sites *cs, const struct lgd_sites *s,
 	return 0;
 }
 
+int64_t lgd_cost_floor(const struct lgd_cost_sites *cs, uint32_t entry, uint32_t ret)
+{
+	unsigned int k;
+	const struct logdev_cost_kind *ck;
+
+	if (!cs || entry >= cs->nr || ret >= cs->nr || cs->kind[entry] != cs->kind[ret])
+		return 0;
+	k = cs->kind[entry];
+	if (k == LOGDEV_COST_KRETPROBE ? cs->ret[entry] || !cs->ret[ret] : k != LOGDEV_COST_EDPRINT)
+		return 0;
+	ck = &cs->pc.kind[k];
+	return ck->flags & LOGDEV_COST_F_PAIR ? ck->pair_ps : 0;
+}
+
 void lgd_cost_sites_free(struct lgd_cost_sites *cs)
 {
 	free(cs->kind);
+	free(cs->ret);
 	free(cs->ps);
 	memset(cs, 0, sizeof(*cs));
 }

@@ -217,25 +217,22 @@ int lgd_rec_formats(struct lgd_cap_writer *w, const char *dir, const char *forma
 }
 
 /*
- * @dir/probe_cost into *@pc: 1 if it is a calibration (our magic, ts not 0),
- * 0 if the module was never calibrated, negative errno (no file: an older
- * module; a size or magic we do not know: -EPROTO)
+ * @dir/probe_cost into *@pc, in the current layout (a module of version 1
+ * converted: lgd_cost_check()): 1 if it is a calibration, 0 if the module
+ * was never calibrated, negative errno (no file: an older module; a size,
+ * magic or version we do not know: -EPROTO)
  */
 static int read_probe_cost(const char *dir, struct logdev_probe_cost *pc)
 {
 	size_t len;
 	char *t = lgd_rec_read_text(dir, "probe_cost", &len);
-	int ret = -EPROTO;
+	int ret;
 
 	if (!t)
 		return errno ? -errno : -EIO;
-	if (len == sizeof(*pc)) {
-		memcpy(pc, t, sizeof(*pc));
-		if (pc->magic == LOGDEV_COST_MAGIC)
-			ret = pc->ts != 0;
-	}
+	ret = lgd_cost_check(t, len, pc);
 	free(t);
-	return ret;
+	return ret == -ENODATA ? 0 : ret ? ret : 1;
 }
 
 int lgd_rec_probe_cost(struct lgd_cap_writer *w, const char *dir)

@@ -201,7 +201,7 @@ struct logdev_rec_hdr {
  * format (LOGDEV_FORMAT_VERSION): its own magic and version.
  */
 #define LOGDEV_COST_MAGIC	0x54534f43U	/* "COST" little-endian */
-#define LOGDEV_COST_VERSION	1
+#define LOGDEV_COST_VERSION	2	/* 1: 224 bytes, no pair floor (readers take both) */
 
 /* The kinds of hit measured (struct logdev_probe_cost.kind[]) */
 enum logdev_cost_kinds {
@@ -219,9 +219,12 @@ enum logdev_cost_kinds {
 /* ... without the hook's own dispatch (tracepoint: the probe function was
  * called directly, as the tracepoint calls it) */
 #define LOGDEV_COST_F_DIRECT	0x2
+/* @pair_ps was measured (version 2: kretprobe and edprint) */
+#define LOGDEV_COST_F_PAIR	0x4
 
 /**
- * struct logdev_cost_kind - one kind's cost per hit (32 bytes)
+ * struct logdev_cost_kind - one kind's cost per hit (40 bytes; 32 in
+ * version 1, which ends before @pair_ps)
  * @flags:  LOGDEV_COST_F_*
  * @runs:   runs measured; each run times @calls calls of a calibration
  *          function with the probe and as many of its unprobed twin
@@ -230,6 +233,16 @@ enum logdev_cost_kinds {
  *          runs (difference of the two times / @calls), in picoseconds of
  *          the trace clock: smallest, 10th percentile, median, 90th
  *          percentile, largest (nearest rank; negative differences as 0)
+ * @pair_ps: the part of this kind's own two records that lies inside the
+ *          pair they open and close (ps; LOGDEV_COST_F_PAIR): the median,
+ *          over @pair_n pairs, of the two records' timestamps apart less
+ *          the unprobed call's time.  A kretprobe's pair is one call's entry
+ *          and return records (what follows the entry record's timestamp
+ *          in its hit, and what precedes the return record's); edprint's,
+ *          two records of consecutive calls (what follows the first
+ *          record's timestamp and precedes the second's).  It is not
+ *          among @median_ps's nested cost: a pair is never inside itself.
+ * @pair_n: pairs measured
  */
 struct logdev_cost_kind {
 	__u32 flags;
@@ -240,10 +253,13 @@ struct logdev_cost_kind {
 	__u32 median_ps;
 	__u32 p90_ps;
 	__u32 max_ps;
+	__u32 pair_ps;
+	__u32 pair_n;
 };
 
 /**
- * struct logdev_probe_cost - the calibration's figures (224 bytes)
+ * struct logdev_probe_cost - the calibration's figures (272 bytes; version
+ * 1: 224, its kinds 32 bytes apart)
  * @magic:    LOGDEV_COST_MAGIC
  * @version:  LOGDEV_COST_VERSION
  * @nr_kinds: LOGDEV_COST_NR_KINDS (entries in @kind)
@@ -268,6 +284,9 @@ struct logdev_probe_cost {
 	struct logdev_cost_kind kind[LOGDEV_COST_NR_KINDS];
 };
 
-#define LOGDEV_PROBE_COST_SIZE	224
+#define LOGDEV_PROBE_COST_SIZE	272
+#define LOGDEV_PROBE_COST_SIZE_V1	224
+#define LOGDEV_COST_HDR_SIZE		32	/* bytes before @kind, every version */
+#define LOGDEV_COST_KIND_SIZE_V1	32
 
 #endif /* _UAPI_LINUX_LOGDEV_H */

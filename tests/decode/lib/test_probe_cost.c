@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <stddef.h>
 #include "liblogdev.h"
 #include "testlib.h"
 #include "fixture.h"
@@ -88,7 +89,7 @@ static void calib(struct logdev_probe_cost *pc, int opt)
  * 3.25 us, inner 0.9, outer's self 2.35.  @cost: a PROBE_COST section
  * (@pc); @with_probes: the PROBES section.
  */
-static char *build(const char *name, const struct logdev_probe_cost *pc, int with_probes)
+static char *build_sect(const char *name, const void *pc, size_t pclen, int with_probes)
 {
 	struct buf b = { 0 };
 	struct sbuf s;
@@ -97,7 +98,7 @@ static char *build(const char *name, const struct logdev_probe_cost *pc, int wit
 
 	cap_meta(&b, fmts);
 	if (pc)
-		cap_sect(&b, LGD_SECT_PROBE_COST, LGD_CAP_NO_CPU, pc, sizeof(*pc));
+		cap_sect(&b, LGD_SECT_PROBE_COST, LGD_CAP_NO_CPU, pc, pclen);
 	enc(&p, "L", 0x11ll);
 	sb_begin(&s, 0, 0, 1000, 0, 0);
 	sb_rec(&s, 1000, 1, LOGDEV_REC_PRINT, 0, 10, p.b, p.n);
@@ -116,6 +117,11 @@ static char *build(const char *name, const struct logdev_probe_cost *pc, int wit
 	path = write_tmp(name, b.p, b.n);
 	free(b.p);
 	return path;
+}
+
+static char *build(const char *name, const struct logdev_probe_cost *pc, int with_probes)
+{
+	return build_sect(name, pc, pc ? sizeof(*pc) : 0, with_probes);
 }
 
 /*
@@ -176,13 +182,16 @@ static void test_check(void)
 {
 	struct logdev_probe_cost pc, out;
 
-	CHECK_EQ(sizeof(pc), LOGDEV_PROBE_COST_SIZE, "struct logdev_probe_cost is 224 bytes");
+	CHECK_EQ(sizeof(pc), LOGDEV_PROBE_COST_SIZE, "struct logdev_probe_cost is 272 bytes");
 	calib(&pc, 1);
 	CHECK_EQ(lgd_cost_check(&pc, sizeof(pc), &out), 0, "check: a calibration is taken");
 	CHECK_EQ(out.kind[LOGDEV_COST_KRETPROBE].median_ps, 400000, "check: its figures copied");
 	CHECK_EQ(lgd_cost_check(&pc, sizeof(pc) - 1, &out), -EPROTO, "check: another size refused");
-	pc.version = 2;
+	pc.version = 3;
 	CHECK_EQ(lgd_cost_check(&pc, sizeof(pc), &out), -EPROTO, "check: another version refused");
+	pc.version = 1;
+	CHECK_EQ(lgd_cost_check(&pc, sizeof(pc), &out), -EPROTO,
+		 "check: version 1 in version 2's size refused");
 	calib(&pc, 1);
 	pc.magic ^= 1;
 	CHECK_EQ(lgd_cost_check(&pc, sizeof(pc), &out), -EPROTO, "check: another magic refused");
@@ -284,8 +293,8 @@ static void test_deltas(void)
 		"  rows summed: 5 nested records, 0.850 us taken out (columns probes, probes(us))\n"
 		"durations: 2 paired (0 negative), 0 entries without return, 0 returns without entry\n");
 
-	pc.version = 2;
-	cap = build("v2.cap", &pc, 1);
+	pc.version = 3;
+	cap = build("v3.cap", &pc, 1);
 	snprintf(args, sizeof(args), "deltas --durations %s", cap);
 	{
 		char *out, *err;
@@ -489,6 +498,119 @@ static void test_over_corrected(void)
 	free(err);
 }
 
+/*
+ * A version 1 section (224 bytes, kinds 32 bytes apart, as modules before
+ * the pair floor wrote it): taken in the current layout, its figures where
+ * they were, no pair floor; the CLI reads it as it did before.
+ */
+static void test_v1(void)
+{
+	const size_t hdr = offsetof(struct logdev_probe_cost, kind);
+	unsigned char v1[LOGDEV_PROBE_COST_SIZE_V1];
+	struct logdev_probe_cost pc, out;
+	uint32_t size = LOGDEV_PROBE_COST_SIZE_V1;
+	uint16_t one = 1;
+	char *cap, *o, *e, args[700];
+	int st;
+
+	calib(&pc, 1);
+	pc.kind[LOGDEV_COST_KRETPROBE].flags |= LOGDEV_COST_F_PAIR;	/* a stray bit */
+	memcpy(v1, &pc, hdr);
+	memcpy(v1 + offsetof(struct logdev_probe_cost, version), &one, sizeof(one));
+	memcpy(v1 + offsetof(struct logdev_probe_cost, size), &size, sizeof(size));
+	for (int k = 0; k < LOGDEV_COST_NR_KINDS; k++)
+		memcpy(v1 + hdr + k * LOGDEV_COST_KIND_SIZE_V1, &pc.kind[k],
+		       LOGDEV_COST_KIND_SIZE_V1);
+	CHECK_EQ(lgd_cost_check(v1, sizeof(v1), &out), 0, "v1: a version 1 calibration is taken");
+	CHECK_EQ(out.version, LOGDEV_COST_VERSION, "v1: in the current layout (version)");
+	CHECK_EQ(out.size, sizeof(out), "v1: in the current layout (size)");
+	CHECK_EQ(out.kind[LOGDEV_COST_KRETPROBE].median_ps, 400000, "v1: the kinds' figures in place");
+	CHECK_EQ(out.kind[LOGDEV_COST_TRACEPOINT].median_ps, 120000, "v1: the last kind's too");
+	CHECK_EQ(out.kind[LOGDEV_COST_KRETPROBE].flags & LOGDEV_COST_F_PAIR, 0,
+		 "v1: no pair floor (a stray flag cleared)");
+	CHECK_EQ(lgd_cost_check(v1, sizeof(v1) - 8, &out), -EPROTO, "v1: a shorter one refused");
+	cap = build_sect("v1.cap", v1, sizeof(v1), 1);
+	snprintf(args, sizeof(args), "deltas --durations %s", cap);
+	st = run_cli(args, &o, &e);
+	CHECK_WHY(st == 0 && strstr(o, "outer:0                  outer%return:0                    1      3.250") &&
+		  strstr(o, "rows summed: 5 nested records, 0.850 us taken out"),
+		  "v1: a capture of version 1 corrects as before (nothing for the pairs' own records)",
+		  "status %d\nstdout: %s\nstderr: %s", st, o, e);
+	free(o);
+	free(e);
+}
+
+/* which pairs have their own records' part taken out, and how much */
+static void test_floor_kinds(void)
+{
+	struct logdev_probe_cost pc;
+	struct lgd_cost_sites cs;
+	struct lgd_sites s = { 0 };
+
+	lgd_sites_parse(&s, fmts, strlen(fmts));
+	calib(&pc, 1);
+	pc.kind[LOGDEV_COST_KRETPROBE].flags |= LOGDEV_COST_F_PAIR;
+	pc.kind[LOGDEV_COST_KRETPROBE].pair_ps = 300000;
+	pc.kind[LOGDEV_COST_EDPRINT].flags |= LOGDEV_COST_F_PAIR;
+	pc.kind[LOGDEV_COST_EDPRINT].pair_ps = 90000;
+	pc.kind[LOGDEV_COST_KPROBE_OPT].pair_ps = 77000;	/* not flagged */
+	lgd_cost_sites_init(&cs, &s, probes, &pc);
+	CHECK_EQ(lgd_cost_floor(&cs, 1, 2), 300000, "floor: a kretprobe's entry to its return");
+	CHECK_EQ(lgd_cost_floor(&cs, 3, 2), 300000, "floor: one kretprobe's entry to another's return");
+	CHECK_EQ(lgd_cost_floor(&cs, 2, 1), 0, "floor: a return to an entry: none");
+	CHECK_EQ(lgd_cost_floor(&cs, 1, 3), 0, "floor: two entries: none");
+	CHECK_EQ(lgd_cost_floor(&cs, 5, 5), 90000, "floor: two edprint records");
+	CHECK_EQ(lgd_cost_floor(&cs, 1, 5), 0, "floor: a kretprobe's entry to an edprint: none");
+	CHECK_EQ(lgd_cost_floor(&cs, 6, 6), 0, "floor: a kprobe kind not measured: none");
+	CHECK_EQ(lgd_cost_floor(&cs, 0, 2), 0, "floor: site 0: none");
+	CHECK_EQ(lgd_cost_floor(&cs, 1, 99), 0, "floor: a site beyond the table: none");
+	CHECK_EQ(lgd_cost_floor(NULL, 1, 2), 0, "floor: no costs (--raw): none");
+	lgd_cost_sites_free(&cs);
+	pc.kind[LOGDEV_COST_KRETPROBE].flags &= ~(uint32_t)LOGDEV_COST_F_PAIR;
+	lgd_cost_sites_init(&cs, &s, probes, &pc);
+	CHECK_EQ(lgd_cost_floor(&cs, 1, 2), 0, "floor: not measured (no LOGDEV_COST_F_PAIR): none");
+	lgd_cost_sites_free(&cs);
+	lgd_sites_free(&s);
+}
+
+/*
+ * build()'s capture with a kretprobe pair floor of 0.3 us: outer 3.25 -
+ * 0.3 = 2.95 us, inner 0.9 - 0.3 = 0.6, outer's self 2.95 - 0.6 = 2.35 (the
+ * floor comes out of the parent and of the child), inner's share of outer
+ * 0.6 / 2.95 = 20.3 %; the probes(us) column holds it.
+ */
+static void test_floor(void)
+{
+	struct logdev_probe_cost pc;
+	char *cap, args[700];
+
+	calib(&pc, 1);
+	pc.kind[LOGDEV_COST_KRETPROBE].flags |= LOGDEV_COST_F_PAIR;
+	pc.kind[LOGDEV_COST_KRETPROBE].pair_ps = 300000;
+	pc.kind[LOGDEV_COST_KRETPROBE].pair_n = 1000;
+	cap = build("floor.cap", &pc, 1);
+	snprintf(args, sizeof(args), "deltas --inside outer:0 %s", cap);
+	run_expect("floor: each pair's own records' part out of it", args,
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)   probes  probes(us)  # clock: local (ftrace clock local)\n"
+		"outer:0                  outer%return:0                    1      2.950      2.950      2.950      2.950        2.950        2.350        4       1.050\n"
+		"inner:0                  inner%return:0                    1      0.600      0.600      0.600      0.600        0.600        0.600        1       0.400\n"
+		"inside outer:0: 1 call, 2.950 us inclusive\n"
+		"  inner:0 -> inner%return:0: 1 call, 0.600 us, 20.3 % of outer:0\n"
+		"probe cost: taken out of durations, self and inside times (--raw: as measured); nested records' cost per record (median of the calibration, its runs min to max):\n"
+		"  edprint          0.100 us (0.075 to 0.125)\n"
+		"  kprobe-optimised 0.250 us (0.188 to 0.312)\n"
+		"  kretprobe        0.200 us (0.150 to 0.250), half a call's; its own pair's part inside it 0.300 us a pair\n"
+		"  rows summed: 5 nested records and the own records of 2 pairs, 1.450 us taken out (columns probes, probes(us))\n"
+		"durations: 2 paired (0 negative), 0 entries without return, 0 returns without entry\n");
+	snprintf(args, sizeof(args), "deltas --durations --raw %s", cap);
+	run_expect("floor: --raw takes nothing out", args,
+		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)  # clock: local (ftrace clock local)\n"
+		"outer:0                  outer%return:0                    1      4.000      4.000      4.000      4.000        4.000        3.000\n"
+		"inner:0                  inner%return:0                    1      1.000      1.000      1.000      1.000        1.000        1.000\n"
+		"probe cost: not taken out (--raw)\n"
+		"durations: 2 paired (0 negative), 0 entries without return, 0 returns without entry\n");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -504,6 +626,9 @@ int main(int argc, char **argv)
 	test_comm_lib();
 	test_comm();
 	test_over_corrected();
+	test_v1();
+	test_floor_kinds();
+	test_floor();
 	tmpdir_remove();
 	printf("probe_cost: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
