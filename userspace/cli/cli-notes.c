@@ -179,6 +179,16 @@ void cli_left_out_note(const char *who, const char *file, uint64_t back, uint64_
 	cli_nwarn++;
 }
 
+void cli_cost_raw_note(FILE *f, const char *prefix, const struct lgd_reader *r,
+		       const char *verb)
+{
+	if (!r->have_cost)
+		return;
+	fprintf(f, "%sprobe cost: not taken out by logdev %s: durations as measured, the "
+		"probes' own time in them; logdev deltas --durations takes it out "
+		"(docs/ANALYSIS.md)\n", prefix, verb);
+}
+
 void cli_clock_header(FILE *f, const struct lgd_reader *r)
 {
 	char d[128];

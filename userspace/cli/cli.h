@@ -163,6 +163,14 @@ int cli_open_input(const char *file, struct lgd_reader *r);
  */
 void cli_left_out_note(const char *who, const char *file, uint64_t back, uint64_t huge);
 /**
+ * cli_cost_raw_note() - on @f, "@prefix" then a line saying that durations
+ * shown by logdev @verb hold the probes' own cost, which deltas --durations
+ * takes out, if @r's capture has a calibration (else nothing: deltas too
+ * shows them as measured, and says why).  A note, not a warning.
+ */
+void cli_cost_raw_note(FILE *f, const char *prefix, const struct lgd_reader *r,
+		       const char *verb);
+/**
  * cli_clock_header() - "# clock: CLOCK (ftrace clock F)" and a newline on @f:
  * the trace clock of @r's records (lgd_clock_desc()), the first line of
  * report's text form.

@@ -430,9 +430,12 @@ static int diff_svg(const char *out, const char *from, const char *to, uint64_t 
 			       m[0] ? " " : "", m);
 			free(e);
 		}
-		for (k = 0; !ret && k < 2; k++)
+		for (k = 0; !ret && k < 2; k++) {
 			cli_deltas_notes(stdout, k ? "B: " : "A: ", &ds[k],
 					 cli_pair_marks(&ds[k], p[k]));
+			if (durations)
+				cli_cost_raw_note(stdout, k ? "B: " : "A: ", &r[k], "diff");
+		}
 	}
 	free(title);
 	free(name[0]);
@@ -499,6 +502,9 @@ static int diff_files(const char *const files[2], enum fmt fmt, unsigned long lo
 					used[k] |= side_marks(k ? &df.rows[i].b : &df.rows[i].a);
 			cli_deltas_notes(fmt == F_TEXT ? stdout : stderr, k ? "B: " : "A: ",
 					 &ds[k], used[k]);
+			if (durations)
+				cli_cost_raw_note(fmt == F_TEXT ? stdout : stderr, k ? "B: " : "A: ",
+						  &r[k], "diff");
 			if (!ds[k].records)
 				fprintf(fmt == F_TEXT ? stdout : stderr, "%s: 0 records\n",
 					k ? "B" : "A");

@@ -473,6 +473,7 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 	if (fmt == X_PERFETTO)
 		fputs("\n]}\n", x.f);
 	cli_filter_notes(&r, &rs.m.counts, NULL);
+	cli_cost_raw_note(stderr, "logdev export: ", &r, "export");
 	if (!failed)	/* rows whose delta_ns is empty by deltas' rule (lgd_ts_step()) */
 		cli_left_out_note("logdev", NULL, rs.st.left_back, rs.st.left_huge);
 	if (negative) {

@@ -330,8 +330,11 @@ int cmd_hist(int argc, char **argv)
 		cli_hist_marks_text(marks, sizeof(marks), cli_pair_marks(&ds, p));
 		ret = cli_hist_svg_write(svg, &file, 1, title, &s, 1, "hist");
 	}
-	if (title && !ret)
+	if (title && !ret) {
 		cli_hist_print(&r, &ds, p, title, durations);
+		if (durations)
+			cli_cost_raw_note(stdout, "", &r, "hist");
+	}
 	free(title);	/* the notes came with the table (cli_collect()) */
 	lgd_deltas_free(&ds);
 	lgd_reader_close(&r);

@@ -611,6 +611,50 @@ static void test_floor(void)
 		"durations: 2 paired (0 negative), 0 entries without return, 0 returns without entry\n");
 }
 
+/*
+ * hist, diff and export show durations as measured: with a calibration in
+ * the capture they say so, and where deltas --durations takes it out;
+ * without one they say nothing (deltas too shows them as measured)
+ */
+static void test_raw_notes(void)
+{
+	static const struct { const char *args, *name; int err; const char *want; } c[] = {
+		{ "hist --durations outer:0 outer%%return:0 %s", "hist", 0,
+		  "probe cost: not taken out by logdev hist: durations as measured" },
+		{ "diff --durations %s %s", "diff", 0,
+		  "B: probe cost: not taken out by logdev diff: durations as measured" },
+		{ "diff --durations --format csv %s %s", "diff csv", 1,
+		  "A: probe cost: not taken out by logdev diff" },
+		{ "export --format csv %s", "export", 1,
+		  "logdev export: probe cost: not taken out by logdev export" },
+	};
+	struct logdev_probe_cost pc;
+	char *cap, *nocal, args[700], *out, *err;
+
+	calib(&pc, 1);
+	cap = build("notes.cap", &pc, 1);
+	nocal = build("notes-nocal.cap", NULL, 1);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		for (int k = 0; k < 2; k++) {
+			const char *f = k ? nocal : cap;
+			int st;
+
+			snprintf(args, sizeof(args), c[i].args, f, f);
+			st = run_cli(args, &out, &err);
+			if (!k)
+				CHECK_WHY(st == 0 && strstr(c[i].err ? err : out, c[i].want),
+					  NAMEF("raw notes: %s of a calibrated capture says the probe cost is in its durations", c[i].name),
+					  "status %d\nstdout: %s\nstderr: %s", st, out, err);
+			else
+				CHECK_WHY(st == 0 && !strstr(out, "probe cost") && !strstr(err, "probe cost"),
+					  NAMEF("raw notes: %s of a capture without calibration: no such note", c[i].name),
+					  "status %d\nstdout: %s\nstderr: %s", st, out, err);
+			free(out);
+			free(err);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -629,6 +673,7 @@ int main(int argc, char **argv)
 	test_v1();
 	test_floor_kinds();
 	test_floor();
+	test_raw_notes();
 	tmpdir_remove();
 	printf("probe_cost: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
