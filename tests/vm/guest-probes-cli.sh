@@ -114,9 +114,23 @@ check_eq "a refused second -p: exit 2" "$rc" 2
 check "a refused second -p: says the kernel's reason" "$(head -c 300 e.err)" \
 	grep -q 'invalid register name' e.err
 check "a refused second -p: names the spec" "$(head -c 300 e.err)" \
-	grep -q "probe 'p:x lt_probe_typed a=%zz' refused" e.err
+	grep -q "probe 'p:x lt_probe_typed a=%zz' (-p) refused" e.err
 check_eq "a refused second -p: the first removed, the one there before kept" "$(names)" "$before"
 check "a refused second -p: no capture written" "e.cap exists" test ! -e e.cap
+# a refused line of a probe file: named by its line number
+printf '# two probes\n\np:pf1 lt_probe_target\np:pf2 lt_probe_typed a=%%zz\n' > pf2.txt
+$L record -o e.cap --probe-file pf2.txt -- true 2> e3.err
+check_eq "a refused line of --probe-file: exit 2" "$?" 2
+check "a refused line of --probe-file: names its line" "$(head -c 300 e3.err)" \
+	grep -q "probe 'p:pf2 lt_probe_typed a=%zz' (line 4 of --probe-file) refused" e3.err
+check_eq "a refused line of --probe-file: nothing left" "$(names)" "$before"
+# a probe on a module not loaded: attached pending, said so, removed after
+$L record -o e4.cap -p 'r:nosuchmod:nosuchfn' -- sh -c "grep -c 'state=pending' $PF > e4.during" 2> e4.err
+check_eq "-p on a module not loaded: exit 0" "$?" 0
+check_eq "-p on a module not loaded: listed pending while recording" "$(cat e4.during)" 1
+check "-p on a module not loaded: said on stderr" "$(head -c 300 e4.err)" \
+	grep -q "note: 1 probe pending (.*): on a module not loaded" e4.err
+check_eq "-p on a module not loaded: removed after" "$(names)" "$before"
 # a -p whose name is the probe there before: refused, and keepme stays
 $L record -o e.cap -p 'p:keepme lt_probe_target' -- true 2> e2.err
 check_eq "-p with the name of a probe there before: exit 2" "$?" 2

@@ -70,14 +70,37 @@ int cli_nap_ms(uint64_t most, double dt, uint64_t buf_bytes)
 	return ms >= CLI_NAP_MAX_MS ? CLI_NAP_MAX_MS : (int)ms;
 }
 
+int cli_probe_spec_push(struct cli_probe_specs *ps, char *spec, const char *where)
+{
+	char **nv = realloc(ps->v, (ps->n + 1) * sizeof(*nv)), **nw = NULL, *w = NULL;
+
+	if (nv) {
+		ps->v = nv;
+		nw = realloc(ps->where, (ps->n + 1) * sizeof(*nw));
+	}
+	if (nw) {
+		ps->where = nw;
+		w = strdup(where);
+	}
+	if (!spec || !w) {
+		fprintf(stderr, "logdev record: out of memory\n");
+		free(spec);
+		free(w);
+		return 1;
+	}
+	ps->v[ps->n] = spec;
+	ps->where[ps->n++] = w;
+	return 0;
+}
+
 int cli_probe_spec_add(struct cli_probe_specs *ps, const char *arg, int is_file)
 {
-	char **lines = NULL;
-	size_t n = 1;
+	char **lines = NULL, where[64];
+	size_t n = 1, *ln = NULL;
 	int e = 0;
 
 	if (is_file) {
-		e = lgd_probes_read_file(arg, &lines, &n);
+		e = lgd_probes_read_file(arg, &lines, &ln, &n);
 		if (e) {
 			if (e == -E2BIG)
 				fprintf(stderr, "logdev record: --probe-file %s: line %zu: longer than "
@@ -88,43 +111,52 @@ int cli_probe_spec_add(struct cli_probe_specs *ps, const char *arg, int is_file)
 			return 2;
 		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		char **nv = realloc(ps->v, (ps->n + 1) * sizeof(*nv));
-		char *s = nv ? (is_file ? lines[i] : strdup(arg)) : NULL;
-
-		if (!nv || !s) {
-			fprintf(stderr, "logdev record: out of memory\n");
-			e = 1;
-			break;
-		}
-		ps->v = nv;
-		ps->v[ps->n++] = s;
+	for (size_t i = 0; i < n && !e; i++) {
+		if (is_file)
+			snprintf(where, sizeof(where), "line %zu of --probe-file", ln[i]);
+		e = cli_probe_spec_push(ps, is_file ? lines[i] : strdup(arg),
+					is_file ? where : "-p");
 		if (is_file)
 			lines[i] = NULL;
 	}
 	for (size_t i = 0; is_file && i < n; i++)
 		free(lines[i]);
 	free(lines);
+	free(ln);
 	return e;
 }
 
 void cli_probe_specs_free(struct cli_probe_specs *ps)
 {
-	for (size_t i = 0; i < ps->n; i++)
+	for (size_t i = 0; i < ps->n; i++) {
 		free(ps->v[i]);
+		free(ps->where[i]);
+	}
 	free(ps->v);
+	free(ps->where);
 	ps->v = NULL;
+	ps->where = NULL;
 	ps->n = 0;
 }
 
 int cli_probes_attach(const char *dir, const struct cli_probe_specs *ps,
 		      struct lgd_probe_set *set)
 {
+	char *spec;
 	int e;
 
 	if (!ps->n)
 		return 0;
 	e = lgd_probes_attach(dir, (const char *const *)ps->v, ps->n, set);
+	if (!e && set->pending) {
+		spec = lgd_escape_alloc(set->pending_name);
+		fprintf(stderr, "logdev record: note: %zu probe%s pending (%s%s): on a module "
+			"not loaded, %s record%s once it loads\n", set->pending,
+			set->pending == 1 ? "" : "s", spec ? spec : "?",
+			set->pending > 1 ? ", ..." : "", set->pending == 1 ? "it" : "they",
+			set->pending == 1 ? "s" : "");
+		free(spec);
+	}
 	if (!e)
 		return 0;
 	if (set->failed < 0) {	/* the probes file itself */
@@ -132,9 +164,12 @@ int cli_probes_attach(const char *dir, const struct cli_probe_specs *ps,
 			"you root?)\n", dir, strerror(-e));
 		return 1;
 	}
-	fprintf(stderr, "logdev record: probe '%s' refused: %s (nothing recorded, none of "
-		"its probes left attached)\n%s%s", ps->v[set->failed], strerror(-e), set->err,
-		set->err[0] && set->err[strlen(set->err) - 1] != '\n' ? "\n" : "");
+	spec = lgd_escape_alloc(ps->v[set->failed]);
+	fprintf(stderr, "logdev record: probe '%.200s%s' (%s) refused: %s (nothing recorded, "
+		"none of its probes left attached)\n%s%s", spec ? spec : "?",
+		spec && strlen(spec) > 200 ? "..." : "", ps->where[set->failed], strerror(-e),
+		set->err, set->err[0] && set->err[strlen(set->err) - 1] != '\n' ? "\n" : "");
+	free(spec);
 	return 2;
 }
 

@@ -25,8 +25,15 @@ int cli_write_formats(struct lgd_cap_writer *w, const char *dir, const char *for
 /* record's probes (-p SPEC, --probe-file FILE), in the order given */
 struct cli_probe_specs {
 	char **v;
+	char **where;	/* per spec: "-p", "--callees FUNC", "FILE:LINE" */
 	size_t n;
 };
+/**
+ * cli_probe_spec_push() - append @spec (malloc'd; @ps owns it from now,
+ * freed on failure too), from @where (copied), to @ps.  0, or 1 on no
+ * memory (said on stderr).
+ */
+int cli_probe_spec_push(struct cli_probe_specs *ps, char *spec, const char *where);
 /**
  * cli_probe_spec_add() - add -p @arg (or with @is_file the lines of probe
  * file @arg, lgd_probes_read_file()) to @ps.  Return: 0, 1 (no memory) or

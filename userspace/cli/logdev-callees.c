@@ -171,26 +171,19 @@ err_nomem:
 
 int cli_callees_specs(struct cli_probe_specs *ps, const char *func)
 {
-	char **lines = NULL;
+	char **lines = NULL, where[160];
 	size_t n = 0;
 	int rc = cli_callees_probes(func, &lines, &n, stderr) ? 2 : 0;
 
+	snprintf(where, sizeof(where), "--callees %.140s", func);
 	for (size_t i = 0; i < n; i++) {
 		size_t j;
 
 		for (j = 0; j < ps->n && strcmp(ps->v[j], lines[i]); j++)
 			;
 		if (!rc && j == ps->n) {
-			char **v = realloc(ps->v, (ps->n + 1) * sizeof(*v));
-
-			if (!v) {
-				fprintf(stderr, "logdev record: out of memory\n");
-				rc = 1;
-			} else {
-				ps->v = v;
-				ps->v[ps->n++] = lines[i];
-				lines[i] = NULL;
-			}
+			rc = cli_probe_spec_push(ps, lines[i], where);
+			lines[i] = NULL;
 		}
 		free(lines[i]);
 	}

@@ -26,6 +26,9 @@
  *           text of the refusal (its last entry), or a reason of the
  *           library's own; "" if none
  * @detach_failed: after lgd_probes_detach(): how many could not be removed
+ * @pending: of the probes added, those the kernel lists as pending (on a
+ *           module not loaded yet: they record once it loads)
+ * @pending_name: the first of them
  */
 struct lgd_probe_set {
 	char **names;
@@ -33,6 +36,8 @@ struct lgd_probe_set {
 	long failed;
 	char err[1024];
 	size_t detach_failed;
+	size_t pending;
+	char pending_name[128];
 };
 
 /**
@@ -69,10 +74,12 @@ void lgd_probe_set_free(struct lgd_probe_set *set);
 /**
  * lgd_probes_read_file() - the lines of probe file @path (as in the probes
  * file; '#' comments and blank lines dropped, trailing blanks cut) as a
- * malloc'd array of malloc'd strings in *@lines, *@n of them.
+ * malloc'd array of malloc'd strings in *@lines, *@n of them, and (if
+ * @linenos is not NULL) each one's line number in the file (from 1) in
+ * the malloc'd array *@linenos.
  * Return: 0 or negative errno (unreadable, out of memory; -E2BIG for a
  * line over 1023 bytes, *@n then its 1-based line number).
  */
-int lgd_probes_read_file(const char *path, char ***lines, size_t *n);
+int lgd_probes_read_file(const char *path, char ***lines, size_t **linenos, size_t *n);
 
 #endif /* LIBLOGDEV_PROBECTL_H */

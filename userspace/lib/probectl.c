@@ -180,11 +180,40 @@ static int spec_check(const char *s, struct lgd_probe_set *set)
 	return 0;
 }
 
+/*
+ * Count in @set the probes of @set->names[@from..] that the listing of
+ * @dir/probes shows with " state=pending" (a module not loaded yet); the
+ * first one's name kept.
+ */
+static void count_pending(const char *dir, struct lgd_probe_set *set, size_t from)
+{
+	size_t len;
+	char *t = lgd_rec_read_text(dir, "probes", &len);
+
+	for (const char *l = t; l && *l; ) {
+		const char *eol = strchr(l, '\n'), *end = eol ? eol : l + strlen(l);
+		const char *sp = memchr(l, ' ', (size_t)(end - l));
+		const char *colon = sp ? memchr(l, ':', (size_t)(sp - l)) : NULL;
+		const char *st = sp ? memmem(sp, (size_t)(end - sp), " state=pending", 14) : NULL;
+
+		for (size_t i = from; st && colon && i < set->nr; i++) {
+			if (strlen(set->names[i]) != (size_t)(sp - colon - 1) ||
+			    memcmp(set->names[i], colon + 1, (size_t)(sp - colon - 1)))
+				continue;
+			if (!set->pending++)
+				snprintf(set->pending_name, sizeof(set->pending_name), "%s",
+					 set->names[i]);
+		}
+		l = eol ? eol + 1 : NULL;
+	}
+	free(t);
+}
+
 /* attach @spec; the names it added go to @set.  0 or negative errno */
 static int attach_one(const char *dir, const char *spec, struct lgd_probe_set *set,
 		      int *refused)
 {
-	size_t nb = 0, na = 0;
+	size_t nb = 0, na = 0, from = set->nr;
 	char **before = listing(dir, &nb), **after;
 	int e = before ? probes_write(dir, spec, refused) : -errno;
 
@@ -213,6 +242,8 @@ static int attach_one(const char *dir, const char *spec, struct lgd_probe_set *s
 	}
 	names_free(before, nb);
 	names_free(after, na);
+	if (!e)
+		count_pending(dir, set, from);
 	return e;
 }
 
@@ -286,13 +317,15 @@ int lgd_probes_detach(const char *dir, struct lgd_probe_set *set)
 	return e;
 }
 
-int lgd_probes_read_file(const char *path, char ***lines, size_t *n)
+int lgd_probes_read_file(const char *path, char ***lines, size_t **linenos, size_t *n)
 {
-	size_t len, nr = 0, lineno = 0;
+	size_t len, nr = 0, lineno = 0, *ln = NULL;
 	char *t = lgd_rec_read_text(NULL, path, &len);
 	char **v = NULL;
 
 	*lines = NULL;
+	if (linenos)
+		*linenos = NULL;
 	*n = 0;
 	if (!t)
 		return -errno;
@@ -310,21 +343,36 @@ int lgd_probes_read_file(const char *path, char ***lines, size_t *n)
 			continue;
 		if (strlen(l) > LGD_PROBE_CMD_MAX) {
 			names_free(v, nr);
+			free(ln);
 			free(t);
 			*n = lineno;
 			return -E2BIG;
 		}
 		nv = realloc(v, (nr + 1) * sizeof(*v));
-		if (!nv || !(nv[nr] = strdup(l))) {
-			names_free(nv ? nv : v, nr);
+		if (nv)
+			v = nv;
+		if (linenos && nv) {
+			size_t *nl = realloc(ln, (nr + 1) * sizeof(*ln));
+
+			if (!nl)
+				nv = NULL;
+			else
+				(ln = nl)[nr] = lineno;
+		}
+		if (!nv || !(v[nr] = strdup(l))) {
+			names_free(v, nr);
+			free(ln);
 			free(t);
 			return -ENOMEM;
 		}
-		v = nv;
 		nr++;
 	}
 	free(t);
 	*lines = v;
+	if (linenos)
+		*linenos = ln;
+	else
+		free(ln);
 	*n = nr;
 	return 0;
 }

@@ -80,11 +80,11 @@ static void test_read_file(void)
 	static const char f[] = "# probes\n\n  r:kfree_skbmem  \n\tp:kfs kfree_skbmem+5 $arg1\r\n"
 				"  # indented comment\nt:kmem:kmem_cache_free";
 	char **v, *longl, *path;
-	size_t n;
+	size_t n, *ln;
 	int e;
 
 	path = write_tmp("pf", f, strlen(f));
-	e = lgd_probes_read_file(path, &v, &n);
+	e = lgd_probes_read_file(path, &v, NULL, &n);
 	CHECK_EQ(e, 0, "probe file: read");
 	CHECK_EQ(n, 3, "probe file: three probes, comments and blank lines dropped");
 	if (!e && n == 3) {
@@ -96,17 +96,29 @@ static void test_read_file(void)
 		free(v[i]);
 	if (!e)
 		free(v);
+	e = lgd_probes_read_file(path, &v, &ln, &n);
+	CHECK_EQ(e, 0, "probe file: read with line numbers");
+	if (!e && n == 3)
+		CHECK_WHY(ln[0] == 3 && ln[1] == 4 && ln[2] == 6,
+			  "probe file: each probe's line number in the file",
+			  "lines %zu %zu %zu, want 3 4 6", ln[0], ln[1], ln[2]);
+	for (size_t i = 0; !e && i < n; i++)
+		free(v[i]);
+	if (!e) {
+		free(v);
+		free(ln);
+	}
 
 	longl = malloc(1200);
 	memset(longl, 'a', 1199);
 	memcpy(longl, "# x\np:", 6);
 	longl[1199] = 0;
 	path = write_tmp("pf-long", longl, strlen(longl));
-	e = lgd_probes_read_file(path, &v, &n);
+	e = lgd_probes_read_file(path, &v, NULL, &n);
 	CHECK_EQ(e, -E2BIG, "probe file: a line over 1023 bytes is refused (-E2BIG)");
 	CHECK_EQ(n, 2, "probe file: ... with its line number");
 	free(longl);
-	e = lgd_probes_read_file(tmp_path("no-such-file"), &v, &n);
+	e = lgd_probes_read_file(tmp_path("no-such-file"), &v, NULL, &n);
 	CHECK_EQ(e, -ENOENT, "probe file: missing: -ENOENT");
 }
 
