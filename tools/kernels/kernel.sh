@@ -179,17 +179,30 @@ fetch_one() {
 
 # ------------------------------------------------------------------ lookup
 
+# env_current FILE: a cached kernel.env, with the QEMU that boots it as the
+# matrix says today (a cache fetched before the matrix changed keeps its
+# image, not its QEMU: 6.1 moved to trixie's QEMU, docs/KERNELS.md)
+env_current() {
+	local name line q
+	cat "$1"
+	name=$(sed -n 's/^KNAME=//p' "$1")
+	if [ -n "$name" ] && line=$(ld_matrix_line "$name"); then
+		read -r _ _ _ _ q <<< "$line"
+		echo "KQEMU=$q"
+	fi
+}
+
 # env_of KVER: print the kernel.env of KVER (fetching a matrix name)
 env_of() {
 	local k=${1:-} uts img
 	[ -n "$k" ] || k=$(ld_matrix_names | head -n 1)
 	if ld_matrix_line "$k" > /dev/null; then
 		uts=$(fetch_one "$k")
-		cat "$(kdir_of "$uts")/kernel.env"
+		env_current "$(kdir_of "$uts")/kernel.env"
 		return 0
 	fi
 	if [ -f "$(kdir_of "$k")/kernel.env" ]; then
-		cat "$(kdir_of "$k")/kernel.env"
+		env_current "$(kdir_of "$k")/kernel.env"
 		return 0
 	fi
 	if [ -d "/lib/modules/$k/build" ]; then
