@@ -558,6 +558,7 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 	int ret;
 
 	struct nest ns = { 0 };
+	uint64_t left_out = 0, left_neg = 0;	/* pairs the filters left out */
 
 	if (lgd_dur_init(&du, &r->sites))
 		return -ENOMEM;
@@ -602,8 +603,11 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			if (role == LGD_DUR_ENTRY)	/* not in its own pair */
 				nest_charge(&ns, it, cost);
 			ret = lgd_dur_add(&du, it, &dp);
-			if (ret > 0 && !dur_kept(r, it, &dp))
+			if (ret > 0 && !dur_kept(r, it, &dp)) {
 				ret = 0;	/* an end left out by the filter */
+				left_out++;	/* not among the pairs counted */
+				left_neg += dp.ns < 0;
+			}
 			if (ret > 0) {
 				int64_t fl = lgd_cost_floor(ds->cost, dp.entry_site, dp.ret_site);
 				struct nest_res res = { LGD_NO_SITE, 0, 0,
@@ -629,6 +633,8 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			break;
 	}
 	lgd_dur_finish(&du);
+	du.stats.paired -= left_out;
+	du.stats.negative -= left_neg;
 	if (st)
 		*st = du.stats;
 	/* rows of entry sites with entries left without return */

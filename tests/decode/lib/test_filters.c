@@ -288,6 +288,9 @@ static void test_durations(void)
 	out = run("deltas --pair f:10,f:30 --cpu 1", &st, NULL);
 	CHECK_TRUE(strstr(out, "\nf:10                     f:30                              1      3.000") != NULL,
 		   "deltas --pair --cpu 1: the task on CPU 1 only");
+	CHECK_WHY(strstr(out, "durations: 1 paired (0 negative)") != NULL,
+		  "deltas --pair --cpu 1: the footer counts the pairs kept, not those the filter left out",
+		  "%s", out);
 	free(out);
 }
 
