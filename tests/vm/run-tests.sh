@@ -508,10 +508,23 @@ if want vm-runner; then
 	else
 		fail "vm-runner: rc $rc (want 0), quiet.txt $([ -s "$o/quiet.txt" ] && echo back || echo missing): $(grep -v '^run.sh: kernel ' "$out/vm-runner.runlog" | head -n 4 | tr '\n' '|')"
 	fi
-	tr -d '\r' < "$o/console.log" 2> /dev/null | grep -q '^logdev-vm: the script exited; killed what it left running: .*sleep 1000, .*sleep 1001$' &&
-		[ $secs -lt $((150 * ${VM_SLOW:-1})) ] &&
-		echo "PASS: vm-runner: 'sleep 1000 &' and 'setsid sleep 1001 &' killed when the script exited; the guest powered off (${secs}s, --timeout 180)" ||
-		fail "vm-runner: the processes left running: $(tr -d '\r' < "$o/console.log" 2> /dev/null | grep '^logdev-vm: the script' || echo 'no kill line'), ${secs}s"
+	kl=$(tr -d '\r' < "$o/console.log" 2> /dev/null | grep '^logdev-vm: the script exited; ended what it left running')
+	ok=1
+	for w in "(SIGTERM, then SIGKILL to " "sleep 1000" "sleep 1001" "logdev record -o bg.cap" "sleep 1002"; do
+		case "$kl" in *"$w"*) ;; *) ok= ;; esac
+	done
+	[ $secs -lt $((150 * ${VM_SLOW:-1})) ] || ok=
+	[ -n "$ok" ] &&
+		echo "PASS: vm-runner: 'sleep 1000 &', 'setsid sleep 1001 &', a background logdev record and a sleep ignoring SIGTERM ended when the script exited (SIGTERM, then SIGKILL to the last); the guest powered off (${secs}s, --timeout 180)" ||
+		fail "vm-runner: the processes left running: ${kl:-no such line}, ${secs}s"
+	tr -d '\r' < "$o/console.log" 2> /dev/null | grep -q "^/init: .*can't open" &&
+		fail "vm-runner: /init's noise on the console: $(grep "^/init: .*can't open" "$o/console.log" | head -n 2 | tr '\n' '|')" ||
+		echo "PASS: vm-runner: no noise from /init about processes that ended while it looked"
+	# the SIGTERM let the background recorder finish its capture
+	"$U/logdev" report "$o/bg.cap" > /dev/null 2> "$o/bg-report.err" &&
+		! grep -q 'cut short\|incomplete' "$o/bg-report.err" &&
+		echo "PASS: vm-runner: the background logdev record, ended by the runner's SIGTERM, left a complete capture" ||
+		fail "vm-runner: bg.cap: $(head -c 300 "$o/bg-report.err" | tr '\n' '|') ($(head -c 200 "$o/bg.err" 2> /dev/null))"
 	cmp -s "$o/data-copy.txt" "$vm/workload-data.txt" &&
 		"$U/logdev" report "$o/quiet.cap" 2> /dev/null | grep -q ' qsleep:' &&
 		echo "PASS: vm-runner: the script read its FILE, and its capture (logdev record, probe qsleep) came back and reads" ||

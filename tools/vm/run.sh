@@ -224,19 +224,34 @@ tee /results/guest.log < /tmp/guest.out &
 teepid=\$!
 sh /logdev/guest.sh "\$@" > /tmp/guest.out 2>&1 < /dev/null
 echo \$? > /results/guest.rc
-# the script is done, so is the run: what it left running goes (kernel
-# threads ignore the signal; init, tee and the heartbeat stay)
+# the script is done, so is the run: what it left running goes, SIGTERM
+# first (a logdev record in the background ends its capture and removes
+# its probes), SIGKILL after 3 s to what is still there (kernel threads
+# ignore both; init, tee and the heartbeat stay)
 left=
+pids=
 for d in /proc/[0-9]*; do
 	p=\${d#/proc/}
 	case " 1 \$\$ \$teepid \$hb " in *" \$p "*) continue ;; esac
-	read -r _ _ _ pp _ < \$d/stat 2> /dev/null || continue
+	read -r _ _ _ pp _ 2> /dev/null < \$d/stat || continue
 	[ "\$pp" != "\$hb" ] || continue
-	c=\$(tr '\\0' ' ' < \$d/cmdline 2> /dev/null)
+	c=\$(tr '\\0' ' ' 2> /dev/null < \$d/cmdline)
 	[ -n "\$c" ] || continue
-	kill -9 \$p 2> /dev/null && left="\$left, \$p \${c% }"
+	kill -TERM \$p 2> /dev/null && { left="\$left, \$p \${c% }"; pids="\$pids \$p"; }
 done
-[ -z "\$left" ] || echo "logdev-vm: the script exited; killed what it left running: \${left#, }"
+n=0
+while [ -n "\$pids" ] && [ \$n -lt 30 ]; do
+	alive=
+	for p in \$pids; do
+		read -r _ _ st _ 2> /dev/null < /proc/\$p/stat || continue
+		[ "\$st" = Z ] || alive="\$alive \$p"	# a zombie has ended
+	done
+	pids=\$alive
+	[ -z "\$pids" ] || sleep 0.1
+	n=\$((n + 1))
+done
+for p in \$pids; do kill -9 \$p 2> /dev/null; done
+[ -z "\$left" ] || echo "logdev-vm: the script exited; ended what it left running (SIGTERM\${pids:+, then SIGKILL to\$pids}): \${left#, }"
 wait \$teepid
 dmesg > /results/dmesg.txt 2>/dev/null
 # Keep printk off the console while the results stream.  PREEMPT_RT
