@@ -159,6 +159,21 @@ int run_cli(const char *args, char **out, char **err)
 	return run_cli_env(NULL, args, out, err);
 }
 
+int check_cli(const char *name, const char *args, int want_st, const char *out_has,
+	      const char *err_has)
+{
+	char *out, *err;
+	int st = run_cli(args, &out, &err), ok;
+
+	ok = st == want_st && (!out_has || strstr(out, out_has)) &&
+	     (!err_has || strstr(err, err_has));
+	CHECK_WHY(ok, name, "logdev %s: status %d (want %d)\nstdout: %s\nstderr: %s", args, st,
+		  want_st, out, err);
+	free(out);
+	free(err);
+	return ok;
+}
+
 int tl_strip_clock(char *out)
 {
 	char *nl;

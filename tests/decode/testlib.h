@@ -83,6 +83,13 @@ char *slurp(const char *path);
 int run_cli_env(const char *env, const char *args, char **out, char **err);
 int run_cli(const char *args, char **out, char **err);
 /*
+ * check_cli(): one PASS/FAIL line @name: `logdev ARGS` exits @want_st and
+ * its stdout holds @out_has, its stderr @err_has (NULL: not checked); on
+ * failure both outputs are printed.  Returns 1 if it passed.
+ */
+int check_cli(const char *name, const char *args, int want_st, const char *out_has,
+	      const char *err_has);
+/*
  * report's text form starts with "# clock: ..." (the capture's trace clock):
  * remove that line from @out in place, for checks of the records alone.
  * Returns 1 if it was there.
