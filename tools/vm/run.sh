@@ -266,6 +266,12 @@ echo "$begin"
 base64 /tmp/results.tgz
 echo "$end"
 echo "$sumtag \$(sha256sum /tmp/results.tgz | cut -d' ' -f1)"
+# wait until the serial port has sent all of it: stty sets the console's
+# own settings again with TCSADRAIN, which returns once the tty and the
+# UART are empty.  Else the kernel's "reboot: Power down" (written to the
+# port at once) could land inside the stream's last lines, still queued
+# behind a threaded IRQ on PREEMPT_RT (seen: 6.12-rt soak under load)
+stty -F /dev/console "\$(stty -F /dev/console -g)" 2> /dev/null
 sync
 $halt_cmd
 sleep 2
