@@ -508,7 +508,7 @@ if want vm-runner; then
 	else
 		fail "vm-runner: rc $rc (want 0), quiet.txt $([ -s "$o/quiet.txt" ] && echo back || echo missing): $(grep -v '^run.sh: kernel ' "$out/vm-runner.runlog" | head -n 4 | tr '\n' '|')"
 	fi
-	kl=$(tr -d '\r' < "$o/console.log" 2> /dev/null | grep '^logdev-vm: the script exited; ended what it left running')
+	kl=$(tr -d '\r' < "$o/console.log" 2> /dev/null | grep 'logdev-vm: the script exited; ended what it left running')
 	ok=1
 	for w in "(SIGTERM, then SIGKILL to " "sleep 1000" "sleep 1001" "logdev record -o bg.cap" "sleep 1002"; do
 		case "$kl" in *"$w"*) ;; *) ok= ;; esac

@@ -26,3 +26,6 @@ while ! grep -q '^r:bgsleep ' /sys/kernel/debug/logdev/probes && [ $n -lt 100 ];
 done
 sleep 0.3
 echo "vm-runner: done"
+# the last output without its newline (binary output often ends so): the
+# results must come back all the same
+printf 'vm-runner: the end, no newline'

@@ -251,7 +251,7 @@ while [ -n "\$pids" ] && [ \$n -lt 30 ]; do
 	n=\$((n + 1))
 done
 for p in \$pids; do kill -9 \$p 2> /dev/null; done
-[ -z "\$left" ] || echo "logdev-vm: the script exited; ended what it left running (SIGTERM\${pids:+, then SIGKILL to\$pids}): \${left#, }"
+[ -z "\$left" ] || printf '\\n%s\\n' "logdev-vm: the script exited; ended what it left running (SIGTERM\${pids:+, then SIGKILL to\$pids}): \${left#, }"
 wait \$teepid
 dmesg > /results/dmesg.txt 2>/dev/null
 # Keep printk off the console while the results stream.  PREEMPT_RT
@@ -262,6 +262,7 @@ dmesg -n 1 2>/dev/null
 case "\$(uname -v)" in *PREEMPT_RT*) sleep 1 ;; esac
 (cd /results && find . -type f ! -name .sha256sums | xargs sha256sum > .sha256sums)
 tar czf /tmp/results.tgz -C /results .
+echo	# the script's last line may lack its newline: the marker starts a line
 echo "$begin"
 base64 /tmp/results.tgz
 echo "$end"
@@ -453,12 +454,14 @@ if [ -n "$bad" ]; then
 fi
 [ "$qrc" = 0 ] || echo "run.sh: qemu exited with status $qrc" >&2
 
-# the markers may have a kernel line glued after them (PREEMPT_RT prints the
+# the begin marker may follow output of the script's that lacked its newline
+# (a guest older than the echo before it); the markers may have a kernel
+# line glued after them (PREEMPT_RT prints the
 # console from a thread: a dump's lines can still be going out while the
 # guest writes): a marker starts its line; kernel lines in between are not
 # base64 and are dropped; one cut into a base64 line fails the checksum
 tr -d '\r' < "$out/console.log" |
-	awk -v b="$begin" -v e="$end" 'index($0, e) == 1 { on = 0 } on { print } index($0, b) == 1 { on = 1 }' |
+	awk -v b="$begin" -v e="$end" 'index($0, e) == 1 { on = 0 } on { print } index($0, b) > 0 { on = 1 }' |
 	grep -E '^[A-Za-z0-9+/=]+$' > "$out/.results.b64" || true
 want=$(tr -d '\r' < "$out/console.log" | awk -v t="$sumtag" '$1 == t { print $2 }' | tail -n 1)
 if [ -z "$want" ] || ! grep -q "^$end" <(tr -d '\r' < "$out/console.log"); then
