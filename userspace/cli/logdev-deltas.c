@@ -224,29 +224,40 @@ static void print_cost_note(const struct lgd_reader *r, const struct lgd_deltas 
 static void warn_over_corrected(const struct lgd_reader *r, const struct lgd_deltas *ds,
 				int final)
 {
-	const struct lgd_pair *worst = NULL;
-	size_t n = 0;
+	size_t n = 0, named = 0;
 	char *lb = NULL;
 
 	if (!ds->cost || !final)
 		return;
+	if (ds->floor_pairs && ds->floor_max_ps > ds->floor_min_raw * 1000) {
+		fprintf(stderr, "logdev: warning: the calibration puts %.3f us of a pair's own "
+			"records inside a pair, more than this capture's shortest such pair as "
+			"measured (%.3f us): it was measured under other conditions (a busy "
+			"host?); calibrate again beside the workload, or read --raw "
+			"(docs/ANALYSIS.md)\n", ds->floor_max_ps / 1e6, ds->floor_min_raw / 1e3);
+		cli_nwarn++;
+	}
 	for (size_t i = 0; i < ds->nr; i++) {
 		const struct lgd_pair *p = &ds->pairs[i];
 
-		if (p->self_ns >= 0 && p->min >= 0)
+		if (p->self_ns >= 0 && p->min >= 0 && p->median >= 0)
 			continue;
-		n++;
-		if (!worst || p->self_ns < worst->self_ns)
-			worst = p;
+		if (!n++)
+			fputs("logdev: warning: rows below 0 after the probe cost was taken out (", stderr);
+		if (named++ < 3)
+			fprintf(stderr, "%s%s: self %.3f us, min %.3f us, median %.3f us",
+				named > 1 ? "; " : "", label(r, p->from, &lb) < 0 ? "?" : lb,
+				p->self_ns / 1e3, p->min / 1e3, p->median / 1e3);
+		free(lb);
+		lb = NULL;
 	}
 	if (!n)
 		return;
-	fprintf(stderr, "logdev: warning: %zu row%s below 0 after the probe cost was taken out "
-		"(%s: self %.3f us, min %.3f us): the nested hits cost less here than the "
-		"calibration measured; read these rows beside --raw (docs/ANALYSIS.md)\n",
-		n, n == 1 ? "" : "s", label(r, worst->from, &lb) < 0 ? "?" : lb,
-		worst->self_ns / 1e3, worst->min / 1e3);
-	free(lb);
+	if (n > 3)
+		fprintf(stderr, "; %zu more", n - 3);
+	fprintf(stderr, "): %zu row%s: the nested hits cost less here than the calibration "
+		"measured; read these rows beside --raw (docs/ANALYSIS.md)\n", n,
+		n == 1 ? "" : "s");
 	cli_nwarn++;
 }
 

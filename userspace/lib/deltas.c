@@ -615,6 +615,10 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 							fl, 0, 0, 0, 0 };
 
 				if (fl) {
+					if (!ds->floor_pairs || dp.ns < ds->floor_min_raw)
+						ds->floor_min_raw = dp.ns;
+					if (fl > ds->floor_max_ps)
+						ds->floor_max_ps = fl;
 					ds->floor_pairs = lgd_add_sat(ds->floor_pairs, 1);
 					ds->floor_kinds |= 1u << ds->cost->kind[dp.entry_site];
 				}

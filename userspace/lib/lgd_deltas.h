@@ -113,6 +113,8 @@ struct lgd_deltas {
 	unsigned int floor_kinds;	/* ... of a pair whose own records were taken out */
 	uint64_t floor_pairs;	/* pairs whose own records' part was taken out
 				 * (lgd_cost_floor(); in lgd_pair.cost_ns) */
+	int64_t floor_max_ps;	/* the largest part taken out of one of them */
+	int64_t floor_min_raw;	/* the shortest of them as measured (ns) */
 	uint64_t comm_inside;	/* --durations: task-name records inside a pair
 				 * (each once, however deep: lgd_pair.comm_hits
 				 * counts one per pair holding it) */

@@ -483,7 +483,8 @@ static void test_over_corrected(void)
 	cap = build("over.cap", &pc, 1);
 	snprintf(args, sizeof(args), "deltas --durations %s", cap);
 	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 3 && strstr(err, "warning: 1 row below 0 after the probe cost was taken out (outer:0: self -1.250 us") &&
+	CHECK_WHY(st == 3 && strstr(err, "warning: rows below 0 after the probe cost was taken out (outer:0: self -1.250 us") &&
+		  strstr(err, "): 1 row: the nested hits cost less") &&
 		  strstr(out, "-1.250"),
 		  "over-corrected: a self time below 0 is warned about, naming the row (exit 3)",
 		  "status %d\nstdout: %s\nstderr: %s", st, out, err);
@@ -598,6 +599,25 @@ static void test_floor(void)
 		"  kretprobe        0.200 us (0.150 to 0.250), half a call's; its own pair's part inside it 0.300 us a pair\n"
 		"  rows summed: 5 nested records and the own records of 2 pairs, 1.450 us taken out (columns probes, probes(us))\n"
 		"durations: 2 paired (0 negative), 0 entries without return, 0 returns without entry\n");
+	snprintf(args, sizeof(args), "deltas --durations %s", cap);
+	{
+		char *o, *e;
+		int st = run_cli(args, &o, &e);
+
+		CHECK_WHY(st == 0 && !strstr(e, "warning"),
+			  "floor: below the capture's shortest pair: no warning (exit 0)",
+			  "status %d\nstderr: %s", st, e);
+		free(o);
+		free(e);
+	}
+	pc.kind[LOGDEV_COST_KRETPROBE].pair_ps = 1200000;	/* inner took 1 us */
+	cap = build("floor-over.cap", &pc, 1);
+	snprintf(args, sizeof(args), "deltas --durations %s", cap);
+	check_cli("floor: more than the capture's shortest pair: warned, naming both (exit 3)", args,
+		  3, NULL, "warning: the calibration puts 1.200 us of a pair's own records inside a "
+		  "pair, more than this capture's shortest such pair as measured (1.000 us)");
+	check_cli("floor: ... and the rows it drove below 0, by median too", args, 3, NULL,
+		  "inner:0: self -0.300 us, min -0.300 us, median -0.300 us");
 	snprintf(args, sizeof(args), "deltas --durations --raw %s", cap);
 	run_expect("floor: --raw takes nothing out", args,
 		"from                     to                            count    min(us) median(us)    p99(us)    max(us)    total(us)     self(us)  # clock: local (ftrace clock local)\n"
