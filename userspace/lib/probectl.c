@@ -177,6 +177,15 @@ static int spec_check(const char *s, struct lgd_probe_set *set)
 			 s, LGD_PROBE_CMD_MAX);
 		return -EINVAL;
 	}
+	/* a short form whose target is a label the reader prints (FUNC%return) */
+	size_t w = strcspn(p, " \t");
+
+	if (w > 7 && !memchr(p, ':', w) && !memcmp(p + w - 7, "%return", 7)) {
+		snprintf(set->err, sizeof(set->err),
+			 "'%.*s' is the label of a return probe's return site: attach the probe "
+			 "as r:%.*s (or p:NAME %.*s)", (int)w, p, (int)w - 7, p, (int)w, p);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -55,6 +55,20 @@ static void test_attach_detach(void)
 		     "attach: a call with a removal spec writes nothing, the earlier calls' probes kept");
 	free(t);
 	CHECK_EQ(set.nr, 2, "attach: the set keeps the earlier calls' probes");
+	{
+		const char *label[] = { "show_smap%return" }, *fine[] = { "p:x show_smap%return" };
+
+		e = lgd_probes_attach(tmpdir, label, 1, &set);
+		CHECK_WHY(e == -EINVAL && strstr(set.err, "'show_smap%return' is the label of a "
+			  "return probe's return site: attach the probe as r:show_smap"),
+			  "attach: a label as a spec is refused, the spec to write named",
+			  "e %d err '%s'", e, set.err);
+		e = lgd_probes_attach(tmpdir, fine, 1, &set);
+		CHECK_EQ(e, 0, "attach: p:NAME FUNC%return (ftrace's return probe form) passes");
+		CHECK_EQ(set.nr, 3, "attach: ... and is added");
+		if (set.nr == 3)
+			free(set.names[--set.nr]);	/* not detached below */
+	}
 
 	e = lgd_probes_detach(tmpdir, &set);
 	t = slurp(probes);
