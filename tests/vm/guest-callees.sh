@@ -89,9 +89,20 @@ awk '$1 ~ /^__ptrace_may_access/ && $NF ~ /^ptrace_may_access/ { ok = 1 } END { 
 	pass "--by-parent on the real kernel: __ptrace_may_access under ptrace_may_access" ||
 	fail "--by-parent: no __ptrace_may_access row under ptrace_may_access"
 
-# 5. the same with ftrace's function_graph, for the docs' comparison
+# 5. the same with ftrace's function_graph, for the docs' comparison (not a
+# check of logdev).  Not under QEMU 7.2 (the machine type in DMI says which,
+# pc-i440fx-7.2): its multi-threaded TCG wedged ftrace's text patching when
+# function_graph was switched off, on 6.1 and 6.1-rt (an RCU stall, or one
+# vCPU re-taking an int3: docs/KERNELS.md)
 T=/sys/kernel/debug/tracing
 [ -d $T ] || T=/sys/kernel/tracing
+qv=$(cat /sys/class/dmi/id/product_version 2> /dev/null)
+case "$qv" in
+pc-*-[1-9][0-9].*|pc-*-[89].*) ;;
+*)
+	echo "# function_graph comparison skipped: machine '$qv' (QEMU 7.2 or unknown wedges ftrace's text patching)"
+	T=/nonexistent ;;
+esac
 if [ -f $T/available_tracers ] && grep -qw function_graph $T/available_tracers; then
 	echo "# function_graph on the same two investigations"
 	# fg FUNC WORK: FUNC and its direct callees, no interrupts, then the
