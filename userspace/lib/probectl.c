@@ -73,11 +73,14 @@ static int probes_write(const char *dir, const char *s, int *refused)
 
 /*
  * The names of the listing @text ("p:NAME ...", "r3:GRP/NAME ...",
- * "t:NAME ..."): the head word after its ':'.  Sets *@n; NULL on no memory.
+ * "t:NAME ..."): the head word after its ':'.  Sets *@n; with @pend, also
+ * a malloc'd array saying per name whether its line says " state=pending"
+ * (a probe on a module not loaded yet).  NULL on no memory.
  */
-static char **listing_names(const char *text, size_t *n)
+static char **listing_names(const char *text, size_t *n, unsigned char **pend)
 {
 	char **v = NULL;
+	unsigned char *pv = NULL;
 	size_t nr = 0;
 
 	for (const char *l = text; l && *l; ) {
@@ -88,20 +91,29 @@ static char **listing_names(const char *text, size_t *n)
 
 		if (colon && hend > colon + 1) {
 			char **nv = realloc(v, (nr + 1) * sizeof(*v));
+			unsigned char *np = pend && nv ? realloc(pv, nr + 1) : NULL;
 
-			if (!nv || !(nv[nr] = strndup(colon + 1, (size_t)(hend - colon - 1)))) {
-				v = nv ? nv : v;
+			if (nv)
+				v = nv;
+			if (np)
+				pv = np;
+			if (!nv || (pend && !np) ||
+			    !(v[nr] = strndup(colon + 1, (size_t)(hend - colon - 1)))) {
 				for (size_t i = 0; i < nr; i++)
 					free(v[i]);
 				free(v);
+				free(pv);
 				return NULL;
 			}
-			v = nv;
+			if (pend)
+				pv[nr] = sp && memmem(sp, (size_t)(end - sp), " state=pending", 14);
 			nr++;
 		}
 		l = eol ? eol + 1 : NULL;
 	}
 	*n = nr;
+	if (pend)
+		*pend = pv;
 	return v ? v : calloc(1, sizeof(*v));
 }
 
@@ -112,7 +124,8 @@ static void names_free(char **v, size_t n)
 	free(v);
 }
 
-static char **listing(const char *dir, size_t *n)
+/* listing_names() of @dir/probes */
+static char **listing(const char *dir, size_t *n, unsigned char **pend)
 {
 	size_t len;
 	char *t = lgd_rec_read_text(dir, "probes", &len);
@@ -120,7 +133,7 @@ static char **listing(const char *dir, size_t *n)
 
 	if (!t)
 		return NULL;
-	v = listing_names(t, n);
+	v = listing_names(t, n, pend);
 	free(t);
 	if (!v)
 		errno = ENOMEM;
@@ -189,48 +202,20 @@ static int spec_check(const char *s, struct lgd_probe_set *set)
 	return 0;
 }
 
-/*
- * Count in @set the probes of @set->names[@from..] that the listing of
- * @dir/probes shows with " state=pending" (a module not loaded yet); the
- * first one's name kept.
- */
-static void count_pending(const char *dir, struct lgd_probe_set *set, size_t from)
-{
-	size_t len;
-	char *t = lgd_rec_read_text(dir, "probes", &len);
-
-	for (const char *l = t; l && *l; ) {
-		const char *eol = strchr(l, '\n'), *end = eol ? eol : l + strlen(l);
-		const char *sp = memchr(l, ' ', (size_t)(end - l));
-		const char *colon = sp ? memchr(l, ':', (size_t)(sp - l)) : NULL;
-		const char *st = sp ? memmem(sp, (size_t)(end - sp), " state=pending", 14) : NULL;
-
-		for (size_t i = from; st && colon && i < set->nr; i++) {
-			if (strlen(set->names[i]) != (size_t)(sp - colon - 1) ||
-			    memcmp(set->names[i], colon + 1, (size_t)(sp - colon - 1)))
-				continue;
-			if (!set->pending++)
-				snprintf(set->pending_name, sizeof(set->pending_name), "%s",
-					 set->names[i]);
-		}
-		l = eol ? eol + 1 : NULL;
-	}
-	free(t);
-}
-
 /* attach @spec; the names it added go to @set.  0 or negative errno */
 static int attach_one(const char *dir, const char *spec, struct lgd_probe_set *set,
 		      int *refused)
 {
-	size_t nb = 0, na = 0, from = set->nr;
-	char **before = listing(dir, &nb), **after;
+	size_t nb = 0, na = 0;
+	char **before = listing(dir, &nb, NULL), **after;
+	unsigned char *pend = NULL;
 	int e = before ? probes_write(dir, spec, refused) : -errno;
 
 	if (e) {
 		names_free(before, nb);
 		return e;
 	}
-	after = listing(dir, &na);
+	after = listing(dir, &na, &pend);
 	if (!after) {
 		names_free(before, nb);
 		return -errno;
@@ -248,11 +233,13 @@ static int attach_one(const char *dir, const char *spec, struct lgd_probe_set *s
 		set->names = nv;
 		set->names[set->nr++] = after[i];
 		after[i] = NULL;
+		if (pend[i] && !set->pending++)	/* on a module not loaded yet */
+			snprintf(set->pending_name, sizeof(set->pending_name), "%s",
+				 set->names[set->nr - 1]);
 	}
 	names_free(before, nb);
 	names_free(after, na);
-	if (!e)
-		count_pending(dir, set, from);
+	free(pend);
 	return e;
 }
 

@@ -69,6 +69,19 @@ static void test_attach_detach(void)
 		if (set.nr == 3)
 			free(set.names[--set.nr]);	/* not detached below */
 	}
+	{
+		/* the fake probes file lists what was written: a line as the
+		 * kernel lists a probe on a module not loaded yet */
+		const char *pm[] = { "p:pm mod:fn hits=0 missed=0 state=pending" };
+
+		CHECK_EQ(set.pending, 0, "attach: nothing pending so far");
+		e = lgd_probes_attach(tmpdir, pm, 1, &set);
+		CHECK_WHY(e == 0 && set.pending == 1 && !strcmp(set.pending_name, "pm"),
+			  "attach: a probe listed state=pending is counted, by name",
+			  "e %d pending %zu name '%s'", e, set.pending, set.pending_name);
+		if (set.nr == 3)
+			free(set.names[--set.nr]);	/* not detached below */
+	}
 
 	e = lgd_probes_detach(tmpdir, &set);
 	t = slurp(probes);
