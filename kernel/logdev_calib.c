@@ -12,6 +12,9 @@
  * constant apart so that the compiler cannot fold the two) are timed with
  * the trace clock, preemption off, on one CPU; each run gives a per-hit
  * cost, (probed - twin) / calls, and the LD_CAL_RUNS runs their spread.
+ * The runs are taken in rounds, one run of every kind a round, the rounds
+ * LD_CAL_GAP_MS apart (about half a second in all, ld_cal_rounds()): the
+ * figures stand for a stretch of time, not a moment.
  * Recording is switched on for it (a hit's cost is the cost of writing its
  * record) and the buffers are emptied afterwards, so it is refused while
  * recording or while a consuming reader is open (-EBUSY): no calibration
@@ -32,8 +35,9 @@
  *
  * The pair floor (@pair_ps: the part of a kind's own two records inside
  * the pair they make) is measured for kretprobes and edprint from the
- * records themselves: runs into emptied buffers, then this CPU's records
- * walked with the crash dump's walker (logdev_dumpwalk.c, ld_cal_pair()).
+ * records themselves: each round, a run into emptied buffers, then this
+ * CPU's records walked with the crash dump's walker (logdev_dumpwalk.c,
+ * ld_cal_round_floor()); the figure is the rounds' median.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -55,8 +59,8 @@
 #define LD_CAL_RUNS		31	/* runs per kind */
 #define LD_CAL_QUIET_MS		100	/* for the optimiser's pending work, first */
 #define LD_CAL_OPT_WAIT_MS	2000
-#define LD_CAL_PAIR_RUNS	10	/* runs walked for the pair floor */
-#define LD_CAL_PAIR_MIN		16	/* pairs needed for a figure */
+#define LD_CAL_GAP_MS		10	/* between rounds: ~0.5 s in all */
+#define LD_CAL_PAIR_MIN		16	/* pairs a round needs for a floor */
 
 /* times LD_CAL_CALLS direct calls of one calibration function (ns) */
 typedef u64 (*ld_cal_fn)(void);
@@ -78,6 +82,20 @@ static noinline __noclone int ld_calib_fn(int x)
 static noinline __noclone int ld_calib_fn_twin(int x)
 {
 	x = x * 3 + 2;
+	barrier();
+	return x ^ (x >> 3);
+}
+
+static noinline __noclone int ld_calib_ret(int x)
+{
+	x = x * 11 + 1;
+	barrier();
+	return x ^ (x >> 3);
+}
+
+static noinline __noclone int ld_calib_ret_twin(int x)
+{
+	x = x * 11 + 2;
 	barrier();
 	return x ^ (x >> 3);
 }
@@ -150,6 +168,8 @@ static noinline u64 ld_cal_time_##fn(void)				\
 }
 LD_CAL_TIMER(ld_calib_fn)
 LD_CAL_TIMER(ld_calib_fn_twin)
+LD_CAL_TIMER(ld_calib_ret)
+LD_CAL_TIMER(ld_calib_ret_twin)
 LD_CAL_TIMER(ld_calib_nt)
 LD_CAL_TIMER(ld_calib_nt_twin)
 LD_CAL_TIMER(ld_calib_edp)
@@ -206,19 +226,6 @@ static void ld_cal_fill(struct logdev_cost_kind *k, s64 *v, int n, u32 flags)
 	k->max_ps = ld_cal_ps(v[n - 1]);
 }
 
-static void ld_cal_kind(struct logdev_cost_kind *k, ld_cal_fn probed, ld_cal_fn twin,
-			u32 flags)
-{
-	s64 v[LD_CAL_RUNS];
-	int i;
-
-	probed();	/* warm */
-	twin();
-	for (i = 0; i < LD_CAL_RUNS; i++)
-		v[i] = ld_cal_run(probed, twin, i);
-	ld_cal_fill(k, v, LD_CAL_RUNS, flags);
-}
-
 /* the two sites of @probe's pairs, entry and return; false if unknown */
 static bool ld_cal_pair_sites(const char *probe, u32 *a, u32 *b)
 {
@@ -271,48 +278,110 @@ static int ld_cal_walk_pairs(struct ld_dump_cur *c, u32 a, u32 b, s64 *v, int ma
 }
 
 /*
- * The pair floor of @k (LOGDEV_COST_F_PAIR): LD_CAL_PAIR_RUNS runs of
- * @probed into emptied buffers, its pairs walked (the entry and return of
- * kretprobe @probe; NULL: consecutive records of one site), and the median
- * time apart less the median unprobed call (@twin, LD_CAL_RUNS runs).
+ * One kind in the calibration's rounds: its timed calls (probed, twin), a
+ * cost a hit per round (@v, ps) and, for a pair floor (@pair: a kretprobe
+ * named @probe, or edprint: NULL), the floor per round (@floor, ps) and
+ * the pairs walked for them (@npairs).
  */
-static void ld_cal_pair(struct logdev_cost_kind *k, ld_cal_fn probed, ld_cal_fn twin,
-			const char *probe)
-{
-	const int max = LD_CAL_PAIR_RUNS * LD_CAL_CALLS;
-	s64 t[LD_CAL_RUNS], *v;
-	struct ld_dump_cur *c;
-	u32 a = 0, b = 0;
-	int i, n;
+struct ld_cal_kind_run {
+	unsigned int kind;	/* enum logdev_cost_kinds */
+	ld_cal_fn probed, twin;
+	u32 flags;
+	bool pair;
+	const char *probe;
+	int nfloor;
+	u32 npairs;
+	s64 v[LD_CAL_RUNS];
+	s64 floor[LD_CAL_RUNS];
+};
 
-	v = kmalloc_array(max, sizeof(*v), GFP_KERNEL);
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!v || !c)
-		goto out;
-	for (i = 0; i < LD_CAL_RUNS; i++) {
-		preempt_disable();
-		t[i] = (s64)twin() * 1000 / LD_CAL_CALLS;
-		preempt_enable();
-	}
-	sort(t, LD_CAL_RUNS, sizeof(*t), ld_cal_cmp, NULL);
+struct ld_cal_plan {
+	int nr;
+	struct ld_cal_kind_run k[LOGDEV_COST_NR_KINDS];
+	s64 buf[LD_CAL_CALLS];	/* one run's pair times */
+	struct ld_dump_cur cur;
+};
+
+static void ld_cal_plan_add(struct ld_cal_plan *pl, unsigned int kind, ld_cal_fn probed,
+			    ld_cal_fn twin, u32 flags, bool pair, const char *probe)
+{
+	struct ld_cal_kind_run *k = &pl->k[pl->nr++];
+
+	k->kind = kind;
+	k->probed = probed;
+	k->twin = twin;
+	k->flags = flags;
+	k->pair = pair;
+	k->probe = probe;
+}
+
+/*
+ * One round's pair floor of @k: after an untimed run, into emptied
+ * buffers, a run of the twin and one of @k->probed (preemption off), the pairs of this run walked;
+ * their median time apart less the twin's call, timed just before
+ */
+static void ld_cal_round_floor(struct ld_cal_plan *pl, struct ld_cal_kind_run *k)
+{
+	u32 a = 0, b = 0;
+	u64 tt;
+	int n;
+
+	if (k->probe && !ld_cal_pair_sites(k->probe, &a, &b))
+		return;
+	k->probed();	/* warm */
 	ld_clear_all();
-	for (i = 0; i < LD_CAL_PAIR_RUNS; i++) {
-		preempt_disable();
-		probed();
-		preempt_enable();
-	}
-	if (probe && !ld_cal_pair_sites(probe, &a, &b))
-		goto out;
-	n = ld_cal_walk_pairs(c, a, b, v, max);
+	preempt_disable();
+	tt = k->twin();
+	k->probed();
+	preempt_enable();
+	n = ld_cal_walk_pairs(&pl->cur, a, b, pl->buf, LD_CAL_CALLS);
 	if (n < LD_CAL_PAIR_MIN)
-		goto out;
-	sort(v, n, sizeof(*v), ld_cal_cmp, NULL);
-	k->pair_ps = ld_cal_ps(v[n / 2] - t[LD_CAL_RUNS / 2]);
-	k->pair_n = n;
-	k->flags |= LOGDEV_COST_F_PAIR;
-out:
-	kfree(c);
-	kfree(v);
+		return;
+	sort(pl->buf, n, sizeof(*pl->buf), ld_cal_cmp, NULL);
+	k->floor[k->nfloor++] = pl->buf[n / 2] - (s64)tt * 1000 / LD_CAL_CALLS;
+	k->npairs += n;
+}
+
+/*
+ * The rounds: each times one run of every kind of @pl (and a pair floor
+ * where asked), then sleeps LD_CAL_GAP_MS, so that the runs spread over
+ * about half a second: a machine whose speed moves (a VM's host, frequency
+ * scaling; under QEMU's TCG a hit's cost was seen to move 2x within tens
+ * of ms, docs/ANALYSIS.md) shows it in the spread, and the median stands
+ * for a workload of that length, not for one moment.  Each run follows an
+ * untimed one of the same kind: the cost of a hit in code that runs often
+ * (the other kinds' runs between would make the first calls cold), the
+ * pair floor's too.  The figures go to
+ * @pc; a pair floor needs half the rounds' floors.
+ */
+static void ld_cal_rounds(struct ld_cal_plan *pl, struct logdev_probe_cost *pc)
+{
+	struct ld_cal_kind_run *k;
+	int r;
+
+	for (r = 0; r < LD_CAL_RUNS; r++) {
+		for (k = pl->k; k < pl->k + pl->nr; k++)
+			if (k->pair)
+				ld_cal_round_floor(pl, k);
+		ld_clear_all();
+		for (k = pl->k; k < pl->k + pl->nr; k++) {
+			k->probed();	/* warm again: the hit of code that runs often */
+			k->twin();
+			k->v[r] = ld_cal_run(k->probed, k->twin, r);
+		}
+		msleep(LD_CAL_GAP_MS);
+	}
+	for (k = pl->k; k < pl->k + pl->nr; k++) {
+		struct logdev_cost_kind *out = &pc->kind[k->kind];
+
+		ld_cal_fill(out, k->v, LD_CAL_RUNS, k->flags);
+		if (k->nfloor < LD_CAL_RUNS / 2)
+			continue;
+		sort(k->floor, k->nfloor, sizeof(*k->floor), ld_cal_cmp, NULL);
+		out->pair_ps = ld_cal_ps(k->floor[k->nfloor / 2]);
+		out->pair_n = k->npairs;
+		out->flags |= LOGDEV_COST_F_PAIR;
+	}
 }
 
 /* add probe @spec as a write to "probes" would; 0 or -errno */
@@ -360,10 +429,12 @@ static u8 ld_cal_op(const u8 *addr)
  * int3, then optimised, told apart by the byte at the probed address: int3
  * (0xcc) until the optimiser writes its jump (0xe9).  The int3 runs are the
  * runs that began and ended on an int3 (at least one: the probe was just
- * registered, the optimiser waits a few jiffies); then, once the jump is
- * there (waiting up to LD_CAL_OPT_WAIT_MS), the optimised runs.
+ * registered, the optimiser waits a few jiffies), back to back: they
+ * cannot wait for the rounds.  Then the jump is waited for (up to
+ * LD_CAL_OPT_WAIT_MS).  Return: true if the probe is optimised, left
+ * attached for the rounds (ld_cal_all() removes it).
  */
-static void ld_cal_int3_opt(struct logdev_probe_cost *pc)
+static bool ld_cal_int3_opt(struct logdev_probe_cost *pc)
 {
 	s64 v[LD_CAL_RUNS];
 	struct ld_probe *p;
@@ -372,14 +443,14 @@ static void ld_cal_int3_opt(struct logdev_probe_cost *pc)
 
 	msleep(LD_CAL_QUIET_MS);
 	if (ld_cal_add("p:logdev_calib_int3 ld_calib_nt"))
-		return;
+		return false;
 	mutex_lock(&ld_probes_mutex);
 	p = ld_probe_find("logdev_calib_int3");
 	if (p && p->armed)
 		addr = (const u8 *)p->kp.addr;
 	mutex_unlock(&ld_probes_mutex);
 	if (!addr)
-		goto out;
+		return false;
 	ld_cal_time_ld_calib_nt();
 	ld_cal_time_ld_calib_nt_twin();
 	while (n < LD_CAL_RUNS && ld_cal_op(addr) == INT3_INSN_OPCODE) {
@@ -391,56 +462,55 @@ static void ld_cal_int3_opt(struct logdev_probe_cost *pc)
 	if (n)
 		ld_cal_fill(&pc->kind[LOGDEV_COST_KPROBE_INT3], v, n, 0);
 	for (waited = 0; waited < LD_CAL_OPT_WAIT_MS; waited += 10) {
-		if (ld_cal_op(addr) == JMP32_INSN_OPCODE) {
-			ld_cal_kind(&pc->kind[LOGDEV_COST_KPROBE_OPT], ld_cal_time_ld_calib_nt,
-				    ld_cal_time_ld_calib_nt_twin, 0);
-			break;
-		}
+		if (ld_cal_op(addr) == JMP32_INSN_OPCODE)
+			return true;
 		msleep(10);
 	}
-out:
-	ld_cal_del("logdev_calib_int3");
+	return false;
 }
 #else
 /* elsewhere the probed bytes are not known here: int3 and optimised unmeasured */
-static void ld_cal_int3_opt(struct logdev_probe_cost *pc)
+static bool ld_cal_int3_opt(struct logdev_probe_cost *pc)
 {
+	return false;
 }
 #endif
 
+/* every kind: int3 first (before others' registrations kick the optimiser), then the rounds */
 static void ld_cal_all(struct logdev_probe_cost *pc)
 {
-	ld_cal_int3_opt(pc);	/* first: before others' registrations kick the optimiser */
+	struct ld_cal_plan *pl = kzalloc(sizeof(*pl), GFP_KERNEL);
+
+	if (!pl)
+		return;
+	if (ld_cal_int3_opt(pc))
+		ld_cal_plan_add(pl, LOGDEV_COST_KPROBE_OPT, ld_cal_time_ld_calib_nt,
+				ld_cal_time_ld_calib_nt_twin, 0, false, NULL);
 	ld_clear_all();
-	ld_cal_kind(&pc->kind[LOGDEV_COST_EDPRINT], ld_cal_time_ld_calib_edp,
-		    ld_cal_time_ld_calib_edp_twin, 0);
-	ld_cal_pair(&pc->kind[LOGDEV_COST_EDPRINT], ld_cal_time_ld_calib_edp,
-		    ld_cal_time_ld_calib_edp_twin, NULL);
-	ld_clear_all();
-	if (!ld_cal_add("p:logdev_calib_ftrace ld_calib_fn")) {
-		ld_cal_kind(&pc->kind[LOGDEV_COST_KPROBE_FTRACE], ld_cal_time_ld_calib_fn,
-			    ld_cal_time_ld_calib_fn_twin, 0);
-		ld_cal_del("logdev_calib_ftrace");
-	}
-	ld_clear_all();
-	if (!ld_cal_add("r:logdev_calib_ret ld_calib_fn")) {
-		ld_cal_kind(&pc->kind[LOGDEV_COST_KRETPROBE], ld_cal_time_ld_calib_fn,
-			    ld_cal_time_ld_calib_fn_twin, 0);
-		ld_cal_pair(&pc->kind[LOGDEV_COST_KRETPROBE], ld_cal_time_ld_calib_fn,
-			    ld_cal_time_ld_calib_fn_twin, "logdev_calib_ret");
-		ld_cal_del("logdev_calib_ret");
-	}
-	ld_clear_all();
+	ld_cal_plan_add(pl, LOGDEV_COST_EDPRINT, ld_cal_time_ld_calib_edp,
+			ld_cal_time_ld_calib_edp_twin, 0, true, NULL);
+	if (!ld_cal_add("p:logdev_calib_ftrace ld_calib_fn"))
+		ld_cal_plan_add(pl, LOGDEV_COST_KPROBE_FTRACE, ld_cal_time_ld_calib_fn,
+				ld_cal_time_ld_calib_fn_twin, 0, false, NULL);
+	if (!ld_cal_add("r:logdev_calib_ret ld_calib_ret"))
+		ld_cal_plan_add(pl, LOGDEV_COST_KRETPROBE, ld_cal_time_ld_calib_ret,
+				ld_cal_time_ld_calib_ret_twin, 0, true, "logdev_calib_ret");
 	if (!ld_cal_add("t:logdev_calib_tp module:module_load")) {
 		mutex_lock(&ld_probes_mutex);
 		ld_cal_tp = ld_probe_find("logdev_calib_tp");
 		mutex_unlock(&ld_probes_mutex);
 		if (ld_cal_tp)
-			ld_cal_kind(&pc->kind[LOGDEV_COST_TRACEPOINT], ld_cal_time_ld_calib_tp,
-				    ld_cal_time_ld_calib_tp_twin, LOGDEV_COST_F_DIRECT);
-		ld_cal_del("logdev_calib_tp");
-		ld_cal_tp = NULL;
+			ld_cal_plan_add(pl, LOGDEV_COST_TRACEPOINT, ld_cal_time_ld_calib_tp,
+					ld_cal_time_ld_calib_tp_twin, LOGDEV_COST_F_DIRECT,
+					false, NULL);
 	}
+	ld_cal_rounds(pl, pc);
+	ld_cal_del("logdev_calib_tp");
+	ld_cal_tp = NULL;
+	ld_cal_del("logdev_calib_ret");
+	ld_cal_del("logdev_calib_ftrace");
+	ld_cal_del("logdev_calib_int3");
+	kfree(pl);
 }
 
 /* the whole calibration, under ld_cfg_mutex; 0 or -EBUSY */
