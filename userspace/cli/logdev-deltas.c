@@ -215,6 +215,40 @@ static void print_cost_note(const struct lgd_reader *r, const struct lgd_deltas 
 }
 
 /*
+ * Above this ratio of a kind's p90 to its p10 the calibration's runs say
+ * that a hit's cost moved while it was measured (under QEMU's TCG a
+ * return probe's hit moved between 1.3 and 2.7 us within tens of ms;
+ * on a steady machine the runs lie within about 10 %): a correction by
+ * such a median is uncertain by up to half that range a record.
+ */
+#define UNSTEADY_P90_P10	1.5
+
+/*
+ * --durations with the probe cost taken out: a calibration whose runs of
+ * a kind in use spread wide (UNSTEADY_P90_P10) is said on stderr, with
+ * the range and the uncertainty it gives a corrected time (exit 3)
+ */
+static void warn_unsteady(const struct lgd_deltas *ds)
+{
+	for (unsigned int k = 0; k < LOGDEV_COST_NR_KINDS; k++) {
+		const struct logdev_cost_kind *c = &ds->cost->pc.kind[k];
+		double half = k == LOGDEV_COST_KRETPROBE ? 2 : 1;
+
+		if (!((ds->cost_kinds | ds->floor_kinds) & (1u << k)) ||
+		    !(c->flags & LOGDEV_COST_F_MEASURED) ||
+		    c->p90_ps <= UNSTEADY_P90_P10 * c->p10_ps)
+			continue;
+		fprintf(stderr, "logdev: warning: the calibration's %s hits cost from %.3f (p10) "
+			"to %.3f us (p90) a record: the machine's speed moved while it was "
+			"measured (a VM's host, frequency scaling); a corrected time is uncertain "
+			"by about +-%.3f us a nested record (docs/ANALYSIS.md)\n",
+			lgd_cost_kind_name(k), c->p10_ps / half / 1e6, c->p90_ps / half / 1e6,
+			(c->p90_ps - c->p10_ps) / half / 2e6);
+		cli_nwarn++;
+	}
+}
+
+/*
  * --durations with the probe cost taken out: a row whose self time (or
  * duration) came out below 0 had more taken out than it held: the nested
  * hits cost less here than the calibration measured (a figure from other
@@ -229,6 +263,7 @@ static void warn_over_corrected(const struct lgd_reader *r, const struct lgd_del
 
 	if (!ds->cost || !final)
 		return;
+	warn_unsteady(ds);
 	if (ds->floor_pairs && ds->floor_max_ps > ds->floor_min_raw * 1000) {
 		fprintf(stderr, "logdev: warning: the calibration puts %.3f us of a pair's own "
 			"records inside a pair, more than this capture's shortest such pair as "

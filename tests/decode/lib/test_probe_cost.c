@@ -628,6 +628,35 @@ static void test_floor(void)
 }
 
 /*
+ * A calibration whose runs of a kind in use spread wide (p90 over 1.5x
+ * p10: the machine's speed moved while it was measured) is warned about
+ * with the range a record and the uncertainty it gives (exit 3); the
+ * figures of test_floor() (p90 1.29x p10) are not.
+ */
+static void test_unsteady(void)
+{
+	struct logdev_probe_cost pc;
+	char *cap, args[700];
+
+	calib(&pc, 1);
+	pc.kind[LOGDEV_COST_KRETPROBE].p10_ps = 300000;
+	pc.kind[LOGDEV_COST_KRETPROBE].p90_ps = 700000;
+	cap = build("unsteady.cap", &pc, 1);
+	snprintf(args, sizeof(args), "deltas --durations %s", cap);
+	check_cli("unsteady: a wide spread of a kind in use is warned, with the range a record (exit 3)",
+		  args, 3, NULL, "warning: the calibration's kretprobe hits cost from 0.150 (p10) "
+		  "to 0.350 us (p90) a record: the machine's speed moved while it was measured");
+	check_cli("unsteady: ... and the uncertainty a nested record", args, 3, NULL,
+		  "uncertain by about +-0.100 us a nested record");
+	calib(&pc, 1);
+	pc.kind[LOGDEV_COST_TRACEPOINT].p90_ps = 10 * pc.kind[LOGDEV_COST_TRACEPOINT].p10_ps;
+	cap = build("unsteady-unused.cap", &pc, 1);
+	snprintf(args, sizeof(args), "deltas --durations %s", cap);
+	check_cli("unsteady: a kind no record of the capture has: no warning (exit 0)", args, 0,
+		  NULL, NULL);
+}
+
+/*
  * hist, diff and export show durations as measured: with a calibration in
  * the capture they say so, and where deltas --durations takes it out;
  * without one they say nothing (deltas too shows them as measured)
@@ -684,6 +713,7 @@ int main(int argc, char **argv)
 	test_v1();
 	test_floor_kinds();
 	test_floor();
+	test_unsteady();
 	test_raw_notes();
 	tmpdir_remove();
 	printf("probe_cost: %d passed, %d failed\n", ldc_passes, ldc_failures);
