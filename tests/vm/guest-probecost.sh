@@ -4,7 +4,10 @@
 # the correction (tests/vm/check-probecost.sh):
 #   probe_cost.bin   the figures read after "calibrate"
 #   nest-K.cap       r: probes on lt_nest_outer and lt_nest_inner (the outer
-#                    only calls the inner), N calls (logdev_test probe_nest),
+#                    only calls the inner), N calls (logdev_test probe_nest)
+#                    in 10 bursts 10 ms apart, as the calibration spreads
+#                    its runs (a workload with idle time between, not one
+#                    hot loop),
 #                    K = 1, 2, 3, each calibrated just before (K.cost.bin)
 #   smap1-K.cap      r: show_smap, seq_printf and one other probed function,
 #                    reading /proc/self/smaps ROUNDS times (K = 1, 2, 3)
@@ -77,7 +80,8 @@ grep -q 'logdev_calib' $D/error_log && fail "error_log: $(grep -A2 logdev_calib 
 # a function whose only work is to call another, both probed
 add 'r:lt_nest_outer logdev_test:lt_nest_outer'
 add 'r:lt_nest_inner logdev_test:lt_nest_inner'
-for k in 1 2 3; do cap nest-$k "echo $n > $LT/probe_nest"; done
+nest="i=0; while [ \$i -lt 10 ]; do echo $((n / 10)) > $LT/probe_nest; usleep 10000; i=\$((i + 1)); done"
+for k in 1 2 3; do cap nest-$k "$nest"; done
 : > $PF
 
 # seq_printf's share of show_smap with one and with five other probes,

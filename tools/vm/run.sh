@@ -3,7 +3,7 @@
 # guest script, and bring its results dir back to the host byte for byte.
 #
 #   tools/vm/run.sh [--kver V] [--smp N] [--mem MB] [--timeout S] [--idle S]
-#                   [--tcg multi|single] [--append "k=v"] [--args "a b"] [--verbose]
+#                   [--tcg multi|single|icount] [--append "k=v"] [--args "a b"] [--verbose]
 #                   [--host-bins "/usr/bin/trace-cmd"] [--expect-crash] [--nmi-at TEXT]
 #                   --script GUEST_SCRIPT [--files "a.ko b.ko logdev.static"] --out HOSTDIR
 #
@@ -65,6 +65,11 @@
 # (docs/DEVELOPING.md, `--tcg single`).
 # Single-threaded TCG runs the vCPUs one at a time, so it finds fewer real
 # races: use it only where a test needs it, and say why there.
+# --tcg icount: single-threaded, with -icount shift=0,sleep=on: the guest's
+# clock counts instructions (1 ns each; idle time still passes as real
+# time), so timings are the same in every boot and do not move with the
+# host's speed (vm-probecost: a probe hit's cost under TCG in real time
+# moved 1.6x between stretches of a second).
 #
 # Wedge watch: QEMU gets a monitor socket.  If the console prints nothing and
 # the heartbeat stops for --idle S seconds (default 90, at most --timeout; a
@@ -87,7 +92,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-kver= smp=2 mem=512 tmo=120 idle=90 tcg=multi script= files= out= append= args= verbose= hostbins=
+icount=() kver= smp=2 mem=512 tmo=120 idle=90 tcg=multi script= files= out= append= args= verbose= hostbins=
 expect_crash=
 nmi_at=
 while [ $# -gt 0 ]; do
@@ -117,7 +122,8 @@ die() { echo "run.sh: $*" >&2; exit 1; }
 case "$tcg" in
 multi) accel=tcg ;;
 single) accel=tcg,thread=single ;;
-*) die "--tcg multi|single (got '$tcg')" ;;
+icount) accel=tcg,thread=single icount=(-icount shift=0,sleep=on) ;;
+*) die "--tcg multi|single|icount (got '$tcg')" ;;
 esac
 [ "$idle" -gt 0 ] 2>/dev/null && [ "$tmo" -gt 0 ] 2>/dev/null || die "--idle and --timeout take seconds"
 [ "$idle" -le "$tmo" ] || idle=$tmo
@@ -290,7 +296,7 @@ trap 'if [ -n "${qpid:-}" ]; then kill -9 "$qpid" 2>/dev/null || true; fi; rm -r
 t0=$(date +%s.%N)
 set +e
 qemu_cmd=("${qemu[@]}" -m "$mem" -smp "$smp" -nographic -no-reboot
-	-accel "$accel" -kernel "$kimg" -initrd "$stage.initrd.gz"
+	-accel "$accel" "${icount[@]}" -kernel "$kimg" -initrd "$stage.initrd.gz"
 	-monitor "unix:$mon,server=on,wait=off" -serial stdio -serial "file:$hbf"
 	-append "console=ttyS0 panic=-1 oops=panic noirqdebug quiet $append")
 : > "$out/console.log"
