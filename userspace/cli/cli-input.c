@@ -39,10 +39,16 @@ int cli_live_check(const char *dir)
 	return 0;
 }
 
-/* cli_open_input()'s reader gets the filter options of the verb */
+/*
+ * cli_open_input()'s reader: a probe definition no record uses is left
+ * out of the labels (lgd_sites_mark_used()), then the verb's filter
+ */
 static int open_filtered(struct lgd_reader *r)
 {
-	int ret = lgd_reader_set_filter(r, &cli_filter);
+	int ret = lgd_sites_mark_used(r);
+
+	if (!ret)
+		ret = lgd_reader_set_filter(r, &cli_filter);
 
 	if (ret) {
 		fprintf(stderr, "logdev: %s\n", strerror(-ret));

@@ -102,6 +102,11 @@ char *lgd_clock_desc(const struct lgd_header *h, char *buf, size_t size);
  *              @func, @line and @fmt of an earlier id: the probe removed and
  *              added again by a module that gave it a new id); the merge
  *              hands out its records with that id
+ * @unused:     a probe definition no record of the capture has, where its
+ *              name has another that one has (lgd_sites_mark_used()): left
+ *              out of the labels' numbering and of the lookups by label, so
+ *              an old definition kept in the module's formats does not put
+ *              "#N" on the one recorded
  */
 struct lgd_site {
 	uint32_t id;
@@ -113,6 +118,7 @@ struct lgd_site {
 	uint32_t label_seq;
 	int twin;
 	uint32_t canon;
+	int unused;
 };
 
 /** struct lgd_sites - call sites indexed by id (@by_id[id] may be NULL). */

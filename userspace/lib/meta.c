@@ -337,9 +337,16 @@ int lgd_sites_mark_labels(struct lgd_sites *s)
 	if (!v)
 		return -ENOMEM;
 	s->nr_merged = 0;
-	for (uint32_t i = 0; i < s->nr; i++)
-		if (s->by_id[i])
-			v[n++] = s->by_id[i];
+	for (uint32_t i = 0; i < s->nr; i++) {
+		struct lgd_site *st = s->by_id[i];
+
+		if (st && st->unused) {	/* no label of its own: never printed */
+			st->label_file = st->twin = 0;
+			st->label_seq = st->canon = 0;
+		} else if (st) {
+			v[n++] = st;
+		}
+	}
 	qsort(v, n, sizeof(*v), lgd_site_order_cmp);
 	/* groups of one func:line: the file is needed if they differ in file */
 	for (size_t i = 0, j; i < n; i = j) {

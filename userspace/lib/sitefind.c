@@ -13,12 +13,15 @@
 #include "liblogdev.h"
 #include "lgd_sitefind.h"
 
-/* a site that is its own label (not merged into another: lgd_site.canon) */
+/*
+ * a site that is its own label (not merged into another: lgd_site.canon;
+ * not a definition the records do not use: lgd_site.unused)
+ */
 static const struct lgd_site *own_site(const struct lgd_sites *s, uint32_t i)
 {
 	const struct lgd_site *st = s->by_id[i];
 
-	return st && !st->canon ? st : NULL;
+	return st && !st->canon && !st->unused ? st : NULL;
 }
 
 int64_t lgd_site_find(const struct lgd_sites *s, const char *arg)
