@@ -89,16 +89,32 @@ static int label(const struct lgd_reader *r, uint32_t id, char **buf)
 	return *buf ? (int)strlen(*buf) : -1;
 }
 
+/* qsort: pairs by time inside the --inside site, most first, then by site */
+static int by_inside(const void *pa, const void *pb)
+{
+	const struct lgd_pair *a = *(const struct lgd_pair *const *)pa;
+	const struct lgd_pair *b = *(const struct lgd_pair *const *)pb;
+
+	if (a->inside_ns != b->inside_ns)
+		return a->inside_ns > b->inside_ns ? -1 : 1;
+	return a->from < b->from ? -1 : a->from > b->from;
+}
+
 /*
  * "time in X inside Y": per pair with durations inside an entry of site Y,
  * their count, sum and share of Y's inclusive time (the sum of the
- * durations of Y's rows; a recursive Y counts its inner calls again)
+ * durations of Y's rows; a recursive Y counts its inner calls again), most
+ * time first; calls at any depth, so where they nest the shares add to
+ * more than 100 %, which a note says
  */
 static void print_inside(const struct lgd_reader *r, const struct lgd_deltas *ds,
 			 const char *y)
 {
+	const struct lgd_pair **v;
 	int64_t ytot = 0;
 	uint64_t ycount = 0;
+	size_t n = 0;
+	double share, sum = 0;
 	char *fb = NULL, *tb = NULL, t[32];
 
 	for (size_t i = 0; i < ds->nr; i++)
@@ -117,19 +133,31 @@ static void print_inside(const struct lgd_reader *r, const struct lgd_deltas *ds
 			"(no duration starts at it)\n", e ? e : "?");
 		free(e);
 	}
-	for (size_t i = 0; i < ds->nr; i++) {
-		const struct lgd_pair *p = &ds->pairs[i];
+	v = malloc((ds->nr ? ds->nr : 1) * sizeof(*v));
+	for (size_t i = 0; v && i < ds->nr; i++)
+		if (ds->pairs[i].inside_n)
+			v[n++] = &ds->pairs[i];
+	if (v)	/* by time inside, the share's order (the table's is by total) */
+		qsort(v, n, sizeof(*v), by_inside);
+	for (size_t i = 0; i < n; i++) {
+		const struct lgd_pair *p = v[i];
 
-		if (!p->inside_n)
-			continue;
 		lgd_fmt_us(t, sizeof(t), p->inside_ns);
 		printf("  %s -> %s: %" PRIu64 " call%s, %s us", label(r, p->from, &fb) < 0 ? "?" : fb,
 		       label(r, p->to, &tb) < 0 ? "?" : tb, p->inside_n,
 		       p->inside_n == 1 ? "" : "s", t);
-		if (ytot > 0)
-			printf(", %.1f %% of %s", (double)p->inside_ns * 100.0 / (double)ytot, y);
+		if (ytot > 0) {
+			share = (double)p->inside_ns * 100.0 / (double)ytot;
+			sum += share;
+			printf(", %.1f %% of %s", share, y);
+		}
 		putchar('\n');
 	}
+	if (sum > 100.05)
+		printf("  (calls at any depth inside %s: nested ones are counted in their callers "
+		       "too, so the shares add to %.1f %%; --by-parent splits them by direct "
+		       "parent)\n", y, sum);
+	free(v);
 	free(fb);
 	free(tb);
 }
