@@ -180,7 +180,6 @@ static int cli_hist_print(const struct lgd_reader *r, const struct lgd_deltas *d
 	char m[8], a[4][32];
 	char *et = lgd_escape_alloc(title);
 
-	(void)r;
 	lgd_hist_log2(&p->h, pos, neg);
 	for (int k = 0; k < LGD_HIST_LOG2_N; k++) {
 		maxc = pos[k] > maxc ? pos[k] : maxc;
@@ -190,6 +189,7 @@ static int cli_hist_print(const struct lgd_reader *r, const struct lgd_deltas *d
 	printf("%s: %" PRIu64 " %s%s%s\n", et ? et : "?", p->count,
 	       durations ? "durations" : "deltas", m[0] ? " " : "", m);
 	free(et);
+	cli_clock_header(stdout, r);	/* as report, deltas, diff and export */
 	printf("%-12s %10s\n", "ns", "count");
 	/* negative durations, most negative first, then [0] and up */
 	for (int k = LGD_HIST_LOG2_N - 1; k >= 1; k--)
