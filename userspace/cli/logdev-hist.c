@@ -18,7 +18,9 @@
  * of two CPUs disagreeing) get buckets of their own, above [0].  Sites are
  * named by their label as deltas prints it (func:line) or by probe name.
  * --pair N takes the Nth row of "logdev deltas" (its default sort, by
- * total; with --durations of "logdev deltas --durations").  --svg OUT
+ * total; with --durations of "logdev deltas --durations --raw": hist shows
+ * durations as measured, and taking the probes' cost out can reorder the
+ * rows).  --svg OUT
  * also writes the chart as a self-contained SVG (hist.c).  The row's marks
  * and footnotes are those of deltas: '!' pairs from FROM were cut by lost
  * events (count may be short), '?' entries without return, '~' median
@@ -43,7 +45,8 @@ const struct cli_cmd cli_cmd_hist = {
 	"  -b, --by STREAM      which records pair (as deltas): context (default), cpu, task\n"
 	"      --durations      return-probe durations (FROM vfs_read TO vfs_read%return),\n"
 	"                       or an edprint in/out pair FROM TO (as deltas --pair)\n"
-	"  -p, --pair N         the Nth row of logdev deltas (its default sort, by total)\n"
+	"  -p, --pair N         the Nth row of logdev deltas (its default sort, by total;\n"
+	"                       with --durations, of deltas --durations --raw)\n"
 	"      --svg OUT        also write the histogram as an SVG picture to OUT\n"
 	CLI_FILTER_HELP
 	"  FROM, TO: site labels as deltas prints them (func:line) or probe names.\n"
