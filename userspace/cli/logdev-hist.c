@@ -46,7 +46,7 @@ const struct cli_cmd cli_cmd_hist = {
 	"      --durations      return-probe durations (FROM vfs_read TO vfs_read%return),\n"
 	"                       or an edprint in/out pair FROM TO (as deltas --pair)\n"
 	"  -p, --pair N         the Nth row of logdev deltas (its default sort, by total;\n"
-	"                       with --durations, of deltas --durations --raw)\n"
+	"                       with --durations, totals as measured: probe cost left in)\n"
 	"      --svg OUT        also write the histogram as an SVG picture to OUT\n"
 	CLI_FILTER_HELP
 	"  FROM, TO: site labels as deltas prints them (func:line) or probe names.\n"
