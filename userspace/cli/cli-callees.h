@@ -14,14 +14,16 @@ struct lgd_callees;
 /**
  * cli_callees_get() - the callees of @func on the running kernel
  * (lgd_callees_find() on /proc/kcore, /proc/kallsyms, the kprobes
- * blacklist).  Return: 0, or 1 after saying why on stderr.
+ * blacklist).  Return: 0; after saying why on stderr, 2 where @func names
+ * no function to read (none, or several of that name: a bad argument, as
+ * record --callees says) and 1 where the system's files cannot be read.
  */
 int cli_callees_get(const char *func, struct lgd_callees *cs);
 /**
  * cli_callees_probes() - append to *@lines (*@n of them, malloc'd) the
  * probes-file lines of a return probe on @func and on each callee that can
  * be probed; on @notes (NULL: nothing) what was found and each callee
- * skipped with its reason.  Return: 0, or 1 after saying why on stderr.
+ * skipped with its reason.  Return: 0, or cli_callees_get()'s 1 or 2.
  */
 int cli_callees_probes(const char *func, char ***lines, size_t *n, FILE *notes);
 

@@ -8,7 +8,8 @@
  * lines `record --callees FUNC` attaches.  Root: /proc/kcore and the
  * addresses of /proc/kallsyms.  $LOGDEV_KALLSYMS, $LOGDEV_KCORE and
  * $LOGDEV_KPROBES_BLACKLIST name other files (tests).
- * Exit: 0 listed, 1 a FUNC not found or unreadable, 2 usage.
+ * Exit: 0 listed, 1 the kernel's files unreadable, 2 usage or a FUNC that
+ * names no function (none, or several of that name), as record --callees.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -90,7 +91,7 @@ int cli_callees_get(const char *func, struct lgd_callees *cs)
 	lgd_ksyms_free(&k);
 	if (err) {
 		fprintf(stderr, "logdev: callees: %s: %s\n", func, errtext(err));
-		return 1;
+		return err == -ENOENT || err == -EADDRNOTAVAIL ? 2 : 1;
 	}
 	return 0;
 }
@@ -138,9 +139,10 @@ int cli_callees_probes(const char *func, char ***lines, size_t *n, FILE *notes)
 	struct lgd_callees cs;
 	char buf[LGD_KSYM_NAME_LEN * 2 + 64];
 	char **v;
+	int rc = cli_callees_get(func, &cs);
 
-	if (cli_callees_get(func, &cs))
-		return 1;
+	if (rc)
+		return rc;
 	if (notes) {
 		fprintf(notes, "logdev: callees of ");
 		summary(notes, &cs);
@@ -206,7 +208,7 @@ int cmd_callees(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_getopt g = { &cli_cmd_callees, ":h", lo, NULL, 0 };
-	int c, probes = 0, rc = 0;
+	int c, probes = 0, rc = 0, e;
 
 	while ((c = cli_getopt(&g, argc, argv)) > 0)
 		probes = 1;	/* --probes */
@@ -222,7 +224,8 @@ int cmd_callees(int argc, char **argv)
 		size_t n = 0;
 
 		if (probes) {
-			rc |= cli_callees_probes(argv[i], &lines, &n, NULL);
+			e = cli_callees_probes(argv[i], &lines, &n, NULL);
+			rc = e > rc ? e : rc;
 			for (size_t j = 0; j < n; j++) {
 				printf("%s\n", lines[j]);
 				free(lines[j]);
@@ -230,8 +233,9 @@ int cmd_callees(int argc, char **argv)
 			free(lines);
 			continue;
 		}
-		if (cli_callees_get(argv[i], &cs)) {
-			rc = 1;
+		e = cli_callees_get(argv[i], &cs);
+		if (e) {
+			rc = e > rc ? e : rc;
 			continue;
 		}
 		summary(stdout, &cs);
@@ -241,5 +245,5 @@ int cmd_callees(int argc, char **argv)
 	}
 	if (fflush(stdout))
 		return 1;
-	return rc ? 1 : cli_exit_status(0);
+	return rc ? rc : cli_exit_status(0);
 }

@@ -118,8 +118,12 @@ int main(int argc, char **argv)
 	free(out), free(err);
 
 	st = run("kcore", "bl-none", "callees nosuch", &out, &err);
-	CHECK_EQ(st, 1, "no such function: exit 1");
+	CHECK_EQ(st, 2, "no such function: exit 2, a bad argument (as record --callees)");
 	CHECK_STR_CONTAINS(err, "nosuch: no such function", "no such function: said");
+	free(out), free(err);
+
+	st = run("kcore", "bl-none", "callees --probes nosuch", &out, &err);
+	CHECK_EQ(st, 2, "--probes, no such function: exit 2");
 	free(out), free(err);
 
 	st = run("kcore", "bl-none", "callees far", &out, &err);
