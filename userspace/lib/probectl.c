@@ -173,7 +173,10 @@ static void last_error(const char *dir, const char *spec, struct lgd_probe_set *
 	free(t);
 }
 
-/* a spec to skip (blank, comment) 1, to refuse (removal, too long) <0 */
+/*
+ * a spec to skip (blank, comment) 1, to refuse <0 (a removal, too long, a
+ * reader's label as its target, a kind in upper case)
+ */
 static int spec_check(const char *s, struct lgd_probe_set *set)
 {
 	const char *p = s + strspn(s, " \t");
@@ -197,6 +200,13 @@ static int spec_check(const char *s, struct lgd_probe_set *set)
 		snprintf(set->err, sizeof(set->err),
 			 "'%.*s' is the label of a return probe's return site: attach the probe "
 			 "as r:%.*s (or p:NAME %.*s)", (int)w, p, (int)w - 7, p, (int)w, p);
+		return -EINVAL;
+	}
+	/* a kind in upper case reads as a module of that name (R:show_smap) */
+	if ((*p == 'P' || *p == 'R' || *p == 'T') && p[1] == ':') {
+		snprintf(set->err, sizeof(set->err),
+			 "'%.*s' reads as a function of a module named %c: a probe's kind is "
+			 "lower case (%c:%.*s)", (int)w, p, *p, *p - 'A' + 'a', (int)w - 2, p + 2);
 		return -EINVAL;
 	}
 	return 0;

@@ -63,6 +63,15 @@ static void test_attach_detach(void)
 			  "return probe's return site: attach the probe as r:show_smap"),
 			  "attach: a label as a spec is refused, the spec to write named",
 			  "e %d err '%s'", e, set.err);
+		{
+			const char *upper[] = { "R:show_smap" };
+
+			e = lgd_probes_attach(tmpdir, upper, 1, &set);
+			CHECK_WHY(e == -EINVAL && strstr(set.err, "'R:show_smap' reads as a function "
+				  "of a module named R: a probe's kind is lower case (r:show_smap)"),
+				  "attach: a kind in upper case is refused, the spec to write named",
+				  "e %d err '%s'", e, set.err);
+		}
 		e = lgd_probes_attach(tmpdir, fine, 1, &set);
 		CHECK_EQ(e, 0, "attach: p:NAME FUNC%return (ftrace's return probe form) passes");
 		CHECK_EQ(set.nr, 3, "attach: ... and is added");
