@@ -115,8 +115,16 @@ static void summary(FILE *f, const struct lgd_callees *cs)
 				     "callees after them may be missed\n", cs->br.bad_bytes);
 }
 
-static void one_callee(FILE *f, const struct lgd_callee *c)
+/*
+ * one callee's line; a probed one whose probe gets another name (a name
+ * with bytes a probe name cannot have, "x.part.0"; one defined twice) says
+ * that name, which deltas prints
+ */
+static void one_callee(FILE *f, const struct lgd_callees *cs, const struct lgd_callee *c)
 {
+	char spec[LGD_KSYM_NAME_LEN * 2 + 64];
+	size_t w;
+
 	fprintf(f, "  %-5s %s%s%s", c->skip == LGD_CALLEE_PROBE ? "probe" : "skip",
 		c->mod ? c->mod : "", c->mod ? ":" : "", c->name);
 	if (c->off)
@@ -131,6 +139,9 @@ static void one_callee(FILE *f, const struct lgd_callee *c)
 		fprintf(f, " (name defined more than once: by address)");
 	if (c->skip != LGD_CALLEE_PROBE)
 		fprintf(f, ": %s", lgd_callee_skip_str(c->skip));
+	else if (lgd_callee_probe(cs, c, spec, sizeof(spec)) > 2 &&
+		 ((w = strcspn(spec + 2, "=")) != strlen(c->name) || strncmp(spec + 2, c->name, w)))
+		fprintf(f, " (probe name %.*s)", (int)w, spec + 2);
 	fputc('\n', f);
 }
 
@@ -148,7 +159,7 @@ int cli_callees_probes(const char *func, char ***lines, size_t *n, FILE *notes)
 		summary(notes, &cs);
 		for (size_t i = 0; i < cs.nr; i++)
 			if (cs.v[i].skip != LGD_CALLEE_PROBE)
-				one_callee(notes, &cs.v[i]);
+				one_callee(notes, &cs, &cs.v[i]);
 	}
 	v = realloc(*lines, (*n + cs.nr + 1) * sizeof(*v));
 	if (!v)
@@ -240,7 +251,7 @@ int cmd_callees(int argc, char **argv)
 		}
 		summary(stdout, &cs);
 		for (size_t j = 0; j < cs.nr; j++)
-			one_callee(stdout, &cs.v[j]);
+			one_callee(stdout, &cs, &cs.v[j]);
 		lgd_callees_free(&cs);
 	}
 	if (fflush(stdout))

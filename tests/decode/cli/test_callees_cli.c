@@ -4,7 +4,8 @@
  * run on files of our own in place of the kernel's ($LOGDEV_KALLSYMS,
  * $LOGDEV_KCORE, $LOGDEV_KPROBES_BLACKLIST): an ELF core file like
  * /proc/kcore (one PT_LOAD segment of "kernel text" at a kernel address),
- * a kallsyms text and a blacklist.  Checks the listing, --probes, the
+ * a kallsyms text and a blacklist (c is a compiler's clone, c.part.0:
+ * its probe is named c_part_0).  Checks the listing, --probes, the
  * blacklist's skip, the warning (exit 3) when the blacklist is unreadable,
  * and the errors: no such function, bytes outside the core, not an ELF
  * core, no FUNC (exit 1, 1, 1, 2).
@@ -64,7 +65,7 @@ static void write_kcore(void)
 static const char ksyms[] =
 	"ffffffff81000000 T a\n"
 	"ffffffff81000040 T b\n"
-	"ffffffff81000050 T c\n"
+	"ffffffff81000050 T c.part.0\n"
 	"ffffffff81000060 T d\n"
 	"ffffffff81000200 T far\n"
 	"ffffffff81000300 T end\n";
@@ -100,12 +101,13 @@ int main(int argc, char **argv)
 	CHECK_STR_CONTAINS(out, "a: 0xffffffff81000000, 64 bytes, ", "the function, its address and size");
 	CHECK_STR_CONTAINS(out, "2 callees to probe, 0 skipped", "two callees");
 	CHECK_STR_CONTAINS(out, "\n  probe b calls=1\n", "b: called once");
-	CHECK_STR_CONTAINS(out, "\n  probe c tail=1\n", "c: a tail call");
+	CHECK_STR_CONTAINS(out, "\n  probe c.part.0 tail=1 (probe name c_part_0)\n",
+			   "c.part.0: a tail call, and the probe's name, which deltas prints");
 	free(out), free(err);
 
 	st = run("kcore", "bl-none", "callees --probes a", &out, &err);
 	CHECK_EQ(st, 0, "callees --probes a: exit 0");
-	CHECK_STR_EQ(out, "r:a\nr:b\nr:c\n", "--probes: the probes-file lines");
+	CHECK_STR_EQ(out, "r:a\nr:b\nr:c_part_0=0xffffffff81000050\n", "--probes: the probes-file lines");
 	free(out), free(err);
 
 	st = run("kcore", "bl-b", "callees a", &out, &err);
