@@ -194,9 +194,9 @@ int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 
 	if (ret == -ENOMEM)
 		fprintf(stderr, "logdev: out of memory\n");
-	else if (ret == -EINVAL)	/* lgd_records_open(): a --pair refused */
-		fprintf(stderr, "logdev: --pair: the same site twice, or a probe's sites: a "
-			"probe's own sites pair by themselves (--durations)\n");
+	else if (ret == -EINVAL)	/* lgd_records_open(): a user's pair refused */
+		fprintf(stderr, "logdev: a pair refused: the same site twice, a site in two "
+			"pairs, or a probe's site (a probe's entry and return pair by themselves)\n");
 	else if (ret < 0)
 		fprintf(stderr, "logdev: %s\n", strerror(-ret));
 	return ret ? 1 : 0;

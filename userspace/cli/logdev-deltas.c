@@ -89,6 +89,38 @@ static int label(const struct lgd_reader *r, uint32_t id, char **buf)
 	return *buf ? (int)strlen(*buf) : -1;
 }
 
+/*
+ * --pair number @i (sites @ids[@i]) said on stderr and refused (1) where
+ * the durations could not take it: a probe's site (its entry and return
+ * pair by themselves), or a site of an earlier --pair
+ */
+static int pair_refused(const struct lgd_reader *r, const char *const *pairs, uint32_t (*ids)[2],
+			int i)
+{
+	for (int k = 0; k < 2; k++) {
+		const struct lgd_site *st = lgd_sites_get(&r->sites, ids[i][k]);
+		char *lb = NULL;
+
+		if (st && !strcmp(st->file, "probe")) {
+			fprintf(stderr, "logdev deltas: --pair %s: %s is a probe's site: a probe's "
+				"entry and return pair by themselves (deltas --durations); --pair "
+				"pairs edprint sites\n", pairs[i],
+				label(r, ids[i][k], &lb) < 0 ? "?" : lb);
+			free(lb);
+			return 1;
+		}
+		for (int j = 0; j < i; j++)
+			if (ids[j][0] == ids[i][k] || ids[j][1] == ids[i][k]) {
+				fprintf(stderr, "logdev deltas: --pair %s: %s is in --pair %s too: a "
+					"site starts or ends one pair\n", pairs[i],
+					label(r, ids[i][k], &lb) < 0 ? "?" : lb, pairs[j]);
+				free(lb);
+				return 1;
+			}
+	}
+	return 0;
+}
+
 /* qsort: pairs by time inside the --inside site, most first, then by site */
 static int by_inside(const void *pa, const void *pb)
 {
@@ -539,6 +571,10 @@ static int deltas_file(const char *file, const char *const *pairs, int npairs, i
 		free(from);
 		pair_ids[i][0] = (uint32_t)f;
 		pair_ids[i][1] = (uint32_t)t;
+		if (pair_refused(&r, pairs, pair_ids, i)) {
+			lgd_reader_close(&r);
+			return 2;
+		}
 	}
 	o.user_pairs = (const uint32_t (*)[2])pair_ids;
 	o.nr_user_pairs = (size_t)npairs;

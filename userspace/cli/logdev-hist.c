@@ -96,6 +96,12 @@ int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 			lgd_reader_close(r);
 			return 2;
 		}
+		if (durations && f == t) {
+			fprintf(stderr, "logdev %s: %s: FROM and TO are one site: durations "
+				"need an entry site and a return site\n", verb, file ? file : "live");
+			lgd_reader_close(r);
+			return 2;
+		}
 		/* an edprint in/out pair as durations (a probe pairs by itself) */
 		if (durations && strcmp(r->sites.by_id[f]->file, "probe")) {
 			user_pair[0][0] = (uint32_t)f;

@@ -232,9 +232,11 @@ static void test_probe_pair(void)
 	snprintf(args, sizeof(args),
 		 "deltas --durations --pair kfree_skbmem:0,kfree_skbmem%%return:0 %s", cap);
 	st = run_cli(args, &out, &err);
-	CHECK_WHY(st != 0 && strstr(err, "a probe's own sites pair by themselves") &&
+	CHECK_WHY(st == 2 && strstr(err, "logdev deltas: --pair kfree_skbmem:0,kfree_skbmem%return:0: "
+				    "kfree_skbmem:0 is a probe's site: a probe's entry and return pair "
+				    "by themselves (deltas --durations)") &&
 		  !strstr(err, "Invalid argument"),
-		  "deltas --pair of a probe's entry and return: refused, saying why",
+		  "deltas --pair of a probe's entry and return: refused naming the verb and the probe's site, exit 2",
 		  "status %d, stderr: %s", st, err);
 	free(out);
 	free(err);

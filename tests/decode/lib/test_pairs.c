@@ -491,6 +491,12 @@ static void test_nesting(void)
 	out = run("deltas --pair f:10 %s", path, &st);
 	CHECK_EQ(st, 2, "deltas --pair without TO: usage error");
 	free(out);
+	out = run("deltas --pair f:10,f:20 --pair f:20,g:40 %s", path, &st);
+	CHECK_EQ(st, 2, "deltas --pair: a site in two pairs: usage error (was exit 1, 'the same site twice, or')");
+	free(out);
+	out = run("hist --durations f:10 f:10 %s", path, &st);
+	CHECK_EQ(st, 2, "hist --durations FROM FROM: usage error (was exit 1, a message about --pair)");
+	free(out);
 }
 
 /*
