@@ -535,6 +535,33 @@ if want vm-runner; then
 		fail "vm-runner: data-copy.txt $(cmp -s "$o/data-copy.txt" "$vm/workload-data.txt" && echo ok || echo differs), quiet.cap: $("$U/logdev" report "$o/quiet.cap" 2>&1 | grep -c qsleep) qsleep records"
 fi
 
+# 20. two boots in one QEMU process (tools/vm/run.sh --boots 2, the base
+# of issue 27's flight recorder): boot 1 writes a pattern into 1 MiB that
+# memmap= reserved and panics (sysrq-c; panic=-1 resets the machine), boot
+# 2 reads it back (tests/vm/guest-boots.sh); the runner tells the boots
+# apart, boot 1's panic stays in console-boot1.log and boot 2's results
+# come back.
+if want vm-boots; then
+	nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
+	"$top/tools/vm/run.sh" --kver "$kver" --smp 2 --boots 2 --expect-crash \
+		--timeout $((180 * ${VM_SLOW:-1})) --idle $((90 * ${VM_SLOW:-1})) \
+		--append 'memmap=1M$0x10000000' --script "$vm/guest-boots.sh" --args "$nonce" \
+		--out "$out/vm-boots" 2> "$out/vm-boots.runlog"
+	rc=$?
+	o=$out/vm-boots
+	[ $rc = 0 ] && echo "PASS: vm-boots: two boots ran, boot 2's results came back (rc 0)" ||
+		fail "vm-boots: rc $rc: $(grep -v '^run.sh: kernel ' "$out/vm-boots.runlog" | head -n 3 | tr '\n' '|')"
+	grep -aq 'boot 1: pattern written, panicking' "$o/console-boot1.log" 2> /dev/null &&
+		grep -aq 'Kernel panic' "$o/console-boot1.log" &&
+		echo "PASS: vm-boots: boot 1 wrote the pattern and panicked (console-boot1.log)" ||
+		fail "vm-boots: boot 1's console has no pattern line or no panic"
+	grep -aq 'logdev-vm: boot 2 of 2' "$o/console-boot2.log" 2> /dev/null &&
+		! grep -aq 'Kernel panic' "$o/console-boot2.log" &&
+		echo "PASS: vm-boots: boot 2 knew itself (the run's marker page) and did not panic" ||
+		fail "vm-boots: boot 2's console: no 'boot 2 of 2' line, or a panic"
+	if [ -f "$o/guest.log" ]; then guest_lines "$o"; else fail "vm-boots: no guest.log from boot 2"; fi
+fi
+
 for g in ${VM_ONLY:-}; do
 	[ -n "${asked[$g]:-}" ] ||
 		fail "vm: VM_ONLY names '$g': no such group here (groups: $(printf '%s\n' "${!asked[@]}" | sort | tr '\n' ' '))"

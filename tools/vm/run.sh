@@ -4,7 +4,7 @@
 #
 #   tools/vm/run.sh [--kver V] [--smp N] [--mem MB] [--timeout S] [--idle S]
 #                   [--tcg multi|single|icount] [--append "k=v"] [--args "a b"] [--verbose]
-#                   [--host-bins "/usr/bin/trace-cmd"] [--expect-crash] [--nmi-at TEXT]
+#                   [--host-bins "/usr/bin/trace-cmd"] [--expect-crash] [--nmi-at TEXT] [--boots 2]
 #                   --script GUEST_SCRIPT [--files "a.ko b.ko logdev.static"] --out HOSTDIR
 #
 # The kernel: --kver V (a release, or a name of tools/kernels/matrix), else
@@ -49,6 +49,20 @@
 # (or the console went silent after "Kernel panic - not syncing"),
 # with no results to unpack (the checks read HOSTDIR/console.log, where the
 # guest script's output is too); exit 7 if the guest did not die.
+#
+# --boots 2: the guest boots twice in one QEMU process, the second boot a
+# warm reset of the first (RAM kept, as a machine's reset keeps it: what a
+# flight recorder in reserved memory relies on, issue 27).  QEMU runs
+# without -no-reboot, and the command line gets memmap=4K$0xFFFF000, a page
+# the kernel leaves alone where /init keeps a marker unique to the run
+# (through /dev/mem) to know which boot it is in; the script runs in both,
+# with LOGDEV_BOOT=1 or 2.  Boot 1 ends when the kernel dies (panic=-1
+# reboots at once) or the script exits (/init then reboots with reboot -f):
+# its /results do not come back, its output is on the console
+# (HOSTDIR/console-boot1.log, boot 2's in console-boot2.log); boot 2's
+# results come back as usual.  The
+# kernel-trouble checks read boot 2's console only; with --expect-crash,
+# boot 1 must show "Kernel panic" (else exit 7).  Needs --mem 512 or more.
 #
 # Host side: HOSTDIR/console.log is the whole serial console; the tarball is
 # decoded, checked against the guest's SHA-256 and unpacked into HOSTDIR.
@@ -95,6 +109,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 icount=() kver= smp=2 mem=512 tmo=120 idle=90 tcg=multi script= files= out= append= args= verbose= hostbins=
 expect_crash=
 nmi_at=
+boots=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--idle) idle=$2; shift 2 ;;
@@ -112,6 +127,7 @@ while [ $# -gt 0 ]; do
 	--verbose|-v) verbose=1; shift ;;
 	--expect-crash) expect_crash=1; shift ;;
 	--nmi-at) nmi_at=$2; shift 2 ;;
+	--boots) boots=$2; shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/{/^set -euo/d;p}' "$0"; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 1 ;;
 	esac
@@ -127,6 +143,11 @@ icount) accel=tcg,thread=single icount=(-icount shift=0,sleep=on) ;;
 esac
 [ "$idle" -gt 0 ] 2>/dev/null && [ "$tmo" -gt 0 ] 2>/dev/null || die "--idle and --timeout take seconds"
 [ "$idle" -le "$tmo" ] || idle=$tmo
+case "$boots" in
+1) ;;
+2) [ "$mem" -ge 512 ] 2>/dev/null || die "--boots 2 needs --mem 512 or more (its marker page is at 0xFFFF000)" ;;
+*) die "--boots 1|2 (got '$boots')" ;;
+esac
 command -v perl >/dev/null || die "perl not found (the wedge watch talks to QEMU's monitor with it)"
 kernels=$here/../kernels/kernel.sh
 # Without --kver: the kernel the first .ko was built for (its vermagic).
@@ -197,6 +218,7 @@ cp "$script" "$stage/logdev/guest.sh"
 cp "$here/../../tests/vm/lib.sh" "$stage/logdev/lib.sh"
 printf '%s\n' "$args" > "$stage/logdev/args"
 token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+bootmark="LOGDEV-BOOT1-$token"
 begin="LOGDEV-RESULTS-BEGIN-$token"
 end="LOGDEV-RESULTS-END-$token"
 sumtag="LOGDEV-RESULTS-SHA256-$token"
@@ -216,6 +238,19 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
 echo "logdev-vm: guest up, \$(nproc) cpus, kernel \$(uname -r)"
+LOGDEV_BOOT=1
+if [ $boots = 2 ]; then
+	# the run's marker in the page memmap= reserved: there from boot 1 means boot 2
+	m=\$(dd if=/dev/mem bs=1 skip=\$((0xFFFF000)) count=${#bootmark} 2> /dev/null)
+	if [ "\$m" = "$bootmark" ]; then
+		LOGDEV_BOOT=2
+		dd if=/dev/zero of=/dev/mem bs=1 seek=\$((0xFFFF000)) count=${#bootmark} conv=notrunc 2> /dev/null
+	else
+		printf %s "$bootmark" | dd of=/dev/mem bs=1 seek=\$((0xFFFF000)) conv=notrunc 2> /dev/null
+	fi
+	echo "logdev-vm: boot \$LOGDEV_BOOT of 2"
+fi
+export LOGDEV_BOOT
 # the heartbeat (run.sh's header): none without a second serial port
 ( while :; do printf .; sleep 1; done ) > /dev/ttyS1 2> /dev/null &
 hb=\$!
@@ -230,6 +265,13 @@ tee /results/guest.log < /tmp/guest.out &
 teepid=\$!
 sh /logdev/guest.sh "\$@" > /tmp/guest.out 2>&1 < /dev/null
 echo \$? > /results/guest.rc
+if [ \$LOGDEV_BOOT = 1 ] && [ $boots = 2 ]; then
+	wait \$teepid
+	echo "logdev-vm: boot 1 ended (script exit \$(cat /results/guest.rc)): warm reset"
+	sync
+	reboot -f
+	sleep 10
+fi
 # the script is done, so is the run: what it left running goes, SIGTERM
 # first (a logdev record in the background ends its capture and removes
 # its probes), SIGKILL after 3 s to what is still there (kernel threads
@@ -295,7 +337,12 @@ hbf=$stage.hb
 trap 'if [ -n "${qpid:-}" ]; then kill -9 "$qpid" 2>/dev/null || true; fi; rm -rf "$stage" "$stage.initrd.gz" "$mon" "$hbf" "$stage.known"' EXIT
 t0=$(date +%s.%N)
 set +e
-qemu_cmd=("${qemu[@]}" -m "$mem" -smp "$smp" -nographic -no-reboot
+noreboot=(-no-reboot)
+if [ "$boots" = 2 ]; then
+	noreboot=()
+	append="memmap=4K\$0xFFFF000 $append"
+fi
+qemu_cmd=("${qemu[@]}" -m "$mem" -smp "$smp" -nographic "${noreboot[@]}"
 	-accel "$accel" "${icount[@]}" -kernel "$kimg" -initrd "$stage.initrd.gz"
 	-monitor "unix:$mon,server=on,wait=off" -serial stdio -serial "file:$hbf"
 	-append "console=ttyS0 panic=-1 oops=panic noirqdebug quiet $append")
@@ -413,7 +460,8 @@ secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 # asked (6.1-rt can stop in panic() itself, one CPU in
 # rtlock_slowlock_locked(), the other in stop_this_cpu(), with nothing of
 # logdev's on the console); the checks read what the console holds
-if [ -n "$wedge" ] && [ -n "$expect_crash" ] && grep -aq 'Kernel panic - not syncing' "$out/console.log"; then
+if [ -n "$wedge" ] && [ -n "$expect_crash" ] && [ "$boots" = 1 ] &&
+	grep -aq 'Kernel panic - not syncing' "$out/console.log"; then
 	echo "run.sh: kernel $kver, smp $smp, ${secs}s, the kernel died as expected (then wedged in its panic: $wedge; $rips; console: $out/console.log)" >&2
 	exit 0
 fi
@@ -429,6 +477,27 @@ if [ -n "$timedout" ]; then
 	exit 3
 fi
 
+# --boots 2: boot 2 starts where the firmware runs again (its second
+# "Booting from ROM"; else the second "guest up"): boot 1's console apart,
+# the checks below read boot 2's (cons)
+cons=$out/console.log
+if [ "$boots" = 2 ]; then
+	n2=$(grep -an 'Booting from ROM' "$out/console.log" | sed -n 2p | cut -d: -f1)
+	[ -n "$n2" ] || n2=$(grep -an 'logdev-vm: guest up' "$out/console.log" | sed -n 2p | cut -d: -f1)
+	if [ -z "$n2" ]; then
+		echo "run.sh: --boots 2, but no second boot on the console (qemu status $qrc): $out/console.log" >&2
+		tail -n 5 "$out/console.log" | tr -d '\r' >&2
+		exit 4
+	fi
+	head -n $((n2 - 1)) "$out/console.log" > "$out/console-boot1.log"
+	tail -n +"$n2" "$out/console.log" > "$out/console-boot2.log"
+	cons=$out/console-boot2.log
+	if [ -n "$expect_crash" ] && ! grep -aq 'Kernel panic' "$out/console-boot1.log"; then
+		echo "run.sh: --boots 2 --expect-crash, but no 'Kernel panic' in boot 1: $out/console-boot1.log" >&2
+		exit 7
+	fi
+	expect_crash=
+fi
 if [ -n "$expect_crash" ]; then
 	# grep the file itself: a `tr | grep -q` pipeline fails under pipefail
 	# when grep stops reading at its match before tr has written the rest
@@ -452,10 +521,10 @@ drop_known() { grep -avxF -f "$known" || true; }
 # Kernel trouble on the console: report it first, whatever else happened.
 # Every pattern holds a ':' or a space, which base64 lines of the results
 # never do ("...VOops..." once matched inside the data).
-bad=$(tr -d '\r' < "$out/console.log" | drop_known |
+bad=$(tr -d '\r' < "$cons" | drop_known |
 	grep -E 'BUG:|Oops:|Oops -|WARNING:|Kernel panic|general protection|Call Trace:' | head -n 5 || true)
 if [ -n "$bad" ]; then
-	printf 'run.sh: KERNEL TROUBLE on the console (%s):\n%s\n' "$out/console.log" "$bad" >&2
+	printf 'run.sh: KERNEL TROUBLE on the console (%s):\n%s\n' "$cons" "$bad" >&2
 	exit 2
 fi
 [ "$qrc" = 0 ] || echo "run.sh: qemu exited with status $qrc" >&2
