@@ -18,9 +18,11 @@
 #                   is instructions, so the runs agree to the ns and a
 #                   result is the same in every boot): on the 5 kernels
 #                   the nest's corrected self time came out -0.12 to -0.15
-#                   us a call, 12 to 14 % of a call's probe cost (a nested
-#                   hit's path is that much shorter than the calibration
-#                   loop's; not explained yet).  Without icount (TCG in
+#                   us a call, 12 to 14 % of a call's probe cost (the
+#                   inner's probes right after and before the outer's take
+#                   about 115 instructions fewer than amid other code, as
+#                   in the calibration's loop: docs/PERFORMANCE.md section
+#                   7; the floors are alike).  Without icount (TCG in
 #                   real time) a hit's cost moved 1.6x between stretches of
 #                   a second and more, and a capture sits in one: where
 #                   deltas warned that the calibration was unsteady, the
