@@ -66,28 +66,39 @@ static const char redefined[] =
 	"4\tprobe\t0\tkfree_skbmem\t\n"
 	"5\tprobe\t0\tkfree_skbmem%return\t\n";
 
-static void test_readded(void)
+/*
+ * @cap's probe is plain: report labels it kfree_skbmem:0 (no #N, no
+ * warning) and --inside kfree_skbmem finds its 3 calls; @what names the case
+ */
+static void check_plain(const char *cap, const char *what)
 {
-	char *cap = probe_cap("readded.cap", readded, 4, 5), *out, *err, args[1400];
-	char *one = probe_cap("one.cap", readded, 2, 3);
+	char *out, *err, args[1400];
 	int st;
 
 	snprintf(args, sizeof(args), "report %s", cap);
 	st = run_cli(args, &out, &err);
 	CHECK_WHY(st == 0 && strstr(out, " kfree_skbmem:0 ") && !strstr(out, ":0#") &&
 		  !strstr(err, "warning"),
-		  "re-added probe, one definition: labelled kfree_skbmem:0, no #N, no warning",
+		  NAMEF("%s: labelled kfree_skbmem:0, no #N, no warning", what),
 		  "status %d:\n%s\nstderr: %s", st, out, err);
 	free(out);
 	free(err);
-
 	snprintf(args, sizeof(args), "deltas --durations --inside kfree_skbmem %s", cap);
 	st = run_cli(args, &out, &err);
 	CHECK_WHY(st == 0 && strstr(out, "inside kfree_skbmem: 3 calls, 6.000 us inclusive"),
-		  "re-added probe: deltas --durations --inside NAME finds its 3 calls",
+		  NAMEF("%s: deltas --durations --inside NAME finds its 3 calls", what),
 		  "status %d:\n%s\nstderr: %s", st, out, err);
 	free(out);
 	free(err);
+}
+
+static void test_readded(void)
+{
+	char *cap = probe_cap("readded.cap", readded, 4, 5), *out, *err, args[1400];
+	char *one = probe_cap("one.cap", readded, 2, 3);
+	int st;
+
+	check_plain(cap, "re-added probe, one definition");
 
 	snprintf(args, sizeof(args), "deltas --durations --inside main_loop:20 %s", cap);
 	st = run_cli(args, &out, &err);
@@ -130,21 +141,7 @@ static void test_redefined_unused(void)
 	char *cap = probe_cap("redefined-old.cap", redefined, 4, 5), *out, *err, args[1400];
 	int st;
 
-	snprintf(args, sizeof(args), "report %s", cap);
-	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 0 && strstr(out, " kfree_skbmem:0 ") && !strstr(out, ":0#") &&
-		  !strstr(err, "warning"),
-		  "an old definition no record has: the recorded one is kfree_skbmem:0, no #N, no warning",
-		  "status %d:\n%s\nstderr: %s", st, out, err);
-	free(out);
-	free(err);
-	snprintf(args, sizeof(args), "deltas --durations --inside kfree_skbmem %s", cap);
-	st = run_cli(args, &out, &err);
-	CHECK_WHY(st == 0 && strstr(out, "inside kfree_skbmem: 3 calls, 6.000 us inclusive"),
-		  "an old definition no record has: --inside NAME finds the recorded one's 3 calls",
-		  "status %d:\n%s\nstderr: %s", st, out, err);
-	free(out);
-	free(err);
+	check_plain(cap, "an old definition no record has");
 	snprintf(args, sizeof(args), "hist --durations kfree_skbmem kfree_skbmem%%return %s", cap);
 	st = run_cli(args, &out, &err);
 	CHECK_WHY(st == 0 && strstr(out, "3"), "an old definition no record has: hist NAME finds it",

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "liblogdev.h"
 #include "testlib.h"
+#include "fixture.h"
 
 /* deltas --durations of a capture without probe-cost calibration */
 #define NOTE_NO_COST \
@@ -432,6 +433,14 @@ static void test_empty(void)
  */
 static void test_nesting(void)
 {
+	static const struct { const char *args, *name; } usage[] = {	/* exit 2 each */
+		{ "deltas --pair f:10,nosuch:1 %s", "deltas --pair with an unknown site: usage error" },
+		{ "deltas --pair f:10 %s", "deltas --pair without TO: usage error" },
+		{ "deltas --pair f:10,f:20 --pair f:20,g:40 %s",
+		  "deltas --pair: a site in two pairs: usage error (was exit 1, 'the same site twice, or')" },
+		{ "hist --durations f:10 f:10 %s",
+		  "hist --durations FROM FROM: usage error (was exit 1, a message about --pair)" },
+	};
 	static const char fmts[] =
 		"# id\tfile\tline\tfunc\tformat\n"
 		"1\ta.c\t10\tf\tin\n2\ta.c\t20\tf\tout\n"
@@ -485,18 +494,11 @@ static void test_nesting(void)
 			  "  g:30 -> g:40: 2 calls, 4.000 us, 44.4 % of f:10\n") != NULL,
 		   "deltas --inside: time of g inside f, and its share");
 	free(out);
-	out = run("deltas --pair f:10,nosuch:1 %s", path, &st);
-	CHECK_EQ(st, 2, "deltas --pair with an unknown site: usage error");
-	free(out);
-	out = run("deltas --pair f:10 %s", path, &st);
-	CHECK_EQ(st, 2, "deltas --pair without TO: usage error");
-	free(out);
-	out = run("deltas --pair f:10,f:20 --pair f:20,g:40 %s", path, &st);
-	CHECK_EQ(st, 2, "deltas --pair: a site in two pairs: usage error (was exit 1, 'the same site twice, or')");
-	free(out);
-	out = run("hist --durations f:10 f:10 %s", path, &st);
-	CHECK_EQ(st, 2, "hist --durations FROM FROM: usage error (was exit 1, a message about --pair)");
-	free(out);
+	for (size_t i = 0; i < sizeof(usage) / sizeof(usage[0]); i++) {
+		out = run(usage[i].args, path, &st);
+		CHECK_EQ(st, 2, usage[i].name);
+		free(out);
+	}
 }
 
 /*
@@ -517,19 +519,9 @@ static void test_inside_nested(void)
 		{ 1000, 1 }, { 2000, 3 }, { 3000, 5 }, { 9000, 6 }, { 10000, 4 }, { 11000, 2 },
 		{ 20000, 5 }, { 40000, 6 },
 	};
-	struct buf b = { 0 };
-	struct sbuf s;
-	char *out, *path;
+	char *out, *path = build_seq("inside-nested.cap", fmts, rec, 8);
 	int st;
 
-	cap_meta(&b, fmts);
-	sb_begin(&s, 0, 0, 1000, 0, 0);
-	for (size_t i = 0; i < sizeof(rec) / sizeof(rec[0]); i++)
-		sb_rec(&s, rec[i][0], (uint32_t)rec[i][1], LOGDEV_REC_PRINT, 0, 10, NULL, 0);
-	cap_sect(&b, LGD_SECT_CPU_DATA, 0, s.b, SBS);
-	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
-	path = write_tmp("inside-nested.cap", b.p, b.n);
-	free(b.p);
 	out = run("deltas --pair f:10,f:20 --pair g:30,g:40 --pair h:50,h:60 --inside f:10 %s",
 		  path, &st);
 	CHECK_TRUE(strstr(out, "\ninside f:10: 1 call, 10.000 us inclusive\n"
