@@ -423,6 +423,8 @@ int ld_probe_add(struct ld_pctx *c, char *cmd)
 		return 0;
 	}
 	ret = ld_check_unique(c, p);
+	if (!ret)
+		ret = ld_check_offset(c, p);
 	if (ret)
 		goto err_free;
 	ret = ld_probe_arm(p);

@@ -114,6 +114,39 @@ int ld_check_unique(struct ld_pctx *c, struct ld_probe *p)
 	return 0;
 }
 
+/*
+ * A kprobe at FUNC+OFF must stay inside FUNC: kprobes itself takes any
+ * address it can decode, so FUNC+SIZE (one past the end) attached to the
+ * next function's first instruction (a fresh user's p:show_smap+448, a
+ * 448-byte function).  The probed address is named by kallsyms
+ * (sprint_symbol(): "name+0xOFF/0xSIZE [mod]"); another name than FUNC's
+ * is -ERANGE, saying FUNC's size.  Where the symbols cannot be read the
+ * check is left to kprobes.
+ */
+int ld_check_offset(struct ld_pctx *c, struct ld_probe *p)
+{
+	const char *colon = strchr(p->sym, ':');
+	const char *name = colon ? colon + 1 : p->sym;
+	char buf[KSYM_SYMBOL_LEN], *slash;
+	unsigned long addr, size;
+	unsigned int n = 0;
+	size_t len = strlen(name);
+
+	if (p->kind != LD_PROBE_KPROBE || p->addr || !p->offset ||
+	    ld_ksym_addr(name, &addr, &n) || n != 1)
+		return 0;
+	sprint_symbol(buf, addr + p->offset);
+	if (!strncmp(buf, name, len) && buf[len] == '+')
+		return 0;
+	sprint_symbol(buf, addr);
+	slash = strchr(buf, '/');
+	if (!slash || kstrtoul(strsep(&slash, " ") + 1, 16, &size))
+		size = 0;
+	return ld_fail(c, c->buf + p->target_off, -ERANGE,
+		       "%s+%lu is past the end of %s (%lu bytes, /proc/kallsyms): an offset is inside the function",
+		       name, p->offset, name, size);
+}
+
 /* ------------------------------------------------------------------ globs */
 
 /* Is @s a glob (one probe per matching function)? */

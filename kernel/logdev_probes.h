@@ -270,6 +270,8 @@ int ld_tp_named(struct ld_pctx *c, struct ld_probe *p, struct ld_fetch *f,
 /* ---- logdev_probe_syms.c */
 int ld_ksyms_fail(struct ld_pctx *c, const char *at, int err, const char *what);
 int ld_check_unique(struct ld_pctx *c, struct ld_probe *p);
+/* logdev_probe_syms.c: a kprobe's FUNC+OFF inside FUNC; 0 or -ERANGE (said) */
+int ld_check_offset(struct ld_pctx *c, struct ld_probe *p);
 bool ld_is_glob(const char *s);
 const char *ld_renamed(const char *name);
 

@@ -294,6 +294,20 @@ bad 'r: lt_probe_target' 'Invalid argument'
 bad 'r4: lt_probe_target $retval' 'Invalid argument'
 tail -n 3 $EL | head -n 1 | grep -qF "no probe name after ':': give one (r:NAME SYM)" &&
 	pass "error_log: 'r4: SYM' has no probe name" || fail "error_log for 'r4: SYM': $(tail -n 3 $EL | head -n 1)"
+# an offset at or past the function's end is refused, not put on the next
+# function (kprobes takes any instruction boundary): its size from the
+# module's symbols in address order
+set -- $(grep '\[logdev_test\]' /proc/kallsyms | sort | awk '$3 == "lt_probe_target" { print $1; getline; print $1; exit }')
+sz=$((0x${2:-0} - 0x${1:-0}))
+if [ "$sz" -gt 0 ] && [ "$sz" -lt 65536 ]; then
+	bad "p:offend lt_probe_target+$sz" 'Numerical result out of range'
+	tail -n 3 $EL | head -n 1 | grep -qF "lt_probe_target+$sz is past the end of lt_probe_target ($sz bytes, /proc/kallsyms)" &&
+		pass "error_log: FUNC+SIZE is past the end of FUNC, its size said" ||
+		fail "error_log for lt_probe_target+$sz: $(tail -n 3 $EL | head -n 1)"
+	bad "p:offfar lt_probe_target+$((sz + 4096))" 'Numerical result out of range'
+else
+	fail "lt_probe_target's size from /proc/kallsyms: '$sz' ($*)"
+fi
 bad 't: kmem:kmem_cache_free' 'Invalid argument'
 bad 't:=kmem:kmem_cache_free' 'Invalid argument'
 bad 'p:=lt_probe_target' 'Invalid argument'
