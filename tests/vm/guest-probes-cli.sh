@@ -129,7 +129,7 @@ $L record -o e4.cap -p 'r:nosuchmod:nosuchfn' -- sh -c "grep -c 'state=pending' 
 check_eq "-p on a module not loaded: exit 0" "$?" 0
 check_eq "-p on a module not loaded: listed pending while recording" "$(cat e4.during)" 1
 check "-p on a module not loaded: said on stderr" "$(head -c 300 e4.err)" \
-	grep -q "note: 1 probe pending (.*): on a module not loaded" e4.err
+	grep -q "note: 1 probe pending (.*, from 'r:nosuchmod:nosuchfn'): its target reads as MOD:FUNC of a module not loaded" e4.err
 check_eq "-p on a module not loaded: removed after" "$(names)" "$before"
 # a -p whose name is the probe there before: refused, and keepme stays
 $L record -o e.cap -p 'p:keepme lt_probe_target' -- true 2> e2.err

@@ -99,6 +99,11 @@ int cli_probe_spec_add(struct cli_probe_specs *ps, const char *arg, int is_file)
 	size_t n = 1, *ln = NULL;
 	int e = 0;
 
+	if (!is_file && !arg[strspn(arg, " \t")]) {	/* a blank line of a file is skipped */
+		fprintf(stderr, "logdev record: -p '%s': an empty probe spec (p:, r: or t:, as "
+			"the probes file takes: docs/USAGE.md)\n", arg);
+		return 2;
+	}
 	if (is_file) {
 		e = lgd_probes_read_file(arg, &lines, &ln, &n);
 		if (e) {
@@ -142,7 +147,7 @@ void cli_probe_specs_free(struct cli_probe_specs *ps)
 int cli_probes_attach(const char *dir, const struct cli_probe_specs *ps,
 		      struct lgd_probe_set *set)
 {
-	char *spec;
+	char *spec, *src;
 	int e;
 
 	if (!ps->n)
@@ -150,12 +155,15 @@ int cli_probes_attach(const char *dir, const struct cli_probe_specs *ps,
 	e = lgd_probes_attach(dir, (const char *const *)ps->v, ps->n, set);
 	if (!e && set->pending) {
 		spec = lgd_escape_alloc(set->pending_name);
-		fprintf(stderr, "logdev record: note: %zu probe%s pending (%s%s): on a module "
-			"not loaded, %s record%s once it loads\n", set->pending,
+		src = lgd_escape_alloc(set->pending_spec);
+		fprintf(stderr, "logdev record: note: %zu probe%s pending (%s%s, from '%s'): its "
+			"target reads as MOD:FUNC of a module not loaded, and %s record%s once it "
+			"loads; a mistyped kind reads so too (kinds: p:, r:, t:)\n", set->pending,
 			set->pending == 1 ? "" : "s", spec ? spec : "?",
-			set->pending > 1 ? ", ..." : "", set->pending == 1 ? "it" : "they",
-			set->pending == 1 ? "s" : "");
+			set->pending > 1 ? ", ..." : "", src ? src : "?",
+			set->pending == 1 ? "it" : "they", set->pending == 1 ? "s" : "");
 		free(spec);
+		free(src);
 	}
 	if (!e)
 		return 0;

@@ -29,6 +29,7 @@
  * @pending: of the probes added, those the kernel lists as pending (on a
  *           module not loaded yet: they record once it loads)
  * @pending_name: the first of them
+ * @pending_spec: the spec that added it (cut to fit)
  */
 struct lgd_probe_set {
 	char **names;
@@ -38,6 +39,7 @@ struct lgd_probe_set {
 	size_t detach_failed;
 	size_t pending;
 	char pending_name[128];
+	char pending_spec[256];
 };
 
 /**

@@ -243,9 +243,11 @@ static int attach_one(const char *dir, const char *spec, struct lgd_probe_set *s
 		set->names = nv;
 		set->names[set->nr++] = after[i];
 		after[i] = NULL;
-		if (pend[i] && !set->pending++)	/* on a module not loaded yet */
+		if (pend[i] && !set->pending++) {	/* on a module not loaded yet */
 			snprintf(set->pending_name, sizeof(set->pending_name), "%s",
 				 set->names[set->nr - 1]);
+			snprintf(set->pending_spec, sizeof(set->pending_spec), "%s", spec);
+		}
 	}
 	names_free(before, nb);
 	names_free(after, na);

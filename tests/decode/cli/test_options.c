@@ -318,6 +318,15 @@ static void test_record_spellings(void)
 		free(out);
 		free(err);
 	}
+	snprintf(args, sizeof(args), "record -o %s -d %s -p ' ' --duration 0", cap, dir);
+	{
+		int st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", args, &out, &err);
+
+		check("record -p ' ': an empty probe spec, refused (exit 2; it was taken as nothing, exit 0)",
+		      st == 2 && strstr(err, "an empty probe spec"), "status %d err %.300s", st, err);
+		free(out);
+		free(err);
+	}
 	free(cap);
 	free(dir);
 }

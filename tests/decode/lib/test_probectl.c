@@ -85,9 +85,11 @@ static void test_attach_detach(void)
 
 		CHECK_EQ(set.pending, 0, "attach: nothing pending so far");
 		e = lgd_probes_attach(tmpdir, pm, 1, &set);
-		CHECK_WHY(e == 0 && set.pending == 1 && !strcmp(set.pending_name, "pm"),
-			  "attach: a probe listed state=pending is counted, by name",
-			  "e %d pending %zu name '%s'", e, set.pending, set.pending_name);
+		CHECK_WHY(e == 0 && set.pending == 1 && !strcmp(set.pending_name, "pm") &&
+			  !strcmp(set.pending_spec, pm[0]),
+			  "attach: a probe listed state=pending is counted, by name, with its spec",
+			  "e %d pending %zu name '%s' spec '%s'", e, set.pending, set.pending_name,
+			  set.pending_spec);
 		if (set.nr == 3)
 			free(set.names[--set.nr]);	/* not detached below */
 	}
