@@ -231,9 +231,8 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 			break;
 		case 'h':
 			return cli_verb_help(&cli_cmd_record);
-		default:
-			cli_opt_error("record", c, optopt, argv, optind);
-			return cli_verb_usage_error(&cli_cmd_record);
+		default:	/* says the usage too */
+			return cli_opt_error("record", c, optopt, argv, optind);
 		}
 	}
 	if (optind < argc) {

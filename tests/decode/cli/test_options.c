@@ -143,8 +143,10 @@ static void test_help_version(void)
 		}
 		snprintf(args, sizeof(args), "%s --bogus-option x", verbs[i]);
 		st = run_cli_env("LOGDEV_DEBUGFS=/nonexistent", args, &out, &err);
-		snprintf(name, sizeof(name), "logdev %s --bogus-option: named, exit 2", verbs[i]);
-		check(name, st == 2 && strstr(err, "--bogus-option") && !out[0],
+		snprintf(name, sizeof(name), "logdev %s --bogus-option: named, exit 2, the usage once",
+			 verbs[i]);
+		check(name, st == 2 && strstr(err, "--bogus-option") && !out[0] &&
+		      strstr(err, "usage: ") && !strstr(strstr(err, "usage: ") + 1, "usage: "),
 		      "status %d err %.300s", st, err);
 		free(out);
 		free(err);
