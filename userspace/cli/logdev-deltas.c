@@ -328,7 +328,8 @@ static void warn_over_corrected(const struct lgd_reader *r, const struct lgd_del
 		fprintf(stderr, "logdev: warning: the calibration puts %.3f us of a pair's own "
 			"records inside a pair, more than this capture's shortest such pair as "
 			"measured (%.3f us): it was measured under other conditions (a busy "
-			"host?); calibrate again beside the workload, or read --raw "
+			"host, or a machine whose speed moves: then the spread warning above "
+			"says so, and calibrating again does not help); read --raw "
 			"(docs/ANALYSIS.md)\n", ds->floor_max_ps / 1e6, ds->floor_min_raw / 1e3);
 		cli_nwarn++;
 	}
