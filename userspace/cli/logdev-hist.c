@@ -291,6 +291,10 @@ int cmd_hist(int argc, char **argv)
 		return g.status;
 	nops = argc - optind;
 	if (nth) {
+		if (nops > 1) {	/* FROM TO as well: not "one FILE only" */
+			fprintf(stderr, "logdev hist: --pair N or FROM TO, not both\n");
+			return cli_verb_usage_error(&cli_cmd_hist);
+		}
 		if (cli_file_arg("hist", argc, argv, optind, &file))
 			return 2;
 	} else {
