@@ -279,6 +279,10 @@ int cmd_hist(int argc, char **argv)
 			durations = 1;
 			break;
 		case 'p':
+			if (nth) {	/* one histogram: a second --pair did not win silently */
+				fprintf(stderr, "logdev hist: --pair given twice: one pair a histogram\n");
+				return 2;
+			}
 			if (cli_parse_uint("hist", "--pair", optarg, 1, UINT32_MAX, &nth))
 				return 2;
 			break;

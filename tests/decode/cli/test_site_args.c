@@ -229,6 +229,9 @@ static void test_probe_pair(void)
 	snprintf(args, sizeof(args), "hist --pair 1 kfree_skbmem kfree_skbmem%%return %s", cap);
 	check_cli("hist --pair N with FROM TO too: refused saying so, not 'one FILE only' (exit 2)",
 		  args, 2, NULL, "--pair N or FROM TO, not both");
+	snprintf(args, sizeof(args), "hist --pair 1 --pair 2 %s", cap);
+	check_cli("hist --pair twice: refused (the second won silently)", args, 2, NULL,
+		  "--pair given twice");
 	snprintf(args, sizeof(args),
 		 "deltas --durations --pair kfree_skbmem:0,kfree_skbmem%%return:0 %s", cap);
 	st = run_cli(args, &out, &err);
