@@ -72,8 +72,19 @@ int cli_nap_ms(uint64_t most, double dt, uint64_t buf_bytes)
 
 int cli_probe_spec_push(struct cli_probe_specs *ps, char *spec, const char *where)
 {
-	char **nv = realloc(ps->v, (ps->n + 1) * sizeof(*nv)), **nw = NULL, *w = NULL;
+	char **nv, **nw = NULL, *w = NULL;
 
+	for (size_t i = 0; spec && i < ps->n; i++)
+		if (!strcmp(ps->v[i], spec)) {	/* one probe: the kernel would refuse the second */
+			char *e = lgd_escape_alloc(spec);
+
+			fprintf(stderr, "logdev record: note: probe '%s' given twice (%s, %s): "
+				"attached once\n", e ? e : "?", ps->where[i], where);
+			free(e);
+			free(spec);
+			return 0;
+		}
+	nv = realloc(ps->v, (ps->n + 1) * sizeof(*nv));
 	if (nv) {
 		ps->v = nv;
 		nw = realloc(ps->where, (ps->n + 1) * sizeof(*nw));

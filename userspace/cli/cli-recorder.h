@@ -30,8 +30,9 @@ struct cli_probe_specs {
 };
 /**
  * cli_probe_spec_push() - append @spec (malloc'd; @ps owns it from now,
- * freed on failure too), from @where (copied), to @ps.  0, or 1 on no
- * memory (said on stderr).
+ * freed on failure too), from @where (copied), to @ps; a spec already
+ * there (the same text: -p and --callees naming one probe) is noted on
+ * stderr and kept once.  0, or 1 on no memory (said on stderr).
  */
 int cli_probe_spec_push(struct cli_probe_specs *ps, char *spec, const char *where);
 /**

@@ -329,6 +329,15 @@ static void test_record_spellings(void)
 		free(out);
 		free(err);
 	}
+	snprintf(args, sizeof(args), "record -o %s -d %s -p r:x -p r:x --duration 0", cap, dir);
+	{
+		run_cli_env("LOGDEV_DEBUGFS=/nonexistent", args, &out, &err);
+		check("record -p SPEC twice: noted, kept once (the kernel refused the second, advising "
+		      "to remove the first)", strstr(err, "probe 'r:x' given twice (-p, -p): attached once") &&
+		      !strstr(strstr(err, "given twice") + 1, "given twice"), "err %.300s", err);
+		free(out);
+		free(err);
+	}
 	free(cap);
 	free(dir);
 }
