@@ -77,7 +77,7 @@ time $L callees kfree_skbmem > /dev/null
 # the LSM hooks: called through a list of pointers (6.1) or static calls (6.12+)
 say "$L callees security_ptrace_access_check"
 say "$L callees no_such_function_here"
-check_eq "a FUNC that is not there: exit 1" "$($L callees no_such_function_here 2>/dev/null; echo $?)" 1
+check_eq "a FUNC that is not there: exit 2, a bad argument (as record --callees)" "$($L callees no_such_function_here 2>/dev/null; echo $?)" 2
 
 # 4. the investigation on ptrace_may_access: /proc/1/stat reads call it
 say "$L record --callees ptrace_may_access -o pt.cap -- sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do cat /proc/1/stat; done > /dev/null'"
