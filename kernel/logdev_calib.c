@@ -317,8 +317,9 @@ static void ld_cal_plan_add(struct ld_cal_plan *pl, unsigned int kind, ld_cal_fn
 
 /*
  * One round's pair floor of @k: after an untimed run, into emptied
- * buffers, a run of the twin and one of @k->probed (preemption off), the pairs of this run walked;
- * their median time apart less the twin's call, timed just before
+ * buffers, a run of the twin and one of @k->probed (preemption off); the
+ * pairs of this run walked, their median time apart less the twin's call,
+ * timed just before
  */
 static void ld_cal_round_floor(struct ld_cal_plan *pl, struct ld_cal_kind_run *k)
 {
@@ -346,13 +347,13 @@ static void ld_cal_round_floor(struct ld_cal_plan *pl, struct ld_cal_kind_run *k
  * The rounds: each times one run of every kind of @pl (and a pair floor
  * where asked), then sleeps LD_CAL_GAP_MS, so that the runs spread over
  * about half a second: a machine whose speed moves (a VM's host, frequency
- * scaling; under QEMU's TCG a hit's cost was seen to move 2x within tens
- * of ms, docs/ANALYSIS.md) shows it in the spread, and the median stands
+ * scaling; under QEMU's TCG a hit's cost moved 2x in stretches of tens of
+ * ms to seconds, docs/PERFORMANCE.md section 7) shows it in the spread, and the median stands
  * for a workload of that length, not for one moment.  Each run follows an
  * untimed one of the same kind: the cost of a hit in code that runs often
  * (the other kinds' runs between would make the first calls cold), the
- * pair floor's too.  The figures go to
- * @pc; a pair floor needs half the rounds' floors.
+ * pair floor's too.  The figures go to @pc; a pair floor needs half the
+ * rounds' floors.
  */
 static void ld_cal_rounds(struct ld_cal_plan *pl, struct logdev_probe_cost *pc)
 {

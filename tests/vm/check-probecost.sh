@@ -55,6 +55,14 @@ P=$name
 # ok NAME COND: PASS if the shell condition COND holds
 ok() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
 
+# words FILE: a calibration's 32-bit words (struct logdev_probe_cost) into
+# the array w; the return probe's are w[48 + 0..9] (flags, runs, calls,
+# min, p10, median, p90, max, pair, pair_n)
+words() { read -r -a w <<< "$(od -A n -t u4 -v "$1" 2>/dev/null | tr -s ' \n' '  ')"; }
+# unsteady: did the return probe's runs in w spread wide, p90 over 1.5x p10
+# (deltas' warning, logdev-deltas.c UNSTEADY_P90_P10)?
+unsteady_w() { [ -n "${w[54]:-}" ] && [ $((w[54] * 2)) -gt $((w[52] * 3)) ]; }
+
 # deltas ARGS...: logdev deltas, exit 0 or 3 (warnings) accepted
 deltas() {
 	"$logdev" deltas "$@" 2> "$dir/deltas.err"
@@ -64,7 +72,7 @@ deltas() {
 
 # --- the calibration
 if [ -s "$dir/probe_cost.bin" ]; then
-	read -r -a w <<< "$(od -A n -t u4 -v "$dir/probe_cost.bin" | tr -s ' \n' '  ')"
+	words "$dir/probe_cost.bin"
 	check_eq "probe_cost: 68 words" "${#w[@]}" 68
 	check_eq "probe_cost: magic COST" "${w[0]}" 1414745923
 	check_eq "probe_cost: version 2, 6 kinds" "${w[1]}" $(((6 << 16) | 2))
@@ -126,15 +134,15 @@ nest() {
 		[ "$hits" -le $((cnt * 2 + comm)) ] ||
 		fail "nest-$1: $hits records charged to $cnt calls of lt_nest_outer, want 2 a call (and at most the $comm task-name records inside pairs)" >&2
 	# the return probe's figures of this capture's calibration (ps a call)
-	local cw
-	read -r -a cw <<< "$(od -A n -t u4 -v "$c.cost.bin" 2>/dev/null | tr -s ' \n' '  ')"
-	kmin=${cw[51]:-} kp10=${cw[52]:-} kmed=${cw[53]:-} kp90=${cw[54]:-} kmax=${cw[55]:-}
+	local w
+	words "$c.cost.bin"
+	kmin=${w[51]:-} kp10=${w[52]:-} kmed=${w[53]:-} kp90=${w[54]:-} kmax=${w[55]:-}
 	oc=$(med "$c.txt" lt_nest_outer) ic=$(med "$c.txt" lt_nest_inner)
 	orw=$(med "$c-raw.txt" lt_nest_outer) irw=$(med "$c-raw.txt" lt_nest_inner)
 	if [ -z "$oc" ] || [ -z "$ic" ] || [ -z "$orw" ] || [ -z "$kmed" ]; then
 		echo "?"; return
 	fi
-	if [ $((kp90 * 2)) -gt $((kp10 * 3)) ]; then
+	if unsteady_w; then
 		grep -q "the calibration's kretprobe hits cost from" "$c.err" ||
 			fail "nest-$1: p90 $kp90 ps over 1.5x p10 $kp10 ps, and deltas did not warn" >&2
 		kp10=$kmin kp90=$kmax	# unsteady: as good as the warning says
@@ -196,21 +204,21 @@ echo "INFO: $P: seq_printf's share of show_smap, corrected: with 1 other probe $
 # not say so
 nu=0
 unsteady() {
-	local c=$dir/smap$2-$1 cw
-	read -r -a cw <<< "$(od -A n -t u4 -v "$c.cost.bin" 2>/dev/null | tr -s ' \n' '  ')"
-	[ -n "${cw[54]:-}" ] && [ $((cw[54] * 2)) -gt $((cw[52] * 3)) ] || return 0
+	local c=$dir/smap$2-$1 w
+	words "$c.cost.bin"
+	unsteady_w || return 0
 	nu=$((nu + 1))
 	"$logdev" deltas --durations "$c.cap" > /dev/null 2> "$c.err"
 	grep -q "the calibration's kretprobe hits cost from" "$c.err" ||
-		fail "smap$2-$1: p90 ${cw[54]} ps over 1.5x p10 ${cw[52]} ps, and deltas did not warn"
+		fail "smap$2-$1: p90 ${w[54]} ps over 1.5x p10 ${w[52]} ps, and deltas did not warn"
 }
 # range K: "low high" of seq_printf's share of show_smap in smap5-K as
 # deltas' warning allows: show_smap's median +- its nested records a call
 # x half the return probe's min-to-max range a record
 range() {
-	local c=$dir/smap5-$1 cw
-	read -r -a cw <<< "$(od -A n -t u4 -v "$c.cost.bin" 2>/dev/null | tr -s ' \n' '  ')"
-	deltas --durations "$c.cap" | awk -v u="$(( (cw[55] - cw[51]) / 4 ))" '
+	local c=$dir/smap5-$1 w
+	words "$c.cost.bin"
+	deltas --durations "$c.cap" | awk -v u="$(( (w[55] - w[51]) / 4 ))" '
 		$1 ~ /^show_smap/ && !n1 { n1 = $3; m1 = $5; h1 = $10 }
 		$1 ~ /^seq_printf/ && !n2 { n2 = $3; m2 = $5 }
 		END {
