@@ -248,7 +248,7 @@ static void print_cost_note(const struct lgd_reader *r, const struct lgd_deltas 
 	       "nested records' cost per record (median of the calibration, its runs min to max):\n");
 	for (unsigned int k = 0; k < LOGDEV_COST_NR_KINDS; k++) {
 		const struct logdev_cost_kind *c = &ds->cost->pc.kind[k];
-		unsigned int half = k == LOGDEV_COST_KRETPROBE ? 2 : 1;
+		unsigned int half = lgd_cost_records(k);
 
 		if (!((ds->cost_kinds | ds->floor_kinds) & (1u << k)))
 			continue;
@@ -292,7 +292,7 @@ static void warn_unsteady(const struct lgd_deltas *ds)
 {
 	for (unsigned int k = 0; k < LOGDEV_COST_NR_KINDS; k++) {
 		const struct logdev_cost_kind *c = &ds->cost->pc.kind[k];
-		double half = k == LOGDEV_COST_KRETPROBE ? 2 : 1;
+		double half = lgd_cost_records(k);
 
 		if (!((ds->cost_kinds | ds->floor_kinds) & (1u << k)) ||
 		    !(c->flags & LOGDEV_COST_F_MEASURED) ||

@@ -31,6 +31,16 @@ const char *lgd_cost_kind_name(unsigned int kind);
 #define LGD_COST_NONE	0xff	/* a site whose records cost nothing known */
 
 /**
+ * lgd_cost_records() - how many records one measured hit of @kind writes:
+ * 2 for a return probe (its figure is of a call: entry and return), else
+ * 1; a record's cost is the kind's figure over it.
+ */
+static inline unsigned int lgd_cost_records(unsigned int kind)
+{
+	return kind == LOGDEV_COST_KRETPROBE ? 2 : 1;
+}
+
+/**
  * struct lgd_cost_sites - what one record of each site costs
  * @nr:    size of @kind, @ret and @ps (site ids 0 .. nr - 1)
  * @kind:  per site: enum logdev_cost_kinds, or LGD_COST_NONE (site 0, a

@@ -175,7 +175,7 @@ int lgd_cost_sites_init(struct lgd_cost_sites *cs, const struct lgd_sites *s,
 		if (!ck || !(ck->flags & LOGDEV_COST_F_MEASURED))
 			continue;
 		/* a return probe's figure is of a call: half on each record */
-		cs->ps[i] = k == LOGDEV_COST_KRETPROBE ? ck->median_ps / 2 : ck->median_ps;
+		cs->ps[i] = ck->median_ps / lgd_cost_records(k);
 	}
 	return 0;
 }
