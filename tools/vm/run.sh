@@ -110,6 +110,7 @@ icount=() kver= smp=2 mem=512 tmo=120 idle=90 tcg=multi script= files= out= appe
 expect_crash=
 nmi_at=
 boots=1
+bootpage=0xFFFF000	# --boots 2: the marker page (memmap=4K$bootpage)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--idle) idle=$2; shift 2 ;;
@@ -145,7 +146,7 @@ esac
 [ "$idle" -le "$tmo" ] || idle=$tmo
 case "$boots" in
 1) ;;
-2) [ "$mem" -ge 512 ] 2>/dev/null || die "--boots 2 needs --mem 512 or more (its marker page is at 0xFFFF000)" ;;
+2) [ "$mem" -ge 512 ] 2>/dev/null || die "--boots 2 needs --mem 512 or more (its marker page is at $bootpage)" ;;
 *) die "--boots 1|2 (got '$boots')" ;;
 esac
 command -v perl >/dev/null || die "perl not found (the wedge watch talks to QEMU's monitor with it)"
@@ -241,12 +242,12 @@ echo "logdev-vm: guest up, \$(nproc) cpus, kernel \$(uname -r)"
 LOGDEV_BOOT=1
 if [ $boots = 2 ]; then
 	# the run's marker in the page memmap= reserved: there from boot 1 means boot 2
-	m=\$(dd if=/dev/mem bs=1 skip=\$((0xFFFF000)) count=${#bootmark} 2> /dev/null)
+	m=\$(dd if=/dev/mem bs=1 skip=\$(($bootpage)) count=${#bootmark} 2> /dev/null)
 	if [ "\$m" = "$bootmark" ]; then
 		LOGDEV_BOOT=2
-		dd if=/dev/zero of=/dev/mem bs=1 seek=\$((0xFFFF000)) count=${#bootmark} conv=notrunc 2> /dev/null
+		dd if=/dev/zero of=/dev/mem bs=1 seek=\$(($bootpage)) count=${#bootmark} conv=notrunc 2> /dev/null
 	else
-		printf %s "$bootmark" | dd of=/dev/mem bs=1 seek=\$((0xFFFF000)) conv=notrunc 2> /dev/null
+		printf %s "$bootmark" | dd of=/dev/mem bs=1 seek=\$(($bootpage)) conv=notrunc 2> /dev/null
 	fi
 	echo "logdev-vm: boot \$LOGDEV_BOOT of 2"
 fi
@@ -340,7 +341,7 @@ set +e
 noreboot=(-no-reboot)
 if [ "$boots" = 2 ]; then
 	noreboot=()
-	append="memmap=4K\$0xFFFF000 $append"
+	append="memmap=4K\$$bootpage $append"
 fi
 qemu_cmd=("${qemu[@]}" -m "$mem" -smp "$smp" -nographic "${noreboot[@]}"
 	-accel "$accel" "${icount[@]}" -kernel "$kimg" -initrd "$stage.initrd.gz"
