@@ -191,3 +191,82 @@ int ld_size_kb_subbufs(u64 kb, u32 subbuf_size, u32 *nr)
 	return 0;
 }
 
+
+/* a number: decimal, or hex after 0x; *@end: first byte after it */
+static int ld_parse_num(const char *s, u64 *val, const char **end)
+{
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	u64 v = 0, base = hex ? 16 : 10;
+	const char *p = hex ? s + 2 : s;
+	const char *start = p;
+
+	for (;; p++) {
+		u64 d;
+
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (hex && *p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (hex && *p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			break;
+		if (v > (~0ULL - d) / base)
+			return -EINVAL;
+		v = v * base + d;
+	}
+	if (p == start)
+		return -EINVAL;
+	*val = v;
+	*end = p;
+	return 0;
+}
+
+/**
+ * ld_parse_persist() - the value of parameter "persist"
+ * @s:    "off", or "memmap:SIZE@ADDR": SIZE in bytes with an optional
+ *        K, M or G (KiB, MiB, GiB), ADDR decimal or 0x hex, both
+ *        multiples of 4096 (the memmap=SIZE$ADDR of the kernel command
+ *        line that reserved the range, written with '@' because '$' is
+ *        awkward in shells and boot loaders)
+ * @size: bytes (0 for "off")
+ * @addr: physical address
+ *
+ * Whether the range is really reserved is the caller's question.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ld_parse_persist(const char *s, u64 *size, u64 *addr)
+{
+	static const char pre[] = "memmap:";
+	const char *p;
+	u64 sz, a, mul = 1;
+
+	if (!strcmp(s, "off")) {
+		*size = 0;
+		*addr = 0;
+		return 0;
+	}
+	if (strncmp(s, pre, sizeof(pre) - 1) ||
+	    ld_parse_num(s + sizeof(pre) - 1, &sz, &p))
+		return -EINVAL;
+	switch (*p) {
+	case 'G':
+		mul <<= 10;
+		fallthrough;
+	case 'M':
+		mul <<= 10;
+		fallthrough;
+	case 'K':
+		mul <<= 10;
+		p++;
+	}
+	if (*p != '@' || sz > (~0ULL) / mul || ld_parse_num(p + 1, &a, &p) || *p)
+		return -EINVAL;
+	sz *= mul;
+	if (!sz || (sz | a) & 4095 || a + sz < a)
+		return -EINVAL;
+	*size = sz;
+	*addr = a;
+	return 0;
+}

@@ -32,5 +32,6 @@ int ld_parse_size_kb(const char *s, u64 *kb);
 int ld_parse_clear(const char *s);
 int ld_parse_flush(const char *s);
 int ld_size_kb_subbufs(u64 kb, u32 subbuf_size, u32 *nr);
+int ld_parse_persist(const char *s, u64 *size, u64 *addr);
 
 #endif /* _LOGDEV_PARSE_H */

@@ -24,6 +24,7 @@
  * ones (the word, the word and one newline); a wrong answer is printed and
  * aborts, so make check fails.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,6 +251,50 @@ static int ref_clear(const char *s)
 	return 0;
 }
 
+
+/* persist's word, read another way: strtoull on checked spans */
+static int ref_num(const char *b, const char *e, u64 *v)
+{
+	int hex = e - b > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X');
+	const char *p = hex ? b + 2 : b;
+	char *end;
+
+	if (p == e)
+		return -1;
+	for (const char *q = p; q < e; q++)
+		if (!(isdigit(*q) || (hex && strchr("abcdefABCDEF", *q) && *q)))
+			return -1;
+	errno = 0;
+	*v = strtoull(p, &end, hex ? 16 : 10);
+	return errno || end != e ? -1 : 0;
+}
+
+static int ref_persist(const char *s, u64 *size, u64 *addr)
+{
+	const char *at, *e;
+	u64 sz, a, mul = 1;
+
+	if (!strcmp(s, "off")) {
+		*size = *addr = 0;
+		return 0;
+	}
+	if (strncmp(s, "memmap:", 7) || !(at = strchr(s, '@')))
+		return -1;
+	e = at;
+	if (e > s + 7 && strchr("KMG", e[-1])) {
+		mul = e[-1] == 'K' ? 1024 : e[-1] == 'M' ? 1 << 20 : 1 << 30;
+		e--;
+	}
+	if (ref_num(s + 7, e, &sz) || ref_num(at + 1, at + 1 + strlen(at + 1), &a))
+		return -1;
+	if (sz > UINT64_MAX / mul || !(sz *= mul) || (sz % 4096) || (a % 4096) ||
+	    a + sz < a)
+		return -1;
+	*size = sz;
+	*addr = a;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	size_t n = strnlen((const char *)data, size), len = 0;
@@ -327,6 +372,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				 (u64)nr * (s / 1024) != ref))
 				abort();
 		}
+	{
+		u64 psz = POISON, pa = POISON, rsz = 0, ra = 0;
+
+		r = ld_parse_persist(w, &psz, &pa);
+		good1 = ref_persist(w, &rsz, &ra) == 0;
+		if (r ? (r != -EINVAL || psz != POISON || pa != POISON || good1)
+		      : (!good1 || psz != rsz || pa != ra))
+			abort();
+	}
 	free(w);
 	return 0;
 }

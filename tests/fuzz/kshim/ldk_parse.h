@@ -11,6 +11,10 @@
 #define LDK_PARSE_H
 #include "logdev_shim.h"
 
+#ifndef fallthrough
+#define fallthrough __attribute__((__fallthrough__))
+#endif
+
 #define isdigit(c) ('0' <= (c) && (c) <= '9')
 
 static inline int kstrtou64(const char *s, unsigned int base, u64 *res)
