@@ -88,7 +88,8 @@ int ld_buffers_init(const struct ld_config *cfg)
 /*
  * Replace every CPU's buffer by a new one of @nr_subbufs sub-buffers of
  * @subbuf_size bytes.  All new buffers are allocated first: on failure the
- * old ones stay in place.  Refused as ld_may_reset() says.
+ * old ones stay in place.  Refused as ld_may_reset() says, and with
+ * -EBUSY while the rings are in the flight recorder's area (fixed at load).
  */
 int ld_resize(u32 subbuf_size, u32 nr_subbufs)
 {
@@ -99,6 +100,8 @@ int ld_resize(u32 subbuf_size, u32 nr_subbufs)
 	ret = ld_may_reset();
 	if (ret)
 		return ret;
+	if (ld_area_on())	/* the area's layout is fixed at load */
+		return -EBUSY;
 	ret = -ENOMEM;
 	if (ld_buf_size_ok(subbuf_size, &nr_subbufs))
 		return -ENOMEM;

@@ -322,4 +322,13 @@ static inline void ld_mod_mem(const struct module *mod, enum ld_mod_mem t,
 #define LD_MODULE_KALLSYMS_GIVES_MOD	0
 #endif
 
+/* ---- paddr_vmcoreinfo_note() (vmcoreinfo_vmcore_info_h.c, 6.9) ---- */
+#if defined(LD_HAVE_VMCOREINFO_VMCORE_INFO_H)
+#include <linux/vmcore_info.h>
+#elif defined(LD_HAVE_VMCOREINFO_CRASH_CORE_H)
+#include <linux/crash_core.h>
+#else
+#error "logdev_compat: paddr_vmcoreinfo_note() in neither <linux/vmcore_info.h> nor <linux/crash_core.h> (compat/vmcoreinfo_*.c)"
+#endif
+
 #endif /* _LOGDEV_COMPAT_H */

@@ -28,6 +28,8 @@
 #include <linux/edprint.h>
 #include "logdev_ring_write.h"
 #include "logdev_clock.h"
+
+struct seq_file;
 #include "logdev_parse.h"
 
 #define LD_MAX_SITES		8192	/* call-site table entries; id 0 unused */
@@ -114,6 +116,32 @@ void ld_percpu_exit(void);
 void ld_comm_forget(int cpu);
 u64 ld_comm_written(int cpu);
 
+/* What a refused module parameter does: the end of its error message */
+#ifdef MODULE
+#define LD_BUILT_IN	false
+#define LD_BAD_PARAM	"insmod refused"
+#else
+#define LD_BUILT_IN	true
+#define LD_BAD_PARAM	"the default is kept"
+#endif
+
+/* --------------------------- the flight recorder's area: logdev_area.c */
+
+int ld_area_start(u32 subbuf_size, const char *clock, u32 *nr_subbufs);
+bool ld_area_ring(struct ld_cpu_buf *cb, int cpu, u32 subbuf_size, u32 nr,
+		  void **mem, ld_local_t **commit);
+bool ld_area_owns(const void *p);
+bool ld_area_on(void);
+void ld_area_identify(void);
+char *ld_area_text_slot(u32 *bytes);
+void ld_area_text_publish(u32 len);
+void ld_area_oops(const char *msg);
+void ld_area_end(u32 reason, const char *msg);
+const void *ld_area_prev(u64 *bytes);
+void ld_area_prev_release(void);
+void ld_area_show(struct seq_file *m);
+void ld_area_exit(void);
+
 /* ------------------------------------------- call-site table: logdev_sites.c */
 
 extern struct mutex ld_sites_mutex;
@@ -126,7 +154,11 @@ static __always_inline u32 ld_site_id(struct logdev_site *site)
 	return likely(id) ? id : logdev_site_id(site);
 }
 
+/* the first line of the "formats" text, then ld_site_show() per id */
+#define LD_FORMATS_HEAD		"# id\tfile\tline\tfunc\tformat\n"
+
 u32 ld_nr_sites(void);
+void ld_site_show(struct seq_file *m, u32 id);
 struct logdev_site *ld_site_get(u32 id);
 void ld_site_adopt(struct logdev_site *s);
 struct logdev_site *ld_site_reclaim(const char *file, const char *func,

@@ -350,54 +350,12 @@ static void fmt_stop(struct seq_file *m, void *v)
 	mutex_unlock(&ld_sites_mutex);
 }
 
-static void ld_put_escaped(struct seq_file *m, const char *s)
-{
-	unsigned char c;
-
-	for (; (c = *s); s++) {
-		switch (c) {
-		case '\\':
-			seq_puts(m, "\\\\");
-			break;
-		case '\n':
-			seq_puts(m, "\\n");
-			break;
-		case '\t':
-			seq_puts(m, "\\t");
-			break;
-		case '"':
-			seq_puts(m, "\\\"");
-			break;
-		default:
-			if (c < 0x20 || c >= 0x7f)
-				seq_printf(m, "\\%03o", c);
-			else
-				seq_putc(m, c);
-		}
-	}
-}
-
 static int fmt_show(struct seq_file *m, void *v)
 {
-	struct logdev_site *s;
-	u32 id;
-
-	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "# id\tfile\tline\tfunc\tformat\n");
-		return 0;
-	}
-	id = (uintptr_t)v - 1;
-	s = ld_site_get(id);
-	if (!s)
-		return 0;
-	/* file and func too: a tab or newline in __FILE__ would split the line */
-	seq_printf(m, "%u\t", id);
-	ld_put_escaped(m, s->file);
-	seq_printf(m, "\t%u\t", s->line);
-	ld_put_escaped(m, s->func);
-	seq_putc(m, '\t');
-	ld_put_escaped(m, s->fmt);
-	seq_putc(m, '\n');
+	if (v == SEQ_START_TOKEN)
+		seq_puts(m, LD_FORMATS_HEAD);
+	else
+		ld_site_show(m, (uintptr_t)v - 1);
 	return 0;
 }
 

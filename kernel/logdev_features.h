@@ -39,4 +39,11 @@ void ld_calib_init(struct dentry *dir);
 int ld_dump_init(struct dentry *dir);
 void ld_dump_exit(void);
 
+/*
+ * logdev_persist.c: the flight recorder's hooks (panic, oops, reboot) and
+ * files: persist, last_boot/area, last_boot/release
+ */
+void ld_persist_init(struct dentry *dir);
+void ld_persist_exit(void);
+
 #endif /* _LOGDEV_FEATURES_H */

@@ -62,13 +62,6 @@
 #include "logdev_features.h"
 #include "logdev_ksyms.h"
 
-#ifdef MODULE
-#define LD_BUILT_IN	false
-#define LD_BAD_PARAM	"insmod refused"
-#else
-#define LD_BUILT_IN	true
-#define LD_BAD_PARAM	"the default is kept"
-#endif
 
 static struct dentry *ld_dir;
 static bool ld_core_up;
@@ -270,9 +263,14 @@ static int __init ld_core_start(void)
 	ret = ld_want_cfg(&cfg);
 	if (ret)
 		goto err;
-	ret = ld_buffers_init(&cfg);
+	/* before any ring: the previous boot's records are copied first */
+	ret = ld_area_start(cfg.subbuf_size, ld_clock_names[cfg.clock],
+			    &cfg.nr_subbufs);
 	if (ret)
 		goto err;
+	ret = ld_buffers_init(&cfg);
+	if (ret)
+		goto err_area;
 	ld_wake_init();
 	ret = ld_sites_init();
 	if (ret)
@@ -287,6 +285,8 @@ static int __init ld_core_start(void)
 
 err_percpu:
 	ld_percpu_exit();
+err_area:
+	ld_area_exit();
 err:
 	pr_err("not recording: %d\n", ret);
 	return ret;
@@ -319,6 +319,7 @@ static int __init ld_files_start(void)
 	ret = ld_dump_init(ld_dir);
 	if (ret)
 		goto err_modlog;
+	ld_persist_init(ld_dir);
 	return 0;
 
 err_modlog:
@@ -340,7 +341,9 @@ static void ld_core_stop(void)
 	mutex_unlock(&ld_cfg_mutex);
 	ld_wake_exit();
 	synchronize_rcu();
+	ld_area_end(LOGDEV_END_UNLOAD, "module unloaded");
 	ld_percpu_exit();
+	ld_area_exit();
 	ld_sites_exit();
 }
 
@@ -361,6 +364,7 @@ static void __exit logdev_exit(void)
 {
 	/* no file can be open: each holds a module reference */
 	debugfs_remove_recursive(ld_dir);
+	ld_persist_exit();
 	ld_dump_exit();
 	ld_probes_exit();
 	ld_modlog_exit();

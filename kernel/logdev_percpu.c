@@ -30,14 +30,17 @@ void ld_buf_free(struct ld_cpu_buf *cb)
 {
 	if (!cb)
 		return;
-	vfree(cb->mem);
-	kvfree(cb->commit);
+	if (!ld_area_owns(cb->mem)) {	/* the area's memory stays */
+		vfree(cb->mem);
+		kvfree(cb->commit);
+	}
 	kfree(cb);
 }
 
 /**
  * ld_buf_alloc() - allocate an empty ring for @cpu
- * @cpu:         the CPU (memory comes from its node)
+ * @cpu:         the CPU (memory comes from its node, or from the flight
+ *               recorder's area when it holds a ring of this shape)
  * @subbuf_size: bytes per sub-buffer
  * @nr:          number of sub-buffers
  * @mode:        overwrite or discard
@@ -57,6 +60,11 @@ struct ld_cpu_buf *ld_buf_alloc(int cpu, u32 subbuf_size, u32 nr,
 	cb = kzalloc_node(sizeof(*cb), GFP_KERNEL, node);
 	if (!cb)
 		goto err;
+	if (ld_area_ring(cb, cpu, subbuf_size, nr, &mem, &commit)) {
+		if (ld_cpu_buf_init(cb, mem, commit, cpu, subbuf_size, nr, mode))
+			goto err_cb;
+		return cb;
+	}
 	/* fail rather than wake the OOM killer: a too-big size is -ENOMEM */
 	mem = __vmalloc((size_t)subbuf_size * nr,
 			GFP_KERNEL | __GFP_ZERO | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);

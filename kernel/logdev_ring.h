@@ -228,6 +228,7 @@ static inline __u32 *ld_hdr_before(struct logdev_subbuf_hdr *h, int why)
 int ld_consume(struct ld_cpu_buf *cb, void *dst);
 bool ld_readable(struct ld_cpu_buf *cb);
 void ld_get_stats(struct ld_cpu_buf *cb, struct ld_stats *st);
+void ld_get_positions(struct ld_cpu_buf *cb, u64 *write_off, u64 *read_sb);
 u32 ld_subbuf_records(const void *subbuf, u32 subbuf_size);
 
 /* Looking at the buffer without consuming it (the crash dump) */

@@ -354,3 +354,17 @@ void ld_get_stats(struct ld_cpu_buf *cb, struct ld_stats *st)
 	st->bytes = w - (((w + cb->subbuf_size - 1) >> cb->subbuf_shift) * HDR) -
 		    ld_local_read_remote(&cb->tails);
 }
+
+/**
+ * ld_get_positions() - where the writers and the reader are
+ * @cb:        the buffer
+ * @write_off: set to the bytes ever reserved (the next record's position)
+ * @read_sb:   set to the oldest sub-buffer not yet consumed
+ *
+ * For the flight recorder's end note (logdev_area.c); any context.
+ */
+void ld_get_positions(struct ld_cpu_buf *cb, u64 *write_off, u64 *read_sb)
+{
+	*write_off = ld_local_read_remote(&cb->write_off);
+	*read_sb = ld_atomic_read(&cb->read_sb);
+}

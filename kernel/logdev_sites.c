@@ -17,6 +17,7 @@
 #include <linux/string.h>
 #include <linux/bitmap.h>
 #include <linux/atomic.h>
+#include <linux/seq_file.h>
 #include "logdev_core.h"
 
 DEFINE_MUTEX(ld_sites_mutex);	/* site table entries repointed / printed */
@@ -244,4 +245,57 @@ void ld_sites_exit(void)
 		ld_site_free(ld_sites[i]);
 		ld_sites[i] = NULL;
 	}
+}
+
+/* ------------------------------------------------------- the "formats" text */
+
+static void ld_put_escaped(struct seq_file *m, const char *s)
+{
+	unsigned char c;
+
+	for (; (c = *s); s++) {
+		switch (c) {
+		case '\\':
+			seq_puts(m, "\\\\");
+			break;
+		case '\n':
+			seq_puts(m, "\\n");
+			break;
+		case '\t':
+			seq_puts(m, "\\t");
+			break;
+		case '"':
+			seq_puts(m, "\\\"");
+			break;
+		default:
+			if (c < 0x20 || c >= 0x7f)
+				seq_printf(m, "\\%03o", c);
+			else
+				seq_putc(m, c);
+		}
+	}
+}
+
+/**
+ * ld_site_show() - site @id's line of the "formats" text, if it is listed
+ * @m:  where (a seq_file, or one over a plain buffer: logdev_persist.c)
+ * @id: the site id
+ *
+ * "ID\tFILE\tLINE\tFUNC\tFORMAT\n", strings escaped as C does (a tab or
+ * newline in __FILE__ would split the line).  Under ld_sites_mutex, or
+ * where nothing else runs (panic).
+ */
+void ld_site_show(struct seq_file *m, u32 id)
+{
+	struct logdev_site *s = ld_site_get(id);
+
+	if (!s)
+		return;
+	seq_printf(m, "%u\t", id);
+	ld_put_escaped(m, s->file);
+	seq_printf(m, "\t%u\t", s->line);
+	ld_put_escaped(m, s->func);
+	seq_putc(m, '\t');
+	ld_put_escaped(m, s->fmt);
+	seq_putc(m, '\n');
 }

@@ -562,6 +562,27 @@ if want vm-boots; then
 	if [ -f "$o/guest.log" ]; then guest_lines "$o"; else fail "vm-boots: no guest.log from boot 2"; fi
 fi
 
+# 21. the flight recorder (issue 27): logdev's rings in memmap= reserved
+# memory; boot 1 records from every context and ends by MODE, boot 2 keeps
+# and hands over the previous boot's buffer (tests/vm/guest-persist.sh);
+# the host decodes the raw area with no module (tests/vm/check-persist.sh).
+# VM_PERSIST: the modes (make check: panic and reset).
+for pm in ${VM_PERSIST:-panic reset}; do
+	want vm-persist-$pm || continue
+	o=$out/vm-persist-$pm
+	crash=
+	case $pm in panic|oops) crash=--expect-crash ;; esac
+	"$top/tools/vm/run.sh" --kver "$kver" --smp 4 --boots 2 $crash \
+		--timeout $((300 * ${VM_SLOW:-1})) --idle $((120 * ${VM_SLOW:-1})) \
+		--append 'memmap=4M$0x10000000' --script "$vm/guest-persist.sh" --args "$pm ${VM_PERSIST_ITERS:-3000}" \
+		--files "$K/logdev.ko $T/logdev_test.ko $U/logdev.static" --out "$o" 2> "$o.runlog"
+	rc=$?
+	[ $rc = 0 ] && echo "PASS: vm-persist-$pm: two boots ran, boot 2's results came back (rc 0)" ||
+		fail "vm-persist-$pm: rc $rc: $(grep -v '^run.sh: kernel ' "$o.runlog" | head -n 3 | tr '\n' '|')"
+	if [ -f "$o/guest.log" ]; then guest_lines "$o"; else fail "vm-persist-$pm: no guest.log from boot 2"; fi
+	"$vm/check-persist.sh" "$pm" "$o" "$U/logdev" || failed=1
+done
+
 for g in ${VM_ONLY:-}; do
 	[ -n "${asked[$g]:-}" ] ||
 		fail "vm: VM_ONLY names '$g': no such group here (groups: $(printf '%s\n' "${!asked[@]}" | sort | tr '\n' ' '))"

@@ -289,4 +289,109 @@ struct logdev_probe_cost {
 #define LOGDEV_COST_HDR_SIZE		32	/* bytes before @kind, every version */
 #define LOGDEV_COST_KIND_SIZE_V1	32
 
+/*
+ * The flight recorder's area (module parameter persist=memmap:SIZE@ADDR):
+ * every CPU's ring in one range of memory a warm reset keeps, read again
+ * by the next boot or from a raw image (docs/CRASHDUMP.md).  Offsets are
+ * from the area's start unless said; everything little-endian.
+ *
+ *   0                        struct logdev_area_hdr (first page)
+ *   text_off                 2 text slots of text_bytes: "formats" text
+ *   cpu_off + c * cpu_stride CPU c's block (page aligned):
+ *     0                      struct logdev_area_cpu
+ *     commit_off             nr_subbufs commit counters of local_bytes:
+ *                            bytes committed to slot k over all its laps
+ *                            (header, records and closing tail), so
+ *                            c / subbuf_size laps are whole and lap
+ *                            c / subbuf_size holds c % subbuf_size bytes
+ *     seal_off               nr_subbufs struct logdev_area_seal
+ *     data_off               nr_subbufs sub-buffers (format above); slot k
+ *                            lap L holds sub-buffer seq L * nr_subbufs + k
+ */
+#define LOGDEV_AREA_MAGIC	"LOGDEVFR"
+#define LOGDEV_AREA_VERSION	1
+#define LOGDEV_AREA_ENDIAN	0x01020304U	/* as stored by the writer */
+#define LOGDEV_AREA_CPU_MAGIC	0x4346444cU	/* "LDFC" little-endian */
+#define LOGDEV_AREA_NO_TEXT	0xffffffffU	/* text_cur: no text yet */
+
+/* How the boot that wrote the area ended (logdev_area_hdr.end_reason) */
+enum logdev_area_end {
+	LOGDEV_END_UNKNOWN = 0,	/* no end seen: hard reset, power, hang */
+	LOGDEV_END_PANIC = 1,	/* panic notifier (sysrq-c, NMI, oops) */
+	LOGDEV_END_REBOOT = 2,	/* reboot notifier: an orderly reboot */
+	LOGDEV_END_OOPS = 3,	/* an oops, and no panic or reboot after */
+	LOGDEV_END_UNLOAD = 4,	/* the module was unloaded */
+};
+
+/**
+ * struct logdev_area_hdr - the area's header (368 bytes)
+ * @magic: LOGDEV_AREA_MAGIC; @version: LOGDEV_AREA_VERSION; @hdr_bytes: 368
+ * @area_bytes, @page_size, @endian: the area, the writer's page, ENDIAN
+ * @nr_cpus: CPU blocks; @subbuf_size, @nr_subbufs: each CPU's ring
+ * @format_version: LOGDEV_FORMAT_VERSION of the sub-buffers
+ * @local_bytes: bytes of one commit counter (8 on 64-bit kernels)
+ * @text_bytes, @text_off, @cpu_off, @cpu_stride: the layout above
+ * @load_wall_ns: CLOCK_REALTIME (ns) when this area was formatted
+ * @text_addr: run-time address of the kernel's _text (KASLR), 0: unknown
+ * @clock: trace clock name; @osrelease, @build_id: the kernel (uname -r,
+ *         hex GNU build-id), NUL-terminated
+ * @hdr_crc: CRC-32 (zlib's crc32()) of the 224 bytes before it
+ * Written while recording and at the end, not under @hdr_crc:
+ * @end_reason: enum logdev_area_end; @end_ts: trace clock then (ns);
+ * @end_wall_ns: CLOCK_REALTIME then; @text_cur: the text slot in use or
+ * LOGDEV_AREA_NO_TEXT; @text_len, @text_crc: bytes and CRC-32 of each
+ * slot's text; @end_msg: the panic or oops message, NUL-terminated
+ */
+struct logdev_area_hdr {
+	char magic[8];
+	__u32 version, hdr_bytes;
+	__u64 area_bytes;
+	__u32 page_size, endian, nr_cpus, subbuf_size, nr_subbufs;
+	__u32 format_version, local_bytes, text_bytes;
+	__u64 text_off, cpu_off, cpu_stride, load_wall_ns, text_addr;
+	char clock[16];
+	char osrelease[65];
+	char build_id[41];
+	char reserved[6];
+	__u32 hdr_crc;
+	__u32 end_reason;
+	__u64 end_ts, end_wall_ns;
+	__u32 text_cur, text_len[2], text_crc[2];
+	char end_msg[100];
+};
+
+/**
+ * struct logdev_area_cpu - head of a CPU's block (104 bytes)
+ * @magic: LOGDEV_AREA_CPU_MAGIC; @cpu: its CPU
+ * @commit_off, @seal_off, @data_off: from the block's start
+ * @saved: 1 when the counters below were stored at the end (end_reason
+ *         not UNKNOWN), 0: unknown
+ * @write_off: bytes ever reserved on this CPU (position of the next record)
+ * @read_sb: first sub-buffer a reader had not consumed
+ * @written, @read, @overrun, @dropped, @nesting_lost, @too_big: struct
+ *         ld_stats, in records (debugfs "stats")
+ */
+struct logdev_area_cpu {
+	__u32 magic, cpu;
+	__u64 commit_off, seal_off, data_off;
+	__u32 saved, reserved;
+	__u64 write_off, read_sb;
+	__u64 written, read, overrun, dropped, nesting_lost, too_big;
+};
+
+/*
+ * struct logdev_area_seal - CRC of a whole sub-buffer, written when the
+ * boot ended (or later by a sealer): @seq: the sub-buffer sealed (~0: none);
+ * @crc: CRC-32 of its first LOGDEV_SUBBUF_HDR_SIZE + @data_bytes bytes.
+ */
+struct logdev_area_seal {
+	__u64 seq;
+	__u32 crc, data_bytes;
+};
+
+#define LOGDEV_AREA_HDR_SIZE	368
+#define LOGDEV_AREA_CRC_BYTES	224
+#define LOGDEV_AREA_CPU_SIZE	104
+#define LOGDEV_AREA_SEAL_SIZE	16
+
 #endif /* _UAPI_LINUX_LOGDEV_H */

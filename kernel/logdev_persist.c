@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * logdev_persist.c - the flight recorder's hooks and files, over the area
+ * of logdev_area.c (persist=memmap:SIZE@ADDR; docs/CRASHDUMP.md):
+ *
+ *  - the "formats" text kept in the area, so that a reader of the previous
+ *    boot's records needs no module: written at init, again within
+ *    LD_PERSIST_SYNC_MS of a new call site (a delayed work), and at the end;
+ *  - the end of the boot: the panic notifier (sysrq-c, NMI watchdog, oops
+ *    with panic_on_oops) stops recording and seals the area, the die
+ *    notifier notes an oops, the reboot notifier stops recording properly
+ *    and seals; an emergency restart (sysrq-b) or a hard reset leaves no
+ *    end, which the reader reports as such;
+ *  - debugfs "persist" (the area's placement and layout) and, when a
+ *    previous boot's buffer was kept, "last_boot/area" (its raw bytes,
+ *    what `logdev record --last-boot` reads) and "last_boot/release"
+ *    (write 1: free the copy).
+ *
+ * Layer: features (logdev_features.h); calls the recording core.
+ */
+#define pr_fmt(fmt) "logdev: " fmt
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/debugfs.h>
+#include <linux/kdebug.h>
+#include <linux/notifier.h>
+#include <linux/panic_notifier.h>
+#include <linux/reboot.h>
+#include <linux/seq_file.h>
+#include <linux/workqueue.h>
+#include <linux/uaccess.h>
+#include "logdev_core.h"
+#include "logdev_features.h"
+
+#define LD_PERSIST_SYNC_MS	250	/* new sites reach the area within this */
+
+static DEFINE_MUTEX(ld_persist_mutex);	/* text writer; the copy's readers */
+static u32 ld_persist_sites = ~0U;	/* ld_nr_sites() the text was made of */
+static bool ld_persist_up;
+
+/*
+ * Write the "formats" text into the area's free slot and make it current.
+ * Whole lines only: a site that does not fit is left out (warned once).
+ * Under ld_persist_mutex and ld_sites_mutex, or in a panic (nothing else
+ * runs).
+ */
+static void ld_persist_text(void)
+{
+	struct seq_file m = { };
+	u32 id, n = ld_nr_sites(), bytes;
+	size_t whole;
+	char *slot = ld_area_text_slot(&bytes);
+
+	if (!slot)
+		return;
+	m.buf = slot;
+	m.size = bytes;
+	seq_puts(&m, LD_FORMATS_HEAD);
+	whole = m.count;
+	for (id = 0; id <= n && !seq_has_overflowed(&m); id++) {
+		ld_site_show(&m, id);
+		if (!seq_has_overflowed(&m))
+			whole = m.count;
+	}
+	if (seq_has_overflowed(&m))
+		pr_warn_once("persist: the formats of %u sites do not fit the area's %u bytes: the last ones are left out\n",
+			     n, bytes);
+	ld_persist_sites = n;
+	ld_area_text_publish(whole);
+}
+
+static void ld_persist_sync_fn(struct work_struct *w);
+static DECLARE_DELAYED_WORK(ld_persist_sync, ld_persist_sync_fn);
+
+static void ld_persist_sync_fn(struct work_struct *w)
+{
+	mutex_lock(&ld_persist_mutex);
+	if (ld_nr_sites() != ld_persist_sites) {
+		mutex_lock(&ld_sites_mutex);
+		ld_persist_text();
+		mutex_unlock(&ld_sites_mutex);
+	}
+	mutex_unlock(&ld_persist_mutex);
+	schedule_delayed_work(&ld_persist_sync,
+			      msecs_to_jiffies(LD_PERSIST_SYNC_MS));
+}
+
+/* ------------------------------------------------------------ the end */
+
+static int ld_persist_panic(struct notifier_block *nb, unsigned long val,
+			    void *data)
+{
+	/* other CPUs are stopped: a plain store, no lock */
+	WRITE_ONCE(logdev_recording, false);
+	if (ld_nr_sites() != ld_persist_sites)
+		ld_persist_text();
+	ld_area_end(LOGDEV_END_PANIC, data);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ld_persist_panic_nb = {
+	.notifier_call = ld_persist_panic,
+	.priority = INT_MAX,
+};
+
+static int ld_persist_die(struct notifier_block *nb, unsigned long val,
+			  void *data)
+{
+	const struct die_args *args = data;
+
+	if (val == DIE_OOPS)
+		ld_area_oops(args->str);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ld_persist_die_nb = {
+	.notifier_call = ld_persist_die,
+};
+
+static int ld_persist_reboot(struct notifier_block *nb, unsigned long val,
+			     void *data)
+{
+	WRITE_ONCE(logdev_recording, false);
+	synchronize_rcu();	/* no writer is inside a record any more */
+	mutex_lock(&ld_persist_mutex);
+	mutex_lock(&ld_sites_mutex);
+	ld_persist_text();
+	mutex_unlock(&ld_sites_mutex);
+	mutex_unlock(&ld_persist_mutex);
+	ld_area_end(LOGDEV_END_REBOOT, val == SYS_POWER_OFF ? "power off" :
+		    val == SYS_HALT ? "halt" : "reboot");
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ld_persist_reboot_nb = {
+	.notifier_call = ld_persist_reboot,
+};
+
+/* ------------------------------------------------------------- debugfs */
+
+static int persist_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&ld_persist_mutex);
+	ld_area_show(m);
+	mutex_unlock(&ld_persist_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(persist);
+
+static ssize_t area_read(struct file *f, char __user *ubuf, size_t count,
+			 loff_t *ppos)
+{
+	const void *prev;
+	u64 bytes;
+	ssize_t ret;
+
+	mutex_lock(&ld_persist_mutex);
+	prev = ld_area_prev(&bytes);
+	ret = prev ? simple_read_from_buffer(ubuf, count, ppos, prev, bytes) :
+		     -ENODATA;
+	mutex_unlock(&ld_persist_mutex);
+	return ret;
+}
+
+static const struct file_operations area_fops = {
+	.owner = THIS_MODULE,
+	.read = area_read,
+	.llseek = default_llseek,
+};
+
+static ssize_t release_write(struct file *f, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[8];
+
+	if (!count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (ld_parse_write(buf, count) || ld_parse_flush(buf))
+		return -EINVAL;
+	mutex_lock(&ld_persist_mutex);
+	ld_area_prev_release();
+	mutex_unlock(&ld_persist_mutex);
+	return count;
+}
+
+static const struct file_operations release_fops = {
+	.owner = THIS_MODULE,
+	.write = release_write,
+};
+
+/* ---------------------------------------------------------- init, exit */
+
+/**
+ * ld_persist_init() - the flight recorder's files and hooks
+ * @dir: the logdev debugfs directory
+ *
+ * Without an area: only "persist" (which says so).  Module init, or
+ * fs_initcall built in (after vmcoreinfo, for the kernel's identity).
+ */
+void ld_persist_init(struct dentry *dir)
+{
+	const void *prev;
+	u64 bytes;
+
+	debugfs_create_file("persist", 0400, dir, NULL, &persist_fops);
+	if (!ld_area_on())
+		return;
+	ld_area_identify();
+	prev = ld_area_prev(&bytes);
+	if (prev) {
+		struct dentry *lb = debugfs_create_dir("last_boot", dir);
+
+		debugfs_create_file_size("area", 0400, lb, NULL, &area_fops,
+					 bytes);
+		debugfs_create_file("release", 0200, lb, NULL, &release_fops);
+	}
+	mutex_lock(&ld_persist_mutex);
+	mutex_lock(&ld_sites_mutex);
+	ld_persist_text();
+	mutex_unlock(&ld_sites_mutex);
+	mutex_unlock(&ld_persist_mutex);
+	atomic_notifier_chain_register(&panic_notifier_list,
+				       &ld_persist_panic_nb);
+	register_die_notifier(&ld_persist_die_nb);
+	register_reboot_notifier(&ld_persist_reboot_nb);
+	schedule_delayed_work(&ld_persist_sync,
+			      msecs_to_jiffies(LD_PERSIST_SYNC_MS));
+	ld_persist_up = true;
+}
+
+/**
+ * ld_persist_exit() - unhook; the text a last time (module exit, before
+ * the core notes the unload in the area)
+ */
+void ld_persist_exit(void)
+{
+	if (!ld_persist_up)
+		return;
+	cancel_delayed_work_sync(&ld_persist_sync);
+	unregister_reboot_notifier(&ld_persist_reboot_nb);
+	unregister_die_notifier(&ld_persist_die_nb);
+	atomic_notifier_chain_unregister(&panic_notifier_list,
+					 &ld_persist_panic_nb);
+	mutex_lock(&ld_persist_mutex);
+	mutex_lock(&ld_sites_mutex);
+	ld_persist_text();
+	mutex_unlock(&ld_sites_mutex);
+	mutex_unlock(&ld_persist_mutex);
+	ld_persist_up = false;
+}

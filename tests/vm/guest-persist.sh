@@ -1,0 +1,78 @@
+#!/bin/sh
+# Guest side of vm-persist-MODE (tools/vm/run.sh --boots 2): the flight
+# recorder (kernel/logdev_area.c) across a warm reset.  run-tests.sh
+# reserves the area with memmap=4M$0x10000000 on the command line.
+#   guest-persist.sh MODE ITERS
+# Boot 1: logdev with persist=memmap:4M@0x10000000; logdev_test's run
+# writes ITERS iterations from every context of every CPU (task, softirq,
+# hardirq, NMI: edprint("ctx=%d seq=%u"), one sequence per CPU and
+# context); the counts go to the console ("persist-counts: ..."); then by
+# MODE:
+#   panic   sysrq-c (panic notifier: the area ends "panic", sealed)
+#   oops    a NULL dereference with oops=panic (die, then panic notifier)
+#   reboot  the script ends, init reboots (reboot notifier: "reboot")
+#   reset   sysrq-b, an emergency restart: no notifier, the end unknown
+# Boot 2: logdev again with the same parameter: it must have kept the
+# previous buffer before writing (last_boot/area), record anew, and leave
+# the copy as it was; the copy goes to the results (area.img) for the host
+# (tests/vm/check-persist.sh) to decode with no module, as a user would
+# decode an image of the range.
+R=${RESULTS:-/results}
+P=vm-persist-$1
+. /logdev/lib.sh
+mode=$1 iters=$2
+D=/sys/kernel/debug/logdev
+T=/sys/kernel/debug/logdev_test
+PERSIST=persist=memmap:4M@0x10000000
+
+insmod /logdev/logdev.ko $PERSIST enable=1 || { fail "insmod logdev.ko $PERSIST"; finish; exit; }
+case "${LOGDEV_BOOT:-}" in
+1)
+	insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
+	cat $D/persist | sed 's/^/persist-boot1: /'
+	echo "$iters" > $T/run || echo "boot 1: run failed"
+	sed 's/^/persist-counts: /' $T/counts
+	sed 's/^/persist-stats: /' $D/stats
+	echo "boot 1: recorded, ending by $mode"
+	case $mode in
+	panic) echo c > /proc/sysrq-trigger ;;
+	oops) echo oops > $T/crash ;;
+	reset) echo b > /proc/sysrq-trigger ;;
+	reboot) exit 0 ;;
+	esac
+	echo "boot 1: still alive after $mode"
+	;;
+2)
+	pass "LOGDEV_BOOT=2 in the second boot"
+	dmesg | grep 'logdev: persist' > $R/persist-dmesg.txt
+	cat $D/persist > $R/persist.txt 2>&1
+	grep -q 'previous buffer kept' $R/persist-dmesg.txt &&
+		pass "the module kept the previous boot's buffer: $(grep 'previous buffer' $R/persist-dmesg.txt | head -n 1)" ||
+		fail "no 'previous buffer kept' in dmesg: $(tr '\n' '|' < $R/persist-dmesg.txt)"
+	if [ -r $D/last_boot/area ]; then
+		cat $D/last_boot/area > $R/area.img
+		pass "last_boot/area read: $(wc -c < $R/area.img) bytes"
+		# this boot records into the area; the copy must not change
+		insmod /logdev/logdev_test.ko && echo 200 > $T/run
+		cmp -s $D/last_boot/area $R/area.img &&
+			pass "the copy is unchanged after this boot recorded" ||
+			fail "last_boot/area changed while this boot recorded"
+		/logdev/logdev.static record --last-boot -o $R/prev.cap > $R/record.out 2>&1
+		echo "record --last-boot: rc $? $(head -c 300 $R/record.out | tr '\n' '|')"
+		echo 2 > $D/last_boot/release 2> /dev/null &&
+			fail "last_boot/release took 2" || pass "last_boot/release refuses 2"
+		echo 1 > $D/last_boot/release && ! cat $D/last_boot/area > /dev/null 2>&1 &&
+			pass "last_boot/release 1 frees the copy (area then unreadable)" ||
+			fail "last_boot/release 1: the copy is still readable"
+	else
+		fail "no $D/last_boot/area: $(cat $R/persist.txt | tr '\n' '|')"
+	fi
+	echo 64 > $D/buffer_size_kb 2> /dev/null &&
+		fail "buffer_size_kb took 64 with the rings in the area" ||
+		pass "buffer_size_kb refused while the rings are in the area"
+	;;
+*)
+	fail "LOGDEV_BOOT is '${LOGDEV_BOOT:-}', want 1 or 2"
+	;;
+esac
+finish
