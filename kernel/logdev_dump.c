@@ -402,8 +402,9 @@ static void ld_dump(const char *why, bool freeze)
 	else if (printed < shown)
 		ld_dump_print("dump: %llu of %llu records not shown: their sub-buffers were consumed or overwritten while the dump read them",
 			      shown - printed, shown);
-	ld_dump_print("dump end (%s): %llu records printed%s", why, printed,
-		      freeze && was ? ", recording stopped" : "");
+	ld_dump_print("dump end (%s): %llu records printed%s%s", why, printed,
+		      freeze && was ? ", recording stopped" : "",
+		      ld_area_on() ? "; every record is in the flight recorder's area: logdev record --last-boot after the reboot" : "");
 	if (freeze) {
 		/* keep what led to the crash; if the kernel lives on, stop properly */
 		if (was) {

@@ -34,6 +34,12 @@ grep -q "$want_end" "$o/report.err" "$o/report.txt" &&
 	pass "the reader says '$want_end'" ||
 	fail "no '$want_end' from logdev report: $(grep -h 'ended' "$o/report.err" "$o/report.txt" | head -n 2 | tr '\n' '|')"
 
+if [ "$mode" = panic ]; then
+	grep -aq "logdev: dump end (panic): .*in the flight recorder's area: logdev record --last-boot" "$c1" &&
+		pass "the console dump at the panic points at the area" ||
+		fail "no dump end line naming the area on boot 1's console: $(grep -a 'dump end' "$c1" | head -n 1)"
+fi
+
 # streams: cpu=C ctx=X seq=N in the report lines ("ctx=%d seq=%u")
 awk -v counts="$o/counts.txt" '
 BEGIN {

@@ -25,7 +25,10 @@ D=/sys/kernel/debug/logdev
 T=/sys/kernel/debug/logdev_test
 PERSIST=persist=memmap:4M@0x10000000
 
-insmod /logdev/logdev.ko $PERSIST enable=1 || { fail "insmod logdev.ko $PERSIST"; finish; exit; }
+# the crash dump too, where the kernel dies: it must point at the area
+dump=
+[ "${LOGDEV_BOOT:-}" = 1 ] && [ "$mode" = panic ] && dump="dump_on_oops=1 dump_records=4"
+insmod /logdev/logdev.ko $PERSIST enable=1 $dump || { fail "insmod logdev.ko $PERSIST"; finish; exit; }
 case "${LOGDEV_BOOT:-}" in
 1)
 	insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
@@ -33,6 +36,9 @@ case "${LOGDEV_BOOT:-}" in
 	echo "$iters" > $T/run || echo "boot 1: run failed"
 	sed 's/^/persist-counts: /' $T/counts
 	sed 's/^/persist-stats: /' $D/stats
+	# a new call site reaches the area's formats text within 250 ms
+	# (LD_PERSIST_SYNC_MS); only a hard reset (reset) depends on it
+	sleep 1
 	echo "boot 1: recorded, ending by $mode"
 	case $mode in
 	panic) echo c > /proc/sysrq-trigger ;;
