@@ -2,7 +2,7 @@
 # Host side of vm-persist-MODE (tests/vm/guest-persist.sh): boot 1's
 # console and boot 2's results (area.img: the module's copy of the area
 # boot 1 left) checked with no module, as a user decodes an image.
-#   check-persist.sh MODE OUTDIR LOGDEV
+#   check-persist.sh MODE OUTDIR LOGDEV [NAME]
 # For every stream (CPU, context) that boot 1's logdev_test run counted
 # ("persist-counts:" on boot 1's console), the records recovered from the
 # image must be that stream's last ones without a gap: seq runs from the
@@ -11,7 +11,7 @@
 # reset: "unknown", no seals, the reader says so).
 # Prints PASS:/FAIL: lines; exit 1 on any FAIL.
 mode=$1 o=$2 L=$3
-P=vm-persist-$mode
+P=${4:-vm-persist-$mode}
 failed=0
 pass() { echo "PASS: $P: $*"; }
 fail() { echo "FAIL: $P: $*"; failed=1; }

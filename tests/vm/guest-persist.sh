@@ -2,7 +2,7 @@
 # Guest side of vm-persist-MODE (tools/vm/run.sh --boots 2): the flight
 # recorder (kernel/logdev_area.c) across a warm reset.  run-tests.sh
 # reserves the area with memmap=4M$0x10000000 on the command line.
-#   guest-persist.sh MODE ITERS
+#   guest-persist.sh MODE ITERS [NAME]
 # Boot 1: logdev with persist=memmap:4M@0x10000000; logdev_test's run
 # writes ITERS iterations from every context of every CPU (task, softirq,
 # hardirq, NMI: edprint("ctx=%d seq=%u"), one sequence per CPU and
@@ -18,7 +18,7 @@
 # (tests/vm/check-persist.sh) to decode with no module, as a user would
 # decode an image of the range.
 R=${RESULTS:-/results}
-P=vm-persist-$1
+P=${3:-vm-persist-$1}
 . /logdev/lib.sh
 mode=$1 iters=$2
 D=/sys/kernel/debug/logdev

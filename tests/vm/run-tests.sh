@@ -583,6 +583,41 @@ for pm in ${VM_PERSIST:-panic reset}; do
 	"$vm/check-persist.sh" "$pm" "$o" "$U/logdev" || failed=1
 done
 
+# The same across a warm reset into another kernel (tools/vm/run.sh
+# --mem-file: two QEMU runs on one RAM file): boot 1 this kernel, sysrq-c;
+# boot 2 the newest of the matrix (VM_PERSIST_KVER2), its own modules.
+if want vm-persist-xkernel; then
+	o=$out/vm-persist-xkernel
+	k2=${VM_PERSIST_KVER2:-newest}
+	mf=$(mktemp /tmp/logdev-persist-ram.XXXXXX)
+	if ! K2=$("$top/tools/kernels/modules.sh" --quiet "$k2" 2> "$o.build.err"); then
+		fail "vm-persist-xkernel: logdev does not build for $k2: $(head -n 3 "$o.build.err" | tr '\n' '|')"
+	else
+		"$top/tools/vm/run.sh" --kver "$kver" --smp 4 --mem-file "$mf" --boot-as 1 --expect-crash \
+			--timeout $((300 * ${VM_SLOW:-1})) --idle $((120 * ${VM_SLOW:-1})) \
+			--append 'memmap=4M$0x10000000' --script "$vm/guest-persist.sh" \
+			--args "panic ${VM_PERSIST_ITERS:-3000} vm-persist-xkernel" \
+			--files "$K/logdev.ko $T/logdev_test.ko $U/logdev.static" --out "$o-boot1" 2> "$o-boot1.runlog"
+		rc1=$?
+		"$top/tools/vm/run.sh" --kver "$k2" --smp 4 --mem-file "$mf" --boot-as 2 \
+			--timeout $((300 * ${VM_SLOW:-1})) --idle $((120 * ${VM_SLOW:-1})) \
+			--append 'memmap=4M$0x10000000' --script "$vm/guest-persist.sh" \
+			--args "panic ${VM_PERSIST_ITERS:-3000} vm-persist-xkernel" \
+			--files "$K2/logdev.ko $K2/test/logdev_test.ko $U/logdev.static" --out "$o" 2> "$o.runlog"
+		rc=$?
+		[ $rc1 = 0 ] && [ $rc = 0 ] &&
+			echo "PASS: vm-persist-xkernel: boot 1 ($kver) died as asked, boot 2 ($k2) on the same RAM brought its results back" ||
+			fail "vm-persist-xkernel: boot 1 rc $rc1, boot 2 rc $rc: $(cat "$o-boot1.runlog" "$o.runlog" | grep -v '^run.sh: kernel ' | head -n 3 | tr '\n' '|')"
+		cp "$o-boot1/console.log" "$o/console-boot1.log" 2> /dev/null
+		if [ -f "$o/guest.log" ]; then guest_lines "$o"; else fail "vm-persist-xkernel: no guest.log from boot 2"; fi
+		"$vm/check-persist.sh" panic "$o" "$U/logdev" vm-persist-xkernel || failed=1
+		grep -q "kept ([0-9]* bytes, $kver, ended: panic)" "$o/persist-dmesg.txt" 2> /dev/null &&
+			echo "PASS: vm-persist-xkernel: the $k2 boot kept the buffer $kver left (dmesg names $kver)" ||
+			fail "vm-persist-xkernel: dmesg of boot 2: $(head -n 1 "$o/persist-dmesg.txt" 2> /dev/null)"
+	fi
+	rm -f "$mf"
+fi
+
 for g in ${VM_ONLY:-}; do
 	[ -n "${asked[$g]:-}" ] ||
 		fail "vm: VM_ONLY names '$g': no such group here (groups: $(printf '%s\n' "${!asked[@]}" | sort | tr '\n' ' '))"

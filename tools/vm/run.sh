@@ -64,6 +64,15 @@
 # kernel-trouble checks read boot 2's console only; with --expect-crash,
 # boot 1 must show "Kernel panic" (else exit 7).  Needs --mem 512 or more.
 #
+# --mem-file F --boot-as N: the guest's RAM is the file F (QEMU's
+# memory-backend-file, shared: created if missing, kept after QEMU exits;
+# guest physical address = offset in F below 3 GiB), and the script runs
+# with LOGDEV_BOOT=N.  Two runs with the same F are two boots of one
+# machine whose RAM survived, each with its own kernel (--kver) and files:
+# boot 1 with --expect-crash (its results do not come back, its console
+# does), boot 2 as usual.  How a warm reset into another kernel is tested
+# (tests/vm/run-tests.sh vm-persist-xkernel); not with --boots 2.
+#
 # Host side: HOSTDIR/console.log is the whole serial console; the tarball is
 # decoded, checked against the guest's SHA-256 and unpacked into HOSTDIR.
 #
@@ -110,6 +119,7 @@ icount=() kver= smp=2 mem=512 tmo=120 idle=90 tcg=multi script= files= out= appe
 expect_crash=
 nmi_at=
 boots=1
+memfile= bootas=
 bootpage=0xFFFF000	# --boots 2: the marker page (memmap=4K$bootpage)
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -129,6 +139,8 @@ while [ $# -gt 0 ]; do
 	--expect-crash) expect_crash=1; shift ;;
 	--nmi-at) nmi_at=$2; shift 2 ;;
 	--boots) boots=$2; shift 2 ;;
+	--mem-file) memfile=$2; shift 2 ;;
+	--boot-as) bootas=$2; shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/{/^set -euo/d;p}' "$0"; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 1 ;;
 	esac
@@ -149,6 +161,11 @@ case "$boots" in
 2) [ "$mem" -ge 512 ] 2>/dev/null || die "--boots 2 needs --mem 512 or more (its marker page is at $bootpage)" ;;
 *) die "--boots 1|2 (got '$boots')" ;;
 esac
+if [ -n "$memfile$bootas" ]; then
+	[ -n "$memfile" ] && [ -n "$bootas" ] || die "--mem-file and --boot-as go together"
+	[ "$boots" = 1 ] || die "--mem-file is for one boot per run (not --boots 2)"
+	case "$bootas" in 1|2) ;; *) die "--boot-as 1|2 (got '$bootas')" ;; esac
+fi
 command -v perl >/dev/null || die "perl not found (the wedge watch talks to QEMU's monitor with it)"
 kernels=$here/../kernels/kernel.sh
 # Without --kver: the kernel the first .ko was built for (its vermagic).
@@ -239,7 +256,7 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmpfs /tmp
 echo "logdev-vm: guest up, \$(nproc) cpus, kernel \$(uname -r)"
-LOGDEV_BOOT=1
+LOGDEV_BOOT=${bootas:-1}
 if [ $boots = 2 ]; then
 	# the run's marker in the page memmap= reserved: there from boot 1 means boot 2
 	m=\$(dd if=/dev/mem bs=1 skip=\$(($bootpage)) count=${#bootmark} 2> /dev/null)
@@ -347,6 +364,10 @@ qemu_cmd=("${qemu[@]}" -m "$mem" -smp "$smp" -nographic "${noreboot[@]}"
 	-accel "$accel" "${icount[@]}" -kernel "$kimg" -initrd "$stage.initrd.gz"
 	-monitor "unix:$mon,server=on,wait=off" -serial stdio -serial "file:$hbf"
 	-append "console=ttyS0 panic=-1 oops=panic noirqdebug quiet $append")
+if [ -n "$memfile" ]; then
+	qemu_cmd+=(-object "memory-backend-file,id=ram0,size=${mem}M,mem-path=$memfile,share=on"
+		-machine memory-backend=ram0)
+fi
 : > "$out/console.log"
 "${qemu_cmd[@]}" < /dev/null > "$out/console.log" 2>&1 &
 qpid=$!
