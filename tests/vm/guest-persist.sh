@@ -4,19 +4,18 @@
 # reserves the area with memmap=4M$0x10000000 on the command line.
 #   guest-persist.sh MODE ITERS [NAME]
 # Boot 1: logdev with persist=memmap:4M@0x10000000; logdev_test's run
-# writes ITERS iterations from every context of every CPU (task, softirq,
-# hardirq, NMI: edprint("ctx=%d seq=%u"), one sequence per CPU and
-# context); the counts go to the console ("persist-counts: ..."); then by
-# MODE:
+# writes from every context of every CPU (task, softirq, hardirq, NMI:
+# edprint("ctx=%d seq=%u"), one sequence per CPU and context), and the
+# boot ends by MODE while the writers run (ITERS is large enough that
+# they do), 3 s after the run began:
 #   panic   sysrq-c (panic notifier: the area ends "panic", sealed)
+#   nmi     an NMI from outside (run.sh --nmi-at) with unknown_nmi_panic:
+#           the panic in NMI context
 #   oops    a NULL dereference with oops=panic (die, then panic notifier)
-#   reboot  the script ends, init reboots (reboot notifier: "reboot")
 #   reset   sysrq-b, an emergency restart: no notifier, the end unknown
-# Boot 2: logdev again with the same parameter: it must have kept the
-# previous buffer before writing (last_boot/area), record anew, and leave
-# the copy as it was; the copy goes to the results (area.img) for the host
-# (tests/vm/check-persist.sh) to decode with no module, as a user would
-# decode an image of the range.
+#   reboot  the run of ITERS iterations to its end, its counts on the
+#           console ("persist-counts: ..."), then the script ends and
+#           init reboots (reboot notifier: "reboot")
 R=${RESULTS:-/results}
 P=${3:-vm-persist-$1}
 . /logdev/lib.sh
@@ -33,18 +32,27 @@ case "${LOGDEV_BOOT:-}" in
 1)
 	insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
 	cat $D/persist | sed 's/^/persist-boot1: /'
-	echo "$iters" > $T/run || echo "boot 1: run failed"
-	sed 's/^/persist-counts: /' $T/counts
-	sed 's/^/persist-stats: /' $D/stats
-	# a new call site reaches the area's formats text within 250 ms
-	# (LD_PERSIST_SYNC_MS); only a hard reset (reset) depends on it
-	sleep 1
-	echo "boot 1: recorded, ending by $mode"
+	if [ "$mode" = reboot ]; then
+		echo "$iters" > $T/run || echo "boot 1: run failed"
+		sed 's/^/persist-counts: /' $T/counts
+		sed 's/^/persist-stats: /' $D/stats
+		# a new call site reaches the area's formats text within 250 ms
+		# (LD_PERSIST_SYNC_MS); only a hard reset depends on it
+		sleep 1
+		echo "boot 1: recorded, ending by $mode"
+		exit 0
+	fi
+	echo "$iters" > $T/run &
+	sleep 3
+	echo "boot 1: recording, ending by $mode"
 	case $mode in
 	panic) echo c > /proc/sysrq-trigger ;;
 	oops) echo oops > $T/crash ;;
 	reset) echo b > /proc/sysrq-trigger ;;
-	reboot) exit 0 ;;
+	nmi)
+		echo 1 > /proc/sys/kernel/unknown_nmi_panic || fail "unknown_nmi_panic"
+		echo "persist-test: nmi now"
+		sleep 60 ;;
 	esac
 	echo "boot 1: still alive after $mode"
 	;;

@@ -571,10 +571,15 @@ for pm in ${VM_PERSIST:-panic reset}; do
 	want vm-persist-$pm || continue
 	o=$out/vm-persist-$pm
 	crash=
-	case $pm in panic|oops) crash=--expect-crash ;; esac
+	case $pm in
+	panic|oops) crash=--expect-crash ;;
+	nmi) crash="--expect-crash --nmi-at persist-test:" ;;
+	esac
+	iters=${VM_PERSIST_ITERS:-1000000}
+	[ $pm = reboot ] && iters=${VM_PERSIST_ITERS:-12000}
 	"$top/tools/vm/run.sh" --kver "$kver" --smp 4 --boots 2 $crash \
 		--timeout $((300 * ${VM_SLOW:-1})) --idle $((120 * ${VM_SLOW:-1})) \
-		--append 'memmap=4M$0x10000000' --script "$vm/guest-persist.sh" --args "$pm ${VM_PERSIST_ITERS:-3000}" \
+		--append 'memmap=4M$0x10000000' --script "$vm/guest-persist.sh" --args "$pm $iters" \
 		--files "$K/logdev.ko $T/logdev_test.ko $U/logdev.static" --out "$o" 2> "$o.runlog"
 	rc=$?
 	[ $rc = 0 ] && echo "PASS: vm-persist-$pm: two boots ran, boot 2's results came back (rc 0)" ||
@@ -596,13 +601,13 @@ if want vm-persist-xkernel; then
 		"$top/tools/vm/run.sh" --kver "$kver" --smp 4 --mem-file "$mf" --boot-as 1 --expect-crash \
 			--timeout $((300 * ${VM_SLOW:-1})) --idle $((120 * ${VM_SLOW:-1})) \
 			--append 'memmap=4M$0x10000000' --script "$vm/guest-persist.sh" \
-			--args "panic ${VM_PERSIST_ITERS:-3000} vm-persist-xkernel" \
+			--args "panic ${VM_PERSIST_ITERS:-1000000} vm-persist-xkernel" \
 			--files "$K/logdev.ko $T/logdev_test.ko $U/logdev.static" --out "$o-boot1" 2> "$o-boot1.runlog"
 		rc1=$?
 		"$top/tools/vm/run.sh" --kver "$k2" --smp 4 --mem-file "$mf" --boot-as 2 \
 			--timeout $((300 * ${VM_SLOW:-1})) --idle $((120 * ${VM_SLOW:-1})) \
 			--append 'memmap=4M$0x10000000' --script "$vm/guest-persist.sh" \
-			--args "panic ${VM_PERSIST_ITERS:-3000} vm-persist-xkernel" \
+			--args "panic ${VM_PERSIST_ITERS:-1000000} vm-persist-xkernel" \
 			--files "$K2/logdev.ko $K2/test/logdev_test.ko $U/logdev.static" --out "$o" 2> "$o.runlog"
 		rc=$?
 		[ $rc1 = 0 ] && [ $rc = 0 ] &&
