@@ -31,6 +31,7 @@
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
 #include <linux/slab.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/crc32.h>
 #include <linux/utsname.h>
@@ -134,6 +135,31 @@ static u32 ld_area_fit(u64 stride, u32 subbuf_size, u64 *data_off)
 	return 0;
 }
 
+/* the text slots' size for an area of @size bytes */
+static u64 ld_area_text(u64 size)
+{
+	return clamp_t(u64, rounddown(size / 32, PAGE_SIZE), LD_AREA_TEXT_MIN,
+		       LD_AREA_TEXT_MAX);
+}
+
+/*
+ * Bytes an area needs for @nr sub-buffers per possible CPU: the rings use
+ * a power of two of sub-buffers, so an area between two such sizes leaves
+ * the rest unused (the load's log line says what the next one needs).
+ */
+static u64 ld_area_need(u32 nr, u32 subbuf_size)
+{
+	u64 block = PAGE_ALIGN(128 + (u64)nr * (sizeof(ld_local_t) +
+						LOGDEV_AREA_SEAL_SIZE)) +
+		    (u64)nr * subbuf_size;
+	u64 size = PAGE_SIZE + 2 * LD_AREA_TEXT_MIN + nr_cpu_ids * block;
+
+	/* the text slots grow with the area: add them until it fits */
+	while (PAGE_SIZE + 2 * ld_area_text(size) + nr_cpu_ids * block > size)
+		size = PAGE_SIZE + 2 * ld_area_text(size) + nr_cpu_ids * block;
+	return round_up(size, SZ_1M);
+}
+
 /* Write this load's header and CPU block heads; commit[] is zeroed by the ring's reset. */
 static int ld_area_format(u32 subbuf_size, const char *clock, u32 *nr_subbufs)
 {
@@ -141,8 +167,7 @@ static int ld_area_format(u32 subbuf_size, const char *clock, u32 *nr_subbufs)
 	u64 size = ld_area.want_size, text, cpu_off, stride, data_off;
 	u32 nr, cpu, k;
 
-	text = clamp_t(u64, rounddown(size / 32, PAGE_SIZE), LD_AREA_TEXT_MIN,
-		       LD_AREA_TEXT_MAX);
+	text = ld_area_text(size);
 	cpu_off = PAGE_SIZE + 2 * text;
 	stride = cpu_off < size ?
 		 rounddown((size - cpu_off) / nr_cpu_ids, PAGE_SIZE) : 0;
@@ -282,8 +307,9 @@ int ld_area_start(u32 subbuf_size, const char *clock, u32 *nr_subbufs)
 	ret = ld_area_format(subbuf_size, clock, nr_subbufs);
 	if (ret)
 		goto err_map;
-	pr_info("persist: rings in [0x%llx +%llu], %u x %u bytes per CPU, write-back mapped\n",
-		ld_area.want_addr, ld_area.want_size, *nr_subbufs, subbuf_size);
+	pr_info("persist: rings in [0x%llx +%llu], %u x %u bytes per CPU, write-back mapped; twice as many from %lluK\n",
+		ld_area.want_addr, ld_area.want_size, *nr_subbufs, subbuf_size,
+		ld_area_need(2 * *nr_subbufs, subbuf_size) >> 10);
 	return 0;
 
 err_map:

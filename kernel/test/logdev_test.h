@@ -99,4 +99,6 @@ void lt_feed_files(struct dentry *dir);
 /* logdev_test_dump.c: dump_seq, crash */
 void lt_dump_files(struct dentry *dir);
 
+void lt_record(int ctx, unsigned int seq);
+
 #endif /* _LOGDEV_TEST_H */

@@ -21,30 +21,40 @@ static atomic_t lt_nest_chains, lt_nest_deep, lt_nest_timeouts;
  * are 32 or 40 bytes (a pseudo-random half carry a u64 more) so that some
  * sub-buffers fill to their very last byte.
  */
-static void lt_record(int ctx)
+noinline void lt_record(int ctx, unsigned int seq)
 {
-	struct lt_cpu *c = this_cpu_ptr(&lt_cpu);
-	unsigned int seq = c->seq[ctx]++;
-
 	if ((seq * 2654435761U) & 0x10000)
 		edprint("ctx=%d seq=%u pad=%llx", ctx, seq, 0x5a5a5a5a5a5a5a5aULL);
 	else
 		edprint("ctx=%d seq=%u", ctx, seq);
 }
 
+/*
+ * lt_record() takes seq as an argument and is not inlined, so that
+ * ftrace's kprobe event "p:ltrec logdev_test:lt_record ctx=%di seq=%si"
+ * records the same calls (tests/vm/guest-persist.sh: the flight recorder
+ * beside ftrace's persistent instance).
+ */
+static void lt_rec(int ctx)
+{
+	struct lt_cpu *c = this_cpu_ptr(&lt_cpu);
+
+	lt_record(ctx, c->seq[ctx]++);
+}
+
 static void lt_irq_work(struct irq_work *w)
 {
-	lt_record(LT_CTX_HARDIRQ);
+	lt_rec(LT_CTX_HARDIRQ);
 }
 
 static void lt_tasklet(unsigned long data)
 {
-	lt_record(LT_CTX_SOFTIRQ);
+	lt_rec(LT_CTX_SOFTIRQ);
 }
 
 static enum hrtimer_restart lt_timer(struct hrtimer *t)
 {
-	lt_record(LT_CTX_HARDIRQ);
+	lt_rec(LT_CTX_HARDIRQ);
 	if (!READ_ONCE(this_cpu_ptr(&lt_cpu)->timer_on))
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, ns_to_ktime(LT_TIMER_NS));
@@ -60,7 +70,7 @@ static int lt_nmi(unsigned int type, struct pt_regs *regs)
 	if (READ_ONCE(c->nest_nmi)) {
 		if (c->nest_open == LT_NEST_OUTER)
 			atomic_inc(&lt_nest_deep);
-		lt_record(LT_CTX_NMI);
+		lt_rec(LT_CTX_NMI);
 		WRITE_ONCE(c->nest_nmi, 0);
 		ret = NMI_HANDLED;
 	}
@@ -77,7 +87,7 @@ static int lt_nmi(unsigned int type, struct pt_regs *regs)
 	/* Only our own self-NMIs: anything else belongs to someone else. */
 	if (!READ_ONCE(c->nmi_pending))
 		return ret;
-	lt_record(LT_CTX_NMI);
+	lt_rec(LT_CTX_NMI);
 	atomic_inc(&lt_nmi_seen);
 	WRITE_ONCE(c->nmi_pending, 0);
 	return NMI_HANDLED;
@@ -197,7 +207,7 @@ static int lt_thread(void *arg)
 		 * CPU; interrupts stay on so they land inside our edprint().
 		 */
 		preempt_disable();
-		lt_record(LT_CTX_TASK);
+		lt_rec(LT_CTX_TASK);
 		if (i % 4 == 1)
 			irq_work_queue(&c->work);
 		if (i % 8 == 3)

@@ -13,6 +13,16 @@
 #           the panic in NMI context
 #   oops    a NULL dereference with oops=panic (die, then panic notifier)
 #   reset   sysrq-b, an emergency restart: no notifier, the end unknown
+#   corrupt as panic; boot 2, before logdev loads, saves the area as it is
+#           (pristine.img) and flips a payload byte in every sealed
+#           sub-buffer whose seq is even or a multiple of 5 (as the
+#           kernel's ring_buffer persistent inject test chooses pages),
+#           listing them in corrupted.txt ("CPU SEQ")
+#   ftrace  as panic, with ftrace's persistent instance beside logdev
+#           (run-tests.sh appends memmap=4M$0x10400000
+#           trace_instance=boot_map@0x10400000:4M; 6.12+): a kprobe event
+#           on lt_record() records the same calls into boot_map; boot 2
+#           saves what ftrace kept (ftrace.txt) for the host to compare
 #   reboot  the run of ITERS iterations to its end, its counts on the
 #           console ("persist-counts: ..."), then the script ends and
 #           init reboots (reboot notifier: "reboot")
@@ -22,7 +32,46 @@ P=${3:-vm-persist-$1}
 mode=$1 iters=$2
 D=/sys/kernel/debug/logdev
 T=/sys/kernel/debug/logdev_test
+TR=/sys/kernel/debug/tracing
 PERSIST=persist=memmap:4M@0x10000000
+
+A=$((0x10000000))
+# u64 / u32 / u8 at physical address $1 (little-endian, through /dev/mem)
+mem_u() { dd if=/dev/mem bs=1 skip=$1 count=$2 2> /dev/null | od -An -tu$2 | tr -d ' '; }
+
+# corrupt: see the header; the area's layout from its header (uapi logdev.h)
+corrupt_area() {
+	ncpu=$(mem_u $((A + 32)) 4) sbs=$(mem_u $((A + 36)) 4) nr=$(mem_u $((A + 40)) 4)
+	coff=$(mem_u $((A + 64)) 8) stride=$(mem_u $((A + 72)) 8)
+	: > $R/corrupted.txt
+	c=0
+	while [ $c -lt $ncpu ]; do
+		b=$((A + coff + c * stride))
+		co=$(mem_u $((b + 8)) 8) so=$(mem_u $((b + 16)) 8) do=$(mem_u $((b + 24)) 8)
+		k=0
+		while [ $k -lt $nr ]; do
+			cm=$(mem_u $((b + co + 8 * k)) 8)
+			if [ "$cm" -gt 0 ] && [ $((cm % sbs)) = 0 ]; then
+				seq=$(( (cm / sbs - 1) * nr + k ))
+				sseq=$(mem_u $((b + so + 16 * k)) 8)
+				if [ "$sseq" = "$seq" ] && { [ $((seq % 2)) = 0 ] || [ $((seq % 5)) = 0 ]; }; then
+					at=$((b + do + k * sbs + 48 + 24))	# first record's payload
+					v=$(mem_u $at 1)
+					printf "\\$(printf %o $((v ^ 255)))" | dd of=/dev/mem bs=1 seek=$at conv=notrunc 2> /dev/null
+					echo "$c $seq" >> $R/corrupted.txt
+				fi
+			fi
+			k=$((k + 1))
+		done
+		c=$((c + 1))
+	done
+}
+
+if [ "${LOGDEV_BOOT:-}" = 2 ] && [ "$mode" = corrupt ]; then
+	dd if=/dev/mem of=$R/pristine.img bs=4096 skip=$((A / 4096)) count=1024 2> /dev/null
+	corrupt_area
+	pass "corrupted $(wc -l < $R/corrupted.txt) sealed sub-buffers before logdev loaded"
+fi
 
 # the crash dump too, where the kernel dies: it must point at the area
 dump=
@@ -32,6 +81,12 @@ case "${LOGDEV_BOOT:-}" in
 1)
 	insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
 	cat $D/persist | sed 's/^/persist-boot1: /'
+	if [ "$mode" = ftrace ]; then
+		echo 'p:ltrec logdev_test:lt_record ctx=%di:s32 seq=%si:u32' >> $TR/kprobe_events &&
+			echo 1 > $TR/instances/boot_map/events/kprobes/ltrec/enable &&
+			echo 1 > $TR/instances/boot_map/tracing_on ||
+			echo "boot 1: ftrace's boot_map instance or the kprobe event failed"
+	fi
 	if [ "$mode" = reboot ]; then
 		echo "$iters" > $T/run || echo "boot 1: run failed"
 		sed 's/^/persist-counts: /' $T/counts
@@ -46,7 +101,7 @@ case "${LOGDEV_BOOT:-}" in
 	sleep 3
 	echo "boot 1: recording, ending by $mode"
 	case $mode in
-	panic) echo c > /proc/sysrq-trigger ;;
+	panic|corrupt|ftrace) echo c > /proc/sysrq-trigger ;;
 	oops) echo oops > $T/crash ;;
 	reset) echo b > /proc/sysrq-trigger ;;
 	nmi)
@@ -58,6 +113,19 @@ case "${LOGDEV_BOOT:-}" in
 	;;
 2)
 	pass "LOGDEV_BOOT=2 in the second boot"
+	if [ "$mode" = ftrace ]; then
+		# as boot 2 finds it, then with the same kprobe event defined again
+		# (ftrace keeps no event formats: a dynamic event's type id is
+		# "Unknown" until an event of that id exists again)
+		cat $TR/instances/boot_map/trace > $R/ftrace-raw.txt 2>&1
+		insmod /logdev/logdev_test.ko
+		echo 'p:ltrec logdev_test:lt_record ctx=%di:s32 seq=%si:u32' >> $TR/kprobe_events 2> /dev/null ||
+			echo "boot 2: the kprobe event on lt_record: $?"
+		cat $TR/instances/boot_map/trace > $R/ftrace.txt 2>&1
+		cat $TR/instances/boot_map/last_boot_info > $R/ftrace-last-boot-info.txt 2>&1
+		dmesg | grep -i 'ring.buffer\|boot_map\|previous boot' > $R/ftrace-dmesg.txt
+		echo "ftrace: $(grep -c 'ltrec:' $R/ftrace.txt) ltrec events kept in boot_map"
+	fi
 	dmesg | grep 'logdev: persist' > $R/persist-dmesg.txt
 	cat $D/persist > $R/persist.txt 2>&1
 	grep -q 'previous buffer kept' $R/persist-dmesg.txt &&
@@ -67,7 +135,7 @@ case "${LOGDEV_BOOT:-}" in
 		cat $D/last_boot/area > $R/area.img
 		pass "last_boot/area read: $(wc -c < $R/area.img) bytes"
 		# this boot records into the area; the copy must not change
-		insmod /logdev/logdev_test.ko && echo 200 > $T/run
+		{ [ -d $T ] || insmod /logdev/logdev_test.ko; } && echo 200 > $T/run
 		cmp -s $D/last_boot/area $R/area.img &&
 			pass "the copy is unchanged after this boot recorded" ||
 			fail "last_boot/area changed while this boot recorded"

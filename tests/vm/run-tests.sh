@@ -570,16 +570,18 @@ fi
 for pm in ${VM_PERSIST:-panic reset}; do
 	want vm-persist-$pm || continue
 	o=$out/vm-persist-$pm
-	crash=
+	crash= ap=
 	case $pm in
-	panic|oops) crash=--expect-crash ;;
+	panic|oops|corrupt) crash=--expect-crash ;;
+	ftrace) crash=--expect-crash
+		ap='memmap=4M$0x10400000 trace_instance=boot_map@0x10400000:4M' ;;
 	nmi) crash="--expect-crash --nmi-at persist-test:" ;;
 	esac
 	iters=${VM_PERSIST_ITERS:-1000000}
 	[ $pm = reboot ] && iters=${VM_PERSIST_ITERS:-12000}
 	"$top/tools/vm/run.sh" --kver "$kver" --smp 4 --boots 2 $crash \
 		--timeout $((300 * ${VM_SLOW:-1})) --idle $((120 * ${VM_SLOW:-1})) \
-		--append 'memmap=4M$0x10000000' --script "$vm/guest-persist.sh" --args "$pm $iters" \
+		--append "memmap=4M\$0x10000000 $ap" --script "$vm/guest-persist.sh" --args "$pm $iters" \
 		--files "$K/logdev.ko $T/logdev_test.ko $U/logdev.static" --out "$o" 2> "$o.runlog"
 	rc=$?
 	[ $rc = 0 ] && echo "PASS: vm-persist-$pm: two boots ran, boot 2's results came back (rc 0)" ||
