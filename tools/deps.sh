@@ -1,6 +1,6 @@
 #!/bin/bash
 # Check (and, as root, install) the Debian packages logdev needs to build the
-# module, the static reader, the trace-cmd plugin, and to run the QEMU tests
+# module, the static reader (Capstone, zlib), the trace-cmd plugin, and to run the QEMU tests
 # (the kernels themselves come from tools/kernels/kernel.sh, into a cache,
 # never through the system's apt; debootstrap makes the chroots of the
 # kernels that build or boot with a newer suite's tools; pahole makes the
@@ -34,6 +34,9 @@ pkgs="build-essential gcc make libc6-dev busybox-static cpio qemu-system-x86 kmo
 # the x86 instruction decoder of `logdev callees` (userspace/lib/insn.c),
 # with the static library logdev.static links
 pkgs="$pkgs libcapstone-dev"
+# the CRC-32 of the flight recorder's area (userspace/lib/area.c: zlib's
+# crc32()), with the static library logdev.static needs
+pkgs="$pkgs zlib1g-dev"
 # the kernels of tools/kernels/matrix: their chroots, module BTF, the locks
 pkgs="$pkgs debootstrap dwarves util-linux"
 # the trace-cmd plugin (tools/traceevent-plugin) and its tests (tests/plugin)

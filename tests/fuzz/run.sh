@@ -71,9 +71,9 @@ fuzz_one() {
 # largest input libFuzzer makes (0: its default, the largest seed)
 weight() {
 	case $1 in
-	ctlparse|subbuf|bprintf) echo 280 ;;
+	ctlparse|subbuf|bprintf) echo 270 ;;
 	btf|meta) echo 60 ;;
-	probespec) echo 30 ;;
+	probespec|area) echo 30 ;;
 	capture) echo 10 ;;
 	*) echo 0 ;;
 	esac

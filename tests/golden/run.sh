@@ -2,7 +2,8 @@
 # Golden outputs of the reader: each line of `cases` is a logdev command run
 # on the committed captures in cap/ (gzip'd; unpacked to a temporary
 # directory first); its stdout, stderr and exit status must equal
-# expected/NAME.out.gz (gzip'd) byte for byte.
+# expected/NAME.out.gz (gzip'd) byte for byte.  cap/*.img.gz are raw
+# flight-recorder areas (a previous boot's buffer), unpacked the same way.
 #   tests/golden/run.sh [--update] [LOGDEV]
 # --update rewrites expected/ from the current reader (review the diff: every
 # change must be a deliberate fix, named in the commit message).
@@ -22,7 +23,9 @@ tmp=$(mktemp -d /tmp/logdev-golden.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
 
-for gz in "$here"/cap/*.cap.gz; do
+# captures, and raw flight-recorder area images (*.img.gz) that the reader reads too
+for gz in "$here"/cap/*.cap.gz "$here"/cap/*.img.gz; do
+	[ -f "$gz" ] || continue
 	gzip -dc "$gz" > "$tmp/$(basename "$gz" .gz)"
 done
 mkdir -p "$here/expected"

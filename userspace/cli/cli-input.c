@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cli-input.c: what a verb reads (layer: CLI): debugfs files, a capture
- * file or a snapshot of the live buffers opened as a reader with the
- * filter options applied, and the deltas collected from it.
+ * file (or a raw flight-recorder area, converted first: cli-lastboot.c) or
+ * a snapshot of the live buffers opened as a reader with the filter
+ * options applied, and the deltas collected from it.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -95,13 +96,19 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 	uint64_t bytes = 0, recs = 0;
 
 	if (file) {
-		if (lgd_reader_open(r, file, cli_warn, NULL, &d)) {
+		/* a raw flight-recorder area: converted to a temporary capture first */
+		fd = cli_is_area(file) ? cli_area_input(file) : -2;
+		if (fd == -1)
+			return 1;
+		if (fd >= 0 ? lgd_reader_open_fd(r, fd, cli_warn, NULL, &d) :
+			      lgd_reader_open(r, file, cli_warn, NULL, &d)) {
 			fprintf(stderr, "logdev: %s: %s%s", file, cli_diag_text(d.msg),
 				d.offset >= 0 ? "" : "\n");
 			if (d.offset >= 0)
 				fprintf(stderr, " (offset %" PRId64 ")\n", d.offset);
 			return 1;
 		}
+		cli_last_boot_banner(r, file);
 		return open_filtered(r);
 	}
 	/* live: snapshot the buffers into an unlinked temporary capture */

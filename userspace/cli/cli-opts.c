@@ -27,7 +27,10 @@ static const struct {
 	const char *verb, *text;
 } cli_examples[] = {
 	{ "record", "  sudo logdev record -o boot.cap --duration 10\n"
-		    "  sudo logdev record -o ls.cap -- ls -l /     (until ls exits)\n" },
+		    "  sudo logdev record -o ls.cap -- ls -l /     (until ls exits)\n"
+		    "  sudo logdev record --last-boot -o crash.cap (the buffer of the boot before)\n"
+		    "  logdev record --area mem.img -o crash.cap   (a raw area; logdev report mem.img\n"
+		    "                                               reads one too)\n" },
 	{ "report", "  logdev report demo.cap | less\n"
 		    "  logdev report --raw demo.cap | awk -F'\\t' '$6 == \"kfree_skbmem\"'\n"
 		    "  sudo logdev report                          (the live buffers, consuming)\n"
@@ -67,7 +70,8 @@ const char cli_exit_text[] =
 static const char record_exit_text[] =
 	"exit status: 0 done; 1 an error (write errors included); 128+N when signal N\n"
 	"ended the recording (0 for INT/TERM without --duration and COMMAND); else\n"
-	"COMMAND's status; 2 a usage error.\n";
+	"COMMAND's status; 2 a usage error.  --last-boot, --area: 0 written, 3 written\n"
+	"with warnings (sub-buffers lost, a cut image), 1 none or unusable.\n";
 
 static const char callees_exit_text[] =
 	"exit status: 0 listed; 3 listed with warnings (the kprobes blacklist unreadable,\n"
@@ -250,22 +254,37 @@ int cli_parse_real(const char *cmd, const char *opt, const char *s, double lo,
 
 struct lgd_filter cli_filter;
 
-int cli_is_capture(const char *path)
+/* the first 8 bytes of @path if it is a regular file (or, with @dev, a block device); 0 or -1 */
+static int magic_of(const char *path, int dev, char m[8])
 {
-	char m[sizeof(LGD_CAP_MAGIC) - 1];
 	struct stat st;
 	ssize_t n;
 	int fd;
 
-	/* a regular file only: never take bytes from a FIFO's reader */
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
-		return 0;
-	fd = open(path, O_RDONLY | O_NOCTTY);
+	/* never take bytes from a FIFO's reader */
+	if (stat(path, &st) || !(S_ISREG(st.st_mode) || (dev && S_ISBLK(st.st_mode))))
+		return -1;
+	fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
-	n = read(fd, m, sizeof(m));
+		return -1;
+	n = read(fd, m, 8);
 	close(fd);
-	return n == (ssize_t)sizeof(m) && !memcmp(m, LGD_CAP_MAGIC, sizeof(m));
+	return n == 8 ? 0 : -1;
+}
+
+int cli_is_area(const char *path)
+{
+	char m[8];
+
+	return !magic_of(path, 1, m) && !memcmp(m, LOGDEV_AREA_MAGIC, 8);
+}
+
+int cli_is_capture(const char *path)
+{
+	char m[8];
+
+	return !magic_of(path, 0, m) &&
+	       (!memcmp(m, LGD_CAP_MAGIC, 8) || !memcmp(m, LOGDEV_AREA_MAGIC, 8));
 }
 
 /*

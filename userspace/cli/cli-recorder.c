@@ -3,13 +3,15 @@
  * cli-recorder.c: the CLI's side of the recorder (layer: CLI): the
  * library's recorder steps (lib/recorder.c) with their problems said on
  * stderr, and how long `logdev record` naps between drains; record's
- * probes (-p, --probe-file: lib/probectl.c) gathered, attached, removed.
+ * probes (-p, --probe-file: lib/probectl.c) gathered, attached, removed;
+ * a capture cut by a write error ended as salvaged.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 
 /* why a format that needs symbols will print them as hex */
@@ -202,5 +204,20 @@ int cli_probes_detach(const char *dir, struct lgd_probe_set *set)
 	fprintf(stderr, "logdev record: %zu of the %zu probes it added could not be removed "
 		"(%s): see %s/probes, remove them with echo -:NAME >> %s/probes\n",
 		set->detach_failed, n, strerror(-e), dir, dir);
+	return 1;
+}
+
+int cli_salvage(struct lgd_cap_writer *w, int fd, int err, uint64_t end_at)
+{
+	if (w->bytes > end_at)	/* END written, then fsync failed: not complete */
+		w->bytes = end_at;
+	if (ftruncate(fd, (off_t)w->bytes) || lseek(fd, (off_t)w->bytes, SEEK_SET) < 0)
+		return 0;
+	w->err = 0;
+	if (lgd_cap_write_salvaged(w, err)) {
+		if (ftruncate(fd, (off_t)w->bytes))
+			return 0;
+		return 0;
+	}
 	return 1;
 }

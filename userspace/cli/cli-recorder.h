@@ -2,7 +2,8 @@
 /*
  * cli-recorder.h: CLI: the recorder's steps with their problems said
  * (cli-recorder.c): a capture's metadata, record's probes (-p SPEC,
- * --probe-file FILE) attached and removed, the nap between drains.
+ * --probe-file FILE) attached and removed, the nap between drains, the
+ * salvage of a capture cut by a write error.
  */
 #ifndef LOGDEV_CLI_RECORDER_H
 #define LOGDEV_CLI_RECORDER_H
@@ -70,5 +71,14 @@ int cli_probes_detach(const char *dir, struct lgd_probe_set *set);
  * recorders sleep 1 ms between splices.
  */
 int cli_nap_ms(uint64_t most, double dt, uint64_t buf_bytes);
+/**
+ * cli_salvage() - the capture written through @w to @fd was cut by write
+ * error @err (negative errno): truncate it to its last whole section before
+ * END (@end_at: the writer's bytes before END was written, or UINT64_MAX)
+ * and end it with SALVAGED, not END: the recording is incomplete and readers
+ * say so (capture.h).  Return: 1 if it now ends with SALVAGED, 0 if not (no
+ * end mark: readers still warn, "no END section").
+ */
+int cli_salvage(struct lgd_cap_writer *w, int fd, int err, uint64_t end_at);
 
 #endif /* LOGDEV_CLI_RECORDER_H */

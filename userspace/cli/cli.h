@@ -12,6 +12,7 @@
 #include "cli-output.h"
 #include "cli-recorder.h"
 #include "cli-callees.h"
+#include "cli-lastboot.h"
 
 #define LOGDEV_DEFAULT_DEBUGFS	"/sys/kernel/debug/logdev"
 
@@ -149,7 +150,10 @@ int cli_live_check(const char *dir);
  * cli_open_input() - open @file, or with @file NULL snapshot the live
  * debugfs buffers (flush, drain non-blocking; consuming) into a temporary
  * capture (metadata, the data, formats again so its sites are final,
- * stats, END).  Prints errors: no live buffer (cli_live_hint()), no per-CPU
+ * stats, END).  A @file that is a raw flight-recorder area is converted
+ * into a temporary capture first (cli_area_input()); a capture of a
+ * previous boot's buffer has its banner said (cli_last_boot_banner()).
+ * Prints errors: no live buffer (cli_live_hint()), no per-CPU
  * buffer or none readable (1); one CPU's unreadable (a warning, counted).
  * Return 0 or 1 (unusable).
  */
@@ -365,7 +369,16 @@ void cli_left_out_notes(const struct lgd_reader *r, const struct lgd_merge_count
  */
 void cli_lost_notes(const struct lgd_merge_counts *c, const char *file, int always);
 
-/** cli_is_capture() - does @path name a regular file that starts as a logdev capture? */
+/**
+ * cli_is_capture() - does @path name a regular file that starts as a logdev
+ * capture or a raw flight-recorder area (cli_is_area(): a verb reads both)?
+ */
 int cli_is_capture(const char *path);
+/**
+ * cli_is_area() - does @path name a regular file or block device that
+ * starts with LOGDEV_AREA_MAGIC (a raw flight-recorder area)?  Nothing is
+ * read from anything else (a FIFO's bytes would be lost).  Return: 1 or 0.
+ */
+int cli_is_area(const char *path);
 
 #endif /* LOGDEV_CLI_H */

@@ -3,6 +3,7 @@
  * logdev-record.c: "logdev record [-o FILE] [-d DIR] [--no-enable] [-p SPEC]...
  *   [--probe-file FILE]... [--callees FUNC]... [--duration S | -- COMMAND [ARGS]]"
  * -p, --probe-file, --callees: attached first (refused: exit 2), removed after.
+ * --last-boot, --area IMAGE: a previous boot's buffer written (cli-lastboot.c).
  *
  * Writes HEADER and FORMATS (and KALLSYMS and MODLOG if a format prints
  * symbols), writes 1 to DIR/enable (unless --no-enable), then drains every
@@ -58,7 +59,8 @@
 
 const struct cli_cmd cli_cmd_record = {
 	"record", cmd_record, "record [-o FILE] [-d DIR] [--no-enable] [-p SPEC]... "
-	"[--probe-file FILE]... [--callees FUNC]... [--duration S | -- COMMAND [ARGS]]",
+	"[--probe-file FILE]... [--callees FUNC]... [--duration S | -- COMMAND [ARGS] | "
+	"--last-boot | --area IMAGE]",
 	"  -o, --output FILE    capture file (default logdev.cap; - for stdout)\n"
 	"  -p, --probe SPEC     attach probe SPEC (DIR/probes' grammar: 'r:FUNC', globs...)\n"
 	"                       for the recording, removed after it (repeatable)\n"
@@ -67,7 +69,11 @@ const struct cli_cmd cli_cmd_record = {
 	"  -d, --dir DIR        logdev debugfs directory\n"
 	"      --no-enable      do not write enable (record what others enabled)\n"
 	"      --duration S     stop after S seconds (0 to 31536000)\n"
-	"  -- COMMAND [ARGS]    run COMMAND and stop when it exits\n",
+	"  -- COMMAND [ARGS]    run COMMAND and stop when it exits\n"
+	"      --last-boot      write the previous boot's buffer, kept by logdev loaded\n"
+	"                       with persist=memmap:SIZE@ADDR (DIR/last_boot/area)\n"
+	"      --area IMAGE     write a raw flight-recorder area image (dd of /dev/mem,\n"
+	"                       QEMU pmemsave) as a capture; exit 3: sub-buffers lost\n",
 };
 
 static double now_s(void)
@@ -93,7 +99,8 @@ struct rec {
 	const char *out, *dir;
 	double duration;	/* seconds; < 0: none */
 	char **command;		/* NULL: none */
-	int no_enable;
+	int no_enable, last_boot;	/* --last-boot */
+	const char *area;		/* --area IMAGE */
 	struct cli_probe_specs specs;	/* -p, --probe-file */
 	struct lgd_probe_set probes;	/* what they added */
 	/* debugfs */
@@ -161,29 +168,6 @@ static void write_failed(const struct rec *rc)
 		rc->tmp ? rc->tmp : "stdout", strerror(-rc->w.err));
 }
 
-/*
- * The capture in @tmp (@fd) was cut by a write error @err (negative errno):
- * truncate it to its last whole section before END (@end_at: the writer's
- * bytes before END was written, or UINT64_MAX) and end it with SALVAGED,
- * not END: the recording is incomplete and readers say so (capture.h).
- * Return: 1 if it now ends with SALVAGED, 0 if not (no end mark: readers
- * still warn, "no END section").
- */
-static int salvage(struct lgd_cap_writer *w, int fd, int err, uint64_t end_at)
-{
-	if (w->bytes > end_at)	/* END written, then fsync failed: not complete */
-		w->bytes = end_at;
-	if (ftruncate(fd, (off_t)w->bytes) || lseek(fd, (off_t)w->bytes, SEEK_SET) < 0)
-		return 0;
-	w->err = 0;
-	if (lgd_cap_write_salvaged(w, err)) {
-		if (ftruncate(fd, (off_t)w->bytes))
-			return 0;
-		return 0;
-	}
-	return 1;
-}
-
 /* options into @rc; Return: -1 to go on, else the exit status (help, usage) */
 static int rec_parse(struct rec *rc, int argc, char **argv)
 {
@@ -195,6 +179,8 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 		{ "probe", required_argument, NULL, 'p' },
 		{ "probe-file", required_argument, NULL, 'P' },
 		{ "callees", required_argument, NULL, 'C' },
+		{ "last-boot", no_argument, NULL, 'L' },
+		{ "area", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -223,6 +209,12 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 		case 'N':
 			rc->no_enable = 1;
 			break;
+		case 'L':
+			rc->last_boot = 1;
+			break;
+		case 'A':
+			rc->area = optarg;
+			break;
 		case 'p':
 		case 'P':
 		case 'C':
@@ -245,6 +237,12 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 	}
 	if (rc->command && rc->duration >= 0) {
 		fprintf(stderr, "logdev record: --duration and COMMAND exclude each other\n");
+		return 2;
+	}
+	if ((rc->last_boot || rc->area) && (rc->command || rc->duration >= 0 || rc->no_enable ||
+					    rc->specs.n || (rc->last_boot && rc->area))) {
+		fprintf(stderr, "logdev record: --last-boot or --area (one) writes a kept buffer: "
+			"no -p, --callees, --duration, --no-enable or COMMAND with it\n");
 		return 2;
 	}
 	return -1;
@@ -690,7 +688,7 @@ static void rec_finish(struct rec *rc)
 	werr = rc->w.err;
 	if (werr) {
 		rc->rc = 1;
-		if (rc->tmp && salvage(&rc->w, rc->outfd, werr, end_at))
+		if (rc->tmp && cli_salvage(&rc->w, rc->outfd, werr, end_at))
 			fprintf(stderr, "logdev: recording to %s failed; what was recorded "
 				"(%" PRIu64 " bytes, readable, marked incomplete) is in %s; "
 				"%s was left as it was\n",
@@ -768,6 +766,8 @@ int cmd_record(int argc, char **argv)
 
 	lgd_probe_set_init(&rc.probes);
 	ret = rec_parse(&rc, argc, argv);
+	if (ret < 0 && (rc.last_boot || rc.area))	/* a previous boot's buffer */
+		ret = cli_record_area(rc.out, rc.area, rc.dir);
 	if (ret >= 0) {
 		rec_free(&rc);
 		return ret;

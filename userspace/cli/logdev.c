@@ -57,8 +57,8 @@ static const struct cli_cmd *find_cmd(const char *name)
 
 static void print_version(void)
 {
-	printf("logdev %s (record format %d, capture format %d)\n", LOGDEV_VERSION,
-	       LOGDEV_FORMAT_VERSION, LGD_CAP_VERSION);
+	printf("logdev %s (record format %d, capture format %d, area format %d)\n",
+	       LOGDEV_VERSION, LOGDEV_FORMAT_VERSION, LGD_CAP_VERSION, LOGDEV_AREA_VERSION);
 }
 
 static int cmd_help(int argc, char **argv)

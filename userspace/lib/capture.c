@@ -166,6 +166,7 @@ const char *lgd_sect_name(uint32_t type)
 		[LGD_SECT_MODLOG] = "MODLOG",
 		[LGD_SECT_RECORDER] = "RECORDER", [LGD_SECT_PROBES] = "PROBES",
 		[LGD_SECT_SALVAGED] = "SALVAGED", [LGD_SECT_PROBE_COST] = "PROBE_COST",
+		[LGD_SECT_LAST_BOOT] = "LAST_BOOT",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])

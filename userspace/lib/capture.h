@@ -56,6 +56,19 @@
  *             probe cost calibration, when the module has one (written
  *             after HEADER; docs/ANALYSIS.md).  Readers before it skip it
  *             and subtract nothing
+ *   LAST_BOOT text: the capture was converted from a flight-recorder area
+ *             (a previous boot's rings kept in reserved memory, debugfs
+ *             last_boot/area or a raw image; lgd_area.h): "key: value"
+ *             lines, one each of source, osrelease, build-id, text_addr,
+ *             clock, loaded, ended ("panic \"MSG\" at WALL (trace ts T)",
+ *             or "unknown (no end seen: ...)"), area, formats, then one
+ *             "cpu N:" line per CPU (the count of each class of sub-buffer,
+ *             the seqs of the corrupt and damaged ones, the saved counters
+ *             or "counters unknown"), and a last "lost:" line ("none", or
+ *             the sub-buffers lost).  Written after HEADER.  Readers print
+ *             its "ended:" line and warn with its "lost:" line; readers
+ *             before it skip it and decode the records, a lost sub-buffer
+ *             between two kept ones showing as a seq jump (docs/FORMAT.md)
  *   END       length 0; marks a complete recording (a file without END was
  *             cut short: readers decode what is there and warn).  Written
  *             only after the last FORMATS and the STATS of a recording that
@@ -96,7 +109,8 @@ enum lgd_cap_sect {
 	LGD_SECT_PROBES = 9,	/* debugfs "probes" at the end: hits, missed */
 	LGD_SECT_SALVAGED = 10,	/* ends a capture cut short by a write error */
 	LGD_SECT_PROBE_COST = 11,	/* struct logdev_probe_cost (uapi) */
-	LGD_SECT_LAST = LGD_SECT_PROBE_COST,	/* the highest type a reader knows */
+	LGD_SECT_LAST_BOOT = 12,	/* a flight-recorder area's: how the boot ended */
+	LGD_SECT_LAST = LGD_SECT_LAST_BOOT,	/* the highest type a reader knows */
 };
 
 /** lgd_sect_name() - "HEADER", "CPU_DATA", ... for a section type; "unknown-type" else (static). */

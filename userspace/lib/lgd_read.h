@@ -95,6 +95,9 @@ struct lgd_comm_task;	/* comm.h (library-private) */
  * @stats:      text of the last STATS section (NUL-terminated) or NULL
  * @probes:     text of the last PROBES section (debugfs "probes" at the end
  *              of recording; lgd_probe_missed()) or NULL
+ * @last_boot: text of the LAST_BOOT section (NUL-terminated; capture.h:
+ *              a capture converted from a previous boot's flight-recorder
+ *              area) or NULL
  * @cost, @have_cost: the PROBE_COST section (lgd_cost_check()), if the
  *              capture has one this reader can use (the last one wins)
  * @cpus:       distinct CPUs with CPU_DATA, ascending; @nr_cpus of them
@@ -124,6 +127,7 @@ struct lgd_reader {
 	int has_ksyms;
 	char *stats;
 	char *probes;
+	char *last_boot;
 	struct logdev_probe_cost cost;
 	int have_cost;
 	uint32_t *cpus;

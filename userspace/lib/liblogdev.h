@@ -41,7 +41,8 @@
  * lgd_read.h (filters, reader, task names), lgd_merge.h (items, merge),
  * lgd_live.h, lgd_streams.h, lgd_hist.h, lgd_deltas.h (deltas, diff),
  * lgd_durations.h, lgd_render.h, lgd_convert.h, lgd_records.h (the pipeline
- * every verb reads through), lgd_recorder.h, lgd_probectl.h, lgd_sitefind.h.  Structs
+ * every verb reads through), lgd_recorder.h, lgd_probectl.h, lgd_sitefind.h,
+ * lgd_area.h (a flight-recorder area, validated and converted).  Structs
  * only the library uses are in its .c files or its private headers
  * (comm.h, tracedat.h, meta.h); subbuf.h is the sub-buffer decoder's own
  * header.
@@ -71,5 +72,6 @@
 #include "lgd_recorder.h"
 #include "lgd_probectl.h"
 #include "lgd_sitefind.h"
+#include "lgd_area.h"
 
 #endif /* LIBLOGDEV_H */

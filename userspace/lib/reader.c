@@ -260,6 +260,12 @@ static int take_sect(struct lgd_reader *r, struct scan *sc, uint32_t type, uint3
 		r->probes = t;
 		*tp = NULL;
 		break;
+	case LGD_SECT_LAST_BOOT:	/* the first one (capture.h) */
+		if (!r->last_boot) {
+			r->last_boot = t;
+			*tp = NULL;
+		}
+		break;
 	case LGD_SECT_PROBE_COST:	/* the last one wins */
 		ret = lgd_cost_check(t, len, &r->cost);
 		r->have_cost = !ret;
@@ -515,6 +521,8 @@ void lgd_reader_close(struct lgd_reader *r)
 	r->stats = NULL;
 	free(r->probes);
 	r->probes = NULL;
+	free(r->last_boot);
+	r->last_boot = NULL;
 	free(r->cpus);
 	r->cpus = NULL;
 	r->nr_cpus = 0;

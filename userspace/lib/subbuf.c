@@ -15,6 +15,7 @@
  */
 #define _DEFAULT_SOURCE
 #include <endian.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "subbuf.h"
@@ -240,6 +241,43 @@ int lgd_sb_load(struct lgd_sb *sb, const void *buf, size_t avail,
 	return LGD_SB_OK;
 }
 
+int lgd_sb_load_open(struct lgd_sb *sb, const void *buf, size_t avail,
+		     uint32_t subbuf_size, uint32_t committed, struct lgd_sb_info *info)
+{
+	struct lgd_sb_info i;
+	int st = lgd_sb_load(sb, buf, avail, subbuf_size, &i);
+	uint32_t hsz;
+
+	if (st == LGD_SB_SHORT)
+		return st;
+	if (info)
+		*info = i;
+	if (st == LGD_SB_BAD_MAGIC || st == LGD_SB_BAD_VERSION)
+		return st;
+	hsz = lgd_sb_hdr_size(i.version);
+	if (subbuf_size < hsz)
+		return LGD_SB_BAD_DATA_BYTES;
+	if (committed > subbuf_size - hsz)
+		committed = subbuf_size - hsz;
+	sb->pos = hsz;
+	sb->version = i.version;
+	sb->end = sb->claimed = hsz + committed;
+	if (sb->end > avail) {
+		sb->end = (uint32_t)avail;
+		return LGD_SB_DATA_CUT;
+	}
+	return LGD_SB_OK;
+}
+
+int lgd_sb_set_data_bytes(void *buf, size_t size, uint32_t data_bytes)
+{
+	if (size < sizeof(sbh1_t) || !lgd_sb_hdr_size((uint32_t)SB_GET(buf, version)) ||
+	    lgd_sb_hdr_size((uint32_t)SB_GET(buf, version)) > size)
+		return -1;
+	SB_PUT(buf, data_bytes, data_bytes);
+	return 0;
+}
+
 int lgd_sb_next(struct lgd_sb *sb, struct lgd_sb_rec *rec)
 {
 	for (;;) {
@@ -375,4 +413,137 @@ uint32_t lgd_sb_enc_rec(void *buf, size_t size, uint32_t pos,
 	pos += (uint32_t)len;
 	SB_PUT(b, data_bytes, pos - hsz);
 	return pos;
+}
+
+size_t lgd_sb_header_fields(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (size)
+		buf[0] = 0;
+	for (int i = 0; i < LGD_SB_F_NR; i++) {
+		int w = snprintf(buf ? buf + (n < size ? n : size) : NULL,
+				 n < size ? size - n : 0, "field: %s offset:%u size:%u\n",
+				 fields[i].name, fields[i].off, fields[i].size);
+
+		if (w > 0)
+			n += (size_t)w;
+	}
+	return n;
+}
+
+/* ---- the flight recorder's area ---------------------------------------- */
+
+typedef struct logdev_area_hdr ahdr_t;
+typedef struct logdev_area_cpu acpu_t;
+typedef struct logdev_area_seal aseal_t;
+
+_Static_assert(sizeof(ahdr_t) == LOGDEV_AREA_HDR_SIZE, "area header size");
+_Static_assert(offsetof(ahdr_t, hdr_crc) == LOGDEV_AREA_CRC_BYTES, "area header CRC span");
+_Static_assert(sizeof(acpu_t) == LOGDEV_AREA_CPU_SIZE, "area CPU block head size");
+_Static_assert(sizeof(aseal_t) == LOGDEV_AREA_SEAL_SIZE, "area seal size");
+
+static const uint32_t area_off[LGD_AREA_F_NR] = {
+	[LGD_AH_MAGIC] = offsetof(ahdr_t, magic),
+	[LGD_AH_VERSION] = offsetof(ahdr_t, version),
+	[LGD_AH_HDR_BYTES] = offsetof(ahdr_t, hdr_bytes),
+	[LGD_AH_AREA_BYTES] = offsetof(ahdr_t, area_bytes),
+	[LGD_AH_PAGE_SIZE] = offsetof(ahdr_t, page_size),
+	[LGD_AH_ENDIAN] = offsetof(ahdr_t, endian),
+	[LGD_AH_NR_CPUS] = offsetof(ahdr_t, nr_cpus),
+	[LGD_AH_SUBBUF_SIZE] = offsetof(ahdr_t, subbuf_size),
+	[LGD_AH_NR_SUBBUFS] = offsetof(ahdr_t, nr_subbufs),
+	[LGD_AH_FORMAT_VERSION] = offsetof(ahdr_t, format_version),
+	[LGD_AH_LOCAL_BYTES] = offsetof(ahdr_t, local_bytes),
+	[LGD_AH_TEXT_BYTES] = offsetof(ahdr_t, text_bytes),
+	[LGD_AH_TEXT_OFF] = offsetof(ahdr_t, text_off),
+	[LGD_AH_CPU_OFF] = offsetof(ahdr_t, cpu_off),
+	[LGD_AH_CPU_STRIDE] = offsetof(ahdr_t, cpu_stride),
+	[LGD_AH_HDR_CRC] = offsetof(ahdr_t, hdr_crc),
+	[LGD_AH_END_REASON] = offsetof(ahdr_t, end_reason),
+	[LGD_AH_TEXT_CUR] = offsetof(ahdr_t, text_cur),
+	[LGD_AH_TEXT_LEN] = offsetof(ahdr_t, text_len),
+	[LGD_AH_TEXT_CRC] = offsetof(ahdr_t, text_crc),
+	[LGD_AC_MAGIC] = offsetof(acpu_t, magic),
+	[LGD_AC_CPU] = offsetof(acpu_t, cpu),
+	[LGD_AC_COMMIT_OFF] = offsetof(acpu_t, commit_off),
+	[LGD_AC_SEAL_OFF] = offsetof(acpu_t, seal_off),
+	[LGD_AC_DATA_OFF] = offsetof(acpu_t, data_off),
+	[LGD_AS_SEQ] = offsetof(aseal_t, seq),
+	[LGD_AS_CRC] = offsetof(aseal_t, crc),
+	[LGD_AS_DATA_BYTES] = offsetof(aseal_t, data_bytes),
+};
+
+uint32_t lgd_area_field_off(enum lgd_area_field f)
+{
+	return (unsigned)f < LGD_AREA_F_NR ? area_off[f] : 0;
+}
+
+/* the scalar fields of the area's structs, decoded or encoded in one list each */
+#define AH_SCALARS(X) X(version) X(hdr_bytes) X(area_bytes) X(page_size) X(endian) \
+	X(nr_cpus) X(subbuf_size) X(nr_subbufs) X(format_version) X(local_bytes) \
+	X(text_bytes) X(text_off) X(cpu_off) X(cpu_stride) X(load_wall_ns) X(text_addr) \
+	X(hdr_crc) X(end_reason) X(end_ts) X(end_wall_ns) X(text_cur) \
+	X(text_len[0]) X(text_len[1]) X(text_crc[0]) X(text_crc[1])
+#define AH_STRINGS(X) X(magic) X(clock) X(osrelease) X(build_id) X(reserved) X(end_msg)
+#define AC_SCALARS(X) X(magic) X(cpu) X(commit_off) X(seal_off) X(data_off) X(saved) \
+	X(reserved) X(write_off) X(read_sb) X(written) X(read) X(overrun) X(dropped) \
+	X(nesting_lost) X(too_big)
+#define AS_SCALARS(X) X(seq) X(crc) X(data_bytes)
+
+int lgd_area_hdr_get(const void *buf, size_t avail, struct logdev_area_hdr *h)
+{
+	if (avail < sizeof(ahdr_t))
+		return -1;
+#define G(f)	h->f = GET(ahdr_t, buf, f);
+#define S(f)	memcpy(h->f, (const uint8_t *)buf + offsetof(ahdr_t, f), sizeof(h->f));
+	AH_SCALARS(G)
+	AH_STRINGS(S)
+#undef G
+#undef S
+	return 0;
+}
+
+void lgd_area_hdr_put(void *buf, const struct logdev_area_hdr *h)
+{
+#define P(f)	PUT(ahdr_t, buf, f, h->f);
+#define S(f)	memcpy((uint8_t *)buf + offsetof(ahdr_t, f), h->f, sizeof(h->f));
+	AH_SCALARS(P)
+	AH_STRINGS(S)
+#undef P
+#undef S
+}
+
+int lgd_area_cpu_get(const void *buf, size_t avail, struct logdev_area_cpu *c)
+{
+	if (avail < sizeof(acpu_t))
+		return -1;
+#define G(f)	c->f = GET(acpu_t, buf, f);
+	AC_SCALARS(G)
+#undef G
+	return 0;
+}
+
+void lgd_area_cpu_put(void *buf, const struct logdev_area_cpu *c)
+{
+#define P(f)	PUT(acpu_t, buf, f, c->f);
+	AC_SCALARS(P)
+#undef P
+}
+
+int lgd_area_seal_get(const void *buf, size_t avail, struct logdev_area_seal *s)
+{
+	if (avail < sizeof(aseal_t))
+		return -1;
+#define G(f)	s->f = GET(aseal_t, buf, f);
+	AS_SCALARS(G)
+#undef G
+	return 0;
+}
+
+void lgd_area_seal_put(void *buf, const struct logdev_area_seal *s)
+{
+#define P(f)	PUT(aseal_t, buf, f, s->f);
+	AS_SCALARS(P)
+#undef P
 }

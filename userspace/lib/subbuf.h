@@ -17,6 +17,10 @@
  * together); lgd_sb_load() reads the version of each sub-buffer and decodes
  * its layout, so nothing above this file depends on the version.
  *
+ * It also knows the byte layout of the flight recorder's area structs
+ * (struct logdev_area_hdr, _cpu, _seal: decoded and encoded below), which
+ * area.c validates.
+ *
  * Shapes: struct lgd_sb is opaque (lgd_sb_alloc()); it points into the
  * caller's bytes, which must stay valid until the next lgd_sb_load().
  * Offsets are bytes from the start of the sub-buffer; timestamps ns.
@@ -198,5 +202,68 @@ uint32_t lgd_sb_enc_begin(void *buf, size_t size, const struct lgd_sb_info *info
  */
 uint32_t lgd_sb_enc_rec(void *buf, size_t size, uint32_t pos,
 		       const struct logdev_rec_hdr *hdr, const void *payload);
+
+/**
+ * lgd_sb_load_open() - lgd_sb_load() of a sub-buffer still being written
+ * (the flight recorder's open one): its header's data_bytes is not yet
+ * meaningful, so the record walk covers the @committed record bytes after
+ * the header instead (the commit counter's; cut to @avail and to the
+ * sub-buffer).  Return: as lgd_sb_load(), never LGD_SB_BAD_DATA_BYTES.
+ */
+int lgd_sb_load_open(struct lgd_sb *sb, const void *buf, size_t avail,
+		     uint32_t subbuf_size, uint32_t committed, struct lgd_sb_info *info);
+
+/**
+ * lgd_sb_set_data_bytes() - store @data_bytes into the header of the
+ * sub-buffer at @buf (@size bytes, at least a header of its version), as a
+ * converter does once it validated that many bytes of records.
+ * Return: 0, or -1 (too small, or a version this reader does not know).
+ */
+int lgd_sb_set_data_bytes(void *buf, size_t size, uint32_t data_bytes);
+
+/* ---- the flight recorder's area (struct logdev_area_*) --------------- */
+
+/*
+ * The area's header, CPU block heads and seals (include/uapi/linux/logdev.h)
+ * decoded from and encoded to their little-endian bytes: the layout is
+ * here, what the values mean is checked by area.c.  Strings are copied as
+ * the bytes are (NUL-terminated only if they are).
+ */
+enum lgd_area_field {
+	LGD_AH_MAGIC, LGD_AH_VERSION, LGD_AH_HDR_BYTES, LGD_AH_AREA_BYTES,
+	LGD_AH_PAGE_SIZE, LGD_AH_ENDIAN, LGD_AH_NR_CPUS, LGD_AH_SUBBUF_SIZE,
+	LGD_AH_NR_SUBBUFS, LGD_AH_FORMAT_VERSION, LGD_AH_LOCAL_BYTES, LGD_AH_TEXT_BYTES,
+	LGD_AH_TEXT_OFF, LGD_AH_CPU_OFF, LGD_AH_CPU_STRIDE, LGD_AH_HDR_CRC,
+	LGD_AH_END_REASON, LGD_AH_TEXT_CUR, LGD_AH_TEXT_LEN, LGD_AH_TEXT_CRC,
+	LGD_AC_MAGIC, LGD_AC_CPU, LGD_AC_COMMIT_OFF, LGD_AC_SEAL_OFF, LGD_AC_DATA_OFF,
+	LGD_AS_SEQ, LGD_AS_CRC, LGD_AS_DATA_BYTES,
+	LGD_AREA_F_NR
+};
+
+/** lgd_area_field_off() - offset (bytes) of @f in its struct (for diagnostics). */
+uint32_t lgd_area_field_off(enum lgd_area_field f);
+
+/**
+ * lgd_area_hdr_get() - decode the LOGDEV_AREA_HDR_SIZE bytes at @buf into
+ * *@h (host order); lgd_area_cpu_get() the LOGDEV_AREA_CPU_SIZE of a CPU
+ * block's head, lgd_area_seal_get() the LOGDEV_AREA_SEAL_SIZE of a seal.
+ * Return: 0, or -1 if @avail bytes are fewer (nothing decoded).
+ * The _put() forms encode (tests, tools): the same bytes from the struct.
+ */
+int lgd_area_hdr_get(const void *buf, size_t avail, struct logdev_area_hdr *h);
+void lgd_area_hdr_put(void *buf, const struct logdev_area_hdr *h);
+int lgd_area_cpu_get(const void *buf, size_t avail, struct logdev_area_cpu *c);
+void lgd_area_cpu_put(void *buf, const struct logdev_area_cpu *c);
+int lgd_area_seal_get(const void *buf, size_t avail, struct logdev_area_seal *s);
+void lgd_area_seal_put(void *buf, const struct logdev_area_seal *s);
+
+/**
+ * lgd_sb_header_fields() - the "field: NAME offset:OFF size:SIZE" lines of
+ * the debugfs "header" (one per field this reader checks, in its order)
+ * into @buf (@size bytes, NUL-terminated, cut to fit), for a header made
+ * without the module (a flight-recorder area's).  Return: the length the
+ * whole text needs (as snprintf()).
+ */
+size_t lgd_sb_header_fields(char *buf, size_t size);
 
 #endif /* LGD_SUBBUF_H */

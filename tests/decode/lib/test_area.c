@@ -1,0 +1,695 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_area.c: the flight recorder's area (library: area.c, areaconv.c):
+ * areas built in memory (areabuild.h: the library's own encoders, each
+ * CPU's ring driven as the kernel's) are validated, with exact counts of
+ * each class of sub-buffer, then converted to a capture and read back by
+ * the reader, record by record against what the builder wrote:
+ *   - a panic's area (sealed, open, empty; saved counters; STATS), the
+ *     same with 4-byte commit counters, a hard reset (whole-unsealed, end
+ *     unknown, no counters);
+ *   - every even and every fifth sealed sub-buffer corrupted by one record
+ *     byte: exactly those corrupt, every other record back byte for byte,
+ *     the gaps between kept ones counted as lost sub-buffers by the reader;
+ *   - an open sub-buffer with a torn last record (three ways);
+ *   - one sub-buffer damaged in each way the validator knows;
+ *   - headers refused (magic, cut, version, byte order, CRC, layout);
+ *     formats text whose CRC fails (no FORMATS, records by site id);
+ *   - the image cut at every length up to 400 bytes and every 3rd after,
+ *     random bytes and randomly mutated areas: no crash (ASan), and the
+ *     reader reads exactly the records the validator kept.
+ * Usage: test_area [PATH-TO-logdev]   (CLI: cli/test_area_cli.c)
+ *        test_area --write DIR        write DIR/area-panic.img (the golden
+ *                                     image, tests/golden) and fuzz seeds
+ *                                     DIR/seed-* (tests/fuzz/corpus/area)
+ * Output: PASS/FAIL lines (ldcheck.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "liblogdev.h"
+#include "testlib.h"
+#include "areabuild.h"
+
+char tmpdir[] = "/tmp/logdev-area-XXXXXX";
+
+static const char fmts[] =
+	"# id\tfile\tline\tfunc\tformat\n"
+	"1\tdrivers/x.c\t10\tx_in\tin n=%d\n"
+	"2\tdrivers/x.c\t20\tx_out\tout n=%d\n";
+
+static uint64_t ts_next = 1000000000ull;	/* every record a later ts: merge order = write order */
+
+/* @n records of 4 payload bytes on @cpu */
+static void recs(struct ab_area *a, uint32_t cpu, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint8_t pl[4];
+
+		lgd_cap_put_u32(pl, a->nlog);
+		ab_rec(a, cpu, ts_next, 1 + (a->nlog & 1), 100 + cpu, pl, 4);
+		ts_next += 1000 + (a->nlog % 7) * 10;
+	}
+}
+
+/* what the reader gave back */
+static struct got {
+	uint32_t n;
+	struct {
+		uint32_t cpu, site, pid, n;
+		uint64_t ts;
+		uint8_t pl[32];
+	} r[AB_MAX_LOG];
+	uint64_t lost_subbufs;
+	int warn_area, warn_read;	/* warnings of the validation, of the reader */
+	int have_formats, have_stats;
+	char last_boot[4096];
+} got;
+
+static int *warn_ctr;
+static char last_warn[400];
+
+static void count_warn(void *arg, const struct lgd_diag *d)
+{
+	(void)arg;
+	(*warn_ctr)++;
+	snprintf(last_warn, sizeof(last_warn), "%s", d->msg);
+}
+
+/* the capture of @a (validated) in a temporary file, read back into @got; 0 or -1 */
+static int read_back(const struct lgd_area *a)
+{
+	struct lgd_cap_writer w;
+	struct lgd_reader r;
+	struct lgd_merge m;
+	struct lgd_merge_counts mc = { 0 };
+	struct lgd_diag d;
+	struct lgd_item it;
+	FILE *tf = tmpfile();
+	int fd = tf ? dup(fileno(tf)) : -1, st;
+
+	if (tf)
+		fclose(tf);
+	memset(&got, 0, sizeof(got));
+	if (fd < 0 || lgd_cap_writer_start(&w, fd) || lgd_area_capture(a, &w, "test", NULL))
+		return -1;
+	warn_ctr = &got.warn_read;
+	if (lgd_reader_open_fd(&r, fd, count_warn, NULL, &d))
+		return -1;
+	got.have_formats = r.sites.nr > 0;
+	got.have_stats = r.stats != NULL;
+	snprintf(got.last_boot, sizeof(got.last_boot), "%s", r.last_boot ? r.last_boot : "");
+	if (lgd_merge_open(&m, &r, LGD_ITEMS_COMM | LGD_ITEMS_ABSURD)) {
+		lgd_reader_close(&r);
+		return -1;
+	}
+	while ((st = lgd_merge_next(&m, &it)) > 0) {
+		if (it.kind == LGD_ITEM_GAP) {
+			if (it.gap_kind == LGD_GAP_SUBBUFS)
+				got.lost_subbufs += it.gap_count;
+			continue;
+		}
+		if (got.n < AB_MAX_LOG) {
+			got.r[got.n].cpu = it.cpu;
+			got.r[got.n].ts = it.rec.ts;
+			got.r[got.n].site = it.rec.site;
+			got.r[got.n].pid = it.rec.pid;
+			got.r[got.n].n = it.rec.arg_bytes;
+			memcpy(got.r[got.n].pl, it.payload,
+			       it.rec.arg_bytes < 32 ? it.rec.arg_bytes : 32);
+		}
+		got.n++;
+	}
+	lgd_merge_take_counts(&m, &mc);
+	lgd_merge_counts_free(&mc);
+	lgd_merge_free(&m);
+	lgd_reader_close(&r);
+	return st < 0 ? -1 : 0;
+}
+
+/* validate @img (@len bytes) into @a, warnings counted in got.warn_area; lgd_area_open()'s result */
+static int validate(struct lgd_area *a, const uint8_t *img, size_t len, struct lgd_diag *d)
+{
+	static int nw;
+
+	nw = 0;
+	warn_ctr = &nw;
+	{
+		int ret = lgd_area_open(a, img, len, count_warn, NULL, d);
+
+		got.warn_area = nw;
+		return ret;
+	}
+}
+
+/* every record the area holds, except those of seqs @lost says (NULL: none), read back as written */
+static void expect_records(const char *name, const struct ab_area *ab, int (*lost)(uint64_t))
+{
+	uint32_t k = 0, bad = 0;
+
+	for (uint32_t i = 0; i < ab->nlog; i++) {
+		const struct ab_log *l = &ab->log[i];
+
+		if (!ab_holds(ab, i) || (lost && lost(l->seq)))
+			continue;
+		if (k >= got.n || got.r[k].cpu != l->cpu || got.r[k].ts != l->ts ||
+		    got.r[k].site != l->site || got.r[k].pid != l->pid || got.r[k].n != l->n ||
+		    memcmp(got.r[k].pl, l->pl, l->n)) {
+			if (!bad++)
+				fail(name, "record %u (log %u, cpu %u seq %llu ts %llu) differs or is missing",
+				     k, i, l->cpu, (unsigned long long)l->seq,
+				     (unsigned long long)l->ts);
+		}
+		k++;
+	}
+	if (!bad)
+		CHECK_WHY(k == got.n, name, "%u records expected, %u read back", k, got.n);
+}
+
+/* counts of CPU @c of @a as "sealed S unsealed U open O empty E corrupt C damaged D cut X" */
+static const char *counts(const struct lgd_area *a, uint32_t c)
+{
+	static char b[200];
+	const uint64_t *n = a->cpus[c].count;
+
+	snprintf(b, sizeof(b), "sealed %llu unsealed %llu open %llu empty %llu corrupt %llu "
+		 "damaged %llu cut %llu", (unsigned long long)n[LGD_AREA_SEALED],
+		 (unsigned long long)n[LGD_AREA_UNSEALED], (unsigned long long)n[LGD_AREA_OPEN],
+		 (unsigned long long)n[LGD_AREA_EMPTY], (unsigned long long)n[LGD_AREA_CORRUPT],
+		 (unsigned long long)n[LGD_AREA_DAMAGED], (unsigned long long)n[LGD_AREA_CUT]);
+	return b;
+}
+
+/* the panic area: CPU 0 12 sub-buffers in a ring of 8 (4 records in the open one), CPU 1 three */
+static void panic_area(struct ab_area *ab, uint32_t local_bytes, int end)
+{
+	struct ab_opts o = { .formats = fmts, .local_bytes = local_bytes };
+
+	ab_init(ab, &o);
+	recs(ab, 0, 70);
+	recs(ab, 1, 15);
+	if (end)
+		ab_end(ab, LOGDEV_END_PANIC, "sysrq triggered crash", 301123456789ull,
+		       1796000300000000000ull);
+	ab_finish(ab);
+}
+
+static void test_panic(uint32_t local_bytes)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct lgd_area a;
+	struct lgd_diag d;
+	const char *tag = local_bytes == 4 ? " (4-byte counters)" : "";
+
+	panic_area(ab, local_bytes, 1);
+	if (!CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, NAMEF("panic%s: validated", tag)))
+		goto out;
+	CHECK_STR_EQ(counts(&a, 0), "sealed 7 unsealed 0 open 1 empty 0 corrupt 0 damaged 0 cut 0",
+		     NAMEF("panic%s: cpu 0 classes", tag));
+	CHECK_STR_EQ(counts(&a, 1), "sealed 2 unsealed 0 open 1 empty 5 corrupt 0 damaged 0 cut 0",
+		     NAMEF("panic%s: cpu 1 classes", tag));
+	CHECK_EQ(a.cpus[0].records, 46, NAMEF("panic%s: cpu 0 holds seqs 4-11: 46 records", tag));
+	CHECK_EQ(a.lost + got.warn_area, 0, NAMEF("panic%s: nothing lost, no warning", tag));
+	CHECK_EQ(read_back(&a), 0, NAMEF("panic%s: converted and read", tag));
+	expect_records(NAMEF("panic%s: every record the ring holds, byte for byte", tag), ab, NULL);
+	CHECK_WHY(got.have_formats && got.have_stats && !got.lost_subbufs && !got.warn_read,
+		  NAMEF("panic%s: FORMATS, STATS, no lost sub-buffer, no reader warning", tag),
+		  "formats %d stats %d lost %llu warnings %d (%s)", got.have_formats,
+		  got.have_stats, (unsigned long long)got.lost_subbufs, got.warn_read, last_warn);
+	CHECK_STR_CONTAINS(got.last_boot, "ended: panic \"sysrq triggered crash\" at "
+			   "2026-11-30 00:58:20.000000000 UTC (trace ts 301.123456)\n",
+			   NAMEF("panic%s: LAST_BOOT says how it ended", tag));
+	CHECK_STR_CONTAINS(got.last_boot, "cpu 0: sealed 7, whole-unsealed 0, open 1, empty 0, "
+			   "corrupt 0, damaged 0, cut 0; records 46; counters: written=70 ",
+			   NAMEF("panic%s: LAST_BOOT cpu 0 line", tag));
+	CHECK_STR_CONTAINS(got.last_boot, "\nlost: none\n", NAMEF("panic%s: lost: none", tag));
+	lgd_area_close(&a);
+out:
+	ab_free(ab);
+	free(ab);
+}
+
+static void test_hard_reset(void)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct lgd_area a;
+	struct lgd_diag d;
+
+	panic_area(ab, 8, 0);
+	if (!CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, "hard reset: validated"))
+		goto out;
+	CHECK_STR_EQ(counts(&a, 0), "sealed 0 unsealed 7 open 1 empty 0 corrupt 0 damaged 0 cut 0",
+		     "hard reset: cpu 0 whole-unsealed, checked by structure");
+	CHECK_EQ(read_back(&a), 0, "hard reset: converted and read");
+	expect_records("hard reset: every record back", ab, NULL);
+	CHECK_STR_CONTAINS(got.last_boot, "ended: unknown (no end seen: hard reset, power loss or "
+			   "hang)\n", "hard reset: LAST_BOOT ended unknown");
+	CHECK_STR_CONTAINS(got.last_boot, "; counters unknown\n", "hard reset: counters unknown");
+	CHECK_FALSE(got.have_stats, "hard reset: no STATS section");
+	lgd_area_close(&a);
+out:
+	ab_free(ab);
+	free(ab);
+}
+
+static int corrupt_seq(uint64_t seq)
+{
+	return seq >= 24 && seq <= 38 && (seq % 2 == 0 || seq % 5 == 0);
+}
+
+static void test_corrupt_pattern(void)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct ab_opts o = { .nr_cpus = 1, .nr_subbufs = 16, .formats = fmts };
+	struct lgd_area a;
+	struct lgd_diag d;
+	char want[200] = "", seen[200] = "";
+
+	ab_init(ab, &o);
+	recs(ab, 0, 6 * 39 + 3);	/* seqs 0-39: the ring holds 24-38 sealed, 39 open */
+	ab_end(ab, LOGDEV_END_PANIC, "", 1, 1);
+	for (uint64_t seq = 24; seq <= 38; seq++)
+		if (corrupt_seq(seq)) {
+			ab->img[ab_sb_off(ab, 0, seq) + LOGDEV_SUBBUF_HDR_SIZE + 24 + seq % 4] ^= 0x40;
+			snprintf(want + strlen(want), sizeof(want) - strlen(want), " %llu",
+				 (unsigned long long)seq);
+		}
+	if (!CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, "corrupt: validated"))
+		goto out;
+	CHECK_STR_EQ(counts(&a, 0), "sealed 5 unsealed 0 open 1 empty 0 corrupt 10 damaged 0 cut 0",
+		     "corrupt: every even and every fifth sealed sub-buffer corrupt, the rest sealed");
+	for (uint32_t i = 0; i < a.cpus[0].nr_sb; i++)
+		if (a.cpus[0].sb[i].cls == LGD_AREA_CORRUPT)
+			snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), " %llu",
+				 (unsigned long long)a.cpus[0].sb[i].seq);
+	CHECK_STR_EQ(seen, want, "corrupt: exactly the flipped seqs reported corrupt");
+	CHECK_EQ(got.warn_area, 10, "corrupt: one warning per corrupt sub-buffer");
+	CHECK_EQ(read_back(&a), 0, "corrupt: converted and read");
+	expect_records("corrupt: every other record back byte for byte", ab, corrupt_seq);
+	CHECK_EQ(got.lost_subbufs, 7, "corrupt: the 7 between kept ones are lost sub-buffers to the reader");
+	CHECK_STR_CONTAINS(got.last_boot, "corrupt 10 (seq 24, 25, 26, 28, 30, 32, 34, 35, 36, 38)",
+			   "corrupt: LAST_BOOT names their seqs");
+	CHECK_STR_CONTAINS(got.last_boot, "\nlost: 10 sub-buffers (corrupt 10, damaged 0, past the "
+			   "image's end 0)\n", "corrupt: LAST_BOOT lost line");
+	lgd_area_close(&a);
+out:
+	ab_free(ab);
+	free(ab);
+}
+
+/* record field @f of the record at @rec (image offset) set to @v (@n bytes) */
+static void poke(uint8_t *img, uint64_t at, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		img[at + i] = (uint8_t)(v >> (8 * i));
+}
+
+static void test_torn_open(void)
+{
+	static const char *const how[] = { "a length of 13", "a length past the committed bytes",
+					   "a timestamp going backwards" };
+	static const int why[] = { LGD_AREA_W_REC_LEN, LGD_AREA_W_REC_LEN, LGD_AREA_W_TS_BACK };
+
+	for (int t = 0; t < 3; t++) {
+		struct ab_area *ab = calloc(1, sizeof(*ab));
+		struct ab_opts o = { .nr_cpus = 1, .nr_subbufs = 4, .formats = fmts };
+		struct logdev_rec_hdr rh = { .ts = ts_next, .site = 1, .type = LOGDEV_REC_PRINT,
+					     .arg_bytes = 4 };
+		uint8_t pl[4] = { 1, 2, 3, 4 };
+		struct lgd_area a;
+		struct lgd_diag d;
+		uint64_t sb, seq;
+		uint32_t pos;
+		const struct lgd_area_sb *s = NULL;
+
+		ab_init(ab, &o);
+		recs(ab, 0, 6 * 2 + 3);	/* seqs 0, 1 whole, 2 open with 3 records */
+		seq = ab->cpu[0].next_seq - 1;
+		sb = ab_sb_off(ab, 0, seq);
+		pos = ab->cpu[0].pos;
+		if (t == 2)
+			rh.ts = ab->log[ab->nlog - 1].ts - 1;
+		lgd_sb_enc_rec(ab->img + sb, ab->h.subbuf_size, pos, &rh, pl);
+		if (t == 0)
+			poke(ab->img, sb + pos + lgd_sb_field_off(LGD_REC_F_LEN), 13, 2);
+		if (t == 1)
+			poke(ab->img, sb + pos + lgd_sb_field_off(LGD_REC_F_LEN), 64, 2);
+		ab_set_commit(ab, 0, (uint32_t)(seq % 4), ab_commit(ab, 0, (uint32_t)(seq % 4)) + 32);
+		ab_end(ab, LOGDEV_END_OOPS, "BUG: torn", 5, 5);
+		if (!CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, NAMEF("torn (%s): validated", how[t]))) {
+			ab_free(ab);
+			free(ab);
+			continue;
+		}
+		for (uint32_t i = 0; i < a.cpus[0].nr_sb; i++)
+			if (a.cpus[0].sb[i].cls == LGD_AREA_OPEN)
+				s = &a.cpus[0].sb[i];
+		CHECK_WHY(s && s->records == 3 && s->data_bytes == 96 && s->committed == 128 &&
+			  s->why == why[t] && a.cpus[0].count[LGD_AREA_SEALED] == 2 && !a.lost,
+			  NAMEF("torn (%s): open, its 3 whole records kept, 32 torn bytes cut", how[t]),
+			  "open %d records %u data %u committed %u why %d; %s", s != NULL,
+			  s ? s->records : 0, s ? s->data_bytes : 0, s ? s->committed : 0,
+			  s ? s->why : -1, counts(&a, 0));
+		CHECK_EQ(read_back(&a), 0, NAMEF("torn (%s): converted and read", how[t]));
+		expect_records(NAMEF("torn (%s): every record but the torn one", how[t]), ab, NULL);
+		CHECK_EQ(got.warn_read, 0, NAMEF("torn (%s): the reader finds nothing wrong", how[t]));
+		CHECK_STR_CONTAINS(got.last_boot, "; open seq 2: 96 of 128 committed bytes kept (",
+				   NAMEF("torn (%s): LAST_BOOT says what was cut", how[t]));
+		lgd_area_close(&a);
+		ab_free(ab);
+		free(ab);
+	}
+}
+
+/* seq 0-9 damaged one way each, 10 whole, 11 open, slots 12-15 empty */
+static void test_damaged(void)
+{
+	static const int want[] = {
+		LGD_AREA_W_CPU, LGD_AREA_W_SEQ, LGD_AREA_W_MAGIC, LGD_AREA_W_REC_LEN,
+		LGD_AREA_W_TS_FIRST, LGD_AREA_W_TS_BACK, LGD_AREA_W_DATA_BYTES,
+		LGD_AREA_W_COMMIT, LGD_AREA_W_VERSION, LGD_AREA_W_REC_ARGS,
+	};
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct ab_opts o = { .nr_cpus = 1, .nr_subbufs = 16, .formats = fmts };
+	struct lgd_area a;
+	struct lgd_diag d;
+	uint8_t *m;
+	char seen[200] = "", exp[200] = "";
+
+	ab_init(ab, &o);
+	recs(ab, 0, 6 * 11 + 2);	/* hard reset: no seals, structure alone */
+	m = ab->img;
+#define SB(seq)		ab_sb_off(ab, 0, seq)
+#define REC(seq, i)	(SB(seq) + LOGDEV_SUBBUF_HDR_SIZE + 32 * (i))
+	poke(m, SB(0) + lgd_sb_field_off(LGD_SB_F_CPU), 1, 2);
+	poke(m, SB(1) + lgd_sb_field_off(LGD_SB_F_SEQ), 17, 8);
+	m[SB(2) + lgd_sb_field_off(LGD_SB_F_MAGIC)] ^= 1;
+	poke(m, REC(3, 2) + lgd_sb_field_off(LGD_REC_F_LEN), 13, 2);
+	poke(m, REC(4, 0) + lgd_sb_field_off(LGD_REC_F_TS), 5, 8);
+	poke(m, REC(5, 3) + lgd_sb_field_off(LGD_REC_F_TS), ab->log[5 * 6 + 1].ts, 8);
+	poke(m, SB(6) + lgd_sb_field_off(LGD_SB_F_DATA_BYTES), 300, 4);
+	ab_set_commit(ab, 0, 7, 20);
+	poke(m, SB(8) + lgd_sb_field_off(LGD_SB_F_VERSION), 9, 2);
+	poke(m, REC(9, 1) + lgd_sb_field_off(LGD_REC_F_ARG_BYTES), 9, 4);
+#undef SB
+#undef REC
+	ab_finish(ab);
+	if (!CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, "damaged: validated"))
+		goto out;
+	CHECK_STR_EQ(counts(&a, 0), "sealed 0 unsealed 1 open 1 empty 4 corrupt 0 damaged 10 cut 0",
+		     "damaged: ten damaged, one whole, one open, four empty");
+	for (int i = 0; i < 10; i++)
+		snprintf(exp + strlen(exp), sizeof(exp) - strlen(exp), " %d:%d", i, want[i]);
+	for (uint32_t i = 0; i < a.cpus[0].nr_sb; i++)
+		if (a.cpus[0].sb[i].cls == LGD_AREA_DAMAGED)
+			snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), " %u:%d",
+				 a.cpus[0].sb[i].slot, a.cpus[0].sb[i].why);
+	CHECK_WHY(strlen(seen) == strlen(exp),
+		  "damaged: each slot damaged for its own reason", "seen%s want%s", seen, exp);
+	for (int i = 0; i < 10; i++)
+		CHECK_WHY(strstr(seen, NAMEF(" %d:%d", i, want[i])) != NULL,
+			  NAMEF("damaged: slot %d: %s", i, lgd_area_why_text(want[i])),
+			  "seen%s", seen);
+	CHECK_EQ(got.warn_area, 10, "damaged: ten warnings");
+	CHECK_EQ(read_back(&a), 0, "damaged: converted and read");
+	CHECK_EQ(got.n, 8, "damaged: the records of seqs 10 and 11 read back");
+	CHECK_STR_CONTAINS(got.last_boot, "damaged 10 (seq 0: header cpu not its block's, 1: header "
+			   "seq not the commit counter's, 2: bad sub-buffer magic",
+			   "damaged: LAST_BOOT names their seqs and why");
+	lgd_area_close(&a);
+out:
+	ab_free(ab);
+	free(ab);
+}
+
+/* a header refused: lgd_area_open() of @img returns @err, @d names @what at byte @off */
+static void refused(const char *name, const uint8_t *img, size_t len, int err, const char *what,
+		    int64_t off)
+{
+	struct lgd_area a;
+	struct lgd_diag d = { 0 };
+	int ret = validate(&a, img, len, &d);
+
+	CHECK_WHY(ret == err && strstr(d.msg, what) && d.offset == off, name,
+		  "ret %d (want %d), offset %lld (want %lld), msg: %s", ret, err,
+		  (long long)d.offset, (long long)off, d.msg);
+	if (!ret)
+		lgd_area_close(&a);
+}
+
+static void test_header(void)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	uint8_t *c;
+	struct logdev_area_hdr h;
+
+	panic_area(ab, 8, 1);
+	c = malloc(ab->len);
+#define FRESH()	memcpy(c, ab->img, ab->len)
+	FRESH();
+	c[3] = 'X';
+	refused("header: no magic: not an area", c, ab->len, -EINVAL, "not a logdev flight-recorder area", 0);
+	refused("header: 200 bytes: cut", ab->img, 200, -ENODATA, "has 200 of its 368 bytes", 200);
+	FRESH();
+	lgd_area_hdr_get(c, ab->len, &h);
+	h.version = 2;
+	lgd_area_hdr_put(c, &h);
+	refused("header: version 2: unknown", c, ab->len, -EPROTO, "area version 2",
+		(int64_t)lgd_area_field_off(LGD_AH_VERSION));
+	h.version = 1;
+	h.endian = 0x04030201;
+	lgd_area_hdr_put(c, &h);
+	refused("header: big-endian writer", c, ab->len, -EPROTO, "big-endian",
+		(int64_t)lgd_area_field_off(LGD_AH_ENDIAN));
+	FRESH();
+	c[lgd_area_field_off(LGD_AH_CPU_OFF)] ^= 1;
+	refused("header: a byte under the CRC changed: damaged", c, ab->len, -EINVAL,
+		"the header is damaged", (int64_t)lgd_area_field_off(LGD_AH_HDR_CRC));
+	FRESH();
+	c[LOGDEV_AREA_CRC_BYTES + 8] ^= 1;	/* end_ts: written at the end, not under the CRC */
+	{
+		struct lgd_area a;
+		struct lgd_diag d;
+
+		if (CHECK_EQ(validate(&a, c, ab->len, &d), 0, "header: end_ts is not under the CRC"))
+			lgd_area_close(&a);
+	}
+	{
+		static const struct {
+			enum lgd_area_field f;
+			uint64_t v;
+			int size;
+			const char *what;
+		} bad[] = {
+			{ LGD_AH_NR_CPUS, 0, 4, "nr_cpus not 1 to 4096" },
+			{ LGD_AH_NR_CPUS, 5000, 4, "nr_cpus not 1 to 4096" },
+			{ LGD_AH_SUBBUF_SIZE, 300, 4, "subbuf_size not a power of two" },
+			{ LGD_AH_NR_SUBBUFS, 0, 4, "nr_subbufs 0" },
+			{ LGD_AH_LOCAL_BYTES, 2, 4, "local_bytes not 4 or 8" },
+			{ LGD_AH_TEXT_BYTES, 1u << 30, 4, "the text slots past the area's end" },
+			{ LGD_AH_CPU_OFF, 100, 8, "cpu_off inside the text slots" },
+			{ LGD_AH_CPU_STRIDE, 1ull << 62, 8, "the CPU blocks past the area's end" },
+			{ LGD_AH_FORMAT_VERSION, 1, 4, "sub-buffer format version 1" },
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			FRESH();
+			poke(c, lgd_area_field_off(bad[i].f), bad[i].v, bad[i].size);
+			ab_fix_hdr_crc(c);
+			refused(NAMEF("header: %s (%llu, CRC right): refused", bad[i].what,
+				      (unsigned long long)bad[i].v), c, ab->len,
+				bad[i].f == LGD_AH_FORMAT_VERSION ? -EPROTO : -EINVAL, bad[i].what,
+				(int64_t)lgd_area_field_off(bad[i].f == LGD_AH_TEXT_BYTES ?
+							     LGD_AH_TEXT_OFF : bad[i].f));
+		}
+	}
+#undef FRESH
+	free(c);
+	ab_free(ab);
+	free(ab);
+}
+
+/* the formats text: its CRC fails, or there is none */
+static void test_text(void)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct ab_opts o = { .nr_cpus = 1 };
+	struct lgd_area a;
+	struct lgd_diag d;
+
+	panic_area(ab, 8, 1);
+	ab->img[ab->h.text_off + ab->h.text_bytes + 20] ^= 0x20;
+	if (CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, "text CRC: validated")) {
+		CHECK_WHY(a.text == LGD_AREA_TEXT_CRC && got.warn_area == 1 &&
+			  strstr(last_warn, "CRC-32 does not match"),
+			  "text CRC: said once, the text not used", "text %d warnings %d: %s",
+			  a.text, got.warn_area, last_warn);
+		CHECK_EQ(read_back(&a), 0, "text CRC: converted and read");
+		CHECK_WHY(!got.have_formats && got.n == 46 + 15,
+			  "text CRC: no FORMATS, every record still read (by site id)",
+			  "formats %d records %u", got.have_formats, got.n);
+		CHECK_STR_CONTAINS(got.last_boot, "formats: damaged (CRC-32 mismatch): records are "
+				   "shown by call-site id\n", "text CRC: LAST_BOOT says so");
+		lgd_area_close(&a);
+	}
+	ab_free(ab);
+	ab_init(ab, &o);
+	recs(ab, 0, 3);
+	ab_finish(ab);
+	if (CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, "no text: validated")) {
+		CHECK_WHY(a.text == LGD_AREA_TEXT_NONE && got.warn_area == 1 &&
+			  strstr(last_warn, "no formats text"), "no text: records by site id, said",
+			  "text %d warnings %d: %s", a.text, got.warn_area, last_warn);
+		lgd_area_close(&a);
+	}
+	ab_free(ab);
+	free(ab);
+}
+
+/*
+ * @img (@len) validated and, if usable, converted and read back: the
+ * reader reads exactly the records the validator kept, each CPU's classes
+ * add up.  Returns 1 if it was usable.
+ */
+static int survives(const uint8_t *img, size_t len, const char *what, int *bad)
+{
+	struct lgd_area a;
+	struct lgd_diag d;
+	uint64_t kept = 0;
+
+	if (validate(&a, img, len, &d))
+		return 0;
+	for (uint32_t c = 0; c < a.nr_cpus; c++) {
+		uint64_t sum = 0;
+
+		for (int k = 0; k < LGD_AREA_NR_CLASSES; k++)
+			sum += a.cpus[c].count[k];
+		if (a.cpus[c].state == LGD_AREA_CPU_OK && sum != a.hdr.nr_subbufs && !(*bad)++)
+			fail(what, "len %zu cpu %u: classes add up to %llu of %u", len, c,
+			     (unsigned long long)sum, a.hdr.nr_subbufs);
+		kept += a.cpus[c].records;
+	}
+	if ((read_back(&a) || got.n != kept) && !(*bad)++)
+		fail(what, "len %zu: %llu records kept, %u read back", len,
+		     (unsigned long long)kept, got.n);
+	lgd_area_close(&a);
+	return 1;
+}
+
+static void test_truncated(void)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	int bad = 0, usable = 0, n = 0;
+
+	panic_area(ab, 8, 1);
+	for (size_t len = 0; len <= ab->len; len += len < 400 ? 1 : 3) {
+		uint8_t *c = malloc(len ? len : 1);	/* exactly len bytes: ASan sees any read past */
+
+		memcpy(c, ab->img, len);
+		usable += survives(c, len, "truncated: every length", &bad);
+		n++;
+		free(c);
+	}
+	if (!bad)
+		pass("truncated: every length, no read outside, classes add up, reader agrees");
+	CHECK_EQ(usable, n - LOGDEV_AREA_HDR_SIZE, "truncated: usable from the whole header on");
+	ab_free(ab);
+	free(ab);
+}
+
+static void test_garbage(void)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	int bad = 0, usable = 0;
+
+	srand(4242);
+	panic_area(ab, 8, 1);
+	for (int i = 0; i < 3000; i++) {
+		size_t len = i % 3 == 2 ? ab->len : (size_t)(rand() % 30000);
+		uint8_t *c = malloc(len ? len : 1);
+
+		for (size_t k = 0; k < len; k++)
+			c[k] = (uint8_t)rand();
+		if (i % 3 == 1 && len >= LOGDEV_AREA_HDR_SIZE) {	/* a real header, random rest */
+			memcpy(c, ab->img, LOGDEV_AREA_HDR_SIZE);
+			if (rand() % 2)
+				poke(c, lgd_area_field_off(rand() % LGD_AH_HDR_CRC), rand(), 1 + rand() % 4);
+			ab_fix_hdr_crc(c);
+		} else if (i % 3 == 2) {	/* a real area, bytes changed, the CRC right */
+			memcpy(c, ab->img, len);
+			for (int k = rand() % 40; k >= 0; k--)
+				c[(size_t)rand() % len] = (uint8_t)rand();
+			ab_fix_hdr_crc(c);
+		} else if (len >= 8) {
+			memcpy(c, LOGDEV_AREA_MAGIC, 8);
+		}
+		usable += survives(c, len, "garbage: random and mutated images", &bad);
+		free(c);
+	}
+	if (!bad)
+		pass("garbage: random and mutated images: no crash, classes add up, reader agrees");
+	CHECK_GT(usable, 500, "garbage: many mutated areas were usable (deep paths reached)");
+	ab_free(ab);
+	free(ab);
+}
+
+/* DIR/area-panic.img (golden) and fuzz seeds DIR/seed-* (a flags byte, then the image) */
+static int write_files(const char *dir)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct ab_opts o = { .formats = fmts };
+	char p[4200];
+	FILE *f;
+	int rc = 0;
+
+	ab_init(ab, &o);
+	recs(ab, 0, 70);
+	recs(ab, 1, 15);
+	ab_end(ab, LOGDEV_END_PANIC, "Kernel panic - not syncing: sysrq triggered crash",
+	       301123456789ull, 1796000300000000000ull);
+	ab->img[ab_sb_off(ab, 0, 7) + LOGDEV_SUBBUF_HDR_SIZE + 26] ^= 0x40;	/* seq 7 corrupt */
+	for (int i = 0; i < 5; i++) {
+		static const char *const name[] = { "area-panic.img", "seed-panic", "seed-reset",
+						    "seed-cut", "seed-nocrc" };
+		uint8_t flags = i == 4 ? 0 : 7;
+		size_t len = i == 3 ? ab->len / 2 : ab->len;
+
+		if (i == 2) {	/* the hard reset: no seals, no end */
+			ab_free(ab);
+			ab_init(ab, &o);
+			recs(ab, 0, 40);
+			ab_finish(ab);
+		}
+		snprintf(p, sizeof(p), "%s/%s", dir, name[i]);
+		f = fopen(p, "wb");
+		if (!f || (i && fwrite(&flags, 1, 1, f) != 1) || fwrite(ab->img, 1, len, f) != len)
+			rc = 1;
+		if (f && fclose(f))
+			rc = 1;
+	}
+	ab_free(ab);
+	free(ab);
+	if (rc)
+		perror("test_area --write");
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--write"))
+		return write_files(argv[2]);
+	test_panic(8);
+	test_panic(4);
+	test_hard_reset();
+	test_corrupt_pattern();
+	test_torn_open();
+	test_damaged();
+	test_header();
+	test_text();
+	test_truncated();
+	test_garbage();
+	return ldc_exit_status();
+}
