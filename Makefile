@@ -15,6 +15,10 @@
 #   make soak       10^8 records (SOAK_RECORDS) per kernel (cloud, PREEMPT_RT) and mode in a
 #                   4-CPU guest, writers in all contexts nested four deep, readers
 #                   checking read + lost == written per CPU and context (tests/vm/soak.sh)
+#   make check-persist  the flight recorder's long test: every ending (panic, NMI,
+#                   oops, reset, reboot), corruption between boots, ftrace's persistent
+#                   instance beside it, a reset into another kernel; on 6.1 and the
+#                   newest kernel, with a table of what came back (docs/CRASHDUMP.md)
 #   make bench      benchmarks (see docs/PERFORMANCE.md)
 #   make bench-kernels  the kernel bench on every matrix kernel, ratios side by side
 #   make fuzz       every parser under libFuzzer with ASan+UBSan, 10^7
@@ -173,6 +177,12 @@ SOAK_RECORDS ?= 100000000
 soak: deps
 	tests/vm/soak.sh --records $(SOAK_RECORDS) $(if $(SOAK_KERNELS),--kernels "$(SOAK_KERNELS)") $(if $(SOAK_MODES),--modes "$(SOAK_MODES)")
 
+# the flight recorder's long test: every ending on 6.1 and the newest kernel,
+# corruption between boots, ftrace's persistent instance beside it, the
+# reset into another kernel; a table of what came back (tests/vm/persist-all.sh)
+check-persist: deps deps-kernel userspace vm-kernel
+	tests/vm/persist-all.sh
+
 bench: userspace
 	tools/deps.sh --bench
 	$(MAKE) -C bench run
@@ -319,7 +329,7 @@ clean:
 	-$(MAKE) -C tests/plugin clean
 	rm -rf demo-out tests/vm/out build
 
-.PHONY: all kernel userspace plugin deps deps-kernel vm-kernel vm-run demo check check-host soak bench bench-kernels fuzz clean
+.PHONY: all kernel userspace plugin deps deps-kernel vm-kernel vm-run demo check check-host check-persist soak bench bench-kernels fuzz clean
 .PHONY: install install-user install-module uninstall dkms-source dkms-install dkms-uninstall
 
 # Cloud vs PREEMPT_RT kernel, same workload through logdev probes, then

@@ -19,6 +19,8 @@
 #             int3, optimised jump: the entry code differs by kernel)
 #   callees   vm-callees: a function's callees read from its machine code
 #             (the kernel's build decides thunks, static calls, tail calls)
+#   persist   vm-persist-panic: the flight recorder across sysrq-c and a
+#             warm reset (module memory layout, vmcoreinfo, notifiers)
 # plus, on PREEMPT_RT kernels, vm-soak (writers nested in every context).
 # MATRIX_GROUPS="vm-..." replaces the list.  Each line is prefixed with the
 # kernel's name: "PASS: [6.12] vm-control: ...".  Results stay in
@@ -28,7 +30,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 K=$top/tools/kernels/kernel.sh
 failed=0
-groups=${MATRIX_GROUPS:-vm-control vm-demo vm-probes vm-probes-ftrace vm-probes-reload vm-probes-ksyms vm-sym vm-ctx-smp2-overwrite vm-probe-ctx vm-callees}
+groups=${MATRIX_GROUPS:-vm-control vm-demo vm-probes vm-probes-ftrace vm-probes-reload vm-probes-ksyms vm-sym vm-ctx-smp2-overwrite vm-probe-ctx vm-callees vm-persist-panic}
 
 if [ $# -gt 0 ]; then
 	names="$*"

@@ -566,7 +566,8 @@ fi
 # memory; boot 1 records from every context and ends by MODE, boot 2 keeps
 # and hands over the previous boot's buffer (tests/vm/guest-persist.sh);
 # the host decodes the raw area with no module (tests/vm/check-persist.sh).
-# VM_PERSIST: the modes (make check: panic and reset).
+# VM_PERSIST: the modes (make check: panic and reset; make check-persist:
+# all of guest-persist.sh's).
 for pm in ${VM_PERSIST:-panic reset}; do
 	want vm-persist-$pm || continue
 	o=$out/vm-persist-$pm
