@@ -112,7 +112,7 @@ void cli_lost_notes(const struct lgd_merge_counts *c, const char *file, int alwa
 			if (!k[j] || j == LGD_GAP_BAD_TS)
 				continue;
 			o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%s %" PRIu64 "%s",
-					      first ? " (" : " ", lgd_gap_kind_name(j), k[j],
+					      first ? " (" : ", ", lgd_gap_kind_name(j), k[j],
 					      j == LGD_GAP_SUBBUFS ? " sub-buffers" :
 					      j == LGD_GAP_CORRUPT ? " bytes" : "");
 			if (o >= sizeof(line))

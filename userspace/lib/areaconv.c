@@ -303,12 +303,16 @@ static char *stats_text(const struct lgd_area *a, size_t *len, int *err)
 /*
  * CPU @r's usable sub-buffers as CPU_DATA, in seq order, each as a consuming
  * read gives it: its header and validated records (an open one's data_bytes
- * set to them), the rest zeroed (no older lap's bytes); @buf: subbuf_size bytes
+ * set to them), the rest zeroed (no older lap's bytes); @buf: subbuf_size
+ * bytes.  The first carries the saved overrun count, when there is one, as
+ * a consuming read's first sub-buffer would: the records overwritten before
+ * the oldest one the ring held, which the reader shows as lost (overrun).
  */
 static int cpu_data(const struct lgd_area *a, const struct lgd_area_cpu_res *r,
 		    struct lgd_cap_writer *w, uint8_t *buf, struct lgd_area_conv *st)
 {
 	uint32_t sbs = a->hdr.subbuf_size;
+	int first = 1;
 
 	for (uint32_t i = 0; i < r->nr_sb; i++) {
 		const struct lgd_area_sb *s = &r->sb[i];
@@ -322,6 +326,9 @@ static int cpu_data(const struct lgd_area *a, const struct lgd_area_cpu_res *r,
 		memset(buf + end, 0, sbs - end);
 		if (lgd_sb_set_data_bytes(buf, sbs, s->data_bytes))
 			continue;	/* cannot be: its header was read */
+		if (first && r->head.saved == 1 && r->head.overrun)
+			lgd_sb_set_overrun(buf, sbs, r->head.overrun);
+		first = 0;
 		ret = lgd_cap_write_section(w, LGD_SECT_CPU_DATA, r->cpu, buf, sbs);
 		if (ret)
 			return ret;

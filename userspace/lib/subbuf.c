@@ -278,6 +278,15 @@ int lgd_sb_set_data_bytes(void *buf, size_t size, uint32_t data_bytes)
 	return 0;
 }
 
+int lgd_sb_set_overrun(void *buf, size_t size, uint64_t overrun)
+{
+	if (size < sizeof(sbh1_t) || !lgd_sb_hdr_size((uint32_t)SB_GET(buf, version)) ||
+	    lgd_sb_hdr_size((uint32_t)SB_GET(buf, version)) > size)
+		return -1;
+	SB_PUT(buf, overrun_before, overrun > UINT32_MAX ? UINT32_MAX : (uint32_t)overrun);
+	return 0;
+}
+
 int lgd_sb_next(struct lgd_sb *sb, struct lgd_sb_rec *rec)
 {
 	for (;;) {

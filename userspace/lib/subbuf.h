@@ -221,6 +221,14 @@ int lgd_sb_load_open(struct lgd_sb *sb, const void *buf, size_t avail,
  */
 int lgd_sb_set_data_bytes(void *buf, size_t size, uint32_t data_bytes);
 
+/**
+ * lgd_sb_set_overrun() - store @overrun (records, saturated at 2^32 - 1)
+ * into the overrun_before of the sub-buffer header at @buf (@size bytes),
+ * as a consuming read does for the records overwritten before it.
+ * Return: 0, or -1 (too small, or a version this reader does not know).
+ */
+int lgd_sb_set_overrun(void *buf, size_t size, uint64_t overrun);
+
 /* ---- the flight recorder's area (struct logdev_area_*) --------------- */
 
 /*

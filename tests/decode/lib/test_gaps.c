@@ -349,7 +349,7 @@ static void test_gaps_v1(void)
 	st = run_cli(args, &out, &err);
 	/* lost events are a warning (exit 3), said once with the counts per CPU */
 	CHECK_WHY(st == 3 && !strncmp(out, v1_head, strlen(v1_head)) &&
-		  !strcmp(err, "logdev: warning: lost events: cpu:0 10 (overrun 3 lost 7)\n"),
+		  !strcmp(err, "logdev: warning: lost events: cpu:0 10 (overrun 3, lost 7)\n"),
 		  "v1 capture: records read, dropped_before as LOST kind lost, overrun as overrun",
 		  "exit %d, out:\n%s\nerr:\n%s", st, out, err);
 	{
