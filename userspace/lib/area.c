@@ -218,45 +218,67 @@ static int hdr_check(struct lgd_area *a, struct lgd_diag *d)
 	return layout_check(h, d);
 }
 
-/* the formats text of the current slot, if it is whole and its CRC matches */
+/*
+ * Is text slot @slot whole (inside its slot and the image, not empty) with
+ * a matching CRC?  LGD_AREA_TEXT_OK, or why not; *@off: where it starts.
+ */
+static int text_slot(const struct lgd_area *a, uint32_t slot, uint64_t *off)
+{
+	const struct logdev_area_hdr *h = &a->hdr;
+	uint32_t len = h->text_len[slot];
+
+	if (len > h->text_bytes)
+		return LGD_AREA_TEXT_BAD;
+	*off = h->text_off + (uint64_t)slot * h->text_bytes;
+	if (!inside(*off, len, a->limit))
+		return LGD_AREA_TEXT_CUT;
+	if (!len || lgd_area_crc(a->img + *off, len) != h->text_crc[slot])
+		return LGD_AREA_TEXT_CRC;
+	return LGD_AREA_TEXT_OK;
+}
+
+/*
+ * The formats text: the current slot if it is whole and its CRC matches;
+ * else the other slot, the text written before it (the kernel writes the
+ * free slot, then switches: a crash in between leaves the older whole),
+ * with a warning; else none, with a warning.
+ */
 static void text_check(struct actx *c)
 {
 	struct lgd_area *a = c->a;
 	const struct logdev_area_hdr *h = &a->hdr;
-	uint32_t cur = h->text_cur, len;
-	uint64_t off;
+	uint32_t cur = h->text_cur;
+	uint64_t off = 0, off2 = 0;
+	int st;
 
 	if (cur == LOGDEV_AREA_NO_TEXT) {
 		a->text = LGD_AREA_TEXT_NONE;
 		return;
 	}
-	if (cur > 1 || h->text_len[cur] > h->text_bytes) {
-		a->text = LGD_AREA_TEXT_BAD;
-		awarn(c, -EINVAL, lgd_area_field_off(cur > 1 ? LGD_AH_TEXT_CUR : LGD_AH_TEXT_LEN),
-		      -1, -1, "formats text: %s: no formats, records are shown by call-site id",
-		      cur > 1 ? "text_cur is neither slot" : "text_len beyond its slot");
+	st = cur > 1 ? LGD_AREA_TEXT_BAD : text_slot(a, cur, &off);
+	if (st == LGD_AREA_TEXT_OK) {
+		a->text = LGD_AREA_TEXT_OK;
+		a->text_p = (const char *)a->img + off;
+		a->text_len = h->text_len[cur];
 		return;
 	}
-	len = h->text_len[cur];
-	off = h->text_off + (uint64_t)cur * h->text_bytes;
-	if (!inside(off, len, a->limit)) {
-		a->text = LGD_AREA_TEXT_CUT;
-		awarn(c, -ENODATA, (int64_t)a->len, -1, -1,
-		      "formats text (slot %u, %u bytes at byte %llu) lies past the image's end: "
-		      "no formats, records are shown by call-site id", cur, len,
-		      (unsigned long long)off);
-		return;
+	a->text = st;
+	if (cur <= 1 && text_slot(a, !cur, &off2) == LGD_AREA_TEXT_OK) {
+		a->text = LGD_AREA_TEXT_OLDER;
+		a->text_p = (const char *)a->img + off2;
+		a->text_len = h->text_len[!cur];
 	}
-	if (lgd_area_crc(a->img + off, len) != h->text_crc[cur]) {
-		a->text = LGD_AREA_TEXT_CRC;
-		awarn(c, -EINVAL, (int64_t)off, -1, -1,
-		      "formats text (slot %u, %u bytes): its CRC-32 does not match text_crc: "
-		      "no formats, records are shown by call-site id", cur, len);
-		return;
-	}
-	a->text = LGD_AREA_TEXT_OK;
-	a->text_p = (const char *)a->img + off;
-	a->text_len = len;
+	awarn(c, -EINVAL, cur > 1 ? (int64_t)lgd_area_field_off(LGD_AH_TEXT_CUR) : (int64_t)off,
+	      -1, -1, "formats text (slot %u, %u bytes): %s: %s", cur,
+	      cur > 1 ? 0 : h->text_len[cur],
+	      cur > 1 ? "text_cur is neither slot" :
+	      st == LGD_AREA_TEXT_BAD ? "text_len beyond its slot" :
+	      st == LGD_AREA_TEXT_CUT ? "it lies past the image's end" :
+	      "its CRC-32 does not match text_crc",
+	      a->text == LGD_AREA_TEXT_OLDER ?
+	      "the older text of the other slot is used (call sites first hit after it was "
+	      "written are shown by call-site id)" :
+	      "no formats, records are shown by call-site id");
 }
 
 /* do [a, a + an) and [b, b + bn) overlap? */

@@ -227,6 +227,7 @@ char *lgd_area_last_boot_text(const struct lgd_area *a, const char *source, size
 		[LGD_AREA_TEXT_BAD] = "damaged (text_cur or text_len)",
 		[LGD_AREA_TEXT_CRC] = "damaged (CRC-32 mismatch)",
 		[LGD_AREA_TEXT_CUT] = "past the image's end",
+		[LGD_AREA_TEXT_OLDER] = "the current slot damaged",
 	};
 	struct mtext m;
 
@@ -253,6 +254,10 @@ char *lgd_area_last_boot_text(const struct lgd_area *a, const char *source, size
 		h->nr_cpus, h->nr_subbufs, h->subbuf_size);
 	if (a->text == LGD_AREA_TEXT_OK)
 		fprintf(m.f, "formats: slot %u, %u bytes\n", h->text_cur, a->text_len);
+	else if (a->text == LGD_AREA_TEXT_OLDER)
+		fprintf(m.f, "formats: slot %u damaged: the older slot %u, %u bytes (call sites "
+			"first hit after it was written are shown by call-site id)\n", h->text_cur,
+			!h->text_cur, a->text_len);
 	else
 		fprintf(m.f, "formats: %s: records are shown by call-site id\n",
 			text[a->text < 5 ? a->text : LGD_AREA_TEXT_BAD]);
@@ -356,7 +361,7 @@ int lgd_area_capture(const struct lgd_area *a, struct lgd_cap_writer *w, const c
 			  -ENOMEM;
 		free(t);
 	}
-	if (!ret && a->text == LGD_AREA_TEXT_OK)
+	if (!ret && (a->text == LGD_AREA_TEXT_OK || a->text == LGD_AREA_TEXT_OLDER))
 		ret = lgd_cap_write_section(w, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, a->text_p,
 					    a->text_len);
 	for (uint32_t i = 0; !ret && i < a->nr_cpus; i++) {

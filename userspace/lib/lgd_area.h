@@ -127,6 +127,9 @@ enum lgd_area_text {
 	LGD_AREA_TEXT_BAD,	/* text_cur or text_len impossible */
 	LGD_AREA_TEXT_CRC,	/* the current slot's CRC does not match */
 	LGD_AREA_TEXT_CUT,	/* the slot lies past the image's end */
+	LGD_AREA_TEXT_OLDER,	/* the current slot unusable, the other one's
+				 * CRC matches: FORMATS of the text before the
+				 * current one (sites first hit since show by id) */
 };
 
 /**
@@ -136,7 +139,7 @@ enum lgd_area_text {
  * @limit:       bytes of the area present: min(@len, hdr.area_bytes)
  * @cut:         @len < hdr.area_bytes (a truncated image; warned)
  * @text:        enum lgd_area_text; @text_p, @text_len the formats text
- *               (into @img) when LGD_AREA_TEXT_OK
+ *               (into @img) when LGD_AREA_TEXT_OK or LGD_AREA_TEXT_OLDER
  * @cpus:        hdr.nr_cpus blocks
  * @lost:        corrupt + damaged + cut slots, all CPUs; @cpus_unread:
  *               blocks not read (damaged or cut heads)

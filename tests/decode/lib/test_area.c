@@ -535,6 +535,32 @@ static void test_text(void)
 				   "shown by call-site id\n", "text CRC: LAST_BOOT says so");
 		lgd_area_close(&a);
 	}
+	/* the same, the older text in the other slot: used, said */
+	ab_free(ab);
+	panic_area(ab, 8, 1);
+	{
+		/* the header line and site 1: site 2 came after it */
+		uint32_t tl = (uint32_t)(strchr(strchr(fmts, '\n') + 1, '\n') + 1 - fmts);
+
+		memcpy(ab->img + ab->h.text_off, fmts, tl);
+		lgd_cap_put_u32(ab->img + lgd_area_field_off(LGD_AH_TEXT_LEN), tl);
+		lgd_cap_put_u32(ab->img + lgd_area_field_off(LGD_AH_TEXT_CRC),
+				lgd_area_crc(fmts, tl));
+	}
+	ab->img[ab->h.text_off + ab->h.text_bytes + 20] ^= 0x20;
+	if (CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, "text CRC, older slot: validated")) {
+		CHECK_WHY(a.text == LGD_AREA_TEXT_OLDER && got.warn_area == 1 &&
+			  strstr(last_warn, "the older text of the other slot is used"),
+			  "text CRC, older slot: said once, the older text used",
+			  "text %d warnings %d: %s", a.text, got.warn_area, last_warn);
+		CHECK_EQ(read_back(&a), 0, "text CRC, older slot: converted and read");
+		CHECK_WHY(got.have_formats && got.n == 46 + 15,
+			  "text CRC, older slot: FORMATS (of the older text), every record read",
+			  "formats %d records %u", got.have_formats, got.n);
+		CHECK_STR_CONTAINS(got.last_boot, "formats: slot 1 damaged: the older slot 0",
+				   "text CRC, older slot: LAST_BOOT says so");
+		lgd_area_close(&a);
+	}
 	ab_free(ab);
 	ab_init(ab, &o);
 	recs(ab, 0, 3);
