@@ -23,23 +23,6 @@
 
 /* ------------------------------------------------------------ write parse */
 
-/*
- * Copy a control write into @buf as a NUL-terminated word, dropping one
- * trailing newline (ld_parse_write()).  Empty, too long or embedded NUL:
- * -EINVAL.  The word then goes to the recording core's parsers
- * (ld_parse_*(), shared with the module parameters of logdev_main.c).
- */
-static int ld_get_word(const char __user *ubuf, size_t count, char *buf,
-		       size_t size)
-{
-	if (!count || count >= size)
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	return ld_parse_write(buf, count);
-}
-
 /* Index of @word in @names, or -EINVAL. */
 static int ld_get_name(const char __user *ubuf, size_t count,
 		       const char * const *names, int nr)

@@ -19,6 +19,7 @@
 #include <linux/ctype.h>
 #include <linux/log2.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #endif
 #include "logdev_parse.h"
 
@@ -42,6 +43,31 @@ int ld_parse_write(char *buf, size_t count)
 		return -EINVAL;
 	return 0;
 }
+
+#ifdef __KERNEL__
+/**
+ * ld_get_word() - the word of a control file's write, from userspace
+ * @ubuf:  the bytes written
+ * @count: how many
+ * @buf:   where the word goes (@size bytes)
+ *
+ * The bytes, NUL-terminated, through ld_parse_write(): one trailing
+ * newline dropped.  Empty, too long or embedded NUL: -EINVAL.  The word
+ * then goes to the file's parser (ld_parse_*(), shared with the module
+ * parameters).  Kernel only (the fuzzer calls ld_parse_write() itself).
+ *
+ * Return: 0, -EINVAL or -EFAULT.
+ */
+int ld_get_word(const char __user *ubuf, size_t count, char *buf, size_t size)
+{
+	if (!count || count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	return ld_parse_write(buf, count);
+}
+#endif
 
 /**
  * ld_parse_u64() - a decimal number

@@ -24,6 +24,9 @@
 
 /* Control values: one parser for debugfs writes and module parameters. */
 int ld_parse_write(char *buf, size_t count);
+#ifdef __KERNEL__
+int ld_get_word(const char __user *ubuf, size_t count, char *buf, size_t size);
+#endif
 int ld_parse_u64(const char *s, u64 *val);
 int ld_parse_name(const char *s, const char * const *names, int nr);
 int ld_parse_enable(const char *s, bool *on);

@@ -173,13 +173,11 @@ static ssize_t release_write(struct file *f, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
 	char buf[8];
+	int ret = ld_get_word(ubuf, count, buf, sizeof(buf));
 
-	if (!count || count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	if (ld_parse_write(buf, count) || ld_parse_flush(buf))
+	if (ret)
+		return ret;
+	if (ld_parse_flush(buf))
 		return -EINVAL;
 	mutex_lock(&ld_persist_mutex);
 	ld_area_prev_release();
