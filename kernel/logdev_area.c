@@ -50,7 +50,9 @@ static_assert(sizeof(struct logdev_area_seal) == LOGDEV_AREA_SEAL_SIZE);
 
 /**
  * struct ld_area - the area of this load
- * @want_size, @want_addr: the parameter (0 bytes: off)
+ * @want:   the parameter (all zero: off)
+ * @addr, @size: the range in use (from @want; a reserve_mem= name's found
+ *          at load)
  * @va:     the mapping (NULL: no area)
  * @hdr:    its header (at @va)
  * @prev:   copy of what a previous boot or load left (vmalloc), or NULL
@@ -60,7 +62,8 @@ static_assert(sizeof(struct logdev_area_seal) == LOGDEV_AREA_SEAL_SIZE);
  *          nothing)
  */
 static struct ld_area {
-	u64 want_size, want_addr;
+	struct ld_persist_spec want;
+	u64 addr, size;
 	void *va;
 	struct logdev_area_hdr *hdr;
 	void *prev;
@@ -73,8 +76,8 @@ static struct ld_area {
 
 static int ld_persist_set(const char *val, const struct kernel_param *kp)
 {
-	if (ld_parse_persist(val, &ld_area.want_size, &ld_area.want_addr)) {
-		pr_err("parameter persist=%s: want off or memmap:SIZE@ADDR (page aligned, as the memmap=SIZE$ADDR that reserved it); %s\n",
+	if (ld_parse_persist(val, &ld_area.want)) {
+		pr_err("parameter persist=%s: want off, memmap:SIZE@ADDR (page aligned, as the memmap=SIZE$ADDR that reserved it) or reserve_mem:NAME; %s\n",
 		       val, LD_BAD_PARAM);
 		return -EINVAL;
 	}
@@ -83,10 +86,12 @@ static int ld_persist_set(const char *val, const struct kernel_param *kp)
 
 static int ld_persist_get(char *buf, const struct kernel_param *kp)
 {
-	if (!ld_area.want_size)
+	if (ld_area.want.name[0])
+		return scnprintf(buf, PAGE_SIZE, "reserve_mem:%s\n", ld_area.want.name);
+	if (!ld_area.want.size)
 		return scnprintf(buf, PAGE_SIZE, "off\n");
 	return scnprintf(buf, PAGE_SIZE, "memmap:%llu@0x%llx\n",
-			 ld_area.want_size, ld_area.want_addr);
+			 ld_area.want.size, ld_area.want.addr);
 }
 
 static const struct kernel_param_ops ld_persist_ops = {
@@ -95,7 +100,7 @@ static const struct kernel_param_ops ld_persist_ops = {
 };
 module_param_cb(persist, &ld_persist_ops, NULL, 0444);
 MODULE_PARM_DESC(persist,
-		 "rings in reserved memory a warm reset keeps: off or memmap:SIZE@ADDR (docs/CRASHDUMP.md) (off)");
+		 "rings in reserved memory a warm reset keeps: off, memmap:SIZE@ADDR or reserve_mem:NAME (docs/CRASHDUMP.md) (off)");
 
 /* ------------------------------------------------------------ the layout */
 
@@ -164,7 +169,7 @@ static u64 ld_area_need(u32 nr, u32 subbuf_size)
 static int ld_area_format(u32 subbuf_size, const char *clock, u32 *nr_subbufs)
 {
 	struct logdev_area_hdr *h = ld_area.hdr;
-	u64 size = ld_area.want_size, text, cpu_off, stride, data_off;
+	u64 size = ld_area.size, text, cpu_off, stride, data_off;
 	u32 nr, cpu, k;
 
 	text = ld_area_text(size);
@@ -245,6 +250,46 @@ static const char * const ld_area_end_names[] = {
 	[LOGDEV_END_UNLOAD] = "module unloaded",
 };
 
+/*
+ * The range the parameter names: 1 found and checked, 0 none asked for, or
+ * -EINVAL.  A memmap= range must be reserved and no System RAM; a
+ * reserve_mem= one is System RAM the kernel set aside by that name (it may
+ * lie elsewhere after a reboot, the doc says: then it holds no area and
+ * nothing of a previous boot is claimed).
+ */
+static int ld_area_find(void)
+{
+	phys_addr_t start, size;
+	int ret;
+
+	if (!ld_area.want.name[0]) {
+		ld_area.addr = ld_area.want.addr;
+		ld_area.size = ld_area.want.size;
+		if (!ld_area.size)
+			return 0;
+		return ld_area_check(ld_area.addr, ld_area.size) ?: 1;
+	}
+	ret = ld_reserve_mem_find(ld_area.want.name, &start, &size);
+	if (ret == -EOPNOTSUPP) {
+		pr_err("persist=reserve_mem:%s: this kernel has no reserve_mem= (6.11+): use memmap:SIZE@ADDR\n",
+		       ld_area.want.name);
+		return -EINVAL;
+	}
+	if (ret != 1) {
+		pr_err("persist=reserve_mem:%s: no such reserve_mem (reserve_mem=SIZE:ALIGN:%s on the kernel command line)\n",
+		       ld_area.want.name, ld_area.want.name);
+		return -EINVAL;
+	}
+	if ((start | size) & (PAGE_SIZE - 1)) {
+		pr_err("persist=reserve_mem:%s: [%pa +%pa] is not page aligned\n",
+		       ld_area.want.name, &start, &size);
+		return -EINVAL;
+	}
+	ld_area.addr = start;
+	ld_area.size = size;
+	return 1;
+}
+
 /* Keep a copy of what an earlier boot or load left in the area, if anything. */
 static void ld_area_keep_prev(void)
 {
@@ -253,20 +298,20 @@ static void ld_area_keep_prev(void)
 
 	if (memcmp(h->magic, LOGDEV_AREA_MAGIC, sizeof(h->magic))) {
 		pr_info("persist: no previous boot's buffer at 0x%llx\n",
-			ld_area.want_addr);
+			ld_area.addr);
 		return;
 	}
-	ld_area.prev = vmalloc(ld_area.want_size);
+	ld_area.prev = vmalloc(ld_area.size);
 	if (!ld_area.prev) {
 		pr_err("persist: no memory to keep the previous boot's buffer (%llu bytes)\n",
-		       ld_area.want_size);
+		       ld_area.size);
 		return;
 	}
-	memcpy(ld_area.prev, ld_area.va, ld_area.want_size);
-	ld_area.prev_bytes = ld_area.want_size;
+	memcpy(ld_area.prev, ld_area.va, ld_area.size);
+	ld_area.prev_bytes = ld_area.size;
 	crc_ok = h->hdr_crc == ld_crc(h, LOGDEV_AREA_CRC_BYTES);
 	pr_info("persist: previous buffer kept (%llu bytes, %s, ended: %s): logdev record --last-boot\n",
-		ld_area.want_size, crc_ok ? h->osrelease : "header damaged",
+		ld_area.size, crc_ok ? h->osrelease : "header damaged",
 		h->end_reason < ARRAY_SIZE(ld_area_end_names) ?
 		ld_area_end_names[h->end_reason] : "?");
 }
@@ -287,19 +332,17 @@ int ld_area_start(u32 subbuf_size, const char *clock, u32 *nr_subbufs)
 {
 	int ret;
 
-	if (!ld_area.want_size)
-		return 0;
-	ret = ld_area_check(ld_area.want_addr, ld_area.want_size);
-	if (ret)
+	ret = ld_area_find();
+	if (ret <= 0)
 		goto err;
 	ret = -ENOMEM;
 	ld_area.cbs = kcalloc(nr_cpu_ids, sizeof(*ld_area.cbs), GFP_KERNEL);
 	if (!ld_area.cbs)
 		goto err;
-	ld_area.va = memremap(ld_area.want_addr, ld_area.want_size, MEMREMAP_WB);
+	ld_area.va = memremap(ld_area.addr, ld_area.size, MEMREMAP_WB);
 	if (!ld_area.va) {
-		pr_err("persist: cannot map [0x%llx +%llu]\n", ld_area.want_addr,
-		       ld_area.want_size);
+		pr_err("persist: cannot map [0x%llx +%llu]\n", ld_area.addr,
+		       ld_area.size);
 		goto err_cbs;
 	}
 	ld_area.hdr = ld_area.va;
@@ -308,7 +351,7 @@ int ld_area_start(u32 subbuf_size, const char *clock, u32 *nr_subbufs)
 	if (ret)
 		goto err_map;
 	pr_info("persist: rings in [0x%llx +%llu], %u x %u bytes per CPU, write-back mapped; twice as many from %lluK\n",
-		ld_area.want_addr, ld_area.want_size, *nr_subbufs, subbuf_size,
+		ld_area.addr, ld_area.size, *nr_subbufs, subbuf_size,
 		ld_area_need(2 * *nr_subbufs, subbuf_size) >> 10);
 	return 0;
 
@@ -351,7 +394,7 @@ bool ld_area_ring(struct ld_cpu_buf *cb, int cpu, u32 subbuf_size, u32 nr,
 bool ld_area_owns(const void *p)
 {
 	return ld_area.va && p >= ld_area.va &&
-	       (const char *)p < (const char *)ld_area.va + ld_area.want_size;
+	       (const char *)p < (const char *)ld_area.va + ld_area.size;
 }
 
 /** ld_area_on() - are the rings in an area? */
@@ -581,8 +624,10 @@ void ld_area_show(struct seq_file *m)
 		seq_puts(m, "area: none (persist=off)\n");
 		return;
 	}
-	seq_printf(m, "area: 0x%llx %llu bytes, mapped write-back\n",
-		   ld_area.want_addr, ld_area.want_size);
+	seq_printf(m, "area: 0x%llx %llu bytes, %s%s, mapped write-back\n",
+		   ld_area.addr, ld_area.size,
+		   ld_area.want.name[0] ? "reserve_mem " : "memmap",
+		   ld_area.want.name);
 	seq_printf(m, "cpus: %u\nsubbuf_size: %u\nnr_subbufs: %u\n", h->nr_cpus,
 		   h->subbuf_size, h->nr_subbufs);
 	seq_printf(m, "cpu_off: %llu\ncpu_stride: %llu\ntext_bytes: %u\n",

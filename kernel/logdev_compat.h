@@ -331,4 +331,25 @@ static inline void ld_mod_mem(const struct module *mod, enum ld_mod_mem t,
 #error "logdev_compat: paddr_vmcoreinfo_note() in neither <linux/vmcore_info.h> nor <linux/crash_core.h> (compat/vmcoreinfo_*.c)"
 #endif
 
+/*
+ * ---- reserve_mem_find_by_name() (reserve_mem_find_by_name.c, 6.11) ----
+ * ld_reserve_mem_find() - where reserve_mem=SIZE:ALIGN:@name put its memory:
+ * 1 and *@start, *@size if found; 0 if not; -EOPNOTSUPP on a kernel without
+ * reserve_mem= (6.1).
+ */
+#if defined(LD_HAVE_RESERVE_MEM_FIND_BY_NAME)
+#include <linux/mm.h>
+static inline int ld_reserve_mem_find(const char *name, phys_addr_t *start,
+				      phys_addr_t *size)
+{
+	return reserve_mem_find_by_name(name, start, size);
+}
+#else
+static inline int ld_reserve_mem_find(const char *name, phys_addr_t *start,
+				      phys_addr_t *size)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
 #endif /* _LOGDEV_COMPAT_H */

@@ -250,33 +250,47 @@ static int ld_parse_num(const char *s, u64 *val, const char **end)
 
 /**
  * ld_parse_persist() - the value of parameter "persist"
- * @s:    "off", or "memmap:SIZE@ADDR": SIZE in bytes with an optional
- *        K, M or G (KiB, MiB, GiB), ADDR decimal or 0x hex, both
- *        multiples of 4096 (the memmap=SIZE$ADDR of the kernel command
- *        line that reserved the range, written with '@' because '$' is
- *        awkward in shells and boot loaders)
- * @size: bytes (0 for "off")
- * @addr: physical address
+ * @s:    "off"; "memmap:SIZE@ADDR": SIZE in bytes with an optional K, M or
+ *        G (KiB, MiB, GiB), ADDR decimal or 0x hex, both multiples of 4096
+ *        (the memmap=SIZE$ADDR of the kernel command line that reserved
+ *        the range, written with '@' because '$' is awkward in shells and
+ *        boot loaders); or "reserve_mem:NAME", the NAME of a
+ *        reserve_mem=SIZE:ALIGN:NAME (1 to LD_PERSIST_NAME_MAX letters,
+ *        digits, '_' or '-')
+ * @p:    the placement (all zero for "off")
  *
  * Whether the range is really reserved is the caller's question.
  *
- * Return: 0 or -EINVAL.
+ * Return: 0 or -EINVAL (then @p is unchanged).
  */
-int ld_parse_persist(const char *s, u64 *size, u64 *addr)
+int ld_parse_persist(const char *s, struct ld_persist_spec *p)
 {
-	static const char pre[] = "memmap:";
-	const char *p;
+	static const char pre[] = "memmap:", rpre[] = "reserve_mem:";
+	const char *q;
 	u64 sz, a, mul = 1;
+	size_t n;
 
 	if (!strcmp(s, "off")) {
-		*size = 0;
-		*addr = 0;
+		memset(p, 0, sizeof(*p));
+		return 0;
+	}
+	if (!strncmp(s, rpre, sizeof(rpre) - 1)) {
+		q = s + sizeof(rpre) - 1;
+		n = strlen(q);
+		if (!n || n > LD_PERSIST_NAME_MAX)
+			return -EINVAL;
+		for (s = q; *s; s++)
+			if (!isdigit(*s) && !(*s >= 'a' && *s <= 'z') &&
+			    !(*s >= 'A' && *s <= 'Z') && *s != '_' && *s != '-')
+				return -EINVAL;
+		memset(p, 0, sizeof(*p));
+		memcpy(p->name, q, n);
 		return 0;
 	}
 	if (strncmp(s, pre, sizeof(pre) - 1) ||
-	    ld_parse_num(s + sizeof(pre) - 1, &sz, &p))
+	    ld_parse_num(s + sizeof(pre) - 1, &sz, &q))
 		return -EINVAL;
-	switch (*p) {
+	switch (*q) {
 	case 'G':
 		mul <<= 10;
 		fallthrough;
@@ -285,14 +299,15 @@ int ld_parse_persist(const char *s, u64 *size, u64 *addr)
 		fallthrough;
 	case 'K':
 		mul <<= 10;
-		p++;
+		q++;
 	}
-	if (*p != '@' || sz > (~0ULL) / mul || ld_parse_num(p + 1, &a, &p) || *p)
+	if (*q != '@' || sz > (~0ULL) / mul || ld_parse_num(q + 1, &a, &q) || *q)
 		return -EINVAL;
 	sz *= mul;
 	if (!sz || (sz | a) & 4095 || a + sz < a)
 		return -EINVAL;
-	*size = sz;
-	*addr = a;
+	memset(p, 0, sizeof(*p));
+	p->size = sz;
+	p->addr = a;
 	return 0;
 }

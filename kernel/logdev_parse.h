@@ -35,6 +35,18 @@ int ld_parse_size_kb(const char *s, u64 *kb);
 int ld_parse_clear(const char *s);
 int ld_parse_flush(const char *s);
 int ld_size_kb_subbufs(u64 kb, u32 subbuf_size, u32 *nr);
-int ld_parse_persist(const char *s, u64 *size, u64 *addr);
+
+/*
+ * struct ld_persist_spec - where parameter "persist" puts the rings: a
+ * memmap= range (@size bytes at physical @addr) or a reserve_mem= @name;
+ * all zero: off.
+ */
+#define LD_PERSIST_NAME_MAX	15	/* reserve_mem='s names: 16 bytes with NUL */
+struct ld_persist_spec {
+	u64 size, addr;
+	char name[LD_PERSIST_NAME_MAX + 1];
+};
+
+int ld_parse_persist(const char *s, struct ld_persist_spec *p);
 
 #endif /* _LOGDEV_PARSE_H */

@@ -269,13 +269,21 @@ static int ref_num(const char *b, const char *e, u64 *v)
 	return errno || end != e ? -1 : 0;
 }
 
-static int ref_persist(const char *s, u64 *size, u64 *addr)
+static int ref_persist(const char *s, struct ld_persist_spec *p)
 {
 	const char *at, *e;
 	u64 sz, a, mul = 1;
 
-	if (!strcmp(s, "off")) {
-		*size = *addr = 0;
+	memset(p, 0, sizeof(*p));
+	if (!strcmp(s, "off"))
+		return 0;
+	if (!strncmp(s, "reserve_mem:", 12)) {
+		size_t n = strlen(s + 12);
+
+		if (!n || n > LD_PERSIST_NAME_MAX ||
+		    strspn(s + 12, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != n)
+			return -1;
+		memcpy(p->name, s + 12, n);
 		return 0;
 	}
 	if (strncmp(s, "memmap:", 7) || !(at = strchr(s, '@')))
@@ -290,8 +298,8 @@ static int ref_persist(const char *s, u64 *size, u64 *addr)
 	if (sz > UINT64_MAX / mul || !(sz *= mul) || (sz % 4096) || (a % 4096) ||
 	    a + sz < a)
 		return -1;
-	*size = sz;
-	*addr = a;
+	p->size = sz;
+	p->addr = a;
 	return 0;
 }
 
@@ -373,12 +381,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 		}
 	{
-		u64 psz = POISON, pa = POISON, rsz = 0, ra = 0;
+		struct ld_persist_spec ps, rs, poison;
 
-		r = ld_parse_persist(w, &psz, &pa);
-		good1 = ref_persist(w, &rsz, &ra) == 0;
-		if (r ? (r != -EINVAL || psz != POISON || pa != POISON || good1)
-		      : (!good1 || psz != rsz || pa != ra))
+		memset(&poison, 0x5a, sizeof(poison));
+		ps = poison;
+		r = ld_parse_persist(w, &ps);
+		good1 = ref_persist(w, &rs) == 0;
+		if (r ? (r != -EINVAL || memcmp(&ps, &poison, sizeof(ps)) || good1)
+		      : (!good1 || memcmp(&ps, &rs, sizeof(ps))))
 			abort();
 	}
 	free(w);

@@ -20,6 +20,17 @@ fail() { echo "FAIL: $P: $*"; failed=1; }
 
 c1=$o/console-boot1.log
 img=$o/area.img
+if [ "$mode" = resmem ] && [ ! -s "$img" ]; then
+	# reserve_mem= may put the memory elsewhere after a reboot: then
+	# nothing of the previous boot may be claimed
+	a1=$(grep -ao 'persist: rings in \[0x[0-9a-f]*' "$c1" | head -n 1 | sed 's/.*\[//')
+	a2=$(grep -ao 'persist: rings in \[0x[0-9a-f]*' "$o/persist-dmesg.txt" 2> /dev/null | head -n 1 | sed 's/.*\[//')
+	[ -n "$a1" ] && [ -n "$a2" ] && [ "$a1" != "$a2" ] &&
+		grep -q 'no previous boot' "$o/persist-dmesg.txt" &&
+		pass "reserve_mem moved ($a1, then $a2): boot 2 claimed nothing of it" ||
+		fail "no area.img, and not a move: boot 1 at '${a1:-?}', boot 2 at '${a2:-?}': $(tr '\n' '|' < "$o/persist-dmesg.txt" 2> /dev/null)"
+	exit $failed
+fi
 [ -s "$img" ] || { fail "no area.img in $o"; exit 1; }
 grep -a '^persist-counts: cpu=' "$c1" 2> /dev/null | tr -d '\r' | sed 's/^persist-counts: //' > "$o/counts.txt"
 if [ "$mode" = reboot ] && [ ! -s "$o/counts.txt" ]; then
@@ -30,8 +41,17 @@ fi
 "$L" report "$img" > "$o/report.txt" 2> "$o/report.err"
 rc=$?
 echo "report: rc $rc, $(wc -l < "$o/report.txt") lines; $(head -c 400 "$o/report.err" | tr '\n' '|')"
+# the capture logdev record --last-boot made in boot 2 holds what the image does
+if [ -s "$o/prev.cap" ]; then
+	"$L" report "$o/prev.cap" > "$o/prev-report.txt" 2> /dev/null
+	cmp -s "$o/prev-report.txt" "$o/report.txt" &&
+		pass "logdev record --last-boot in boot 2 made a capture that reads as the image: $(wc -l < "$o/report.txt") lines ($(head -c 120 "$o/record.out" | tr '\n' '|'))" ||
+		fail "prev.cap (record --last-boot) reads other than area.img: $(diff "$o/prev-report.txt" "$o/report.txt" | head -n 4 | tr '\n' '|')"
+else
+	fail "no prev.cap: logdev record --last-boot in boot 2: $(head -c 300 "$o/record.out" 2> /dev/null | tr '\n' '|')"
+fi
 case $mode in
-panic|oops|nmi|corrupt|ftrace) want_end='ended: panic' ;;
+panic|oops|nmi|corrupt|ftrace|resmem) want_end='ended: panic' ;;
 reboot) want_end='ended: reboot' ;;
 reset) want_end='ended: unknown' ;;
 esac

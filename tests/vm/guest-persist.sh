@@ -23,6 +23,9 @@
 #           trace_instance=boot_map@0x10400000:4M; 6.12+): a kprobe event
 #           on lt_record() records the same calls into boot_map; boot 2
 #           saves what ftrace kept (ftrace.txt) for the host to compare
+#   resmem  as panic, the area from reserve_mem=4M:4096:logdev (6.11+):
+#           persist=reserve_mem:logdev; the kernel may place it elsewhere
+#           after the reset, and then boot 2 must claim nothing
 #   reboot  the run of ITERS iterations to its end, its counts on the
 #           console ("persist-counts: ..."), then the script ends and
 #           init reboots (reboot notifier: "reboot")
@@ -34,6 +37,7 @@ D=/sys/kernel/debug/logdev
 T=/sys/kernel/debug/logdev_test
 TR=/sys/kernel/debug/tracing
 PERSIST=persist=memmap:4M@0x10000000
+[ "$mode" = resmem ] && PERSIST=persist=reserve_mem:logdev
 
 A=$((0x10000000))
 # u64 / u32 / u8 at physical address $1 (little-endian, through /dev/mem)
@@ -101,7 +105,7 @@ case "${LOGDEV_BOOT:-}" in
 	sleep 3
 	echo "boot 1: recording, ending by $mode"
 	case $mode in
-	panic|corrupt|ftrace) echo c > /proc/sysrq-trigger ;;
+	panic|corrupt|ftrace|resmem) echo c > /proc/sysrq-trigger ;;
 	oops) echo oops > $T/crash ;;
 	reset) echo b > /proc/sysrq-trigger ;;
 	nmi)
@@ -128,6 +132,11 @@ case "${LOGDEV_BOOT:-}" in
 	fi
 	dmesg | grep 'logdev: persist' > $R/persist-dmesg.txt
 	cat $D/persist > $R/persist.txt 2>&1
+	if [ "$mode" = resmem ] && grep -q "no previous boot's buffer" $R/persist-dmesg.txt; then
+		pass "reserve_mem: the area is elsewhere this boot, nothing claimed: $(tr '\n' '|' < $R/persist-dmesg.txt)"
+		finish
+		exit
+	fi
 	grep -q 'previous buffer kept' $R/persist-dmesg.txt &&
 		pass "the module kept the previous boot's buffer: $(grep 'previous buffer' $R/persist-dmesg.txt | head -n 1)" ||
 		fail "no 'previous buffer kept' in dmesg: $(tr '\n' '|' < $R/persist-dmesg.txt)"

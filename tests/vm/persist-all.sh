@@ -2,8 +2,8 @@
 # tests/vm/persist-all.sh: `make check-persist`, the flight recorder's long
 # test (docs/CRASHDUMP.md): every ending of tests/vm/guest-persist.sh (panic,
 # nmi, oops, reset, reboot, corrupt) on 6.1 and on the newest kernel of the
-# matrix (PERSIST_KERNELS), ftrace's persistent instance beside logdev's on
-# the newest, and the warm reset from 6.1 into the newest; then one table:
+# matrix (PERSIST_KERNELS), ftrace's persistent instance beside logdev's and
+# a reserve_mem= area on the newest, and the warm reset from 6.1 into the newest; then one table:
 # per kernel and ending, the records of the last second before each CPU's
 # newest record that came back, the most that can have been lost, and the
 # corruption counts.  PASS:/FAIL: lines as make check's; exit 1 on a FAIL.
@@ -16,7 +16,7 @@ for k in ${PERSIST_KERNELS:-6.1 newest}; do
 	groups="vm-persist-panic vm-persist-nmi vm-persist-oops vm-persist-reset vm-persist-reboot vm-persist-corrupt"
 	case $k in
 	6.1) groups="$groups vm-persist-xkernel" ;;
-	*) modes="$modes ftrace"; groups="$groups vm-persist-ftrace" ;;
+	*) modes="$modes ftrace resmem"; groups="$groups vm-persist-ftrace vm-persist-resmem" ;;
 	esac
 	VM_OUT=$base-$k LOGDEV_KVER=$k VM_ONLY="$groups" VM_PERSIST="$modes" \
 		"$top/tests/vm/run-tests.sh" 2>&1 | sed "s/^\(PASS\|FAIL\|SKIP\): /\1: [$k] /"

@@ -15,7 +15,10 @@
 # kernel's modules build (here, or in its chroot: kernel.sh run).  So builds
 # for several kernels neither race nor undo each other, and kernel/ itself
 # is left to `make` for the running kernel.  The build's output is in
-# build/kmod/RELEASE/build.log; on failure its errors go to stderr.
+# build/kmod/RELEASE/build.log; on failure its errors go to stderr.  Two
+# builds for the same kernel at once (two test runs, a user beside make
+# check) take turns (flock on build/kmod/RELEASE.lock): they shared the
+# build directory and broke each other's objects.
 # Exit: 0 built, 1 failed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,6 +35,9 @@ while [ $# -gt 0 ]; do
 done
 eval "$("$here/kernel.sh" env "${1:-}")"
 b=$top/build/kmod/$KVER
+mkdir -p "$top/build/kmod"
+exec 9> "$b.lock"
+flock 9
 stage=$(mktemp -d /tmp/logdev-kmod.XXXXXX)
 trap 'rm -rf "$stage"' EXIT
 "$top/tools/kernel-src.sh" "$stage"
