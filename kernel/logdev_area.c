@@ -32,6 +32,9 @@
 #include <linux/vmalloc.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
+#ifdef CONFIG_X86
+#include <asm/e820/api.h>
+#endif
 #include <linux/string.h>
 #include <linux/crc32.h>
 #include <linux/utsname.h>
@@ -58,6 +61,7 @@ static_assert(sizeof(struct logdev_area_seal) == LOGDEV_AREA_SEAL_SIZE);
  * @prev:   copy of what a previous boot or load left (vmalloc), or NULL
  * @prev_bytes: its size
  * @cbs:    per CPU, the ring placed in the area (ld_area_ring())
+ * @released: the copy was freed on request (last_boot/release)
  * @ended:  ld_area_end() stored an end with seals (a later call does
  *          nothing)
  */
@@ -69,6 +73,7 @@ static struct ld_area {
 	void *prev;
 	u64 prev_bytes;
 	struct ld_cpu_buf **cbs;
+	bool released;
 	atomic_t ended;
 } ld_area;
 
@@ -165,23 +170,44 @@ static u64 ld_area_need(u32 nr, u32 subbuf_size)
 	return round_up(size, SZ_1M);
 }
 
-/* Write this load's header and CPU block heads; commit[] is zeroed by the ring's reset. */
-static int ld_area_format(u32 subbuf_size, const char *clock, u32 *nr_subbufs)
-{
-	struct logdev_area_hdr *h = ld_area.hdr;
-	u64 size = ld_area.size, text, cpu_off, stride, data_off;
-	u32 nr, cpu, k;
+/* where things go in an area of ld_area.size bytes (ld_area_layout()) */
+struct ld_area_layout {
+	u64 text, cpu_off, stride, data_off;
+	u32 subbuf_size, nr;
+};
 
-	text = ld_area_text(size);
-	cpu_off = PAGE_SIZE + 2 * text;
-	stride = cpu_off < size ?
-		 rounddown((size - cpu_off) / nr_cpu_ids, PAGE_SIZE) : 0;
-	nr = ld_area_fit(stride, subbuf_size, &data_off);
-	if (!nr) {
-		pr_err("persist: %llu bytes hold no 2 sub-buffers of %u bytes for each of %u possible CPUs\n",
-		       size, subbuf_size, nr_cpu_ids);
+/* Lay out the area for @subbuf_size; nothing written.  0 or -EINVAL. */
+static int ld_area_layout(u32 subbuf_size, struct ld_area_layout *l)
+{
+	u64 size = ld_area.size;
+
+	l->subbuf_size = subbuf_size;
+	l->text = ld_area_text(size);
+	l->cpu_off = PAGE_SIZE + 2 * l->text;
+	l->stride = l->cpu_off < size ?
+		    rounddown((size - l->cpu_off) / nr_cpu_ids, PAGE_SIZE) : 0;
+	l->nr = ld_area_fit(l->stride, subbuf_size, &l->data_off);
+	if (!l->nr) {
+		pr_err("persist: %llu bytes hold no 2 sub-buffers of %u bytes for each of %u possible CPUs (%lluK would)\n",
+		       size, subbuf_size, nr_cpu_ids,
+		       ld_area_need(2, subbuf_size) >> 10);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/*
+ * Write this load's header and CPU block heads as @l says (commit[] is
+ * zeroed by the ring's reset), and read the header back: memory that does
+ * not keep what is written (no RAM behind the range) is refused.
+ */
+static int ld_area_format(const struct ld_area_layout *l, const char *clock)
+{
+	struct logdev_area_hdr *h = ld_area.hdr;
+	u64 size = ld_area.size, text = l->text, cpu_off = l->cpu_off;
+	u64 stride = l->stride, data_off = l->data_off;
+	u32 nr = l->nr, cpu, k;
+
 	memset(h, 0, PAGE_SIZE);
 	memcpy(h->magic, LOGDEV_AREA_MAGIC, sizeof(h->magic));
 	h->version = LOGDEV_AREA_VERSION;
@@ -190,7 +216,7 @@ static int ld_area_format(u32 subbuf_size, const char *clock, u32 *nr_subbufs)
 	h->page_size = PAGE_SIZE;
 	h->endian = LOGDEV_AREA_ENDIAN;
 	h->nr_cpus = nr_cpu_ids;
-	h->subbuf_size = subbuf_size;
+	h->subbuf_size = l->subbuf_size;
 	h->nr_subbufs = nr;
 	h->format_version = LOGDEV_FORMAT_VERSION;
 	h->local_bytes = sizeof(ld_local_t);
@@ -218,25 +244,82 @@ static int ld_area_format(u32 subbuf_size, const char *clock, u32 *nr_subbufs)
 		for (k = 0; k < nr; k++)
 			seal[k].seq = ~0ULL;
 	}
-	*nr_subbufs = nr;
+	barrier();	/* read back what was written, not what the compiler kept */
+	if (memcmp(h->magic, LOGDEV_AREA_MAGIC, sizeof(h->magic)) ||
+	    READ_ONCE(h->area_bytes) != size) {
+		pr_err("persist: [0x%llx +%llu] does not keep what is written: no RAM behind it\n",
+		       ld_area.addr, size);
+		return -EINVAL;
+	}
 	return 0;
 }
 
 /* ----------------------------------------------------- mapping, the copy */
 
-/* Is [addr, addr + size) reserved memory and no System RAM? */
+#ifdef CONFIG_X86
+/*
+ * Was every page of [addr, addr + size) RAM in the firmware's own memory
+ * map (e820_table_firmware, before memmap= changed it), and none of it
+ * reserved, ACPI, NVS, unusable or persistent memory there?  What
+ * memmap=SIZE$ADDR turns into a Reserved range is RAM the firmware gave;
+ * a range the firmware reserved (its ROM, ACPI tables, a flash window) or
+ * left a hole is not logdev's to write.
+ */
+static bool ld_area_firmware_ram(u64 addr, u64 size)
+{
+	static const enum e820_type other[] = {
+		E820_TYPE_RESERVED, E820_TYPE_ACPI, E820_TYPE_NVS,
+		E820_TYPE_UNUSABLE, E820_TYPE_PMEM, E820_TYPE_PRAM,
+		E820_TYPE_SOFT_RESERVED,
+	};
+	u64 p;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(other); i++)
+		if (e820__mapped_raw_any(addr, addr + size, other[i]))
+			return false;
+	for (p = addr; p < addr + size; p += PAGE_SIZE)
+		if (!e820__mapped_raw_any(p, p + PAGE_SIZE, E820_TYPE_RAM))
+			return false;
+	return true;
+}
+#else
+static bool ld_area_firmware_ram(u64 addr, u64 size)
+{
+	return true;	/* memmap=SIZE$ADDR is x86's: /proc/iomem decides */
+}
+#endif
+
+static int ld_area_sum_cover(struct resource *res, void *arg)
+{
+	*(u64 *)arg += resource_size(res);
+	return 0;
+}
+
+/*
+ * Is [addr, addr + size) what memmap=SIZE$ADDR made: wholly Reserved in
+ * /proc/iomem, no System RAM, and RAM in the firmware's map?
+ */
 static int ld_area_check(u64 addr, u64 size)
 {
+	u64 covered = 0;
+
 	if (region_intersects(addr, size, IORESOURCE_SYSTEM_RAM,
 			      IORES_DESC_NONE) != REGION_DISJOINT) {
 		pr_err("persist: [0x%llx-0x%llx] is System RAM: reserve it with memmap=%lluK$0x%llx on the kernel command line\n",
 		       addr, addr + size - 1, size >> 10, addr);
 		return -EINVAL;
 	}
-	if (region_intersects(addr, size, IORESOURCE_MEM, IORES_DESC_RESERVED) !=
-	    REGION_INTERSECTS) {
-		pr_err("persist: [0x%llx-0x%llx] is not reserved memory (/proc/iomem): reserve it with memmap=%lluK$0x%llx\n",
+	walk_iomem_res_desc(IORES_DESC_RESERVED, IORESOURCE_MEM, addr,
+			    addr + size - 1, &covered, ld_area_sum_cover);
+	if (covered < size) {
+		pr_err("persist: [0x%llx-0x%llx] is not wholly reserved memory (/proc/iomem): reserve it with memmap=%lluK$0x%llx\n",
 		       addr, addr + size - 1, size >> 10, addr);
+		return -EINVAL;
+	}
+	if (!ld_area_firmware_ram(addr, size)) {
+		pr_err("persist: [0x%llx-0x%llx] is not RAM in the firmware's memory map (/sys/firmware/memmap): firmware, ACPI or a hole, not logdev's to write\n",
+		       addr, addr + size - 1);
 		return -EINVAL;
 	}
 	return 0;
@@ -290,30 +373,42 @@ static int ld_area_find(void)
 	return 1;
 }
 
-/* Keep a copy of what an earlier boot or load left in the area, if anything. */
-static void ld_area_keep_prev(void)
+/*
+ * Keep a copy of what an earlier boot or load left in the area, if
+ * anything.  An area it cannot keep whole is left untouched and the load
+ * refused: its records are worth more than this load's (the log says how
+ * to save or drop them).
+ */
+static int ld_area_keep_prev(void)
 {
 	const struct logdev_area_hdr *h = ld_area.hdr;
 	bool crc_ok;
 
 	if (memcmp(h->magic, LOGDEV_AREA_MAGIC, sizeof(h->magic))) {
-		pr_info("persist: no previous boot's buffer at 0x%llx\n",
-			ld_area.addr);
-		return;
+		pr_info("persist: no previous boot's buffer at 0x%llx%s\n", ld_area.addr,
+			ld_area.want.name[0] ? " (reserve_mem= may put its memory elsewhere after a reboot: a larger alignment, reserve_mem=SIZE:32M:NAME, makes that rarer)" : "");
+		return 0;
 	}
-	ld_area.prev = vmalloc(ld_area.size);
+	crc_ok = h->hdr_crc == ld_crc(h, LOGDEV_AREA_CRC_BYTES);
+	if (crc_ok && h->area_bytes != ld_area.size) {
+		pr_err("persist: the area at 0x%llx holds a previous buffer of %llu bytes, persist= gives %llu: not loaded, so as not to overwrite it; load with that size, or save it (dd if=/dev/mem) first (docs/CRASHDUMP.md)\n",
+		       ld_area.addr, h->area_bytes, ld_area.size);
+		return -EINVAL;
+	}
+	ld_area.prev = __vmalloc(ld_area.size, GFP_KERNEL | __GFP_NOWARN |
+				 __GFP_RETRY_MAYFAIL);
 	if (!ld_area.prev) {
-		pr_err("persist: no memory to keep the previous boot's buffer (%llu bytes)\n",
+		pr_err("persist: no memory to keep the previous boot's buffer (%llu bytes): not loaded, so as not to overwrite it; save it (dd if=/dev/mem) first (docs/CRASHDUMP.md)\n",
 		       ld_area.size);
-		return;
+		return -ENOMEM;
 	}
 	memcpy(ld_area.prev, ld_area.va, ld_area.size);
 	ld_area.prev_bytes = ld_area.size;
-	crc_ok = h->hdr_crc == ld_crc(h, LOGDEV_AREA_CRC_BYTES);
 	pr_info("persist: previous buffer kept (%llu bytes, %s, ended: %s): logdev record --last-boot\n",
 		ld_area.size, crc_ok ? h->osrelease : "header damaged",
 		h->end_reason < ARRAY_SIZE(ld_area_end_names) ?
 		ld_area_end_names[h->end_reason] : "?");
+	return 0;
 }
 
 /**
@@ -330,10 +425,14 @@ static void ld_area_keep_prev(void)
  */
 int ld_area_start(u32 subbuf_size, const char *clock, u32 *nr_subbufs)
 {
+	struct ld_area_layout l;
 	int ret;
 
 	ret = ld_area_find();
 	if (ret <= 0)
+		goto err;
+	ret = ld_area_layout(subbuf_size, &l);
+	if (ret)
 		goto err;
 	ret = -ENOMEM;
 	ld_area.cbs = kcalloc(nr_cpu_ids, sizeof(*ld_area.cbs), GFP_KERNEL);
@@ -346,13 +445,16 @@ int ld_area_start(u32 subbuf_size, const char *clock, u32 *nr_subbufs)
 		goto err_cbs;
 	}
 	ld_area.hdr = ld_area.va;
-	ld_area_keep_prev();
-	ret = ld_area_format(subbuf_size, clock, nr_subbufs);
+	ret = ld_area_keep_prev();
 	if (ret)
 		goto err_map;
+	ret = ld_area_format(&l, clock);
+	if (ret)
+		goto err_map;
+	*nr_subbufs = l.nr;
 	pr_info("persist: rings in [0x%llx +%llu], %u x %u bytes per CPU, write-back mapped; twice as many from %lluK\n",
-		ld_area.addr, ld_area.size, *nr_subbufs, subbuf_size,
-		ld_area_need(2 * *nr_subbufs, subbuf_size) >> 10);
+		ld_area.addr, ld_area.size, l.nr, subbuf_size,
+		ld_area_need(2 * l.nr, subbuf_size) >> 10);
 	return 0;
 
 err_map:
@@ -395,6 +497,27 @@ bool ld_area_owns(const void *p)
 {
 	return ld_area.va && p >= ld_area.va &&
 	       (const char *)p < (const char *)ld_area.va + ld_area.size;
+}
+
+/**
+ * ld_area_set_clock() - the trace clock changed (@name): the header says so
+ *
+ * Under ld_cfg_mutex, the rings just emptied (ld_set_clock()).
+ */
+void ld_area_set_clock(const char *name)
+{
+	struct logdev_area_hdr *h = ld_area.hdr;
+
+	if (!ld_area.va)
+		return;
+	strscpy(h->clock, name, sizeof(h->clock));
+	h->hdr_crc = ld_crc(h, LOGDEV_AREA_CRC_BYTES);
+}
+
+/** ld_area_wanted() - does parameter persist ask for an area? */
+bool ld_area_wanted(void)
+{
+	return ld_area.want.size || ld_area.want.name[0];
 }
 
 /** ld_area_on() - are the rings in an area? */
@@ -610,6 +733,8 @@ const void *ld_area_prev(u64 *bytes)
 /** ld_area_prev_release() - free the copy (write 1 to last_boot/release) */
 void ld_area_prev_release(void)
 {
+	if (ld_area.prev)
+		ld_area.released = true;
 	vfree(ld_area.prev);
 	ld_area.prev = NULL;
 	ld_area.prev_bytes = 0;
@@ -638,20 +763,27 @@ void ld_area_show(struct seq_file *m)
 		seq_printf(m, "formats: slot %u, %u bytes\n", h->text_cur,
 			   h->text_len[h->text_cur]);
 	seq_printf(m, "build_id: %s\nlast_boot: %s\n", h->build_id,
-		   ld_area.prev ? "kept (last_boot/area)" : "none");
+		   ld_area.prev ? "kept (last_boot/area)" :
+		   ld_area.released ? "released" : "none");
 }
 
 /**
  * ld_area_exit() - unmap the area and free the copy
  *
  * Module exit (after ld_area_end(LOGDEV_END_UNLOAD) and once the rings are
- * freed), or a failed init.  The area keeps this load's records: the next
- * load finds them as its "last boot".
+ * freed), or a failed init.  The area keeps this load's records for the
+ * next load, unless a previous boot's copy was never released: that one
+ * goes back into the area (a reload must not lose a crash's records).
  */
 void ld_area_exit(void)
 {
 	if (!ld_area.va)
 		return;
+	if (ld_area.prev) {
+		/* never released: a reload must find it, not this load's */
+		memcpy(ld_area.va, ld_area.prev, ld_area.prev_bytes);
+		pr_info("persist: the previous buffer was not released: put back into the area for the next load (this load's records are not kept there)\n");
+	}
 	ld_area_prev_release();
 	memunmap(ld_area.va);
 	ld_area.va = NULL;

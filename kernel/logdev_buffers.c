@@ -198,6 +198,7 @@ int ld_set_clock(enum ld_clock_id clock)
 	ld_clock_select(clock);
 	ld_cfg.clock = clock;
 	ld_reset_all(ld_cfg.mode);
+	ld_area_set_clock(ld_clock_names[clock]);	/* a kept area says which */
 	return 0;
 }
 

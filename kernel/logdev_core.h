@@ -132,6 +132,8 @@ bool ld_area_ring(struct ld_cpu_buf *cb, int cpu, u32 subbuf_size, u32 nr,
 		  void **mem, ld_local_t **commit);
 bool ld_area_owns(const void *p);
 bool ld_area_on(void);
+bool ld_area_wanted(void);
+void ld_area_set_clock(const char *name);
 void ld_area_identify(void);
 char *ld_area_text_slot(u32 *bytes);
 void ld_area_text_publish(u32 len);

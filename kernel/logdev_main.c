@@ -226,6 +226,12 @@ static int __init ld_want_cfg(struct ld_config *cfg)
 	if (ld_want.subbuf_size)
 		cfg->subbuf_size = ld_want.subbuf_size;
 
+	if (ld_area_wanted()) {	/* the area decides the size (ld_area_start()) */
+		if (ld_want.size_kb)
+			pr_warn("parameter buffer_size_kb=%llu ignored: with persist= the area's size decides\n",
+				ld_want.size_kb);
+		return 0;
+	}
 	ret = ld_size_kb_subbufs(kb, cfg->subbuf_size, &cfg->nr_subbufs);
 	if (ret) {
 		pr_err("parameter buffer_size_kb=%llu: want a multiple of subbuf_size (%u bytes), at least two sub-buffers; %s\n",

@@ -14,7 +14,7 @@
  *  - debugfs "persist" (the area's placement and layout) and, when a
  *    previous boot's buffer was kept, "last_boot/area" (its raw bytes,
  *    what `logdev record --last-boot` reads) and "last_boot/release"
- *    (write 1: free the copy).
+ *    (write 1: free the copy; "area" goes with it).
  *
  * Layer: features (logdev_features.h); calls the recording core.
  */
@@ -36,6 +36,7 @@
 #define LD_PERSIST_SYNC_MS	250	/* new sites reach the area within this */
 
 static DEFINE_MUTEX(ld_persist_mutex);	/* text writer; the copy's readers */
+static struct dentry *ld_persist_area;	/* last_boot/area, gone once released */
 static u32 ld_persist_sites = ~0U;	/* ld_nr_sites() the text was made of */
 static bool ld_persist_up;
 
@@ -182,6 +183,8 @@ static ssize_t release_write(struct file *f, const char __user *ubuf,
 	mutex_lock(&ld_persist_mutex);
 	ld_area_prev_release();
 	mutex_unlock(&ld_persist_mutex);
+	/* outside the mutex: removal waits for a read of it in progress */
+	debugfs_remove(xchg(&ld_persist_area, NULL));
 	return count;
 }
 
@@ -212,8 +215,11 @@ void ld_persist_init(struct dentry *dir)
 	if (prev) {
 		struct dentry *lb = debugfs_create_dir("last_boot", dir);
 
-		debugfs_create_file_size("area", 0400, lb, NULL, &area_fops,
-					 bytes);
+		/* debugfs_create_file_size() returns no dentry on 6.1 */
+		ld_persist_area = debugfs_create_file("area", 0400, lb, NULL,
+						      &area_fops);
+		if (!IS_ERR_OR_NULL(ld_persist_area))
+			i_size_write(d_inode(ld_persist_area), bytes);
 		debugfs_create_file("release", 0200, lb, NULL, &release_fops);
 	}
 	mutex_lock(&ld_persist_mutex);

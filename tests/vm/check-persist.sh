@@ -41,6 +41,13 @@ fi
 "$L" report "$img" > "$o/report.txt" 2> "$o/report.err"
 rc=$?
 echo "report: rc $rc, $(wc -l < "$o/report.txt") lines; $(head -c 400 "$o/report.err" | tr '\n' '|')"
+# boot 1 of panic mode switched the clock to mono: the area must say so
+if [ "$mode" = panic ]; then
+	head -n 1 "$o/report.txt" | grep -q '^# clock: mono' &&
+		pass "the clock boot 1 switched to (mono) labels the recovered records" ||
+		fail "clock label: '$(head -n 1 "$o/report.txt")', boot 1 used mono"
+fi
+
 # the capture logdev record --last-boot made in boot 2 holds what the image does
 if [ -s "$o/prev.cap" ]; then
 	"$L" report "$o/prev.cap" > "$o/prev-report.txt" 2> /dev/null

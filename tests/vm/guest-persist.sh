@@ -77,6 +77,36 @@ if [ "${LOGDEV_BOOT:-}" = 2 ] && [ "$mode" = corrupt ]; then
 	pass "corrupted $(wc -l < $R/corrupted.txt) sealed sub-buffers before logdev loaded"
 fi
 
+# panic mode checks what a user may get wrong (a fresh user's findings):
+# boot 1, ranges that are not memmap='s are refused and change nothing:
+# the firmware's ROM, QEMU's ACPI tables (the top 128 KiB of 512 MiB, which
+# the firmware reserves), a hole; boot 2, a persist= smaller than the area
+# the previous boot left is refused and the area stays as it was
+refused() {	# WHAT PARAM
+	if insmod /logdev/logdev.ko "$2" 2> /dev/null; then
+		fail "$1: insmod $2 loaded"
+		rmmod logdev
+	else
+		pass "$1: insmod $2 refused: $(dmesg | grep 'logdev: persist' | tail -n 1 | cut -c16-)"
+	fi
+}
+if [ "$mode" = panic ] && [ "${LOGDEV_BOOT:-}" = 1 ]; then
+	acpi=$(md5sum /sys/firmware/acpi/tables/DSDT 2> /dev/null)
+	refused "the firmware's ROM" persist=memmap:64K@0xf0000
+	refused "QEMU's ACPI tables" persist=memmap:128K@0x1ffe0000
+	refused "a hole" persist=memmap:1M@0xfd00000000
+	[ "$(md5sum /sys/firmware/acpi/tables/DSDT 2> /dev/null)" = "$acpi" ] &&
+		pass "the ACPI DSDT is as it was" || fail "the ACPI DSDT changed"
+fi
+if [ "$mode" = panic ] && [ "${LOGDEV_BOOT:-}" = 2 ]; then
+	dd if=/dev/mem of=/tmp/before.img bs=4096 skip=$((A / 4096)) count=1024 2> /dev/null
+	refused "a persist= smaller than the previous area" persist=memmap:2M@0x10000000
+	dd if=/dev/mem of=/tmp/after.img bs=4096 skip=$((A / 4096)) count=1024 2> /dev/null
+	cmp -s /tmp/before.img /tmp/after.img && pass "the previous area is untouched by the refused load" ||
+		fail "the refused load changed the previous area"
+	rm -f /tmp/before.img /tmp/after.img
+fi
+
 # the crash dump too, where the kernel dies: it must point at the area
 dump=
 [ "${LOGDEV_BOOT:-}" = 1 ] && [ "$mode" = panic ] && dump="dump_on_oops=1 dump_records=4"
@@ -84,6 +114,11 @@ insmod /logdev/logdev.ko $PERSIST enable=1 $dump || { fail "insmod logdev.ko $PE
 case "${LOGDEV_BOOT:-}" in
 1)
 	insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
+	# a clock change must reach the area's header (the reader labels by it)
+	if [ "$mode" = panic ]; then
+		echo 0 > $D/enable && echo mono > $D/clock && echo 1 > $D/enable ||
+			echo "boot 1: clock mono refused"
+	fi
 	cat $D/persist | sed 's/^/persist-boot1: /'
 	if [ "$mode" = ftrace ]; then
 		echo 'p:ltrec logdev_test:lt_record ctx=%di:s32 seq=%si:u32' >> $TR/kprobe_events &&
@@ -138,11 +173,18 @@ case "${LOGDEV_BOOT:-}" in
 		exit
 	fi
 	grep -q 'previous buffer kept' $R/persist-dmesg.txt &&
-		pass "the module kept the previous boot's buffer: $(grep 'previous buffer' $R/persist-dmesg.txt | head -n 1)" ||
+		pass "the module kept the previous boot's buffer: $(grep 'previous buffer kept' $R/persist-dmesg.txt | head -n 1)" ||
 		fail "no 'previous buffer kept' in dmesg: $(tr '\n' '|' < $R/persist-dmesg.txt)"
 	if [ -r $D/last_boot/area ]; then
 		cat $D/last_boot/area > $R/area.img
 		pass "last_boot/area read: $(wc -c < $R/area.img) bytes"
+		if [ "$mode" = panic ]; then
+			# unloaded before release: the reload must find the crash again
+			rmmod logdev && insmod /logdev/logdev.ko $PERSIST enable=1 &&
+				cmp -s $D/last_boot/area $R/area.img &&
+				pass "rmmod and insmod before release: the reload kept the same previous buffer" ||
+				fail "rmmod and insmod before release: last_boot/area differs or is gone ($(dmesg | grep 'logdev: persist' | tail -n 2 | tr '\n' '|'))"
+		fi
 		# this boot records into the area; the copy must not change
 		{ [ -d $T ] || insmod /logdev/logdev_test.ko; } && echo 200 > $T/run
 		cmp -s $D/last_boot/area $R/area.img &&
@@ -152,8 +194,9 @@ case "${LOGDEV_BOOT:-}" in
 		echo "record --last-boot: rc $? $(head -c 300 $R/record.out | tr '\n' '|')"
 		echo 2 > $D/last_boot/release 2> /dev/null &&
 			fail "last_boot/release took 2" || pass "last_boot/release refuses 2"
-		echo 1 > $D/last_boot/release && ! cat $D/last_boot/area > /dev/null 2>&1 &&
-			pass "last_boot/release 1 frees the copy (area then unreadable)" ||
+		echo 1 > $D/last_boot/release && [ ! -e $D/last_boot/area ] &&
+			grep -q 'last_boot: released' $D/persist &&
+			pass "last_boot/release 1 frees the copy (area gone, persist says released)" ||
 			fail "last_boot/release 1: the copy is still readable"
 	else
 		fail "no $D/last_boot/area: $(cat $R/persist.txt | tr '\n' '|')"

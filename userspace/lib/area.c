@@ -61,6 +61,7 @@ const char *lgd_area_why_text(int why)
 		[LGD_AREA_W_TS_BACK] = "record timestamp going backwards",
 		[LGD_AREA_W_CRC] = "seal CRC-32 mismatch",
 		[LGD_AREA_W_SEAL_BYTES] = "seal data_bytes not the header's",
+		[LGD_AREA_W_NO_SEAL] = "no seal, though its boot sealed every whole sub-buffer at the end",
 	};
 
 	return why >= 0 && why < LGD_AREA_W_NR ? t[why] : "?";
@@ -92,6 +93,7 @@ struct actx {
 	lgd_warn_fn warn;
 	void *warn_arg;
 	struct lgd_sb *dec;
+	int sealed_end;	/* this CPU's boot sealed every whole sub-buffer */
 };
 
 static void awarn(struct actx *c, int err, int64_t off, int64_t cpu, int64_t seq,
@@ -397,6 +399,14 @@ static int sb_check(struct actx *c, struct lgd_area_sb *s, uint64_t rem,
 		s->data_bytes = 0;
 		return LGD_AREA_DAMAGED;
 	}
+	if (!sealed && !rem && c->sealed_end) {
+		/* a panic, reboot or unload sealed every whole one: not this */
+		s->bad_off = seal_at + lgd_area_field_off(LGD_AS_SEQ);
+		s->why = LGD_AREA_W_NO_SEAL;
+		s->records = 0;
+		s->data_bytes = 0;
+		return LGD_AREA_CORRUPT;
+	}
 	return sealed ? LGD_AREA_SEALED : rem ? LGD_AREA_OPEN : LGD_AREA_UNSEALED;
 }
 
@@ -474,6 +484,8 @@ static int cpu_check(struct actx *c, uint32_t cpu)
 	r->cpu = cpu;
 	if (!inside(boff, LOGDEV_AREA_CPU_SIZE, a->limit)) {
 		r->state = LGD_AREA_CPU_CUT;
+		r->count[LGD_AREA_CUT] = h->nr_subbufs;	/* all of them lost */
+		a->lost += h->nr_subbufs;
 		a->cpus_unread++;
 		return 0;
 	}
@@ -482,6 +494,8 @@ static int cpu_check(struct actx *c, uint32_t cpu)
 	if (why) {
 		r->state = LGD_AREA_CPU_BAD;
 		r->bad_off = boff + lgd_area_field_off(f);
+		r->count[LGD_AREA_DAMAGED] = h->nr_subbufs;
+		a->lost += h->nr_subbufs;
 		a->cpus_unread++;
 		awarn(c, -EINVAL, (int64_t)r->bad_off, cpu, -1,
 		      "area CPU block head: %s: its %u sub-buffers are not read", why,
@@ -497,6 +511,9 @@ static int cpu_check(struct actx *c, uint32_t cpu)
 	if (nread && !r->sb)
 		return -ENOMEM;
 	r->nr_sb = (uint32_t)nread;
+	c->sealed_end = r->head.saved == 1 && (h->end_reason == LOGDEV_END_PANIC ||
+					       h->end_reason == LOGDEV_END_REBOOT ||
+					       h->end_reason == LOGDEV_END_UNLOAD);
 	for (uint32_t k = 0; k < r->nr_sb; k++) {
 		slot_check(c, r, boff, k, &r->sb[k]);
 		slot_warn(c, cpu, &r->sb[k]);
@@ -507,6 +524,16 @@ static int cpu_check(struct actx *c, uint32_t cpu)
 		qsort(r->sb, r->nr_sb, sizeof(*r->sb), sb_cmp);
 	a->lost += r->count[LGD_AREA_CORRUPT] + r->count[LGD_AREA_DAMAGED] +
 		   r->count[LGD_AREA_CUT];
+	/*
+	 * With its counters saved, the records a wrapped ring overwrote are
+	 * counted (overrun); without (a hard reset), only known to exist
+	 */
+	if (r->head.saved != 1 && r->nr_sb && r->sb[0].cls != LGD_AREA_EMPTY &&
+	    r->sb[0].seq != UINT64_MAX && r->sb[0].seq > 0)
+		awarn(c, -ENODATA, (int64_t)r->sb[0].off, cpu, (int64_t)r->sb[0].seq,
+		      "the ring had wrapped: the records of its %llu sub-buffers before this one "
+		      "were overwritten (how many records is unknown: no end was noted, so no "
+		      "counters were saved)", (unsigned long long)r->sb[0].seq);
 	return 0;
 }
 

@@ -215,7 +215,8 @@ static void put_lost(FILE *f, const struct lgd_area *a)
 		n[LGD_AREA_CORRUPT],
 		n[LGD_AREA_DAMAGED], n[LGD_AREA_CUT]);
 	if (a->cpus_unread)
-		fprintf(f, "; %u CPU blocks not read", a->cpus_unread);
+		fprintf(f, "; %u CPU block%s not read", a->cpus_unread,
+			a->cpus_unread == 1 ? "" : "s");
 	fputc('\n', f);
 }
 

@@ -58,6 +58,9 @@ enum lgd_area_why {
 	LGD_AREA_W_TS_BACK,	/* a record stamped before the one before it */
 	LGD_AREA_W_CRC,		/* corrupt: the seal's CRC does not match */
 	LGD_AREA_W_SEAL_BYTES,	/* corrupt: the seal's data_bytes is not the header's */
+	LGD_AREA_W_NO_SEAL,	/* corrupt: whole, unsealed, though its boot ended
+				 * by sealing every whole sub-buffer (the seal
+				 * itself was damaged) */
 	LGD_AREA_W_NR
 };
 

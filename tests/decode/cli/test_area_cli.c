@@ -154,8 +154,10 @@ static void test_lost(void)
 	free(err);
 	img = area_file("reset.img", 0, 0, 0);
 	snprintf(args, sizeof(args), "report %s", img);
-	check_cli("report of a hard reset's area: the end unknown, exit 0", args, 0, "x_in:10",
-		  "ended: unknown (no end seen: hard reset, power loss or hang)");
+	check_cli("report of a hard reset's area: the end unknown, the wrapped ring said, exit 3",
+		  args, 3, "x_in:10", "ended: unknown (no end seen: hard reset, power loss or hang)");
+	check_cli("report of a hard reset's area: overwritten records said to exist, count unknown",
+		  args, 3, NULL, "the ring had wrapped: the records of its");
 	img = area_file("cut.img", 1, 0, 8192 + 8192 + 3000);
 	snprintf(args, sizeof(args), "report %s", img);
 	check_cli("report of a truncated image: what is inside, exit 3", args, 3, "x_in:10",

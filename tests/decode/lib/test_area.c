@@ -249,8 +249,55 @@ static void test_hard_reset(void)
 			   "hang)\n", "hard reset: LAST_BOOT ended unknown");
 	CHECK_STR_CONTAINS(got.last_boot, "; counters unknown\n", "hard reset: counters unknown");
 	CHECK_FALSE(got.have_stats, "hard reset: no STATS section");
+	/* CPU 0's ring wrapped: no count of what it overwrote, but said (a fresh user's finding) */
+	CHECK_WHY(strstr(last_warn, "the ring had wrapped") &&
+		  strstr(last_warn, "how many records is unknown"),
+		  "hard reset: the wrapped ring's overwritten records said to exist, count unknown",
+		  "warnings %d: %s", got.warn_area, last_warn);
 	lgd_area_close(&a);
 out:
+	ab_free(ab);
+	free(ab);
+}
+
+/*
+ * A panic sealed every whole sub-buffer: one whose seal is gone (here its
+ * seq made ~0) is corrupt, not "whole-unsealed" with whatever it holds (a
+ * fresh user's tampered image printed another context's record, no
+ * warning).  And an image cut inside a CPU's block head: that CPU's
+ * sub-buffers are counted lost.
+ */
+static void test_seal_gone(void)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct lgd_area a;
+	struct lgd_diag d;
+	uint64_t at = 0;
+
+	panic_area(ab, 8, 1);
+	if (!validate(&a, ab->img, ab->len, &d)) {
+		const struct lgd_area_cpu_res *r = &a.cpus[0];
+
+		at = ab->h.cpu_off + r->head.seal_off + (uint64_t)r->sb[1].slot * LOGDEV_AREA_SEAL_SIZE;
+		lgd_area_close(&a);
+	}
+	lgd_cap_put_u64(ab->img + at, ~0ull);
+	if (CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, "seal gone: validated")) {
+		CHECK_STR_EQ(counts(&a, 0), "sealed 6 unsealed 0 open 1 empty 0 corrupt 1 damaged 0 cut 0",
+			     "seal gone after a sealing end: corrupt, not whole-unsealed");
+		CHECK_WHY(got.warn_area == 1 && strstr(last_warn, "no seal, though its boot sealed"),
+			  "seal gone: said", "warnings %d: %s", got.warn_area, last_warn);
+		lgd_area_close(&a);
+	}
+	if (CHECK_EQ(validate(&a, ab->img, ab->h.cpu_off + ab->h.cpu_stride + 8, &d), 0,
+		     "cut in CPU 1's head: validated")) {
+		CHECK_WHY(a.cpus[1].count[LGD_AREA_CUT] == ab->h.nr_subbufs && a.cpus_unread == 1 &&
+			  a.lost >= ab->h.nr_subbufs,
+			  "cut in CPU 1's head: its sub-buffers counted lost", "cut %llu unread %u lost %llu",
+			  (unsigned long long)a.cpus[1].count[LGD_AREA_CUT], a.cpus_unread,
+			  (unsigned long long)a.lost);
+		lgd_area_close(&a);
+	}
 	ab_free(ab);
 	free(ab);
 }
@@ -710,6 +757,7 @@ int main(int argc, char **argv)
 	test_panic(8);
 	test_panic(4);
 	test_hard_reset();
+	test_seal_gone();
 	test_corrupt_pattern();
 	test_torn_open();
 	test_damaged();
