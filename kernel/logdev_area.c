@@ -32,9 +32,6 @@
 #include <linux/vmalloc.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
-#ifdef CONFIG_X86
-#include <asm/e820/api.h>
-#endif
 #include <linux/string.h>
 #include <linux/crc32.h>
 #include <linux/utsname.h>
@@ -256,75 +253,6 @@ static int ld_area_format(const struct ld_area_layout *l, const char *clock)
 
 /* ----------------------------------------------------- mapping, the copy */
 
-#ifdef CONFIG_X86
-/*
- * Was every page of [addr, addr + size) RAM in the firmware's own memory
- * map (e820_table_firmware, before memmap= changed it), and none of it
- * reserved, ACPI, NVS, unusable or persistent memory there?  What
- * memmap=SIZE$ADDR turns into a Reserved range is RAM the firmware gave;
- * a range the firmware reserved (its ROM, ACPI tables, a flash window) or
- * left a hole is not logdev's to write.
- */
-static bool ld_area_firmware_ram(u64 addr, u64 size)
-{
-	static const enum e820_type other[] = {
-		E820_TYPE_RESERVED, E820_TYPE_ACPI, E820_TYPE_NVS,
-		E820_TYPE_UNUSABLE, E820_TYPE_PMEM, E820_TYPE_PRAM,
-		E820_TYPE_SOFT_RESERVED,
-	};
-	u64 p;
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(other); i++)
-		if (e820__mapped_raw_any(addr, addr + size, other[i]))
-			return false;
-	for (p = addr; p < addr + size; p += PAGE_SIZE)
-		if (!e820__mapped_raw_any(p, p + PAGE_SIZE, E820_TYPE_RAM))
-			return false;
-	return true;
-}
-#else
-static bool ld_area_firmware_ram(u64 addr, u64 size)
-{
-	return true;	/* memmap=SIZE$ADDR is x86's: /proc/iomem decides */
-}
-#endif
-
-static int ld_area_sum_cover(struct resource *res, void *arg)
-{
-	*(u64 *)arg += resource_size(res);
-	return 0;
-}
-
-/*
- * Is [addr, addr + size) what memmap=SIZE$ADDR made: wholly Reserved in
- * /proc/iomem, no System RAM, and RAM in the firmware's map?
- */
-static int ld_area_check(u64 addr, u64 size)
-{
-	u64 covered = 0;
-
-	if (region_intersects(addr, size, IORESOURCE_SYSTEM_RAM,
-			      IORES_DESC_NONE) != REGION_DISJOINT) {
-		pr_err("persist: [0x%llx-0x%llx] is System RAM: reserve it with memmap=%lluK$0x%llx on the kernel command line\n",
-		       addr, addr + size - 1, size >> 10, addr);
-		return -EINVAL;
-	}
-	walk_iomem_res_desc(IORES_DESC_RESERVED, IORESOURCE_MEM, addr,
-			    addr + size - 1, &covered, ld_area_sum_cover);
-	if (covered < size) {
-		pr_err("persist: [0x%llx-0x%llx] is not wholly reserved memory (/proc/iomem): reserve it with memmap=%lluK$0x%llx\n",
-		       addr, addr + size - 1, size >> 10, addr);
-		return -EINVAL;
-	}
-	if (!ld_area_firmware_ram(addr, size)) {
-		pr_err("persist: [0x%llx-0x%llx] is not RAM in the firmware's memory map (/sys/firmware/memmap): firmware, ACPI or a hole, not logdev's to write\n",
-		       addr, addr + size - 1);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static const char * const ld_area_end_names[] = {
 	[LOGDEV_END_UNKNOWN] = "unknown (hard reset, power loss or hang)",
 	[LOGDEV_END_PANIC] = "panic",
@@ -332,46 +260,6 @@ static const char * const ld_area_end_names[] = {
 	[LOGDEV_END_OOPS] = "oops",
 	[LOGDEV_END_UNLOAD] = "module unloaded",
 };
-
-/*
- * The range the parameter names: 1 found and checked, 0 none asked for, or
- * -EINVAL.  A memmap= range must be reserved and no System RAM; a
- * reserve_mem= one is System RAM the kernel set aside by that name (it may
- * lie elsewhere after a reboot, the doc says: then it holds no area and
- * nothing of a previous boot is claimed).
- */
-static int ld_area_find(void)
-{
-	phys_addr_t start, size;
-	int ret;
-
-	if (!ld_area.want.name[0]) {
-		ld_area.addr = ld_area.want.addr;
-		ld_area.size = ld_area.want.size;
-		if (!ld_area.size)
-			return 0;
-		return ld_area_check(ld_area.addr, ld_area.size) ?: 1;
-	}
-	ret = ld_reserve_mem_find(ld_area.want.name, &start, &size);
-	if (ret == -EOPNOTSUPP) {
-		pr_err("persist=reserve_mem:%s: this kernel has no reserve_mem= (6.11+): use memmap:SIZE@ADDR\n",
-		       ld_area.want.name);
-		return -EINVAL;
-	}
-	if (ret != 1) {
-		pr_err("persist=reserve_mem:%s: no such reserve_mem (reserve_mem=SIZE:ALIGN:%s on the kernel command line)\n",
-		       ld_area.want.name, ld_area.want.name);
-		return -EINVAL;
-	}
-	if ((start | size) & (PAGE_SIZE - 1)) {
-		pr_err("persist=reserve_mem:%s: [%pa +%pa] is not page aligned\n",
-		       ld_area.want.name, &start, &size);
-		return -EINVAL;
-	}
-	ld_area.addr = start;
-	ld_area.size = size;
-	return 1;
-}
 
 /*
  * Keep a copy of what an earlier boot or load left in the area, if
@@ -428,7 +316,7 @@ int ld_area_start(u32 subbuf_size, const char *clock, u32 *nr_subbufs)
 	struct ld_area_layout l;
 	int ret;
 
-	ret = ld_area_find();
+	ret = ld_area_find(&ld_area.want, &ld_area.addr, &ld_area.size);
 	if (ret <= 0)
 		goto err;
 	ret = ld_area_layout(subbuf_size, &l);

@@ -128,6 +128,7 @@ u64 ld_comm_written(int cpu);
 /* --------------------------- the flight recorder's area: logdev_area.c */
 
 int ld_area_start(u32 subbuf_size, const char *clock, u32 *nr_subbufs);
+int ld_area_find(const struct ld_persist_spec *want, u64 *addr, u64 *size);
 bool ld_area_ring(struct ld_cpu_buf *cb, int cpu, u32 subbuf_size, u32 nr,
 		  void **mem, ld_local_t **commit);
 bool ld_area_owns(const void *p);

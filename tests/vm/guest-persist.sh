@@ -23,7 +23,7 @@
 #           trace_instance=boot_map@0x10400000:4M; 6.12+): a kprobe event
 #           on lt_record() records the same calls into boot_map; boot 2
 #           saves what ftrace kept (ftrace.txt) for the host to compare
-#   resmem  as panic, the area from reserve_mem=4M:4096:logdev (6.11+):
+#   resmem  as panic, the area from reserve_mem=4M:32M:logdev (6.11+):
 #           persist=reserve_mem:logdev; the kernel may place it elsewhere
 #           after the reset, and then boot 2 must claim nothing
 #   reboot  the run of ITERS iterations to its end, its counts on the

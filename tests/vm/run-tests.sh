@@ -576,7 +576,7 @@ for pm in ${VM_PERSIST:-panic reset}; do
 	panic|oops|corrupt) crash=--expect-crash ;;
 	ftrace) crash=--expect-crash
 		ap='memmap=4M$0x10400000 trace_instance=boot_map@0x10400000:4M' ;;
-	resmem) crash=--expect-crash ap='reserve_mem=4M:4096:logdev' ;;
+	resmem) crash=--expect-crash ap='reserve_mem=4M:32M:logdev' ;;
 	nmi) crash="--expect-crash --nmi-at persist-test:" ;;
 	esac
 	iters=${VM_PERSIST_ITERS:-1000000}

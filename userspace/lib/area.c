@@ -88,6 +88,16 @@ int lgd_area_is_area(const void *buf, size_t n)
 }
 
 /* one validation: the area, its warning callback, the sub-buffer decoder */
+/*
+ * How far a record's timestamp may lie before the one before it, or before
+ * its sub-buffer's first_ts, in an unsealed sub-buffer before the walk
+ * calls it damaged (ns).  The ring stamps in buffer order, but the "mono"
+ * trace clock (ktime_get_mono_fast_ns()) may step back a little across a
+ * timekeeping update: 2.57 us was seen in a sealed 6.1 sub-buffer under
+ * QEMU.  Garbage jumps by far more; a sealed sub-buffer's are not checked.
+ */
+#define LGD_AREA_TS_SLACK_NS	1000000ull
+
 struct actx {
 	struct lgd_area *a;
 	lgd_warn_fn warn;
@@ -327,7 +337,8 @@ static const char *head_check(const struct lgd_area *a, const struct lgd_area_cp
  * walk ends at the first malformed record instead of failing).
  * Return: 0, or the enum lgd_area_why that damages it (s->bad_off set).
  */
-static int walk(struct actx *c, struct lgd_area_sb *s, const struct lgd_sb_info *info, int open)
+static int walk(struct actx *c, struct lgd_area_sb *s, const struct lgd_sb_info *info, int open,
+		int sealed)
 {
 	uint32_t hsz = lgd_sb_hdr_size(info->version);
 	uint64_t prev = info->first_ts;
@@ -335,17 +346,19 @@ static int walk(struct actx *c, struct lgd_area_sb *s, const struct lgd_sb_info 
 	int n;
 
 	while ((n = lgd_sb_next(c->dec, &rec)) != LGD_SB_REC_END) {
+		/* timestamps: only against garbage, never for sealed bytes */
 		int why = n == LGD_SB_REC_BAD_ARGS ? LGD_AREA_W_REC_ARGS :
 			  n != LGD_SB_REC ? LGD_AREA_W_REC_LEN :
-			  rec.hdr.ts < info->first_ts ? LGD_AREA_W_TS_FIRST :
-			  rec.hdr.ts < prev ? LGD_AREA_W_TS_BACK : LGD_AREA_W_NONE;
+			  sealed || rec.hdr.ts + LGD_AREA_TS_SLACK_NS >= prev ? LGD_AREA_W_NONE :
+			  !s->records ? LGD_AREA_W_TS_FIRST : LGD_AREA_W_TS_BACK;
 
 		if (why) {
 			s->bad_off = s->off + (n == LGD_SB_REC ? rec.off : rec.bad_off);
 			s->why = (uint8_t)why;
 			return open ? 0 : why;
 		}
-		prev = rec.hdr.ts;
+		if (rec.hdr.ts > prev)
+			prev = rec.hdr.ts;
 		s->records++;
 		s->data_bytes = rec.off + rec.hdr.len - hsz;
 	}
@@ -392,7 +405,7 @@ static int sb_check(struct actx *c, struct lgd_area_sb *s, uint64_t rem,
 	else if (info.seq != s->seq)
 		why = LGD_AREA_W_SEQ, s->bad_off = s->off + lgd_sb_field_off(LGD_SB_F_SEQ);
 	else
-		why = walk(c, s, &info, rem != 0);
+		why = walk(c, s, &info, rem != 0, sealed);
 	if (why) {
 		s->why = (uint8_t)why;
 		s->records = 0;

@@ -260,48 +260,6 @@ out:
 	free(ab);
 }
 
-/*
- * A panic sealed every whole sub-buffer: one whose seal is gone (here its
- * seq made ~0) is corrupt, not "whole-unsealed" with whatever it holds (a
- * fresh user's tampered image printed another context's record, no
- * warning).  And an image cut inside a CPU's block head: that CPU's
- * sub-buffers are counted lost.
- */
-static void test_seal_gone(void)
-{
-	struct ab_area *ab = calloc(1, sizeof(*ab));
-	struct lgd_area a;
-	struct lgd_diag d;
-	uint64_t at = 0;
-
-	panic_area(ab, 8, 1);
-	if (!validate(&a, ab->img, ab->len, &d)) {
-		const struct lgd_area_cpu_res *r = &a.cpus[0];
-
-		at = ab->h.cpu_off + r->head.seal_off + (uint64_t)r->sb[1].slot * LOGDEV_AREA_SEAL_SIZE;
-		lgd_area_close(&a);
-	}
-	lgd_cap_put_u64(ab->img + at, ~0ull);
-	if (CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, "seal gone: validated")) {
-		CHECK_STR_EQ(counts(&a, 0), "sealed 6 unsealed 0 open 1 empty 0 corrupt 1 damaged 0 cut 0",
-			     "seal gone after a sealing end: corrupt, not whole-unsealed");
-		CHECK_WHY(got.warn_area == 1 && strstr(last_warn, "no seal, though its boot sealed"),
-			  "seal gone: said", "warnings %d: %s", got.warn_area, last_warn);
-		lgd_area_close(&a);
-	}
-	if (CHECK_EQ(validate(&a, ab->img, ab->h.cpu_off + ab->h.cpu_stride + 8, &d), 0,
-		     "cut in CPU 1's head: validated")) {
-		CHECK_WHY(a.cpus[1].count[LGD_AREA_CUT] == ab->h.nr_subbufs && a.cpus_unread == 1 &&
-			  a.lost >= ab->h.nr_subbufs,
-			  "cut in CPU 1's head: its sub-buffers counted lost", "cut %llu unread %u lost %llu",
-			  (unsigned long long)a.cpus[1].count[LGD_AREA_CUT], a.cpus_unread,
-			  (unsigned long long)a.lost);
-		lgd_area_close(&a);
-	}
-	ab_free(ab);
-	free(ab);
-}
-
 static int corrupt_seq(uint64_t seq)
 {
 	return seq >= 24 && seq <= 38 && (seq % 2 == 0 || seq % 5 == 0);
@@ -377,8 +335,8 @@ static void test_torn_open(void)
 		seq = ab->cpu[0].next_seq - 1;
 		sb = ab_sb_off(ab, 0, seq);
 		pos = ab->cpu[0].pos;
-		if (t == 2)
-			rh.ts = ab->log[ab->nlog - 1].ts - 1;
+		if (t == 2)	/* more than LGD_AREA_TS_SLACK_NS back */
+			rh.ts = ab->log[ab->nlog - 1].ts - 2000000;
 		lgd_sb_enc_rec(ab->img + sb, ab->h.subbuf_size, pos, &rh, pl);
 		if (t == 0)
 			poke(ab->img, sb + pos + lgd_sb_field_off(LGD_REC_F_LEN), 13, 2);
@@ -436,7 +394,7 @@ static void test_damaged(void)
 	m[SB(2) + lgd_sb_field_off(LGD_SB_F_MAGIC)] ^= 1;
 	poke(m, REC(3, 2) + lgd_sb_field_off(LGD_REC_F_LEN), 13, 2);
 	poke(m, REC(4, 0) + lgd_sb_field_off(LGD_REC_F_TS), 5, 8);
-	poke(m, REC(5, 3) + lgd_sb_field_off(LGD_REC_F_TS), ab->log[5 * 6 + 1].ts, 8);
+	poke(m, REC(5, 3) + lgd_sb_field_off(LGD_REC_F_TS), ab->log[5 * 6 + 1].ts - 2000000, 8);
 	poke(m, SB(6) + lgd_sb_field_off(LGD_SB_F_DATA_BYTES), 300, 4);
 	ab_set_commit(ab, 0, 7, 20);
 	poke(m, SB(8) + lgd_sb_field_off(LGD_SB_F_VERSION), 9, 2);
@@ -750,6 +708,100 @@ static int write_files(const char *dir)
 	return rc;
 }
 
+/*
+ * A panic sealed every whole sub-buffer: one whose seal is gone (here its
+ * seq made ~0) is corrupt, not "whole-unsealed" with whatever it holds (a
+ * fresh user's tampered image printed another context's record, no
+ * warning).  And an image cut inside a CPU's block head: that CPU's
+ * sub-buffers are counted lost.
+ */
+static void test_seal_gone(void)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct lgd_area a;
+	struct lgd_diag d;
+	uint64_t at = 0;
+
+	panic_area(ab, 8, 1);
+	if (!validate(&a, ab->img, ab->len, &d)) {
+		const struct lgd_area_cpu_res *r = &a.cpus[0];
+
+		at = ab->h.cpu_off + r->head.seal_off + (uint64_t)r->sb[1].slot * LOGDEV_AREA_SEAL_SIZE;
+		lgd_area_close(&a);
+	}
+	lgd_cap_put_u64(ab->img + at, ~0ull);
+	if (CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, "seal gone: validated")) {
+		CHECK_STR_EQ(counts(&a, 0), "sealed 6 unsealed 0 open 1 empty 0 corrupt 1 damaged 0 cut 0",
+			     "seal gone after a sealing end: corrupt, not whole-unsealed");
+		CHECK_WHY(got.warn_area == 1 && strstr(last_warn, "no seal, though its boot sealed"),
+			  "seal gone: said", "warnings %d: %s", got.warn_area, last_warn);
+		lgd_area_close(&a);
+	}
+	if (CHECK_EQ(validate(&a, ab->img, ab->h.cpu_off + ab->h.cpu_stride + 8, &d), 0,
+		     "cut in CPU 1's head: validated")) {
+		CHECK_WHY(a.cpus[1].count[LGD_AREA_CUT] == ab->h.nr_subbufs && a.cpus_unread == 1 &&
+			  a.lost >= ab->h.nr_subbufs,
+			  "cut in CPU 1's head: its sub-buffers counted lost", "cut %llu unread %u lost %llu",
+			  (unsigned long long)a.cpus[1].count[LGD_AREA_CUT], a.cpus_unread,
+			  (unsigned long long)a.lost);
+		lgd_area_close(&a);
+	}
+	ab_free(ab);
+	free(ab);
+}
+
+/*
+ * Timestamps: a record a little (1 us) before the one before it in an
+ * unsealed sub-buffer is kept (the mono clock steps back so, the ring
+ * stamps in order); in a sealed one no timestamp is judged: a 6.1 panic's
+ * sealed sub-buffer with a 2.57 us step back was called damaged and lost.
+ */
+static void test_ts_slack(void)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct lgd_area a;
+	struct lgd_diag d;
+	uint64_t sb, rec1, ts0;
+
+	panic_area(ab, 8, 0);	/* hard reset: unsealed */
+	sb = ab_sb_off(ab, 0, 3);
+	rec1 = sb + LOGDEV_SUBBUF_HDR_SIZE + 32;
+	ts0 = lgd_cap_get_u64(ab->img + sb + LOGDEV_SUBBUF_HDR_SIZE + lgd_sb_field_off(LGD_REC_F_TS));
+	poke(ab->img, rec1 + lgd_sb_field_off(LGD_REC_F_TS), ts0 - 1000, 8);
+	if (CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, "ts 1 us back, unsealed: validated")) {
+		CHECK_STR_EQ(counts(&a, 0), "sealed 0 unsealed 7 open 1 empty 0 corrupt 0 damaged 0 cut 0",
+			     "ts 1 us back, unsealed: kept");
+		lgd_area_close(&a);
+	}
+	ab_free(ab);
+	panic_area(ab, 8, 1);	/* sealed: a step back of 2 ms, the seal made anew */
+	sb = ab_sb_off(ab, 0, 3);
+	rec1 = sb + LOGDEV_SUBBUF_HDR_SIZE + 32;
+	ts0 = lgd_cap_get_u64(ab->img + sb + LOGDEV_SUBBUF_HDR_SIZE + lgd_sb_field_off(LGD_REC_F_TS));
+	poke(ab->img, rec1 + lgd_sb_field_off(LGD_REC_F_TS), ts0 - 2000000, 8);
+	if (!validate(&a, ab->img, ab->len, &d)) {
+		const struct lgd_area_cpu_res *r = &a.cpus[0];
+
+		for (uint32_t i = 0; i < r->nr_sb; i++)
+			if (r->sb[i].seq == 3) {
+				uint64_t at = ab->h.cpu_off + r->head.seal_off +
+					      (uint64_t)r->sb[i].slot * LOGDEV_AREA_SEAL_SIZE;
+				uint32_t db = lgd_cap_get_u32(ab->img + at + 12);
+
+				lgd_cap_put_u32(ab->img + at + 8,
+						lgd_area_crc(ab->img + sb, LOGDEV_SUBBUF_HDR_SIZE + db));
+			}
+		lgd_area_close(&a);
+	}
+	if (CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, "ts 2 ms back, sealed: validated")) {
+		CHECK_STR_EQ(counts(&a, 0), "sealed 7 unsealed 0 open 1 empty 0 corrupt 0 damaged 0 cut 0",
+			     "ts 2 ms back in a sealed sub-buffer: kept (the seal vouches for it)");
+		lgd_area_close(&a);
+	}
+	ab_free(ab);
+	free(ab);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--write"))
@@ -758,6 +810,7 @@ int main(int argc, char **argv)
 	test_panic(4);
 	test_hard_reset();
 	test_seal_gone();
+	test_ts_slack();
 	test_corrupt_pattern();
 	test_torn_open();
 	test_damaged();
