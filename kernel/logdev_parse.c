@@ -251,7 +251,7 @@ static int ld_parse_num(const char *s, u64 *val, const char **end)
 /**
  * ld_parse_persist() - the value of parameter "persist"
  * @s:    "off"; "memmap:SIZE@ADDR": SIZE in bytes with an optional K, M or
- *        G (KiB, MiB, GiB), ADDR decimal or 0x hex, both multiples of 4096
+ *        G (KiB, MiB, GiB; either case, as memmap= takes them), ADDR decimal or 0x hex, both multiples of 4096
  *        (the memmap=SIZE$ADDR of the kernel command line that reserved
  *        the range, written with '@' because '$' is awkward in shells and
  *        boot loaders); or "reserve_mem:NAME", the NAME of a
@@ -290,14 +290,17 @@ int ld_parse_persist(const char *s, struct ld_persist_spec *p)
 	if (strncmp(s, pre, sizeof(pre) - 1) ||
 	    ld_parse_num(s + sizeof(pre) - 1, &sz, &q))
 		return -EINVAL;
-	switch (*q) {
+	switch (*q) {	/* as the kernel's memparse(): either case */
 	case 'G':
+	case 'g':
 		mul <<= 10;
 		fallthrough;
 	case 'M':
+	case 'm':
 		mul <<= 10;
 		fallthrough;
 	case 'K':
+	case 'k':
 		mul <<= 10;
 		q++;
 	}

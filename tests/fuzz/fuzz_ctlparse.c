@@ -289,8 +289,10 @@ static int ref_persist(const char *s, struct ld_persist_spec *p)
 	if (strncmp(s, "memmap:", 7) || !(at = strchr(s, '@')))
 		return -1;
 	e = at;
-	if (e > s + 7 && strchr("KMG", e[-1])) {
-		mul = e[-1] == 'K' ? 1024 : e[-1] == 'M' ? 1 << 20 : 1 << 30;
+	if (e > s + 7 && e[-1] && strchr("KMGkmg", e[-1])) {
+		char u = e[-1] | 0x20;
+
+		mul = u == 'k' ? 1024 : u == 'm' ? 1 << 20 : 1 << 30;
 		e--;
 	}
 	if (ref_num(s + 7, e, &sz) || ref_num(at + 1, at + 1 + strlen(at + 1), &a))
