@@ -51,8 +51,9 @@ static_assert(sizeof(struct logdev_area_seal) == LOGDEV_AREA_SEAL_SIZE);
 /**
  * struct ld_area - the area of this load
  * @want:   the parameter (all zero: off)
- * @addr, @size: the range in use (from @want; a reserve_mem= name's found
- *          at load)
+ * @addr:   the range in use: its physical address (from @want; a
+ *          reserve_mem= name's found at load)
+ * @size:   its bytes
  * @va:     the mapping (NULL: no area)
  * @hdr:    its header (at @va)
  * @prev:   copy of what a previous boot or load left (vmalloc), or NULL
@@ -358,9 +359,13 @@ err:
 
 /**
  * ld_area_ring() - the area's memory for @cpu's ring
- * @cb:  the ring being made for @cpu (ld_area_end() reads its counters)
- * @cpu: the CPU; @subbuf_size, @nr: the ring asked for
- * @mem, @commit: set to its sub-buffers and commit counters
+ * @cb:          the ring being made for @cpu (ld_area_end() reads its
+ *               counters)
+ * @cpu:         the CPU
+ * @subbuf_size: bytes per sub-buffer of the ring asked for
+ * @nr:          its sub-buffers
+ * @mem:         set to its sub-buffers in the area
+ * @commit:      set to its commit counters in the area
  *
  * Return: true if the area holds @cpu's ring of that shape.
  */
@@ -380,7 +385,10 @@ bool ld_area_ring(struct ld_cpu_buf *cb, int cpu, u32 subbuf_size, u32 nr,
 	return true;
 }
 
-/** ld_area_owns() - is @p memory of the area (not to be freed)? */
+/**
+ * ld_area_owns() - is @p memory of the area (not to be freed)?
+ * @p: an address
+ */
 bool ld_area_owns(const void *p)
 {
 	return ld_area.va && p >= ld_area.va &&
@@ -388,7 +396,8 @@ bool ld_area_owns(const void *p)
 }
 
 /**
- * ld_area_set_clock() - the trace clock changed (@name): the header says so
+ * ld_area_set_clock() - the trace clock changed: the header says so
+ * @name: the clock's name (debugfs "clock")
  *
  * Under ld_cfg_mutex, the rings just emptied (ld_set_clock()).
  */
@@ -441,7 +450,8 @@ static bool ld_note_get(const char *d, u32 n, const char *key, char *out,
  * ld_area_identify() - store the kernel's build-id and _stext address
  *
  * From the vmcoreinfo note (filled at subsys_initcall: called by the
- * features' init, after it).  Process context.
+ * features' init, after it); a kernel without vmcoreinfo (a tinyconfig
+ * with logdev built in) leaves them unknown.  Process context.
  */
 void ld_area_identify(void)
 {
@@ -451,8 +461,9 @@ void ld_area_identify(void)
 	char v[24];
 	u64 a;
 
-	if (!ld_area.va)
-		return;
+	if (!ld_area.va ||
+	    !(IS_ENABLED(CONFIG_VMCORE_INFO) || IS_ENABLED(CONFIG_CRASH_CORE)))
+		return;	/* no vmcoreinfo: build-id and _stext stay unknown */
 	note = phys_to_virt(paddr_vmcoreinfo_note());
 	if (note[0] > 64 || note[1] > PAGE_SIZE)	/* namesz, descsz */
 		return;
@@ -491,7 +502,10 @@ char *ld_area_text_slot(u32 *bytes)
 	       (u64)ld_area_next_slot() * h->text_bytes;
 }
 
-/** ld_area_text_publish() - make the slot of ld_area_text_slot(), @len bytes, current. */
+/**
+ * ld_area_text_publish() - make the slot of ld_area_text_slot() current
+ * @len: the bytes of text written there
+ */
 void ld_area_text_publish(u32 len)
 {
 	struct logdev_area_hdr *h = ld_area.hdr;
@@ -517,7 +531,8 @@ static void ld_area_set_msg(const char *msg)
 }
 
 /**
- * ld_area_oops() - note an oops (@msg: its text) unless an end is noted
+ * ld_area_oops() - note an oops unless an end is noted
+ * @msg: its text (the die notifier's)
  *
  * Any context (the die notifier, NMI included): plain stores.  The kernel
  * may live on; a panic or reboot that follows seals the area.

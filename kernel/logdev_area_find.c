@@ -116,7 +116,8 @@ static int ld_area_check(u64 addr, u64 size)
 /**
  * ld_area_find() - the range parameter persist names, checked
  * @want: the parameter
- * @addr, @size: set to the range (bytes)
+ * @addr: set to the range's physical address
+ * @size: set to its bytes
  *
  * Process context (module init, or an early initcall built in).  A memmap= range must be reserved and no System RAM; a
  * reserve_mem= one is System RAM the kernel set aside by that name (it may

@@ -49,7 +49,8 @@ int ld_parse_write(char *buf, size_t count)
  * ld_get_word() - the word of a control file's write, from userspace
  * @ubuf:  the bytes written
  * @count: how many
- * @buf:   where the word goes (@size bytes)
+ * @buf:   where the word goes
+ * @size:  its bytes
  *
  * The bytes, NUL-terminated, through ld_parse_write(): one trailing
  * newline dropped.  Empty, too long or embedded NUL: -EINVAL.  The word
