@@ -104,6 +104,9 @@ static void banner_text(const char *text, const char *file)
 		cli_nwarn++;	/* records are missing: exit 3 */
 		fprintf(stderr, "logdev: warning: %slost: %s\n", name, lost);
 	}
+	/* said, not counted: the reader's lost events (overrun) count them */
+	if (text_value(text, "overwritten", lost, sizeof(lost)))
+		fprintf(stderr, "logdev: %soverwritten: %s\n", name, lost);
 }
 
 void cli_last_boot_banner(const struct lgd_reader *r, const char *file)

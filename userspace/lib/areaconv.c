@@ -198,6 +198,23 @@ static void put_cpu(FILE *f, const struct lgd_area_cpu_res *r)
 		fputs("; counters unknown\n", f);
 }
 
+/*
+ * the "overwritten:" line: records the ring wrapped over before the end,
+ * from the counters the CPUs saved (the reader shows them as lost events,
+ * overrun); nothing when none did or none was overwritten
+ */
+static void put_overwritten(FILE *f, const struct lgd_area *a)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < a->nr_cpus; i++)
+		if (a->cpus[i].state == LGD_AREA_CPU_OK && a->cpus[i].head.saved == 1)
+			n += a->cpus[i].head.overrun;
+	if (n)
+		fprintf(f, "overwritten: %" PRIu64 " records before the end, as the ring wrapped "
+			"(overrun: lost events at each CPU's start)\n", n);
+}
+
 /* the "lost:" line */
 static void put_lost(FILE *f, const struct lgd_area *a)
 {
@@ -265,6 +282,7 @@ char *lgd_area_last_boot_text(const struct lgd_area *a, const char *source, size
 	for (uint32_t i = 0; i < a->nr_cpus; i++)
 		put_cpu(m.f, &a->cpus[i]);
 	put_lost(m.f, a);
+	put_overwritten(m.f, a);
 	return mt_close(&m, len);
 }
 

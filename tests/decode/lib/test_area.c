@@ -66,6 +66,9 @@ static void test_panic(uint32_t local_bytes)
 			   "corrupt 0, damaged 0, cut 0; records 46; counters: written=70 ",
 			   NAMEF("panic%s: LAST_BOOT cpu 0 line", tag));
 	CHECK_STR_CONTAINS(got.last_boot, "\nlost: none\n", NAMEF("panic%s: lost: none", tag));
+	/* the wrap's losses said beside "lost: none" (a fresh user: exit 0 and "none", yet overrun) */
+	CHECK_STR_CONTAINS(got.last_boot, "\noverwritten: 28 records before the end, as the ring "
+			   "wrapped", NAMEF("panic%s: LAST_BOOT says what the wrap overwrote", tag));
 	lgd_area_close(&a);
 out:
 	ab_free(ab);
