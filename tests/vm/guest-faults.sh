@@ -50,9 +50,9 @@ fi
 # want FILE: the mode it must have (octal, as stat %a prints it)
 want_mode() {
 	case "$1" in
-	clear|flush) echo 200 ;;
+	clear|flush|release) echo 200 ;;
 	enable|mode|clock|buffer_size_kb|subbuf_size|dump_on_oops|probes|error_log|probe_functions|ksyms|probe_cost) echo 600 ;;
-	formats|header|stats|module_log|trace_pipe_raw) echo 400 ;;
+	formats|header|stats|module_log|trace_pipe_raw|persist|area) echo 400 ;;
 	*) echo unknown ;;
 	esac
 }
