@@ -280,7 +280,8 @@ static void text_check(struct actx *c)
 		a->text_p = (const char *)a->img + off2;
 		a->text_len = h->text_len[!cur];
 	}
-	awarn(c, -EINVAL, cur > 1 ? (int64_t)lgd_area_field_off(LGD_AH_TEXT_CUR) : (int64_t)off,
+	awarn(c, st == LGD_AREA_TEXT_CUT ? -ENODATA : -EINVAL,
+	      cur > 1 ? (int64_t)lgd_area_field_off(LGD_AH_TEXT_CUR) : (int64_t)off,
 	      -1, -1, "formats text (slot %u, %u bytes): %s: %s", cur,
 	      cur > 1 ? 0 : h->text_len[cur],
 	      cur > 1 ? "text_cur is neither slot" :
@@ -543,7 +544,7 @@ static int cpu_check(struct actx *c, uint32_t cpu)
 	 */
 	if (r->head.saved != 1 && r->nr_sb && r->sb[0].cls != LGD_AREA_EMPTY &&
 	    r->sb[0].seq != UINT64_MAX && r->sb[0].seq > 0)
-		awarn(c, -ENODATA, (int64_t)r->sb[0].off, cpu, (int64_t)r->sb[0].seq,
+		awarn(c, -EOVERFLOW, (int64_t)r->sb[0].off, cpu, (int64_t)r->sb[0].seq,
 		      "the ring had wrapped: the records of its %llu sub-buffers before this one "
 		      "were overwritten (how many records is unknown: no end was noted, so no "
 		      "counters were saved)", (unsigned long long)r->sb[0].seq);
