@@ -113,6 +113,11 @@ static struct logdev_area_cpu *ld_area_cpu(u32 cpu)
 			cpu * ld_area.hdr->cpu_stride);
 }
 
+static ld_local_t *ld_area_commits(struct logdev_area_cpu *ac)
+{
+	return (void *)((char *)ac + ac->commit_off);
+}
+
 static struct logdev_area_seal *ld_area_seals(struct logdev_area_cpu *ac)
 {
 	return (void *)((char *)ac + ac->seal_off);
@@ -121,6 +126,23 @@ static struct logdev_area_seal *ld_area_seals(struct logdev_area_cpu *ac)
 static u32 ld_crc(const void *p, size_t len)
 {
 	return ~crc32_le(~0U, p, len);	/* zlib's crc32() */
+}
+
+/* the header's CRC: of the bytes before hdr_crc */
+static u32 ld_area_hdr_crc(const struct logdev_area_hdr *h)
+{
+	return ld_crc(h, LOGDEV_AREA_CRC_BYTES);
+}
+
+/* a CPU block's head: struct logdev_area_cpu, then commit[] at this offset */
+#define LD_AREA_CPU_HEAD	128
+static_assert(LOGDEV_AREA_CPU_SIZE <= LD_AREA_CPU_HEAD);
+
+/* bytes before a CPU block's sub-buffers, for @nr of them: head, counters, seals */
+static u64 ld_area_block_head(u32 nr)
+{
+	return PAGE_ALIGN(LD_AREA_CPU_HEAD +
+			  (u64)nr * (sizeof(ld_local_t) + LOGDEV_AREA_SEAL_SIZE));
 }
 
 /*
@@ -132,8 +154,7 @@ static u32 ld_area_fit(u64 stride, u32 subbuf_size, u64 *data_off)
 	u32 nr;
 
 	for (nr = 1U << 30; nr >= 2; nr >>= 1) {
-		u64 head = PAGE_ALIGN(128 + (u64)nr * (sizeof(ld_local_t) +
-						       LOGDEV_AREA_SEAL_SIZE));
+		u64 head = ld_area_block_head(nr);
 
 		if (head + (u64)nr * subbuf_size <= stride) {
 			*data_off = head;
@@ -157,9 +178,7 @@ static u64 ld_area_text(u64 size)
  */
 static u64 ld_area_need(u32 nr, u32 subbuf_size)
 {
-	u64 block = PAGE_ALIGN(128 + (u64)nr * (sizeof(ld_local_t) +
-						LOGDEV_AREA_SEAL_SIZE)) +
-		    (u64)nr * subbuf_size;
+	u64 block = ld_area_block_head(nr) + (u64)nr * subbuf_size;
 	u64 size = PAGE_SIZE + 2 * LD_AREA_TEXT_MIN + nr_cpu_ids * block;
 
 	/* the text slots grow with the area: add them until it fits */
@@ -202,9 +221,8 @@ static int ld_area_layout(u32 subbuf_size, struct ld_area_layout *l)
 static int ld_area_format(const struct ld_area_layout *l, const char *clock)
 {
 	struct logdev_area_hdr *h = ld_area.hdr;
-	u64 size = ld_area.size, text = l->text, cpu_off = l->cpu_off;
-	u64 stride = l->stride, data_off = l->data_off;
-	u32 nr = l->nr, cpu, k;
+	u64 size = ld_area.size;
+	u32 cpu, k;
 
 	memset(h, 0, PAGE_SIZE);
 	memcpy(h->magic, LOGDEV_AREA_MAGIC, sizeof(h->magic));
@@ -215,31 +233,31 @@ static int ld_area_format(const struct ld_area_layout *l, const char *clock)
 	h->endian = LOGDEV_AREA_ENDIAN;
 	h->nr_cpus = nr_cpu_ids;
 	h->subbuf_size = l->subbuf_size;
-	h->nr_subbufs = nr;
+	h->nr_subbufs = l->nr;
 	h->format_version = LOGDEV_FORMAT_VERSION;
 	h->local_bytes = sizeof(ld_local_t);
-	h->text_bytes = text;
+	h->text_bytes = l->text;
 	h->text_off = PAGE_SIZE;
-	h->cpu_off = cpu_off;
-	h->cpu_stride = stride;
+	h->cpu_off = l->cpu_off;
+	h->cpu_stride = l->stride;
 	h->load_wall_ns = ktime_get_real_ns();
 	strscpy(h->clock, clock, sizeof(h->clock));
 	strscpy(h->osrelease, init_utsname()->release, sizeof(h->osrelease));
-	h->hdr_crc = ld_crc(h, LOGDEV_AREA_CRC_BYTES);
+	h->hdr_crc = ld_area_hdr_crc(h);
 	h->text_cur = LOGDEV_AREA_NO_TEXT;
 
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		struct logdev_area_cpu *ac = ld_area_cpu(cpu);
 		struct logdev_area_seal *seal;
 
-		memset(ac, 0, data_off);
+		memset(ac, 0, l->data_off);
 		ac->magic = LOGDEV_AREA_CPU_MAGIC;
 		ac->cpu = cpu;
-		ac->commit_off = 128;
-		ac->seal_off = 128 + (u64)nr * sizeof(ld_local_t);
-		ac->data_off = data_off;
+		ac->commit_off = LD_AREA_CPU_HEAD;
+		ac->seal_off = LD_AREA_CPU_HEAD + (u64)l->nr * sizeof(ld_local_t);
+		ac->data_off = l->data_off;
 		seal = ld_area_seals(ac);
-		for (k = 0; k < nr; k++)
+		for (k = 0; k < l->nr; k++)
 			seal[k].seq = ~0ULL;
 	}
 	barrier();	/* read back what was written, not what the compiler kept */
@@ -278,7 +296,7 @@ static int ld_area_keep_prev(void)
 			ld_area.want.name[0] ? " (reserve_mem= may put its memory elsewhere after a reboot: a larger alignment, reserve_mem=SIZE:32M:NAME, makes that rarer)" : "");
 		return 0;
 	}
-	crc_ok = h->hdr_crc == ld_crc(h, LOGDEV_AREA_CRC_BYTES);
+	crc_ok = h->hdr_crc == ld_area_hdr_crc(h);
 	if (crc_ok && h->area_bytes != ld_area.size) {
 		pr_err("persist: the area at 0x%llx holds a previous buffer of %llu bytes, persist= gives %llu: not loaded, so as not to overwrite it; load with that size, or save it (dd if=/dev/mem) first (docs/CRASHDUMP.md)\n",
 		       ld_area.addr, h->area_bytes, ld_area.size);
@@ -381,7 +399,7 @@ bool ld_area_ring(struct ld_cpu_buf *cb, int cpu, u32 subbuf_size, u32 nr,
 	ac = ld_area_cpu(cpu);
 	ld_area.cbs[cpu] = cb;
 	*mem = (char *)ac + ac->data_off;
-	*commit = (void *)((char *)ac + ac->commit_off);
+	*commit = ld_area_commits(ac);
 	return true;
 }
 
@@ -408,7 +426,7 @@ void ld_area_set_clock(const char *name)
 	if (!ld_area.va)
 		return;
 	strscpy(h->clock, name, sizeof(h->clock));
-	h->hdr_crc = ld_crc(h, LOGDEV_AREA_CRC_BYTES);
+	h->hdr_crc = ld_area_hdr_crc(h);
 }
 
 /** ld_area_wanted() - does parameter persist ask for an area? */
@@ -473,7 +491,7 @@ void ld_area_identify(void)
 	if (ld_note_get(desc, note[1], "SYMBOL(_stext)=", v, sizeof(v)) &&
 	    !kstrtou64(v, 16, &a))
 		h->text_addr = a;
-	h->hdr_crc = ld_crc(h, LOGDEV_AREA_CRC_BYTES);
+	h->hdr_crc = ld_area_hdr_crc(h);
 }
 
 /* the text slot not in use */
@@ -551,7 +569,7 @@ void ld_area_oops(const char *msg)
 /* Seal @ac's whole sub-buffers: CRC-32 of header and records. */
 static void ld_area_seal_cpu(struct logdev_area_cpu *ac, u32 nr, u32 size)
 {
-	ld_local_t *commit = (void *)((char *)ac + ac->commit_off);
+	ld_local_t *commit = ld_area_commits(ac);
 	struct logdev_area_seal *seal = ld_area_seals(ac);
 	const char *data = (const char *)ac + ac->data_off;
 	u32 k;

@@ -74,15 +74,21 @@ static void ld_persist_text(void)
 static void ld_persist_sync_fn(struct work_struct *w);
 static DECLARE_DELAYED_WORK(ld_persist_sync, ld_persist_sync_fn);
 
-static void ld_persist_sync_fn(struct work_struct *w)
+/* ld_persist_text() under its locks (process context): always, or @if_new sites */
+static void ld_persist_text_locked(bool if_new)
 {
 	mutex_lock(&ld_persist_mutex);
-	if (ld_nr_sites() != ld_persist_sites) {
+	if (!if_new || ld_nr_sites() != ld_persist_sites) {
 		mutex_lock(&ld_sites_mutex);
 		ld_persist_text();
 		mutex_unlock(&ld_sites_mutex);
 	}
 	mutex_unlock(&ld_persist_mutex);
+}
+
+static void ld_persist_sync_fn(struct work_struct *w)
+{
+	ld_persist_text_locked(true);
 	schedule_delayed_work(&ld_persist_sync,
 			      msecs_to_jiffies(LD_PERSIST_SYNC_MS));
 }
@@ -124,11 +130,7 @@ static int ld_persist_reboot(struct notifier_block *nb, unsigned long val,
 {
 	WRITE_ONCE(logdev_recording, false);
 	synchronize_rcu();	/* no writer is inside a record any more */
-	mutex_lock(&ld_persist_mutex);
-	mutex_lock(&ld_sites_mutex);
-	ld_persist_text();
-	mutex_unlock(&ld_sites_mutex);
-	mutex_unlock(&ld_persist_mutex);
+	ld_persist_text_locked(false);
 	ld_area_end(LOGDEV_END_REBOOT, val == SYS_POWER_OFF ? "power off" :
 		    val == SYS_HALT ? "halt" : "reboot");
 	return NOTIFY_DONE;
@@ -222,11 +224,7 @@ void ld_persist_init(struct dentry *dir)
 			i_size_write(d_inode(ld_persist_area), bytes);
 		debugfs_create_file("release", 0200, lb, NULL, &release_fops);
 	}
-	mutex_lock(&ld_persist_mutex);
-	mutex_lock(&ld_sites_mutex);
-	ld_persist_text();
-	mutex_unlock(&ld_sites_mutex);
-	mutex_unlock(&ld_persist_mutex);
+	ld_persist_text_locked(false);
 	atomic_notifier_chain_register(&panic_notifier_list,
 				       &ld_persist_panic_nb);
 	register_die_notifier(&ld_persist_die_nb);
@@ -249,10 +247,6 @@ void ld_persist_exit(void)
 	unregister_die_notifier(&ld_persist_die_nb);
 	atomic_notifier_chain_unregister(&panic_notifier_list,
 					 &ld_persist_panic_nb);
-	mutex_lock(&ld_persist_mutex);
-	mutex_lock(&ld_sites_mutex);
-	ld_persist_text();
-	mutex_unlock(&ld_sites_mutex);
-	mutex_unlock(&ld_persist_mutex);
+	ld_persist_text_locked(false);
 	ld_persist_up = false;
 }
