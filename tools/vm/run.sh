@@ -463,6 +463,14 @@ while kill -0 "$qpid" 2>/dev/null; do
 done
 if [ -n "$wedge$timedout" ] && kill -0 "$qpid" 2>/dev/null; then
 	monitor "info registers -a" > "$out/wedge-registers.txt" 2>&1
+	# VM_WEDGE_MEM=1: the guest's RAM too, and the kernel's messages that
+	# never reached the console (printk's ring holds them as text)
+	if [ -n "${VM_WEDGE_MEM:-}" ]; then
+		monitor "pmemsave 0 $((mem << 20)) $out/wedge-mem.bin" > /dev/null 2>&1
+		sleep 2
+		strings -n 8 "$out/wedge-mem.bin" 2> /dev/null |
+			grep -E 'BUG|WARNING|scheduling|Call Trace|^ [a-z_]+\+0x|logdev' > "$out/wedge-log.txt"
+	fi
 	rips=$(awk '/^CPU#[0-9]+/ { cpu = $1; sub(/^CPU#/, "", cpu) }
 		/^RIP=/ { split($1, a, "="); printf "%sCPU%s RIP=%s", sep, cpu, a[2]; sep = " " }' \
 		"$out/wedge-registers.txt")
