@@ -681,7 +681,7 @@ void ld_area_show(struct seq_file *m)
 	if (h->text_cur == LOGDEV_AREA_NO_TEXT)
 		seq_puts(m, "formats: not stored yet\n");
 	else
-		seq_printf(m, "formats: slot %u, %u bytes\n", h->text_cur,
+		seq_printf(m, "formats: slot %u, %u bytes (with the module map)\n", h->text_cur,
 			   h->text_len[h->text_cur]);
 	seq_printf(m, "build_id: %s\nlast_boot: %s\n", h->build_id,
 		   ld_area.prev ? "kept (last_boot/area)" :

@@ -5,10 +5,15 @@
  *
  * Layer: features, above the recording core (logdev_core.h).  Included by
  * logdev_main.c (module init/exit) and by the feature files that define
- * these functions; features do not call each other.
+ * these functions; features do not call each other, but for one call: the
+ * flight recorder (logdev_persist.c) takes module_log's module map
+ * (ld_modlog_map()) into its area.
  */
 #ifndef _LOGDEV_FEATURES_H
 #define _LOGDEV_FEATURES_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
 
 struct dentry;
 
@@ -25,6 +30,13 @@ void ld_probes_exit(void);
 /* logdev_modlog.c: module_log (and its module notifier) */
 int ld_modlog_init(struct dentry *dir);
 void ld_modlog_exit(void);
+
+/* the flight recorder's module map (ld_modlog_map()): modules in it */
+struct ld_modmap_counts {
+	u32 listed, bare, out;	/* with or without symbols; left out */
+};
+extern atomic_t ld_modmap_gen;	/* changes with every module load/unload */
+size_t ld_modlog_map(char *buf, size_t size, struct ld_modmap_counts *map);
 
 /* logdev_pipe.c: per_cpu/cpuN/trace_pipe_raw */
 void ld_pipe_init(struct dentry *dir);

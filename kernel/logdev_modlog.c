@@ -98,8 +98,9 @@ static const Elf_Sym *ld_mod_sym(const struct mod_kallsyms *ks, unsigned int i,
 
 /*
  * The module's symbols as /proc/kallsyms prints them (ld_mod_sym()).
- * Writes at most @size bytes to @buf (may be NULL) and returns the length
- * of all of them.
+ * With @buf NULL: returns the length of all of them.  Else writes the
+ * whole lines that fit in @size bytes, stops at the first that does not,
+ * and returns the bytes written.
  */
 static size_t ld_mod_syms(struct module *mod, char *buf, size_t size)
 {
@@ -119,8 +120,11 @@ static size_t ld_mod_syms(struct module *mod, char *buf, size_t size)
 		l = scnprintf(line, sizeof(line), "%016lx %c %s\t[%s]\n",
 			      (unsigned long)sym->st_value, ks->typetab[i],
 			      ks->strtab + sym->st_name, mod->name);
-		if (buf && n + l <= size)
+		if (buf) {
+			if (n + l > size)
+				break;
 			memcpy(buf + n, line, l);
+		}
 		n += l;
 	}
 	preempt_enable();
@@ -334,6 +338,7 @@ static void ld_modlog_event(struct module *mod, unsigned long action)
 	if (action != MODULE_STATE_COMING && action != MODULE_STATE_LIVE &&
 	    action != MODULE_STATE_GOING)
 		return;
+	atomic_inc(&ld_modmap_gen);	/* the area's module map is out of date */
 	mutex_lock(&ld_modlog_mutex);
 	if (action != MODULE_STATE_COMING)
 		load = ld_modlog_find_load(mod);
@@ -370,6 +375,118 @@ static void ld_modlog_event(struct module *mod, unsigned long action)
 	ld_modlog_drop_old();
 out:
 	mutex_unlock(&ld_modlog_mutex);
+}
+
+/* ------------------------------------------------- the area's module map */
+
+atomic_t ld_modmap_gen = ATOMIC_INIT(0);
+
+/*
+ * One module of the map at @buf (@size bytes left): its load line (TS 0:
+ * loaded before the first record the map serves) and its symbols if all
+ * fit, else the line alone (*@bare counts it).  A line that does not fit
+ * leaves the module out (*@out counts it).
+ * Return: bytes written.
+ */
+static size_t ld_modmap_one(struct module *mod, char *buf, size_t size,
+			    u32 *bare, u32 *out)
+{
+	size_t hl = ld_modlog_head(NULL, 0, "load", 0, mod, true);
+	size_t sl;
+
+	if (mod->state == MODULE_STATE_UNFORMED)
+		return 0;
+	if (hl >= size) {
+		(*out)++;
+		return 0;
+	}
+	ld_modlog_head(buf, hl + 1, "load", 0, mod, true);
+	sl = ld_mod_syms(mod, NULL, 0);
+	if (hl + sl > size) {
+		(*bare)++;
+		return hl;
+	}
+	/* init may end meanwhile (its symbols dropped): whole lines anyway */
+	return hl + ld_mod_syms(mod, buf + hl, size - hl);
+}
+
+/*
+ * Whether a node of the kernel's module list is a module: the list's head
+ * ("modules", in vmlinux's data) is the one node outside module memory.
+ */
+static bool ld_modmap_is_module(const struct list_head *node)
+{
+#ifdef MODULES_VADDR
+	unsigned long a = (unsigned long)node;
+
+	return a >= MODULES_VADDR && a < MODULES_END;
+#else
+	return false;	/* no range to tell: logdev's own entry only */
+#endif
+}
+
+/**
+ * ld_modlog_map() - the module map of the flight recorder's area
+ * @buf:  where to write it
+ * @size: its bytes
+ * @map:  set to the counts: modules listed, listed without symbols (did not
+ *        fit), left out
+ *
+ * The modules loaded now, in module_log format 2 (this file's head), each
+ * as "load 0 NAME KIND=BASE/SIZE..." and its symbol lines, after the head
+ * line and before a "# logdev module map:" line with the counts: what a
+ * reader of a previous boot's area resolves %pS of modules with
+ * (docs/FORMAT.md).  As a module, logdev walks the kernel's module list
+ * from its own entry under RCU (no lock: callable from the panic notifier);
+ * built in, where it has no entry, the modules its notifier saw load and
+ * not unload (process context only: takes ld_modlog_mutex).
+ *
+ * Return: the bytes written (whole lines).
+ */
+size_t ld_modlog_map(char *buf, size_t size, struct ld_modmap_counts *map)
+{
+	size_t n, tail = 96;	/* room kept for the closing line */
+	struct module *mod;
+
+	memset(map, 0, sizeof(*map));
+	n = scnprintf(buf, size, "# logdev module log: format 2, sizes %s, clock %s, 0 entries dropped\n",
+		      ld_sizes_names[ld_modlog_sizes],
+		      ld_clock_names[READ_ONCE(ld_cfg.clock)]);
+	if (size < n + tail)
+		return 0;
+	size -= tail;
+#ifdef MODULE
+	n += ld_modmap_one(THIS_MODULE, buf + n, size - n, &map->bare, &map->out);
+	map->listed++;
+	rcu_read_lock_sched();
+	list_for_each_entry_rcu(mod, &THIS_MODULE->list, list) {
+		if (!ld_modmap_is_module(&mod->list))
+			continue;
+		n += ld_modmap_one(mod, buf + n, size - n, &map->bare, &map->out);
+		map->listed++;
+	}
+	rcu_read_unlock_sched();
+#else
+	{
+		struct ld_modev *e;
+
+		mutex_lock(&ld_modlog_mutex);
+		list_for_each_entry(e, &ld_modlog, list) {
+			mod = e->load == e ? e->mod : NULL;
+			if (!mod)
+				continue;
+			n += ld_modmap_one(mod, buf + n, size - n, &map->bare, &map->out);
+			map->listed++;
+		}
+		mutex_unlock(&ld_modlog_mutex);
+	}
+#endif
+	map->listed -= map->out;
+	n += scnprintf(buf + n, size + tail - n,
+		       "# logdev module map: %u modules, %u without symbols, %u left out%s\n",
+		       map->listed, map->bare, map->out,
+		       map->bare || map->out ? " (the area's text is full)" : "");
+	return n;
 }
 
 /* Every load, end of init and unload (symbols for %pS at record time). */

@@ -29,6 +29,8 @@
 #include <linux/reboot.h>
 #include <linux/seq_file.h>
 #include <linux/workqueue.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "logdev_core.h"
 #include "logdev_features.h"
@@ -41,16 +43,39 @@ static u32 ld_persist_sites = ~0U;	/* ld_nr_sites() the text was made of */
 static bool ld_persist_up;
 
 /*
- * Write the "formats" text into the area's free slot and make it current.
- * Whole lines only: a site that does not fit is left out (warned once).
- * Under ld_persist_mutex and ld_sites_mutex, or in a panic (nothing else
- * runs).
+ * The module map (ld_modlog_map()) as last made: rebuilt when a module
+ * came or went (ld_modmap_gen), in process context, and in the panic
+ * notifier where that needs no lock (logdev a module); else the panic
+ * keeps the last one.  ld_persist_map is the area's text size, allocated
+ * at init (none: the text carries no map).
  */
-static void ld_persist_text(void)
+static char *ld_persist_map;
+static size_t ld_persist_map_len;
+static int ld_persist_map_gen;
+static struct ld_modmap_counts ld_persist_map_n;
+
+static void ld_persist_map_make(size_t room, bool locks)
+{
+	int gen = atomic_read(&ld_modmap_gen);
+
+	if (!ld_persist_map || (!locks && !IS_ENABLED(MODULE)))
+		return;
+	ld_persist_map_len = ld_modlog_map(ld_persist_map, room, &ld_persist_map_n);
+	ld_persist_map_gen = gen;
+}
+
+/*
+ * Write the text into the area's free slot and make it current: the
+ * "formats" text, then a NUL and the module map (docs/FORMAT.md).  Whole
+ * lines only: a site or a module that does not fit is left out (warned
+ * once).  Under ld_persist_mutex and ld_sites_mutex (@locks), or in a
+ * panic (nothing else runs).
+ */
+static void ld_persist_text(bool locks)
 {
 	struct seq_file m = { };
 	u32 id, n = ld_nr_sites(), bytes;
-	size_t whole;
+	size_t whole, room, len;
 	char *slot = ld_area_text_slot(&bytes);
 
 	if (!slot)
@@ -68,6 +93,21 @@ static void ld_persist_text(void)
 		pr_warn_once("persist: the formats of %u sites do not fit the area's %u bytes: the last ones are left out\n",
 			     n, bytes);
 	ld_persist_sites = n;
+	room = whole < bytes ? bytes - whole - 1 : 0;
+	if (ld_persist_map && room) {
+		if (atomic_read(&ld_modmap_gen) != ld_persist_map_gen ||
+		    ld_persist_map_len > room)
+			ld_persist_map_make(room, locks);
+		len = min(ld_persist_map_len, room);
+		while (len && ld_persist_map[len - 1] != '\n')
+			len--;		/* an older, longer map: whole lines */
+		slot[whole] = '\0';
+		memcpy(slot + whole + 1, ld_persist_map, len);
+		whole += 1 + len;
+		if (ld_persist_map_n.bare || ld_persist_map_n.out)
+			pr_warn_once("persist: the module map does not fit the area's text: %u modules without symbols, %u left out\n",
+				     ld_persist_map_n.bare, ld_persist_map_n.out);
+	}
 	ld_area_text_publish(whole);
 }
 
@@ -78,9 +118,10 @@ static DECLARE_DELAYED_WORK(ld_persist_sync, ld_persist_sync_fn);
 static void ld_persist_text_locked(bool if_new)
 {
 	mutex_lock(&ld_persist_mutex);
-	if (!if_new || ld_nr_sites() != ld_persist_sites) {
+	if (!if_new || ld_nr_sites() != ld_persist_sites ||
+	    atomic_read(&ld_modmap_gen) != ld_persist_map_gen) {
 		mutex_lock(&ld_sites_mutex);
-		ld_persist_text();
+		ld_persist_text(true);
 		mutex_unlock(&ld_sites_mutex);
 	}
 	mutex_unlock(&ld_persist_mutex);
@@ -100,8 +141,9 @@ static int ld_persist_panic(struct notifier_block *nb, unsigned long val,
 {
 	/* other CPUs are stopped: a plain store, no lock */
 	WRITE_ONCE(logdev_recording, false);
-	if (ld_nr_sites() != ld_persist_sites)
-		ld_persist_text();
+	if (ld_nr_sites() != ld_persist_sites ||
+	    atomic_read(&ld_modmap_gen) != ld_persist_map_gen)
+		ld_persist_text(false);
 	ld_area_end(LOGDEV_END_PANIC, data);
 	return NOTIFY_DONE;
 }
@@ -146,6 +188,10 @@ static int persist_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&ld_persist_mutex);
 	ld_area_show(m);
+	if (ld_persist_map)
+		seq_printf(m, "module_map: %u modules, %u without symbols, %u left out, %zu bytes\n",
+			   ld_persist_map_n.listed, ld_persist_map_n.bare,
+			   ld_persist_map_n.out, ld_persist_map_len);
 	mutex_unlock(&ld_persist_mutex);
 	return 0;
 }
@@ -208,6 +254,7 @@ void ld_persist_init(struct dentry *dir)
 {
 	const void *prev;
 	u64 bytes;
+	u32 bytes32;
 
 	debugfs_create_file("persist", 0400, dir, NULL, &persist_fops);
 	if (!ld_area_on())
@@ -224,6 +271,11 @@ void ld_persist_init(struct dentry *dir)
 			i_size_write(d_inode(ld_persist_area), bytes);
 		debugfs_create_file("release", 0200, lb, NULL, &release_fops);
 	}
+	if (ld_area_text_slot(&bytes32))
+		ld_persist_map = kvmalloc(bytes32, GFP_KERNEL);
+	if (!ld_persist_map)
+		pr_warn("persist: no memory for the module map: a previous boot's %%pS of modules will print as hex\n");
+	ld_persist_map_gen = atomic_read(&ld_modmap_gen) - 1;	/* make it */
 	ld_persist_text_locked(false);
 	atomic_notifier_chain_register(&panic_notifier_list,
 				       &ld_persist_panic_nb);
@@ -249,4 +301,6 @@ void ld_persist_exit(void)
 					 &ld_persist_panic_nb);
 	ld_persist_text_locked(false);
 	ld_persist_up = false;
+	kvfree(ld_persist_map);
+	ld_persist_map = NULL;
 }
