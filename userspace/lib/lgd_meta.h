@@ -287,6 +287,8 @@ struct lgd_kmod {
  *               without), 0 if none was added; above LGD_MODLOG_FORMAT (or
  *               unreadable: UINT32_MAX) its layouts were not read
  * @modlog_sizes: its size rule (format 2's "sizes"; LGD_KSIZE_TEXT before)
+ * @modlog_bad_line: the first malformed line of the last module log added
+ *               (1-based, counted as lgd_ksyms_add_modlog() counts), 0: none
  */
 struct lgd_ksyms {
 	struct lgd_ksym *syms;
@@ -299,6 +301,7 @@ struct lgd_ksyms {
 	size_t nr_mods;
 	uint32_t modlog_format;
 	enum lgd_ksize modlog_sizes;
+	uint32_t modlog_bad_line;
 };
 
 /** LGD_MODLOG_FORMAT: the newest module log format this reader knows. */
@@ -318,7 +321,9 @@ int lgd_ksyms_parse(struct lgd_ksyms *k, const char *text, size_t len);
  * section MODLOG; docs/DEBUGFS.md, docs/FORMAT.md), format 1 or 2: module
  * tables valid from load to unload, the snapshot's tables cut at their
  * module's first logged event; sets @k->modlog_format and @modlog_sizes.
- * Call after lgd_ksyms_parse() (or on a zeroed @k).
+ * Call after lgd_ksyms_parse() (or on a zeroed @k).  A last line without
+ * its newline is read as a whole one.  @k->modlog_bad_line: the first
+ * malformed line's number (1-based), 0 if none.
  * Return: number of malformed lines (>= 0: lines skipped, load and unload
  * lines whose regions are unreadable, their module then read without
  * layout, and a first line naming a format it cannot read), or -ENOMEM.

@@ -78,6 +78,12 @@ int lgd_rec_probe_cost(struct lgd_cap_writer *w, const char *dir);
  */
 int lgd_rec_calibrated(const char *dir);
 /**
+ * lgd_formats_need_ksyms() - does a format of the "formats" text @text
+ * (@len bytes) print a symbol (%pS %ps %pB %pF %pf)?  Return: 1 or 0 (0 for
+ * a text that does not parse).
+ */
+int lgd_formats_need_ksyms(const char *text, size_t len);
+/**
  * lgd_rec_kallsyms() - add KALLSYMS if @formats (@len bytes) needs it and
  * *@ksyms_done is not set (then set); @st->ksyms says why not when it could
  * not.  Return: 0 or negative errno from the writer.

@@ -222,10 +222,11 @@ int lgd_ksyms_add_modlog(struct lgd_ksyms *k, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len, *l;
 	size_t ll, first = k->nr_mods, cur = (size_t)-1, cap = 0;
-	int bad = 0, lineno = 0;
+	int bad = 0, lineno = 0, bad_before = 0;
 
 	k->modlog_format = 1;
 	k->modlog_sizes = LGD_KSIZE_TEXT;
+	k->modlog_bad_line = 0;
 	while ((l = lgd_next_line(&p, end, &ll))) {
 		char line[1024], verb[16], name[LGD_KMOD_NAME_LEN], type;
 		char sym[LGD_KSYM_NAME_LEN], mod[LGD_KMOD_NAME_LEN];
@@ -235,6 +236,9 @@ int lgd_ksyms_add_modlog(struct lgd_ksyms *k, const char *text, size_t len)
 		int nf = 0;
 		const char *f;
 
+		if (bad != bad_before && !k->modlog_bad_line)
+			k->modlog_bad_line = (uint32_t)lineno;	/* the line before this one */
+		bad_before = bad;
 		if (!lineno++) {
 			bad += modlog_header(k, l, ll);
 			if (ll && l[0] == '#')
@@ -292,6 +296,8 @@ int lgd_ksyms_add_modlog(struct lgd_ksyms *k, const char *text, size_t len)
 			bad++;
 		}
 	}
+	if (bad != bad_before && !k->modlog_bad_line)
+		k->modlog_bad_line = (uint32_t)lineno;
 	for (size_t i = first; i < k->nr_mods; i++)
 		if (lgd_ksyms_sort(k->mods[i].syms, k->mods[i].nr))
 			return -ENOMEM;

@@ -455,8 +455,9 @@ static int finish_scan(struct lgd_reader *r, struct scan *sc, struct lgd_diag *d
 			return ret;
 		if (ret > (r->ksyms.modlog_format > LGD_MODLOG_FORMAT))	/* not the header */
 			lgd_rd_warn(r, -EINVAL, -1, -1, -1, "%d malformed module log lines (skipped, or "
-			     "their module's layout not read)",
-			     ret - (r->ksyms.modlog_format > LGD_MODLOG_FORMAT));
+			     "their module's layout not read; the first is line %u of the MODLOG "
+			     "section)", ret - (r->ksyms.modlog_format > LGD_MODLOG_FORMAT),
+			     r->ksyms.modlog_bad_line);
 		if (lgd_ksyms_modlog_note(&r->ksyms))
 			lgd_rd_warn(r, -EPROTO, -1, -1, -1, "%s", lgd_ksyms_modlog_note(&r->ksyms));
 		r->has_ksyms = 1;

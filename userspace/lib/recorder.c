@@ -135,8 +135,7 @@ int lgd_rec_list_cpus(const char *dir, unsigned **cpus)
 	return n;
 }
 
-/* does any format in a formats text need kallsyms? */
-static int formats_need_ksyms(const char *text, size_t len)
+int lgd_formats_need_ksyms(const char *text, size_t len)
 {
 	struct lgd_sites s = { 0 };
 	int need = 0;
@@ -157,7 +156,7 @@ int lgd_rec_kallsyms(struct lgd_cap_writer *w, const char *formats, size_t len,
 	char *k;
 	int ret;
 
-	if (*ksyms_done || !formats_need_ksyms(formats, len))
+	if (*ksyms_done || !lgd_formats_need_ksyms(formats, len))
 		return 0;
 	k = lgd_rec_read_text(NULL, "/proc/kallsyms", &klen);
 	if (!k) {
