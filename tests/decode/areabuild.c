@@ -93,12 +93,17 @@ void ab_init(struct ab_area *a, const struct ab_opts *o)
 	if (!a->img)
 		abort();
 	if (o->formats) {
+		size_t fl = strlen(o->formats), ml = o->mods ? strlen(o->mods) + 1 : 0;
+		uint8_t *t = a->img + h->text_off + tb;
+
 		h->text_cur = 1;
-		h->text_len[1] = (uint32_t)strlen(o->formats);
+		h->text_len[1] = (uint32_t)(fl + ml);
 		if (h->text_len[1] > tb)
 			abort();
-		memcpy(a->img + h->text_off + tb, o->formats, h->text_len[1]);
-		h->text_crc[1] = lgd_area_crc(o->formats, h->text_len[1]);
+		memcpy(t, o->formats, fl);
+		if (o->mods)	/* the NUL, then the map */
+			memcpy(t + fl + 1, o->mods, ml - 1);
+		h->text_crc[1] = lgd_area_crc(t, h->text_len[1]);
 	}
 	for (uint32_t c = 0; c < ncpu; c++) {
 		struct logdev_area_cpu ac = {

@@ -29,6 +29,7 @@ struct ab_opts {
 	uint32_t local_bytes;	/* [8] */
 	uint32_t text_bytes;	/* [2048] */
 	const char *formats;	/* text slot 1 (text_cur 1); NULL: no text */
+	const char *mods;	/* the module map after the formats and a NUL; NULL: none */
 };
 
 /* one record written, as the test expects to read it back */

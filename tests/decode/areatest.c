@@ -62,7 +62,7 @@ int read_back(const struct lgd_area *a)
 	if (tf)
 		fclose(tf);
 	memset(&got, 0, sizeof(got));
-	if (fd < 0 || lgd_cap_writer_start(&w, fd) || lgd_area_capture(a, &w, "test", NULL))
+	if (fd < 0 || lgd_cap_writer_start(&w, fd) || lgd_area_capture(a, &w, "test", NULL, NULL))
 		return -1;
 	warn_ctr = &got.warn_read;
 	if (lgd_reader_open_fd(&r, fd, count_warn, NULL, &d))

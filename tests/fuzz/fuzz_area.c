@@ -16,7 +16,11 @@
  * (lgd_area.h): each CPU's classes add up to its ring's sub-buffers, a
  * kept sub-buffer's data lies inside the sub-buffer, and the reader reads
  * back exactly the records the validator kept (a kept sub-buffer the
- * reader finds wrong would be a validator that let damage through).
+ * reader finds wrong would be a validator that let damage through); the
+ * text slot split at its first NUL (formats before, the module map after,
+ * whole lines, no NUL in either), converted with vmlinux symbols shifted
+ * to the area's text_addr (lgd_area_vmlinux_syms()) so that %pS of a
+ * record resolves against them and the map's modules.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -96,6 +100,14 @@ static uint64_t check(const struct lgd_area *a)
 				abort();
 		kept += r->records;
 	}
+	if ((a->text == LGD_AREA_TEXT_OK || a->text == LGD_AREA_TEXT_OLDER) &&
+	    memchr(a->text_p, 0, a->text_len))
+		abort();
+	if (a->map && (a->mods_p != a->text_p + a->text_len + 1 ||
+		       (a->mods_len && a->mods_p[a->mods_len - 1] != '\n') ||
+		       memchr(a->mods_p, 0, a->mods_len) ||
+		       (const uint8_t *)a->mods_p + a->mods_len > a->img + a->len))
+		abort();
 	return kept;
 }
 
@@ -107,12 +119,19 @@ static uint64_t read_back(const struct lgd_area *a)
 	struct lgd_merge m;
 	struct lgd_diag d;
 	struct lgd_item it;
+	struct lgd_area_syms sy = { 0 };
+	static const char vm[] = "ffffffff81000000 T _stext\nffffffff81000100 T f\n"
+				 "ffffffff81001000 T _etext\n";
 	uint64_t n = 0;
-	int fd = memfd_create("fuzz-area", 0);
+	int fd = memfd_create("fuzz-area", 0), ret;
 
 	if (fd < 0)
 		abort();
-	if (lgd_cap_writer_start(&w, fd) || lgd_area_capture(a, &w, "fuzz", NULL)) {
+	if (lgd_area_vmlinux_syms(a, vm, sizeof(vm) - 1, &sy, &d) && sy.text)
+		abort();	/* an error leaves no text */
+	ret = lgd_cap_writer_start(&w, fd) || lgd_area_capture(a, &w, "fuzz", &sy, NULL);
+	lgd_area_syms_free(&sy);
+	if (ret) {
 		close(fd);
 		return UINT64_MAX;	/* no memory */
 	}

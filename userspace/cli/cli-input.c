@@ -95,6 +95,10 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 	uint8_t *buf;
 	uint64_t bytes = 0, recs = 0;
 
+	if (cli_kallsyms && (!file || !cli_is_area(file)))	/* a note: nothing is wrong */
+		fprintf(stderr, "logdev: %s: --kallsyms not used: it names the symbols of a raw "
+			"flight-recorder area's boot, and this is %s\n", file ? file : dir,
+			file ? "a capture" : "the live buffer");
 	if (file) {
 		/* a raw flight-recorder area: converted to a temporary capture first */
 		fd = cli_is_area(file) ? cli_area_input(file) : -2;

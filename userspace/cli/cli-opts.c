@@ -21,6 +21,7 @@
 #include "subbuf.h"
 
 const struct cli_cmd *cli_current;
+const char *cli_kallsyms;
 
 /* each verb's examples, for its --help and docs/logdev.1 */
 static const struct {
@@ -318,6 +319,10 @@ int cli_filter_opt(const char *verb, int c, const char *arg)
 
 	if (c == CLI_OPT_INCLUDE_RECORDER) {
 		cli_filter.include_recorder = 1;
+		return 0;
+	}
+	if (c == CLI_OPT_KALLSYMS) {
+		cli_kallsyms = arg;
 		return 0;
 	}
 	if (c < CLI_OPT_CPU || c > CLI_OPT_TO)

@@ -310,7 +310,7 @@ int cli_hist_svg_write(const char *out, const char *const *inputs, int ninputs,
  */
 enum {
 	CLI_OPT_CPU = 0x100, CLI_OPT_PID, CLI_OPT_COMM, CLI_OPT_SITE, CLI_OPT_CONTEXT,
-	CLI_OPT_FROM, CLI_OPT_TO, CLI_OPT_INCLUDE_RECORDER,
+	CLI_OPT_FROM, CLI_OPT_TO, CLI_OPT_INCLUDE_RECORDER, CLI_OPT_KALLSYMS,
 };
 #define CLI_FILTER_LONGOPTS \
 	{ "cpu", required_argument, NULL, CLI_OPT_CPU }, \
@@ -320,7 +320,8 @@ enum {
 	{ "context", required_argument, NULL, CLI_OPT_CONTEXT }, \
 	{ "from", required_argument, NULL, CLI_OPT_FROM }, \
 	{ "to", required_argument, NULL, CLI_OPT_TO }, \
-	{ "include-recorder", no_argument, NULL, CLI_OPT_INCLUDE_RECORDER }
+	{ "include-recorder", no_argument, NULL, CLI_OPT_INCLUDE_RECORDER }, \
+	{ "kallsyms", required_argument, NULL, CLI_OPT_KALLSYMS }
 #define CLI_FILTER_HELP \
 	"  filters (kinds AND, values of one kind OR; pairs only where both ends pass):\n" \
 	"      --cpu LIST           CPUs: 0,2-3\n" \
@@ -333,12 +334,18 @@ enum {
 	"                           the first record (+1.5s)\n" \
 	"      --to TIME            records before TIME (same forms)\n" \
 	"      --include-recorder   keep the records of the recording process itself\n" \
-	"                           (left out by default, and counted on stderr)\n"
+	"                           (left out by default, and counted on stderr)\n" \
+	"  a raw flight-recorder area as FILE (a previous boot's buffer):\n" \
+	"      --kallsyms FILE      vmlinux's symbols of that boot for %pS: its\n" \
+	"                           /proc/kallsyms saved while it ran, or the System.map\n" \
+	"                           of its -dbg package (default: /proc/kallsyms when\n" \
+	"                           this kernel's build-id is the area's)\n"
 /** cli_filter - the filter options given (cli_filter_opt()). */
 extern struct lgd_filter cli_filter;
 /**
  * cli_filter_opt() - option @c of getopt_long() with value @arg: a filter
- * option is added to cli_filter.  Return: -1 not a filter option, 0 taken,
+ * option is added to cli_filter (--kallsyms, the input's, to cli_kallsyms).
+ * Return: -1 not a filter option, 0 taken,
  * 2 after "logdev VERB: bad --OPT 'VALUE': expected ..." (usage error).
  */
 int cli_filter_opt(const char *verb, int c, const char *arg);

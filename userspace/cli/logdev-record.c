@@ -60,7 +60,7 @@
 const struct cli_cmd cli_cmd_record = {
 	"record", cmd_record, "record [-o FILE] [-d DIR] [--no-enable] [-p SPEC]... "
 	"[--probe-file FILE]... [--callees FUNC]... [--duration S | -- COMMAND [ARGS] | "
-	"--last-boot | --area IMAGE]",
+	"--last-boot | --area IMAGE [--kallsyms FILE]]",
 	"  -o, --output FILE    capture file (default logdev.cap; - for stdout)\n"
 	"  -p, --probe SPEC     attach probe SPEC (DIR/probes' grammar: 'r:FUNC', globs...)\n"
 	"                       for the recording, removed after it (repeatable)\n"
@@ -73,7 +73,9 @@ const struct cli_cmd cli_cmd_record = {
 	"      --last-boot      write the previous boot's buffer, kept by logdev loaded\n"
 	"                       with persist=memmap:SIZE@ADDR (DIR/last_boot/area)\n"
 	"      --area IMAGE     write a raw flight-recorder area image (dd of /dev/mem,\n"
-	"                       QEMU pmemsave) as a capture; exit 3: sub-buffers lost\n",
+	"                       QEMU pmemsave) as a capture; exit 3: sub-buffers lost\n"
+	"      --kallsyms FILE  vmlinux symbols of that boot for %pS: its kallsyms saved,\n"
+	"                       or -dbg System.map (default: /proc/kallsyms, same build-id)\n",
 };
 
 static double now_s(void)
@@ -128,18 +130,8 @@ struct rec {
 };
 
 /*
- * write FORMATS (and KALLSYMS if newly needed, and once symbols are needed
- * the module log if it changed: the last one is written at the end, after
- * every load and unload of the recording); 0 or negative errno
- */
-static int write_formats(struct rec *rc, const char *ft, size_t fl)
-{
-	return cli_write_formats(&rc->w, rc->dir, ft, fl, &rc->ksyms);
-}
-
-/*
- * Re-read DIR/formats; if it differs from the current one, write it as a
- * new FORMATS section and keep it as the current one.
+ * Re-read DIR/formats; if it differs from the current one, write it
+ * (cli_write_formats(): FORMATS, KALLSYMS and MODLOG as needed), keep it.
  * Return: 0, or the capture writer's negative errno.
  */
 static int refresh_formats(struct rec *rc)
@@ -152,7 +144,7 @@ static int refresh_formats(struct rec *rc)
 		free(nt);
 		return 0;
 	}
-	ret = write_formats(rc, nt, nl);
+	ret = cli_write_formats(&rc->w, rc->dir, nt, nl, &rc->ksyms);
 	free(rc->ft);
 	rc->ft = nt;
 	rc->fl = nl;
@@ -181,6 +173,7 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 		{ "callees", required_argument, NULL, 'C' },
 		{ "last-boot", no_argument, NULL, 'L' },
 		{ "area", required_argument, NULL, 'A' },
+		{ "kallsyms", required_argument, NULL, CLI_OPT_KALLSYMS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -215,6 +208,9 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 		case 'A':
 			rc->area = optarg;
 			break;
+		case CLI_OPT_KALLSYMS:
+			cli_kallsyms = optarg;
+			break;
 		case 'p':
 		case 'P':
 		case 'C':
@@ -243,6 +239,10 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 					    rc->specs.n || (rc->last_boot && rc->area))) {
 		fprintf(stderr, "logdev record: --last-boot or --area (one) writes a kept buffer: "
 			"no -p, --callees, --duration, --no-enable or COMMAND with it\n");
+		return 2;
+	}
+	if (cli_kallsyms && !rc->last_boot && !rc->area) {
+		fprintf(stderr, "logdev record: --kallsyms FILE goes with --last-boot or --area\n");
 		return 2;
 	}
 	return -1;
@@ -358,7 +358,7 @@ static int rec_write_meta(struct rec *rc)
 	if (!ret)	/* our pid: the analyses leave our own records out */
 		ret = lgd_rec_recorder(&rc->w);
 	if (!ret)
-		ret = write_formats(rc, rc->ft, rc->fl);
+		ret = cli_write_formats(&rc->w, rc->dir, rc->ft, rc->fl, &rc->ksyms);
 	if (ret) {
 		fprintf(stderr, "logdev: %s: %s\n",
 			rc->tmp ? rc->tmp : strcmp(rc->out, "-") ? rc->out : "stdout",
@@ -661,7 +661,7 @@ static void rec_finish(struct rec *rc)
 		char *pt = lgd_rec_read_text(rc->dir, "probes", &pl);	/* NULL: none */
 
 		if (ft) {
-			write_formats(rc, ft, fl);
+			cli_write_formats(&rc->w, rc->dir, ft, fl, &rc->ksyms);
 			free(ft);
 		}
 		if (st) {

@@ -250,12 +250,78 @@ static int text_slot(const struct lgd_area *a, uint32_t slot, uint64_t *off)
 }
 
 /*
+ * The text of a slot (at image offset @off) is the formats, then, from a
+ * kernel that keeps a module map, one NUL and the map: module_log format 2
+ * text of the modules loaded when it was written (docs/FORMAT.md).  Split
+ * at the first NUL; a map whose last line has no newline (or that holds
+ * another NUL) is read up to its last whole line, warned with the byte.
+ * The map is parsed once here (the resolver's own parser) for its counts.
+ */
+static int text_split(struct actx *c, uint64_t off)
+{
+	struct lgd_area *a = c->a;
+	const char *nul = memchr(a->text_p, 0, a->text_len), *nul2;
+	uint32_t whole, at;
+	struct lgd_ksyms k = { 0 };
+	unsigned out, n;
+	int bad;
+
+	if (!nul)
+		return 0;	/* an older area: formats only */
+	a->map = 1;
+	a->mods_p = nul + 1;
+	at = (uint32_t)(nul + 1 - a->text_p);
+	a->mods_len = a->text_len - at;
+	a->text_len = at - 1;
+	nul2 = memchr(a->mods_p, 0, a->mods_len);
+	whole = nul2 ? (uint32_t)(nul2 - a->mods_p) : a->mods_len;
+	while (whole && a->mods_p[whole - 1] != '\n')
+		whole--;
+	if (whole < a->mods_len)
+		awarn(c, -EINVAL, (int64_t)(off + at + whole), -1, -1,
+		      "module map (text slot, %u bytes): %s: its last %u bytes are not read",
+		      a->mods_len, nul2 ? "a NUL inside it" : "its last line has no end",
+		      a->mods_len - whole);
+	a->mods_len = whole;
+	bad = lgd_ksyms_add_modlog(&k, a->mods_p, a->mods_len);
+	if (bad < 0) {
+		lgd_ksyms_free(&k);
+		return bad;
+	}
+	a->map_bad = (uint32_t)bad;
+	a->map_mods = (uint32_t)k.nr_mods;
+	for (size_t i = 0; i < k.nr_mods; i++)
+		a->map_bare += !k.mods[i].nr;
+	if (bad)
+		awarn(c, -EINVAL, (int64_t)(off + at), -1, -1,
+		      "module map (at this byte): %d malformed lines, the first is line %u "
+		      "(skipped, or their module's layout not read): what parses is used", bad,
+		      k.modlog_bad_line);
+	else if (a->mods_len && k.modlog_format != LGD_MODLOG_FORMAT)
+		awarn(c, -EINVAL, (int64_t)(off + at), -1, -1,
+		      "module map (at this byte): its first line is not \"# logdev module log: "
+		      "format 2, ...\": module layouts not read");
+	lgd_ksyms_free(&k);
+	/* the kernel's closing line: modules that did not fit at all */
+	for (const char *l = a->mods_p, *e = a->mods_p + a->mods_len; l && l < e;
+	     l = memchr(l, '\n', (size_t)(e - l)), l = l ? l + 1 : NULL) {
+		char line[160];
+
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(l, "\n"), l);
+		if (sscanf(line, "# logdev module map: %u modules, %*u without symbols, %u left out",
+			   &n, &out) == 2)
+			a->map_out = out;
+	}
+	return 0;
+}
+
+/*
  * The formats text: the current slot if it is whole and its CRC matches;
  * else the other slot, the text written before it (the kernel writes the
  * free slot, then switches: a crash in between leaves the older whole),
  * with a warning; else none, with a warning.
  */
-static void text_check(struct actx *c)
+static int text_check(struct actx *c)
 {
 	struct lgd_area *a = c->a;
 	const struct logdev_area_hdr *h = &a->hdr;
@@ -265,14 +331,14 @@ static void text_check(struct actx *c)
 
 	if (cur == LOGDEV_AREA_NO_TEXT) {
 		a->text = LGD_AREA_TEXT_NONE;
-		return;
+		return 0;
 	}
 	st = cur > 1 ? LGD_AREA_TEXT_BAD : text_slot(a, cur, &off);
 	if (st == LGD_AREA_TEXT_OK) {
 		a->text = LGD_AREA_TEXT_OK;
 		a->text_p = (const char *)a->img + off;
 		a->text_len = h->text_len[cur];
-		return;
+		return text_split(c, off);
 	}
 	a->text = st;
 	if (cur <= 1 && text_slot(a, !cur, &off2) == LGD_AREA_TEXT_OK) {
@@ -292,6 +358,7 @@ static void text_check(struct actx *c)
 	      "the older text of the other slot is used (call sites first hit after it was "
 	      "written are shown by call-site id)" :
 	      "no formats, records are shown by call-site id");
+	return a->text == LGD_AREA_TEXT_OLDER ? text_split(c, off2) : 0;
 }
 
 /* do [a, a + an) and [b, b + bn) overlap? */
@@ -570,8 +637,8 @@ int lgd_area_open(struct lgd_area *a, const uint8_t *img, size_t len, lgd_warn_f
 		awarn(&c, -ENODATA, (int64_t)len, -1, -1,
 		      "the image has %zu of the area's %llu bytes: what lies inside is read",
 		      len, (unsigned long long)a->hdr.area_bytes);
-	text_check(&c);
-	a->cpus = calloc(a->hdr.nr_cpus, sizeof(*a->cpus));
+	ret = text_check(&c);
+	a->cpus = ret ? NULL : calloc(a->hdr.nr_cpus, sizeof(*a->cpus));
 	c.dec = lgd_sb_alloc();
 	if (!a->cpus || !c.dec) {
 		ret = -ENOMEM;

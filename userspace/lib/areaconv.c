@@ -237,7 +237,47 @@ static void put_lost(FILE *f, const struct lgd_area *a)
 	fputc('\n', f);
 }
 
-char *lgd_area_last_boot_text(const struct lgd_area *a, const char *source, size_t *len)
+/*
+ * the "symbols:" line: where %pS of vmlinux and of modules are named from,
+ * or why they print as hex; "none needed" when no format prints a symbol
+ */
+static void put_syms(FILE *f, const struct lgd_area *a, const struct lgd_area_syms *sy)
+{
+	if (!lgd_area_needs_syms(a)) {
+		fputs("symbols: none needed (no format prints a symbol)\n", f);
+		return;
+	}
+	fputs("symbols: vmlinux ", f);
+	if (sy && sy->text) {
+		fputs("from ", f);
+		put_esc(f, sy->from[0] ? sy->from : "a symbol file");
+		fprintf(f, ", shifted by %s0x%" PRIx64 " (%zu symbols)", sy->shift < 0 ? "-" : "+",
+			sy->shift < 0 ? -(uint64_t)sy->shift : (uint64_t)sy->shift, sy->nr);
+	} else {
+		fputs("none (", f);
+		put_esc(f, sy && sy->none_why[0] ? sy->none_why : "no symbol file given");
+		fputs("): its addresses print as hex", f);
+	}
+	if (!a->map)
+		fputs("; modules none (an older area: no module map): their addresses print as "
+		      "hex\n", f);
+	else if (!a->map_mods)
+		fprintf(f, "; modules: the area's map lists none%s\n",
+			a->map_out ? " (its text was full): their addresses print as hex" : "");
+	else {
+		fprintf(f, "; modules from the area's map (%u module%s", a->map_mods,
+			a->map_mods == 1 ? "" : "s");
+		if (a->map_bare)
+			fprintf(f, ", %u without symbols: their addresses print as hex",
+				a->map_bare);
+		if (a->map_out)
+			fprintf(f, ", %u left out: the area's text was full", a->map_out);
+		fputs(")\n", f);
+	}
+}
+
+char *lgd_area_last_boot_text(const struct lgd_area *a, const char *source,
+			      const struct lgd_area_syms *syms, size_t *len)
 {
 	const struct logdev_area_hdr *h = &a->hdr;
 	static const char *const text[] = {
@@ -283,6 +323,7 @@ char *lgd_area_last_boot_text(const struct lgd_area *a, const char *source, size
 		put_cpu(m.f, &a->cpus[i]);
 	put_lost(m.f, a);
 	put_overwritten(m.f, a);
+	put_syms(m.f, a, syms);
 	return mt_close(&m, len);
 }
 
@@ -363,7 +404,7 @@ static int cpu_data(const struct lgd_area *a, const struct lgd_area_cpu_res *r,
 }
 
 int lgd_area_capture(const struct lgd_area *a, struct lgd_cap_writer *w, const char *source,
-		     struct lgd_area_conv *stp)
+		     const struct lgd_area_syms *syms, struct lgd_area_conv *stp)
 {
 	struct lgd_area_conv st = { 0 };
 	uint8_t *buf = NULL;
@@ -375,7 +416,7 @@ int lgd_area_capture(const struct lgd_area *a, struct lgd_cap_writer *w, const c
 	ret = t ? lgd_cap_write_section(w, LGD_SECT_HEADER, LGD_CAP_NO_CPU, t, n) : -ENOMEM;
 	free(t);
 	if (!ret) {
-		t = lgd_area_last_boot_text(a, source, &n);
+		t = lgd_area_last_boot_text(a, source, syms, &n);
 		ret = t ? lgd_cap_write_section(w, LGD_SECT_LAST_BOOT, LGD_CAP_NO_CPU, t, n) :
 			  -ENOMEM;
 		free(t);
@@ -383,6 +424,13 @@ int lgd_area_capture(const struct lgd_area *a, struct lgd_cap_writer *w, const c
 	if (!ret && (a->text == LGD_AREA_TEXT_OK || a->text == LGD_AREA_TEXT_OLDER))
 		ret = lgd_cap_write_section(w, LGD_SECT_FORMATS, LGD_CAP_NO_CPU, a->text_p,
 					    a->text_len);
+	/* as a recording: the symbols only when a format prints one */
+	if (!ret && syms && syms->text && lgd_area_needs_syms(a))
+		ret = lgd_cap_write_section(w, LGD_SECT_KALLSYMS, LGD_CAP_NO_CPU, syms->text,
+					    syms->len);
+	if (!ret && a->map && a->mods_len && lgd_area_needs_syms(a))
+		ret = lgd_cap_write_section(w, LGD_SECT_MODLOG, LGD_CAP_NO_CPU, a->mods_p,
+					    a->mods_len);
 	for (uint32_t i = 0; !ret && i < a->nr_cpus; i++) {
 		const uint64_t *n = a->cpus[i].count;
 

@@ -65,7 +65,13 @@
  *             "cpu N:" line per CPU (the count of each class of sub-buffer,
  *             the seqs of the corrupt and damaged ones, the saved counters
  *             or "counters unknown"), and a last "lost:" line ("none", or
- *             the sub-buffers lost).  Written after HEADER.  Readers print
+ *             the sub-buffers lost), "overwritten:" if the ring wrapped, a
+ *             "symbols:" line (where %pS is named from: vmlinux's source
+ *             and shift, the area's module map, or "none needed").  When a
+ *             format prints a symbol the conversion also writes KALLSYMS
+ *             (vmlinux at that boot's addresses, if a source was found) and
+ *             MODLOG (the area's module map: "load 0 ..." entries valid
+ *             for every record).  Written after HEADER.  Readers print
  *             its "ended:" line and warn with its "lost:" line; readers
  *             before it skip it and decode the records, a lost sub-buffer
  *             between two kept ones showing as a seq jump (docs/FORMAT.md)

@@ -142,7 +142,16 @@ enum lgd_area_text {
  * @limit:       bytes of the area present: min(@len, hdr.area_bytes)
  * @cut:         @len < hdr.area_bytes (a truncated image; warned)
  * @text:        enum lgd_area_text; @text_p, @text_len the formats text
- *               (into @img) when LGD_AREA_TEXT_OK or LGD_AREA_TEXT_OLDER
+ *               (into @img) when LGD_AREA_TEXT_OK or LGD_AREA_TEXT_OLDER:
+ *               the slot's bytes before its first NUL
+ * @map:         the slot's text has a NUL: what follows is the module map
+ *               (@mods_p, @mods_len into @img, whole lines: a last line cut
+ *               short is left out, warned), module_log format 2 text of the
+ *               modules loaded when it was written; 0: an older area, no map
+ * @map_mods, @map_bare: modules in the map, those of them without symbols
+ *               (their addresses print as hex); @map_out: modules the
+ *               kernel left out (its "# logdev module map:" line), 0 if
+ *               unsaid; @map_bad: malformed lines (lgd_ksyms_add_modlog())
  * @cpus:        hdr.nr_cpus blocks
  * @lost:        corrupt + damaged + cut slots, all CPUs; @cpus_unread:
  *               blocks not read (damaged or cut heads)
@@ -156,6 +165,10 @@ struct lgd_area {
 	int text;
 	const char *text_p;
 	uint32_t text_len;
+	int map;
+	const char *mods_p;
+	uint32_t mods_len;
+	uint32_t map_mods, map_bare, map_out, map_bad;
 	struct lgd_area_cpu_res *cpus;
 	uint32_t nr_cpus;
 	uint64_t lost;
@@ -207,16 +220,76 @@ uint32_t lgd_area_crc(const void *p, size_t n);
  */
 char *lgd_area_header_text(const struct lgd_area *a, size_t *len);
 
+/* ---- the previous boot's symbols (areasyms.c) -------------------------- */
+
+/**
+ * struct lgd_area_syms - vmlinux's symbols of the boot that wrote an area,
+ * for lgd_area_capture()
+ * @text, @len:  "ADDR TYPE NAME" lines (/proc/kallsyms text, the KALLSYMS
+ *               section's format) at that boot's addresses, malloc'd
+ *               (lgd_area_vmlinux_syms()); NULL: none
+ * @shift:       bytes added to the source's addresses (the area's text_addr
+ *               minus the source's _stext; absolute symbols are not moved)
+ * @nr:          symbols in @text
+ * @from:        where they came from, as the LAST_BOOT "symbols:" line says
+ *               it ("/proc/kallsyms (same build-id)", "FILE (--kallsyms)")
+ * @none_why:    with @text NULL: why there are none, said in that line
+ */
+struct lgd_area_syms {
+	char *text;
+	size_t len;
+	int64_t shift;
+	size_t nr;
+	char from[512];
+	char none_why[512];
+};
+
+/**
+ * lgd_area_vmlinux_syms() - vmlinux's symbols of the boot that wrote @a,
+ * from @src (@len bytes of /proc/kallsyms or System.map text, "ADDR TYPE
+ * NAME" lines; module lines "...\t[mod]" and lines that do not parse are
+ * skipped), each address moved by @a's text_addr minus @src's _stext
+ * (KASLR), into @out->text, @len, @shift, @nr (@from, @none_why untouched).
+ * Return: 0, or negative errno with @d's message and @out->text NULL:
+ * -ENOENT no _stext in @src (or Debian's placeholder System.map, which says
+ * where the real one is), -EPERM all its addresses 0 (read without root, or
+ * kptr_restrict), -ENODATA the area's text_addr unknown (0), -ENOMEM.
+ */
+int lgd_area_vmlinux_syms(const struct lgd_area *a, const char *src, size_t len,
+			  struct lgd_area_syms *out, struct lgd_diag *d);
+/** lgd_area_syms_free() - free @s->text (NULL after); @s itself is the caller's. */
+void lgd_area_syms_free(struct lgd_area_syms *s);
+
+/**
+ * lgd_build_id_note() - the GNU build-id in ELF notes @p (@n bytes, as
+ * /sys/kernel/notes gives them: Elf_Nhdr namesz, descsz, type, the name
+ * and the descriptor each padded to 4 bytes, native little-endian): the
+ * note of type 3 named "GNU", as lower-case hex into @hex (@hexlen bytes,
+ * NUL-terminated).  Return: 0, -ENOENT none, -EINVAL a note past the end,
+ * -ENOSPC @hex too small.
+ */
+int lgd_build_id_note(const uint8_t *p, size_t n, char *hex, size_t hexlen);
+
+/**
+ * lgd_area_needs_syms() - does a format of @a's formats text print a symbol
+ * (lgd_formats_need_ksyms())?  Without one, lgd_area_capture() writes no
+ * KALLSYMS and no MODLOG, and symbols need not be looked for.  Return: 1 or 0.
+ */
+int lgd_area_needs_syms(const struct lgd_area *a);
+
 /**
  * lgd_area_last_boot_text() - the LAST_BOOT section's text (capture.h):
  * "key: value" lines saying @source (where the image came from, e.g.
  * "debugfs /sys/kernel/debug/logdev/last_boot/area" or "image FILE"), the
  * kernel, the load, how the boot ended, the area, the formats, per CPU the
  * count of each class with the seqs of the corrupt and damaged ones and
- * the saved counters, and a "lost:" line; malloc'd, *@len bytes.
+ * the saved counters, a "lost:" line, and a "symbols:" line saying where
+ * the symbols of %pS come from (@syms, may be NULL: vmlinux's none; the
+ * modules' from the area's map), or "none needed"; malloc'd, *@len bytes.
  * Return: the text or NULL (no memory).
  */
-char *lgd_area_last_boot_text(const struct lgd_area *a, const char *source, size_t *len);
+char *lgd_area_last_boot_text(const struct lgd_area *a, const char *source,
+			      const struct lgd_area_syms *syms, size_t *len);
 
 /**
  * struct lgd_area_conv - what lgd_area_capture() wrote
@@ -230,8 +303,11 @@ struct lgd_area_conv {
 /**
  * lgd_area_capture() - write @a as a capture through @w (started by the
  * caller: lgd_cap_writer_start()): HEADER (lgd_area_header_text()),
- * LAST_BOOT, FORMATS (only with LGD_AREA_TEXT_OK: else the records show by
- * site id), per CPU in seq order the sealed, whole-unsealed and open
+ * LAST_BOOT, FORMATS (only with LGD_AREA_TEXT_OK or _OLDER: else the
+ * records show by site id); when a format prints a symbol
+ * (lgd_area_needs_syms()), KALLSYMS with @syms->text (vmlinux at the
+ * previous boot's addresses; @syms NULL or its text NULL: none) and MODLOG
+ * with the area's module map (if it has one); per CPU in seq order the sealed, whole-unsealed and open
  * sub-buffers as CPU_DATA (each as a consuming read gives it: header and
  * validated records, the rest zeroed; the open one's data_bytes set to
  * what was validated), STATS from the counters the CPUs saved
@@ -241,6 +317,6 @@ struct lgd_area_conv {
  * Return: 0, or negative errno (the writer's, -ENOMEM).
  */
 int lgd_area_capture(const struct lgd_area *a, struct lgd_cap_writer *w, const char *source,
-		     struct lgd_area_conv *st);
+		     const struct lgd_area_syms *syms, struct lgd_area_conv *st);
 
 #endif /* LIBLOGDEV_AREA_H */

@@ -228,9 +228,9 @@ static void test_completion(void)
 		{ "\"\"", "record report deltas diff hist export convert callees help\n" },
 		{ "export --format \"\"", "json csv perfetto\n" },
 		{ "hist --", "--by --comm --context --cpu --durations --from --help "
-			     "--include-recorder --pair --pid --site --svg --to\n" },
+			     "--include-recorder --kallsyms --pair --pid --site --svg --to\n" },
 		{ "deltas --", "--by --by-parent --comm --context --cpu --durations --follow --from "
-			       "--help --include-recorder --inside --pair --pid --raw --site --sort --to "
+			       "--help --include-recorder --inside --kallsyms --pair --pid --raw --site --sort --to "
 			       "--window\n" },
 		{ "report --context \"\"", "task softirq hardirq nmi\n" },
 		{ "deltas --sort m", "max median\n" },

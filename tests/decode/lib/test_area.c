@@ -503,6 +503,14 @@ static void test_garbage(void)
 	free(ab);
 }
 
+/* a module map: one module with symbols, one without, the kernel's closing line */
+static const char test_map[] =
+	"# logdev module log: format 2, sizes region, clock local, 0 entries dropped\n"
+	"load 0 demo text=ffffffffc0a00000/2000\n"
+	"ffffffffc0a00100 T demo_fn\t[demo]\n"
+	"load 0 bare text=ffffffffc0b00000/1000\n"
+	"# logdev module map: 2 modules, 1 without symbols, 3 left out (the area's text is full)\n";
+
 /* DIR/area-panic.img (golden) and fuzz seeds DIR/seed-* (a flags byte, then the image) */
 static int write_files(const char *dir)
 {
@@ -538,6 +546,25 @@ static int write_files(const char *dir)
 			rc = 1;
 	}
 	ab_free(ab);
+	{	/* the text split: formats with %pS, a NUL, a module map */
+		static const char sfm[] = "# id\tfile\tline\tfunc\tformat\n"
+					  "1\tdrivers/x.c\t10\tx_sym\tsym %pS\n";
+		struct ab_opts om = { .formats = sfm, .mods = test_map };
+		uint8_t flags = 7, pl[8];
+
+		ab_init(ab, &om);
+		lgd_cap_put_u64(pl, 0xffffffffc0a00123ull);
+		for (int i = 0; i < 6; i++)
+			ab_rec(ab, 0, 1000000000ull + i, 1, 100, pl, 8);
+		ab_finish(ab);
+		snprintf(p, sizeof(p), "%s/seed-map", dir);
+		f = fopen(p, "wb");
+		if (!f || fwrite(&flags, 1, 1, f) != 1 || fwrite(ab->img, 1, ab->len, f) != ab->len)
+			rc = 1;
+		if (f && fclose(f))
+			rc = 1;
+		ab_free(ab);
+	}
 	free(ab);
 	if (rc)
 		perror("test_area --write");
@@ -638,6 +665,91 @@ static void test_ts_slack(void)
 	free(ab);
 }
 
+/*
+ * The text slot split at its NUL: FORMATS the part before, the map after
+ * (counted); an older area has none; a map cut mid-line is read to its last
+ * whole line; vmlinux's symbols shifted to the area's text_addr (absolute
+ * and module lines not), the refused sources; the build-id note.
+ */
+static void test_syms(void)
+{
+	static const char src[] =
+		"0000000000001000 A cpu_debug_store\nffffffff81000000 T _stext\n"
+		"ffffffff81000100 T f\nffffffffc0000000 t m\t[mod]\n";
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct ab_opts o = { .formats = fmts, .mods = test_map };
+	struct lgd_area_syms sy = { 0 };
+	struct lgd_area a;
+	struct lgd_diag d;
+	uint8_t notes[48] = { 4, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
+			      0xde, 0xad, 0xbe, 0xef };
+	char hex[48];
+
+	ab_init(ab, &o);
+	recs(ab, 0, 3);
+	ab_finish(ab);
+	CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, "map: the area opens");
+	CHECK_TRUE(a.map && a.text_len == strlen(fmts) && !memchr(a.text_p, 0, a.text_len) &&
+		   a.mods_len == strlen(test_map) && !memcmp(a.mods_p, test_map, a.mods_len),
+		   "map: formats before the NUL, the map after it");
+	CHECK_TRUE(a.map_mods == 2 && a.map_bare == 1 && a.map_out == 3 && !a.map_bad &&
+		   !got.warn_area, "map: 2 modules, 1 without symbols, 3 left out; no warning");
+	CHECK_EQ(lgd_area_vmlinux_syms(&a, src, strlen(src), &sy, &d), 0, "syms: shifted");
+	CHECK_STR_EQ(sy.text ? sy.text : "", "0000000000001000 A cpu_debug_store\n"
+		     "ffffffff81000000 T _stext\nffffffff81000100 T f\n",
+		     "syms: same _stext: shift 0, absolute kept, the module line left out");
+	lgd_area_syms_free(&sy);
+	lgd_area_close(&a);
+	ab->h.text_addr = 0xffffffff81000000ull - 0x200000;
+	ab_finish(ab);
+	validate(&a, ab->img, ab->len, &d);
+	lgd_area_vmlinux_syms(&a, src, strlen(src), &sy, &d);
+	CHECK_TRUE(sy.shift == -0x200000 && sy.nr == 3 && sy.text &&
+		   strstr(sy.text, "ffffffff80e00100 T f\n") &&
+		   strstr(sy.text, "0000000000001000 A cpu"), "syms: moved down by 2 MiB");
+	lgd_area_syms_free(&sy);
+	CHECK_EQ(lgd_area_vmlinux_syms(&a, "ffffffff81000100 T f\n", 21, &sy, &d), -ENOENT,
+		 "syms: no _stext: -ENOENT");
+	CHECK_EQ(lgd_area_vmlinux_syms(&a, "0000000000000000 T _stext\n", 26, &sy, &d), -EPERM,
+		 "syms: all zero: -EPERM");
+	CHECK_TRUE(lgd_area_vmlinux_syms(&a, "ffffffffffffffff B The real System.map is in the "
+					 "linux-image-6.1-dbg package\n", 77, &sy, &d) == -ENOENT &&
+		   strstr(d.msg, "placeholder") && !sy.text, "syms: Debian's placeholder refused");
+	lgd_area_close(&a);
+	ab->h.text_addr = 0;
+	ab_finish(ab);
+	validate(&a, ab->img, ab->len, &d);
+	CHECK_EQ(lgd_area_vmlinux_syms(&a, src, strlen(src), &sy, &d), -ENODATA,
+		 "syms: text_addr unknown: -ENODATA");
+	CHECK_TRUE(read_back(&a) == 0 && strstr(got.last_boot, "\nsymbols: none needed"),
+		   "map: formats without %pS: no symbols needed, said");
+	lgd_area_close(&a);
+	CHECK_TRUE(!lgd_build_id_note(notes, 20, hex, sizeof(hex)) && !strcmp(hex, "deadbeef"),
+		   "build-id note read");
+	CHECK_EQ(lgd_build_id_note(notes, 19, hex, sizeof(hex)), -EINVAL, "build-id note cut");
+	notes[8] = 1;
+	CHECK_EQ(lgd_build_id_note(notes, 20, hex, sizeof(hex)), -ENOENT, "no build-id note");
+	ab_free(ab);
+	/* cut mid-line (the CRC of what is there matches) and an older area */
+	o.mods = "# logdev module log: format 2, sizes text, clock local, 0 entries dropped\n"
+		 "load 0 demo text=ffffffffc0a00000/2000\nffffffffc0a00100 T demo_f";
+	ab_init(ab, &o);
+	validate(&a, ab->img, ab->len, &d);
+	CHECK_TRUE(a.map && a.map_mods == 1 && a.map_bare == 1 && got.warn_area == 1 &&
+		   strstr(last_warn, "its last line has no end: its last 25 bytes are not read"),
+		   "map cut mid-line: its whole lines, warned");
+	lgd_area_close(&a);
+	ab_free(ab);
+	o.mods = NULL;
+	ab_init(ab, &o);
+	validate(&a, ab->img, ab->len, &d);
+	CHECK_TRUE(!a.map && a.text_len == strlen(fmts) && !got.warn_area,
+		   "an older area: formats only, no map");
+	lgd_area_close(&a);
+	ab_free(ab);
+	free(ab);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--write"))
@@ -654,5 +766,6 @@ int main(int argc, char **argv)
 	test_text();
 	test_truncated();
 	test_garbage();
+	test_syms();
 	return ldc_exit_status();
 }
