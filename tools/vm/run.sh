@@ -466,7 +466,8 @@ if [ -n "$wedge$timedout" ] && kill -0 "$qpid" 2>/dev/null; then
 	# VM_WEDGE_MEM=1: the guest's RAM too, and the kernel's messages that
 	# never reached the console (printk's ring holds them as text)
 	if [ -n "${VM_WEDGE_MEM:-}" ]; then
-		monitor "pmemsave 0 $((mem << 20)) $out/wedge-mem.bin" > /dev/null 2>&1
+		# (the file quoted: the monitor reads "SIZE /path" as a division)
+		monitor "pmemsave 0 $((mem << 20)) \"$out/wedge-mem.bin\"" > "$out/wedge-mem.txt" 2>&1
 		sleep 2
 		strings -n 8 "$out/wedge-mem.bin" 2> /dev/null |
 			grep -E 'BUG|WARNING|scheduling|Call Trace|^ [a-z_]+\+0x|logdev' > "$out/wedge-log.txt"
