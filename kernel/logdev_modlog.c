@@ -410,6 +410,7 @@ static size_t ld_modmap_one(struct module *mod, char *buf, size_t size,
 	return hl + ld_mod_syms(mod, buf + hl, size - hl);
 }
 
+#ifdef MODULE
 /*
  * Whether a node of the kernel's module list is a module: the list's head
  * ("modules", in vmlinux's data) is the one node outside module memory.
@@ -424,6 +425,43 @@ static bool ld_modmap_is_module(const struct list_head *node)
 	return false;	/* no range to tell: logdev's own entry only */
 #endif
 }
+
+/* The modules of the map, as a module: the kernel's list, from our entry. */
+static size_t ld_modmap_walk(char *buf, size_t size, struct ld_modmap_counts *map)
+{
+	struct module *mod;
+	size_t n;
+
+	n = ld_modmap_one(THIS_MODULE, buf, size, &map->bare, &map->out);
+	map->listed++;
+	rcu_read_lock_sched();
+	list_for_each_entry_rcu(mod, &THIS_MODULE->list, list) {
+		if (!ld_modmap_is_module(&mod->list))
+			continue;
+		n += ld_modmap_one(mod, buf + n, size - n, &map->bare, &map->out);
+		map->listed++;
+	}
+	rcu_read_unlock_sched();
+	return n;
+}
+#else
+/* Built in: the modules the notifier saw load and not unload (all of them). */
+static size_t ld_modmap_walk(char *buf, size_t size, struct ld_modmap_counts *map)
+{
+	struct ld_modev *e;
+	size_t n = 0;
+
+	mutex_lock(&ld_modlog_mutex);
+	list_for_each_entry(e, &ld_modlog, list) {
+		if (e->load != e || !e->mod)
+			continue;
+		n += ld_modmap_one(e->mod, buf + n, size - n, &map->bare, &map->out);
+		map->listed++;
+	}
+	mutex_unlock(&ld_modlog_mutex);
+	return n;
+}
+#endif
 
 /**
  * ld_modlog_map() - the module map of the flight recorder's area
@@ -446,7 +484,6 @@ static bool ld_modmap_is_module(const struct list_head *node)
 size_t ld_modlog_map(char *buf, size_t size, struct ld_modmap_counts *map)
 {
 	size_t n, tail = 96;	/* room kept for the closing line */
-	struct module *mod;
 
 	memset(map, 0, sizeof(*map));
 	n = scnprintf(buf, size, "# logdev module log: format 2, sizes %s, clock %s, 0 entries dropped\n",
@@ -454,35 +491,9 @@ size_t ld_modlog_map(char *buf, size_t size, struct ld_modmap_counts *map)
 		      ld_clock_names[READ_ONCE(ld_cfg.clock)]);
 	if (size < n + tail)
 		return 0;
-	size -= tail;
-#ifdef MODULE
-	n += ld_modmap_one(THIS_MODULE, buf + n, size - n, &map->bare, &map->out);
-	map->listed++;
-	rcu_read_lock_sched();
-	list_for_each_entry_rcu(mod, &THIS_MODULE->list, list) {
-		if (!ld_modmap_is_module(&mod->list))
-			continue;
-		n += ld_modmap_one(mod, buf + n, size - n, &map->bare, &map->out);
-		map->listed++;
-	}
-	rcu_read_unlock_sched();
-#else
-	{
-		struct ld_modev *e;
-
-		mutex_lock(&ld_modlog_mutex);
-		list_for_each_entry(e, &ld_modlog, list) {
-			mod = e->load == e ? e->mod : NULL;
-			if (!mod)
-				continue;
-			n += ld_modmap_one(mod, buf + n, size - n, &map->bare, &map->out);
-			map->listed++;
-		}
-		mutex_unlock(&ld_modlog_mutex);
-	}
-#endif
+	n += ld_modmap_walk(buf + n, size - tail - n, map);
 	map->listed -= map->out;
-	n += scnprintf(buf + n, size + tail - n,
+	n += scnprintf(buf + n, size - n,
 		       "# logdev module map: %u modules, %u without symbols, %u left out%s\n",
 		       map->listed, map->bare, map->out,
 		       map->bare || map->out ? " (the area's text is full)" : "");

@@ -332,7 +332,7 @@ enum logdev_area_end {
  * @local_bytes: bytes of one commit counter (8 on 64-bit kernels)
  * @text_bytes, @text_off, @cpu_off, @cpu_stride: the layout above
  * @load_wall_ns: CLOCK_REALTIME (ns) when this area was formatted
- * @text_addr: run-time address of the kernel's _text (KASLR), 0: unknown
+ * @text_addr: run-time address of the kernel's _stext (KASLR), 0: unknown
  * @clock: trace clock name; @osrelease, @build_id: the kernel (uname -r,
  *         hex GNU build-id), NUL-terminated
  * @hdr_crc: CRC-32 (zlib's crc32()) of the 224 bytes before it
