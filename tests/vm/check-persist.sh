@@ -15,10 +15,13 @@
 mode=$1 o=$2 L=$3
 P=${4:-vm-persist-$mode}
 failed=0
+. "$(dirname "$0")/lib.sh"	# LD_AWK (its pass/fail replaced below)
 pass() { echo "PASS: $P: $*"; }
 fail() { echo "FAIL: $P: $*"; failed=1; }
 
 c1=$o/console-boot1.log
+xk=	# boot 2 ran another kernel (tests/vm/run-tests.sh vm-persist-xkernel)
+[ "$P" = vm-persist-xkernel ] && xk=1
 img=$o/area.img
 if [ "$mode" = resmem ] && [ ! -s "$img" ]; then
 	# reserve_mem= may put the memory elsewhere after a reboot: then
@@ -50,10 +53,16 @@ fi
 
 # the capture logdev record --last-boot made in boot 2 holds what the image does
 if [ -s "$o/prev.cap" ]; then
-	"$L" report "$o/prev.cap" > "$o/prev-report.txt" 2> /dev/null
-	cmp -s "$o/prev-report.txt" "$o/report.txt" &&
+	# boot 2 read the same build's vmlinux symbols from /proc/kallsyms:
+	# the host gives them with --kallsyms (which source: not compared);
+	# across kernels neither has them
+	ks="--kallsyms $o/kallsyms-boot2.txt"
+	[ -n "$xk" ] && ks=
+	"$L" report "$o/prev.cap" 2> /dev/null | grep -v 'symbols' > "$o/prev-report.txt"
+	"$L" report $ks "$img" 2> /dev/null | grep -v 'symbols' > "$o/report-ks.txt"
+	cmp -s "$o/prev-report.txt" "$o/report-ks.txt" &&
 		pass "logdev record --last-boot in boot 2 made a capture that reads as the image: $(wc -l < "$o/report.txt") lines ($(head -c 120 "$o/record.out" | tr '\n' '|'))" ||
-		fail "prev.cap (record --last-boot) reads other than area.img: $(diff "$o/prev-report.txt" "$o/report.txt" | head -n 4 | tr '\n' '|')"
+		fail "prev.cap (record --last-boot) reads other than area.img: $(diff "$o/prev-report.txt" "$o/report-ks.txt" | head -n 4 | tr '\n' '|')"
 else
 	fail "no prev.cap: logdev record --last-boot in boot 2: $(head -c 300 "$o/record.out" 2> /dev/null | tr '\n' '|')"
 fi
@@ -66,10 +75,70 @@ grep -q "$want_end" "$o/report.err" "$o/report.txt" &&
 	pass "the reader says '$want_end'" ||
 	fail "no '$want_end' from logdev report: $(grep -h 'ended' "$o/report.err" "$o/report.txt" | head -n 2 | tr '\n' '|')"
 
-if [ "$mode" = panic ]; then
+if [ "$mode" = panic ] && grep -aq 'guest up, .* kernel [^ ]*-rt-' "$c1"; then
+	# PREEMPT_RT: no panic dump with the area on (logdev_dump.c)
+	grep -aq "logdev: dump begin (panic)" "$c1" &&
+		fail "a panic dump on a PREEMPT_RT kernel with the area on" ||
+		pass "PREEMPT_RT: no panic dump with the area on (the records are in the area)"
+elif [ "$mode" = panic ]; then
 	grep -aq "logdev: dump end (panic): .*in the flight recorder's area: logdev record --last-boot" "$c1" &&
 		pass "the console dump at the panic points at the area" ||
 		fail "no dump end line naming the area on boot 1's console: $(grep -a 'dump end' "$c1" | head -n 1)"
+fi
+
+# %pS of a previous boot (panic mode): boot 1 wrote logdev_test's printf
+# table just before the end and put the kernel's own text of its symbol
+# lines on the console ("persist-boot1-ref:"); boot 2 loaded logdev_test
+# again (elsewhere) and saved its vmlinux symbols (kallsyms-boot2.txt, the
+# same build as boot 1 but in vm-persist-xkernel).  The lines of vmlinux
+# and module text must read as boot 1's kernel printed them: from prev.cap
+# (record --last-boot in boot 2) and from the image with --kallsyms; from
+# the image alone the module's (the area's module map), vmlinux's as hex
+# with a warning naming --kallsyms.  Across kernels (xkernel) vmlinux's
+# stay hex everywhere: no symbols of boot 1's kernel came back.
+sym_msgs() {	# KIND FILE [REPORT ARGS]: the messages of KIND's symbol lines
+	local kind=$1
+	shift
+	"$L" report --raw "$@" 2>> "$o/sym.err" | awk -F'\t' "$LD_AWK"'
+		$6 == "lt_printf_symbols" { m = raw_msg($0); if (index(m, "sym " k " text ") == 1) print m }' k="$kind"
+}
+if [ "$mode" = panic ]; then
+	: > "$o/sym.err"
+	for kind in vmlinux module; do
+		ref=$(grep -a "^persist-boot1-ref: [0-9]*	sym $kind text " "$c1" | head -n 1 | tr -d '\r' | cut -f 2-)
+		[ -n "$ref" ] || { fail "no 'sym $kind text' line of boot 1's printf_ref on its console"; continue; }
+		got=$(sym_msgs $kind "$o/prev.cap" | head -n 1)
+		if [ $kind = vmlinux ] && [ -n "$xk" ]; then
+			[ "$got" != "$ref" ] && grep -q -- '--kallsyms' "$o/record.out" &&
+				pass "%pS of vmlinux text in another kernel's boot: unresolved, record --last-boot warned naming --kallsyms ($got)" ||
+				fail "%pS of vmlinux text in another kernel's boot: '$got' (boot 1: '$ref'), warning: $(grep -m1 kallsyms "$o/record.out")"
+		else
+			[ "$got" = "$ref" ] && pass "%pS of $kind text, boot 1's record read in boot 2 (record --last-boot): $got" ||
+				fail "%pS of $kind text from prev.cap: '$got', boot 1's kernel printed '$ref'"
+		fi
+		if [ -z "$xk" ]; then
+			got=$(sym_msgs $kind --kallsyms "$o/kallsyms-boot2.txt" "$img" | head -n 1)
+			[ "$got" = "$ref" ] && pass "%pS of $kind text from the image with --kallsyms (boot 2's /proc/kallsyms): $got" ||
+				fail "%pS of $kind text from the image with --kallsyms: '$got', boot 1's kernel printed '$ref'"
+		fi
+		got=$(sym_msgs $kind "$img" | head -n 1)
+		if [ $kind = module ]; then
+			[ "$got" = "$ref" ] && pass "%pS of module text from the image alone (the area's module map): $got" ||
+				fail "%pS of module text from the image alone: '$got', the kernel prints '$ref'"
+		else
+			[ "$got" != "$ref" ] && grep -q -- '--kallsyms' "$o/sym.err" &&
+				pass "%pS of vmlinux text from the image alone, another kernel on the host: unresolved, with a warning naming --kallsyms ($got)" ||
+				fail "%pS of vmlinux text from the image alone: '$got', warning: $(grep -m1 kallsyms "$o/sym.err")"
+		fi
+	done
+	a1=$(grep -a '^persist-boot1-module: logdev_test ' "$c1" | awk '{ print $7 }')
+	a2=$(awk '$1 == "logdev_test" { print $6; exit }' "$o/modules-boot2.txt" 2> /dev/null)
+	[ -n "$a1" ] && [ -n "$a2" ] && [ "$a1" != "$a2" ] &&
+		pass "logdev_test's symbols were read at boot 1's address ($a1), the module at $a2 in boot 2" ||
+		fail "logdev_test at '$a1' in boot 1 and '$a2' in boot 2: not shown to move"
+	grep -aq '^persist-boot1: module_map: [1-9][0-9]* modules, 0 without symbols, 0 left out' "$c1" &&
+		pass "boot 1's area held its module map: $(grep -a '^persist-boot1: module_map' "$c1" | tr -d '\r')" ||
+		fail "boot 1's persist file: no full module map: '$(grep -a '^persist-boot1: module_map' "$c1")'"
 fi
 
 if [ "$mode" = corrupt ]; then

@@ -119,7 +119,9 @@ case "${LOGDEV_BOOT:-}" in
 		echo 0 > $D/enable && echo mono > $D/clock && echo 1 > $D/enable ||
 			echo "boot 1: clock mono refused"
 	fi
+	sleep 1	# the module map follows a module load within 250 ms
 	cat $D/persist | sed 's/^/persist-boot1: /'
+	grep -a logdev_test /proc/modules | sed 's/^/persist-boot1-module: /'
 	if [ "$mode" = ftrace ]; then
 		echo 'p:ltrec logdev_test:lt_record ctx=%di:s32 seq=%si:u32' >> $TR/kprobe_events &&
 			echo 1 > $TR/instances/boot_map/events/kprobes/ltrec/enable &&
@@ -138,6 +140,12 @@ case "${LOGDEV_BOOT:-}" in
 	fi
 	echo "$iters" > $T/run &
 	sleep 3
+	# %pS of a previous boot: logdev_test's printf table (its symbol
+	# lines: vmlinux and module text) just before the end, in the area
+	if [ "$mode" = panic ]; then
+		echo 1 > $T/printf || echo "boot 1: logdev_test printf failed"
+		grep -aE '	sym (vmlinux|module) text ' $T/printf_ref | sed 's/^/persist-boot1-ref: /'
+	fi
 	echo "boot 1: recording, ending by $mode"
 	case $mode in
 	panic|corrupt|ftrace|resmem) echo c > /proc/sysrq-trigger ;;
@@ -187,6 +195,9 @@ case "${LOGDEV_BOOT:-}" in
 		fi
 		# this boot records into the area; the copy must not change
 		{ [ -d $T ] || insmod /logdev/logdev_test.ko; } && echo 200 > $T/run
+		grep -a "^logdev_test " /proc/modules > $R/modules-boot2.txt
+		# vmlinux symbols for the host's reader (the same build as boot 1)
+		grep -v '\[' /proc/kallsyms > $R/kallsyms-boot2.txt
 		cmp -s $D/last_boot/area $R/area.img &&
 			pass "the copy is unchanged after this boot recorded" ||
 			fail "last_boot/area changed while this boot recorded"
