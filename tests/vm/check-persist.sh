@@ -102,7 +102,7 @@ sym_msgs() {	# KIND FILE [REPORT ARGS]: the messages of KIND's symbol lines
 	"$L" report --raw "$@" 2>> "$o/sym.err" | awk -F'\t' "$LD_AWK"'
 		$6 == "lt_printf_symbols" { m = raw_msg($0); if (index(m, "sym " k " text ") == 1) print m }' k="$kind"
 }
-if [ "$mode" = panic ]; then
+if [ "$mode" = panic ] || [ "$mode" = ftrace ]; then
 	: > "$o/sym.err"
 	for kind in vmlinux module; do
 		ref=$(grep -a "^persist-boot1-ref: [0-9]*	sym $kind text " "$c1" | head -n 1 | tr -d '\r' | cut -f 2-)
@@ -235,6 +235,10 @@ if [ "$mode" = ftrace ]; then
 		awk '{ $1 = $1 + 0; print }' | lastsec > "$o/side-ftrace.txt"
 	unk=$(grep -c 'Unknown type' "$o/ftrace-raw.txt" 2> /dev/null)
 	echo "side by side, same calls, same panic: logdev $(cat "$o/side-logdev.txt"); ftrace boot_map $(cat "$o/side-ftrace.txt") (read before the kprobe event was defined again: ${unk:-0} 'Unknown type' lines)"
+	# a module's address recorded before the reboot: ftrace's caller=
+	# (symbol-typed, printed when read, logdev_test loaded again elsewhere)
+	caller=$(grep -m 1 -o 'caller=[^ ]*' "$o/ftrace.txt" 2> /dev/null)
+	echo "side by side, module symbols: logdev from the image alone: '$(sym_msgs module "$img" | head -n 1)'; ftrace boot_map's ltrec $caller (boot 1's own: $(grep -a -m 1 -o 'caller=[^ ]*' "$c1" | tr -d '\r'))"
 	grep -q '^[1-9]' "$o/side-logdev.txt" && grep -q '^[1-9]' "$o/side-ftrace.txt" &&
 		pass "side by side: logdev: $(cat "$o/side-logdev.txt"); ftrace: $(cat "$o/side-ftrace.txt")" ||
 		fail "side by side: logdev '$(cat "$o/side-logdev.txt")', ftrace '$(head -c 200 "$o/ftrace.txt" | tr '\n' '|')'"

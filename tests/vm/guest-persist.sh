@@ -107,6 +107,11 @@ if [ "$mode" = panic ] && [ "${LOGDEV_BOOT:-}" = 2 ]; then
 	rm -f /tmp/before.img /tmp/after.img
 fi
 
+# ftrace's kprobe event on the same writer; caller= (a symbol-typed
+# argument: the return address, in logdev_test) shows what ftrace prints
+# for a module's address recorded before the reboot
+LTREC='p:ltrec logdev_test:lt_record ctx=%di:s32 seq=%si:u32 caller=+0(%sp):symbol'
+
 # the crash dump too, where the kernel dies: it must point at the area
 dump=
 [ "${LOGDEV_BOOT:-}" = 1 ] && [ "$mode" = panic ] && dump="dump_on_oops=1 dump_records=4"
@@ -123,10 +128,11 @@ case "${LOGDEV_BOOT:-}" in
 	cat $D/persist | sed 's/^/persist-boot1: /'
 	grep -a logdev_test /proc/modules | sed 's/^/persist-boot1-module: /'
 	if [ "$mode" = ftrace ]; then
-		echo 'p:ltrec logdev_test:lt_record ctx=%di:s32 seq=%si:u32' >> $TR/kprobe_events &&
+		echo "$LTREC" >> $TR/kprobe_events &&
 			echo 1 > $TR/instances/boot_map/events/kprobes/ltrec/enable &&
 			echo 1 > $TR/instances/boot_map/tracing_on ||
 			echo "boot 1: ftrace's boot_map instance or the kprobe event failed"
+
 	fi
 	if [ "$mode" = reboot ]; then
 		echo "$iters" > $T/run || echo "boot 1: run failed"
@@ -142,9 +148,15 @@ case "${LOGDEV_BOOT:-}" in
 	sleep 3
 	# %pS of a previous boot: logdev_test's printf table (its symbol
 	# lines: vmlinux and module text) just before the end, in the area
-	if [ "$mode" = panic ]; then
+	if [ "$mode" = panic ] || [ "$mode" = ftrace ]; then
+		[ "$mode" = ftrace ] && grep -a -m 1 ' ltrec: ' $TR/instances/boot_map/trace |
+			sed 's/^/persist-boot1-ftrace: /'
+		# the kernel's text first, on the console before the end (the
+		# same addresses each time), then the records themselves, last
+		echo 1 > $T/printf && grep -aE '	sym (vmlinux|module) text ' $T/printf_ref |
+			sed 's/^/persist-boot1-ref: /'
+		sleep 1
 		echo 1 > $T/printf || echo "boot 1: logdev_test printf failed"
-		grep -aE '	sym (vmlinux|module) text ' $T/printf_ref | sed 's/^/persist-boot1-ref: /'
 	fi
 	echo "boot 1: recording, ending by $mode"
 	case $mode in
@@ -166,7 +178,7 @@ case "${LOGDEV_BOOT:-}" in
 		# "Unknown" until an event of that id exists again)
 		cat $TR/instances/boot_map/trace > $R/ftrace-raw.txt 2>&1
 		insmod /logdev/logdev_test.ko
-		echo 'p:ltrec logdev_test:lt_record ctx=%di:s32 seq=%si:u32' >> $TR/kprobe_events 2> /dev/null ||
+		echo "$LTREC" >> $TR/kprobe_events 2> /dev/null ||
 			echo "boot 2: the kprobe event on lt_record: $?"
 		cat $TR/instances/boot_map/trace > $R/ftrace.txt 2>&1
 		cat $TR/instances/boot_map/last_boot_info > $R/ftrace-last-boot-info.txt 2>&1
