@@ -201,18 +201,28 @@ static void put_cpu(FILE *f, const struct lgd_area_cpu_res *r)
 /*
  * the "overwritten:" line: records the ring wrapped over before the end,
  * from the counters the CPUs saved (the reader shows them as lost events,
- * overrun); nothing when none did or none was overwritten
+ * overrun); nothing when none did or none was overwritten.  A CPU's count
+ * above the sub-buffer header's 32-bit overrun field shows as 4294967295 in
+ * its lost-events line (lgd_sb_set_overrun()): said here, with the count.
  */
 static void put_overwritten(FILE *f, const struct lgd_area *a)
 {
 	uint64_t n = 0;
+	uint32_t big = 0;
 
 	for (uint32_t i = 0; i < a->nr_cpus; i++)
-		if (a->cpus[i].state == LGD_AREA_CPU_OK && a->cpus[i].head.saved == 1)
+		if (a->cpus[i].state == LGD_AREA_CPU_OK && a->cpus[i].head.saved == 1) {
 			n += a->cpus[i].head.overrun;
-	if (n)
-		fprintf(f, "overwritten: %" PRIu64 " records before the end, as the ring wrapped "
-			"(overrun: lost events at each CPU's start)\n", n);
+			big += a->cpus[i].head.overrun > UINT32_MAX;
+		}
+	if (!n)
+		return;
+	fprintf(f, "overwritten: %" PRIu64 " records before the end, as the ring wrapped "
+		"(overrun: lost events at each CPU's start)", n);
+	if (big)
+		fprintf(f, "; on %" PRIu32 " CPU(s) more than 4294967295: their lost-events line "
+			"says 4294967295 (a sub-buffer header's 32 bits), this count is exact", big);
+	fputc('\n', f);
 }
 
 /* the "lost:" line */

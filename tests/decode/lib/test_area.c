@@ -37,6 +37,21 @@
 
 char tmpdir[] = "/tmp/logdev-area-XXXXXX";
 
+/* CPU 0's saved overrun set to 5e9 (past 32 bits), CPU 1's to 0 */
+static int big_overrun(struct ab_area *ab)
+{
+	for (uint32_t c = 0; c < 2; c++) {
+		uint8_t *at = ab->img + ab->h.cpu_off + c * ab->h.cpu_stride;
+		struct logdev_area_cpu ac;
+
+		if (lgd_area_cpu_get(at, LOGDEV_AREA_CPU_SIZE, &ac))
+			return -1;
+		ac.overrun = c ? 0 : 5000000000ull;
+		lgd_area_cpu_put(at, &ac);
+	}
+	return 0;
+}
+
 static void test_panic(uint32_t local_bytes)
 {
 	struct ab_area *ab = calloc(1, sizeof(*ab));
@@ -69,6 +84,16 @@ static void test_panic(uint32_t local_bytes)
 	/* the wrap's losses said beside "lost: none" (a fresh user: exit 0 and "none", yet overrun) */
 	CHECK_STR_CONTAINS(got.last_boot, "\noverwritten: 28 records before the end, as the ring "
 			   "wrapped", NAMEF("panic%s: LAST_BOOT says what the wrap overwrote", tag));
+	lgd_area_close(&a);
+	/* a count past the sub-buffer header's 32 bits (a fresh user's finding) */
+	if (!CHECK_EQ(big_overrun(ab), 0, NAMEF("panic%s: overrun set to 5e9", tag)) ||
+	    !CHECK_EQ(validate(&a, ab->img, ab->len, &d), 0, NAMEF("panic%s: 5e9 validated", tag)))
+		goto out;
+	CHECK_EQ(read_back(&a), 0, NAMEF("panic%s: 5e9 converted and read", tag));
+	CHECK_STR_CONTAINS(got.last_boot, "overwritten: 5000000000 records before the end, as the "
+			   "ring wrapped (overrun: lost events at each CPU's start); on 1 CPU(s) "
+			   "more than 4294967295: their lost-events line says 4294967295",
+			   NAMEF("panic%s: an overrun past 32 bits is said, with the count", tag));
 	lgd_area_close(&a);
 out:
 	ab_free(ab);
