@@ -104,12 +104,16 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 		fd = cli_is_area(file) ? cli_area_input(file) : -2;
 		if (fd == -1)
 			return 1;
+		if (fd >= 0)	/* the reader's byte offsets are the capture's */
+			cli_warn_converted = file;
 		if (fd >= 0 ? lgd_reader_open_fd(r, fd, cli_warn, NULL, &d) :
 			      lgd_reader_open(r, file, cli_warn, NULL, &d)) {
 			fprintf(stderr, "logdev: %s: %s%s", file, cli_diag_text(d.msg),
 				d.offset >= 0 ? "" : "\n");
 			if (d.offset >= 0)
-				fprintf(stderr, " (offset %" PRId64 ")\n", d.offset);
+				fprintf(stderr, " (offset %" PRId64 "%s%s)\n", d.offset,
+					fd >= 0 ? " of the capture converted from " : "",
+					fd >= 0 ? file : "");
 			return 1;
 		}
 		cli_last_boot_banner(r, file);

@@ -22,6 +22,7 @@
 #include "subbuf.h"
 
 unsigned long cli_nwarn;
+const char *cli_warn_converted;
 
 /*
  * A diagnostic's text, which may quote a capture's or a kernel file's own
@@ -57,6 +58,8 @@ void cli_warn(void *arg, const struct lgd_diag *d)
 	fprintf(stderr, "logdev: warning: ");
 	if (d->offset >= 0)
 		fprintf(stderr, "%s byte %" PRId64, what, d->offset);
+	if (d->offset >= 0 && cli_warn_converted)
+		fprintf(stderr, " of the capture converted from %s", cli_warn_converted);
 	if (pos)
 		fprintf(stderr, "%s", d->offset >= 0 ? " (" : "(");
 	if (d->cpu >= 0)

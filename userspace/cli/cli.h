@@ -110,7 +110,9 @@ int cli_parse_real(const char *cmd, const char *opt, const char *s, double lo,
  * counting it in cli_nwarn: "truncated at byte N (CPU C, sub-buffer seq Q):
  * why" for a capture cut short (-ENODATA), "corrupt at byte N (...): why"
  * for bytes present but wrong (-EINVAL, -EPROTO), "at byte N (...): why"
- * for the rest (a clock going back, -ERANGE).
+ * for the rest (a clock going back, -ERANGE).  With cli_warn_converted
+ * set (a raw flight-recorder area read through a temporary capture), the
+ * byte is "byte N of the capture converted from IMAGE": not the image's.
  */
 /* cli_diag_text() - @msg escaped for the terminal (valid until the next call) */
 const char *cli_diag_text(const char *msg);
@@ -121,6 +123,8 @@ void cli_warn(void *arg, const struct lgd_diag *d);
  * that decoded everything but warned exits 3.
  */
 extern unsigned long cli_nwarn;
+/* the raw area the input was converted from, or NULL (cli_warn()) */
+extern const char *cli_warn_converted;
 /**
  * cli_exit_status() - the exit status of a decoding verb: 1 if @failed (an
  * I/O error, no memory, an unusable capture), else 3 if any warning was

@@ -164,6 +164,37 @@ static void test_lost(void)
 		  "truncated at byte 19384: the image has 19384 of the area's 24576 bytes");
 }
 
+/*
+ * A warning of the reader on a raw image is about the capture converted
+ * from it: its byte says so (a fresh user looked for it in the image).
+ * The formats text lacks site 2: its records warn, with their position.
+ */
+static void test_converted_offsets(void)
+{
+	static const char only1[] = "# id\tfile\tline\tfunc\tformat\n"
+				    "1\tdrivers/x.c\t10\tx_in\tin n=%d\n";
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct ab_opts o = { .formats = only1 };
+	char args[800], *img;
+	uint8_t pl[4];
+
+	ab_init(ab, &o);
+	for (uint32_t i = 0; i < 4; i++) {
+		lgd_cap_put_u32(pl, i);
+		ab_rec(ab, 0, 1000000000ull + 1000 * i, 1 + (i & 1), 100, pl, 4);
+	}
+	ab_end(ab, LOGDEV_END_PANIC, "sysrq triggered crash", 301123456789ull,
+	       1796000300000000000ull);
+	ab_finish(ab);
+	img = write_tmp("nosite2.img", ab->img, ab->len);
+	snprintf(args, sizeof(args), "report %s", img);
+	check_cli("a raw image's record warning gives the byte of the capture converted from it",
+		  args, 3, "x_in:10", "of the capture converted from ");
+	check_cli("... and what it is about", args, 3, NULL, "call site 2 is not in the capture's");
+	ab_free(ab);
+	free(ab);
+}
+
 /* does @path still start as an area? */
 static int cli_is_area_ok(const char *path)
 {
@@ -226,6 +257,7 @@ int main(int argc, char **argv)
 	test_last_boot();
 	test_lost();
 	test_refused();
+	test_converted_offsets();
 	tmpdir_remove();
 	return ldc_exit_status();
 }
