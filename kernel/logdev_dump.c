@@ -428,26 +428,9 @@ static struct notifier_block ld_dump_die_nb = {
 	.notifier_call = ld_dump_die,
 };
 
-/*
- * On PREEMPT_RT with the flight recorder on, the panic dump is left out:
- * 6.1-rt wedged 4 of 9 sysrq-c panics with 4 CPUs writing when the panic
- * notifier stored the dump's lines (the panicking CPU idle, asleep on a
- * lock, the others in stop_this_cpu(); 3 of 3 rebooted without the dump,
- * 2026-12-07).  The guest's RAM of one wedge (run.sh VM_WEDGE_MEM) held
- * the whole dump and the last notifier's "Kernel Offset" line in printk's
- * buffer: the panic stopped after the notifiers, printing them in
- * console_flush_on_panic().  The area keeps every record for the next
- * boot, which needs the reboot more than a console copy.  Without the area
- * the dump is the only copy and is still stored (docs/CRASHDUMP.md).
- */
-static bool ld_dump_panic_skip(void)
-{
-	return IS_ENABLED(CONFIG_PREEMPT_RT) && ld_area_on();
-}
-
 static int ld_dump_panic(struct notifier_block *nb, unsigned long val, void *data)
 {
-	if (!READ_ONCE(ld_dump_on_oops) || ld_dump_panic_skip())
+	if (!READ_ONCE(ld_dump_on_oops))
 		return NOTIFY_DONE;
 	ld_dump_deferred = true;	/* other CPUs stopped: store, never print */
 	/* an oops dump just before (oops=panic) left recording off: said */
