@@ -63,9 +63,10 @@
 # results come back as usual.  The
 # kernel-trouble checks read boot 2's console only; with --expect-crash,
 # boot 1 must show "Kernel panic" (else exit 7), and a boot 1 silent for
-# 20 s after it (stuck in panic(): 6.1-rt, 5 of 13 vm-persist-panic runs)
-# is reset through QEMU's monitor (system_reset, RAM kept), as a watchdog
-# would, and said on stderr.  Needs --mem 512 or more.
+# 20 s after it or reporting a stall (stuck in panic(): 6.1-rt, 6 of 14
+# vm-persist-panic runs; 6.1's NMI panic once) is reset through QEMU's
+# monitor (system_reset, RAM kept), as a watchdog would, and said on
+# stderr.  Needs --mem 512 or more.
 #
 # --mem-file F --boot-as N: the guest's RAM is the file F (QEMU's
 # memory-backend-file, shared: created if missing, kept after QEMU exits;
@@ -426,7 +427,14 @@ report_rest() {
 # Watch the guest: console silence, lockup/stall reports, overall time.
 stall_re='soft lockup|self-detected stall|detected stalls on CPUs|rcu_(sched|preempt) detected stall|hung_task_timeout|NMI watchdog: Watchdog detected hard LOCKUP'
 start=$(date +%s) last_size=-1 last_change=$start wedge= timedout= checked=0
-hb_size=0 hb_change=$start hb_seen= quiet_said= panic_reset=
+hb_size=0 hb_change=$start hb_seen= quiet_said= panic_reset= panic_stuck=
+# in_panic: --boots 2 --expect-crash, boot 1 printed its panic message, no
+# reset from outside yet and no second boot
+in_panic() {
+	[ "$boots" = 2 ] && [ -n "$expect_crash" ] && [ -z "$panic_reset" ] &&
+		grep -aq 'Kernel panic - not syncing' "$out/console.log" &&
+		[ "$(grep -ac 'Booting from ROM' "$out/console.log")" -lt 2 ]
+}
 while kill -0 "$qpid" 2>/dev/null; do
 	sleep 1
 	now=$(date +%s)
@@ -438,7 +446,11 @@ while kill -0 "$qpid" 2>/dev/null; do
 	if [ "$size" != "$last_size" ]; then
 		last_size=$size last_change=$now
 		# only the new part of the console, for the stall patterns
-		if tail -c +$((checked + 1)) "$out/console.log" | tr -d '\r' | grep -qE "$stall_re"; then
+		if tail -c +$((checked + 1)) "$out/console.log" | tr -d '\r' | grep -qE "$stall_re" &&
+			in_panic; then
+			panic_stuck="reported a stall"
+			checked=$size
+		elif tail -c +$((checked + 1)) "$out/console.log" | tr -d '\r' | grep -qE "$stall_re"; then
 			report_rest
 			wedge="kernel reports: $(tr -d '\r' < "$out/console.log" | grep -E "$stall_re" | head -n 1)"
 			break
@@ -451,17 +463,14 @@ while kill -0 "$qpid" 2>/dev/null; do
 		fi
 	fi
 	# --boots 2 --expect-crash: boot 1 stuck in its panic (6.1-rt, see
-	# below) is reset from outside after 20 s, as a watchdog would: the RAM
-	# stays, boot 2 runs
-	if [ "$boots" = 2 ] && [ -n "$expect_crash" ] && [ -z "$panic_reset" ] &&
-		[ $((now - last_change)) -ge 20 ] &&
-		grep -aq 'Kernel panic - not syncing' "$out/console.log" &&
-		[ "$(grep -ac 'Booting from ROM' "$out/console.log")" -lt 2 ]; then
+	# below), silent for 20 s or reporting a stall, is reset from outside,
+	# as a watchdog would: the RAM stays, boot 2 runs
+	if [ -n "$panic_stuck" ] || { [ $((now - last_change)) -ge 20 ] && in_panic; }; then
 		monitor "info registers -a" > "$out/panic-wedge-registers.txt" 2>&1
 		monitor system_reset > /dev/null 2>&1
 		panic_reset=$now
-		echo "run.sh: boot 1 silent for $((now - last_change)) s after its panic message (stuck in panic(): registers in $out/panic-wedge-registers.txt): reset from outside, as a watchdog would" >&2
-		last_change=$now hb_change=$now
+		echo "run.sh: boot 1 ${panic_stuck:-silent for $((now - last_change)) s} after its panic message (stuck in panic(): registers in $out/panic-wedge-registers.txt): reset from outside, as a watchdog would" >&2
+		last_change=$now hb_change=$now panic_stuck=
 		continue
 	fi
 	if [ $((now - last_change)) -ge "$idle" ] && [ $((now - hb_change)) -ge "$idle" ]; then
