@@ -81,12 +81,13 @@ int lgd_area_vmlinux_syms(const struct lgd_area *a, const char *src, size_t len,
 			have_stext = 1;
 		}
 	}
-	if (!nonzero)
-		return sdiag(d, -EPERM, "every vmlinux address is 0 (read without root, or "
-			     "kptr_restrict): read /proc/kallsyms as root");
+	/* no _stext first: an empty or text file has no addresses at all */
 	if (!have_stext)
 		return sdiag(d, -ENOENT, "no _stext symbol: not a /proc/kallsyms or System.map "
 			     "of a kernel");
+	if (!nonzero)
+		return sdiag(d, -EPERM, "every vmlinux address is 0 (read without root, or "
+			     "kptr_restrict): read /proc/kallsyms as root");
 	if (!a->hdr.text_addr)
 		return sdiag(d, -ENODATA, "the area does not say where that boot's _stext was "
 			     "(text_addr unknown: a kernel without vmcoreinfo): its vmlinux "

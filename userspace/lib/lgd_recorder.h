@@ -17,8 +17,11 @@
 /**
  * lgd_rec_read_text() - whole file @dir/@name (or @name if @dir is NULL)
  * into a NUL-terminated malloc'd buffer; *@len bytes.  NULL with errno on
- * failure.
+ * failure; EFBIG past LGD_REC_TEXT_MAX bytes (a text the user names may be
+ * /dev/zero: a fresh user's --kallsyms /dev/zero ran the machine out of
+ * memory).
  */
+#define LGD_REC_TEXT_MAX	(256u << 20)	/* bytes; /proc/kallsyms: 10-20 MiB */
 char *lgd_rec_read_text(const char *dir, const char *name, size_t *len);
 /** lgd_rec_write_str() - write @s to @dir/@name.  0 or negative errno. */
 int lgd_rec_write_str(const char *dir, const char *name, const char *s);

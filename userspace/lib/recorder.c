@@ -44,6 +44,12 @@ char *lgd_rec_read_text(const char *dir, const char *name, size_t *len)
 	while (b) {
 		ssize_t r;
 
+		if (n == cap && cap >= LGD_REC_TEXT_MAX) {
+			free(b);
+			b = NULL;
+			errno = EFBIG;
+			break;
+		}
 		if (n == cap) {
 			char *nb = realloc(b, cap * 2 + 1);
 

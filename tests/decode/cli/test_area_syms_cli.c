@@ -248,6 +248,14 @@ static void test_refused_sources(void)
 	snprintf(args, sizeof(args), "deltas --kallsyms %s %s", p, img);
 	check_cli("a --kallsyms FILE of zeros (kptr_restrict): refused, exit 1", args, 1, NULL,
 		  "every vmlinux address is 0");
+	/* a fresh user's: an empty file was blamed on root; /dev/zero ran out of memory */
+	p = write_tmp("empty", "", 0);
+	snprintf(args, sizeof(args), "report --kallsyms %s %s", p, img);
+	check_cli("an empty --kallsyms FILE: no _stext (not root's fault), exit 1", args, 1, NULL,
+		  "no _stext symbol");
+	snprintf(args, sizeof(args), "report --kallsyms /dev/zero %s", img);
+	check_cli("--kallsyms /dev/zero: too large, refused, exit 1", args, 1, NULL,
+		  "File too large");
 	snprintf(args, sizeof(args), "report --kallsyms %s/none %s", tmpdir, img);
 	check_cli("a --kallsyms FILE that is not there: exit 1", args, 1, NULL,
 		  "No such file");
