@@ -239,9 +239,9 @@ static int text_slot(const struct lgd_area *a, uint32_t slot, uint64_t *off)
 	const struct logdev_area_hdr *h = &a->hdr;
 	uint32_t len = h->text_len[slot];
 
+	*off = h->text_off + (uint64_t)slot * h->text_bytes;
 	if (len > h->text_bytes)
 		return LGD_AREA_TEXT_BAD;
-	*off = h->text_off + (uint64_t)slot * h->text_bytes;
 	if (!inside(*off, len, a->limit))
 		return LGD_AREA_TEXT_CUT;
 	if (!len || lgd_area_crc(a->img + *off, len) != h->text_crc[slot])
@@ -346,13 +346,17 @@ static int text_check(struct actx *c)
 		a->text_p = (const char *)a->img + off2;
 		a->text_len = h->text_len[!cur];
 	}
+	/* the byte: the field at fault, where the image ends, or the slot */
 	awarn(c, st == LGD_AREA_TEXT_CUT ? -ENODATA : -EINVAL,
-	      cur > 1 ? (int64_t)lgd_area_field_off(LGD_AH_TEXT_CUR) : (int64_t)off,
+	      cur > 1 ? (int64_t)lgd_area_field_off(LGD_AH_TEXT_CUR) :
+	      st == LGD_AREA_TEXT_BAD ? (int64_t)lgd_area_field_off(LGD_AH_TEXT_LEN) + 4 * cur :
+	      st == LGD_AREA_TEXT_CUT ? (int64_t)a->limit : (int64_t)off,
 	      -1, -1, "formats text (slot %u, %u bytes): %s: %s", cur,
 	      cur > 1 ? 0 : h->text_len[cur],
 	      cur > 1 ? "text_cur is neither slot" :
 	      st == LGD_AREA_TEXT_BAD ? "text_len beyond its slot" :
 	      st == LGD_AREA_TEXT_CUT ? "it lies past the image's end" :
+	      !h->text_len[cur] ? "it is empty (text_len 0)" :
 	      "its CRC-32 does not match text_crc",
 	      a->text == LGD_AREA_TEXT_OLDER ?
 	      "the older text of the other slot is used (call sites first hit after it was "

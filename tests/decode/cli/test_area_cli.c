@@ -23,6 +23,13 @@
 
 char tmpdir[] = "/tmp/logdev-areacli-XXXXXX";
 
+/* a little-endian u32 at @p (the area's own byte order on x86) */
+static void poke32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
 static const char fmts[] =
 	"# id\tfile\tline\tfunc\tformat\n"
 	"1\tdrivers/x.c\t10\tx_in\tin n=%d\n"
@@ -195,6 +202,45 @@ static void test_converted_offsets(void)
 	free(ab);
 }
 
+/*
+ * The formats text's warnings name the byte at fault (a fresh user's
+ * findings: "byte 0" for a bad text_len, the slot's start for a cut image,
+ * a CRC blamed for an empty slot).
+ */
+static void test_text_bytes(void)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct ab_opts o = { .formats = fmts };
+	uint32_t lenat = lgd_area_field_off(LGD_AH_TEXT_LEN), cur;
+	char args[800], want[200], *img;
+	uint8_t pl[4] = { 0 };
+
+	ab_init(ab, &o);
+	ab_rec(ab, 0, 1000000000ull, 1, 100, pl, 4);
+	ab_finish(ab);
+	cur = ab->h.text_cur;
+	lenat += 4 * cur;
+	img = write_tmp("cut-text.img", ab->img, ab->h.text_off + 10);
+	snprintf(args, sizeof(args), "report %s", img);
+	snprintf(want, sizeof(want), "truncated at byte %llu: formats text (slot %u",
+		 (unsigned long long)ab->h.text_off + 10, cur);
+	check_cli("an image cut inside the formats text: the byte where it ends", args, 3, NULL,
+		  want);
+	poke32(ab->img + lenat, 0);
+	img = write_tmp("empty-text.img", ab->img, ab->len);
+	snprintf(args, sizeof(args), "report %s", img);
+	check_cli("an empty formats slot: said empty, not a CRC mismatch", args, 3, NULL,
+		  "it is empty (text_len 0)");
+	poke32(ab->img + lenat, 0xffffff);
+	img = write_tmp("bad-len.img", ab->img, ab->len);
+	snprintf(args, sizeof(args), "report %s", img);
+	snprintf(want, sizeof(want), "corrupt at byte %u: formats text (slot %u, 16777215 bytes): "
+		 "text_len beyond its slot", lenat, cur);
+	check_cli("a text_len beyond its slot: the byte of text_len", args, 3, NULL, want);
+	ab_free(ab);
+	free(ab);
+}
+
 /* does @path still start as an area? */
 static int cli_is_area_ok(const char *path)
 {
@@ -258,6 +304,7 @@ int main(int argc, char **argv)
 	test_lost();
 	test_refused();
 	test_converted_offsets();
+	test_text_bytes();
 	tmpdir_remove();
 	return ldc_exit_status();
 }
