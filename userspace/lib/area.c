@@ -539,6 +539,13 @@ static void slot_check(struct actx *c, struct lgd_area_cpu_res *r, uint64_t boff
  */
 static void slot_warn(struct actx *c, uint32_t cpu, const struct lgd_area_sb *s)
 {
+	/* the open one's walk stopped at a bad record: the rest left out, said */
+	if (s->cls == LGD_AREA_OPEN && s->why && s->committed > s->data_bytes)
+		awarn(c, -EINVAL, (int64_t)s->bad_off, cpu, (int64_t)s->seq,
+		      "area slot %u (the open sub-buffer at byte %llu): %s; %u of its %u committed "
+		      "bytes kept, the records after it left out", s->slot,
+		      (unsigned long long)s->off, lgd_area_why_text(s->why), s->data_bytes,
+		      s->committed);
 	if (s->cls != LGD_AREA_CORRUPT && s->cls != LGD_AREA_DAMAGED)
 		return;
 	awarn(c, -EINVAL, (int64_t)s->bad_off, cpu, s->seq == UINT64_MAX ? -1 : (int64_t)s->seq,

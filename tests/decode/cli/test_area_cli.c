@@ -241,6 +241,33 @@ static void test_text_bytes(void)
 	free(ab);
 }
 
+/*
+ * The open sub-buffer's walk stops at a bad record (a fresh user's: its
+ * first timestamp before first_ts dropped 4 records with no word, exit 0):
+ * warned, exit 3.
+ */
+static void test_open_cut(void)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct ab_opts o = { .formats = fmts };
+	char args[800], *img;
+	uint8_t pl[4] = { 0 };
+
+	ab_init(ab, &o);
+	for (uint32_t i = 0; i < 4; i++)
+		ab_rec(ab, 0, 1000000000ull + 1000 * i, 1, 100, pl, 4);
+	ab_finish(ab);
+	/* the first record's ts (offset 0 of a record): 1 ns, before first_ts */
+	poke32(ab->img + ab_sb_off(ab, 0, 0) + LOGDEV_SUBBUF_HDR_SIZE, 1);
+	poke32(ab->img + ab_sb_off(ab, 0, 0) + LOGDEV_SUBBUF_HDR_SIZE + 4, 0);
+	img = write_tmp("open-cut.img", ab->img, ab->len);
+	snprintf(args, sizeof(args), "report %s", img);
+	check_cli("the open sub-buffer cut at a bad record: the records left out said, exit 3",
+		  args, 3, NULL, "record stamped before first_ts; 0 of its ");
+	ab_free(ab);
+	free(ab);
+}
+
 /* does @path still start as an area? */
 static int cli_is_area_ok(const char *path)
 {
@@ -305,6 +332,7 @@ int main(int argc, char **argv)
 	test_refused();
 	test_converted_offsets();
 	test_text_bytes();
+	test_open_cut();
 	tmpdir_remove();
 	return ldc_exit_status();
 }
