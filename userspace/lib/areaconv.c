@@ -383,11 +383,39 @@ static char *stats_text(const struct lgd_area *a, size_t *len, int *err)
  * a consuming read's first sub-buffer would: the records overwritten before
  * the oldest one the ring held, which the reader shows as lost (overrun).
  */
+/*
+ * The losses CPU @r saved (dropped, nesting_lost, too_big) that no kept
+ * sub-buffer's header notes, into @add: the first one written carries them
+ * (a fresh user's: too_big 2 saved, 1 reported)
+ */
+static void unnoted(const struct lgd_area *a, const struct lgd_area_cpu_res *r, uint64_t add[3])
+{
+	uint64_t saved[3] = { r->head.dropped, r->head.nesting_lost, r->head.too_big };
+	uint64_t seen[3] = { 0 }, b[3];
+
+	for (uint32_t i = 0; i < r->nr_sb; i++) {
+		const struct lgd_area_sb *s = &r->sb[i];
+
+		if (s->cls != LGD_AREA_SEALED && s->cls != LGD_AREA_UNSEALED &&
+		    s->cls != LGD_AREA_OPEN)
+			continue;
+		if (lgd_sb_peek_before(a->img + s->off, LOGDEV_SUBBUF_HDR_SIZE, b))
+			continue;
+		for (int k = 0; k < 3; k++)
+			seen[k] += b[k];
+	}
+	for (int k = 0; k < 3; k++)
+		add[k] = r->head.saved == 1 && saved[k] > seen[k] ? saved[k] - seen[k] : 0;
+}
+
 static int cpu_data(const struct lgd_area *a, const struct lgd_area_cpu_res *r,
 		    struct lgd_cap_writer *w, uint8_t *buf, struct lgd_area_conv *st)
 {
 	uint32_t sbs = a->hdr.subbuf_size;
+	uint64_t add[3];
 	int first = 1;
+
+	unnoted(a, r, add);
 
 	for (uint32_t i = 0; i < r->nr_sb; i++) {
 		const struct lgd_area_sb *s = &r->sb[i];
@@ -403,6 +431,8 @@ static int cpu_data(const struct lgd_area *a, const struct lgd_area_cpu_res *r,
 			continue;	/* cannot be: its header was read */
 		if (first && r->head.saved == 1 && r->head.overrun)
 			lgd_sb_set_overrun(buf, sbs, r->head.overrun);
+		if (first && (add[0] || add[1] || add[2]))
+			lgd_sb_add_before(buf, sbs, add);
 		first = 0;
 		ret = lgd_cap_write_section(w, LGD_SECT_CPU_DATA, r->cpu, buf, sbs);
 		if (ret)

@@ -175,6 +175,18 @@ int lgd_sb_peek_seq(const void *buf, size_t avail, uint64_t *seq)
 	return 1;
 }
 
+int lgd_sb_peek_before(const void *buf, size_t avail, uint64_t before[3])
+{
+	uint32_t v = avail >= sizeof(sbh1_t) ? (uint32_t)SB_GET(buf, version) : 0;
+
+	if (v < 2 || !lgd_sb_hdr_size(v) || lgd_sb_hdr_size(v) > avail)
+		return -1;
+	before[0] = SB_GET(buf, dropped_before);
+	before[1] = SB_GET(buf, nesting_lost_before);
+	before[2] = SB_GET(buf, too_big_before);
+	return 0;
+}
+
 struct lgd_sb {
 	const uint8_t *b;	/* the loaded sub-buffer */
 	uint32_t pos, end;	/* record walk: next record, end of data */
@@ -275,6 +287,22 @@ int lgd_sb_set_data_bytes(void *buf, size_t size, uint32_t data_bytes)
 	    lgd_sb_hdr_size((uint32_t)SB_GET(buf, version)) > size)
 		return -1;
 	SB_PUT(buf, data_bytes, data_bytes);
+	return 0;
+}
+
+int lgd_sb_add_before(void *buf, size_t size, const uint64_t add[3])
+{
+	uint32_t v = size >= sizeof(sbh1_t) ? (uint32_t)SB_GET(buf, version) : 0;
+	uint64_t n;
+
+	if (v < 2 || !lgd_sb_hdr_size(v) || lgd_sb_hdr_size(v) > size)
+		return -1;
+	n = SB_GET(buf, dropped_before) + add[0];
+	SB_PUT(buf, dropped_before, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n);
+	n = SB_GET(buf, nesting_lost_before) + add[1];
+	SB_PUT(buf, nesting_lost_before, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n);
+	n = SB_GET(buf, too_big_before) + add[2];
+	SB_PUT(buf, too_big_before, n > UINT32_MAX ? UINT32_MAX : (uint32_t)n);
 	return 0;
 }
 

@@ -126,6 +126,12 @@ int lgd_sb_is_subbuf(const void *buf, size_t avail, uint16_t *cpu);
  * few bytes (its seq ends at byte 16).
  */
 int lgd_sb_peek_seq(const void *buf, size_t avail, uint64_t *seq);
+/**
+ * lgd_sb_peek_before() - the dropped, nesting_lost and too_big counts
+ * (records) of the version 2+ sub-buffer header at @buf (@avail bytes).
+ * Return: 0, or -1 (too small, or version 1 or unknown).
+ */
+int lgd_sb_peek_before(const void *buf, size_t avail, uint64_t before[3]);
 
 /**
  * lgd_sb_hdr_size() - bytes of a sub-buffer header of format @version (the
@@ -228,6 +234,14 @@ int lgd_sb_set_data_bytes(void *buf, size_t size, uint32_t data_bytes);
  * Return: 0, or -1 (too small, or a version this reader does not know).
  */
 int lgd_sb_set_overrun(void *buf, size_t size, uint64_t overrun);
+/**
+ * lgd_sb_add_before() - add @add (records: dropped, nesting_lost, too_big)
+ * to those counts of the version 2+ sub-buffer header at @buf (@size
+ * bytes), saturated at 2^32 - 1: the losses an area's saved counters hold
+ * that no kept sub-buffer's header does (their notes were overwritten).
+ * Return: 0, or -1 (too small, or version 1 or unknown).
+ */
+int lgd_sb_add_before(void *buf, size_t size, const uint64_t add[3]);
 
 /* ---- the flight recorder's area (struct logdev_area_*) --------------- */
 

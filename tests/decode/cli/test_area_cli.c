@@ -268,6 +268,36 @@ static void test_open_cut(void)
 	free(ab);
 }
 
+/*
+ * Losses the saved counters hold that no kept sub-buffer notes (a fresh
+ * user's: too_big 2 saved, 1 reported) are reported, once, at the first.
+ */
+static void test_unnoted_losses(void)
+{
+	struct ab_area *ab = calloc(1, sizeof(*ab));
+	struct ab_opts o = { .formats = fmts };
+	struct logdev_area_cpu ac;
+	char args[800], *img;
+	uint8_t pl[4] = { 0 };
+
+	ab_init(ab, &o);
+	for (uint32_t i = 0; i < 4; i++)
+		ab_rec(ab, 0, 1000000000ull + 1000 * i, 1, 100, pl, 4);
+	ab_end(ab, LOGDEV_END_PANIC, "sysrq triggered crash", 301123456789ull,
+	       1796000300000000000ull);
+	ab_finish(ab);
+	lgd_area_cpu_get(ab->img + ab->h.cpu_off, LOGDEV_AREA_CPU_SIZE, &ac);
+	ac.too_big = 2;
+	ac.nesting_lost = 5;
+	lgd_area_cpu_put(ab->img + ab->h.cpu_off, &ac);
+	img = write_tmp("unnoted.img", ab->img, ab->len);
+	snprintf(args, sizeof(args), "report %s", img);
+	check_cli("losses saved but noted in no kept sub-buffer: reported, exit 3", args, 3, NULL,
+		  "nesting_lost 5, too_big 2");
+	ab_free(ab);
+	free(ab);
+}
+
 /* does @path still start as an area? */
 static int cli_is_area_ok(const char *path)
 {
@@ -333,6 +363,7 @@ int main(int argc, char **argv)
 	test_converted_offsets();
 	test_text_bytes();
 	test_open_cut();
+	test_unnoted_losses();
 	tmpdir_remove();
 	return ldc_exit_status();
 }
