@@ -54,6 +54,9 @@
 #include "logdev_features.h"
 
 #define LD_MODLOG_MAX_BYTES	(4U << 20)
+/* the first line of the log and of the area's module map: sizes, clock, dropped */
+#define LD_MODLOG_HEAD \
+	"# logdev module log: format 2, sizes %s, clock %s, %lu entries dropped\n"
 
 /**
  * struct ld_modev - one entry of the module log
@@ -384,26 +387,28 @@ atomic_t ld_modmap_gen = ATOMIC_INIT(0);
 /*
  * One module of the map at @buf (@size bytes left): its load line (TS 0:
  * loaded before the first record the map serves) and its symbols if all
- * fit, else the line alone (*@bare counts it).  A line that does not fit
- * leaves the module out (*@out counts it).
+ * fit, else the line alone; counted in @map as listed, bare (listed
+ * without symbols) or out (its line did not fit).  A module still being
+ * formed is skipped.
  * Return: bytes written.
  */
 static size_t ld_modmap_one(struct module *mod, char *buf, size_t size,
-			    u32 *bare, u32 *out)
+			    struct ld_modmap_counts *map)
 {
-	size_t hl = ld_modlog_head(NULL, 0, "load", 0, mod, true);
-	size_t sl;
+	size_t hl, sl;
 
 	if (mod->state == MODULE_STATE_UNFORMED)
 		return 0;
+	hl = ld_modlog_head(NULL, 0, "load", 0, mod, true);
 	if (hl >= size) {
-		(*out)++;
+		map->out++;
 		return 0;
 	}
+	map->listed++;
 	ld_modlog_head(buf, hl + 1, "load", 0, mod, true);
 	sl = ld_mod_syms(mod, NULL, 0);
 	if (hl + sl > size) {
-		(*bare)++;
+		map->bare++;
 		return hl;
 	}
 	/* init may end meanwhile (its symbols dropped): whole lines anyway */
@@ -432,15 +437,11 @@ static size_t ld_modmap_walk(char *buf, size_t size, struct ld_modmap_counts *ma
 	struct module *mod;
 	size_t n;
 
-	n = ld_modmap_one(THIS_MODULE, buf, size, &map->bare, &map->out);
-	map->listed++;
+	n = ld_modmap_one(THIS_MODULE, buf, size, map);
 	rcu_read_lock_sched();
-	list_for_each_entry_rcu(mod, &THIS_MODULE->list, list) {
-		if (!ld_modmap_is_module(&mod->list))
-			continue;
-		n += ld_modmap_one(mod, buf + n, size - n, &map->bare, &map->out);
-		map->listed++;
-	}
+	list_for_each_entry_rcu(mod, &THIS_MODULE->list, list)
+		if (ld_modmap_is_module(&mod->list))
+			n += ld_modmap_one(mod, buf + n, size - n, map);
 	rcu_read_unlock_sched();
 	return n;
 }
@@ -453,10 +454,8 @@ static size_t ld_modmap_walk(char *buf, size_t size, struct ld_modmap_counts *ma
 
 	mutex_lock(&ld_modlog_mutex);
 	list_for_each_entry(e, &ld_modlog, list) {
-		if (e->load != e || !e->mod)
-			continue;
-		n += ld_modmap_one(e->mod, buf + n, size - n, &map->bare, &map->out);
-		map->listed++;
+		if (e->load == e && e->mod)
+			n += ld_modmap_one(e->mod, buf + n, size - n, map);
 	}
 	mutex_unlock(&ld_modlog_mutex);
 	return n;
@@ -486,13 +485,11 @@ size_t ld_modlog_map(char *buf, size_t size, struct ld_modmap_counts *map)
 	size_t n, tail = 96;	/* room kept for the closing line */
 
 	memset(map, 0, sizeof(*map));
-	n = scnprintf(buf, size, "# logdev module log: format 2, sizes %s, clock %s, 0 entries dropped\n",
-		      ld_sizes_names[ld_modlog_sizes],
-		      ld_clock_names[READ_ONCE(ld_cfg.clock)]);
+	n = scnprintf(buf, size, LD_MODLOG_HEAD, ld_sizes_names[ld_modlog_sizes],
+		      ld_clock_names[READ_ONCE(ld_cfg.clock)], 0UL);
 	if (size < n + tail)
 		return 0;
 	n += ld_modmap_walk(buf + n, size - tail - n, map);
-	map->listed -= map->out;
 	n += scnprintf(buf + n, size - n,
 		       "# logdev module map: %u modules, %u without symbols, %u left out%s\n",
 		       map->listed, map->bare, map->out,
@@ -550,8 +547,7 @@ static int ld_modlog_show(struct seq_file *m, void *v)
 	struct ld_modev *e;
 
 	if (v == &ld_modlog) {
-		seq_printf(m, "# logdev module log: format 2, sizes %s, clock %s, %lu entries dropped\n",
-			   ld_sizes_names[ld_modlog_sizes],
+		seq_printf(m, LD_MODLOG_HEAD, ld_sizes_names[ld_modlog_sizes],
 			   ld_clock_names[READ_ONCE(ld_cfg.clock)], ld_modlog_dropped);
 		return 0;
 	}

@@ -54,6 +54,13 @@ static size_t ld_persist_map_len;
 static int ld_persist_map_gen;
 static struct ld_modmap_counts ld_persist_map_n;
 
+/* does the area's text lag behind the sites, or the module map behind the modules? */
+static bool ld_persist_stale(void)
+{
+	return ld_nr_sites() != ld_persist_sites ||
+	       (ld_persist_map && atomic_read(&ld_modmap_gen) != ld_persist_map_gen);
+}
+
 static void ld_persist_map_make(size_t room, bool locks)
 {
 	int gen = atomic_read(&ld_modmap_gen);
@@ -114,12 +121,11 @@ static void ld_persist_text(bool locks)
 static void ld_persist_sync_fn(struct work_struct *w);
 static DECLARE_DELAYED_WORK(ld_persist_sync, ld_persist_sync_fn);
 
-/* ld_persist_text() under its locks (process context): always, or @if_new sites */
+/* ld_persist_text() under its locks (process context): always, or if stale (@if_new) */
 static void ld_persist_text_locked(bool if_new)
 {
 	mutex_lock(&ld_persist_mutex);
-	if (!if_new || ld_nr_sites() != ld_persist_sites ||
-	    atomic_read(&ld_modmap_gen) != ld_persist_map_gen) {
+	if (!if_new || ld_persist_stale()) {
 		mutex_lock(&ld_sites_mutex);
 		ld_persist_text(true);
 		mutex_unlock(&ld_sites_mutex);
@@ -141,8 +147,7 @@ static int ld_persist_panic(struct notifier_block *nb, unsigned long val,
 {
 	/* other CPUs are stopped: a plain store, no lock */
 	WRITE_ONCE(logdev_recording, false);
-	if (ld_nr_sites() != ld_persist_sites ||
-	    atomic_read(&ld_modmap_gen) != ld_persist_map_gen)
+	if (ld_persist_stale())
 		ld_persist_text(false);
 	ld_area_end(LOGDEV_END_PANIC, data);
 	return NOTIFY_DONE;
