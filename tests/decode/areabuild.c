@@ -265,3 +265,9 @@ int ab_holds(const struct ab_area *a, uint32_t i)
 		return 0;
 	return (c / sbs - !(c % sbs)) * nr + k == l->seq;
 }
+
+void poke(uint8_t *img, uint64_t at, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		img[at + i] = (uint8_t)(v >> (8 * i));
+}

@@ -68,6 +68,8 @@ uint64_t ab_seal_at(const struct ab_area *a, uint32_t cpu, uint32_t slot);
 /* the commit counter of @slot of @cpu: read, written */
 uint64_t ab_commit(const struct ab_area *a, uint32_t cpu, uint32_t slot);
 void ab_set_commit(struct ab_area *a, uint32_t cpu, uint32_t slot, uint64_t v);
+/* @n bytes of @v, little-endian, at image offset @at */
+void poke(uint8_t *img, uint64_t at, uint64_t v, int n);
 /*
  * one record of @n payload bytes (<= 32) at @ts on @cpu (LOGDEV_REC_PRINT,
  * task context), in the open sub-buffer or a new one; logged.  Returns its

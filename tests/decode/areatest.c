@@ -165,10 +165,3 @@ void panic_area(struct ab_area *ab, uint32_t local_bytes, int end)
 	ab_finish(ab);
 }
 
-/* record field @f of the record at @rec (image offset) set to @v (@n bytes) */
-void poke(uint8_t *img, uint64_t at, uint64_t v, int n)
-{
-	for (int i = 0; i < n; i++)
-		img[at + i] = (uint8_t)(v >> (8 * i));
-}
-

@@ -41,7 +41,5 @@ void expect_records(const char *name, const struct ab_area *ab, int (*lost)(uint
 const char *counts(const struct lgd_area *a, uint32_t c);
 /* the panic area: CPU 0 12 sub-buffers in a ring of 8 (4 records in the open one), CPU 1 three */
 void panic_area(struct ab_area *ab, uint32_t local_bytes, int end);
-/* @n bytes of @v, little-endian, at image offset @at */
-void poke(uint8_t *img, uint64_t at, uint64_t v, int n);
 
 #endif /* AREATEST_H */

@@ -123,24 +123,6 @@ static void awarn(struct actx *c, int err, int64_t off, int64_t cpu, int64_t seq
 	c->warn(c->warn_arg, &d);
 }
 
-static int set_diag(struct lgd_diag *d, int err, int64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int set_diag(struct lgd_diag *d, int err, int64_t off, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (d) {
-		d->err = err;
-		d->offset = off;
-		d->cpu = d->seq = -1;
-		va_start(ap, fmt);
-		vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
 /* does [off, off + n) lie inside [0, size)?  (no overflow) */
 static int inside(uint64_t off, uint64_t n, uint64_t size)
 {
@@ -161,7 +143,7 @@ static int layout_check(const struct logdev_area_hdr *h, struct lgd_diag *d)
 	enum lgd_area_field f = LGD_AH_AREA_BYTES;
 
 	if (lgd_sb_hdr_size(h->format_version) != LOGDEV_SUBBUF_HDR_SIZE)
-		return set_diag(d, -EPROTO, lgd_area_field_off(LGD_AH_FORMAT_VERSION),
+		return lgd_diag_set(d, -EPROTO, lgd_area_field_off(LGD_AH_FORMAT_VERSION),
 				"sub-buffer format version %u: this reader knows 2 and 3 here",
 				h->format_version);
 	if (ab < LOGDEV_AREA_HDR_SIZE)
@@ -184,7 +166,7 @@ static int layout_check(const struct logdev_area_hdr *h, struct lgd_diag *d)
 		 h->cpu_stride > (ab - h->cpu_off) / h->nr_cpus)
 		bad = "the CPU blocks past the area's end", f = LGD_AH_CPU_STRIDE;
 	if (bad)
-		return set_diag(d, -EINVAL, lgd_area_field_off(f),
+		return lgd_diag_set(d, -EINVAL, lgd_area_field_off(f),
 				"area header: %s (area_bytes %llu, nr_cpus %u, subbuf_size %u, "
 				"nr_subbufs %u, text_off %llu, text_bytes %u, cpu_off %llu, "
 				"cpu_stride %llu)", bad, (unsigned long long)ab, h->nr_cpus,
@@ -201,26 +183,26 @@ static int hdr_check(struct lgd_area *a, struct lgd_diag *d)
 	uint32_t crc;
 
 	if (!lgd_area_is_area(a->img, a->len))
-		return set_diag(d, -EINVAL, 0, "not a logdev flight-recorder area (no %s magic)",
+		return lgd_diag_set(d, -EINVAL, 0, "not a logdev flight-recorder area (no %s magic)",
 				LOGDEV_AREA_MAGIC);
 	if (lgd_area_hdr_get(a->img, a->len, h))
-		return set_diag(d, -ENODATA, (int64_t)a->len,
+		return lgd_diag_set(d, -ENODATA, (int64_t)a->len,
 				"the area's header has %zu of its %d bytes: nothing to read",
 				a->len, LOGDEV_AREA_HDR_SIZE);
 	if (h->version != LOGDEV_AREA_VERSION)
-		return set_diag(d, -EPROTO, lgd_area_field_off(LGD_AH_VERSION),
+		return lgd_diag_set(d, -EPROTO, lgd_area_field_off(LGD_AH_VERSION),
 				"area version %u: this reader knows version %d", h->version,
 				LOGDEV_AREA_VERSION);
 	if (h->endian == __builtin_bswap32(LOGDEV_AREA_ENDIAN))
-		return set_diag(d, -EPROTO, lgd_area_field_off(LGD_AH_ENDIAN),
+		return lgd_diag_set(d, -EPROTO, lgd_area_field_off(LGD_AH_ENDIAN),
 				"written by a big-endian kernel: this reader reads little-endian areas");
 	if (h->endian != LOGDEV_AREA_ENDIAN)
-		return set_diag(d, -EINVAL, lgd_area_field_off(LGD_AH_ENDIAN),
+		return lgd_diag_set(d, -EINVAL, lgd_area_field_off(LGD_AH_ENDIAN),
 				"area header: endian 0x%08x is not 0x%08x", h->endian,
 				LOGDEV_AREA_ENDIAN);
 	crc = lgd_area_crc(a->img, LOGDEV_AREA_CRC_BYTES);
 	if (crc != h->hdr_crc)
-		return set_diag(d, -EINVAL, lgd_area_field_off(LGD_AH_HDR_CRC),
+		return lgd_diag_set(d, -EINVAL, lgd_area_field_off(LGD_AH_HDR_CRC),
 				"area header: hdr_crc 0x%08x, its bytes give 0x%08x: the header is "
 				"damaged, and the layout it gives cannot be trusted", h->hdr_crc, crc);
 	h->clock[sizeof(h->clock) - 1] = 0;
@@ -671,7 +653,7 @@ int lgd_area_open(struct lgd_area *a, const uint8_t *img, size_t len, lgd_warn_f
 fail:
 	lgd_sb_free(c.dec);
 	lgd_area_close(a);
-	return set_diag(d, ret, -1, "out of memory");
+	return lgd_diag_set(d, ret, -1, "out of memory");
 }
 
 void lgd_area_close(struct lgd_area *a)

@@ -383,6 +383,12 @@ static char *stats_text(const struct lgd_area *a, size_t *len, int *err)
  * a consuming read's first sub-buffer would: the records overwritten before
  * the oldest one the ring held, which the reader shows as lost (overrun).
  */
+/* is a sub-buffer of class @cls written to the capture (its records read)? */
+static int kept(int cls)
+{
+	return cls == LGD_AREA_SEALED || cls == LGD_AREA_UNSEALED || cls == LGD_AREA_OPEN;
+}
+
 /*
  * The losses CPU @r saved (dropped, nesting_lost, too_big) that no kept
  * sub-buffer's header notes, into @add: the first one written carries them
@@ -396,8 +402,7 @@ static void unnoted(const struct lgd_area *a, const struct lgd_area_cpu_res *r, 
 	for (uint32_t i = 0; i < r->nr_sb; i++) {
 		const struct lgd_area_sb *s = &r->sb[i];
 
-		if (s->cls != LGD_AREA_SEALED && s->cls != LGD_AREA_UNSEALED &&
-		    s->cls != LGD_AREA_OPEN)
+		if (!kept(s->cls))
 			continue;
 		if (lgd_sb_peek_before(a->img + s->off, LOGDEV_SUBBUF_HDR_SIZE, b))
 			continue;
@@ -422,8 +427,7 @@ static int cpu_data(const struct lgd_area *a, const struct lgd_area_cpu_res *r,
 		uint32_t end = LOGDEV_SUBBUF_HDR_SIZE + s->data_bytes;
 		int ret;
 
-		if (s->cls != LGD_AREA_SEALED && s->cls != LGD_AREA_UNSEALED &&
-		    s->cls != LGD_AREA_OPEN)
+		if (!kept(s->cls))
 			continue;
 		memcpy(buf, a->img + s->off, end);
 		memset(buf + end, 0, sbs - end);

@@ -15,29 +15,11 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "liblogdev.h"
 #include "meta.h"
-
-static int sdiag(struct lgd_diag *d, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int sdiag(struct lgd_diag *d, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (d) {
-		d->err = err;
-		d->offset = d->cpu = d->seq = -1;
-		va_start(ap, fmt);
-		vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
 
 /* Debian's /boot/System.map-*: one line naming the package with the real one */
 static int placeholder_map(const char *src, size_t len)
@@ -68,7 +50,7 @@ int lgd_area_vmlinux_syms(const struct lgd_area *a, const char *src, size_t len,
 	out->nr = 0;
 	out->shift = 0;
 	if (placeholder_map(src, len))
-		return sdiag(d, -ENOENT, "a placeholder System.map with no symbols (\"The real "
+		return lgd_diag_set(d, -ENOENT, -1, "a placeholder System.map with no symbols (\"The real "
 			     "System.map is in the linux-image-<version>-dbg package\"): give "
 			     "the System.map of that package, or the /proc/kallsyms saved "
 			     "while that kernel ran");
@@ -83,19 +65,19 @@ int lgd_area_vmlinux_syms(const struct lgd_area *a, const char *src, size_t len,
 	}
 	/* no _stext first: an empty or text file has no addresses at all */
 	if (!have_stext)
-		return sdiag(d, -ENOENT, "no _stext symbol: not a /proc/kallsyms or System.map "
+		return lgd_diag_set(d, -ENOENT, -1, "no _stext symbol: not a /proc/kallsyms or System.map "
 			     "of a kernel");
 	if (!nonzero)
-		return sdiag(d, -EPERM, "every vmlinux address is 0 (read without root, or "
+		return lgd_diag_set(d, -EPERM, -1, "every vmlinux address is 0 (read without root, or "
 			     "kptr_restrict): read /proc/kallsyms as root");
 	if (!a->hdr.text_addr)
-		return sdiag(d, -ENODATA, "the area does not say where that boot's _stext was "
+		return lgd_diag_set(d, -ENODATA, -1, "the area does not say where that boot's _stext was "
 			     "(text_addr unknown: a kernel without vmcoreinfo): its vmlinux "
 			     "addresses cannot be placed");
 	shift = a->hdr.text_addr - stext;	/* modulo 2^64: a move down too */
 	f = open_memstream(&out->text, &out->len);
 	if (!f)
-		return sdiag(d, -ENOMEM, "out of memory");
+		return lgd_diag_set(d, -ENOMEM, -1, "out of memory");
 	for (p = src; (l = lgd_next_line(&p, end, &ll));) {
 		if (!lgd_ksym_line(l, ll, &addr, &type, name, mod) || mod[0])
 			continue;
@@ -107,7 +89,7 @@ int lgd_area_vmlinux_syms(const struct lgd_area *a, const char *src, size_t len,
 		free(out->text);
 		out->text = NULL;
 		out->len = 0;
-		return sdiag(d, -ENOMEM, "out of memory");
+		return lgd_diag_set(d, -ENOMEM, -1, "out of memory");
 	}
 	out->nr = nr;
 	out->shift = (int64_t)shift;

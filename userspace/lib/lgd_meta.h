@@ -33,6 +33,14 @@ struct lgd_diag {
 
 typedef void (*lgd_warn_fn)(void *arg, const struct lgd_diag *d);
 
+/**
+ * lgd_diag_set() - fill *@d (if not NULL): @err, @off (or -1), no CPU or
+ * seq, the message printf'd from @fmt.  Return: @err, for
+ * "return lgd_diag_set(d, -EINVAL, ...);".
+ */
+int lgd_diag_set(struct lgd_diag *d, int err, int64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* ---- header ---------------------------------------------------------- */
 
 /**

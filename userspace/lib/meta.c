@@ -5,6 +5,7 @@
  * ksyms.c (/proc/kallsyms, lookups) and modlog.c (debugfs "module_log").
  */
 #define _GNU_SOURCE
+#include <stdarg.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -16,6 +17,21 @@
 #include "subbuf.h"
 #include "meta.h"
 #include "fmtwalk.h"
+
+int lgd_diag_set(struct lgd_diag *d, int err, int64_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d) {
+		d->err = err;
+		d->offset = off;
+		d->cpu = d->seq = -1;
+		va_start(ap, fmt);
+		vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
 
 static void diag(struct lgd_diag *d, int err, const char *msg, const char *arg)
 {

@@ -78,16 +78,6 @@ static int add_cpu(struct lgd_reader *r, uint32_t cpu)
 	return 0;
 }
 
-static void set_diag(struct lgd_diag *d, int err, int64_t off, const char *msg)
-{
-	if (!d)
-		return;
-	d->err = err;
-	d->offset = off;
-	d->cpu = d->seq = -1;
-	snprintf(d->msg, sizeof(d->msg), "%s", msg);
-}
-
 /* what the scan of the section headers has seen so far (lgd_reader_open_fd()) */
 struct scan {
 	uint64_t off, bad_cpus;
@@ -116,18 +106,18 @@ static int open_file(struct lgd_reader *r, int fd, struct scan *sc, struct lgd_d
 
 	if (fstat(fd, &st) < 0) {
 		ret = -errno;
-		set_diag(d, ret, -1, "cannot stat capture");
+		lgd_diag_set(d, ret, -1, "cannot stat capture");
 		return ret;
 	}
 	if (S_ISDIR(st.st_mode)) {
 		ret = -EISDIR;
-		set_diag(d, ret, -1, "is a directory");
+		lgd_diag_set(d, ret, -1, "is a directory");
 		return ret;
 	}
 	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
 	    lseek(fd, 0, SEEK_CUR) < 0) {
 		ret = -ESPIPE;
-		set_diag(d, ret, -1, S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) ?
+		lgd_diag_set(d, ret, -1, "%s", S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) ?
 			 "must be a seekable file" :
 			 "must be a seekable file (a pipe was given)");
 		return ret;
@@ -137,7 +127,7 @@ static int open_file(struct lgd_reader *r, int fd, struct scan *sc, struct lgd_d
 	if (fn == 0) {
 		/* nothing was ever written: not a capture cut short, none at all */
 		ret = -EINVAL;
-		set_diag(d, ret, -1, "empty file (0 bytes): not a logdev capture");
+		lgd_diag_set(d, ret, -1, "empty file (0 bytes): not a logdev capture");
 		return ret;
 	}
 	if (fn > 0 && fn < (ssize_t)sizeof(fh) &&
@@ -153,14 +143,14 @@ static int open_file(struct lgd_reader *r, int fd, struct scan *sc, struct lgd_d
 	    lgd_cap_file_hdr_get(fh, &cap_version, &hdr_bytes) == -EINVAL) {
 		ret = -EINVAL;
 		if (fn >= 2 && fh[0] == 0x1f && fh[1] == 0x8b)
-			set_diag(d, ret, 0, "not a logdev capture: gzip-compressed (zcat it to a file first)");
+			lgd_diag_set(d, ret, 0, "not a logdev capture: gzip-compressed (zcat it to a file first)");
 		else
-			set_diag(d, ret, 0, "not a logdev capture (bad magic or too short)");
+			lgd_diag_set(d, ret, 0, "not a logdev capture (bad magic or too short)");
 		return ret;
 	}
 	if (cap_version != LGD_CAP_VERSION) {
 		ret = -EPROTO;
-		set_diag(d, ret, lgd_cap_file_hdr_version_off(), "unsupported capture version");
+		lgd_diag_set(d, ret, lgd_cap_file_hdr_version_off(), "unsupported capture version");
 		return ret;
 	}
 	sc->off = hdr_bytes;
@@ -178,7 +168,7 @@ static int take_cpu_data(struct lgd_reader *r, struct scan *sc, uint32_t cpu, ui
 
 	if (!sc->have_hdr) {
 		ret = -EINVAL;
-		set_diag(d, ret, (int64_t)off, "CPU data before the header section");
+		lgd_diag_set(d, ret, (int64_t)off, "CPU data before the header section");
 		return ret;
 	}
 	if (cpu >= LGD_MAX_CPU) {
@@ -328,7 +318,7 @@ static int scan_sect(struct lgd_reader *r, struct scan *sc, struct lgd_diag *d)
 
 	if (n < 0) {
 		ret = (int)n;
-		set_diag(d, ret, (int64_t)off, "read error");
+		lgd_diag_set(d, ret, (int64_t)off, "read error");
 		return ret;
 	}
 	if (n == 0)
@@ -418,7 +408,7 @@ static int finish_scan(struct lgd_reader *r, struct scan *sc, struct lgd_diag *d
 	}
 	if (!sc->have_hdr) {
 		ret = -EINVAL;
-		set_diag(d, ret, -1, "capture has no header section");
+		lgd_diag_set(d, ret, -1, "capture has no header section");
 		return ret;
 	}
 	if (sc->bad_cpus > LGD_WARN_BURST)
@@ -503,7 +493,7 @@ int lgd_reader_open(struct lgd_reader *r, const char *path, lgd_warn_fn wfn,
 
 		memset(r, 0, sizeof(*r));
 		r->fd = -1;
-		set_diag(d, e, -1, strerror(-e));
+		lgd_diag_set(d, e, -1, "%s", strerror(-e));
 		return e;
 	}
 	return lgd_reader_open_fd(r, fd, wfn, warn_arg, d);

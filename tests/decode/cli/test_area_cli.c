@@ -23,12 +23,6 @@
 
 char tmpdir[] = "/tmp/logdev-areacli-XXXXXX";
 
-/* a little-endian u32 at @p (the area's own byte order on x86) */
-static void poke32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
 
 static const char fmts[] =
 	"# id\tfile\tline\tfunc\tformat\n"
@@ -226,12 +220,12 @@ static void test_text_bytes(void)
 		 (unsigned long long)ab->h.text_off + 10, cur);
 	check_cli("an image cut inside the formats text: the byte where it ends", args, 3, NULL,
 		  want);
-	poke32(ab->img + lenat, 0);
+	poke(ab->img, lenat, 0, 4);
 	img = write_tmp("empty-text.img", ab->img, ab->len);
 	snprintf(args, sizeof(args), "report %s", img);
 	check_cli("an empty formats slot: said empty, not a CRC mismatch", args, 3, NULL,
 		  "it is empty (text_len 0)");
-	poke32(ab->img + lenat, 0xffffff);
+	poke(ab->img, lenat, 0xffffff, 4);
 	img = write_tmp("bad-len.img", ab->img, ab->len);
 	snprintf(args, sizeof(args), "report %s", img);
 	snprintf(want, sizeof(want), "corrupt at byte %u: formats text (slot %u, 16777215 bytes): "
@@ -258,8 +252,7 @@ static void test_open_cut(void)
 		ab_rec(ab, 0, 1000000000ull + 1000 * i, 1, 100, pl, 4);
 	ab_finish(ab);
 	/* the first record's ts (offset 0 of a record): 1 ns, before first_ts */
-	poke32(ab->img + ab_sb_off(ab, 0, 0) + LOGDEV_SUBBUF_HDR_SIZE, 1);
-	poke32(ab->img + ab_sb_off(ab, 0, 0) + LOGDEV_SUBBUF_HDR_SIZE + 4, 0);
+	poke(ab->img, ab_sb_off(ab, 0, 0) + LOGDEV_SUBBUF_HDR_SIZE, 1, 8);
 	img = write_tmp("open-cut.img", ab->img, ab->len);
 	snprintf(args, sizeof(args), "report %s", img);
 	check_cli("the open sub-buffer cut at a bad record: the records left out said, exit 3",
