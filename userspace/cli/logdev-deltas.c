@@ -47,11 +47,12 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "cli-breakdown.h"
 
 const struct cli_cmd cli_cmd_deltas = {
 	"deltas", cmd_deltas,
 	"deltas [--by cpu|task|context] [--durations [--pair FROM,TO]... [--by-parent] "
-	"[--inside SITE] [--raw]] [--sort=total|max|p99|median|count] [FILTERS] "
+	"[--inside SITE] [--raw]] [--breakdown] [--sort=total|max|p99|median|count] [FILTERS] "
 	"[FILE | --follow [--window MS]]",
 	"  -b, --by STREAM      which records pair: context (default: same CPU and\n"
 	"                       context level), cpu (same CPU), task (same pid)\n"
@@ -65,6 +66,9 @@ const struct cli_cmd cli_cmd_deltas = {
 	"                       (--pair, --by-parent, --inside imply --durations)\n"
 	"      --raw            --durations as measured: the nested probes' own cost\n"
 	"                       (the capture's calibration) not taken out\n"
+	"      --breakdown      where each pair's time went: own, hardirq, softirq, NMI,\n"
+	"                       preempted, blocked, with the culprits of the slowest\n"
+	"                       (needs a capture of `logdev record --breakdown`)\n"
 	"  -s, --sort KEY       total (default), max, p99, median or count\n"
 	"  -f, --follow         live: the table of the records as they arrive, redrawn\n"
 	"                       once a second on a terminal (only at the end when not\n"
@@ -538,8 +542,10 @@ static int deltas_follow(int by, enum lgd_sort key, uint64_t window_ns)
  * then collected and printed sorted by @key.
  */
 static int deltas_file(const char *file, const char *const *pairs, int npairs, int durations,
-		       int by, int by_parent, const char *inside, enum lgd_sort key, int raw)
+		       int by, int by_parent, const char *inside, enum lgd_sort key, int raw,
+		       int breakdown)
 {
+	unsigned int have = 0;
 	struct lgd_cost_sites cs = { 0 };
 	struct lgd_reader r;
 	struct lgd_deltas ds;
@@ -600,10 +606,25 @@ static int deltas_file(const char *file, const char *const *pairs, int npairs, i
 		}
 		o.cost = &cs;
 	}
+	if (breakdown && (ret = cli_bd_open("deltas", &r, &o.bd, &have))) {
+		lgd_cost_sites_free(&cs);
+		lgd_reader_close(&r);
+		return ret;
+	}
 	lgd_deltas_init(&ds, &o);
 	ret = cli_collect(&r, &ds, durations, &st, NULL) ? -1 : 0;
+	if (o.bd && !ret && cli_bd_none(&r, o.bd)) {
+		lgd_deltas_free(&ds);
+		lgd_bd_close(o.bd);
+		lgd_cost_sites_free(&cs);
+		lgd_reader_close(&r);
+		return 2;
+	}
 	print_table(&r, &ds, key, durations, by, by_parent, inside, ret, &st, 1);
+	if (o.bd && !ret)
+		cli_bd_print(&r, &ds, have);
 	lgd_deltas_free(&ds);
+	lgd_bd_close(o.bd);
 	lgd_cost_sites_free(&cs);
 	lgd_reader_close(&r);
 	if (fflush(stdout))
@@ -617,7 +638,7 @@ int cmd_deltas(int argc, char **argv)
 	const char *file = NULL;
 	enum lgd_sort key = LGD_SORT_TOTAL;
 	const char *pairs[16], *inside = NULL;
-	int npairs = 0, by_parent = 0, follow = 0, window_set = 0, raw = 0;
+	int npairs = 0, by_parent = 0, follow = 0, window_set = 0, raw = 0, breakdown = 0;
 	uint64_t window_ns = CLI_FOLLOW_WINDOW_MS * 1000000ull;
 
 	static const struct option lo[] = {
@@ -626,6 +647,7 @@ int cmd_deltas(int argc, char **argv)
 		{ "by-parent", no_argument, NULL, 'P' },
 		{ "inside", required_argument, NULL, 'i' },
 		{ "raw", no_argument, NULL, 'R' },
+		{ "breakdown", no_argument, NULL, 'B' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "follow", no_argument, NULL, 'f' },
@@ -665,6 +687,9 @@ int cmd_deltas(int argc, char **argv)
 		case 'R':
 			raw = durations = 1;
 			break;
+		case 'B':
+			breakdown = 1;
+			break;
 		case 's':
 			for (k = 0; k < (int)(sizeof(keys) / sizeof(keys[0])); k++)
 				if (!strcmp(optarg, keys[k]))
@@ -690,14 +715,15 @@ int cmd_deltas(int argc, char **argv)
 		return g.status;
 	if (cli_file_arg("deltas", argc, argv, optind, &file))
 		return 2;
-	if ((follow && (file || durations)) || (window_set && !follow)) {
+	if ((follow && (file || durations || breakdown)) || (window_set && !follow)) {
 		fprintf(stderr, "logdev deltas: %s\n", !follow ? "--window goes with --follow" :
 			file ? "--follow reads the live buffers, not a FILE" :
-			"--follow makes record deltas, not --durations, --pair, --by-parent, --inside or --raw "
+			"--follow makes record deltas, not --breakdown, --durations, --pair, --by-parent, --inside or --raw "
 			"(return probes are paired in a first pass over a capture)");
 		return cli_verb_usage_error(&cli_cmd_deltas);
 	}
 	if (follow)
 		return deltas_follow(by, key, window_ns);
-	return deltas_file(file, pairs, npairs, durations, by, by_parent, inside, key, raw);
+	return deltas_file(file, pairs, npairs, durations, by, by_parent, inside, key, raw,
+			   breakdown);
 }

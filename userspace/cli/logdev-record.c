@@ -56,16 +56,19 @@
 #include <unistd.h>
 #include "cli.h"
 #include "cli-signals.h"
+#include "cli-breakdown.h"
 
 const struct cli_cmd cli_cmd_record = {
 	"record", cmd_record, "record [-o FILE] [-d DIR] [--no-enable] [-p SPEC]... "
-	"[--probe-file FILE]... [--callees FUNC]... [--duration S | -- COMMAND [ARGS] | "
+	"[--probe-file FILE]... [--callees FUNC]... [--breakdown] [--duration S | -- COMMAND [ARGS] | "
 	"--last-boot | --area IMAGE [--kallsyms FILE]]",
 	"  -o, --output FILE    capture file (default logdev.cap; - for stdout)\n"
 	"  -p, --probe SPEC     attach probe SPEC (DIR/probes' grammar: 'r:FUNC', globs...)\n"
 	"                       for the recording, removed after it (repeatable)\n"
 	"      --probe-file FILE  attach the probes of FILE (one per line, # comments)\n"
 	"      --callees FUNC   return probes on FUNC and on its callees (logdev callees)\n"
+	"      --breakdown      also record the context markers (interrupts, softirqs,\n"
+	"                       NMIs, sched_switch, sched_waking) for deltas --breakdown\n"
 	"  -d, --dir DIR        logdev debugfs directory\n"
 	"      --no-enable      do not write enable (record what others enabled)\n"
 	"      --duration S     stop after S seconds (0 to 31536000)\n"
@@ -102,6 +105,7 @@ struct rec {
 	double duration;	/* seconds; < 0: none */
 	char **command;		/* NULL: none */
 	int no_enable, last_boot;	/* --last-boot */
+	int breakdown;			/* --breakdown: the markers attached too */
 	const char *area;		/* --area IMAGE */
 	struct cli_probe_specs specs;	/* -p, --probe-file */
 	struct lgd_probe_set probes;	/* what they added */
@@ -171,6 +175,7 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 		{ "probe", required_argument, NULL, 'p' },
 		{ "probe-file", required_argument, NULL, 'P' },
 		{ "callees", required_argument, NULL, 'C' },
+		{ "breakdown", no_argument, NULL, 'B' },
 		{ "last-boot", no_argument, NULL, 'L' },
 		{ "area", required_argument, NULL, 'A' },
 		{ "kallsyms", required_argument, NULL, CLI_OPT_KALLSYMS },
@@ -205,6 +210,9 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 		case 'L':
 			rc->last_boot = 1;
 			break;
+		case 'B':
+			rc->breakdown = 1;
+			break;
 		case 'A':
 			rc->area = optarg;
 			break;
@@ -236,9 +244,10 @@ static int rec_parse(struct rec *rc, int argc, char **argv)
 		return 2;
 	}
 	if ((rc->last_boot || rc->area) && (rc->command || rc->duration >= 0 || rc->no_enable ||
-					    rc->specs.n || (rc->last_boot && rc->area))) {
+					    rc->specs.n || rc->breakdown ||
+					    (rc->last_boot && rc->area))) {
 		fprintf(stderr, "logdev record: --last-boot or --area (one) writes a kept buffer: "
-			"no -p, --callees, --duration, --no-enable or COMMAND with it\n");
+			"no -p, --callees, --breakdown, --duration, --no-enable or COMMAND with it\n");
 		return 2;
 	}
 	if (cli_kallsyms && !rc->last_boot && !rc->area) {
@@ -780,6 +789,8 @@ int cmd_record(int argc, char **argv)
 	cli_catch_signals(&rc.caught);
 	/* nothing is written unless debugfs works and the probes are on */
 	ret = rec_open_debugfs(&rc) ? 1 : cli_probes_attach(rc.dir, &rc.specs, &rc.probes);
+	if (!ret && rc.breakdown)
+		ret = cli_bd_attach(rc.dir, &rc.probes);
 	if (ret || rec_open_output(&rc) || rec_write_meta(&rc) || rec_enable(&rc)) {
 		if (cli_probes_detach(rc.dir, &rc.probes) || !ret)
 			ret = 1;

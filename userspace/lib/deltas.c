@@ -188,6 +188,7 @@ void lgd_deltas_init(struct lgd_deltas *ds, const struct lgd_deltas_opts *o)
 	ds->inside_site = o->inside_site;
 	ds->inside_set = o->inside_set;
 	ds->cost = o->cost;
+	ds->bd = o->bd;
 	lgd_streams_open(&ds->st, ds->by, on_cut, ds);
 	ds->st_ready = 1;
 }
@@ -197,6 +198,7 @@ int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
 	struct lgd_stream_step sp;
 	struct lgd_pair *p;
 
+	ds->last_pair = NULL;
 	if (it->kind == LGD_ITEM_REC && !it->filtered)
 		ds->records++;
 	/* a record with an absurd stamp stands in a gap of its own: left out
@@ -217,6 +219,9 @@ int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
 		p = find_pair(ds, sp.from_site, it->rec.site);
 		if (!p || pair_push(p, (int64_t)sp.ns))
 			return -ENOMEM;
+		ds->last_pair = p;
+		ds->last_from_ts = it->ts - sp.ns;
+		ds->last_from_cpu = sp.from_cpu;
 		if (sp.nested_recs) {
 			p->nested_n++;
 			p->nested_recs += sp.nested_recs;
@@ -283,9 +288,12 @@ void lgd_deltas_finish(struct lgd_deltas *ds, enum lgd_sort key)
 
 void lgd_deltas_free(struct lgd_deltas *ds)
 {
-	for (size_t i = 0; i < ds->nr; i++)
+	for (size_t i = 0; i < ds->nr; i++) {
 		lgd_hist_free(&ds->pairs[i].h);
+		free(ds->pairs[i].bd);
+	}
 	free(ds->pairs);
+	free(ds->marks);
 	free(ds->pair_hash);
 	if (ds->st_ready)
 		lgd_streams_free(&ds->st);
@@ -530,6 +538,7 @@ static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
 
 	if (!p || pair_push(p, res->ns))
 		return -ENOMEM;
+	ds->last_pair = p;
 	p->self_ns = sat_add(p->self_ns, sat_add(res->ns, res->child_ns == INT64_MIN ? INT64_MAX :
 								 -res->child_ns));
 	p->cost_hits = lgd_add_sat(p->cost_hits, res->hits);
@@ -542,6 +551,26 @@ static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
 		p->inside_ns = sat_add(p->inside_ns, res->ns);
 	}
 	return 0;
+}
+
+/* the marker kind of @it's site (LGD_BDM_*), 0 for any other item */
+static unsigned int marker(const struct lgd_deltas *ds, const struct lgd_item *it)
+{
+	return it->kind == LGD_ITEM_REC && ds->marks && it->rec.site < ds->nr_marks ?
+	       ds->marks[it->rec.site] : 0;
+}
+
+/*
+ * the pair ds->last_pair just got, of @it's task and context, from @a on
+ * CPU @a_cpu to @b on @b_cpu, split into its row
+ */
+static int split_pair(struct lgd_deltas *ds, const struct lgd_item *it, uint64_t a,
+		      uint32_t a_cpu, uint64_t b, uint32_t b_cpu)
+{
+	struct lgd_bd_split sp;
+	int ret = lgd_bd_split(ds->bd, it->rec.pid, it->rec.ctx, a, a_cpu, b, b_cpu, &sp);
+
+	return ret ? ret : lgd_bd_row_add(&ds->last_pair->bd, &sp);
 }
 
 int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
@@ -569,15 +598,30 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			return ret;
 		}
 	}
-	if (lgd_records_open(&rs, r, &o)) {
+	free(ds->marks);
+	ds->nr_marks = r->sites.nr;
+	if (lgd_bd_site_marks(&r->sites, &ds->marks) || lgd_records_open(&rs, r, &o)) {
 		lgd_dur_free(&du);
 		return -ENOMEM;
 	}
 	while ((ret = lgd_records_next(&rs, &y)) > 0) {
 		const struct lgd_item *it = &y.it;
+		unsigned int mk = marker(ds, it);
 
+		ds->last_pair = NULL;
+		if (mk || (ds->bd && it->kind == LGD_ITEM_GAP)) {
+			ret = ds->bd ? lgd_bd_feed(ds->bd, it, mk) : 0;
+			ds->marker_recs += mk != 0;
+			if (ret < 0)
+				break;
+			if (mk)
+				continue;	/* markers never pair */
+		}
 		if (!durations) {
 			ret = lgd_deltas_add(ds, it);
+			if (!ret && ds->bd && ds->last_pair)
+				ret = split_pair(ds, it, ds->last_from_ts, ds->last_from_cpu,
+						 it->ts, it->cpu);
 		} else if (it->kind == LGD_ITEM_REC && it->rec.type == LOGDEV_REC_COMM) {
 			nest_comm(&ns, it, lgd_cost_comm(ds->cost));
 		} else {
@@ -627,6 +671,9 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 				else
 					nest_top(&ns, it, du.name[it->rec.site], ds, &res);
 				ret = add_dur(ds, &dp, &res);
+				if (!ret && ds->bd && ds->last_pair && dp.ns >= 0)
+					ret = split_pair(ds, it, dp.ret_ts - (uint64_t)dp.ns,
+							 dp.entry_cpu, dp.ret_ts, dp.ret_cpu);
 			} else if (!ret && role == LGD_DUR_ENTRY) {
 				ret = nest_push(&ns, it, du.name[it->rec.site]);
 			}

@@ -14,6 +14,7 @@
 #include "lgd_streams.h"
 #include "lgd_hist.h"
 #include "lgd_cost.h"
+#include "lgd_breakdown.h"
 
 /* ---- deltas ---------------------------------------------------------- */
 
@@ -50,6 +51,8 @@
  *              task and context, as nested probe records), counted with or
  *              without probe costs; with them, charged at lgd_cost_comm()
  *              and the ns taken out (included in @cost_hits, @cost_ns)
+ * @bd:         with a breakdown (lgd_deltas_opts.bd): where this row's time
+ *              went (lgd_breakdown.h), NULL until its first pair
  */
 struct lgd_pair {
 	uint32_t from, to;
@@ -67,6 +70,7 @@ struct lgd_pair {
 	int64_t cost_ns;
 	uint64_t comm_hits;
 	int64_t comm_ns;
+	struct lgd_bd_row *bd;
 };
 
 #define LGD_NO_SITE	UINT32_MAX
@@ -118,6 +122,13 @@ struct lgd_deltas {
 	uint64_t comm_inside;	/* --durations: task-name records inside a pair
 				 * (each once, however deep: lgd_pair.comm_hits
 				 * counts one per pair holding it) */
+	struct lgd_bd *bd;	/* the breakdown's timelines (lgd_deltas_opts) */
+	uint8_t *marks;		/* per site: its marker kind (LGD_BDM_*), or NULL */
+	uint32_t nr_marks;
+	uint64_t marker_recs;	/* marker records met (never paired) */
+	struct lgd_pair *last_pair;	/* lgd_deltas_add(): the pair it made, */
+	uint64_t last_from_ts;		/* its first record's time and CPU */
+	uint32_t last_from_cpu;
 };
 
 /**
@@ -130,6 +141,8 @@ struct lgd_deltas {
  * @cost:       --durations: the cost of each site's record (lgd_cost.h),
  *              taken out of the durations that hold it; NULL: raw times
  *              (the table must outlive the deltas)
+ * @bd:         split every pair into where its time went (lgd_bd_open();
+ *              the caller closes it after the table), NULL: not
  */
 struct lgd_deltas_opts {
 	int by;
@@ -139,6 +152,7 @@ struct lgd_deltas_opts {
 	uint32_t inside_site;
 	int inside_set;
 	const struct lgd_cost_sites *cost;
+	struct lgd_bd *bd;
 };
 
 /** lgd_deltas_init() - an empty table with options @o (none allocated yet). */

@@ -63,6 +63,7 @@
 #include "lgd_live.h"
 #include "lgd_streams.h"
 #include "lgd_hist.h"
+#include "lgd_breakdown.h"
 #include "lgd_deltas.h"
 #include "lgd_durations.h"
 #include "lgd_cost.h"

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_breakdown_cli.c: `deltas --breakdown` (issue 28) on hand-made
+ * captures whose markers give every bucket a known time: a pair of task
+ * 100 from 1,000,000 to 1,200,000 ns (200 us), in which the local timer
+ * takes 20 us, a softirq (TIMER) 10 us of which an irq 11 nested in it 2 us,
+ * a preemption by task 200 ("hog") 30 us, a sleep 50 us woken by CPU 0's
+ * TIMER softirq, then 10 us waiting for CPU 0, and an NMI 3 us: own 77 us.
+ * Also: the markers never split a pair (plain deltas gives one row in->out
+ * by task), a capture without markers is refused (exit 2, never zeros),
+ * a lost-events gap inside the pair makes it incomplete (not summed, a
+ * warning, exit 3), and a pair inside a softirq counts only the hardirq
+ * nested in it.
+ * Usage: test_breakdown_cli PATH-TO-logdev.  Output: PASS/FAIL lines.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "liblogdev.h"
+#include "testlib.h"
+#include "fixture.h"
+#include "capture.h"
+
+char tmpdir[] = "/tmp/logdev-bd-XXXXXX";
+
+static const char fmts[] =
+	"1\ta.c\t10\tf\tin\n"
+	"2\ta.c\t20\tf\tout\n"
+	"3\tprobe\t0\tlogdev_bd_irq_in\tirq=%lld\n"
+	"4\tprobe\t0\tlogdev_bd_irq_out\tirq=%lld\n"
+	"5\tprobe\t0\tlogdev_bd_sirq_in\tvec_nr=%llu\n"
+	"6\tprobe\t0\tlogdev_bd_sirq_out\tvec_nr=%llu\n"
+	"7\tprobe\t0\tlogdev_bd_switch\tpreempt=%llu prev=0x%llx next=0x%llx prev_state=%llu\n"
+	"8\tprobe\t0\tlogdev_bd_waking\tp=0x%llx\n"
+	"9\tprobe\t0\tlogdev_bd_nmi\thandler=0x%llx delta_ns=%lld\n"
+	"10\tprobe\t0\tlogdev_bd_timer_in\tvector=%lld\n"
+	"11\tprobe\t0\tlogdev_bd_timer_out\tvector=%lld\n"
+	"12\ta.c\t30\th\tsoft in\n"
+	"13\ta.c\t40\th\tsoft out\n";
+
+enum { IN = 1, OUT, IRQ_IN, IRQ_OUT, SIRQ_IN, SIRQ_OUT, SWITCH, WAKING, NMI, TIMER_IN,
+       TIMER_OUT, SOFT_IN, SOFT_OUT };
+enum { TASK = 0, SOFT = 1, HARD = 2, NMIC = 3 };
+
+#define T_PTR	0xffff888001000000ull	/* task 100 */
+#define H_PTR	0xffff888002000000ull	/* task 200, the hog */
+#define I1_PTR	0xffff888003000000ull	/* CPU 1's idle task */
+#define I0_PTR	0xffff888004000000ull	/* CPU 0's idle task */
+
+/* one record of the scenario: CPU, ts, site, context, pid, up to 4 u64 args */
+struct ev {
+	uint32_t cpu;
+	uint64_t ts;
+	uint32_t site;
+	uint8_t ctx;
+	uint32_t pid;
+	int nargs;
+	uint64_t a[4];
+};
+
+static const struct ev base[] = {
+	{ 1, 1000000, IN, TASK, 100, 0, { 0 } },
+	{ 1, 1010000, TIMER_IN, HARD, 100, 1, { 236 } },
+	{ 1, 1030000, TIMER_OUT, HARD, 100, 1, { 236 } },
+	{ 1, 1040000, SIRQ_IN, SOFT, 100, 1, { 1 } },
+	{ 1, 1042000, SOFT_IN, SOFT, 100, 0, { 0 } },
+	{ 1, 1045000, IRQ_IN, HARD, 100, 1, { 11 } },
+	{ 1, 1047000, IRQ_OUT, HARD, 100, 1, { 11 } },
+	{ 1, 1048000, SOFT_OUT, SOFT, 100, 0, { 0 } },
+	{ 1, 1050000, SIRQ_OUT, SOFT, 100, 1, { 1 } },
+	{ 1, 1060000, SWITCH, TASK, 100, 4, { 1, T_PTR, H_PTR, 0 } },
+	{ 1, 1090000, SWITCH, TASK, 200, 4, { 0, H_PTR, T_PTR, 1 } },
+	{ 1, 1100000, SWITCH, TASK, 100, 4, { 0, T_PTR, I1_PTR, 1 } },
+	{ 0, 1149000, SIRQ_IN, SOFT, 0, 1, { 1 } },
+	{ 0, 1150000, WAKING, SOFT, 0, 1, { T_PTR } },
+	{ 0, 1151000, SIRQ_OUT, SOFT, 0, 1, { 1 } },
+	{ 0, 1160000, SWITCH, TASK, 0, 4, { 0, I0_PTR, T_PTR, 0 } },
+	{ 0, 1170000, NMI, NMIC, 100, 2, { 0xffffffff81001000ull, 3000 } },
+	{ 0, 1200000, OUT, TASK, 100, 0, { 0 } },
+};
+
+#define NEV (sizeof(base) / sizeof(base[0]))
+
+/*
+ * the capture of @ev[@n] (two CPUs; each CPU's records in one sub-buffer,
+ * or two with @gap_cpu's split at @gap_ts with 5 records lost), task names
+ * "worker" (100) and "hog" (200) first; its path (static)
+ */
+static char *build(const char *name, const struct ev *ev, size_t n, int markers, int gap_cpu,
+		   uint64_t gap_ts)
+{
+	struct buf b = { 0 };
+	struct sbuf s;
+	char comm[LOGDEV_COMM_LEN];
+	static char path[4096];
+	uint64_t seq;
+
+	cap_meta(&b, fmts);
+	for (uint32_t cpu = 0; cpu < 2; cpu++) {
+		seq = 0;
+		sb_begin(&s, (uint16_t)cpu, seq++, 900000, 0, 0);
+		memset(comm, 0, sizeof(comm));
+		strcpy(comm, cpu ? "worker" : "swapper/0");
+		sb_rec(&s, 900000, 0, LOGDEV_REC_COMM, 0, cpu ? 100 : 0, comm, sizeof(comm));
+		memset(comm, 0, sizeof(comm));
+		strcpy(comm, "hog");
+		sb_rec(&s, 900001, 0, LOGDEV_REC_COMM, 0, 200, comm, sizeof(comm));
+		for (size_t i = 0; i < n; i++) {
+			struct pl p = { { 0 }, 0 };
+
+			if (ev[i].cpu != cpu || (!markers && ev[i].site >= IRQ_IN &&
+						 ev[i].site <= TIMER_OUT))
+				continue;
+			if ((int)cpu == gap_cpu && ev[i].ts > gap_ts && gap_ts) {
+				cap_sect(&b, LGD_SECT_CPU_DATA, cpu, s.b, SBS);
+				sb_begin(&s, (uint16_t)cpu, seq++, ev[i].ts, 5, 0);
+				gap_ts = 0;
+			}
+			enc(&p, "LLLL" + 4 - ev[i].nargs, (long long)ev[i].a[0], (long long)ev[i].a[1],
+			    (long long)ev[i].a[2], (long long)ev[i].a[3]);
+			if (!sb_rec(&s, ev[i].ts, ev[i].site, LOGDEV_REC_PRINT, ev[i].ctx, ev[i].pid,
+				    p.n ? p.b : NULL, p.n)) {
+				cap_sect(&b, LGD_SECT_CPU_DATA, cpu, s.b, SBS);
+				sb_begin(&s, (uint16_t)cpu, seq++, ev[i].ts, 0, 0);
+				sb_rec(&s, ev[i].ts, ev[i].site, LOGDEV_REC_PRINT, ev[i].ctx,
+				       ev[i].pid, p.n ? p.b : NULL, p.n);
+			}
+		}
+		cap_sect(&b, LGD_SECT_CPU_DATA, cpu, s.b, SBS);
+	}
+	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
+	snprintf(path, sizeof(path), "%s", write_tmp(name, b.p, b.n));
+	free(b.p);
+	return path;
+}
+
+/* the line of @out that starts with @start, else "" (static copy) */
+static const char *line_of(const char *out, const char *start)
+{
+	static char l[2048];
+	const char *p = out;
+
+	l[0] = 0;
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+
+		if (!strncmp(p, start, strlen(start))) {
+			snprintf(l, sizeof(l), "%.*s", (int)(n < sizeof(l) ? n : sizeof(l) - 1), p);
+			break;
+		}
+		p += n + (p[n] == '\n');
+	}
+	return l;
+}
+
+static void whole_pair(void)
+{
+	char *cap = build("bd.cap", base, NEV, 1, -1, 0), args[4200], *out, *err;
+	const char *row, *worst;
+	int st;
+
+	snprintf(args, sizeof(args), "deltas --by task %s", cap);
+	st = run_cli(args, &out, &err);
+	CHECK_WHY(st == 0 && strstr(out, "200.000") && !strstr(out, "logdev_bd_"),
+		  "markers-never-pair", "status %d, out:\n%s", st, out);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "deltas --by task --breakdown %s", cap);
+	st = run_cli(args, &out, &err);
+	row = line_of(strstr(out, "\nbreakdown:") ? strstr(out, "\nbreakdown:") : "", "f:10");
+	/* own 77, hardirq 22, softirq 8, nmi 3, preempted 40, blocked 50 */
+	CHECK_WHY(st == 0 && strstr(row, "77.000  38.5%") && strstr(row, "22.000  11.0%") &&
+		  strstr(row, "8.000   4.0%") && strstr(row, "3.000   1.5%") &&
+		  strstr(row, "40.000  20.0%") && strstr(row, "50.000  25.0%"),
+		  "buckets", "status %d, row '%s', out:\n%s\nerr:\n%s", st, row, out, err);
+	worst = line_of(out, "    slowest:");
+	CHECK_WHY(strstr(worst, "hardirq 22.000 (local timer)") &&
+		  strstr(worst, "softirq 8.000 (softirq TIMER)") &&
+		  strstr(worst, "preempted 40.000 (hog-200)") &&
+		  strstr(worst, "blocked 50.000 (softirq TIMER)") && strstr(worst, "nmi 3.000 (NMI"),
+		  "culprits", "'%s'", worst);
+	CHECK_WHY(strstr(out, "2 pairs split (0 incomplete"), "split-count", "out:\n%s", out);
+	free(out);
+	free(err);
+	/* the pair inside the softirq: 6 us, of it the irq 11 nested: 2 us */
+	snprintf(args, sizeof(args), "deltas --breakdown %s", cap);
+	st = run_cli(args, &out, &err);
+	row = line_of(strstr(out, "\nbreakdown:") ? strstr(out, "\nbreakdown:") : "", "h:30");
+	CHECK_WHY(st == 0 && strstr(row, "4.000  66.7%") && strstr(row, "2.000  33.3%"),
+		  "softirq-pair", "status %d, row '%s', out:\n%s", st, row, out);
+	free(out);
+	free(err);
+}
+
+static void refusals(void)
+{
+	char *cap = build("nobd.cap", base, NEV, 0, -1, 0), args[4200];
+
+	snprintf(args, sizeof(args), "deltas --by task --breakdown %s", cap);
+	check_cli("no-markers-refused", args, 2, NULL, "nothing is broken down (never zeros)");
+	{	/* and nothing on stdout: no table of zeros */
+		char *out, *err;
+		int st = run_cli(args, &out, &err);
+
+		CHECK_WHY(st == 2 && !*out, "no-markers-no-table", "status %d, out:\n%s", st, out);
+		free(out);
+		free(err);
+	}
+	/* the same capture without --breakdown: the table as always */
+	snprintf(args, sizeof(args), "deltas --by task %s", cap);
+	check_cli("no-markers-plain-deltas", args, 0, "200.000", NULL);
+	/*
+	 * a gap on CPU 0 while the task ran there inside the pair (5 records
+	 * lost; the pair itself, by task, began on CPU 1): incomplete, not summed
+	 */
+	cap = build("gap.cap", base, NEV, 1, 0, 1165000);
+	snprintf(args, sizeof(args), "deltas --by task --breakdown %s", cap);
+	check_cli("gap-incomplete", args, 3, "2 pairs split (1 incomplete",
+		  "could not be broken down");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s PATH-TO-logdev\n", argv[0]);
+		return 2;
+	}
+	cli = argv[1];
+	if (tmpdir_make())
+		return 1;
+	whole_pair();
+	refusals();
+	tmpdir_remove();
+	printf("breakdown: %d passed, %d failed\n", ldc_passes, ldc_failures);
+	return ldc_exit_status();
+}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cli-breakdown.c: `deltas --breakdown`: the markers opened (or the refusal
+ * when the capture has none), and the table of where each row's time went,
+ * after the delta table (docs/ANALYSIS.md, "Breakdown").
+ *
+ *   breakdown: us, and % of the split pairs' time; 5 pairs split (0 incomplete), 1234 marker records
+ *   from          to             pairs    own(us)  own%  hardirq(us) hardirq% ...
+ *   lt_bd_hrtimer:61 lt_bd_hrtimer:70  5   1000.000 66.7%   500.000  33.3% ...
+ *     slowest: 312.050 us at 12.345678901 cpu 1 pid 130: own 210.050, hardirq 102.000 (local timer)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "cli-breakdown.h"
+
+int cli_bd_attach(const char *dir, struct lgd_probe_set *set)
+{
+	struct cli_probe_specs req = { 0 };
+	int optional, ret = 0;
+	const char *spec;
+	char *e;
+
+	for (unsigned int m = 1; m < LGD_BDM_NR; m++) {
+		spec = lgd_bd_mark_spec(m, &optional);
+		if (!optional && cli_probe_spec_push(&req, strdup(spec), "--breakdown"))
+			ret = 1;
+	}
+	if (!ret)
+		ret = cli_probes_attach(dir, &req, set);
+	cli_probe_specs_free(&req);
+	for (unsigned int m = 1; !ret && m < LGD_BDM_NR; m++) {
+		spec = lgd_bd_mark_spec(m, &optional);
+		if (!optional || !lgd_probes_attach(dir, &spec, 1, set))
+			continue;
+		if (set->failed < 0)
+			return 1;
+		e = lgd_escape_alloc(set->err);
+		fprintf(stderr, "logdev record: note: --breakdown: marker %s left out (%s): its "
+			"time counts as own\n", lgd_bd_mark_name(m), e ? e : "refused");
+		free(e);
+	}
+	return ret;
+}
+
+int cli_bd_open(const char *verb, struct lgd_reader *r, struct lgd_bd **bd, unsigned int *have)
+{
+	int ret = lgd_bd_open(bd, &r->sites, have);
+
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "logdev: out of memory\n");
+		return 1;
+	}
+	if (!ret)
+		return 0;
+	fprintf(stderr, "logdev %s: --breakdown: this capture has %s the context markers "
+		"(hardirq, softirq, sched_switch): record with `logdev record --breakdown`; "
+		"nothing is broken down (never zeros)\n", verb, *have ? "only some of" : "none of");
+	for (unsigned int m = 1; *have && m < LGD_BDM_NR; m++)
+		if (!(*have & (1u << m)))
+			fprintf(stderr, "  missing: %s\n", lgd_bd_mark_name(m));
+	return 2;
+}
+
+int cli_bd_none(const struct lgd_reader *r, const struct lgd_bd *bd)
+{
+	(void)r;
+	if (lgd_bd_markers(bd))
+		return 0;
+	fprintf(stderr, "logdev: --breakdown: the capture has the context markers' sites but "
+		"none of their records (they were not attached while it recorded): record "
+		"with `logdev record --breakdown`; nothing is broken down (never zeros)\n");
+	return 1;
+}
+
+/* the name of culprit @w into @b (@n bytes) */
+static const char *who_name(const struct lgd_reader *r, const struct lgd_bd_who *w, char *b,
+			    size_t n)
+{
+	static const char *const ctx[] = { "task", "softirq", "hardirq", "NMI" };
+	const struct lgd_ksym *k;
+	const char *s;
+	uint64_t off, size;
+
+	switch (w->kind) {
+	case LGD_BDW_IRQ:
+		snprintf(b, n, "irq %" PRIu64, w->id);
+		break;
+	case LGD_BDW_TIMER:
+		snprintf(b, n, "local timer");
+		break;
+	case LGD_BDW_SOFTIRQ:
+		s = lgd_bd_softirq_name(w->id);
+		if (s)
+			snprintf(b, n, "softirq %s", s);
+		else
+			snprintf(b, n, "softirq %" PRIu64, w->id);
+		break;
+	case LGD_BDW_NMI:
+		k = lgd_ksyms_lookup_at(&r->ksyms, w->id, w->ts, &off, &size);
+		if (k && !off)
+			snprintf(b, n, "NMI %s", k->name);
+		else
+			snprintf(b, n, "NMI 0x%" PRIx64, w->id);
+		break;
+	case LGD_BDW_TASK:
+		s = lgd_comm_at(r, (uint32_t)w->id, w->ts);
+		snprintf(b, n, "%s-%" PRIu64, s ? s : "?", w->id);
+		break;
+	case LGD_BDW_CTX:
+		snprintf(b, n, "%s on cpu %u (no marker)", ctx[w->id & 3], w->cpu);
+		break;
+	default:
+		snprintf(b, n, "?");
+	}
+	return b;
+}
+
+/* the instance @sp of a row: its length, where and its buckets with culprits */
+static void print_worst(const struct lgd_reader *r, const struct lgd_bd_split *sp)
+{
+	char t[32], w[96];
+	const char *sep = ":";
+
+	lgd_fmt_us(t, sizeof(t), sp->len);
+	printf("    slowest: %s us at %" PRIu64 ".%09" PRIu64 " cpu %u pid %u", t,
+	       sp->start / 1000000000u, sp->start % 1000000000u, sp->cpu, sp->pid);
+	for (unsigned int k = 0; k < LGD_BD_NR; k++) {
+		if (!sp->ns[k])
+			continue;
+		lgd_fmt_us(t, sizeof(t), sp->ns[k]);
+		printf("%s %s %s", sep, lgd_bd_bucket_name(k), t);
+		if (sp->who[k].kind != LGD_BDW_NONE)
+			printf(" (%s)", who_name(r, &sp->who[k], w, sizeof(w)));
+		sep = ",";
+	}
+	putchar('\n');
+}
+
+void cli_bd_print(const struct lgd_reader *r, const struct lgd_deltas *ds, unsigned int have)
+{
+	uint64_t split = 0, incomplete = 0;
+	int wf = 24, wt = 24, l;
+	char *fb = NULL, *tb = NULL, t[32];
+
+	for (size_t i = 0; i < ds->nr; i++) {
+		if (!ds->pairs[i].bd)
+			continue;
+		split += ds->pairs[i].bd->n;
+		incomplete += ds->pairs[i].bd->incomplete;
+		fb = lgd_site_label_text_alloc(&r->sites, ds->pairs[i].from);
+		tb = lgd_site_label_text_alloc(&r->sites, ds->pairs[i].to);
+		if (fb && (l = (int)strlen(fb)) > wf)
+			wf = l;
+		if (tb && (l = (int)strlen(tb)) > wt)
+			wt = l;
+		free(fb);
+		free(tb);
+	}
+	printf("\nbreakdown: us, and %% of the split pairs' time; %" PRIu64 " pair%s split (%"
+	       PRIu64 " incomplete, not summed), %" PRIu64 " marker records\n", split,
+	       split == 1 ? "" : "s", incomplete, lgd_bd_markers(ds->bd));
+	printf("%-*s %-*s %8s", wf, "from", wt, "to", "pairs");
+	for (unsigned int k = 0; k < LGD_BD_NR; k++) {
+		char h[32];
+
+		snprintf(h, sizeof(h), "%s(us)", lgd_bd_bucket_name(k));
+		printf(" %13s %6s", h, "%");
+	}
+	printf(" %10s\n", "incomplete");
+	for (size_t i = 0; i < ds->nr; i++) {
+		const struct lgd_pair *p = &ds->pairs[i];
+		const struct lgd_bd_row *b = p->bd;
+		int64_t sum = 0;
+
+		if (!b)
+			continue;
+		for (unsigned int k = 0; k < LGD_BD_NR; k++)
+			sum = sum > INT64_MAX - b->ns[k] ? INT64_MAX : sum + b->ns[k];
+		fb = lgd_site_label_text_alloc(&r->sites, p->from);
+		tb = lgd_site_label_text_alloc(&r->sites, p->to);
+		printf("%-*s %-*s %8" PRIu64, wf, fb ? fb : "?", wt, tb ? tb : "?",
+		       b->n - b->incomplete);
+		free(fb);
+		free(tb);
+		for (unsigned int k = 0; k < LGD_BD_NR; k++) {
+			lgd_fmt_us(t, sizeof(t), b->ns[k]);
+			if (sum > 0)
+				printf(" %13s %5.1f%%", t, 100.0 * (double)b->ns[k] / (double)sum);
+			else
+				printf(" %13s %6s", t, "-");
+		}
+		printf(" %10" PRIu64 "\n", b->incomplete);
+		for (uint32_t j = 0; j < b->nworst; j++)
+			print_worst(r, &b->worst[j]);
+	}
+	if (!(have & (1u << LGD_BDM_TIMER_IN)) || !(have & (1u << LGD_BDM_TIMER_OUT)))
+		printf("note: no local timer markers (irq_vectors:local_timer_entry/exit not on "
+		       "this kernel, or not recorded): the timer interrupt's time counts as own\n");
+	if (!(have & (1u << LGD_BDM_NMI)))
+		printf("note: no NMI marker (nmi:nmi_handler): NMI time counts as own\n");
+	if (!(have & (1u << LGD_BDM_WAKING)))
+		printf("note: no sched_waking marker: blocked time has no waker, and a woken "
+		       "task's wait for a CPU counts as blocked\n");
+	if (incomplete) {
+		fprintf(stderr, "logdev: warning: %" PRIu64 " pair%s could not be broken down "
+			"(lost events, or a marker lost, inside): counted in column incomplete, "
+			"left out of the sums\n", incomplete, incomplete == 1 ? "" : "s");
+		cli_nwarn++;
+	}
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli-breakdown.h: --breakdown of the delta verbs (cli-breakdown.c).
+ */
+#ifndef CLI_BREAKDOWN_H
+#define CLI_BREAKDOWN_H
+
+#include "liblogdev.h"
+#include "cli-recorder.h"
+
+/**
+ * cli_bd_attach() - `record --breakdown`: the context markers attached in
+ * @dir into @set (cli_probes_attach(): removed with the other probes): the
+ * required ones all, or none and 2 (said); an optional one the kernel
+ * lacks (NMI, local timer) noted on stderr and left out.
+ * Return: 0, 1 (the probes file unusable) or 2.
+ */
+int cli_bd_attach(const char *dir, struct lgd_probe_set *set);
+/**
+ * cli_bd_open() - the breakdown's timelines for capture @r (lgd_bd_open()),
+ * *@have the markers it has; without them, said on stderr for @verb.
+ * Return: 0, 1 (no memory) or 2 (no markers: the verb refuses, exit 2).
+ */
+int cli_bd_open(const char *verb, struct lgd_reader *r, struct lgd_bd **bd, unsigned int *have);
+/**
+ * cli_bd_none() - after the collection: no marker record at all in @r
+ * (the sites are there, the markers were not attached while it recorded)
+ * is said on stderr.  Return: 1 then (the verb refuses, exit 2), else 0.
+ */
+int cli_bd_none(const struct lgd_reader *r, const struct lgd_bd *bd);
+/**
+ * cli_bd_print() - the breakdown table of @ds's rows (after the delta
+ * table, in its order) on stdout, with its notes; incomplete pairs warned
+ * on stderr (cli_nwarn).  @have: the markers (cli_bd_open()).
+ */
+void cli_bd_print(const struct lgd_reader *r, const struct lgd_deltas *ds, unsigned int have);
+
+#endif /* CLI_BREAKDOWN_H */

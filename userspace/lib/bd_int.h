@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bd_int.h: the breakdown's timelines, between breakdown.c (fed by the
+ * markers) and bdsplit.c (reads them to split a pair).  Library-private.
+ * Times are the records' trace clock, ns.
+ */
+#ifndef LGD_BD_INT_H
+#define LGD_BD_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lgd_breakdown.h"
+
+/* a CPU's time from @start to @end in one bucket (LGD_BD_*), by @who/@id */
+struct bd_seg {
+	uint64_t start, end;
+	uint32_t bucket, who;
+	uint64_t id;
+};
+
+struct bd_open {
+	uint32_t bucket, who;
+	uint64_t id;
+};
+
+#define BD_DEPTH	8	/* interrupts open on one CPU (softirq, hardirq, ...) */
+
+/* per CPU: interrupt segments and NMIs in time order; gaps' times */
+struct bd_cpu {
+	struct bd_seg *seg, *nmi;
+	size_t nr_seg, cap_seg, nr_nmi, cap_nmi;
+	uint64_t *gap;
+	size_t nr_gap, cap_gap;
+	struct bd_open stack[BD_DEPTH];
+	uint32_t depth;
+	uint64_t seg_start;	/* of the innermost open interrupt's segment */
+	uint64_t broken_at;
+};
+
+/*
+ * a task's time off CPU: out at @s1, woken at @w (0: not seen, or
+ * @runnable: switched out runnable), back at @s2 on @in_cpu; @next ran
+ * after it at @s1 (a task_struct address), @ran_pid before it at @s2
+ */
+struct bd_off {
+	uint64_t s1, w, s2;
+	uint32_t in_cpu;
+	uint32_t runnable;
+	uint64_t next;
+	uint32_t ran_pid;
+	struct lgd_bd_who waker;
+};
+
+/* a task by its task_struct address: its pid, and its open time off CPU */
+struct bd_task {
+	uint64_t ptr;
+	uint32_t pid;
+	int open, runnable;
+	uint64_t s1, w, next;
+	struct lgd_bd_who waker;
+};
+
+/* a pid's intervals off CPU, in time order, and its latest address */
+struct bd_pid {
+	int used;
+	uint32_t pid;
+	uint64_t ptr;
+	struct bd_off *off;
+	size_t nr_off, cap_off;
+};
+
+struct lgd_bd {
+	const struct lgd_sites *sites;
+	unsigned int have;
+	uint64_t fed;
+	struct bd_cpu *cpus;
+	uint32_t nr_cpu;
+	struct bd_task *tasks;		/* hash by ptr, open addressing */
+	size_t tasks_cap, nr_tasks;
+	struct bd_pid *pids;		/* hash by pid */
+	size_t pids_cap, nr_pids;
+};
+
+/* breakdown.c: lookups (@create: added if new); NULL: none, or no memory */
+struct bd_pid *lgd_bd_pid(struct lgd_bd *bd, uint32_t pid, int create);
+struct bd_cpu *lgd_bd_cpu(struct lgd_bd *bd, uint32_t cpu, int create);
+/* breakdown.c: the task at address @ptr now (its pid), 0 if not known */
+int lgd_bd_ptr_pid(struct lgd_bd *bd, uint64_t ptr, uint32_t *pid);
+/* breakdown.c: is the task of pid @pid off CPU since before @ts (a switch back lost)? */
+int lgd_bd_off_since(struct lgd_bd *bd, uint32_t pid, uint64_t ts);
+
+#endif /* LGD_BD_INT_H */

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lgd_breakdown.h: where the time of a pair went (breakdown.c keeps the
+ * timelines of the context markers, bdsplit.c splits one pair with them).
+ * The markers are logdev probes on the kernel's tracepoints that
+ * `logdev record --breakdown` attaches (docs/ANALYSIS.md, "Breakdown"):
+ * their sites are named logdev_bd_* and never pair with other records.
+ * Part of liblogdev (layer: library; liblogdev.h includes every area).
+ */
+#ifndef LIBLOGDEV_BREAKDOWN_H
+#define LIBLOGDEV_BREAKDOWN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lgd_merge.h"
+#include "lgd_meta.h"
+
+/* The buckets a pair's time is split into, in output order. */
+enum lgd_bd_bucket {
+	LGD_BD_OWN,		/* the task's (or interrupt's) own code */
+	LGD_BD_HARDIRQ,		/* hardirq handlers and the local timer, nested */
+	LGD_BD_SOFTIRQ,		/* softirqs nested on the task's CPU */
+	LGD_BD_NMI,		/* NMI handlers (their own delta_ns) */
+	LGD_BD_PREEMPTED,	/* off CPU, runnable: preempted, or woken and waiting */
+	LGD_BD_BLOCKED,		/* off CPU, sleeping until woken */
+	LGD_BD_NR
+};
+
+/* The marker kinds (bits of lgd_bd.have), one probe each. */
+enum lgd_bd_mark {
+	LGD_BDM_NONE, LGD_BDM_IRQ_IN, LGD_BDM_IRQ_OUT, LGD_BDM_SIRQ_IN, LGD_BDM_SIRQ_OUT,
+	LGD_BDM_SWITCH, LGD_BDM_WAKING, LGD_BDM_NMI, LGD_BDM_TIMER_IN, LGD_BDM_TIMER_OUT,
+	LGD_BDM_NR
+};
+
+/** lgd_bd_mark_name() - the probe name of marker @m ("logdev_bd_switch"), or NULL. */
+const char *lgd_bd_mark_name(unsigned int m);
+/**
+ * lgd_bd_mark_spec() - the probe spec `record --breakdown` writes for @m
+ * (DEBUGFS.md grammar: "t:logdev_bd_switch=sched:sched_switch ..."), or NULL;
+ * *@optional: 1 where a kernel may lack the tracepoint (nmi, local timer).
+ */
+const char *lgd_bd_mark_spec(unsigned int m, int *optional);
+/**
+ * lgd_bd_mark_of() - the marker kind of site @s (a probe named
+ * logdev_bd_* whose format has the arguments breakdown.c reads), else 0.
+ */
+unsigned int lgd_bd_mark_of(const struct lgd_site *s);
+
+/**
+ * lgd_bd_site_marks() - *@out: the marker kind of each site id of @sites
+ * (@sites->nr bytes, malloc'd), or NULL when no site is a marker.
+ * Return: 0 or -ENOMEM.
+ */
+int lgd_bd_site_marks(const struct lgd_sites *sites, uint8_t **out);
+
+/* Who took the time of a bucket. */
+enum lgd_bd_who_kind {
+	LGD_BDW_NONE,
+	LGD_BDW_IRQ,		/* @id: irq number */
+	LGD_BDW_TIMER,		/* the local timer interrupt, @id its vector */
+	LGD_BDW_SOFTIRQ,	/* @id: softirq vector (0 HI .. 9 RCU) */
+	LGD_BDW_NMI,		/* @id: the handler's address */
+	LGD_BDW_TASK,		/* @id: pid (its name at @ts) */
+	LGD_BDW_CTX,		/* an interrupt without markers: @id LOGDEV_CTX_* */
+};
+
+/** struct lgd_bd_who - a culprit: @kind, @id, @ts (task names), its @ns in the bucket. */
+struct lgd_bd_who {
+	uint32_t kind;
+	uint32_t cpu;
+	uint64_t id;
+	uint64_t ts;
+	int64_t ns;
+};
+
+/**
+ * struct lgd_bd_split - one pair split: from @start (ns, its first record)
+ * @len ns long, task @pid (its last record's), last record's @cpu; @ns per
+ * bucket (summing to @len; own is what the others leave); @who the top
+ * culprit of each bucket (kind LGD_BDW_NONE: none); @incomplete: lost events
+ * or a missing marker inside it (its figures are not added to a row)
+ */
+struct lgd_bd_split {
+	uint64_t start;
+	int64_t len;
+	uint32_t pid, cpu;
+	int incomplete;
+	int64_t ns[LGD_BD_NR];
+	struct lgd_bd_who who[LGD_BD_NR];
+};
+
+#define LGD_BD_WORST	3	/* instances kept per row, longest first */
+
+/**
+ * struct lgd_bd_row - a delta-table row's breakdown: @n pairs split,
+ * @incomplete of them not added; @ns per bucket summed over the others;
+ * @worst the @nworst longest complete ones
+ */
+struct lgd_bd_row {
+	uint64_t n, incomplete;
+	int64_t ns[LGD_BD_NR];
+	uint32_t nworst;
+	struct lgd_bd_split worst[LGD_BD_WORST];
+};
+
+struct lgd_bd;
+
+/**
+ * lgd_bd_open() - the timelines for the markers of @sites (nothing fed
+ * yet).  *@have: bits (1 << LGD_BDM_*) of the markers the capture has.
+ * Return: 0, -ENOENT when the switch, hardirq or softirq markers are not
+ * all there (nothing to split with), -ENOMEM.
+ */
+int lgd_bd_open(struct lgd_bd **bd, const struct lgd_sites *sites, unsigned int *have);
+/**
+ * lgd_bd_feed() - feed a marker record (its site's kind @mark) or a
+ * lost-events gap (@mark 0) in merge order.  Return: 0 or -ENOMEM.
+ */
+int lgd_bd_feed(struct lgd_bd *bd, const struct lgd_item *it, unsigned int mark);
+/**
+ * lgd_bd_split() - split the pair of task @pid in context @ctx
+ * (LOGDEV_CTX_*) from @a (ns, on CPU @a_cpu) to @b (on @b_cpu), fed up to
+ * @b, into *@out.  Return: 0 or -ENOMEM.
+ */
+int lgd_bd_split(struct lgd_bd *bd, uint32_t pid, unsigned int ctx, uint64_t a,
+		 uint32_t a_cpu, uint64_t b, uint32_t b_cpu, struct lgd_bd_split *out);
+/** lgd_bd_row_add() - add @sp to *@row (allocated on first use).  0 or -ENOMEM. */
+int lgd_bd_row_add(struct lgd_bd_row **row, const struct lgd_bd_split *sp);
+/** lgd_bd_markers() - markers fed so far (records), for "none recorded" */
+uint64_t lgd_bd_markers(const struct lgd_bd *bd);
+void lgd_bd_close(struct lgd_bd *bd);
+
+/** lgd_bd_bucket_name() - "own", "hardirq", ... of LGD_BD_* @b. */
+const char *lgd_bd_bucket_name(unsigned int b);
+/** lgd_bd_softirq_name() - "TIMER", "NET_RX", ... of vector @v, or NULL. */
+const char *lgd_bd_softirq_name(uint64_t v);
+
+#endif /* LIBLOGDEV_BREAKDOWN_H */
