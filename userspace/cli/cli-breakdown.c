@@ -141,6 +141,51 @@ static void print_worst(const struct lgd_reader *r, const struct lgd_bd_split *s
 	putchar('\n');
 }
 
+/* the notes of markers the capture lacks; incomplete pairs warned (stderr) */
+static void notes(unsigned int have, uint64_t incomplete)
+{
+	if (!(have & (1u << LGD_BDM_TIMER_IN)) || !(have & (1u << LGD_BDM_TIMER_OUT)))
+		printf("note: no local timer markers (irq_vectors:local_timer_entry/exit not on "
+		       "this kernel, or not recorded): the timer interrupt's time counts as own\n");
+	if (!(have & (1u << LGD_BDM_NMI)))
+		printf("note: no NMI marker (nmi:nmi_handler): NMI time counts as own\n");
+	if (!(have & (1u << LGD_BDM_WAKING)))
+		printf("note: no sched_waking marker: blocked time has no waker, and a woken "
+		       "task's wait for a CPU counts as blocked\n");
+	if (incomplete) {
+		fprintf(stderr, "logdev: warning: %" PRIu64 " pair%s could not be broken down "
+			"(lost events, or a marker lost, inside): counted in column incomplete, "
+			"left out of the sums\n", incomplete, incomplete == 1 ? "" : "s");
+		cli_nwarn++;
+	}
+}
+
+void cli_bd_print_one(const struct lgd_reader *r, const struct lgd_pair *p, unsigned int have)
+{
+	const struct lgd_bd_row *b = p->bd;
+	int64_t sum = 0;
+	char t[32];
+
+	if (!b) {
+		printf("breakdown: no pair split\n");
+		return;
+	}
+	for (unsigned int k = 0; k < LGD_BD_NR; k++)
+		sum = sum > INT64_MAX - b->ns[k] ? INT64_MAX : sum + b->ns[k];
+	printf("breakdown: %" PRIu64 " pair%s split (%" PRIu64 " incomplete, not summed):",
+	       b->n, b->n == 1 ? "" : "s", b->incomplete);
+	for (unsigned int k = 0; k < LGD_BD_NR; k++) {
+		lgd_fmt_us(t, sizeof(t), b->ns[k]);
+		printf("%s %s %s us", k ? "," : "", lgd_bd_bucket_name(k), t);
+		if (sum > 0)
+			printf(" %.1f%%", 100.0 * (double)b->ns[k] / (double)sum);
+	}
+	putchar('\n');
+	for (uint32_t j = 0; j < b->nworst; j++)
+		print_worst(r, &b->worst[j]);
+	notes(have, b->incomplete);
+}
+
 void cli_bd_print(const struct lgd_reader *r, const struct lgd_deltas *ds, unsigned int have)
 {
 	uint64_t split = 0, incomplete = 0;
@@ -198,18 +243,5 @@ void cli_bd_print(const struct lgd_reader *r, const struct lgd_deltas *ds, unsig
 		for (uint32_t j = 0; j < b->nworst; j++)
 			print_worst(r, &b->worst[j]);
 	}
-	if (!(have & (1u << LGD_BDM_TIMER_IN)) || !(have & (1u << LGD_BDM_TIMER_OUT)))
-		printf("note: no local timer markers (irq_vectors:local_timer_entry/exit not on "
-		       "this kernel, or not recorded): the timer interrupt's time counts as own\n");
-	if (!(have & (1u << LGD_BDM_NMI)))
-		printf("note: no NMI marker (nmi:nmi_handler): NMI time counts as own\n");
-	if (!(have & (1u << LGD_BDM_WAKING)))
-		printf("note: no sched_waking marker: blocked time has no waker, and a woken "
-		       "task's wait for a CPU counts as blocked\n");
-	if (incomplete) {
-		fprintf(stderr, "logdev: warning: %" PRIu64 " pair%s could not be broken down "
-			"(lost events, or a marker lost, inside): counted in column incomplete, "
-			"left out of the sums\n", incomplete, incomplete == 1 ? "" : "s");
-		cli_nwarn++;
-	}
+	notes(have, incomplete);
 }

@@ -35,4 +35,7 @@ int cli_bd_none(const struct lgd_reader *r, const struct lgd_bd *bd);
  */
 void cli_bd_print(const struct lgd_reader *r, const struct lgd_deltas *ds, unsigned int have);
 
+/** cli_bd_print_one() - cli_bd_print() of row @p alone, on one line (hist). */
+void cli_bd_print_one(const struct lgd_reader *r, const struct lgd_pair *p, unsigned int have);
+
 #endif /* CLI_BREAKDOWN_H */

@@ -282,14 +282,17 @@ void cli_site_unknown(const struct lgd_reader *r, const char *arg);
  * @like the sites at the places of @like[0], @like[1] (sites of another
  * capture, matched as diff matches them: lgd_site_match(); @from, @to
  * their labels for messages), or with @from NULL at row @nth (1-based).
+ * With @bd (--breakdown), the pairs are split too (cli_bd_open(): *@bd
+ * and *@have; a capture without markers refused).
  * Prints errors as "logdev VERB: ...".
- * Return: 0 (@r and @ds to free), 1 (unusable, no such pair), 2 (no site
- * with that label).
+ * Return: 0 (@r, @ds and *@bd to free), 1 (unusable, no such pair), 2 (no
+ * site with that label, no markers).
  */
 int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		  const char *verb, const char *from, const char *to,
 		  const struct lgd_site *const like[2], uint64_t nth,
-		  int durations, int by, uint32_t user_pair[1][2], const struct lgd_pair **pp);
+		  int durations, int by, uint32_t user_pair[1][2], const struct lgd_pair **pp,
+		  struct lgd_bd **bd, unsigned int *have);
 /** cli_hist_title() - "FROM -> TO (FILE, by STREAM|durations)", raw, malloc'd. */
 char *cli_hist_title(const struct lgd_reader *r, const struct lgd_pair *p, const char *file,
 		     int durations, int by);

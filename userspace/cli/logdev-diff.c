@@ -374,7 +374,7 @@ static int diff_svg(const char *out, const char *from, const char *to, uint64_t 
 	int ret, k;
 
 	ret = cli_hist_load(files[0], &r[0], &ds[0], "diff", from, to, NULL, nth, durations, by,
-			    up[0], &p[0]);
+			    up[0], &p[0], NULL, NULL);
 	if (ret)
 		return ret;
 	fl = lgd_site_label_alloc(&r[0].sites, p[0]->from);
@@ -388,7 +388,7 @@ static int diff_svg(const char *out, const char *from, const char *to, uint64_t 
 	like[0] = lgd_sites_get(&r[0].sites, p[0]->from);
 	like[1] = lgd_sites_get(&r[0].sites, p[0]->to);
 	ret = cli_hist_load(files[1], &r[1], &ds[1], "diff", fl, tl, like, 0, durations, by,
-			    up[1], &p[1]);
+			    up[1], &p[1], NULL, NULL);
 	if (ret)
 		goto out_a;
 	cli_clocks_differ("logdev diff", &r[0], files[0], &r[1], files[1]);

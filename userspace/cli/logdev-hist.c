@@ -38,16 +38,20 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "cli-breakdown.h"
 
 const struct cli_cmd cli_cmd_hist = {
 	"hist", cmd_hist,
-	"hist [--by cpu|task|context] [--durations] [--svg OUT.svg] [FILTERS] (FROM TO | --pair N) [FILE]",
+	"hist [--by cpu|task|context] [--durations] [--breakdown] [--svg OUT.svg] [FILTERS] (FROM TO | --pair N) [FILE]",
 	"  -b, --by STREAM      which records pair (as deltas): context (default), cpu, task\n"
 	"      --durations      return-probe durations (FROM vfs_read TO vfs_read%return),\n"
 	"                       or an edprint in/out pair FROM TO (as deltas --pair)\n"
 	"  -p, --pair N         the Nth row of logdev deltas (its default sort, by total;\n"
 	"                       with --durations, totals as measured: probe cost left in)\n"
 	"      --svg OUT        also write the histogram as an SVG picture to OUT\n"
+	"      --breakdown      where the pair's time went (deltas --breakdown); with\n"
+	"                       --svg each bar stacked by own, hardirq, softirq, NMI,\n"
+	"                       preempted and blocked time\n"
 	CLI_FILTER_HELP
 	"  FROM, TO: site labels as deltas prints them (func:line) or probe names.\n"
 	"  Buckets: powers of two of ns, [low, high), K = 2^10, M = 2^20, G = 2^30;\n"
@@ -59,7 +63,8 @@ const struct cli_cmd cli_cmd_hist = {
 int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		  const char *verb, const char *from, const char *to,
 		  const struct lgd_site *const like[2], uint64_t nth,
-		  int durations, int by, uint32_t user_pair[1][2], const struct lgd_pair **pp)
+		  int durations, int by, uint32_t user_pair[1][2], const struct lgd_pair **pp,
+		  struct lgd_bd **bd, unsigned int *have)
 {
 	int64_t f = -1, t = -1;
 	struct lgd_deltas_opts o = { .by = by };
@@ -110,11 +115,27 @@ int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 			o.nr_user_pairs = 1;
 		}
 	}
+	if (bd) {
+		int ret = cli_bd_open(verb, r, bd, have);
+
+		if (ret) {
+			lgd_reader_close(r);
+			return ret;
+		}
+		o.bd = *bd;
+	}
 	lgd_deltas_init(ds, &o);
-	if (cli_collect(r, ds, durations, NULL, strcmp(verb, "diff") ? NULL : file)) {
+	if (cli_collect(r, ds, durations, NULL, strcmp(verb, "diff") ? NULL : file) ||
+	    (bd && cli_bd_none(r, *bd))) {
+		int none = bd && lgd_bd_markers(*bd) == 0;
+
 		lgd_deltas_free(ds);
 		lgd_reader_close(r);
-		return 1;
+		if (bd) {
+			lgd_bd_close(*bd);
+			*bd = NULL;
+		}
+		return none ? 2 : 1;
 	}
 	if (!durations)		/* deltas' note (lgd_ts_step()): a pair left out */
 		cli_left_out_note(strcmp(verb, "diff") ? "logdev" : "logdev diff",
@@ -142,6 +163,10 @@ int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 	}
 	lgd_deltas_free(ds);
 	lgd_reader_close(r);
+	if (bd) {
+		lgd_bd_close(*bd);
+		*bd = NULL;
+	}
 	return 2;	/* a pair the capture does not have: usage, as a bad site */
 }
 
@@ -255,7 +280,9 @@ int cmd_hist(int argc, char **argv)
 	struct lgd_deltas ds = { 0 };
 	const struct lgd_pair *p;
 	const char *file = NULL, *svg = NULL, *from = NULL, *to = NULL;
-	int durations = 0, by = LGD_BY_CONTEXT, ret, nops;
+	int durations = 0, by = LGD_BY_CONTEXT, ret, nops, breakdown = 0;
+	struct lgd_bd *bd = NULL;
+	unsigned int have = 0;
 	uint64_t nth = 0;
 	uint32_t up[1][2];
 	char *title;
@@ -266,6 +293,7 @@ int cmd_hist(int argc, char **argv)
 		{ "by", required_argument, NULL, 'b' },
 		{ "pair", required_argument, NULL, 'p' },
 		{ "svg", required_argument, NULL, 'S' },
+		{ "breakdown", no_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -288,6 +316,9 @@ int cmd_hist(int argc, char **argv)
 			break;
 		case 'S':
 			svg = optarg;
+			break;
+		case 'B':
+			breakdown = 1;
 			break;
 		}
 	}
@@ -326,7 +357,8 @@ int cmd_hist(int argc, char **argv)
 			svg);
 		return 2;
 	}
-	ret = cli_hist_load(file, &r, &ds, "hist", from, to, NULL, nth, durations, by, up, &p);
+	ret = cli_hist_load(file, &r, &ds, "hist", from, to, NULL, nth, durations, by, up, &p,
+			    breakdown ? &bd : NULL, &have);
 	if (ret)
 		return ret;
 	title = cli_hist_title(&r, p, file, durations, by);
@@ -342,6 +374,15 @@ int cmd_hist(int argc, char **argv)
 			.name = file ? file : "live", .pos = pos, .neg = neg, .count = p->count,
 			.min = p->min, .median = p->median, .max = p->max, .marks = marks,
 		};
+		static const char *names[LGD_BD_NR];
+
+		for (unsigned int k = 0; k < LGD_BD_NR; k++)
+			names[k] = lgd_bd_bucket_name(k);
+		if (p->bd) {	/* --breakdown: the bars stacked by bucket */
+			s.stack = &p->bd->log2[0][0];
+			s.nstack = LGD_BD_NR;
+			s.stack_names = names;
+		}
 
 		lgd_hist_log2(&p->h, pos, neg);
 		cli_hist_marks_text(marks, sizeof(marks), cli_pair_marks(&ds, p));
@@ -351,7 +392,10 @@ int cmd_hist(int argc, char **argv)
 		cli_hist_print(&r, &ds, p, title, durations);
 		if (durations)
 			cli_cost_raw_note(stdout, "", &r, "hist");
+		if (bd)
+			cli_bd_print_one(&r, p, have);
 	}
+	lgd_bd_close(bd);
 	free(title);	/* the notes came with the table (cli_collect()) */
 	lgd_deltas_free(&ds);
 	lgd_reader_close(&r);

@@ -221,6 +221,7 @@ int lgd_bd_split(struct lgd_bd *bd, uint32_t pid, unsigned int ctx, uint64_t a,
 int lgd_bd_row_add(struct lgd_bd_row **row, const struct lgd_bd_split *sp)
 {
 	struct lgd_bd_row *r = *row;
+	unsigned int slot;
 	uint32_t i;
 
 	if (!r && !(r = *row = calloc(1, sizeof(*r))))
@@ -230,8 +231,12 @@ int lgd_bd_row_add(struct lgd_bd_row **row, const struct lgd_bd_split *sp)
 		r->incomplete++;
 		return 0;
 	}
-	for (unsigned int k = 0; k < LGD_BD_NR; k++)
+	slot = sp->len > 0 ? 64u - (unsigned int)__builtin_clzll((uint64_t)sp->len) : 0;
+	for (unsigned int k = 0; k < LGD_BD_NR; k++) {
 		r->ns[k] = r->ns[k] > INT64_MAX - sp->ns[k] ? INT64_MAX : r->ns[k] + sp->ns[k];
+		r->log2[slot][k] = r->log2[slot][k] > INT64_MAX - sp->ns[k] ? INT64_MAX :
+				   r->log2[slot][k] + sp->ns[k];
+	}
 	for (i = r->nworst; i > 0 && r->worst[i - 1].len < sp->len; i--)
 		if (i < LGD_BD_WORST)
 			r->worst[i] = r->worst[i - 1];

@@ -130,6 +130,52 @@ static void us_text(char *b, size_t n, int64_t ns)
 	snprintf(b, n, "%s%" PRIu64 ".%03" PRIu64 " us", ns < 0 ? "-" : "", m / 1000, m % 1000);
 }
 
+/* colours of a stacked bar's parts (the breakdown: own, hardirq, ...) */
+static const char *const stack_colour[] = { "#3b75af", "#d62728", "#ff7f0e", "#9467bd",
+					    "#2ca02c", "#7f7f7f", "#8c564b", "#e377c2" };
+#define NSTACK_MAX	(sizeof(stack_colour) / sizeof(stack_colour[0]))
+
+/*
+ * the bar of bucket @k of @s (at @bx, @by, @bw wide, @h high) in parts by
+ * @s->stack: drawn and 1, or 0 (no stack, or nothing in it: a plain bar)
+ */
+static int stacked(FILE *f, const struct lgd_svg_series *s, int k, double bx, double by,
+		   double bw, double h)
+{
+	const int64_t *v = s->stack ? s->stack + (size_t)k * s->nstack : NULL;
+	double sum = 0, y = by + h;
+
+	for (unsigned int i = 0; v && i < s->nstack && i < NSTACK_MAX; i++)
+		sum += v[i] > 0 ? (double)v[i] : 0;
+	if (!v || sum <= 0)
+		return 0;
+	for (unsigned int i = 0; i < s->nstack && i < NSTACK_MAX; i++) {
+		double part = v[i] > 0 ? h * (double)v[i] / sum : 0;
+
+		if (part <= 0)
+			continue;
+		y -= part;
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.2f\" "
+			"fill=\"%s\"><title>", bx, y, bw, part, stack_colour[i]);
+		xml_text(f, s->stack_names[i]);
+		fprintf(f, ": %.1f %%</title></rect>\n", 100.0 * (double)v[i] / sum);
+	}
+	return 1;
+}
+
+/* the legend of a stacked chart's parts, one line at @y from @x */
+static void stack_legend(FILE *f, const struct lgd_svg_series *s, double x, double y)
+{
+	for (unsigned int i = 0; i < s->nstack && i < NSTACK_MAX; i++) {
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" "
+			"fill=\"%s\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">", x, y - 10,
+			stack_colour[i], x + 16, y);
+		xml_text(f, s->stack_names[i]);
+		fputs("</text>\n", f);
+		x += 100;
+	}
+}
+
 int lgd_svg_hist(FILE *f, const char *title, const struct lgd_svg_series *s, int n)
 {
 	static const char *const colour[2] = { "#3b75af", "#ef8636" };
@@ -162,6 +208,8 @@ int lgd_svg_hist(FILE *f, const char *title, const struct lgd_svg_series *s, int
 	for (int k = 0; k < n; k++)	/* marks: a line of their own under the legend */
 		if (s[k].marks && *s[k].marks)
 			H += 18;
+	if (n == 1 && s[0].stack)	/* the parts' legend */
+		H += 22;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
@@ -203,11 +251,14 @@ int lgd_svg_hist(FILE *f, const char *title, const struct lgd_svg_series *s, int
 				continue;
 			if (h < 2)	/* a count of 1 among thousands stays visible */
 				h = 2;
+			if (n == 1 && j >= 64 && stacked(f, &s[k], j - 64, bx, y1 - h, bw, h))
+				goto count;
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 				"fill=\"%s\"><title>", bx, y1 - h, bw, h, colour[k]);
 			slot_label(lab, sizeof(lab), j);
 			xml_text(f, s[k].name);
 			fprintf(f, " %s ns: %" PRIu64 "</title></rect>\n", lab, c);
+count:
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" "
 					"text-anchor=\"middle\">%" PRIu64 "</text>\n",
 				bx + bw / 2, y1 - h - 3, n == 1 ? 10 : 8, c);
@@ -247,6 +298,8 @@ int lgd_svg_hist(FILE *f, const char *title, const struct lgd_svg_series *s, int
 			fputs("</text>\n", f);
 		}
 	}
+	if (n == 1 && s[0].stack)
+		stack_legend(f, &s[0], x0, y + 22);
 	fputs("</svg>\n", f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "lgd_merge.h"
 #include "lgd_meta.h"
+#include "lgd_hist.h"
 
 /* The buckets a pair's time is split into, in output order. */
 enum lgd_bd_bucket {
@@ -95,13 +96,16 @@ struct lgd_bd_split {
 /**
  * struct lgd_bd_row - a delta-table row's breakdown: @n pairs split,
  * @incomplete of them not added; @ns per bucket summed over the others;
- * @worst the @nworst longest complete ones
+ * @worst the @nworst longest complete ones; @log2 the buckets' sums of the
+ * complete pairs by the log2 bucket of their length (lgd_hist_log2()'s, for
+ * the stacked bars of hist --svg --breakdown)
  */
 struct lgd_bd_row {
 	uint64_t n, incomplete;
 	int64_t ns[LGD_BD_NR];
 	uint32_t nworst;
 	struct lgd_bd_split worst[LGD_BD_WORST];
+	int64_t log2[LGD_HIST_LOG2_N][LGD_BD_NR];
 };
 
 struct lgd_bd;

@@ -89,6 +89,10 @@ int lgd_log2_label(char *b, size_t n, unsigned int k, int neg);
  * @count, @min, @median, @max: records and ns, for the legend
  * @marks:  a note printed after the legend line ("" or NULL: none), e.g.
  *          "! pairs cut by lost events"
+ * @stack, @nstack, @stack_names: a chart of one series only: each bar of a
+ *          non-negative bucket k split into @nstack parts in proportion to
+ *          @stack[k * @nstack + i] (ns; e.g. the breakdown's buckets), part
+ *          i named @stack_names[i] in a legend; NULL: plain bars
  */
 struct lgd_svg_series {
 	const char *name;
@@ -96,6 +100,9 @@ struct lgd_svg_series {
 	uint64_t count;
 	int64_t min, median, max;
 	const char *marks;
+	const int64_t *stack;
+	unsigned int nstack;
+	const char *const *stack_names;
 };
 
 /**
