@@ -99,6 +99,11 @@ void lt_feed_files(struct dentry *dir);
 /* logdev_test_dump.c: dump_seq, crash */
 void lt_dump_files(struct dentry *dir);
 
+/* logdev_test_bd.c: breakdown, breakdown_result (pairs of known cost) */
+void lt_bd_init(void);
+void lt_bd_exit(void);
+void lt_bd_files(struct dentry *dir);
+
 void lt_record(int ctx, unsigned int seq);
 
 #endif /* _LOGDEV_TEST_H */

@@ -5,7 +5,8 @@
  * below is made by the file of its job (logdev_test_ctx.c: run, soak,
  * counts; logdev_test_printf.c: printf, printf_ref; logdev_test_probe.c:
  * probe_work; logdev_test_feed.c: comm, burst, fill; logdev_test_dump.c:
- * dump_seq, crash; logdev_test.h between them).
+ * dump_seq, crash; logdev_test_bd.c: breakdown, breakdown_result;
+ * logdev_test.h between them).
  *
  * debugfs logdev_test/:
  *   run       write N: on every online CPU a bound kthread makes N process-
@@ -67,6 +68,15 @@
  *             (panic()) or "mid" (a NULL dereference on CPU 0 between
  *             reserving a record and committing it): the kernel dies, for
  *             the crash dump test.
+ *   breakdown write "SCENARIO US" (busy, irqoff, hrtimer, softirq, preempt,
+ *             sleep, nmi): one pair of edprint() calls from the writing
+ *             task on its CPU with a busy loop and a cost of US us injected
+ *             in a known context (hardirq, softirq, NMI, a SCHED_FIFO hog
+ *             preempting, a sleep), for the time breakdown test
+ *             (tests/vm/guest-breakdown.sh); "reset" forgets the results.
+ *   breakdown_result one line a run since load or reset: "SCENARIO cpu=C
+ *             pid=P injected_ns=N pair_ns=M culprit=NAME" (the cost as
+ *             measured where it was spent, the pair's time).
  */
 #include "logdev_test.h"
 
@@ -83,6 +93,7 @@ static int __init lt_init(void)
 	lt_pctx_init();
 	lt_ctx_init();
 	lt_feed_init();
+	lt_bd_init();
 	lt_dir = debugfs_create_dir("logdev_test", NULL);
 	if (IS_ERR(lt_dir)) {
 		err = PTR_ERR(lt_dir);
@@ -94,9 +105,11 @@ static int __init lt_init(void)
 	lt_pctx_files(lt_dir);
 	lt_feed_files(lt_dir);
 	lt_dump_files(lt_dir);
+	lt_bd_files(lt_dir);
 	return 0;
 
 err_ctx:
+	lt_bd_exit();
 	lt_ctx_exit();
 	lt_pctx_exit();
 	lt_printf_exit();
@@ -108,6 +121,7 @@ static void __exit lt_exit(void)
 	debugfs_remove_recursive(lt_dir);
 	mutex_lock(&lt_lock);	/* no run in flight */
 	mutex_unlock(&lt_lock);
+	lt_bd_exit();
 	lt_ctx_exit();
 	lt_pctx_exit();
 	lt_probe_exit();

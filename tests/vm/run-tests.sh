@@ -474,6 +474,19 @@ if boot vm-wakeup 2 "$vm/guest-wakeup.sh" \
 	host_check vm-wakeup check-wakeup.sh "$out/vm-wakeup"
 fi
 
+# 17b. the time breakdown (issue 28, point 3; tests/vm/guest-breakdown.sh):
+# pairs of known cost from logdev_test's breakdown file (hardirq, softirq,
+# NMI, a preempting SCHED_FIFO hog, a sleep) pinned to CPU 1, recorded with
+# the context markers and without; check-breakdown.sh, once there, checks
+# the reader's split against what the module measured.  Multi-threaded TCG:
+# enable is written only by logdev record around the workload.
+if boot vm-breakdown 2 "$vm/guest-breakdown.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static" "${VM_BD_RUNS:-5}"; then
+	guest_lines "$out/vm-breakdown"
+	[ -f "$vm/check-breakdown.sh" ] &&
+		host_check vm-breakdown check-breakdown.sh "$out/vm-breakdown"
+fi
+
 # 18. probe cost (issue 26 point 3): the calibration (debugfs probe_cost),
 # and the correction of durations, self and inside times on captures of a
 # function that only calls another, and of show_smap/seq_printf with one
