@@ -601,6 +601,8 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 	free(ds->marks);
 	ds->nr_marks = r->sites.nr;
 	if (lgd_bd_site_marks(&r->sites, &ds->marks) || lgd_records_open(&rs, r, &o)) {
+		free(ds->marks);
+		ds->marks = NULL;
 		lgd_dur_free(&du);
 		return -ENOMEM;
 	}

@@ -68,6 +68,7 @@ struct lgd_records {
 	struct lgd_merge m;
 	struct lgd_streams st;
 	size_t bad_pair;
+	uint8_t *bd_marks;	/* breakdown markers by site: never paired */
 };
 
 /**

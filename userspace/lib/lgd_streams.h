@@ -73,6 +73,11 @@ struct lgd_streams {
 	uint64_t left_back, left_huge;	/* pairs whose step is no delta (lgd_ts_step()) */
 	void (*on_cut)(void *arg, uint32_t site);	/* a pair from @site cut */
 	void *cut_arg;
+	const uint8_t *skip;	/* per site id (@nr_skip): records of a site set
+				 * here pass without pairing or counting as
+				 * nested (breakdown markers, lgd_bd_site_marks());
+				 * NULL: none.  The owner keeps the array. */
+	uint32_t nr_skip;
 };
 
 /**

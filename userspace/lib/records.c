@@ -7,6 +7,7 @@
  * stream's previous one (streams.c), one close for all of it.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "liblogdev.h"
 
@@ -20,6 +21,10 @@ int lgd_records_open(struct lgd_records *rs, struct lgd_reader *r,
 	rs->r = r;
 	rs->o = *o;
 	lgd_streams_init(&rs->st, o->by);
+	if (lgd_bd_site_marks(&r->sites, &rs->bd_marks))
+		return -ENOMEM;
+	rs->st.skip = rs->bd_marks;
+	rs->st.nr_skip = r->sites.nr;
 	if (o->durations && lgd_dur_init(&rs->du, &r->sites))
 		return -ENOMEM;
 	for (i = 0; o->durations && i < o->nr_pairs; i++) {
@@ -38,6 +43,7 @@ int lgd_records_open(struct lgd_records *rs, struct lgd_reader *r,
 	return 0;
 err:
 	i = rs->bad_pair;
+	free(rs->bd_marks);
 	lgd_dur_marks_free(&rs->marks);
 	lgd_dur_free(&rs->du);
 	memset(rs, 0, sizeof(*rs));	/* lgd_records_close() harmless */
@@ -65,5 +71,6 @@ void lgd_records_close(struct lgd_records *rs)
 	lgd_streams_free(&rs->st);
 	lgd_dur_marks_free(&rs->marks);
 	lgd_dur_free(&rs->du);
+	free(rs->bd_marks);
 	memset(rs, 0, sizeof(*rs));
 }

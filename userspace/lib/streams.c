@@ -270,6 +270,9 @@ int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
 		s->gaps[cpu]++;
 		return 0;
 	}
+	if (it->kind == LGD_ITEM_REC && s->skip && it->rec.site < s->nr_skip &&
+	    s->skip[it->rec.site])
+		return 0;	/* a marker: no pair, no nesting */
 	if (s->by == LGD_BY_CPU) {
 		ctx = 0;	/* one stream per CPU, no nesting */
 	} else {

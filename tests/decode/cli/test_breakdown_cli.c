@@ -167,6 +167,11 @@ static void whole_pair(void)
 		  "markers-never-pair", "status %d, out:\n%s", st, out);
 	free(out);
 	free(err);
+	/* report's +D and export's delta_ns: the same rule */
+	snprintf(args, sizeof(args), "report --by task %s", cap);
+	check_cli("report-markers-never-pair", args, 0, "+200.000 us", NULL);
+	snprintf(args, sizeof(args), "export --format csv --by task %s", cap);
+	check_cli("export-markers-never-pair", args, 0, ",out,200000,", NULL);
 	snprintf(args, sizeof(args), "deltas --by task --breakdown %s", cap);
 	st = run_cli(args, &out, &err);
 	row = line_of(strstr(out, "\nbreakdown:") ? strstr(out, "\nbreakdown:") : "", "f:10");
