@@ -245,3 +245,94 @@ void cli_bd_print(const struct lgd_reader *r, const struct lgd_deltas *ds, unsig
 	}
 	notes(have, incomplete);
 }
+
+int cli_bd_row(struct lgd_bd *bd, const struct lgd_records *rs, const struct lgd_record *y,
+	       struct lgd_bd_split *sp)
+{
+	const struct lgd_item *it = &y->it;
+	unsigned int mk = it->kind == LGD_ITEM_REC && rs->bd_marks &&
+			  it->rec.site < rs->r->sites.nr ? rs->bd_marks[it->rec.site] : 0;
+	int ret;
+
+	if (mk || it->kind == LGD_ITEM_GAP)
+		return lgd_bd_feed(bd, it, mk) < 0 ? -ENOMEM : 0;
+	if (it->kind != LGD_ITEM_REC)
+		return 0;
+	if (y->dur && y->dur->ns >= 0 && (uint64_t)y->dur->ns <= it->ts)
+		ret = lgd_bd_split(bd, it->rec.pid, it->rec.ctx, it->ts - (uint64_t)y->dur->ns,
+				   y->dur->entry_cpu, it->ts, it->cpu, sp);
+	else if (y->step.has_prev && y->step.kind == LGD_STEP_OK)
+		ret = lgd_bd_split(bd, it->rec.pid, it->rec.ctx, it->ts - y->step.ns,
+				   y->step.from_cpu, it->ts, it->cpu, sp);
+	else
+		return 0;
+	return ret < 0 ? -ENOMEM : !sp->incomplete;
+}
+
+struct pf {
+	FILE *f;
+	const struct lgd_reader *r;
+	int *first;
+	uint32_t last_pid;
+	int named;
+};
+
+static void pf_sep(struct pf *p)
+{
+	fputs(*p->first ? "\n" : ",\n", p->f);
+	*p->first = 0;
+}
+
+static void pf_us(FILE *f, uint64_t ns)
+{
+	fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned int)(ns % 1000));
+}
+
+static int pf_slice(void *arg, const struct lgd_bd_slice *s)
+{
+	struct pf *p = arg;
+	char who[96], name[160];
+	const char *comm;
+	int task = s->bucket == LGD_BD_OWN || s->bucket >= LGD_BD_PREEMPTED;
+
+	if (task) {
+		if (!p->named || p->last_pid != s->pid) {	/* the task's track, named */
+			comm = lgd_comm_at(p->r, s->pid, s->start);
+			snprintf(name, sizeof(name), "%s-%u", comm ? comm : "?", s->pid);
+			pf_sep(p);
+			fprintf(p->f, "{\"ph\":\"M\",\"pid\":2,\"tid\":%u,\"name\":\"thread_name\","
+				"\"args\":{\"name\":", s->pid);
+			cli_json_str(p->f, name);
+			fputs("}}", p->f);
+			p->named = 1;
+			p->last_pid = s->pid;
+		}
+	}
+	if (s->bucket == LGD_BD_OWN)
+		snprintf(name, sizeof(name), "running");
+	else if (s->who.kind != LGD_BDW_NONE)
+		snprintf(name, sizeof(name), "%s: %s", lgd_bd_bucket_name(s->bucket),
+			 who_name(p->r, &s->who, who, sizeof(who)));
+	else
+		snprintf(name, sizeof(name), "%s", lgd_bd_bucket_name(s->bucket));
+	pf_sep(p);
+	fprintf(p->f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%u,\"ts\":", task ? 2 : 1,
+		task ? s->pid : s->cpu + 1);
+	pf_us(p->f, s->start);
+	fputs(",\"dur\":", p->f);
+	pf_us(p->f, s->end - s->start);
+	fputs(",\"name\":", p->f);
+	cli_json_str(p->f, name);
+	fprintf(p->f, ",\"cat\":\"breakdown\",\"args\":{\"cpu\":%u}}", s->cpu);
+	return ferror(p->f) ? 1 : 0;
+}
+
+void cli_bd_perfetto(FILE *f, const struct lgd_reader *r, struct lgd_bd *bd, int *first)
+{
+	struct pf p = { f, r, first, 0, 0 };
+
+	pf_sep(&p);
+	fputs("{\"ph\":\"M\",\"pid\":2,\"name\":\"process_name\",\"args\":{\"name\":"
+	      "\"tasks (logdev breakdown)\"}}", f);
+	lgd_bd_walk(bd, pf_slice, &p);
+}

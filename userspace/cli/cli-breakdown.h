@@ -38,4 +38,21 @@ void cli_bd_print(const struct lgd_reader *r, const struct lgd_deltas *ds, unsig
 /** cli_bd_print_one() - cli_bd_print() of row @p alone, on one line (hist). */
 void cli_bd_print_one(const struct lgd_reader *r, const struct lgd_pair *p, unsigned int have);
 
+/**
+ * cli_bd_row() - export --breakdown, per item @y of pipeline @rs in merge
+ * order: a marker or gap fed to @bd; a record that ends a pair (its
+ * duration, else its delta) split into *@sp.
+ * Return: 1 (*@sp filled), 0 (no pair), -ENOMEM.
+ */
+int cli_bd_row(struct lgd_bd *bd, const struct lgd_records *rs, const struct lgd_record *y,
+	       struct lgd_bd_split *sp);
+/**
+ * cli_bd_perfetto() - export --format perfetto --breakdown: the timelines of
+ * @bd as trace events on @f (after the records; *@first: no comma before
+ * the first event, as export writes them): interrupts and NMIs as slices on
+ * the CPU tracks (tid CPU + 1 of pid 1), each task's running, preempted and
+ * blocked time as slices on a track of its own (pid 2, "tasks", tid pid).
+ */
+void cli_bd_perfetto(FILE *f, const struct lgd_reader *r, struct lgd_bd *bd, int *first);
+
 #endif /* CLI_BREAKDOWN_H */

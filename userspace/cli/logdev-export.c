@@ -55,11 +55,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli-breakdown.h"
 
 const struct cli_cmd cli_cmd_export = {
 	"export", cmd_export,
 	"export --format json|csv|perfetto [--by cpu|task|context] [--pair FROM,TO]... "
-	"[-o OUT] [FILTERS] [FILE]",
+	"[--breakdown] [-o OUT] [FILTERS] [FILE]",
 	"      --format FMT     json (JSON lines), csv (RFC 4180) or perfetto (Chrome\n"
 	"                       trace-event JSON for ui.perfetto.dev, chrome://tracing)\n"
 	"  -o, --output OUT     write to OUT (default: standard output)\n"
@@ -67,6 +68,10 @@ const struct cli_cmd cli_cmd_export = {
 	"                       context (default), cpu, task\n"
 	"      --pair FROM,TO   FROM's records are entries, TO's their returns: a\n"
 	"                       duration_ns, and a slice in perfetto (as deltas --pair)\n"
+	"      --breakdown      where each pair's time went (deltas --breakdown): columns\n"
+	"                       own_ns .. blocked_ns (of duration_ns, else delta_ns);\n"
+	"                       perfetto: interrupt slices on the CPU tracks, each\n"
+	"                       task's running, preempted and blocked time on its own\n"
 	CLI_FILTER_HELP
 	"  Columns (json, csv): ts_ns cpu pid comm ctx site_id func file line type\n"
 	"  message delta_ns duration_ns lost_kind lost_count; type lost: a gap row.\n"
@@ -106,6 +111,8 @@ struct xctx {
 	const struct lgd_site **cols_site;	/* the site each was made from */
 	uint32_t nr_cols;
 	const char *clock;	/* the capture's trace clock (lgd_clock_name()) */
+	struct lgd_bd *bd;	/* --breakdown: the markers' timelines */
+	const struct lgd_bd_split *sp;	/* the row's pair split, or NULL */
 	char clock_csv[CLI_CSV_MAX(32) + 1];	/* csv: ",CLOCK" ending every row */
 	size_t clock_csv_len;
 };
@@ -191,7 +198,8 @@ static int put_csv_rec(struct xctx *x, const struct lgd_item *it, const struct l
 	if (!cols)
 		return -ENOMEM;
 	lcols = strlen(cols);
-	need = 256 + CLI_CSV_MAX(lc) + lcols + CLI_CSV_MAX(len) + x->clock_csv_len;
+	need = 256 + CLI_CSV_MAX(lc) + lcols + CLI_CSV_MAX(len) + x->clock_csv_len +
+	       (x->bd ? LGD_BD_NR * 21 : 0);
 
 	if (need > x->row_cap) {
 		char *nr = realloc(x->row, need);
@@ -233,6 +241,11 @@ static int put_csv_rec(struct xctx *x, const struct lgd_item *it, const struct l
 	o += 2;
 	memcpy(o, x->clock_csv, x->clock_csv_len);
 	o += x->clock_csv_len;
+	for (unsigned int k = 0; x->bd && k < LGD_BD_NR; k++) {
+		*o++ = ',';
+		if (x->sp)
+			o = put_u64(o, (uint64_t)x->sp->ns[k]);
+	}
 	memcpy(o, "\r\n", 2);
 	o += 2;
 	fwrite_unlocked(x->row, 1, (size_t)(o - x->row), x->f);
@@ -309,6 +322,13 @@ static int put_rec(struct xctx *x, const struct lgd_item *it, const struct lgd_s
 			fputs("null", f);
 		fputs(",\"lost_kind\":null,\"lost_count\":null,\"clock\":", f);
 		cli_json_str(f, x->clock);
+		for (unsigned int k = 0; x->bd && k < LGD_BD_NR; k++) {
+			fprintf(f, ",\"%s_ns\":", lgd_bd_bucket_name(k));
+			if (x->sp)
+				fprintf(f, "%" PRId64, x->sp->ns[k]);
+			else
+				fputs("null", f);
+		}
 		fputs("}\n", f);
 	} else {
 		char *label = lgd_site_label_alloc(&x->r->sites, it->rec.site);
@@ -381,8 +401,10 @@ static void perfetto_head(struct xctx *x, const char *file)
  * @fmt to @out, pairs by @by, --pair FROM,TO labels @pairs[@npairs].
  */
 static int export_file(const char *file, const char *out, int fmt, int by,
-		       const char *const *pairs, int npairs)
+		       const char *const *pairs, int npairs, int breakdown)
 {
+	struct lgd_bd_split bsp;
+	unsigned int have = 0;
 	static struct xctx x;
 	uint32_t ids[16][2];
 	/* returns paired first: one can come before its entry in time order;
@@ -434,8 +456,12 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 		lgd_reader_close(&r);
 		return ret == -EINVAL ? 2 : 1;
 	}
-	ret = cli_out_open(&of, out, "export", &file, 1);
+	x.bd = NULL;
+	ret = breakdown ? cli_bd_open("export", &r, &x.bd, &have) : 0;
+	if (!ret)
+		ret = cli_out_open(&of, out, "export", &file, 1);
 	if (ret) {
+		lgd_bd_close(x.bd);
 		lgd_records_close(&rs);
 		lgd_reader_close(&r);
 		return ret;
@@ -452,11 +478,15 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 	x.clock_csv[x.clock_csv_len] = '\0';
 	cli_dur_huge(rs.du.stats.huge);
 	if (fmt == X_CSV)
-		fputs("ts_ns,cpu,pid,comm,ctx,site_id,func,file,line,type,message,delta_ns,"
-		      "duration_ns,lost_kind,lost_count,clock\r\n", x.f);
+		fprintf(x.f, "ts_ns,cpu,pid,comm,ctx,site_id,func,file,line,type,message,delta_ns,"
+			"duration_ns,lost_kind,lost_count,clock%s\r\n", x.bd ? ",own_ns,hardirq_ns,"
+			"softirq_ns,nmi_ns,preempted_ns,blocked_ns" : "");
 	else if (fmt == X_PERFETTO)
 		perfetto_head(&x, file);
 	while ((ret = lgd_records_next(&rs, &y)) > 0) {
+		if (x.bd && (ret = cli_bd_row(x.bd, &rs, &y, &bsp)) < 0)
+			break;
+		x.sp = x.bd && ret ? &bsp : NULL;
 		if (y.it.filtered)
 			continue;
 		if (y.it.kind == LGD_ITEM_GAP)
@@ -470,8 +500,12 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 		fprintf(stderr, "logdev: %s\n", strerror(-ret));
 		failed = 1;
 	}
+	if (fmt == X_PERFETTO && x.bd && !failed)
+		cli_bd_perfetto(x.f, &r, x.bd, &x.first);
 	if (fmt == X_PERFETTO)
 		fputs("\n]}\n", x.f);
+	if (x.bd && !failed && cli_bd_none(&r, x.bd))
+		failed = 2;
 	cli_filter_notes(&r, &rs.m.counts, NULL);
 	cli_cost_raw_note(stderr, "logdev export: ", &r, "export");
 	if (!failed)	/* rows whose delta_ns is empty by deltas' rule (lgd_ts_step()) */
@@ -486,6 +520,12 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 		cli_out_abort(&of);	/* an older OUT kept */
 	else if (cli_out_commit(&of))
 		failed = 1;
+	lgd_bd_close(x.bd);
+	if (failed == 2) {
+		lgd_records_close(&rs);
+		lgd_reader_close(&r);
+		return 2;
+	}
 	free(x.row);
 	cols_free(&x);
 	lgd_records_close(&rs);
@@ -496,13 +536,14 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 int cmd_export(int argc, char **argv)
 {
 	const char *file = NULL, *out = NULL, *pairs[16];
-	int fmt = -1, by = LGD_BY_CONTEXT, npairs = 0;
+	int fmt = -1, by = LGD_BY_CONTEXT, npairs = 0, breakdown = 0;
 
 	static const struct option lo[] = {
 		{ "format", required_argument, NULL, 'F' },	/* no short option: -f is --follow */
 		{ "output", required_argument, NULL, 'o' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "pair", required_argument, NULL, 'p' },
+		{ "breakdown", no_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -536,6 +577,9 @@ int cmd_export(int argc, char **argv)
 			}
 			pairs[npairs++] = optarg;
 			break;
+		case 'B':
+			breakdown = 1;
+			break;
 		}
 	}
 	if (!c)
@@ -546,5 +590,5 @@ int cmd_export(int argc, char **argv)
 	}
 	if (cli_file_arg("export", argc, argv, optind, &file))
 		return 2;
-	return export_file(file, out, fmt, by, pairs, npairs);
+	return export_file(file, out, fmt, by, pairs, npairs, breakdown);
 }

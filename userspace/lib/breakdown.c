@@ -420,6 +420,70 @@ int lgd_bd_site_marks(const struct lgd_sites *sites, uint8_t **out)
 	return 0;
 }
 
+/* task @pid's intervals off CPU, and the running between them, to @cb */
+static int walk_pid(struct lgd_bd *bd, const struct bd_pid *p,
+		    int (*cb)(void *arg, const struct lgd_bd_slice *s), void *arg)
+{
+	struct lgd_bd_slice sl;
+	int ret;
+
+	for (size_t i = 0; i < p->nr_off; i++) {
+		const struct bd_off *o = &p->off[i];
+		/* runnable from @w on: at once, when woken, or never seen woken */
+		uint64_t w = o->runnable ? o->s1 : o->w ? o->w : o->s2;
+		uint32_t ran = o->ran_pid;
+
+		if (i && p->off[i - 1].s2 < o->s1) {
+			sl = (struct lgd_bd_slice){ p->off[i - 1].s2, o->s1, p->off[i - 1].in_cpu,
+						    p->pid, LGD_BD_OWN, { 0 } };
+			if ((ret = cb(arg, &sl)))
+				return ret;
+		}
+		if (o->runnable)
+			lgd_bd_ptr_pid(bd, o->next, &ran);
+		if (!o->runnable && w > o->s1) {
+			sl = (struct lgd_bd_slice){ o->s1, w, o->in_cpu, p->pid, LGD_BD_BLOCKED,
+						    o->w ? o->waker : (struct lgd_bd_who){ 0 } };
+			if ((ret = cb(arg, &sl)))
+				return ret;
+		}
+		if (o->s2 > w) {
+			sl = (struct lgd_bd_slice){ w, o->s2, o->in_cpu, p->pid, LGD_BD_PREEMPTED,
+						    { LGD_BDW_TASK, o->in_cpu, ran, w, 0 } };
+			if ((ret = cb(arg, &sl)))
+				return ret;
+		}
+	}
+	return 0;
+}
+
+int lgd_bd_walk(struct lgd_bd *bd, int (*cb)(void *arg, const struct lgd_bd_slice *s),
+		void *arg)
+{
+	struct lgd_bd_slice sl;
+	int ret;
+
+	for (uint32_t c = 0; c < bd->nr_cpu; c++) {
+		const struct bd_cpu *cp = &bd->cpus[c];
+
+		for (int nmi = 0; nmi < 2; nmi++) {
+			const struct bd_seg *v = nmi ? cp->nmi : cp->seg;
+			size_t n = nmi ? cp->nr_nmi : cp->nr_seg;
+
+			for (size_t i = 0; i < n; i++) {
+				sl = (struct lgd_bd_slice){ v[i].start, v[i].end, c, 0, v[i].bucket,
+							    { v[i].who, c, v[i].id, v[i].start, 0 } };
+				if ((ret = cb(arg, &sl)))
+					return ret;
+			}
+		}
+	}
+	for (size_t i = 0; i < bd->pids_cap; i++)
+		if (bd->pids[i].used && (ret = walk_pid(bd, &bd->pids[i], cb, arg)))
+			return ret;
+	return 0;
+}
+
 uint64_t lgd_bd_markers(const struct lgd_bd *bd)
 {
 	return bd ? bd->fed : 0;

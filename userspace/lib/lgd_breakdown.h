@@ -131,6 +131,27 @@ int lgd_bd_split(struct lgd_bd *bd, uint32_t pid, unsigned int ctx, uint64_t a,
 		 uint32_t a_cpu, uint64_t b, uint32_t b_cpu, struct lgd_bd_split *out);
 /** lgd_bd_row_add() - add @sp to *@row (allocated on first use).  0 or -ENOMEM. */
 int lgd_bd_row_add(struct lgd_bd_row **row, const struct lgd_bd_split *sp);
+/**
+ * struct lgd_bd_slice - a piece of a timeline (lgd_bd_walk()): from @start
+ * to @end (ns) in bucket @bucket (LGD_BD_HARDIRQ, _SOFTIRQ, _NMI: of CPU
+ * @cpu, @pid 0; LGD_BD_PREEMPTED, _BLOCKED: task @pid off CPU, back on
+ * @cpu; LGD_BD_OWN: task @pid running on @cpu between two of those), by
+ * @who (the culprit, as lgd_bd_split() names it)
+ */
+struct lgd_bd_slice {
+	uint64_t start, end;
+	uint32_t cpu, pid;
+	uint32_t bucket;
+	struct lgd_bd_who who;
+};
+/**
+ * lgd_bd_walk() - every slice fed so far to @cb(@arg, slice): each CPU's
+ * interrupts and NMIs in time order, then each task's states in time order
+ * (tasks in no set order).  Stops at @cb's first non-zero return.
+ * Return: that, or 0.
+ */
+int lgd_bd_walk(struct lgd_bd *bd, int (*cb)(void *arg, const struct lgd_bd_slice *s),
+		void *arg);
 /** lgd_bd_markers() - markers fed so far (records), for "none recorded" */
 uint64_t lgd_bd_markers(const struct lgd_bd *bd);
 void lgd_bd_close(struct lgd_bd *bd);

@@ -220,6 +220,33 @@ static void hist(void)
 	check_cli("hist-no-markers-refused", args, 2, NULL, "nothing is broken down");
 }
 
+/* export --breakdown: the pair's buckets as columns; perfetto's slices */
+static void export(void)
+{
+	char *cap = build("bd.cap", base, NEV, 1, -1, 0), args[4200];
+
+	snprintf(args, sizeof(args), "export --format csv --by task --breakdown %s", cap);
+	check_cli("export-csv", args, 0, ",out,200000,,,,local,77000,22000,8000,3000,40000,50000\r\n",
+		  NULL);
+	check_cli("export-csv-header", args, 0, "clock,own_ns,hardirq_ns,softirq_ns,nmi_ns,"
+		  "preempted_ns,blocked_ns\r\n", NULL);
+	snprintf(args, sizeof(args), "export --format json --by task --breakdown %s", cap);
+	check_cli("export-json", args, 0, "\"own_ns\":77000,\"hardirq_ns\":22000,\"softirq_ns\":"
+		  "8000,\"nmi_ns\":3000,\"preempted_ns\":40000,\"blocked_ns\":50000}", NULL);
+	snprintf(args, sizeof(args), "export --format perfetto --by task --breakdown %s", cap);
+	check_cli("export-perfetto-preempted", args, 0, "\"ts\":1060.000,\"dur\":30.000,"
+		  "\"name\":\"preempted: hog-200\"", NULL);
+	check_cli("export-perfetto-blocked", args, 0, "\"ts\":1100.000,\"dur\":50.000,"
+		  "\"name\":\"blocked: softirq TIMER\"", NULL);
+	check_cli("export-perfetto-timer", args, 0, "{\"ph\":\"X\",\"pid\":1,\"tid\":2,"
+		  "\"ts\":1010.000,\"dur\":20.000,\"name\":\"hardirq: local timer\"", NULL);
+	check_cli("export-perfetto-track", args, 0, "\"name\":\"thread_name\",\"args\":"
+		  "{\"name\":\"worker-100\"}", NULL);
+	snprintf(args, sizeof(args), "export --format csv --breakdown %s",
+		 build("nobd.cap", base, NEV, 0, -1, 0));
+	check_cli("export-no-markers-refused", args, 2, NULL, "nothing is broken down");
+}
+
 static void refusals(void)
 {
 	char *cap = build("nobd.cap", base, NEV, 0, -1, 0), args[4200];
@@ -258,8 +285,9 @@ int main(int argc, char **argv)
 		return 1;
 	whole_pair();
 	hist();
+	export();
 	refusals();
-	tmpdir_remove();
+	if (!getenv("KEEP")) tmpdir_remove();
 	printf("breakdown: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
 }
