@@ -336,3 +336,36 @@ void cli_bd_perfetto(FILE *f, const struct lgd_reader *r, struct lgd_bd *bd, int
 	      "\"tasks (logdev breakdown)\"}}", f);
 	lgd_bd_walk(bd, pf_slice, &p);
 }
+
+/* mean ns per complete pair of bucket @k of side @sd (0 without pairs) */
+static double side_mean(const struct lgd_diff_side *sd, unsigned int k)
+{
+	return sd->bd_n ? (double)sd->bd_ns[k] / (double)sd->bd_n : 0;
+}
+
+void cli_bd_print_diff(const struct lgd_diff *df)
+{
+	printf("\nbreakdown: mean us per pair, A -> B (pairs split in each: complete ones)\n");
+	for (size_t i = 0; i < df->nr; i++) {
+		const struct lgd_diff_row *w = &df->rows[i];
+		unsigned int most = 0;
+		double dmost = 0;
+
+		if (w->present != LGD_DIFF_BOTH || !w->a.bd_n || !w->b.bd_n)
+			continue;
+		printf("%s -> %s (%" PRIu64 " -> %" PRIu64 " pairs):", w->from, w->to, w->a.bd_n,
+		       w->b.bd_n);
+		for (unsigned int k = 0; k < LGD_BD_NR; k++) {
+			double a = side_mean(&w->a, k), b = side_mean(&w->b, k);
+
+			printf("%s %s %.3f -> %.3f", k ? "," : "", lgd_bd_bucket_name(k), a / 1e3,
+			       b / 1e3);
+			if ((b - a < 0 ? a - b : b - a) > (dmost < 0 ? -dmost : dmost)) {
+				most = k;	/* the largest change either way */
+				dmost = b - a;
+			}
+		}
+		printf("\n    most changed: %s, %+.3f us per pair\n", lgd_bd_bucket_name(most),
+		       dmost / 1e3);
+	}
+}

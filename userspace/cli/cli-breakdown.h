@@ -55,4 +55,11 @@ int cli_bd_row(struct lgd_bd *bd, const struct lgd_records *rs, const struct lgd
  */
 void cli_bd_perfetto(FILE *f, const struct lgd_reader *r, struct lgd_bd *bd, int *first);
 
+/**
+ * cli_bd_print_diff() - diff --breakdown: for each row of @df, the mean time
+ * per complete pair in each bucket in A and B and the change (us), the
+ * bucket that changed most named.
+ */
+void cli_bd_print_diff(const struct lgd_diff *df);
+
 #endif /* CLI_BREAKDOWN_H */

@@ -43,15 +43,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli-breakdown.h"
 
 const struct cli_cmd cli_cmd_diff = {
 	"diff", cmd_diff,
-	"diff [--by cpu|task|context] [--durations] [--format text|csv|json] [--min-count N] [FILTERS] "
+	"diff [--by cpu|task|context] [--durations] [--breakdown] [--format text|csv|json] "
+	"[--min-count N] [FILTERS] "
 	"[--svg OUT.svg (FROM TO | --pair N)] A.cap B.cap",
 	"  -b, --by STREAM      which records pair (as deltas): context (default), cpu, task\n"
 	"      --durations      compare return-probe durations\n"
 	"      --format FMT     text (default), csv or json\n"
 	"  -m, --min-count N    leave out pairs with fewer than N deltas on a side\n"
+	"      --breakdown      text: also each pair's mean time per pair by bucket (own,\n"
+	"                       hardirq, softirq, NMI, preempted, blocked) in A and B\n"
 	"  text: times in us; csv, json: in ns.  median, p99 as in deltas (exact up to\n"
 	"  1024 deltas, else within 2^-8 (0.39 %)).  Marks after a text row, per side\n"
 	"  (A:, B:): ! pairs cut by lost events, ? entries without return, ~ histogram\n"
@@ -72,8 +76,12 @@ enum fmt { F_TEXT, F_CSV, F_JSON };
 /* Open @file and fill @ds (finished).  Prints errors.  0, 1, or 2 (no such --pair site). */
 static int load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		int durations, int by, const char *const *pairs, int npairs,
-		uint32_t (*ids)[2])
+		uint32_t (*ids)[2], int breakdown)
 {
+	struct lgd_bd *bd = NULL;
+	unsigned int have = 0;
+	int ret;
+
 	if (cli_open_input(file, r))
 		return 1;
 	/* --pair FROM,TO: labels, resolved in each capture (ids differ) */
@@ -100,13 +108,20 @@ static int load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 		ids[i][0] = (uint32_t)f;
 		ids[i][1] = (uint32_t)t;
 	}
+	if (breakdown && (ret = cli_bd_open("diff", r, &bd, &have))) {
+		lgd_reader_close(r);
+		return ret;
+	}
 	lgd_deltas_init(ds, &(struct lgd_deltas_opts){ .by = by,
 		.user_pairs = npairs ? (const uint32_t (*)[2])ids : NULL,
-		.nr_user_pairs = (size_t)npairs });
-	if (cli_collect(r, ds, durations, NULL, file)) {
+		.nr_user_pairs = (size_t)npairs, .bd = bd });
+	ret = cli_collect(r, ds, durations, NULL, file) ? 1 : bd && cli_bd_none(r, bd) ? 2 : 0;
+	lgd_bd_close(bd);	/* the rows hold their sums */
+	ds->bd = NULL;
+	if (ret) {
 		lgd_deltas_free(ds);
 		lgd_reader_close(r);
-		return 1;
+		return ret;
 	}
 	lgd_deltas_finish(ds, LGD_SORT_TOTAL);
 	if (!durations)		/* as deltas says it (lgd_ts_step()) */
@@ -457,7 +472,8 @@ out_a:
  * least @min records; --pair FROM,TO labels @upairs[@nupairs].
  */
 static int diff_files(const char *const files[2], enum fmt fmt, unsigned long long min,
-		      int durations, int by, const char *const *upairs, int nupairs)
+		      int durations, int by, const char *const *upairs, int nupairs,
+		      int breakdown)
 {
 	struct lgd_reader r[2];
 	struct lgd_deltas ds[2] = { { 0 }, { 0 } };
@@ -466,10 +482,10 @@ static int diff_files(const char *const files[2], enum fmt fmt, unsigned long lo
 	unsigned int used[2] = { 0, 0 };
 	static uint32_t uids[2][16][2];
 
-	ret = load(files[0], &r[0], &ds[0], durations, by, upairs, nupairs, uids[0]);
+	ret = load(files[0], &r[0], &ds[0], durations, by, upairs, nupairs, uids[0], breakdown);
 	if (ret)
 		return ret;
-	ret = load(files[1], &r[1], &ds[1], durations, by, upairs, nupairs, uids[1]);
+	ret = load(files[1], &r[1], &ds[1], durations, by, upairs, nupairs, uids[1], breakdown);
 	if (ret) {
 		lgd_deltas_free(&ds[0]);
 		lgd_reader_close(&r[0]);
@@ -495,6 +511,8 @@ static int diff_files(const char *const files[2], enum fmt fmt, unsigned long lo
 			print_json(&df, files[0], files[1], ck);
 		else
 			ret = print_text(&df, used, cd);
+		if (breakdown && fmt == F_TEXT)
+			cli_bd_print_diff(&df);
 		/* machine formats: the marks' meaning on stderr */
 		for (int k = 0; k < 2; k++) {
 			if (fmt != F_TEXT)
@@ -529,10 +547,11 @@ int cmd_diff(int argc, char **argv)
 	const char *svg = NULL, *ops[4];
 	uint64_t nth = 0;
 	const char *upairs[16];
-	int nupairs = 0;
+	int nupairs = 0, breakdown = 0;
 
 	static const struct option lo[] = {
 		{ "durations", no_argument, NULL, 'D' },
+		{ "breakdown", no_argument, NULL, 'B' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'F' },	/* no short option: -f is --follow */
 		{ "min-count", required_argument, NULL, 'm' },
@@ -550,6 +569,9 @@ int cmd_diff(int argc, char **argv)
 		switch (c) {
 		case 'D':
 			durations = 1;
+			break;
+		case 'B':
+			breakdown = 1;
 			break;
 		case 'F':
 			if (!strcmp(optarg, "text"))
@@ -614,5 +636,10 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (nf != 2)
 		return cli_verb_usage_error(&cli_cmd_diff);
-	return diff_files(files, fmt, min, durations, by, upairs, nupairs);
+	if (breakdown && (svg || fmt != F_TEXT)) {
+		fprintf(stderr, "logdev diff: --breakdown is a text table (not --svg, csv or json: "
+			"export --breakdown has its columns)\n");
+		return 2;
+	}
+	return diff_files(files, fmt, min, durations, by, upairs, nupairs, breakdown);
 }

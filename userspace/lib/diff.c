@@ -75,6 +75,8 @@ struct named {
 	int cut;	/* a pair from its first site was cut by lost events */
 	uint64_t unmatched;	/* --durations: entries without return */
 	int ambiguous;	/* an empty file that could mean several */
+	uint64_t bd_n, bd_incomplete;	/* the breakdown's rows merged */
+	int64_t bd_ns[LGD_BD_NR];
 };
 
 struct named_set {
@@ -134,6 +136,13 @@ static int named_build(struct named_set *ns, const struct lgd_deltas *ds,
 			return -ENOMEM;
 		x->cut |= lgd_deltas_cut_at(ds, p->from) != 0;
 		x->unmatched += p->unmatched;
+		if (p->bd) {
+			x->bd_n += p->bd->n - p->bd->incomplete;
+			x->bd_incomplete += p->bd->incomplete;
+			for (unsigned int k = 0; k < LGD_BD_NR; k++)
+				x->bd_ns[k] = x->bd_ns[k] > INT64_MAX - p->bd->ns[k] ? INT64_MAX :
+					      x->bd_ns[k] + p->bd->ns[k];
+		}
 	}
 	return 0;
 }
@@ -146,6 +155,9 @@ static void side_of(struct lgd_diff_side *sd, struct named *x)
 	sd->approx = !lgd_hist_is_exact(&x->h);
 	sd->cut = x->cut;
 	sd->unmatched = x->unmatched;
+	sd->bd_n = x->bd_n;
+	sd->bd_incomplete = x->bd_incomplete;
+	memcpy(sd->bd_ns, x->bd_ns, sizeof(sd->bd_ns));
 }
 
 static int row_cmp(const void *pa, const void *pb)

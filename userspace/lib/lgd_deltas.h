@@ -192,12 +192,16 @@ void lgd_deltas_free(struct lgd_deltas *ds);
  * @approx:    median and p99 from the histogram (lgd_pair.approx)
  * @cut:       pairs starting at its first site were cut by lost events
  * @unmatched: --durations: entries of its probe left without return
+ * @bd_n, @bd_ns: with a breakdown, its complete pairs and their sums per
+ *            bucket (lgd_bd_row; 0: none); @bd_incomplete the others
  */
 struct lgd_diff_side {
 	uint64_t count;
 	int64_t median, p99;
 	int approx, cut;
 	uint64_t unmatched;
+	uint64_t bd_n, bd_incomplete;
+	int64_t bd_ns[LGD_BD_NR];
 };
 
 enum { LGD_DIFF_IN_A = 1, LGD_DIFF_IN_B = 2, LGD_DIFF_BOTH = 3 };

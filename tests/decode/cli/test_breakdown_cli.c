@@ -247,6 +247,23 @@ static void export(void)
 	check_cli("export-no-markers-refused", args, 2, NULL, "nothing is broken down");
 }
 
+/* diff --breakdown: B's pair 100 us longer, all of it own time */
+static void diff(void)
+{
+	struct ev longer[NEV];
+	char a[4096], args[9000];
+
+	snprintf(a, sizeof(a), "%s", build("bd.cap", base, NEV, 1, -1, 0));
+	memcpy(longer, base, sizeof(base));
+	longer[NEV - 1].ts = 1300000;
+	snprintf(args, sizeof(args), "diff --by task --breakdown %s %s", a,
+		 build("longer.cap", longer, NEV, 1, -1, 0));
+	check_cli("diff-breakdown", args, 0, "f:10 -> f:20 (1 -> 1 pairs): own 77.000 -> 177.000, "
+		  "hardirq 22.000 -> 22.000, softirq 8.000 -> 8.000, nmi 3.000 -> 3.000, preempted "
+		  "40.000 -> 40.000, blocked 50.000 -> 50.000\n    most changed: own, +100.000 us "
+		  "per pair", NULL);
+}
+
 static void refusals(void)
 {
 	char *cap = build("nobd.cap", base, NEV, 0, -1, 0), args[4200];
@@ -286,6 +303,7 @@ int main(int argc, char **argv)
 	whole_pair();
 	hist();
 	export();
+	diff();
 	refusals();
 	if (!getenv("KEEP")) tmpdir_remove();
 	printf("breakdown: %d passed, %d failed\n", ldc_passes, ldc_failures);
