@@ -49,7 +49,7 @@ int cli_bd_attach(const char *dir, struct lgd_probe_set *set)
 
 int cli_bd_open(const char *verb, struct lgd_reader *r, struct lgd_bd **bd, unsigned int *have)
 {
-	int ret = lgd_bd_open(bd, &r->sites, have);
+	int ret = lgd_bd_open(bd, &r->sites, r->probes, have);
 
 	if (ret == -ENOMEM) {
 		fprintf(stderr, "logdev: out of memory\n");

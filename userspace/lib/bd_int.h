@@ -89,4 +89,13 @@ int lgd_bd_ptr_pid(struct lgd_bd *bd, uint64_t ptr, uint32_t *pid);
 /* breakdown.c: is the task of pid @pid off CPU since before @ts (a switch back lost)? */
 int lgd_bd_off_since(struct lgd_bd *bd, uint32_t pid, uint64_t ts);
 
+/*
+ * breakdown.c: the time from which the task of @o counted as runnable
+ * (preempted): at once if switched out runnable; from its wake-up if a task
+ * held the CPU it came back on; else @o->s2 (never: asleep until the switch,
+ * a CPU leaving idle for it counting as the sleep's end, not as a task in
+ * its way); and *@ran the culprit of that part (the task that ran instead)
+ */
+uint64_t lgd_bd_runnable_from(struct lgd_bd *bd, const struct bd_off *o, struct lgd_bd_who *ran);
+
 #endif /* LGD_BD_INT_H */

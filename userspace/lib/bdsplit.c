@@ -142,24 +142,11 @@ static void window(struct lgd_bd *bd, struct lgd_bd_split *sp, struct acc *ac,
 static void off_cpu(struct lgd_bd *bd, struct lgd_bd_split *sp, struct acc *ac,
 		    const struct bd_off *o, uint64_t s1, uint64_t s2)
 {
-	struct lgd_bd_who ran = { LGD_BDW_TASK, o->in_cpu, o->ran_pid, o->s2, 0 };
-	uint32_t pid;
-	uint64_t w;
+	struct lgd_bd_who ran;
+	uint64_t w = lgd_bd_runnable_from(bd, o, &ran);
 
-	if (o->runnable) {	/* preempted: the task that ran after it */
-		if (lgd_bd_ptr_pid(bd, o->next, &pid)) {
-			ran.id = pid;
-			ran.ts = o->s1;
-		}
-		charge(sp, ac, LGD_BD_PREEMPTED, (int64_t)(s2 - s1), &ran);
-		return;
-	}
-	if (!o->w) {	/* no wake-up seen: asleep all along */
-		charge(sp, ac, LGD_BD_BLOCKED, (int64_t)(s2 - s1), NULL);
-		return;
-	}
-	w = o->w < s1 ? s1 : o->w > s2 ? s2 : o->w;
-	charge(sp, ac, LGD_BD_BLOCKED, (int64_t)(w - s1), &o->waker);
+	w = w < s1 ? s1 : w > s2 ? s2 : w;
+	charge(sp, ac, LGD_BD_BLOCKED, (int64_t)(w - s1), o->w ? &o->waker : NULL);
 	charge(sp, ac, LGD_BD_PREEMPTED, (int64_t)(s2 - w), &ran);
 }
 

@@ -219,7 +219,19 @@ struct bd_cpu *lgd_bd_cpu(struct lgd_bd *bd, uint32_t cpu, int create)
 
 /* ---- feeding ----------------------------------------------------------- */
 
-int lgd_bd_open(struct lgd_bd **out, const struct lgd_sites *sites, unsigned int *have)
+/* is marker @m listed in PROBES text @probes ("t:NAME SYSTEM:EVENT ..." lines)? */
+static int listed(const char *probes, unsigned int m)
+{
+	size_t n = strlen(marks[m].name);
+
+	for (const char *l = probes; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+		if (!strncmp(l, "t:", 2) && !strncmp(l + 2, marks[m].name, n) && l[2 + n] == ' ')
+			return 1;
+	return 0;
+}
+
+int lgd_bd_open(struct lgd_bd **out, const struct lgd_sites *sites, const char *probes,
+		unsigned int *have)
 {
 	struct lgd_bd *bd = calloc(1, sizeof(*bd));
 	unsigned int need = 1u << LGD_BDM_SWITCH | 1u << LGD_BDM_IRQ_IN | 1u << LGD_BDM_IRQ_OUT |
@@ -231,6 +243,9 @@ int lgd_bd_open(struct lgd_bd **out, const struct lgd_sites *sites, unsigned int
 	bd->sites = sites;
 	for (uint32_t id = 0; id < sites->nr; id++)
 		bd->have |= 1u << lgd_bd_mark_of(lgd_sites_get(sites, id));
+	for (unsigned int m = 1; m < LGD_BDM_NR; m++)
+		if (listed(probes, m))
+			bd->have |= 1u << m;
 	bd->have &= ~1u;
 	if (have)
 		*have = bd->have;
@@ -420,6 +435,20 @@ int lgd_bd_site_marks(const struct lgd_sites *sites, uint8_t **out)
 	return 0;
 }
 
+uint64_t lgd_bd_runnable_from(struct lgd_bd *bd, const struct bd_off *o, struct lgd_bd_who *ran)
+{
+	uint32_t pid = o->ran_pid;
+
+	/* the name at the end: a new kthread runs first as its parent's */
+	*ran = (struct lgd_bd_who){ LGD_BDW_TASK, o->in_cpu, o->ran_pid, o->s2, 0 };
+	if (o->runnable) {
+		if (lgd_bd_ptr_pid(bd, o->next, &pid))
+			ran->id = pid;	/* the task that took the CPU */
+		return o->s1;
+	}
+	return o->w && o->ran_pid ? o->w : o->s2;
+}
+
 /* task @pid's intervals off CPU, and the running between them, to @cb */
 static int walk_pid(struct lgd_bd *bd, const struct bd_pid *p,
 		    int (*cb)(void *arg, const struct lgd_bd_slice *s), void *arg)
@@ -429,9 +458,8 @@ static int walk_pid(struct lgd_bd *bd, const struct bd_pid *p,
 
 	for (size_t i = 0; i < p->nr_off; i++) {
 		const struct bd_off *o = &p->off[i];
-		/* runnable from @w on: at once, when woken, or never seen woken */
-		uint64_t w = o->runnable ? o->s1 : o->w ? o->w : o->s2;
-		uint32_t ran = o->ran_pid;
+		struct lgd_bd_who ran;
+		uint64_t w = lgd_bd_runnable_from(bd, o, &ran);
 
 		if (i && p->off[i - 1].s2 < o->s1) {
 			sl = (struct lgd_bd_slice){ p->off[i - 1].s2, o->s1, p->off[i - 1].in_cpu,
@@ -439,8 +467,6 @@ static int walk_pid(struct lgd_bd *bd, const struct bd_pid *p,
 			if ((ret = cb(arg, &sl)))
 				return ret;
 		}
-		if (o->runnable)
-			lgd_bd_ptr_pid(bd, o->next, &ran);
 		if (!o->runnable && w > o->s1) {
 			sl = (struct lgd_bd_slice){ o->s1, w, o->in_cpu, p->pid, LGD_BD_BLOCKED,
 						    o->w ? o->waker : (struct lgd_bd_who){ 0 } };
@@ -449,7 +475,7 @@ static int walk_pid(struct lgd_bd *bd, const struct bd_pid *p,
 		}
 		if (o->s2 > w) {
 			sl = (struct lgd_bd_slice){ w, o->s2, o->in_cpu, p->pid, LGD_BD_PREEMPTED,
-						    { LGD_BDW_TASK, o->in_cpu, ran, w, 0 } };
+						    ran };
 			if ((ret = cb(arg, &sl)))
 				return ret;
 		}

@@ -112,11 +112,15 @@ struct lgd_bd;
 
 /**
  * lgd_bd_open() - the timelines for the markers of @sites (nothing fed
- * yet).  *@have: bits (1 << LGD_BDM_*) of the markers the capture has.
+ * yet).  *@have: bits (1 << LGD_BDM_*) of the markers that were attached:
+ * listed in @probes (the capture's PROBES text, NULL if none; a probe's
+ * site exists only once it recorded: no irq in the recording, no site) or
+ * with a site.
  * Return: 0, -ENOENT when the switch, hardirq or softirq markers are not
  * all there (nothing to split with), -ENOMEM.
  */
-int lgd_bd_open(struct lgd_bd **bd, const struct lgd_sites *sites, unsigned int *have);
+int lgd_bd_open(struct lgd_bd **bd, const struct lgd_sites *sites, const char *probes,
+		unsigned int *have);
 /**
  * lgd_bd_feed() - feed a marker record (its site's kind @mark) or a
  * lost-events gap (@mark 0) in merge order.  Return: 0 or -ENOMEM.

@@ -5,7 +5,8 @@
  * 100 from 1,000,000 to 1,200,000 ns (200 us), in which the local timer
  * takes 20 us, a softirq (TIMER) 10 us of which an irq 11 nested in it 2 us,
  * a preemption by task 200 ("hog") 30 us, a sleep 50 us woken by CPU 0's
- * TIMER softirq, then 10 us waiting for CPU 0, and an NMI 3 us: own 77 us.
+ * TIMER softirq, then 10 us waiting for CPU 0 held by task 300, and an NMI
+ * 3 us: own 77 us.  Woken on an idle CPU instead, the wait is the sleep's.
  * Also: the markers never split a pair (plain deltas gives one row in->out
  * by task), a capture without markers is refused (exit 2, never zeros),
  * a lost-events gap inside the pair makes it incomplete (not summed, a
@@ -47,7 +48,7 @@ enum { TASK = 0, SOFT = 1, HARD = 2, NMIC = 3 };
 #define T_PTR	0xffff888001000000ull	/* task 100 */
 #define H_PTR	0xffff888002000000ull	/* task 200, the hog */
 #define I1_PTR	0xffff888003000000ull	/* CPU 1's idle task */
-#define I0_PTR	0xffff888004000000ull	/* CPU 0's idle task */
+#define O_PTR	0xffff888004000000ull	/* task 300, running on CPU 0 */
 
 /* one record of the scenario: CPU, ts, site, context, pid, up to 4 u64 args */
 struct ev {
@@ -73,10 +74,10 @@ static const struct ev base[] = {
 	{ 1, 1060000, SWITCH, TASK, 100, 4, { 1, T_PTR, H_PTR, 0 } },
 	{ 1, 1090000, SWITCH, TASK, 200, 4, { 0, H_PTR, T_PTR, 1 } },
 	{ 1, 1100000, SWITCH, TASK, 100, 4, { 0, T_PTR, I1_PTR, 1 } },
-	{ 0, 1149000, SIRQ_IN, SOFT, 0, 1, { 1 } },
-	{ 0, 1150000, WAKING, SOFT, 0, 1, { T_PTR } },
-	{ 0, 1151000, SIRQ_OUT, SOFT, 0, 1, { 1 } },
-	{ 0, 1160000, SWITCH, TASK, 0, 4, { 0, I0_PTR, T_PTR, 0 } },
+	{ 0, 1149000, SIRQ_IN, SOFT, 300, 1, { 1 } },
+	{ 0, 1150000, WAKING, SOFT, 300, 1, { T_PTR } },
+	{ 0, 1151000, SIRQ_OUT, SOFT, 300, 1, { 1 } },
+	{ 0, 1160000, SWITCH, TASK, 300, 4, { 1, O_PTR, T_PTR, 0 } },
 	{ 0, 1170000, NMI, NMIC, 100, 2, { 0xffffffff81001000ull, 3000 } },
 	{ 0, 1200000, OUT, TASK, 100, 0, { 0 } },
 };
@@ -102,8 +103,8 @@ static char *build(const char *name, const struct ev *ev, size_t n, int markers,
 		seq = 0;
 		sb_begin(&s, (uint16_t)cpu, seq++, 900000, 0, 0);
 		memset(comm, 0, sizeof(comm));
-		strcpy(comm, cpu ? "worker" : "swapper/0");
-		sb_rec(&s, 900000, 0, LOGDEV_REC_COMM, 0, cpu ? 100 : 0, comm, sizeof(comm));
+		strcpy(comm, cpu ? "worker" : "other");
+		sb_rec(&s, 900000, 0, LOGDEV_REC_COMM, 0, cpu ? 100 : 300, comm, sizeof(comm));
 		memset(comm, 0, sizeof(comm));
 		strcpy(comm, "hog");
 		sb_rec(&s, 900001, 0, LOGDEV_REC_COMM, 0, 200, comm, sizeof(comm));
@@ -189,6 +190,18 @@ static void whole_pair(void)
 	CHECK_WHY(strstr(out, "2 pairs split (0 incomplete"), "split-count", "out:\n%s", out);
 	free(out);
 	free(err);
+	{	/* CPU 0 idle when the task is woken: its wait there is the sleep's */
+		struct ev idle[NEV];
+
+		memcpy(idle, base, sizeof(base));
+		for (size_t i = 0; i < NEV; i++)
+			if (idle[i].cpu == 0 && idle[i].pid == 300 && idle[i].ts < 1170000)
+				idle[i].pid = 0;
+		snprintf(args, sizeof(args), "deltas --by task --breakdown %s",
+			 build("idle.cap", idle, NEV, 1, -1, 0));
+		check_cli("woken-on-idle-cpu", args, 0, "preempted 30.000 (hog-200), blocked "
+			  "60.000 (softirq TIMER)", NULL);
+	}
 	/* the pair inside the softirq: 6 us, of it the irq 11 nested: 2 us */
 	snprintf(args, sizeof(args), "deltas --breakdown %s", cap);
 	st = run_cli(args, &out, &err);
