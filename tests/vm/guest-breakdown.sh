@@ -45,6 +45,7 @@ insmod /logdev/logdev_test.ko || { fail "insmod logdev_test.ko"; exit 1; }
 echo 1024 > $D/buffer_size_kb
 echo "$n" > $R/params.txt
 uname -r > $R/uname.txt
+echo "$SCENARIOS" > $R/scenarios.txt
 
 # bad input is refused and runs nothing
 for bad in 'bogus 5' 'busy 0' 'busy' 'busy 5000000' 'sleep x'; do
