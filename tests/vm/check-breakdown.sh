@@ -8,8 +8,10 @@
 # injected time in the scenario's bucket:
 #   busy          own        (the loop, less what interrupts took of it)
 #   irqoff        own        (the interrupts-off stall: the task's)
-#   hrtimer       hardirq    (the local timer interrupt around the callback)
-#   softirq       softirq    (the tasklet)
+#   hrtimer       hardirq    (the local timer interrupt around the callback,
+#                            less the NMIs that hit the pair)
+#   softirq       softirq    (the tasklet, less the pair's hardirqs and NMIs:
+#                            the tick that lands in the tasklet is hardirq)
 #   preempt       preempted  (the SCHED_FIFO hog)
 #   sleep         blocked    (woken on an idle CPU: the wait is the sleep's)
 #                 of the sleep asked for (scenarios.txt) where injected_ns,
@@ -60,7 +62,7 @@ $11 ~ /^bd [a-z]+ out$/ && $7 ~ /^lt_bd_/ {
 	if (want == "") next
 	got = $17 == "" ? -1 : b[want] + (s == "sleep" && rt ? b["preempted"] : 0)
 	share[s, k] = got; bucket[s] = want (s == "sleep" && rt ? "+preempted" : "")
-	irq[s, k] = $18 + $19 + $20
+	irq[s, k] = $18 + $19 + $20; hard[s, k] = $18; nmi[s, k] = $20
 	next
 }
 END {
@@ -75,6 +77,10 @@ END {
 			want = inj[s, k]
 			if (s == "busy")
 				want -= irq[s, k]
+			if (s == "softirq")
+				want -= hard[s, k] + nmi[s, k]
+			if (s == "hrtimer")
+				want -= nmi[s, k]
 			if (s == "sleep" && asked[s] && asked[s] < want)
 				want = asked[s]
 			r[++nr] = share[s, k] / want
@@ -120,3 +126,4 @@ if [ -s "$dir/nobd.cap" ]; then
 else
 	fail "no nobd.cap came back"
 fi
+finish
