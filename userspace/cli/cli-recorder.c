@@ -8,9 +8,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
 
@@ -220,4 +222,26 @@ int cli_salvage(struct lgd_cap_writer *w, int fd, int err, uint64_t end_at)
 		return 0;
 	}
 	return 1;
+}
+
+int cli_rec_exit_status(int rc, int sig, int has_command, double duration, int status)
+{
+	if (rc)
+		return rc;
+	if (sig) {
+		/* the documented way to end "record until stopped" */
+		if (!has_command && duration < 0 &&
+		    (sig == SIGINT || sig == SIGTERM))
+			return 0;
+		fprintf(stderr, "logdev: recording stopped by %s; the capture is complete\n",
+			strsignal(sig));
+		return 128 + sig;
+	}
+	if (has_command) {
+		if (WIFEXITED(status))
+			return WEXITSTATUS(status);
+		if (WIFSIGNALED(status))
+			return 128 + WTERMSIG(status);
+	}
+	return 0;
 }

@@ -53,6 +53,13 @@ int cli_probes_attach(const char *dir, const struct cli_probe_specs *ps,
 		      struct lgd_probe_set *set);
 /** cli_probes_detach() - lgd_probes_detach(), a failure said.  0 or 1. */
 int cli_probes_detach(const char *dir, struct lgd_probe_set *set);
+/**
+ * cli_rec_exit_status() - `logdev record`'s exit status: @rc if set (an
+ * error); 128 + @sig if signal @sig ended the recording, except SIGINT and
+ * SIGTERM ending a recording without COMMAND and --duration (@duration < 0):
+ * 0; else COMMAND's (@has_command) wait @status as the shell gives it; else 0.
+ */
+int cli_rec_exit_status(int rc, int sig, int has_command, double duration, int status);
 #define CLI_NAP_MAX_MS	10
 /**
  * cli_nap_ms() - how long `logdev record` waits after a drain before it

@@ -397,6 +397,37 @@ static void perfetto_head(struct xctx *x, const char *file)
 }
 
 /*
+ * --pair labels @pairs[@n] as site ids into @ids, from capture @r; a label
+ * no site has said.  Return: 0 or 2.
+ */
+static int pair_ids(struct lgd_reader *r, const char *const *pairs, int n, uint32_t (*ids)[2])
+{
+	for (int i = 0; i < n; i++) {
+		char *from = strdup(pairs[i]), *to = from ? strchr(from, ',') : NULL;
+		int64_t fi = -1, ti = -1;
+
+		if (to) {
+			*to++ = 0;
+			fi = cli_site_by_label(r, from);
+			ti = cli_site_by_label(r, to);
+		}
+		if (fi >= 0 && ti >= 0)
+			free(from);
+		if (fi < 0 || ti < 0) {
+			fprintf(stderr, "logdev export: --pair %s: no site of the capture has that "
+				"label (func:line, as deltas prints)\n", pairs[i]);
+			if (to)
+				cli_site_unknown(r, fi < 0 ? from : to);
+			free(from);
+			return 2;
+		}
+		ids[i][0] = (uint32_t)fi;
+		ids[i][1] = (uint32_t)ti;
+	}
+	return 0;
+}
+
+/*
  * Capture @file (NULL: a snapshot of the live buffers) exported in format
  * @fmt to @out, pairs by @by, --pair FROM,TO labels @pairs[@npairs].
  */
@@ -423,28 +454,9 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 
 	if (cli_open_input(file, &r))
 		return 1;
-	for (int i = 0; i < npairs; i++) {
-		char *from = strdup(pairs[i]), *to = from ? strchr(from, ',') : NULL;
-		int64_t fi = -1, ti = -1;
-
-		if (to) {
-			*to++ = 0;
-			fi = cli_site_by_label(&r, from);
-			ti = cli_site_by_label(&r, to);
-		}
-		if (fi >= 0 && ti >= 0)
-			free(from);
-		if (fi < 0 || ti < 0) {
-			fprintf(stderr, "logdev export: --pair %s: no site of the capture has that "
-				"label (func:line, as deltas prints)\n", pairs[i]);
-			if (to)
-				cli_site_unknown(&r, fi < 0 ? from : to);
-			free(from);
-			lgd_reader_close(&r);
-			return 2;
-		}
-		ids[i][0] = (uint32_t)fi;
-		ids[i][1] = (uint32_t)ti;
+	if (pair_ids(&r, pairs, npairs, ids)) {
+		lgd_reader_close(&r);
+		return 2;
 	}
 	ret = lgd_records_open(&rs, &r, &o);
 	if (ret) {

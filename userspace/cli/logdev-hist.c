@@ -274,6 +274,30 @@ void cli_hist_marks_text(char *b, size_t n, unsigned int mk)
 		 mk & CLI_MARK_SAT ? "(> total saturated at 2^63-1 ns)" : "");
 }
 
+/* --svg @svg: the chart of pair @p of @ds (stacked by bucket with --breakdown) */
+static int hist_svg(const char *svg, const char *file, const char *title,
+		    const struct lgd_deltas *ds, const struct lgd_pair *p)
+{
+	uint64_t pos[LGD_HIST_LOG2_N], neg[LGD_HIST_LOG2_N];
+	static const char *names[LGD_BD_NR];
+	char marks[160];
+	struct lgd_svg_series s = {
+		.name = file ? file : "live", .pos = pos, .neg = neg, .count = p->count,
+		.min = p->min, .median = p->median, .max = p->max, .marks = marks,
+	};
+
+	for (unsigned int k = 0; k < LGD_BD_NR; k++)
+		names[k] = lgd_bd_bucket_name(k);
+	if (p->bd) {	/* --breakdown: the bars stacked by bucket */
+		s.stack = &p->bd->log2[0][0];
+		s.nstack = LGD_BD_NR;
+		s.stack_names = names;
+	}
+	lgd_hist_log2(&p->h, pos, neg);
+	cli_hist_marks_text(marks, sizeof(marks), cli_pair_marks(ds, p));
+	return cli_hist_svg_write(svg, &file, 1, title, &s, 1, "hist");
+}
+
 int cmd_hist(int argc, char **argv)
 {
 	struct lgd_reader r;
@@ -367,27 +391,8 @@ int cmd_hist(int argc, char **argv)
 		ret = 1;
 	}
 	/* the picture first: if it cannot be written, nothing is printed */
-	if (title && svg) {
-		uint64_t pos[LGD_HIST_LOG2_N], neg[LGD_HIST_LOG2_N];
-		char marks[160];
-		struct lgd_svg_series s = {
-			.name = file ? file : "live", .pos = pos, .neg = neg, .count = p->count,
-			.min = p->min, .median = p->median, .max = p->max, .marks = marks,
-		};
-		static const char *names[LGD_BD_NR];
-
-		for (unsigned int k = 0; k < LGD_BD_NR; k++)
-			names[k] = lgd_bd_bucket_name(k);
-		if (p->bd) {	/* --breakdown: the bars stacked by bucket */
-			s.stack = &p->bd->log2[0][0];
-			s.nstack = LGD_BD_NR;
-			s.stack_names = names;
-		}
-
-		lgd_hist_log2(&p->h, pos, neg);
-		cli_hist_marks_text(marks, sizeof(marks), cli_pair_marks(&ds, p));
-		ret = cli_hist_svg_write(svg, &file, 1, title, &s, 1, "hist");
-	}
+	if (title && svg)
+		ret = hist_svg(svg, file, title, &ds, p);
 	if (title && !ret) {
 		cli_hist_print(&r, &ds, p, title, durations);
 		if (durations)

@@ -56,6 +56,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "cli-signals.h"
+#include "cli-follow.h"
 #include "cli-breakdown.h"
 
 const struct cli_cmd cli_cmd_record = {
@@ -81,12 +82,10 @@ const struct cli_cmd cli_cmd_record = {
 	"                       or -dbg System.map (default: /proc/kallsyms, same build-id)\n",
 };
 
+/* CLOCK_MONOTONIC in seconds (cli-follow.c's clock) */
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)cli_mono_ns() / 1e9;
 }
 
 #define HINT "is logdev.ko loaded and debugfs mounted (mount -t debugfs none /sys/kernel/debug)?"
@@ -97,7 +96,7 @@ static double now_s(void)
  * rec_write_meta, rec_enable, rec_start_command, rec_run (poll and drain
  * until the end), rec_stop (stop COMMAND, disable or flush), rec_drain
  * (to the end, then enable restored), rec_finish (last metadata, END,
- * rename or salvage), rec_exit_status.
+ * rename or salvage), cli_rec_exit_status().
  */
 struct rec {
 	/* options */
@@ -728,28 +727,6 @@ static void rec_finish(struct rec *rc)
 }
 
 /* errors, else the signal that ended it, else COMMAND's status, else 0 */
-static int rec_exit_status(const struct rec *rc)
-{
-	if (rc->rc)
-		return rc->rc;
-	if (rc->sig) {
-		/* the documented way to end "record until stopped" */
-		if (!rc->command && rc->duration < 0 &&
-		    (rc->sig == SIGINT || rc->sig == SIGTERM))
-			return 0;
-		fprintf(stderr, "logdev: recording stopped by %s; the capture is complete\n",
-			strsignal(rc->sig));
-		return 128 + rc->sig;
-	}
-	if (rc->command) {
-		if (WIFEXITED(rc->status))
-			return WEXITSTATUS(rc->status);
-		if (WIFSIGNALED(rc->status))
-			return 128 + WTERMSIG(rc->status);
-	}
-	return 0;
-}
-
 static void rec_free(struct rec *rc)
 {
 	for (int i = 0; rc->fds && i < rc->ncpu; i++)
@@ -804,7 +781,7 @@ int cmd_record(int argc, char **argv)
 	rec_finish(&rc);	/* the probes' counts in it: before they go */
 	if (cli_probes_detach(rc.dir, &rc.probes) && !rc.rc)
 		rc.rc = 1;
-	ret = rec_exit_status(&rc);
+	ret = cli_rec_exit_status(rc.rc, rc.sig, rc.command != NULL, rc.duration, rc.status);
 	rec_free(&rc);
 	return ret;
 }

@@ -293,7 +293,6 @@ void lgd_deltas_free(struct lgd_deltas *ds)
 		free(ds->pairs[i].bd);
 	}
 	free(ds->pairs);
-	free(ds->marks);
 	free(ds->pair_hash);
 	if (ds->st_ready)
 		lgd_streams_free(&ds->st);
@@ -553,11 +552,19 @@ static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
 	return 0;
 }
 
-/* the marker kind of @it's site (LGD_BDM_*), 0 for any other item */
-static unsigned int marker(const struct lgd_deltas *ds, const struct lgd_item *it)
+/*
+ * a breakdown marker (@rs->bd_marks) or gap @it: fed to the timelines
+ * (@ds->bd, if any).  Return: 1 for a marker (not to pair), 0, -ENOMEM.
+ */
+static int bd_item(struct lgd_deltas *ds, const struct lgd_records *rs,
+		   const struct lgd_item *it)
 {
-	return it->kind == LGD_ITEM_REC && ds->marks && it->rec.site < ds->nr_marks ?
-	       ds->marks[it->rec.site] : 0;
+	unsigned int mk = it->kind == LGD_ITEM_REC && rs->bd_marks &&
+			  it->rec.site < rs->r->sites.nr ? rs->bd_marks[it->rec.site] : 0;
+
+	if (ds->bd && (mk || it->kind == LGD_ITEM_GAP) && lgd_bd_feed(ds->bd, it, mk))
+		return -ENOMEM;
+	return mk != 0;
 }
 
 /*
@@ -598,27 +605,19 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 			return ret;
 		}
 	}
-	free(ds->marks);
-	ds->nr_marks = r->sites.nr;
-	if (lgd_bd_site_marks(&r->sites, &ds->marks) || lgd_records_open(&rs, r, &o)) {
-		free(ds->marks);
-		ds->marks = NULL;
+	if (lgd_records_open(&rs, r, &o)) {
 		lgd_dur_free(&du);
 		return -ENOMEM;
 	}
 	while ((ret = lgd_records_next(&rs, &y)) > 0) {
 		const struct lgd_item *it = &y.it;
-		unsigned int mk = marker(ds, it);
 
 		ds->last_pair = NULL;
-		if (mk || (ds->bd && it->kind == LGD_ITEM_GAP)) {
-			ret = ds->bd ? lgd_bd_feed(ds->bd, it, mk) : 0;
-			ds->marker_recs += mk != 0;
-			if (ret < 0)
-				break;
-			if (mk)
-				continue;	/* markers never pair */
-		}
+		ret = bd_item(ds, &rs, it);
+		if (ret < 0)
+			break;
+		if (ret)
+			continue;	/* a marker: never paired */
 		if (!durations) {
 			ret = lgd_deltas_add(ds, it);
 			if (!ret && ds->bd && ds->last_pair)

@@ -130,6 +130,9 @@ static void us_text(char *b, size_t n, int64_t ns)
 	snprintf(b, n, "%s%" PRIu64 ".%03" PRIu64 " us", ns < 0 ? "-" : "", m / 1000, m % 1000);
 }
 
+/* the series' colours */
+static const char *const colour[2] = { "#3b75af", "#ef8636" };
+
 /* colours of a stacked bar's parts (the breakdown: own, hardirq, ...) */
 static const char *const stack_colour[] = { "#3b75af", "#d62728", "#ff7f0e", "#9467bd",
 					    "#2ca02c", "#7f7f7f", "#8c564b", "#e377c2" };
@@ -176,14 +179,58 @@ static void stack_legend(FILE *f, const struct lgd_svg_series *s, double x, doub
 	}
 }
 
+/* the chart's plot area: left x, top and bottom y, a slot's width, a bar's, the y scale */
+struct frame {
+	double x0, y0, y1, slot, bw;
+	uint64_t ymax;
+};
+
+/* the bars of slots @lo..@hi of @n series, each with its count, and the slots' labels */
+static void bars(FILE *f, const struct lgd_svg_series *s, int n, int lo, int hi,
+		 struct frame fr)
+{
+	const double x0 = fr.x0, y0 = fr.y0, y1 = fr.y1, slot = fr.slot, bw = fr.bw;
+	const uint64_t ymax = fr.ymax;
+	char lab[48];
+
+	for (int j = lo; j <= hi; j++) {
+		double sx = x0 + slot * (j - lo);
+
+		for (int k = 0; k < n; k++) {
+			uint64_t c = slot_count(&s[k], j);
+			double h = (y1 - y0) * (double)c / (double)ymax;
+
+			double bx = sx + slot * 0.1 + bw * k;
+
+			if (!c)
+				continue;
+			if (h < 2)	/* a count of 1 among thousands stays visible */
+				h = 2;
+			if (n == 1 && j >= 64 && stacked(f, &s[k], j - 64, bx, y1 - h, bw, h))
+				goto count;
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+				"fill=\"%s\"><title>", bx, y1 - h, bw, h, colour[k]);
+			slot_label(lab, sizeof(lab), j);
+			xml_text(f, s[k].name);
+			fprintf(f, " %s ns: %" PRIu64 "</title></rect>\n", lab, c);
+count:
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" "
+					"text-anchor=\"middle\">%" PRIu64 "</text>\n",
+				bx + bw / 2, y1 - h - 3, n == 1 ? 10 : 8, c);
+		}
+		slot_label(lab, sizeof(lab), j);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" "
+			"transform=\"rotate(-40 %.1f %.1f)\">%s</text>\n", sx + slot / 2,
+			y1 + 14, sx + slot / 2, y1 + 14, lab);
+	}
+}
+
 int lgd_svg_hist(FILE *f, const char *title, const struct lgd_svg_series *s, int n)
 {
-	static const char *const colour[2] = { "#3b75af", "#ef8636" };
 	const double W = 860, x0 = 80, x1 = W - 30, y0 = 70, y1 = 330;
 	int lo = NSLOT, hi = -1, nb;
 	uint64_t maxc = 0, step, ymax;
 	double slot, bw, H;
-	char lab[48];
 
 	if (n < 1 || n > 2)
 		return -EINVAL;
@@ -237,37 +284,7 @@ int lgd_svg_hist(FILE *f, const char *title, const struct lgd_svg_series *s, int
 		"transform=\"rotate(-90 20 %.1f)\">count (pairs)</text>\n",
 		(y0 + y1) / 2, (y0 + y1) / 2);
 
-	/* bars */
-	for (int j = lo; j <= hi; j++) {
-		double sx = x0 + slot * (j - lo);
-
-		for (int k = 0; k < n; k++) {
-			uint64_t c = slot_count(&s[k], j);
-			double h = (y1 - y0) * (double)c / (double)ymax;
-
-			double bx = sx + slot * 0.1 + bw * k;
-
-			if (!c)
-				continue;
-			if (h < 2)	/* a count of 1 among thousands stays visible */
-				h = 2;
-			if (n == 1 && j >= 64 && stacked(f, &s[k], j - 64, bx, y1 - h, bw, h))
-				goto count;
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-				"fill=\"%s\"><title>", bx, y1 - h, bw, h, colour[k]);
-			slot_label(lab, sizeof(lab), j);
-			xml_text(f, s[k].name);
-			fprintf(f, " %s ns: %" PRIu64 "</title></rect>\n", lab, c);
-count:
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" "
-					"text-anchor=\"middle\">%" PRIu64 "</text>\n",
-				bx + bw / 2, y1 - h - 3, n == 1 ? 10 : 8, c);
-		}
-		slot_label(lab, sizeof(lab), j);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" "
-			"transform=\"rotate(-40 %.1f %.1f)\">%s</text>\n", sx + slot / 2,
-			y1 + 14, sx + slot / 2, y1 + 14, lab);
-	}
+	bars(f, s, n, lo, hi, (struct frame){ x0, y0, y1, slot, bw, ymax });
 	/* axes */
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n"
 		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n",

@@ -123,9 +123,6 @@ struct lgd_deltas {
 				 * (each once, however deep: lgd_pair.comm_hits
 				 * counts one per pair holding it) */
 	struct lgd_bd *bd;	/* the breakdown's timelines (lgd_deltas_opts) */
-	uint8_t *marks;		/* per site: its marker kind (LGD_BDM_*), or NULL */
-	uint32_t nr_marks;
-	uint64_t marker_recs;	/* marker records met (never paired) */
 	struct lgd_pair *last_pair;	/* lgd_deltas_add(): the pair it made, */
 	uint64_t last_from_ts;		/* its first record's time and CPU */
 	uint32_t last_from_cpu;
