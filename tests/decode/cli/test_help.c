@@ -227,9 +227,9 @@ static void test_completion(void)
 		{ "re", "record report\n" },
 		{ "\"\"", "record report deltas diff hist export convert callees help\n" },
 		{ "export --format \"\"", "json csv perfetto\n" },
-		{ "hist --", "--by --comm --context --cpu --durations --from --help "
+		{ "hist --", "--breakdown --by --comm --context --cpu --durations --from --help "
 			     "--include-recorder --kallsyms --pair --pid --site --svg --to\n" },
-		{ "deltas --", "--by --by-parent --comm --context --cpu --durations --follow --from "
+		{ "deltas --", "--breakdown --by --by-parent --comm --context --cpu --durations --follow --from "
 			       "--help --include-recorder --inside --kallsyms --pair --pid --raw --site --sort --to "
 			       "--window\n" },
 		{ "report --context \"\"", "task softirq hardirq nmi\n" },
