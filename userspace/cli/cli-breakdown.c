@@ -47,6 +47,11 @@ int cli_bd_attach(const char *dir, struct lgd_probe_set *set)
 	return ret;
 }
 
+int cli_bd_is_marker(const struct lgd_reader *r, const struct lgd_item *it)
+{
+	return it->kind == LGD_ITEM_REC && lgd_bd_mark_of(lgd_sites_get(&r->sites, it->rec.site));
+}
+
 int cli_bd_open(const char *verb, struct lgd_reader *r, struct lgd_bd **bd, unsigned int *have)
 {
 	int ret = lgd_bd_open(bd, &r->sites, r->probes, have);

@@ -17,6 +17,12 @@
  */
 int cli_bd_attach(const char *dir, struct lgd_probe_set *set);
 /**
+ * cli_bd_is_marker() - is @it a record of a breakdown marker (a site of
+ * @r's named logdev_bd_*)?  For the live views, whose sites grow as they
+ * read: markers never pair there either.
+ */
+int cli_bd_is_marker(const struct lgd_reader *r, const struct lgd_item *it);
+/**
  * cli_bd_open() - the breakdown's timelines for capture @r (lgd_bd_open()),
  * *@have the markers it has; without them, said on stderr for @verb.
  * Return: 0, 1 (no memory) or 2 (no markers: the verb refuses, exit 2).

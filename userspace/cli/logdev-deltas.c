@@ -488,6 +488,8 @@ static int follow_add(void *arg, const struct lgd_item *it, unsigned int flags)
 	struct follow_tab *t = arg;
 
 	(void)flags;	/* a late record pairs within its stream (its CPU's order holds) */
+	if (cli_bd_is_marker(&t->f->r, it))
+		return 0;	/* a breakdown marker: never paired */
 	if (lgd_deltas_add(&t->ds, it)) {
 		fprintf(stderr, "logdev: out of memory\n");
 		return 1;

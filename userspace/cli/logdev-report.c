@@ -59,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli-breakdown.h"
 
 const struct cli_cmd cli_cmd_report = {
 	"report", cmd_report,
@@ -97,9 +98,11 @@ struct follow_out {
 static int follow_item(void *arg, const struct lgd_item *it, unsigned int flags)
 {
 	struct follow_out *o = arg;
-	struct lgd_stream_step sp;
+	struct lgd_stream_step sp = { 0 };
 	const char *line;
-	long len = lgd_streams_add(&o->st, it, &sp) ? -ENOMEM :
+	/* a breakdown marker: shown, never paired (as lgd_records does it) */
+	int mk = cli_bd_is_marker(o->rd.r, it);
+	long len = !mk && lgd_streams_add(&o->st, it, &sp) ? -ENOMEM :
 		   lgd_render_item(&o->rd, it, &sp, NULL, &line);
 
 	if (len < 0)

@@ -454,6 +454,52 @@ static void test_cli_deltas(void)
 	free(dir);
 }
 
+/*
+ * a breakdown marker (logdev_bd_switch) between two records of one stream:
+ * never paired, live as in a capture: deltas --follow has ev:10 -> ev:10
+ * only, report --follow's "+D" of the second ev spans the marker
+ */
+static void test_cli_marker(const char *verb)
+{
+	char name[64], out[1100], err[1100], *o;
+	char *args[] = { (char *)verb, "--follow", "--window", "3000", NULL };
+	char *dir;
+	uint8_t pl[32] = { 0 };
+	struct sbuf s;
+	pid_t pid;
+	int fd[2];
+
+	snprintf(name, sizeof(name), "marker-%s", verb);
+	dir = fake_debugfs(name);
+	put_file(dir, "formats", "1\tt.c\t10\tev\tseq %d\n"
+		 "2\tprobe\t0\tlogdev_bd_switch\tpreempt=%llu prev=0x%llx next=0x%llx prev_state=%llu\n");
+	snprintf(out, sizeof(out), "%s.out", dir);
+	snprintf(err, sizeof(err), "%s.err", dir);
+	pid = spawn(dir, out, err, args);
+	fd[0] = open_fifo(dir, 0);
+	fd[1] = open_fifo(dir, 1);
+	sb_begin(&s, 0, 0, 1000 * MS, 0, 0);
+	sb_rec(&s, 1000 * MS, 1, LOGDEV_REC_PRINT, 0, 100, pl, 4);
+	sb_rec(&s, 1000 * MS + 1000, 2, LOGDEV_REC_PRINT, 0, 100, pl, 32);
+	sb_rec(&s, 1000 * MS + 5000, 1, LOGDEV_REC_PRINT, 0, 100, pl, 4);
+	write_pieces(fd[0], s.b, SBS, SBS);
+	usleep(400000);
+	kill(pid, SIGINT);
+	wait_exit(pid, 20);
+	o = slurp(out);
+	if (!strcmp(verb, "deltas"))
+		CHECK_WHY(strstr(o, "ev:10                    ev:10                             1      5.000") &&
+			  !strstr(o, "logdev_bd_switch"), "deltas --follow: a marker never pairs",
+			  "out:\n%s", o);
+	else
+		CHECK_WHY(strstr(o, "+5.000 us") && !strstr(o, "+4.000 us"),
+			  "report --follow: a marker never pairs", "out:\n%s", o);
+	close(fd[0]);
+	close(fd[1]);
+	free(o);
+	free(dir);
+}
+
 static void test_cli_usage(void)
 {
 	char *out, *err;
@@ -498,6 +544,8 @@ int main(int argc, char **argv)
 	test_cli_filter_clean();
 	test_cli_new_site();
 	test_cli_deltas();
+	test_cli_marker("deltas");
+	test_cli_marker("report");
 	test_cli_early();
 	tmpdir_remove();
 	printf("follow: %d passed, %d failed\n", ldc_passes, ldc_failures);
