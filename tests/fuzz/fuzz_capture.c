@@ -5,6 +5,10 @@
  * input bytes, the return-probe pairing pass (lgd_dur_collect()), the k-way
  * merge, and every item rendered in the text and the raw style.
  *
+ * Then, where the capture has the breakdown's context markers, every pair
+ * split (lgd_deltas_collect() with a breakdown, deltas and durations) and
+ * the timelines walked (lgd_bd_walk()), as deltas and export --breakdown.
+ *
  * Input: the capture's bytes, as is (seeds: tests/golden/cap).  The last
  * byte, if the input is longer than a file header, also picks the pairing
  * rule of the renderer's "+D us" (context, cpu, task).
@@ -52,6 +56,29 @@ static void render_all(struct lgd_reader *r, int style, int by,
 	lgd_merge_free(&m);
 }
 
+static int walk_sink(void *arg, const struct lgd_bd_slice *s)
+{
+	(void)arg;
+	return s->end < s->start;	/* a slice never ends before it starts */
+}
+
+/* every pair split with the markers, if the capture has them */
+static void breakdown_all(struct lgd_reader *r, int by, int durations)
+{
+	struct lgd_deltas ds;
+	struct lgd_bd *bd;
+	unsigned int have;
+
+	if (lgd_bd_open(&bd, &r->sites, r->probes, &have))
+		return;
+	lgd_deltas_init(&ds, &(struct lgd_deltas_opts){ .by = by, .bd = bd });
+	lgd_deltas_collect(r, &ds, durations, NULL, NULL);
+	if (lgd_bd_walk(bd, walk_sink, NULL))
+		abort();
+	lgd_deltas_free(&ds);
+	lgd_bd_close(bd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const int bys[] = { LGD_BY_CONTEXT, LGD_BY_CPU, LGD_BY_TASK };
@@ -74,6 +101,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!lgd_dur_has_returns(&du) || !lgd_dur_collect(&r, &du, &marks)) {
 			render_all(&r, LGD_RENDER_TEXT, by, &marks);
 			render_all(&r, LGD_RENDER_RAW, by, &marks);
+			breakdown_all(&r, by, 0);
+			breakdown_all(&r, by, 1);
 		}
 		lgd_dur_marks_free(&marks);
 		lgd_dur_free(&du);

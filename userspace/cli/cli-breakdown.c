@@ -370,7 +370,10 @@ void cli_bd_print_diff(const struct lgd_diff *df)
 				dmost = b - a;
 			}
 		}
-		printf("\n    most changed: %s, %+.3f us per pair\n", lgd_bd_bucket_name(most),
-		       dmost / 1e3);
+		if (dmost != 0)
+			printf("\n    most changed: %s, %+.3f us per pair\n",
+			       lgd_bd_bucket_name(most), dmost / 1e3);
+		else
+			printf("\n    no bucket changed\n");
 	}
 }
