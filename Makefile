@@ -338,6 +338,13 @@ demo-compare: userspace
 	tools/demo-compare.sh
 .PHONY: demo-compare
 
+# The slowest kfree_skbmem and munmap calls of the demo workload: logdev's
+# --breakdown beside ftrace's function_graph and rtla on the same workload
+# (tools/demo-breakdown.sh; KVER= a matrix name, default 6.1; a few minutes).
+demo-breakdown: userspace
+	KVER=$(or $(KVER),6.1) tools/demo-breakdown.sh
+.PHONY: demo-breakdown
+
 # logdev in a kernel tree (docs/BUILTIN.md).  KSRC: a kernel source tree;
 # PROBES=1 also applies the series of kernel/intree/probes/X.Y/ (the tree's).
 kernel-tree:
