@@ -161,6 +161,6 @@ fgraph() {
 	sed 's/^/  /' "$res/fgraph-stats.txt" | sort | uniq -c | sed 's/^ */  cpus: /'
 	echo
 	echo "== rtla (a third run)"
-	cat "$res/rtla.txt"
+	sed "s/\x1b\[[0-9;]*m//g" "$res/rtla.txt"	# rtla top colours its header
 } | tee "$res/summary.txt"
 cp "$res/summary.txt" "$out/summary.txt"
