@@ -27,6 +27,9 @@
  *                            vmtool probestorm SECONDS: the probes file
  *                            under concurrent add/remove while probes fire
  *                            (see "faults under load" below; PASS:/FAIL:)
+ *   vmtool pingpong N CPU    two processes pinned to CPU pass a byte N times
+ *                            over two pipes; prints "pingpong N NS_PER_ROUNDTRIP"
+ *                            (vmtool_pingpong.c; bench/kernel/bdcost.sh)
  *   vmtool stress SECONDS ITERS SEED
  *                            control-write stress, see stress() below; prints
  *                            PASS:/FAIL: lines (name vm-stress-smpN)
@@ -173,6 +176,8 @@ static int eof_main(int cpu, int use_poll)
 	return 0;
 }
 
+int pingpong_main(long n, int cpu);	/* vmtool_pingpong.c */
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -202,6 +207,8 @@ int main(int argc, char **argv)
 		return ctlstorm_main(atof(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "probestorm"))
 		return probestorm_main(atof(argv[2]));
-	fprintf(stderr, "usage: vmtool eof-read CPU | eof-poll CPU | stress SECONDS ITERS SEED | comm A B C | cross ROUNDS | sigdfl CMD... | seed-rng | hotplug SECONDS | ctlstorm SECONDS | probestorm SECONDS\n");
+	if (argc == 4 && !strcmp(argv[1], "pingpong"))
+		return pingpong_main(strtol(argv[2], NULL, 0), atoi(argv[3]));
+	fprintf(stderr, "usage: vmtool eof-read CPU | eof-poll CPU | stress SECONDS ITERS SEED | comm A B C | cross ROUNDS | sigdfl CMD... | seed-rng | hotplug SECONDS | ctlstorm SECONDS | probestorm SECONDS | pingpong N CPU\n");
 	return 2;
 }
