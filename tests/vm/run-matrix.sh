@@ -21,6 +21,9 @@
 #             (the kernel's build decides thunks, static calls, tail calls)
 #   persist   vm-persist-panic: the flight recorder across sysrq-c and a
 #             warm reset (module memory layout, vmcoreinfo, notifiers)
+#   breakdown vm-breakdown: the context markers attach (tracepoint
+#             arguments by name from that kernel's BTF) and split known
+#             costs right (PREEMPT_RT: threaded timers, softirqs)
 # plus, on PREEMPT_RT kernels, vm-soak (writers nested in every context).
 # MATRIX_GROUPS="vm-..." replaces the list.  Each line is prefixed with the
 # kernel's name: "PASS: [6.12] vm-control: ...".  Results stay in
@@ -30,7 +33,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 K=$top/tools/kernels/kernel.sh
 failed=0
-groups=${MATRIX_GROUPS:-vm-control vm-demo vm-probes vm-probes-ftrace vm-probes-reload vm-probes-ksyms vm-sym vm-ctx-smp2-overwrite vm-probe-ctx vm-callees vm-persist-panic}
+groups=${MATRIX_GROUPS:-vm-control vm-demo vm-probes vm-probes-ftrace vm-probes-reload vm-probes-ksyms vm-sym vm-ctx-smp2-overwrite vm-probe-ctx vm-callees vm-persist-panic vm-breakdown}
 
 if [ $# -gt 0 ]; then
 	names="$*"
