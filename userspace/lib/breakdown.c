@@ -20,7 +20,7 @@
  *   from the records a task makes when it switches out (their pid).
  * - Per CPU, the times of lost-events gaps: a split that meets one is
  *   incomplete.
- * Memory: about 40 bytes per marker record (segments and intervals are
+ * Memory: about 50 bytes per marker record (segments and intervals are
  * kept for the whole capture: a pair may start anywhere before its end).
  */
 #include <errno.h>
