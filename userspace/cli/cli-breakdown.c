@@ -4,7 +4,7 @@
  * when the capture has none), and the table of where each row's time went,
  * after the delta table (docs/ANALYSIS.md, "Breakdown").
  *
- *   breakdown: us, and % of the split pairs' time; 5 pairs split (0 incomplete), 1234 marker records
+ *   breakdown: us, and % of the split pairs' time; 5 pairs (0 incomplete, 0 of two tasks: not summed), 1234 marker records
  *   from          to             pairs    own(us)  own%  hardirq(us) hardirq% ...
  *   lt_bd_hrtimer:61 lt_bd_hrtimer:70  5   1000.000 66.7%   500.000  33.3% ...
  *     slowest: 312.050 us at 12.345678901 cpu 1 pid 130: own 210.050, hardirq 102.000 (local timer)
@@ -67,18 +67,27 @@ int cli_bd_open(const char *verb, struct lgd_reader *r, struct lgd_bd **bd, unsi
 		"nothing is broken down (never zeros)\n", verb, *have ? "only some of" : "none of");
 	for (unsigned int m = 1; *have && m < LGD_BDM_NR; m++)
 		if (!(*have & (1u << m)))
-			fprintf(stderr, "  missing: %s\n", lgd_bd_mark_name(m));
+			fprintf(stderr, "  missing, or not in its marker's format: %s\n",
+				lgd_bd_mark_name(m));
 	return 2;
 }
 
 int cli_bd_none(const struct lgd_reader *r, const struct lgd_bd *bd)
 {
+	uint64_t met, read = lgd_bd_markers(bd, &met);
+
 	(void)r;
-	if (lgd_bd_markers(bd))
+	if (read)
 		return 0;
-	fprintf(stderr, "logdev: --breakdown: the capture has the context markers' sites but "
-		"none of their records (they were not attached while it recorded): record "
-		"with `logdev record --breakdown`; nothing is broken down (never zeros)\n");
+	if (met)
+		fprintf(stderr, "logdev: --breakdown: none of the capture's %" PRIu64 " context "
+			"marker records could be read (payloads cut or not in the markers' "
+			"formats); nothing is broken down (never zeros)\n", met);
+	else
+		fprintf(stderr, "logdev: --breakdown: the capture has the context markers' sites "
+			"but none of their records (they were not attached while it recorded): "
+			"record with `logdev record --breakdown`; nothing is broken down (never "
+			"zeros)\n");
 	return 1;
 }
 
@@ -146,9 +155,16 @@ static void print_worst(const struct lgd_reader *r, const struct lgd_bd_split *s
 	putchar('\n');
 }
 
-/* the notes of markers the capture lacks; incomplete pairs warned (stderr) */
-static void notes(unsigned int have, uint64_t incomplete)
+/*
+ * the notes of markers the capture lacks, of pairs of two tasks (@mixed);
+ * incomplete pairs warned (stderr)
+ */
+static void notes(unsigned int have, uint64_t incomplete, uint64_t mixed)
 {
+	if (mixed)
+		printf("note: %" PRIu64 " pair%s join%s two tasks' records (--by context and cpu "
+		       "pair a CPU's consecutive records): not split, not summed; --by task "
+		       "pairs a task's own\n", mixed, mixed == 1 ? "" : "s", mixed == 1 ? "s" : "");
 	if (!(have & (1u << LGD_BDM_TIMER_IN)) || !(have & (1u << LGD_BDM_TIMER_OUT)))
 		printf("note: no local timer markers (irq_vectors:local_timer_entry/exit not on "
 		       "this kernel, or not recorded): the timer interrupt's time counts as own\n");
@@ -177,8 +193,8 @@ void cli_bd_print_one(const struct lgd_reader *r, const struct lgd_pair *p, unsi
 	}
 	for (unsigned int k = 0; k < LGD_BD_NR; k++)
 		sum = sum > INT64_MAX - b->ns[k] ? INT64_MAX : sum + b->ns[k];
-	printf("breakdown: %" PRIu64 " pair%s split (%" PRIu64 " incomplete, not summed):",
-	       b->n, b->n == 1 ? "" : "s", b->incomplete);
+	printf("breakdown: %" PRIu64 " pair%s (%" PRIu64 " incomplete, %" PRIu64 " of two "
+	       "tasks: not summed):", b->n, b->n == 1 ? "" : "s", b->incomplete, b->mixed);
 	for (unsigned int k = 0; k < LGD_BD_NR; k++) {
 		lgd_fmt_us(t, sizeof(t), b->ns[k]);
 		printf("%s %s %s us", k ? "," : "", lgd_bd_bucket_name(k), t);
@@ -188,12 +204,12 @@ void cli_bd_print_one(const struct lgd_reader *r, const struct lgd_pair *p, unsi
 	putchar('\n');
 	for (uint32_t j = 0; j < b->nworst; j++)
 		print_worst(r, &b->worst[j]);
-	notes(have, b->incomplete);
+	notes(have, b->incomplete, b->mixed);
 }
 
 void cli_bd_print(const struct lgd_reader *r, const struct lgd_deltas *ds, unsigned int have)
 {
-	uint64_t split = 0, incomplete = 0;
+	uint64_t split = 0, incomplete = 0, mixed = 0;
 	int wf = 24, wt = 24, l;
 	char *fb = NULL, *tb = NULL, t[32];
 
@@ -202,6 +218,7 @@ void cli_bd_print(const struct lgd_reader *r, const struct lgd_deltas *ds, unsig
 			continue;
 		split += ds->pairs[i].bd->n;
 		incomplete += ds->pairs[i].bd->incomplete;
+		mixed += ds->pairs[i].bd->mixed;
 		fb = lgd_site_label_text_alloc(&r->sites, ds->pairs[i].from);
 		tb = lgd_site_label_text_alloc(&r->sites, ds->pairs[i].to);
 		if (fb && (l = (int)strlen(fb)) > wf)
@@ -211,9 +228,10 @@ void cli_bd_print(const struct lgd_reader *r, const struct lgd_deltas *ds, unsig
 		free(fb);
 		free(tb);
 	}
-	printf("\nbreakdown: us, and %% of the split pairs' time; %" PRIu64 " pair%s split (%"
-	       PRIu64 " incomplete, not summed), %" PRIu64 " marker records\n", split,
-	       split == 1 ? "" : "s", incomplete, lgd_bd_markers(ds->bd));
+	printf("\nbreakdown: us, and %% of the split pairs' time; %" PRIu64 " pair%s (%"
+	       PRIu64 " incomplete, %" PRIu64 " of two tasks: not summed), %" PRIu64 " marker "
+	       "records\n", split, split == 1 ? "" : "s", incomplete, mixed,
+	       lgd_bd_markers(ds->bd, NULL));
 	printf("%-*s %-*s %8s", wf, "from", wt, "to", "pairs");
 	for (unsigned int k = 0; k < LGD_BD_NR; k++) {
 		char h[32];
@@ -234,7 +252,7 @@ void cli_bd_print(const struct lgd_reader *r, const struct lgd_deltas *ds, unsig
 		fb = lgd_site_label_text_alloc(&r->sites, p->from);
 		tb = lgd_site_label_text_alloc(&r->sites, p->to);
 		printf("%-*s %-*s %8" PRIu64, wf, fb ? fb : "?", wt, tb ? tb : "?",
-		       b->n - b->incomplete);
+		       b->n - b->incomplete - b->mixed);
 		free(fb);
 		free(tb);
 		for (unsigned int k = 0; k < LGD_BD_NR; k++) {
@@ -248,7 +266,7 @@ void cli_bd_print(const struct lgd_reader *r, const struct lgd_deltas *ds, unsig
 		for (uint32_t j = 0; j < b->nworst; j++)
 			print_worst(r, &b->worst[j]);
 	}
-	notes(have, incomplete);
+	notes(have, incomplete, mixed);
 }
 
 int cli_bd_row(struct lgd_bd *bd, const struct lgd_records *rs, const struct lgd_record *y,
@@ -259,19 +277,20 @@ int cli_bd_row(struct lgd_bd *bd, const struct lgd_records *rs, const struct lgd
 			  it->rec.site < rs->r->sites.nr ? rs->bd_marks[it->rec.site] : 0;
 	int ret;
 
-	if (mk || it->kind == LGD_ITEM_GAP)
-		return lgd_bd_feed(bd, it, mk) < 0 ? -ENOMEM : 0;
-	if (it->kind != LGD_ITEM_REC)
+	if (lgd_bd_feed(bd, it, mk))
+		return -ENOMEM;
+	if (mk || it->kind != LGD_ITEM_REC)
 		return 0;
 	if (y->dur && y->dur->ns >= 0 && (uint64_t)y->dur->ns <= it->ts)
-		ret = lgd_bd_split(bd, it->rec.pid, it->rec.ctx, it->ts - (uint64_t)y->dur->ns,
-				   y->dur->entry_cpu, it->ts, it->cpu, sp);
+		ret = lgd_bd_split(bd, it->rec.pid, it->rec.pid, it->rec.ctx,
+				   it->ts - (uint64_t)y->dur->ns, y->dur->entry_cpu, it->ts, it->cpu,
+				   sp);
 	else if (y->step.has_prev && y->step.kind == LGD_STEP_OK)
-		ret = lgd_bd_split(bd, it->rec.pid, it->rec.ctx, it->ts - y->step.ns,
-				   y->step.from_cpu, it->ts, it->cpu, sp);
+		ret = lgd_bd_split(bd, y->step.from_pid, it->rec.pid, it->rec.ctx,
+				   it->ts - y->step.ns, y->step.from_cpu, it->ts, it->cpu, sp);
 	else
 		return 0;
-	return ret < 0 ? -ENOMEM : !sp->incomplete;
+	return ret < 0 ? -ENOMEM : !sp->incomplete && !sp->mixed;
 }
 
 struct pf {
@@ -315,6 +334,8 @@ static int pf_slice(void *arg, const struct lgd_bd_slice *s)
 	}
 	if (s->bucket == LGD_BD_OWN)
 		snprintf(name, sizeof(name), "running");
+	else if (s->who.kind != LGD_BDW_NONE && !task)	/* "softirq RCU", "irq 11" */
+		who_name(p->r, &s->who, name, sizeof(name));
 	else if (s->who.kind != LGD_BDW_NONE)
 		snprintf(name, sizeof(name), "%s: %s", lgd_bd_bucket_name(s->bucket),
 			 who_name(p->r, &s->who, who, sizeof(who)));

@@ -501,6 +501,9 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 		x.sp = x.bd && ret ? &bsp : NULL;
 		if (y.it.filtered)
 			continue;
+		/* perfetto --breakdown: the markers are the slices, not instants too */
+		if (x.bd && fmt == X_PERFETTO && cli_bd_is_marker(&r, &y.it))
+			continue;
 		if (y.it.kind == LGD_ITEM_GAP)
 			put_gap(&x, &y.it);
 		else if (put_rec(&x, &y.it, &y.step, y.dur, &negative)) {

@@ -18,23 +18,39 @@ struct bd_seg {
 	uint64_t id;
 };
 
+/* an interrupt open on a CPU since @start */
 struct bd_open {
 	uint32_t bucket, who;
 	uint64_t id;
+	uint64_t start;
+};
+
+/*
+ * a time of a CPU whose picture is not known (lost events, a marker that
+ * could not be read or does not fit what came before): a split with a
+ * window there is incomplete
+ */
+struct bd_range {
+	uint64_t from, to;
 };
 
 #define BD_DEPTH	8	/* interrupts open on one CPU (softirq, hardirq, ...) */
 
-/* per CPU: interrupt segments and NMIs in time order; gaps' times */
+/*
+ * per CPU: interrupt segments and NMIs in time order; the unknown ranges,
+ * in the order found (their ends ascending; @bad_span the longest); the
+ * time of its latest record of each context level (0: none yet)
+ */
 struct bd_cpu {
 	struct bd_seg *seg, *nmi;
 	size_t nr_seg, cap_seg, nr_nmi, cap_nmi;
-	uint64_t *gap;
-	size_t nr_gap, cap_gap;
+	struct bd_range *bad;
+	size_t nr_bad, cap_bad;
+	uint64_t bad_span;
 	struct bd_open stack[BD_DEPTH];
 	uint32_t depth;
 	uint64_t seg_start;	/* of the innermost open interrupt's segment */
-	uint64_t broken_at;
+	uint64_t last[4];
 };
 
 /*
@@ -45,19 +61,26 @@ struct bd_cpu {
 struct bd_off {
 	uint64_t s1, w, s2;
 	uint32_t in_cpu;
-	uint32_t runnable;
+	uint16_t runnable;
+	uint16_t lost;		/* where the task was from @s1 to @s2 is not known */
 	uint64_t next;
 	uint32_t ran_pid;
 	struct lgd_bd_who waker;
 };
 
-/* a task by its task_struct address: its pid, and its open time off CPU */
+/*
+ * a task by its task_struct address: its pid (0 until it switched out
+ * once), its open time off CPU, the time of its latest switch record
+ * (@seen), and a time it was not known where it was, waiting for its pid
+ * (@lost_from .. @lost_to, 0: none)
+ */
 struct bd_task {
 	uint64_t ptr;
 	uint32_t pid;
 	int open, runnable;
 	uint64_t s1, w, next;
 	struct lgd_bd_who waker;
+	uint64_t seen, lost_from, lost_to;
 };
 
 /* a pid's intervals off CPU, in time order, and its latest address */
@@ -71,8 +94,9 @@ struct bd_pid {
 
 struct lgd_bd {
 	const struct lgd_sites *sites;
+	const uint8_t *marks;	/* per site id: LGD_BDM_*, or LGD_BDM_BAD */
 	unsigned int have;
-	uint64_t fed;
+	uint64_t met, fed;	/* marker records met; of them, read */
 	struct bd_cpu *cpus;
 	uint32_t nr_cpu;
 	struct bd_task *tasks;		/* hash by ptr, open addressing */
@@ -83,6 +107,11 @@ struct lgd_bd {
 
 /* breakdown.c: lookups (@create: added if new); NULL: none, or no memory */
 struct bd_pid *lgd_bd_pid(struct lgd_bd *bd, uint32_t pid, int create);
+struct bd_task *lgd_bd_task(struct lgd_bd *bd, uint64_t ptr, int create);
+/* breakdown.c: the arguments marker kind @m's records carry */
+unsigned int lgd_bd_nargs(unsigned int m);
+/* bdfeed.c: room for one more of @size bytes in *@v (*@nr of *@cap): 0 or -ENOMEM */
+int lgd_bd_grow(void **v, size_t *nr, size_t *cap, size_t size);
 struct bd_cpu *lgd_bd_cpu(struct lgd_bd *bd, uint32_t cpu, int create);
 /* breakdown.c: the task at address @ptr now (its pid), 0 if not known */
 int lgd_bd_ptr_pid(struct lgd_bd *bd, uint64_t ptr, uint32_t *pid);

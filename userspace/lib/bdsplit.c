@@ -85,20 +85,28 @@ static uint64_t min64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* a gap of @c in (@x, @y]? */
-static int gap_in(const struct bd_cpu *c, uint64_t x, uint64_t y)
+/*
+ * is a range of @c whose picture is not known inside (@x, @y]?  The ranges
+ * come in the order their ends were found: from the first that ends after
+ * @x, none that ends at @y + the longest range's span or later can reach
+ * back before @y.
+ */
+static int bad_in(const struct bd_cpu *c, uint64_t x, uint64_t y)
 {
-	size_t lo = 0, hi = c->nr_gap;
+	size_t lo = 0, hi = c->nr_bad;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (c->gap[mid] <= x)
+		if (c->bad[mid].to <= x)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return (lo < c->nr_gap && c->gap[lo] <= y) || (c->broken_at > x && c->broken_at <= y);
+	for (; lo < c->nr_bad && c->bad[lo].to - c->bad_span <= y; lo++)
+		if (c->bad[lo].from <= y)
+			return 1;
+	return 0;
 }
 
 /* the interrupts deeper than @ctx on @cpu from @x to @y, into @sp */
@@ -111,7 +119,7 @@ static void window(struct lgd_bd *bd, struct lgd_bd_split *sp, struct acc *ac,
 
 	if (!c || y <= x)
 		return;
-	if (gap_in(c, x, y))
+	if (bad_in(c, x, y))
 		sp->incomplete = 1;
 	for (i = first_after(c->seg, c->nr_seg, x); i < c->nr_seg && c->seg[i].start < y; i++) {
 		const struct bd_seg *s = &c->seg[i];
@@ -125,16 +133,16 @@ static void window(struct lgd_bd *bd, struct lgd_bd_split *sp, struct acc *ac,
 		return;
 	for (i = first_after(c->nmi, c->nr_nmi, x); i < c->nr_nmi && c->nmi[i].start < y; i++) {
 		const struct bd_seg *n = &c->nmi[i];
-		int64_t ov = (int64_t)(min64(n->end, y) - max64(n->start, x));
-		size_t k = first_after(c->seg, c->nr_seg, n->start);
+		uint64_t from = max64(n->start, x), to = min64(n->end, y);
 
 		w = (struct lgd_bd_who){ n->who, cpu, n->id, n->start, 0 };
-		charge(sp, ac, LGD_BD_NMI, ov, &w);
-		/* out of the interrupt it hit (own is what is left anyway) */
-		if (ov > 0 && k < c->nr_seg && c->seg[k].start <= n->start &&
-		    level(c->seg[k].bucket) > ctx)
-			sp->ns[c->seg[k].bucket] -= ov < sp->ns[c->seg[k].bucket] ? ov :
-						    sp->ns[c->seg[k].bucket];
+		charge(sp, ac, LGD_BD_NMI, (int64_t)(to - from), &w);
+		/* out of every interrupt segment it hit (own is what is left anyway) */
+		for (size_t k = first_after(c->seg, c->nr_seg, from);
+		     k < c->nr_seg && c->seg[k].start < to; k++)
+			if (level(c->seg[k].bucket) > ctx)
+				sp->ns[c->seg[k].bucket] -= (int64_t)(min64(c->seg[k].end, to) -
+								      max64(c->seg[k].start, from));
 	}
 }
 
@@ -150,7 +158,7 @@ static void off_cpu(struct lgd_bd *bd, struct lgd_bd_split *sp, struct acc *ac,
 	charge(sp, ac, LGD_BD_PREEMPTED, (int64_t)(s2 - w), &ran);
 }
 
-int lgd_bd_split(struct lgd_bd *bd, uint32_t pid, unsigned int ctx, uint64_t a,
+int lgd_bd_split(struct lgd_bd *bd, uint32_t a_pid, uint32_t pid, unsigned int ctx, uint64_t a,
 		 uint32_t a_cpu, uint64_t b, uint32_t b_cpu, struct lgd_bd_split *out)
 {
 	struct acc acc, *ac = &acc;	/* 2 KB: only its counts need zeroing */
@@ -165,6 +173,10 @@ int lgd_bd_split(struct lgd_bd *bd, uint32_t pid, unsigned int ctx, uint64_t a,
 	out->pid = pid;
 	out->cpu = b_cpu;
 	ctx &= LOGDEV_CTX_MASK;
+	if (ctx == LOGDEV_CTX_TASK && a_pid != pid) {	/* two tasks' records: not one's time */
+		out->mixed = 1;
+		return 0;
+	}
 	if (ctx == LOGDEV_CTX_TASK && pid) {
 		const struct bd_pid *p = lgd_bd_pid(bd, pid, 0);
 		size_t lo = 0, hi = p ? p->nr_off : 0;
@@ -181,6 +193,10 @@ int lgd_bd_split(struct lgd_bd *bd, uint32_t pid, unsigned int ctx, uint64_t a,
 			const struct bd_off *o = &p->off[lo];
 			uint64_t s1 = max64(o->s1, a), s2 = min64(o->s2, b);
 
+			if (o->lost) {	/* where it was then is not known */
+				out->incomplete = 1;
+				continue;
+			}
 			if (s1 > cur)
 				window(bd, out, ac, ctx, cur_cpu, cur, s1);
 			off_cpu(bd, out, ac, o, s1, s2);
@@ -193,9 +209,14 @@ int lgd_bd_split(struct lgd_bd *bd, uint32_t pid, unsigned int ctx, uint64_t a,
 	if (cur < b)
 		window(bd, out, ac, ctx, cur_cpu, cur, b);
 	rest = out->len;
-	for (unsigned int k = 1; k < LGD_BD_NR; k++)
+	for (unsigned int k = 1; k < LGD_BD_NR; k++) {
 		rest -= out->ns[k];
-	out->ns[LGD_BD_OWN] = rest > 0 ? rest : 0;	/* below 0: CPUs' clocks apart */
+		out->incomplete |= out->ns[k] < 0;
+	}
+	/* more than the pair's time: CPUs' clocks apart, or markers that do not
+	 * add up (a pid with two tasks): never clamped into a smaller figure */
+	out->incomplete |= rest < 0;
+	out->ns[LGD_BD_OWN] = rest;
 	for (unsigned int k = 1; k < LGD_BD_NR; k++)
 		for (unsigned int i = 0; i < ac->n[k]; i++)
 			if (ac->c[k][i].ns > out->who[k].ns)
@@ -212,8 +233,9 @@ int lgd_bd_row_add(struct lgd_bd_row **row, const struct lgd_bd_split *sp)
 	if (!r && !(r = *row = calloc(1, sizeof(*r))))
 		return -ENOMEM;
 	r->n++;
-	if (sp->incomplete) {
-		r->incomplete++;
+	if (sp->mixed || sp->incomplete) {
+		r->mixed += sp->mixed != 0;
+		r->incomplete += !sp->mixed;
 		return 0;
 	}
 	slot = sp->len > 0 ? 64u - (unsigned int)__builtin_clzll((uint64_t)sp->len) : 0;

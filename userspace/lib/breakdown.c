@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * breakdown.c: the timelines of the context markers, fed in merge order
- * (docs/ANALYSIS.md, "Breakdown"; design: docs/log/DESIGN-breakdown.md).
+ * (docs/BREAKDOWN.md; design: docs/log/DESIGN-breakdown.md).
  *
  * - Per CPU, the interrupts as flat segments: each time is in exactly one
  *   segment of the innermost interrupt running (a hardirq inside a softirq
@@ -18,9 +18,11 @@
  *   (at w: blocked s1..w, waiting on a run queue w..s2).  Tasks are told
  *   apart by their task_struct address (prev, next, p), its pid learned
  *   from the records a task makes when it switches out (their pid).
- * - Per CPU, the times of lost-events gaps: a split that meets one is
- *   incomplete.
- * Memory: about 50 bytes per marker record (segments and intervals are
+ * - Per CPU, the ranges whose picture is not known, per task the times
+ *   its whereabouts are not: a split that meets one is incomplete.
+ * This file: the markers (names, specs, formats), the tables, opening,
+ * lookups and the walk; bdfeed.c feeds the timelines, bdsplit.c splits.
+ * Memory: about 50 to 90 bytes per marker record (segments and intervals are
  * kept for the whole capture: a pair may start anywhere before its end).
  */
 #include <errno.h>
@@ -29,30 +31,61 @@
 #include "liblogdev.h"
 #include "bd_int.h"
 
+/*
+ * The markers: probe name, what `record --breakdown` attaches (SYSTEM:EVENT
+ * then the tracepoint's arguments by name, the order the reader reads them
+ * in), and whether a kernel may lack the tracepoint.
+ */
 static const struct {
-	const char *name, *spec, *args;	/* args: the format's first names */
+	const char *name, *spec;
 	int optional;
 } marks[LGD_BDM_NR] = {
-	[LGD_BDM_IRQ_IN] = { "logdev_bd_irq_in", "irq:irq_handler_entry irq", "irq=", 0 },
-	[LGD_BDM_IRQ_OUT] = { "logdev_bd_irq_out", "irq:irq_handler_exit irq", "irq=", 0 },
-	[LGD_BDM_SIRQ_IN] = { "logdev_bd_sirq_in", "irq:softirq_entry vec_nr", "vec_nr=", 0 },
-	[LGD_BDM_SIRQ_OUT] = { "logdev_bd_sirq_out", "irq:softirq_exit vec_nr", "vec_nr=", 0 },
+	[LGD_BDM_IRQ_IN] = { "logdev_bd_irq_in", "irq:irq_handler_entry irq", 0 },
+	[LGD_BDM_IRQ_OUT] = { "logdev_bd_irq_out", "irq:irq_handler_exit irq", 0 },
+	[LGD_BDM_SIRQ_IN] = { "logdev_bd_sirq_in", "irq:softirq_entry vec_nr", 0 },
+	[LGD_BDM_SIRQ_OUT] = { "logdev_bd_sirq_out", "irq:softirq_exit vec_nr", 0 },
 	[LGD_BDM_SWITCH] = { "logdev_bd_switch", "sched:sched_switch preempt prev next prev_state",
-			     "preempt=", 0 },
-	[LGD_BDM_WAKING] = { "logdev_bd_waking", "sched:sched_waking p", "p=", 0 },
-	[LGD_BDM_NMI] = { "logdev_bd_nmi", "nmi:nmi_handler handler delta_ns", "handler=", 1 },
-	[LGD_BDM_TIMER_IN] = { "logdev_bd_timer_in", "irq_vectors:local_timer_entry vector",
-			       "vector=", 1 },
-	[LGD_BDM_TIMER_OUT] = { "logdev_bd_timer_out", "irq_vectors:local_timer_exit vector",
-				"vector=", 1 },
+			     0 },
+	[LGD_BDM_WAKING] = { "logdev_bd_waking", "sched:sched_waking p", 0 },
+	[LGD_BDM_NMI] = { "logdev_bd_nmi", "nmi:nmi_handler handler delta_ns", 1 },
+	[LGD_BDM_TIMER_IN] = { "logdev_bd_timer_in", "irq_vectors:local_timer_entry vector", 1 },
+	[LGD_BDM_TIMER_OUT] = { "logdev_bd_timer_out", "irq_vectors:local_timer_exit vector", 1 },
 };
 
-/* the arguments each kind needs (the probe spec's, in its order) */
-static const unsigned int mark_nargs[LGD_BDM_NR] = {
-	[LGD_BDM_IRQ_IN] = 1, [LGD_BDM_IRQ_OUT] = 1, [LGD_BDM_SIRQ_IN] = 1,
-	[LGD_BDM_SIRQ_OUT] = 1, [LGD_BDM_SWITCH] = 4, [LGD_BDM_WAKING] = 1,
-	[LGD_BDM_NMI] = 2, [LGD_BDM_TIMER_IN] = 1, [LGD_BDM_TIMER_OUT] = 1,
-};
+unsigned int lgd_bd_nargs(unsigned int m)
+{
+	unsigned int n = 0;
+
+	for (const char *p = m && m < LGD_BDM_NR ? marks[m].spec : ""; *p; p++)
+		n += *p == ' ';
+	return n;
+}
+
+/*
+ * does format @fmt hold exactly @m's arguments: "NAME=CONV" for each name
+ * of its spec, in order, one space apart, each a number?
+ */
+static int fmt_fits(const char *fmt, unsigned int m)
+{
+	const char *name = strchr(marks[m].spec, ' ');
+	int kinds[8], n = lgd_fmt_arg_kinds(fmt, kinds, 8);
+
+	if (n != (int)lgd_bd_nargs(m))
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (kinds[i] == LGD_ARG_STR)
+			return 0;
+	while (name) {
+		size_t len = strcspn(++name, " ");
+
+		if (strncmp(fmt, name, len) || fmt[len] != '=')
+			return 0;
+		fmt += strcspn(fmt, " ");
+		fmt += *fmt == ' ';
+		name = strchr(name, ' ');
+	}
+	return !*fmt;
+}
 
 const char *lgd_bd_mark_name(unsigned int m)
 {
@@ -72,18 +105,23 @@ const char *lgd_bd_mark_spec(unsigned int m, int *optional)
 	return spec[m];
 }
 
-unsigned int lgd_bd_mark_of(const struct lgd_site *s)
+/* the marker kind named like site @s, LGD_BDM_BAD for another logdev_bd_*, else 0 */
+static unsigned int mark_named(const struct lgd_site *s)
 {
-	int kinds[8];
-
-	if (!s || !s->file || strcmp(s->file, "probe") || !s->func || !s->fmt ||
+	if (!s || !s->file || strcmp(s->file, "probe") || !s->func ||
 	    strncmp(s->func, "logdev_bd_", 10))
 		return 0;
 	for (unsigned int m = 1; m < LGD_BDM_NR; m++)
 		if (!strcmp(s->func, marks[m].name))
-			return !strncmp(s->fmt, marks[m].args, strlen(marks[m].args)) &&
-			       lgd_fmt_arg_kinds(s->fmt, kinds, 8) >= (int)mark_nargs[m] ? m : 0;
-	return 0;
+			return m;
+	return LGD_BDM_BAD;	/* the name is reserved: never paired */
+}
+
+unsigned int lgd_bd_mark_of(const struct lgd_site *s)
+{
+	unsigned int m = mark_named(s);
+
+	return m && m < LGD_BDM_NR && !(s->fmt && fmt_fits(s->fmt, m)) ? LGD_BDM_BAD : m;
 }
 
 const char *lgd_bd_bucket_name(unsigned int b)
@@ -105,23 +143,6 @@ const char *lgd_bd_softirq_name(uint64_t v)
 
 /* ---- growing arrays and hash tables ------------------------------------ */
 
-/* room for one more of @size bytes in *@v of *@nr (*@cap): 0 or -ENOMEM */
-static int grow(void **v, size_t *nr, size_t *cap, size_t size)
-{
-	void *nv;
-	size_t nc;
-
-	if (*nr < *cap)
-		return 0;
-	nc = *cap ? *cap * 2 : 16;
-	nv = realloc(*v, nc * size);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = nc;
-	return 0;
-}
-
 static size_t hash64(uint64_t k, size_t cap)
 {
 	k ^= k >> 33;
@@ -130,8 +151,7 @@ static size_t hash64(uint64_t k, size_t cap)
 	return (size_t)k & (cap - 1);
 }
 
-/* the task of address @ptr (@create: added if new), NULL if none or no memory */
-static struct bd_task *task_of(struct lgd_bd *bd, uint64_t ptr, int create)
+struct bd_task *lgd_bd_task(struct lgd_bd *bd, uint64_t ptr, int create)
 {
 	size_t i;
 
@@ -235,18 +255,23 @@ int lgd_bd_open(struct lgd_bd **out, const struct lgd_sites *sites, const char *
 {
 	struct lgd_bd *bd = calloc(1, sizeof(*bd));
 	unsigned int need = 1u << LGD_BDM_SWITCH | 1u << LGD_BDM_IRQ_IN | 1u << LGD_BDM_IRQ_OUT |
-			    1u << LGD_BDM_SIRQ_IN | 1u << LGD_BDM_SIRQ_OUT;
+			    1u << LGD_BDM_SIRQ_IN | 1u << LGD_BDM_SIRQ_OUT, bad = 0;
 
 	*out = NULL;
 	if (!bd)
 		return -ENOMEM;
 	bd->sites = sites;
-	for (uint32_t id = 0; id < sites->nr; id++)
-		bd->have |= 1u << lgd_bd_mark_of(lgd_sites_get(sites, id));
+	for (uint32_t id = 0; id < sites->nr; id++) {
+		const struct lgd_site *st = lgd_sites_get(sites, id);
+		unsigned int m = mark_named(st), k = lgd_bd_mark_of(st);
+
+		if (m && m < LGD_BDM_NR)	/* a marker's site: usable, or not */
+			*(k == m ? &bd->have : &bad) |= 1u << m;
+	}
 	for (unsigned int m = 1; m < LGD_BDM_NR; m++)
 		if (listed(probes, m))
 			bd->have |= 1u << m;
-	bd->have &= ~1u;
+	bd->have &= ~bad;	/* a site of its name in another format: unusable */
 	if (have)
 		*have = bd->have;
 	if ((bd->have & need) != need) {
@@ -257,151 +282,9 @@ int lgd_bd_open(struct lgd_bd **out, const struct lgd_sites *sites, const char *
 	return 0;
 }
 
-/* a segment of @c: [@c->seg_start, @now) of its innermost open interrupt */
-static int seg_emit(struct bd_cpu *c, uint64_t now)
-{
-	const struct bd_open *o = &c->stack[c->depth - 1];
-
-	if (now <= c->seg_start)
-		return 0;
-	if (grow((void **)&c->seg, &c->nr_seg, &c->cap_seg, sizeof(*c->seg)))
-		return -ENOMEM;
-	c->seg[c->nr_seg++] = (struct bd_seg){ c->seg_start, now, o->bucket, o->who, o->id };
-	return 0;
-}
-
-static int irq_in(struct bd_cpu *c, uint64_t ts, unsigned int bucket, uint32_t who, uint64_t id)
-{
-	if (c->depth && seg_emit(c, ts))
-		return -ENOMEM;
-	if (c->depth == BD_DEPTH) {	/* deeper than any kernel nests: start over */
-		c->depth = 0;
-		c->broken_at = ts;
-	}
-	c->stack[c->depth++] = (struct bd_open){ bucket, who, id };
-	c->seg_start = ts;
-	return 0;
-}
-
-static int irq_out(struct bd_cpu *c, uint64_t ts, uint32_t who)
-{
-	if (!c->depth || c->stack[c->depth - 1].who != who) {
-		c->depth = 0;	/* an exit of an entry not seen: before the recording */
-		return 0;
-	}
-	if (seg_emit(c, ts))
-		return -ENOMEM;
-	c->depth--;
-	c->seg_start = ts;
-	return 0;
-}
-
-/* sched_switch on CPU @cpu at @ts by task @pid: args preempt, prev, next, prev_state */
-static int on_switch(struct lgd_bd *bd, const struct lgd_item *it, const uint64_t *a)
-{
-	struct bd_task *t = task_of(bd, a[2], 0);
-	struct bd_pid *p;
-
-	if (t && t->open) {	/* next comes back */
-		p = lgd_bd_pid(bd, t->pid, 1);
-		if (!p || grow((void **)&p->off, &p->nr_off, &p->cap_off, sizeof(*p->off)))
-			return -ENOMEM;
-		p->off[p->nr_off++] = (struct bd_off){ t->s1, t->w, it->ts, it->cpu,
-						       t->runnable, t->next, it->rec.pid, t->waker };
-		t->open = 0;
-	}
-	if (!it->rec.pid)	/* the idle tasks: no pairs of theirs are split */
-		return 0;
-	t = task_of(bd, a[1], 1);
-	p = lgd_bd_pid(bd, it->rec.pid, 1);
-	if (!t || !p)
-		return -ENOMEM;
-	t->pid = it->rec.pid;
-	t->open = 1;
-	t->s1 = it->ts;
-	t->w = 0;
-	t->runnable = a[0] || !(uint32_t)a[3];
-	t->next = a[2];
-	p->ptr = a[1];
-	return 0;
-}
-
-/* sched_waking of task @ptr: its waker, the record's task or interrupt */
-static void on_waking(struct lgd_bd *bd, const struct lgd_item *it, uint64_t ptr)
-{
-	struct bd_task *t = task_of(bd, ptr, 0);
-	unsigned int ctx = it->rec.ctx & LOGDEV_CTX_MASK;
-	struct bd_cpu *c = lgd_bd_cpu(bd, it->cpu, 0);
-
-	if (!t || !t->open || t->runnable || t->w)
-		return;
-	t->w = it->ts;
-	if (ctx == LOGDEV_CTX_TASK)
-		t->waker = (struct lgd_bd_who){ LGD_BDW_TASK, it->cpu, it->rec.pid, it->ts, 0 };
-	else if (ctx != LOGDEV_CTX_NMI && c && c->depth)
-		t->waker = (struct lgd_bd_who){ c->stack[c->depth - 1].who, it->cpu,
-						c->stack[c->depth - 1].id, it->ts, 0 };
-	else
-		t->waker = (struct lgd_bd_who){ LGD_BDW_CTX, it->cpu, ctx, it->ts, 0 };
-}
-
-int lgd_bd_feed(struct lgd_bd *bd, const struct lgd_item *it, unsigned int mark)
-{
-	struct bd_cpu *c = lgd_bd_cpu(bd, it->cpu, 1);
-	struct lgd_bp_args a;
-	uint64_t v[4] = { 0 };
-
-	if (!c)
-		return -ENOMEM;
-	if (it->kind == LGD_ITEM_GAP) {
-		c->depth = 0;	/* what was open may have ended in the gap */
-		if (grow((void **)&c->gap, &c->nr_gap, &c->cap_gap, sizeof(*c->gap)))
-			return -ENOMEM;
-		c->gap[c->nr_gap++] = it->ts;
-		return 0;
-	}
-	if (it->kind != LGD_ITEM_REC || !mark || mark >= LGD_BDM_NR || !bd->sites)
-		return 0;
-	lgd_bprintf_args(lgd_sites_get(bd->sites, it->rec.site)->fmt, it->payload,
-			 it->rec.arg_bytes, (it->rec.type == LOGDEV_REC_PRINT_SLOTS ? LGD_BP_SLOTS : 0) |
-			 (it->rec_flags & LOGDEV_REC_F_CUT ? LGD_BP_CUT : 0), &a);
-	if (a.nr < mark_nargs[mark])
-		return 0;	/* a record cut short: its CPU's segments go on */
-	for (unsigned int i = 0; i < mark_nargs[mark]; i++)
-		v[i] = a.num[i];
-	bd->fed++;
-	switch (mark) {
-	case LGD_BDM_IRQ_IN:
-		return irq_in(c, it->ts, LGD_BD_HARDIRQ, LGD_BDW_IRQ, v[0]);
-	case LGD_BDM_TIMER_IN:
-		return irq_in(c, it->ts, LGD_BD_HARDIRQ, LGD_BDW_TIMER, v[0]);
-	case LGD_BDM_SIRQ_IN:
-		return irq_in(c, it->ts, LGD_BD_SOFTIRQ, LGD_BDW_SOFTIRQ, v[0]);
-	case LGD_BDM_IRQ_OUT:
-		return irq_out(c, it->ts, LGD_BDW_IRQ);
-	case LGD_BDM_TIMER_OUT:
-		return irq_out(c, it->ts, LGD_BDW_TIMER);
-	case LGD_BDM_SIRQ_OUT:
-		return irq_out(c, it->ts, LGD_BDW_SOFTIRQ);
-	case LGD_BDM_NMI:
-		if (grow((void **)&c->nmi, &c->nr_nmi, &c->cap_nmi, sizeof(*c->nmi)))
-			return -ENOMEM;
-		c->nmi[c->nr_nmi++] = (struct bd_seg){ (int64_t)v[1] > 0 && v[1] < it->ts ?
-						       it->ts - v[1] : it->ts, it->ts,
-						       LGD_BD_NMI, LGD_BDW_NMI, v[0] };
-		return 0;
-	case LGD_BDM_SWITCH:
-		return on_switch(bd, it, v);
-	case LGD_BDM_WAKING:
-		on_waking(bd, it, v[0]);
-		return 0;
-	}
-	return 0;
-}
-
 int lgd_bd_ptr_pid(struct lgd_bd *bd, uint64_t ptr, uint32_t *pid)
 {
-	const struct bd_task *t = task_of(bd, ptr, 0);
+	const struct bd_task *t = lgd_bd_task(bd, ptr, 0);
 
 	if (!t || !t->pid)
 		return 0;
@@ -412,7 +295,7 @@ int lgd_bd_ptr_pid(struct lgd_bd *bd, uint64_t ptr, uint32_t *pid)
 int lgd_bd_off_since(struct lgd_bd *bd, uint32_t pid, uint64_t ts)
 {
 	const struct bd_pid *p = lgd_bd_pid(bd, pid, 0);
-	const struct bd_task *t = p ? task_of(bd, p->ptr, 0) : NULL;
+	const struct bd_task *t = p ? lgd_bd_task(bd, p->ptr, 0) : NULL;
 
 	return t && t->open && t->pid == pid && t->s1 < ts;
 }
@@ -510,8 +393,10 @@ int lgd_bd_walk(struct lgd_bd *bd, int (*cb)(void *arg, const struct lgd_bd_slic
 	return 0;
 }
 
-uint64_t lgd_bd_markers(const struct lgd_bd *bd)
+uint64_t lgd_bd_markers(const struct lgd_bd *bd, uint64_t *met)
 {
+	if (met)
+		*met = bd ? bd->met : 0;
 	return bd ? bd->fed : 0;
 }
 
@@ -522,7 +407,7 @@ void lgd_bd_close(struct lgd_bd *bd)
 	for (uint32_t i = 0; i < bd->nr_cpu; i++) {
 		free(bd->cpus[i].seg);
 		free(bd->cpus[i].nmi);
-		free(bd->cpus[i].gap);
+		free(bd->cpus[i].bad);
 	}
 	for (size_t i = 0; i < bd->pids_cap; i++)
 		free(bd->pids[i].off);

@@ -222,6 +222,7 @@ int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it)
 		ds->last_pair = p;
 		ds->last_from_ts = it->ts - sp.ns;
 		ds->last_from_cpu = sp.from_cpu;
+		ds->last_from_pid = sp.from_pid;
 		if (sp.nested_recs) {
 			p->nested_n++;
 			p->nested_recs += sp.nested_recs;
@@ -553,8 +554,8 @@ static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
 }
 
 /*
- * a breakdown marker (@rs->bd_marks) or gap @it: fed to the timelines
- * (@ds->bd, if any).  Return: 1 for a marker (not to pair), 0, -ENOMEM.
+ * item @it fed to the breakdown's timelines (@ds->bd, if any).  Return: 1
+ * for a marker (@rs->bd_marks: never paired), 0, -ENOMEM.
  */
 static int bd_item(struct lgd_deltas *ds, const struct lgd_records *rs,
 		   const struct lgd_item *it)
@@ -562,20 +563,21 @@ static int bd_item(struct lgd_deltas *ds, const struct lgd_records *rs,
 	unsigned int mk = it->kind == LGD_ITEM_REC && rs->bd_marks &&
 			  it->rec.site < rs->r->sites.nr ? rs->bd_marks[it->rec.site] : 0;
 
-	if (ds->bd && (mk || it->kind == LGD_ITEM_GAP) && lgd_bd_feed(ds->bd, it, mk))
+	if (ds->bd && lgd_bd_feed(ds->bd, it, mk))
 		return -ENOMEM;
 	return mk != 0;
 }
 
 /*
- * the pair ds->last_pair just got, of @it's task and context, from @a on
- * CPU @a_cpu to @b on @b_cpu, split into its row
+ * the pair ds->last_pair just got, ending at @it's task and context, from
+ * a record of task @a_pid at @a on CPU @a_cpu to @b on @b_cpu, split into
+ * its row
  */
-static int split_pair(struct lgd_deltas *ds, const struct lgd_item *it, uint64_t a,
-		      uint32_t a_cpu, uint64_t b, uint32_t b_cpu)
+static int split_pair(struct lgd_deltas *ds, const struct lgd_item *it, uint32_t a_pid,
+		      uint64_t a, uint32_t a_cpu, uint64_t b, uint32_t b_cpu)
 {
 	struct lgd_bd_split sp;
-	int ret = lgd_bd_split(ds->bd, it->rec.pid, it->rec.ctx, a, a_cpu, b, b_cpu, &sp);
+	int ret = lgd_bd_split(ds->bd, a_pid, it->rec.pid, it->rec.ctx, a, a_cpu, b, b_cpu, &sp);
 
 	return ret ? ret : lgd_bd_row_add(&ds->last_pair->bd, &sp);
 }
@@ -621,8 +623,8 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 		if (!durations) {
 			ret = lgd_deltas_add(ds, it);
 			if (!ret && ds->bd && ds->last_pair)
-				ret = split_pair(ds, it, ds->last_from_ts, ds->last_from_cpu,
-						 it->ts, it->cpu);
+				ret = split_pair(ds, it, ds->last_from_pid, ds->last_from_ts,
+						 ds->last_from_cpu, it->ts, it->cpu);
 		} else if (it->kind == LGD_ITEM_REC && it->rec.type == LOGDEV_REC_COMM) {
 			nest_comm(&ns, it, lgd_cost_comm(ds->cost));
 		} else {
@@ -673,8 +675,9 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 					nest_top(&ns, it, du.name[it->rec.site], ds, &res);
 				ret = add_dur(ds, &dp, &res);
 				if (!ret && ds->bd && ds->last_pair && dp.ns >= 0)
-					ret = split_pair(ds, it, dp.ret_ts - (uint64_t)dp.ns,
-							 dp.entry_cpu, dp.ret_ts, dp.ret_cpu);
+					ret = split_pair(ds, it, it->rec.pid,
+							 dp.ret_ts - (uint64_t)dp.ns, dp.entry_cpu,
+							 dp.ret_ts, dp.ret_cpu);
 			} else if (!ret && role == LGD_DUR_ENTRY) {
 				ret = nest_push(&ns, it, du.name[it->rec.site]);
 			}

@@ -137,7 +137,7 @@ static int named_build(struct named_set *ns, const struct lgd_deltas *ds,
 		x->cut |= lgd_deltas_cut_at(ds, p->from) != 0;
 		x->unmatched += p->unmatched;
 		if (p->bd) {
-			x->bd_n += p->bd->n - p->bd->incomplete;
+			x->bd_n += p->bd->n - p->bd->incomplete - p->bd->mixed;
 			x->bd_incomplete += p->bd->incomplete;
 			for (unsigned int k = 0; k < LGD_BD_NR; k++)
 				x->bd_ns[k] = x->bd_ns[k] > INT64_MAX - p->bd->ns[k] ? INT64_MAX :

@@ -31,7 +31,9 @@ enum lgd_bd_bucket {
 enum lgd_bd_mark {
 	LGD_BDM_NONE, LGD_BDM_IRQ_IN, LGD_BDM_IRQ_OUT, LGD_BDM_SIRQ_IN, LGD_BDM_SIRQ_OUT,
 	LGD_BDM_SWITCH, LGD_BDM_WAKING, LGD_BDM_NMI, LGD_BDM_TIMER_IN, LGD_BDM_TIMER_OUT,
-	LGD_BDM_NR
+	LGD_BDM_NR,
+	LGD_BDM_BAD = 0xff	/* a logdev_bd_* site whose format is not its marker's:
+				 * never paired, never read */
 };
 
 /** lgd_bd_mark_name() - the probe name of marker @m ("logdev_bd_switch"), or NULL. */
@@ -43,13 +45,14 @@ const char *lgd_bd_mark_name(unsigned int m);
  */
 const char *lgd_bd_mark_spec(unsigned int m, int *optional);
 /**
- * lgd_bd_mark_of() - the marker kind of site @s (a probe named
- * logdev_bd_* whose format has the arguments breakdown.c reads), else 0.
+ * lgd_bd_mark_of() - the marker kind of site @s: a probe named logdev_bd_*
+ * whose format has exactly the arguments breakdown.c reads, in order, all
+ * numbers; LGD_BDM_BAD for another site of that reserved name; else 0.
  */
 unsigned int lgd_bd_mark_of(const struct lgd_site *s);
 
 /**
- * lgd_bd_site_marks() - *@out: the marker kind of each site id of @sites
+ * lgd_bd_site_marks() - *@out: lgd_bd_mark_of() of each site id of @sites
  * (@sites->nr bytes, malloc'd), or NULL when no site is a marker.
  * Return: 0 or -ENOMEM.
  */
@@ -79,14 +82,16 @@ struct lgd_bd_who {
  * struct lgd_bd_split - one pair split: from @start (ns, its first record)
  * @len ns long, task @pid (its last record's), last record's @cpu; @ns per
  * bucket (summing to @len; own is what the others leave); @who the top
- * culprit of each bucket (kind LGD_BDW_NONE: none); @incomplete: lost events
- * or a missing marker inside it (its figures are not added to a row)
+ * culprit of each bucket (kind LGD_BDW_NONE: none); @incomplete: lost events,
+ * a marker lost or not fitting, or buckets over @len inside it; @mixed: its
+ * two records are two tasks' (task context; --by context or cpu): not
+ * split.  Neither is added to a row's figures.
  */
 struct lgd_bd_split {
 	uint64_t start;
 	int64_t len;
 	uint32_t pid, cpu;
-	int incomplete;
+	int incomplete, mixed;
 	int64_t ns[LGD_BD_NR];
 	struct lgd_bd_who who[LGD_BD_NR];
 };
@@ -94,14 +99,15 @@ struct lgd_bd_split {
 #define LGD_BD_WORST	3	/* instances kept per row, longest first */
 
 /**
- * struct lgd_bd_row - a delta-table row's breakdown: @n pairs split,
- * @incomplete of them not added; @ns per bucket summed over the others;
+ * struct lgd_bd_row - a delta-table row's breakdown: @n pairs, of them
+ * @incomplete and @mixed not added (lgd_bd_split); @ns per bucket summed
+ * over the others;
  * @worst the @nworst longest complete ones; @log2 the buckets' sums of the
  * complete pairs by the log2 bucket of their length (lgd_hist_log2()'s, for
  * the stacked bars of hist --svg --breakdown)
  */
 struct lgd_bd_row {
-	uint64_t n, incomplete;
+	uint64_t n, incomplete, mixed;
 	int64_t ns[LGD_BD_NR];
 	uint32_t nworst;
 	struct lgd_bd_split worst[LGD_BD_WORST];
@@ -122,16 +128,18 @@ struct lgd_bd;
 int lgd_bd_open(struct lgd_bd **bd, const struct lgd_sites *sites, const char *probes,
 		unsigned int *have);
 /**
- * lgd_bd_feed() - feed a marker record (its site's kind @mark) or a
- * lost-events gap (@mark 0) in merge order.  Return: 0 or -ENOMEM.
+ * lgd_bd_feed() - feed every item in merge order: records (@mark: their
+ * site's lgd_bd_site_marks() value, 0 for the user's), lost-events gaps.
+ * The user's records say which context ran when (an interrupt still open
+ * under a task's record was not seen to end).  Return: 0 or -ENOMEM.
  */
 int lgd_bd_feed(struct lgd_bd *bd, const struct lgd_item *it, unsigned int mark);
 /**
- * lgd_bd_split() - split the pair of task @pid in context @ctx
- * (LOGDEV_CTX_*) from @a (ns, on CPU @a_cpu) to @b (on @b_cpu), fed up to
- * @b, into *@out.  Return: 0 or -ENOMEM.
+ * lgd_bd_split() - split the pair from a record of task @a_pid at @a (ns,
+ * on CPU @a_cpu) to one of task @pid at @b (on @b_cpu), context @ctx
+ * (LOGDEV_CTX_*), fed up to @b, into *@out.  Return: 0.
  */
-int lgd_bd_split(struct lgd_bd *bd, uint32_t pid, unsigned int ctx, uint64_t a,
+int lgd_bd_split(struct lgd_bd *bd, uint32_t a_pid, uint32_t pid, unsigned int ctx, uint64_t a,
 		 uint32_t a_cpu, uint64_t b, uint32_t b_cpu, struct lgd_bd_split *out);
 /** lgd_bd_row_add() - add @sp to *@row (allocated on first use).  0 or -ENOMEM. */
 int lgd_bd_row_add(struct lgd_bd_row **row, const struct lgd_bd_split *sp);
@@ -156,8 +164,11 @@ struct lgd_bd_slice {
  */
 int lgd_bd_walk(struct lgd_bd *bd, int (*cb)(void *arg, const struct lgd_bd_slice *s),
 		void *arg);
-/** lgd_bd_markers() - markers fed so far (records), for "none recorded" */
-uint64_t lgd_bd_markers(const struct lgd_bd *bd);
+/**
+ * lgd_bd_markers() - marker records fed so far that could be read; *@met
+ * (if not NULL) all marker records met, read or not.
+ */
+uint64_t lgd_bd_markers(const struct lgd_bd *bd, uint64_t *met);
 void lgd_bd_close(struct lgd_bd *bd);
 
 /** lgd_bd_bucket_name() - "own", "hardirq", ... of LGD_BD_* @b. */

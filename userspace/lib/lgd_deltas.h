@@ -124,8 +124,8 @@ struct lgd_deltas {
 				 * counts one per pair holding it) */
 	struct lgd_bd *bd;	/* the breakdown's timelines (lgd_deltas_opts) */
 	struct lgd_pair *last_pair;	/* lgd_deltas_add(): the pair it made, */
-	uint64_t last_from_ts;		/* its first record's time and CPU */
-	uint32_t last_from_cpu;
+	uint64_t last_from_ts;		/* its first record's time, CPU, pid */
+	uint32_t last_from_cpu, last_from_pid;
 };
 
 /**

@@ -43,7 +43,7 @@ struct lgd_run;
  *             or after a record the filter left out: lgd_item.filtered)
  * @kind, @ns: lgd_ts_step() of the two timestamps (only LGD_STEP_OK is a
  *             delta)
- * @from_site, @from_cpu: the previous record's site and CPU
+ * @from_site, @from_cpu, @from_pid: the previous record's site, CPU and pid
  * @nested_ns, @nested_recs: nested time between the two (streams.c): sum of
  *             the spans of the runs of deeper-context records, ns; records
  */
@@ -51,7 +51,7 @@ struct lgd_stream_step {
 	int has_prev;
 	enum lgd_step kind;
 	uint64_t ns;
-	uint32_t from_site, from_cpu;
+	uint32_t from_site, from_cpu, from_pid;
 	uint64_t nested_ns, nested_recs;
 };
 

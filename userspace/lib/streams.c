@@ -62,7 +62,8 @@
 /**
  * struct lgd_stream - a stream's previous record (@valid), and what its
  * deeper contexts did since: @nested_ns (sum of run spans, saturating),
- * @nested_recs (records in those runs).  @used, @pid: task hash slot;
+ * @nested_recs (records in those runs).  @used: task hash slot; @pid its
+ * key there, and any stream's previous record's pid;
  * @gap_seen: its CPU's gap count at that record (LGD_BY_TASK).
  */
 struct lgd_stream {
@@ -317,6 +318,7 @@ int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
 		s->left_huge += step->kind == LGD_STEP_HUGE;
 		step->from_site = st->site;
 		step->from_cpu = st->cpu;
+		step->from_pid = st->pid;
 		step->nested_ns = st->nested_ns;
 		step->nested_recs = st->nested_recs;
 	}
@@ -325,6 +327,7 @@ int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
 	st->ts = it->ts;
 	st->site = it->rec.site;
 	st->cpu = cpu;
+	st->pid = it->rec.pid;	/* a task stream's key already: the same */
 	st->gap_seen = s->gaps[cpu];
 	st->nested_ns = 0;
 	st->nested_recs = 0;

@@ -39,10 +39,11 @@ static const char fmts[] =
 	"10\tprobe\t0\tlogdev_bd_timer_in\tvector=%lld\n"
 	"11\tprobe\t0\tlogdev_bd_timer_out\tvector=%lld\n"
 	"12\ta.c\t30\th\tsoft in\n"
-	"13\ta.c\t40\th\tsoft out\n";
+	"13\ta.c\t40\th\tsoft out\n"
+	"14\ta.c\t50\tk\tother\n";
 
 enum { IN = 1, OUT, IRQ_IN, IRQ_OUT, SIRQ_IN, SIRQ_OUT, SWITCH, WAKING, NMI, TIMER_IN,
-       TIMER_OUT, SOFT_IN, SOFT_OUT };
+       TIMER_OUT, SOFT_IN, SOFT_OUT, OTHER };
 enum { TASK = 0, SOFT = 1, HARD = 2, NMIC = 3 };
 
 #define T_PTR	0xffff888001000000ull	/* task 100 */
@@ -187,7 +188,7 @@ static void whole_pair(void)
 		  strstr(worst, "preempted 40.000 (hog-200)") &&
 		  strstr(worst, "blocked 50.000 (softirq TIMER)") && strstr(worst, "nmi 3.000 (NMI"),
 		  "culprits", "'%s'", worst);
-	CHECK_WHY(strstr(out, "2 pairs split (0 incomplete"), "split-count", "out:\n%s", out);
+	CHECK_WHY(strstr(out, "2 pairs (0 incomplete, 0 of two tasks"), "split-count", "out:\n%s", out);
 	free(out);
 	free(err);
 	{	/* CPU 0 idle when the task is woken: its wait there is the sleep's */
@@ -219,7 +220,7 @@ static void hist(void)
 
 	snprintf(args, sizeof(args), "hist --by task --breakdown --svg %s f:10 f:20 %s",
 		 tmp_path("bd.svg"), cap);
-	check_cli("hist-breakdown", args, 0, "breakdown: 1 pair split (0 incomplete, not summed): "
+	check_cli("hist-breakdown", args, 0, "breakdown: 1 pair (0 incomplete, 0 of two tasks: not summed): "
 		  "own 77.000 us 38.5%, hardirq 22.000 us 11.0%, softirq 8.000 us 4.0%, nmi "
 		  "3.000 us 1.5%, preempted 40.000 us 20.0%, blocked 50.000 us 25.0%", NULL);
 	svg = slurp(tmp_path("bd.svg"));
@@ -252,9 +253,18 @@ static void export(void)
 	check_cli("export-perfetto-blocked", args, 0, "\"ts\":1100.000,\"dur\":50.000,"
 		  "\"name\":\"blocked: softirq TIMER\"", NULL);
 	check_cli("export-perfetto-timer", args, 0, "{\"ph\":\"X\",\"pid\":1,\"tid\":2,"
-		  "\"ts\":1010.000,\"dur\":20.000,\"name\":\"hardirq: local timer\"", NULL);
+		  "\"ts\":1010.000,\"dur\":20.000,\"name\":\"local timer\"", NULL);
 	check_cli("export-perfetto-track", args, 0, "\"name\":\"thread_name\",\"args\":"
 		  "{\"name\":\"worker-100\"}", NULL);
+	{	/* the markers are the slices: no instant event of theirs */
+		char *out, *err;
+		int st = run_cli(args, &out, &err);
+
+		CHECK_WHY(st == 0 && !strstr(out, "logdev_bd_") && strstr(out, "\"name\":\"f:10\""),
+			  "export-perfetto-no-marker-instants", "status %d", st);
+		free(out);
+		free(err);
+	}
 	snprintf(args, sizeof(args), "export --format csv --breakdown %s",
 		 build("nobd.cap", base, NEV, 0, -1, 0));
 	check_cli("export-no-markers-refused", args, 2, NULL, "nothing is broken down");
@@ -275,6 +285,144 @@ static void diff(void)
 		  "hardirq 22.000 -> 22.000, softirq 8.000 -> 8.000, nmi 3.000 -> 3.000, preempted "
 		  "40.000 -> 40.000, blocked 50.000 -> 50.000\n    most changed: own, +100.000 us "
 		  "per pair", NULL);
+}
+
+/* a copy of base without its event at @ts on @cpu of @site (or all at @ts if site 0) */
+static size_t without(struct ev *v, uint32_t cpu, uint64_t ts, uint32_t site)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NEV; i++)
+		if (!(base[i].cpu == cpu && base[i].ts == ts && (!site || base[i].site == site)))
+			v[n++] = base[i];
+	return n;
+}
+
+static int by_ts(const void *a, const void *b)
+{
+	const struct ev *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* @v[@n] with one pair of task 100, by task: incomplete (never smaller figures) */
+static void incomplete(const char *name, struct ev *v, size_t n)
+{
+	char args[4200], cap[64];
+
+	qsort(v, n, sizeof(*v), by_ts);	/* each CPU's records in time order */
+	snprintf(cap, sizeof(cap), "%s.cap", name);
+	snprintf(args, sizeof(args), "deltas --by task --breakdown %s", build(cap, v, n, 1, -1, 0));
+	check_cli(name, args, 3, "(1 incomplete, 0 of two tasks", "could not be broken down");
+}
+
+/*
+ * Markers that do not add up make the pair incomplete, each alone (a fresh
+ * user's hostile captures: every one was reported complete, its time moved
+ * to own or buckets summing past the delta, before)
+ */
+static void anomalies(void)
+{
+	struct ev v[NEV + 2];
+	size_t n;
+
+	/* the hog's switch giving the task back is lost: out twice */
+	n = without(v, 1, 1090000, SWITCH);
+	incomplete("switched-out-twice", v, n);
+	/* a switch record with 2 of its 4 arguments: unreadable */
+	n = without(v, 9, 0, 0);
+	for (size_t i = 0; i < n; i++)
+		if (v[i].ts == 1100000)
+			v[i].nargs = 2;
+	incomplete("switch-unreadable", v, n);
+	/* irq 11's exit lost inside the softirq */
+	n = without(v, 1, 1047000, IRQ_OUT);
+	incomplete("irq-exit-lost", v, n);
+	/* the local timer's exit lost: a softirq record comes under it */
+	n = without(v, 1, 1030000, TIMER_OUT);
+	incomplete("timer-exit-lost", v, n);
+	/* an exit whose entry was not seen, inside the pair */
+	n = without(v, 1, 1010000, TIMER_IN);
+	incomplete("exit-without-entry", v, n);
+	/* an NMI's delta_ns past its own time */
+	n = without(v, 9, 0, 0);
+	for (size_t i = 0; i < n; i++)
+		if (v[i].site == NMI)
+			v[i].a[1] = 5000000;
+	incomplete("nmi-delta-past-ts", v, n);
+	/* a softirq vector no kernel has */
+	n = without(v, 9, 0, 0);
+	for (size_t i = 0; i < n; i++)
+		if (v[i].ts == 1040000)
+			v[i].a[0] = 77;
+	incomplete("softirq-vector-77", v, n);
+	/* pid 100 is two tasks whose times off CPU overlap: buckets past the delta */
+	n = without(v, 9, 0, 0);
+	v[n++] = (struct ev){ 0, 1070000, SWITCH, TASK, 100, 4, { 0, T_PTR + 8, O_PTR, 1 } };
+	v[n++] = (struct ev){ 0, 1190000, SWITCH, TASK, 300, 4, { 1, O_PTR, T_PTR + 8, 0 } };
+	incomplete("one-pid-two-tasks", v, n);
+}
+
+/* a marker's site in another format: unusable, still never paired */
+static void formats(void)
+{
+	char args[4200], *cap = build("bd.cap", base, NEV, 1, -1, 0), *data, *p;
+	size_t len;
+
+	/* the switch marker with prev and next swapped in its format */
+	data = slurp_n(cap, &len);
+	p = memmem(data, len, "prev=0x%llx next=0x%llx", 23);
+	if (!p) {
+		fail("swapped-format", "no switch format in the capture");
+		free(data);
+		return;
+	}
+	memcpy(p, "next=0x%llx prev=0x%llx", 23);
+	snprintf(args, sizeof(args), "deltas --by task --breakdown %s",
+		 write_tmp("swapped.cap", data, len));
+	check_cli("swapped-format-refused", args, 2, NULL,
+		  "missing, or not in its marker's format: logdev_bd_switch");
+	snprintf(args, sizeof(args), "deltas --by task %s", tmp_path("swapped.cap"));
+	check_cli("swapped-format-never-pairs", args, 0, "200.000", NULL);
+	{
+		char *out, *err;
+		int st = run_cli(args, &out, &err);
+
+		CHECK_WHY(st == 0 && !strstr(out, "logdev_bd_"), "swapped-format-no-marker-row",
+			  "status %d, out:\n%s", st, out);
+		free(out);
+		free(err);
+	}
+	/* its first name changed too: the name is the marker's, so it never pairs */
+	p = memmem(data, len, "preempt=%llu", 12);
+	if (p)
+		memcpy(p, "preemXt=%llu", 12);
+	snprintf(args, sizeof(args), "deltas --by task %s", write_tmp("renamed.cap", data, len));
+	{
+		char *out, *err;
+		int st = run_cli(args, &out, &err);
+
+		CHECK_WHY(p && st == 0 && strstr(out, "200.000") && !strstr(out, "logdev_bd_"),
+			  "reserved-name-never-pairs", "status %d, out:\n%s", st, out);
+		free(out);
+		free(err);
+	}
+	free(data);
+}
+
+/* --by context: a pair from another task's record is not split, and says so */
+static void two_tasks(void)
+{
+	struct ev v[NEV + 1];
+	char args[4200];
+	size_t n = without(v, 9, 0, 0);
+
+	v[n++] = (struct ev){ 0, 1165000, OTHER, TASK, 300, 0, { 0 } };
+	qsort(v, n, sizeof(*v), by_ts);
+	snprintf(args, sizeof(args), "deltas --breakdown %s", build("mixed.cap", v, n, 1, -1, 0));
+	check_cli("two-tasks-not-split", args, 0, "(0 incomplete, 1 of two tasks: not summed)",
+		  NULL);
+	check_cli("two-tasks-note", args, 0, "note: 1 pair joins two tasks' records", NULL);
 }
 
 static void refusals(void)
@@ -300,7 +448,7 @@ static void refusals(void)
 	 */
 	cap = build("gap.cap", base, NEV, 1, 0, 1165000);
 	snprintf(args, sizeof(args), "deltas --by task --breakdown %s", cap);
-	check_cli("gap-incomplete", args, 3, "2 pairs split (1 incomplete",
+	check_cli("gap-incomplete", args, 3, "2 pairs (1 incomplete, 0 of two tasks",
 		  "could not be broken down");
 }
 
@@ -317,6 +465,9 @@ int main(int argc, char **argv)
 	hist();
 	export();
 	diff();
+	anomalies();
+	formats();
+	two_tasks();
 	refusals();
 	if (!getenv("KEEP")) tmpdir_remove();
 	printf("breakdown: %d passed, %d failed\n", ldc_passes, ldc_failures);
