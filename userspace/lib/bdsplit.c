@@ -18,6 +18,7 @@
  * ran instead (preempted), the waker (blocked).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "liblogdev.h"
@@ -53,20 +54,32 @@ static void charge(struct lgd_bd_split *sp, struct acc *ac, unsigned int b, int6
 	ac->c[b][i].ns += ns;
 }
 
-/* the first of @n segments (in time order) that ends after @x */
-static size_t first_after(const struct bd_seg *v, size_t n, uint64_t x)
+/*
+ * the first of the @n elements of @v (@size bytes each) whose u64 at
+ * offset @off is above @x, those being in ascending order: a binary search
+ * (of segments by end, ranges by end, intervals by their return)
+ */
+static size_t upper(const void *v, size_t n, size_t size, size_t off, uint64_t x)
 {
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k;
 
-		if (v[mid].end <= x)
+		memcpy(&k, (const char *)v + mid * size + off, sizeof(k));
+		if (k <= x)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+/* the first of @n segments (in time order) that ends after @x */
+static size_t first_after(const struct bd_seg *v, size_t n, uint64_t x)
+{
+	return upper(v, n, sizeof(*v), offsetof(struct bd_seg, end), x);
 }
 
 static unsigned int level(uint32_t bucket)
@@ -93,16 +106,8 @@ static uint64_t min64(uint64_t a, uint64_t b)
  */
 static int bad_in(const struct bd_cpu *c, uint64_t x, uint64_t y)
 {
-	size_t lo = 0, hi = c->nr_bad;
+	size_t lo = upper(c->bad, c->nr_bad, sizeof(*c->bad), offsetof(struct bd_range, to), x);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->bad[mid].to <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < c->nr_bad && c->bad[lo].to - c->bad_span <= y; lo++)
 		if (c->bad[lo].from <= y)
 			return 1;
@@ -179,16 +184,10 @@ int lgd_bd_split(struct lgd_bd *bd, uint32_t a_pid, uint32_t pid, unsigned int c
 	}
 	if (ctx == LOGDEV_CTX_TASK && pid) {
 		const struct bd_pid *p = lgd_bd_pid(bd, pid, 0);
-		size_t lo = 0, hi = p ? p->nr_off : 0;
+		/* the first interval back after @a */
+		size_t lo = p ? upper(p->off, p->nr_off, sizeof(*p->off),
+				      offsetof(struct bd_off, s2), a) : 0;
 
-		while (lo < hi) {	/* the first interval back after @a */
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (p->off[mid].s2 <= a)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
 		for (; p && lo < p->nr_off && p->off[lo].s1 < b; lo++) {
 			const struct bd_off *o = &p->off[lo];
 			uint64_t s1 = max64(o->s1, a), s2 = min64(o->s2, b);
