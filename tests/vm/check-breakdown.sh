@@ -6,9 +6,11 @@
 # run in order: injected_ns measured where it was spent, in logdev's clock).
 # For every run, `export --breakdown` must put at least 90 % of the
 # injected time in the scenario's bucket:
-#   busy          own        (the loop, less what interrupts took of it)
+#   busy          own        (the loop, less what interrupts and tasks that
+#                            preempted it took: a stalled tick, rcuc/1 on
+#                            PREEMPT_RT; never blocked)
 #   irqoff        own        (the interrupts-off stall: the task's; with the
-#                            200 us loop around it, less its interrupts)
+#                            200 us loop around it, less the same)
 #   hrtimer       hardirq    (the local timer interrupt around the callback,
 #                            less the NMIs that hit the pair)
 #   softirq       softirq    (the tasklet, less the pair's hardirqs and NMIs:
@@ -67,7 +69,8 @@ $11 ~ /^bd [a-z]+ out$/ && $7 ~ /^lt_bd_/ {
 	if (want == "") next
 	got = $17 == "" ? -1 : b[want] + (s == "sleep" && rt ? b["preempted"] : 0)
 	share[s, k] = got; bucket[s] = want (s == "sleep" && rt ? "+preempted" : "")
-	irq[s, k] = $18 + $19 + $20; hard[s, k] = $18; nmi[s, k] = $20; own[s, k] = $17
+	# what took the CPU from the task: interrupts, and tasks that preempted it
+	irq[s, k] = $18 + $19 + $20 + $21; hard[s, k] = $18; nmi[s, k] = $20; own[s, k] = $17
 	next
 }
 END {
