@@ -71,8 +71,10 @@ struct bd_off {
 /*
  * a task by its task_struct address: its pid (0 until it switched out
  * once), its open time off CPU, the time of its latest switch record
- * (@seen), and a time it was not known where it was, waiting for its pid
- * (@lost_from .. @lost_to, 0: none)
+ * (@seen), a time it was not known where it was, waiting for its pid
+ * (@lost_from .. @lost_to, 0: none), and on PREEMPT_RT the softirqs it
+ * takes with it off CPU (softirqs there are a task's, not a CPU's: it can
+ * be preempted while serving one, and serves it on where it comes back)
  */
 struct bd_task {
 	uint64_t ptr;
@@ -81,6 +83,9 @@ struct bd_task {
 	uint64_t s1, w, next;
 	struct lgd_bd_who waker;
 	uint64_t seen, lost_from, lost_to;
+	struct bd_open *softirq;	/* PREEMPT_RT: the softirqs it was serving when
+					 * switched out, @nsoftirq of them (malloc'd) */
+	uint32_t nsoftirq;
 };
 
 /* a pid's intervals off CPU, in time order, and its latest address */

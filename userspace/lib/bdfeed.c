@@ -127,12 +127,59 @@ static int task_lost(struct lgd_bd *bd, struct bd_task *t, uint64_t from, uint64
 	return 0;
 }
 
+/*
+ * the interrupts open on @c as task @t switches out: PREEMPT_RT's softirqs
+ * go with the task (bd_task); anything else open at a switch is a marker lost
+ */
+static int switch_out_open(struct bd_cpu *c, struct bd_task *t, uint64_t ts)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->depth && c->stack[i].bucket == LGD_BD_SOFTIRQ; i++)
+		;
+	if (!c->depth)
+		return 0;
+	if (i < c->depth || !t || t->nsoftirq)
+		return drop_open(c, ts);
+	if (seg_emit(c, ts))
+		return -ENOMEM;
+	t->softirq = malloc(c->depth * sizeof(*t->softirq));
+	if (!t->softirq)
+		return -ENOMEM;
+	memcpy(t->softirq, c->stack, c->depth * sizeof(*t->softirq));
+	t->nsoftirq = c->depth;
+	c->depth = 0;
+	return 0;
+}
+
+/* task @t back on @c: the softirqs it took off CPU go on there */
+static int switch_in_open(struct bd_cpu *c, struct bd_task *t, uint64_t ts)
+{
+	int ret = 0;
+
+	if (!t->nsoftirq)
+		return 0;
+	if (c->depth)	/* the CPU busy in an interrupt as a task comes back */
+		ret = drop_open(c, ts);
+	memcpy(c->stack, t->softirq, t->nsoftirq * sizeof(*t->softirq));
+	c->depth = t->nsoftirq;
+	c->seg_start = ts;
+	free(t->softirq);
+	t->softirq = NULL;
+	t->nsoftirq = 0;
+	return ret;
+}
+
 /* sched_switch at @it by task @it->rec.pid: args preempt, prev, next, prev_state */
 static int on_switch(struct lgd_bd *bd, const struct lgd_item *it, const uint64_t *a)
 {
-	struct bd_task *t = lgd_bd_task(bd, a[2], 1);
+	struct bd_cpu *c = lgd_bd_cpu(bd, it->cpu, 0);
+	struct bd_task *t = lgd_bd_task(bd, a[1], 1), *n;
 	struct bd_pid *p;
 
+	if ((!t && a[1]) || (c && switch_out_open(c, it->rec.pid ? t : NULL, it->ts)))
+		return -ENOMEM;
+	t = n = lgd_bd_task(bd, a[2], 1);
 	if (!t)
 		return a[2] ? -ENOMEM : 0;
 	if (t->open) {	/* next comes back */
@@ -147,6 +194,8 @@ static int on_switch(struct lgd_bd *bd, const struct lgd_item *it, const uint64_
 		return -ENOMEM;	/* back in, not seen out: its switch out was lost */
 	}
 	t->seen = it->ts;
+	if (c && a[2] != a[1] && switch_in_open(c, n, it->ts))
+		return -ENOMEM;
 	if (!it->rec.pid)	/* the idle tasks: no pairs of theirs are split */
 		return 0;
 	t = lgd_bd_task(bd, a[1], 1);

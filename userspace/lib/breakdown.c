@@ -411,6 +411,8 @@ void lgd_bd_close(struct lgd_bd *bd)
 	}
 	for (size_t i = 0; i < bd->pids_cap; i++)
 		free(bd->pids[i].off);
+	for (size_t i = 0; i < bd->tasks_cap; i++)
+		free(bd->tasks[i].softirq);
 	free(bd->cpus);
 	free(bd->pids);
 	free(bd->tasks);

@@ -410,6 +410,30 @@ static void formats(void)
 	free(data);
 }
 
+/*
+ * PREEMPT_RT: a task serving a softirq (a tasklet at local_bh_enable()) is
+ * preempted and serves it on when it comes back: the softirq is the task's,
+ * not the CPU's; complete, softirq 20 + preempted 30 + own 50 of 100 us
+ */
+static void rt_softirq(void)
+{
+	static const struct ev rt[] = {
+		{ 1, 1000000, IN, TASK, 100, 0, { 0 } },
+		{ 1, 1010000, SIRQ_IN, SOFT, 100, 1, { 6 } },
+		{ 1, 1020000, SWITCH, SOFT, 100, 4, { 1, T_PTR, H_PTR, 0 } },
+		{ 1, 1030000, OTHER, TASK, 200, 0, { 0 } },
+		{ 1, 1050000, SWITCH, TASK, 200, 4, { 0, H_PTR, T_PTR, 1 } },
+		{ 1, 1060000, SIRQ_OUT, SOFT, 100, 1, { 6 } },
+		{ 1, 1100000, OUT, TASK, 100, 0, { 0 } },
+	};
+	char args[4200];
+
+	snprintf(args, sizeof(args), "deltas --by task --breakdown %s",
+		 build("rt.cap", rt, sizeof(rt) / sizeof(rt[0]), 1, -1, 0));
+	check_cli("rt-softirq-goes-with-the-task", args, 0, "own 50.000, softirq 20.000 (softirq "
+		  "TASKLET), preempted 30.000 (hog-200)", NULL);
+}
+
 /* --by context: a pair from another task's record is not split, and says so */
 static void two_tasks(void)
 {
@@ -468,6 +492,7 @@ int main(int argc, char **argv)
 	anomalies();
 	formats();
 	two_tasks();
+	rt_softirq();
 	refusals();
 	if (!getenv("KEEP")) tmpdir_remove();
 	printf("breakdown: %d passed, %d failed\n", ldc_passes, ldc_failures);
