@@ -18,7 +18,6 @@
  * ran instead (preempted), the waker (blocked).
  */
 #include <errno.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "liblogdev.h"
@@ -54,21 +53,35 @@ static void charge(struct lgd_bd_split *sp, struct acc *ac, unsigned int b, int6
 	ac->c[b][i].ns += ns;
 }
 
+/* the keys the searches below go by: a segment's end, a range's, an interval's return */
+static uint64_t seg_end(const void *v, size_t i)
+{
+	return ((const struct bd_seg *)v)[i].end;
+}
+
+static uint64_t range_to(const void *v, size_t i)
+{
+	return ((const struct bd_range *)v)[i].to;
+}
+
+static uint64_t off_s2(const void *v, size_t i)
+{
+	return ((const struct bd_off *)v)[i].s2;
+}
+
 /*
- * the first of the @n elements of @v (@size bytes each) whose u64 at
- * offset @off is above @x, those being in ascending order: a binary search
- * (of segments by end, ranges by end, intervals by their return)
+ * the first of the @n elements of @v whose @key is above @x, the keys
+ * being in ascending order: a binary search
  */
-static size_t upper(const void *v, size_t n, size_t size, size_t off, uint64_t x)
+static size_t upper(const void *v, size_t n, uint64_t (*key)(const void *v, size_t i),
+		    uint64_t x)
 {
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		uint64_t k;
 
-		memcpy(&k, (const char *)v + mid * size + off, sizeof(k));
-		if (k <= x)
+		if (key(v, mid) <= x)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -79,7 +92,7 @@ static size_t upper(const void *v, size_t n, size_t size, size_t off, uint64_t x
 /* the first of @n segments (in time order) that ends after @x */
 static size_t first_after(const struct bd_seg *v, size_t n, uint64_t x)
 {
-	return upper(v, n, sizeof(*v), offsetof(struct bd_seg, end), x);
+	return upper(v, n, seg_end, x);
 }
 
 static unsigned int level(uint32_t bucket)
@@ -106,7 +119,7 @@ static uint64_t min64(uint64_t a, uint64_t b)
  */
 static int bad_in(const struct bd_cpu *c, uint64_t x, uint64_t y)
 {
-	size_t lo = upper(c->bad, c->nr_bad, sizeof(*c->bad), offsetof(struct bd_range, to), x);
+	size_t lo = upper(c->bad, c->nr_bad, range_to, x);
 
 	for (; lo < c->nr_bad && c->bad[lo].to - c->bad_span <= y; lo++)
 		if (c->bad[lo].from <= y)
@@ -185,8 +198,7 @@ int lgd_bd_split(struct lgd_bd *bd, uint32_t a_pid, uint32_t pid, unsigned int c
 	if (ctx == LOGDEV_CTX_TASK && pid) {
 		const struct bd_pid *p = lgd_bd_pid(bd, pid, 0);
 		/* the first interval back after @a */
-		size_t lo = p ? upper(p->off, p->nr_off, sizeof(*p->off),
-				      offsetof(struct bd_off, s2), a) : 0;
+		size_t lo = p ? upper(p->off, p->nr_off, off_s2, a) : 0;
 
 		for (; p && lo < p->nr_off && p->off[lo].s1 < b; lo++) {
 			const struct bd_off *o = &p->off[lo];
