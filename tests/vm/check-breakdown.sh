@@ -13,8 +13,9 @@
 #                            200 us loop around it, less the same)
 #   hrtimer       hardirq    (the local timer interrupt around the callback,
 #                            less the NMIs that hit the pair)
-#   softirq       softirq    (the tasklet, less the pair's hardirqs and NMIs:
-#                            the tick that lands in the tasklet is hardirq)
+#   softirq       softirq    (the tasklet, less the pair's hardirqs, NMIs and
+#                            preemption: the tick that lands in the tasklet is
+#                            hardirq; on PREEMPT_RT a thread may preempt it)
 #   preempt       preempted  (the SCHED_FIFO hog)
 #   sleep         blocked    (woken on an idle CPU: the wait is the sleep's)
 #                 of the sleep asked for (scenarios.txt) where injected_ns,
@@ -71,6 +72,7 @@ $11 ~ /^bd [a-z]+ out$/ && $7 ~ /^lt_bd_/ {
 	share[s, k] = got; bucket[s] = want (s == "sleep" && rt ? "+preempted" : "")
 	# what took the CPU from the task: interrupts, and tasks that preempted it
 	irq[s, k] = $18 + $19 + $20 + $21; hard[s, k] = $18; nmi[s, k] = $20; own[s, k] = $17
+	pre[s, k] = $21
 	next
 }
 END {
@@ -88,7 +90,7 @@ END {
 			if (s == "irqoff")
 				want += BUSY - irq[s, k]
 			if (s == "softirq")
-				want -= hard[s, k] + nmi[s, k]
+				want -= hard[s, k] + nmi[s, k] + pre[s, k]
 			if (s == "hrtimer")
 				want -= nmi[s, k]
 			if (s == "sleep" && asked[s] && asked[s] < want)
