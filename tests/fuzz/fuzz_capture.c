@@ -73,7 +73,7 @@ static void breakdown_all(struct lgd_reader *r, int by, int durations)
 		return;
 	lgd_deltas_init(&ds, &(struct lgd_deltas_opts){ .by = by, .bd = bd });
 	lgd_deltas_collect(r, &ds, durations, NULL, NULL);
-	if (lgd_bd_walk(bd, walk_sink, NULL))
+	if (lgd_bd_walk(bd, walk_sink, NULL) == 1)
 		abort();
 	lgd_deltas_free(&ds);
 	lgd_bd_close(bd);

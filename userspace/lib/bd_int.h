@@ -77,7 +77,7 @@ struct bd_off {
  * be preempted while serving one, and serves it on where it comes back)
  */
 struct bd_task {
-	uint64_t ptr;
+	uint64_t ptr;		/* bd_table's key */
 	uint32_t pid;
 	int open, runnable;
 	uint64_t s1, w, next;
@@ -90,24 +90,29 @@ struct bd_task {
 
 /* a pid's intervals off CPU, in time order, and its latest address */
 struct bd_pid {
-	int used;
-	uint32_t pid;
+	uint64_t key;		/* pid + 1 (bd_table's key: 0 is a free slot) */
 	uint64_t ptr;
 	struct bd_off *off;
 	size_t nr_off, cap_off;
 };
 
+/*
+ * a hash table (open addressing, at most half full) of @cap entries, each
+ * starting with its u64 key (0: a free slot), @nr in use
+ */
+struct bd_table {
+	void *v;
+	size_t cap, nr;
+};
+
 struct lgd_bd {
 	const struct lgd_sites *sites;
-	const uint8_t *marks;	/* per site id: LGD_BDM_*, or LGD_BDM_BAD */
 	unsigned int have;
 	uint64_t met, fed;	/* marker records met; of them, read */
 	struct bd_cpu *cpus;
 	uint32_t nr_cpu;
-	struct bd_task *tasks;		/* hash by ptr, open addressing */
-	size_t tasks_cap, nr_tasks;
-	struct bd_pid *pids;		/* hash by pid */
-	size_t pids_cap, nr_pids;
+	struct bd_table tasks;		/* struct bd_task by address */
+	struct bd_table pids;		/* struct bd_pid by pid + 1 */
 };
 
 /* breakdown.c: lookups (@create: added if new); NULL: none, or no memory */
@@ -118,8 +123,6 @@ unsigned int lgd_bd_nargs(unsigned int m);
 /* bdfeed.c: room for one more of @size bytes in *@v (*@nr of *@cap): 0 or -ENOMEM */
 int lgd_bd_grow(void **v, size_t *nr, size_t *cap, size_t size);
 struct bd_cpu *lgd_bd_cpu(struct lgd_bd *bd, uint32_t cpu, int create);
-/* breakdown.c: the task at address @ptr now (its pid), 0 if not known */
-int lgd_bd_ptr_pid(struct lgd_bd *bd, uint64_t ptr, uint32_t *pid);
 /* breakdown.c: is the task of pid @pid off CPU since before @ts (a switch back lost)? */
 int lgd_bd_off_since(struct lgd_bd *bd, uint32_t pid, uint64_t ts);
 

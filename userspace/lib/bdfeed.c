@@ -199,8 +199,7 @@ static int on_switch(struct lgd_bd *bd, const struct lgd_item *it, const uint64_
 	if (!it->rec.pid)	/* the idle tasks: no pairs of theirs are split */
 		return 0;
 	t = lgd_bd_task(bd, a[1], 1);
-	p = lgd_bd_pid(bd, it->rec.pid, 1);
-	if (!t || !p)
+	if (!t)
 		return -ENOMEM;
 	if (t->open && task_lost(bd, t, t->s1, it->ts))	/* out twice: its switch in lost */
 		return -ENOMEM;
@@ -213,6 +212,10 @@ static int on_switch(struct lgd_bd *bd, const struct lgd_item *it, const uint64_
 	t->w = 0;
 	t->runnable = a[0] || !(uint32_t)a[3];
 	t->next = a[2];
+	/* looked up last: task_lost() may have grown (moved) the pid table */
+	p = lgd_bd_pid(bd, it->rec.pid, 1);
+	if (!p)
+		return -ENOMEM;
 	p->ptr = a[1];
 	return 0;
 }

@@ -151,71 +151,67 @@ static size_t hash64(uint64_t k, size_t cap)
 	return (size_t)k & (cap - 1);
 }
 
+/* @t grown to twice its size (256 at first), its entries of @size bytes rehashed */
+static int table_grow(struct bd_table *t, size_t size)
+{
+	size_t nc = t->cap ? t->cap * 2 : 256, i;
+	char *nv = calloc(nc, size);
+	uint64_t k;
+
+	if (!nv)
+		return -ENOMEM;
+	for (size_t j = 0; j < t->cap; j++) {
+		const char *e = (const char *)t->v + j * size;
+
+		memcpy(&k, e, sizeof(k));
+		if (!k)
+			continue;
+		for (i = hash64(k, nc); memcpy(&k, nv + i * size, sizeof(k)), k;
+		     i = (i + 1) & (nc - 1))
+			;
+		memcpy(nv + i * size, e, size);
+	}
+	free(t->v);
+	t->v = nv;
+	t->cap = nc;
+	return 0;
+}
+
+/*
+ * the entry of @key (not 0) in @t (entries of @size bytes); @create: added,
+ * zeroed but its key, if absent.  NULL: absent, or no memory
+ */
+static void *table_entry(struct bd_table *t, size_t size, uint64_t key, int create)
+{
+	uint64_t k;
+
+	if (!key || (create && 2 * (t->nr + 1) > t->cap && table_grow(t, size)))
+		return NULL;
+	for (size_t i = t->cap ? hash64(key, t->cap) : 0; t->cap; i = (i + 1) & (t->cap - 1)) {
+		char *e = (char *)t->v + i * size;
+
+		memcpy(&k, e, sizeof(k));
+		if (k == key)
+			return e;
+		if (k)
+			continue;
+		if (!create)
+			return NULL;
+		memcpy(e, &key, sizeof(key));
+		t->nr++;
+		return e;
+	}
+	return NULL;
+}
+
 struct bd_task *lgd_bd_task(struct lgd_bd *bd, uint64_t ptr, int create)
 {
-	size_t i;
-
-	if (create && 2 * (bd->nr_tasks + 1) > bd->tasks_cap) {
-		size_t nc = bd->tasks_cap ? bd->tasks_cap * 2 : 256;
-		struct bd_task *nt = calloc(nc, sizeof(*nt));
-
-		if (!nt)
-			return NULL;
-		for (size_t j = 0; j < bd->tasks_cap; j++) {
-			if (!bd->tasks[j].ptr)
-				continue;
-			for (i = hash64(bd->tasks[j].ptr, nc); nt[i].ptr; i = (i + 1) & (nc - 1))
-				;
-			nt[i] = bd->tasks[j];
-		}
-		free(bd->tasks);
-		bd->tasks = nt;
-		bd->tasks_cap = nc;
-	}
-	if (!bd->tasks_cap || !ptr)
-		return NULL;
-	for (i = hash64(ptr, bd->tasks_cap); bd->tasks[i].ptr; i = (i + 1) & (bd->tasks_cap - 1))
-		if (bd->tasks[i].ptr == ptr)
-			return &bd->tasks[i];
-	if (!create)
-		return NULL;
-	bd->nr_tasks++;
-	bd->tasks[i].ptr = ptr;
-	return &bd->tasks[i];
+	return table_entry(&bd->tasks, sizeof(struct bd_task), ptr, create);
 }
 
 struct bd_pid *lgd_bd_pid(struct lgd_bd *bd, uint32_t pid, int create)
 {
-	size_t i;
-
-	if (create && 2 * (bd->nr_pids + 1) > bd->pids_cap) {
-		size_t nc = bd->pids_cap ? bd->pids_cap * 2 : 256;
-		struct bd_pid *np = calloc(nc, sizeof(*np));
-
-		if (!np)
-			return NULL;
-		for (size_t j = 0; j < bd->pids_cap; j++) {
-			if (!bd->pids[j].used)
-				continue;
-			for (i = hash64(bd->pids[j].pid, nc); np[i].used; i = (i + 1) & (nc - 1))
-				;
-			np[i] = bd->pids[j];
-		}
-		free(bd->pids);
-		bd->pids = np;
-		bd->pids_cap = nc;
-	}
-	if (!bd->pids_cap)
-		return NULL;
-	for (i = hash64(pid, bd->pids_cap); bd->pids[i].used; i = (i + 1) & (bd->pids_cap - 1))
-		if (bd->pids[i].pid == pid)
-			return &bd->pids[i];
-	if (!create)
-		return NULL;
-	bd->nr_pids++;
-	bd->pids[i].used = 1;
-	bd->pids[i].pid = pid;
-	return &bd->pids[i];
+	return table_entry(&bd->pids, sizeof(struct bd_pid), (uint64_t)pid + 1, create);
 }
 
 struct bd_cpu *lgd_bd_cpu(struct lgd_bd *bd, uint32_t cpu, int create)
@@ -282,7 +278,8 @@ int lgd_bd_open(struct lgd_bd **out, const struct lgd_sites *sites, const char *
 	return 0;
 }
 
-int lgd_bd_ptr_pid(struct lgd_bd *bd, uint64_t ptr, uint32_t *pid)
+/* the task at address @ptr now (*@pid), 0 if not known */
+static int ptr_pid(struct lgd_bd *bd, uint64_t ptr, uint32_t *pid)
 {
 	const struct bd_task *t = lgd_bd_task(bd, ptr, 0);
 
@@ -325,17 +322,21 @@ uint64_t lgd_bd_runnable_from(struct lgd_bd *bd, const struct bd_off *o, struct 
 	/* the name at the end: a new kthread runs first as its parent's */
 	*ran = (struct lgd_bd_who){ LGD_BDW_TASK, o->in_cpu, o->ran_pid, o->s2, 0 };
 	if (o->runnable) {
-		if (lgd_bd_ptr_pid(bd, o->next, &pid))
+		if (ptr_pid(bd, o->next, &pid))
 			ran->id = pid;	/* the task that took the CPU */
 		return o->s1;
 	}
 	return o->w && o->ran_pid ? o->w : o->s2;
 }
 
-/* task @pid's intervals off CPU, and the running between them, to @cb */
+/*
+ * task @pid's intervals off CPU, and the running between them, to @cb; a
+ * time its whereabouts are not known (a lost interval) gives no slice
+ */
 static int walk_pid(struct lgd_bd *bd, const struct bd_pid *p,
 		    int (*cb)(void *arg, const struct lgd_bd_slice *s), void *arg)
 {
+	const uint32_t pid = (uint32_t)(p->key - 1);
 	struct lgd_bd_slice sl;
 	int ret;
 
@@ -344,26 +345,56 @@ static int walk_pid(struct lgd_bd *bd, const struct bd_pid *p,
 		struct lgd_bd_who ran;
 		uint64_t w = lgd_bd_runnable_from(bd, o, &ran);
 
-		if (i && p->off[i - 1].s2 < o->s1) {
+		if (o->lost)
+			continue;
+		if (i && !p->off[i - 1].lost && p->off[i - 1].s2 < o->s1) {
 			sl = (struct lgd_bd_slice){ p->off[i - 1].s2, o->s1, p->off[i - 1].in_cpu,
-						    p->pid, LGD_BD_OWN, { 0 } };
+						    pid, LGD_BD_OWN, { 0 } };
 			if ((ret = cb(arg, &sl)))
 				return ret;
 		}
 		if (!o->runnable && w > o->s1) {
-			sl = (struct lgd_bd_slice){ o->s1, w, o->in_cpu, p->pid, LGD_BD_BLOCKED,
+			sl = (struct lgd_bd_slice){ o->s1, w, o->in_cpu, pid, LGD_BD_BLOCKED,
 						    o->w ? o->waker : (struct lgd_bd_who){ 0 } };
 			if ((ret = cb(arg, &sl)))
 				return ret;
 		}
 		if (o->s2 > w) {
-			sl = (struct lgd_bd_slice){ w, o->s2, o->in_cpu, p->pid, LGD_BD_PREEMPTED,
+			sl = (struct lgd_bd_slice){ w, o->s2, o->in_cpu, pid, LGD_BD_PREEMPTED,
 						    ran };
 			if ((ret = cb(arg, &sl)))
 				return ret;
 		}
 	}
 	return 0;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	uint64_t x = (*(const struct bd_pid *const *)a)->key;
+	uint64_t y = (*(const struct bd_pid *const *)b)->key;
+
+	return x < y ? -1 : x > y;
+}
+
+/* every task's slices, by pid (the table's order is its hash's) */
+static int walk_pids(struct lgd_bd *bd, int (*cb)(void *arg, const struct lgd_bd_slice *s),
+		     void *arg)
+{
+	const struct bd_pid **v = malloc((bd->pids.nr ? bd->pids.nr : 1) * sizeof(*v));
+	size_t n = 0;
+	int ret = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < bd->pids.cap; i++)
+		if (((const struct bd_pid *)bd->pids.v)[i].key)
+			v[n++] = (const struct bd_pid *)bd->pids.v + i;
+	qsort(v, n, sizeof(*v), by_key);
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = walk_pid(bd, v[i], cb, arg);
+	free(v);
+	return ret;
 }
 
 int lgd_bd_walk(struct lgd_bd *bd, int (*cb)(void *arg, const struct lgd_bd_slice *s),
@@ -387,10 +418,7 @@ int lgd_bd_walk(struct lgd_bd *bd, int (*cb)(void *arg, const struct lgd_bd_slic
 			}
 		}
 	}
-	for (size_t i = 0; i < bd->pids_cap; i++)
-		if (bd->pids[i].used && (ret = walk_pid(bd, &bd->pids[i], cb, arg)))
-			return ret;
-	return 0;
+	return walk_pids(bd, cb, arg);
 }
 
 uint64_t lgd_bd_markers(const struct lgd_bd *bd, uint64_t *met)
@@ -409,12 +437,12 @@ void lgd_bd_close(struct lgd_bd *bd)
 		free(bd->cpus[i].nmi);
 		free(bd->cpus[i].bad);
 	}
-	for (size_t i = 0; i < bd->pids_cap; i++)
-		free(bd->pids[i].off);
-	for (size_t i = 0; i < bd->tasks_cap; i++)
-		free(bd->tasks[i].softirq);
+	for (size_t i = 0; i < bd->pids.cap; i++)
+		free(((struct bd_pid *)bd->pids.v)[i].off);
+	for (size_t i = 0; i < bd->tasks.cap; i++)
+		free(((struct bd_task *)bd->tasks.v)[i].softirq);
 	free(bd->cpus);
-	free(bd->pids);
-	free(bd->tasks);
+	free(bd->pids.v);
+	free(bd->tasks.v);
 	free(bd);
 }

@@ -158,9 +158,9 @@ struct lgd_bd_slice {
 };
 /**
  * lgd_bd_walk() - every slice fed so far to @cb(@arg, slice): each CPU's
- * interrupts and NMIs in time order, then each task's states in time order
- * (tasks in no set order).  Stops at @cb's first non-zero return.
- * Return: that, or 0.
+ * interrupts and NMIs in time order, then each task's states in time order,
+ * tasks by pid (a time a task's whereabouts are not known: no slice).
+ * Stops at @cb's first non-zero return.  Return: that, 0, or -ENOMEM.
  */
 int lgd_bd_walk(struct lgd_bd *bd, int (*cb)(void *arg, const struct lgd_bd_slice *s),
 		void *arg);
