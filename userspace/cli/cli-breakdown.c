@@ -72,11 +72,10 @@ int cli_bd_open(const char *verb, struct lgd_reader *r, struct lgd_bd **bd, unsi
 	return 2;
 }
 
-int cli_bd_none(const struct lgd_reader *r, const struct lgd_bd *bd)
+int cli_bd_none(const struct lgd_bd *bd)
 {
 	uint64_t met, read = lgd_bd_markers(bd, &met);
 
-	(void)r;
 	if (read)
 		return 0;
 	if (met)
@@ -273,24 +272,21 @@ int cli_bd_row(struct lgd_bd *bd, const struct lgd_records *rs, const struct lgd
 	       struct lgd_bd_split *sp)
 {
 	const struct lgd_item *it = &y->it;
-	unsigned int mk = it->kind == LGD_ITEM_REC && rs->bd_marks &&
-			  it->rec.site < rs->r->sites.nr ? rs->bd_marks[it->rec.site] : 0;
-	int ret;
+	unsigned int mk = lgd_records_mark(rs, it);
 
 	if (lgd_bd_feed(bd, it, mk))
 		return -ENOMEM;
 	if (mk || it->kind != LGD_ITEM_REC)
 		return 0;
 	if (y->dur && y->dur->ns >= 0 && (uint64_t)y->dur->ns <= it->ts)
-		ret = lgd_bd_split(bd, it->rec.pid, it->rec.pid, it->rec.ctx,
-				   it->ts - (uint64_t)y->dur->ns, y->dur->entry_cpu, it->ts, it->cpu,
-				   sp);
+		lgd_bd_split(bd, it->rec.pid, it->rec.pid, it->rec.ctx,
+			     it->ts - (uint64_t)y->dur->ns, y->dur->entry_cpu, it->ts, it->cpu, sp);
 	else if (y->step.has_prev && y->step.kind == LGD_STEP_OK)
-		ret = lgd_bd_split(bd, y->step.from_pid, it->rec.pid, it->rec.ctx,
-				   it->ts - y->step.ns, y->step.from_cpu, it->ts, it->cpu, sp);
+		lgd_bd_split(bd, y->step.from_pid, it->rec.pid, it->rec.ctx,
+			     it->ts - y->step.ns, y->step.from_cpu, it->ts, it->cpu, sp);
 	else
 		return 0;
-	return ret < 0 ? -ENOMEM : !sp->incomplete && !sp->mixed;
+	return !sp->incomplete && !sp->mixed;
 }
 
 struct pf {

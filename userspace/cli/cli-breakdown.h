@@ -29,11 +29,11 @@ int cli_bd_is_marker(const struct lgd_reader *r, const struct lgd_item *it);
  */
 int cli_bd_open(const char *verb, struct lgd_reader *r, struct lgd_bd **bd, unsigned int *have);
 /**
- * cli_bd_none() - after the collection: no marker record at all in @r
- * (the sites are there, the markers were not attached while it recorded)
- * is said on stderr.  Return: 1 then (the verb refuses, exit 2), else 0.
+ * cli_bd_none() - after the collection: no marker record of @bd could be read
+ * (none attached while it recorded, or none readable) is said on stderr.
+ * Return: 1 then (the verb refuses, exit 2), else 0.
  */
-int cli_bd_none(const struct lgd_reader *r, const struct lgd_bd *bd);
+int cli_bd_none(const struct lgd_bd *bd);
 /**
  * cli_bd_print() - the breakdown table of @ds's rows (after the delta
  * table, in its order) on stdout, with its notes; incomplete pairs warned

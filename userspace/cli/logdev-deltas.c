@@ -615,7 +615,7 @@ static int deltas_file(const char *file, const char *const *pairs, int npairs, i
 	}
 	lgd_deltas_init(&ds, &o);
 	ret = cli_collect(&r, &ds, durations, &st, NULL) ? -1 : 0;
-	if (o.bd && !ret && cli_bd_none(&r, o.bd)) {
+	if (o.bd && !ret && cli_bd_none(o.bd)) {
 		lgd_deltas_free(&ds);
 		lgd_bd_close(o.bd);
 		lgd_cost_sites_free(&cs);

@@ -115,7 +115,7 @@ static int load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 	lgd_deltas_init(ds, &(struct lgd_deltas_opts){ .by = by,
 		.user_pairs = npairs ? (const uint32_t (*)[2])ids : NULL,
 		.nr_user_pairs = (size_t)npairs, .bd = bd });
-	ret = cli_collect(r, ds, durations, NULL, file) ? 1 : bd && cli_bd_none(r, bd) ? 2 : 0;
+	ret = cli_collect(r, ds, durations, NULL, file) ? 1 : bd && cli_bd_none(bd) ? 2 : 0;
 	lgd_bd_close(bd);	/* the rows hold their sums */
 	ds->bd = NULL;
 	if (ret) {

@@ -519,7 +519,7 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 		cli_bd_perfetto(x.f, &r, x.bd, &x.first);
 	if (fmt == X_PERFETTO)
 		fputs("\n]}\n", x.f);
-	if (x.bd && !failed && cli_bd_none(&r, x.bd))
+	if (x.bd && !failed && cli_bd_none(x.bd))
 		failed = 2;
 	cli_filter_notes(&r, &rs.m.counts, NULL);
 	cli_cost_raw_note(stderr, "logdev export: ", &r, "export");

@@ -126,7 +126,7 @@ int cli_hist_load(const char *file, struct lgd_reader *r, struct lgd_deltas *ds,
 	}
 	lgd_deltas_init(ds, &o);
 	if (cli_collect(r, ds, durations, NULL, strcmp(verb, "diff") ? NULL : file) ||
-	    (bd && cli_bd_none(r, *bd))) {
+	    (bd && cli_bd_none(*bd))) {
 		int none = bd && lgd_bd_markers(*bd, NULL) == 0;
 
 		lgd_deltas_free(ds);

@@ -176,8 +176,8 @@ static void off_cpu(struct lgd_bd *bd, struct lgd_bd_split *sp, struct acc *ac,
 	charge(sp, ac, LGD_BD_PREEMPTED, (int64_t)(s2 - w), &ran);
 }
 
-int lgd_bd_split(struct lgd_bd *bd, uint32_t a_pid, uint32_t pid, unsigned int ctx, uint64_t a,
-		 uint32_t a_cpu, uint64_t b, uint32_t b_cpu, struct lgd_bd_split *out)
+void lgd_bd_split(struct lgd_bd *bd, uint32_t a_pid, uint32_t pid, unsigned int ctx, uint64_t a,
+		  uint32_t a_cpu, uint64_t b, uint32_t b_cpu, struct lgd_bd_split *out)
 {
 	struct acc acc, *ac = &acc;	/* 2 KB: only its counts need zeroing */
 	uint64_t cur = a;
@@ -193,7 +193,7 @@ int lgd_bd_split(struct lgd_bd *bd, uint32_t a_pid, uint32_t pid, unsigned int c
 	ctx &= LOGDEV_CTX_MASK;
 	if (ctx == LOGDEV_CTX_TASK && a_pid != pid) {	/* two tasks' records: not one's time */
 		out->mixed = 1;
-		return 0;
+		return;
 	}
 	if (ctx == LOGDEV_CTX_TASK && pid) {
 		const struct bd_pid *p = lgd_bd_pid(bd, pid, 0);
@@ -232,7 +232,6 @@ int lgd_bd_split(struct lgd_bd *bd, uint32_t a_pid, uint32_t pid, unsigned int c
 		for (unsigned int i = 0; i < ac->n[k]; i++)
 			if (ac->c[k][i].ns > out->who[k].ns)
 				out->who[k] = ac->c[k][i];
-	return 0;
 }
 
 int lgd_bd_row_add(struct lgd_bd_row **row, const struct lgd_bd_split *sp)

@@ -560,8 +560,7 @@ static int add_dur(struct lgd_deltas *ds, const struct lgd_dur_pair *dp,
 static int bd_item(struct lgd_deltas *ds, const struct lgd_records *rs,
 		   const struct lgd_item *it)
 {
-	unsigned int mk = it->kind == LGD_ITEM_REC && rs->bd_marks &&
-			  it->rec.site < rs->r->sites.nr ? rs->bd_marks[it->rec.site] : 0;
+	unsigned int mk = lgd_records_mark(rs, it);
 
 	if (ds->bd && lgd_bd_feed(ds->bd, it, mk))
 		return -ENOMEM;
@@ -577,9 +576,9 @@ static int split_pair(struct lgd_deltas *ds, const struct lgd_item *it, uint32_t
 		      uint64_t a, uint32_t a_cpu, uint64_t b, uint32_t b_cpu)
 {
 	struct lgd_bd_split sp;
-	int ret = lgd_bd_split(ds->bd, a_pid, it->rec.pid, it->rec.ctx, a, a_cpu, b, b_cpu, &sp);
 
-	return ret ? ret : lgd_bd_row_add(&ds->last_pair->bd, &sp);
+	lgd_bd_split(ds->bd, a_pid, it->rec.pid, it->rec.ctx, a, a_cpu, b, b_cpu, &sp);
+	return lgd_bd_row_add(&ds->last_pair->bd, &sp);
 }
 
 int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,

@@ -137,10 +137,10 @@ int lgd_bd_feed(struct lgd_bd *bd, const struct lgd_item *it, unsigned int mark)
 /**
  * lgd_bd_split() - split the pair from a record of task @a_pid at @a (ns,
  * on CPU @a_cpu) to one of task @pid at @b (on @b_cpu), context @ctx
- * (LOGDEV_CTX_*), fed up to @b, into *@out.  Return: 0.
+ * (LOGDEV_CTX_*), fed up to @b, into *@out.
  */
-int lgd_bd_split(struct lgd_bd *bd, uint32_t a_pid, uint32_t pid, unsigned int ctx, uint64_t a,
-		 uint32_t a_cpu, uint64_t b, uint32_t b_cpu, struct lgd_bd_split *out);
+void lgd_bd_split(struct lgd_bd *bd, uint32_t a_pid, uint32_t pid, unsigned int ctx, uint64_t a,
+		  uint32_t a_cpu, uint64_t b, uint32_t b_cpu, struct lgd_bd_split *out);
 /** lgd_bd_row_add() - add @sp to *@row (allocated on first use).  0 or -ENOMEM. */
 int lgd_bd_row_add(struct lgd_bd_row **row, const struct lgd_bd_split *sp);
 /**

@@ -84,6 +84,11 @@ int lgd_records_open(struct lgd_records *rs, struct lgd_reader *r,
  * valid until the next call).  Return: 1, 0 at the end, or -ENOMEM.
  */
 int lgd_records_next(struct lgd_records *rs, struct lgd_record *rec);
+/**
+ * lgd_records_mark() - the breakdown marker kind of item @it of @rs
+ * (lgd_bd_site_marks(): LGD_BDM_*, LGD_BDM_BAD), 0 for any other item.
+ */
+unsigned int lgd_records_mark(const struct lgd_records *rs, const struct lgd_item *it);
 /** lgd_records_close() - free everything the pipeline holds (not the reader). */
 void lgd_records_close(struct lgd_records *rs);
 

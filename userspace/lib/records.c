@@ -65,6 +65,12 @@ int lgd_records_next(struct lgd_records *rs, struct lgd_record *rec)
 	return 1;
 }
 
+unsigned int lgd_records_mark(const struct lgd_records *rs, const struct lgd_item *it)
+{
+	return it->kind == LGD_ITEM_REC && rs->bd_marks && it->rec.site < rs->r->sites.nr ?
+	       rs->bd_marks[it->rec.site] : 0;
+}
+
 void lgd_records_close(struct lgd_records *rs)
 {
 	lgd_merge_free(&rs->m);
