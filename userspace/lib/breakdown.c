@@ -264,6 +264,10 @@ int lgd_bd_open(struct lgd_bd **out, const struct lgd_sites *sites, const char *
 		if (m && m < LGD_BDM_NR)	/* a marker's site: usable, or not */
 			*(k == m ? &bd->have : &bad) |= 1u << m;
 	}
+	/* with the probes listed, they say what was attached while it recorded (a
+	 * site stays from an earlier recording of the same boot); without, the sites */
+	if (probes)
+		bd->have = 0;
 	for (unsigned int m = 1; m < LGD_BDM_NR; m++)
 		if (listed(probes, m))
 			bd->have |= 1u << m;

@@ -119,9 +119,9 @@ struct lgd_bd;
 /**
  * lgd_bd_open() - the timelines for the markers of @sites (nothing fed
  * yet).  *@have: bits (1 << LGD_BDM_*) of the markers that were attached:
- * listed in @probes (the capture's PROBES text, NULL if none; a probe's
- * site exists only once it recorded: no irq in the recording, no site) or
- * with a site.
+ * listed in @probes (the capture's PROBES text: a probe's site exists only
+ * once it recorded, and stays from an earlier recording of the boot), or
+ * without it (NULL) those with a site.
  * Return: 0, -ENOENT when the switch, hardirq or softirq markers are not
  * all there (nothing to split with), -ENOMEM.
  */

@@ -90,6 +90,8 @@ static const struct ev base[] = {
  * or two with @gap_cpu's split at @gap_ts with 5 records lost), task names
  * "worker" (100) and "hog" (200) first; its path (static)
  */
+static const char *build_probes;	/* a PROBES section's text, if not NULL */
+
 static char *build(const char *name, const struct ev *ev, size_t n, int markers, int gap_cpu,
 		   uint64_t gap_ts)
 {
@@ -132,6 +134,8 @@ static char *build(const char *name, const struct ev *ev, size_t n, int markers,
 		}
 		cap_sect(&b, LGD_SECT_CPU_DATA, cpu, s.b, SBS);
 	}
+	if (build_probes)
+		cap_sect(&b, LGD_SECT_PROBES, LGD_CAP_NO_CPU, build_probes, strlen(build_probes));
 	cap_sect(&b, LGD_SECT_END, LGD_CAP_NO_CPU, NULL, 0);
 	snprintf(path, sizeof(path), "%s", write_tmp(name, b.p, b.n));
 	free(b.p);
@@ -453,12 +457,38 @@ static void two_tasks(void)
 	check_cli("two-tasks-note", args, 0, "note: 1 pair joins two tasks' records", NULL);
 }
 
+/*
+ * the markers' sites from an earlier recording of the boot, this one's
+ * PROBES without them: refused before anything is written (export wrote its
+ * rows, zeros included, then refused)
+ */
+static void sites_only(void)
+{
+	char args[4200], *sites;
+
+	build_probes = "r:vfs_read vfs_read hits=3\n";
+	sites = build("sites-only.cap", base, NEV, 0, -1, 0);
+	build_probes = NULL;
+	snprintf(args, sizeof(args), "export --format csv --breakdown %s", sites);
+	{
+		char *out, *err;
+		int st = run_cli(args, &out, &err);
+
+		CHECK_WHY(st == 2 && !*out && strstr(err, "none of the context markers"),
+			  "sites-only-export-refused", "status %d, out:\n%.400s\nerr:\n%s", st, out,
+			  err);
+		free(out);
+		free(err);
+	}
+}
+
 static void refusals(void)
 {
 	char *cap = build("nobd.cap", base, NEV, 0, -1, 0), args[4200];
 
 	snprintf(args, sizeof(args), "deltas --by task --breakdown %s", cap);
 	check_cli("no-markers-refused", args, 2, NULL, "nothing is broken down (never zeros)");
+
 	{	/* and nothing on stdout: no table of zeros */
 		char *out, *err;
 		int st = run_cli(args, &out, &err);
@@ -498,6 +528,7 @@ int main(int argc, char **argv)
 	two_tasks();
 	rt_softirq();
 	refusals();
+	sites_only();
 	if (!getenv("KEEP")) tmpdir_remove();
 	printf("breakdown: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
