@@ -195,14 +195,23 @@ static int report_file(const char *file, int raw, int by)
 	while ((ret = lgd_records_next(&rs, &x)) > 0) {
 		const char *line;
 		long len = lgd_render_item(&rd, &x.it, &x.step, x.dur, &line);
+		size_t n;
 
 		if (len < 0) {
 			fprintf(stderr, "logdev: out of memory\n");
 			ret = (int)len;
 			break;
 		}
-		/* NULs included (%c of 0 prints one, as in the kernel) */
-		fwrite_unlocked(line, 1, (size_t)len, stdout);
+		/* lines in batches of 64 KiB; NULs included (%c of 0 prints one) */
+		n = lgd_render_keep(&rd, 1u << 16, &line);
+		if (n)
+			fwrite_unlocked(line, 1, n, stdout);
+	}
+	if (rd_ok) {	/* the last batch, also after an error */
+		const char *line;
+		size_t n = lgd_render_keep(&rd, 0, &line);
+
+		fwrite_unlocked(line, 1, n, stdout);
 	}
 	if (ret >= 0 && rs.has_dur) {	/* stderr: stdout holds records only */
 		char sum[256];

@@ -62,45 +62,6 @@
 
 #include "fmtwalk.h"	/* the one walker over the printf grammar */
 
-/* two decimal digits of 0..99, for lgd_fmt_u64() (here, the lowest layer using it) */
-static const char dec2[200] =
-	"00010203040506070809101112131415161718192021222324"
-	"25262728293031323334353637383940414243444546474849"
-	"50515253545556575859606162636465666768697071727374"
-	"75767778798081828384858687888990919293949596979899";
-
-size_t lgd_fmt_u64(char *b, uint64_t v)
-{
-	static const uint64_t pow10[20] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
-		1000000000000ull, 10000000000000ull, 100000000000000ull,
-		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-		1000000000000000000ull, 10000000000000000000ull,
-	};
-	/* digits: log10 from the bit length (1233 / 4096 ~ log10(2)), then one compare */
-	unsigned t = ((64 - (unsigned)__builtin_clzll(v | 1)) * 1233) >> 12;
-	size_t n = t + (v >= pow10[t]), i;
-
-	if (!n)
-		n = 1;	/* 0 */
-	i = n;
-	while (v >= 100) {	/* from the last digit back, two at a time */
-		unsigned d = (unsigned)(v % 100);
-
-		v /= 100;
-		b[--i] = dec2[2 * d + 1];
-		b[--i] = dec2[2 * d];
-	}
-	if (v >= 10) {
-		b[1] = dec2[2 * v + 1];
-		b[0] = dec2[2 * v];
-	} else {
-		b[0] = (char)('0' + v);
-	}
-	return n;
-}
-
 /* output accumulator with snprintf semantics */
 struct out {
 	char *buf;
@@ -115,10 +76,30 @@ static void put(struct out *o, char c)
 	o->len++;
 }
 
-/* @n bytes of @s: copied while they fit (one memcpy), then counted */
-static void puts_n(struct out *o, const char *s, size_t n)
+/*
+ * @n <= 16 bytes from @s to @d, inline: two overlapping 8- or 4-byte moves
+ * (a format's text between conversions is short)
+ */
+static inline void copy_short(char *d, const char *s, size_t n)
 {
-	if (o->len + n < o->size) {	/* nearly always: the whole run fits */
+	if (n >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	}
+}
+
+/* @n bytes of @s: copied while they fit (one memcpy), then counted */
+static inline void puts_n(struct out *o, const char *s, size_t n)
+{
+	if (n <= 16 && o->len + n < o->size) {	/* nearly always */
+		copy_short(o->buf + o->len, s, n);
+	} else if (o->len + n < o->size) {	/* the whole run fits */
 		memcpy(o->buf + o->len, s, n);
 	} else if (o->len + 1 < o->size) {
 		memcpy(o->buf + o->len, s, o->size - 1 - o->len);
@@ -597,7 +578,7 @@ static int render_text(struct out *o, struct args *a, const struct edp_piece *pc
 }
 
 /* one conversion of the format (pc->kind not EDP_TEXT) */
-static int render_conv(struct out *o, struct args *a, const struct edp_piece *pc,
+static __attribute__((noinline)) int render_conv(struct out *o, struct args *a, const struct edp_piece *pc,
 		       const struct lgd_ksyms *ks, uint64_t ts, struct lgd_bp_args *sk)
 {
 	struct spec sp = { pc->sp.flags, pc->sp.width, pc->sp.prec, 10 };
@@ -627,9 +608,57 @@ static int render_conv(struct out *o, struct args *a, const struct edp_piece *pc
 	}
 }
 
-static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
-		  size_t nargs, const struct lgd_ksyms *ks, uint64_t ts, unsigned int flags,
-		  unsigned int *status, struct lgd_bp_args *sk)
+/*
+ * A plain integer (enum lgd_fp_op LGD_FP_S32..LGD_FP_U64) that the payload
+ * holds, straight into the output: nearly every conversion of every
+ * record.  Return: 0 when the payload or the output is short of it
+ * (render_conv() does it then, with its marks).
+ */
+static inline __attribute__((always_inline)) int render_plain_int(struct out *o, struct args *a,
+								  int op)
+{
+	size_t off = (a->off + 3) & ~(size_t)3, size = op >= LGD_FP_S64 ? 8 : 4;
+	uint64_t v;
+
+	if (off + size > a->n || o->len + LGD_U64_DEC_MAX + 1 >= o->size)
+		return 0;
+	if (size == 4) {
+		uint32_t w;
+
+		memcpy(&w, a->p + off, 4);
+		w = le32toh(w);
+		v = op == LGD_FP_U32 ? w : (uint64_t)(int64_t)(int32_t)w;
+	} else {
+		memcpy(&v, a->p + off, 8);
+		v = le64toh(v);
+	}
+	a->off = off + size;
+	if ((op == LGD_FP_S32 || op == LGD_FP_S64) && (int64_t)v < 0) {
+		o->buf[o->len++] = '-';
+		v = 0 - v;
+	}
+	o->len += lgd_fmt_u64(o->buf + o->len, v);
+	return 1;
+}
+
+/* piece @fp of a struct lgd_fmtprog; Return: R_NEXT, or R_CUT / R_OUT to stop */
+static inline __attribute__((always_inline)) int
+render_piece(struct out *o, struct args *a, const struct lgd_fpiece *fp,
+	     const struct lgd_ksyms *ks, uint64_t ts)
+{
+	if (fp->op == LGD_FP_TEXT) {
+		puts_n(o, fp->pc.start, (size_t)(fp->pc.end - fp->pc.start));
+		return R_NEXT;
+	}
+	if (fp->op != LGD_FP_CONV && render_plain_int(o, a, fp->op))
+		return R_NEXT;
+	return render_conv(o, a, &fp->pc, ks, ts, NULL);
+}
+
+/* @fmt, or its pieces @prog when not NULL (a call site's: lgd_fmt_compile()) */
+static int render(char *buf, size_t size, const char *fmt, const struct lgd_fmtprog *prog,
+		  const void *argbuf, size_t nargs, const struct lgd_ksyms *ks, uint64_t ts,
+		  unsigned int flags, unsigned int *status, struct lgd_bp_args *sk)
 {
 	struct out o = { buf, size, 0 };
 	struct args a = { argbuf, nargs, 0, !!(flags & LGD_BP_SLOTS), !!(flags & LGD_BP_CUT) };
@@ -637,11 +666,13 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 	enum edp_kind k;
 	int r = R_NEXT;
 
-	while (r == R_NEXT && (k = edp_fmt_next(&fmt, &pc)) != EDP_END) {
-		if (k == EDP_TEXT)
-			puts_n(&o, pc.start, (size_t)(pc.end - pc.start));
-		else
-			r = render_conv(&o, &a, &pc, ks, ts, sk);
+	if (prog && !sk) {
+		for (uint32_t i = 0; r == R_NEXT && i < prog->n; i++)
+			r = render_piece(&o, &a, &prog->fp[i], ks, ts);
+	} else {
+		while (r == R_NEXT && (k = edp_fmt_next(&fmt, &pc)) != EDP_END)
+			r = k == EDP_TEXT ? (puts_n(&o, pc.start, (size_t)(pc.end - pc.start)), R_NEXT)
+					  : render_conv(&o, &a, &pc, ks, ts, sk);
 	}
 	if (r == R_CUT) {	/* this argument and all after it are not in the payload */
 		if (a.cut && !a.slots) {	/* the kernel cut them */
@@ -660,19 +691,19 @@ static int render(char *buf, size_t size, const char *fmt, const void *argbuf,
 int lgd_bprintf(char *buf, size_t size, const char *fmt, const void *argbuf,
 	       size_t nargs, const struct lgd_ksyms *ks)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, LGD_TS_END, 0, NULL, NULL);
+	return render(buf, size, fmt, NULL, argbuf, nargs, ks, LGD_TS_END, 0, NULL, NULL);
 }
 
 int lgd_bprintf_slots(char *buf, size_t size, const char *fmt, const void *argbuf,
 		     size_t nargs, const struct lgd_ksyms *ks)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, LGD_TS_END, LGD_BP_SLOTS, NULL, NULL);
+	return render(buf, size, fmt, NULL, argbuf, nargs, ks, LGD_TS_END, LGD_BP_SLOTS, NULL, NULL);
 }
 
 int lgd_bprintf_rec(char *buf, size_t size, const char *fmt, const void *argbuf,
 		   size_t nargs, const struct lgd_ksyms *ks, uint64_t ts, unsigned int flags)
 {
-	return render(buf, size, fmt, argbuf, nargs, ks, ts, flags, NULL, NULL);
+	return render(buf, size, fmt, NULL, argbuf, nargs, ks, ts, flags, NULL, NULL);
 }
 
 int lgd_bprintf_rec_status(char *buf, size_t size, const char *fmt, const void *argbuf,
@@ -681,7 +712,16 @@ int lgd_bprintf_rec_status(char *buf, size_t size, const char *fmt, const void *
 {
 	if (status)
 		*status = 0;
-	return render(buf, size, fmt, argbuf, nargs, ks, ts, flags, status, NULL);
+	return render(buf, size, fmt, NULL, argbuf, nargs, ks, ts, flags, status, NULL);
+}
+
+int lgd_bprintf_site(char *buf, size_t size, const struct lgd_site *s, const void *argbuf,
+		    size_t nargs, const struct lgd_ksyms *ks, uint64_t ts, unsigned int flags,
+		    unsigned int *status)
+{
+	if (status)
+		*status = 0;
+	return render(buf, size, s->fmt, s->prog, argbuf, nargs, ks, ts, flags, status, NULL);
 }
 
 int lgd_bprintf_args(const char *fmt, const void *argbuf, size_t nargs, unsigned int flags,
@@ -690,7 +730,7 @@ int lgd_bprintf_args(const char *fmt, const void *argbuf, size_t nargs, unsigned
 	char b[1];
 
 	out->nr = 0;
-	render(b, sizeof(b), fmt, argbuf, nargs, NULL, LGD_TS_END, flags, NULL, out);
+	render(b, sizeof(b), fmt, NULL, argbuf, nargs, NULL, LGD_TS_END, flags, NULL, out);
 	if (out->nr > LGD_BP_MAX_ARGS)
 		out->nr = LGD_BP_MAX_ARGS;
 	return (int)out->nr;

@@ -70,6 +70,15 @@ int lgd_bprintf_rec_status(char *out, size_t size, const char *fmt, const void *
 			  size_t nargs, const struct lgd_ksyms *ks, uint64_t ts,
 			  unsigned int flags, unsigned int *status);
 
+/**
+ * lgd_bprintf_site() - lgd_bprintf_rec_status() of call site @s's format,
+ * from the pieces it was walked into when it was read (@s->prog): the same
+ * text without walking the format again.
+ */
+int lgd_bprintf_site(char *out, size_t size, const struct lgd_site *s, const void *args,
+		    size_t nargs, const struct lgd_ksyms *ks, uint64_t ts,
+		    unsigned int flags, unsigned int *status);
+
 /* argument kinds (lgd_bprintf_args(), lgd_fmt_arg_kinds()) */
 enum { LGD_ARG_S64 = 1, LGD_ARG_U64 = 2, LGD_ARG_STR = 3 };
 #define LGD_BP_MAX_ARGS	32	/* arguments kept per record (more are not typed) */

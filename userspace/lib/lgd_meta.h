@@ -115,7 +115,11 @@ char *lgd_clock_desc(const struct lgd_header *h, char *buf, size_t size);
  *              out of the labels' numbering and of the lookups by label, so
  *              an old definition kept in the module's formats does not put
  *              "#N" on the one recorded
+ * @prog:       @fmt walked once (lgd_fmt_compile()): what the renderer
+ *              (bprintf.c) reads instead of the text; NULL only for a site
+ *              made outside lgd_sites_parse(), which then renders from @fmt
  */
+struct lgd_fmtprog;
 struct lgd_site {
 	uint32_t id;
 	uint32_t line;
@@ -127,6 +131,7 @@ struct lgd_site {
 	int twin;
 	uint32_t canon;
 	int unused;
+	struct lgd_fmtprog *prog;
 };
 
 /** struct lgd_sites - call sites indexed by id (@by_id[id] may be NULL). */

@@ -34,6 +34,11 @@
  * Return: the length of the whole escaped text, bytes (>= @size: cut).
  */
 size_t lgd_escape(char *dst, size_t size, const char *s, size_t n);
+/**
+ * lgd_escape_free() - would lgd_escape() keep the @n bytes at @s as they
+ * are (all printable ASCII but '\\')?  About 2 instructions a byte.
+ */
+int lgd_escape_free(const char *s, size_t n);
 /** lgd_escape_alloc() - NUL-terminated @s escaped, malloc'd (NULL: no memory). */
 char *lgd_escape_alloc(const char *s);
 /**
@@ -85,7 +90,23 @@ char *lgd_site_label_place(const struct lgd_site *st, uint32_t id, int with_file
  * readers' hot paths; in bprintf.c, used by it and the layers above).
  * Return: the number of digits written (1..20).
  */
-size_t lgd_fmt_u64(char *b, uint64_t v);
+size_t lgd_fmt_u64_any(char *b, uint64_t v);
+/* "00" to "99", for lgd_fmt_u64() */
+extern const char lgd_dec2[200];
+/* lgd_fmt_u64(), inline for 0..99: a pid's, a CPU's or a small argument's */
+static inline size_t lgd_fmt_u64(char *b, uint64_t v)
+{
+	if (v < 10) {
+		b[0] = (char)('0' + v);
+		return 1;
+	}
+	if (v < 100) {
+		b[0] = lgd_dec2[2 * v];
+		b[1] = lgd_dec2[2 * v + 1];
+		return 2;
+	}
+	return lgd_fmt_u64_any(b, v);
+}
 /** lgd_fmt_us() - @ns as microseconds with 3 decimals, "-" when negative. */
 void lgd_fmt_us(char *b, size_t n, int64_t ns);
 /**
@@ -153,8 +174,9 @@ struct lgd_render {
 	uint32_t *label_len;	/* their lengths (bytes) */
 	const struct lgd_site **label_site;	/* the site each was made from */
 	uint32_t nr_labels;	/* size of the three (the reader's sites.nr) */
-	char *line;		/* the line being built */
+	char *line;		/* the lines kept (lgd_render_keep()), then the one being built */
 	size_t len, cap;
+	size_t kept;		/* bytes of lines kept at the start of @line */
 	int err;
 	uint64_t missing;
 	char msg[8192];		/* a message is cut at 8191 bytes */
@@ -175,6 +197,14 @@ int lgd_render_init(struct lgd_render *rd, const struct lgd_reader *r, int style
 long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
 		    const struct lgd_stream_step *sp, const struct lgd_dur_mark *dur,
 		    const char **text);
+/**
+ * lgd_render_keep() - keep the line lgd_render_item() just made in @rd's
+ * buffer (the next is made after it), so that a front end writes lines in
+ * batches: once the lines kept reach @flush_at bytes, *@text points to them
+ * and they are forgotten.  Return: their length (bytes) to write then, else
+ * 0.  Before the last write: lgd_render_keep(rd, 0, &text).
+ */
+size_t lgd_render_keep(struct lgd_render *rd, size_t flush_at, const char **text);
 /**
  * lgd_render_label() - the whole label of site @id (lgd_site_label()), in a
  * buffer of @rd valid until the next call.  Never cut unless out of memory.

@@ -272,6 +272,7 @@ static void site_free(struct lgd_site *s)
 	free(s->file);
 	free(s->func);
 	free(s->fmt);
+	free(s->prog);
 	free(s);
 }
 
@@ -458,7 +459,8 @@ int lgd_sites_parse(struct lgd_sites *s, const char *text, size_t len)
 		st->file = unescape(f[1], fl[1]);
 		st->func = unescape(f[3], fl[3]);
 		st->fmt = unescape(f[4], fl[4]);
-		if (!st->file || !st->func || !st->fmt) {
+		st->prog = st->fmt ? lgd_fmt_compile(st->fmt) : NULL;
+		if (!st->file || !st->func || !st->fmt || !st->prog) {
 			site_free(st);
 			return -ENOMEM;
 		}
@@ -480,6 +482,47 @@ void lgd_sites_free(struct lgd_sites *s)
 	free(s->by_id);
 	s->by_id = NULL;
 	s->nr = 0;
+}
+
+/* what the renderer does with piece @pc of kind @k (enum lgd_fp_op) */
+static int fp_op(const struct edp_piece *pc, enum edp_kind k)
+{
+	int u = pc->conv == 'u';
+
+	if (k == EDP_TEXT)
+		return LGD_FP_TEXT;
+	if (k != EDP_INT || pc->sp.flags || pc->sp.width >= 0 || pc->sp.prec >= 0 ||
+	    pc->sp.wstar || pc->sp.pstar || !strchr("diu", pc->conv))
+		return LGD_FP_CONV;
+	if (pc->size == 4)
+		return u ? LGD_FP_U32 : LGD_FP_S32;
+	if (pc->size == 8)
+		return u ? LGD_FP_U64 : LGD_FP_S64;
+	return LGD_FP_CONV;	/* %hd %hhu: the kernel stores 1 or 2 bytes */
+}
+
+struct lgd_fmtprog *lgd_fmt_compile(const char *fmt)
+{
+	const char *f = fmt;
+	struct lgd_fmtprog *p;
+	struct edp_piece pc;
+	uint32_t n = 0;
+
+	while (edp_fmt_next(&f, &pc) != EDP_END)
+		n++;
+	p = malloc(sizeof(*p) + n * sizeof(p->fp[0]));
+	if (!p)
+		return NULL;
+	p->plain = 1;
+	for (p->n = 0, f = fmt; p->n < n; p->n++) {
+		struct lgd_fpiece *fp = &p->fp[p->n];
+
+		fp->op = fp_op(&fp->pc, edp_fmt_next(&f, &fp->pc));
+		if (fp->op == LGD_FP_CONV || (fp->op == LGD_FP_TEXT &&
+		    !lgd_escape_free(fp->pc.start, (size_t)(fp->pc.end - fp->pc.start))))
+			p->plain = 0;
+	}
+	return p;
 }
 
 int lgd_fmt_has_symptr(const char *fmt)

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "liblogdev.h"
+#include "fmtwalk.h"	/* struct lgd_fmtprog: a site's format, walked */
 
 const char *lgd_gap_kind_name(int kind)
 {
@@ -53,146 +54,6 @@ const char *lgd_ctx_name(int ctx)
 	case LOGDEV_CTX_NMI: return "nmi";
 	}
 	return "ctx?";
-}
-
-/* ---- terminal-safe text ------------------------------------------------ */
-
-int lgd_utf8_len(const unsigned char *s, size_t avail, uint32_t *cp_out)
-{
-	unsigned char c = s[0];
-	uint32_t cp;
-	size_t n;
-
-	if (c < 0x80) {
-		if (cp_out)
-			*cp_out = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	if (n > avail)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* also stops at a NUL */
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	if (cp_out)
-		*cp_out = cp;
-	return (int)n;
-}
-
-/*
- * The escape of the character at @s (@avail bytes left) into @out (at
- * least 17 bytes): its length, or 0 when the character is safe as it is;
- * *@used: the bytes of @s it stands for.
- */
-static size_t esc_char(const unsigned char *s, size_t avail, char *out, size_t *used)
-{
-	static const char hex[] = "0123456789abcdef";
-	unsigned char c = *s;
-	uint32_t cp;
-	int n;
-
-	*used = 1;
-	if (c >= 0x20 && c < 0x7f && c != '\\')
-		return 0;
-	switch (c) {
-	case '\\': memcpy(out, "\\\\", 2); return 2;
-	case '\n': memcpy(out, "\\n", 2); return 2;
-	case '\t': memcpy(out, "\\t", 2); return 2;
-	case '\r': memcpy(out, "\\r", 2); return 2;
-	case '\0': memcpy(out, "\\0", 2); return 2;
-	}
-	n = c < 0x80 ? 1 : lgd_utf8_len(s, avail, &cp);
-	if (n > 1 && !(cp >= 0x80 && cp <= 0x9f) &&		/* C1 controls (CSI...) */
-	    !(cp >= 0x202a && cp <= 0x202e) && !(cp >= 0x2066 && cp <= 0x2069)) {
-		*used = (size_t)n;	/* printable UTF-8: kept */
-		return 0;
-	}
-	/* a control byte, DEL, a byte outside valid UTF-8, or a whole unsafe character */
-	if (n < 1)
-		n = 1;
-	for (int i = 0; i < n; i++) {
-		out[4 * i] = '\\';
-		out[4 * i + 1] = 'x';
-		out[4 * i + 2] = hex[s[i] >> 4];
-		out[4 * i + 3] = hex[s[i] & 15];
-	}
-	*used = (size_t)n;
-	return 4 * (size_t)n;
-}
-
-/* 1 for the bytes lgd_escape() keeps as they are: printable ASCII but '\\' */
-static const unsigned char plain_ascii[256] = {
-	[0x20 ... 0x5b] = 1, [0x5d ... 0x7e] = 1,
-};
-
-size_t lgd_escape(char *dst, size_t size, const char *src, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)src, *e = s + n;
-	size_t o = 0, used, k;
-	int full = 0;
-	char esc[17];
-
-	while (s < e) {
-		const unsigned char *run = s;
-
-		/* printable ASCII at once: nearly every byte of a message */
-		while (s < e && plain_ascii[*s])
-			s++;
-		if (s > run) {
-			size_t len = (size_t)(s - run);
-
-			if (!full && o + len < size)
-				memcpy(dst + o, run, len);
-			else if (!full && o < size) {	/* cut: what fits */
-				memcpy(dst + o, run, size - 1 - o);
-				dst[size - 1] = 0;
-				full = 1;
-			} else {
-				full = 1;
-			}
-			o += len;
-		}
-		if (s == e)
-			break;
-		k = esc_char(s, (size_t)(e - s), esc, &used);
-		if (!k) {		/* printable UTF-8 */
-			memcpy(esc, s, used);
-			k = used;
-		}
-		if (!full && o + k < size)
-			memcpy(dst + o, esc, k);
-		else
-			full = 1;	/* an escape is never cut in two */
-		if (full && size && o < size)
-			dst[o] = 0;
-		o += k;
-		s += used;
-	}
-	if (!full && size)
-		dst[o] = 0;
-	return o;
-}
-
-char *lgd_escape_alloc(const char *s)
-{
-	size_t n = strlen(s), len = lgd_escape(NULL, 0, s, n);
-	char *b = malloc(len + 1);
-
-	if (b)
-		lgd_escape(b, len + 1, s, n);
-	return b;
 }
 
 /* ---- site labels ------------------------------------------------------ */
@@ -337,12 +198,12 @@ size_t lgd_render_msg_bytes(const struct lgd_reader *r, const struct lgd_item *i
 	if (!size)
 		return 0;
 	if (print && s) {
-		len = lgd_bprintf_rec_status(buf, size, s->fmt, it->payload, it->rec.arg_bytes,
-					    r->has_ksyms ? &r->ksyms : NULL, it->rec.ts,
-					    (it->rec.type == LOGDEV_REC_PRINT_SLOTS ?
-					     LGD_BP_SLOTS : 0) |
-					    (it->rec_flags & LOGDEV_REC_F_CUT ? LGD_BP_CUT : 0),
-					    status);
+		len = lgd_bprintf_site(buf, size, s, it->payload, it->rec.arg_bytes,
+				       r->has_ksyms ? &r->ksyms : NULL, it->rec.ts,
+				       (it->rec.type == LOGDEV_REC_PRINT_SLOTS ?
+					LGD_BP_SLOTS : 0) |
+				       (it->rec_flags & LOGDEV_REC_F_CUT ? LGD_BP_CUT : 0),
+				       status);
 		n = len < 0 ? 0 : (size_t)len < size ? (size_t)len : size - 1;
 		if (len >= 0 && (size_t)len >= size)	/* longer than @buf: marked */
 			return msg_cut(buf, size, n);
@@ -375,11 +236,19 @@ size_t lgd_render_msg_bytes(const struct lgd_reader *r, const struct lgd_item *i
 size_t lgd_render_msg(const struct lgd_reader *r, const struct lgd_item *it,
 		     char *buf, size_t size, unsigned int *status)
 {
+	const struct lgd_site *s = lgd_sites_get(&r->sites, it->rec.site);
 	char raw[8192];
 	size_t n;
 
 	if (!size)
 		return 0;
+	/* straight into @buf: nearly always whole and with nothing to escape */
+	n = lgd_render_msg_bytes(r, it, buf, size, status);
+	if (n + 1 < size && ((s && s->prog && s->prog->plain &&
+			      (it->rec.type == LOGDEV_REC_PRINT ||
+			       it->rec.type == LOGDEV_REC_PRINT_SLOTS)) ||
+			     lgd_escape_free(buf, n)))
+		return n;
 	n = lgd_render_msg_bytes(r, it, raw, sizeof(raw), status);
 	n = lgd_escape(buf, size, raw, n);
 	/* cut at an escape's edge, then marked */
@@ -656,6 +525,17 @@ static void render_raw(struct lgd_render *rd, const struct lgd_item *it, size_t 
 	line_put(rd, rd->msg, len);	/* escaped by lgd_render_msg() */
 }
 
+/* @v with exactly 3 digits (zero-padded), @v < 1000 */
+static inline char *put_3(char *o, unsigned v)
+{
+	unsigned lo = v % 100;
+
+	o[0] = (char)('0' + v / 100);
+	o[1] = lgd_dec2[2 * lo];
+	o[2] = lgd_dec2[2 * lo + 1];
+	return o + 3;
+}
+
 /* a timestamp as line_ts() writes it, at @o; Return: the end */
 static char *put_ts(char *o, uint64_t ts)
 {
@@ -664,23 +544,15 @@ static char *put_ts(char *o, uint64_t ts)
 	char b[LGD_U64_DEC_MAX];
 	size_t n = lgd_fmt_u64(b, sec);
 
-	for (size_t pad = n; pad < 5; pad++)
-		*o++ = ' ';
+	if (n < 5) {	/* right-aligned in 5 */
+		memcpy(o, "     ", 5);
+		o += 5 - n;
+	}
 	memcpy(o, b, n);
 	o += n;
 	*o++ = '.';
-	for (int i = 6; i > 0; i--, us /= 10)
-		o[i - 1] = (char)('0' + us % 10);
-	return o + 6;
-}
-
-/* @v with exactly 3 digits (zero-padded), @v < 1000 */
-static char *put_3(char *o, unsigned v)
-{
-	o[0] = (char)('0' + v / 100);
-	o[1] = (char)('0' + v / 10 % 10);
-	o[2] = (char)('0' + v % 10);
-	return o + 3;
+	o = put_3(o, us / 1000);
+	return put_3(o, us % 1000);
 }
 
 #define PUT_LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
@@ -756,7 +628,7 @@ long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
 {
 	size_t len;
 
-	rd->len = 0;
+	rd->len = rd->kept;
 	rd->err = 0;
 	if (it->filtered) {	/* left out by the filter: its place only */
 		*text = "";
@@ -781,6 +653,19 @@ long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
 	if (rd->err)
 		return rd->err;
 	rd->line[rd->len] = 0;	/* line_put() keeps room for it */
+	*text = rd->line + rd->kept;
+	return (long)(rd->len - rd->kept);
+}
+
+size_t lgd_render_keep(struct lgd_render *rd, size_t flush_at, const char **text)
+{
+	size_t n;
+
+	rd->kept = rd->len;
 	*text = rd->line;
-	return (long)rd->len;
+	if (rd->kept < flush_at)
+		return 0;
+	n = rd->len;
+	rd->kept = rd->len = 0;
+	return n;
 }
