@@ -2,10 +2,9 @@
 /*
  * decimal.c: unsigned integers in decimal for the readers' hot paths (no
  * printf there): lgd_fmt_u64() (lgd_render.h, inline below 100) and the
- * two-digit table its callers share.  Two digits per division by 100 (a
- * multiplication: constant divisor); the digit count from the bit length
- * (x * 1233 >> 12 ~ x * log10(2), the approximation of "Bit Twiddling
- * Hacks", "Find integer log base 10"), then one compare.
+ * two-digit table its callers share.  Digits four at a time: per four
+ * digits three divisions by constants (multiplications), the last two
+ * independent, in 32-bit arithmetic below 10^8.
  */
 #include <stdint.h>
 #include <string.h>
@@ -18,32 +17,63 @@ const char lgd_dec2[200] =
 	"50515253545556575859606162636465666768697071727374"
 	"75767778798081828384858687888990919293949596979899";
 
+/* @v (< 10000) as exactly 4 digits at @b: its two halves independent */
+static inline void put4(char *b, uint32_t v)
+{
+	uint32_t hi = v / 100, lo = v % 100;
+
+	memcpy(b, lgd_dec2 + 2 * hi, 2);
+	memcpy(b + 2, lgd_dec2 + 2 * lo, 2);
+}
+
+/* @v (< 10000) in decimal at @b, 1 to 4 digits; Return: their number */
+static inline size_t put_upto4(char *b, uint32_t v)
+{
+	if (v < 100) {
+		if (v < 10) {
+			b[0] = (char)('0' + v);
+			return 1;
+		}
+		memcpy(b, lgd_dec2 + 2 * v, 2);
+		return 2;
+	}
+	if (v < 1000) {
+		b[0] = (char)('0' + v / 100);
+		memcpy(b + 1, lgd_dec2 + 2 * (v % 100), 2);
+		return 3;
+	}
+	put4(b, v);
+	return 4;
+}
+
+/*
+ * Four digits at a time from the right (a division by 10000, then two
+ * independent ones by 100), in 32-bit arithmetic below 10^8 (a pid, a
+ * sequence number, a timestamp's seconds): up to 20 digits.
+ */
 size_t lgd_fmt_u64_any(char *b, uint64_t v)
 {
-	static const uint64_t pow10[20] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
-		1000000000000ull, 10000000000000ull, 100000000000000ull,
-		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-		1000000000000000000ull, 10000000000000000000ull,
-	};
-	/* digits: log10 from the bit length (1233 / 4096 ~ log10(2)), then one compare */
-	unsigned t = ((64 - (unsigned)__builtin_clzll(v | 1)) * 1233) >> 12;
-	size_t n = t + (v >= pow10[t]), i;
+	char t[LGD_U64_DEC_MAX];
+	size_t n = 0, k;
 
-	if (!n)
-		n = 1;	/* 0 */
-	i = n;
-	while (v >= 100) {	/* from the last digit back, two at a time */
-		unsigned d = (unsigned)(v % 100);
+	while (v >= 100000000u) {	/* 8 digits off the right */
+		uint64_t q = v / 100000000u;
+		uint32_t r = (uint32_t)(v - q * 100000000u);
 
-		v /= 100;
-		i -= 2;
-		memcpy(b + i, lgd_dec2 + 2 * d, 2);
+		n += 8;
+		put4(t + sizeof(t) - n, r / 10000);
+		put4(t + sizeof(t) - n + 4, r % 10000);
+		v = q;
 	}
-	if (v >= 10)
-		memcpy(b, lgd_dec2 + 2 * v, 2);
-	else
-		b[0] = (char)('0' + v);
-	return n;
+	if (v >= 10000) {
+		uint32_t w = (uint32_t)v, q = w / 10000;
+
+		k = put_upto4(b, q);
+		put4(b + k, w - q * 10000);
+		k += 4;
+	} else {
+		k = put_upto4(b, (uint32_t)v);
+	}
+	memcpy(b + k, t + sizeof(t) - n, n);
+	return k + n;
 }

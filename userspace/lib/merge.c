@@ -163,25 +163,17 @@ static int merge_one(struct lgd_merge *m, struct lgd_item *it)
 {
 	struct lgd_cpu_stream *s;
 
-	/* refill the stream whose head was handed out last time */
+	/*
+	 * The stream whose head was handed out last time is still at the top:
+	 * refilled in place and sifted down once (or taken out when it ends),
+	 * not popped and pushed.  (ts, cpu) orders every head strictly, so
+	 * the order handed out is the same either way.
+	 */
 	if (m->last) {
-		s = m->last;
 		m->last = NULL;
-		if (lgd_stream_advance(s)) {
-			m->heap[m->nr++] = s;
-			/* sift up */
-			for (uint32_t i = m->nr - 1; i > 0;) {
-				uint32_t p = (i - 1) / 2;
-				struct lgd_cpu_stream *t;
-
-				if (!before(m->heap[i], m->heap[p]))
-					break;
-				t = m->heap[i];
-				m->heap[i] = m->heap[p];
-				m->heap[p] = t;
-				i = p;
-			}
-		}
+		if (!lgd_stream_advance(m->heap[0]))
+			m->heap[0] = m->heap[--m->nr];
+		sift_down(m, 0);
 	}
 	if (!m->nr) {
 		if (m->nr_all)
@@ -190,8 +182,6 @@ static int merge_one(struct lgd_merge *m, struct lgd_item *it)
 		return 0;
 	}
 	s = m->heap[0];
-	m->heap[0] = m->heap[--m->nr];
-	sift_down(m, 0);
 	*it = s->head;
 	m->last = s;
 	return 1;

@@ -15,7 +15,10 @@
  *     comment: %.0d of 0, # of 0, the 0 flag with a precision, #o with a
  *     precision), which tests/decode/lib/test_printf.c checks by hand.
  * The fast paths (plain %d %u in number(), the one-load get_arg(), the
- * memcpy runs of puts_n()) must give the bytes the general code gave.
+ * memcpy runs of puts_n()) must give the bytes the general code gave; so
+ * must a call site's format walked once (lgd_bprintf_site(): the pieces of
+ * lgd_fmt_compile(), its plain integers straight into the output), on the
+ * same 200,000 formats and at every output size.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -217,10 +220,23 @@ static void one_chr_str(char *fmt, struct pl *p, char *ref, size_t refsz)
 	}
 }
 
+/* @fmt as call site 1 of a fresh site table (lgd_sites_parse(): walked once) */
+static const struct lgd_site *site_of(struct lgd_sites *st, const char *fmt)
+{
+	char line[512];
+	int n = snprintf(line, sizeof(line), "1\tt.c\t1\tfn\t%s\n", fmt);
+
+	lgd_sites_free(st);
+	if (lgd_sites_parse(st, line, (size_t)n))
+		return NULL;
+	return lgd_sites_get(st, 1);
+}
+
 static void test_bprintf(int slots)
 {
-	uint64_t bad = 0;
-	char first[600] = "";
+	uint64_t bad = 0, bad_site = 0;
+	char first[600] = "", first_site[600] = "";
+	struct lgd_sites st = { 0 };
 
 	for (int i = 0; i < 100000; i++) {
 		char fmt[400] = "", want[2048] = "", ref[512], got[2048];
@@ -246,10 +262,26 @@ static void test_bprintf(int slots)
 				snprintf(first, sizeof(first), "fmt \"%.150s\": got \"%.200s\", want \"%.200s\"",
 					 fmt, got, want);
 		}
+		{
+			const struct lgd_site *s = site_of(&st, fmt);
+			char gs[2048];
+			int ls = s ? lgd_bprintf_site(gs, sizeof(gs), s, p.b, p.n, NULL, LGD_TS_END,
+						      slots ? LGD_BP_SLOTS : 0, NULL) : -1;
+
+			if (ls != len || strcmp(gs, got)) {
+				if (!bad_site++)
+					snprintf(first_site, sizeof(first_site), "fmt \"%.150s\": site \"%.200s\", walk \"%.200s\"",
+						 fmt, s ? gs : "(no site)", got);
+			}
+		}
 	}
+	lgd_sites_free(&st);
 	CHECK_WHY(!bad, slots ? "lgd_bprintf_slots equals snprintf on 100,000 random formats" :
 				"lgd_bprintf equals snprintf on 100,000 random formats",
 		  "%" PRIu64 " differ; first: %s", bad, first);
+	CHECK_WHY(!bad_site, slots ? "lgd_bprintf_site (a site's format walked once) equals lgd_bprintf_slots on the same formats" :
+				     "lgd_bprintf_site (a site's format walked once) equals lgd_bprintf on the same formats",
+		  "%" PRIu64 " differ; first: %s", bad_site, first_site);
 }
 
 /* the output buffer's edge: a result cut at every size is snprintf's prefix */
@@ -276,6 +308,25 @@ static void test_cut(void)
 		     "lgd_bprintf plain conversions");
 	CHECK_WHY(!bad, "lgd_bprintf cut at every buffer size: a NUL-terminated prefix, full length returned",
 		  "%d sizes wrong", bad);
+	{
+		struct lgd_sites st = { 0 };
+		const struct lgd_site *s = site_of(&st, fmt);
+
+		bad = !s;
+		for (size_t size = 1; s && size <= (size_t)n + 1; size++) {
+			int m = lgd_bprintf_site(got, size, s, p.b, p.n, NULL, LGD_TS_END, 0, NULL);
+
+			if (m != n || strlen(got) != size - 1 || memcmp(got, full, size - 1))
+				bad++;
+		}
+		/* a payload short of the last argument: the walk's "[missing]" */
+		if (s && (lgd_bprintf_site(got, sizeof(got), s, p.b, p.n - 2, NULL, LGD_TS_END, 0, NULL) < 0 ||
+			  lgd_bprintf(full, sizeof(full), fmt, p.b, p.n - 2, NULL) < 0 || strcmp(got, full)))
+			bad++;
+		lgd_sites_free(&st);
+		CHECK_WHY(!bad, "lgd_bprintf_site cut at every buffer size and on a short payload: lgd_bprintf's bytes",
+			  "%d sizes wrong", bad);
+	}
 }
 
 int main(int argc, char **argv)
