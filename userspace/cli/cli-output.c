@@ -283,6 +283,28 @@ void cli_out_buffer(FILE *f)
 	}
 }
 
+int cli_out_batch(FILE *f, const char *b, size_t n)
+{
+	if (n < 4096)
+		return fwrite_unlocked(b, 1, n, f) == n ? 0 : -1;
+	if (fflush(f))
+		return -1;
+	while (n) {
+		ssize_t w = write(fileno(f), b, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!w)
+				errno = EIO;
+			return -1;
+		}
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 /*
  * A capture holds kernel addresses (KALLSYMS: the KASLR offset) and
  * whatever the records hold (docs/SECURITY.md): it is made 0600, and under

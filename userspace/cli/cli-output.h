@@ -77,6 +77,13 @@ size_t cli_csv_put(char *dst, const char *s, size_t len);
  * written to @f; once per process (later calls do nothing).
  */
 void cli_out_buffer(FILE *f);
+/**
+ * cli_out_batch() - write @n bytes at @b to @f: through @f's buffer when
+ * short, else what @f holds first, then @b with write(2) directly (a batch
+ * of lines made in memory is not copied into the buffer).  Return: 0, or -1
+ * with errno set when the write failed (the caller says so and fails).
+ */
+int cli_out_batch(FILE *f, const char *b, size_t n);
 #define CLI_OUT_BUFFER (1 << 20)
 
 /* a capture made under sudo given to the sudo user (cli-output.c) */

@@ -204,14 +204,15 @@ static int report_file(const char *file, int raw, int by)
 		}
 		/* lines in batches of 64 KiB; NULs included (%c of 0 prints one) */
 		n = lgd_render_keep(&rd, 1u << 16, &line);
-		if (n)
-			fwrite_unlocked(line, 1, n, stdout);
+		if (n && cli_out_batch(stdout, line, n))
+			goto err_out;
 	}
 	if (rd_ok) {	/* the last batch, also after an error */
 		const char *line;
 		size_t n = lgd_render_keep(&rd, 0, &line);
 
-		fwrite_unlocked(line, 1, n, stdout);
+		if (cli_out_batch(stdout, line, n))
+			goto err_out;
 	}
 	if (ret >= 0 && rs.has_dur) {	/* stderr: stdout holds records only */
 		char sum[256];
@@ -241,6 +242,12 @@ out:
 		return 1;
 	}
 	return cli_exit_status(ret < 0);
+err_out:
+	perror("logdev: stdout");
+	lgd_render_free(&rd);
+	lgd_records_close(&rs);
+	lgd_reader_close(&r);
+	return 1;
 }
 
 int cmd_report(int argc, char **argv)

@@ -46,17 +46,27 @@ static inline size_t put_upto4(char *b, uint32_t v)
 	return 4;
 }
 
-/*
- * Four digits at a time from the right (a division by 10000, then two
- * independent ones by 100), in 32-bit arithmetic below 10^8 (a pid, a
- * sequence number, a timestamp's seconds): up to 20 digits.
- */
-size_t lgd_fmt_u64_any(char *b, uint64_t v)
+/* @v < 10^8 in decimal at @b; Return: the number of digits */
+static inline size_t put_upto8(char *b, uint32_t v)
+{
+	uint32_t q;
+	size_t k;
+
+	if (v < 10000)
+		return put_upto4(b, v);
+	q = v / 10000;
+	k = put_upto4(b, q);
+	put4(b + k, v - q * 10000);
+	return k + 4;
+}
+
+/* @v >= 10^8: eight digits at a time off the right, into a buffer */
+static __attribute__((noinline)) size_t put_big(char *b, uint64_t v)
 {
 	char t[LGD_U64_DEC_MAX];
 	size_t n = 0, k;
 
-	while (v >= 100000000u) {	/* 8 digits off the right */
+	do {
 		uint64_t q = v / 100000000u;
 		uint32_t r = (uint32_t)(v - q * 100000000u);
 
@@ -64,16 +74,20 @@ size_t lgd_fmt_u64_any(char *b, uint64_t v)
 		put4(t + sizeof(t) - n, r / 10000);
 		put4(t + sizeof(t) - n + 4, r % 10000);
 		v = q;
-	}
-	if (v >= 10000) {
-		uint32_t w = (uint32_t)v, q = w / 10000;
-
-		k = put_upto4(b, q);
-		put4(b + k, w - q * 10000);
-		k += 4;
-	} else {
-		k = put_upto4(b, (uint32_t)v);
-	}
+	} while (v >= 100000000u);
+	k = put_upto8(b, (uint32_t)v);
 	memcpy(b + k, t + sizeof(t) - n, n);
 	return k + n;
+}
+
+/*
+ * Four digits at a time from the right (a division by 10000, then two
+ * independent ones by 100), in 32-bit arithmetic below 10^8 (a pid, an
+ * argument, a timestamp's seconds): up to 20 digits.
+ */
+size_t lgd_fmt_u64_any(char *b, uint64_t v)
+{
+	if (v < 100000000u)
+		return put_upto8(b, (uint32_t)v);
+	return put_big(b, v);
 }

@@ -165,6 +165,9 @@ enum { LGD_RENDER_TEXT = 0, LGD_RENDER_RAW = 1 };
  *            their format needs ("[missing]", LGD_BP_ST_MISSING): a front
  *            end warns once per capture with this count
  */
+/* a message is cut at LGD_MSG_MAX - 1 bytes */
+#define LGD_MSG_MAX	8192
+
 struct lgd_render {
 	const struct lgd_reader *r;
 	int style;		/* LGD_RENDER_TEXT or LGD_RENDER_RAW */
@@ -179,7 +182,6 @@ struct lgd_render {
 	size_t kept;		/* bytes of lines kept at the start of @line */
 	int err;
 	uint64_t missing;
-	char msg[8192];		/* a message is cut at 8191 bytes */
 };
 
 /** lgd_render_init() - for items of @r in @style.  Return: 0 or -ENOMEM. */

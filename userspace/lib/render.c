@@ -469,6 +469,23 @@ static const char *label_get(struct lgd_render *rd, uint32_t id, size_t *len)
 	return l;
 }
 
+/*
+ * The message of @it, and its duration mark, straight into the line at @o,
+ * where LGD_MSG_MAX bytes are free (escaped: lgd_render_msg()); Return: its end
+ */
+static char *put_msg(struct lgd_render *rd, char *o, const struct lgd_item *it,
+		     const struct lgd_dur_mark *dur)
+{
+	unsigned int st;
+	size_t len = lgd_render_msg(rd->r, it, o, LGD_MSG_MAX, &st);
+
+	if (st & LGD_BP_ST_MISSING)
+		rd->missing++;
+	if (dur)
+		len = lgd_render_dur(o, LGD_MSG_MAX, len, dur);
+	return o + len;
+}
+
 static void render_gap(struct lgd_render *rd, const struct lgd_item *it)
 {
 	if (rd->style == LGD_RENDER_RAW) {
@@ -501,7 +518,8 @@ static void render_gap(struct lgd_render *rd, const struct lgd_item *it)
  * raw: ts cpu pid ctx site func line message, tab-separated; a comm record
  * (when the merge returns them): func "<comm>", site and line 0, the name
  */
-static void render_raw(struct lgd_render *rd, const struct lgd_item *it, size_t len)
+static void render_raw(struct lgd_render *rd, const struct lgd_item *it,
+		       const struct lgd_dur_mark *dur)
 {
 	const struct lgd_site *s = lgd_sites_get(&rd->r->sites, it->rec.site);
 
@@ -522,7 +540,9 @@ static void render_raw(struct lgd_render *rd, const struct lgd_item *it, size_t 
 	line_put(rd, "\t", 1);
 	line_u64(rd, s ? s->line : 0, 0);
 	line_put(rd, "\t", 1);
-	line_put(rd, rd->msg, len);	/* escaped by lgd_render_msg() */
+	if (rd->err || (rd->err = line_room(rd, LGD_MSG_MAX)))
+		return;
+	rd->len = (size_t)(put_msg(rd, rd->line + rd->len, it, dur) - rd->line);
 }
 
 /* @v with exactly 3 digits (zero-padded), @v < 1000 */
@@ -563,8 +583,8 @@ static char *put_ts(char *o, uint64_t ts)
  * went back, not in deltas)", "  +D us (step over 2^62 ns, not in deltas)".
  * Room for the whole line is made once, then it is written with no check.
  */
-static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t len,
-			const struct lgd_stream_step *sp)
+static void render_text(struct lgd_render *rd, const struct lgd_item *it,
+			const struct lgd_stream_step *sp, const struct lgd_dur_mark *dur)
 {
 	const char *comm = lgd_comm_at(rd->r, it->rec.pid, it->ts), *ctx = NULL, *label;
 	size_t lc = comm ? strlen(comm) : 0, lctx = 0, ll;
@@ -576,7 +596,7 @@ static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t
 	}
 	label = label_get(rd, it->rec.site, &ll);
 	/* numbers and fixed text < 192 bytes; an escape is at most 4 bytes a byte */
-	if (rd->err || (rd->err = line_room(rd, 192 + 4 * lc + lctx + ll + len)))
+	if (rd->err || (rd->err = line_room(rd, 192 + 4 * lc + lctx + ll + LGD_MSG_MAX)))
 		return;
 	o = rd->line + rd->len;
 	o = PUT_LIT(o, "[ ");
@@ -600,8 +620,7 @@ static void render_text(struct lgd_render *rd, const struct lgd_item *it, size_t
 	memcpy(o, label, ll);
 	o += ll;
 	*o++ = ' ';
-	memcpy(o, rd->msg, len);
-	o += len;
+	o = put_msg(rd, o, it, dur);
 	if (it->ts_absurd) {
 		o = PUT_LIT(o, "  (absurd timestamp, not in statistics)");
 	} else if (sp->has_prev) {
@@ -626,8 +645,6 @@ long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
 		    const struct lgd_stream_step *sp, const struct lgd_dur_mark *dur,
 		    const char **text)
 {
-	size_t len;
-
 	rd->len = rd->kept;
 	rd->err = 0;
 	if (it->filtered) {	/* left out by the filter: its place only */
@@ -637,17 +654,10 @@ long lgd_render_item(struct lgd_render *rd, const struct lgd_item *it,
 	if (it->kind == LGD_ITEM_GAP) {
 		render_gap(rd, it);
 	} else {
-		unsigned int st;
-
-		len = lgd_render_msg(rd->r, it, rd->msg, sizeof(rd->msg), &st);
-		if (st & LGD_BP_ST_MISSING)
-			rd->missing++;
-		if (dur)
-			len = lgd_render_dur(rd->msg, sizeof(rd->msg), len, dur);
 		if (rd->style == LGD_RENDER_RAW)
-			render_raw(rd, it, len);
+			render_raw(rd, it, dur);
 		else
-			render_text(rd, it, len, sp);
+			render_text(rd, it, sp, dur);
 		line_put(rd, "\n", 1);
 	}
 	if (rd->err)
