@@ -48,7 +48,7 @@ static uint64_t bucket_mid(unsigned int chunk, unsigned int idx)
 	return ((uint64_t)(SUB + idx) << shift) + (1ull << (shift - 1));
 }
 
-static int hist_count(struct lgd_hist *h, int neg, unsigned int c, unsigned int i,
+static inline int hist_count(struct lgd_hist *h, int neg, unsigned int c, unsigned int i,
 		      uint64_t n)
 {
 	uint64_t **ch = &h->chunk[neg][c];

@@ -187,8 +187,11 @@ int lgd_probe_line(const char *line, struct lgd_probe_info *pi);
  */
 char *lgd_probes_since(const char *start, const char *end, size_t *len);
 
-/** lgd_sites_get() - site @id or NULL. */
-const struct lgd_site *lgd_sites_get(const struct lgd_sites *s, uint32_t id);
+/** lgd_sites_get() - site @id or NULL (inline: once or more per record). */
+static inline const struct lgd_site *lgd_sites_get(const struct lgd_sites *s, uint32_t id)
+{
+	return id < s->nr ? s->by_id[id] : NULL;
+}
 void lgd_sites_free(struct lgd_sites *s);
 /**
  * lgd_sites_mark_labels() - set every site's @label_file, @label_seq, @twin

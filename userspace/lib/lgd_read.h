@@ -142,6 +142,7 @@ struct lgd_reader {
 	int comms_all;
 	int64_t recorder_pid;	/* pid of the recorder (RECORDER section), or -1 */
 	const struct lgd_filter *filter;	/* lgd_reader_set_filter(), or NULL */
+	int filter_on;		/* lgd_filter_active(@filter) when it was set */
 	uint8_t *filter_sites;	/* per site id: 1 kept by filter's --site */
 	uint32_t nr_filter_sites;
 	int filter_base_set;

@@ -173,7 +173,15 @@ static int merge_one(struct lgd_merge *m, struct lgd_item *it)
 		m->last = NULL;
 		if (!lgd_stream_advance(m->heap[0]))
 			m->heap[0] = m->heap[--m->nr];
-		sift_down(m, 0);
+		if (m->nr == 2) {	/* two CPUs: one compare */
+			if (before(m->heap[1], m->heap[0])) {
+				s = m->heap[0];
+				m->heap[0] = m->heap[1];
+				m->heap[1] = s;
+			}
+		} else {
+			sift_down(m, 0);
+		}
 	}
 	if (!m->nr) {
 		if (m->nr_all)
@@ -195,6 +203,7 @@ int lgd_reader_set_filter(struct lgd_reader *r, const struct lgd_filter *f)
 	r->filter_sites = NULL;
 	r->nr_filter_sites = 0;
 	r->filter = f;
+	r->filter_on = lgd_filter_active(f);
 	if (!f)
 		return 0;
 	ret = lgd_filter_sites(f, &r->sites, &r->filter_sites);
@@ -333,7 +342,8 @@ static inline void settle(struct lgd_reader *r, struct lgd_merge_counts *n,
 		r->filter_base_set = 1;	/* the first record: relative times */
 		r->filter_base = it->ts;
 	}
-	it->filtered = !lgd_reader_keep(r, it);
+	/* no filter and no recorder pid (a capture file): every item kept */
+	it->filtered = (r->filter_on || r->recorder_pid >= 0) && !lgd_reader_keep(r, it);
 	if (rec) {
 		if (is_recorder(r, it)) {
 			n->recorder_out += it->filtered;

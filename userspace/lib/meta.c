@@ -470,11 +470,6 @@ int lgd_sites_parse(struct lgd_sites *s, const char *text, size_t len)
 	return lgd_sites_mark_labels(s) ? -ENOMEM : bad;
 }
 
-const struct lgd_site *lgd_sites_get(const struct lgd_sites *s, uint32_t id)
-{
-	return id < s->nr ? s->by_id[id] : NULL;
-}
-
 void lgd_sites_free(struct lgd_sites *s)
 {
 	for (uint32_t i = 0; i < s->nr; i++)

@@ -57,8 +57,9 @@ int lgd_records_next(struct lgd_records *rs, struct lgd_record *rec)
 
 	if (ret <= 0)
 		return ret;
-	memset(&rec->step, 0, sizeof(rec->step));
-	if (rs->o.steps && lgd_streams_add(&rs->st, &rec->it, &rec->step))
+	if (!rs->o.steps)	/* else lgd_streams_add() fills it */
+		memset(&rec->step, 0, sizeof(rec->step));
+	else if (lgd_streams_add(&rs->st, &rec->it, &rec->step))
 		return -ENOMEM;
 	rec->dur = rs->has_dur && rec->it.kind == LGD_ITEM_REC ?
 		   lgd_dur_mark_find(&rs->marks, rec->it.file_off) : NULL;

@@ -249,6 +249,13 @@ static struct lgd_stream *owner(struct lgd_streams *s, uint32_t cpu, int lev, ui
 	return &s->cs[(size_t)cpu * NLEV + lev];
 }
 
+/* is a run of a CPU's (its NRUN) open?  If not, a task record ends none */
+_Static_assert(NRUN == 3, "runs_open() reads three runs");
+static inline int runs_open(const struct lgd_run *ru)
+{
+	return ru[0].n || ru[1].n || ru[2].n;
+}
+
 int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
 		   struct lgd_stream_step *step)
 {
@@ -259,7 +266,7 @@ int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
 	memset(step, 0, sizeof(*step));
 	if (cpu >= LGD_STREAMS_MAX_CPU)
 		return 0;
-	if (grow_cpu(s, cpu))
+	if (cpu >= s->nr_cpu && grow_cpu(s, cpu))
 		return -ENOMEM;
 	/* a gap, or a record with an absurd stamp (the report shows it, no
 	 * statistic may: lgd_ts_absurd()), cuts every stream of its CPU */
@@ -276,7 +283,7 @@ int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
 		return 0;	/* a marker: no pair, no nesting */
 	if (s->by == LGD_BY_CPU) {
 		ctx = 0;	/* one stream per CPU, no nesting */
-	} else {
+	} else if (ctx || runs_open(&s->runs[(size_t)cpu * NRUN])) {
 		for (int l = 0; l < NRUN; l++) {
 			struct lgd_run *ru = &s->runs[(size_t)cpu * NRUN + l];
 
