@@ -242,9 +242,14 @@ static size_t csv_body(char *dst, const unsigned char **sp, const unsigned char 
 size_t cli_csv_put(char *dst, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str, *end = s + len;
-	int quote = cli_csv_needs_quote(str, len);
+	int quote;
 	size_t o = 0;
 
+	if (lgd_ascii_run(str, len, '"', ',') == len) {	/* nearly always: as it is */
+		memcpy(dst, str, len);
+		return len;
+	}
+	quote = cli_csv_needs_quote(str, len);
 	if (quote)
 		dst[o++] = '"';
 	o += csv_body(dst + o, &s, end, end);

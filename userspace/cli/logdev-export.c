@@ -105,8 +105,9 @@ struct xctx {
 	struct lgd_reader *r;
 	struct lgd_durations *du;
 	char msg[8192];
-	char *row;		/* csv: the row being built (one fwrite per row) */
-	size_t row_cap;
+	char *row;		/* csv: rows made, not yet written (csv_flush()) */
+	size_t row_len, row_cap;
+	int werr;		/* csv: errno of a failed write of rows, or 0 */
 	char **cols;		/* csv: per site id, its "func,file" columns */
 	const struct lgd_site **cols_site;	/* the site each was made from */
 	uint32_t nr_cols;
@@ -180,6 +181,14 @@ static char *put_str(char *o, const char *s)
 	return o + n;
 }
 
+/* csv: the rows made so far written out (in batches of 64 KiB: cli_out_batch()) */
+static void csv_flush(struct xctx *x)
+{
+	if (x->row_len && cli_out_batch(x->f, x->row, x->row_len) && !x->werr)
+		x->werr = errno ? errno : EIO;
+	x->row_len = 0;
+}
+
 /*
  * One csv row of a record, built in memory with no printf (the hot path of
  * export --format csv): the same bytes as fprintf() and cli_csv_field()
@@ -198,7 +207,7 @@ static int put_csv_rec(struct xctx *x, const struct lgd_item *it, const struct l
 	if (!cols)
 		return -ENOMEM;
 	lcols = strlen(cols);
-	need = 256 + CLI_CSV_MAX(lc) + lcols + CLI_CSV_MAX(len) + x->clock_csv_len +
+	need = x->row_len + 256 + CLI_CSV_MAX(lc) + lcols + CLI_CSV_MAX(len) + x->clock_csv_len +
 	       (x->bd ? LGD_BD_NR * 21 : 0);
 
 	if (need > x->row_cap) {
@@ -209,7 +218,7 @@ static int put_csv_rec(struct xctx *x, const struct lgd_item *it, const struct l
 		x->row = nr;
 		x->row_cap = need;
 	}
-	o = put_u64(x->row, it->ts);
+	o = put_u64(x->row + x->row_len, it->ts);
 	*o++ = ',';
 	o = put_u64(o, it->cpu);
 	*o++ = ',';
@@ -248,7 +257,9 @@ static int put_csv_rec(struct xctx *x, const struct lgd_item *it, const struct l
 	}
 	memcpy(o, "\r\n", 2);
 	o += 2;
-	fwrite_unlocked(x->row, 1, (size_t)(o - x->row), x->f);
+	x->row_len = (size_t)(o - x->row);
+	if (x->row_len >= (1u << 16))
+		csv_flush(x);
 	return 0;
 }
 
@@ -263,6 +274,7 @@ static void put_gap(struct xctx *x, const struct lgd_item *it)
 	FILE *f = x->f;
 	const char *k = lgd_gap_kind_name(it->gap_kind);
 
+	csv_flush(x);	/* the rows before it first */
 	if (x->fmt == X_CSV) {
 		fprintf(f, "%" PRIu64 ",%u,,,,,,,,lost,,,,%s,%" PRIu64 "%s\r\n", it->ts, it->cpu, k,
 			it->gap_count, x->clock_csv);
@@ -513,6 +525,11 @@ static int export_file(const char *file, const char *out, int fmt, int by,
 	}
 	if (ret < 0) {
 		fprintf(stderr, "logdev: %s\n", strerror(-ret));
+		failed = 1;
+	}
+	csv_flush(&x);
+	if (x.werr) {
+		fprintf(stderr, "logdev export: %s: %s\n", of.path, strerror(x.werr));
 		failed = 1;
 	}
 	if (fmt == X_PERFETTO && x.bd && !failed)

@@ -5,7 +5,7 @@
  * they are, '\\' \n \t \r and NUL as two-character escapes, anything
  * else (controls, C1, bidi overrides, bytes outside valid UTF-8) as \xHH
  * per byte.  The common case, a run of printable ASCII, is tested 8 bytes
- * at a time (plain8()).
+ * at a time (lgd_ascii_run(), which the CSV writer uses too).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -87,36 +87,44 @@ static size_t esc_char(const unsigned char *s, size_t avail, char *out, size_t *
 	return 4 * (size_t)n;
 }
 
-/* 1 for the bytes lgd_escape() keeps as they are: printable ASCII but '\\' */
-static const unsigned char plain_ascii[256] = {
-	[0x20 ... 0x5b] = 1, [0x5d ... 0x7e] = 1,
-};
-
 /*
- * Are the 8 bytes at @s all plain_ascii[]?  Word-at-a-time tests (Sean
- * Anderson's "Bit Twiddling Hacks": haszero, hasless, hasmore), each exact
- * for whether any byte of the word matches: a byte below 0x20, a byte above
- * 0x7e (0x80 and up included), a '\\'.
+ * Are the 8 bytes at @s all printable ASCII (0x20..0x7e) other than @x and
+ * @y?  Word-at-a-time tests (Sean Anderson's "Bit Twiddling Hacks":
+ * haszero, hasless, hasmore), each exact for whether any byte of the word
+ * matches: a byte below 0x20, a byte above 0x7e (0x80 and up included), @x,
+ * @y.
  */
-static inline int plain8(const unsigned char *s)
+static inline int ascii8(const unsigned char *s, unsigned char x, unsigned char y)
 {
 	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-	uint64_t w, bs;
+	uint64_t w, a, b;
 
 	memcpy(&w, s, 8);
-	bs = w ^ (ones * '\\');
-	return !((((w - ones * 0x20) & ~w) | ((w + ones) | w) | ((bs - ones) & ~bs)) & high);
+	a = w ^ (ones * x);
+	b = w ^ (ones * y);
+	return !((((w - ones * 0x20) & ~w) | ((w + ones) | w) | ((a - ones) & ~a) |
+		  ((b - ones) & ~b)) & high);
+}
+
+size_t lgd_ascii_run(const char *str, size_t n, char x, char y)
+{
+	const unsigned char *s = (const unsigned char *)str, *e = s + n;
+	const unsigned char ux = (unsigned char)x, uy = (unsigned char)y;
+
+	while (s + 8 <= e && ascii8(s, ux, uy))
+		s += 8;
+	/* under 8 bytes left (not a word that failed): the last 8, overlapping
+	 * the words done, test the whole tail at once */
+	if (s < e && s + 8 > e && n >= 8 && ascii8(e - 8, ux, uy))
+		return n;
+	while (s < e && *s >= 0x20 && *s < 0x7f && *s != ux && *s != uy)
+		s++;
+	return (size_t)(s - (const unsigned char *)str);
 }
 
 int lgd_escape_free(const char *src, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)src, *e = s + n;
-
-	while (s + 8 <= e && plain8(s))
-		s += 8;
-	while (s < e && plain_ascii[*s])
-		s++;
-	return s == e;
+	return lgd_ascii_run(src, n, '\\', '\\') == n;
 }
 
 size_t lgd_escape(char *dst, size_t size, const char *src, size_t n)
@@ -130,10 +138,7 @@ size_t lgd_escape(char *dst, size_t size, const char *src, size_t n)
 		const unsigned char *run = s;
 
 		/* printable ASCII at once: nearly every byte of a message */
-		while (s + 8 <= e && plain8(s))
-			s += 8;
-		while (s < e && plain_ascii[*s])
-			s++;
+		s += lgd_ascii_run((const char *)s, (size_t)(e - s), '\\', '\\');
 		if (s > run) {
 			size_t len = (size_t)(s - run);
 

@@ -39,6 +39,12 @@ size_t lgd_escape(char *dst, size_t size, const char *s, size_t n);
  * are (all printable ASCII but '\\')?  About 2 instructions a byte.
  */
 int lgd_escape_free(const char *s, size_t n);
+/**
+ * lgd_ascii_run() - how many of the @n bytes at @s, from the first, are
+ * printable ASCII (0x20..0x7e) other than @x and @y: 8 bytes at a time.
+ * The run a writer copies as it is (lgd_escape(): '\\'; CSV: '"' and ',').
+ */
+size_t lgd_ascii_run(const char *s, size_t n, char x, char y);
 /** lgd_escape_alloc() - NUL-terminated @s escaped, malloc'd (NULL: no memory). */
 char *lgd_escape_alloc(const char *s);
 /**

@@ -329,10 +329,40 @@ static void test_cut(void)
 	}
 }
 
+/*
+ * lgd_ascii_run() (8 bytes at a time, the tail overlapping) against a byte
+ * loop: random strings of 0..40 bytes, mostly printable, one in eight bytes
+ * anything, at every offset of a buffer, for lgd_escape()'s and CSV's sets
+ */
+static void test_ascii_run(void)
+{
+	static const char xy[][2] = { { '\\', '\\' }, { '"', ',' } };
+	uint64_t bad = 0;
+	char first[200] = "";
+
+	for (int i = 0; i < 200000; i++) {
+		unsigned char b[48];
+		size_t n = rnd() % 41, want = 0;
+		const char *x = xy[i & 1];
+
+		for (size_t k = 0; k < n; k++)
+			b[k] = rnd() % 8 ? (unsigned char)(0x20 + rnd() % 95) : (unsigned char)rnd();
+		while (want < n && b[want] >= 0x20 && b[want] < 0x7f && b[want] != (unsigned char)x[0] &&
+		       b[want] != (unsigned char)x[1])
+			want++;
+		if (lgd_ascii_run((const char *)b, n, x[0], x[1]) != want && !bad++)
+			snprintf(first, sizeof(first), "%zu bytes, run %zu, got %zu", n, want,
+				 lgd_ascii_run((const char *)b, n, x[0], x[1]));
+	}
+	CHECK_WHY(!bad, "lgd_ascii_run equals a byte loop on 200,000 random strings",
+		  "%" PRIu64 " differ; first: %s", bad, first);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
+	test_ascii_run();
 	test_fmt_u64();
 	test_bprintf(0);
 	test_bprintf(1);
