@@ -76,29 +76,11 @@ static void put(struct out *o, char c)
 	o->len++;
 }
 
-/*
- * @n <= 16 bytes from @s to @d, inline: two overlapping 8- or 4-byte moves
- * (a format's text between conversions is short)
- */
-static inline void copy_short(char *d, const char *s, size_t n)
-{
-	if (n >= 8) {
-		memcpy(d, s, 8);
-		memcpy(d + n - 8, s + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(d, s, 4);
-		memcpy(d + n - 4, s + n - 4, 4);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			d[i] = s[i];
-	}
-}
-
 /* @n bytes of @s: copied while they fit (one memcpy), then counted */
 static inline void puts_n(struct out *o, const char *s, size_t n)
 {
 	if (n <= 16 && o->len + n < o->size) {	/* nearly always */
-		copy_short(o->buf + o->len, s, n);
+		lgd_copy_small(o->buf + o->len, s, n);
 	} else if (o->len + n < o->size) {	/* the whole run fits */
 		memcpy(o->buf + o->len, s, n);
 	} else if (o->len + 1 < o->size) {

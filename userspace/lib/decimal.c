@@ -60,7 +60,7 @@ static inline size_t put_upto8(char *b, uint32_t v)
 	return k + 4;
 }
 
-/* @v >= 10^8: eight digits at a time off the right, into a buffer */
+/* @v >= 10^16: eight digits at a time off the right, into a buffer */
 static __attribute__((noinline)) size_t put_big(char *b, uint64_t v)
 {
 	char t[LGD_U64_DEC_MAX];
@@ -89,5 +89,14 @@ size_t lgd_fmt_u64_any(char *b, uint64_t v)
 {
 	if (v < 100000000u)
 		return put_upto8(b, (uint32_t)v);
+	if (v < 10000000000000000ull) {	/* 9 to 16 digits: a nanosecond timestamp */
+		uint64_t q = v / 100000000u;
+		uint32_t r = (uint32_t)(v - q * 100000000u);
+		size_t k = put_upto8(b, (uint32_t)q);
+
+		put4(b + k, r / 10000);
+		put4(b + k + 4, r % 10000);
+		return k + 8;
+	}
 	return put_big(b, v);
 }

@@ -87,41 +87,6 @@ static size_t esc_char(const unsigned char *s, size_t avail, char *out, size_t *
 	return 4 * (size_t)n;
 }
 
-/*
- * Are the 8 bytes at @s all printable ASCII (0x20..0x7e) other than @x and
- * @y?  Word-at-a-time tests (Sean Anderson's "Bit Twiddling Hacks":
- * haszero, hasless, hasmore), each exact for whether any byte of the word
- * matches: a byte below 0x20, a byte above 0x7e (0x80 and up included), @x,
- * @y.
- */
-static inline int ascii8(const unsigned char *s, unsigned char x, unsigned char y)
-{
-	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-	uint64_t w, a, b;
-
-	memcpy(&w, s, 8);
-	a = w ^ (ones * x);
-	b = w ^ (ones * y);
-	return !((((w - ones * 0x20) & ~w) | ((w + ones) | w) | ((a - ones) & ~a) |
-		  ((b - ones) & ~b)) & high);
-}
-
-size_t lgd_ascii_run(const char *str, size_t n, char x, char y)
-{
-	const unsigned char *s = (const unsigned char *)str, *e = s + n;
-	const unsigned char ux = (unsigned char)x, uy = (unsigned char)y;
-
-	while (s + 8 <= e && ascii8(s, ux, uy))
-		s += 8;
-	/* under 8 bytes left (not a word that failed): the last 8, overlapping
-	 * the words done, test the whole tail at once */
-	if (s < e && s + 8 > e && n >= 8 && ascii8(e - 8, ux, uy))
-		return n;
-	while (s < e && *s >= 0x20 && *s < 0x7f && *s != ux && *s != uy)
-		s++;
-	return (size_t)(s - (const unsigned char *)str);
-}
-
 int lgd_escape_free(const char *src, size_t n)
 {
 	return lgd_ascii_run(src, n, '\\', '\\') == n;

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <stdio.h>
 #include <uapi/linux/logdev.h>
 #include "lgd_durations.h"
@@ -39,12 +40,47 @@ size_t lgd_escape(char *dst, size_t size, const char *s, size_t n);
  * are (all printable ASCII but '\\')?  About 2 instructions a byte.
  */
 int lgd_escape_free(const char *s, size_t n);
+/*
+ * Are the 8 bytes at @s all printable ASCII (0x20..0x7e) other than @x and
+ * @y?  Word-at-a-time tests (Sean Anderson's "Bit Twiddling Hacks":
+ * haszero, hasless, hasmore), each exact for whether any byte of the word
+ * matches: a byte below 0x20, a byte above 0x7e (0x80 and up included), @x,
+ * @y.
+ */
+static inline int lgd_ascii8(const unsigned char *s, unsigned char x, unsigned char y)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t w, a, b;
+
+	memcpy(&w, s, 8);
+	a = w ^ (ones * x);
+	b = w ^ (ones * y);
+	return !((((w - ones * 0x20) & ~w) | ((w + ones) | w) | ((a - ones) & ~a) |
+		  ((b - ones) & ~b)) & high);
+}
+
 /**
  * lgd_ascii_run() - how many of the @n bytes at @s, from the first, are
- * printable ASCII (0x20..0x7e) other than @x and @y: 8 bytes at a time.
- * The run a writer copies as it is (lgd_escape(): '\\'; CSV: '"' and ',').
+ * printable ASCII (0x20..0x7e) other than @x and @y: 8 bytes at a time
+ * (inline: @x and @y are constants where it is called).  The run a writer
+ * copies as it is (lgd_escape(): '\\'; CSV: '"' and ',').
  */
-size_t lgd_ascii_run(const char *s, size_t n, char x, char y);
+static inline size_t lgd_ascii_run(const char *str, size_t n, char x, char y)
+{
+	const unsigned char *s = (const unsigned char *)str, *e = s + n;
+	const unsigned char ux = (unsigned char)x, uy = (unsigned char)y;
+
+	while (s + 8 <= e && lgd_ascii8(s, ux, uy))
+		s += 8;
+	/* under 8 bytes left (not a word that failed): the last 8, overlapping
+	 * the words done, test the whole tail at once */
+	if (s < e && s + 8 > e && n >= 8 && lgd_ascii8(e - 8, ux, uy))
+		return n;
+	while (s < e && *s >= 0x20 && *s < 0x7f && *s != ux && *s != uy)
+		s++;
+	return (size_t)(s - (const unsigned char *)str);
+}
+
 /** lgd_escape_alloc() - NUL-terminated @s escaped, malloc'd (NULL: no memory). */
 char *lgd_escape_alloc(const char *s);
 /**
@@ -97,6 +133,24 @@ char *lgd_site_label_place(const struct lgd_site *st, uint32_t id, int with_file
  * Return: the number of digits written (1..20).
  */
 size_t lgd_fmt_u64_any(char *b, uint64_t v);
+/*
+ * lgd_copy_small() - @n <= 16 bytes from @s to @d, inline: two overlapping
+ * 8- or 4-byte moves (a label, a format's text between conversions, digits:
+ * shorter than a call of memcpy() costs)
+ */
+static inline void lgd_copy_small(char *d, const char *s, size_t n)
+{
+	if (n >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	}
+}
 /* "00" to "99", for lgd_fmt_u64() */
 extern const char lgd_dec2[200];
 /* lgd_fmt_u64(), inline for 0..99: a pid's, a CPU's or a small argument's */

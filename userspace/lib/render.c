@@ -568,7 +568,7 @@ static char *put_ts(char *o, uint64_t ts)
 		memcpy(o, "     ", 5);
 		o += 5 - n;
 	}
-	memcpy(o, b, n);
+	lgd_copy_small(o, b, n);
 	o += n;
 	*o++ = '.';
 	o = put_3(o, us / 1000);
@@ -617,7 +617,10 @@ static void render_text(struct lgd_render *rd, const struct lgd_item *it,
 		o += lctx;
 	}
 	*o++ = ' ';
-	memcpy(o, label, ll);
+	if (ll <= 16)
+		lgd_copy_small(o, label, ll);
+	else
+		memcpy(o, label, ll);
 	o += ll;
 	*o++ = ' ';
 	o = put_msg(rd, o, it, dur);
