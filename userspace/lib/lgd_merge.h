@@ -312,8 +312,16 @@ enum lgd_step {
  * consecutive records of one CPU; *@ns: its size (prev - ts for
  * LGD_STEP_BACK), never wrapped.  The one rule of the renderer's "+D us"
  * (lgd_render_item()), of lgd_deltas_add() and so of diff: only LGD_STEP_OK
- * steps are deltas.
+ * steps are deltas.  Inline: once a record.
  */
-enum lgd_step lgd_ts_step(uint64_t prev, uint64_t ts, uint64_t *ns);
+static inline enum lgd_step lgd_ts_step(uint64_t prev, uint64_t ts, uint64_t *ns)
+{
+	if (ts < prev) {
+		*ns = prev - ts;
+		return LGD_STEP_BACK;
+	}
+	*ns = ts - prev;
+	return *ns > LGD_STEP_MAX_NS ? LGD_STEP_HUGE : LGD_STEP_OK;
+}
 
 #endif /* LIBLOGDEV_MERGE_H */

@@ -429,20 +429,6 @@ void lgd_merge_free(struct lgd_merge *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/*
- * The one timestamp-step rule (liblogdev.h): here, below the renderer and
- * the analyses that both use it.
- */
-enum lgd_step lgd_ts_step(uint64_t prev, uint64_t ts, uint64_t *ns)
-{
-	if (ts < prev) {
-		*ns = prev - ts;
-		return LGD_STEP_BACK;
-	}
-	*ns = ts - prev;
-	return *ns > LGD_STEP_MAX_NS ? LGD_STEP_HUGE : LGD_STEP_OK;
-}
-
 int lgd_comm_load(struct lgd_reader *r)
 {
 	lgd_warn_fn wfn = r->warn;

@@ -326,10 +326,14 @@ int lgd_sb_next(struct lgd_sb *sb, struct lgd_sb_rec *rec)
 		if (sb->pos >= sb->end)
 			return LGD_SB_REC_END;
 		p = sb->b + sb->pos;
-		memset(rec, 0, sizeof(*rec));
+		/* every field set below, on each way out (no memset: once a record) */
 		rec->off = sb->pos;
 		rec->left = sb->end - sb->pos;
+		rec->bad_off = 0;
+		rec->flags = 0;
+		rec->payload = NULL;
 		if (sb->pos + sizeof(rech_t) > sb->end) {
+			memset(&rec->hdr, 0, sizeof(rec->hdr));
 			rec->bad_off = sb->pos;
 			sb->pos = sb->end;
 			/* the bytes end where the capture was cut, not where data_bytes says */
@@ -340,6 +344,7 @@ int lgd_sb_next(struct lgd_sb *sb, struct lgd_sb_rec *rec)
 			int cut = len >= sizeof(rech_t) && !(len % LOGDEV_REC_ALIGN) &&
 				  sb->end < sb->claimed && len <= sb->claimed - sb->pos;
 
+			memset(&rec->hdr, 0, sizeof(rec->hdr));
 			rec->hdr.len = (uint16_t)len;
 			rec->bad_off = sb->pos + (uint32_t)offsetof(rech_t, len);
 			sb->pos = sb->end;
@@ -347,13 +352,16 @@ int lgd_sb_next(struct lgd_sb *sb, struct lgd_sb_rec *rec)
 		}
 		sb->pos += len;
 		arg_bytes = (uint32_t)REC_GET(p, arg_bytes);
-		rec->hdr.len = (uint16_t)len;
-		rec->hdr.arg_bytes = arg_bytes;
 		if (arg_bytes > len - sizeof(rech_t)) {
+			memset(&rec->hdr, 0, sizeof(rec->hdr));
+			rec->hdr.len = (uint16_t)len;
+			rec->hdr.arg_bytes = arg_bytes;
 			rec->bad_off = rec->off + (uint32_t)offsetof(rech_t, arg_bytes);
 			return LGD_SB_REC_BAD_ARGS;
 		}
 		ctx = (uint8_t)REC_GET(p, ctx);
+		rec->hdr.len = (uint16_t)len;	/* every field of the header: */
+		rec->hdr.arg_bytes = arg_bytes;
 		rec->hdr.ts = REC_GET(p, ts);
 		rec->hdr.site = (uint32_t)REC_GET(p, site);
 		rec->hdr.type = (uint8_t)REC_GET(p, type);
