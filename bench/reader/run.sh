@@ -11,7 +11,8 @@
 # this machine is shared, so wall-clock time mostly measures the other load;
 # the wall-clock figure is printed too.  Each is the least CPU time of
 # READER_RUNS (default 5) runs.  Beside each rate: instructions per record
-# (callgrind, READER_IPR; machine-independent) and their product, the
+# (callgrind, READER_IPR; machine-independent; trace-cmd's too with
+# READER_TC_IPR=1, about 4 minutes) and their product, the
 # machine's speed on that code (docs/PERFORMANCE.md, "Why the reader's
 # speed depends on the machine").  The targets (issue 29) are marked MET or
 # MISSED: report >= 10 M records/CPU-s at SMALL and LARGE records and >= 25x
@@ -103,6 +104,14 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "logdev-report $(ipr report)"
 	echo "logdev-deltas $(ipr deltas)"
 	echo "logdev-export-csv $(ipr export --format csv)"
+	# trace-cmd's own (READER_TC_IPR=1: about 4 minutes under callgrind)
+	if [ -n "${READER_TC_IPR:-}" ] && command -v valgrind > /dev/null && [ "$tcrec" -gt 0 ]; then
+		for t in "trace-cmd-report $tc" "trace-cmd-report-v6 $tc6"; do
+			set -- $t
+			valgrind --tool=callgrind --callgrind-out-file=/dev/null trace-cmd report -i "$2" 2>&1 >/dev/null |
+				awk -v l="$1" -v n="$tcrec" '/refs:/ { gsub(",", "", $NF); printf "%s %.0f\n", l, $NF / n }'
+		done
+	fi
 } > "$out/ipr.txt"
 
 cache() { lscpu | sed -n "s/^$1 cache: *//p" | head -1; }
