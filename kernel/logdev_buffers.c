@@ -116,7 +116,7 @@ int ld_resize(u32 subbuf_size, u32 nr_subbufs)
 
 	down_write(&ld_buf_rwsem);
 	for_each_possible_cpu(cpu) {
-		tmp[cpu] = rcu_replace_pointer(per_cpu_ptr(&ld_pcpu, cpu)->cb,
+		tmp[cpu] = rcu_replace_pointer(per_cpu_ptr(ld_pcpu, cpu)->cb,
 					       tmp[cpu], true);
 		ld_readers[cpu].have = false;
 		ld_comm_forget(cpu);
@@ -229,7 +229,7 @@ static bool ld_flush_cpu(int cpu)
 {
 	bool done = ld_flush(ld_cb(cpu));
 
-	ld_comm_stale(per_cpu_ptr(&ld_pcpu, cpu));
+	ld_comm_stale(per_cpu_ptr(ld_pcpu, cpu));
 	return done;
 }
 

@@ -48,11 +48,15 @@ struct seq_file;
  * @comm_written: comm records this CPU's writers tried to store (included
  *           in the ring's written count; the stats file's comm=)
  *
- * A static per-CPU variable (DEFINE_PER_CPU_ALIGNED, one cache line: the module's share of
- * the per-CPU area is small), so that the write path reaches each field in
- * one %gs-relative access (ld_this_cb(), ld_note_task()), with no pointer
- * to this CPU's copy loaded, computed or kept across the clock call
- * (docs/PERFORMANCE.md, "The kernel fast path per kernel").
+ * The write path reaches each field with this_cpu_read(ld_pcpu->field)
+ * (ld_this_cb(), ld_note_task(), ld_commit_rec()): one %gs-relative load
+ * off the ld_pcpu pointer, with no this_cpu_off load to make this CPU's
+ * address and no such address kept across the clock call
+ * (docs/PERFORMANCE.md, "The kernel fast path per kernel").  Not a static
+ * DEFINE_PER_CPU, which would save the pointer's load: a module's per-CPU
+ * symbol is in /proc/kallsyms at its per-CPU offset (0x34000 or so), and the
+ * reader's symbol lookup for a module without its layout in the capture
+ * then took heap addresses for that symbol's (vm-printf-hashed, entry 43).
  */
 struct ld_pcpu {
 	struct ld_cpu_buf __rcu *cb;
@@ -112,26 +116,26 @@ struct ld_reader {
 };
 
 extern struct rw_semaphore ld_buf_rwsem;
-DECLARE_PER_CPU_ALIGNED(struct ld_pcpu, ld_pcpu);
+extern struct ld_pcpu __percpu *ld_pcpu;
 extern struct ld_scratch __percpu *ld_scratch;
 extern struct ld_reader *ld_readers;
 
 /* @cpu's ring; callers hold ld_cfg_mutex or ld_buf_rwsem: no replacement can run */
 static inline struct ld_cpu_buf *ld_cb(int cpu)
 {
-	return rcu_dereference_protected(per_cpu_ptr(&ld_pcpu, cpu)->cb, true);
+	return rcu_dereference_protected(per_cpu_ptr(ld_pcpu, cpu)->cb, true);
 }
 
 /*
  * This CPU's ring, for a writer (preemption disabled, recording seen on):
- * rcu_dereference_sched() of its ld_pcpu.cb as one %gs-relative load.  A
+ * rcu_dereference_sched() of its ld_pcpu->cb as one %gs-relative load.  A
  * ring is replaced only while recording is off and after
  * synchronize_rcu(); the writer's acquire load of logdev_recording
  * (ld_recording()) orders this load after the publication of the ring.
  */
 static __always_inline struct ld_cpu_buf *ld_this_cb(void)
 {
-	return (struct ld_cpu_buf __force *)this_cpu_read(ld_pcpu.cb);
+	return (struct ld_cpu_buf __force *)this_cpu_read(ld_pcpu->cb);
 }
 
 struct ld_cpu_buf *ld_buf_alloc(int cpu, u32 subbuf_size, u32 nr,

@@ -240,7 +240,7 @@ static void ld_dump_prepare(int cpu, struct ld_dump_cur *c, u64 n)
 	struct ld_stats st;
 	u64 skip, i;
 
-	c->cb = rcu_dereference(per_cpu_ptr(&ld_pcpu, cpu)->cb);
+	c->cb = rcu_dereference(per_cpu_ptr(ld_pcpu, cpu)->cb);
 	c->first = 0;
 	c->end = 0;
 	if (c->cb)
@@ -292,7 +292,7 @@ static void ld_dump_settle(void)
 		bool busy = false;
 
 		for_each_possible_cpu(cpu) {
-			struct ld_cpu_buf *cb = rcu_dereference(per_cpu_ptr(&ld_pcpu, cpu)->cb);
+			struct ld_cpu_buf *cb = rcu_dereference(per_cpu_ptr(ld_pcpu, cpu)->cb);
 
 			if (!cb || cpu == raw_smp_processor_id())
 				continue;

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * logdev_percpu.c - the per-CPU state: each CPU's ring and writer state
- * (struct ld_pcpu, a static per-CPU variable; its scratch buffers, struct
- * ld_scratch) and its reader's state (struct ld_reader), allocated at
+ * (struct ld_pcpu; its scratch buffers, struct ld_scratch) and its reader's state (struct ld_reader), allocated at
  * module init and freed at exit.
  *
  * Layer: recording core (logdev_core.h), its bottom: calls only the ring.
@@ -20,7 +19,7 @@
 
 DECLARE_RWSEM(ld_buf_rwsem);	/* write: buffers reset or replaced; read: consume */
 
-DEFINE_PER_CPU_ALIGNED(struct ld_pcpu, ld_pcpu);
+struct ld_pcpu __percpu *ld_pcpu;
 struct ld_scratch __percpu *ld_scratch;
 struct ld_reader *ld_readers;
 
@@ -95,7 +94,7 @@ static void ld_free_all(void)
 
 	for_each_possible_cpu(cpu) {
 		ld_buf_free(ld_cb(cpu));
-		RCU_INIT_POINTER(per_cpu_ptr(&ld_pcpu, cpu)->cb, NULL);
+		RCU_INIT_POINTER(per_cpu_ptr(ld_pcpu, cpu)->cb, NULL);
 		kvfree(ld_readers[cpu].bounce);
 	}
 }
@@ -111,7 +110,7 @@ static void ld_free_all(void)
  */
 void ld_comm_forget(int cpu)
 {
-	struct ld_pcpu *pc = per_cpu_ptr(&ld_pcpu, cpu);
+	struct ld_pcpu *pc = per_cpu_ptr(ld_pcpu, cpu);
 
 	WRITE_ONCE(pc->comm_sb, LD_COMM_SB_NONE);
 	ld_comm_stale(pc);
@@ -121,7 +120,7 @@ void ld_comm_forget(int cpu)
 /* comm records @cpu's writers tried to store since its ring was emptied */
 u64 ld_comm_written(int cpu)
 {
-	return local_read(&per_cpu_ptr(&ld_pcpu, cpu)->comm_written);
+	return local_read(&per_cpu_ptr(ld_pcpu, cpu)->comm_written);
 }
 
 /**
@@ -140,30 +139,34 @@ int ld_percpu_init(u32 subbuf_size, u32 nr_subbufs, enum ld_mode mode)
 	struct ld_cpu_buf *cb;
 	int cpu;
 
+	ld_pcpu = alloc_percpu(struct ld_pcpu);
+	if (!ld_pcpu)
+		goto err;
 	ld_scratch = alloc_percpu(struct ld_scratch);
 	if (!ld_scratch)
-		goto err;
+		goto err_pcpu;
 	ld_readers = kcalloc(nr_cpu_ids, sizeof(*ld_readers), GFP_KERNEL);
 	if (!ld_readers)
-		goto err_pcpu;
+		goto err_scratch;
 	for_each_possible_cpu(cpu) {
-		per_cpu_ptr(&ld_pcpu, cpu)->cpu = cpu;
-		per_cpu_ptr(&ld_pcpu, cpu)->depth = 0;
+		per_cpu_ptr(ld_pcpu, cpu)->cpu = cpu;
 		ld_comm_forget(cpu);
 		mutex_init(&ld_readers[cpu].lock);
 		init_waitqueue_head(&ld_readers[cpu].wq);
 		cb = ld_buf_alloc(cpu, subbuf_size, nr_subbufs, mode);
 		if (!cb)
 			goto err_bufs;
-		RCU_INIT_POINTER(per_cpu_ptr(&ld_pcpu, cpu)->cb, cb);
+		RCU_INIT_POINTER(per_cpu_ptr(ld_pcpu, cpu)->cb, cb);
 	}
 	return 0;
 
 err_bufs:
 	ld_free_all();
 	kfree(ld_readers);
-err_pcpu:
+err_scratch:
 	free_percpu(ld_scratch);
+err_pcpu:
+	free_percpu(ld_pcpu);
 err:
 	return -ENOMEM;
 }
@@ -180,4 +183,5 @@ void ld_percpu_exit(void)
 	ld_free_all();
 	kfree(ld_readers);
 	free_percpu(ld_scratch);
+	free_percpu(ld_pcpu);
 }

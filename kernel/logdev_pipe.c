@@ -60,7 +60,7 @@ static ssize_t pipe_copy(struct ld_reader *r, int cpu, char __user *ubuf,
 	u32 size;
 
 	down_read(&ld_buf_rwsem);
-	cb = rcu_dereference_protected(per_cpu_ptr(&ld_pcpu, cpu)->cb, true);
+	cb = rcu_dereference_protected(per_cpu_ptr(ld_pcpu, cpu)->cb, true);
 	size = cb->subbuf_size;
 	if (count < size) {
 		copied = -EINVAL;

@@ -101,7 +101,7 @@ static __always_inline u8 ld_ctx_of(u8 ctx)
 static noinline void notrace ld_write_comm(struct ld_cpu_buf *cb, u32 pid,
 					   u64 comm0, u64 comm1, u8 ctx)
 {
-	struct ld_pcpu *pc = this_cpu_ptr(&ld_pcpu);
+	struct ld_pcpu *pc = this_cpu_ptr(ld_pcpu);
 	struct ld_resv r;
 	char *p;
 	int i;
@@ -154,9 +154,9 @@ static __always_inline void ld_note_task(struct ld_cpu_buf *cb, u32 pid, u8 ctx)
 	BUILD_BUG_ON(sizeof(current->comm) != 2 * sizeof(u64));
 	memcpy(&comm0, current->comm, sizeof(comm0));
 	memcpy(&comm1, current->comm + sizeof(comm0), sizeof(comm1));
-	if (unlikely(pid != this_cpu_read(ld_pcpu.comm_pid) ||
-		     comm0 != this_cpu_read(ld_pcpu.comm[0]) ||
-		     comm1 != this_cpu_read(ld_pcpu.comm[1])))
+	if (unlikely(pid != this_cpu_read(ld_pcpu->comm_pid) ||
+		     comm0 != this_cpu_read(ld_pcpu->comm[0]) ||
+		     comm1 != this_cpu_read(ld_pcpu->comm[1])))
 		ld_write_comm(cb, pid, comm0, comm1, ctx);
 }
 
@@ -175,7 +175,7 @@ static noinline void notrace ld_comm_after(struct ld_cpu_buf *cb, u64 sb, u8 ctx
 {
 	u64 comm0, comm1;
 
-	if (sb == this_cpu_read(ld_pcpu.comm_sb))
+	if (sb == this_cpu_read(ld_pcpu->comm_sb))
 		return;
 	memcpy(&comm0, current->comm, sizeof(comm0));
 	memcpy(&comm1, current->comm + sizeof(comm0), sizeof(comm1));
@@ -199,7 +199,7 @@ static __always_inline void ld_commit_rec(struct ld_cpu_buf *cb, struct ld_resv 
 	u64 sb = r->sb;
 
 	ld_commit(cb, r);
-	if (unlikely(sb != this_cpu_read(ld_pcpu.comm_sb)))
+	if (unlikely(sb != this_cpu_read(ld_pcpu->comm_sb)))
 		ld_comm_after(cb, sb, ctx);
 }
 
@@ -238,7 +238,7 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 	preempt_disable_notrace();
 	if (unlikely(!ld_recording()))
 		goto out;
-	pc = this_cpu_ptr(&ld_pcpu);
+	pc = this_cpu_ptr(ld_pcpu);
 	cb = ld_this_cb();
 	id = ld_site_id(site);
 

@@ -75,7 +75,7 @@ bool ld_cpu_readable(int cpu)
 	bool ret;
 
 	rcu_read_lock();
-	cb = rcu_dereference(per_cpu_ptr(&ld_pcpu, cpu)->cb);
+	cb = rcu_dereference(per_cpu_ptr(ld_pcpu, cpu)->cb);
 	ret = cb && ld_readable(cb);
 	rcu_read_unlock();
 	return ret;
@@ -92,7 +92,7 @@ static u64 ld_cpu_write_pos(int cpu)
 	u64 pos = 0;
 
 	rcu_read_lock();
-	cb = rcu_dereference(per_cpu_ptr(&ld_pcpu, cpu)->cb);
+	cb = rcu_dereference(per_cpu_ptr(ld_pcpu, cpu)->cb);
 	if (cb)
 		pos = ld_local_read_remote(&cb->write_off);
 	rcu_read_unlock();
