@@ -39,29 +39,46 @@ struct seq_file;
 /**
  * struct ld_pcpu - writer-side per-CPU state
  * @cb:      this CPU's ring; replaced (RCU) only while recording is off
- * @depth:   edprint() nesting depth on this CPU, indexes @scratch
- * @cpu:     the CPU this belongs to
- * @scratch: one argument buffer (ld_vbin_pack()) per nesting level, twice
- *           the payload limit: the packer skips a string whose NUL would be
- *           the last byte of its buffer and cuts a pointer text there, so a
- *           record is exact only if it ends well before the buffer does
- *           (__logdev_print())
  * @comm_pid, @comm, @comm_sb: the task of this CPU's last comm record
  *           (LOGDEV_REC_COMM), its comm as read then, and the sub-buffer it
  *           is in; @comm_pid LD_COMM_PID_NONE (ld_comm_stale()): none that
  *           still counts, write one before the next record
+ * @depth:   edprint() nesting depth on this CPU, indexes ld_scratch's levels
+ * @cpu:     the CPU this belongs to
  * @comm_written: comm records this CPU's writers tried to store (included
  *           in the ring's written count; the stats file's comm=)
+ *
+ * The write path reaches each field with this_cpu_read(ld_pcpu->field)
+ * (ld_this_cb(), ld_note_task(), ld_commit_rec()): one %gs-relative load
+ * off the ld_pcpu pointer, with no this_cpu_off load to make this CPU's
+ * address and no such address kept across the clock call
+ * (docs/PERFORMANCE.md, "The kernel fast path per kernel").  Not a static
+ * DEFINE_PER_CPU, which would save the pointer's load: a module's per-CPU
+ * symbol is in /proc/kallsyms at its per-CPU offset (0x34000 or so), and the
+ * reader's symbol lookup for a module without its layout in the capture
+ * then took heap addresses for that symbol's (vm-printf-hashed, entry 43).
  */
 struct ld_pcpu {
 	struct ld_cpu_buf __rcu *cb;
-	int depth;
-	int cpu;
 	u32 comm_pid;
+	int depth;
 	u64 comm[LOGDEV_COMM_LEN / sizeof(u64)];
 	u64 comm_sb;
 	local_t comm_written;
-	u32 scratch[LD_MAX_NESTING][2 * LOGDEV_MAX_PAYLOAD / sizeof(u32)];
+	int cpu;
+};
+
+/*
+ * One argument buffer (ld_vbin_pack()) per nesting level, twice the payload
+ * limit: the packer skips a string whose NUL would be the last byte of its
+ * buffer and cuts a pointer text there, so a record is exact only if it
+ * ends well before the buffer does (__logdev_print()).  Allocated per CPU
+ * (alloc_percpu(): 4 KiB a CPU, too big for the module's static per-CPU
+ * share).
+ */
+#define LD_SCRATCH_WORDS	(2 * LOGDEV_MAX_PAYLOAD / sizeof(u32))
+struct ld_scratch {
+	u32 buf[LD_MAX_NESTING][LD_SCRATCH_WORDS];
 };
 
 #define LD_COMM_SB_NONE		(~0ULL)
@@ -100,12 +117,25 @@ struct ld_reader {
 
 extern struct rw_semaphore ld_buf_rwsem;
 extern struct ld_pcpu __percpu *ld_pcpu;
+extern struct ld_scratch __percpu *ld_scratch;
 extern struct ld_reader *ld_readers;
 
 /* @cpu's ring; callers hold ld_cfg_mutex or ld_buf_rwsem: no replacement can run */
 static inline struct ld_cpu_buf *ld_cb(int cpu)
 {
 	return rcu_dereference_protected(per_cpu_ptr(ld_pcpu, cpu)->cb, true);
+}
+
+/*
+ * This CPU's ring, for a writer (preemption disabled, recording seen on):
+ * rcu_dereference_sched() of its ld_pcpu->cb as one %gs-relative load.  A
+ * ring is replaced only while recording is off and after
+ * synchronize_rcu(); the writer's acquire load of logdev_recording
+ * (ld_recording()) orders this load after the publication of the ring.
+ */
+static __always_inline struct ld_cpu_buf *ld_this_cb(void)
+{
+	return (struct ld_cpu_buf __force *)this_cpu_read(ld_pcpu->cb);
 }
 
 struct ld_cpu_buf *ld_buf_alloc(int cpu, u32 subbuf_size, u32 nr,

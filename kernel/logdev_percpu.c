@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * logdev_percpu.c - the per-CPU state: each CPU's ring and writer state
- * (struct ld_pcpu) and its reader's state (struct ld_reader), allocated at
+ * (struct ld_pcpu; its scratch buffers, struct ld_scratch) and its reader's state (struct ld_reader), allocated at
  * module init and freed at exit.
  *
  * Layer: recording core (logdev_core.h), its bottom: calls only the ring.
@@ -20,6 +20,7 @@
 DECLARE_RWSEM(ld_buf_rwsem);	/* write: buffers reset or replaced; read: consume */
 
 struct ld_pcpu __percpu *ld_pcpu;
+struct ld_scratch __percpu *ld_scratch;
 struct ld_reader *ld_readers;
 
 /**
@@ -141,9 +142,12 @@ int ld_percpu_init(u32 subbuf_size, u32 nr_subbufs, enum ld_mode mode)
 	ld_pcpu = alloc_percpu(struct ld_pcpu);
 	if (!ld_pcpu)
 		goto err;
+	ld_scratch = alloc_percpu(struct ld_scratch);
+	if (!ld_scratch)
+		goto err_pcpu;
 	ld_readers = kcalloc(nr_cpu_ids, sizeof(*ld_readers), GFP_KERNEL);
 	if (!ld_readers)
-		goto err_pcpu;
+		goto err_scratch;
 	for_each_possible_cpu(cpu) {
 		per_cpu_ptr(ld_pcpu, cpu)->cpu = cpu;
 		ld_comm_forget(cpu);
@@ -159,6 +163,8 @@ int ld_percpu_init(u32 subbuf_size, u32 nr_subbufs, enum ld_mode mode)
 err_bufs:
 	ld_free_all();
 	kfree(ld_readers);
+err_scratch:
+	free_percpu(ld_scratch);
 err_pcpu:
 	free_percpu(ld_pcpu);
 err:
@@ -176,5 +182,6 @@ void ld_percpu_exit(void)
 {
 	ld_free_all();
 	kfree(ld_readers);
+	free_percpu(ld_scratch);
 	free_percpu(ld_pcpu);
 }

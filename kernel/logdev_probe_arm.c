@@ -163,12 +163,14 @@ bool ld_probe_gone(struct ld_probe *p)
  * its load of write_off and its cmpxchg, so a probe in one would write its
  * record inside every reservation and make it retry, every time
  * (ld_reserve_slow() gives up after LD_RESERVE_TRIES; found by a fresh
- * user with a probe on trace_clock_local, which hung the CPU then).  Their
- * callees (sched_clock(), native_sched_clock(), ...) are noinstr, which
- * kprobes refuses itself.
+ * user with a probe on trace_clock_local, which hung the CPU then).  The
+ * "local" clock is called as sched_clock() (logdev_clock.c), which is not
+ * noinstr on every kernel (6.1's x86 one is not); its callees
+ * (native_sched_clock(), ...) are noinstr, which kprobes refuses itself.
  */
 static const char * const ld_clock_funcs[] = {
-	"trace_clock_local", "trace_clock_global", "ktime_get_mono_fast_ns",
+	"trace_clock_local", "sched_clock", "trace_clock_global",
+	"ktime_get_mono_fast_ns",
 };
 
 static void ld_probe_unregister(struct ld_probe *p);

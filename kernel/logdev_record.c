@@ -20,6 +20,10 @@
 #include <linux/rcupdate.h>
 #include <linux/string.h>
 #include <linux/jump_label.h>
+#ifdef CONFIG_X86_64
+#include <linux/kasan-checks.h>
+#include <asm/word-at-a-time.h>
+#endif
 #include "logdev_core.h"
 
 DEFINE_STATIC_KEY_FALSE(logdev_key);
@@ -98,10 +102,10 @@ static __always_inline u8 ld_ctx_of(u8 ctx)
  * payload is NUL-padded.  Any context; nested writers on this CPU have the
  * same current, so they agree on @pid and only repeat the record.
  */
-static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
-					   struct ld_cpu_buf *cb, u32 pid,
+static noinline void notrace ld_write_comm(struct ld_cpu_buf *cb, u32 pid,
 					   u64 comm0, u64 comm1, u8 ctx)
 {
+	struct ld_pcpu *pc = this_cpu_ptr(ld_pcpu);
 	struct ld_resv r;
 	char *p;
 	int i;
@@ -141,26 +145,27 @@ static noinline void notrace ld_write_comm(struct ld_pcpu *pc,
 /*
  * Before a record of @pid (current's): a comm record if this CPU's last
  * one was of another task or name, or if it went stale (ld_comm_stale():
- * a reset or a flush).  The fast path compares 3 words; a record that went
+ * a reset or a flush).  The fast path compares 3 words, each one
+ * %gs-relative load of this CPU's ld_pcpu; a record that went
  * to another sub-buffer than the last comm record is named after it
  * (ld_commit_rec()), so that every sub-buffer names the tasks of its
  * records, also after older ones were overwritten.
  */
-static __always_inline void ld_note_task(struct ld_pcpu *pc,
-					 struct ld_cpu_buf *cb, u32 pid, u8 ctx)
+static __always_inline void ld_note_task(struct ld_cpu_buf *cb, u32 pid, u8 ctx)
 {
 	u64 comm0, comm1;	/* two scalars, not an array: no stack canary */
 
 	BUILD_BUG_ON(sizeof(current->comm) != 2 * sizeof(u64));
 	memcpy(&comm0, current->comm, sizeof(comm0));
 	memcpy(&comm1, current->comm + sizeof(comm0), sizeof(comm1));
-	if (unlikely(pid != READ_ONCE(pc->comm_pid) || comm0 != pc->comm[0] ||
-		     comm1 != pc->comm[1]))
-		ld_write_comm(pc, cb, pid, comm0, comm1, ctx);
+	if (unlikely(pid != this_cpu_read(ld_pcpu->comm_pid) ||
+		     comm0 != this_cpu_read(ld_pcpu->comm[0]) ||
+		     comm1 != this_cpu_read(ld_pcpu->comm[1])))
+		ld_write_comm(cb, pid, comm0, comm1, ctx);
 }
 
 /*
- * A record of @pc's CPU went to sub-buffer @sb, another one than the last
+ * A record of this CPU went to sub-buffer @sb, another one than the last
  * comm record (it opened it, or a flush or another writer did; a reset
  * leaves none): name its task there now, after it.  The reader takes the
  * first name of a pid after a record when none is before it
@@ -170,16 +175,15 @@ static __always_inline void ld_note_task(struct ld_pcpu *pc,
  * it in the next).  @sb is compared again: an interrupt may have named the
  * task meanwhile.
  */
-static noinline void notrace ld_comm_after(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
-					   u64 sb, u8 ctx)
+static noinline void notrace ld_comm_after(struct ld_cpu_buf *cb, u64 sb, u8 ctx)
 {
 	u64 comm0, comm1;
 
-	if (sb == READ_ONCE(pc->comm_sb))
+	if (sb == this_cpu_read(ld_pcpu->comm_sb))
 		return;
 	memcpy(&comm0, current->comm, sizeof(comm0));
 	memcpy(&comm1, current->comm + sizeof(comm0), sizeof(comm1));
-	ld_write_comm(pc, cb, current->pid, comm0, comm1, ctx);
+	ld_write_comm(cb, current->pid, comm0, comm1, ctx);
 }
 
 /*
@@ -193,14 +197,14 @@ static noinline void notrace ld_comm_after(struct ld_pcpu *pc, struct ld_cpu_buf
  * pair (issue 26, item 4); the sleeping reader's own timer polls instead
  * (logdev_wake.c).  @ctx: the record's context (LD_CTX_HERE: ld_ctx()).
  */
-static __always_inline void ld_commit_rec(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
-					  struct ld_resv *r, u8 ctx)
+static __always_inline void ld_commit_rec(struct ld_cpu_buf *cb, struct ld_resv *r,
+					  u8 ctx)
 {
 	u64 sb = r->sb;
 
 	ld_commit(cb, r);
-	if (unlikely(sb != READ_ONCE(pc->comm_sb)))
-		ld_comm_after(pc, cb, sb, ctx);
+	if (unlikely(sb != this_cpu_read(ld_pcpu->comm_sb)))
+		ld_comm_after(cb, sb, ctx);
 }
 
 /**
@@ -231,6 +235,7 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 	va_list ap, aq;
 	int depth, words;
 	u32 id, bytes, pad, used, pid;
+	u32 *scratch;
 	u8 *buf;
 	u8 flags = 0;
 
@@ -238,7 +243,7 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 	if (unlikely(!ld_recording()))
 		goto out;
 	pc = this_cpu_ptr(ld_pcpu);
-	cb = rcu_dereference_sched(pc->cb);
+	cb = ld_this_cb();
 	id = ld_site_id(site);
 
 	depth = pc->depth;
@@ -249,10 +254,11 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 	pc->depth = depth + 1;
 	barrier();	/* an interrupt now sees our level taken */
 
-	buf = (u8 *)pc->scratch[depth];
+	scratch = this_cpu_ptr(ld_scratch)->buf[depth];
+	buf = (u8 *)scratch;
 	va_start(ap, fmt);
 	va_copy(aq, ap);
-	words = ld_vbin_pack(pc->scratch[depth], ARRAY_SIZE(pc->scratch[0]), fmt, ap);
+	words = ld_vbin_pack(scratch, LD_SCRATCH_WORDS, fmt, ap);
 	va_end(ap);
 	used = words > 0 ? (u32)words * sizeof(u32) : 0;
 	if (likely(used <= LOGDEV_MAX_PAYLOAD)) {
@@ -262,20 +268,20 @@ void notrace __logdev_print(struct logdev_site *site, const char *fmt, ...)
 			ld_vbin_walk(buf, fmt, aq, bytes);
 	} else {
 		bytes = ld_vbin_walk(buf, fmt, aq, LOGDEV_MAX_PAYLOAD);
-		used = min_t(u32, used, sizeof(pc->scratch[0]));
+		used = min_t(u32, used, LD_SCRATCH_WORDS * sizeof(u32));
 		flags = LOGDEV_REC_F_CUT;
 	}
 	va_end(aq);
 
 	pid = current->pid;
-	ld_note_task(pc, cb, pid, LD_CTX_HERE);
+	ld_note_task(cb, pid, LD_CTX_HERE);
 	if (likely(!ld_reserve(cb, bytes, &r))) {
 		ld_fill_hdr(r.rec, id, LOGDEV_REC_PRINT, ld_ctx() | flags, pid, bytes);
 		memcpy(r.rec + 1, buf, bytes);
 		pad = r.rec->len - LOGDEV_REC_HDR_SIZE - bytes;
 		if (pad)
 			memset((char *)(r.rec + 1) + bytes, 0, pad);
-		ld_commit_rec(pc, cb, &r, LD_CTX_HERE);
+		ld_commit_rec(cb, &r, LD_CTX_HERE);
 	}
 	memset(buf, 0, used);	/* the next call at this level starts from zeros */
 
@@ -304,7 +310,6 @@ notrace void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logde
 	struct ld_resv *r = (struct ld_resv *)res;
 	struct logdev_rec_hdr *rec;
 	struct ld_cpu_buf *cb;
-	struct ld_pcpu *pc;
 	u32 id, pid;
 
 	BUILD_BUG_ON(sizeof(struct ld_resv) > sizeof(struct logdev_resv));
@@ -312,11 +317,10 @@ notrace void *__logdev_reserve(struct logdev_site *site, u32 bytes, struct logde
 	preempt_disable_notrace();
 	if (unlikely(!ld_recording()))
 		goto out;
-	pc = this_cpu_ptr(ld_pcpu);
-	cb = rcu_dereference_sched(pc->cb);
+	cb = ld_this_cb();
 	id = ld_site_id(site);
 	pid = current->pid;
-	ld_note_task(pc, cb, pid, LD_CTX_HERE);
+	ld_note_task(cb, pid, LD_CTX_HERE);
 	if (unlikely(ld_reserve(cb, bytes, r)))
 		goto out;
 	rec = r->rec;	/* once: the stores below may alias *r for the compiler */
@@ -342,11 +346,10 @@ EXPORT_SYMBOL_GPL(__logdev_reserve);
 void notrace __logdev_commit(struct logdev_resv *res)
 {
 	struct ld_resv *r = (struct ld_resv *)res;
-	struct ld_pcpu *pc = this_cpu_ptr(ld_pcpu);
 
 	BUILD_BUG_ON(LOGDEV_REC_ALIGN != sizeof(u64));
 	/* the padding was zeroed by __logdev_reserve() */
-	ld_commit_rec(pc, rcu_dereference_sched(pc->cb), r, LD_CTX_HERE);
+	ld_commit_rec(ld_this_cb(), r, LD_CTX_HERE);
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(__logdev_commit);
@@ -358,7 +361,7 @@ EXPORT_SYMBOL_GPL(__logdev_commit);
  * from EDP_WSTORE), then the commit.  @nw: how many words the caller has
  * (1 or 4, a constant).
  */
-static __always_inline void ld_words_fill(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
+static __always_inline void ld_words_fill(struct ld_cpu_buf *cb,
 					  struct ld_resv *r, u32 bytes,
 					  u64 w0, u64 w1, u64 w2, u64 w3,
 					  const unsigned int nw)
@@ -384,7 +387,7 @@ static __always_inline void ld_words_fill(struct ld_pcpu *pc, struct ld_cpu_buf 
 			break;
 		}
 	}
-	ld_commit_rec(pc, cb, r, LD_CTX_HERE);
+	ld_commit_rec(cb, r, LD_CTX_HERE);
 }
 
 /*
@@ -393,16 +396,16 @@ static __always_inline void ld_words_fill(struct ld_pcpu *pc, struct ld_cpu_buf 
  * path's (which keeps its own in registers).  @hdr1, @hdr2: the header
  * words, which hold the record's site, pid and length.
  */
-static noinline void notrace ld_words_slow(struct ld_pcpu *pc, struct ld_cpu_buf *cb,
-					   u64 hdr1, u64 hdr2, u64 w0, u64 w1,
-					   u64 w2, u64 w3)
+static noinline void notrace ld_words_slow(struct ld_cpu_buf *cb, u64 hdr1,
+					   u64 hdr2, u64 w0, u64 w1, u64 w2,
+					   u64 w3)
 {
 	u32 bytes = ld_hdr_word2_bytes(hdr2);
 	struct ld_resv r;
 
 	if (likely(!ld_reserve_slow(cb, bytes, &r))) {
 		ld_store_hdr_words(r.rec, hdr1, hdr2);
-		ld_words_fill(pc, cb, &r, bytes, w0, w1, w2, w3, 4);
+		ld_words_fill(cb, &r, bytes, w0, w1, w2, w3, 4);
 	}
 }
 
@@ -411,16 +414,15 @@ static noinline void notrace ld_words_slow(struct ld_pcpu *pc, struct ld_cpu_buf
  * of them given, a constant).  The fast path keeps the reservation in
  * registers and brings the header into the clock call as two words
  * (ld_try_reserve_hdr()), which also carry what the slow path needs: with
- * the payload, the buffer, this CPU's state and write_off, six values for
- * the six callee-saved registers of x86-64, so nothing lives on the stack
- * (docs/log/PERFORMANCE-history.md, "No stack traffic on the kernel fast
- * path").
+ * the payload, the buffer and write_off, five values for the callee-saved
+ * registers of x86-64, so nothing lives on the stack; this CPU's ld_pcpu is
+ * reached %gs-relative, never through a pointer (docs/PERFORMANCE.md, "The
+ * kernel fast path per kernel").
  */
 static __always_inline void ld_words(struct logdev_site *site, u32 bytes, u64 w0,
 				     u64 w1, u64 w2, u64 w3, const unsigned int nw)
 {
 	struct ld_cpu_buf *cb;
-	struct ld_pcpu *pc;
 	/* filled before it is read: no CONFIG_INIT_STACK_ALL_ZERO stores */
 	struct ld_resv r __edprint_noinit;
 	u64 hdr1, hdr2;
@@ -434,8 +436,7 @@ static __always_inline void ld_words(struct logdev_site *site, u32 bytes, u64 w0
 	/* not from edprint(): never past the words given */
 	if (unlikely(bytes > nw * sizeof(u64)))
 		bytes = nw * sizeof(u64);
-	pc = this_cpu_ptr(ld_pcpu);
-	cb = rcu_dereference_sched(pc->cb);
+	cb = ld_this_cb();
 	hdr1 = ld_hdr_word1(ld_site_id(site), ld_rec_len(bytes),
 			    LOGDEV_REC_PRINT_SLOTS, ld_ctx());
 	pid = current->pid;
@@ -448,12 +449,11 @@ static __always_inline void ld_words(struct logdev_site *site, u32 bytes, u64 w0
 	 */
 	OPTIMIZER_HIDE_VAR(hdr1);
 	OPTIMIZER_HIDE_VAR(hdr2);
-	ld_note_task(pc, cb, pid, LD_CTX_HERE);
+	ld_note_task(cb, pid, LD_CTX_HERE);
 	if (likely(ld_try_reserve_hdr(cb, &r, hdr1, hdr2)))
-		ld_words_fill(pc, cb, &r, ld_hdr_word2_bytes(hdr2), w0, w1, w2,
-			      w3, nw);
+		ld_words_fill(cb, &r, ld_hdr_word2_bytes(hdr2), w0, w1, w2, w3, nw);
 	else
-		ld_words_slow(pc, cb, hdr1, hdr2, w0, w1, w2, w3);
+		ld_words_slow(cb, hdr1, hdr2, w0, w1, w2, w3);
 out:
 	preempt_enable_notrace();
 }
@@ -491,6 +491,54 @@ notrace void __logdev_words1(struct logdev_site *site, u32 bytes, u64 w0)
 }
 EXPORT_SYMBOL_GPL(__logdev_words1);
 
+#ifdef CONFIG_X86_64
+/**
+ * __logdev_strnlen() - strnlen() for edprint()'s %s arguments
+ * @s:   the string (a pointer edp_str_src() let through)
+ * @max: the most bytes counted (EDP_STR_MAX + 1, or a precision)
+ *
+ * strnlen() a word at a time: the aligned 8-byte words holding @s's first
+ * @max bytes, each looked at for a zero byte at once (the kernel's
+ * has_zero()/find_zero(), as its strscpy() does).  An aligned word never
+ * crosses a page, so no word read can fault where strnlen() would not;
+ * the bytes read before @s or past its NUL are masked out or ignored.  The kernel's strnlen() is a byte
+ * loop: about 17 loads and branches for a 16-character string where this
+ * takes 3 loads (docs/PERFORMANCE.md, "The kernel fast path per kernel").
+ * Any context.
+ *
+ * Return: strnlen(@s, @max).
+ */
+notrace u32 __logdev_strnlen(const char *s, u32 max)
+{
+	const struct word_at_a_time c = WORD_AT_A_TIME_CONSTANTS;
+	unsigned long off = (unsigned long)s & (sizeof(long) - 1);
+	const char *p = s - off;
+	unsigned long w, bits;
+	u32 pos = 0, len;
+
+	if (unlikely(!max))
+		return 0;
+	/*
+	 * The word's bytes before @s (little-endian: its low ones) made 0xff.
+	 * They may lie outside @s's object (a string literal is not
+	 * aligned): KASAN is asked about @s's first byte, the word is read
+	 * unchecked.  The later words start inside the string (or at its NUL).
+	 */
+	kasan_check_read(s, 1);
+	w = READ_ONCE_NOCHECK(*(const unsigned long *)p) | ((1UL << (8 * off)) - 1);
+	while (!has_zero(w, &bits, &c)) {
+		pos += sizeof(long);
+		if (pos - off >= max)
+			return max;
+		w = read_word_at_a_time(p + pos);
+	}
+	bits = prep_zero_mask(w, bits, &c);
+	len = pos + find_zero(create_zero_mask(bits)) - off;
+	return min(len, max);
+}
+EXPORT_SYMBOL_GPL(__logdev_strnlen);
+#endif
+
 /*
  * One whole record of @type with a ready payload; see the two callers.
  * @ctx: its context, LD_CTX_HERE or the caller's (also that of a comm
@@ -500,17 +548,15 @@ static int notrace ld_write_ready(u8 type, u32 site_id, const void *payload,
 				  u32 bytes, u8 ctx)
 {
 	struct ld_cpu_buf *cb;
-	struct ld_pcpu *pc;
 	struct ld_resv r;
 	int ret = -ENODATA;
 	u32 pid, pad;
 
 	preempt_disable_notrace();
 	if (likely(ld_recording())) {
-		pc = this_cpu_ptr(ld_pcpu);
-		cb = rcu_dereference_sched(pc->cb);
+		cb = ld_this_cb();
 		pid = current->pid;
-		ld_note_task(pc, cb, pid, ctx);
+		ld_note_task(cb, pid, ctx);
 		ret = ld_reserve(cb, bytes, &r);
 		if (likely(!ret)) {
 			ld_fill_hdr(r.rec, site_id, type, ld_ctx_of(ctx), pid, bytes);
@@ -519,7 +565,7 @@ static int notrace ld_write_ready(u8 type, u32 site_id, const void *payload,
 			pad = r.rec->len - LOGDEV_REC_HDR_SIZE - bytes;
 			if (pad)
 				memset((char *)(r.rec + 1) + bytes, 0, pad);
-			ld_commit_rec(pc, cb, &r, ctx);
+			ld_commit_rec(cb, &r, ctx);
 		}
 	}
 	preempt_enable_notrace();

@@ -169,9 +169,15 @@ struct ld_resv {
 };
 
 /* position helpers: sub-buffer of a position, offset in it, slot, addresses */
+/*
+ * The shift counts below are masked to 63, which they never exceed: x86's
+ * shifts mask them so, and compilers drop the & there, but a kernel built
+ * with CONFIG_UBSAN_SHIFT (Debian's 7.3) otherwise checks each shift count
+ * on the write path (a compare and a branch).
+ */
 static inline u64 ld_sb_of(const struct ld_cpu_buf *cb, u64 pos)
 {
-	return pos >> cb->subbuf_shift;
+	return pos >> (cb->subbuf_shift & 63);
 }
 
 static inline u32 ld_off_in(const struct ld_cpu_buf *cb, u64 pos)
@@ -193,7 +199,7 @@ static inline void *ld_sb_addr(const struct ld_cpu_buf *cb, u64 sb)
 static inline void *ld_pos_addr(const struct ld_cpu_buf *cb, u64 pos)
 {
 	return (char *)cb->mem +
-	       (pos & (((u64)cb->nr_subbufs << cb->subbuf_shift) - 1));
+	       (pos & (((u64)cb->nr_subbufs << (cb->subbuf_shift & 63)) - 1));
 }
 
 /* ---------------------------------------- the ring core's own (logdev_ring*.c) */

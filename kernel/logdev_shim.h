@@ -90,7 +90,8 @@ typedef atomic64_t ld_atomic_t;
 /*
  * The trace clock: a static call, patched by ld_clock_select()
  * (logdev_clock.c) to the clock chosen while recording is off, so a writer
- * calls trace_clock_local() (or the other) directly, with no switch.
+ * calls sched_clock() (trace_clock_local()'s clock, without its preemption
+ * toggle: logdev_clock.c) or the other clock directly, with no switch.
  */
 DECLARE_STATIC_CALL(ld_clock, trace_clock_local);
 

@@ -306,6 +306,30 @@ static noinline void lt_printf_edges(void *ptr, const u8 *ip)
 	LT_PF_CUT(2 + 16 + 2 + 503, -1, "C %p [%s] end", ptr, LT_S(504));
 }
 
+/*
+ * issue 29: a %s's length is taken a word at a time (__logdev_strnlen(),
+ * aligned 8-byte words): strings starting at each of the 8 offsets of a
+ * word, ending at each byte of the first, second and third word, and
+ * precisions ending inside a word and at its end
+ */
+static noinline void lt_printf_align(void)
+{
+	static const char al16[24] __aligned(8) = "0123456789abcdef";
+	static const char al7[16] __aligned(8) = "0123456";
+	const char *a = al16, *b = al7;
+
+	OPTIMIZER_HIDE_VAR(a);
+	OPTIMIZER_HIDE_VAR(b);
+	LT_PF("al16 [%s|%s|%s|%s|%s|%s|%s|%s]", a, a + 1, a + 2, a + 3, a + 4, a + 5,
+	      a + 6, a + 7);
+	LT_PF("al16 [%s|%s|%s|%s|%s|%s|%s|%s|%s]", a + 8, a + 9, a + 10, a + 11,
+	      a + 12, a + 13, a + 14, a + 15, a + 16);
+	LT_PF("al7 [%s|%s|%s|%s|%s|%s|%s|%s]", b, b + 1, b + 2, b + 3, b + 4, b + 5,
+	      b + 6, b + 7);
+	LT_PF("alp [%.5s|%.8s|%.9s|%.3s|%.13s|%.0s|%.16s]", a + 3, a, a + 7, a + 5,
+	      a + 3, a + 1, a);
+}
+
 /* part 4: bit-fields, the forms of every conversion, odd file names */
 static noinline void lt_printf_rest(void)
 {
@@ -326,6 +350,7 @@ static noinline void lt_printf_rest(void)
 	LT_PF("bits %u [%s] %d", bf.u3, "str", bf.s5);
 	LT_PF("bits wide %llx %d", (unsigned long long)bf.w40, bf.s5);
 	lt_printf_forms();
+	lt_printf_align();
 	/* sites in files whose names hold a tab, a quote, a newline */
 	lt_oddfiles(7);
 	/* a raw record larger than a sub-buffer: refused, counted as too_big */

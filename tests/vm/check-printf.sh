@@ -45,7 +45,7 @@ $1 == "LOST" { lost++; next }
 {
 	split($0, f, "\t")
 	# sites of the table: lt_printf_table() and the parts it calls (logdev_test_printf.c)
-	if (f[6] !~ /^lt_printf_(table|basic|symbols|edges|rest|forms)$/) next
+	if (f[6] !~ /^lt_printf_(table|basic|symbols|edges|rest|forms|align)$/) next
 	got[n_got++] = raw_msg($0)
 }
 END {
