@@ -315,6 +315,14 @@ const struct lgd_ksym *lgd_ksyms_lookup_at(const struct lgd_ksyms *k, uint64_t a
 		i = last_at_or_below(m->syms, m->nr, addr);
 		if (i < 0)
 			continue;
+		/*
+		 * A per-CPU symbol (its offset: below the kernel half) names no
+		 * kernel address: the kernel bounds a module by its memory
+		 * (__module_address()); with no layout known, by its symbols
+		 * in the kernel half (heap addresses fell to "pcpu_sym+0x...").
+		 */
+		if ((int64_t)m->syms[i].addr >= 0 && (int64_t)addr < 0)
+			continue;
 		for (j = (size_t)i + 1; j < m->nr && m->syms[j].addr == m->syms[i].addr; j++)
 			;
 		if (j >= m->nr)

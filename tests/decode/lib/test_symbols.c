@@ -15,8 +15,8 @@
  *   - an address in a module loaded at that time (its core layout, or its
  *     init layout before init finished): the last symbol of that module,
  *     size to the next symbol of the module or the end of its text;
- *   - anything else (NULL, per-CPU offsets, freed or unused addresses):
- *     "0x" and the hex value.
+ *   - anything else (NULL, per-CPU offsets, freed or unused addresses, a
+ *     heap address above a module's per-CPU symbol): "0x" and the hex value.
  * Also: a capture without MODLOG (older recorders) still names what its
  * KALLSYMS snapshot can tell exactly, and prints hex where it cannot (the
  * end of a module's text is unknown there).
@@ -52,6 +52,7 @@ static const char kallsyms[] =
 	"ffffffff81800000 D jiffies_64\n"
 	"ffffffff81800008 D other_data\n"
 	"ffffffff82000000 B _end\n"
+	"0000000000034000 d early_pcpu\t[early]\n"
 	"ffffffffc0000000 t early_fn\t[early]\n"
 	"ffffffffc0000040 t early_fn2\t[early]\n";
 
@@ -91,6 +92,9 @@ static const struct rec recs[] = {
 	{ 1007, 1, 0xffffffff82001000ull, "0xffffffff82001000", "0xffffffff82001000" },
 	{ 1008, 1, 0xffffffffc0000050ull, "early_fn2+0x10/0xc0 [early]",
 	  "0xffffffffc0000050" },
+	/* a heap address: no module's, though "early" has a per-CPU symbol
+	 * (at its offset, 0x34000) below it and text above */
+	{ 1009, 1, 0xffff8edf0348c000ull, "0xffff8edf0348c000", "0xffff8edf0348c000" },
 	{ 2500, 1, 0xffffffffc0000050ull, "0xffffffffc0000050", NULL },
 	{ 3050, 1, 0xffffffffc0010010ull, "moda_init+0x10/0x80 [moda]", NULL },
 	{ 3200, 1, 0xffffffffc0010010ull, "0xffffffffc0010010", NULL },
