@@ -109,7 +109,7 @@ struct lgd_cpu_stream {
 
 	struct lgd_item head;	/* next item to hand out (valid if has_head) */
 	int has_head;
-	uint8_t *payload;	/* copy of head's payload */
+	uint8_t *payload;	/* copy of head's payload (a live source's; a file's stays in @ra) */
 };
 
 /* resync.c: a warning to @r's callback, if any */

@@ -380,7 +380,14 @@ int lgd_stream_advance(struct lgd_cpu_stream *s)
 				(unsigned long long)s->last_ts);
 		if (!lgd_ts_absurd(rec.hdr.ts))
 			s->last_ts = rec.hdr.ts;	/* compare the next with this one */
-		item_of_rec(&s->head, s->cpu, &rec, s->last_ts, s->seq, foff, s->payload);
+		/*
+		 * A capture file's payload stays where it is: its read-ahead
+		 * is read over only when this stream advances past it, which
+		 * ends the item's life as it ended the copy's.  A live source
+		 * frees its sub-buffers on its own terms: copied.
+		 */
+		item_of_rec(&s->head, s->cpu, &rec, s->last_ts, s->seq, foff,
+			    s->src ? s->payload : NULL);
 		return 1;
 	}
 }
@@ -402,8 +409,12 @@ static inline void item_of_rec(struct lgd_item *restrict it, uint32_t cpu,
 	it->ts_absurd = lgd_ts_absurd(rec->hdr.ts);
 	it->rec = rec->hdr;
 	it->rec_flags = rec->flags;
-	memcpy(payload, rec->payload, rec->hdr.arg_bytes);
-	it->payload = payload;
+	if (payload) {	/* NULL: the record's own bytes */
+		memcpy(payload, rec->payload, rec->hdr.arg_bytes);
+		it->payload = payload;
+	} else {
+		it->payload = rec->payload;
+	}
 	it->seq = seq;
 	it->file_off = off;
 }
