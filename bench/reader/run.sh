@@ -77,11 +77,15 @@ measure() {
 # instructions per record (callgrind: the same on any machine), from two
 # captures of READER_IPR and 3x READER_IPR records (the fixed cost cancels)
 ipr_n=${READER_IPR:-50000}
+refs() {	# CMD... -> the instructions callgrind counted running CMD (its output thrown away)
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+		awk '/refs:/ { gsub(",", "", $NF); print $NF }'
+}
 ipr() {	# VERB... -> instructions per record, or "-" without valgrind
 	local a b
 	command -v valgrind > /dev/null || { echo "-"; return; }
-	a=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$logdev" "$@" "$out/cap-$ipr_n.cap" 2>&1 >/dev/null | awk '/refs:/ { gsub(",", "", $NF); print $NF }')
-	b=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$logdev" "$@" "$out/cap-$((3 * ipr_n)).cap" 2>&1 >/dev/null | awk '/refs:/ { gsub(",", "", $NF); print $NF }')
+	a=$(refs "$logdev" "$@" "$out/cap-$ipr_n.cap")
+	b=$(refs "$logdev" "$@" "$out/cap-$((3 * ipr_n)).cap")
 	awk -v a="$a" -v b="$b" -v n="$((2 * ipr_n))" 'BEGIN { if (a > 0 && b > a) printf "%.0f\n", (b - a) / n; else print "-" }'
 }
 for n in "$ipr_n" "$((3 * ipr_n))"; do
@@ -108,8 +112,8 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 	if [ -n "${READER_TC_IPR:-}" ] && command -v valgrind > /dev/null && [ "$tcrec" -gt 0 ]; then
 		for t in "trace-cmd-report $tc" "trace-cmd-report-v6 $tc6"; do
 			set -- $t
-			valgrind --tool=callgrind --callgrind-out-file=/dev/null trace-cmd report -i "$2" 2>&1 >/dev/null |
-				awk -v l="$1" -v n="$tcrec" '/refs:/ { gsub(",", "", $NF); printf "%s %.0f\n", l, $NF / n }'
+			awk -v l="$1" -v r="$(refs trace-cmd report -i "$2")" -v n="$tcrec" \
+				'BEGIN { printf "%s %.0f\n", l, r / n }'
 		done
 	fi
 } > "$out/ipr.txt"

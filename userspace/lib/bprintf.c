@@ -560,8 +560,9 @@ static int render_text(struct out *o, struct args *a, const struct edp_piece *pc
 }
 
 /* one conversion of the format (pc->kind not EDP_TEXT) */
-static __attribute__((noinline)) int render_conv(struct out *o, struct args *a, const struct edp_piece *pc,
-		       const struct lgd_ksyms *ks, uint64_t ts, struct lgd_bp_args *sk)
+static __attribute__((noinline)) int
+render_conv(struct out *o, struct args *a, const struct edp_piece *pc,
+	    const struct lgd_ksyms *ks, uint64_t ts, struct lgd_bp_args *sk)
 {
 	struct spec sp = { pc->sp.flags, pc->sp.width, pc->sp.prec, 10 };
 	uint64_t pv;
