@@ -288,6 +288,14 @@ void cli_out_buffer(FILE *f)
 	}
 }
 
+int cli_stdout_done(void)
+{
+	if (!fflush(stdout))
+		return 0;
+	perror("logdev: stdout");
+	return 1;
+}
+
 int cli_out_batch(FILE *f, const char *b, size_t n)
 {
 	if (n < 4096)

@@ -84,6 +84,12 @@ void cli_out_buffer(FILE *f);
  * with errno set when the write failed (the caller says so and fails).
  */
 int cli_out_batch(FILE *f, const char *b, size_t n);
+/**
+ * cli_stdout_done() - flush a verb's stdout; a failed write (a full disk, a
+ * closed terminal) is named on stderr, "logdev: stdout: REASON".  Return: 0,
+ * or 1 (the verb's exit status) when it failed.
+ */
+int cli_stdout_done(void);
 #define CLI_OUT_BUFFER (1 << 20)
 
 /* a capture made under sudo given to the sudo user (cli-output.c) */

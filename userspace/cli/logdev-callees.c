@@ -254,7 +254,7 @@ int cmd_callees(int argc, char **argv)
 			one_callee(stdout, &cs, &cs.v[j]);
 		lgd_callees_free(&cs);
 	}
-	if (fflush(stdout))
+	if (cli_stdout_done())
 		return 1;
 	return rc ? rc : cli_exit_status(0);
 }

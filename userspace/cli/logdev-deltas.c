@@ -530,7 +530,7 @@ static int deltas_follow(int by, enum lgd_sort key, uint64_t window_ns)
 	if (isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
 	print_table(&f.r, &t.ds, key, 0, by, 0, NULL, failed ? -1 : 0, &st, 1);
-	if (fflush(stdout))
+	if (cli_stdout_done())
 		failed = 1;
 	cli_follow_summary(&f);
 	lgd_deltas_free(&t.ds);
@@ -629,7 +629,7 @@ static int deltas_file(const char *file, const char *const *pairs, int npairs, i
 	lgd_bd_close(o.bd);
 	lgd_cost_sites_free(&cs);
 	lgd_reader_close(&r);
-	if (fflush(stdout))
+	if (cli_stdout_done())
 		return 1;
 	return cli_exit_status(ret < 0);
 }

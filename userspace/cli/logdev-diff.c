@@ -462,7 +462,7 @@ out_a:
 	free(tl);
 	lgd_deltas_free(&ds[0]);
 	lgd_reader_close(&r[0]);
-	if (fflush(stdout))
+	if (cli_stdout_done())
 		return 1;
 	return ret ? ret : cli_exit_status(0);
 }
@@ -533,7 +533,7 @@ static int diff_files(const char *const files[2], enum fmt fmt, unsigned long lo
 		lgd_deltas_free(&ds[k]);
 		lgd_reader_close(&r[k]);
 	}
-	if (fflush(stdout))
+	if (cli_stdout_done())
 		return 1;
 	return cli_exit_status(ret);
 }

@@ -404,7 +404,7 @@ int cmd_hist(int argc, char **argv)
 	free(title);	/* the notes came with the table (cli_collect()) */
 	lgd_deltas_free(&ds);
 	lgd_reader_close(&r);
-	if (fflush(stdout))
+	if (cli_stdout_done())
 		return 1;
 	return cli_exit_status(ret);
 }

@@ -237,10 +237,8 @@ out:
 	lgd_reader_close(&r);
 	if (ret < 0 && !rd_ok)
 		return 1;
-	if (fflush(stdout)) {
-		perror("logdev: stdout");
+	if (cli_stdout_done())
 		return 1;
-	}
 	return cli_exit_status(ret < 0);
 err_out:
 	perror("logdev: stdout");

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "liblogdev.h"
 #include "testlib.h"
@@ -247,6 +248,37 @@ static void test_pattern_files(void)
 	free(err);
 }
 
+/* every verb whose table goes to stdout names a failed write of it and exits 1 */
+static void test_stdout_full(void)
+{
+	static const char *const verbs[] = { "report", "deltas", "hist f:1 g:2", "export --format csv" };
+	char cmd[2048], errf[600];
+
+	snprintf(errf, sizeof(errf), "%s/full.err", tmpdir);
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		char *err;
+		int st;
+
+		snprintf(cmd, sizeof(cmd), "timeout 60 %s %s %s >/dev/full 2>%s", cli, verbs[i], cap, errf);
+		st = system(cmd);
+		err = slurp(errf);
+		CHECK_WHY(WIFEXITED(st) && WEXITSTATUS(st) == 1 && strstr(err, "No space left on device"),
+			  "stdout a full device: the verb names ENOSPC, exits 1", "%s: status %d, stderr:\n%s",
+			  verbs[i], WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
+		free(err);
+	}
+	snprintf(cmd, sizeof(cmd), "timeout 60 %s diff %s %s >/dev/full 2>%s", cli, cap, cap, errf);
+	{
+		int st = system(cmd);
+		char *err = slurp(errf);
+
+		CHECK_WHY(WIFEXITED(st) && WEXITSTATUS(st) == 1 && strstr(err, "No space left on device"),
+			  "stdout a full device: diff names ENOSPC, exits 1", "status %d, stderr:\n%s",
+			  WIFEXITED(st) ? WEXITSTATUS(st) : -1, err);
+		free(err);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct trec r[600];
@@ -264,6 +296,7 @@ int main(int argc, char **argv)
 	test_outputs();
 	test_convert_limit();
 	test_pattern_files();
+	test_stdout_full();
 	tmpdir_remove();
 	printf("outputs: %d passed, %d failed\n", ldc_passes, ldc_failures);
 	return ldc_exit_status();
