@@ -194,12 +194,19 @@ int cli_open_input(const char *file, struct lgd_reader *r)
 	return open_filtered(r);
 }
 
+unsigned int cli_jobs;
+
 int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		struct lgd_dur_stats *st, const char *file)
 {
-	struct lgd_dur_stats own;
+	struct lgd_dur_stats own = { 0 };
 	struct lgd_merge_counts n = { 0 };
-	int ret = lgd_deltas_collect(r, ds, durations, st ? st : &own, &n);
+	int ret = durations || cli_jobs < 2 ?
+		  lgd_deltas_collect(r, ds, durations, st ? st : &own, &n) :
+		  lgd_deltas_collect_par(r, ds, cli_jobs, &n);
+
+	if (st && !durations && cli_jobs >= 2)
+		memset(st, 0, sizeof(*st));
 
 	if (!ret)
 		cli_filter_notes(r, &n, file);

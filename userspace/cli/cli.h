@@ -191,10 +191,12 @@ void cli_clock_header(FILE *f, const struct lgd_reader *r);
  */
 int cli_clocks_differ(const char *who, const struct lgd_reader *a, const char *fa,
 		      const struct lgd_reader *b, const char *fb);
+/* cli_jobs: threads for record deltas (deltas --jobs, its default the CPUs online); 0 or 1: one */
+extern unsigned int cli_jobs;
 /**
- * cli_collect() - lgd_deltas_collect() with its errors printed, then
- * cli_filter_notes() (@file: the capture's name for them, or NULL) and,
- * with @durations, cli_dur_huge().
+ * cli_collect() - lgd_deltas_collect() (record deltas: lgd_deltas_collect_par()
+ * on cli_jobs threads) with its errors printed, then cli_filter_notes()
+ * (@file: the capture's name, or NULL) and, with @durations, cli_dur_huge().
  * Return: 0, or 1 (out of memory / read error).
  */
 int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,

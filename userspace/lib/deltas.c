@@ -112,6 +112,12 @@ static struct lgd_pair *find_pair3(struct lgd_deltas *ds, uint32_t from, uint32_
 	return &ds->pairs[ds->nr++];
 }
 
+struct lgd_pair *lgd_deltas_pair(struct lgd_deltas *ds, uint32_t from, uint32_t to,
+				 uint32_t parent)
+{
+	return find_pair3(ds, from, to, parent);
+}
+
 static struct lgd_pair *find_pair(struct lgd_deltas *ds, uint32_t from, uint32_t to)
 {
 	return find_pair3(ds, from, to, LGD_NO_SITE);
@@ -148,21 +154,19 @@ uint64_t lgd_deltas_cut_at(const struct lgd_deltas *ds, uint32_t site)
 	return ds->cut_cap ? cut_slot(ds->cut_tab, ds->cut_cap, site)->n : 0;
 }
 
-/* a pair cut by a gap: counted per site it started at */
-static void on_cut(void *arg, uint32_t site)
+static int cut_add(struct lgd_deltas *ds, uint32_t site, uint64_t n)
 {
-	struct lgd_deltas *ds = arg;
 	struct lgd_site_count *sc;
 
-	ds->cut++;
+	if (!n)
+		return 0;
+	ds->cut += n;
 	if ((ds->cut_nr + 1) * 2 > ds->cut_cap) {
 		size_t nc = ds->cut_cap ? ds->cut_cap * 2 : 64;
 		struct lgd_site_count *nt = calloc(nc, sizeof(*nt));
 
-		if (!nt) {
-			ds->cut_err = -ENOMEM;
-			return;
-		}
+		if (!nt)
+			return -ENOMEM;
 		for (size_t i = 0; i < ds->cut_cap; i++)
 			if (ds->cut_tab[i].n)
 				*cut_slot(nt, nc, ds->cut_tab[i].site) = ds->cut_tab[i];
@@ -175,7 +179,25 @@ static void on_cut(void *arg, uint32_t site)
 		sc->site = site;
 		ds->cut_nr++;
 	}
-	sc->n++;
+	sc->n += n;
+	return 0;
+}
+
+int lgd_deltas_cut_merge(struct lgd_deltas *dst, const struct lgd_deltas *src)
+{
+	for (size_t i = 0; i < src->cut_cap; i++)
+		if (cut_add(dst, src->cut_tab[i].site, src->cut_tab[i].n))
+			return -ENOMEM;
+	return 0;
+}
+
+/* a pair cut by a gap: counted per site it started at */
+static void on_cut(void *arg, uint32_t site)
+{
+	struct lgd_deltas *ds = arg;
+
+	if (cut_add(ds, site, 1))
+		ds->cut_err = -ENOMEM;
 }
 
 void lgd_deltas_init(struct lgd_deltas *ds, const struct lgd_deltas_opts *o)
@@ -581,6 +603,22 @@ static int split_pair(struct lgd_deltas *ds, const struct lgd_item *it, uint32_t
 	return lgd_bd_row_add(&ds->last_pair->bd, &sp);
 }
 
+int lgd_deltas_feed(struct lgd_deltas *ds, const struct lgd_records *rs,
+		    const struct lgd_item *it)
+{
+	int ret;
+
+	ds->last_pair = NULL;
+	ret = bd_item(ds, rs, it);
+	if (ret)
+		return ret < 0 ? ret : 0;	/* a marker: never paired */
+	ret = lgd_deltas_add(ds, it);
+	if (!ret && ds->bd && ds->last_pair)
+		ret = split_pair(ds, it, ds->last_from_pid, ds->last_from_ts,
+				 ds->last_from_cpu, it->ts, it->cpu);
+	return ret;
+}
+
 int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		      struct lgd_dur_stats *st, struct lgd_merge_counts *counts)
 {
@@ -613,18 +651,19 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 	while ((ret = lgd_records_next(&rs, &y)) > 0) {
 		const struct lgd_item *it = &y.it;
 
+		if (!durations) {
+			ret = lgd_deltas_feed(ds, &rs, it);
+			if (ret < 0)
+				break;
+			continue;
+		}
 		ds->last_pair = NULL;
 		ret = bd_item(ds, &rs, it);
 		if (ret < 0)
 			break;
 		if (ret)
 			continue;	/* a marker: never paired */
-		if (!durations) {
-			ret = lgd_deltas_add(ds, it);
-			if (!ret && ds->bd && ds->last_pair)
-				ret = split_pair(ds, it, ds->last_from_pid, ds->last_from_ts,
-						 ds->last_from_cpu, it->ts, it->cpu);
-		} else if (it->kind == LGD_ITEM_REC && it->rec.type == LOGDEV_REC_COMM) {
+		if (it->kind == LGD_ITEM_REC && it->rec.type == LOGDEV_REC_COMM) {
 			nest_comm(&ns, it, lgd_cost_comm(ds->cost));
 		} else {
 			if (it->kind == LGD_ITEM_REC && !it->filtered)

@@ -171,6 +171,18 @@ int lgd_deltas_add(struct lgd_deltas *ds, const struct lgd_item *it);
  */
 int lgd_deltas_add_value(struct lgd_deltas *ds, uint32_t from, uint32_t to,
 			int64_t ns);
+/**
+ * lgd_deltas_pair() - the row of pair (@from, @to, @parent: LGD_NO_SITE
+ * unless split by parent), made empty if it is not there yet.
+ * Return: the row (valid until the next row is made), or NULL (no memory).
+ */
+struct lgd_pair *lgd_deltas_pair(struct lgd_deltas *ds, uint32_t from, uint32_t to,
+				 uint32_t parent);
+/**
+ * lgd_deltas_cut_merge() - add @src's pairs cut by lost events (@cut, per
+ * site: @cut_tab) to @dst's.  Return: 0 or -ENOMEM.
+ */
+int lgd_deltas_cut_merge(struct lgd_deltas *dst, const struct lgd_deltas *src);
 /** lgd_deltas_cut_at() - pairs from @site cut by lost events (@ds->cut_tab). */
 uint64_t lgd_deltas_cut_at(const struct lgd_deltas *ds, uint32_t site);
 /**

@@ -153,5 +153,24 @@ void lgd_dur_marks_free(struct lgd_dur_marks *mk);
  */
 int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 		      struct lgd_dur_stats *st, struct lgd_merge_counts *counts);
+struct lgd_records;
+/**
+ * lgd_deltas_feed() - one item of a records pipeline (lgd_records_next(),
+ * the merge of LGD_ITEMS_FILTERED) into @ds's record deltas: a breakdown
+ * marker (lgd_records_mark()) is fed to @ds->bd only, anything else to
+ * lgd_deltas_add() and its pair to the breakdown.  Return: 0 or -ENOMEM.
+ */
+int lgd_deltas_feed(struct lgd_deltas *ds, const struct lgd_records *rs,
+		    const struct lgd_item *it);
+/**
+ * lgd_deltas_collect_par() - lgd_deltas_collect() of record deltas (not
+ * durations) on up to @nthreads threads, one part of @r's CPUs each
+ * (deltas_par.c), with the same table and counts as one thread makes; the
+ * one-thread path where parts would not add up: a filter, --by task, a
+ * breakdown, a capture with damage (its warnings then come from @r).
+ * @ds: fresh from lgd_deltas_init().  Return: as lgd_deltas_collect().
+ */
+int lgd_deltas_collect_par(struct lgd_reader *r, struct lgd_deltas *ds, unsigned int nthreads,
+			   struct lgd_merge_counts *counts);
 
 #endif /* LIBLOGDEV_DURATIONS_H */

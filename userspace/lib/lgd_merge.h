@@ -191,6 +191,15 @@ struct lgd_merge {
  * Return: 0 or -ENOMEM.
  */
 int lgd_merge_open(struct lgd_merge *m, struct lgd_reader *r, unsigned int items);
+/**
+ * lgd_merge_open_part() - lgd_merge_open() of part @part of @nparts of @r's
+ * CPUs: those whose index i (in r->cpus) has i % @nparts == @part (the
+ * others are not read).  Its counts still have a slot per CPU of @r, so
+ * the parts' counts add up to one merge's (lgd_merge_counts_add()).
+ * Return: 0 or -ENOMEM.
+ */
+int lgd_merge_open_part(struct lgd_merge *m, struct lgd_reader *r, unsigned int items,
+			uint32_t part, uint32_t nparts);
 /** lgd_merge_init() - lgd_merge_open() with no @items. */
 static inline int lgd_merge_init(struct lgd_merge *m, struct lgd_reader *r)
 {
@@ -213,6 +222,12 @@ void lgd_merge_free(struct lgd_merge *m);
  * lgd_merge_counts_free().
  */
 void lgd_merge_take_counts(struct lgd_merge *m, struct lgd_merge_counts *dst);
+/**
+ * lgd_merge_counts_add() - add @src's counts to @dst's (saturating), the
+ * lost counts slot by slot: both from merges of the same reader's CPUs
+ * (lgd_merge_open_part()).
+ */
+void lgd_merge_counts_add(struct lgd_merge_counts *dst, const struct lgd_merge_counts *src);
 /** lgd_merge_counts_free() - free @c's lost counts; @c at 0. */
 void lgd_merge_counts_free(struct lgd_merge_counts *c);
 /**

@@ -25,6 +25,8 @@
  *             (with @durations; the array must outlive the pipeline)
  * @steps:     each record's step to its stream's previous one (lgd_record.step)
  * @by:        the streams the step is taken in (LGD_BY_*)
+ * @part, @nparts: with @nparts > 1, only part @part of the CPUs
+ *             (lgd_merge_open_part()); 0: all of them
  */
 struct lgd_records_opts {
 	unsigned int items;
@@ -33,6 +35,7 @@ struct lgd_records_opts {
 	size_t nr_pairs;
 	int steps;
 	int by;
+	uint32_t part, nparts;
 };
 
 /**

@@ -58,6 +58,12 @@ static void sift_down(struct lgd_merge *m, uint32_t i)
 
 int lgd_merge_open(struct lgd_merge *m, struct lgd_reader *r, unsigned int items)
 {
+	return lgd_merge_open_part(m, r, items, 0, 1);
+}
+
+int lgd_merge_open_part(struct lgd_merge *m, struct lgd_reader *r, unsigned int items,
+			uint32_t part, uint32_t nparts)
+{
 	struct lgd_merge_shared *sh = NULL;
 
 	memset(m, 0, sizeof(*m));
@@ -77,10 +83,13 @@ int lgd_merge_open(struct lgd_merge *m, struct lgd_reader *r, unsigned int items
 		goto nomem;
 	}
 	for (uint32_t i = 0; i < r->nr_cpus; i++) {
-		struct lgd_cpu_stream *s = calloc(1, sizeof(*s));
+		struct lgd_cpu_stream *s;
 
+		if (nparts > 1 && i % nparts != part)
+			continue;
+		s = calloc(1, sizeof(*s));
 		if (!s) {
-			if (!i)
+			if (!m->nr_all)
 				free(sh);	/* owned by the first stream */
 			goto nomem;
 		}
@@ -105,6 +114,8 @@ int lgd_merge_open(struct lgd_merge *m, struct lgd_reader *r, unsigned int items
 		if (lgd_stream_advance(s))
 			m->heap[m->nr++] = s;
 	}
+	if (!m->nr_all)
+		free(sh);	/* a part with no CPU: no stream owns it */
 	for (uint32_t i = m->nr; i-- > 0;)
 		sift_down(m, i);
 	return 0;
@@ -377,6 +388,19 @@ void lgd_merge_counts_free(struct lgd_merge_counts *c)
 {
 	free(c->lost);
 	memset(c, 0, sizeof(*c));
+}
+
+void lgd_merge_counts_add(struct lgd_merge_counts *dst, const struct lgd_merge_counts *src)
+{
+	dst->recs_seen = lgd_add_sat(dst->recs_seen, src->recs_seen);
+	dst->recs_kept = lgd_add_sat(dst->recs_kept, src->recs_kept);
+	dst->recorder_out = lgd_add_sat(dst->recorder_out, src->recorder_out);
+	dst->bad_type = lgd_add_sat(dst->bad_type, src->bad_type);
+	dst->absurd_ts = lgd_add_sat(dst->absurd_ts, src->absurd_ts);
+	for (uint32_t i = 0; i < dst->nr_lost && i < src->nr_lost; i++)
+		for (int k = 0; k < LGD_GAP_NR; k++)
+			dst->lost[i].by_kind[k] = lgd_add_sat(dst->lost[i].by_kind[k],
+							      src->lost[i].by_kind[k]);
 }
 
 void lgd_merge_take_counts(struct lgd_merge *m, struct lgd_merge_counts *dst)

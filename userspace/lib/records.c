@@ -38,7 +38,7 @@ int lgd_records_open(struct lgd_records *rs, struct lgd_reader *r,
 	ret = -ENOMEM;
 	if (rs->has_dur && lgd_dur_collect(r, &rs->du, &rs->marks))
 		goto err;
-	if (lgd_merge_open(&rs->m, r, o->items))
+	if (lgd_merge_open_part(&rs->m, r, o->items, o->part, o->nparts ? o->nparts : 1))
 		goto err;
 	return 0;
 err:

@@ -230,7 +230,7 @@ static void test_completion(void)
 		{ "hist --", "--breakdown --by --comm --context --cpu --durations --from --help "
 			     "--include-recorder --kallsyms --pair --pid --site --svg --to\n" },
 		{ "deltas --", "--breakdown --by --by-parent --comm --context --cpu --durations --follow --from "
-			       "--help --include-recorder --inside --kallsyms --pair --pid --raw --site --sort --to "
+			       "--help --include-recorder --inside --jobs --kallsyms --pair --pid --raw --site --sort --to "
 			       "--window\n" },
 		{ "report --context \"\"", "task softirq hardirq nmi\n" },
 		{ "deltas --sort m", "max median\n" },
