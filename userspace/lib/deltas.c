@@ -603,8 +603,9 @@ static int split_pair(struct lgd_deltas *ds, const struct lgd_item *it, uint32_t
 	return lgd_bd_row_add(&ds->last_pair->bd, &sp);
 }
 
-int lgd_deltas_feed(struct lgd_deltas *ds, const struct lgd_records *rs,
-		    const struct lgd_item *it)
+/* lgd_deltas_feed(), inlined in lgd_deltas_collect()'s per-record loop */
+static inline int feed(struct lgd_deltas *ds, const struct lgd_records *rs,
+		       const struct lgd_item *it)
 {
 	int ret;
 
@@ -617,6 +618,12 @@ int lgd_deltas_feed(struct lgd_deltas *ds, const struct lgd_records *rs,
 		ret = split_pair(ds, it, ds->last_from_pid, ds->last_from_ts,
 				 ds->last_from_cpu, it->ts, it->cpu);
 	return ret;
+}
+
+int lgd_deltas_feed(struct lgd_deltas *ds, const struct lgd_records *rs,
+		    const struct lgd_item *it)
+{
+	return feed(ds, rs, it);
 }
 
 int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
@@ -652,7 +659,7 @@ int lgd_deltas_collect(struct lgd_reader *r, struct lgd_deltas *ds, int duration
 		const struct lgd_item *it = &y.it;
 
 		if (!durations) {
-			ret = lgd_deltas_feed(ds, &rs, it);
+			ret = feed(ds, &rs, it);
 			if (ret < 0)
 				break;
 			continue;
