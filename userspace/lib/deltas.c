@@ -118,8 +118,20 @@ struct lgd_pair *lgd_deltas_pair(struct lgd_deltas *ds, uint32_t from, uint32_t 
 	return find_pair3(ds, from, to, parent);
 }
 
-static struct lgd_pair *find_pair(struct lgd_deltas *ds, uint32_t from, uint32_t to)
+/*
+ * find_pair3() of an unsplit pair, its memo tried inline first (the hot
+ * path of lgd_deltas_add()): valid while the table is indexed as it is
+ */
+static inline struct lgd_pair *find_pair(struct lgd_deltas *ds, uint32_t from, uint32_t to)
 {
+	uint32_t m = ds->pair_memo[to % LGD_PAIR_MEMO];
+
+	if (m && m <= ds->nr && ds->pair_hash && ds->pair_hash_nr == ds->nr && !ds->pairs_moved) {
+		struct lgd_pair *p = &ds->pairs[m - 1];
+
+		if (p->from == from && p->to == to && p->parent == LGD_NO_SITE)
+			return p;
+	}
 	return find_pair3(ds, from, to, LGD_NO_SITE);
 }
 
