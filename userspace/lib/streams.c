@@ -256,6 +256,40 @@ static inline int runs_open(const struct lgd_run *ru)
 	return ru[0].n || ru[1].n || ru[2].n;
 }
 
+/*
+ * record @it (of @cpu, context @ctx) on its stream @st: *@step from the
+ * stream's previous record, if it has one kept, else all 0
+ */
+static inline int take(struct lgd_streams *s, struct lgd_stream *st, const struct lgd_item *it,
+		       uint32_t cpu, int ctx, struct lgd_stream_step *step)
+{
+	if (ctx == LOGDEV_CTX_TASK)
+		s->cur_pid[cpu] = it->rec.pid;
+	if (st->valid && st->kept && !it->filtered) {
+		step->has_prev = 1;
+		step->kind = lgd_ts_step(st->ts, it->ts, &step->ns);
+		s->left_back += step->kind == LGD_STEP_BACK;
+		s->left_huge += step->kind == LGD_STEP_HUGE;
+		step->from_site = st->site;
+		step->from_cpu = st->cpu;
+		step->from_pid = st->pid;
+		step->nested_ns = st->nested_ns;
+		step->nested_recs = st->nested_recs;
+	} else {
+		memset(step, 0, sizeof(*step));
+	}
+	st->valid = 1;
+	st->kept = !it->filtered;
+	st->ts = it->ts;
+	st->site = it->rec.site;
+	st->cpu = cpu;
+	st->pid = it->rec.pid;	/* a task stream's key already: the same */
+	st->gap_seen = s->gaps[cpu];
+	st->nested_ns = 0;
+	st->nested_recs = 0;
+	return 0;
+}
+
 int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
 		   struct lgd_stream_step *step)
 {
@@ -263,6 +297,15 @@ int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
 	int ctx = it->rec.ctx & LOGDEV_CTX_MASK;
 	struct lgd_stream *st;
 
+	/*
+	 * The common record, straight to take(): task context on a known CPU,
+	 * not a marker, and (--by context) no deeper-context run open to end
+	 */
+	if (ctx == LOGDEV_CTX_TASK && it->kind == LGD_ITEM_REC && !it->ts_absurd &&
+	    cpu < s->nr_cpu && s->by != LGD_BY_TASK &&
+	    !(s->skip && it->rec.site < s->nr_skip && s->skip[it->rec.site]) &&
+	    (s->by == LGD_BY_CPU || !runs_open(&s->runs[(size_t)cpu * NRUN])))
+		return take(s, &s->cs[(size_t)cpu * NLEV], it, cpu, ctx, step);
 	memset(step, 0, sizeof(*step));
 	if (cpu >= LGD_STREAMS_MAX_CPU)
 		return 0;
@@ -316,29 +359,7 @@ int lgd_streams_add(struct lgd_streams *s, const struct lgd_item *it,
 	} else {
 		st = &s->cs[(size_t)cpu * NLEV + ctx];
 	}
-	if (ctx == LOGDEV_CTX_TASK)
-		s->cur_pid[cpu] = it->rec.pid;
-	if (st->valid && st->kept && !it->filtered) {
-		step->has_prev = 1;
-		step->kind = lgd_ts_step(st->ts, it->ts, &step->ns);
-		s->left_back += step->kind == LGD_STEP_BACK;
-		s->left_huge += step->kind == LGD_STEP_HUGE;
-		step->from_site = st->site;
-		step->from_cpu = st->cpu;
-		step->from_pid = st->pid;
-		step->nested_ns = st->nested_ns;
-		step->nested_recs = st->nested_recs;
-	}
-	st->valid = 1;
-	st->kept = !it->filtered;
-	st->ts = it->ts;
-	st->site = it->rec.site;
-	st->cpu = cpu;
-	st->pid = it->rec.pid;	/* a task stream's key already: the same */
-	st->gap_seen = s->gaps[cpu];
-	st->nested_ns = 0;
-	st->nested_recs = 0;
-	return 0;
+	return take(s, st, it, cpu, ctx, step);
 }
 
 void lgd_streams_finish(struct lgd_streams *s)
