@@ -491,7 +491,7 @@ static void rec_run(struct rec *rc)
 	npfd = 2;
 	if (rc->watch_out)	/* POLLERR: the reader is gone */
 		pfd[npfd++] = (struct pollfd){ .fd = rc->outfd, .events = 0 };
-	while (!cli_stop_sig && !cli_rec_cpus_failed(&cs)) {
+	while (!rc->rc && !cli_stop_sig && !cli_rec_cpus_failed(&cs)) {
 		int timeout = 100, ready;
 		uint64_t b, r;
 
