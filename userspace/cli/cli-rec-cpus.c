@@ -5,7 +5,8 @@
  * (the kernel wakes it when a sub-buffer is whole) and on the stop pipe,
  * drains the CPU with reads of many sub-buffers (lgd_rec_drain(): one
  * writev() of CPU_DATA sections a read, under the writer's mutex), then
- * naps (cli_nap_ms()).  Nothing per record unless the progress line wants
+ * naps (cli_nap_ms()) and drains again, polling only when it found
+ * nothing.  Nothing per record unless the progress line wants
  * the count.  The main thread keeps the rest: signals, COMMAND, formats,
  * the end.
  */
@@ -24,6 +25,7 @@
 static void rec_cpus_fail(struct cli_rec_cpus *s)
 {
 	__atomic_store_n(&s->failed, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->stop, 1, __ATOMIC_RELAXED);
 	if (write(s->stop_fd[1], "", 1) < 0) {
 		/* full: a byte is there already */
 	}
@@ -48,6 +50,10 @@ static int stop_wait(struct cli_rec_cpus *s, int ms)
 	return poll(&p, 1, ms) > 0;
 }
 
+/*
+ * Poll only when the CPU had nothing: while data flows, drain, nap, drain
+ * (three system calls a round: the nap's poll, a read, a writev).
+ */
 static void *rec_cpu_main(void *arg)
 {
 	struct cli_rec_cpu *c = arg;
@@ -57,19 +63,24 @@ static void *rec_cpu_main(void *arg)
 		{ .fd = s->stop_fd[0], .events = POLLIN },
 	};
 	uint64_t bytes = 0, recs = 0, last = cli_mono_ns();
+	int idle = 1;
 
-	for (;;) {
+	while (!__atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
 		uint64_t before = bytes, now;
-		int eof, ret, ready = poll(pfd, 2, -1), nap;
+		int eof, ret, nap;
 
-		if (ready < 0 && errno != EINTR) {
-			c->err = -errno;
-			break;
+		if (idle) {
+			int ready = poll(pfd, 2, -1);
+
+			if (ready < 0 && errno != EINTR) {
+				c->err = -errno;
+				break;
+			}
+			if (ready <= 0)
+				continue;
+			if (pfd[1].revents)
+				break;
 		}
-		if (ready <= 0)
-			continue;
-		if (pfd[1].revents)
-			break;
 		ret = lgd_rec_drain(s->w, c->fd, c->cpu, c->buf, s->bufsz, s->sbs, &eof, &bytes,
 				    s->count_records ? &recs : NULL);
 		__atomic_store_n(&c->bytes, bytes, __ATOMIC_RELAXED);
@@ -80,14 +91,21 @@ static void *rec_cpu_main(void *arg)
 			break;
 		}
 		now = cli_mono_ns();
+		if (bytes == before) {
+			/*
+			 * Readable but nothing read (EPOLLHUP while recording
+			 * is off with --no-enable): do not spin; nothing after
+			 * a nap: wait in poll() again.
+			 */
+			last = now;
+			if (idle && stop_wait(s, 20))
+				break;
+			idle = 1;
+			continue;
+		}
 		nap = cli_nap_ms(bytes - before, (double)(now - last) / 1e9, s->buf_bytes);
 		last = now;
-		/*
-		 * readable but nothing read (EPOLLHUP while recording is off
-		 * with --no-enable): do not spin
-		 */
-		if (bytes == before)
-			nap = 20;
+		idle = 0;
 		if (nap > 0 && stop_wait(s, nap))
 			break;
 	}
@@ -104,6 +122,7 @@ int cli_rec_cpus_start(struct cli_rec_cpus *s, const int *fds, const unsigned *c
 
 	s->n = 0;
 	s->failed = 0;
+	s->stop = 0;
 	s->cpu = calloc((size_t)n, sizeof(*s->cpu));
 	if (!s->cpu || pipe2(s->stop_fd, O_NONBLOCK | O_CLOEXEC)) {
 		fprintf(stderr, "logdev: starting the recorders: %s\n", strerror(errno));
@@ -157,6 +176,7 @@ int cli_rec_cpus_stop(struct cli_rec_cpus *s, uint64_t *bytes, uint64_t *recs)
 
 	if (!s->cpu)
 		return 0;
+	__atomic_store_n(&s->stop, 1, __ATOMIC_RELAXED);
 	if (write(s->stop_fd[1], "", 1) < 0) {
 		/* full: a byte is there already */
 	}

@@ -36,6 +36,8 @@ struct cli_rec_cpu {
  * @stop_fd: a pipe: a byte in it stops every recorder (and wakes the main
  *           thread, which polls [0] too); a recorder that fails writes it
  * @failed:  set by a recorder that failed (read or write error)
+ * @stop:    set to stop the recorders (with a byte in @stop_fd), read by
+ *           them between drains
  * @bufsz:   bytes a read() asks for (whole sub-buffers)
  * @sbs:     sub-buffer size
  * @buf_bytes: one CPU's buffer size (cli_nap_ms()), 0 unknown
@@ -47,6 +49,7 @@ struct cli_rec_cpus {
 	pthread_mutex_t lock;
 	int stop_fd[2];
 	int failed;
+	int stop;
 	size_t bufsz;
 	uint32_t sbs;
 	uint64_t buf_bytes;

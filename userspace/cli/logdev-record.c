@@ -572,6 +572,8 @@ static void rec_drain(struct rec *rc)
 		int eof = 0, tries = 0, ret;
 
 		while (!eof && !rc->w.err) {
+			uint64_t before = rc->bytes;
+
 			ret = lgd_rec_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
 					rc->sbs, &eof, &rc->bytes, rc->tty ? &rc->recs : NULL);
 			if (ret) {
@@ -582,12 +584,13 @@ static void rec_drain(struct rec *rc)
 				}
 				break;
 			}
+			if (eof || rc->bytes != before)	/* a short read: read on */
+				continue;
 			/* EAGAIN: empty; unless we disabled, that is the end;
 			 * after disabling, 0 should follow; do not wait forever */
-			if (!eof && (!rc->enabled || ++tries > 100))
+			if (!rc->enabled || ++tries > 100)
 				break;
-			if (!eof)
-				usleep(10000);
+			usleep(10000);
 		}
 		close(rc->fds[i]);
 		rc->fds[i] = -1;

@@ -330,6 +330,13 @@ int lgd_rec_drain(struct lgd_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 		*bytes += (uint64_t)n;
 		if (records)
 			*records += lgd_sb_count_records(buf, (size_t)n, sbs);
+		/*
+		 * A short read: no other sub-buffer was whole when it ended
+		 * (trace_pipe_raw fills the count while there are), so the
+		 * read that would say EAGAIN is saved.
+		 */
+		if ((size_t)n < bufsz)
+			return 0;
 	}
 }
 
