@@ -21,6 +21,8 @@
 #include "cli.h"
 #include "cli-rec-cpus.h"
 
+#define REFRESH_NS	100000000ull	/* formats checked at most 10/s while data flows */
+
 /* stop every recorder, and wake the main thread */
 static void rec_cpus_fail(struct cli_rec_cpus *s)
 {
@@ -48,6 +50,20 @@ static int stop_wait(struct cli_rec_cpus *s, int ms)
 	struct pollfd p = { .fd = s->stop_fd[0], .events = POLLIN };
 
 	return poll(&p, 1, ms) > 0;
+}
+
+void cli_rec_cpus_refresh(struct cli_rec_cpus *s, uint64_t min_ns)
+{
+	uint64_t now = cli_mono_ns();
+
+	if (!s->refresh || now - __atomic_load_n(&s->last_refresh, __ATOMIC_RELAXED) < min_ns)
+		return;
+	pthread_mutex_lock(&s->rlock);
+	if (now - s->last_refresh >= min_ns) {
+		__atomic_store_n(&s->last_refresh, now, __ATOMIC_RELAXED);
+		s->refresh(s->refresh_arg);
+	}
+	pthread_mutex_unlock(&s->rlock);
 }
 
 /*
@@ -81,6 +97,7 @@ static void *rec_cpu_main(void *arg)
 			if (pfd[1].revents)
 				break;
 		}
+		cli_rec_cpus_refresh(s, REFRESH_NS);
 		ret = lgd_rec_drain(s->w, c->fd, c->cpu, c->buf, s->bufsz, s->sbs, &eof, &bytes,
 				    s->count_records ? &recs : NULL);
 		__atomic_store_n(&c->bytes, bytes, __ATOMIC_RELAXED);
@@ -131,6 +148,7 @@ int cli_rec_cpus_start(struct cli_rec_cpus *s, const int *fds, const unsigned *c
 		return 1;
 	}
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->rlock, NULL);
 	s->w->lock = &s->lock;
 	/* the stop signals are the main thread's (cli-signals.c) */
 	pthread_sigmask(SIG_BLOCK, block, &old);
@@ -197,6 +215,7 @@ int cli_rec_cpus_stop(struct cli_rec_cpus *s, uint64_t *bytes, uint64_t *recs)
 	}
 	s->w->lock = NULL;
 	pthread_mutex_destroy(&s->lock);
+	pthread_mutex_destroy(&s->rlock);
 	close(s->stop_fd[0]);
 	close(s->stop_fd[1]);
 	free(s->cpu);

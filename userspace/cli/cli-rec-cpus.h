@@ -43,6 +43,10 @@ struct cli_rec_cpu {
  * @buf_bytes: one CPU's buffer size (cli_nap_ms()), 0 unknown
  * @count_records: count records (the progress line on a terminal), else
  *           no per-record work
+ * @refresh: called (with @refresh_arg) by cli_rec_cpus_refresh(), under
+ *           @rlock: write FORMATS again if it changed; its error is the
+ *           writer's, which the next write returns
+ * @last_refresh: when it was last called (cli_mono_ns())
  */
 struct cli_rec_cpus {
 	struct lgd_cap_writer *w;
@@ -54,6 +58,10 @@ struct cli_rec_cpus {
 	uint32_t sbs;
 	uint64_t buf_bytes;
 	int count_records;
+	int (*refresh)(void *arg);
+	void *refresh_arg;
+	pthread_mutex_t rlock;
+	uint64_t last_refresh;
 	int n;
 	struct cli_rec_cpu *cpu;
 };
@@ -75,6 +83,15 @@ void cli_rec_cpus_totals(struct cli_rec_cpus *s, uint64_t *bytes, uint64_t *recs
  * their totals to *@bytes, *@recs.  Return: 0, or 1 if a read failed.
  */
 int cli_rec_cpus_stop(struct cli_rec_cpus *s, uint64_t *bytes, uint64_t *recs);
+/**
+ * cli_rec_cpus_refresh() - call @s->refresh if @min_ns passed since its last
+ * call (by any thread): the recorders call it before each drain with 0.1 s,
+ * so the formats of the sites their data names are read after those sites
+ * registered (a site registers when it first fires) and written before that
+ * data, at most ten times a second (a capture cut short names its records);
+ * the main thread with 1 s while nothing arrives.
+ */
+void cli_rec_cpus_refresh(struct cli_rec_cpus *s, uint64_t min_ns);
 /** cli_rec_cpus_failed() - did a recorder fail (then they all stop)? */
 int cli_rec_cpus_failed(struct cli_rec_cpus *s);
 

@@ -130,7 +130,7 @@ struct rec {
 	pid_t child;
 	int status;		/* COMMAND's wait status */
 	sigset_t caught;
-	double t0, last_fmt, last_progress;
+	double t0, last_progress;
 	uint64_t bytes, recs;
 	int rc, sig;		/* error exit status; signal that ended it */
 };
@@ -155,6 +155,12 @@ static int refresh_formats(struct rec *rc)
 	rc->ft = nt;
 	rc->fl = nl;
 	return ret;
+}
+
+/* refresh_formats() for the recorder threads (cli_rec_cpus_refresh()) */
+static int refresh_formats_cb(void *arg)
+{
+	return refresh_formats(arg);
 }
 
 #define MAX_DURATION	31536000.0	/* seconds: 365 days */
@@ -474,9 +480,9 @@ static void rec_progress(struct rec *rc, struct cli_rec_cpus *cs)
 static void rec_run(struct rec *rc)
 {
 	struct cli_rec_cpus cs = { .w = &rc->w, .bufsz = rc->bufsz, .sbs = rc->sbs,
-				   .buf_bytes = rec_buf_bytes(rc), .count_records = rc->tty };
+				   .buf_bytes = rec_buf_bytes(rc), .count_records = rc->tty,
+				   .refresh = refresh_formats_cb, .refresh_arg = rc };
 	struct pollfd pfd[3];
-	uint64_t seen = 0;	/* bytes at the last formats check */
 	int npfd;
 
 	if (!rc->command && rc->duration < 0 && rc->tty)
@@ -493,7 +499,6 @@ static void rec_run(struct rec *rc)
 		pfd[npfd++] = (struct pollfd){ .fd = rc->outfd, .events = 0 };
 	while (!rc->rc && !cli_stop_sig && !cli_rec_cpus_failed(&cs)) {
 		int timeout = 100, ready;
-		uint64_t b, r;
 
 		if (rc->duration >= 0) {
 			double left = rc->duration - (now_s() - rc->t0);
@@ -518,18 +523,13 @@ static void rec_run(struct rec *rc)
 			pthread_mutex_unlock(&cs.lock);
 			break;
 		}
-		/*
-		 * Sites registered meanwhile: FORMATS again if it changed, so
-		 * that a capture cut short names its records; at most ten
-		 * times a second while data arrives, once a second otherwise.
-		 */
-		cli_rec_cpus_totals(&cs, &b, &r);
-		if (now_s() - rc->last_fmt >= (b != seen ? 0.1 : 1.0)) {
-			seen = b;
-			rc->last_fmt = now_s();
-			if (refresh_formats(rc))
-				break;
-		}
+		/* the recorders check formats before they drain; nothing arriving: 1/s */
+		cli_rec_cpus_refresh(&cs, 1000000000ull);
+		pthread_mutex_lock(&cs.lock);
+		ready = rc->w.err;	/* its write failed */
+		pthread_mutex_unlock(&cs.lock);
+		if (ready)
+			break;
 		if (rc->child > 0 && waitpid(rc->child, &rc->status, WNOHANG) == rc->child) {
 			rc->child = 0;
 			break;
