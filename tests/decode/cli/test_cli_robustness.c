@@ -86,11 +86,10 @@ static struct buf some_data(int n)
 	return cpu_data(0, n);
 }
 
-/* a directory that looks like debugfs logdev, with @nsub sub-buffers of data */
-static char *fake_debugfs(const char *name, const char *enable, int nsub)
+/* a directory that looks like debugfs logdev, @ncpu CPUs of @nsub sub-buffers of data */
+static char *fake_debugfs_cpus(const char *name, const char *enable, int ncpu, int nsub)
 {
 	char *dir = strdup(tmp_path(name)), p[1024];
-	struct buf d = some_data(nsub);
 
 	mkdir(dir, 0755);
 	put_file(dir, "header", header_text, strlen(header_text));
@@ -100,11 +99,21 @@ static char *fake_debugfs(const char *name, const char *enable, int nsub)
 	put_file(dir, "stats", "cpu0 written=1\n", 15);
 	snprintf(p, sizeof(p), "%s/per_cpu", dir);
 	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/per_cpu/cpu0", dir);
-	mkdir(p, 0755);
-	put_file(p, "trace_pipe_raw", d.p, d.n);
-	free(d.p);
+	for (int c = 0; c < ncpu; c++) {
+		struct buf d = cpu_data((uint16_t)c, nsub);
+
+		snprintf(p, sizeof(p), "%s/per_cpu/cpu%d", dir, c);
+		mkdir(p, 0755);
+		put_file(p, "trace_pipe_raw", d.p, d.n);
+		free(d.p);
+	}
 	return dir;
+}
+
+/* one CPU of @nsub sub-buffers */
+static char *fake_debugfs(const char *name, const char *enable, int nsub)
+{
+	return fake_debugfs_cpus(name, enable, 1, nsub);
 }
 
 static char enable_of(const char *dir)
@@ -562,30 +571,14 @@ static void test_write_errors(void)
 static void test_record_cpus(void)
 {
 	enum { NCPU = 4, NSUB = 5000 };
-	char *dir = strdup(tmp_path("dbg-cpus")), p[1024], env[700], args[1400], *out, *err;
-	char *cap = strdup(tmp_path("cpus.cap"));
+	char *dir = fake_debugfs_cpus("dbg-cpus", "0\n", NCPU, NSUB);
+	char *cap = strdup(tmp_path("cpus.cap")), env[700], args[1400], *out, *err;
 	uint64_t next[NCPU] = { 0 };
 	int st, recs, complete, bad = 0, sects = 0;
 	char why[300] = "";
 	size_t len;
 	uint8_t *f;
 
-	mkdir(dir, 0755);
-	put_file(dir, "header", header_text, strlen(header_text));
-	put_file(dir, "formats", formats_text, strlen(formats_text));
-	put_file(dir, "enable", "0\n", 2);
-	put_file(dir, "flush", "0\n", 2);
-	put_file(dir, "stats", "cpu0 written=1\n", 15);
-	snprintf(p, sizeof(p), "%s/per_cpu", dir);
-	mkdir(p, 0755);
-	for (int c = 0; c < NCPU; c++) {
-		struct buf d = cpu_data((uint16_t)c, NSUB);
-
-		snprintf(p, sizeof(p), "%s/per_cpu/cpu%d", dir, c);
-		mkdir(p, 0755);
-		put_file(p, "trace_pipe_raw", d.p, d.n);
-		free(d.p);
-	}
 	snprintf(env, sizeof(env), "LOGDEV_DEBUGFS=%s", dir);
 	snprintf(args, sizeof(args), "record -o %s --duration 0.3", cap);
 	st = run_cli_env(env, args, &out, &err);
