@@ -261,6 +261,21 @@ if boot vm-record 2 "$vm/guest-record.sh" \
 	guest_lines "$out/vm-record"
 fi
 
+# 5b. the recorder past its limit (issue 31 item 4): logdev_test's writers
+# as fast as they go into 64 KiB per CPU, discard mode (-o FILE) and
+# overwrite mode (-o - into a pipe); every record in the file or counted
+# lost, exactly (check-contexts.sh), and that check shown to fail on a
+# capture with one loss count zeroed (check-reclimit.sh).  Multi-threaded
+# TCG: record enables before the writers start, disables after them.
+if boot vm-reclimit 2 "$vm/guest-reclimit.sh" \
+	"$K/logdev.ko $T/logdev_test.ko $U/logdev.static" "64 ${VM_RECLIMIT_ITERS:-40000}"; then
+	guest_lines "$out/vm-reclimit"
+	for mode in discard overwrite; do
+		host_check "vm-reclimit-$mode" check-contexts.sh "$out/vm-reclimit/$mode"
+	done
+	host_check vm-reclimit check-reclimit.sh "$out/vm-reclimit"
+fi
+
 # 6. symbols across module unload and load during one recording
 if boot vm-sym 2 "$vm/guest-sym.sh" \
 	"$K/logdev.ko $T/logdev_syma.ko $T/logdev_symb.ko $U/logdev.static" ""; then

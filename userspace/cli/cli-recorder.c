@@ -2,7 +2,7 @@
 /*
  * cli-recorder.c: the CLI's side of the recorder (layer: CLI): the
  * library's recorder steps (lib/recorder.c) with their problems said on
- * stderr, and how long `logdev record` naps between drains; record's
+ * stderr, and how long a recorder thread naps between drains; record's
  * probes (-p, --probe-file: lib/probectl.c) gathered, attached, removed;
  * a capture cut by a write error ended as salvaged.
  */

@@ -62,9 +62,10 @@ int cli_probes_detach(const char *dir, struct lgd_probe_set *set);
 int cli_rec_exit_status(int rc, int sig, int has_command, double duration, int status);
 #define CLI_NAP_MAX_MS	10
 /**
- * cli_nap_ms() - how long `logdev record` waits after a drain before it
- * polls again, in ms: up to CLI_NAP_MAX_MS, and no longer than it takes the
- * fastest CPU, at the rate it filled since the last drain (@most bytes read
+ * cli_nap_ms() - how long a recorder thread of `logdev record`
+ * (cli-rec-cpus.c, one per CPU) waits after a drain of its CPU before it
+ * polls again, in ms: up to CLI_NAP_MAX_MS, and no longer than it takes
+ * that CPU, at the rate it filled since the last drain (@most bytes read
  * from it in @dt seconds), to fill a quarter of its buffer (@buf_bytes per
  * CPU; 0: unknown).  0 (poll at once) when nothing was read, the buffer
  * size is unknown or @dt is not positive.

@@ -7,9 +7,10 @@
  *
  * Writes HEADER and FORMATS (and KALLSYMS and MODLOG if a format prints
  * symbols), writes 1 to DIR/enable (unless --no-enable), then drains every
- * CPU's per_cpu/cpuN/trace_pipe_raw with poll() into CPU_DATA sections until
- * S seconds passed, COMMAND exited, or SIGINT/SIGTERM (after a drain that
- * found data it waits up to 10 ms before the next poll: cli_nap_ms()). Then
+ * CPU's per_cpu/cpuN/trace_pipe_raw into CPU_DATA sections, one recorder
+ * thread per CPU (cli-rec-cpus.c: poll(), reads of up to 1 MiB, one writev()
+ * a read, a nap of up to 10 ms after a drain that found data: cli_nap_ms()),
+ * until S seconds passed, COMMAND exited, or SIGINT/SIGTERM. Then
  * writes 0 to enable (stop + flush; with --no-enable: 1 to flush), drains
  * each CPU until read returns 0 (or, with --no-enable, EAGAIN), re-reads
  * formats, and writes STATS and END.  FILE "-" is stdout. While recording,
@@ -58,6 +59,7 @@
 #include "cli-signals.h"
 #include "cli-follow.h"
 #include "cli-breakdown.h"
+#include "cli-rec-cpus.h"
 
 const struct cli_cmd cli_cmd_record = {
 	"record", cmd_record, "record [-o FILE] [-d DIR] [--no-enable] [-p SPEC]... "
@@ -88,6 +90,7 @@ static double now_s(void)
 	return (double)cli_mono_ns() / 1e9;
 }
 
+#define REC_READ_BYTES	(1u << 20)	/* a recorder's read() */
 #define HINT "is logdev.ko loaded and debugfs mounted (mount -t debugfs none /sys/kernel/debug)?"
 
 /*
@@ -127,7 +130,7 @@ struct rec {
 	pid_t child;
 	int status;		/* COMMAND's wait status */
 	sigset_t caught;
-	double t0, last_fmt, last_progress;
+	double t0, last_progress;
 	uint64_t bytes, recs;
 	int rc, sig;		/* error exit status; signal that ended it */
 };
@@ -152,6 +155,12 @@ static int refresh_formats(struct rec *rc)
 	rc->ft = nt;
 	rc->fl = nl;
 	return ret;
+}
+
+/* refresh_formats() for the recorder threads (cli_rec_cpus_refresh()) */
+static int refresh_formats_cb(void *arg)
+{
+	return refresh_formats(arg);
 }
 
 #define MAX_DURATION	31536000.0	/* seconds: 365 days */
@@ -288,7 +297,8 @@ static int rec_open_debugfs(struct rec *rc)
 		return 1;
 	}
 	rc->fds = malloc((size_t)rc->ncpu * sizeof(*rc->fds));
-	rc->bufsz = (size_t)rc->sbs * 16;
+	/* many sub-buffers a read(), one writev() for them: 1 MiB, 16 at least */
+	rc->bufsz = (size_t)rc->sbs * 16 > REC_READ_BYTES ? (size_t)rc->sbs * 16 : REC_READ_BYTES;
 	rc->buf = malloc(rc->bufsz);
 	if (!rc->fds || !rc->buf) {
 		fprintf(stderr, "logdev: out of memory\n");
@@ -437,29 +447,6 @@ static void rec_start_command(struct rec *rc)
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 }
 
-/*
- * drain every CPU once (non-blocking); errors other than the writer's set
- * rc->rc.  Return: the most bytes read from one CPU.
- */
-static uint64_t rec_drain_once(struct rec *rc)
-{
-	uint64_t most = 0;
-
-	for (int i = 0; i < rc->ncpu && !rc->w.err; i++) {
-		uint64_t before = rc->bytes;
-		int eof, ret = lgd_rec_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
-					 rc->sbs, &eof, &rc->bytes, &rc->recs);
-
-		if (ret && !rc->w.err) {
-			fprintf(stderr, "logdev: cpu%u: %s\n", rc->cpus[i], strerror(-ret));
-			rc->rc = 1;
-		}
-		if (rc->bytes - before > most)
-			most = rc->bytes - before;
-	}
-	return most;
-}
-
 /* DIR/buffer_size_kb in bytes, 0 if it cannot be read */
 static uint64_t rec_buf_bytes(const struct rec *rc)
 {
@@ -471,27 +458,47 @@ static uint64_t rec_buf_bytes(const struct rec *rc)
 	return kb * 1024;
 }
 
+/* what the recorders wrote so far, for the progress line (a terminal) */
+static void rec_progress(struct rec *rc, struct cli_rec_cpus *cs)
+{
+	uint64_t b, r;
+
+	if (!rc->tty || now_s() - rc->last_progress <= 0.5)
+		return;
+	rc->last_progress = now_s();
+	cli_rec_cpus_totals(cs, &b, &r);
+	fprintf(stderr, "\rlogdev: %" PRIu64 " records, %" PRIu64 " bytes ", rc->recs + r,
+		rc->bytes + b);
+}
+
 /*
- * poll() the CPUs, the wake-up pipe and a non-file output; drain; until the
- * duration passed, COMMAND exited, a stop signal, or an error.
+ * One recorder thread per CPU moves the data (cli-rec-cpus.c); this one
+ * polls the wake-up pipe (signals), the recorders' stop pipe (a failure)
+ * and a non-file output, and keeps the formats current, until the duration
+ * passed, COMMAND exited, a stop signal, or an error.
  */
 static void rec_run(struct rec *rc)
 {
-	/* the CPUs, the wake-up pipe, and stdout when it is not a file */
-	struct pollfd *pfd = calloc((size_t)rc->ncpu + 2, sizeof(*pfd));
-	uint64_t buf_bytes = rec_buf_bytes(rc);
-	double last_drain;
+	struct cli_rec_cpus cs = { .w = &rc->w, .bufsz = rc->bufsz, .sbs = rc->sbs,
+				   .buf_bytes = rec_buf_bytes(rc), .count_records = rc->tty,
+				   .refresh = refresh_formats_cb, .refresh_arg = rc };
+	struct pollfd pfd[3];
 	int npfd;
 
 	if (!rc->command && rc->duration < 0 && rc->tty)
 		fprintf(stderr, "logdev: recording until Ctrl-C (SIGINT) or SIGTERM\n");
 	rc->t0 = now_s();
-	last_drain = rc->t0;
-	if (!pfd)
+	if (cli_rec_cpus_start(&cs, rc->fds, rc->cpus, rc->ncpu, &rc->caught)) {
 		rc->rc = 1;
-	while (!rc->rc && !cli_stop_sig && !rc->w.err) {
-		int timeout = 200, ready;
-		uint64_t before = rc->bytes;
+		return;
+	}
+	pfd[0] = (struct pollfd){ .fd = cli_wake_fd[0], .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = cs.stop_fd[0], .events = POLLIN };
+	npfd = 2;
+	if (rc->watch_out)	/* POLLERR: the reader is gone */
+		pfd[npfd++] = (struct pollfd){ .fd = rc->outfd, .events = 0 };
+	while (!rc->rc && !cli_stop_sig && !cli_rec_cpus_failed(&cs)) {
+		int timeout = 100, ready;
 
 		if (rc->duration >= 0) {
 			double left = rc->duration - (now_s() - rc->t0);
@@ -501,70 +508,36 @@ static void rec_run(struct rec *rc)
 			if (left * 1000 < timeout)
 				timeout = (int)(left * 1000) + 1;
 		}
-		for (int i = 0; i < rc->ncpu; i++) {
-			pfd[i].fd = rc->fds[i];
-			pfd[i].events = POLLIN;
-		}
-		pfd[rc->ncpu].fd = cli_wake_fd[0];
-		pfd[rc->ncpu].events = POLLIN;
-		npfd = rc->ncpu + 1;
-		if (rc->watch_out) {
-			pfd[npfd].fd = rc->outfd;
-			pfd[npfd++].events = 0;	/* POLLERR: the reader is gone */
-		}
 		ready = poll(pfd, (nfds_t)npfd, timeout);
 		if (ready < 0 && errno != EINTR) {
 			perror("logdev: poll");
 			rc->rc = 1;
 			break;
 		}
-		if (cli_stop_sig)
+		if (cli_stop_sig || cli_rec_cpus_failed(&cs))
 			break;
-		if (ready > 0 && rc->watch_out &&
-		    (pfd[rc->ncpu + 1].revents & (POLLERR | POLLHUP))) {
-			rc->w.err = -EPIPE;
+		if (ready > 0 && rc->watch_out && (pfd[2].revents & (POLLERR | POLLHUP))) {
+			pthread_mutex_lock(&cs.lock);
+			if (!rc->w.err)
+				rc->w.err = -EPIPE;
+			pthread_mutex_unlock(&cs.lock);
 			break;
 		}
-
-		/*
-		 * Sites registered meanwhile: FORMATS again if it changed,
-		 * before the data that may use them (a capture cut short then
-		 * names its records); at most ten times a second while data
-		 * arrives, once a second otherwise.
-		 */
-		if (now_s() - rc->last_fmt >= (ready > 0 ? 0.1 : 1.0)) {
-			rc->last_fmt = now_s();
-			if (refresh_formats(rc))
-				break;
-		}
-		{
-			uint64_t most = rec_drain_once(rc);
-			double t = now_s();
-			int nap = cli_nap_ms(most, t - last_drain, buf_bytes);
-
-			last_drain = t;
-			/* a stop signal ends the nap (the wake-up pipe) */
-			if (nap > 0) {
-				struct pollfd wp = { .fd = cli_wake_fd[0], .events = POLLIN };
-
-				poll(&wp, 1, nap);
-			}
-		}
-		/* readable but nothing read (EPOLLHUP while recording is
-		 * off with --no-enable): do not spin */
-		if (ready > 0 && rc->bytes == before)
-			usleep(20000);
+		/* the recorders check formats before they drain; nothing arriving: 1/s */
+		cli_rec_cpus_refresh(&cs, 1000000000ull);
+		pthread_mutex_lock(&cs.lock);
+		ready = rc->w.err;	/* its write failed */
+		pthread_mutex_unlock(&cs.lock);
+		if (ready)
+			break;
 		if (rc->child > 0 && waitpid(rc->child, &rc->status, WNOHANG) == rc->child) {
 			rc->child = 0;
 			break;
 		}
-		if (rc->tty && now_s() - rc->last_progress > 0.5) {
-			rc->last_progress = now_s();
-			fprintf(stderr, "\rlogdev: %" PRIu64 " records, %" PRIu64 " bytes ",
-				rc->recs, rc->bytes);
-		}
+		rec_progress(rc, &cs);
 	}
-	free(pfd);
+	if (cli_rec_cpus_stop(&cs, &rc->bytes, &rc->recs))
+		rc->rc = 1;
 }
 
 /* recording ended: stop COMMAND, then disable (or just flush) */
@@ -599,8 +572,10 @@ static void rec_drain(struct rec *rc)
 		int eof = 0, tries = 0, ret;
 
 		while (!eof && !rc->w.err) {
+			uint64_t before = rc->bytes;
+
 			ret = lgd_rec_drain(&rc->w, rc->fds[i], rc->cpus[i], rc->buf, rc->bufsz,
-					rc->sbs, &eof, &rc->bytes, &rc->recs);
+					rc->sbs, &eof, &rc->bytes, rc->tty ? &rc->recs : NULL);
 			if (ret) {
 				if (!rc->w.err) {
 					fprintf(stderr, "logdev: cpu%u: %s\n", rc->cpus[i],
@@ -609,12 +584,13 @@ static void rec_drain(struct rec *rc)
 				}
 				break;
 			}
+			if (eof || rc->bytes != before)	/* a short read: read on */
+				continue;
 			/* EAGAIN: empty; unless we disabled, that is the end;
 			 * after disabling, 0 should follow; do not wait forever */
-			if (!eof && (!rc->enabled || ++tries > 100))
+			if (!rc->enabled || ++tries > 100)
 				break;
-			if (!eof)
-				usleep(10000);
+			usleep(10000);
 		}
 		close(rc->fds[i]);
 		rc->fds[i] = -1;

@@ -6,8 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <limits.h>
 #include <sys/uio.h>
 #include "capture.h"
+
+#ifndef IOV_MAX		/* -std=c11 without _XOPEN_SOURCE: Linux's UIO_MAXIOV */
+#define IOV_MAX		1024
+#endif
 
 void lgd_cap_put_u32(uint8_t *p, uint32_t v)
 {
@@ -33,20 +38,14 @@ uint64_t lgd_cap_get_u64(const uint8_t *p)
 }
 
 /*
- * writev(2) all of @hlen header bytes then @len data bytes (one system call
- * in the common case); 0 or negative errno.
+ * writev(2) all of the @cnt buffers of @iov (changed: it is consumed);
+ * *@done: the bytes written, also when it fails.  0 or negative errno.
  */
-static int write_all2(int fd, const void *hdr, size_t hlen, const void *buf, size_t len)
+static int write_allv(int fd, struct iovec *v, int cnt, size_t *done)
 {
-	struct iovec iov[2] = {
-		{ .iov_base = (void *)hdr, .iov_len = hlen },
-		{ .iov_base = (void *)buf, .iov_len = len },
-	};
-	struct iovec *v = iov;
-	int cnt = len ? 2 : 1;
-
+	*done = 0;
 	while (cnt) {
-		ssize_t n = writev(fd, v, cnt);
+		ssize_t n = writev(fd, v, cnt > IOV_MAX ? IOV_MAX : cnt);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -55,6 +54,7 @@ static int write_all2(int fd, const void *hdr, size_t hlen, const void *buf, siz
 		}
 		if (n == 0)
 			return -EIO;
+		*done += (size_t)n;
 		while (cnt && (size_t)n >= v->iov_len) {
 			n -= (ssize_t)v->iov_len;
 			v++;
@@ -66,6 +66,21 @@ static int write_all2(int fd, const void *hdr, size_t hlen, const void *buf, siz
 		}
 	}
 	return 0;
+}
+
+/*
+ * writev(2) all of @hlen header bytes then @len data bytes (one system call
+ * in the common case); 0 or negative errno.
+ */
+static int write_all2(int fd, const void *hdr, size_t hlen, const void *buf, size_t len)
+{
+	struct iovec iov[2] = {
+		{ .iov_base = (void *)hdr, .iov_len = hlen },
+		{ .iov_base = (void *)buf, .iov_len = len },
+	};
+	size_t done;
+
+	return write_allv(fd, iov, len ? 2 : 1, &done);
 }
 
 /* write(2) all of @len bytes; 0 or negative errno */
@@ -123,6 +138,7 @@ int lgd_cap_writer_start(struct lgd_cap_writer *w, int fd)
 	w->fd = fd;
 	w->bytes = 0;
 	w->err = 0;
+	w->lock = NULL;
 	lgd_cap_file_hdr_put(h);
 	w->err = write_all(fd, h, sizeof(h));
 	if (!w->err)
@@ -135,13 +151,67 @@ int lgd_cap_write_section(struct lgd_cap_writer *w, uint32_t type, uint32_t cpu,
 {
 	uint8_t h[LGD_CAP_SECT_HDR_BYTES];
 
-	if (w->err)
-		return w->err;
+	int err;
+
 	lgd_cap_sect_hdr_put(h, type, cpu, len);
-	w->err = write_all2(w->fd, h, sizeof(h), data, (size_t)len);
-	if (!w->err)
-		w->bytes += sizeof(h) + len;
-	return w->err;
+	if (w->lock)
+		pthread_mutex_lock(w->lock);
+	if (!w->err) {
+		w->err = write_all2(w->fd, h, sizeof(h), data, (size_t)len);
+		if (!w->err)
+			w->bytes += sizeof(h) + len;
+	}
+	err = w->err;
+	if (w->lock)
+		pthread_mutex_unlock(w->lock);
+	return err;
+}
+
+/* sections per writev() in lgd_cap_write_subbufs(): two buffers each */
+#define SUBBUF_BATCH	256
+
+int lgd_cap_write_subbufs(struct lgd_cap_writer *w, uint32_t cpu, const void *data,
+			  size_t len, uint32_t sbs)
+{
+	uint8_t h[SUBBUF_BATCH][LGD_CAP_SECT_HDR_BYTES];	/* 12 KiB of stack */
+	struct iovec iov[2 * SUBBUF_BATCH];
+	const uint8_t *p = data;
+	int err;
+
+	if (w->lock)
+		pthread_mutex_lock(w->lock);
+	while (len && !w->err) {
+		size_t done, off = 0;
+		int n;
+
+		for (n = 0; n < SUBBUF_BATCH && off < len; n++) {
+			size_t l = len - off < sbs ? len - off : sbs;
+
+			lgd_cap_sect_hdr_put(h[n], LGD_SECT_CPU_DATA, cpu, l);
+			iov[2 * n] = (struct iovec){ .iov_base = h[n], .iov_len = sizeof(h[n]) };
+			iov[2 * n + 1] = (struct iovec){ .iov_base = (void *)(p + off), .iov_len = l };
+			off += l;
+		}
+		w->err = write_allv(w->fd, iov, 2 * n, &done);
+		if (w->err) {	/* the whole sections written count, not the rest */
+			for (size_t o = 0; o < off; o += sbs) {
+				size_t l = LGD_CAP_SECT_HDR_BYTES + (len - o < sbs ? len - o : sbs);
+
+				if (done < l)
+					break;
+				done -= l;
+				w->bytes += l;
+			}
+			break;
+		}
+		w->bytes += (uint64_t)n * LGD_CAP_SECT_HDR_BYTES + off;
+		p += off;
+		len -= off;
+	}
+	err = w->err;
+	if (w->lock)
+		pthread_mutex_unlock(w->lock);
+	return err;
 }
 
 int lgd_cap_write_end(struct lgd_cap_writer *w)

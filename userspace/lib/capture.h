@@ -94,6 +94,7 @@
 #ifndef LOGDEV_CAPTURE_H
 #define LOGDEV_CAPTURE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -130,11 +131,16 @@ const char *lgd_sect_name(uint32_t type);
  *          can be truncated and ended
  * @err:    0, or the first write error (negative errno): sticky, every
  *          later write returns it without writing
+ * @lock:   NULL (lgd_cap_writer_start()), or a mutex each section write
+ *          holds for all of its bytes, so that threads sharing the writer
+ *          (`logdev record`'s one per CPU) never interleave sections; then
+ *          @bytes and @err are read under it, or after the threads ended
  */
 struct lgd_cap_writer {
 	int fd;
 	uint64_t bytes;
 	int err;
+	pthread_mutex_t *lock;
 };
 
 /**
@@ -150,6 +156,17 @@ int lgd_cap_writer_start(struct lgd_cap_writer *w, int fd);
  */
 int lgd_cap_write_section(struct lgd_cap_writer *w, uint32_t type, uint32_t cpu,
 			 const void *data, uint64_t len);
+
+/**
+ * lgd_cap_write_subbufs() - append @len bytes of CPU @cpu's sub-buffers of
+ * @sbs bytes as one CPU_DATA section each (the last one shorter if @len is
+ * not a multiple), in as few writev(2) calls as IOV_MAX allows (256
+ * sections a call).  On a failed write, the writer's bytes count the whole
+ * sections written before it: a capture cut there loses at most the
+ * sub-buffer being written.  Return: 0, or negative errno.
+ */
+int lgd_cap_write_subbufs(struct lgd_cap_writer *w, uint32_t cpu, const void *data,
+			  size_t len, uint32_t sbs);
 
 /** lgd_cap_write_end() - append the END section. Return: 0 or negative errno. */
 int lgd_cap_write_end(struct lgd_cap_writer *w);

@@ -110,9 +110,12 @@ int lgd_rec_formats(struct lgd_cap_writer *w, const char *dir, const char *forma
 int lgd_rec_modlog(struct lgd_cap_writer *w, const char *dir);
 /**
  * lgd_rec_drain() - non-blocking reads of @fd into CPU_DATA sections for
- * @cpu (one section per sub-buffer of @sbs bytes) until EAGAIN or 0, through
- * @buf (@bufsz bytes).  *@eof set when read returned 0.  Adds to *@bytes,
- * *@records.  Return: 0 or negative errno.
+ * @cpu (one section per sub-buffer of @sbs bytes) until a short read (none
+ * whole left then; a caller that wants the end calls again), EAGAIN or 0, through
+ * @buf (@bufsz bytes: the larger, the fewer system calls; one writev()
+ * per read).  *@eof set when read returned 0.  Adds to *@bytes and, unless
+ * @records is NULL (no per-record work), *@records.  Return: 0 or negative
+ * errno.
  */
 int lgd_rec_drain(struct lgd_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 		  size_t bufsz, uint32_t sbs, int *eof, uint64_t *bytes, uint64_t *records);

@@ -319,19 +319,24 @@ int lgd_rec_drain(struct lgd_cap_writer *w, int fd, unsigned cpu, uint8_t *buf,
 			return 0;
 		}
 		/*
-		 * One section per sub-buffer: a write that fails (disk full,
-		 * file size limit) then loses at most the sub-buffer it was
+		 * One section per sub-buffer, all of them in one writev()
+		 * (lgd_cap_write_subbufs()): a write that fails (disk full,
+		 * file size limit) loses at most the sub-buffer it was
 		 * writing, never the rest of the chunk that fitted.
 		 */
-		for (size_t o = 0; o < (size_t)n; o += sbs) {
-			size_t len = (size_t)n - o < sbs ? (size_t)n - o : sbs;
-
-			ret = lgd_cap_write_section(w, LGD_SECT_CPU_DATA, cpu, buf + o, len);
-			if (ret)
-				return ret;
-			*bytes += len;
-			*records += lgd_sb_count_records(buf + o, len, sbs);
-		}
+		ret = lgd_cap_write_subbufs(w, cpu, buf, (size_t)n, sbs);
+		if (ret)
+			return ret;
+		*bytes += (uint64_t)n;
+		if (records)
+			*records += lgd_sb_count_records(buf, (size_t)n, sbs);
+		/*
+		 * A short read: no other sub-buffer was whole when it ended
+		 * (trace_pipe_raw fills the count while there are), so the
+		 * read that would say EAGAIN is saved.
+		 */
+		if ((size_t)n < bufsz)
+			return 0;
 	}
 }
 

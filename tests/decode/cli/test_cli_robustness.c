@@ -61,15 +61,15 @@ static void put_file(const char *dir, const char *name, const void *d, size_t n)
 	}
 }
 
-/* @n sub-buffers of records of site 1 ("in %d") for cpu0 */
-static struct buf some_data(int n)
+/* @n sub-buffers of records of site 1 ("in %d") for @cpu */
+static struct buf cpu_data(uint16_t cpu, int n)
 {
 	struct buf b = { 0 };
 	struct sbuf s;
 	uint8_t pl[4];
 
 	for (int k = 0; k < n; k++) {
-		sb_begin(&s, 0, (uint64_t)k, 1000 + (uint64_t)k * 100, 0, 0);
+		sb_begin(&s, cpu, (uint64_t)k, 1000 + (uint64_t)k * 100, 0, 0);
 		for (int i = 0; i < 6; i++) {	/* 6 x 32 bytes fit in 256 */
 			lgd_cap_put_u32(pl, (uint32_t)(k * 6 + i));
 			sb_rec(&s, 1000 + (uint64_t)k * 100 + (uint64_t)i, 1, LOGDEV_REC_PRINT, 0,
@@ -80,11 +80,16 @@ static struct buf some_data(int n)
 	return b;
 }
 
-/* a directory that looks like debugfs logdev, with @nsub sub-buffers of data */
-static char *fake_debugfs(const char *name, const char *enable, int nsub)
+/* @n sub-buffers of records of site 1 for cpu0 */
+static struct buf some_data(int n)
+{
+	return cpu_data(0, n);
+}
+
+/* a directory that looks like debugfs logdev, @ncpu CPUs of @nsub sub-buffers of data */
+static char *fake_debugfs_cpus(const char *name, const char *enable, int ncpu, int nsub)
 {
 	char *dir = strdup(tmp_path(name)), p[1024];
-	struct buf d = some_data(nsub);
 
 	mkdir(dir, 0755);
 	put_file(dir, "header", header_text, strlen(header_text));
@@ -94,11 +99,21 @@ static char *fake_debugfs(const char *name, const char *enable, int nsub)
 	put_file(dir, "stats", "cpu0 written=1\n", 15);
 	snprintf(p, sizeof(p), "%s/per_cpu", dir);
 	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/per_cpu/cpu0", dir);
-	mkdir(p, 0755);
-	put_file(p, "trace_pipe_raw", d.p, d.n);
-	free(d.p);
+	for (int c = 0; c < ncpu; c++) {
+		struct buf d = cpu_data((uint16_t)c, nsub);
+
+		snprintf(p, sizeof(p), "%s/per_cpu/cpu%d", dir, c);
+		mkdir(p, 0755);
+		put_file(p, "trace_pipe_raw", d.p, d.n);
+		free(d.p);
+	}
 	return dir;
+}
+
+/* one CPU of @nsub sub-buffers */
+static char *fake_debugfs(const char *name, const char *enable, int nsub)
+{
+	return fake_debugfs_cpus(name, enable, 1, nsub);
 }
 
 static char enable_of(const char *dir)
@@ -547,6 +562,68 @@ static void test_write_errors(void)
 }
 
 /*
+ * The recorder threads (one per CPU, cli-rec-cpus.c): 4 CPUs of 5,000
+ * sub-buffers each (1.28 MB: two reads of 1 MiB, 20 writev()s of 256
+ * sections) written through the one shared writer: every CPU_DATA section
+ * whole (one sub-buffer, its CPU's), each CPU's sub-buffers once each and
+ * in seq order, all records read, the capture complete.
+ */
+static void test_record_cpus(void)
+{
+	enum { NCPU = 4, NSUB = 5000 };
+	char *dir = fake_debugfs_cpus("dbg-cpus", "0\n", NCPU, NSUB);
+	char *cap = strdup(tmp_path("cpus.cap")), env[700], args[1400], *out, *err;
+	uint64_t next[NCPU] = { 0 };
+	int st, recs, complete, bad = 0, sects = 0;
+	char why[300] = "";
+	size_t len;
+	uint8_t *f;
+
+	snprintf(env, sizeof(env), "LOGDEV_DEBUGFS=%s", dir);
+	snprintf(args, sizeof(args), "record -o %s --duration 0.3", cap);
+	st = run_cli_env(env, args, &out, &err);
+	recs = cap_records(cap, &complete);
+	f = (uint8_t *)slurp_n(cap, &len);
+	for (size_t o = LGD_CAP_FILE_HDR_BYTES; f && o + LGD_CAP_SECT_HDR_BYTES <= len;) {
+		uint32_t type, cpu;
+		uint64_t l;
+
+		lgd_cap_sect_hdr_get(f + o, &type, &cpu, &l);
+		o += LGD_CAP_SECT_HDR_BYTES;
+		if (type == LGD_SECT_CPU_DATA) {
+			sects++;
+			/* the sub-buffer header: cpu (u16) at byte 6, seq (u64) at 8 */
+			if (l != SBS || cpu >= NCPU || o + l > len ||
+			    (f[o + 6] | f[o + 7] << 8) != (int)cpu ||
+			    lgd_cap_get_u64(f + o + 8) != next[cpu]) {
+				if (!bad++)
+					snprintf(why, sizeof(why), "section %d at byte %zu: cpu %u, "
+						 "%llu bytes, want seq %llu", sects, o, cpu,
+						 (unsigned long long)l,
+						 (unsigned long long)(cpu < NCPU ? next[cpu] : 0));
+			} else {
+				next[cpu]++;
+			}
+		}
+		o += l;
+	}
+	for (int c = 0; c < NCPU; c++)
+		if (next[c] != NSUB && !bad++)
+			snprintf(why, sizeof(why), "cpu %d: %llu sub-buffers of %d", c,
+				 (unsigned long long)next[c], NSUB);
+	check("record, 4 CPUs of 5,000 sub-buffers (a thread each, one writer): every section "
+	      "one whole sub-buffer, each CPU's once and in seq order, every record read",
+	      st == 0 && !bad && recs == NCPU * NSUB * 6 && complete,
+	      "status %d, records %d of %d, complete %d, %d sections wrong (%s); err %.200s",
+	      st, recs, NCPU * NSUB * 6, complete, bad, why, err);
+	free(f);
+	free(out);
+	free(err);
+	free(cap);
+	free(dir);
+}
+
+/*
  * A capture salvaged by a logdev record before the SALVAGED section: END
  * after its data and RECORDER, no STATS: incomplete too, every verb warns.
  * With STATS, or without RECORDER (logdev-mkcap, hand-made), END is
@@ -688,6 +765,7 @@ int main(int argc, char **argv)
 	test_signals();
 	test_closed_pipe();
 	test_write_errors();
+	test_record_cpus();
 	test_old_salvaged();
 	test_command_output();
 	tmpdir_remove();
