@@ -39,14 +39,15 @@
 # busy share during the writers' MS (/proc/stat).
 # $RESULTS/best.txt, per mode and tool:
 #   MODE TOOL best RATE first_unclean RATE REASON  (0: none)
-# Then where a reader's time goes on full buffers (profile), per mode:
+# Then the loss counts read back from overflowed buffers (losscheck below), per
+# mode; then where a reader's time goes on full buffers (profile), per mode:
 # $RESULTS/profile.txt lines "MODE WHAT BYTES USER SYS".
 ms=${1:-3000}
 kb=${2:-1024}
 start=${3:-16000}
 steps=${4:-3}
 modes=$(echo "${5:-discard,overwrite}" | tr , ' ')
-pkb=${6:-16384}
+pkb=${6:-32768}
 R=${RESULTS:-/results}
 D=/sys/kernel/debug
 L=$D/logdev
@@ -62,7 +63,8 @@ insmod /logdev/logdev_bench.ko || exit 1
 echo 4096 > $L/subbuf_size || exit 1
 echo 0 > $T/tracing_on
 mkdir -p /sys/kernel/tracing && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-nproc > $R/nproc.txt
+ncpu=$(nproc)
+echo "$ncpu" > $R/nproc.txt
 uname -r > $R/uname.txt
 $TC --version 2>&1 | grep -m1 version > $R/trace-cmd-version.txt
 : > "$out"
@@ -151,6 +153,57 @@ ceiling() {
 	cat $R/ceiling.txt
 }
 
+# logdev_count CAP: from logdev's stats and the capture CAP: $lost (stats
+# overrun + dropped + nesting_lost + too_big), $comm (comm records written),
+# $stw (records written less comm), $infile (the bench's records in CAP),
+# $flost (the capture's LOST records)
+logdev_count() {
+	_cap=$1
+	cat $L/stats > /tmp/s.stats
+	lost=$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "=");
+		if (kv[1] ~ /^(overrun|dropped|nesting_lost|too_big)$/) s += kv[2] } } END { print s + 0 }' /tmp/s.stats)
+	set -- $(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "written") w += kv[2]; if (kv[1] == "comm") c += kv[2] } }
+		END { print w - c, c + 0 }' /tmp/s.stats)
+	stw=$1 comm=$2
+	set -- $(per_cpu ld_one "$_cap")
+	infile=$1 flost=$2
+}
+# per_cpu FN FILE: "FN C FILE" for every CPU C at once (the count is most
+# of a run's time under TCG: the guest's CPUs share it), each printing
+# "RECORDS LOST"; their sums
+per_cpu() {
+	_c=0
+	while [ $_c -lt "$ncpu" ]; do
+		$1 $_c "$2" > /tmp/cnt.$_c &
+		_c=$((_c + 1))
+	done
+	wait
+	cat /tmp/cnt.* | awk '{ n += $1; l += $2 } END { print n + 0, l + 0 }'
+	rm -f /tmp/cnt.*
+}
+# ld_one C CAP: the bench's records of CPU C in CAP and its LOST records
+ld_one() {
+	$LD report --raw --cpu "$1" "$2" 2>/dev/null | awk -F'\t' '
+		$1 == "LOST" { l += $3; next } $8 ~ /^bench [0-9]+ [0-9]+$/ { n++ } END { print n + 0, l + 0 }'
+}
+# tc_one C DAT: the trace_printk records (bprint: only the bench's writers
+# call it) of CPU C in DAT and its LOST EVENTS lines; -R: fields, not the
+# formatted message (a third of the time)
+tc_one() {
+	$TC report -R -i "$2" --cpu "$1" 2>/dev/null | awk '
+		/LOST [0-9]+ EVENTS/ { for (i = 1; i <= NF; i++) if ($i == "LOST") l += $(i + 1); next }
+		/ bprint: / { n++ } END { print n + 0, l + 0 }'
+}
+# tracecmd_count DAT: from the trace.dat DAT: $slost (its CPUSTAT overrun +
+# commit overrun + dropped events), $flost (its LOST EVENTS lines),
+# $infile (the bench's records in it)
+tracecmd_count() {
+	$TC report --stat -i "$1" > /tmp/t.stat 2>&1
+	slost=$(awk -F: '$1 ~ /^(overrun|commit overrun|dropped events)$/ { s += $2 } END { print s + 0 }' /tmp/t.stat)
+	set -- $(per_cpu tc_one "$1")
+	infile=$1 flost=$2
+}
+
 # run_logdev RATE: one run, a line in $out; 0 if clean
 run_logdev() {
 	r=$1
@@ -165,15 +218,7 @@ run_logdev() {
 	rc=$?
 	set -- $(pace_totals)
 	written=$1 reached=$2 skipped=$3
-	cat $L/stats > /tmp/s.stats
-	lost=$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "=");
-		if (kv[1] ~ /^(overrun|dropped|nesting_lost|too_big)$/) s += kv[2] } } END { print s + 0 }' /tmp/s.stats)
-	set -- $(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "written") w += kv[2]; if (kv[1] == "comm") c += kv[2] } }
-		END { print w - c, c + 0 }' /tmp/s.stats)
-	stw=$1 comm=$2
-	set -- $($LD report --raw /tmp/s.cap 2>/tmp/s.err | awk -F'\t' '
-		$1 == "LOST" { l += $3; next } $8 ~ /^bench [0-9]+ [0-9]+$/ { n++ } END { print n + 0, l + 0 }')
-	infile=$1 flost=$2
+	logdev_count /tmp/s.cap
 	size=$(wc -c < /tmp/s.cap)
 	[ "$stw" = "$written" ] || { echo "logdev stats written-comm $stw != paced $written"; rc=99; }
 	# accounting: every record is in the file or counted lost, and the
@@ -213,18 +258,14 @@ run_tracecmd() {
 	[ "$owseen" = "$ow" ] || { echo "ftrace options/overwrite $owseen while recording, want $ow ($mode)"; rc=97; }
 	set -- $(pace_totals)
 	written=$1 reached=$2 skipped=$3
-	$TC report --stat -i /tmp/t.dat > /tmp/t.stat 2>&1
-	lost=$(awk -F: '$1 ~ /^(overrun|commit overrun|dropped events)$/ { s += $2 } END { print s + 0 }' /tmp/t.stat)
-	set -- $($TC report -i /tmp/t.dat 2>/dev/null | awk '
-		/LOST [0-9]+ EVENTS/ { for (i = 1; i <= NF; i++) if ($i == "LOST") l += $(i + 1); next }
-		/ bench [0-9]+ [0-9]+$/ { n++ } END { print n + 0, l + 0 }')
-	infile=$1 flost=$2
+	tracecmd_count /tmp/t.dat
 	size=$(wc -c < /tmp/t.dat)
 	# the CPUSTAT counts and the LOST EVENTS lines may name the same
 	# records (overwrite mode): the larger of the two is counted
+	lost=$slost
 	[ "$flost" -gt "$lost" ] && lost=$flost
 	verdict trace-cmd "$r" "$written" "$reached" "$skipped" "$infile" "$lost" "$rc" "$rt" "$busy"
-	echo "  trace-cmd $mode $r/s: written $written, CPUSTAT lost $(awk -F: '$1 ~ /^(overrun|commit overrun|dropped events)$/ { s += $2 } END { print s + 0 }' /tmp/t.stat), LOST EVENTS $flost, in file $infile, $size bytes, options/overwrite $owseen; record rc $rc"
+	echo "  trace-cmd $mode $r/s: written $written, CPUSTAT lost $slost, LOST EVENTS $flost, in file $infile, $size bytes, options/overwrite $owseen; record rc $rc"
 	rm -f /tmp/t.dat /tmp/t.dat.cpu*
 	[ "$clean" = yes ]
 }
@@ -288,6 +329,41 @@ search() {
 	echo "$mode $1 best $best first_unclean $bad $why" >> $R/best.txt
 }
 
+# losscheck MODE: the loss counts read back with nothing draining: each
+# tool's writers flat out for 300 ms into KB KiB per CPU, recording on, no
+# recorder (the buffers overflow: discard mode drops, overwrite overwrites),
+# then the buffers read whole (`logdev record --no-enable --duration 0`,
+# `trace-cmd extract`).  Lines in $R/losscheck.txt:
+#   MODE TOOL WRITTEN IN_FILE LOST COMM
+# (logdev's LOST counts comm records with lost sub-buffers: at most COMM;
+# trace-cmd's LOST: the larger of CPUSTAT's and the LOST EVENTS lines', COMM 0)
+losscheck() {
+	set_mode "$1"
+	echo 1 > $L/clear
+	echo 1 > $L/enable
+	pace "edprint2 $MAXRATE 300"
+	echo 0 > $L/enable
+	set -- "$1" $(pace_totals)
+	rm -f /tmp/l.cap
+	$LD record --no-enable --duration 0 -o /tmp/l.cap > /tmp/rec.log 2>&1 || echo "losscheck: logdev record failed: $(tail -c 200 /tmp/rec.log)"
+	logdev_count /tmp/l.cap
+	[ "$flost" = "$lost" ] || echo "losscheck: logdev stats lost $lost, capture LOST $flost"
+	echo "$1 logdev $2 $infile $lost $comm" >> $R/losscheck.txt
+	rm -f /tmp/l.cap
+	echo > $T/trace
+	echo 1 > $T/tracing_on
+	pace "tp2 $MAXRATE 300"
+	echo 0 > $T/tracing_on
+	set -- "$1" $(pace_totals)
+	rm -f /tmp/l.dat*
+	(cd /tmp && exec $TC extract -o /tmp/l.dat) > /tmp/tc.log 2>&1 || echo "losscheck: trace-cmd extract failed: $(tail -c 200 /tmp/tc.log)"
+	tracecmd_count /tmp/l.dat
+	[ "$flost" -gt "$slost" ] && slost=$flost
+	echo "$1 trace-cmd $2 $infile $slost 0" >> $R/losscheck.txt
+	rm -f /tmp/l.dat*
+	echo > $T/trace
+}
+
 # secs CMD...: run CMD under busybox time; "USER SYS" seconds on stdout,
 # CMD's stderr (dd's byte count) in /tmp/secs.err
 secs() {
@@ -300,11 +376,12 @@ secs() {
 dd_bytes() {
 	awk '/records out/ { split($1, a, "+"); printf "%d", a[1] * 65536 + a[2] * 32768; exit }' /tmp/secs.err
 }
-# fill_logdev MS: both CPUs' logdev buffers filled for MS ms, recording off
+# fill_logdev MS: both CPUs' logdev buffers written flat out for MS ms, then
+# recording off (1,000,000 records/s of 33 bytes fill 32 MiB in a second)
 fill_logdev() {
 	echo 1 > $L/clear
 	echo 1 > $L/enable
-	echo "edprint2 1000000 $1" > $B/pace || exit 1
+	echo "edprint2 $MAXRATE $1" > $B/pace || exit 1
 	echo 0 > $L/enable
 }
 
@@ -319,13 +396,13 @@ profile() {
 	echo "$1" > $L/mode || exit 1
 	echo "$pkb" > $L/buffer_size_kb || exit 1
 	for i in 1 2; do
-		fill_logdev 600
+		fill_logdev 1500
 		set -- "$1" $(secs dd if=$L/per_cpu/cpu0/trace_pipe_raw of=/dev/null bs=65536)
 		echo "$1 logdev-read-devnull $(dd_bytes) $2 $3" >> $pf
 		set -- "$1" $(secs dd if=$L/per_cpu/cpu1/trace_pipe_raw of=/tmp/p.raw bs=65536)
 		echo "$1 logdev-read-tmpfs $(dd_bytes) $2 $3" >> $pf
 		rm -f /tmp/p.raw
-		fill_logdev 600
+		fill_logdev 1500
 		set -- "$1" $(secs $LD record --no-enable --duration 0 -o /tmp/p.cap)
 		echo "$1 logdev-record $(wc -c < /tmp/p.cap) $2 $3" >> $pf
 		rm -f /tmp/p.cap
@@ -363,6 +440,11 @@ idle_cost() {
 
 echo "sustained: $ms ms per run, $kb KiB per CPU, rates from $start doubling, $steps bisection steps, modes $modes"
 ceiling
+: > $R/losscheck.txt
+for mode in $modes; do
+	losscheck "$mode"
+done
+cat $R/losscheck.txt
 for mode in $modes; do
 	set_mode "$mode"
 	search logdev

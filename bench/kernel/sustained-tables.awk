@@ -3,7 +3,10 @@
 # guest-sustained.sh; load.txt from sustained.sh:
 #   MS KB START STEPS MODES PROFILE_KB LOAD1 LOAD5 LOAD15 (before) LOAD1 LOAD5 LOAD15 (after) SECS OTHER_CORES HOST_CPUS).
 # Files are told apart by name: load.txt uname.txt nproc.txt
-# trace-cmd-version.txt ceiling.txt best.txt sustained.txt profile.txt.
+# trace-cmd-version.txt ceiling.txt losscheck.txt sustained.txt profile.txt.
+# losscheck.txt: exact when in file + lost - written is 0 (trace-cmd) or
+# 0..COMM (logdev: its lost counts include the comm records of lost
+# sub-buffers); a check where nothing was lost checked nothing.
 # The rules (issue 31):
 #   a rate is HELD in a mode when it has exactly two runs there, both clean;
 #   the best rate is the highest held; the limit is the lowest rate not held,
@@ -58,6 +61,7 @@ f == "uname.txt" { rel = $1; next }
 f == "nproc.txt" { ncpu = $1; next }
 f == "trace-cmd-version.txt" { tcv = $0; gsub(/ +/, " ", tcv); next }
 f == "ceiling.txt" { ceil[$1] = $2; ceilbusy[$1] = $4; next }
+f == "losscheck.txt" { lc[++nlc] = $0; next }
 f == "sustained.txt" && NF >= 15 {
 	i = ++nr; r_mode[i] = $1; r_tool[i] = $2; r_rate[i] = $3 + 0; r_phase[i] = $4; r_written[i] = $5
 	r_reached[i] = $6; r_skipped[i] = $7; r_infile[i] = $8; r_lost[i] = $9; r_rc[i] = $10
@@ -86,6 +90,18 @@ END {
 	print ""
 	print "Writers' ceiling (flat out, recording on, overwrite mode, no recorder; records/s per CPU, guest CPUs busy):"
 	printf "  edprint      %10s/s  (%d%%)\n  trace_printk %10s/s  (%d%%)\n", n3(ceil["logdev"]), ceilbusy["logdev"], n3(ceil["trace-cmd"]), ceilbusy["trace-cmd"]
+	if (nlc) {
+		print ""
+		print "Loss counts read back (writers flat out 300 ms, no recorder, the buffers overflowed, then read whole):"
+		printf "  %-9s %-9s %10s %10s %10s %s\n", "mode", "tool", "written", "in file", "lost", "in file + lost = written?"
+		for (i = 1; i <= nlc; i++) {
+			split(lc[i], lf, " "); x = lf[4] + lf[5] - lf[3]
+			if (lf[5] + 0 == 0) s = "nothing lost: nothing checked"
+			else if (x == 0 || (lf[2] == "logdev" && x > 0 && x <= lf[6])) s = "exact" (x ? sprintf(" (%s comm records among the lost)", n3(x)) : "")
+			else s = sprintf("NOT exact: in file + lost - written = %s", n3(x))
+			printf "  %-9s %-9s %10d %10d %10d %s\n", lf[1], lf[2], lf[3], lf[4], lf[5], s
+		}
+	}
 	for (mi = 1; mi <= nmodes; mi++) {
 		m = modes[mi]
 		print ""

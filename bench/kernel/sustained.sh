@@ -6,12 +6,14 @@
 # (`pace`), MS ms per run, KB KiB per CPU for both (4096-byte sub-buffers /
 # ftrace pages), the recorders writing to the guest's initramfs.
 # The guest side (guest-sustained.sh) says what a clean run and a held rate
-# (two clean runs) are.  Knobs (environment):
+# (two clean runs) are; it also measures the writers' ceiling (no recorder)
+# and reads the loss counts back from overflowed buffers (losscheck).  Knobs (environment):
 #   SUSTAINED_START   first rate, records/s per CPU (16000); it doubles until
 #                     a rate is not held, no top but pace's 10,000,000
 #   SUSTAINED_STEPS   bisection steps after that (3)
 #   SUSTAINED_MODES   buffer modes, comma-separated (discard,overwrite)
-#   SUSTAINED_PROFILE_KB  KiB per CPU of the full-buffer drain profile (16384)
+#   SUSTAINED_PROFILE_KB  KiB per CPU of the full-buffer drain profile (32768;
+#                     CPU time comes in 10 ms steps: 32 MiB takes 100-200 ms)
 #   BENCH_SOUT        the results dir (bench/out/sustained)
 # A boot's length grows with the rates reached: about (2 runs per rate) x
 # (MS + the time to count the records in the file) per rate, per tool and
@@ -48,7 +50,7 @@ else
 	start=${SUSTAINED_START:-16000}
 	steps=${SUSTAINED_STEPS:-3}
 	modes=${SUSTAINED_MODES:-discard,overwrite}
-	pkb=${SUSTAINED_PROFILE_KB:-16384}
+	pkb=${SUSTAINED_PROFILE_KB:-32768}
 	out=${BENCH_SOUT:-$top/bench/out/sustained}
 	tc=$(command -v trace-cmd) || { echo "bench: trace-cmd not installed (tools/deps.sh --bench)" >&2; exit 1; }
 	static=$top/userspace/logdev.static
@@ -73,7 +75,7 @@ fi
 
 # the results the guest left (a boot that failed part-way leaves fewer)
 files=()
-for f in load uname nproc trace-cmd-version ceiling sustained profile; do
+for f in load uname nproc trace-cmd-version ceiling losscheck sustained profile; do
 	[ -f "$out/$f.txt" ] && files+=("$out/$f.txt")
 done
 [ -f "$out/load.txt" ] || { echo "bench: $out/load.txt missing" >&2; exit 1; }
