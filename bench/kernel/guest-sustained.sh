@@ -42,10 +42,10 @@
 # Then the loss counts read back from overflowed buffers (losscheck below), per
 # mode; then where a reader's time goes on full buffers (profile), per mode:
 # $RESULTS/profile.txt lines "MODE WHAT BYTES USER SYS".
-ms=${1:-3000}
+ms=${1:-2000}
 kb=${2:-1024}
-start=${3:-16000}
-steps=${4:-3}
+start=${3:-32000}
+steps=${4:-2}
 modes=$(echo "${5:-discard,overwrite}" | tr , ' ')
 pkb=${6:-32768}
 R=${RESULTS:-/results}

@@ -8,16 +8,18 @@
 # The guest side (guest-sustained.sh) says what a clean run and a held rate
 # (two clean runs) are; it also measures the writers' ceiling (no recorder)
 # and reads the loss counts back from overflowed buffers (losscheck).  Knobs (environment):
-#   SUSTAINED_START   first rate, records/s per CPU (16000); it doubles until
+#   SUSTAINED_START   first rate, records/s per CPU (32000); it doubles until
 #                     a rate is not held, no top but pace's 10,000,000
-#   SUSTAINED_STEPS   bisection steps after that (3)
+#   SUSTAINED_STEPS   bisection steps after that (2)
 #   SUSTAINED_MODES   buffer modes, comma-separated (discard,overwrite)
 #   SUSTAINED_PROFILE_KB  KiB per CPU of the full-buffer drain profile (32768;
 #                     CPU time comes in 10 ms steps: 32 MiB takes 100-200 ms)
 #   BENCH_SOUT        the results dir (bench/out/sustained)
 # A boot's length grows with the rates reached: about (2 runs per rate) x
 # (MS + the time to count the records in the file) per rate, per tool and
-# mode; MS=1000 with SUSTAINED_STEPS=1 for a quick look.
+# mode.  MS=1000 SUSTAINED_START=64000 SUSTAINED_STEPS=1: 17 min on 6.12 on
+# a loaded host (a run at 512,000/s: about 40 s, most of it counting);
+# the defaults (2000 ms, from 32000, 2 steps) about 25 min there.
 # Prints the tables, the host's load and the verdicts for issue 31's targets;
 # per-run lines stay in the results dir.
 # sustained.sh --tables DIR: the tables again from a run's results in DIR
@@ -45,10 +47,10 @@ child_secs() {
 if [ "${1:-}" = --tables ]; then
 	out=${2:?usage: sustained.sh --tables DIR}
 else
-	ms=${1:-3000}
+	ms=${1:-2000}
 	kb=${2:-1024}
-	start=${SUSTAINED_START:-16000}
-	steps=${SUSTAINED_STEPS:-3}
+	start=${SUSTAINED_START:-32000}
+	steps=${SUSTAINED_STEPS:-2}
 	modes=${SUSTAINED_MODES:-discard,overwrite}
 	pkb=${SUSTAINED_PROFILE_KB:-32768}
 	out=${BENCH_SOUT:-$top/bench/out/sustained}
