@@ -148,7 +148,7 @@ demo: deps userspace
 # SUITES="decode golden": only those suites of tests/run-all.sh; VM_ONLY="vm-a
 # vm-b": only those VM groups (and, without SUITES, only the vm suite).  Host
 # suites alone need neither packages nor the module (docs/TESTING.md).
-HOST_SUITES = ldcheck ring decode btf golden fuzz vm-checks compat userspace-deps \
+HOST_SUITES = ldcheck ring decode btf golden fuzz vm-checks bench-checks compat userspace-deps \
 	size-check artefact-check doc-links
 CHECK_SUITES = $(or $(SUITES),$(if $(VM_ONLY),vm))
 # a name no suite has stops make before anything is installed or built

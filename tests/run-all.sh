@@ -7,7 +7,7 @@
 # tools/kernels/modules.sh) built: the top Makefile's `make check`.
 # SUITES="decode golden": run only the suites named (names as in the "== NAME"
 # lines: ldcheck ring decode btf golden fuzz tracecmd plugin kshark vm-checks
-# kernel-deps compat intree userspace-deps size-check artefact-check
+# bench-checks kernel-deps compat intree userspace-deps size-check artefact-check
 # doc-links install vm matrix); unset or empty: every suite.
 # `make check-host` names the host suites (no package, no VM, no root).
 set -uo pipefail
@@ -24,7 +24,7 @@ want() {
 }
 # the suites, in the order they run (`tests/run-all.sh --list`: the top
 # Makefile checks SUITES against it before installing anything)
-known=" ldcheck ring decode btf golden fuzz tracecmd plugin kshark vm-checks kernel-deps compat intree userspace-deps size-check artefact-check doc-links install vm matrix "
+known=" ldcheck ring decode btf golden fuzz tracecmd plugin kshark vm-checks bench-checks kernel-deps compat intree userspace-deps size-check artefact-check doc-links install vm matrix "
 if [ "${1:-}" = --list ]; then
 	echo $known
 	exit 0
@@ -95,6 +95,8 @@ suite plugin make -s -C "$top/tests/plugin" check
 suite kshark "$top/tests/kshark/run.sh" "$top/userspace/logdev"
 # the host-side VM checkers on hand-made results (no VM needed)
 suite vm-checks "$top/tests/vm/check-selftest.sh"
+# the sustained bench's tables and verdicts on hand-made results (no VM)
+suite bench-checks "$top/tests/bench/sustained-selftest.sh"
 # on the objects of the module built for the kernel under test (make
 # vm-kernel: tools/kernels/modules.sh, build/kmod/RELEASE/kernel/), with
 # the benchmark's module (run-matrix.sh builds it for the other kernels)
