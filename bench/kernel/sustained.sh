@@ -39,9 +39,11 @@ top=$(cd "$here/../.." && pwd)
 host_busy() {
 	awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6 }' /proc/stat
 }
-# child_secs: CPU seconds of this shell's waited-for children so far
+# child_secs FILE: CPU seconds of this shell's waited-for children so far,
+# from `times` run by the caller's shell into FILE (in $(...) `times` would
+# report the subshell's children: none, so QEMU's CPU counted as others')
 child_secs() {
-	times | awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += 60 * a[1] + a[2] } print s }'
+	awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += 60 * a[1] + a[2] } print s }' "$1"
 }
 
 if [ "${1:-}" = --tables ]; then
@@ -62,7 +64,9 @@ else
 	km=$("$top/tools/kernels/modules.sh" --product --with "$here" --quiet "${LOGDEV_KVER:-}") ||
 		{ echo "bench: building logdev.ko or logdev_bench.ko failed" >&2; exit 1; }
 	load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-	t0=$(date +%s) b0=$(host_busy) c0=$(child_secs)
+	tf=$(mktemp /tmp/logdev-times.XXXXXX)
+	times > "$tf"
+	t0=$(date +%s) b0=$(host_busy) c0=$(child_secs "$tf")
 	"$top/tools/vm/run.sh" --smp 2 --mem 2048 --timeout 3600 --idle 300 --append no_timer_check \
 		--script "$here/guest-sustained.sh" --host-bins "$tc" \
 		--files "$km/logdev.ko $km/../bench-kernel/logdev_bench.ko $static" \
@@ -70,7 +74,10 @@ else
 	load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 	secs=$(( $(date +%s) - t0 ))
 	# other processes' CPU during the boot, in cores
-	other=$(awk -v b="$(( $(host_busy) - b0 ))" -v hz="$(getconf CLK_TCK)" -v c0="$c0" -v c1="$(child_secs)" -v s="$secs" \
+	times > "$tf"
+	c1=$(child_secs "$tf")
+	rm -f "$tf"
+	other=$(awk -v b="$(( $(host_busy) - b0 ))" -v hz="$(getconf CLK_TCK)" -v c0="$c0" -v c1="$c1" -v s="$secs" \
 		'BEGIN { o = (b / hz - (c1 - c0)) / (s ? s : 1); printf "%.2f", o < 0 ? 0 : o }')
 	echo "$ms $kb $start $steps $modes $pkb $load_before $load_after $secs $other $(nproc)" > "$out/load.txt"
 fi
