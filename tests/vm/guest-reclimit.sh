@@ -4,7 +4,7 @@
 # fast as they go into a buffer of KB KiB per CPU, which `logdev record`
 # (one recorder thread per CPU) cannot keep empty: records are lost, and
 # every one must be counted.  Discard mode with -o FILE, overwrite mode with
-# -o - into a pipe.  Per mode a directory as guest-contexts.sh leaves one
+# -o - into a pipe that stalls for a second.  Per mode a directory as guest-contexts.sh leaves one
 # (ctx.cap, counts.txt, stats.txt, config.txt, header.txt) for the host's
 # check-contexts.sh (exact accounting: in the file + LOST == written) and
 # check-reclimit.sh.
@@ -32,10 +32,13 @@ for mode in discard overwrite; do
 			2> "$o/record.err"
 		rc=$?
 	else
-		# -o - into a pipe: the capture goes through cat
+		# -o - into a pipe whose reader takes 256 KiB, then stops reading for
+		# a second while the writers go on: the recorder blocks in its write
+		# and the ring overwrites, so records are lost even where the
+		# recorder alone keeps up (6.1-rt did: nothing lost)
 		rm -f /tmp/reclimit.fifo
 		mkfifo /tmp/reclimit.fifo
-		cat /tmp/reclimit.fifo > "$o/ctx.cap" &
+		{ dd bs=4096 count=64 2>/dev/null; sleep 1; cat; } < /tmp/reclimit.fifo > "$o/ctx.cap" &
 		cpid=$!
 		/logdev/logdev.static record -o - -- sh -c "echo $iters > $T/run" \
 			> /tmp/reclimit.fifo 2> "$o/record.err"
