@@ -4,7 +4,8 @@
 # fast as they go into a buffer of KB KiB per CPU, which `logdev record`
 # (one recorder thread per CPU) cannot keep empty: records are lost, and
 # every one must be counted.  Discard mode with -o FILE, overwrite mode with
-# -o - into a pipe that stalls for a second.  Per mode a directory as guest-contexts.sh leaves one
+# -o - into a pipe that stalls for a second (discard: the recorder stopped
+# for a second).  Per mode a directory as guest-contexts.sh leaves one
 # (ctx.cap, counts.txt, stats.txt, config.txt, header.txt) for the host's
 # check-contexts.sh (exact accounting: in the file + LOST == written) and
 # check-reclimit.sh.
@@ -28,8 +29,17 @@ for mode in discard overwrite; do
 	  echo "subbuf_size=$(cat $D/subbuf_size)"; echo "cpus=$(nproc)"; } > "$o/config.txt"
 	cat $D/header > "$o/header.txt"
 	if [ "$mode" = discard ]; then
+		# the recorder stopped (SIGSTOP) for a second while the writers
+		# go on: the buffer fills and discard mode drops, however fast
+		# the recorder is on this host
 		/logdev/logdev.static record -o "$o/ctx.cap" -- sh -c "echo $iters > $T/run" \
-			2> "$o/record.err"
+			2> "$o/record.err" &
+		rpid=$!
+		sleep 1
+		kill -STOP $rpid 2>/dev/null
+		sleep 1
+		kill -CONT $rpid 2>/dev/null
+		wait $rpid
 		rc=$?
 	else
 		# -o - into a pipe whose reader takes 256 KiB, then stops reading for
