@@ -201,11 +201,11 @@ int cli_collect(struct lgd_reader *r, struct lgd_deltas *ds, int durations,
 {
 	struct lgd_dur_stats own = { 0 };
 	struct lgd_merge_counts n = { 0 };
-	int ret = durations || cli_jobs < 2 ?
-		  lgd_deltas_collect(r, ds, durations, st ? st : &own, &n) :
+	/* record deltas: no return-probe pairs, so no pair statistics */
+	int ret = durations ? lgd_deltas_collect(r, ds, durations, st ? st : &own, &n) :
 		  lgd_deltas_collect_par(r, ds, cli_jobs, &n);
 
-	if (st && !durations && cli_jobs >= 2)
+	if (st && !durations)
 		memset(st, 0, sizeof(*st));
 
 	if (!ret)
